@@ -1,0 +1,135 @@
+import type { AgentEvent, PendingApproval } from './events.js';
+import type { MemoryProvider } from './memory.js';
+import type { Message, ToolCall } from './messages.js';
+import type { Middleware } from './middleware/types.js';
+import type { JsonSchema, ModelProvider } from './model.js';
+import type { AnyTool } from './tool.js';
+import type { ModelPricing, UsageStats } from './usage.js';
+
+/** What an instruction template can read when it is rendered. */
+export interface InstructionContext {
+  agent: string;
+  /** The user's message for this run. */
+  input: string;
+  /** Session state (empty outside a session). */
+  state: Readonly<Record<string, unknown>>;
+}
+
+/** A system instruction, fixed or computed per step. */
+export type Instruction = string | ((context: InstructionContext) => string | Promise<string>);
+
+/** What a policy says about one tool call: run it, ask a human first, or refuse it. */
+export type ApprovalVerdict = 'allow' | 'ask' | 'deny';
+
+/** Decides per call whether it may run; `undefined` falls back to the tool's `needsApproval`. */
+export type ApprovalPolicy = (call: ToolCall, tool: AnyTool) => ApprovalVerdict | undefined;
+
+/** A human's answer to a pending tool call. */
+export interface ApprovalDecision {
+  callId: string;
+  approve: boolean;
+  /** Shown to the model when the call is denied. */
+  reason?: string;
+}
+
+/** Run limits; a limit reached stops the run with its error code and keeps the partial result. */
+export interface RunLimits {
+  /** Model calls per run. Default 10. */
+  maxIterations?: number;
+  /** Total tokens (every bucket) per run. */
+  maxTokens?: number;
+  /** Milliseconds for the whole run. */
+  timeout?: number;
+  /** Milliseconds one tool call may take, unless the tool sets its own. Default 60000. */
+  toolTimeout?: number;
+}
+
+/** Settings passed to the model on every call. */
+export interface ModelSettings {
+  temperature?: number;
+  topP?: number;
+  maxOutputTokens?: number;
+  /** Provider-specific options (prompt caching, thinking, ...). */
+  options?: Record<string, unknown>;
+}
+
+/** Everything an LLM agent is made of. */
+export interface AgentConfig extends RunLimits, ModelSettings {
+  name: string;
+  /** What the agent does, read by people and by parent agents deciding where to send work. */
+  description?: string;
+  provider: ModelProvider;
+  /** The model id sent to the provider. Default: the provider's own default. */
+  model?: string;
+  /** Prices of the model, so usage carries an estimated cost. */
+  pricing?: ModelPricing;
+  instruction?: Instruction;
+  tools?: readonly AnyTool[];
+  middleware?: readonly Middleware[];
+  memory?: MemoryProvider;
+  approvalPolicy?: ApprovalPolicy;
+  /** JSON Schema the final answer must match; the output is then the parsed object. */
+  outputSchema?: JsonSchema;
+}
+
+/** Options of one run. */
+export interface RunOptions extends RunLimits, ModelSettings {
+  /** The conversation to continue; replaces what memory would load. */
+  messages?: readonly Message[];
+  /** JSON Schema the final answer must match, for this run. */
+  outputSchema?: JsonSchema;
+  signal?: AbortSignal;
+  /** Memory key. Default `default`. */
+  sessionId?: string;
+  /** Do not save the conversation to memory after the run. */
+  skipMemorySave?: boolean;
+  /** State visible to instruction templates. */
+  state?: Record<string, unknown>;
+  /** Asked instead of pausing when a call needs approval (an interactive prompt, for example). */
+  onApproval?: (pending: PendingApproval) => Promise<ApprovalDecision | boolean>;
+  onToken?: (text: string) => void;
+  onToolCall?: (name: string, args: Record<string, unknown>) => void;
+  onToolResult?: (name: string, result: unknown) => void;
+  onEvent?: (event: AgentEvent) => void;
+  onComplete?: (result: AgentResult<unknown>) => void;
+  onError?: (error: Error) => void;
+}
+
+/** A tool call the run executed, with what it returned. */
+export interface ExecutedToolCall {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  /** The value returned by the tool, or the error text given to the model. */
+  result: unknown;
+  isError: boolean;
+  duration: number;
+}
+
+/** Everything needed to continue a paused run, as plain JSON. */
+export interface RunCheckpoint {
+  version: 1;
+  agent: string;
+  input: string;
+  messages: Message[];
+  pending: PendingApproval[];
+  usage: UsageStats;
+  toolCalls: ExecutedToolCall[];
+}
+
+/** What a run produced. */
+export interface AgentResult<T = string> {
+  /** `paused` when calls wait for approval: see `pending` and `checkpoint`. */
+  status: 'complete' | 'paused';
+  /** The final answer: text, or the parsed object when an output schema was given. */
+  output: T;
+  /** The final answer's text. */
+  text: string;
+  messages: Message[];
+  toolCalls: ExecutedToolCall[];
+  usage: UsageStats;
+  /** Wall-clock milliseconds. */
+  duration: number;
+  pending?: PendingApproval[];
+  checkpoint?: RunCheckpoint;
+}

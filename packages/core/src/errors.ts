@@ -1,0 +1,71 @@
+/** Machine-readable reasons a run or a step failed. */
+export type AgentErrorCode =
+  | 'MAX_ITERATIONS_EXCEEDED'
+  | 'MAX_TOKENS_EXCEEDED'
+  | 'TIMEOUT'
+  | 'ABORTED'
+  | 'MODEL_ERROR'
+  | 'TOOL_VALIDATION_ERROR'
+  | 'TOOL_EXECUTION_ERROR'
+  | 'OUTPUT_PARSE_ERROR'
+  | 'PROVIDER_ERROR';
+
+/** Every code an {@link AgentError} can carry, for validation and documentation. */
+export const AGENT_ERROR_CODES: readonly AgentErrorCode[] = [
+  'MAX_ITERATIONS_EXCEEDED',
+  'MAX_TOKENS_EXCEEDED',
+  'TIMEOUT',
+  'ABORTED',
+  'MODEL_ERROR',
+  'TOOL_VALIDATION_ERROR',
+  'TOOL_EXECUTION_ERROR',
+  'OUTPUT_PARSE_ERROR',
+  'PROVIDER_ERROR',
+];
+
+/** Options of an {@link AgentError}: what caused it, whether a retry may help, and metadata. */
+export interface AgentErrorOptions {
+  cause?: unknown;
+  context?: Record<string, unknown>;
+  /** True when repeating the same request may succeed (rate limit, overload, dropped connection). */
+  retryable?: boolean;
+}
+
+/**
+ * The one error type the runtime raises. `code` says what went wrong; `context` carries
+ * metadata such as the tool or agent name; `result` (set by the loop) keeps the partial run.
+ */
+export class AgentError extends Error {
+  /** What went wrong. */
+  readonly code: AgentErrorCode;
+  /** Metadata: tool name, agent name, iteration count, limit. */
+  readonly context: Record<string, unknown>;
+  /** True when repeating the same request may succeed. */
+  readonly retryable: boolean;
+  /** The partial result of the run this error ended, when it ended one. */
+  result?: unknown;
+
+  constructor(message: string, code: AgentErrorCode, options: AgentErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.context = options.context ?? {};
+    this.retryable = options.retryable ?? false;
+  }
+}
+
+/** True when a value is an {@link AgentError}, optionally with the given code. */
+export function isAgentError(value: unknown, code?: AgentErrorCode): value is AgentError {
+  return value instanceof AgentError && (code === undefined || value.code === code);
+}
+
+/** Wraps anything thrown into an {@link AgentError}, keeping an existing one as it is. */
+export function toAgentError(
+  value: unknown,
+  code: AgentErrorCode,
+  context?: Record<string, unknown>,
+): AgentError {
+  if (value instanceof AgentError) return value;
+  const message = value instanceof Error ? value.message : String(value);
+  return new AgentError(message, code, { cause: value, context });
+}

@@ -1,0 +1,85 @@
+import type { AgentErrorCode } from './errors.js';
+import type { Message, ToolCall } from './messages.js';
+import type { UsageStats } from './usage.js';
+
+/** Fields every event carries. */
+export interface EventBase {
+  /** Unique id of the event. */
+  id: string;
+  /** The invocation (one user message to one final answer) this event belongs to. */
+  invocationId: string;
+  /** Dotted path of agents from the root to the author, such as `triage.billing`. */
+  branch: string;
+  /** The agent that produced the event, or `user`. */
+  author: string;
+  /** Milliseconds since the epoch. */
+  time: number;
+  /** State changes this event carries; the runner applies them to the session. */
+  stateDelta?: Record<string, unknown>;
+}
+
+/** A tool call waiting for a human decision. */
+export interface PendingApproval {
+  call: ToolCall;
+  /** The agent whose tool it is. */
+  agent: string;
+  /** Why approval is needed, for the prompt shown to the human. */
+  reason?: string;
+}
+
+/** How a run ended. */
+export type RunStatus = 'complete' | 'paused' | 'error';
+
+/** The payloads of every event, keyed by type. */
+export interface EventPayloads {
+  run_start: { input: string };
+  agent_start: { agent: string };
+  text_delta: { text: string };
+  message: { message: Message };
+  tool_call: { call: ToolCall };
+  tool_result: {
+    callId: string;
+    name: string;
+    /** What the model sees. */
+    content: string;
+    isError: boolean;
+    errorCode?: AgentErrorCode;
+    duration: number;
+    hasImage?: boolean;
+  };
+  approval_required: { pending: PendingApproval[] };
+  state_delta: { delta: Record<string, unknown> };
+  transfer: { from: string; to: string };
+  escalate: { reason?: string };
+  usage: { usage: UsageStats; total: UsageStats };
+  error: { code: AgentErrorCode; message: string; context?: Record<string, unknown> };
+  agent_end: { agent: string; output: string };
+  run_end: { status: RunStatus; output: string; usage: UsageStats; duration: number };
+}
+
+/** The kinds of event. */
+export type EventType = keyof EventPayloads;
+
+/** One event of a given type. */
+export type EventOf<T extends EventType> = EventBase & { type: T } & EventPayloads[T];
+
+/** Everything a run emits: one JSON-serialisable union. */
+export type AgentEvent = { [T in EventType]: EventOf<T> }[EventType];
+
+/** Every event type, in the order they typically occur. */
+export const EVENT_TYPES: readonly EventType[] = [
+  'run_start',
+  'agent_start',
+  'text_delta',
+  'message',
+  'tool_call',
+  'tool_result',
+  'approval_required',
+  'state_delta',
+  'transfer',
+  'escalate',
+  'usage',
+  'error',
+  'agent_end',
+  'run_end',
+];

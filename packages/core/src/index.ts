@@ -1,0 +1,110 @@
+export type {
+  AgentConfig,
+  AgentResult,
+  ApprovalDecision,
+  ApprovalPolicy,
+  ApprovalVerdict,
+  ExecutedToolCall,
+  Instruction,
+  InstructionContext,
+  ModelSettings,
+  RunCheckpoint,
+  RunLimits,
+  RunOptions,
+} from './agent-config.js';
+export {
+  AGENT_ERROR_CODES,
+  AgentError,
+  type AgentErrorCode,
+  type AgentErrorOptions,
+  isAgentError,
+  toAgentError,
+} from './errors.js';
+export {
+  type AgentEvent,
+  EVENT_TYPES,
+  type EventBase,
+  type EventOf,
+  type EventPayloads,
+  type EventType,
+  type PendingApproval,
+  type RunStatus,
+} from './events.js';
+export { createAgent, LlmAgent, UsageError } from './llm-agent.js';
+export { AgentRun } from './loop/agent-run.js';
+export { type SchemaCheck, type SchemaValidator, schemaValidator } from './loop/schema-validator.js';
+export { CANCELLED_RESULT, ensureToolResultsComplete, findPairingProblem } from './loop/tool-pairing.js';
+export { InMemoryMemory, type MemoryProvider } from './memory.js';
+export {
+  type ImageContent,
+  type ImageMediaType,
+  isImageContent,
+  type Message,
+  type Role,
+  type ToolCall,
+} from './messages.js';
+export { compose } from './middleware/compose.js';
+export { type LoggingOptions, logging } from './middleware/logging.js';
+export { type RedactionOptions, redaction } from './middleware/redaction.js';
+export { type RetryOptions, retry } from './middleware/retry.js';
+export { type TimeoutOptions, timeout } from './middleware/timeout.js';
+export {
+  ACTION_TYPES,
+  type ActionOf,
+  type ActionPayloads,
+  type ActionType,
+  type AgentAction,
+  type LoopEndReason,
+  type Middleware,
+  type Next,
+  type ToolOutcome,
+} from './middleware/types.js';
+export {
+  type ChatParams,
+  collectStream,
+  type FinishReason,
+  type JsonSchema,
+  type ModelProvider,
+  type ModelResponse,
+  type ResponseFormat,
+  type StreamEvent,
+  type ToolDefinition,
+} from './model.js';
+export { AutoModel } from './offline/auto-model.js';
+export { EchoModel } from './offline/echo-model.js';
+export { OFFLINE_MODES, type OfflineMode, type OfflineOptions, offline } from './offline/offline-provider.js';
+export { sampleValue } from './offline/sample-value.js';
+export {
+  type RecordedRequest,
+  ScriptModel,
+  type ScriptModelOptions,
+  type ScriptTurn,
+} from './offline/script-model.js';
+export {
+  applyStateDelta,
+  InMemorySessionStore,
+  newSession,
+  type Session,
+  type SessionInit,
+  type SessionStore,
+  type SessionSummary,
+  summarise,
+} from './session.js';
+export {
+  type AnyTool,
+  type ApprovalRequirement,
+  defineTool,
+  type Tool,
+  type ToolContext,
+  toolDefinition,
+} from './tool.js';
+export {
+  addUsage,
+  costOf,
+  emptyUsage,
+  estimateTokens,
+  type ModelPricing,
+  type TokenUsage,
+  type UsageStats,
+  usageOfCall,
+} from './usage.js';

@@ -1,0 +1,57 @@
+import type { AgentResult } from '../agent-config.js';
+import type { AgentEvent } from '../events.js';
+import type { EventChannel } from './event-channel.js';
+
+/**
+ * A run in progress: iterate it for events as they happen, or await it (or `result`) for the
+ * outcome. Leaving the iteration early cancels the run.
+ */
+export class AgentRun<T = string> implements AsyncIterable<AgentEvent>, PromiseLike<AgentResult<T>> {
+  /** Settles when the run ends: the result, or an `AgentError` carrying the partial result. */
+  readonly result: Promise<AgentResult<T>>;
+  readonly #events: EventChannel<AgentEvent>;
+  readonly #controller: AbortController;
+  #settled = false;
+
+  constructor(
+    events: EventChannel<AgentEvent>,
+    result: Promise<AgentResult<T>>,
+    controller: AbortController,
+  ) {
+    this.#events = events;
+    this.#controller = controller;
+    this.result = result;
+    // Consumers that only iterate see the failure as an `error` event; keep it from going unhandled.
+    result.then(
+      () => {
+        this.#settled = true;
+      },
+      () => {
+        this.#settled = true;
+      },
+    );
+  }
+
+  /** Cancels the run; it ends with an `ABORTED` error and keeps what it has done. */
+  abort(reason?: unknown): void {
+    this.#controller.abort(reason);
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: awaiting a run for its result is the intended use.
+  then<R1 = AgentResult<T>, R2 = never>(
+    onFulfilled?: ((value: AgentResult<T>) => R1 | PromiseLike<R1>) | null,
+    onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.result.then(onFulfilled, onRejected);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<AgentEvent, void, undefined> {
+    let finished = false;
+    try {
+      for await (const event of this.#events) yield event;
+      finished = true;
+    } finally {
+      if (!finished && !this.#settled) this.abort();
+    }
+  }
+}

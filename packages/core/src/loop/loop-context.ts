@@ -1,0 +1,89 @@
+import type {
+  ApprovalDecision,
+  ApprovalPolicy,
+  ExecutedToolCall,
+  Instruction,
+  RunOptions,
+} from '../agent-config.js';
+import type { AgentEvent, EventPayloads, EventType } from '../events.js';
+import type { Message } from '../messages.js';
+import type { AgentAction, Middleware } from '../middleware/types.js';
+import type { JsonSchema, ModelProvider, ToolDefinition } from '../model.js';
+import type { AnyTool } from '../tool.js';
+import type { ModelPricing, UsageStats } from '../usage.js';
+
+/** Everything one run of the loop reads and changes; built once per run. */
+export interface LoopContext {
+  agentName: string;
+  invocationId: string;
+  branch: string;
+  input: string;
+  provider: ModelProvider;
+  model: string;
+  pricing?: ModelPricing;
+  instruction?: Instruction;
+  state: Record<string, unknown>;
+  /** The history, appended to in place. */
+  messages: Message[];
+  /** Messages before this index are known to pair every tool call with its result. */
+  pairedUpTo: number;
+  tools: ReadonlyMap<string, AnyTool>;
+  toolDefinitions: ToolDefinition[];
+  settings: {
+    temperature?: number;
+    topP?: number;
+    maxOutputTokens?: number;
+    options?: Record<string, unknown>;
+  };
+  outputSchema?: JsonSchema;
+  limits: { maxIterations: number; maxTokens: number; toolTimeout: number };
+  usage: UsageStats;
+  /** The agent's lifetime usage, added to as the run goes. */
+  agentUsage: UsageStats;
+  toolCalls: ExecutedToolCall[];
+  signal: AbortSignal;
+  options: RunOptions;
+  /** Decisions for pending calls carried into a resumed run. */
+  decisions: Map<string, ApprovalDecision>;
+  approvalPolicy?: ApprovalPolicy;
+  ended: boolean;
+  dispatch(action: AgentAction, core: (action: AgentAction) => Promise<AgentAction>): Promise<AgentAction>;
+  emit<T extends EventType>(type: T, payload: EventPayloads[T]): void;
+}
+
+/** The middleware chain as the loop calls it. */
+export type Dispatch = LoopContext['dispatch'];
+
+/** Makes the `emit` function of a run: stamps each event and hands it to the sink and callbacks. */
+export function eventEmitter(
+  base: { invocationId: string; branch: string; author: string },
+  sink: (event: AgentEvent) => void,
+  onEvent?: (event: AgentEvent) => void,
+): LoopContext['emit'] {
+  let seq = 0;
+  return (type, payload) => {
+    const event = {
+      id: `${base.invocationId}.${seq++}`,
+      invocationId: base.invocationId,
+      branch: base.branch,
+      author: base.author,
+      time: Date.now(),
+      type,
+      ...payload,
+    } as AgentEvent;
+    sink(event);
+    onEvent?.(event);
+  };
+}
+
+/** Builds an action to send through middleware. */
+export function action<T extends AgentAction['type']>(
+  type: T,
+  agent: string,
+  payload: Extract<AgentAction, { type: T }>['payload'],
+): Extract<AgentAction, { type: T }> {
+  return { type, agent, payload, timestamp: Date.now(), metadata: {} } as Extract<AgentAction, { type: T }>;
+}
+
+/** Middleware list type, re-exported for the loop's files. */
+export type MiddlewareList = readonly Middleware[];

@@ -1,0 +1,122 @@
+import { AgentError, toAgentError } from '../errors.js';
+import type { Message, ToolCall } from '../messages.js';
+import type { ChatParams, ModelResponse } from '../model.js';
+import { addUsage, usageOfCall } from '../usage.js';
+import { abortable, abortError } from './abortable.js';
+import { action, type LoopContext } from './loop-context.js';
+import { ensureToolResultsComplete, findPairingProblem } from './tool-pairing.js';
+
+/** One model call through the middleware: streams text, records usage, appends the answer. */
+export async function modelTurn(ctx: LoopContext): Promise<Message> {
+  checkPairing(ctx);
+  const request: ChatParams = {
+    model: ctx.model,
+    system: await renderInstruction(ctx),
+    messages: ctx.messages,
+    tools: ctx.toolDefinitions.length > 0 ? ctx.toolDefinitions : undefined,
+    temperature: ctx.settings.temperature,
+    topP: ctx.settings.topP,
+    maxOutputTokens: ctx.settings.maxOutputTokens,
+    options: ctx.settings.options,
+    responseFormat: ctx.outputSchema ? { type: 'json_schema', schema: ctx.outputSchema } : undefined,
+    signal: ctx.signal,
+  };
+  let streamed = false;
+  let response: ModelResponse;
+  try {
+    const called = await ctx.dispatch(action('model_call', ctx.agentName, { request }), async (current) => {
+      if (current.type !== 'model_call') return current;
+      const result = await abortable(
+        streamModel(ctx, current.payload.request, () => (streamed = true)),
+        ctx.signal,
+      );
+      return { ...current, payload: { ...current.payload, response: result } };
+    });
+    if (called.type !== 'model_call' || !called.payload.response) {
+      throw new AgentError('a middleware ended the model call without a response', 'MODEL_ERROR');
+    }
+    response = called.payload.response;
+  } catch (error) {
+    if (ctx.signal.aborted) throw abortError(ctx.signal);
+    const failure = toAgentError(error, 'MODEL_ERROR', { agent: ctx.agentName, model: ctx.model });
+    await ctx.dispatch(
+      action('error', ctx.agentName, { source: 'model', error: failure, retryable: failure.retryable }),
+      async (current) => current,
+    );
+    throw failure;
+  }
+  if (!streamed && response.content) {
+    ctx.emit('text_delta', { text: response.content });
+    ctx.options.onToken?.(response.content);
+  }
+  const usage = usageOfCall(response.usage, ctx.pricing);
+  const reviewed = await ctx.dispatch(
+    action('model_response', ctx.agentName, { response, usage }),
+    async (current) => current,
+  );
+  if (reviewed.type === 'model_response') response = reviewed.payload.response;
+  addUsage(ctx.usage, usage);
+  addUsage(ctx.agentUsage, usage);
+  ctx.emit('usage', { usage, total: { ...ctx.usage } });
+  const message: Message = { role: 'assistant', content: response.content };
+  if (response.toolCalls.length > 0) message.toolCalls = response.toolCalls.map(normaliseCall);
+  if (response.providerData) message.providerData = response.providerData;
+  ctx.messages.push(message);
+  ctx.emit('message', { message });
+  return message;
+}
+
+async function streamModel(
+  ctx: LoopContext,
+  request: ChatParams,
+  markStreamed: () => void,
+): Promise<ModelResponse> {
+  for await (const event of ctx.provider.stream(request)) {
+    switch (event.type) {
+      case 'token':
+        if (event.text.length === 0) break;
+        markStreamed();
+        ctx.emit('text_delta', { text: event.text });
+        ctx.options.onToken?.(event.text);
+        break;
+      case 'done':
+        return event.response;
+      case 'error':
+        throw event.error;
+      default:
+        break;
+    }
+  }
+  throw new AgentError(`model ${request.model} ended its stream without a final response`, 'MODEL_ERROR', {
+    retryable: true,
+  });
+}
+
+function normaliseCall(call: ToolCall): ToolCall {
+  const args = call.arguments;
+  return args && typeof args === 'object' && !Array.isArray(args) ? call : { ...call, arguments: {} };
+}
+
+async function renderInstruction(ctx: LoopContext): Promise<string | undefined> {
+  const instruction = ctx.instruction;
+  if (instruction === undefined || typeof instruction === 'string') return instruction;
+  return instruction({ agent: ctx.agentName, input: ctx.input, state: ctx.state });
+}
+
+// Only messages added since the last check are scanned, so a step costs the same at any history length.
+function checkPairing(ctx: LoopContext): void {
+  if (ctx.pairedUpTo >= ctx.messages.length) return;
+  let from = ctx.pairedUpTo;
+  while (from > 0 && ctx.messages[from].role === 'tool') from--;
+  if (findPairingProblem(ctx.messages, from) !== undefined) {
+    const repaired = ensureToolResultsComplete(ctx.messages).messages;
+    const problem = findPairingProblem(repaired, from);
+    if (problem !== undefined) {
+      throw new AgentError(`the conversation is not a valid request: ${problem}`, 'MODEL_ERROR', {
+        context: { agent: ctx.agentName },
+      });
+    }
+    ctx.messages.splice(0, ctx.messages.length, ...repaired);
+  }
+  ctx.pairedUpTo = ctx.messages.length;
+}

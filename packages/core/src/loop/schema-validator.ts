@@ -1,0 +1,53 @@
+import type { JsonSchema } from '../model.js';
+
+/** The outcome of checking a value against a JSON Schema. */
+export type SchemaCheck = { ok: true } | { ok: false; errors: string[] };
+
+/** A compiled check of values against one JSON Schema. */
+export type SchemaValidator = (value: unknown) => SchemaCheck;
+
+type AjvInstance = {
+  compile(schema: object): ((value: unknown) => boolean) & {
+    errors?: Array<{ instancePath: string; message?: string; params?: Record<string, unknown> }> | null;
+  };
+};
+
+let ajvPromise: Promise<AjvInstance> | undefined;
+
+// ajv costs tens of milliseconds to load; a run that calls no tool never pays for it.
+function loadAjv(): Promise<AjvInstance> {
+  ajvPromise ??= (async () => {
+    const [{ Ajv2020 }, formats] = await Promise.all([import('ajv/dist/2020.js'), import('ajv-formats')]);
+    const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
+    (formats.default as unknown as (ajv: unknown) => void)(ajv);
+    return ajv as unknown as AjvInstance;
+  })();
+  return ajvPromise;
+}
+
+const cache = new WeakMap<JsonSchema, SchemaValidator>();
+
+/** Compiles (once per schema object) a validator that reports every error in plain words. */
+export async function schemaValidator(schema: JsonSchema): Promise<SchemaValidator> {
+  const cached = cache.get(schema);
+  if (cached) return cached;
+  const ajv = await loadAjv();
+  const check = ajv.compile(schema);
+  const validator: SchemaValidator = (value) => {
+    if (check(value)) return { ok: true };
+    const errors = (check.errors ?? []).map((error) => {
+      const where =
+        error.instancePath === '' ? 'arguments' : `arguments${error.instancePath.replaceAll('/', '.')}`;
+      const extra =
+        error.params && 'allowedValues' in error.params
+          ? `: ${JSON.stringify(error.params.allowedValues)}`
+          : error.params && 'additionalProperty' in error.params
+            ? ` ("${String(error.params.additionalProperty)}")`
+            : '';
+      return `${where} ${error.message ?? 'is invalid'}${extra}`;
+    });
+    return { ok: false, errors };
+  };
+  cache.set(schema, validator);
+  return validator;
+}

@@ -1,0 +1,229 @@
+import type { ApprovalDecision } from '../agent-config.js';
+import { AgentError, type AgentErrorCode, toAgentError } from '../errors.js';
+import type { PendingApproval } from '../events.js';
+import { isImageContent, type Message, type ToolCall } from '../messages.js';
+import type { ToolOutcome } from '../middleware/types.js';
+import type { AnyTool } from '../tool.js';
+import { abortable, abortError } from './abortable.js';
+import { action, type LoopContext } from './loop-context.js';
+import { schemaValidator } from './schema-validator.js';
+
+type Plan = { call: ToolCall; tool?: AnyTool } & (
+  | { kind: 'run' }
+  | { kind: 'refuse'; reason: string }
+  | { kind: 'ask'; reason: string }
+);
+
+/**
+ * Runs the calls of one model answer: decides approval, executes the allowed calls concurrently
+ * (each with its timeout), appends their results in call order and returns the calls left
+ * waiting for a human.
+ */
+export async function executeToolCalls(
+  ctx: LoopContext,
+  calls: readonly ToolCall[],
+): Promise<PendingApproval[]> {
+  const plans: Plan[] = [];
+  for (const call of calls) {
+    ctx.emit('tool_call', { call });
+    ctx.options.onToolCall?.(call.name, call.arguments);
+    plans.push(await plan(ctx, call));
+  }
+  const pending: PendingApproval[] = [];
+  const outcomes = await Promise.all(
+    plans.map(async (p): Promise<ToolOutcome | undefined> => {
+      if (p.kind === 'refuse') return finish(ctx, p.call, refusal(p.reason));
+      if (p.kind === 'ask') {
+        const decision = ctx.options.onApproval
+          ? normalise(
+              p.call.id,
+              await ctx.options.onApproval({ call: p.call, agent: ctx.agentName, reason: p.reason }),
+            )
+          : undefined;
+        if (!decision) {
+          pending.push({ call: p.call, agent: ctx.agentName, reason: p.reason });
+          return undefined;
+        }
+        if (!decision.approve) return finish(ctx, p.call, refusal(decision.reason ?? 'denied by the user'));
+      }
+      return runTool(ctx, p.call, p.tool);
+    }),
+  );
+  for (let i = 0; i < plans.length; i++) {
+    const outcome = outcomes[i];
+    if (outcome) ctx.messages.push(toolMessage(plans[i].call, outcome));
+  }
+  ctx.pairedUpTo = pending.length === 0 ? ctx.messages.length : ctx.pairedUpTo;
+  return pending;
+}
+
+async function plan(ctx: LoopContext, call: ToolCall): Promise<Plan> {
+  const tool = ctx.tools.get(call.name);
+  const decided = ctx.decisions.get(call.id);
+  if (decided) {
+    ctx.decisions.delete(call.id);
+    return decided.approve
+      ? { kind: 'run', call, tool }
+      : { kind: 'refuse', call, tool, reason: decided.reason ?? 'denied by the user' };
+  }
+  if (!tool) return { kind: 'run', call };
+  const verdict = policyVerdict(ctx, call, tool);
+  if (verdict === 'deny') return { kind: 'refuse', call, tool, reason: 'denied by the approval policy' };
+  if (verdict === 'ask') return { kind: 'ask', call, tool, reason: `${call.name} requires approval` };
+  return { kind: 'run', call, tool };
+}
+
+function policyVerdict(ctx: LoopContext, call: ToolCall, tool: AnyTool): 'allow' | 'ask' | 'deny' {
+  const fromPolicy = ctx.approvalPolicy?.(call, tool);
+  if (fromPolicy) return fromPolicy;
+  const needs = tool.needsApproval;
+  const asks = typeof needs === 'function' ? needs(call.arguments, call) : needs === true;
+  return asks ? 'ask' : 'allow';
+}
+
+function normalise(callId: string, answer: ApprovalDecision | boolean): ApprovalDecision {
+  return typeof answer === 'boolean' ? { callId, approve: answer } : answer;
+}
+
+function refusal(reason: string): ToolOutcome {
+  return { content: `The call was not run: ${reason}.`, isError: true, duration: 0 };
+}
+
+async function runTool(ctx: LoopContext, call: ToolCall, tool: AnyTool | undefined): Promise<ToolOutcome> {
+  const started = performance.now();
+  const limit = tool?.timeout ?? ctx.limits.toolTimeout;
+  const timer = new AbortController();
+  const handle = setTimeout(
+    () => timer.abort(new AgentError(`tool ${call.name} timed out after ${limit} ms`, 'TIMEOUT')),
+    limit,
+  );
+  try {
+    const signal = AbortSignal.any([ctx.signal, timer.signal]);
+    const done = await ctx.dispatch(action('tool_call', ctx.agentName, { call, signal }), async (current) => {
+      if (current.type !== 'tool_call' || current.payload.result) return current;
+      const result = await invoke(ctx, current.payload.call, tool, current.payload.signal, started);
+      return { ...current, payload: { ...current.payload, result } };
+    });
+    const outcome = done.type === 'tool_call' && done.payload.result;
+    if (!outcome)
+      throw new AgentError('a middleware ended the tool call without a result', 'TOOL_EXECUTION_ERROR');
+    return finish(ctx, call, outcome);
+  } finally {
+    clearTimeout(handle);
+  }
+}
+
+async function invoke(
+  ctx: LoopContext,
+  call: ToolCall,
+  tool: AnyTool | undefined,
+  signal: AbortSignal,
+  started: number,
+): Promise<ToolOutcome> {
+  const elapsed = () => performance.now() - started;
+  if (!tool) {
+    const known = [...ctx.tools.keys()].join(', ') || 'none';
+    return failure(
+      ctx,
+      call,
+      'TOOL_VALIDATION_ERROR',
+      `Unknown tool "${call.name}". Available tools: ${known}.`,
+      elapsed(),
+    );
+  }
+  const check = (await schemaValidator(tool.parameters))(call.arguments);
+  if (!check.ok) {
+    const text = `Invalid arguments for ${call.name}: ${check.errors.join('; ')}. Fix the arguments and call again.`;
+    return failure(ctx, call, 'TOOL_VALIDATION_ERROR', text, elapsed());
+  }
+  try {
+    const context = {
+      callId: call.id,
+      signal,
+      messages: ctx.messages,
+      endInvocation: () => {
+        ctx.ended = true;
+      },
+    };
+    const value = await abortable(
+      Promise.resolve().then(() => tool.execute(call.arguments, context)),
+      signal,
+    );
+    return outcomeOf(value, elapsed());
+  } catch (error) {
+    if (ctx.signal.aborted) throw abortError(ctx.signal);
+    const timedOut =
+      signal.aborted && signal.reason instanceof AgentError && signal.reason.code === 'TIMEOUT';
+    const code: AgentErrorCode = timedOut ? 'TIMEOUT' : 'TOOL_EXECUTION_ERROR';
+    const message = timedOut
+      ? (signal.reason as AgentError).message
+      : `Tool ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`;
+    return failure(ctx, call, code, message, elapsed(), error);
+  }
+}
+
+async function failure(
+  ctx: LoopContext,
+  call: ToolCall,
+  code: AgentErrorCode,
+  content: string,
+  duration: number,
+  cause?: unknown,
+): Promise<ToolOutcome> {
+  const error = cause === undefined ? new AgentError(content, code) : toAgentError(cause, code);
+  await ctx.dispatch(
+    action('error', ctx.agentName, { source: 'tool', error, name: call.name, retryable: false }),
+    async (current) => current,
+  );
+  return { content, isError: true, errorCode: code, duration };
+}
+
+function outcomeOf(value: unknown, duration: number): ToolOutcome {
+  if (isImageContent(value))
+    return { content: value.text ?? '[image]', value, image: value, isError: false, duration };
+  return { content: stringify(value), value, isError: false, duration };
+}
+
+function stringify(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '';
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+async function finish(ctx: LoopContext, call: ToolCall, outcome: ToolOutcome): Promise<ToolOutcome> {
+  const reviewed = await ctx.dispatch(
+    action('tool_result', ctx.agentName, { call, result: outcome }),
+    async (current) => current,
+  );
+  const result = reviewed.type === 'tool_result' ? reviewed.payload.result : outcome;
+  ctx.toolCalls.push({
+    id: call.id,
+    name: call.name,
+    arguments: call.arguments,
+    result: result.isError ? result.content : result.value,
+    isError: result.isError,
+    duration: result.duration,
+  });
+  ctx.emit('tool_result', {
+    callId: call.id,
+    name: call.name,
+    content: result.content,
+    isError: result.isError,
+    errorCode: result.errorCode,
+    duration: result.duration,
+    hasImage: result.image ? true : undefined,
+  });
+  ctx.options.onToolResult?.(call.name, result.isError ? result.content : result.value);
+  return result;
+}
+
+function toolMessage(call: ToolCall, outcome: ToolOutcome): Message {
+  const message: Message = { role: 'tool', toolCallId: call.id, name: call.name, content: outcome.content };
+  if (outcome.isError) message.isError = true;
+  if (outcome.image) message.image = outcome.image;
+  return message;
+}

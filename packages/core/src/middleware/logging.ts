@@ -1,0 +1,54 @@
+import type { AgentAction, Middleware } from './types.js';
+
+/** Options of {@link logging}. */
+export interface LoggingOptions {
+  /** Where lines go. Default: `console.error`, so stdout stays clean for `--json`. */
+  log?: (line: string) => void;
+  /** Log full payloads instead of one-line summaries. */
+  verbose?: boolean;
+}
+
+/**
+ * Logs every action with its duration through the chain.
+ *
+ * @example
+ * createAgent({ provider, middleware: [logging({ log: (line) => logger.info(line) })] });
+ */
+export function logging(options: LoggingOptions = {}): Middleware {
+  const log = options.log ?? ((line: string) => console.error(line));
+  return async function loggingMiddleware(action, next) {
+    const started = performance.now();
+    try {
+      const result = await next();
+      log(
+        `[${action.agent}] ${action.type} ${summarise(result, options.verbose)} (${Math.round(performance.now() - started)} ms)`,
+      );
+      return result;
+    } catch (error) {
+      log(
+        `[${action.agent}] ${action.type} failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      throw error;
+    }
+  };
+}
+
+function summarise(action: AgentAction, verbose = false): string {
+  if (verbose) return JSON.stringify(action.payload, (key, value) => (key === 'signal' ? undefined : value));
+  switch (action.type) {
+    case 'loop_start':
+      return JSON.stringify(action.payload.prompt.slice(0, 80));
+    case 'model_call':
+      return `${action.payload.request.model} with ${action.payload.request.messages.length} messages`;
+    case 'model_response':
+      return `${action.payload.response.toolCalls.length} tool calls, ${action.payload.usage.totalTokens} tokens`;
+    case 'tool_call':
+      return action.payload.call.name;
+    case 'tool_result':
+      return `${action.payload.call.name}${action.payload.result.isError ? ' (error)' : ''}`;
+    case 'error':
+      return `${action.payload.source}: ${action.payload.error.code} ${action.payload.error.message}`;
+    case 'loop_end':
+      return action.payload.reason;
+  }
+}

@@ -1,0 +1,70 @@
+import type { Message } from '../messages.js';
+import type { Middleware } from './types.js';
+
+/** Options of {@link redaction}. */
+export interface RedactionOptions {
+  /** Extra patterns to replace; each must have the `g` flag. */
+  patterns?: RegExp[];
+  /** Leave out the built-in patterns (emails, card numbers, US SSNs, phone numbers). */
+  builtins?: boolean;
+  /** What a match becomes. Default `[REDACTED]`. */
+  replacement?: string;
+}
+
+const BUILTIN_PATTERNS: readonly RegExp[] = [
+  /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g,
+  /\b(?:\d[ -]?){12,18}\d\b/g,
+  /\b\d{3}-\d{2}-\d{4}\b/g,
+  /(?<![\w+])\+?\d{1,3}[ .-]?\(?\d{2,4}\)?[ .-]\d{3,4}[ .-]\d{3,4}\b/g,
+];
+
+/**
+ * Replaces personal data before it reaches the model or leaves it: in the messages of each
+ * request, in tool results and in the model's answers.
+ *
+ * @example
+ * createAgent({ provider, middleware: [redaction({ patterns: [/ACME-\d+/g] })] });
+ */
+export function redaction(options: RedactionOptions = {}): Middleware {
+  const patterns = [...(options.builtins === false ? [] : BUILTIN_PATTERNS), ...(options.patterns ?? [])];
+  const replacement = options.replacement ?? '[REDACTED]';
+  const redact = (text: string): string =>
+    patterns.reduce((current, pattern) => current.replace(pattern, replacement), text);
+  // Requests resend the whole history each step; cache per message so a step costs O(new messages).
+  const cache = new WeakMap<Message, Message>();
+  const redactMessage = (message: Message): Message => {
+    let out = cache.get(message);
+    if (!out) {
+      out = message.content === null ? message : { ...message, content: redact(message.content) };
+      cache.set(message, out);
+    }
+    return out;
+  };
+  return async function redactionMiddleware(action, next) {
+    if (action.type === 'model_call') {
+      const request = action.payload.request;
+      const messages = request.messages.map(redactMessage);
+      const result = await next({
+        ...action,
+        payload: { ...action.payload, request: { ...request, messages } },
+      });
+      return result;
+    }
+    const result = await next();
+    if (result.type === 'tool_result') {
+      const outcome = result.payload.result;
+      return {
+        ...result,
+        payload: { ...result.payload, result: { ...outcome, content: redact(outcome.content) } },
+      };
+    }
+    if (result.type === 'model_response' && result.payload.response.content !== null) {
+      const response = result.payload.response;
+      return {
+        ...result,
+        payload: { ...result.payload, response: { ...response, content: redact(response.content ?? '') } },
+      };
+    }
+    return result;
+  };
+}

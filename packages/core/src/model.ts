@@ -1,0 +1,80 @@
+import type { Message, ToolCall } from './messages.js';
+import type { TokenUsage } from './usage.js';
+
+/** A JSON Schema document, kept as plain data so the core depends on no schema library's types. */
+export type JsonSchema = Record<string, unknown>;
+
+/** What a model is told about one tool. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: JsonSchema;
+}
+
+/** Asks the model to answer with JSON matching a schema. */
+export interface ResponseFormat {
+  type: 'json_schema';
+  schema: JsonSchema;
+  /** A name for the schema; providers that require one get `output` when it is missing. */
+  name?: string;
+}
+
+/** One request to a model. */
+export interface ChatParams {
+  model: string;
+  /** The instruction, kept apart from the history because providers place it differently. */
+  system?: string;
+  messages: readonly Message[];
+  tools?: ToolDefinition[];
+  temperature?: number;
+  topP?: number;
+  maxOutputTokens?: number;
+  responseFormat?: ResponseFormat;
+  signal?: AbortSignal;
+  /** Provider-specific options from configuration (for example prompt caching or thinking). */
+  options?: Record<string, unknown>;
+}
+
+/** Why a model stopped producing output. */
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';
+
+/** A complete model answer. */
+export interface ModelResponse {
+  content: string | null;
+  toolCalls: ToolCall[];
+  usage: TokenUsage;
+  finishReason?: FinishReason;
+  /** Provider-specific data the next request must send back (for example thinking blocks). */
+  providerData?: Record<string, unknown>;
+}
+
+/** What a streaming model call yields, ending with exactly one `done` or `error`. */
+export type StreamEvent =
+  | { type: 'token'; text: string }
+  | { type: 'tool_call_start'; id: string; name: string }
+  | { type: 'tool_call_delta'; id: string; argumentsDelta: string }
+  | { type: 'tool_call_end'; id: string; call: ToolCall }
+  | { type: 'done'; response: ModelResponse }
+  | { type: 'error'; error: Error };
+
+/** A source of model answers: a vendor API, a local server or the offline models. */
+export interface ModelProvider {
+  /** The provider's registry name, such as `openai` or `offline`. */
+  readonly name: string;
+  /** One complete answer. */
+  chat(params: ChatParams): Promise<ModelResponse>;
+  /** One answer as it is produced. */
+  stream(params: ChatParams): AsyncIterable<StreamEvent>;
+  /** Releases connections or child processes, if the provider holds any. */
+  dispose?(): Promise<void>;
+}
+
+/** Collects a stream into a {@link ModelResponse}, for providers whose `chat` is built on `stream`. */
+export async function collectStream(events: AsyncIterable<StreamEvent>): Promise<ModelResponse> {
+  for await (const event of events) {
+    if (event.type === 'done') return event.response;
+    if (event.type === 'error') throw event.error;
+  }
+  throw new Error('model stream ended without a final response');
+}

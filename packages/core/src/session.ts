@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import type { AgentEvent } from './events.js';
+
+/** A conversation as stored: its event log (the source of truth), the state it builds, and links. */
+export interface Session {
+  /** Layout version of the stored session. */
+  version: 1;
+  id: string;
+  /** The agent the session was started with. */
+  agent?: string;
+  /** State built from the `stateDelta` of every event. */
+  state: Record<string, unknown>;
+  events: AgentEvent[];
+  /** For a child session (an agent run as a tool): the parent session and the tool call that started it. */
+  parentId?: string;
+  parentCallId?: string;
+  /** A paused invocation's checkpoint, present while the session waits for a decision. */
+  checkpoint?: unknown;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What `list` tells about a session without loading its events. */
+export interface SessionSummary {
+  id: string;
+  agent?: string;
+  parentId?: string;
+  parentCallId?: string;
+  eventCount: number;
+  paused: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What a new session starts with. */
+export interface SessionInit {
+  id?: string;
+  agent?: string;
+  state?: Record<string, unknown>;
+  parentId?: string;
+  parentCallId?: string;
+}
+
+/** Where sessions live: in memory, in files, or in a server. */
+export interface SessionStore {
+  create(init?: SessionInit): Promise<Session>;
+  /** The session, or undefined when there is none with that id. */
+  get(id: string): Promise<Session | undefined>;
+  /** Appends events and applies their state deltas; the session must exist. */
+  append(id: string, events: readonly AgentEvent[]): Promise<void>;
+  /** Stores (or, with undefined, clears) the checkpoint of a paused invocation. */
+  setCheckpoint(id: string, checkpoint: unknown): Promise<void>;
+  list(filter?: { parentId?: string }): Promise<SessionSummary[]>;
+  /** Deletes the session and its child sessions; false when it did not exist. */
+  delete(id: string): Promise<boolean>;
+  /** Releases files or connections. */
+  close?(): Promise<void>;
+}
+
+/** Applies the `stateDelta` of events to a state object in place; a `null` value deletes the key. */
+export function applyStateDelta(state: Record<string, unknown>, events: readonly AgentEvent[]): void {
+  for (const event of events) {
+    if (!event.stateDelta) continue;
+    for (const [key, value] of Object.entries(event.stateDelta)) {
+      if (value === null) delete state[key];
+      else state[key] = value;
+    }
+  }
+}
+
+/** A summary of a session for listings. */
+export function summarise(session: Session): SessionSummary {
+  return {
+    id: session.id,
+    agent: session.agent,
+    parentId: session.parentId,
+    parentCallId: session.parentCallId,
+    eventCount: session.events.length,
+    paused: session.checkpoint !== undefined,
+    createdAt: session.createdAt,
+    updatedAt: session.updatedAt,
+  };
+}
+
+/** A new session object (not yet stored). */
+export function newSession(init: SessionInit = {}): Session {
+  const now = Date.now();
+  return {
+    version: 1,
+    id: init.id ?? randomUUID(),
+    agent: init.agent,
+    state: { ...(init.state ?? {}) },
+    events: [],
+    parentId: init.parentId,
+    parentCallId: init.parentCallId,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** A {@link SessionStore} in this process's memory. */
+export class InMemorySessionStore implements SessionStore {
+  readonly #sessions = new Map<string, Session>();
+
+  async create(init: SessionInit = {}): Promise<Session> {
+    const session = newSession(init);
+    if (this.#sessions.has(session.id)) throw new Error(`session ${session.id} already exists`);
+    this.#sessions.set(session.id, session);
+    return structuredClone(session);
+  }
+
+  async get(id: string): Promise<Session | undefined> {
+    const session = this.#sessions.get(id);
+    return session && structuredClone(session);
+  }
+
+  async append(id: string, events: readonly AgentEvent[]): Promise<void> {
+    const session = this.#require(id);
+    for (const event of events) session.events.push(structuredClone(event));
+    applyStateDelta(session.state, events);
+    session.updatedAt = Date.now();
+  }
+
+  async setCheckpoint(id: string, checkpoint: unknown): Promise<void> {
+    const session = this.#require(id);
+    if (checkpoint === undefined) delete session.checkpoint;
+    else session.checkpoint = structuredClone(checkpoint);
+    session.updatedAt = Date.now();
+  }
+
+  async list(filter: { parentId?: string } = {}): Promise<SessionSummary[]> {
+    return [...this.#sessions.values()]
+      .filter((s) => filter.parentId === undefined || s.parentId === filter.parentId)
+      .map(summarise);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    if (!this.#sessions.delete(id)) return false;
+    for (const child of [...this.#sessions.values()]) if (child.parentId === id) await this.delete(child.id);
+    return true;
+  }
+
+  #require(id: string): Session {
+    const session = this.#sessions.get(id);
+    if (!session) throw new Error(`no session with id ${id}`);
+    return session;
+  }
+}

@@ -1,0 +1,65 @@
+import type { Message, ToolCall } from './messages.js';
+import type { JsonSchema, ToolDefinition } from './model.js';
+
+/** What a tool's `execute` receives besides its arguments. */
+export interface ToolContext {
+  /** The id of the model's call, unique within the conversation. */
+  callId: string;
+  /** Aborted when the run is cancelled or the tool's timeout passes. */
+  signal: AbortSignal;
+  /** The conversation so far (read-only). */
+  messages: readonly Message[];
+  /** Stops the whole invocation once the current step has finished. */
+  endInvocation(): void;
+}
+
+/** Decides whether a particular call needs a human's approval before it runs. */
+export type ApprovalRequirement = boolean | ((args: Record<string, unknown>, call: ToolCall) => boolean);
+
+/** A function the model can call. */
+export interface Tool<TParams = Record<string, unknown>, TResult = unknown> {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments; calls are validated against it before `execute`. */
+  parameters: JsonSchema;
+  execute(params: TParams, context: ToolContext): Promise<TResult> | TResult;
+  /** Pauses the run for approval before the call executes. */
+  needsApproval?: ApprovalRequirement;
+  /** Milliseconds one call may take; the agent's tool timeout applies when unset. */
+  timeout?: number;
+}
+
+/** Anything assignable to a tool, whatever its parameter and result types. */
+// biome-ignore lint/suspicious/noExplicitAny: a tool list holds tools of any parameter type.
+export type AnyTool = Tool<any, unknown>;
+
+/**
+ * Defines a tool with JSON Schema parameters.
+ *
+ * @example
+ * const add = defineTool<{ a: number; b: number }>({
+ *   name: 'add',
+ *   description: 'Adds two numbers',
+ *   parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+ *   execute: ({ a, b }) => a + b,
+ * });
+ */
+export function defineTool<TParams = Record<string, unknown>, TResult = unknown>(
+  config: Tool<TParams, TResult>,
+): Tool<TParams, TResult> {
+  if (!/^[a-zA-Z0-9_-]{1,64}$/.test(config.name)) {
+    throw new TypeError(
+      `tool name "${config.name}" must be 1-64 letters, digits, "_" or "-" (what every provider accepts)`,
+    );
+  }
+  const parameters =
+    config.parameters && Object.keys(config.parameters).length > 0
+      ? config.parameters
+      : { type: 'object', properties: {} };
+  return { ...config, parameters };
+}
+
+/** The part of a tool the model sees. */
+export function toolDefinition(tool: AnyTool): ToolDefinition {
+  return { name: tool.name, description: tool.description, parameters: tool.parameters };
+}

@@ -1,0 +1,27 @@
+import { defineConfig } from 'vitest/config';
+
+const packages = ['core', 'config', 'provider-openai', 'provider-anthropic', 'store-file', 'mcp', 'cli'];
+
+// Tests import workspace packages from their TypeScript source (the `agentctl-source` export
+// condition), so a change is tested without a build; end-to-end tests run the built CLI.
+const resolve = { conditions: ['agentctl-source', 'node', 'import', 'module', 'default'] };
+
+export default defineConfig({
+  test: {
+    // CI asks for a JSON report beside the console output to print its "N passed, N failed" line.
+    reporters: process.env.AGENTCTL_TEST_REPORT ? ['default', 'json'] : ['default'],
+    outputFile: process.env.AGENTCTL_TEST_REPORT ? { json: process.env.AGENTCTL_TEST_REPORT } : undefined,
+    projects: [
+      ...packages.map((name) => ({
+        resolve,
+        ssr: { resolve: { conditions: resolve.conditions, externalConditions: ['agentctl-source'] } },
+        test: { name, root: `packages/${name}`, include: ['test/**/*.test.ts'], testTimeout: 20_000 },
+      })),
+      {
+        resolve,
+        ssr: { resolve: { conditions: resolve.conditions, externalConditions: ['agentctl-source'] } },
+        test: { name: 'e2e', root: '.', include: ['test/**/*.test.ts'], testTimeout: 60_000 },
+      },
+    ],
+  },
+});

@@ -99,14 +99,36 @@ async function runTool(ctx: LoopContext, call: ToolCall, tool: AnyTool | undefin
   );
   try {
     const signal = AbortSignal.any([ctx.signal, timer.signal]);
-    const done = await ctx.dispatch(action('tool_call', ctx.agentName, { call, signal }), async (current) => {
-      if (current.type !== 'tool_call' || current.payload.result) return current;
-      const result = await invoke(ctx, current.payload.call, tool, current.payload.signal, started);
-      return { ...current, payload: { ...current.payload, result } };
-    });
-    const outcome = done.type === 'tool_call' && done.payload.result;
-    if (!outcome)
-      throw new AgentError('a middleware ended the tool call without a result', 'TOOL_EXECUTION_ERROR');
+    let outcome: ToolOutcome;
+    try {
+      const done = await ctx.dispatch(
+        action('tool_call', ctx.agentName, { call, signal }),
+        async (current) => {
+          if (current.type !== 'tool_call' || current.payload.result) return current;
+          const result = await invoke(ctx, current.payload.call, tool, current.payload.signal, started);
+          return { ...current, payload: { ...current.payload, result } };
+        },
+      );
+      if (done.type !== 'tool_call' || !done.payload.result) {
+        throw new AgentError('a middleware ended the tool call without a result', 'TOOL_EXECUTION_ERROR');
+      }
+      outcome = done.payload.result;
+    } catch (error) {
+      // A middleware failing the call (a timeout, a guard) is the tool's failure, reported to the model.
+      if (ctx.signal.aborted) throw abortError(ctx.signal);
+      const timedOut = error instanceof AgentError && error.code === 'TIMEOUT';
+      const text = timedOut
+        ? `Tool ${call.name} ${(error as AgentError).message}`
+        : `Tool ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`;
+      outcome = await failure(
+        ctx,
+        call,
+        timedOut ? 'TIMEOUT' : 'TOOL_EXECUTION_ERROR',
+        text,
+        performance.now() - started,
+        error,
+      );
+    }
     return finish(ctx, call, outcome);
   } finally {
     clearTimeout(handle);

@@ -1,0 +1,224 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type AgentAction,
+  AgentError,
+  compose,
+  createAgent,
+  logging,
+  type Middleware,
+  redaction,
+  retry,
+  timeout,
+} from '../src/index.js';
+import { scriptedModel } from '../src/testing/index.js';
+import { add, sleeper } from './support/tools.js';
+
+describe('middleware', () => {
+  it('runs in onion order around every action type', async () => {
+    const trail: string[] = [];
+    const outer: Middleware = async (action, next) => {
+      trail.push(`outer>${action.type}`);
+      const out = await next();
+      trail.push(`outer<${action.type}`);
+      return out;
+    };
+    const inner: Middleware = async (action, next) => {
+      trail.push(`inner>${action.type}`);
+      return next();
+    };
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }] },
+      { text: 'ok' },
+    ]);
+    await createAgent({ name: 'a', provider: model, tools: [add], middleware: [outer, inner] }).run('x');
+    expect(trail.slice(0, 6)).toEqual([
+      'outer>loop_start',
+      'inner>loop_start',
+      'outer<loop_start',
+      'outer>model_call',
+      'inner>model_call',
+      'outer<model_call',
+    ]);
+    const types = new Set(trail.map((t) => t.split(/[<>]/)[1]));
+    expect([...types]).toEqual([
+      'loop_start',
+      'model_call',
+      'model_response',
+      'tool_call',
+      'tool_result',
+      'loop_end',
+    ]);
+  });
+
+  it('can rewrite a tool result before the model sees it', async () => {
+    const rewrite: Middleware = async (action, next) => {
+      const out = await next();
+      if (out.type !== 'tool_result') return out;
+      return {
+        ...out,
+        payload: {
+          ...out.payload,
+          result: { ...out.payload.result, content: `checked: ${out.payload.result.content}` },
+        },
+      };
+    };
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'add', arguments: { a: 2, b: 2 } }] },
+      { text: 'ok' },
+    ]);
+    await createAgent({ name: 'a', provider: model, tools: [add], middleware: [rewrite] }).run('x');
+    expect(model.requests[1].messages.at(-1)?.content).toBe('checked: 4');
+  });
+
+  it('can short-circuit a model call (a cache answering in place of the model)', async () => {
+    const cache: Middleware = async (action, next) => {
+      if (action.type !== 'model_call') return next();
+      return {
+        ...action,
+        payload: {
+          ...action.payload,
+          response: { content: 'from cache', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 } },
+        },
+      };
+    };
+    const model = scriptedModel([]);
+    const result = await createAgent({ name: 'a', provider: model, middleware: [cache] }).run('x');
+    expect(result.output).toBe('from cache');
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it('can short-circuit a tool call', async () => {
+    const stub: Middleware = async (action, next) =>
+      action.type === 'tool_call'
+        ? {
+            ...action,
+            payload: { ...action.payload, result: { content: 'stubbed', isError: false, duration: 0 } },
+          }
+        : next();
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'add', arguments: { a: 2, b: 2 } }] },
+      { text: 'ok' },
+    ]);
+    const result = await createAgent({ name: 'a', provider: model, tools: [add], middleware: [stub] }).run(
+      'x',
+    );
+    expect(model.requests[1].messages.at(-1)?.content).toBe('stubbed');
+    expect(result.toolCalls[0].isError).toBe(false);
+  });
+
+  it('compose rejects a second next() after success, and while one is running', async () => {
+    const twice: Middleware = async (_action, next) => {
+      await next();
+      return next();
+    };
+    const action = {
+      type: 'loop_start',
+      agent: 'a',
+      payload: { prompt: '' },
+      timestamp: 0,
+      metadata: {},
+    } as AgentAction;
+    await expect(compose([twice])(action, async (a) => a)).rejects.toThrow(
+      /next\(\) again after it succeeded/,
+    );
+    const parallel: Middleware = async (_action, next) => {
+      await Promise.all([next(), next()]);
+      return _action;
+    };
+    await expect(compose([parallel])(action, async (a) => a)).rejects.toThrow(/twice at once/);
+  });
+
+  it('retry repeats a retryable model error and passes others through', async () => {
+    const model = scriptedModel([
+      { error: { message: 'overloaded', retryable: true } },
+      { error: { message: 'overloaded', retryable: true } },
+      { text: 'finally' },
+    ]);
+    const result = await createAgent({
+      name: 'a',
+      provider: model,
+      middleware: [retry({ maxAttempts: 3, initialDelay: 1 })],
+    }).run('x');
+    expect(result.output).toBe('finally');
+    const bad = scriptedModel([{ error: { message: 'bad request', retryable: false } }, { text: 'never' }]);
+    await expect(
+      createAgent({ name: 'a', provider: bad, middleware: [retry({ initialDelay: 1 })] }).run('x'),
+    ).rejects.toMatchObject({
+      code: 'PROVIDER_ERROR',
+      message: 'bad request',
+    });
+    expect(bad.remaining).toEqual([1]);
+  });
+
+  it('timeout fails a slow tool call and aborts it', async () => {
+    const log: string[] = [];
+    const model = scriptedModel([{ toolCalls: [{ name: 'slow' }] }, { text: 'ok' }]);
+    const result = await createAgent({
+      name: 'a',
+      provider: model,
+      tools: [sleeper('slow', 5_000, log)],
+      middleware: [timeout({ tool: 30 })],
+    }).run('x');
+    expect(log).toEqual(['start slow', 'abort slow']);
+    expect(result.toolCalls[0]).toMatchObject({ isError: true });
+    expect(String(result.toolCalls[0].result)).toContain('timed out after 30 ms');
+  });
+
+  it('logging writes one line per action', async () => {
+    const lines: string[] = [];
+    const model = scriptedModel([{ text: 'ok' }]);
+    await createAgent({
+      name: 'a',
+      provider: model,
+      middleware: [logging({ log: (l) => lines.push(l) })],
+    }).run('hello');
+    expect(lines.map((l) => l.split(' ')[1])).toEqual([
+      'loop_start',
+      'model_call',
+      'model_response',
+      'loop_end',
+    ]);
+    expect(lines[0]).toMatch(/^\[a\] loop_start "hello" \(\d+ ms\)$/);
+  });
+
+  it('redaction hides personal data from the model and from tool results', async () => {
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }] },
+      { text: 'mail bob@example.com' },
+    ]);
+    const leaky: Middleware = async (action, next) => {
+      const out = await next();
+      return out.type === 'tool_result'
+        ? {
+            ...out,
+            payload: {
+              ...out.payload,
+              result: { ...out.payload.result, content: 'card 4111 1111 1111 1111' },
+            },
+          }
+        : out;
+    };
+    const result = await createAgent({
+      name: 'a',
+      provider: model,
+      tools: [add],
+      middleware: [redaction(), leaky],
+    }).run('I am ada@example.com, SSN 123-45-6789');
+    expect(model.requests[0].messages[0].content).toBe('I am [REDACTED], SSN [REDACTED]');
+    expect(model.requests[1].messages.at(-1)?.content).toBe('card [REDACTED]');
+    expect(result.output).toBe('mail [REDACTED]');
+  });
+
+  it('sees model errors through the error action', async () => {
+    const seen: string[] = [];
+    const watch: Middleware = async (action, next) => {
+      if (action.type === 'error') seen.push(`${action.payload.source}:${action.payload.error.code}`);
+      return next();
+    };
+    const model = scriptedModel([{ error: 'boom' }]);
+    await expect(
+      createAgent({ name: 'a', provider: model, middleware: [watch] }).run('x'),
+    ).rejects.toBeInstanceOf(AgentError);
+    expect(seen).toEqual(['model:PROVIDER_ERROR']);
+  });
+});

@@ -73,6 +73,13 @@ export {
 export { AutoModel } from './offline/auto-model.js';
 export { EchoModel } from './offline/echo-model.js';
 export { OFFLINE_MODES, type OfflineMode, type OfflineOptions, offline } from './offline/offline-provider.js';
+export {
+  formatDifferences,
+  ReplayModel,
+  type ReplayModelOptions,
+  type RequestDifference,
+  requestDifferences,
+} from './offline/replay-model.js';
 export { sampleValue } from './offline/sample-value.js';
 export {
   type RecordedRequest,
@@ -80,6 +87,31 @@ export {
   type ScriptModelOptions,
   type ScriptTurn,
 } from './offline/script-model.js';
+export {
+  type Cassette,
+  type CassetteInteraction,
+  emptyCassette,
+  type NormalisedMessage,
+  type NormalisedRequest,
+  normaliseRequest,
+  recordingProvider,
+} from './recording-provider.js';
+export {
+  type AttemptControl,
+  abortableSleep,
+  classifyFailure,
+  DEFAULT_RETRY_POLICY,
+  type FailureInfo,
+  isConnectionError,
+  isRetryableStatus,
+  parseRetryAfter,
+  type RetryPolicy,
+  type RetryStreamOptions,
+  retryAfterFromHeaders,
+  retryDelay,
+  retryPolicy,
+  retryStream,
+} from './retry-policy.js';
 export {
   applyStateDelta,
   InMemorySessionStore,

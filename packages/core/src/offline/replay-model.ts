@@ -1,0 +1,145 @@
+import { AgentError } from '../errors.js';
+import type { ChatParams, ModelProvider, ModelResponse, StreamEvent } from '../model.js';
+import { collectStream } from '../model.js';
+import { type Cassette, type NormalisedRequest, normaliseRequest } from '../recording-provider.js';
+import { streamResponse } from './stream-text.js';
+
+/** Options of {@link ReplayModel}. */
+export interface ReplayModelOptions {
+  /** Where the cassette came from, for error messages. */
+  source?: string;
+  /** Milliseconds between streamed words. */
+  delayMs?: number;
+}
+
+/** One difference between a recorded and an actual request. */
+export interface RequestDifference {
+  /** Where, as a path such as `messages[2].content`. */
+  path: string;
+  expected: unknown;
+  actual: unknown;
+}
+
+/**
+ * The offline `replay` model: answers each request with the recorded response of the first
+ * unused cassette interaction whose normalised request equals it, so the interactions play in
+ * order and parallel branches may interleave. A request that matches none fails with a diff
+ * against the next unused interaction, naming each field that drifted.
+ */
+export class ReplayModel implements ModelProvider {
+  readonly name = 'offline';
+  readonly #cassette: Cassette;
+  readonly #used: boolean[];
+  readonly #options: ReplayModelOptions;
+  #calls = 0;
+
+  constructor(cassette: Cassette, options: ReplayModelOptions = {}) {
+    if (cassette?.version !== 1 || !Array.isArray(cassette.interactions)) {
+      throw new AgentError(
+        `${where(options)}not a cassette: expected { version: 1, interactions: [...] }`,
+        'MODEL_ERROR',
+      );
+    }
+    this.#cassette = cassette;
+    this.#used = cassette.interactions.map(() => false);
+    this.#options = options;
+  }
+
+  /** Indexes of interactions not played yet. */
+  get remaining(): number[] {
+    return this.#used.flatMap((used, index) => (used ? [] : [index]));
+  }
+
+  /** Throws when some recorded interactions were never requested: the agent stopped early. */
+  assertConsumed(): void {
+    const left = this.remaining;
+    if (left.length > 0) {
+      throw new AgentError(
+        `${where(this.#options)}${left.length} recorded interaction(s) were never requested: ${left.map((i) => `#${i + 1}`).join(', ')}`,
+        'MODEL_ERROR',
+      );
+    }
+  }
+
+  chat(params: ChatParams): Promise<ModelResponse> {
+    return collectStream(this.stream(params));
+  }
+
+  async *stream(params: ChatParams): AsyncGenerator<StreamEvent> {
+    const call = ++this.#calls;
+    const actual = normaliseRequest(params);
+    const next = this.#used.indexOf(false);
+    if (next < 0) {
+      const total = this.#cassette.interactions.length;
+      yield fail(
+        `${where(this.#options)}unexpected model call #${call}: all ${total} recorded interaction(s) were used`,
+      );
+      return;
+    }
+    const index = this.#used.findIndex(
+      (used, i) => !used && requestDifferences(this.#cassette.interactions[i].request, actual).length === 0,
+    );
+    if (index < 0) {
+      const diffs = requestDifferences(this.#cassette.interactions[next].request, actual);
+      yield fail(
+        `${where(this.#options)}model call #${call} does not match recorded interaction #${next + 1}; the agent's requests drifted from the recording:\n${formatDifferences(diffs)}`,
+      );
+      return;
+    }
+    this.#used[index] = true;
+    const response = structuredClone(this.#cassette.interactions[index].response);
+    yield* streamResponse(response, { delayMs: this.#options.delayMs, signal: params.signal });
+  }
+}
+
+/** Every field where `actual` differs from `expected`, depth first, as paths. */
+export function requestDifferences(
+  expected: NormalisedRequest,
+  actual: NormalisedRequest,
+): RequestDifference[] {
+  const out: RequestDifference[] = [];
+  compare(expected, actual, '', out);
+  return out;
+}
+
+/** Renders differences as readable lines: the path, then what was recorded and what came. */
+export function formatDifferences(diffs: readonly RequestDifference[], limit = 8): string {
+  const lines = diffs
+    .slice(0, limit)
+    .map((d) => `  ${d.path || '(request)'}: expected ${show(d.expected)}, got ${show(d.actual)}`);
+  if (diffs.length > limit) lines.push(`  ... and ${diffs.length - limit} more difference(s)`);
+  return lines.join('\n');
+}
+
+function compare(expected: unknown, actual: unknown, path: string, out: RequestDifference[]): void {
+  if (Object.is(expected, actual)) return;
+  if (Array.isArray(expected) && Array.isArray(actual)) {
+    const length = Math.max(expected.length, actual.length);
+    for (let i = 0; i < length; i++) compare(expected[i], actual[i], `${path}[${i}]`, out);
+    return;
+  }
+  if (isPlainObject(expected) && isPlainObject(actual)) {
+    const keys = new Set([...Object.keys(expected), ...Object.keys(actual)]);
+    for (const key of keys) compare(expected[key], actual[key], path ? `${path}.${key}` : key, out);
+    return;
+  }
+  out.push({ path, expected, actual });
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return '(missing)';
+  const text = JSON.stringify(value);
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+function fail(message: string): StreamEvent {
+  return { type: 'error', error: new AgentError(message, 'MODEL_ERROR') };
+}
+
+function where(options: ReplayModelOptions): string {
+  return options.source ? `replay ${options.source}: ` : 'replay: ';
+}

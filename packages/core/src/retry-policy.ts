@@ -1,0 +1,252 @@
+import { AgentError } from './errors.js';
+
+/** How a provider retries a failed request: attempts and the bounds of the backoff. */
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  maxAttempts: number;
+  /** Upper bound of the first backoff in ms; doubles with each attempt. */
+  initialDelayMs: number;
+  /** Upper bound of any one wait in ms; a longer `Retry-After` ends the retries instead. */
+  maxDelayMs: number;
+}
+
+/** The defaults of {@link retryPolicy}: 3 attempts, 500 ms doubling, at most 30 s a wait. */
+export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = {
+  maxAttempts: 3,
+  initialDelayMs: 500,
+  maxDelayMs: 30_000,
+};
+
+/** Fills in a partial {@link RetryPolicy} with the defaults and clamps nonsense values. */
+export function retryPolicy(options: Partial<RetryPolicy> = {}): RetryPolicy {
+  const pick = (value: number | undefined, fallback: number) =>
+    typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback;
+  return {
+    maxAttempts: Math.max(1, Math.floor(pick(options.maxAttempts, DEFAULT_RETRY_POLICY.maxAttempts))),
+    initialDelayMs: pick(options.initialDelayMs, DEFAULT_RETRY_POLICY.initialDelayMs),
+    maxDelayMs: pick(options.maxDelayMs, DEFAULT_RETRY_POLICY.maxDelayMs),
+  };
+}
+
+/** True for HTTP statuses where the same request may succeed later: 408, 409, 429 and 5xx. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+const CONNECTION_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
+]);
+
+/**
+ * True when an error (or one of its causes) is a dropped or refused connection. A body cut in
+ * the middle surfaces from fetch as a plain `TypeError: terminated` with no status, and the SDKs
+ * wrap refused connections in their own `APIConnectionError`; both count.
+ */
+export function isConnectionError(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 6; depth++) {
+    if (typeof current !== 'object') return false;
+    const { name, message, code } = current as { name?: unknown; message?: unknown; code?: unknown };
+    if (typeof code === 'string' && CONNECTION_CODES.has(code)) return true;
+    if (name === 'TypeError' && (message === 'terminated' || message === 'fetch failed')) return true;
+    if (name === 'APIConnectionError' || name === 'APIConnectionTimeoutError') return true;
+    if (name === 'SocketError' || name === 'HeadersTimeoutError' || name === 'BodyTimeoutError') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** What a failure means for a retry. */
+export interface FailureInfo {
+  retryable: boolean;
+  /** The HTTP status, when the server answered. */
+  status?: number;
+  /** The server's wait hint (`Retry-After` or `retry-after-ms`), in ms. */
+  retryAfterMs?: number;
+}
+
+/**
+ * Classifies anything a provider call threw: an {@link AgentError} keeps its own verdict; an SDK
+ * error with a `status` is judged by {@link isRetryableStatus} and its `Retry-After` header;
+ * connection errors are retryable; aborts and everything else are not.
+ */
+export function classifyFailure(error: unknown): FailureInfo {
+  if (error instanceof AgentError) {
+    const status = Number(error.context.status);
+    const hint = Number(error.context.retryAfterMs);
+    return {
+      retryable: error.retryable,
+      ...(Number.isFinite(status) && status > 0 ? { status } : {}),
+      ...(Number.isFinite(hint) && hint >= 0 ? { retryAfterMs: hint } : {}),
+    };
+  }
+  const status = (error as { status?: unknown } | null)?.status;
+  if (typeof status === 'number' && status > 0) {
+    const retryAfterMs = retryAfterFromHeaders((error as { headers?: unknown }).headers);
+    return {
+      retryable: isRetryableStatus(status),
+      status,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    };
+  }
+  return { retryable: isConnectionError(error) };
+}
+
+/** Reads `retry-after-ms` or `Retry-After` from a `Headers` object or a plain header record. */
+export function retryAfterFromHeaders(headers: unknown, now = Date.now()): number | undefined {
+  if (!headers || typeof headers !== 'object') return undefined;
+  const get = (name: string): string | undefined => {
+    if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+    const entry = Object.entries(headers).find(([key]) => key.toLowerCase() === name);
+    return entry === undefined ? undefined : String(entry[1]);
+  };
+  const millis = Number(get('retry-after-ms'));
+  if (get('retry-after-ms') !== undefined && Number.isFinite(millis) && millis >= 0) return millis;
+  return parseRetryAfter(get('retry-after'), now);
+}
+
+/** Parses a `Retry-After` value, delay-seconds or an HTTP date, into ms from `now`. */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (value === null || value === undefined || value.trim() === '') return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/**
+ * How long to wait before attempt `attempt + 1`: the server's hint when it gave one (or
+ * `undefined` when the hint exceeds `maxDelayMs`, since retrying earlier is pointless), else
+ * exponential backoff with full jitter: uniform in [0, min(maxDelayMs, initialDelayMs * 2^(attempt-1))].
+ */
+export function retryDelay(
+  policy: RetryPolicy,
+  attempt: number,
+  retryAfterMs?: number,
+  random: () => number = Math.random,
+): number | undefined {
+  if (retryAfterMs !== undefined) return retryAfterMs <= policy.maxDelayMs ? retryAfterMs : undefined;
+  const ceiling = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** Math.max(0, attempt - 1));
+  return Math.floor(random() * ceiling);
+}
+
+/** Waits `ms`, rejecting with an `ABORTED` {@link AgentError} as soon as `signal` aborts. */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const aborted = () =>
+      new AgentError('cancelled while waiting to retry', 'ABORTED', { cause: signal?.reason });
+    if (signal?.aborted) return reject(aborted());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    function onAbort() {
+      clearTimeout(timer);
+      reject(aborted());
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** What one attempt of {@link retryStream} gets: its number and a signal that ends it. */
+export interface AttemptControl {
+  /** 1 for the first attempt. */
+  attempt: number;
+  /** Aborts when the caller's signal aborts or the attempt went idle for too long: pass it to the HTTP request. */
+  signal: AbortSignal;
+  /** Call on every byte of progress (a chunk, a ping) to restart the idle timer. */
+  touch(): void;
+  /** True when this attempt was aborted because the server went silent, not by the caller. */
+  readonly timedOut: boolean;
+}
+
+/** Options of {@link retryStream}. */
+export interface RetryStreamOptions {
+  policy: RetryPolicy;
+  /** The caller's signal: aborts the attempt in flight and any wait. */
+  signal?: AbortSignal;
+  /** Ms without progress (before the response or between chunks) after which an attempt is aborted. */
+  idleTimeoutMs?: number;
+  /** Told before each wait, for logging. */
+  onRetry?: (info: { attempt: number; delayMs: number; error: unknown }) => void;
+  /** Source of randomness for the jitter. */
+  random?: () => number;
+}
+
+/**
+ * Runs a streaming request with retries. An attempt that fails before it yielded anything is
+ * retried when {@link classifyFailure} says so, after {@link retryDelay}; once an item was yielded
+ * the failure is final, because the consumer has already seen part of the answer.
+ */
+export async function* retryStream<T>(
+  open: (control: AttemptControl) => AsyncIterable<T>,
+  options: RetryStreamOptions,
+): AsyncGenerator<T> {
+  for (let attempt = 1; ; attempt++) {
+    const control = attemptControl(attempt, options.signal, options.idleTimeoutMs);
+    let yielded = false;
+    try {
+      for await (const item of open(control)) {
+        yielded = true;
+        yield item;
+      }
+      return;
+    } catch (error) {
+      control.dispose();
+      const info = classifyFailure(error);
+      if (yielded || !info.retryable || attempt >= options.policy.maxAttempts || options.signal?.aborted)
+        throw error;
+      const delayMs = retryDelay(options.policy, attempt, info.retryAfterMs, options.random);
+      if (delayMs === undefined) throw error;
+      options.onRetry?.({ attempt, delayMs, error });
+      await abortableSleep(delayMs, options.signal);
+    } finally {
+      control.dispose();
+    }
+  }
+}
+
+function attemptControl(
+  attempt: number,
+  outer: AbortSignal | undefined,
+  idleMs: number | undefined,
+): AttemptControl & { dispose(): void } {
+  const controller = new AbortController();
+  let timedOut = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const onAbort = () => controller.abort(outer?.reason);
+  if (outer?.aborted) controller.abort(outer.reason);
+  else outer?.addEventListener('abort', onAbort, { once: true });
+  const touch = () => {
+    if (idleMs === undefined || idleMs <= 0 || controller.signal.aborted) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new AgentError(`no response for ${idleMs} ms`, 'TIMEOUT', { retryable: true }));
+    }, idleMs);
+  };
+  touch();
+  return {
+    attempt,
+    signal: controller.signal,
+    touch,
+    get timedOut() {
+      return timedOut;
+    },
+    dispose() {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onAbort);
+    },
+  };
+}

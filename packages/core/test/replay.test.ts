@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type AgentEvent,
+  type Cassette,
+  createAgent,
+  defineTool,
+  emptyCassette,
+  normaliseRequest,
+  ReplayModel,
+  recordingProvider,
+  ScriptModel,
+} from '../src/index.js';
+
+const lookup = defineTool<{ city: string }>({
+  name: 'lookup',
+  description: 'Looks up the weather',
+  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  execute: ({ city }) => `sunny in ${city}`,
+});
+
+function script() {
+  return new ScriptModel([
+    { toolCalls: [{ name: 'lookup', arguments: { city: 'Oslo' } }] },
+    { text: 'It is sunny in Oslo.' },
+  ]);
+}
+
+async function run(
+  provider: ScriptModel | ReplayModel | ReturnType<typeof recordingProvider>,
+  input: string,
+) {
+  const agent = createAgent({
+    name: 'weather',
+    provider,
+    tools: [lookup],
+    instruction: 'Be brief.',
+    model: 'm1',
+  });
+  const types: string[] = [];
+  const handle = agent.run(input);
+  for await (const event of handle as AsyncIterable<AgentEvent>) types.push(event.type);
+  return { result: await handle, types };
+}
+
+describe('record and replay', () => {
+  it('replays a recorded run offline with the same output and events', async () => {
+    const cassette = emptyCassette();
+    const recorded = await run(recordingProvider(script(), cassette), 'weather in Oslo?');
+    expect(cassette.interactions).toHaveLength(2);
+    // The cassette is plain JSON: it survives a round trip unchanged.
+    const stored = JSON.parse(JSON.stringify(cassette)) as Cassette;
+    const replay = new ReplayModel(stored, { source: 'weather.yaml' });
+    const replayed = await run(replay, 'weather in Oslo?');
+    expect(replayed.result.output).toBe('It is sunny in Oslo.');
+    expect(replayed.result.output).toBe(recorded.result.output);
+    expect(replayed.types).toEqual(recorded.types);
+    replay.assertConsumed();
+  });
+
+  it('fails with a diff naming the drifted field', async () => {
+    const cassette = emptyCassette();
+    await run(recordingProvider(script(), cassette), 'weather in Oslo?');
+    const replay = new ReplayModel(cassette, { source: 'weather.yaml' });
+    const drifted = await run(replay, 'weather in Bergen?').then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    expect(drifted?.message).toContain('replay weather.yaml');
+    expect(drifted?.message).toContain(
+      'messages[0].content: expected "weather in Oslo?", got "weather in Bergen?"',
+    );
+    expect(drifted).toMatchObject({ code: 'MODEL_ERROR' });
+  });
+
+  it('fails when the agent asks more than was recorded, and when it asks less', async () => {
+    const replay = new ReplayModel(emptyCassette());
+    await expect(replay.chat({ model: 'm', messages: [{ role: 'user', content: 'hi' }] })).rejects.toThrow(
+      /unexpected model call #1/,
+    );
+    const cassette = emptyCassette();
+    await run(recordingProvider(script(), cassette), 'weather in Oslo?');
+    expect(() => new ReplayModel(cassette).assertConsumed()).toThrow(
+      /2 recorded interaction\(s\) were never requested/,
+    );
+  });
+
+  it('normalises ids away and keeps no secrets or signals', () => {
+    const request = (id: string) =>
+      normaliseRequest({
+        model: 'gpt',
+        messages: [
+          { role: 'user', content: 'q' },
+          {
+            role: 'assistant',
+            content: null,
+            toolCalls: [{ id, name: 'lookup', arguments: { city: 'Oslo' } }],
+          },
+          { role: 'tool', content: 'sunny', toolCallId: id, name: 'lookup' },
+        ],
+        signal: new AbortController().signal,
+        temperature: 0.3,
+        options: { apiKey: 'sk-secret' },
+      });
+    expect(request('call_abc')).toEqual(request('toolu_xyz'));
+    expect(request('call_abc').messages[2].toolCallId).toBe('call_1');
+    expect(JSON.stringify(request('x'))).not.toContain('sk-secret');
+    expect(request('x')).not.toHaveProperty('temperature');
+  });
+
+  it('rejects something that is not a cassette', () => {
+    expect(
+      () => new ReplayModel({ interactions: 'no' } as unknown as Cassette, { source: 'bad.yaml' }),
+    ).toThrow(/replay bad.yaml: not a cassette/);
+  });
+});

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   AgentError,
+  type AttemptControl,
   abortableSleep,
   classifyFailure,
   isConnectionError,
@@ -13,6 +14,13 @@ import {
 } from '../src/index.js';
 
 const fast = retryPolicy({ maxAttempts: 3, initialDelayMs: 1, maxDelayMs: 50 });
+
+// An attempt that fails without yielding: the callback runs when the first item is asked for.
+function failing(
+  fail: (control: AttemptControl) => Promise<never> | never,
+): (control: AttemptControl) => AsyncIterable<string> {
+  return (control) => ({ [Symbol.asyncIterator]: () => ({ next: async () => fail(control) }) });
+}
 
 async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -102,10 +110,10 @@ describe('retryStream', () => {
     let attempts = 0;
     const run = collect(
       retryStream(
-        async function* (): AsyncGenerator<string> {
+        failing(() => {
           attempts++;
           throw new TypeError('terminated');
-        },
+        }),
         { policy: fast },
       ),
     );
@@ -117,10 +125,10 @@ describe('retryStream', () => {
     let attempts = 0;
     const run = collect(
       retryStream(
-        async function* (): AsyncGenerator<string> {
+        failing(() => {
           attempts++;
           throw Object.assign(new Error('401 bad key'), { status: 401, headers: new Headers() });
-        },
+        }),
         { policy: fast },
       ),
     );
@@ -151,11 +159,11 @@ describe('retryStream', () => {
     let timedOut = false;
     const run = collect(
       retryStream(
-        async function* (control) {
+        failing(async (control) => {
           await new Promise((resolve) => control.signal.addEventListener('abort', resolve, { once: true }));
           timedOut = control.timedOut;
           throw new Error('aborted by idle timer');
-        },
+        }),
         { policy: retryPolicy({ maxAttempts: 1 }), idleTimeoutMs: 20 },
       ),
     );

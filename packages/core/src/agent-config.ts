@@ -21,8 +21,18 @@ export type Instruction = string | ((context: InstructionContext) => string | Pr
 /** What a policy says about one tool call: run it, ask a human first, or refuse it. */
 export type ApprovalVerdict = 'allow' | 'ask' | 'deny';
 
+/** What a policy may read besides the call: the conversation so far and the session it belongs to. */
+export interface ApprovalPolicyContext {
+  messages: readonly Message[];
+  sessionId?: string;
+}
+
 /** Decides per call whether it may run; `undefined` falls back to the tool's `needsApproval`. */
-export type ApprovalPolicy = (call: ToolCall, tool: AnyTool) => ApprovalVerdict | undefined;
+export type ApprovalPolicy = (
+  call: ToolCall,
+  tool: AnyTool,
+  context?: ApprovalPolicyContext,
+) => ApprovalVerdict | undefined;
 
 /** A human's answer to a pending tool call. */
 export interface ApprovalDecision {
@@ -30,6 +40,8 @@ export interface ApprovalDecision {
   approve: boolean;
   /** Shown to the model when the call is denied. */
   reason?: string;
+  /** The answer to a tool's question (a pending call of kind `input`); it becomes the call's result. */
+  input?: string;
 }
 
 /** Run limits; a limit reached stops the run with its error code and keeps the partial result. */

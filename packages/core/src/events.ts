@@ -16,6 +16,11 @@ export interface EventBase {
   time: number;
   /** State changes this event carries; the runner applies them to the session. */
   stateDelta?: Record<string, unknown>;
+  /**
+   * State changes made inside a parallel branch: kept apart and applied only when the parallel
+   * agent merges its branches (in declaration order) with one `state_delta` event.
+   */
+  branchDelta?: Record<string, unknown>;
 }
 
 /** A tool call waiting for a human decision. */
@@ -23,8 +28,12 @@ export interface PendingApproval {
   call: ToolCall;
   /** The agent whose tool it is. */
   agent: string;
-  /** Why approval is needed, for the prompt shown to the human. */
+  /** Why approval is needed, or the question a tool asked. */
   reason?: string;
+  /** `approval` waits for approve/deny; `input` waits for an answer to the tool's question. */
+  kind?: 'approval' | 'input';
+  /** The branch of the agent that paused. */
+  branch?: string;
 }
 
 /** How a run ended. */

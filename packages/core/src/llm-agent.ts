@@ -17,6 +17,7 @@ import { ensureToolResultsComplete } from './loop/tool-pairing.js';
 import type { Message } from './messages.js';
 import { compose } from './middleware/compose.js';
 import type { LoopEndReason } from './middleware/types.js';
+import { applyDelta } from './state-delta.js';
 import { type AnyTool, toolDefinition } from './tool.js';
 import { emptyUsage, type UsageStats } from './usage.js';
 
@@ -131,10 +132,12 @@ export class LlmAgent {
           );
     const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
     const invocationId = randomUUID();
+    const state = options.state ?? {};
     const emit = eventEmitter(
       { invocationId, branch: this.name, author: this.name },
       (event) => channel.push(event),
       options.onEvent,
+      (delta) => applyDelta(state, delta),
     );
     const sessionId = options.sessionId ?? 'default';
     const usage = resume ? structuredClone(resume.checkpoint.usage) : emptyUsage();
@@ -147,7 +150,7 @@ export class LlmAgent {
       model: config.model ?? config.provider.name,
       pricing: config.pricing,
       instruction: config.instruction,
-      state: options.state ?? {},
+      readState: () => state,
       messages: [],
       pairedUpTo: 0,
       tools: this.#tools,

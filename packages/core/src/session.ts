@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent } from './events.js';
+import { applyDelta } from './state-delta.js';
 
 /** A conversation as stored: its event log (the source of truth), the state it builds, and links. */
 export interface Session {
@@ -59,13 +60,7 @@ export interface SessionStore {
 
 /** Applies the `stateDelta` of events to a state object in place; a `null` value deletes the key. */
 export function applyStateDelta(state: Record<string, unknown>, events: readonly AgentEvent[]): void {
-  for (const event of events) {
-    if (!event.stateDelta) continue;
-    for (const [key, value] of Object.entries(event.stateDelta)) {
-      if (value === null) delete state[key];
-      else state[key] = value;
-    }
-  }
+  for (const event of events) if (event.stateDelta) applyDelta(state, event.stateDelta);
 }
 
 /** A summary of a session for listings. */

@@ -11,6 +11,16 @@ export interface ToolContext {
   messages: readonly Message[];
   /** Stops the whole invocation once the current step has finished. */
   endInvocation(): void;
+  /** Session state: reads see the current state; writes travel as the state delta of this call's result. */
+  state: {
+    get(key: string): unknown;
+    set(key: string, value: unknown): void;
+  };
+  /**
+   * Pauses the invocation to ask a human; the answer given on resume becomes this call's result.
+   * Never returns.
+   */
+  requestInput(question: string): never;
 }
 
 /** Decides whether a particular call needs a human's approval before it runs. */

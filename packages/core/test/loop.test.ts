@@ -40,6 +40,7 @@ describe('the agent loop', () => {
       'message',
       'tool_call',
       'tool_result',
+      'message',
       'text_delta',
       'usage',
       'message',

@@ -22,7 +22,8 @@ export interface LoopContext {
   model: string;
   pricing?: ModelPricing;
   instruction?: Instruction;
-  state: Record<string, unknown>;
+  /** The state instruction templates and tools read, as it is now. */
+  readState(): Readonly<Record<string, unknown>>;
   /** The history, appended to in place. */
   messages: Message[];
   /** Messages before this index are known to pair every tool call with its result. */
@@ -48,20 +49,21 @@ export interface LoopContext {
   approvalPolicy?: ApprovalPolicy;
   ended: boolean;
   dispatch(action: AgentAction, core: (action: AgentAction) => Promise<AgentAction>): Promise<AgentAction>;
-  emit<T extends EventType>(type: T, payload: EventPayloads[T]): void;
+  emit<T extends EventType>(type: T, payload: EventPayloads[T], stateDelta?: Record<string, unknown>): void;
 }
 
 /** The middleware chain as the loop calls it. */
 export type Dispatch = LoopContext['dispatch'];
 
-/** Makes the `emit` function of a run: stamps each event and hands it to the sink and callbacks. */
+/** Makes the `emit` function of a standalone run: stamps each event and hands it to the sink and callbacks. */
 export function eventEmitter(
   base: { invocationId: string; branch: string; author: string },
   sink: (event: AgentEvent) => void,
   onEvent?: (event: AgentEvent) => void,
+  applyDelta?: (delta: Record<string, unknown>) => void,
 ): LoopContext['emit'] {
   let seq = 0;
-  return (type, payload) => {
+  return (type, payload, stateDelta) => {
     const event = {
       id: `${base.invocationId}.${seq++}`,
       invocationId: base.invocationId,
@@ -71,6 +73,10 @@ export function eventEmitter(
       type,
       ...payload,
     } as AgentEvent;
+    if (stateDelta) {
+      event.stateDelta = stateDelta;
+      applyDelta?.(stateDelta);
+    }
     sink(event);
     onEvent?.(event);
   };

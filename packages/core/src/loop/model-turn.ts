@@ -100,7 +100,7 @@ function normaliseCall(call: ToolCall): ToolCall {
 async function renderInstruction(ctx: LoopContext): Promise<string | undefined> {
   const instruction = ctx.instruction;
   if (instruction === undefined || typeof instruction === 'string') return instruction;
-  return instruction({ agent: ctx.agentName, input: ctx.input, state: ctx.state });
+  return instruction({ agent: ctx.agentName, input: ctx.input, state: ctx.readState() });
 }
 
 // Only messages added since the last check are scanned, so a step costs the same at any history length.

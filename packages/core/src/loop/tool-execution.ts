@@ -3,13 +3,14 @@ import { AgentError, type AgentErrorCode, toAgentError } from '../errors.js';
 import type { PendingApproval } from '../events.js';
 import { isImageContent, type Message, type ToolCall } from '../messages.js';
 import type { ToolOutcome } from '../middleware/types.js';
-import type { AnyTool } from '../tool.js';
+import type { AnyTool, ToolContext } from '../tool.js';
 import { abortable, abortError } from './abortable.js';
 import { action, type LoopContext } from './loop-context.js';
 import { schemaValidator } from './schema-validator.js';
 
 type Plan = { call: ToolCall; tool?: AnyTool } & (
   | { kind: 'run' }
+  | { kind: 'answer'; input: string }
   | { kind: 'refuse'; reason: string }
   | { kind: 'ask'; reason: string }
 );
@@ -33,6 +34,7 @@ export async function executeToolCalls(
   const outcomes = await Promise.all(
     plans.map(async (p): Promise<ToolOutcome | undefined> => {
       if (p.kind === 'refuse') return finish(ctx, p.call, refusal(p.reason));
+      if (p.kind === 'answer') return finish(ctx, p.call, { content: p.input, isError: false, duration: 0 });
       if (p.kind === 'ask') {
         const decision = ctx.options.onApproval
           ? normalise(
@@ -41,17 +43,35 @@ export async function executeToolCalls(
             )
           : undefined;
         if (!decision) {
-          pending.push({ call: p.call, agent: ctx.agentName, reason: p.reason });
+          pending.push({
+            call: p.call,
+            agent: ctx.agentName,
+            reason: p.reason,
+            kind: 'approval',
+            branch: ctx.branch,
+          });
           return undefined;
         }
         if (!decision.approve) return finish(ctx, p.call, refusal(decision.reason ?? 'denied by the user'));
       }
-      return runTool(ctx, p.call, p.tool);
+      const outcome = await runTool(ctx, p.call, p.tool);
+      if (outcome.needsInput === undefined) return outcome;
+      pending.push({
+        call: p.call,
+        agent: ctx.agentName,
+        reason: outcome.needsInput,
+        kind: 'input',
+        branch: ctx.branch,
+      });
+      return undefined;
     }),
   );
   for (let i = 0; i < plans.length; i++) {
     const outcome = outcomes[i];
-    if (outcome) ctx.messages.push(toolMessage(plans[i].call, outcome));
+    if (!outcome) continue;
+    const message = toolMessage(plans[i].call, outcome);
+    ctx.messages.push(message);
+    ctx.emit('message', { message });
   }
   ctx.pairedUpTo = pending.length === 0 ? ctx.messages.length : ctx.pairedUpTo;
   return pending;
@@ -62,6 +82,7 @@ async function plan(ctx: LoopContext, call: ToolCall): Promise<Plan> {
   const decided = ctx.decisions.get(call.id);
   if (decided) {
     ctx.decisions.delete(call.id);
+    if (decided.input !== undefined) return { kind: 'answer', call, tool, input: decided.input };
     return decided.approve
       ? { kind: 'run', call, tool }
       : { kind: 'refuse', call, tool, reason: decided.reason ?? 'denied by the user' };
@@ -74,7 +95,10 @@ async function plan(ctx: LoopContext, call: ToolCall): Promise<Plan> {
 }
 
 function policyVerdict(ctx: LoopContext, call: ToolCall, tool: AnyTool): 'allow' | 'ask' | 'deny' {
-  const fromPolicy = ctx.approvalPolicy?.(call, tool);
+  const fromPolicy = ctx.approvalPolicy?.(call, tool, {
+    messages: ctx.messages,
+    sessionId: ctx.options.sessionId,
+  });
   if (fromPolicy) return fromPolicy;
   const needs = tool.needsApproval;
   const asks = typeof needs === 'function' ? needs(call.arguments, call) : needs === true;
@@ -129,7 +153,7 @@ async function runTool(ctx: LoopContext, call: ToolCall, tool: AnyTool | undefin
         error,
       );
     }
-    return finish(ctx, call, outcome);
+    return outcome.needsInput === undefined ? finish(ctx, call, outcome) : outcome;
   } finally {
     clearTimeout(handle);
   }
@@ -158,21 +182,36 @@ async function invoke(
     const text = `Invalid arguments for ${call.name}: ${check.errors.join('; ')}. Fix the arguments and call again.`;
     return failure(ctx, call, 'TOOL_VALIDATION_ERROR', text, elapsed());
   }
+  const delta: Record<string, unknown> = {};
   try {
-    const context = {
+    const context: ToolContext = {
       callId: call.id,
       signal,
       messages: ctx.messages,
       endInvocation: () => {
         ctx.ended = true;
       },
+      state: {
+        get: (key) => (key in delta ? delta[key] : ctx.readState()[key]),
+        set: (key, value) => {
+          delta[key] = value;
+        },
+      },
+      requestInput: (question) => {
+        throw new InputRequest(question);
+      },
     };
     const value = await abortable(
       Promise.resolve().then(() => tool.execute(call.arguments, context)),
       signal,
     );
-    return outcomeOf(value, elapsed());
+    const outcome = outcomeOf(value, elapsed());
+    if (Object.keys(delta).length > 0) outcome.stateDelta = delta;
+    return outcome;
   } catch (error) {
+    if (error instanceof InputRequest) {
+      return { content: '', isError: false, duration: elapsed(), needsInput: error.question };
+    }
     if (ctx.signal.aborted) throw abortError(ctx.signal);
     const timedOut =
       signal.aborted && signal.reason instanceof AgentError && signal.reason.code === 'TIMEOUT';
@@ -230,15 +269,19 @@ async function finish(ctx: LoopContext, call: ToolCall, outcome: ToolOutcome): P
     isError: result.isError,
     duration: result.duration,
   });
-  ctx.emit('tool_result', {
-    callId: call.id,
-    name: call.name,
-    content: result.content,
-    isError: result.isError,
-    errorCode: result.errorCode,
-    duration: result.duration,
-    hasImage: result.image ? true : undefined,
-  });
+  ctx.emit(
+    'tool_result',
+    {
+      callId: call.id,
+      name: call.name,
+      content: result.content,
+      isError: result.isError,
+      errorCode: result.errorCode,
+      duration: result.duration,
+      hasImage: result.image ? true : undefined,
+    },
+    result.stateDelta,
+  );
   ctx.options.onToolResult?.(call.name, result.isError ? result.content : result.value);
   return result;
 }
@@ -248,4 +291,11 @@ function toolMessage(call: ToolCall, outcome: ToolOutcome): Message {
   if (outcome.isError) message.isError = true;
   if (outcome.image) message.image = outcome.image;
   return message;
+}
+
+// Thrown through a tool's own code by `requestInput`; caught here and turned into a pause.
+class InputRequest extends Error {
+  constructor(readonly question: string) {
+    super(`input requested: ${question}`);
+  }
 }

@@ -24,6 +24,10 @@ export interface ToolOutcome {
   image?: ImageContent;
   /** Milliseconds the call took. */
   duration: number;
+  /** State written by the tool; it travels on the `tool_result` event. */
+  stateDelta?: Record<string, unknown>;
+  /** Set when the tool asked a human a question instead of answering: the run pauses. */
+  needsInput?: string;
 }
 
 /** The payload of each action type. */

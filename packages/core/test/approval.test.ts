@@ -42,6 +42,8 @@ describe('tool approval', () => {
         call: { id: 'r1', name: 'refund', arguments: { order: 'A1' } },
         agent: 'desk',
         reason: 'refund requires approval',
+        kind: 'approval',
+        branch: 'desk',
       },
     ]);
     expect(executed).toEqual([]);

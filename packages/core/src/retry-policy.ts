@@ -250,3 +250,91 @@ function attemptControl(
     },
   };
 }
+
+/** What {@link providerFailure} needs to know about the call that failed. */
+export interface FailureContext {
+  /** The provider's name, such as `openai`. */
+  provider: string;
+  model: string;
+  /** True once part of the answer was streamed to the caller: a failure then is final. */
+  committed: boolean;
+  /** The caller cancelled. */
+  aborted?: boolean;
+  /** The attempt was aborted for going idle; `idleTimeoutMs` says after how long. */
+  timedOut?: boolean;
+  idleTimeoutMs?: number;
+  /** The API's own error message, when the SDK error carries one. */
+  apiMessage?: string;
+  /** Treat the failure as a dropped connection (a stream that ended before its last event). */
+  incomplete?: boolean;
+  /** Strings that must never appear in the message, such as the API key. */
+  secrets?: readonly string[];
+}
+
+/**
+ * Turns anything a provider call threw into the {@link AgentError} the runtime expects: `ABORTED`
+ * on cancel; `MODEL_ERROR` (final) for a stream that broke after output began; otherwise
+ * `TIMEOUT` or `PROVIDER_ERROR` naming provider, model, status and the API's message, retryable
+ * per {@link classifyFailure}, with `context.status` and `context.retryAfterMs` when known.
+ */
+export function providerFailure(error: unknown, ctx: FailureContext): AgentError {
+  const where = `${ctx.provider} model ${ctx.model}`;
+  const clean = (text: string) => redact(text, ctx.secrets);
+  const baseContext = { provider: ctx.provider, model: ctx.model };
+  if (ctx.aborted)
+    return new AgentError(`${where}: the request was cancelled`, 'ABORTED', { context: baseContext });
+  if (error instanceof AgentError && !ctx.timedOut) return error;
+  const info = classifyFailure(error);
+  const detail = clean(
+    ctx.apiMessage ??
+      (ctx.timedOut
+        ? `no data for ${ctx.idleTimeoutMs} ms`
+        : error instanceof Error
+          ? error.message || error.name
+          : String(error)),
+  );
+  if (ctx.committed) {
+    return new AgentError(
+      `${where}: the stream broke after the answer had begun (${detail})`,
+      'MODEL_ERROR',
+      {
+        cause: error,
+        context: { ...baseContext, ...(info.status ? { status: info.status } : {}) },
+      },
+    );
+  }
+  if (ctx.timedOut) {
+    return new AgentError(`${where}: timed out, ${detail}`, 'TIMEOUT', {
+      cause: error,
+      retryable: true,
+      context: { ...baseContext, timeoutMs: ctx.idleTimeoutMs },
+    });
+  }
+  if (info.status !== undefined) {
+    return new AgentError(`${where} failed with HTTP ${info.status}: ${detail}`, 'PROVIDER_ERROR', {
+      cause: error,
+      retryable: info.retryable,
+      context: {
+        ...baseContext,
+        status: info.status,
+        ...(info.retryAfterMs === undefined ? {} : { retryAfterMs: info.retryAfterMs }),
+      },
+    });
+  }
+  const connection = info.retryable || ctx.incomplete === true;
+  return new AgentError(
+    `${where}: ${connection ? 'connection failed' : 'request failed'} (${detail})`,
+    'PROVIDER_ERROR',
+    {
+      cause: error,
+      retryable: connection,
+      context: baseContext,
+    },
+  );
+}
+
+function redact(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
+  return out;
+}

@@ -1,1 +1,2 @@
-export {};
+export { type OpenAIModelSpec, openaiFromSpec } from './openai-from-spec.js';
+export { createOpenAIProvider, type OpenAIProviderOptions } from './openai-provider.js';

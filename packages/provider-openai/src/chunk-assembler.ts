@@ -1,0 +1,174 @@
+import {
+  estimateTokens,
+  type FinishReason,
+  type ModelResponse,
+  type StreamEvent,
+  type ToolCall,
+} from '@agentctl/core';
+
+/** The parts of a Chat Completions chunk we read; everything else is ignored. */
+export interface ChunkLike {
+  choices?: Array<{
+    index?: number;
+    delta?: {
+      content?: string | null;
+      tool_calls?: Array<{
+        index?: number;
+        id?: string | null;
+        function?: { name?: string | null; arguments?: string | null } | null;
+      }> | null;
+    } | null;
+    finish_reason?: string | null;
+  }> | null;
+  usage?: {
+    prompt_tokens?: number | null;
+    completion_tokens?: number | null;
+    prompt_tokens_details?: { cached_tokens?: number | null } | null;
+  } | null;
+}
+
+interface PartialCall {
+  index: number;
+  id: string;
+  name: string;
+  args: string;
+  started: boolean;
+}
+
+/**
+ * Builds stream events and the final response from raw Chat Completions chunks. Parallel tool
+ * calls are assembled by `index`, so fragments of several calls may arrive interleaved; servers
+ * that leave out the index or the id (some OpenAI-compatible ones do) get one from the position
+ * in the chunk and a generated id.
+ */
+export class ChunkAssembler {
+  #text = '';
+  #calls = new Map<number, PartialCall>();
+  #finish: string | undefined;
+  #usage: ChunkLike['usage'];
+  #seenChoice = false;
+  readonly #idPrefix = `call_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+  /** True once the server said why it stopped, or sent the usage that only the last chunk has. */
+  get complete(): boolean {
+    return this.#finish !== undefined || (this.#usage != null && this.#seenChoice);
+  }
+
+  /** Reads one chunk and returns the events it produces. */
+  push(chunk: ChunkLike): StreamEvent[] {
+    if (chunk.usage) this.#usage = chunk.usage;
+    const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
+    if (!choice) return [];
+    this.#seenChoice = true;
+    const events: StreamEvent[] = [];
+    const content = choice.delta?.content;
+    if (typeof content === 'string' && content.length > 0) {
+      this.#text += content;
+      events.push({ type: 'token', text: content });
+    }
+    for (const [position, part] of (choice.delta?.tool_calls ?? []).entries()) {
+      const call = this.#callFor(part.index, part.id ?? undefined, position);
+      const name = part.function?.name;
+      // Some servers repeat the name on every fragment; the first one counts.
+      if (name && !call.name) call.name = name;
+      const fragment = part.function?.arguments ?? '';
+      if (!call.started && call.name) {
+        call.started = true;
+        events.push({ type: 'tool_call_start', id: call.id, name: call.name });
+        if (call.args) events.push({ type: 'tool_call_delta', id: call.id, argumentsDelta: call.args });
+      }
+      if (fragment) {
+        call.args += fragment;
+        if (call.started) events.push({ type: 'tool_call_delta', id: call.id, argumentsDelta: fragment });
+      }
+    }
+    if (choice.finish_reason) this.#finish = choice.finish_reason;
+    return events;
+  }
+
+  /** The closing events: one `tool_call_end` per call in index order, then `done`. */
+  finish(): StreamEvent[] {
+    const events: StreamEvent[] = [];
+    const toolCalls: ToolCall[] = [];
+    for (const call of [...this.#calls.values()].sort((a, b) => a.index - b.index)) {
+      if (!call.name) continue;
+      const done: ToolCall = { id: call.id, name: call.name, arguments: parseArguments(call.args) };
+      toolCalls.push(done);
+      if (!call.started) events.push({ type: 'tool_call_start', id: call.id, name: call.name });
+      events.push({ type: 'tool_call_end', id: call.id, call: done });
+    }
+    const response: ModelResponse = {
+      content: this.#text.length > 0 ? this.#text : null,
+      toolCalls,
+      usage: this.#tokens(toolCalls),
+      finishReason: finishReason(this.#finish, toolCalls.length > 0),
+    };
+    events.push({ type: 'done', response });
+    return events;
+  }
+
+  #callFor(index: number | undefined, id: string | undefined, position: number): PartialCall {
+    let key = index;
+    if (key === undefined && id)
+      key = [...this.#calls.values()].find((c) => c.id === id)?.index ?? this.#calls.size;
+    key ??= position;
+    let call = this.#calls.get(key);
+    if (!call) {
+      call = { index: key, id: id || `${this.#idPrefix}_${key}`, name: '', args: '', started: false };
+      this.#calls.set(key, call);
+    }
+    return call;
+  }
+
+  // Chat Completions counts cached tokens inside prompt_tokens; the core keeps the buckets apart.
+  #tokens(toolCalls: ToolCall[]): ModelResponse['usage'] {
+    const usage = this.#usage;
+    if (!usage || typeof usage.prompt_tokens !== 'number') {
+      return {
+        inputTokens: 0,
+        outputTokens: estimateTokens(this.#text + (toolCalls.length ? JSON.stringify(toolCalls) : '')),
+      };
+    }
+    const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
+    return {
+      inputTokens: Math.max(0, usage.prompt_tokens - cached),
+      outputTokens: usage.completion_tokens ?? 0,
+      cacheReadTokens: cached,
+      cacheWriteTokens: 0,
+    };
+  }
+}
+
+function parseArguments(text: string): Record<string, unknown> {
+  if (text.trim() === '') return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    // Malformed arguments reach the loop as an empty object; schema validation then reports them to the model.
+    return {};
+  }
+}
+
+function finishReason(raw: string | undefined, hasCalls: boolean): FinishReason {
+  // Several OpenAI-compatible servers say `stop` even when the answer is tool calls.
+  if (hasCalls) return 'tool_calls';
+  switch (raw) {
+    case 'stop':
+    case 'eos':
+    case 'end_turn':
+      return 'stop';
+    case 'length':
+    case 'max_tokens':
+      return 'length';
+    case 'content_filter':
+      return 'content_filter';
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool_calls';
+    default:
+      return raw === undefined ? 'stop' : 'other';
+  }
+}

@@ -1,0 +1,98 @@
+import { AgentError, type ChatParams, type ModelProvider, type RetryPolicy } from '@agentctl/core';
+import { createOpenAIProvider } from './openai-provider.js';
+
+/** A `kind: model` document with `provider: openai`, after `${VAR}` resolution. */
+export interface OpenAIModelSpec {
+  model: string;
+  base_url?: string;
+  api_key?: string;
+  /** The variable the key comes from, named in the error when it is missing. Default `OPENAI_API_KEY`. */
+  api_key_env?: string;
+  temperature?: number;
+  max_output_tokens?: number;
+  /** `max_attempts`, `initial_delay` and `max_delay` (ms or a duration such as `2s`). */
+  retry?: { max_attempts?: number; initial_delay?: number | string; max_delay?: number | string };
+  /** Idle timeout: ms or a duration such as `30s`. */
+  timeout?: number | string;
+  /** Provider options: `organization`, `headers`, `max_tokens_field`, and per-call options such as `extraBody`. */
+  options?: Record<string, unknown>;
+}
+
+/**
+ * Builds the OpenAI provider of a YAML model for the config registry. The key is looked up at
+ * the first request, so `validate` and offline runs need none; a missing key then fails with
+ * an error naming the variable. Servers on loopback (Ollama, llama.cpp) need no key at all.
+ *
+ * @example
+ * openaiFromSpec({ model: 'llama3.2', base_url: 'http://127.0.0.1:11434/v1' });
+ */
+export function openaiFromSpec(spec: OpenAIModelSpec): ModelProvider {
+  const envName = spec.api_key_env ?? 'OPENAI_API_KEY';
+  const options = spec.options ?? {};
+  const { organization, headers, max_tokens_field, ...callOptions } = options;
+  const inner = createOpenAIProvider({
+    apiKey: () => {
+      const key = spec.api_key || process.env[envName];
+      if (key) return key;
+      if (spec.base_url && isLoopback(spec.base_url)) return 'no-key';
+      throw new AgentError(
+        `openai model ${spec.model}: no API key; set ${envName} (or api_key in the model's YAML)`,
+        'PROVIDER_ERROR',
+        { context: { provider: 'openai', model: spec.model, env: envName } },
+      );
+    },
+    baseURL: spec.base_url,
+    defaultModel: spec.model,
+    timeout: spec.timeout === undefined ? undefined : durationMs(spec.timeout, 'timeout'),
+    retry: retryFromSpec(spec.retry),
+    organization: typeof organization === 'string' ? organization : undefined,
+    headers: headers && typeof headers === 'object' ? (headers as Record<string, string>) : undefined,
+    maxTokensField: max_tokens_field === 'max_tokens' ? 'max_tokens' : undefined,
+  });
+  const withDefaults = (params: ChatParams): ChatParams => ({
+    ...params,
+    model: params.model || spec.model,
+    temperature: params.temperature ?? spec.temperature,
+    maxOutputTokens: params.maxOutputTokens ?? spec.max_output_tokens,
+    options: { ...callOptions, ...params.options },
+  });
+  return {
+    name: inner.name,
+    chat: (params) => inner.chat(withDefaults(params)),
+    stream: (params) => inner.stream(withDefaults(params)),
+    dispose: () => inner.dispose?.() ?? Promise.resolve(),
+  };
+}
+
+// The retry policy of a YAML `retry:` block.
+function retryFromSpec(retry: OpenAIModelSpec['retry']): Partial<RetryPolicy> | undefined {
+  if (!retry) return undefined;
+  return {
+    maxAttempts: retry.max_attempts,
+    initialDelayMs:
+      retry.initial_delay === undefined ? undefined : durationMs(retry.initial_delay, 'retry.initial_delay'),
+    maxDelayMs: retry.max_delay === undefined ? undefined : durationMs(retry.max_delay, 'retry.max_delay'),
+  };
+}
+
+// Milliseconds of a number (already ms) or a duration string such as `500ms`, `30s`, `2m`, `1h`.
+function durationMs(value: number | string, field: string): number {
+  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(String(value).trim());
+  if (!match)
+    throw new AgentError(
+      `${field}: expected ms or a duration such as 30s, got ${JSON.stringify(value)}`,
+      'PROVIDER_ERROR',
+    );
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? 'ms') as 'ms' | 's' | 'm' | 'h'];
+  return Number(match[1]) * unit;
+}
+
+function isLoopback(url: string): boolean {
+  try {
+    const host = new URL(url).hostname;
+    return host === 'localhost' || host === '[::1]' || host === '0.0.0.0' || host.startsWith('127.');
+  } catch {
+    return false;
+  }
+}

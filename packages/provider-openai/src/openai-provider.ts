@@ -1,0 +1,165 @@
+import {
+  AgentError,
+  type AttemptControl,
+  type ChatParams,
+  collectStream,
+  type ModelProvider,
+  type ModelResponse,
+  providerFailure,
+  type RetryPolicy,
+  retryPolicy,
+  retryStream,
+  type StreamEvent,
+} from '@agentctl/core';
+import OpenAI from 'openai';
+import { ChunkAssembler, type ChunkLike } from './chunk-assembler.js';
+import { toOpenAIRequest } from './to-openai-request.js';
+
+/** Options of {@link createOpenAIProvider}. */
+export interface OpenAIProviderOptions {
+  /** The API key; a function is asked on the first request (so a missing key fails then, not earlier). */
+  apiKey: string | (() => string);
+  /** Base URL of any OpenAI-compatible server. Default `https://api.openai.com/v1`. */
+  baseURL?: string;
+  /** The model used when a request names none. */
+  defaultModel?: string;
+  /** Ms without any data from the server, before its answer starts or between chunks, that fail an attempt. Default 60000. */
+  timeout?: number;
+  /** Attempts and backoff of the retries; retries happen only before the first token. */
+  retry?: Partial<RetryPolicy>;
+  organization?: string;
+  /** Extra headers on every request. */
+  headers?: Record<string, string>;
+  /** Servers that predate `max_completion_tokens` (some local ones) want `max_tokens`. */
+  maxTokensField?: 'max_completion_tokens' | 'max_tokens';
+}
+
+/**
+ * A model provider on the OpenAI Chat Completions API, for OpenAI and every server that speaks
+ * it (Ollama, vLLM, llama.cpp, LM Studio, OpenRouter) through `baseURL`. The SDK's own retries
+ * are off: the core retry policy owns them, and retries only before the first token.
+ *
+ * @example
+ * const provider = createOpenAIProvider({ apiKey: process.env.OPENAI_API_KEY!, defaultModel: 'gpt-4.1-mini' });
+ * createAgent({ name: 'a', provider });
+ */
+export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvider {
+  return new OpenAIProvider(options);
+}
+
+class OpenAIProvider implements ModelProvider {
+  readonly name = 'openai';
+  readonly #options: OpenAIProviderOptions;
+  readonly #policy: RetryPolicy;
+  #client: OpenAI | undefined;
+  #apiKey = '';
+
+  constructor(options: OpenAIProviderOptions) {
+    this.#options = options;
+    this.#policy = retryPolicy(options.retry);
+  }
+
+  chat(params: ChatParams): Promise<ModelResponse> {
+    return collectStream(this.stream(params));
+  }
+
+  async *stream(params: ChatParams): AsyncGenerator<StreamEvent> {
+    const model = params.model || this.#options.defaultModel;
+    try {
+      if (!model)
+        throw new AgentError('openai: no model given and no default model configured', 'PROVIDER_ERROR');
+      const client = this.#connect();
+      const body = toOpenAIRequest({ ...params, model }, this.#options.maxTokensField);
+      yield* retryStream((control) => this.#attempt(client, body, model, control, params.signal), {
+        policy: this.#policy,
+        signal: params.signal,
+        idleTimeoutMs: this.#timeout,
+      });
+    } catch (error) {
+      yield {
+        type: 'error',
+        error: providerFailure(error, {
+          provider: this.name,
+          model: model ?? '(none)',
+          committed: false,
+          aborted: params.signal?.aborted,
+          secrets: [this.#apiKey],
+        }),
+      };
+    }
+  }
+
+  async dispose(): Promise<void> {
+    this.#client = undefined;
+  }
+
+  get #timeout(): number {
+    return this.#options.timeout ?? 60_000;
+  }
+
+  #connect(): OpenAI {
+    if (this.#client) return this.#client;
+    const key = this.#options.apiKey;
+    this.#apiKey = typeof key === 'function' ? key() : key;
+    this.#client = new OpenAI({
+      apiKey: this.#apiKey,
+      baseURL: this.#options.baseURL ?? 'https://api.openai.com/v1',
+      organization: this.#options.organization ?? null,
+      project: null,
+      defaultHeaders: this.#options.headers,
+      maxRetries: 0,
+      // The idle timer of the retry policy is the real limit; this only bounds a call it cannot see.
+      timeout: this.#timeout * 2,
+    });
+    return this.#client;
+  }
+
+  async *#attempt(
+    client: OpenAI,
+    body: ReturnType<typeof toOpenAIRequest>,
+    model: string,
+    control: AttemptControl,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<StreamEvent> {
+    const assembler = new ChunkAssembler();
+    let committed = false;
+    try {
+      const stream = await client.chat.completions.create(body, { signal: control.signal, maxRetries: 0 });
+      control.touch();
+      for await (const chunk of stream) {
+        control.touch();
+        for (const event of assembler.push(chunk as ChunkLike)) {
+          committed = true;
+          yield event;
+        }
+      }
+      // The SDK ends a stream quietly when it is aborted, so an early end is checked here.
+      if (control.signal.aborted) throw new Error('aborted');
+      if (!assembler.complete) {
+        throw providerFailure(new Error('the stream ended before the model finished'), {
+          provider: this.name,
+          model,
+          committed,
+          incomplete: true,
+        });
+      }
+    } catch (error) {
+      throw providerFailure(error, {
+        provider: this.name,
+        model,
+        committed,
+        aborted: signal?.aborted,
+        timedOut: control.timedOut,
+        idleTimeoutMs: this.#timeout,
+        apiMessage: apiMessageOf(error),
+        secrets: [this.#apiKey],
+      });
+    }
+    yield* assembler.finish();
+  }
+}
+
+function apiMessageOf(error: unknown): string | undefined {
+  const body = (error as { error?: { message?: unknown } } | null)?.error;
+  return typeof body?.message === 'string' ? body.message : undefined;
+}

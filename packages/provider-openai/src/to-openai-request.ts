@@ -1,0 +1,43 @@
+import type { ChatParams } from '@agentctl/core';
+import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import { toOpenAIMessages } from './to-openai-messages.js';
+
+/**
+ * The streaming Chat Completions request for a core request. Usage is asked for explicitly:
+ * without `stream_options.include_usage` a stream reports none. `options.extraBody` is merged
+ * in as is, for server-specific parameters (for example `parallel_tool_calls` or `reasoning_effort`).
+ */
+export function toOpenAIRequest(
+  params: ChatParams & { model: string },
+  maxTokensField: 'max_completion_tokens' | 'max_tokens' = 'max_completion_tokens',
+): ChatCompletionCreateParamsStreaming {
+  const body: ChatCompletionCreateParamsStreaming = {
+    model: params.model,
+    messages: toOpenAIMessages(params.system, params.messages),
+    stream: true,
+    stream_options: { include_usage: true },
+  };
+  if (params.tools?.length) {
+    body.tools = params.tools.map((tool) => ({
+      type: 'function',
+      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    }));
+  }
+  if (params.temperature !== undefined) body.temperature = params.temperature;
+  if (params.topP !== undefined) body.top_p = params.topP;
+  if (params.maxOutputTokens !== undefined) body[maxTokensField] = params.maxOutputTokens;
+  if (params.responseFormat) {
+    const strict = params.options?.strictOutput === true;
+    body.response_format = {
+      type: 'json_schema',
+      json_schema: {
+        name: params.responseFormat.name ?? 'output',
+        schema: params.responseFormat.schema,
+        ...(strict ? { strict: true } : {}),
+      },
+    };
+  }
+  const extra = params.options?.extraBody;
+  if (extra && typeof extra === 'object') Object.assign(body, extra);
+  return body;
+}

@@ -1,0 +1,308 @@
+import type { AgentError, ChatParams, StreamEvent } from '@agentctl/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createOpenAIProvider, type OpenAIProviderOptions } from '../src/index.js';
+import { type FakeReply, type FakeServer, startFakeServer } from './support/fake-server.js';
+import { openaiError, openaiText, openaiToolCalls, sse } from './support/openai-wire.js';
+
+const KEY = 'sk-test-secret-key-0123456789';
+let server: FakeServer | undefined;
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function setup(replies: FakeReply[], options: Partial<OpenAIProviderOptions> = {}) {
+  server = await startFakeServer(replies);
+  const provider = createOpenAIProvider({
+    apiKey: KEY,
+    baseURL: server.url,
+    retry: { maxAttempts: 4, initialDelayMs: 5, maxDelayMs: 5000 },
+    timeout: 5000,
+    ...options,
+  });
+  return { server, provider };
+}
+
+async function events(iterable: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
+  const out: StreamEvent[] = [];
+  for await (const event of iterable) out.push(event);
+  return out;
+}
+
+const ask = (content: string, extra: Partial<ChatParams> = {}): ChatParams => ({
+  model: 'gpt-test',
+  messages: [{ role: 'user', content }],
+  ...extra,
+});
+
+function lastError(list: StreamEvent[]): AgentError {
+  const last = list.at(-1);
+  if (last?.type !== 'error') throw new Error(`expected an error event, got ${JSON.stringify(last)}`);
+  return last.error as AgentError;
+}
+
+describe('openai provider on the wire', () => {
+  it('streams an answer token by token and sends a well-formed request', async () => {
+    const { server, provider } = await setup([sse(openaiText('Hello there, world!', { size: 3 }))]);
+    const list = await events(
+      provider.stream(ask('hi', { system: 'Be kind.', temperature: 0.2, topP: 0.9, maxOutputTokens: 50 })),
+    );
+    const tokens = list.filter((e) => e.type === 'token').map((e) => (e as { text: string }).text);
+    expect(tokens.length).toBeGreaterThan(3);
+    expect(tokens.join('')).toBe('Hello there, world!');
+    const done = list.at(-1);
+    expect(done).toMatchObject({
+      type: 'done',
+      response: { content: 'Hello there, world!', finishReason: 'stop' },
+    });
+    expect(list.filter((e) => e.type === 'done')).toHaveLength(1);
+    const request = server.requests[0];
+    expect(request.url).toBe('/v1/chat/completions');
+    expect(request.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(request.body).toMatchObject({
+      model: 'gpt-test',
+      stream: true,
+      stream_options: { include_usage: true },
+      temperature: 0.2,
+      top_p: 0.9,
+      max_completion_tokens: 50,
+      messages: [
+        { role: 'system', content: 'Be kind.' },
+        { role: 'user', content: 'hi' },
+      ],
+    });
+  });
+
+  it('assembles parallel tool calls from interleaved fragments', async () => {
+    const calls = [
+      { id: 'call_a', name: 'weather', arguments: { city: 'Oslo', unit: 'celsius', days: 3 } },
+      { id: 'call_b', name: 'news', arguments: { topic: 'sailing', limit: 5 } },
+    ];
+    const wire = openaiToolCalls(calls, { size: 2 });
+    const { provider } = await setup([sse(wire)]);
+    const list = await events(provider.stream(ask('plan my trip')));
+    const deltas = list.filter((e) => e.type === 'tool_call_delta') as Array<{
+      id: string;
+      argumentsDelta: string;
+    }>;
+    expect(deltas.length).toBeGreaterThan(10);
+    // Fragments alternate between the calls, as they came.
+    expect(deltas[0].id).toBe('call_a');
+    expect(deltas[1].id).toBe('call_b');
+    expect(
+      JSON.parse(
+        deltas
+          .filter((d) => d.id === 'call_a')
+          .map((d) => d.argumentsDelta)
+          .join(''),
+      ),
+    ).toEqual(calls[0].arguments);
+    expect(list.filter((e) => e.type === 'tool_call_start').map((e) => (e as { name: string }).name)).toEqual(
+      ['weather', 'news'],
+    );
+    const done = list.at(-1) as Extract<StreamEvent, { type: 'done' }>;
+    expect(done.response.toolCalls).toEqual(calls);
+    expect(done.response.finishReason).toBe('tool_calls');
+    expect(done.response.content).toBeNull();
+  });
+
+  it('tolerates servers that leave out tool call ids, usage and the right finish reason', async () => {
+    const wire = openaiToolCalls([{ name: 'lookup', arguments: { q: 'x' } }], {
+      usage: null,
+      finish: 'stop',
+    });
+    const { provider } = await setup([sse(wire)]);
+    const response = await provider.chat(ask('find x'));
+    expect(response.toolCalls).toHaveLength(1);
+    expect(response.toolCalls[0].id).toMatch(/^call_/);
+    expect(response.toolCalls[0]).toMatchObject({ name: 'lookup', arguments: { q: 'x' } });
+    expect(response.finishReason).toBe('tool_calls');
+    expect(response.usage.inputTokens).toBe(0);
+    expect(response.usage.outputTokens).toBeGreaterThan(0);
+  });
+
+  it('reports usage with cached tokens in their own bucket', async () => {
+    const wire = openaiText('ok', {
+      usage: { prompt_tokens: 1200, completion_tokens: 7, cached_tokens: 1024 },
+    });
+    const { provider } = await setup([sse(wire)]);
+    const response = await provider.chat(ask('hi'));
+    expect(response.usage).toEqual({
+      inputTokens: 176,
+      outputTokens: 7,
+      cacheReadTokens: 1024,
+      cacheWriteTokens: 0,
+    });
+  });
+
+  it('asks for structured output with a json_schema response format', async () => {
+    const answer = JSON.stringify({ queue: 'billing' });
+    const { server, provider } = await setup([sse(openaiText(answer))]);
+    const schema = {
+      type: 'object',
+      properties: { queue: { enum: ['billing', 'tech'] } },
+      required: ['queue'],
+    };
+    const response = await provider.chat(
+      ask('route me', { responseFormat: { type: 'json_schema', schema } }),
+    );
+    expect(JSON.parse(response.content ?? '')).toEqual({ queue: 'billing' });
+    expect(server.requests[0].body.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'output', schema },
+    });
+  });
+
+  it('maps tools, tool results and images the way Chat Completions wants them', async () => {
+    const { server, provider } = await setup([sse(openaiText('seen'))]);
+    await provider.chat({
+      model: 'gpt-test',
+      tools: [
+        { name: 'shot', description: 'Takes a screenshot', parameters: { type: 'object', properties: {} } },
+      ],
+      messages: [
+        { role: 'user', content: 'look' },
+        { role: 'assistant', content: null, toolCalls: [{ id: 'c1', name: 'shot', arguments: {} }] },
+        {
+          role: 'tool',
+          toolCallId: 'c1',
+          name: 'shot',
+          content: 'screenshot taken',
+          image: { type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=' },
+        },
+      ],
+    });
+    const body = server.requests[0].body;
+    expect(body.tools).toEqual([
+      {
+        type: 'function',
+        function: {
+          name: 'shot',
+          description: 'Takes a screenshot',
+          parameters: { type: 'object', properties: {} },
+        },
+      },
+    ]);
+    expect(body.messages[1]).toEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'shot', arguments: '{}' } }],
+    });
+    expect(body.messages[2]).toEqual({ role: 'tool', tool_call_id: 'c1', content: 'screenshot taken' });
+    expect(body.messages[3].role).toBe('user');
+    expect(body.messages[3].content[1]).toEqual({
+      type: 'image_url',
+      image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' },
+    });
+  });
+});
+
+describe('openai provider failures', () => {
+  it('waits as long as Retry-After says after a 429, then succeeds', async () => {
+    const { server, provider } = await setup([
+      openaiError(429, 'Rate limit reached', { 'retry-after': '1' }),
+      sse(openaiText('finally')),
+    ]);
+    const response = await provider.chat(ask('hi'));
+    expect(response.content).toBe('finally');
+    expect(server.requests).toHaveLength(2);
+    const waited = server.requests[1].time - server.requests[0].time;
+    console.log(`429 Retry-After: 1 -> retried after ${waited} ms`);
+    expect(waited).toBeGreaterThanOrEqual(900);
+  });
+
+  it('retries a 500 three times, then succeeds', async () => {
+    const { server, provider } = await setup([
+      openaiError(500, 'boom'),
+      openaiError(500, 'boom'),
+      openaiError(500, 'boom'),
+      sse(openaiText('recovered')),
+    ]);
+    const response = await provider.chat(ask('hi'));
+    expect(response.content).toBe('recovered');
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it('gives up after the last attempt with a retryable PROVIDER_ERROR', async () => {
+    const { server, provider } = await setup(
+      [openaiError(503, 'overloaded'), openaiError(503, 'overloaded')],
+      { retry: { maxAttempts: 2, initialDelayMs: 1 } },
+    );
+    const error = lastError(await events(provider.stream(ask('hi'))));
+    expect(error).toMatchObject({ code: 'PROVIDER_ERROR', retryable: true, context: { status: 503 } });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('does not retry a 401 and names the model, the status and the API message, never the key', async () => {
+    const { server, provider } = await setup([openaiError(401, 'Incorrect API key provided.')]);
+    const error = lastError(await events(provider.stream(ask('hi'))));
+    expect(server.requests).toHaveLength(1);
+    expect(error.code).toBe('PROVIDER_ERROR');
+    expect(error.retryable).toBe(false);
+    expect(error.message).toBe('openai model gpt-test failed with HTTP 401: Incorrect API key provided.');
+    expect(error.context).toMatchObject({ status: 401, model: 'gpt-test', provider: 'openai' });
+    expect(JSON.stringify({ message: error.message, context: error.context })).not.toContain(KEY);
+  });
+
+  it('turns a stream cut after the first tokens into a MODEL_ERROR, without retrying', async () => {
+    const { server, provider } = await setup([
+      sse(openaiText('a long answer that will be cut', { size: 2 }), { cutAfter: 4 }),
+    ]);
+    const list = await events(provider.stream(ask('hi')));
+    expect(list.some((e) => e.type === 'token')).toBe(true);
+    expect(list.some((e) => e.type === 'done')).toBe(false);
+    const error = lastError(list);
+    expect(error.code).toBe('MODEL_ERROR');
+    expect(error.message).toContain('the stream broke after the answer had begun');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('retries a connection dropped before any token', async () => {
+    const { server, provider } = await setup([
+      sse(openaiText('x'), { cutAfter: 0 }),
+      sse(openaiText('second try')),
+    ]);
+    const response = await provider.chat(ask('hi'));
+    expect(response.content).toBe('second try');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('times out on a server that never answers', async () => {
+    const { server, provider } = await setup([{ hang: true }, { hang: true }], {
+      timeout: 200,
+      retry: { maxAttempts: 2, initialDelayMs: 1 },
+    });
+    const error = lastError(await events(provider.stream(ask('hi'))));
+    expect(error.code).toBe('TIMEOUT');
+    expect(error.message).toContain('openai model gpt-test: timed out');
+    expect(server.requests).toHaveLength(2);
+    await server.requests[0].closed;
+    expect(server.requests[0].abortedByClient).toBe(true);
+  });
+
+  it('times out on a stream that stalls in the middle', async () => {
+    const { provider } = await setup([sse(openaiText('stalling answer'), { hangAfter: 3 })], {
+      timeout: 200,
+    });
+    const error = lastError(await events(provider.stream(ask('hi'))));
+    expect(error.code).toBe('MODEL_ERROR');
+    expect(error.message).toContain('no data for 200 ms');
+  });
+
+  it('aborts the HTTP request when the run is cancelled during streaming', async () => {
+    const { server, provider } = await setup([
+      sse(openaiText('slow answer '.repeat(40), { size: 3 }), { delayMs: 20 }),
+    ]);
+    const controller = new AbortController();
+    const list: StreamEvent[] = [];
+    for await (const event of provider.stream(ask('hi', { signal: controller.signal }))) {
+      list.push(event);
+      if (event.type === 'token' && list.length === 2) controller.abort();
+    }
+    await server.requests[0].closed;
+    expect(server.requests[0].abortedByClient).toBe(true);
+    expect(lastError(list).code).toBe('ABORTED');
+    expect(server.requests).toHaveLength(1);
+  });
+});

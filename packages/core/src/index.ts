@@ -140,3 +140,18 @@ export {
   type UsageStats,
   usageOfCall,
 } from './usage.js';
+export type { ApprovalPolicyContext } from './agent-config.js';
+export {
+  APPROVAL_MODES,
+  type ApprovalMode,
+  type ApprovalPolicyOptions,
+  type ApprovalRule,
+  createApprovalPolicy,
+  defaultNeedsApproval,
+  type ToolKind,
+} from './approval-policy.js';
+export { BUILTIN_TOOLS, type BuiltinToolFactory, type BuiltinToolName } from './tools/builtin-tools.js';
+export { type CurrentTime, type CurrentTimeOptions, currentTime } from './tools/current-time.js';
+export { type HttpGetOptions, type HttpGetResult, httpGet } from './tools/http-get.js';
+export { type ListDirOptions, listDir } from './tools/list-dir.js';
+export { type ReadFileOptions, readFile } from './tools/read-file.js';

@@ -1,0 +1,137 @@
+import type { ImageContent, ImageMediaType } from '../messages.js';
+import { defineTool, type Tool } from '../tool.js';
+
+/** Options of {@link httpGet}. */
+export interface HttpGetOptions {
+  /** Hosts the tool may fetch from: `example.com`, `*.example.com`, or `host:port` to pin a port. */
+  allowedHosts: readonly string[];
+  /** Body bytes returned at most; a longer body is cut with a note. Default 1048576 (1 MiB). */
+  maxBytes?: number;
+  /** Milliseconds a request may take. Default 10000. */
+  timeout?: number;
+}
+
+/** What `http_get` returns for a text body. */
+export interface HttpGetResult {
+  url: string;
+  status: number;
+  contentType: string;
+  body: string;
+  truncated?: boolean;
+}
+
+const MAX_REDIRECTS = 5;
+const IMAGE_TYPES: readonly string[] = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+
+/**
+ * The built-in `http_get` tool: GETs a URL on an allowed host, caps the body, and follows
+ * redirects only within the same host.
+ *
+ * @example
+ * const fetchDocs = httpGet({ allowedHosts: ['docs.example.com'], maxBytes: 200_000 });
+ */
+export function httpGet(options: HttpGetOptions): Tool<{ url: string }, HttpGetResult | ImageContent> {
+  const allowed = options.allowedHosts.map(hostMatcher);
+  const maxBytes = options.maxBytes ?? 1024 * 1024;
+  const timeout = options.timeout ?? 10_000;
+  return defineTool<{ url: string }, HttpGetResult | ImageContent>({
+    name: 'http_get',
+    description: `Fetches a URL with HTTP GET. Allowed hosts: ${options.allowedHosts.join(', ') || 'none'}.`,
+    parameters: {
+      type: 'object',
+      properties: { url: { type: 'string', description: 'An http or https URL on an allowed host' } },
+      required: ['url'],
+      additionalProperties: false,
+    },
+    timeout,
+    async execute({ url }, { signal }) {
+      let target = parseUrl(url);
+      if (!allowed.some((match) => match(target))) {
+        throw new Error(
+          `host "${target.host}" is not allowed; allowed hosts: ${options.allowedHosts.join(', ') || 'none'}`,
+        );
+      }
+      const requestSignal = AbortSignal.any([signal, AbortSignal.timeout(timeout)]);
+      for (let redirects = 0; ; redirects++) {
+        const response = await fetch(target, { redirect: 'manual', signal: requestSignal });
+        const location = response.headers.get('location');
+        if (response.status >= 300 && response.status < 400 && location) {
+          await response.body?.cancel();
+          const next = new URL(location, target);
+          if (next.host !== target.host || !/^https?:$/.test(next.protocol)) {
+            throw new Error(
+              `${target.href} redirects to another host (${next.host}); redirects are followed only within one host`,
+            );
+          }
+          if (redirects >= MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects from ${url}`);
+          target = next;
+          continue;
+        }
+        return readBody(response, target.href, maxBytes);
+      }
+    },
+  });
+}
+
+function parseUrl(url: string): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`"${url}" is not a valid URL`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new Error(`only http and https URLs are allowed, not ${parsed.protocol}`);
+  }
+  return parsed;
+}
+
+// `host:port` pins the port; a bare host allows any port; `*.` allows any subdomain.
+function hostMatcher(pattern: string): (url: URL) => boolean {
+  const lower = pattern.toLowerCase();
+  const part = /:\d+$/.test(lower) ? (url: URL) => url.host : (url: URL) => url.hostname;
+  if (lower.startsWith('*.')) return (url) => part(url).endsWith(lower.slice(1));
+  return (url) => part(url) === lower;
+}
+
+async function readBody(
+  response: Response,
+  url: string,
+  maxBytes: number,
+): Promise<HttpGetResult | ImageContent> {
+  const contentType = response.headers.get('content-type') ?? '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let truncated = false;
+  const reader = response.body?.getReader();
+  while (reader) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (size + value.byteLength > maxBytes) {
+      chunks.push(value.subarray(0, maxBytes - size));
+      size = maxBytes;
+      truncated = true;
+      await reader.cancel();
+      break;
+    }
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  const bytes = Buffer.concat(chunks);
+  const mediaType = contentType.split(';')[0].trim().toLowerCase();
+  if (IMAGE_TYPES.includes(mediaType) && !truncated && response.ok) {
+    return {
+      type: 'image',
+      mediaType: mediaType as ImageMediaType,
+      data: bytes.toString('base64'),
+      text: `${url}: HTTP ${response.status}, ${mediaType}, ${size} bytes`,
+    };
+  }
+  const textual = mediaType === '' || /^text\/|json|xml|javascript|x-www-form-urlencoded/.test(mediaType);
+  const body = textual
+    ? bytes.toString('utf8')
+    : `[binary body of type ${mediaType}, ${size} bytes, not shown]`;
+  const result: HttpGetResult = { url, status: response.status, contentType, body };
+  if (truncated) result.truncated = true;
+  return result;
+}

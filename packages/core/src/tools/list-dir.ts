@@ -1,0 +1,53 @@
+import { lstat, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { defineTool, type Tool } from '../tool.js';
+import { confinedPath } from './confined-path.js';
+
+/** Options of {@link listDir}. */
+export interface ListDirOptions {
+  /** The folder the tool may list; nothing outside it, symbolic links included. */
+  root: string;
+  /** Entries returned at most. Default 1000. */
+  maxEntries?: number;
+}
+
+/**
+ * The built-in `list_dir` tool: lists a folder inside a declared folder, one entry a line
+ * (`name/` for folders, `name (N bytes)` for files, `name@` for links).
+ *
+ * @example
+ * const files = listDir({ root: './workspace' });
+ */
+export function listDir(options: ListDirOptions): Tool<{ path?: string }, string> {
+  const maxEntries = options.maxEntries ?? 1000;
+  return defineTool<{ path?: string }, string>({
+    name: 'list_dir',
+    description:
+      'Lists the entries of a folder. Paths are relative to the allowed folder; "." is the folder itself.',
+    parameters: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'Folder path relative to the allowed folder', default: '.' },
+      },
+      additionalProperties: false,
+    },
+    async execute({ path: requested = '.' }) {
+      const real = await confinedPath(options.root, requested);
+      const stats = await lstat(real);
+      if (!stats.isDirectory()) throw new Error(`"${requested}" is not a folder`);
+      const entries = (await readdir(real, { withFileTypes: true })).sort((a, b) =>
+        a.name.localeCompare(b.name),
+      );
+      const lines: string[] = [];
+      for (const entry of entries.slice(0, maxEntries)) {
+        if (entry.isDirectory()) lines.push(`${entry.name}/`);
+        else if (entry.isSymbolicLink()) lines.push(`${entry.name}@`);
+        else if (entry.isFile())
+          lines.push(`${entry.name} (${(await lstat(path.join(real, entry.name))).size} bytes)`);
+        else lines.push(entry.name);
+      }
+      if (entries.length > maxEntries) lines.push(`[${entries.length - maxEntries} more entries not shown]`);
+      return lines.length > 0 ? lines.join('\n') : '[empty folder]';
+    },
+  });
+}

@@ -1,0 +1,50 @@
+import { open } from 'node:fs/promises';
+import { defineTool, type Tool } from '../tool.js';
+import { confinedPath } from './confined-path.js';
+
+/** Options of {@link readFile}. */
+export interface ReadFileOptions {
+  /** The folder the tool may read; nothing outside it, symbolic links included. */
+  root: string;
+  /** Bytes returned at most; a longer file is cut with a note. Default 262144 (256 KiB). */
+  maxBytes?: number;
+}
+
+/**
+ * The built-in `read_file` tool: reads a UTF-8 text file inside a declared folder.
+ *
+ * @example
+ * const docs = readFile({ root: './docs', maxBytes: 65536 });
+ */
+export function readFile(options: ReadFileOptions): Tool<{ path: string }, string> {
+  const maxBytes = options.maxBytes ?? 256 * 1024;
+  return defineTool<{ path: string }, string>({
+    name: 'read_file',
+    description: `Reads a text file. Paths are relative to the allowed folder; at most ${maxBytes} bytes are returned.`,
+    parameters: {
+      type: 'object',
+      properties: { path: { type: 'string', description: 'File path relative to the allowed folder' } },
+      required: ['path'],
+      additionalProperties: false,
+    },
+    async execute({ path: requested }) {
+      const real = await confinedPath(options.root, requested);
+      const handle = await open(real, 'r');
+      try {
+        const stats = await handle.stat();
+        if (!stats.isFile()) throw new Error(`"${requested}" is not a file`);
+        const length = Math.min(stats.size, maxBytes);
+        const buffer = Buffer.alloc(length);
+        const { bytesRead } = await handle.read(buffer, 0, length, 0);
+        const bytes = buffer.subarray(0, bytesRead);
+        if (bytes.includes(0)) return `[binary file of ${stats.size} bytes not shown]`;
+        const text = bytes.toString('utf8');
+        return stats.size > maxBytes
+          ? `${text}\n[truncated: the file has ${stats.size} bytes; the first ${maxBytes} are shown]`
+          : text;
+      } finally {
+        await handle.close();
+      }
+    },
+  });
+}

@@ -1,0 +1,228 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { isAlive, trackChild, untrackChild } from './live-children.js';
+import { McpStartError } from './mcp-start-error.js';
+import { isStdioServer, type McpServerSpec } from './mcp-toolset-spec.js';
+import { StderrLog } from './stderr-log.js';
+
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+/** What the server says about itself in the handshake. */
+export interface McpServerInfo {
+  name: string;
+  version: string;
+  title?: string;
+}
+
+/** A live client, and whether getting it meant restarting a stopped server. */
+export interface McpSession {
+  client: Client;
+  /** Set when the server had stopped and was started again for this call: why it had stopped. */
+  restartedAfter?: string;
+}
+
+/**
+ * One MCP server's client: connects on first use, notices when the server stops, starts it
+ * again on the next use, and closes it (killing the child process) on `close()`.
+ */
+export class McpConnection {
+  readonly #toolset: string;
+  readonly #spec: McpServerSpec;
+  readonly #cwd: string | undefined;
+  readonly #startTimeout: number;
+  readonly #stderr = new StderrLog();
+  #client: Client | undefined;
+  #transport: Transport | undefined;
+  #connecting: Promise<Client> | undefined;
+  #lostBecause: string | undefined;
+  #closed = false;
+  #restarts = 0;
+  #info: McpServerInfo | undefined;
+
+  constructor(toolset: string, spec: McpServerSpec, root: string, startTimeout = 30_000) {
+    this.#toolset = toolset;
+    this.#spec = spec;
+    this.#startTimeout = startTimeout;
+    this.#cwd = isStdioServer(spec) ? insideRoot(toolset, root, spec.cwd) : undefined;
+  }
+
+  /** The server's process id while a stdio server runs. */
+  get pid(): number | undefined {
+    return this.#transport instanceof StdioClientTransport ? (this.#transport.pid ?? undefined) : undefined;
+  }
+
+  /** The server's name and version from the last handshake. */
+  get serverInfo(): McpServerInfo | undefined {
+    return this.#info;
+  }
+
+  /** How many times the server was restarted after stopping. */
+  get restarts(): number {
+    return this.#restarts;
+  }
+
+  /** The command line or URL, for messages. */
+  get target(): string {
+    const spec = this.#spec;
+    return isStdioServer(spec) ? [spec.command, ...(spec.args ?? [])].join(' ') : spec.url;
+  }
+
+  /** The last lines the server wrote to stderr. */
+  stderrTail(): string {
+    return this.#stderr.tail();
+  }
+
+  /** A connected client, starting or restarting the server when needed. */
+  async session(): Promise<McpSession> {
+    if (this.#closed) throw new Error(`MCP toolset "${this.#toolset}" was disposed`);
+    if (this.#client) return { client: this.#client };
+    const lost = this.#lostBecause;
+    this.#connecting ??= this.#connect().finally(() => {
+      this.#connecting = undefined;
+    });
+    const client = await this.#connecting;
+    if (lost === undefined) return { client };
+    if (this.#lostBecause === lost) {
+      this.#lostBecause = undefined;
+      this.#restarts++;
+    }
+    return { client, restartedAfter: lost };
+  }
+
+  /** Drops a connection that failed mid-call (an HTTP server gone), so the next call reconnects. */
+  markLost(reason: string): void {
+    const transport = this.#transport;
+    if (!this.#client) return;
+    this.#forget(reason);
+    transport?.close().catch(() => {});
+  }
+
+  /** Closes the client and ends the server process; resolves once the process is gone. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#connecting?.catch(() => {});
+    const client = this.#client;
+    const pid = this.pid;
+    this.#client = undefined;
+    this.#transport = undefined;
+    await client?.close().catch(() => {});
+    if (pid !== undefined) await ensureGone(pid);
+  }
+
+  async #connect(): Promise<Client> {
+    this.#stderr.clear();
+    const transport = this.#makeTransport();
+    const client = new Client({ name: 'agentctl', version: VERSION });
+    client.onclose = () => {
+      if (this.#client === client) this.#forget(this.#exitReason());
+    };
+    try {
+      await client.connect(transport, { timeout: this.#startTimeout });
+    } catch (error) {
+      const pid = (transport as Partial<StdioClientTransport>).pid ?? undefined;
+      await client.close().catch(() => {});
+      if (pid) await ensureGone(pid);
+      await settle(transport);
+      throw this.#startError(error);
+    }
+    if (this.#closed) {
+      await client.close().catch(() => {});
+      throw new Error(`MCP toolset "${this.#toolset}" was disposed`);
+    }
+    const pid = (transport as Partial<StdioClientTransport>).pid;
+    if (pid) trackChild(pid);
+    this.#client = client;
+    this.#transport = transport;
+    this.#info = client.getServerVersion();
+    return client;
+  }
+
+  #forget(reason: string): void {
+    const pid = this.pid;
+    if (pid !== undefined) untrackChild(pid);
+    this.#client = undefined;
+    this.#transport = undefined;
+    this.#lostBecause = reason;
+  }
+
+  #exitReason(): string {
+    const tail = this.#stderr.tail();
+    return `the server process stopped${tail ? ` (stderr: ${tail.replace(/\s*\n\s*/g, ' | ')})` : ''}`;
+  }
+
+  #makeTransport(): Transport {
+    const spec = this.#spec;
+    if (!isStdioServer(spec)) {
+      return new StreamableHTTPClientTransport(new URL(spec.url), {
+        requestInit: spec.headers ? { headers: spec.headers } : undefined,
+      });
+    }
+    const transport = new StdioClientTransport({
+      command: spec.command,
+      args: spec.args,
+      env: spec.env,
+      cwd: this.#cwd,
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (chunk: Buffer) => this.#stderr.write(chunk.toString('utf8')));
+    return transport;
+  }
+
+  #startError(error: unknown): McpStartError {
+    const message = error instanceof Error ? error.message : String(error);
+    const code = (error as NodeJS.ErrnoException).code;
+    const spec = this.#spec;
+    let reason: string;
+    if (isStdioServer(spec) && code === 'ENOENT') reason = `command "${spec.command}" was not found`;
+    else if (/timed out/i.test(message))
+      reason = `no answer to the MCP handshake within ${this.#startTimeout} ms`;
+    else if (/connection closed/i.test(message)) reason = 'the process exited before the MCP handshake';
+    else reason = message;
+    return new McpStartError(this.#toolset, this.target, reason, this.#stderr.head(), { cause: error });
+  }
+}
+
+function insideRoot(toolset: string, root: string, cwd: string | undefined): string {
+  const resolved = path.resolve(root, cwd ?? '.');
+  const relative = path.relative(path.resolve(root), resolved);
+  if (relative.startsWith('..') || path.isAbsolute(relative)) {
+    throw new Error(`MCP toolset "${toolset}": cwd "${cwd}" is outside the project folder ${root}`);
+  }
+  return resolved;
+}
+
+// The SDK sends SIGTERM then SIGKILL without waiting for the last; a caller that was promised
+// "no child left" waits here until the pid is really gone.
+async function ensureGone(pid: number): Promise<void> {
+  for (let i = 0; i < 100 && isAlive(pid); i++) {
+    if (i === 50) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  untrackChild(pid);
+}
+
+// stderr arrives through a pipe after the exit is noticed; give it a moment so the error can quote it.
+async function settle(transport: Transport): Promise<void> {
+  const stderr = transport instanceof StdioClientTransport ? (transport.stderr as Readable | null) : null;
+  if (!stderr || stderr.readableEnded) return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 500);
+    stderr.once('end', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,97 @@
+import { type AnyTool, defineTool, type JsonSchema } from '@agentctl/core';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { mapCallResult } from './map-result.js';
+import type { McpConnection } from './mcp-connection.js';
+import type { McpToolsetContext } from './mcp-toolset-spec.js';
+
+/** An MCP tool as the server lists it. */
+export interface McpToolInfo {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** What every tool of one toolset shares. */
+export interface McpToolOptions {
+  toolset: string;
+  connection: McpConnection;
+  /** The name the model sees. */
+  exposedName: string;
+  needsApproval: boolean;
+  timeout?: number;
+  context: McpToolsetContext;
+}
+
+// Without a toolset timeout the loop's tool timeout governs (through the signal); the SDK's own
+// default of 60 s would otherwise cut calls the agent allows to run longer.
+const BACKSTOP_TIMEOUT = 24 * 60 * 60 * 1000;
+
+/** Makes a core tool that calls one MCP tool, restarting a stopped server first. */
+export function mcpTool(info: McpToolInfo, options: McpToolOptions): AnyTool {
+  const { toolset, connection, context } = options;
+  return defineTool<Record<string, unknown>>({
+    name: options.exposedName,
+    description: info.description ?? info.title ?? `${info.name} (MCP toolset ${toolset})`,
+    parameters: parametersOf(info.inputSchema),
+    needsApproval: options.needsApproval,
+    timeout: options.timeout,
+    async execute(args, ctx) {
+      const { client, restartedAfter } = await connection.session();
+      const note = restartedAfter
+        ? `[MCP server of toolset "${toolset}" was restarted before this call: ${restartedAfter}]`
+        : undefined;
+      if (restartedAfter) {
+        context.onRestart?.({ toolset, restarts: connection.restarts, reason: restartedAfter });
+      }
+      let result: Record<string, unknown>;
+      try {
+        result = (await client.callTool({ name: info.name, arguments: args }, undefined, {
+          signal: ctx.signal,
+          timeout: options.timeout ?? BACKSTOP_TIMEOUT,
+          onprogress: context.onProgress
+            ? (p) =>
+                context.onProgress?.({
+                  toolset,
+                  tool: options.exposedName,
+                  callId: ctx.callId,
+                  progress: p.progress,
+                  total: p.total,
+                  message: p.message,
+                })
+            : undefined,
+        })) as Record<string, unknown>;
+      } catch (error) {
+        if (ctx.signal.aborted) throw error;
+        throw callError(error, toolset, connection);
+      }
+      return mapCallResult(result, note);
+    },
+  });
+}
+
+function callError(error: unknown, toolset: string, connection: McpConnection): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof McpError && error.code === -32001) {
+    return new Error(`MCP server of toolset "${toolset}" did not answer in time (${message})`);
+  }
+  if (error instanceof McpError && error.code === -32000) {
+    const tail = connection.stderrTail();
+    return new Error(
+      `MCP server of toolset "${toolset}" stopped during the call; it is restarted on the next call${
+        tail ? `. Its last stderr lines: ${tail}` : ''
+      }`,
+    );
+  }
+  // Anything that is not an MCP protocol error is the transport failing (an HTTP server gone).
+  if (!(error instanceof McpError)) connection.markLost(message);
+  return error instanceof Error ? error : new Error(message);
+}
+
+// Core validates arguments with a draft 2020-12 validator, which refuses a draft-07 `$schema`
+// marker (what most servers send); the rest of the schema is passed as it is.
+function parametersOf(schema: Record<string, unknown>): JsonSchema {
+  if (!('$schema' in schema)) return schema;
+  const { $schema: _dialect, ...rest } = schema;
+  return rest;
+}

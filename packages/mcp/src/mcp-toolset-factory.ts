@@ -1,0 +1,32 @@
+import { createMcpToolset, type McpToolset } from './mcp-toolset.js';
+import type { McpToolsetContext, McpToolsetSpec } from './mcp-toolset-spec.js';
+
+/**
+ * The registry entry for `kind: toolset` with `mcp:`: checks the server spec (one of `command`
+ * or `url`), then connects and lists tools (or defers that to `load()` when `lazy`).
+ *
+ * @example
+ * registry.toolsets.set('mcp', mcpToolsetFactory);
+ * const toolset = await mcpToolsetFactory(spec, { root: projectDir });
+ */
+export async function mcpToolsetFactory(
+  spec: McpToolsetSpec,
+  context: McpToolsetContext,
+): Promise<McpToolset> {
+  const server = spec.mcp as unknown as Record<string, unknown> | undefined;
+  const hasCommand = typeof server?.command === 'string' && server.command !== '';
+  const hasUrl = typeof server?.url === 'string' && server.url !== '';
+  if (hasCommand === hasUrl) {
+    throw new TypeError(
+      `toolset "${spec.name}": mcp needs exactly one of "command" (stdio) or "url" (streamable HTTP)`,
+    );
+  }
+  if (hasUrl) {
+    try {
+      new URL(server?.url as string);
+    } catch {
+      throw new TypeError(`toolset "${spec.name}": mcp.url "${String(server?.url)}" is not a valid URL`);
+    }
+  }
+  return createMcpToolset(spec, context);
+}

@@ -1,0 +1,139 @@
+import type { AnyTool, ApprovalMode } from '@agentctl/core';
+import { McpConnection, type McpServerInfo } from './mcp-connection.js';
+import { type McpToolInfo, mcpTool } from './mcp-tool.js';
+import type { McpToolsetContext, McpToolsetSpec } from './mcp-toolset-spec.js';
+import { exposedName, filterNames } from './name-filter.js';
+
+/** An MCP server's tools as core tools, with the client that calls them. */
+export class McpToolset {
+  /** The toolset's name. */
+  readonly name: string;
+  readonly #spec: McpToolsetSpec;
+  readonly #context: McpToolsetContext;
+  readonly #connection: McpConnection;
+  #tools: AnyTool[] = [];
+  #loading: Promise<AnyTool[]> | undefined;
+
+  constructor(spec: McpToolsetSpec, context: McpToolsetContext) {
+    this.name = spec.name;
+    this.#spec = spec;
+    this.#context = context;
+    this.#connection = new McpConnection(spec.name, spec.mcp, context.root, spec.startTimeout);
+  }
+
+  /** The tools, filtered and prefixed; empty until {@link load} has run for a lazy toolset. */
+  get tools(): AnyTool[] {
+    return this.#tools;
+  }
+
+  /** The approval mode of every tool, by the name the model sees, for the approval policy. */
+  get approvalModes(): Record<string, ApprovalMode> {
+    const mode = this.#spec.approval ?? 'never';
+    return Object.fromEntries(this.#tools.map((tool) => [tool.name, mode]));
+  }
+
+  /** The server's name and version, known once connected. */
+  get serverInfo(): McpServerInfo | undefined {
+    return this.#connection.serverInfo;
+  }
+
+  /** The server's process id while a stdio server runs. */
+  get pid(): number | undefined {
+    return this.#connection.pid;
+  }
+
+  /** How many times the server was restarted after stopping. */
+  get restarts(): number {
+    return this.#connection.restarts;
+  }
+
+  /** Starts the server and lists its tools, once; later calls return the same list. */
+  load(): Promise<AnyTool[]> {
+    this.#loading ??= this.#list().catch((error: unknown) => {
+      this.#loading = undefined;
+      throw error;
+    });
+    return this.#loading;
+  }
+
+  /** Closes the client and ends the server process. */
+  async dispose(): Promise<void> {
+    await this.#connection.close();
+  }
+
+  /** Same as {@link dispose}, for `await using`. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.dispose();
+  }
+
+  async #list(): Promise<AnyTool[]> {
+    const { client } = await this.#connection.session();
+    const listed: McpToolInfo[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined);
+      listed.push(...(page.tools as McpToolInfo[]));
+      cursor = page.nextCursor;
+    } while (cursor);
+    const spec = this.#spec;
+    const keep = new Set(
+      filterNames(
+        listed.map((t) => t.name),
+        spec.include,
+        spec.exclude,
+      ),
+    );
+    const seen = new Map<string, string>();
+    const tools: AnyTool[] = [];
+    for (const info of listed) {
+      if (!keep.has(info.name)) continue;
+      const name = exposedName(info.name, spec.prefix);
+      const clash = seen.get(name);
+      if (clash !== undefined) {
+        throw new Error(
+          `MCP toolset "${spec.name}": tools "${clash}" and "${info.name}" both become "${name}"; exclude one of them`,
+        );
+      }
+      seen.set(name, info.name);
+      tools.push(
+        mcpTool(info, {
+          toolset: spec.name,
+          connection: this.#connection,
+          exposedName: name,
+          needsApproval: (spec.approval ?? 'never') !== 'never',
+          timeout: spec.timeout,
+          context: this.#context,
+        }),
+      );
+    }
+    this.#tools = tools;
+    return tools;
+  }
+}
+
+/**
+ * Connects to an MCP server and lists its tools (unless `lazy`: then on `load()`).
+ *
+ * @example
+ * const docs = await createMcpToolset(
+ *   { name: 'docs', mcp: { command: 'mcp-server-filesystem', args: ['./docs'] }, prefix: 'docs' },
+ *   { root: process.cwd() },
+ * );
+ * const agent = createAgent({ name: 'a', provider: offline('auto'), tools: docs.tools });
+ * // ... later
+ * await docs.dispose();
+ */
+export async function createMcpToolset(
+  spec: McpToolsetSpec,
+  context: McpToolsetContext,
+): Promise<McpToolset> {
+  const toolset = new McpToolset(spec, context);
+  if (spec.lazy) return toolset;
+  try {
+    await toolset.load();
+  } catch (error) {
+    await toolset.dispose();
+    throw error;
+  }
+  return toolset;
+}

@@ -1,0 +1,30 @@
+/** True when `name` matches a pattern where `*` stands for any run of characters. */
+export function matchesName(pattern: string, name: string): boolean {
+  const source = pattern
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+  return new RegExp(`^${source}$`).test(name);
+}
+
+/** Keeps the names `include` selects (all when absent) and `exclude` does not. */
+export function filterNames(
+  names: readonly string[],
+  include: readonly string[] | undefined,
+  exclude: readonly string[] | undefined,
+): string[] {
+  return names.filter(
+    (name) =>
+      (!include || include.some((p) => matchesName(p, name))) &&
+      !(exclude ?? []).some((p) => matchesName(p, name)),
+  );
+}
+
+/**
+ * The name the model sees: `<prefix>_<name>`, with characters providers refuse replaced by `_`
+ * and cut to the 64 characters every provider accepts.
+ */
+export function exposedName(name: string, prefix: string | undefined): string {
+  const full = prefix ? `${prefix}_${name}` : name;
+  return full.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64);
+}

@@ -1,0 +1,126 @@
+import { createServer, type Server as HttpServer } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+
+const require = createRequire(import.meta.url);
+
+function entry(pkg: string): string {
+  return path.join(path.dirname(require.resolve(`${pkg}/package.json`)), 'dist', 'index.js');
+}
+
+/** `node` and the arguments that start server-everything over stdio. */
+export const everything = {
+  command: process.execPath,
+  args: [entry('@modelcontextprotocol/server-everything'), 'stdio'],
+};
+
+/** `node` and the arguments that start server-filesystem on `folder`. */
+export function filesystem(folder: string) {
+  return { command: process.execPath, args: [entry('@modelcontextprotocol/server-filesystem'), folder] };
+}
+
+/** True while a process with this id exists. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until the process is gone (a killed child takes a moment to be reaped). */
+export async function gone(pid: number): Promise<boolean> {
+  for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 20));
+  return !alive(pid);
+}
+
+/** A streamable HTTP MCP server on 127.0.0.1, stateful (session ids), with a few tools. */
+export interface TestHttpServer {
+  url: string;
+  /** Authorization headers seen on requests. */
+  authHeaders: string[];
+  close(): Promise<void>;
+}
+
+const TOOLS = [
+  {
+    name: 'lookup',
+    description: 'Looks up a city',
+    inputSchema: {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { city: { type: 'string', enum: ['Paris', 'Oslo'] }, detail: { type: 'boolean' } },
+      required: ['city'],
+    },
+  },
+  { name: 'fail', description: 'Always fails', inputSchema: { type: 'object', properties: {} } },
+];
+
+function mcpServer(): Server {
+  const server = new Server({ name: 'test-http', version: '1.2.3' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const args = request.params.arguments ?? {};
+    if (request.params.name === 'lookup') {
+      const population = args.city === 'Paris' ? 2_100_000 : 710_000;
+      return {
+        content: [{ type: 'text', text: JSON.stringify({ city: args.city, population }) }],
+        structuredContent: { city: args.city, population },
+      };
+    }
+    return { content: [{ type: 'text', text: 'the backend is down' }], isError: true };
+  });
+  return server;
+}
+
+/** Starts the HTTP server; `port` reuses a port (to bring a server back after a stop). */
+export async function startHttpServer(port = 0): Promise<TestHttpServer> {
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  const authHeaders: string[] = [];
+  const http: HttpServer = createServer(async (req, res) => {
+    if (req.headers.authorization) authHeaders.push(req.headers.authorization);
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+    const sessionId = req.headers['mcp-session-id'];
+    let transport = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
+    if (!transport) {
+      if (typeof sessionId === 'string') {
+        res.writeHead(404).end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            error: { code: -32001, message: 'Session not found' },
+            id: null,
+          }),
+        );
+        return;
+      }
+      const created = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => crypto.randomUUID(),
+        enableJsonResponse: true,
+        onsessioninitialized: (id) => {
+          transports.set(id, created);
+        },
+      });
+      await mcpServer().connect(created);
+      transport = created;
+    }
+    await transport.handleRequest(req, res, body);
+  });
+  await new Promise<void>((resolve) => http.listen(port, '127.0.0.1', resolve));
+  const address = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${address.port}/mcp`,
+    authHeaders,
+    async close() {
+      for (const transport of transports.values()) await transport.close().catch(() => {});
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}

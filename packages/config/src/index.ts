@@ -1,1 +1,24 @@
-export {};
+export { type CompileOptions, compileProject, type Runtime } from './compile/compile-project.js';
+export { parseDuration } from './compile/duration.js';
+export { renderInstruction } from './compile/instruction.js';
+export { toScriptTurn } from './compile/offline-provider.js';
+export { createRegistry } from './create-registry.js';
+export { type Diagnostic, formatDiagnostic, type SourceRange } from './diagnostic.js';
+export { parseDotenv } from './env/dotenv.js';
+export { type Env, interpolate, MissingEnvError } from './env/interpolate.js';
+export { type LoadedProject, type LoadOptions, loadProject } from './load/load-project.js';
+export type { DataPath } from './load/node-range.js';
+export type { ProjectSpecs, SpecEntry } from './load/project-specs.js';
+export { findProjectRoot, PROJECT_FILE } from './project-root.js';
+export {
+  type BuiltinToolFactory,
+  type FactoryContext,
+  type MemoryFactory,
+  type MiddlewareFactory,
+  type ProviderFactory,
+  Registry,
+  type ToolKindFactory,
+  type ToolsetFactory,
+} from './registry.js';
+export { KINDS, type Kind, loadSchema, SCHEMA_DIR } from './schemas.js';
+export type * from './spec-types.js';

@@ -1,0 +1,71 @@
+import type { LlmAgent } from '@agentctl/core';
+import { createRegistry } from '../create-registry.js';
+import type { Diagnostic } from '../diagnostic.js';
+import { compareDiagnostics } from '../diagnostic.js';
+import type { Env } from '../env/interpolate.js';
+import { projectEnv } from '../env/project-env.js';
+import type { LoadedProject } from '../load/load-project.js';
+import type { ProjectSpecs, SpecEntry } from '../load/project-specs.js';
+import type { Registry } from '../registry.js';
+import type { AgentSpec } from '../spec-types.js';
+import { buildAgent } from './build-agent.js';
+import { Compiler } from './compiler.js';
+
+/** Options of {@link compileProject}. */
+export interface CompileOptions {
+  /** Providers, tool kinds, middleware, memory and toolsets by name. Default {@link createRegistry}(). */
+  registry?: Registry;
+  /** The environment for `${VAR}`. Default process.env, over the project's .env file. */
+  env?: Env;
+  /** Compile only these agents (and what they use). Default: every agent. */
+  agents?: readonly string[];
+}
+
+/** A compiled project: runtime agents by name, and a way to release what they hold. */
+export interface Runtime {
+  root: string;
+  agents: ReadonlyMap<string, LlmAgent>;
+  specs: ProjectSpecs;
+  /** Closes toolsets (MCP servers) and providers; call once when the runtime is no longer used. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Compiles a loaded project into runtime agents: `${VAR}` resolved, then models, tools,
+ * middleware and memory made through the registry. A project with errors from loading gives no
+ * runtime; an agent that fails to compile is left out of `agents`, with diagnostics saying why.
+ *
+ * @example
+ * const project = await loadProject();
+ * const { runtime, diagnostics } = await compileProject(project, { registry: createRegistry() });
+ * const result = await runtime?.agents.get('hello')?.run('hi').result;
+ */
+export async function compileProject(
+  project: LoadedProject,
+  options: CompileOptions = {},
+): Promise<{ runtime?: Runtime; diagnostics: Diagnostic[] }> {
+  const loadErrors = project.diagnostics.filter((d) => d.severity === 'error');
+  if (loadErrors.length > 0) return { diagnostics: project.diagnostics };
+  const env = await projectEnv(project.root, project.specs, options.env);
+  const compiler = new Compiler(project.root, project.specs, options.registry ?? createRegistry(), env);
+  const agents = new Map<string, LlmAgent>();
+  const wanted = options.agents ? new Set(options.agents) : undefined;
+  for (const [name, entry] of project.specs.agent) {
+    if (entry.parent !== undefined || (wanted && !wanted.has(name))) continue;
+    const agent = await buildAgent(entry as SpecEntry<AgentSpec>, compiler);
+    if (agent) agents.set(name, agent);
+  }
+  let disposed = false;
+  const runtime: Runtime = {
+    root: project.root,
+    agents,
+    specs: project.specs,
+    async dispose() {
+      if (disposed) return;
+      disposed = true;
+      await Promise.allSettled(compiler.disposers.map((dispose) => dispose()));
+    },
+  };
+  const warnings = project.diagnostics.filter((d) => d.rule !== 'env-required');
+  return { runtime, diagnostics: [...warnings, ...compiler.diagnostics].sort(compareDiagnostics) };
+}

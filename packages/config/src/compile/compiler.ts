@@ -1,0 +1,99 @@
+import type { AnyTool, MemoryProvider, ModelProvider } from '@agentctl/core';
+import { type Diagnostic, diagnostic, type SourceRange } from '../diagnostic.js';
+import { type Env, interpolate, interpolateDeep, MissingEnvError } from '../env/interpolate.js';
+import { isSecretPath, Secrets } from '../env/secrets.js';
+import type { DataPath } from '../load/node-range.js';
+import type { ProjectSpecs, SpecEntry } from '../load/project-specs.js';
+import { resolveProjectPath } from '../paths.js';
+import type { FactoryContext, Registry } from '../registry.js';
+import { importModule } from './import-module.js';
+
+/** State shared while one project compiles: caches, things to dispose, diagnostics. */
+export class Compiler {
+  readonly diagnostics: Diagnostic[] = [];
+  readonly secrets = new Secrets();
+  readonly providers = new Map<string, Promise<ModelProvider | undefined>>();
+  readonly tools = new Map<string, Promise<AnyTool | undefined>>();
+  readonly toolsets = new Map<string, Promise<AnyTool[] | undefined>>();
+  readonly memories = new Map<string, Promise<MemoryProvider | undefined>>();
+  readonly disposers: Array<() => Promise<void>> = [];
+  readonly #interpolated = new WeakMap<object, unknown>();
+
+  constructor(
+    readonly root: string,
+    readonly specs: ProjectSpecs,
+    readonly registry: Registry,
+    readonly env: Env,
+  ) {}
+
+  /** Reports a problem; the message is scrubbed of secrets first. */
+  error(
+    entry: SpecEntry,
+    path: DataPath,
+    rule: string,
+    message: string,
+    options: { key?: boolean } = {},
+  ): void {
+    this.diagnostics.push(
+      diagnostic(entry.file, entry.locate(path, options), rule, this.secrets.scrub(message)),
+    );
+  }
+
+  /** Reports a problem at an explicit place. */
+  errorAt(file: string, range: SourceRange, rule: string, message: string): void {
+    this.diagnostics.push(diagnostic(file, range, rule, this.secrets.scrub(message)));
+  }
+
+  /** The entry's spec with `${VAR}` resolved, or undefined when a required variable is unset. */
+  resolved<T>(entry: SpecEntry<T>): T | undefined {
+    const cached = this.#interpolated.get(entry as object);
+    if (cached !== undefined) return (cached === false ? undefined : cached) as T | undefined;
+    let ok = true;
+    const value = interpolateDeep(entry.spec, (text, path) => {
+      try {
+        const secret = isSecretPath(path);
+        const out = interpolate(text, this.env, secret ? (v) => this.secrets.add(v) : undefined);
+        if (path.includes('api_key')) this.secrets.add(out);
+        return out;
+      } catch (error) {
+        if (!(error instanceof MissingEnvError)) throw error;
+        ok = false;
+        this.error(entry, path, 'env-required', error.message);
+        return text;
+      }
+    });
+    this.#interpolated.set(entry as object, ok ? (value as object) : false);
+    return ok ? value : undefined;
+  }
+
+  /** What a factory receives for a spec written in `entry`'s file. */
+  factoryContext(entry: SpecEntry): FactoryContext {
+    return {
+      root: this.root,
+      file: entry.absFile,
+      env: this.env,
+      secrets: this.secrets,
+      resolvePath: (written) => {
+        const resolved = resolveProjectPath(this.root, entry.absFile, written);
+        if (resolved.escapes) throw new Error(`path \`${written}\` is outside the project folder`);
+        return resolved.absolute;
+      },
+      importModule,
+    };
+  }
+
+  /** Runs a factory, turning a throw into a diagnostic at `path` of `entry`. */
+  async attempt<T>(
+    entry: SpecEntry,
+    path: DataPath,
+    rule: string,
+    what: () => T | Promise<T>,
+  ): Promise<T | undefined> {
+    try {
+      return await what();
+    } catch (error) {
+      this.error(entry, path, rule, error instanceof Error ? error.message : String(error));
+      return undefined;
+    }
+  }
+}

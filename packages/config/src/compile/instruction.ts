@@ -1,0 +1,45 @@
+import type { InstructionContext } from '@agentctl/core';
+
+const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
+const PATH = /^(input|date|agent\.name|state(\.[A-Za-z_][A-Za-z0-9_-]*)+)$/;
+
+/** Problems with `{{ ... }}` templates in an instruction: anything but the known paths. */
+export function templateProblems(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.matchAll(TEMPLATE)) {
+    if (!PATH.test(match[1])) {
+      out.push(
+        `unknown template \`{{ ${match[1]} }}\` renders empty; use {{ input }}, {{ state.KEY }}, {{ agent.name }} or {{ date }}`,
+      );
+    }
+  }
+  return out;
+}
+
+function show(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * Renders an instruction template: a lookup of a few known paths, never code. Unknown paths
+ * and missing state keys render empty.
+ */
+export function renderInstruction(
+  template: string,
+  ctx: InstructionContext,
+  now: () => Date = () => new Date(),
+): string {
+  return template.replace(TEMPLATE, (_, path: string) => {
+    if (path === 'input') return ctx.input;
+    if (path === 'date') return now().toISOString().slice(0, 10);
+    if (path === 'agent.name') return ctx.agent;
+    if (!PATH.test(path) || !path.startsWith('state.')) return '';
+    let value: unknown = ctx.state;
+    for (const key of path.split('.').slice(1)) {
+      if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return '';
+      value = (value as Record<string, unknown>)[key];
+    }
+    return show(value);
+  });
+}

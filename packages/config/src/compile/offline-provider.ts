@@ -1,0 +1,62 @@
+import { readFile } from 'node:fs/promises';
+import { type AgentErrorCode, type ModelProvider, offline, type ScriptTurn } from '@agentctl/core';
+import { parse } from 'yaml';
+import { MAX_ALIAS_COUNT } from '../load/parse-file.js';
+import type { FactoryContext } from '../registry.js';
+import { schemaAjv } from '../schemas.js';
+import type { ModelSpec, ScriptTurnSpec } from '../spec-types.js';
+
+/** Maps a YAML script turn (snake_case) to core's ScriptTurn. */
+export function toScriptTurn(turn: ScriptTurnSpec): ScriptTurn {
+  const out: ScriptTurn = {};
+  if (turn.match !== undefined) out.match = turn.match;
+  if (turn.text !== undefined) out.text = turn.text;
+  if (turn.tool_calls)
+    out.toolCalls = turn.tool_calls.map((c) => ({ name: c.name, arguments: c.arguments, id: c.id }));
+  if (turn.error !== undefined) {
+    out.error =
+      typeof turn.error === 'string'
+        ? turn.error
+        : {
+            message: turn.error.message,
+            code: turn.error.code as AgentErrorCode | undefined,
+            retryable: turn.error.retryable,
+          };
+  }
+  if (turn.usage) {
+    out.usage = {
+      inputTokens: turn.usage.input_tokens,
+      outputTokens: turn.usage.output_tokens,
+      cacheReadTokens: turn.usage.cache_read_tokens,
+      cacheWriteTokens: turn.usage.cache_write_tokens,
+    };
+  }
+  if (turn.delay_ms !== undefined) out.delayMs = turn.delay_ms;
+  return out;
+}
+
+async function readScript(path: string, ctx: FactoryContext): Promise<ScriptTurnSpec[]> {
+  const absolute = ctx.resolvePath(path);
+  const data: unknown = parse(await readFile(absolute, 'utf8'), { maxAliasCount: MAX_ALIAS_COUNT });
+  const validate = schemaAjv().getSchema('model.schema.json#/$defs/turns');
+  if (validate && !validate(data)) {
+    const first = validate.errors?.[0];
+    throw new Error(
+      `script ${path} is not a list of turns: ${first?.instancePath || '/'} ${first?.message ?? ''}`,
+    );
+  }
+  return data as ScriptTurnSpec[];
+}
+
+/** The built-in `offline` provider: echo, auto and script models from YAML. */
+export async function offlineProvider(model: ModelSpec, ctx: FactoryContext): Promise<ModelProvider> {
+  const mode = model.model ?? 'echo';
+  if (mode === 'echo' || mode === 'auto') return offline(mode);
+  if (mode === 'script') {
+    const turns =
+      typeof model.script === 'string' ? await readScript(model.script, ctx) : (model.script ?? []);
+    const source = typeof model.script === 'string' ? model.script : `model ${model.name}`;
+    return offline('script', { script: turns.map(toScriptTurn), source });
+  }
+  throw new Error(`offline model \`${mode}\` is not supported yet (use echo, auto or script)`);
+}

@@ -1,0 +1,137 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { compareDiagnostics, type Diagnostic, diagnostic, FILE_START } from '../diagnostic.js';
+import type { Env } from '../env/interpolate.js';
+import { projectEnv } from '../env/project-env.js';
+import { displayPath, isInside } from '../paths.js';
+import { findProjectRoot, PROJECT_FILE } from '../project-root.js';
+import { RULES } from '../rules/index.js';
+import type { ProjectSpec } from '../spec-types.js';
+import { DEFAULT_INCLUDE, findFiles } from './find-files.js';
+import { checkDocument, type IndexedEntry } from './index-documents.js';
+import { parseFile } from './parse-file.js';
+import { emptySpecs, type ProjectSpecs } from './project-specs.js';
+
+/** Options of {@link loadProject}. */
+export interface LoadOptions {
+  /** Where to start looking for agentctl.yaml. Default `process.cwd()`. */
+  cwd?: string;
+  /** The project folder (`-C DIR`), instead of looking upward from `cwd`. */
+  project?: string;
+  /** Report only on these files (relative to `cwd`); the whole project is still read so references resolve. */
+  paths?: string[];
+  /** The environment for `${VAR}` checks. Default process.env, over the project's .env file. */
+  env?: Env;
+}
+
+/** A project read and checked: its files, its index and every problem found. */
+export interface LoadedProject {
+  root: string;
+  /** Absolute path of agentctl.yaml, when there is one. */
+  configFile?: string;
+  /** Absolute paths of the YAML files read (agentctl.yaml first). */
+  files: string[];
+  specs: ProjectSpecs;
+  /** Sorted by file and position. */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Finds, parses and checks a project: schema per document, then every semantic rule. Problems
+ * in the files are diagnostics; this only throws for a bug in the loader itself.
+ *
+ * @example
+ * const project = await loadProject({ cwd: process.cwd() });
+ * for (const d of project.diagnostics) console.log(formatDiagnostic(d));
+ */
+export async function loadProject(options: LoadOptions = {}): Promise<LoadedProject> {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const root = options.project ? resolve(cwd, options.project) : ((await findProjectRoot(cwd)) ?? cwd);
+  const diagnostics: Diagnostic[] = [];
+  const entries: IndexedEntry[] = [];
+  const configPath = join(root, PROJECT_FILE);
+  const configFile = existsSync(configPath) ? configPath : undefined;
+  const read = async (absFile: string, projectFile: boolean) => {
+    const parsed = await parseFile(absFile, displayPath(root, absFile));
+    diagnostics.push(...parsed.diagnostics);
+    for (const doc of parsed.documents) {
+      const checked = checkDocument(doc, { projectFile });
+      diagnostics.push(...checked.diagnostics);
+      entries.push(...checked.entries);
+    }
+  };
+  if (configFile) await read(configFile, true);
+  const projectEntry = entries.find((e) => e.kind === 'project' && e.valid);
+  const project = projectEntry?.spec as ProjectSpec | undefined;
+  let files = (await findFiles(root, project?.include ?? DEFAULT_INCLUDE, project?.exclude)).filter(
+    (f) => f !== configFile,
+  );
+  const only = options.paths?.map((p) => resolve(cwd, p));
+  for (const path of only ?? []) {
+    if (!isInside(root, path)) {
+      diagnostics.push(
+        diagnostic(path, FILE_START, 'project-file', `${path} is outside the project at ${root}`),
+      );
+    } else if (path !== configFile && !files.includes(path)) files = [...files, path];
+  }
+  // Parse in parallel but record in file order, so diagnostics and first definitions are stable.
+  const parsed = await Promise.all(files.map((f) => parseFile(f, displayPath(root, f))));
+  parsed.forEach((file, i) => {
+    diagnostics.push(...file.diagnostics);
+    for (const doc of file.documents) {
+      const checked = checkDocument(doc, { projectFile: files[i] === configFile });
+      diagnostics.push(...checked.diagnostics);
+      entries.push(...checked.entries);
+    }
+  });
+  if (files.length === 0 && !only) {
+    const where = configFile ? displayPath(root, configFile) : root;
+    diagnostics.push(
+      diagnostic(
+        where,
+        FILE_START,
+        'project-file',
+        `no YAML files match ${(project?.include ?? DEFAULT_INCLUDE).join(', ')}`,
+        'warning',
+      ),
+    );
+  }
+  const specs = indexEntries(entries);
+  const env = await projectEnv(root, specs, options.env);
+  for (const rule of RULES) {
+    try {
+      diagnostics.push(...rule.check({ root, specs, entries, env }));
+    } catch (error) {
+      diagnostics.push(
+        diagnostic(
+          configFile ? PROJECT_FILE : root,
+          FILE_START,
+          'internal-error',
+          `rule ${rule.id} failed: ${(error as Error).message}`,
+        ),
+      );
+    }
+  }
+  const onlyDisplay = only ? new Set(only.map((p) => displayPath(root, p))) : undefined;
+  const reported = onlyDisplay ? diagnostics.filter((d) => onlyDisplay.has(d.file)) : diagnostics;
+  return {
+    root,
+    configFile,
+    files: [...(configFile ? [configFile] : []), ...files],
+    specs,
+    diagnostics: reported.sort(compareDiagnostics),
+  };
+}
+
+function indexEntries(entries: readonly IndexedEntry[]): ProjectSpecs {
+  const specs = emptySpecs();
+  for (const entry of entries) {
+    if (entry.kind === 'project') {
+      specs.project ??= entry as ProjectSpecs['project'];
+      continue;
+    }
+    const map = specs[entry.kind] as Map<string, IndexedEntry>;
+    if (!map.has(entry.name)) map.set(entry.name, entry);
+  }
+  return specs;
+}

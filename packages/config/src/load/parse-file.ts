@@ -1,0 +1,157 @@
+import { readFile, stat } from 'node:fs/promises';
+import { type Document, LineCounter, parseAllDocuments } from 'yaml';
+import { type Diagnostic, diagnostic, FILE_START } from '../diagnostic.js';
+import { offsetRange } from './node-range.js';
+
+/** Files above this size are refused unread: a config has no reason to be this large. */
+export const MAX_FILE_BYTES = 1024 * 1024;
+/** Aliases expanded per document; past it the document is an alias bomb. */
+export const MAX_ALIAS_COUNT = 100;
+/** Nesting deeper than this is refused before anything recurses over it. */
+export const MAX_DEPTH = 64;
+
+/** One YAML document of a file, with its data and what is needed to find positions in it. */
+export interface ParsedDocument {
+  /** Display path of the file (relative to the root when inside it). */
+  file: string;
+  absFile: string;
+  /** Index of the document in its file, from 0. */
+  index: number;
+  doc: Document;
+  lineCounter: LineCounter;
+  /** The document as plain data; undefined when it could not be converted. */
+  value: unknown;
+}
+
+/** A parsed file: its documents and the problems found while reading it. */
+export interface ParsedFile {
+  documents: ParsedDocument[];
+  diagnostics: Diagnostic[];
+}
+
+/** Reads and parses one YAML file into documents; never throws for what the file contains. */
+export async function parseFile(absFile: string, file: string): Promise<ParsedFile> {
+  const diagnostics: Diagnostic[] = [];
+  try {
+    const info = await stat(absFile);
+    if (info.size > MAX_FILE_BYTES) {
+      const size = `${(info.size / 1024 / 1024).toFixed(1)} MiB`;
+      diagnostics.push(diagnostic(file, FILE_START, 'file-too-large', `file is ${size}; the limit is 1 MiB`));
+      return { documents: [], diagnostics };
+    }
+    const bytes = await readFile(absFile);
+    if (bytes.includes(0)) {
+      diagnostics.push(
+        diagnostic(file, FILE_START, 'yaml-syntax', 'file is binary (it contains NUL bytes), not YAML'),
+      );
+      return { documents: [], diagnostics };
+    }
+    return parseText(bytes.toString('utf8'), absFile, file);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    diagnostics.push(diagnostic(file, FILE_START, 'file-unreadable', `cannot read file (${reason})`));
+    return { documents: [], diagnostics };
+  }
+}
+
+/** Parses YAML text into documents and diagnostics. */
+export function parseText(text: string, absFile: string, file: string): ParsedFile {
+  const diagnostics: Diagnostic[] = [];
+  const documents: ParsedDocument[] = [];
+  const lineCounter = new LineCounter();
+  let docs: Document[];
+  try {
+    const tooDeep = depthProblem(text);
+    if (tooDeep !== undefined) {
+      const range = offsetRange(indexLines(text), tooDeep, tooDeep + 1);
+      diagnostics.push(diagnostic(file, range, 'yaml-syntax', `nesting is deeper than ${MAX_DEPTH} levels`));
+      return { documents, diagnostics };
+    }
+    docs = parseAllDocuments(text, {
+      lineCounter,
+      uniqueKeys: true,
+      prettyErrors: false,
+      strict: true,
+    }) as Document[];
+    if (!Array.isArray(docs)) docs = [];
+  } catch (error) {
+    diagnostics.push(
+      diagnostic(file, FILE_START, 'yaml-syntax', `cannot parse YAML: ${(error as Error).message}`),
+    );
+    return { documents, diagnostics };
+  }
+  if (docs.every((doc) => doc.contents === null) && docs.every((doc) => doc.errors.length === 0)) {
+    diagnostics.push(diagnostic(file, FILE_START, 'empty-file', 'file holds no YAML document', 'warning'));
+    return { documents, diagnostics };
+  }
+  docs.forEach((doc, index) => {
+    for (const problem of doc.errors) {
+      const [start, end] = problem.pos;
+      diagnostics.push(
+        diagnostic(file, offsetRange(lineCounter, start, end), 'yaml-syntax', yamlMessage(problem)),
+      );
+    }
+    for (const problem of doc.warnings) {
+      const [start, end] = problem.pos;
+      diagnostics.push(
+        diagnostic(
+          file,
+          offsetRange(lineCounter, start, end),
+          'yaml-syntax',
+          yamlMessage(problem),
+          'warning',
+        ),
+      );
+    }
+    if (doc.errors.length > 0 || doc.contents === null) return;
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    } catch (error) {
+      const range = doc.contents.range
+        ? offsetRange(lineCounter, doc.contents.range[0], doc.contents.range[0])
+        : FILE_START;
+      const message = /alias/i.test((error as Error).message)
+        ? `too many aliases expanded (more than ${MAX_ALIAS_COUNT}); refusing a possible alias bomb`
+        : `cannot read YAML document: ${(error as Error).message}`;
+      diagnostics.push(diagnostic(file, range, 'yaml-syntax', message));
+      return;
+    }
+    documents.push({ file, absFile, index, doc, lineCounter, value });
+  });
+  return { documents, diagnostics };
+}
+
+function yamlMessage(problem: { code: string; message: string }): string {
+  // The library's message can carry a code frame over several lines; the first line is the message.
+  const first = problem.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+  if (problem.code === 'DUPLICATE_KEY') return `duplicate key: ${first}`;
+  if (problem.code === 'TAB_AS_INDENT') return 'tabs are not allowed for indentation in YAML; use spaces';
+  return first;
+}
+
+/** The offset where flow or block nesting passes the limit, without building anything. */
+function depthProblem(text: string): number | undefined {
+  let flow = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) {
+      if (++flow > MAX_DEPTH) return i;
+    } else if ((c === 0x5d || c === 0x7d) && flow > 0) flow--;
+  }
+  let offset = 0;
+  for (const line of text.split('\n')) {
+    let indent = 0;
+    while (indent < line.length && (line[indent] === ' ' || line[indent] === '-')) indent++;
+    if (indent > MAX_DEPTH * 4) return offset;
+    offset += line.length + 1;
+  }
+  return undefined;
+}
+
+function indexLines(text: string): LineCounter {
+  const counter = new LineCounter();
+  counter.addNewLine(0);
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) counter.addNewLine(i + 1);
+  return counter;
+}

@@ -1,0 +1,38 @@
+import type { SourceRange } from '../diagnostic.js';
+import type { Kind } from '../schemas.js';
+import type { SpecByKind } from '../spec-types.js';
+import type { DataPath } from './node-range.js';
+
+/** One named document (or inline agent) of the project, with where it was written. */
+export interface SpecEntry<T = unknown> {
+  kind: Kind;
+  name: string;
+  /** The parsed object, keys as written (snake_case). */
+  spec: T;
+  /** Display path of its file. */
+  file: string;
+  absFile: string;
+  /** The range of its `name` value. */
+  range: SourceRange;
+  /** Where a path inside this spec sits in the file (`key: true` for the key rather than the value). */
+  locate(path: DataPath, options?: { key?: boolean }): SourceRange;
+  /** For an inline sub-agent: the agent it is written in. */
+  parent?: string;
+}
+
+/** The project index: per kind, name -> entry. */
+export type ProjectSpecs = { [K in Exclude<Kind, 'project'>]: Map<string, SpecEntry<SpecByKind[K]>> } & {
+  project?: SpecEntry<SpecByKind['project']>;
+};
+
+/** An empty index. */
+export function emptySpecs(): ProjectSpecs {
+  return {
+    agent: new Map(),
+    model: new Map(),
+    tool: new Map(),
+    toolset: new Map(),
+    middleware: new Map(),
+    memory: new Map(),
+  };
+}

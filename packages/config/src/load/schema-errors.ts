@@ -1,0 +1,236 @@
+import type { ErrorObject } from 'ajv';
+import { type Diagnostic, diagnostic } from '../diagnostic.js';
+import { didYouMean } from './did-you-mean.js';
+import { locate, locateKey, pointerToPath } from './node-range.js';
+import type { ParsedDocument } from './parse-file.js';
+
+type SchemaNode = Record<string, unknown>;
+
+/**
+ * Turns Ajv's errors for one document into diagnostics: one per real problem, pointing at the
+ * key or value at fault. Errors of `anyOf`/`oneOf` branches that do not apply (a branch of the
+ * wrong type) are dropped, and ambiguous alternatives become one plain message.
+ */
+export function schemaDiagnostics(
+  parsed: ParsedDocument,
+  errors: readonly ErrorObject[],
+  kind: string,
+): Diagnostic[] {
+  const kept = collapseAlternatives(errors);
+  const out: Diagnostic[] = [];
+  const seen = new Set<string>();
+  for (const error of kept) {
+    const made = toDiagnostic(parsed, error, kind);
+    const key = `${made.line}:${made.col}:${made.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(made);
+    }
+  }
+  return out;
+}
+
+interface Alternative {
+  error: ErrorObject;
+  /** Replacement errors for this combinator (a branch's own errors, or itself as one message). */
+  keep: ErrorObject[];
+}
+
+function collapseAlternatives(errors: readonly ErrorObject[]): ErrorObject[] {
+  const list = errors.filter((e) => e.keyword !== 'if');
+  const dropped = new Set<ErrorObject>();
+  const result = new Map<ErrorObject, ErrorObject[]>();
+  for (let i = 0; i < list.length; i++) {
+    const combinator = list[i];
+    if (combinator.keyword !== 'anyOf' && combinator.keyword !== 'oneOf') continue;
+    const at = combinator.instancePath;
+    const under = (e: ErrorObject) => e.instancePath === at || e.instancePath.startsWith(`${at}/`);
+    // Branch errors come right before their combinator, all at or below its instance path.
+    const branch: ErrorObject[] = [];
+    for (let j = i - 1; j >= 0 && under(list[j]) && !dropped.has(list[j]); j--) branch.unshift(list[j]);
+    for (const e of branch) dropped.add(e);
+    result.set(combinator, choose(combinator, branch).keep);
+  }
+  const out: ErrorObject[] = [];
+  for (const e of list) {
+    if (dropped.has(e)) continue;
+    const replacement = result.get(e);
+    if (replacement) out.push(...replacement);
+    else out.push(e);
+  }
+  return out;
+}
+
+function choose(combinator: ErrorObject, branch: ErrorObject[]): Alternative {
+  const at = combinator.instancePath;
+  const prefix = `${combinator.schemaPath}/`;
+  const groups = new Map<string, ErrorObject[]>();
+  for (const e of branch) {
+    // A nested combinator's replacement already stands for its branch.
+    const index = e.schemaPath.startsWith(prefix) ? e.schemaPath.slice(prefix.length).split('/')[0] : '?';
+    if (e.keyword === 'type' && e.instancePath === at) continue;
+    groups.set(index, [...(groups.get(index) ?? []), e]);
+  }
+  const attributed = [...groups.entries()].filter(([index]) => index !== '?');
+  const unattributed = groups.get('?') ?? [];
+  if (attributed.length === 0 && unattributed.length > 0) return { error: combinator, keep: unattributed };
+  if (attributed.length === 1 && unattributed.length === 0)
+    return { error: combinator, keep: attributed[0][1] };
+  if (attributed.length > 1 && unattributed.length === 0) {
+    const sizes = attributed.map(([, errs]) => errs.length).sort((a, b) => a - b);
+    const deeper = attributed.filter(([, errs]) =>
+      errs.some((e) => e.instancePath !== at || e.keyword === 'additionalProperties'),
+    );
+    if (sizes[0] < sizes[1] && deeper.length > 0) {
+      const best = attributed.find(([, errs]) => errs.length === sizes[0]);
+      if (best) return { error: combinator, keep: best[1] };
+    }
+  }
+  return { error: combinator, keep: [combinator] };
+}
+
+function fieldName(path: Array<string | number>, kind: string): string {
+  const last = [...path].reverse().find((p) => typeof p === 'string');
+  return last === undefined ? `the ${kind}` : `\`${last}\``;
+}
+
+function alternativesMessage(error: ErrorObject, kind: string): string {
+  const path = pointerToPath(error.instancePath);
+  const branches = Array.isArray(error.schema) ? (error.schema as SchemaNode[]) : [];
+  const keys = branches.flatMap((b) =>
+    Array.isArray(b.required) && Object.keys(b).every((k) => k === 'required' || k === 'not')
+      ? (b.required as string[])
+      : [],
+  );
+  if (keys.length === branches.length && keys.length > 0) {
+    return `${fieldName(path, kind)} needs exactly one of ${keys.map((k) => `\`${k}\``).join(', ')}`;
+  }
+  const description = (error.parentSchema as SchemaNode | undefined)?.description;
+  if (typeof description === 'string')
+    return `${fieldName(path, kind)} is not valid; expected ${lowerFirst(description)}`;
+  return `${fieldName(path, kind)} matches none of the allowed forms`;
+}
+
+function lowerFirst(text: string): string {
+  return /^[A-Z][a-z]/.test(text) ? text[0].toLowerCase() + text.slice(1) : text;
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'string') return `"${value.length > 40 ? `${value.slice(0, 40)}...` : value}"`;
+  return String(value);
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  object: 'a mapping',
+  array: 'a list',
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'true or false',
+  null: 'null',
+};
+
+function toDiagnostic(parsed: ParsedDocument, error: ErrorObject, kind: string): Diagnostic {
+  const { doc, lineCounter, file } = parsed;
+  const path = pointerToPath(error.instancePath);
+  const field = fieldName(path, kind);
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'additionalProperties': {
+      const key = String(params.additionalProperty);
+      const allowed = Object.keys(((error.parentSchema as SchemaNode)?.properties as SchemaNode) ?? {});
+      const where = path.length === 0 ? kind : field;
+      const range = locateKey(doc, lineCounter, [...path, key]);
+      return diagnostic(
+        file,
+        range,
+        'unknown-key',
+        `unknown key \`${key}\` in ${where}${didYouMean(key, allowed)}`,
+      );
+    }
+    case 'required': {
+      const range =
+        path.length === 0
+          ? locateKey(doc, lineCounter, [Object.keys(parsed.value as object)[0] ?? ''])
+          : locateKey(doc, lineCounter, path);
+      const where = path.length === 0 ? `${kind}` : field;
+      return diagnostic(
+        file,
+        range,
+        'schema',
+        `${where} is missing the required key \`${String(params.missingProperty)}\``,
+      );
+    }
+    case 'dependentRequired': {
+      const range = locateKey(doc, lineCounter, [...path, String(params.property)]);
+      return diagnostic(
+        file,
+        range,
+        'schema',
+        `\`${String(params.property)}\` needs \`${String(params.missingProperty)}\` beside it`,
+      );
+    }
+    case 'type': {
+      const expected = String(params.type)
+        .split(',')
+        .map((t) => TYPE_NAMES[t] ?? t)
+        .join(' or ');
+      return diagnostic(
+        file,
+        locate(doc, lineCounter, path),
+        'schema',
+        `${field} must be ${expected}, not ${describeValue(error.data)}`,
+      );
+    }
+    case 'enum': {
+      const allowed = (params.allowedValues as unknown[]).map(String);
+      const hint = typeof error.data === 'string' ? didYouMean(error.data, allowed) : '';
+      return diagnostic(
+        file,
+        locate(doc, lineCounter, path),
+        'schema',
+        `${field} must be one of ${allowed.join(', ')} (got ${describeValue(error.data)})${hint}`,
+      );
+    }
+    case 'const':
+      return diagnostic(
+        file,
+        locate(doc, lineCounter, path),
+        'schema',
+        `${field} must be ${JSON.stringify(params.allowedValue)}`,
+      );
+    case 'pattern': {
+      const description = (error.parentSchema as SchemaNode | undefined)?.description;
+      const expected =
+        typeof description === 'string'
+          ? `; expected ${lowerFirst(description)}`
+          : ` (must match ${String(params.pattern)})`;
+      return diagnostic(
+        file,
+        locate(doc, lineCounter, path),
+        'schema',
+        `${field} is not valid: ${describeValue(error.data)}${expected}`,
+      );
+    }
+    case 'false schema':
+      return diagnostic(
+        file,
+        locateKey(doc, lineCounter, path),
+        'schema',
+        `${field} is not allowed here; ${lowerFirst(String((error.parentSchema as SchemaNode | undefined)?.description ?? 'see the schema'))}`,
+      );
+    case 'anyOf':
+    case 'oneOf':
+      return diagnostic(file, locate(doc, lineCounter, path), 'schema', alternativesMessage(error, kind));
+    default:
+      return diagnostic(
+        file,
+        locate(doc, lineCounter, path),
+        'schema',
+        `${field} ${error.message ?? 'is not valid'}`,
+      );
+  }
+}

@@ -1,0 +1,29 @@
+import { agentCycle } from './agent-cycle.js';
+import { anthropicSampling } from './anthropic-sampling.js';
+import { envRequired } from './env-required.js';
+import { filePath } from './file-path.js';
+import { instructionTemplate } from './instruction-template.js';
+import { modulePath } from './module-path.js';
+import { outputSchemaValid } from './output-schema-valid.js';
+import { reservedName } from './reserved-name.js';
+import type { Rule } from './rule.js';
+import { singleParent } from './single-parent.js';
+import { uniqueNames } from './unique-names.js';
+import { unresolvedReference } from './unresolved-reference.js';
+import { workflowConstraints } from './workflow-constraints.js';
+
+/** Every semantic rule, in the order their diagnostics are most useful. */
+export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
+  { id: 'unique-names', check: uniqueNames },
+  { id: 'reserved-name', check: reservedName },
+  { id: 'unresolved-reference', check: unresolvedReference },
+  { id: 'agent-cycle', check: agentCycle },
+  { id: 'single-parent', check: singleParent },
+  { id: 'workflow-constraints', check: workflowConstraints },
+  { id: 'module-path', check: modulePath },
+  { id: 'file-path', check: filePath },
+  { id: 'output-schema-valid', check: outputSchemaValid },
+  { id: 'env-required', check: envRequired },
+  { id: 'anthropic-sampling', check: anthropicSampling },
+  { id: 'instruction-template', check: instructionTemplate },
+];

@@ -1,0 +1,72 @@
+import { type Diagnostic, diagnostic } from '../diagnostic.js';
+import type { IndexedEntry } from '../load/index-documents.js';
+import { resolveProjectPath } from '../paths.js';
+import type { MiddlewareSpec, ToolSpec } from '../spec-types.js';
+import { type RuleContext, validAgents, validEntries } from './rule.js';
+
+/** Where a path is written, and whether the file must exist. */
+export interface PathUse {
+  entry: IndexedEntry;
+  path: Array<string | number>;
+  written: string;
+  mustExist: boolean;
+  what: string;
+}
+
+/** Checks one path: it stays in the project and, when it must, exists. */
+export function checkPath(ctx: RuleContext, use: PathUse, rule: string): Diagnostic[] {
+  if (use.written.includes('${')) return [];
+  const resolved = resolveProjectPath(ctx.root, use.entry.absFile, use.written);
+  const range = use.entry.locate(use.path);
+  if (resolved.escapes) {
+    return [
+      diagnostic(use.entry.file, range, rule, `${use.what} \`${use.written}\` is outside the project folder`),
+    ];
+  }
+  if (use.mustExist && !resolved.exists) {
+    return [
+      diagnostic(
+        use.entry.file,
+        range,
+        rule,
+        `${use.what} \`${use.written}\` does not exist (paths are relative to the file naming them)`,
+      ),
+    ];
+  }
+  if (use.what === 'module' && !/\.(m|c)?(t|j)s$/.test(use.written)) {
+    return [diagnostic(use.entry.file, range, rule, `module \`${use.written}\` must be a .ts or .js file`)];
+  }
+  return [];
+}
+
+/** Module paths (tools, middleware) exist, are .ts/.js files and stay inside the project. */
+export function modulePath(ctx: RuleContext): Diagnostic[] {
+  const uses: PathUse[] = [];
+  for (const tool of validEntries<ToolSpec>(ctx, 'tool')) {
+    if (tool.spec.module)
+      uses.push({
+        entry: tool,
+        path: ['module', 'path'],
+        written: tool.spec.module.path,
+        mustExist: true,
+        what: 'module',
+      });
+  }
+  for (const mw of validEntries<MiddlewareSpec>(ctx, 'middleware')) {
+    if (mw.spec.module)
+      uses.push({ entry: mw, path: ['module'], written: mw.spec.module, mustExist: true, what: 'module' });
+  }
+  for (const agent of validAgents(ctx)) {
+    agent.spec.tools?.forEach((tool, i) => {
+      if (typeof tool === 'object' && 'module' in tool)
+        uses.push({
+          entry: agent,
+          path: ['tools', i, 'module'],
+          written: tool.module,
+          mustExist: true,
+          what: 'module',
+        });
+    });
+  }
+  return uses.flatMap((use) => checkPath(ctx, use, 'module-path'));
+}

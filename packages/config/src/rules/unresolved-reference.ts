@@ -1,0 +1,80 @@
+import { type Diagnostic, diagnostic, type SourceRange } from '../diagnostic.js';
+import { didYouMean } from '../load/did-you-mean.js';
+import type { ProjectSpecs } from '../load/project-specs.js';
+import { type RuleContext, validAgents } from './rule.js';
+
+/** Middleware names that exist without a middleware document. */
+export const BUILTIN_MIDDLEWARE: readonly string[] = ['retry', 'timeout', 'logging', 'redaction'];
+/** Memory names that exist without a memory document (a backend with default settings). */
+export const BUILTIN_MEMORY: readonly string[] = ['memory', 'file'];
+
+type RefKind = 'model' | 'tool' | 'toolset' | 'middleware' | 'memory' | 'agent';
+
+function missing(
+  specs: ProjectSpecs,
+  kind: RefKind,
+  name: string,
+  extra: readonly string[] = [],
+): string | undefined {
+  if (specs[kind].has(name) || extra.includes(name)) return undefined;
+  const known = [...specs[kind].keys(), ...extra];
+  return `${kind} \`${name}\` is not defined${didYouMean(name, known)}`;
+}
+
+/** Every name an agent (or the project's defaults) uses refers to something that exists. */
+export function unresolvedReference(ctx: RuleContext): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const report = (file: string, range: SourceRange, message: string | undefined) => {
+    if (message) out.push(diagnostic(file, range, 'unresolved-reference', message));
+  };
+  const { specs } = ctx;
+  for (const agent of validAgents(ctx)) {
+    const spec = agent.spec;
+    const at = (...path: Array<string | number>) => agent.locate(path);
+    if (spec.model !== undefined && !spec.model.includes('/')) {
+      report(
+        agent.file,
+        at('model'),
+        missing(specs, 'model', spec.model) &&
+          `${missing(specs, 'model', spec.model)} (use a model name, or "provider/model" such as "offline/echo")`,
+      );
+    }
+    if (spec.memory !== undefined)
+      report(agent.file, at('memory'), missing(specs, 'memory', spec.memory, BUILTIN_MEMORY));
+    spec.tools?.forEach((tool, i) => {
+      if (typeof tool === 'string') report(agent.file, at('tools', i), missing(specs, 'tool', tool));
+      else if ('toolset' in tool)
+        report(agent.file, at('tools', i, 'toolset'), missing(specs, 'toolset', tool.toolset));
+      else if ('agent' in tool)
+        report(agent.file, at('tools', i, 'agent'), missing(specs, 'agent', tool.agent));
+    });
+    spec.sub_agents?.forEach((sub, i) => {
+      if (typeof sub === 'string') report(agent.file, at('sub_agents', i), missing(specs, 'agent', sub));
+    });
+    spec.middleware?.forEach((entry, i) => {
+      if (typeof entry === 'string')
+        report(agent.file, at('middleware', i), missing(specs, 'middleware', entry, BUILTIN_MIDDLEWARE));
+      else {
+        const name = Object.keys(entry)[0];
+        report(
+          agent.file,
+          agent.locate(['middleware', i, name], { key: true }),
+          missing(specs, 'middleware', name, BUILTIN_MIDDLEWARE),
+        );
+      }
+    });
+  }
+  const project = specs.project;
+  if (project) {
+    const defaults = (project.spec as { defaults?: { model?: string; memory?: string } }).defaults;
+    if (defaults?.model && !defaults.model.includes('/'))
+      report(project.file, project.locate(['defaults', 'model']), missing(specs, 'model', defaults.model));
+    if (defaults?.memory)
+      report(
+        project.file,
+        project.locate(['defaults', 'memory']),
+        missing(specs, 'memory', defaults.memory, BUILTIN_MEMORY),
+      );
+  }
+  return out;
+}

@@ -1,0 +1,68 @@
+import { type Diagnostic, diagnostic } from '../diagnostic.js';
+import type { AgentSpec } from '../spec-types.js';
+import { type RuleContext, validAgents } from './rule.js';
+
+const LLM_ONLY: ReadonlyArray<keyof AgentSpec> = [
+  'model',
+  'instruction',
+  'instruction_file',
+  'tools',
+  'output_schema',
+  'temperature',
+  'top_p',
+  'max_output_tokens',
+];
+
+/** Workflow agents (sequential, parallel, loop) run sub-agents and have no model or tools of their own. */
+export function workflowConstraints(ctx: RuleContext): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const agent of validAgents(ctx)) {
+    const spec = agent.spec;
+    const type = spec.type ?? 'llm';
+    if (type === 'llm') {
+      if (spec.max_iterations !== undefined) {
+        out.push(
+          diagnostic(
+            agent.file,
+            agent.locate(['max_iterations'], { key: true }),
+            'workflow-constraints',
+            '`max_iterations` is for loop agents; an llm agent uses `limits.max_iterations`',
+          ),
+        );
+      }
+      continue;
+    }
+    if (!spec.sub_agents || spec.sub_agents.length === 0) {
+      out.push(
+        diagnostic(
+          agent.file,
+          agent.locate(['type']),
+          'workflow-constraints',
+          `a ${type} agent needs \`sub_agents\` to run`,
+        ),
+      );
+    }
+    for (const key of LLM_ONLY) {
+      if (spec[key] !== undefined)
+        out.push(
+          diagnostic(
+            agent.file,
+            agent.locate([key], { key: true }),
+            'workflow-constraints',
+            `a ${type} agent has no \`${key}\`; give it to one of its sub-agents`,
+          ),
+        );
+    }
+    if (spec.max_iterations !== undefined && type !== 'loop') {
+      out.push(
+        diagnostic(
+          agent.file,
+          agent.locate(['max_iterations'], { key: true }),
+          'workflow-constraints',
+          `\`max_iterations\` is for loop agents, not ${type}`,
+        ),
+      );
+    }
+  }
+  return out;
+}

@@ -1,0 +1,185 @@
+/**
+ * The raw specs as written in YAML (snake_case), one interface per kind. The JSON Schemas in
+ * `schemas/` are the source of truth; a drift test checks these types against them.
+ */
+
+/** A duration: milliseconds, or a string such as `30s`, `2m`. */
+export type DurationSpec = number | string;
+
+/** How a tool call is approved. */
+export type ApprovalMode = 'always' | 'never' | 'once-per-session';
+
+/** `agentctl.yaml`. */
+export interface ProjectSpec {
+  $schema?: string;
+  kind: 'project';
+  name?: string;
+  description?: string;
+  include?: string[];
+  exclude?: string[];
+  env_file?: string;
+  defaults?: { model?: string; memory?: string };
+}
+
+/** One entry of an agent's `tools`. */
+export type ToolRefSpec =
+  | string
+  | { builtin: string }
+  | { module: string; export?: string }
+  | { toolset: string }
+  | { agent: string };
+
+/** One entry of an agent's `middleware`: a name, or `{ name: options }`. */
+export type MiddlewareRefSpec = string | Record<string, Record<string, unknown>>;
+
+/** An agent (a document, or inline in `sub_agents` without `kind`). */
+export interface AgentSpec {
+  $schema?: string;
+  kind?: 'agent';
+  name: string;
+  description?: string;
+  type?: 'llm' | 'sequential' | 'parallel' | 'loop';
+  model?: string;
+  instruction?: string;
+  instruction_file?: string;
+  tools?: ToolRefSpec[];
+  sub_agents?: Array<string | AgentSpec>;
+  middleware?: MiddlewareRefSpec[];
+  memory?: string;
+  output_schema?: Record<string, unknown>;
+  output_key?: string;
+  limits?: {
+    max_iterations?: number;
+    max_tokens?: number;
+    timeout?: DurationSpec;
+    tool_timeout?: DurationSpec;
+  };
+  approval?: { tools?: Record<string, ApprovalMode> };
+  temperature?: number;
+  top_p?: number;
+  max_output_tokens?: number;
+  max_iterations?: number;
+  disallow_transfer_to_parent?: boolean;
+  disallow_transfer_to_peers?: boolean;
+  max_history?: number;
+}
+
+/** One turn of an offline script, as written in YAML. */
+export interface ScriptTurnSpec {
+  match?: string;
+  text?: string;
+  tool_calls?: Array<{ name: string; arguments?: Record<string, unknown>; id?: string }>;
+  error?: string | { message: string; code?: string; retryable?: boolean };
+  usage?: {
+    input_tokens: number;
+    output_tokens: number;
+    cache_read_tokens?: number;
+    cache_write_tokens?: number;
+  };
+  delay_ms?: number;
+}
+
+/** A named model. */
+export interface ModelSpec {
+  $schema?: string;
+  kind: 'model';
+  name: string;
+  description?: string;
+  provider: string;
+  model?: string;
+  base_url?: string;
+  api_key?: string;
+  temperature?: number;
+  top_p?: number;
+  max_output_tokens?: number;
+  timeout?: DurationSpec;
+  retry?: { max_attempts?: number; initial_delay?: DurationSpec; max_delay?: DurationSpec };
+  pricing?: { input: number; output: number; cache_read?: number; cache_write?: number };
+  options?: Record<string, unknown>;
+  script?: string | ScriptTurnSpec[];
+  cassette?: string;
+}
+
+/** The `http` implementation of a tool. */
+export interface HttpToolSpec {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
+  url: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+  allowed_hosts?: string[];
+  max_response_bytes?: number;
+}
+
+/** The `command` implementation of a tool. */
+export interface CommandToolSpec {
+  argv: string[];
+  stdin_json?: boolean;
+  cwd?: string;
+  env?: string[];
+  max_output_bytes?: number;
+}
+
+/** A named tool. */
+export interface ToolSpec {
+  $schema?: string;
+  kind: 'tool';
+  name: string;
+  description?: string;
+  parameters?: Record<string, unknown>;
+  needs_approval?: boolean;
+  timeout?: DurationSpec;
+  module?: { path: string; export?: string };
+  http?: HttpToolSpec;
+  command?: CommandToolSpec;
+}
+
+/** A named set of MCP tools. */
+export interface ToolsetSpec {
+  $schema?: string;
+  kind: 'toolset';
+  name: string;
+  description?: string;
+  mcp:
+    | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string }
+    | { url: string; headers?: Record<string, string> };
+  include?: string[];
+  exclude?: string[];
+  prefix?: string;
+  approval?: Record<string, ApprovalMode>;
+  timeout?: DurationSpec;
+}
+
+/** A named middleware. */
+export interface MiddlewareSpec {
+  $schema?: string;
+  kind: 'middleware';
+  name: string;
+  description?: string;
+  builtin?: string;
+  module?: string;
+  export?: string;
+  options?: Record<string, unknown>;
+}
+
+/** A named memory. */
+export interface MemorySpec {
+  $schema?: string;
+  kind: 'memory';
+  name: string;
+  description?: string;
+  backend?: string;
+  path?: string;
+  retention?: { max_sessions?: number; max_age?: DurationSpec };
+  options?: Record<string, unknown>;
+}
+
+/** The spec type of each kind. */
+export interface SpecByKind {
+  project: ProjectSpec;
+  agent: AgentSpec;
+  model: ModelSpec;
+  tool: ToolSpec;
+  toolset: ToolsetSpec;
+  middleware: MiddlewareSpec;
+  memory: MemorySpec;
+}

@@ -1,0 +1,96 @@
+import type { AnyTool, ToolContext } from '@agentctl/core';
+import { parseDuration } from '../compile/duration.js';
+import type { FactoryContext } from '../registry.js';
+import type { HttpToolSpec, ToolSpec } from '../spec-types.js';
+import { fillArgs, fillArgsDeep } from './args-template.js';
+
+const DEFAULT_MAX_BYTES = 1024 * 1024;
+
+function hostsOf(spec: HttpToolSpec, name: string): string[] {
+  if (spec.allowed_hosts) return spec.allowed_hosts.map((h) => h.toLowerCase());
+  let written: URL;
+  try {
+    written = new URL(spec.url.replace(/\{\{[^}]*\}\}/g, 'ARG'));
+  } catch {
+    throw new Error(`tool ${name}: url is not a valid URL`);
+  }
+  if (written.host.includes('arg'))
+    throw new Error(
+      `tool ${name}: the url's host comes from an argument; list the hosts it may reach in \`allowed_hosts\``,
+    );
+  return [written.host.toLowerCase()];
+}
+
+async function readCapped(response: Response, limit: number, signal: AbortSignal): Promise<string> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) {
+    await response.body?.cancel();
+    throw new Error(`response is ${declared} bytes, over max_response_bytes (${limit})`);
+  }
+  if (!response.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    if (signal.aborted) {
+      await reader.cancel();
+      throw signal.reason;
+    }
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new Error(`response is over max_response_bytes (${limit})`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A `kind: tool` with `http`: one request per call, to the allowed hosts only. */
+export function httpTool(spec: ToolSpec, ctx: FactoryContext): AnyTool {
+  const http = spec.http as HttpToolSpec;
+  const allowed = hostsOf(http, spec.name);
+  const method = http.method ?? 'GET';
+  const limit = http.max_response_bytes ?? DEFAULT_MAX_BYTES;
+  return {
+    name: spec.name,
+    description: spec.description ?? `${method} ${http.url.replace(/\?.*$/, '')}`,
+    parameters: spec.parameters ?? { type: 'object', properties: {} },
+    needsApproval: spec.needs_approval,
+    timeout: parseDuration(spec.timeout),
+    async execute(args: Record<string, unknown>, call: ToolContext) {
+      const url = new URL(fillArgs(http.url, args, encodeURIComponent));
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new Error(`only http and https URLs are allowed, not ${url.protocol}`);
+      if (!allowed.includes(url.host.toLowerCase()) && !allowed.includes(url.hostname.toLowerCase())) {
+        throw new Error(`host ${url.host} is not in allowed_hosts (${allowed.join(', ')})`);
+      }
+      const headers: Record<string, string> = {};
+      for (const [key, value] of Object.entries(http.headers ?? {})) headers[key] = fillArgs(value, args);
+      let body: string | undefined;
+      if (method !== 'GET' && method !== 'HEAD') {
+        if (typeof http.body === 'string') body = fillArgs(http.body, args);
+        else {
+          body = JSON.stringify(http.body === undefined ? args : fillArgsDeep(http.body, args));
+          if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+            headers['content-type'] = 'application/json';
+        }
+      }
+      try {
+        const response = await fetch(url, { method, headers, body, signal: call.signal, redirect: 'manual' });
+        if (response.status >= 300 && response.status < 400) {
+          await response.body?.cancel();
+          throw new Error(`HTTP ${response.status}: redirects are not followed`);
+        }
+        const text = await readCapped(response, limit, call.signal);
+        if (!response.ok) throw new Error(`HTTP ${response.status}: ${text.slice(0, 300)}`);
+        const isJson = /\bjson\b/.test(response.headers.get('content-type') ?? '');
+        return { status: response.status, body: isJson && text !== '' ? JSON.parse(text) : text };
+      } catch (error) {
+        throw new Error(ctx.secrets.scrub((error as Error).message));
+      }
+    },
+  };
+}

@@ -1,0 +1,165 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import {
+  CorruptSessionError,
+  FileSessionStore,
+  InvalidExportError,
+  type RetentionPolicy,
+  SessionStoreError,
+} from '@agentctl/store-file';
+import { formatSessionTree } from './session-tree.js';
+import { formatSessionsTable, formatTime } from './sessions-table.js';
+import { formatTranscript } from './transcript.js';
+
+/** Options of `agentctl sessions`. */
+export interface SessionsOptions {
+  json?: boolean;
+  /** Project root; the default sessions folder is `<project>/.agentctl/sessions`. */
+  project?: string;
+  /** Sessions folder (from the project's memory spec), relative to the project root. */
+  path?: string;
+  retention?: RetentionPolicy;
+}
+
+/** Where the command writes. */
+export interface SessionsIo {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+}
+
+const USAGE = 'usage: agentctl sessions list | show <id> | rm <id> | export <id> [file] | import <file>';
+
+/**
+ * `agentctl sessions list|show|rm|export|import`; returns the exit code (0 ok, 1 missing or
+ * corrupt session or bad file, 2 bad usage). User errors print one line, never a stack.
+ */
+export async function sessionsCommand(
+  action: string,
+  args: string[],
+  options: SessionsOptions,
+  io: SessionsIo,
+): Promise<number> {
+  const root = resolve(options.project ?? process.cwd());
+  const store = new FileSessionStore({ path: resolve(root, options.path ?? '.agentctl/sessions') });
+  const fail = (message: string, code = 1) => {
+    io.stderr(`agentctl: ${message}\n`);
+    return code;
+  };
+  const needs = (count: number) => args.length < count || args.length > count + (action === 'export' ? 1 : 0);
+  try {
+    switch (action) {
+      case 'list':
+      case 'ls':
+        return await list(store, options, io);
+      case 'show':
+        if (needs(1)) return fail(USAGE, 2);
+        return await show(store, args[0]!, options, io);
+      case 'rm':
+        if (needs(1)) return fail(USAGE, 2);
+        if (!(await store.delete(args[0]!))) return fail(`no session ${args[0]} in ${store.path}`);
+        io.stdout(
+          options.json ? `${JSON.stringify({ id: args[0], deleted: true })}\n` : `removed ${args[0]}\n`,
+        );
+        return 0;
+      case 'export': {
+        if (needs(1)) return fail(USAGE, 2);
+        const text = `${JSON.stringify(await store.exportSession(args[0]!), null, 2)}\n`;
+        if (args[1] === undefined || args[1] === '-') io.stdout(text);
+        else {
+          await writeFile(resolve(args[1]), text);
+          io.stderr(`exported ${args[0]} to ${args[1]}\n`);
+        }
+        return 0;
+      }
+      case 'import': {
+        if (needs(1)) return fail(USAGE, 2);
+        const data = await readJson(args[0]!);
+        const id = await store.importSession(data).catch((error: unknown) => {
+          if (error instanceof InvalidExportError) throw new UserFileError(`${args[0]}: ${error.message}`);
+          throw error;
+        });
+        io.stdout(options.json ? `${JSON.stringify({ id })}\n` : `imported ${id}\n`);
+        return 0;
+      }
+      default:
+        return fail(`unknown sessions action ${JSON.stringify(action)}\n${USAGE}`, 2);
+    }
+  } catch (error) {
+    if (error instanceof SessionStoreError || error instanceof UserFileError) return fail(error.message);
+    throw error;
+  } finally {
+    await store.close();
+  }
+}
+
+async function list(store: FileSessionStore, options: SessionsOptions, io: SessionsIo): Promise<number> {
+  const sessions = await store.list({ verify: true });
+  if (options.json) {
+    io.stdout(`${JSON.stringify(sessions, null, 2)}\n`);
+    return 0;
+  }
+  if (sessions.length === 0) {
+    io.stdout(`no sessions in ${store.path}\n`);
+    return 0;
+  }
+  io.stdout(`${formatSessionsTable(sessions)}\n`);
+  for (const s of sessions) if (s.corrupt) io.stderr(`agentctl: ${s.corrupt}\n`);
+  return 0;
+}
+
+async function show(
+  store: FileSessionStore,
+  id: string,
+  options: SessionsOptions,
+  io: SessionsIo,
+): Promise<number> {
+  let session: Awaited<ReturnType<FileSessionStore['get']>>;
+  try {
+    session = await store.get(id);
+  } catch (error) {
+    if (error instanceof CorruptSessionError) {
+      io.stderr(`agentctl: ${error.message}\n(remove it with \`agentctl sessions rm ${id}\`)\n`);
+      return 1;
+    }
+    throw error;
+  }
+  if (!session) {
+    io.stderr(`agentctl: no session ${id} in ${store.path}\n`);
+    return 1;
+  }
+  if (options.json) {
+    io.stdout(`${JSON.stringify(await store.exportSession(id), null, 2)}\n`);
+    return 0;
+  }
+  const all = await store.list({ verify: true });
+  const header = [
+    `session ${session.id}${session.agent ? ` (agent ${session.agent})` : ''}`,
+    `created ${formatTime(session.createdAt)}, updated ${formatTime(session.updatedAt)}, ${session.events.length} events${session.checkpoint !== undefined ? ', paused' : ''}`,
+  ];
+  if (session.parentId)
+    header.push(`child of ${session.parentId}${session.parentCallId ? ` via ${session.parentCallId}` : ''}`);
+  const transcript = formatTranscript(session);
+  const tree = formatSessionTree(session.id, all);
+  const out = [...header, '', ...(transcript.length > 0 ? transcript : ['(no messages yet)'])];
+  if (Object.keys(session.state).length > 0) out.push('', `state: ${JSON.stringify(session.state)}`);
+  if (tree.length > 0) out.push('', 'child sessions:', ...tree);
+  io.stdout(`${out.join('\n')}\n`);
+  return 0;
+}
+
+/** A file given on the command line that cannot be read as JSON. */
+class UserFileError extends Error {}
+
+async function readJson(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(resolve(file), 'utf8');
+  } catch (error) {
+    throw new UserFileError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UserFileError(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,36 @@
+import { open, rename } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+/**
+ * Writes `data` to `path` so a reader (or a crash at any moment) sees either the old file or the new
+ * one in full: write a temp file, fsync it, rename it over the target, fsync the directory.
+ * The temp name is fixed per target, so callers must hold the target's lock; a temp file left by a
+ * killed writer is simply overwritten by the next one.
+ */
+export async function writeFileAtomic(path: string, data: string, durable = true): Promise<number> {
+  const temp = `${path}.tmp`;
+  const buffer = Buffer.from(data, 'utf8');
+  const handle = await open(temp, 'w');
+  try {
+    await handle.writeFile(buffer);
+    if (durable) await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, path);
+  if (durable) await syncDirectory(dirname(path));
+  return buffer.length;
+}
+
+/** Makes a rename in `dir` durable; some platforms cannot open a directory, which is not an error. */
+async function syncDirectory(dir: string): Promise<void> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Windows and some file systems refuse fsync on a directory; the rename itself is still atomic.
+  } finally {
+    await handle?.close();
+  }
+}

@@ -1,0 +1,68 @@
+/** Base class of the file store's errors: the message names the file, so a user can act on it. */
+export class SessionStoreError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** A session file that cannot be parsed or has an unknown layout (for example truncated by hand). */
+export class CorruptSessionError extends SessionStoreError {
+  /** Absolute path of the bad file. */
+  readonly path: string;
+  /** What is wrong with it. */
+  readonly reason: string;
+
+  constructor(path: string, reason: string, options?: { cause?: unknown }) {
+    super(`session file ${path} is corrupt: ${reason}`, options);
+    this.path = path;
+    this.reason = reason;
+  }
+}
+
+/** A session id that is not safe to use as a file name. */
+export class InvalidSessionIdError extends SessionStoreError {
+  /** The rejected id. */
+  readonly id: string;
+
+  constructor(id: string, why: string) {
+    super(`invalid session id ${JSON.stringify(id)}: ${why}`);
+    this.id = id;
+  }
+}
+
+/** An operation on a session that does not exist. */
+export class SessionNotFoundError extends SessionStoreError {
+  /** The missing session's id. */
+  readonly id: string;
+
+  constructor(id: string, dir: string) {
+    super(`no session with id ${id} in ${dir}`);
+    this.id = id;
+  }
+}
+
+/** `create` or `import` with an id that is already taken. */
+export class SessionExistsError extends SessionStoreError {
+  /** The taken id. */
+  readonly id: string;
+
+  constructor(id: string, dir: string) {
+    super(`session ${id} already exists in ${dir}`);
+    this.id = id;
+  }
+}
+
+/** A lock file held by another live process for longer than the wait allows. */
+export class LockTimeoutError extends SessionStoreError {
+  /** The lock file. */
+  readonly path: string;
+
+  constructor(path: string, waitedMs: number, owner: string) {
+    super(`timed out after ${waitedMs} ms waiting for lock ${path} (held by ${owner})`);
+    this.path = path;
+  }
+}
+
+/** Data given to `importSession` that is not a session export. */
+export class InvalidExportError extends SessionStoreError {}

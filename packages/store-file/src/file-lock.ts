@@ -1,0 +1,162 @@
+import { randomBytes } from 'node:crypto';
+import { link, open, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { LockTimeoutError } from './errors.js';
+
+/** How long to wait for a lock and when a held lock counts as abandoned. */
+export interface LockOptions {
+  /** A lock older than this is taken over even if its owner looks alive. Default 10 s. */
+  staleMs?: number;
+  /** Give up waiting after this long. Default 30 s. */
+  timeoutMs?: number;
+}
+
+/** What a lock file records about its holder. */
+interface LockOwner {
+  pid: number;
+  host: string;
+  time: number;
+}
+
+// A lock file with no readable owner comes from the O_EXCL fallback (creator killed between open
+// and write) or from a hand; a live writer fills it in microseconds, so a short grace is enough.
+const UNREADABLE_GRACE_MS = 1_000;
+const HOST = hostname();
+
+/**
+ * Takes the lock file at `path` (created atomically, holding the owner's pid, host and time) and
+ * returns the function that releases it. A lock whose owner process is gone, or that is older than
+ * `staleMs`, is broken; breaking goes through a second lock so two waiters never both break it.
+ */
+export async function acquireLock(path: string, options: LockOptions = {}): Promise<() => Promise<void>> {
+  const staleMs = options.staleMs ?? 10_000;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const started = Date.now();
+  let delay = 1;
+  for (;;) {
+    if (await tryCreate(path)) return () => unlink(path).catch(ignoreMissing);
+    const seen = await readOwner(path);
+    if (seen !== undefined && isStale(seen, staleMs)) {
+      await breakLock(path, seen, staleMs);
+      continue;
+    }
+    const waited = Date.now() - started;
+    if (waited >= timeoutMs) throw new LockTimeoutError(path, waited, describe(seen?.owner));
+    await sleep(delay);
+    delay = Math.min(delay * 2, 25);
+  }
+}
+
+/**
+ * Creates the lock with its owner already written: the owner goes to a private temp file that is
+ * then hard-linked to the lock path, which fails atomically when the lock exists. So a lock file is
+ * never seen empty, even when its creator is killed at the worst moment.
+ */
+async function tryCreate(path: string): Promise<boolean> {
+  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  const owner: LockOwner = { pid: process.pid, host: HOST, time: Date.now() };
+  await writeFile(temp, JSON.stringify(owner));
+  try {
+    await link(temp, path);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS') return createExclusive(path, owner);
+    throw error;
+  } finally {
+    await unlink(temp).catch(ignoreMissing);
+  }
+}
+
+/** For file systems without hard links: O_EXCL create, then write (briefly empty). */
+async function createExclusive(path: string, owner: LockOwner): Promise<boolean> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(path, 'wx');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  try {
+    await handle.writeFile(JSON.stringify(owner));
+  } finally {
+    await handle.close();
+  }
+  return true;
+}
+
+interface SeenLock {
+  raw: string;
+  owner?: LockOwner;
+  mtimeMs: number;
+}
+
+async function readOwner(path: string): Promise<SeenLock | undefined> {
+  try {
+    const [raw, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+    return { raw, owner: parseOwner(raw), mtimeMs: info.mtimeMs };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function parseOwner(raw: string): LockOwner | undefined {
+  try {
+    const value = JSON.parse(raw) as Partial<LockOwner>;
+    if (typeof value.pid === 'number' && typeof value.time === 'number' && typeof value.host === 'string') {
+      return value as LockOwner;
+    }
+  } catch {
+    // An empty or partial lock file: its writer died before finishing it.
+  }
+  return undefined;
+}
+
+function isStale(seen: SeenLock, staleMs: number): boolean {
+  const now = Date.now();
+  if (!seen.owner) return now - seen.mtimeMs > UNREADABLE_GRACE_MS;
+  if (now - seen.owner.time > staleMs) return true;
+  return seen.owner.host === HOST && !isAlive(seen.owner.pid);
+}
+
+/** True unless the process is known to be gone (EPERM means it exists but belongs to someone else). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+/** Removes the lock only if it still holds what was judged stale, under a guard lock. */
+async function breakLock(path: string, judged: SeenLock, staleMs: number): Promise<void> {
+  const guard = `${path}.break`;
+  if (!(await tryCreate(guard))) {
+    const seen = await readOwner(guard);
+    // A breaker killed mid-break leaves its guard behind; it is recovered like any lock.
+    if (seen !== undefined && isStale(seen, staleMs)) await unlink(guard).catch(ignoreMissing);
+    else await sleep(2);
+    return;
+  }
+  try {
+    // Comparing the modification time too tells a fresh, still-empty lock from the abandoned one.
+    const current = await readOwner(path);
+    if (current?.raw === judged.raw && current.mtimeMs === judged.mtimeMs)
+      await unlink(path).catch(ignoreMissing);
+  } finally {
+    await unlink(guard).catch(ignoreMissing);
+  }
+}
+
+function describe(owner: LockOwner | undefined): string {
+  if (!owner) return 'an unknown process';
+  return `pid ${owner.pid} on ${owner.host} since ${new Date(owner.time).toISOString()}`;
+}
+
+function ignoreMissing(error: unknown): void {
+  if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+}

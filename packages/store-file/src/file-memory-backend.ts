@@ -1,0 +1,73 @@
+import { isAbsolute, relative, resolve } from 'node:path';
+import { FileSessionStore } from './file-session-store.js';
+import type { RetentionPolicy } from './retention.js';
+
+/** The `kind: memory` fields the file backend reads (snake_case as in YAML, camelCase from code). */
+export interface FileMemorySpec {
+  /** Sessions folder, relative to the project root. Default `.agentctl/sessions`. */
+  path?: string;
+  retention?: RetentionPolicy & {
+    max_sessions?: number;
+    /** Milliseconds, or a duration such as `30d`, `12h`, `15m`, `90s`. */
+    max_age?: number | string;
+  };
+}
+
+/** What the registry passes to a memory backend factory. */
+export interface FileMemoryContext {
+  /** The project root; `path` is resolved against it. */
+  root: string;
+}
+
+/** The name to register the file backend under (`backend: file` in YAML). */
+export const FILE_MEMORY_BACKEND = 'file';
+
+/**
+ * The `file` memory backend for the config registry: a {@link FileSessionStore} (which is both a
+ * SessionStore and a MemoryProvider) in `<root>/<path>`.
+ *
+ * @example
+ * registry.registerMemory(FILE_MEMORY_BACKEND, fileMemoryBackend);
+ */
+export function fileMemoryBackend(spec: FileMemorySpec, ctx: FileMemoryContext): FileSessionStore {
+  const root = resolve(ctx.root);
+  const path = resolve(root, spec.path ?? '.agentctl/sessions');
+  const inside = relative(root, path);
+  if (inside.startsWith('..') || isAbsolute(inside)) {
+    throw new Error(`memory path ${spec.path} is outside the project folder ${root}`);
+  }
+  return new FileSessionStore({ path, retention: retentionOf(spec.retention) });
+}
+
+function retentionOf(raw: FileMemorySpec['retention']): RetentionPolicy | undefined {
+  if (!raw) return undefined;
+  const maxSessions = raw.maxSessions ?? raw.max_sessions;
+  const age = raw.maxAgeMs ?? raw.max_age;
+  const policy: RetentionPolicy = {};
+  if (maxSessions !== undefined) {
+    if (!Number.isInteger(maxSessions) || maxSessions < 1) {
+      throw new Error(`retention.max_sessions must be a whole number of at least 1, not ${maxSessions}`);
+    }
+    policy.maxSessions = maxSessions;
+  }
+  if (age !== undefined) policy.maxAgeMs = durationMs(age);
+  return policy;
+}
+
+const UNITS: Record<string, number> = {
+  ms: 1,
+  s: 1_000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+};
+
+/** Milliseconds from a number or a string like `30d`; throws naming the field when it cannot be read. */
+export function durationMs(value: number | string): number {
+  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
+  const match = typeof value === 'string' ? /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)$/.exec(value.trim()) : null;
+  if (!match)
+    throw new Error(`retention.max_age must be milliseconds or a duration like "30d", not ${value}`);
+  return Number(match[1]) * UNITS[match[2]!]!;
+}

@@ -1,0 +1,275 @@
+import { mkdir, stat, unlink } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import {
+  type AgentEvent,
+  applyStateDelta,
+  type MemoryProvider,
+  type Message,
+  newSession,
+  type SessionInit,
+  type SessionStore,
+  type SessionSummary,
+} from '@agentctl/core';
+import { SessionExistsError, SessionNotFoundError } from './errors.js';
+import { acquireLock, type LockOptions } from './file-lock.js';
+import { type IndexEntry, indexEntryOf } from './index-entry.js';
+import { KeyedQueue } from './keyed-queue.js';
+import { type RetentionPolicy, sessionsToRemove } from './retention.js';
+import { entryFromFile, sessionFileIds } from './scan-sessions.js';
+import { assertSessionExport, flattenExport, type SessionExport } from './session-export.js';
+import { openSessionDb, SessionFile } from './session-file.js';
+import { assertSessionId } from './session-id.js';
+import { SessionIndex } from './session-index.js';
+import type { StoredSession } from './stored-session.js';
+
+/** Where and how a {@link FileSessionStore} keeps sessions. */
+export interface FileSessionStoreOptions {
+  /** The sessions folder. Default `.agentctl/sessions` under the current directory. */
+  path?: string;
+  /** Old sessions to remove when a new top-level session is created. */
+  retention?: RetentionPolicy;
+  /** fsync files and the folder on every write (default true); off only trades crash safety for speed. */
+  durable?: boolean;
+  /** Lock waiting and stale-lock bounds. */
+  lock?: LockOptions;
+}
+
+/** `list` filter: by parent, and `verify` to check every file against the index (finds corrupt files). */
+export interface FileListFilter {
+  parentId?: string;
+  /** Stat every session file, re-read those changed behind the store's back and mark corrupt ones. */
+  verify?: boolean;
+}
+
+/** A listed session; `corrupt` says why its file cannot be read. */
+export interface FileSessionSummary extends SessionSummary {
+  corrupt?: string;
+}
+
+/**
+ * A {@link SessionStore} and {@link MemoryProvider} keeping one JSON file per session (`<id>.json`)
+ * plus an index, so an append costs the same with 10 sessions or 100,000. Writes are atomic; writes
+ * to one session are queued in this process and locked (`<id>.lock`) across processes.
+ *
+ * @example
+ * const store = new FileSessionStore({ path: '.agentctl/sessions', retention: { maxSessions: 100 } });
+ * const session = await store.create({ agent: 'triage' });
+ * await store.append(session.id, events);
+ */
+export class FileSessionStore implements SessionStore, MemoryProvider {
+  /** Absolute path of the sessions folder. */
+  readonly path: string;
+  readonly #options: FileSessionStoreOptions;
+  readonly #durable: boolean;
+  readonly #queue = new KeyedQueue();
+  readonly #index: SessionIndex;
+  #ready: Promise<unknown> | undefined;
+
+  constructor(options: FileSessionStoreOptions = {}) {
+    this.path = resolve(options.path ?? '.agentctl/sessions');
+    this.#options = options;
+    this.#durable = options.durable ?? true;
+    this.#index = new SessionIndex(this.path, this.#durable, options.lock ?? {});
+  }
+
+  /** Absolute path of a session's file. */
+  fileOf(id: string): string {
+    assertSessionId(id);
+    return join(this.path, `${id}.json`);
+  }
+
+  async create(init: SessionInit = {}): Promise<StoredSession> {
+    const session: StoredSession = newSession(init);
+    assertSessionId(session.id);
+    if (session.parentId !== undefined) assertSessionId(session.parentId);
+    await this.#withSession(session.id, async (file) => {
+      if (await exists(file.path)) throw new SessionExistsError(session.id, this.path);
+      await file.write(session);
+      await this.#index.put(indexEntryOf(session, file.bytes));
+    });
+    if (session.parentId === undefined && this.#options.retention) await this.#applyRetention(session.id);
+    return session;
+  }
+
+  /** The session with its events, state and saved messages; throws `CorruptSessionError` for a bad file. */
+  async get(id: string): Promise<StoredSession | undefined> {
+    const db = openSessionDb(new SessionFile(this.fileOf(id), this.#durable));
+    await db.read();
+    return db.data ?? undefined;
+  }
+
+  async append(id: string, events: readonly AgentEvent[]): Promise<void> {
+    await this.#update(id, (session) => {
+      session.events.push(...structuredClone(events));
+      applyStateDelta(session.state, events);
+    });
+  }
+
+  async setCheckpoint(id: string, checkpoint: unknown): Promise<void> {
+    await this.#update(id, (session) => {
+      if (checkpoint === undefined) delete session.checkpoint;
+      else session.checkpoint = structuredClone(checkpoint);
+    });
+  }
+
+  async list(filter: FileListFilter = {}): Promise<FileSessionSummary[]> {
+    await this.#ensureDir();
+    const entries = filter.verify ? await this.#verifiedEntries() : await this.#index.read();
+    return [...entries.values()]
+      .filter((e) => filter.parentId === undefined || e.parentId === filter.parentId)
+      .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id))
+      .map(({ bytes: _bytes, ...summary }) => summary);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    assertSessionId(id);
+    const entries = await this.#index.read();
+    for (const child of entries.values()) if (child.parentId === id) await this.delete(child.id);
+    return this.#withSession(id, async (file) => {
+      let existed = true;
+      await unlink(file.path).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+        existed = false;
+      });
+      if (existed || entries.has(id)) await this.#index.remove(id);
+      return existed;
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.#queue.idle();
+  }
+
+  /** The conversation saved under `sessionId` (MemoryProvider). */
+  async load(sessionId: string): Promise<Message[]> {
+    return (await this.get(sessionId))?.messages ?? [];
+  }
+
+  /** Saves the conversation into the session's file, creating the session when needed (MemoryProvider). */
+  async save(sessionId: string, messages: readonly Message[]): Promise<void> {
+    await this.#update(
+      sessionId,
+      (session) => {
+        session.messages = structuredClone([...messages]);
+      },
+      true,
+    );
+  }
+
+  /** Forgets the saved conversation; the event log stays (MemoryProvider). */
+  async clear(sessionId: string): Promise<void> {
+    if (!(await exists(this.fileOf(sessionId)))) return;
+    await this.#update(sessionId, (session) => {
+      delete session.messages;
+    });
+  }
+
+  /** The session and all its child sessions as one JSON document. */
+  async exportSession(id: string): Promise<SessionExport> {
+    const session = await this.get(id);
+    if (!session) throw new SessionNotFoundError(id, this.path);
+    const children = await this.list({ parentId: id });
+    return {
+      format: 'agentctl-session',
+      version: 1,
+      session,
+      children: await Promise.all(children.map((c) => this.exportSession(c.id))),
+    };
+  }
+
+  /** Stores an exported session tree under its original ids (none may exist yet); returns the root id. */
+  async importSession(data: unknown): Promise<string> {
+    assertSessionExport(data);
+    const sessions = flattenExport(data);
+    for (const s of sessions) {
+      assertSessionId(s.id);
+      if (await exists(this.fileOf(s.id))) throw new SessionExistsError(s.id, this.path);
+    }
+    for (const session of sessions) {
+      await this.#withSession(session.id, async (file) => {
+        if (await exists(file.path)) throw new SessionExistsError(session.id, this.path);
+        await file.write(session);
+        await this.#index.put(indexEntryOf(session, file.bytes));
+      });
+    }
+    return data.session.id;
+  }
+
+  /** Rebuilds the index from the session files (after copying files in by hand, for example). */
+  async reindex(): Promise<void> {
+    await this.#ensureDir();
+    await this.#index.rebuild();
+  }
+
+  /** Read-modify-write of one session under its queue and lock; the file is re-read under the lock. */
+  async #update(
+    id: string,
+    mutate: (session: StoredSession) => void,
+    createIfMissing = false,
+  ): Promise<void> {
+    await this.#withSession(id, async (file) => {
+      const db = openSessionDb(file);
+      await db.read();
+      if (!db.data) {
+        if (!createIfMissing) throw new SessionNotFoundError(id, this.path);
+        db.data = newSession({ id });
+      }
+      mutate(db.data);
+      db.data.updatedAt = Date.now();
+      await db.write();
+      await this.#index.put(indexEntryOf(db.data, file.bytes));
+    });
+  }
+
+  async #withSession<T>(id: string, task: (file: SessionFile) => Promise<T>): Promise<T> {
+    const file = new SessionFile(this.fileOf(id), this.#durable);
+    await this.#ensureDir();
+    return this.#queue.run(id, async () => {
+      const release = await acquireLock(join(this.path, `${id}.lock`), this.#options.lock);
+      try {
+        return await task(file);
+      } finally {
+        await release();
+      }
+    });
+  }
+
+  async #applyRetention(keep: string): Promise<void> {
+    const policy = this.#options.retention ?? {};
+    const doomed = sessionsToRemove((await this.#index.read()).values(), policy, Date.now(), keep);
+    for (const id of doomed) await this.delete(id);
+  }
+
+  /** The index checked against the files: missing files dropped, changed ones re-read, strays added. */
+  async #verifiedEntries(): Promise<Map<string, IndexEntry>> {
+    const entries = await this.#index.read();
+    const onDisk = new Set(await sessionFileIds(this.path));
+    const suspects = [...onDisk].filter((id) => !entries.has(id));
+    for (const entry of entries.values()) {
+      if (!onDisk.has(entry.id)) {
+        entries.delete(entry.id);
+        continue;
+      }
+      const size = (await stat(join(this.path, `${entry.id}.json`)).catch(() => undefined))?.size;
+      if (size !== entry.bytes || entry.corrupt) suspects.push(entry.id);
+    }
+    for (const id of suspects) {
+      const entry = await entryFromFile(this.path, id);
+      if (entry) entries.set(id, entry);
+      else entries.delete(id);
+    }
+    return entries;
+  }
+
+  #ensureDir(): Promise<unknown> {
+    this.#ready ??= mkdir(this.path, { recursive: true });
+    return this.#ready;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}

@@ -267,6 +267,8 @@ export interface FailureContext {
   apiMessage?: string;
   /** Treat the failure as a dropped connection (a stream that ended before its last event). */
   incomplete?: boolean;
+  /** The provider knows better, e.g. an `overloaded_error` event inside a stream, which has no status. */
+  transient?: boolean;
   /** Strings that must never appear in the message, such as the API key. */
   secrets?: readonly string[];
 }
@@ -321,7 +323,7 @@ export function providerFailure(error: unknown, ctx: FailureContext): AgentError
       },
     });
   }
-  const connection = info.retryable || ctx.incomplete === true;
+  const connection = info.retryable || ctx.incomplete === true || ctx.transient === true;
   return new AgentError(
     `${where}: ${connection ? 'connection failed' : 'request failed'} (${detail})`,
     'PROVIDER_ERROR',

@@ -1,0 +1,182 @@
+import {
+  AgentError,
+  type AttemptControl,
+  type ChatParams,
+  collectStream,
+  type ModelProvider,
+  type ModelResponse,
+  providerFailure,
+  type RetryPolicy,
+  retryPolicy,
+  retryStream,
+  type StreamEvent,
+} from '@agentctl/core';
+import Anthropic from '@anthropic-ai/sdk';
+import { EventAssembler, type RawEventLike } from './event-assembler.js';
+import { toAnthropicRequest } from './to-anthropic-request.js';
+
+/** Options of {@link createAnthropicProvider}. */
+export interface AnthropicProviderOptions {
+  /** The API key; a function is asked on the first request (so a missing key fails then, not earlier). */
+  apiKey: string | (() => string);
+  /** Base URL of the API. Default `https://api.anthropic.com`. */
+  baseURL?: string;
+  /** The model used when a request names none. */
+  defaultModel?: string;
+  /** Ms without any data from the server, before its answer starts or between events, that fail an attempt. Default 60000. */
+  timeout?: number;
+  /** Attempts and backoff of the retries; retries happen only before the first token. */
+  retry?: Partial<RetryPolicy>;
+  /** `max_tokens` when a request sets no limit; the API requires one. Default 4096. */
+  maxOutputTokens?: number;
+  /** Mark the system prompt and the tool definitions as cacheable. */
+  promptCaching?: boolean;
+  /** Extended thinking, for models that support it. */
+  thinking?: { budgetTokens: number };
+  /** Extra headers on every request. */
+  headers?: Record<string, string>;
+}
+
+/**
+ * A model provider on the Anthropic Messages API (streaming), through `@anthropic-ai/sdk`. The
+ * SDK's own retries are off: the core retry policy owns them, and retries only before the first
+ * token. Thinking blocks travel in `providerData.anthropic.thinking` and are sent back unchanged.
+ *
+ * @example
+ * const provider = createAnthropicProvider({ apiKey: process.env.ANTHROPIC_API_KEY!, defaultModel: 'claude-sonnet-4-5' });
+ * createAgent({ name: 'a', provider });
+ */
+export function createAnthropicProvider(options: AnthropicProviderOptions): ModelProvider {
+  return new AnthropicProvider(options);
+}
+
+class AnthropicProvider implements ModelProvider {
+  readonly name = 'anthropic';
+  readonly #options: AnthropicProviderOptions;
+  readonly #policy: RetryPolicy;
+  #client: Anthropic | undefined;
+  #apiKey = '';
+
+  constructor(options: AnthropicProviderOptions) {
+    this.#options = options;
+    this.#policy = retryPolicy(options.retry);
+  }
+
+  chat(params: ChatParams): Promise<ModelResponse> {
+    return collectStream(this.stream(params));
+  }
+
+  async *stream(params: ChatParams): AsyncGenerator<StreamEvent> {
+    const model = params.model || this.#options.defaultModel;
+    try {
+      if (!model)
+        throw new AgentError('anthropic: no model given and no default model configured', 'PROVIDER_ERROR');
+      const client = this.#connect();
+      const body = toAnthropicRequest(
+        { ...params, model },
+        {
+          maxOutputTokens: this.#options.maxOutputTokens ?? 4096,
+          promptCaching: this.#options.promptCaching ?? false,
+          thinkingBudget: this.#options.thinking?.budgetTokens,
+        },
+      );
+      yield* retryStream((control) => this.#attempt(client, body, model, control, params.signal), {
+        policy: this.#policy,
+        signal: params.signal,
+        idleTimeoutMs: this.#timeout,
+      });
+    } catch (error) {
+      yield {
+        type: 'error',
+        error: providerFailure(error, {
+          provider: this.name,
+          model: model ?? '(none)',
+          committed: false,
+          aborted: params.signal?.aborted,
+          secrets: [this.#apiKey],
+        }),
+      };
+    }
+  }
+
+  async dispose(): Promise<void> {
+    this.#client = undefined;
+  }
+
+  get #timeout(): number {
+    return this.#options.timeout ?? 60_000;
+  }
+
+  #connect(): Anthropic {
+    if (this.#client) return this.#client;
+    const key = this.#options.apiKey;
+    this.#apiKey = typeof key === 'function' ? key() : key;
+    this.#client = new Anthropic({
+      apiKey: this.#apiKey,
+      baseURL: this.#options.baseURL ?? 'https://api.anthropic.com',
+      defaultHeaders: this.#options.headers,
+      maxRetries: 0,
+      // The idle timer of the retry policy is the real limit; this only bounds a call it cannot see.
+      timeout: this.#timeout * 2,
+    });
+    return this.#client;
+  }
+
+  async *#attempt(
+    client: Anthropic,
+    body: ReturnType<typeof toAnthropicRequest>,
+    model: string,
+    control: AttemptControl,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<StreamEvent> {
+    const assembler = new EventAssembler();
+    let committed = false;
+    try {
+      const stream = await client.messages.create(body, { signal: control.signal, maxRetries: 0 });
+      control.touch();
+      for await (const event of stream) {
+        control.touch();
+        for (const out of assembler.push(event as RawEventLike)) {
+          committed = true;
+          yield out;
+        }
+      }
+      // The SDK ends a stream quietly when it is aborted, so an early end is checked here.
+      if (control.signal.aborted) throw new Error('aborted');
+      if (!assembler.complete) {
+        throw providerFailure(new Error('the stream ended before message_stop'), {
+          provider: this.name,
+          model,
+          committed,
+          incomplete: true,
+        });
+      }
+    } catch (error) {
+      throw providerFailure(error, {
+        provider: this.name,
+        model,
+        committed,
+        aborted: signal?.aborted,
+        timedOut: control.timedOut,
+        idleTimeoutMs: this.#timeout,
+        apiMessage: apiMessageOf(error),
+        transient: isTransientEvent(error),
+        secrets: [this.#apiKey],
+      });
+    }
+    yield* assembler.finish();
+  }
+}
+
+function apiMessageOf(error: unknown): string | undefined {
+  const direct = (error as { apiMessage?: unknown } | null)?.apiMessage;
+  if (typeof direct === 'string') return direct;
+  const nested = (error as { error?: { error?: { message?: unknown } } } | null)?.error?.error?.message;
+  return typeof nested === 'string' ? nested : undefined;
+}
+
+// An `error` event inside a stream has no HTTP status; its type says whether a retry may help.
+function isTransientEvent(error: unknown): boolean {
+  const type = (error as { type?: unknown } | null)?.type;
+  return type === 'overloaded_error' || type === 'api_error' || type === 'rate_limit_error';
+}

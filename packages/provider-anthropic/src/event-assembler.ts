@@ -1,0 +1,191 @@
+import type { FinishReason, ModelResponse, StreamEvent, ToolCall } from '@agentctl/core';
+import type { ThinkingBlock } from './to-anthropic-messages.js';
+
+/** The parts of a Messages stream event we read; unknown events and fields are ignored. */
+export interface RawEventLike {
+  type: string;
+  index?: number;
+  message?: { usage?: UsageLike | null } | null;
+  content_block?: {
+    type: string;
+    id?: string;
+    name?: string;
+    text?: string;
+    thinking?: string;
+    data?: string;
+  } | null;
+  delta?: {
+    type?: string;
+    text?: string;
+    partial_json?: string;
+    thinking?: string;
+    signature?: string;
+    stop_reason?: string | null;
+  } | null;
+  usage?: UsageLike | null;
+}
+
+interface UsageLike {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+}
+
+type Block =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; json: string }
+  | ThinkingBlock
+  | { type: 'other' };
+
+/**
+ * Builds stream events and the final response from raw Messages stream events: text deltas
+ * become tokens, `tool_use` blocks become tool calls (their input streamed as JSON fragments),
+ * and thinking blocks are kept, signature included, for `providerData`.
+ */
+export class EventAssembler {
+  #blocks = new Map<number, Block>();
+  #stopReason: string | undefined;
+  #stopped = false;
+  #usage: Required<{ [K in keyof UsageLike]: number }> = {
+    input_tokens: 0,
+    output_tokens: 0,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+  };
+
+  /** True once `message_stop` arrived. */
+  get complete(): boolean {
+    return this.#stopped;
+  }
+
+  /** Reads one event and returns the stream events it produces. */
+  push(event: RawEventLike): StreamEvent[] {
+    switch (event.type) {
+      case 'message_start':
+        this.#addUsage(event.message?.usage);
+        return [];
+      case 'content_block_start':
+        return this.#start(event.index ?? this.#blocks.size, event.content_block);
+      case 'content_block_delta':
+        return this.#delta(event.index ?? 0, event.delta);
+      case 'message_delta':
+        if (event.delta?.stop_reason) this.#stopReason = event.delta.stop_reason;
+        this.#addUsage(event.usage);
+        return [];
+      case 'message_stop':
+        this.#stopped = true;
+        return [];
+      default:
+        return [];
+    }
+  }
+
+  /** The closing events: one `tool_call_end` per tool use in block order, then `done`. */
+  finish(): StreamEvent[] {
+    const events: StreamEvent[] = [];
+    const toolCalls: ToolCall[] = [];
+    const thinking: ThinkingBlock[] = [];
+    let text = '';
+    for (const [, block] of [...this.#blocks.entries()].sort((a, b) => a[0] - b[0])) {
+      if (block.type === 'text') text += block.text;
+      else if (block.type === 'thinking' || block.type === 'redacted_thinking') thinking.push(block);
+      else if (block.type === 'tool_use') {
+        const call: ToolCall = { id: block.id, name: block.name, arguments: parseInput(block.json) };
+        toolCalls.push(call);
+        events.push({ type: 'tool_call_end', id: call.id, call });
+      }
+    }
+    const response: ModelResponse = {
+      content: text.length > 0 ? text : null,
+      toolCalls,
+      usage: {
+        inputTokens: this.#usage.input_tokens,
+        outputTokens: this.#usage.output_tokens,
+        cacheReadTokens: this.#usage.cache_read_input_tokens,
+        cacheWriteTokens: this.#usage.cache_creation_input_tokens,
+      },
+      finishReason: finishReason(this.#stopReason, toolCalls.length > 0),
+    };
+    if (thinking.length > 0) response.providerData = { anthropic: { thinking } };
+    events.push({ type: 'done', response });
+    return events;
+  }
+
+  #start(index: number, block: RawEventLike['content_block']): StreamEvent[] {
+    switch (block?.type) {
+      case 'text':
+        this.#blocks.set(index, { type: 'text', text: block.text ?? '' });
+        return block.text ? [{ type: 'token', text: block.text }] : [];
+      case 'tool_use': {
+        const id = block.id ?? `toolu_${index}`;
+        this.#blocks.set(index, { type: 'tool_use', id, name: block.name ?? '', json: '' });
+        return [{ type: 'tool_call_start', id, name: block.name ?? '' }];
+      }
+      case 'thinking':
+        this.#blocks.set(index, { type: 'thinking', thinking: block.thinking ?? '', signature: '' });
+        return [];
+      case 'redacted_thinking':
+        this.#blocks.set(index, { type: 'redacted_thinking', data: block.data ?? '' });
+        return [];
+      default:
+        this.#blocks.set(index, { type: 'other' });
+        return [];
+    }
+  }
+
+  #delta(index: number, delta: RawEventLike['delta']): StreamEvent[] {
+    const block = this.#blocks.get(index);
+    if (!block || !delta) return [];
+    if (delta.type === 'text_delta' && block.type === 'text' && delta.text) {
+      block.text += delta.text;
+      return [{ type: 'token', text: delta.text }];
+    }
+    if (delta.type === 'input_json_delta' && block.type === 'tool_use' && delta.partial_json) {
+      block.json += delta.partial_json;
+      return [{ type: 'tool_call_delta', id: block.id, argumentsDelta: delta.partial_json }];
+    }
+    if (delta.type === 'thinking_delta' && block.type === 'thinking') block.thinking += delta.thinking ?? '';
+    if (delta.type === 'signature_delta' && block.type === 'thinking')
+      block.signature += delta.signature ?? '';
+    return [];
+  }
+
+  // message_start carries the input side; message_delta carries the running totals, which win.
+  #addUsage(usage: UsageLike | null | undefined): void {
+    if (!usage) return;
+    for (const key of Object.keys(this.#usage) as Array<keyof UsageLike>) {
+      const value = usage[key];
+      if (typeof value === 'number') this.#usage[key] = value;
+    }
+  }
+}
+
+function parseInput(json: string): Record<string, unknown> {
+  if (json.trim() === '') return {};
+  try {
+    const value: unknown = JSON.parse(json);
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+function finishReason(raw: string | undefined, hasCalls: boolean): FinishReason {
+  switch (raw) {
+    case 'end_turn':
+    case 'stop_sequence':
+      return hasCalls ? 'tool_calls' : 'stop';
+    case 'tool_use':
+      return 'tool_calls';
+    case 'max_tokens':
+    case 'model_context_window_exceeded':
+      return 'length';
+    case 'refusal':
+      return 'content_filter';
+    default:
+      return hasCalls ? 'tool_calls' : 'other';
+  }
+}

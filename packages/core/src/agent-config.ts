@@ -1,3 +1,4 @@
+import type { Agent } from './agent.js';
 import type { AgentEvent, PendingApproval } from './events.js';
 import type { MemoryProvider } from './memory.js';
 import type { Message, ToolCall } from './messages.js';
@@ -82,6 +83,14 @@ export interface AgentConfig extends RunLimits, ModelSettings {
   approvalPolicy?: ApprovalPolicy;
   /** JSON Schema the final answer must match; the output is then the parsed object. */
   outputSchema?: JsonSchema;
+  /** Agents this one can transfer control to. */
+  subAgents?: readonly Agent[];
+  /** Session state key the final output is saved under. */
+  outputKey?: string;
+  /** Forbid transferring back to the parent agent. */
+  disallowTransferToParent?: boolean;
+  /** Forbid transferring to the parent's other sub-agents. */
+  disallowTransferToPeers?: boolean;
 }
 
 /** Options of one run. */

@@ -1,8 +1,10 @@
+export { type Agent, type AgentType, checkAgentName, RESERVED_AGENT_NAMES } from './agent.js';
 export type {
   AgentConfig,
   AgentResult,
   ApprovalDecision,
   ApprovalPolicy,
+  ApprovalPolicyContext,
   ApprovalVerdict,
   ExecutedToolCall,
   Instruction,
@@ -12,6 +14,17 @@ export type {
   RunLimits,
   RunOptions,
 } from './agent-config.js';
+export { agentTool } from './agent-tool.js';
+export { branchOf, findAgent, findAgentPath, linkTree, listAgents, walkAgents } from './agent-tree.js';
+export {
+  APPROVAL_MODES,
+  type ApprovalMode,
+  type ApprovalPolicyOptions,
+  type ApprovalRule,
+  createApprovalPolicy,
+  defaultNeedsApproval,
+  type ToolKind,
+} from './approval-policy.js';
 export {
   AGENT_ERROR_CODES,
   AgentError,
@@ -30,6 +43,14 @@ export {
   type PendingApproval,
   type RunStatus,
 } from './events.js';
+export { controlTools, EXIT_LOOP_TOOL, TRANSFER_TOOL, transferTargets } from './invocation/control-tools.js';
+export { historyFor, isVisible } from './invocation/history.js';
+export {
+  type EscalationScope,
+  InvocationContext,
+  type InvocationLimits,
+  type InvocationShared,
+} from './invocation/invocation-context.js';
 export { createAgent, LlmAgent, UsageError } from './llm-agent.js';
 export { AgentRun } from './loop/agent-run.js';
 export { type SchemaCheck, type SchemaValidator, schemaValidator } from './loop/schema-validator.js';
@@ -101,10 +122,12 @@ export {
   abortableSleep,
   classifyFailure,
   DEFAULT_RETRY_POLICY,
+  type FailureContext,
   type FailureInfo,
   isConnectionError,
   isRetryableStatus,
   parseRetryAfter,
+  providerFailure,
   type RetryPolicy,
   type RetryStreamOptions,
   retryAfterFromHeaders,
@@ -112,6 +135,14 @@ export {
   retryPolicy,
   retryStream,
 } from './retry-policy.js';
+export {
+  type InvocationCheckpoint,
+  type InvocationOptions,
+  type InvocationResult,
+  type ResumeOptions,
+  Runner,
+  type RunnerOptions,
+} from './runner.js';
 export {
   applyStateDelta,
   InMemorySessionStore,
@@ -122,6 +153,7 @@ export {
   type SessionSummary,
   summarise,
 } from './session.js';
+export { applyDelta } from './state-delta.js';
 export {
   type AnyTool,
   type ApprovalRequirement,
@@ -130,6 +162,11 @@ export {
   type ToolContext,
   toolDefinition,
 } from './tool.js';
+export { BUILTIN_TOOLS, type BuiltinToolFactory, type BuiltinToolName } from './tools/builtin-tools.js';
+export { type CurrentTime, type CurrentTimeOptions, currentTime } from './tools/current-time.js';
+export { type HttpGetOptions, type HttpGetResult, httpGet } from './tools/http-get.js';
+export { type ListDirOptions, listDir } from './tools/list-dir.js';
+export { type ReadFileOptions, readFile } from './tools/read-file.js';
 export {
   addUsage,
   costOf,
@@ -140,18 +177,6 @@ export {
   type UsageStats,
   usageOfCall,
 } from './usage.js';
-export type { ApprovalPolicyContext } from './agent-config.js';
-export {
-  APPROVAL_MODES,
-  type ApprovalMode,
-  type ApprovalPolicyOptions,
-  type ApprovalRule,
-  createApprovalPolicy,
-  defaultNeedsApproval,
-  type ToolKind,
-} from './approval-policy.js';
-export { BUILTIN_TOOLS, type BuiltinToolFactory, type BuiltinToolName } from './tools/builtin-tools.js';
-export { type CurrentTime, type CurrentTimeOptions, currentTime } from './tools/current-time.js';
-export { type HttpGetOptions, type HttpGetResult, httpGet } from './tools/http-get.js';
-export { type ListDirOptions, listDir } from './tools/list-dir.js';
-export { type ReadFileOptions, readFile } from './tools/read-file.js';
+export { LoopAgent, type LoopAgentConfig } from './workflow/loop-agent.js';
+export { ParallelAgent } from './workflow/parallel-agent.js';
+export { SequentialAgent, type WorkflowAgentConfig } from './workflow/sequential-agent.js';

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { Agent } from './agent.js';
+import { checkAgentName } from './agent.js';
 import type {
   AgentConfig,
   AgentResult,
@@ -6,8 +8,11 @@ import type {
   RunCheckpoint,
   RunOptions,
 } from './agent-config.js';
+import { branchOf } from './agent-tree.js';
 import { AgentError, toAgentError } from './errors.js';
 import type { AgentEvent } from './events.js';
+import { controlTools } from './invocation/control-tools.js';
+import type { InvocationContext } from './invocation/invocation-context.js';
 import { AgentRun } from './loop/agent-run.js';
 import { EventChannel } from './loop/event-channel.js';
 import { action, eventEmitter, type LoopContext } from './loop/loop-context.js';
@@ -32,12 +37,29 @@ export class UsageError extends Error {
 const DEFAULT_MAX_ITERATIONS = 10;
 const DEFAULT_TOOL_TIMEOUT = 60_000;
 
+type LoopParams = Pick<
+  LoopContext,
+  | 'invocationId'
+  | 'branch'
+  | 'input'
+  | 'messages'
+  | 'signal'
+  | 'options'
+  | 'usage'
+  | 'emit'
+  | 'readState'
+  | 'endInvocation'
+  | 'invocation'
+> & { decisions?: readonly ApprovalDecision[]; extraTools?: readonly AnyTool[] };
+
 /** An agent that answers with a model and calls tools in a loop. */
-export class LlmAgent {
+export class LlmAgent implements Agent {
   /** The agent type, for trees of mixed agents. */
   readonly type = 'llm' as const;
   readonly name: string;
   readonly description: string;
+  readonly subAgents: readonly Agent[];
+  parent?: Agent;
   /** Usage of every run of this agent added up. */
   readonly usage: UsageStats = emptyUsage();
   readonly #config: AgentConfig;
@@ -45,12 +67,15 @@ export class LlmAgent {
   readonly #dispatch: LoopContext['dispatch'];
 
   constructor(config: AgentConfig) {
-    if (!config.name || config.name === 'user') {
-      throw new UsageError(`an agent needs a name other than "user" (got "${config.name ?? ''}")`);
+    try {
+      checkAgentName(config.name);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
     }
     this.#config = config;
     this.name = config.name;
     this.description = config.description ?? '';
+    this.subAgents = config.subAgents ?? [];
     const tools = new Map<string, AnyTool>();
     for (const tool of config.tools ?? []) {
       if (tools.has(tool.name))
@@ -71,7 +96,7 @@ export class LlmAgent {
     return this.#tools;
   }
 
-  /** Runs one user message to a final answer (or a pause for approval). */
+  /** Runs one user message to a final answer (or a pause for approval), outside any session tree. */
   run<T = string>(prompt: string, options: RunOptions = {}): AgentRun<T> {
     return this.#start<T>(prompt, options);
   }
@@ -95,6 +120,123 @@ export class LlmAgent {
       }
     }
     return this.#start<T>(checkpoint.input, options, { checkpoint, decisions });
+  }
+
+  /** Runs this agent's part of a runner's invocation: its loop, then a transfer if it asked for one. */
+  async runInvocation(ctx: InvocationContext): Promise<void> {
+    if (ctx.consumeReplay()) return;
+    ctx.emit('agent_start', { agent: this.name });
+    // On resume, this agent takes the decisions for the calls it paused on.
+    const paused = ctx.shared.resumePending.filter((p) => p.branch === ctx.branch);
+    const decisions = paused.flatMap((p) => {
+      const decision = ctx.shared.decisions.get(p.call.id);
+      return decision ? [decision] : [];
+    });
+    const resuming = paused.length > 0;
+    const history = ctx.history();
+    const messages = resuming ? history : ensureToolResultsComplete(history).messages.slice();
+    const usage = emptyUsage();
+    let transfer: Agent | undefined;
+    const loop: LoopContext = this.#loopContext({
+      invocationId: ctx.invocationId,
+      branch: ctx.branch,
+      input: ctx.shared.input,
+      messages,
+      signal: ctx.signal,
+      options: { onApproval: ctx.shared.options.onApproval, sessionId: ctx.session.id },
+      usage,
+      emit: (type, payload, delta) => ctx.emit(type, payload, delta),
+      readState: () => ctx.state(),
+      endInvocation: () => {
+        loop.ended = true;
+        ctx.endInvocation();
+      },
+      invocation: {
+        sessionId: ctx.session.id,
+        invocationId: ctx.invocationId,
+        branch: ctx.branch,
+        store: ctx.shared.store,
+        forward: (event) => ctx.shared.sink(event as AgentEvent),
+      },
+      decisions,
+      extraTools: controlTools(this, ctx, {
+        transfer: (target) => {
+          transfer = target;
+          loop.ended = true;
+        },
+        exitLoop: () => {
+          loop.ended = true;
+        },
+      }),
+    });
+    for (const decision of decisions) ctx.shared.decisions.delete(decision.callId);
+    await loop.dispatch(action('loop_start', this.name, { prompt: ctx.shared.input }), async (a) => a);
+    let reason: LoopEndReason = 'error';
+    let text = '';
+    try {
+      const outcome = await runLoop(loop);
+      text = outcome.text;
+      reason = outcome.reason;
+      if (outcome.reason === 'paused') {
+        ctx.shared.pending.push(...outcome.pending);
+        return;
+      }
+      const output = await parseOutput(loop, text);
+      const key = this.#config.outputKey;
+      ctx.emit('agent_end', { agent: this.name, output: text }, key ? { [key]: output } : undefined);
+    } finally {
+      await loop.dispatch(
+        action('loop_end', this.name, { reason, output: text, usage: { ...usage } }),
+        async (a) => a,
+      );
+    }
+    if (transfer && !ctx.stopped) await transfer.runInvocation(ctx.transferTo(transfer, branchOf(transfer)));
+  }
+
+  #loopContext(params: LoopParams): LoopContext {
+    const config = this.#config;
+    const options = params.options;
+    const tools = new Map(this.#tools);
+    for (const tool of params.extraTools ?? []) tools.set(tool.name, tool);
+    return {
+      agentName: this.name,
+      invocationId: params.invocationId,
+      branch: params.branch,
+      input: params.input,
+      provider: config.provider,
+      model: config.model ?? config.provider.name,
+      pricing: config.pricing,
+      instruction: config.instruction,
+      readState: params.readState,
+      messages: params.messages,
+      pairedUpTo: params.decisions && params.decisions.length > 0 ? params.messages.length : 0,
+      tools,
+      toolDefinitions: [...tools.values()].map(toolDefinition),
+      settings: {
+        temperature: options.temperature ?? config.temperature,
+        topP: options.topP ?? config.topP,
+        maxOutputTokens: options.maxOutputTokens ?? config.maxOutputTokens,
+        options: options.options ?? config.options,
+      },
+      outputSchema: options.outputSchema ?? config.outputSchema,
+      limits: {
+        maxIterations: options.maxIterations ?? config.maxIterations ?? DEFAULT_MAX_ITERATIONS,
+        maxTokens: options.maxTokens ?? config.maxTokens ?? Number.POSITIVE_INFINITY,
+        toolTimeout: options.toolTimeout ?? config.toolTimeout ?? DEFAULT_TOOL_TIMEOUT,
+      },
+      usage: params.usage,
+      agentUsage: this.usage,
+      toolCalls: [],
+      signal: params.signal,
+      options,
+      decisions: new Map((params.decisions ?? []).map((d) => [d.callId, d])),
+      approvalPolicy: config.approvalPolicy,
+      ended: false,
+      endInvocation: params.endInvocation,
+      invocation: params.invocation,
+      dispatch: this.#dispatch,
+      emit: params.emit,
+    };
   }
 
   #start<T>(
@@ -140,44 +282,22 @@ export class LlmAgent {
       (delta) => applyDelta(state, delta),
     );
     const sessionId = options.sessionId ?? 'default';
-    const usage = resume ? structuredClone(resume.checkpoint.usage) : emptyUsage();
-    const ctx: LoopContext = {
-      agentName: this.name,
+    const ctx = this.#loopContext({
       invocationId,
       branch: this.name,
       input,
-      provider: config.provider,
-      model: config.model ?? config.provider.name,
-      pricing: config.pricing,
-      instruction: config.instruction,
-      readState: () => state,
       messages: [],
-      pairedUpTo: 0,
-      tools: this.#tools,
-      toolDefinitions: [...this.#tools.values()].map(toolDefinition),
-      settings: {
-        temperature: options.temperature ?? config.temperature,
-        topP: options.topP ?? config.topP,
-        maxOutputTokens: options.maxOutputTokens ?? config.maxOutputTokens,
-        options: options.options ?? config.options,
-      },
-      outputSchema: options.outputSchema ?? config.outputSchema,
-      limits: {
-        maxIterations: options.maxIterations ?? config.maxIterations ?? DEFAULT_MAX_ITERATIONS,
-        maxTokens: options.maxTokens ?? config.maxTokens ?? Number.POSITIVE_INFINITY,
-        toolTimeout: options.toolTimeout ?? config.toolTimeout ?? DEFAULT_TOOL_TIMEOUT,
-      },
-      usage,
-      agentUsage: this.usage,
-      toolCalls: resume ? [...resume.checkpoint.toolCalls] : [],
       signal,
       options,
-      decisions: new Map((resume?.decisions ?? []).map((d) => [d.callId, d])),
-      approvalPolicy: config.approvalPolicy,
-      ended: false,
-      dispatch: this.#dispatch,
+      usage: resume ? structuredClone(resume.checkpoint.usage) : emptyUsage(),
       emit,
-    };
+      readState: () => state,
+      endInvocation: () => {
+        ctx.ended = true;
+      },
+      decisions: resume?.decisions,
+    });
+    if (resume) ctx.toolCalls.push(...resume.checkpoint.toolCalls);
     const partial = (text: string): AgentResult<T> => ({
       status: 'complete',
       output: text as T,
@@ -193,6 +313,7 @@ export class LlmAgent {
       emit('agent_start', { agent: this.name });
       ctx.messages = await this.#history(input, options, sessionId, resume?.checkpoint);
       ctx.pairedUpTo = resume ? ctx.messages.length : 0;
+      if (!resume) emit('message', { message: ctx.messages[ctx.messages.length - 1] });
       await ctx.dispatch(action('loop_start', this.name, { prompt: input }), async (a) => a);
       const outcome = await runLoop(ctx);
       text = outcome.text;
@@ -216,7 +337,12 @@ export class LlmAgent {
       await this.#finish(ctx, outcome.reason, text);
       if (!options.skipMemorySave) await config.memory?.save(sessionId, ctx.messages);
       result.duration = performance.now() - started;
-      emit('agent_end', { agent: this.name, output: text });
+      const key = config.outputKey;
+      emit(
+        'agent_end',
+        { agent: this.name, output: text },
+        key && result.status === 'complete' ? { [key]: result.output } : undefined,
+      );
       emit('run_end', {
         status: result.status,
         output: text,
@@ -269,7 +395,7 @@ export class LlmAgent {
  * Creates an LLM agent.
  *
  * @example
- * const agent = createAgent({ name: 'helper', provider: offline(), model: 'echo' });
+ * const agent = createAgent({ name: 'helper', provider: offline('echo') });
  * const result = await agent.run('hello');
  */
 export function createAgent(config: AgentConfig): LlmAgent {
@@ -283,7 +409,8 @@ function lastText(messages: readonly Message[]): string {
   return '';
 }
 
-function reasonOf(error: AgentError): LoopEndReason {
+/** The loop-end reason for an error code. */
+export function reasonOf(error: AgentError): LoopEndReason {
   switch (error.code) {
     case 'MAX_ITERATIONS_EXCEEDED':
       return 'max_iterations';

@@ -21,6 +21,19 @@ export interface ToolContext {
    * Never returns.
    */
   requestInput(question: string): never;
+  /** Present when the tool runs inside a runner's invocation. */
+  invocation?: ToolInvocationInfo;
+}
+
+/** What a tool learns about the invocation it runs in (agent tools use it to start child sessions). */
+export interface ToolInvocationInfo {
+  sessionId: string;
+  invocationId: string;
+  branch: string;
+  /** The store of the session, as an opaque value for agent tools. */
+  store: unknown;
+  /** Streams an event of a child run to the caller without storing it in this session. */
+  forward(event: unknown): void;
 }
 
 /** Decides whether a particular call needs a human's approval before it runs. */

@@ -35,6 +35,7 @@ describe('the agent loop', () => {
     expect(types).toEqual([
       'run_start',
       'agent_start',
+      'message',
       'text_delta',
       'usage',
       'message',

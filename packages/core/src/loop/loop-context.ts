@@ -9,7 +9,7 @@ import type { AgentEvent, EventPayloads, EventType } from '../events.js';
 import type { Message } from '../messages.js';
 import type { AgentAction, Middleware } from '../middleware/types.js';
 import type { JsonSchema, ModelProvider, ToolDefinition } from '../model.js';
-import type { AnyTool } from '../tool.js';
+import type { AnyTool, ToolInvocationInfo } from '../tool.js';
 import type { ModelPricing, UsageStats } from '../usage.js';
 
 /** Everything one run of the loop reads and changes; built once per run. */
@@ -47,7 +47,12 @@ export interface LoopContext {
   /** Decisions for pending calls carried into a resumed run. */
   decisions: Map<string, ApprovalDecision>;
   approvalPolicy?: ApprovalPolicy;
+  /** Set when the loop must stop after the current step. */
   ended: boolean;
+  /** Called by a tool's `endInvocation()`: stops this loop, and in a runner the whole invocation. */
+  endInvocation(): void;
+  /** Extra context for tools run inside a runner's invocation (agent tools need it). */
+  invocation?: ToolInvocationInfo;
   dispatch(action: AgentAction, core: (action: AgentAction) => Promise<AgentAction>): Promise<AgentAction>;
   emit<T extends EventType>(type: T, payload: EventPayloads[T], stateDelta?: Record<string, unknown>): void;
 }

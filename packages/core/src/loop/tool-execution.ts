@@ -189,7 +189,7 @@ async function invoke(
       signal,
       messages: ctx.messages,
       endInvocation: () => {
-        ctx.ended = true;
+        ctx.endInvocation();
       },
       state: {
         get: (key) => (key in delta ? delta[key] : ctx.readState()[key]),
@@ -200,6 +200,7 @@ async function invoke(
       requestInput: (question) => {
         throw new InputRequest(question);
       },
+      invocation: ctx.invocation,
     };
     const value = await abortable(
       Promise.resolve().then(() => tool.execute(call.arguments, context)),

@@ -1,0 +1,235 @@
+import type { Agent } from '../agent.js';
+import type { ApprovalDecision, RunOptions } from '../agent-config.js';
+import { AgentError } from '../errors.js';
+import type { AgentEvent, EventPayloads, EventType, PendingApproval } from '../events.js';
+import type { Message } from '../messages.js';
+import type { Session, SessionStore } from '../session.js';
+import { applyDelta } from '../state-delta.js';
+import { addUsage, type UsageStats } from '../usage.js';
+import { historyFor } from './history.js';
+
+/** Limits that apply to a whole invocation, across every agent of the tree. */
+export interface InvocationLimits {
+  /** Model calls across all agents. */
+  maxModelCalls?: number;
+  /** Tokens (every bucket) across all agents. */
+  maxTokens?: number;
+}
+
+/** What every context of one invocation shares. */
+export interface InvocationShared {
+  invocationId: string;
+  /** Distinguishes event ids of a resumed invocation from those of its first attempt. */
+  attempt: number;
+  seq: number;
+  session: Session;
+  store: SessionStore;
+  root: Agent;
+  input: string;
+  userId?: string;
+  signal: AbortSignal;
+  abort(reason: unknown): void;
+  usage: UsageStats;
+  limits: InvocationLimits;
+  /** Hands an event to the caller (stream and callbacks). */
+  sink(event: AgentEvent): void;
+  /** Queues an event for the session store. */
+  persist(event: AgentEvent): void;
+  /** Writes `app:` and `user:` keys to the store's shared state. */
+  persistScoped(delta: Record<string, unknown>): void;
+  ended: boolean;
+  /** `temp:` state: visible during the invocation, never stored. */
+  temp: Record<string, unknown>;
+  pending: PendingApproval[];
+  decisions: Map<string, ApprovalDecision>;
+  /** The calls the invocation was paused on, when it is being resumed. */
+  resumePending: readonly PendingApproval[];
+  /** Completed agent runs per branch recorded before a resume; each is skipped once. */
+  replay: Map<string, number>;
+  /** Names of the parallel agents of the tree (their branches are isolated). */
+  parallel: ReadonlySet<string>;
+  options: Pick<RunOptions, 'onApproval'>;
+}
+
+/** Where escalation stops: the nearest enclosing loop agent owns one scope. */
+export interface EscalationScope {
+  escalated: boolean;
+}
+
+/**
+ * One agent's view of an invocation: the session, its branch, the state it sees, and the means to
+ * emit events and to stop. Workflow agents make child contexts for their sub-agents.
+ */
+export class InvocationContext {
+  readonly shared: InvocationShared;
+  readonly agent: Agent;
+  /** Dotted path of agents from the root, such as `report.research.web`. */
+  readonly branch: string;
+  /** State written in this parallel branch, not yet merged (undefined outside parallel branches). */
+  readonly overlay: Record<string, unknown> | undefined;
+  readonly #parent: InvocationContext | undefined;
+  readonly escalation: EscalationScope | undefined;
+
+  constructor(
+    shared: InvocationShared,
+    agent: Agent,
+    branch: string,
+    options: {
+      parent?: InvocationContext;
+      overlay?: Record<string, unknown>;
+      escalation?: EscalationScope;
+    } = {},
+  ) {
+    this.shared = shared;
+    this.agent = agent;
+    this.branch = branch;
+    this.#parent = options.parent;
+    this.overlay = options.overlay;
+    this.escalation = options.escalation;
+  }
+
+  get invocationId(): string {
+    return this.shared.invocationId;
+  }
+
+  get session(): Session {
+    return this.shared.session;
+  }
+
+  get signal(): AbortSignal {
+    return this.shared.signal;
+  }
+
+  /** True once the invocation should do no more work: ended, paused, or aborted. */
+  get stopped(): boolean {
+    return this.shared.ended || this.shared.pending.length > 0 || this.shared.signal.aborted;
+  }
+
+  /** Stops the invocation after the current event. */
+  endInvocation(): void {
+    this.shared.ended = true;
+  }
+
+  /** A context for a sub-agent; `isolate` gives it its own state overlay (a parallel branch). */
+  child(
+    agent: Agent,
+    options: { isolate?: Record<string, unknown>; escalation?: EscalationScope } = {},
+  ): InvocationContext {
+    return new InvocationContext(this.shared, agent, `${this.branch}.${agent.name}`, {
+      parent: this,
+      overlay: options.isolate,
+      escalation: options.escalation ?? this.escalation,
+    });
+  }
+
+  /** A context for an agent reached by transfer: the branch is its place in the tree. */
+  transferTo(agent: Agent, branch: string): InvocationContext {
+    return new InvocationContext(this.shared, agent, branch, { escalation: this.escalation });
+  }
+
+  /** The state as this agent sees it: session state, then `temp:` keys, then its branch's writes. */
+  state(): Record<string, unknown> {
+    const layers: Record<string, unknown>[] = [];
+    for (let ctx: InvocationContext | undefined = this; ctx; ctx = ctx.#parent)
+      if (ctx.overlay) layers.unshift(ctx.overlay);
+    return Object.assign({}, this.shared.session.state, this.shared.temp, ...layers);
+  }
+
+  /** The conversation this agent sees. */
+  history(): Message[] {
+    return historyFor(this.shared.session.events, this.branch, this.shared.parallel);
+  }
+
+  /** True (once) when a completed run of this agent on this branch is being replayed on resume. */
+  consumeReplay(): boolean {
+    const left = this.shared.replay.get(this.branch) ?? 0;
+    if (left === 0) return false;
+    this.shared.replay.set(this.branch, left - 1);
+    return true;
+  }
+
+  /** Emits an event authored by this context's agent, applying its state delta. */
+  emit<T extends EventType>(
+    type: T,
+    payload: EventPayloads[T],
+    stateDelta?: Record<string, unknown>,
+  ): AgentEvent {
+    const shared = this.shared;
+    const event = {
+      id: `${shared.invocationId}.${shared.attempt}.${shared.seq++}`,
+      invocationId: shared.invocationId,
+      branch: this.branch,
+      author: this.agent.name,
+      time: Date.now(),
+      type,
+      ...payload,
+    } as AgentEvent;
+    if (stateDelta) this.#applyState(event, stateDelta);
+    if (event.type === 'usage') this.#countUsage(event.usage);
+    this.record(event);
+    return event;
+  }
+
+  /** Hands an already-built event to the stream and, unless it is a text delta, to the session log. */
+  record(event: AgentEvent): void {
+    this.shared.sink(event);
+    if (event.type === 'text_delta') return;
+    this.shared.session.events.push(event);
+    this.shared.persist(event);
+  }
+
+  #applyState(event: AgentEvent, delta: Record<string, unknown>): void {
+    const kept: Record<string, unknown> = {};
+    const scoped: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(delta)) {
+      if (key.startsWith('temp:')) {
+        if (value === null) delete this.shared.temp[key];
+        else this.shared.temp[key] = value;
+        continue;
+      }
+      kept[key] = value;
+      if (key.startsWith('app:') || key.startsWith('user:')) scoped[key] = value;
+    }
+    if (Object.keys(kept).length === 0) return;
+    if (this.overlay) {
+      applyDelta(this.overlay, kept);
+      event.branchDelta = kept;
+      return;
+    }
+    applyDelta(this.shared.session.state, kept);
+    event.stateDelta = kept;
+    if (Object.keys(scoped).length > 0) this.shared.persistScoped(scoped);
+  }
+
+  #countUsage(usage: UsageStats): void {
+    const shared = this.shared;
+    addUsage(shared.usage, usage);
+    const { maxTokens, maxModelCalls } = shared.limits;
+    if (maxTokens !== undefined && shared.usage.totalTokens > maxTokens) {
+      shared.abort(
+        new AgentError(
+          `the invocation used ${shared.usage.totalTokens} tokens, over its limit of ${maxTokens}`,
+          'MAX_TOKENS_EXCEEDED',
+          {
+            context: {
+              agent: this.agent.name,
+              scope: 'invocation',
+              limit: maxTokens,
+              used: shared.usage.totalTokens,
+            },
+          },
+        ),
+      );
+    } else if (maxModelCalls !== undefined && shared.usage.iterations > maxModelCalls) {
+      shared.abort(
+        new AgentError(
+          `the invocation made more than ${maxModelCalls} model calls`,
+          'MAX_ITERATIONS_EXCEEDED',
+          {
+            context: { agent: this.agent.name, scope: 'invocation', limit: maxModelCalls },
+          },
+        ),
+      );
+    }
+  }
+}

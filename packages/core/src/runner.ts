@@ -1,0 +1,358 @@
+import { randomUUID } from 'node:crypto';
+import type { Agent } from './agent.js';
+import type { ApprovalDecision, RunOptions } from './agent-config.js';
+import { findAgent, linkTree, listAgents } from './agent-tree.js';
+import { AgentError, toAgentError } from './errors.js';
+import type { AgentEvent, PendingApproval } from './events.js';
+import {
+  InvocationContext,
+  type InvocationLimits,
+  type InvocationShared,
+} from './invocation/invocation-context.js';
+import { UsageError } from './llm-agent.js';
+import { AgentRun } from './loop/agent-run.js';
+import { EventChannel } from './loop/event-channel.js';
+import { InMemorySessionStore, type Session, type SessionStore } from './session.js';
+import { addUsage, emptyUsage, type UsageStats } from './usage.js';
+
+/** What a paused invocation stores in its session to be resumed, in any process. */
+export interface InvocationCheckpoint {
+  version: 1;
+  invocationId: string;
+  input: string;
+  /** The agent the invocation started at (the root, or the agent the session was transferred to). */
+  agent: string;
+  pending: PendingApproval[];
+  /** How many times the invocation has been started (first run plus resumes). */
+  attempts: number;
+}
+
+/** Options of {@link Runner.run}. */
+export interface InvocationOptions {
+  input: string;
+  /** Continue this session; a new one is created when it does not exist. */
+  sessionId?: string;
+  userId?: string;
+  signal?: AbortSignal;
+  /** Milliseconds for the whole invocation. */
+  timeout?: number;
+  limits?: InvocationLimits;
+  onApproval?: RunOptions['onApproval'];
+  onEvent?: (event: AgentEvent) => void;
+  /** For agent tools: the branch the child's events are tagged under. */
+  branchPrefix?: string;
+  /** For agent tools: the parent session and call that started this one. */
+  parent?: { sessionId: string; callId: string };
+}
+
+/** Options of {@link Runner.resume}. */
+export interface ResumeOptions extends Omit<InvocationOptions, 'input' | 'sessionId' | 'parent'> {
+  sessionId: string;
+  decisions: readonly ApprovalDecision[];
+}
+
+/** What an invocation produced. */
+export interface InvocationResult {
+  status: 'complete' | 'paused';
+  /** The final answer of the last agent that answered. */
+  output: string;
+  sessionId: string;
+  invocationId: string;
+  usage: UsageStats;
+  state: Record<string, unknown>;
+  pending?: PendingApproval[];
+  duration: number;
+}
+
+/** Options of a {@link Runner}. */
+export interface RunnerOptions {
+  agent: Agent;
+  /** Where sessions live. Default: in memory. */
+  store?: SessionStore;
+}
+
+/**
+ * Runs invocations of an agent tree against sessions: each starts with a user message and ends
+ * with a final answer (or a pause), and every event is stored in the session's log.
+ */
+export class Runner {
+  readonly agent: Agent;
+  readonly store: SessionStore;
+  readonly #parallel: ReadonlySet<string>;
+
+  constructor(options: RunnerOptions) {
+    this.agent = options.agent;
+    this.store = options.store ?? new InMemorySessionStore();
+    if (!this.agent.parent) linkTree(this.agent);
+    this.#parallel = new Set(
+      listAgents(this.agent)
+        .filter((a) => a.type === 'parallel')
+        .map((a) => a.name),
+    );
+  }
+
+  /** Starts an invocation with a user message. */
+  run(options: InvocationOptions): AgentRun<string> & { readonly invocation: Promise<InvocationResult> } {
+    return this.#start(options, undefined);
+  }
+
+  /** Continues a paused session with decisions for its pending calls. */
+  resume(options: ResumeOptions): AgentRun<string> & { readonly invocation: Promise<InvocationResult> } {
+    return this.#start({ ...options, input: '' }, options.decisions);
+  }
+
+  #start(options: InvocationOptions, decisions: readonly ApprovalDecision[] | undefined) {
+    const channel = new EventChannel<AgentEvent>();
+    const controller = new AbortController();
+    const invocation = this.#execute(options, decisions, channel, controller);
+    const asResult = invocation.then((r) => ({
+      status: r.status,
+      output: r.output,
+      text: r.output,
+      messages: [],
+      toolCalls: [],
+      usage: r.usage,
+      duration: r.duration,
+      pending: r.pending,
+    }));
+    const run = new AgentRun<string>(channel, asResult, controller) as AgentRun<string> & {
+      invocation: Promise<InvocationResult>;
+    };
+    invocation.catch(() => undefined);
+    Object.defineProperty(run, 'invocation', { value: invocation });
+    return run;
+  }
+
+  async #execute(
+    options: InvocationOptions,
+    decisions: readonly ApprovalDecision[] | undefined,
+    channel: EventChannel<AgentEvent>,
+    controller: AbortController,
+  ): Promise<InvocationResult> {
+    const started = performance.now();
+    const session = await this.#session(options, decisions !== undefined);
+    const checkpoint = session.checkpoint as InvocationCheckpoint | undefined;
+    if (decisions) validateDecisions(session.id, checkpoint, decisions);
+    else if (checkpoint) {
+      const ids = checkpoint.pending.map((p) => p.call.id).join(', ');
+      throw new UsageError(
+        `session ${session.id} is paused waiting for a decision on ${ids}; resume it with approve or deny`,
+      );
+    }
+    const timer =
+      options.timeout === undefined
+        ? undefined
+        : setTimeout(
+            () =>
+              controller.abort(
+                new AgentError(`the invocation timed out after ${options.timeout} ms`, 'TIMEOUT'),
+              ),
+            options.timeout,
+          );
+    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+    const invocationId = checkpoint?.invocationId ?? randomUUID();
+    const shared = this.#shared(
+      session,
+      options,
+      invocationId,
+      signal,
+      controller,
+      channel,
+      checkpoint,
+      decisions,
+    );
+    const start = (checkpoint && findAgent(this.agent, checkpoint.agent)) || activeAgent(this.agent, session);
+    const branch = branchFor(start, options.branchPrefix);
+    const ctx = new InvocationContext(shared, start, branch);
+    if (checkpoint) await this.store.setCheckpoint(session.id, undefined);
+    try {
+      ctx.emit('run_start', { input: shared.input });
+      if (!checkpoint) {
+        const user = new InvocationContext(
+          shared,
+          { ...this.agent, name: 'user' } as Agent,
+          branchFor(this.agent, options.branchPrefix),
+        );
+        user.emit('message', { message: { role: 'user', content: options.input } });
+      }
+      await start.runInvocation(ctx);
+      if (signal.aborted) throw signal.reason;
+      const output = lastOutput(session, invocationId);
+      const duration = performance.now() - started;
+      const paused = shared.pending.length > 0;
+      if (paused) {
+        ctx.emit('approval_required', { pending: shared.pending });
+        const saved: InvocationCheckpoint = {
+          version: 1,
+          invocationId,
+          input: shared.input,
+          agent: start.name,
+          pending: shared.pending,
+          attempts: shared.attempt + 1,
+        };
+        await shared.flush();
+        await this.store.setCheckpoint(session.id, saved);
+      }
+      ctx.emit('run_end', {
+        status: paused ? 'paused' : 'complete',
+        output,
+        usage: { ...shared.usage },
+        duration,
+      });
+      await shared.flush();
+      return {
+        status: paused ? 'paused' : 'complete',
+        output,
+        sessionId: session.id,
+        invocationId,
+        usage: { ...shared.usage },
+        state: { ...session.state },
+        pending: paused ? shared.pending : undefined,
+        duration,
+      };
+    } catch (thrown) {
+      const error = signal.aborted
+        ? toAgentError(signal.reason, 'ABORTED')
+        : toAgentError(thrown, 'MODEL_ERROR');
+      ctx.emit('error', { code: error.code, message: error.message, context: error.context });
+      ctx.emit('run_end', {
+        status: 'error',
+        output: lastOutput(session, invocationId),
+        usage: { ...shared.usage },
+        duration: performance.now() - started,
+      });
+      await shared.flush().catch(() => undefined);
+      throw error;
+    } finally {
+      if (timer) clearTimeout(timer);
+      channel.close();
+    }
+  }
+
+  async #session(options: InvocationOptions, resuming: boolean): Promise<Session> {
+    if (options.sessionId) {
+      const existing = await this.store.get(options.sessionId);
+      if (existing) return existing;
+      if (resuming) throw new UsageError(`no session with id ${options.sessionId}`);
+    }
+    return this.store.create({
+      id: options.sessionId,
+      agent: this.agent.name,
+      parentId: options.parent?.sessionId,
+      parentCallId: options.parent?.callId,
+    });
+  }
+
+  #shared(
+    session: Session,
+    options: InvocationOptions,
+    invocationId: string,
+    signal: AbortSignal,
+    controller: AbortController,
+    channel: EventChannel<AgentEvent>,
+    checkpoint: InvocationCheckpoint | undefined,
+    decisions: readonly ApprovalDecision[] | undefined,
+  ): InvocationShared & { flush(): Promise<void> } {
+    const store = this.store;
+    let queue: AgentEvent[] = [];
+    let writing: Promise<void> = Promise.resolve();
+    let failure: unknown;
+    const flushQueue = () => {
+      const batch = queue;
+      queue = [];
+      if (batch.length === 0) return writing;
+      writing = writing
+        .then(() => store.append(session.id, batch))
+        .catch((error: unknown) => {
+          failure ??= error;
+        });
+      return writing;
+    };
+    const usage = emptyUsage();
+    const replay = new Map<string, number>();
+    if (checkpoint) {
+      for (const event of session.events) {
+        if (event.invocationId !== invocationId) continue;
+        if (event.type === 'usage') addUsage(usage, event.usage);
+        if (event.type === 'agent_end') replay.set(event.branch, (replay.get(event.branch) ?? 0) + 1);
+      }
+    }
+    return {
+      invocationId,
+      attempt: checkpoint?.attempts ?? 0,
+      seq: 0,
+      session,
+      store,
+      root: this.agent,
+      input: checkpoint?.input ?? options.input,
+      userId: options.userId,
+      signal,
+      abort: (reason) => controller.abort(reason),
+      usage,
+      limits: options.limits ?? {},
+      sink: (event) => {
+        channel.push(event);
+        options.onEvent?.(event);
+      },
+      persist: (event) => {
+        queue.push(event);
+        if (queue.length === 1) queueMicrotask(() => void flushQueue());
+      },
+      persistScoped: () => undefined,
+      ended: false,
+      temp: {},
+      pending: [],
+      decisions: new Map((decisions ?? []).map((d) => [d.callId, d])),
+      resumePending: checkpoint?.pending ?? [],
+      replay,
+      parallel: this.#parallel,
+      options: { onApproval: options.onApproval },
+      flush: async () => {
+        await flushQueue();
+        if (failure) throw failure;
+      },
+    };
+  }
+}
+
+function validateDecisions(
+  sessionId: string,
+  checkpoint: InvocationCheckpoint | undefined,
+  decisions: readonly ApprovalDecision[],
+): void {
+  if (!checkpoint)
+    throw new UsageError(`session ${sessionId} is not paused; there is nothing to approve or deny`);
+  const ids = new Set(checkpoint.pending.map((p) => p.call.id));
+  for (const decision of decisions) {
+    if (!ids.has(decision.callId)) {
+      throw new UsageError(
+        `session ${sessionId} has no pending tool call ${decision.callId} (pending: ${[...ids].join(', ')})`,
+      );
+    }
+  }
+}
+
+// The agent that answers the next user message: the last transfer target of the session, or the root.
+function activeAgent(root: Agent, session: Session): Agent {
+  for (let i = session.events.length - 1; i >= 0; i--) {
+    const event = session.events[i];
+    if (event.type === 'transfer') return findAgent(root, event.to) ?? root;
+  }
+  return root;
+}
+
+function branchFor(agent: Agent, prefix: string | undefined): string {
+  const names: string[] = [];
+  for (let current: Agent | undefined = agent; current; current = current.parent) names.unshift(current.name);
+  const own = names.join('.');
+  return prefix ? `${prefix}.${own}` : own;
+}
+
+function lastOutput(session: Session, invocationId: string): string {
+  for (let i = session.events.length - 1; i >= 0; i--) {
+    const event = session.events[i];
+    if (event.invocationId !== invocationId) break;
+    if (event.type === 'agent_end' && event.output) return event.output;
+  }
+  return '';
+}

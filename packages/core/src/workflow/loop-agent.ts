@@ -1,0 +1,45 @@
+import type { Agent } from '../agent.js';
+import { checkAgentName } from '../agent.js';
+import type { InvocationContext } from '../invocation/invocation-context.js';
+import type { WorkflowAgentConfig } from './sequential-agent.js';
+
+/** What a loop agent is made of. */
+export interface LoopAgentConfig extends WorkflowAgentConfig {
+  /** Passes over the sub-agents at most. Default 10. */
+  maxIterations?: number;
+}
+
+/**
+ * Runs its sub-agents in order, again and again, until one escalates (or calls `exit_loop`) or
+ * `maxIterations` passes are done. An escalation stops this loop only, never an enclosing one.
+ */
+export class LoopAgent implements Agent {
+  readonly type = 'loop' as const;
+  readonly name: string;
+  readonly description: string;
+  readonly subAgents: readonly Agent[];
+  readonly maxIterations: number;
+  parent?: Agent;
+
+  constructor(config: LoopAgentConfig) {
+    checkAgentName(config.name);
+    this.name = config.name;
+    this.description = config.description ?? '';
+    this.subAgents = config.subAgents;
+    this.maxIterations = config.maxIterations ?? 10;
+  }
+
+  async runInvocation(ctx: InvocationContext): Promise<void> {
+    if (ctx.consumeReplay()) return;
+    ctx.emit('agent_start', { agent: this.name });
+    const scope = { escalated: false };
+    for (let pass = 0; pass < this.maxIterations && !scope.escalated; pass++) {
+      for (const sub of this.subAgents) {
+        await sub.runInvocation(ctx.child(sub, { escalation: scope }));
+        if (ctx.stopped) return;
+        if (scope.escalated) break;
+      }
+    }
+    ctx.emit('agent_end', { agent: this.name, output: '' });
+  }
+}

@@ -1,0 +1,50 @@
+import type { Agent } from '../agent.js';
+import { checkAgentName } from '../agent.js';
+import type { InvocationContext } from '../invocation/invocation-context.js';
+import { applyDelta } from '../state-delta.js';
+import type { WorkflowAgentConfig } from './sequential-agent.js';
+
+/**
+ * Runs its sub-agents at the same time on isolated branches: each sees only its own branch's
+ * history and state writes. When all are done their state writes are merged in declaration
+ * order (a later sub-agent's write to the same key wins) and applied with one `state_delta` event.
+ */
+export class ParallelAgent implements Agent {
+  readonly type = 'parallel' as const;
+  readonly name: string;
+  readonly description: string;
+  readonly subAgents: readonly Agent[];
+  parent?: Agent;
+
+  constructor(config: WorkflowAgentConfig) {
+    checkAgentName(config.name);
+    this.name = config.name;
+    this.description = config.description ?? '';
+    this.subAgents = config.subAgents;
+  }
+
+  async runInvocation(ctx: InvocationContext): Promise<void> {
+    if (ctx.consumeReplay()) return;
+    ctx.emit('agent_start', { agent: this.name });
+    // Writes recorded before a pause are rebuilt from the log, so a resumed fan-out merges them too.
+    const overlays = this.subAgents.map((sub) => recordedWrites(ctx, `${ctx.branch}.${sub.name}`));
+    await Promise.all(
+      this.subAgents.map((sub, i) => sub.runInvocation(ctx.child(sub, { isolate: overlays[i] }))),
+    );
+    if (ctx.stopped) return;
+    const merged: Record<string, unknown> = {};
+    for (const overlay of overlays) Object.assign(merged, overlay);
+    if (Object.keys(merged).length > 0) ctx.emit('state_delta', { delta: merged }, merged);
+    ctx.emit('agent_end', { agent: this.name, output: '' });
+  }
+}
+
+function recordedWrites(ctx: InvocationContext, branch: string): Record<string, unknown> {
+  const overlay: Record<string, unknown> = {};
+  for (const event of ctx.session.events) {
+    if (event.invocationId !== ctx.invocationId || !event.branchDelta) continue;
+    if (event.branch === branch || event.branch.startsWith(`${branch}.`))
+      applyDelta(overlay, event.branchDelta);
+  }
+  return overlay;
+}

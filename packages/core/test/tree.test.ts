@@ -1,0 +1,348 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type AgentEvent,
+  agentTool,
+  createAgent,
+  defineTool,
+  findAgent,
+  findAgentPath,
+  InMemorySessionStore,
+  LoopAgent,
+  listAgents,
+  ParallelAgent,
+  Runner,
+  SequentialAgent,
+  UsageError,
+  walkAgents,
+} from '../src/index.js';
+import { scriptedModel } from '../src/testing/index.js';
+
+async function drain(run: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
+  const out: AgentEvent[] = [];
+  for await (const e of run) out.push(e);
+  return out;
+}
+
+const say = (name: string, text: string, extra: Record<string, unknown> = {}) =>
+  createAgent({ name, provider: scriptedModel([{ text }]), ...extra });
+
+describe('the agent tree', () => {
+  const tree = () => {
+    const billing = say('billing', 'b');
+    const tech = say('tech', 't');
+    const root = createAgent({ name: 'triage', provider: scriptedModel([]), subAgents: [billing, tech] });
+    new Runner({ agent: root });
+    return { root, billing, tech };
+  };
+
+  it('finds agents, paths and walks depth-first with depth, stoppably', () => {
+    const { root, tech } = tree();
+    expect(findAgent(root, 'tech')).toBe(tech);
+    expect(findAgent(root, 'nope')).toBeUndefined();
+    expect(findAgentPath(root, 'tech')?.map((a) => a.name)).toEqual(['tech']);
+    expect(findAgentPath(root, 'triage')).toEqual([]);
+    const seen: string[] = [];
+    walkAgents(root, (a, depth) => {
+      seen.push(`${a.name}@${depth}`);
+      if (a.name === 'billing') return false;
+    });
+    expect(seen).toEqual(['triage@0', 'billing@1']);
+    expect(listAgents(root).map((a) => a.name)).toEqual(['triage', 'billing', 'tech']);
+    expect(tech.parent).toBe(root);
+  });
+
+  it('rejects the name user', () => {
+    expect(() => createAgent({ name: 'user', provider: scriptedModel([]) })).toThrow(UsageError);
+  });
+});
+
+describe('transfer', () => {
+  it('moves control to a sub-agent, which keeps it for the next message until it transfers back', async () => {
+    const triageModel = scriptedModel([
+      { toolCalls: [{ name: 'transfer_to_agent', arguments: { agent_name: 'billing' } }] },
+      { text: 'triage here again' },
+    ]);
+    const billingModel = scriptedModel([
+      { text: 'billing: your invoice is fine' },
+      { toolCalls: [{ name: 'transfer_to_agent', arguments: { agent_name: 'triage' } }] },
+    ]);
+    const billing = createAgent({ name: 'billing', description: 'invoices', provider: billingModel });
+    const triage = createAgent({ name: 'triage', provider: triageModel, subAgents: [billing] });
+    const runner = new Runner({ agent: triage });
+    const first = runner.run({ input: 'my invoice?', sessionId: 's' });
+    const events = await drain(first);
+    expect((await first.invocation).output).toBe('billing: your invoice is fine');
+    expect(events.filter((e) => e.type === 'transfer')).toMatchObject([{ from: 'triage', to: 'billing' }]);
+    expect(events.find((e) => e.type === 'text_delta')?.branch).toBe('triage.billing');
+    expect(triageModel.requests[0].tools?.find((t) => t.name === 'transfer_to_agent')?.description).toContain(
+      'billing: invoices',
+    );
+    // Billing saw the whole conversation, including the user's question.
+    expect(billingModel.requests[0].messages[0]).toMatchObject({ role: 'user', content: 'my invoice?' });
+    const second = await runner.run({ input: 'anything else?', sessionId: 's' }).invocation;
+    expect(billingModel.requests[1].messages.at(-1)).toMatchObject({
+      role: 'user',
+      content: 'anything else?',
+    });
+    expect(second.output).toBe('triage here again');
+    triageModel.assertConsumed();
+    billingModel.assertConsumed();
+  });
+
+  it('rejects disallowed transfers as invalid tool calls', async () => {
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'transfer_to_agent', arguments: { agent_name: 'root' } }] },
+      { toolCalls: [{ name: 'transfer_to_agent', arguments: { agent_name: 'peer' } }] },
+      { text: 'staying' },
+    ]);
+    const child = createAgent({ name: 'child', provider: model, disallowTransferToParent: true });
+    const peer = say('peer', 'peer answer');
+    const root = createAgent({
+      name: 'root',
+      provider: scriptedModel([
+        { toolCalls: [{ name: 'transfer_to_agent', arguments: { agent_name: 'child' } }] },
+      ]),
+      subAgents: [child, peer],
+    });
+    const runner = new Runner({ agent: root });
+    const run = runner.run({ input: 'go' });
+    const events = await drain(run);
+    const results = events.filter((e) => e.type === 'tool_result' && e.author === 'child');
+    expect(results[0]).toMatchObject({ isError: true, errorCode: 'TOOL_VALIDATION_ERROR' });
+    expect(results[1]).toMatchObject({ isError: false, content: 'Transferred to peer.' });
+    expect((await run.invocation).output).toBe('peer answer');
+  });
+});
+
+describe('agent as tool', () => {
+  it('runs in a child session linked to the call id, streams tagged events, keeps the parent history clean', async () => {
+    const store = new InMemorySessionStore();
+    const summarizer = createAgent({
+      name: 'summarizer',
+      description: 'summarises',
+      provider: scriptedModel([{ text: 'short version' }]),
+    });
+    const parentModel = scriptedModel([
+      { toolCalls: [{ name: 'summarizer', arguments: { request: 'summarise this' }, id: 'c1' }] },
+      { text: 'done' },
+    ]);
+    const writer = createAgent({ name: 'writer', provider: parentModel, tools: [agentTool(summarizer)] });
+    const run = new Runner({ agent: writer, store }).run({ input: 'write', sessionId: 'parent' });
+    const events = await drain(run);
+    expect((await run.invocation).output).toBe('done');
+    const childText = events.filter((e) => e.type === 'text_delta' && e.author === 'summarizer');
+    expect(childText.map((e) => e.branch)).toEqual(['writer.summarizer', 'writer.summarizer']);
+    const sessions = await store.list();
+    const child = sessions.find((s) => s.parentId === 'parent');
+    expect(child).toMatchObject({ parentCallId: 'c1', agent: 'summarizer' });
+    const parentSession = await store.get('parent');
+    expect(parentSession?.events.some((e) => e.author === 'summarizer')).toBe(false);
+    expect(parentModel.requests[1].messages.at(-1)).toMatchObject({ role: 'tool', content: 'short version' });
+    expect(parentModel.requests[1].messages).toHaveLength(3);
+  });
+
+  it('a failing child is a failed tool result, never an empty success', async () => {
+    const broken = createAgent({ name: 'broken', provider: scriptedModel([{ error: 'model down' }]) });
+    const parentModel = scriptedModel([
+      { toolCalls: [{ name: 'broken', arguments: { request: 'x' } }] },
+      { text: 'coped' },
+    ]);
+    const run = new Runner({
+      agent: createAgent({ name: 'boss', provider: parentModel, tools: [agentTool(broken)] }),
+    }).run({ input: 'go' });
+    const events = await drain(run);
+    expect(events.find((e) => e.type === 'tool_result')).toMatchObject({
+      isError: true,
+      errorCode: 'TOOL_EXECUTION_ERROR',
+    });
+    expect((events.find((e) => e.type === 'tool_result') as { content: string }).content).toContain(
+      'model down',
+    );
+    expect((await run.invocation).output).toBe('coped');
+  });
+});
+
+describe('workflow agents', () => {
+  it('sequential: each sees what the earlier wrote (history and output_key state)', async () => {
+    const writeModel = scriptedModel([{ text: 'draft' }]);
+    const research = say('research', 'facts', { outputKey: 'facts' });
+    const write = createAgent({
+      name: 'write',
+      provider: writeModel,
+      instruction: ({ state }) => `Use: ${state.facts}`,
+    });
+    const pipeline = new SequentialAgent({ name: 'report', subAgents: [research, write] });
+    const result = await new Runner({ agent: pipeline }).run({ input: 'topic' }).invocation;
+    expect(result.output).toBe('draft');
+    expect(result.state.facts).toBe('facts');
+    expect(writeModel.requests[0].system).toBe('Use: facts');
+    expect(writeModel.requests[0].messages.map((m) => m.content)).toEqual(['topic', 'facts']);
+  });
+
+  it('parallel: isolated branches, state merged in declaration order, nothing lost (100 runs)', async () => {
+    for (let i = 0; i < 100; i++) {
+      const writer = (name: string, delay: number) =>
+        createAgent({
+          name,
+          provider: scriptedModel([
+            { toolCalls: [{ name: 'put', arguments: {} }] },
+            { text: `${name} done`, delayMs: delay },
+          ]),
+          tools: [
+            defineTool({
+              name: 'put',
+              description: 'writes state',
+              parameters: {},
+              execute: async (_a, ctx) => {
+                await new Promise((r) => setTimeout(r, Math.random() * 3));
+                ctx.state.set('shared', name);
+                ctx.state.set(`own_${name}`, true);
+                return 'ok';
+              },
+            }),
+          ],
+        });
+      const a = writer('a', Math.random() < 0.5 ? 0 : 1);
+      const b = writer('b', 0);
+      const c = writer('c', Math.random() < 0.5 ? 0 : 1);
+      const fan = new ParallelAgent({ name: 'fan', subAgents: [a, b, c] });
+      const result = await new Runner({ agent: fan }).run({ input: 'go' }).invocation;
+      expect(result.state).toEqual({ shared: 'c', own_a: true, own_b: true, own_c: true });
+    }
+  });
+
+  it('parallel branches do not see each other', async () => {
+    const aModel = scriptedModel([{ text: 'a says', delayMs: 1 }]);
+    const bModel = scriptedModel([{ text: 'b says', delayMs: 1 }]);
+    const after = scriptedModel([{ text: 'summary' }]);
+    const fan = new ParallelAgent({
+      name: 'fan',
+      subAgents: [createAgent({ name: 'a', provider: aModel }), createAgent({ name: 'b', provider: bModel })],
+    });
+    const pipe = new SequentialAgent({
+      name: 'pipe',
+      subAgents: [fan, createAgent({ name: 'sum', provider: after })],
+    });
+    await new Runner({ agent: pipe }).run({ input: 'go' }).invocation;
+    expect(aModel.requests[0].messages.map((m) => m.content)).toEqual(['go']);
+    expect(bModel.requests[0].messages.map((m) => m.content)).toEqual(['go']);
+    expect(after.requests[0].messages.map((m) => m.content).sort()).toEqual(['a says', 'b says', 'go']);
+  });
+
+  it('loop: repeats until exit_loop; escalation in a nested loop stops only the inner loop', async () => {
+    const critic = createAgent({
+      name: 'critic',
+      provider: scriptedModel([
+        { text: 'again' },
+        { toolCalls: [{ name: 'exit_loop', arguments: { reason: 'good' } }] },
+        { text: 'ok' },
+      ]),
+    });
+    const writer = createAgent({ name: 'writer', provider: scriptedModel([{ text: 'v1' }, { text: 'v2' }]) });
+    const inner = new LoopAgent({ name: 'inner', subAgents: [writer, critic], maxIterations: 5 });
+    const publisher = createAgent({
+      name: 'publisher',
+      provider: scriptedModel([{ text: 'published' }, { text: 'published again' }]),
+    });
+    const outer = new LoopAgent({
+      name: 'outer',
+      subAgents: [new SequentialAgent({ name: 'round', subAgents: [inner, publisher] })],
+      maxIterations: 1,
+    });
+    const run = new Runner({ agent: outer }).run({ input: 'write' });
+    const events = await drain(run);
+    const result = await run.invocation;
+    expect(result.output).toBe('published');
+    expect(events.filter((e) => e.type === 'escalate')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'agent_end' && e.author === 'writer')).toHaveLength(2);
+    expect(
+      events
+        .filter((e) => e.type === 'agent_end')
+        .map((e) => e.author)
+        .slice(-3),
+    ).toEqual(['publisher', 'round', 'outer']);
+  });
+
+  it('loop stops at max_iterations', async () => {
+    const worker = createAgent({
+      name: 'worker',
+      provider: scriptedModel([{ text: '1' }, { text: '2' }, { text: '3' }]),
+    });
+    const run = new Runner({
+      agent: new LoopAgent({ name: 'l', subAgents: [worker], maxIterations: 3 }),
+    }).run({ input: 'go' });
+    const events = await drain(run);
+    expect(events.filter((e) => e.type === 'agent_end' && e.author === 'worker')).toHaveLength(3);
+  });
+});
+
+describe('invocation control', () => {
+  it('endInvocation from a tool stops the invocation after the current step', async () => {
+    const stopper = defineTool({
+      name: 'stop',
+      description: 'stops',
+      parameters: {},
+      execute: (_a, ctx) => (ctx.endInvocation(), 'stopping'),
+    });
+    const first = createAgent({
+      name: 'first',
+      provider: scriptedModel([{ toolCalls: [{ name: 'stop' }] }, { text: 'never' }]),
+      tools: [stopper],
+    });
+    const second = say('second', 'never either');
+    const run = new Runner({ agent: new SequentialAgent({ name: 'seq', subAgents: [first, second] }) }).run({
+      input: 'go',
+    });
+    const events = await drain(run);
+    expect((await run.invocation).status).toBe('complete');
+    expect(events.some((e) => e.author === 'second')).toBe(false);
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete' });
+  });
+
+  it('temp: state is visible during the invocation and never stored', async () => {
+    const setter = defineTool({
+      name: 'set',
+      description: 'sets',
+      parameters: {},
+      execute: (_a, ctx) => (ctx.state.set('temp:scratch', 1), ctx.state.set('kept', 2), 'ok'),
+    });
+    const readerModel = scriptedModel([{ text: 'read' }]);
+    const writer = createAgent({
+      name: 'w',
+      provider: scriptedModel([{ toolCalls: [{ name: 'set' }] }, { text: 'set' }]),
+      tools: [setter],
+    });
+    const reader = createAgent({
+      name: 'r',
+      provider: readerModel,
+      instruction: ({ state }) => `scratch=${String(state['temp:scratch'])}`,
+    });
+    const store = new InMemorySessionStore();
+    const result = await new Runner({
+      agent: new SequentialAgent({ name: 's', subAgents: [writer, reader] }),
+      store,
+    }).run({ input: 'go', sessionId: 'x' }).invocation;
+    expect(readerModel.requests[0].system).toBe('scratch=1');
+    expect(result.state).toEqual({ kept: 2 });
+    expect((await store.get('x'))?.state).toEqual({ kept: 2 });
+  });
+
+  it('an invocation token budget across the tree stops the run, naming the agent and the limit', async () => {
+    const a = createAgent({
+      name: 'a',
+      provider: scriptedModel([{ text: 'x', usage: { inputTokens: 60, outputTokens: 0 } }]),
+    });
+    const b = createAgent({
+      name: 'b',
+      provider: scriptedModel([{ text: 'y', usage: { inputTokens: 60, outputTokens: 0 } }]),
+    });
+    const run = new Runner({ agent: new SequentialAgent({ name: 's', subAgents: [a, b] }) }).run({
+      input: 'go',
+      limits: { maxTokens: 100 },
+    });
+    await expect(run.invocation).rejects.toMatchObject({
+      code: 'MAX_TOKENS_EXCEEDED',
+      context: { agent: 'b', scope: 'invocation', limit: 100 },
+    });
+  });
+});

@@ -30,12 +30,6 @@ export function schemaDiagnostics(
   return out;
 }
 
-interface Alternative {
-  error: ErrorObject;
-  /** Replacement errors for this combinator (a branch's own errors, or itself as one message). */
-  keep: ErrorObject[];
-}
-
 function collapseAlternatives(errors: readonly ErrorObject[]): ErrorObject[] {
   const list = errors.filter((e) => e.keyword !== 'if');
   const dropped = new Set<ErrorObject>();
@@ -47,46 +41,74 @@ function collapseAlternatives(errors: readonly ErrorObject[]): ErrorObject[] {
     const under = (e: ErrorObject) => e.instancePath === at || e.instancePath.startsWith(`${at}/`);
     // Branch errors come right before their combinator, all at or below its instance path.
     const branch: ErrorObject[] = [];
-    for (let j = i - 1; j >= 0 && under(list[j]) && !dropped.has(list[j]); j--) branch.unshift(list[j]);
+    for (let j = i - 1; j >= 0 && under(list[j]); j--) {
+      if (!dropped.has(list[j]) && belongsTo(list[j], combinator)) branch.unshift(list[j]);
+    }
     for (const e of branch) dropped.add(e);
-    result.set(combinator, choose(combinator, branch).keep);
+    result.set(combinator, choose(combinator, branch));
   }
   const out: ErrorObject[] = [];
   for (const e of list) {
     if (dropped.has(e)) continue;
-    const replacement = result.get(e);
-    if (replacement) out.push(...replacement);
-    else out.push(e);
+    out.push(...(result.get(e) ?? [e]));
   }
-  return out;
+  // An unknown key usually explains a missing alternative in the same mapping: keep only the key.
+  const unknownAt = new Set(
+    out.filter((e) => e.keyword === 'additionalProperties').map((e) => e.instancePath),
+  );
+  return out.filter((e) => !(isRequiredOnly(e) && unknownAt.has(e.instancePath)));
 }
 
-function choose(combinator: ErrorObject, branch: ErrorObject[]): Alternative {
+function isRequiredOnly(error: ErrorObject): boolean {
+  if (error.keyword !== 'oneOf' && error.keyword !== 'anyOf') return false;
+  const branches = Array.isArray(error.schema) ? (error.schema as SchemaNode[]) : [];
+  return (
+    branches.length > 0 &&
+    branches.every(
+      (b) => Array.isArray(b.required) && Object.keys(b).every((k) => k === 'required' || k === 'not'),
+    )
+  );
+}
+
+/** Whether an error comes from one of the combinator's branches (and not a sibling keyword or another combinator). */
+function belongsTo(error: ErrorObject, combinator: ErrorObject): boolean {
+  const path = combinator.schemaPath;
+  if (error.schemaPath.startsWith(`${path}/`)) return true;
+  const parent = path.slice(0, path.lastIndexOf('/'));
+  if (error.schemaPath.startsWith(`${parent}/`)) return false;
+  // A branch that is a $ref reports paths of the referenced schema; another combinator's branch does not count.
+  return (
+    !/\/(anyOf|oneOf)\/\d+\//.test(error.schemaPath) ||
+    !error.schemaPath.startsWith(path.slice(0, path.indexOf('#') + 1))
+  );
+}
+
+function choose(combinator: ErrorObject, branch: ErrorObject[]): ErrorObject[] {
   const at = combinator.instancePath;
+  const params = combinator.params as { passingSchemas?: unknown };
+  if (combinator.keyword === 'oneOf' && params.passingSchemas) return [combinator];
   const prefix = `${combinator.schemaPath}/`;
   const groups = new Map<string, ErrorObject[]>();
   for (const e of branch) {
-    // A nested combinator's replacement already stands for its branch.
     const index = e.schemaPath.startsWith(prefix) ? e.schemaPath.slice(prefix.length).split('/')[0] : '?';
-    if (e.keyword === 'type' && e.instancePath === at) continue;
     groups.set(index, [...(groups.get(index) ?? []), e]);
   }
-  const attributed = [...groups.entries()].filter(([index]) => index !== '?');
-  const unattributed = groups.get('?') ?? [];
-  if (attributed.length === 0 && unattributed.length > 0) return { error: combinator, keep: unattributed };
-  if (attributed.length === 1 && unattributed.length === 0)
-    return { error: combinator, keep: attributed[0][1] };
-  if (attributed.length > 1 && unattributed.length === 0) {
+  // A branch of the wrong type does not apply; a $ref'd branch only shows as a type error too.
+  const applies = (errs: ErrorObject[]) => !errs.some((e) => e.keyword === 'type' && e.instancePath === at);
+  const attributed = [...groups.entries()].filter(([index, errs]) => index !== '?' && applies(errs));
+  const unattributed = (groups.get('?') ?? []).filter(
+    (e) => !(e.keyword === 'type' && e.instancePath === at),
+  );
+  if (attributed.length === 0 && unattributed.length > 0) return unattributed;
+  if (attributed.length === 1 && unattributed.length === 0) return attributed[0][1];
+  if (attributed.length > 1 && unattributed.length === 0 && !isRequiredOnly(combinator)) {
     const sizes = attributed.map(([, errs]) => errs.length).sort((a, b) => a - b);
-    const deeper = attributed.filter(([, errs]) =>
-      errs.some((e) => e.instancePath !== at || e.keyword === 'additionalProperties'),
-    );
-    if (sizes[0] < sizes[1] && deeper.length > 0) {
+    if (sizes[0] < sizes[1]) {
       const best = attributed.find(([, errs]) => errs.length === sizes[0]);
-      if (best) return { error: combinator, keep: best[1] };
+      if (best) return best[1];
     }
   }
-  return { error: combinator, keep: [combinator] };
+  return [combinator];
 }
 
 function fieldName(path: Array<string | number>, kind: string): string {
@@ -112,7 +134,7 @@ function alternativesMessage(error: ErrorObject, kind: string): string {
 }
 
 function lowerFirst(text: string): string {
-  return /^[A-Z][a-z]/.test(text) ? text[0].toLowerCase() + text.slice(1) : text;
+  return /^[A-Z](?![A-Z])/.test(text) ? text[0].toLowerCase() + text.slice(1) : text;
 }
 
 function describeValue(value: unknown): string {
@@ -220,7 +242,7 @@ function toDiagnostic(parsed: ParsedDocument, error: ErrorObject, kind: string):
         file,
         locateKey(doc, lineCounter, path),
         'schema',
-        `${field} is not allowed here; ${lowerFirst(String((error.parentSchema as SchemaNode | undefined)?.description ?? 'see the schema'))}`,
+        `${field} is only for provider \`offline\``, // the schemas use `false` only for offline-only model keys
       );
     case 'anyOf':
     case 'oneOf':

@@ -3,13 +3,16 @@ import { createAnthropicProvider } from './anthropic-provider.js';
 
 /** A `kind: model` document with `provider: anthropic`, after `${VAR}` resolution. */
 export interface AnthropicModelSpec {
-  model: string;
+  /** The model id; a request may name another. */
+  model?: string;
   base_url?: string;
   api_key?: string;
   /** The variable the key comes from, named in the error when it is missing. Default `ANTHROPIC_API_KEY`. */
   api_key_env?: string;
   /** Not sent: the Messages request of the SDK has no temperature (config warns at validate time). */
   temperature?: number;
+  /** Not sent either. */
+  top_p?: number;
   /** `max_tokens` of each request. Default 4096. */
   max_output_tokens?: number;
   /** `max_attempts`, `initial_delay` and `max_delay` (ms or a duration such as `2s`). */
@@ -37,7 +40,7 @@ export function anthropicFromSpec(spec: AnthropicModelSpec): ModelProvider {
       const key = spec.api_key || process.env[envName];
       if (key) return key;
       throw new AgentError(
-        `anthropic model ${spec.model}: no API key; set ${envName} (or api_key in the model's YAML)`,
+        `anthropic model ${spec.model ?? '(default)'}: no API key; set ${envName} (or api_key in the model's YAML)`,
         'PROVIDER_ERROR',
         { context: { provider: 'anthropic', model: spec.model, env: envName } },
       );
@@ -66,7 +69,7 @@ export function anthropicFromSpec(spec: AnthropicModelSpec): ModelProvider {
   // Temperature and top_p are dropped here on purpose: the Messages request must not carry them.
   const withDefaults = ({ temperature: _t, topP: _p, ...params }: ChatParams): ChatParams => ({
     ...params,
-    model: params.model || spec.model,
+    model: params.model || spec.model || '',
     options: { ...callOptions, ...params.options },
   });
   return {

@@ -3,12 +3,14 @@ import { createOpenAIProvider } from './openai-provider.js';
 
 /** A `kind: model` document with `provider: openai`, after `${VAR}` resolution. */
 export interface OpenAIModelSpec {
-  model: string;
+  /** The model id; a request may name another. */
+  model?: string;
   base_url?: string;
   api_key?: string;
   /** The variable the key comes from, named in the error when it is missing. Default `OPENAI_API_KEY`. */
   api_key_env?: string;
   temperature?: number;
+  top_p?: number;
   max_output_tokens?: number;
   /** `max_attempts`, `initial_delay` and `max_delay` (ms or a duration such as `2s`). */
   retry?: { max_attempts?: number; initial_delay?: number | string; max_delay?: number | string };
@@ -36,7 +38,7 @@ export function openaiFromSpec(spec: OpenAIModelSpec): ModelProvider {
       if (key) return key;
       if (spec.base_url && isLoopback(spec.base_url)) return 'no-key';
       throw new AgentError(
-        `openai model ${spec.model}: no API key; set ${envName} (or api_key in the model's YAML)`,
+        `openai model ${spec.model ?? '(default)'}: no API key; set ${envName} (or api_key in the model's YAML)`,
         'PROVIDER_ERROR',
         { context: { provider: 'openai', model: spec.model, env: envName } },
       );
@@ -51,8 +53,9 @@ export function openaiFromSpec(spec: OpenAIModelSpec): ModelProvider {
   });
   const withDefaults = (params: ChatParams): ChatParams => ({
     ...params,
-    model: params.model || spec.model,
+    model: params.model || spec.model || '',
     temperature: params.temperature ?? spec.temperature,
+    topP: params.topP ?? spec.top_p,
     maxOutputTokens: params.maxOutputTokens ?? spec.max_output_tokens,
     options: { ...callOptions, ...params.options },
   });

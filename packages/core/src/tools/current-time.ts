@@ -32,7 +32,11 @@ export function currentTime(options: CurrentTimeOptions = {}): Tool<{ timezone?:
     parameters: {
       type: 'object',
       properties: {
-        timezone: { type: 'string', description: 'IANA time zone name, for example America/New_York' },
+        timezone: {
+          type: 'string',
+          description: 'IANA time zone name, for example America/New_York',
+          examples: ['UTC', 'America/New_York'],
+        },
       },
       additionalProperties: false,
     },

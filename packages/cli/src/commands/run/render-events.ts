@@ -1,0 +1,72 @@
+import type { AgentEvent, UsageStats } from '@agentctl/core';
+import type { Io } from '../../io.js';
+import { styles } from '../../io.js';
+
+/** Prints events for a person: the answer on stdout, tool activity and usage on stderr. */
+export function textRenderer(io: Io): (event: AgentEvent) => void {
+  const s = styles(io.isTTY);
+  let midLine = false;
+  let lastAuthor: string | undefined;
+  const endLine = () => {
+    if (midLine) io.stdout('\n');
+    midLine = false;
+  };
+  return (event) => {
+    switch (event.type) {
+      case 'text_delta':
+        if (lastAuthor !== undefined && lastAuthor !== event.author && !midLine)
+          io.stderr(s.dim(`[${event.author}]\n`));
+        lastAuthor = event.author;
+        io.stdout(event.text);
+        midLine = !event.text.endsWith('\n');
+        break;
+      case 'tool_call':
+        endLine();
+        io.stderr(s.dim(`  → ${event.call.name}(${clip(JSON.stringify(event.call.arguments), 100)})\n`));
+        break;
+      case 'tool_result': {
+        const line = `  ← ${event.name}: ${clip(event.content.replace(/\s+/g, ' '), 120)}`;
+        io.stderr(`${event.isError ? s.red(`${line} [${event.errorCode ?? 'error'}]`) : s.dim(line)}\n`);
+        break;
+      }
+      case 'transfer':
+        endLine();
+        io.stderr(s.cyan(`  ⇢ ${event.from} transfers to ${event.to}\n`));
+        break;
+      case 'error':
+        endLine();
+        io.stderr(s.red(`error [${event.code}]: ${event.message}\n`));
+        break;
+      case 'run_end':
+        endLine();
+        io.stderr(s.dim(`${formatUsage(event.usage, event.duration)}\n`));
+        break;
+      default:
+        break;
+    }
+  };
+}
+
+/** Prints each event as one JSON line on stdout. */
+export function jsonRenderer(io: Io): (event: AgentEvent) => void {
+  return (event) => io.stdout(`${JSON.stringify(event)}\n`);
+}
+
+/** One line of usage: tokens per bucket, model calls, cost and time. */
+export function formatUsage(usage: UsageStats, durationMs: number): string {
+  const parts = [
+    `tokens in ${usage.inputTokens}`,
+    `out ${usage.outputTokens}`,
+    `cache read ${usage.cacheReadTokens}`,
+    `cache write ${usage.cacheWriteTokens}`,
+    `total ${usage.totalTokens}`,
+    `${usage.iterations} model call${usage.iterations === 1 ? '' : 's'}`,
+  ];
+  if (usage.estimatedCost !== undefined) parts.push(`$${usage.estimatedCost.toFixed(6)}`);
+  parts.push(`${(durationMs / 1000).toFixed(2)} s`);
+  return parts.join(' · ');
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

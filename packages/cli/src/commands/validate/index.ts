@@ -1,0 +1,48 @@
+import { pathToFileURL } from 'node:url';
+import { loadProject } from '@agentctl/config';
+import { CliError, EXIT } from '../../cli-error.js';
+import type { Io } from '../../io.js';
+import { formatGithub } from './format-github.js';
+import { formatJson } from './format-json.js';
+import { formatSarif } from './format-sarif.js';
+import { formatText } from './format-text.js';
+
+/** Options of `agentctl validate`. */
+export interface ValidateOptions {
+  paths?: string[];
+  format?: 'text' | 'json' | 'github' | 'sarif';
+  strict?: boolean;
+  project?: string;
+}
+
+/** `agentctl validate`: checks the project without secrets or network; exit 0 valid, 1 invalid. */
+export async function validateCommand(raw: Record<string, unknown>, io: Io): Promise<number> {
+  const options = raw as ValidateOptions;
+  const format = options.format ?? (io.env.GITHUB_ACTIONS === 'true' ? 'github' : 'text');
+  const project = await loadProject({
+    cwd: io.cwd,
+    project: options.project,
+    paths: options.paths && options.paths.length > 0 ? options.paths : undefined,
+    env: io.env,
+  });
+  if (project.files.length === 0 && project.diagnostics.length === 0) {
+    throw new CliError(`no YAML files found in ${project.root} (include globs matched nothing)`, EXIT.failed);
+  }
+  const diagnostics = project.diagnostics;
+  switch (format) {
+    case 'json':
+      io.stdout(formatJson(diagnostics, project.files, options.strict === true));
+      break;
+    case 'github':
+      io.stdout(formatGithub(diagnostics));
+      break;
+    case 'sarif':
+      io.stdout(formatSarif(diagnostics, pathToFileURL(project.root).href));
+      break;
+    default:
+      io.stdout(formatText(diagnostics, project.root, io.isTTY));
+  }
+  const errors = diagnostics.some((d) => d.severity === 'error');
+  const warnings = diagnostics.some((d) => d.severity === 'warning');
+  return errors || (options.strict && warnings) ? EXIT.failed : EXIT.ok;
+}

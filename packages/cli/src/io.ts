@@ -1,0 +1,37 @@
+/** Where a command writes, and what it knows about the terminal; tests pass their own. */
+export interface Io {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** True when stdout is a terminal (colours, code frames, spinners). */
+  isTTY: boolean;
+  /** True when stdin is a terminal (interactive prompts). */
+  stdinIsTTY: boolean;
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+/** The process's own streams. */
+export function processIo(): Io {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    isTTY: Boolean(process.stdout.isTTY) && process.env.NO_COLOR === undefined,
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}
+
+/** ANSI styling that turns itself off when the output is not a terminal. */
+export function styles(enabled: boolean) {
+  const wrap = (open: number, close: number) => (text: string) =>
+    enabled ? `\u001b[${open}m${text}\u001b[${close}m` : text;
+  return {
+    bold: wrap(1, 22),
+    dim: wrap(2, 22),
+    red: wrap(31, 39),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39),
+    cyan: wrap(36, 39),
+  };
+}

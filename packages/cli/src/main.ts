@@ -1,0 +1,66 @@
+import { CliError, EXIT } from './cli-error.js';
+import { type Io, processIo } from './io.js';
+import { CommanderError, createProgram, type Invocation, isCleanExit } from './program.js';
+
+/** Runs the command line and returns the exit code. */
+export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
+  const { program, result } = createProgram((invocation) => execute(invocation, io));
+  program.configureOutput({
+    writeOut: (text) => io.stdout(text),
+    writeErr: (text) => io.stderr(text),
+    outputError: (text, write) => write(text),
+  });
+  try {
+    await program.parseAsync([...argv]);
+    return result();
+  } catch (error) {
+    if (isCleanExit(error)) return EXIT.ok;
+    if (error instanceof CommanderError) return EXIT.usage;
+    return report(error, io, argv.includes('--debug'));
+  }
+}
+
+async function execute(invocation: Invocation, io: Io): Promise<number> {
+  try {
+    const command = await loadCommand(invocation.command);
+    return await command(invocation.options, io);
+  } catch (error) {
+    return report(error, io, invocation.options.debug === true);
+  }
+}
+
+// Each command is imported on demand so `agentctl run` never loads the validator's formatters.
+async function loadCommand(
+  name: string,
+): Promise<(options: Record<string, unknown>, io: Io) => Promise<number>> {
+  switch (name) {
+    case 'validate':
+      return (await import('./commands/validate/index.js')).validateCommand;
+    case 'run':
+      return (await import('./commands/run/index.js')).runCommand;
+    case 'list':
+      return (await import('./commands/list/index.js')).listCommand;
+    case 'tree':
+      return (await import('./commands/tree/index.js')).treeCommand;
+    case 'schema':
+      return (await import('./commands/schema/index.js')).schemaCommand;
+    case 'init':
+      return (await import('./commands/init/index.js')).initCommand;
+    case 'sessions':
+      return (await import('./commands/sessions-entry.js')).sessionsEntry;
+    default:
+      throw new CliError(`unknown command ${name}`, EXIT.usage);
+  }
+}
+
+function report(error: unknown, io: Io, debug: boolean): number {
+  if (error instanceof CliError) {
+    io.stderr(`agentctl: ${error.message}\n`);
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  io.stderr(`agentctl: internal error: ${message}\n`);
+  if (debug && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
+  else io.stderr('(run again with --debug for the stack trace)\n');
+  return EXIT.internal;
+}

@@ -1,0 +1,110 @@
+import { Command, CommanderError, Option } from 'commander';
+
+/** One parsed command line: which command, with which options. */
+export interface Invocation {
+  command: string;
+  /** Positional arguments and options, by name. */
+  options: Record<string, unknown>;
+}
+
+/** The version printed by `--version`. */
+export const VERSION = '0.1.0';
+
+/**
+ * Builds the command-line grammar. Parsing only: each command hands its options to `execute`,
+ * so argv-to-options is tested without running anything.
+ */
+export function createProgram(execute: (invocation: Invocation) => Promise<number>): {
+  program: Command;
+  result: () => number;
+} {
+  let exitCode = 0;
+  const program = new Command('agentctl')
+    .description('Agent systems declared in YAML, checked against JSON Schema, run by one runtime.')
+    .version(VERSION)
+    .option('-C, --project <dir>', 'project folder (default: nearest agentctl.yaml upward)')
+    .option('--debug', 'show stack traces of internal errors')
+    .showHelpAfterError()
+    .exitOverride();
+  program.configureOutput({ outputError: (text, write) => write(text) });
+
+  const action =
+    (command: string, names: string[]) =>
+    async (...args: unknown[]) => {
+      const cmd = args[args.length - 1] as Command;
+      const options: Record<string, unknown> = { ...program.opts(), ...cmd.opts() };
+      names.forEach((name, i) => {
+        options[name] = args[i];
+      });
+      exitCode = await execute({ command, options });
+    };
+
+  program
+    .command('validate')
+    .description('check the project (or the given files) and report problems with file:line:col')
+    .argument('[paths...]', 'files to check (default: the whole project)')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'github', 'sarif']))
+    .option('--strict', 'treat warnings as errors')
+    .action(action('validate', ['paths']));
+
+  program
+    .command('run')
+    .description('run an agent: one-shot with a prompt, a chat on a terminal, or the prompt from stdin')
+    .argument('<agent>', 'agent name')
+    .argument('[prompt]', 'the user message (default: stdin, or a chat on a terminal)')
+    .option('--json', 'print events as NDJSON on stdout and nothing else')
+    .option('--session <id>', 'continue this session ("new" starts a new one)')
+    .option('--approve <callId...>', 'approve pending tool calls of a paused session')
+    .option('--deny <callId...>', 'deny pending tool calls of a paused session')
+    .option('--reason <text>', 'the reason given to the model for --deny')
+    .option('--approve-all', 'approve every tool call without asking')
+    .action(action('run', ['agent', 'prompt']));
+
+  program
+    .command('list')
+    .description('list the agents of the project')
+    .option('--json', 'print JSON')
+    .action(action('list', []));
+
+  program
+    .command('tree')
+    .description('show an agent with its sub-agents and tools')
+    .argument('<agent>', 'agent name')
+    .option('--json', 'print JSON')
+    .action(action('tree', ['agent']));
+
+  program
+    .command('schema')
+    .description('print the JSON Schema of the YAML format, or of one kind')
+    .argument('[kind]', 'project, agent, model, tool, toolset, middleware or memory')
+    .action(action('schema', ['kind']));
+
+  program
+    .command('init')
+    .description('create a new project that runs offline at once')
+    .argument('[dir]', 'where to create it', '.')
+    .option('--force', 'write into a folder that is not empty')
+    .action(action('init', ['dir']));
+
+  program
+    .command('sessions')
+    .description('list, show, remove, export and import stored sessions')
+    .argument('<action>', 'list | show | rm | export | import')
+    .argument('[args...]', 'session id, or file')
+    .option('--json', 'print JSON')
+    .action(action('sessions', ['action', 'args']));
+
+  return { program, result: () => exitCode };
+}
+
+/** True for commander's own exits (help, version) that are not failures. */
+export function isCleanExit(error: unknown): boolean {
+  return (
+    error instanceof CommanderError &&
+    (error.code === 'commander.helpDisplayed' ||
+      error.code === 'commander.version' ||
+      error.code === 'commander.help')
+  );
+}
+
+export { CommanderError };

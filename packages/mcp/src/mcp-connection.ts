@@ -84,7 +84,7 @@ export class McpConnection {
     if (this.#closed) throw new Error(`MCP toolset "${this.#toolset}" was disposed`);
     if (this.#client) return { client: this.#client };
     const lost = this.#lostBecause;
-    this.#connecting ??= this.#connect().finally(() => {
+    this.#connecting ??= this.#connectRetrying().finally(() => {
       this.#connecting = undefined;
     });
     const client = await this.#connecting;
@@ -114,6 +114,17 @@ export class McpConnection {
     this.#transport = undefined;
     await client?.close().catch(() => {});
     if (pid !== undefined) await ensureGone(pid);
+  }
+
+  // A request on a keep-alive socket the server has just closed fails once with "other side
+  // closed" (fetch does not retry a POST); a second attempt gets a fresh socket.
+  async #connectRetrying(): Promise<Client> {
+    try {
+      return await this.#connect();
+    } catch (error) {
+      if (isStdioServer(this.#spec) || !isSocketFailure(error)) throw error;
+      return this.#connect();
+    }
   }
 
   async #connect(): Promise<Client> {
@@ -187,6 +198,12 @@ export class McpConnection {
     else reason = message;
     return new McpStartError(this.#toolset, this.target, reason, this.#stderr.head(), { cause: error });
   }
+}
+
+function isSocketFailure(error: unknown): boolean {
+  const cause = error instanceof Error ? error.cause : undefined;
+  const inner = cause instanceof Error ? cause.cause : undefined;
+  return [cause, inner].some((e) => e instanceof Error && e.message === 'fetch failed');
 }
 
 function insideRoot(toolset: string, root: string, cwd: string | undefined): string {

@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server as HttpServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -123,4 +124,28 @@ export async function startHttpServer(port = 0): Promise<TestHttpServer> {
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/** Process ids whose parent is this process (Linux /proc); empty where /proc is missing. */
+export function childPids(): number[] {
+  if (!existsSync('/proc')) return [];
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The command name is in parentheses and may contain spaces; fields after it are fixed.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) === process.pid && fields[0] !== 'Z') children.push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return children;
+}
+
+/** Waits until this process has no child process left, and returns those that stayed. */
+export async function leftoverChildren(): Promise<number[]> {
+  for (let i = 0; i < 100 && childPids().length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+  return childPids();
 }

@@ -1,0 +1,143 @@
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createAgent } from '@agentctl/core';
+import { scriptedModel } from '@agentctl/core/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createMcpToolset, type McpToolset } from '../src/index.js';
+import {
+  filesystem,
+  gone,
+  leftoverChildren,
+  startHttpServer,
+  type TestHttpServer,
+} from './support/servers.js';
+
+const open: McpToolset[] = [];
+afterEach(async () => {
+  for (const set of open.splice(0)) {
+    const pid = set.pid;
+    await set.dispose();
+    if (pid) expect(await gone(pid)).toBe(true);
+  }
+});
+
+const ctx = () => ({
+  callId: 'c',
+  signal: new AbortController().signal,
+  messages: [],
+  endInvocation: () => {},
+});
+
+describe('server-filesystem on a temporary folder', () => {
+  let folder: string;
+
+  beforeAll(async () => {
+    folder = await realpath(await mkdtemp(path.join(tmpdir(), 'agentctl-mcp-fs-')));
+    await writeFile(path.join(folder, 'hello.txt'), 'hello from the test');
+  });
+  afterAll(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('an agent lists the folder and reads the file through the MCP server', async () => {
+    const set = await createMcpToolset(
+      { name: 'fs', mcp: filesystem(folder), include: ['list_directory', 'read_text_file'], prefix: 'fs' },
+      { root: folder },
+    );
+    open.push(set);
+    expect(set.tools.map((t) => t.name).sort()).toEqual(['fs_list_directory', 'fs_read_text_file']);
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          { name: 'fs_list_directory', arguments: { path: folder }, id: 'ls' },
+          { name: 'fs_read_text_file', arguments: { path: path.join(folder, 'hello.txt') }, id: 'cat' },
+          { name: 'fs_read_text_file', arguments: { path: '/etc/hostname' }, id: 'out' },
+        ],
+      },
+      { text: 'read it' },
+    ]);
+    const result = await createAgent({ name: 'reader', provider: model, tools: set.tools }).run(
+      'read hello.txt',
+    );
+    const byId = Object.fromEntries(result.toolCalls.map((c) => [c.id, c]));
+    expect(JSON.stringify(byId.ls.result)).toMatch(/\[FILE\] hello\.txt/);
+    expect(byId.cat.isError).toBe(false);
+    expect(JSON.stringify(byId.cat.result)).toContain('hello from the test');
+    // The server refuses paths outside its folder; the refusal is a tool error for the model.
+    expect(byId.out.isError).toBe(true);
+    expect(String(byId.out.result)).toMatch(/denied|outside/i);
+    expect(result.text).toBe('read it');
+  });
+});
+
+describe('an MCP server over streamable HTTP on 127.0.0.1', () => {
+  let server: TestHttpServer;
+  beforeAll(async () => {
+    server = await startHttpServer();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('sends the headers, lists tools, maps structured results and error results in a run', async () => {
+    const set = await createMcpToolset(
+      { name: 'remote', mcp: { url: server.url, headers: { authorization: 'Bearer t0ken' } } },
+      { root: process.cwd() },
+    );
+    open.push(set);
+    expect(set.pid).toBeUndefined();
+    expect(set.serverInfo).toMatchObject({ name: 'test-http', version: '1.2.3' });
+    expect(server.authHeaders.length).toBeGreaterThan(0);
+    expect(new Set(server.authHeaders)).toEqual(new Set(['Bearer t0ken']));
+    const lookup = set.tools.find((t) => t.name === 'lookup');
+    expect(lookup?.parameters).toEqual({
+      type: 'object',
+      properties: { city: { type: 'string', enum: ['Paris', 'Oslo'] }, detail: { type: 'boolean' } },
+      required: ['city'],
+    });
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          { name: 'lookup', arguments: { city: 'Oslo' }, id: 'l' },
+          { name: 'lookup', arguments: { city: 'Rome' }, id: 'bad' },
+          { name: 'fail', arguments: {}, id: 'f' },
+        ],
+      },
+      { text: 'Oslo has 710000 people' },
+    ]);
+    const result = await createAgent({ name: 'remote-user', provider: model, tools: set.tools }).run('Oslo?');
+    const byId = Object.fromEntries(result.toolCalls.map((c) => [c.id, c]));
+    expect(byId.l.result).toEqual({ city: 'Oslo', population: 710_000 });
+    expect(byId.bad.isError).toBe(true);
+    expect(String(byId.bad.result)).toMatch(/Invalid arguments for lookup/);
+    expect(byId.f.isError).toBe(true);
+    expect(String(byId.f.result)).toBe('Tool fail failed: the backend is down');
+    const toolMessage = result.messages.find((m) => m.toolCallId === 'l');
+    expect(JSON.parse(toolMessage?.content ?? '')).toEqual({ city: 'Oslo', population: 710_000 });
+  });
+
+  it('reconnects after the server went away and came back', async () => {
+    const own = await startHttpServer();
+    const port = Number(new URL(own.url).port);
+    const set = await createMcpToolset({ name: 'flaky', mcp: { url: own.url } }, { root: process.cwd() });
+    open.push(set);
+    const lookup = set.tools.find((t) => t.name === 'lookup');
+    expect(await lookup?.execute({ city: 'Paris' }, ctx())).toEqual({ city: 'Paris', population: 2_100_000 });
+    await own.close();
+    await expect(lookup?.execute({ city: 'Paris' }, ctx())).rejects.toThrow();
+    const back = await startHttpServer(port);
+    try {
+      const again = await lookup?.execute({ city: 'Paris' }, ctx());
+      expect(again).toMatch(/was restarted before this call/);
+      expect(again).toContain('"population":2100000');
+      expect(set.restarts).toBe(1);
+    } finally {
+      await back.close();
+    }
+  });
+});
+
+afterAll(async () => {
+  expect(await leftoverChildren()).toEqual([]);
+});

@@ -1,0 +1,175 @@
+import { mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMcpToolset, McpStartError, mcpToolsetFactory } from '../src/index.js';
+import { gone, leftoverChildren } from './support/servers.js';
+
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+const ctx = () => ({
+  callId: 'c',
+  signal: new AbortController().signal,
+  messages: [],
+  endInvocation: () => {},
+});
+
+let root: string;
+beforeAll(async () => {
+  root = await realpath(await mkdtemp(path.join(tmpdir(), 'agentctl-mcp-start-')));
+  await mkdir(path.join(root, 'work'));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('a server that does not start', () => {
+  it('names a command that does not exist', async () => {
+    const error = await createMcpToolset(
+      { name: 'ghost', mcp: { command: 'agentctl-no-such-server', args: ['--x'] } },
+      { root },
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpStartError);
+    expect((error as McpStartError).message).toBe(
+      'MCP server of toolset "ghost" (agentctl-no-such-server --x) did not start: command "agentctl-no-such-server" was not found',
+    );
+  });
+
+  it('quotes the first stderr lines of a server that exits', async () => {
+    const error = (await createMcpToolset(
+      { name: 'broken', mcp: { command: process.execPath, args: [fixture('exits.js')] } },
+      { root },
+    ).catch((e: unknown) => e)) as McpStartError;
+    expect(error).toBeInstanceOf(McpStartError);
+    expect(error.toolset).toBe('broken');
+    expect(error.target).toContain('exits.js');
+    expect(error.message).toContain('the process exited before the MCP handshake');
+    expect(error.stderr).toContain('fatal: missing API_TOKEN\nsee the docs for setup');
+    expect(error.message).toContain('stderr:\n  fatal: missing API_TOKEN\n  see the docs for setup');
+  });
+
+  it('gives up on a server that never answers, and kills it', async () => {
+    const pidFile = path.join(root, 'silent.pid');
+    const error = (await createMcpToolset(
+      {
+        name: 'mute',
+        mcp: { command: process.execPath, args: [fixture('silent.js'), pidFile] },
+        startTimeout: 300,
+      },
+      { root },
+    ).catch((e: unknown) => e)) as McpStartError;
+    expect(error).toBeInstanceOf(McpStartError);
+    expect(error.message).toContain('no answer to the MCP handshake within 300 ms');
+    expect(error.message).toContain('warming up forever');
+    const pid = Number(await readFile(pidFile, 'utf8'));
+    expect(await gone(pid)).toBe(true);
+  });
+
+  it('says when an HTTP server cannot be reached', async () => {
+    const error = await createMcpToolset(
+      { name: 'far', mcp: { url: 'http://127.0.0.1:1/mcp' } },
+      { root },
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpStartError);
+    expect((error as Error).message).toMatch(
+      /^MCP server of toolset "far" \(http:\/\/127\.0\.0\.1:1\/mcp\) did not start/,
+    );
+  });
+});
+
+describe('process environment and working directory', () => {
+  it('runs in cwd inside the project with only the declared environment', async () => {
+    process.env.AGENTCTL_TEST_SECRET = 'do-not-leak';
+    try {
+      const set = await createMcpToolset(
+        {
+          name: 'env',
+          mcp: {
+            command: process.execPath,
+            args: [fixture('env-cwd.js')],
+            cwd: 'work',
+            env: { GREETING: 'hi' },
+          },
+        },
+        { root },
+      );
+      try {
+        expect(set.tools.map((t) => t.name)).toEqual(['where', 'odd_name_x']);
+        const seen = JSON.parse((await set.tools[0].execute({}, ctx())) as string);
+        expect(seen).toEqual({ cwd: path.join(root, 'work'), greeting: 'hi', secret: null });
+      } finally {
+        const pid = set.pid as number;
+        await set.dispose();
+        expect(await gone(pid)).toBe(true);
+      }
+    } finally {
+      delete process.env.AGENTCTL_TEST_SECRET;
+    }
+  });
+
+  it('refuses a cwd outside the project folder', async () => {
+    await expect(
+      createMcpToolset({ name: 'esc', mcp: { command: process.execPath, cwd: '../..' } }, { root }),
+    ).rejects.toThrow(/MCP toolset "esc": cwd "..\/.." is outside the project folder/);
+  });
+
+  it('prefixes names and makes them safe for providers', async () => {
+    const set = await createMcpToolset(
+      { name: 'pre', mcp: { command: process.execPath, args: [fixture('env-cwd.js')] }, prefix: 'a.b' },
+      { root },
+    );
+    await set.dispose();
+    expect(set.tools.map((t) => t.name)).toEqual(['a_b_where', 'a_b_odd_name_x']);
+  });
+
+  it('refuses two tools that end up with the same name, and leaves no process', async () => {
+    await expect(
+      createMcpToolset(
+        { name: 'dup', mcp: { command: process.execPath, args: [fixture('env-cwd.js'), 'dup'] } },
+        { root },
+      ),
+    ).rejects.toThrow(
+      'MCP toolset "dup": tools "odd.name/x" and "odd_name_x" both become "odd_name_x"; exclude one of them',
+    );
+    const excluded = await createMcpToolset(
+      {
+        name: 'dup',
+        mcp: { command: process.execPath, args: [fixture('env-cwd.js'), 'dup'] },
+        exclude: ['odd.*'],
+      },
+      { root },
+    );
+    const pid = excluded.pid as number;
+    await excluded.dispose();
+    expect(await gone(pid)).toBe(true);
+    expect(excluded.tools.map((t) => t.name)).toEqual(['where', 'odd_name_x']);
+  });
+});
+
+describe('mcpToolsetFactory', () => {
+  it('needs exactly one of command or url', async () => {
+    await expect(mcpToolsetFactory({ name: 'x', mcp: {} as never }, { root })).rejects.toThrow(
+      'toolset "x": mcp needs exactly one of "command" (stdio) or "url" (streamable HTTP)',
+    );
+    await expect(
+      mcpToolsetFactory({ name: 'x', mcp: { command: 'a', url: 'http://b' } as never }, { root }),
+    ).rejects.toThrow(/exactly one/);
+    await expect(mcpToolsetFactory({ name: 'x', mcp: { url: 'not a url' } }, { root })).rejects.toThrow(
+      'toolset "x": mcp.url "not a url" is not a valid URL',
+    );
+  });
+
+  it('returns a lazy toolset that has not started anything', async () => {
+    const set = await mcpToolsetFactory(
+      { name: 'later', mcp: { command: 'agentctl-no-such-server' }, lazy: true },
+      { root },
+    );
+    expect(set.tools).toEqual([]);
+    await expect(set.load()).rejects.toBeInstanceOf(McpStartError);
+    await set.dispose();
+  });
+});
+
+afterAll(async () => {
+  expect(await leftoverChildren()).toEqual([]);
+});

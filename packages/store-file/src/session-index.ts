@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
 import { acquireLock, type LockOptions } from './file-lock.js';
 import type { IndexEntry } from './index-entry.js';
+import { KeyedQueue } from './keyed-queue.js';
 import { scanSessions, sessionFileIds } from './scan-sessions.js';
 import { FORMAT_VERSION } from './stored-session.js';
 
@@ -37,6 +38,7 @@ export class SessionIndex {
   readonly #durable: boolean;
   readonly #lock: LockOptions;
   #cache: Cache | undefined;
+  readonly #queue = new KeyedQueue();
 
   constructor(dir: string, durable: boolean, lock: LockOptions) {
     this.#dir = dir;
@@ -214,12 +216,15 @@ export class SessionIndex {
     return from + end;
   }
 
-  async #underLock<T>(task: () => Promise<T>): Promise<T> {
-    const release = await acquireLock(join(this.#dir, 'index.lock'), this.#lock);
-    try {
-      return await task();
-    } finally {
-      await release();
-    }
+  /** Runs `task` holding `index.lock`; callers in this process queue first instead of polling the file. */
+  #underLock<T>(task: () => Promise<T>): Promise<T> {
+    return this.#queue.run('index', async () => {
+      const release = await acquireLock(join(this.#dir, 'index.lock'), this.#lock);
+      try {
+        return await task();
+      } finally {
+        await release();
+      }
+    });
   }
 }

@@ -1,0 +1,201 @@
+import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AgentEvent } from '@agentctl/core';
+import { FileSessionStore } from '@agentctl/store-file';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sessionsCommand } from '../src/commands/sessions/index.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
+async function project(): Promise<{ root: string; store: FileSessionStore }> {
+  const root = await mkdtemp(join(tmpdir(), 'agentctl-sessions-cli-'));
+  dirs.push(root);
+  return { root, store: new FileSessionStore({ path: join(root, '.agentctl/sessions') }) };
+}
+
+async function call(root: string, action: string, args: string[] = [], json = false) {
+  let stdout = '';
+  let stderr = '';
+  const code = await sessionsCommand(
+    action,
+    args,
+    { project: root, json },
+    { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) },
+  );
+  return { code, stdout, stderr };
+}
+
+const base = { invocationId: 'inv1', branch: 'triage', time: Date.UTC(2026, 0, 2, 3, 4, 5) };
+const conversation: AgentEvent[] = [
+  { ...base, id: 'e1', author: 'user', type: 'run_start', input: 'Where is order 42?' },
+  {
+    ...base,
+    id: 'e2',
+    author: 'triage',
+    type: 'message',
+    message: {
+      role: 'assistant',
+      content: null,
+      toolCalls: [{ id: 'c1', name: 'lookup_order', arguments: { id: 42 } }],
+    },
+  },
+  {
+    ...base,
+    id: 'e3',
+    author: 'triage',
+    type: 'tool_call',
+    call: { id: 'c1', name: 'lookup_order', arguments: { id: 42 } },
+  },
+  {
+    ...base,
+    id: 'e4',
+    author: 'triage',
+    type: 'tool_result',
+    callId: 'c1',
+    name: 'lookup_order',
+    content: '{"status":"shipped"}',
+    isError: false,
+    duration: 3,
+  },
+  {
+    ...base,
+    id: 'e5',
+    author: 'triage',
+    type: 'message',
+    message: { role: 'assistant', content: 'Order 42 has shipped.' },
+    stateDelta: { last_order: 42 },
+  },
+];
+
+describe('agentctl sessions', () => {
+  it('lists sessions as a table and as JSON, children under their parent', async () => {
+    const { root, store } = await project();
+    await store.create({ id: 'chat-1', agent: 'triage' });
+    await store.append('chat-1', conversation);
+    await store.create({ id: 'chat-1-billing', agent: 'billing', parentId: 'chat-1', parentCallId: 'c9' });
+    await store.create({ id: 'paused-1', agent: 'refunds' });
+    await store.setCheckpoint('paused-1', { version: 1 });
+
+    const table = await call(root, 'list');
+    expect(table.code).toBe(0);
+    const lines = table.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+AGENT\s+EVENTS\s+PAUSED\s+UPDATED$/);
+    expect(
+      lines.slice(1).map((l) =>
+        l
+          .trim()
+          .split(/\s{2,}/)
+          .slice(0, 4),
+      ),
+    ).toEqual([
+      ['paused-1', 'refunds', '0', 'yes'],
+      ['chat-1', 'triage', '5', 'no'],
+      ['└ chat-1-billing', 'billing', '0', 'no'],
+    ]);
+    expect(lines[3]).toMatch(/^ {2}└ chat-1-billing/);
+
+    const json = await call(root, 'list', [], true);
+    const parsed = JSON.parse(json.stdout);
+    expect(parsed.map((s: { id: string; eventCount: number }) => [s.id, s.eventCount])).toEqual([
+      ['chat-1', 5],
+      ['chat-1-billing', 0],
+      ['paused-1', 0],
+    ]);
+  });
+
+  it('shows the transcript with tool calls and the tree of child sessions', async () => {
+    const { root, store } = await project();
+    await store.create({ id: 'chat-1', agent: 'triage' });
+    await store.append('chat-1', conversation);
+    await store.create({ id: 'kid', agent: 'billing', parentId: 'chat-1', parentCallId: 'c7' });
+    await store.create({ id: 'grandkid', agent: 'ledger', parentId: 'kid', parentCallId: 'c8' });
+    await store.create({ id: 'kid2', agent: 'tech', parentId: 'chat-1' });
+
+    const { code, stdout } = await call(root, 'show', ['chat-1']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('session chat-1 (agent triage)');
+    const body = stdout.split('\n');
+    const start = body.indexOf('user: Where is order 42?');
+    expect(body.slice(start, start + 4)).toEqual([
+      'user: Where is order 42?',
+      '  → lookup_order({"id":42})',
+      '  ← lookup_order: {"status":"shipped"}',
+      'triage: Order 42 has shipped.',
+    ]);
+    expect(stdout).toContain('state: {"last_order":42}');
+    const tree = body.slice(body.indexOf('child sessions:') + 1, body.indexOf('child sessions:') + 4);
+    expect(tree).toEqual([
+      '├─ kid (billing, 0 events) via c7',
+      '│  └─ grandkid (ledger, 0 events) via c8',
+      '└─ kid2 (tech, 0 events)',
+    ]);
+  });
+
+  it('reports a missing or corrupt session in one line with exit 1, and list still works', async () => {
+    const { root, store } = await project();
+    await store.create({ id: 'ok' });
+    await store.create({ id: 'broken', agent: 'x' });
+    await store.append('broken', conversation);
+    const file = join(root, '.agentctl/sessions/broken.json');
+    await truncate(file, 40);
+
+    const missing = await call(root, 'show', ['nope']);
+    expect(missing).toMatchObject({ code: 1, stdout: '' });
+    expect(missing.stderr).toMatch(/^agentctl: no session nope in /);
+
+    const corrupt = await call(root, 'show', ['broken']);
+    expect(corrupt.code).toBe(1);
+    expect(corrupt.stderr).toContain(`session file ${file} is corrupt`);
+    expect(corrupt.stderr).not.toMatch(/\n\s+at /);
+
+    const listed = await call(root, 'list');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/broken\s+-\s+corrupt/);
+    expect(listed.stdout).toMatch(/ok\s+-\s+0\s+no/);
+    expect(listed.stderr).toContain(file);
+
+    const bad = await call(root, 'show', ['../etc/passwd']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('invalid session id');
+  });
+
+  it('removes, exports to a file and imports a session tree', async () => {
+    const { root, store } = await project();
+    await store.create({ id: 'chat-1', agent: 'triage' });
+    await store.append('chat-1', conversation);
+    await store.create({ id: 'kid', parentId: 'chat-1' });
+    const out = join(root, 'chat-1.json');
+
+    expect((await call(root, 'export', ['chat-1', out])).code).toBe(0);
+    const exported = JSON.parse(await readFile(out, 'utf8'));
+    expect(exported.session.events).toHaveLength(5);
+    expect(exported.children[0].session.id).toBe('kid');
+
+    expect(await call(root, 'rm', ['chat-1'])).toMatchObject({ code: 0, stdout: 'removed chat-1\n' });
+    expect((await call(root, 'rm', ['chat-1'])).code).toBe(1);
+    expect(await store.get('kid')).toBeUndefined();
+
+    expect(await call(root, 'import', [out])).toMatchObject({ code: 0, stdout: 'imported chat-1\n' });
+    expect((await store.get('chat-1'))?.events).toHaveLength(5);
+    expect((await store.list({ parentId: 'chat-1' })).map((s) => s.id)).toEqual(['kid']);
+
+    await writeFile(join(root, 'bad.json'), '{"format":"nope"}');
+    const bad = await call(root, 'import', [join(root, 'bad.json')]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('bad.json: export: "format" must be "agentctl-session"');
+  });
+
+  it('answers bad usage with exit 2', async () => {
+    const { root } = await project();
+    expect((await call(root, 'frobnicate')).code).toBe(2);
+    expect((await call(root, 'show')).code).toBe(2);
+    expect(await call(root, 'list')).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^no sessions in /),
+    });
+  });
+});

@@ -1,0 +1,56 @@
+import { readFile, truncate, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CorruptSessionError, FileSessionStore } from '../src/index.js';
+import { messageEvent } from './support/events.js';
+import { tempDir } from './support/temp-dir.js';
+
+describe('a corrupt session file', () => {
+  it('is reported by get with the file named, marked by list, and left alone by append', async () => {
+    const dir = await tempDir();
+    const store = new FileSessionStore({ path: dir });
+    await store.create({ id: 'good' });
+    await store.create({ id: 'bad', agent: 'x' });
+    await store.append('bad', [messageEvent('a'), messageEvent('b')]);
+    const file = join(dir, 'bad.json');
+    const { size } = await import('node:fs/promises').then((fs) => fs.stat(file));
+    await truncate(file, Math.floor(size / 2));
+
+    const error = await store.get('bad').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CorruptSessionError);
+    expect((error as CorruptSessionError).path).toBe(file);
+    expect((error as Error).message).toContain(file);
+
+    const listed = await store.list({ verify: true });
+    expect(listed.find((s) => s.id === 'good')?.corrupt).toBeUndefined();
+    expect(listed.find((s) => s.id === 'bad')?.corrupt).toContain(file);
+    // Without verify, list answers from the index and does not fail either.
+    expect((await store.list()).map((s) => s.id)).toEqual(['good', 'bad']);
+
+    const before = await readFile(file, 'utf8');
+    await expect(store.append('bad', [messageEvent('c')])).rejects.toBeInstanceOf(CorruptSessionError);
+    expect(await readFile(file, 'utf8')).toBe(before);
+    // It can still be removed.
+    expect(await store.delete('bad')).toBe(true);
+    expect((await store.list({ verify: true })).map((s) => s.id)).toEqual(['good']);
+  });
+
+  it('names an unsupported layout version', async () => {
+    const dir = await tempDir();
+    const store = new FileSessionStore({ path: dir });
+    await store.create({ id: 'future' });
+    const file = join(dir, 'future.json');
+    const data = JSON.parse(await readFile(file, 'utf8'));
+    await writeFile(file, JSON.stringify({ ...data, version: 2 }));
+    await expect(store.get('future')).rejects.toThrow(/future\.json is corrupt: unsupported version 2/);
+  });
+
+  it('a corrupt index is rebuilt from the session files', async () => {
+    const dir = await tempDir();
+    const store = new FileSessionStore({ path: dir });
+    await store.create({ id: 'a' });
+    await store.reindex();
+    await writeFile(join(dir, 'index.json'), '{"version":1,"generation":1,"sess');
+    expect((await new FileSessionStore({ path: dir }).list()).map((s) => s.id)).toEqual(['a']);
+  });
+});

@@ -24,7 +24,14 @@ async function call(root: string, action: string, args: string[] = [], json = fa
     action,
     args,
     { project: root, json },
-    { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) },
+    {
+      stdout: (s) => {
+        stdout += s;
+      },
+      stderr: (s) => {
+        stderr += s;
+      },
+    },
   );
   return { code, stdout, stderr };
 }

@@ -31,10 +31,13 @@ export interface McpToolsetSpec {
   exclude?: string[];
   /** Prepended to every tool name as `<prefix>_<name>`, to avoid collisions between toolsets. */
   prefix?: string;
-  /** Milliseconds one call may take. Default: the agent's tool timeout. */
-  timeout?: number;
-  /** Whether a human approves calls of these tools. Default `never`. */
-  approval?: ApprovalMode;
+  /** How long one call may take: milliseconds, or `500ms`, `30s`, `2m`, `1h`. Default: the agent's tool timeout. */
+  timeout?: number | string;
+  /**
+   * Whether a human approves calls: one mode for every tool, or a mode per tool name (as the
+   * model sees it, or as the server names it; `*` is a wildcard). Default `never`.
+   */
+  approval?: ApprovalMode | Record<string, ApprovalMode>;
   /** Connect and list tools on `load()` instead of at creation, for servers slow to start. */
   lazy?: boolean;
   /** Milliseconds the server has to start and answer the handshake. Default 30000. */
@@ -65,6 +68,8 @@ export interface McpRestart {
 export interface McpToolsetContext {
   /** The project folder; `cwd` resolves inside it. */
   root: string;
+  /** Resolves a path written in the spec (relative to its file); used for `cwd` when given. */
+  resolvePath?: (written: string) => string;
   /** Called for each progress notification of a long-running tool. */
   onProgress?: (progress: McpProgress) => void;
   /** Called when a stopped server is restarted before a call. */

@@ -1,8 +1,9 @@
 import type { AnyTool, ApprovalMode } from '@agentctl/core';
 import { McpConnection, type McpServerInfo } from './mcp-connection.js';
 import { type McpToolInfo, mcpTool } from './mcp-tool.js';
-import type { McpToolsetContext, McpToolsetSpec } from './mcp-toolset-spec.js';
-import { exposedName, filterNames } from './name-filter.js';
+import { isStdioServer, type McpToolsetContext, type McpToolsetSpec } from './mcp-toolset-spec.js';
+import { exposedName, filterNames, matchesName } from './name-filter.js';
+import { parseDuration } from './parse-duration.js';
 
 /** An MCP server's tools as core tools, with the client that calls them. */
 export class McpToolset {
@@ -11,14 +12,21 @@ export class McpToolset {
   readonly #spec: McpToolsetSpec;
   readonly #context: McpToolsetContext;
   readonly #connection: McpConnection;
+  readonly #timeout: number | undefined;
   #tools: AnyTool[] = [];
+  readonly #modes = new Map<string, ApprovalMode>();
   #loading: Promise<AnyTool[]> | undefined;
 
   constructor(spec: McpToolsetSpec, context: McpToolsetContext) {
     this.name = spec.name;
     this.#spec = spec;
     this.#context = context;
-    this.#connection = new McpConnection(spec.name, spec.mcp, context.root, spec.startTimeout);
+    const server =
+      isStdioServer(spec.mcp) && spec.mcp.cwd && context.resolvePath
+        ? { ...spec.mcp, cwd: context.resolvePath(spec.mcp.cwd) }
+        : spec.mcp;
+    this.#timeout = parseDuration(spec.timeout, `toolset "${spec.name}": timeout`);
+    this.#connection = new McpConnection(spec.name, server, context.root, spec.startTimeout);
   }
 
   /** The tools, filtered and prefixed; empty until {@link load} has run for a lazy toolset. */
@@ -28,8 +36,7 @@ export class McpToolset {
 
   /** The approval mode of every tool, by the name the model sees, for the approval policy. */
   get approvalModes(): Record<string, ApprovalMode> {
-    const mode = this.#spec.approval ?? 'never';
-    return Object.fromEntries(this.#tools.map((tool) => [tool.name, mode]));
+    return Object.fromEntries(this.#tools.map((tool) => [tool.name, this.#modes.get(tool.name) ?? 'never']));
   }
 
   /** The server's name and version, known once connected. */
@@ -95,13 +102,15 @@ export class McpToolset {
         );
       }
       seen.set(name, info.name);
+      const mode = approvalMode(spec.approval, name, info.name);
+      this.#modes.set(name, mode);
       tools.push(
         mcpTool(info, {
           toolset: spec.name,
           connection: this.#connection,
           exposedName: name,
-          needsApproval: (spec.approval ?? 'never') !== 'never',
-          timeout: spec.timeout,
+          needsApproval: mode !== 'never',
+          timeout: this.#timeout,
           context: this.#context,
         }),
       );
@@ -136,4 +145,14 @@ export async function createMcpToolset(
     throw error;
   }
   return toolset;
+}
+
+// An exact name wins over a pattern; the name the model sees wins over the server's.
+function approvalMode(approval: McpToolsetSpec['approval'], exposed: string, original: string): ApprovalMode {
+  if (approval === undefined) return 'never';
+  if (typeof approval === 'string') return approval;
+  const exact = approval[exposed] ?? approval[original];
+  if (exact) return exact;
+  const pattern = Object.keys(approval).find((p) => matchesName(p, exposed) || matchesName(p, original));
+  return pattern ? approval[pattern] : 'never';
 }

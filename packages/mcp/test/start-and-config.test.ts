@@ -159,6 +159,42 @@ describe('mcpToolsetFactory', () => {
     );
   });
 
+  it('takes the toolset as YAML writes it: duration strings, approval per tool, cwd relative to the file', async () => {
+    const resolved: string[] = [];
+    const set = await mcpToolsetFactory(
+      {
+        name: 'yaml',
+        mcp: { command: process.execPath, args: [fixture('env-cwd.js')], cwd: './work' },
+        prefix: 'y',
+        timeout: '2s',
+        approval: { y_where: 'once-per-session', '*': 'always' },
+        ...({ kind: 'toolset', description: 'from YAML' } as object),
+      },
+      {
+        root,
+        resolvePath: (written) => {
+          resolved.push(written);
+          return path.join(root, written);
+        },
+      },
+    );
+    try {
+      expect(resolved).toEqual(['./work']);
+      expect(set.approvalModes).toEqual({ y_where: 'once-per-session', y_odd_name_x: 'always' });
+      expect(set.tools.map((t) => [t.name, t.timeout, t.needsApproval])).toEqual([
+        ['y_where', 2000, true],
+        ['y_odd_name_x', 2000, true],
+      ]);
+      const seen = JSON.parse((await set.tools[0].execute({}, ctx())) as string);
+      expect(seen.cwd).toBe(path.join(root, 'work'));
+    } finally {
+      await set.dispose();
+    }
+    await expect(
+      mcpToolsetFactory({ name: 'bad', mcp: { command: 'x' }, timeout: 'soon' }, { root }),
+    ).rejects.toThrow('toolset "bad": timeout: "soon" is not a duration (use e.g. 500ms, 30s, 2m, 1h)');
+  });
+
   it('returns a lazy toolset that has not started anything', async () => {
     const set = await mcpToolsetFactory(
       { name: 'later', mcp: { command: 'agentctl-no-such-server' }, lazy: true },

@@ -53,7 +53,10 @@ function generate(sessions, events) {
       bytes: Buffer.byteLength(text),
     });
   }
-  writeFileSync(join(dir, 'index.json'), `${JSON.stringify({ version: 1, generation: 1, sessions: index })}\n`);
+  writeFileSync(
+    join(dir, 'index.json'),
+    `${JSON.stringify({ version: 1, generation: 1, sessions: index })}\n`,
+  );
   writeFileSync(join(dir, 'index.jsonl'), `${JSON.stringify({ generation: 1 })}\n`);
   return dir;
 }
@@ -104,7 +107,15 @@ for (const c of cases) {
   console.error(`done: ${c.sessions} sessions, ${c.events} events (generated in ${generatedMs} ms)`);
 }
 
-const header = ['sessions', 'events in session', 'append median', 'p95', 'median no fsync', 'p95 no fsync', 'list (cold)'];
+const header = [
+  'sessions',
+  'events in session',
+  'append median',
+  'p95',
+  'median no fsync',
+  'p95 no fsync',
+  'list (cold)',
+];
 const rows = results.map((r) => [
   r.sessions.toLocaleString('en'),
   r.events.toLocaleString('en'),
@@ -123,7 +134,13 @@ mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 writeFileSync(
   new URL('./results/session-append.json', import.meta.url),
   `${JSON.stringify(
-    { benchmark: 'session-append', node: process.version, cpu: cpus()[0]?.model, date: new Date().toISOString(), results },
+    {
+      benchmark: 'session-append',
+      node: process.version,
+      cpu: cpus()[0]?.model,
+      date: new Date().toISOString(),
+      results,
+    },
     null,
     2,
   )}\n`,

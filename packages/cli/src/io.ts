@@ -12,6 +12,11 @@ export interface Io {
 
 /** The process's own streams. */
 export function processIo(): Io {
+  // A reader that stops early (`agentctl run a --json | head`) is not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
   return {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),

@@ -38,7 +38,14 @@ async function call(root: string, action: string, args: string[] = [], json = fa
 
 const base = { invocationId: 'inv1', branch: 'triage', time: Date.UTC(2026, 0, 2, 3, 4, 5) };
 const conversation: AgentEvent[] = [
-  { ...base, id: 'e1', author: 'user', type: 'run_start', input: 'Where is order 42?' },
+  { ...base, id: 'e0', author: 'triage', type: 'run_start', input: 'Where is order 42?' },
+  {
+    ...base,
+    id: 'e1',
+    author: 'user',
+    type: 'message',
+    message: { role: 'user', content: 'Where is order 42?' },
+  },
   {
     ...base,
     id: 'e2',

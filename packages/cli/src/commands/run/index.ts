@@ -1,17 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { createInterface, type Interface } from 'node:readline/promises';
-import type {
-  AgentEvent,
-  AgentResult,
-  ApprovalDecision,
-  LlmAgent,
-  PendingApproval,
-  RunOptions,
-} from '@agentctl/core';
-import { isAgentError } from '@agentctl/core';
+import type { ApprovalDecision, InvocationResult, PendingApproval, RunOptions } from '@agentctl/core';
+import { isAgentError, Runner, UsageError } from '@agentctl/core';
 import { CliError, EXIT } from '../../cli-error.js';
 import { type Io, styles } from '../../io.js';
 import { openRuntime } from '../../project.js';
+import { sessionStoreFor } from '../../session-store.js';
 import { readStdin } from './read-stdin.js';
 import { jsonRenderer, textRenderer } from './render-events.js';
 
@@ -21,11 +15,14 @@ export interface RunCommandOptions {
   prompt?: string;
   json?: boolean;
   session?: string;
+  approve?: string[];
+  deny?: string[];
+  reason?: string;
   approveAll?: boolean;
   project?: string;
 }
 
-/** `agentctl run <agent> [prompt]`: one-shot, from stdin, or a chat on a terminal. */
+/** `agentctl run <agent> [prompt]`: one-shot, from stdin, a chat on a terminal, or a resume. */
 export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<number> {
   const options = raw as unknown as RunCommandOptions;
   const { runtime } = await openRuntime(raw, io);
@@ -38,12 +35,20 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
         EXIT.usage,
       );
     }
-    const sessionId = !options.session || options.session === 'new' ? randomUUID() : options.session;
-    if (!options.session || options.session === 'new')
-      io.stderr(styles(io.isTTY).dim(`session ${sessionId}\n`));
+    const runner = new Runner({ agent, store: await sessionStoreFor(agent, runtime) });
+    const resuming = (options.approve?.length ?? 0) + (options.deny?.length ?? 0) > 0;
+    if (resuming) {
+      if (!options.session || options.session === 'new') {
+        throw new CliError('--approve and --deny need --session ID of the paused session', EXIT.usage);
+      }
+      return await invoke(runner, { resume: decisionsOf(options) }, options.session, options, io, undefined);
+    }
+    const fresh = !options.session || options.session === 'new';
+    const sessionId = fresh ? randomUUID() : (options.session as string);
+    if (fresh) io.stderr(styles(io.isTTY).dim(`session ${sessionId}\n`));
     let prompt = options.prompt;
     if (prompt === undefined && io.stdinIsTTY && !options.json)
-      return await chat(agent, sessionId, options, io);
+      return await chat(runner, sessionId, options, io);
     if (prompt === undefined) prompt = (await readStdin()).trim();
     if (prompt.length === 0) throw new CliError('no prompt: pass one as an argument or on stdin', EXIT.usage);
     const rl =
@@ -51,7 +56,7 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
         ? createInterface({ input: process.stdin, output: process.stderr })
         : undefined;
     try {
-      return await runOnce(agent, prompt, sessionId, options, io, rl);
+      return await invoke(runner, { input: prompt }, sessionId, options, io, rl);
     } finally {
       rl?.close();
     }
@@ -60,9 +65,16 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
   }
 }
 
-async function runOnce(
-  agent: LlmAgent,
-  prompt: string,
+function decisionsOf(options: RunCommandOptions): ApprovalDecision[] {
+  return [
+    ...(options.approve ?? []).map((callId) => ({ callId, approve: true })),
+    ...(options.deny ?? []).map((callId) => ({ callId, approve: false, reason: options.reason })),
+  ];
+}
+
+async function invoke(
+  runner: Runner,
+  what: { input: string } | { resume: ApprovalDecision[] },
   sessionId: string,
   options: RunCommandOptions,
   io: Io,
@@ -78,18 +90,18 @@ async function runOnce(
     controller.abort();
   };
   process.on('SIGINT', onSigint);
-  const runOptions: RunOptions = {
-    sessionId,
-    signal: controller.signal,
-    onApproval: approver(options, io, rl),
-  };
+  const common = { sessionId, signal: controller.signal, onApproval: approver(options, io, rl) };
   try {
-    const run = agent.run(prompt, runOptions);
+    const run =
+      'input' in what
+        ? runner.run({ ...common, input: what.input })
+        : runner.resume({ ...common, decisions: what.resume });
     for await (const event of run) render(event);
-    const result = await run.result.catch((error: unknown) => error);
+    const result = await run.invocation.catch((error: unknown) => error);
     if (isAgentError(result)) return result.code === 'ABORTED' ? 130 : EXIT.failed;
+    if (result instanceof UsageError) throw new CliError(result.message, EXIT.usage);
     if (result instanceof Error) throw result;
-    reportPause(result as AgentResult, agent.name, sessionId, options, io);
+    reportPause(result as InvocationResult, runner.agent.name, sessionId, options, io);
     return EXIT.ok;
   } finally {
     process.off('SIGINT', onSigint);
@@ -102,17 +114,18 @@ function approver(options: RunCommandOptions, io: Io, rl: Interface | undefined)
   const s = styles(io.isTTY);
   return async (pending: PendingApproval): Promise<ApprovalDecision> => {
     const args = JSON.stringify(pending.call.arguments);
-    const answer = (await rl.question(s.yellow(`Allow ${pending.call.name}(${args})? [y/N] `)))
-      .trim()
-      .toLowerCase();
-    if (answer === 'y' || answer === 'yes') return { callId: pending.call.id, approve: true };
+    const question =
+      pending.kind === 'input' ? `${pending.reason} ` : `Allow ${pending.call.name}(${args})? [y/N] `;
+    const answer = (await rl.question(s.yellow(question))).trim();
+    if (pending.kind === 'input') return { callId: pending.call.id, approve: true, input: answer };
+    if (/^y(es)?$/i.test(answer)) return { callId: pending.call.id, approve: true };
     const reason = (await rl.question('Reason (optional): ')).trim();
     return { callId: pending.call.id, approve: false, reason: reason || undefined };
   };
 }
 
 function reportPause(
-  result: AgentResult,
+  result: InvocationResult,
   agent: string,
   sessionId: string,
   options: RunCommandOptions,
@@ -120,7 +133,7 @@ function reportPause(
 ): void {
   if (result.status !== 'paused' || options.json) return;
   const s = styles(io.isTTY);
-  io.stderr(s.yellow(`paused: ${result.pending?.length ?? 0} tool call(s) need approval\n`));
+  io.stderr(s.yellow(`paused: ${result.pending?.length ?? 0} tool call(s) wait for a decision\n`));
   for (const p of result.pending ?? [])
     io.stderr(`  ${p.call.id}  ${p.call.name}(${JSON.stringify(p.call.arguments)})\n`);
   io.stderr(
@@ -128,10 +141,10 @@ function reportPause(
   );
 }
 
-async function chat(agent: LlmAgent, sessionId: string, options: RunCommandOptions, io: Io): Promise<number> {
+async function chat(runner: Runner, sessionId: string, options: RunCommandOptions, io: Io): Promise<number> {
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
   const s = styles(io.isTTY);
-  io.stderr(s.dim(`chatting with ${agent.name}; an empty line or Ctrl-D ends the chat\n`));
+  io.stderr(s.dim(`chatting with ${runner.agent.name}; an empty line or Ctrl-D ends the chat\n`));
   let code: number = EXIT.ok;
   try {
     while (true) {
@@ -142,12 +155,10 @@ async function chat(agent: LlmAgent, sessionId: string, options: RunCommandOptio
         break;
       }
       if (line.length === 0) break;
-      code = await runOnce(agent, line, sessionId, options, io, rl);
+      code = await invoke(runner, { input: line }, sessionId, options, io, rl);
     }
   } finally {
     rl.close();
   }
   return code;
 }
-
-export type { AgentEvent };

@@ -26,8 +26,6 @@ export function formatTranscript(session: StoredSession): string[] {
 
 function eventLine(event: AgentEvent): string | undefined {
   switch (event.type) {
-    case 'run_start':
-      return `user: ${clip(event.input)}`;
     case 'message': {
       const { message } = event;
       // Tool calls and results have their own events; the message only adds text.

@@ -1,0 +1,26 @@
+import type { Runtime } from '@agentctl/config';
+import type { LlmAgent, SessionStore } from '@agentctl/core';
+
+/** True when a memory backend also keeps sessions (the file and memory stores do). */
+function isSessionStore(value: unknown): value is SessionStore {
+  const store = value as Partial<SessionStore> | undefined;
+  return (
+    typeof store?.append === 'function' &&
+    typeof store.create === 'function' &&
+    typeof store.get === 'function'
+  );
+}
+
+/**
+ * The store the command line keeps sessions in: the agent's memory when it is a session store,
+ * else the file store in `<project>/.agentctl/sessions` (the embedded default).
+ */
+export async function sessionStoreFor(
+  agent: { getConfig?: LlmAgent['getConfig'] },
+  runtime: Runtime,
+): Promise<SessionStore> {
+  const memory = agent.getConfig?.().memory;
+  if (isSessionStore(memory)) return memory;
+  const { fileMemoryBackend } = await import('@agentctl/store-file');
+  return fileMemoryBackend({}, { root: runtime.root });
+}

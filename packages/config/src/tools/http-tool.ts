@@ -61,7 +61,12 @@ export function httpTool(spec: ToolSpec, ctx: FactoryContext): AnyTool {
     needsApproval: spec.needs_approval,
     timeout: parseDuration(spec.timeout),
     async execute(args: Record<string, unknown>, call: ToolContext) {
-      const url = new URL(fillArgs(http.url, args, encodeURIComponent));
+      let url: URL;
+      try {
+        url = new URL(fillArgs(http.url, args, encodeURIComponent));
+      } catch {
+        throw new Error(`the arguments do not make a valid URL for ${spec.name}`);
+      }
       if (url.protocol !== 'http:' && url.protocol !== 'https:')
         throw new Error(`only http and https URLs are allowed, not ${url.protocol}`);
       if (!allowed.includes(url.host.toLowerCase()) && !allowed.includes(url.hostname.toLowerCase())) {

@@ -1,0 +1,72 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { compileProject, formatDiagnostic, loadProject, loadSchema, SCHEMA_DIR } from '../src/index.js';
+
+const repo = join(import.meta.dirname, '../../..');
+
+function yamlBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/^```ya?ml\n([\s\S]*?)^```/gm)].map((m) => m[1]);
+}
+
+describe('examples', () => {
+  it('the repository project validates with no diagnostics', async () => {
+    const project = await loadProject({ cwd: repo, env: {} });
+    expect(project.diagnostics.map(formatDiagnostic)).toEqual([]);
+    expect([...project.specs.agent.keys()].sort()).toEqual(['greeter', 'hello', 'support', 'toolsmith']);
+  });
+
+  it('every example agent compiles and runs offline', async () => {
+    const project = await loadProject({ cwd: repo, env: {} });
+    const { runtime, diagnostics } = await compileProject(project, { env: {} });
+    expect(diagnostics).toEqual([]);
+    try {
+      const hello = await runtime!.agents.get('hello')!.run('hi there').result;
+      expect(hello.text).toBe('hi there');
+      const tools = await runtime!.agents.get('toolsmith')!.run('go').result;
+      expect(tools.toolCalls.map((c) => [c.name, c.isError])).toEqual([
+        ['word_count', false],
+        ['shout', false],
+      ]);
+      const support = await runtime!.agents.get('support')!.run('I want a refund').result;
+      expect(support.text).toBe('Refunds take 5 business days.');
+      expect(support.usage.inputTokens).toBe(12);
+      const greeter = await runtime!.agents.get('greeter')!.run('hello').result;
+      expect(greeter.usage.estimatedCost).toBeGreaterThan(0);
+    } finally {
+      await runtime?.dispose();
+    }
+  });
+
+  it('every ```yaml block in README.md and docs/*.md follows the schema', () => {
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    for (const file of readdirSync(SCHEMA_DIR))
+      ajv.addSchema(JSON.parse(readFileSync(join(SCHEMA_DIR, file), 'utf8')));
+    const validate = ajv.getSchema('agentctl.schema.json')!;
+    const sources = [join(repo, 'README.md')];
+    if (existsSync(join(repo, 'docs'))) {
+      for (const f of readdirSync(join(repo, 'docs')))
+        if (f.endsWith('.md')) sources.push(join(repo, 'docs', f));
+    }
+    let checked = 0;
+    for (const source of sources.filter((s) => existsSync(s))) {
+      for (const block of yamlBlocks(readFileSync(source, 'utf8'))) {
+        for (const doc of parseAllDocuments(block)) {
+          const value = doc.toJS() as { kind?: unknown } | null;
+          if (!value || typeof value !== 'object' || !('kind' in value)) continue;
+          checked++;
+          expect(validate(value), `${source}: ${JSON.stringify(validate.errors)}`).toBe(true);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(0);
+  });
+
+  it('the entry schema dispatches on kind and loadSchema returns each kind', () => {
+    expect((loadSchema() as { $id: string }).$id).toBe('agentctl.schema.json');
+    expect((loadSchema('agent') as { title: string }).title).toBe('agentctl agent');
+    expect(() => loadSchema('nope')).toThrow(/unknown schema/);
+  });
+});

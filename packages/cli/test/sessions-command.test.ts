@@ -107,7 +107,7 @@ describe('agentctl sessions', () => {
       ),
     ).toEqual([
       ['paused-1', 'refunds', '0', 'yes'],
-      ['chat-1', 'triage', '5', 'no'],
+      ['chat-1', 'triage', '6', 'no'],
       ['└ chat-1-billing', 'billing', '0', 'no'],
     ]);
     expect(lines[3]).toMatch(/^ {2}└ chat-1-billing/);
@@ -186,7 +186,7 @@ describe('agentctl sessions', () => {
 
     expect((await call(root, 'export', ['chat-1', out])).code).toBe(0);
     const exported = JSON.parse(await readFile(out, 'utf8'));
-    expect(exported.session.events).toHaveLength(5);
+    expect(exported.session.events).toHaveLength(6);
     expect(exported.children[0].session.id).toBe('kid');
 
     expect(await call(root, 'rm', ['chat-1'])).toMatchObject({ code: 0, stdout: 'removed chat-1\n' });

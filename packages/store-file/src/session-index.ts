@@ -157,8 +157,17 @@ export class SessionIndex {
       cache.journalKey === journalKey &&
       (journalInfo?.size ?? 0) >= cache.journalOffset
     ) {
-      cache.journalOffset = await this.#replayJournal(cache.entries, cache.journalOffset, undefined);
-      return new Map(cache.entries);
+      const offset = await this.#replayJournal(
+        cache.entries,
+        cache.journalOffset,
+        undefined,
+        journalInfo?.ino,
+      );
+      if (offset >= 0) {
+        cache.journalOffset = offset;
+        return new Map(cache.entries);
+      }
+      this.#cache = undefined; // the journal was replaced since the stat: read everything again
     }
     let snapshot: Snapshot | undefined;
     try {
@@ -176,14 +185,22 @@ export class SessionIndex {
 
   /**
    * Applies journal lines from byte `from` to `entries`; returns the offset after the last complete
-   * line, or -1 when the journal belongs to a newer snapshot than the one read.
+   * line, or -1 when the journal belongs to a newer snapshot than the one read (or is not the
+   * file `expectedIno` names): a compaction raced the read.
    */
-  async #replayJournal(entries: Map<string, IndexEntry>, from: number, generation?: number): Promise<number> {
+  async #replayJournal(
+    entries: Map<string, IndexEntry>,
+    from: number,
+    generation?: number,
+    expectedIno?: number,
+  ): Promise<number> {
     let buffer: Buffer;
     try {
       const handle = await open(this.#journalPath, 'r');
       try {
-        const size = (await handle.stat()).size;
+        const info = await handle.stat();
+        if (expectedIno !== undefined && info.ino !== expectedIno) return -1;
+        const size = info.size;
         buffer = Buffer.alloc(Math.max(0, size - from));
         if (buffer.length > 0) await handle.read(buffer, 0, buffer.length, from);
       } finally {

@@ -85,6 +85,16 @@ describe('FileSessionStore across processes', () => {
     await assertAllFilesValid(dir);
   }, 120_000);
 
+  it('keeps the index complete when four processes create and append at once', async () => {
+    const dir = await tempDir();
+    const tags = ['p0', 'p1', 'p2', 'p3'];
+    await Promise.all(tags.map((tag) => run(process.execPath, [fixture('creator.mjs'), dir, tag, '60'])));
+    const listed = await new FileSessionStore({ path: dir }).list();
+    expect(listed).toHaveLength(240);
+    for (const s of listed) expect(s.eventCount, s.id).toBe(Number(s.id.split('-')[1]) % 3);
+    await assertAllFilesValid(dir);
+  }, 60_000);
+
   it('keeps every file valid and continuable through 50 writers killed with SIGKILL', async () => {
     const dir = await tempDir();
     const store = new FileSessionStore({ path: dir });

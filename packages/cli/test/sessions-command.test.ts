@@ -115,7 +115,7 @@ describe('agentctl sessions', () => {
     const json = await call(root, 'list', [], true);
     const parsed = JSON.parse(json.stdout);
     expect(parsed.map((s: { id: string; eventCount: number }) => [s.id, s.eventCount])).toEqual([
-      ['chat-1', 5],
+      ['chat-1', 6],
       ['chat-1-billing', 0],
       ['paused-1', 0],
     ]);
@@ -194,7 +194,7 @@ describe('agentctl sessions', () => {
     expect(await store.get('kid')).toBeUndefined();
 
     expect(await call(root, 'import', [out])).toMatchObject({ code: 0, stdout: 'imported chat-1\n' });
-    expect((await store.get('chat-1'))?.events).toHaveLength(5);
+    expect((await store.get('chat-1'))?.events).toHaveLength(6);
     expect((await store.list({ parentId: 'chat-1' })).map((s) => s.id)).toEqual(['kid']);
 
     await writeFile(join(root, 'bad.json'), '{"format":"nope"}');

@@ -220,6 +220,9 @@ describe('http_get', () => {
     await expect(tool.execute({ url: 'file:///etc/passwd' }, ctx())).rejects.toThrow(/only http and https/);
     const pinned = httpGet({ allowedHosts: ['127.0.0.1:1'] });
     await expect(pinned.execute({ url: `${base}/text` }, ctx())).rejects.toThrow(/is not allowed/);
+    await expect(httpGet().execute({ url: `${base}/text` }, ctx())).rejects.toThrow(
+      /host "127\.0\.0\.1:\d+" is not allowed; allowed hosts: none/,
+    );
     const wildcard = httpGet({ allowedHosts: ['*.example.org'] });
     await expect(wildcard.execute({ url: `${base}/text` }, ctx())).rejects.toThrow(/is not allowed/);
   });

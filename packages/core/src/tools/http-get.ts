@@ -3,8 +3,8 @@ import { defineTool, type Tool } from '../tool.js';
 
 /** Options of {@link httpGet}. */
 export interface HttpGetOptions {
-  /** Hosts the tool may fetch from: `example.com`, `*.example.com`, or `host:port` to pin a port. */
-  allowedHosts: readonly string[];
+  /** Hosts the tool may fetch from: `example.com`, `*.example.com`, or `host:port` to pin a port. None by default. */
+  allowedHosts?: readonly string[];
   /** Body bytes returned at most; a longer body is cut with a note. Default 1048576 (1 MiB). */
   maxBytes?: number;
   /** Milliseconds a request may take. Default 10000. */
@@ -30,13 +30,14 @@ const IMAGE_TYPES: readonly string[] = ['image/jpeg', 'image/png', 'image/gif', 
  * @example
  * const fetchDocs = httpGet({ allowedHosts: ['docs.example.com'], maxBytes: 200_000 });
  */
-export function httpGet(options: HttpGetOptions): Tool<{ url: string }, HttpGetResult | ImageContent> {
-  const allowed = options.allowedHosts.map(hostMatcher);
+export function httpGet(options: HttpGetOptions = {}): Tool<{ url: string }, HttpGetResult | ImageContent> {
+  const hosts = options.allowedHosts ?? [];
+  const allowed = hosts.map(hostMatcher);
   const maxBytes = options.maxBytes ?? 1024 * 1024;
   const timeout = options.timeout ?? 10_000;
   return defineTool<{ url: string }, HttpGetResult | ImageContent>({
     name: 'http_get',
-    description: `Fetches a URL with HTTP GET. Allowed hosts: ${options.allowedHosts.join(', ') || 'none'}.`,
+    description: `Fetches a URL with HTTP GET. Allowed hosts: ${hosts.join(', ') || 'none'}.`,
     parameters: {
       type: 'object',
       properties: { url: { type: 'string', description: 'An http or https URL on an allowed host' } },
@@ -47,9 +48,7 @@ export function httpGet(options: HttpGetOptions): Tool<{ url: string }, HttpGetR
     async execute({ url }, { signal }) {
       let target = parseUrl(url);
       if (!allowed.some((match) => match(target))) {
-        throw new Error(
-          `host "${target.host}" is not allowed; allowed hosts: ${options.allowedHosts.join(', ') || 'none'}`,
-        );
+        throw new Error(`host "${target.host}" is not allowed; allowed hosts: ${hosts.join(', ') || 'none'}`);
       }
       const requestSignal = AbortSignal.any([signal, AbortSignal.timeout(timeout)]);
       for (let redirects = 0; ; redirects++) {

@@ -1,0 +1,107 @@
+// Times `loadProject` (what `agentctl validate` runs) on a generated project of 1,000 agents in
+// 200 files, beside bare `yaml` parsing of the same files. Run after `pnpm build`:
+//   node bench/validate.js
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const configDir = join(repo, 'packages/config');
+const { loadProject } = await import(pathToFileURL(join(configDir, 'dist/index.js')).href);
+const require = createRequire(join(configDir, 'package.json'));
+const { LineCounter, parseAllDocuments } = await import(pathToFileURL(require.resolve('yaml')).href);
+
+const FILES = 200;
+const AGENTS_PER_FILE = 5;
+const RUNS = 5;
+
+function agentDoc(file, i) {
+  const n = file * AGENTS_PER_FILE + i;
+  return [
+    'kind: agent',
+    `name: agent_${n}`,
+    `description: Generated agent number ${n}, for the validate benchmark.`,
+    `model: ${n % 2 === 0 ? 'fast' : 'offline/echo'}`,
+    'instruction: |',
+    `  You are agent ${n}. Help {{ state.customer }} with {{ input }}.`,
+    'tools: [lookup]',
+    'middleware: [{ retry: { max_attempts: 3 } }]',
+    'limits: { max_iterations: 8, timeout: 2m, tool_timeout: 30s }',
+    `temperature: 0.${n % 10}`,
+  ].join('\n');
+}
+
+async function generate() {
+  const root = await mkdtemp(join(tmpdir(), 'agentctl-bench-'));
+  await mkdir(join(root, 'agents'), { recursive: true });
+  await writeFile(join(root, 'agentctl.yaml'), 'kind: project\nname: bench\n');
+  const shared =
+    'kind: model\nname: fast\nprovider: offline\nmodel: echo\n---\nkind: tool\nname: lookup\ndescription: Looks things up\nparameters: { type: object, properties: { q: { type: string } } }\ncommand: { argv: [echo, "{{ args.q }}"] }\n';
+  await writeFile(join(root, 'agents/shared.yaml'), shared);
+  for (let f = 0; f < FILES; f++) {
+    const docs = Array.from({ length: AGENTS_PER_FILE }, (_, i) => agentDoc(f, i));
+    await writeFile(
+      join(root, 'agents', `file_${String(f).padStart(3, '0')}.yaml`),
+      `${docs.join('\n---\n')}\n`,
+    );
+  }
+  return root;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const mib = (bytes) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+
+const root = await generate();
+try {
+  const first = await loadProject({ project: root, env: {} });
+  if (first.diagnostics.length > 0)
+    throw new Error(`generated project is not valid: ${first.diagnostics[0].message}`);
+  const agents = first.specs.agent.size;
+
+  const loadTimes = [];
+  let heapPeak = 0;
+  for (let i = 0; i < RUNS; i++) {
+    globalThis.gc?.();
+    const before = process.memoryUsage().heapUsed;
+    const t = performance.now();
+    const project = await loadProject({ project: root, env: {} });
+    loadTimes.push(performance.now() - t);
+    heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed - before);
+    if (project.specs.agent.size !== agents) throw new Error('agent count changed between runs');
+  }
+
+  const texts = await Promise.all(first.files.map((f) => readFile(f, 'utf8')));
+  const parseTimes = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    for (const text of texts)
+      for (const doc of parseAllDocuments(text, { lineCounter: new LineCounter() })) doc.toJS();
+    parseTimes.push(performance.now() - t);
+  }
+
+  const result = {
+    date: new Date().toISOString(),
+    node: process.version,
+    files: first.files.length,
+    agents,
+    runs: RUNS,
+    loadProjectMedianMs: Math.round(median(loadTimes)),
+    loadProjectRunsMs: loadTimes.map(Math.round),
+    yamlParseMedianMs: Math.round(median(parseTimes)),
+    heapDeltaMiB: mib(heapPeak),
+    rssMiB: mib(process.memoryUsage().rss),
+    gcExposed: typeof globalThis.gc === 'function',
+  };
+  console.log(`validate benchmark: ${result.agents} agents in ${result.files} files (median of ${RUNS})`);
+  console.table({
+    'loadProject (parse + schema + rules)': { ms: result.loadProjectMedianMs },
+    'bare yaml parseAllDocuments + toJS': { ms: result.yamlParseMedianMs },
+  });
+  console.log(`heap growth during one load: ${result.heapDeltaMiB} MiB; process RSS: ${result.rssMiB} MiB`);
+  await mkdir(join(repo, 'bench/results'), { recursive: true });
+  await writeFile(join(repo, 'bench/results/validate.json'), `${JSON.stringify(result, null, 2)}\n`);
+} finally {
+  await rm(root, { recursive: true, force: true });
+}

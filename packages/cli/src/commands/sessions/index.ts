@@ -40,7 +40,10 @@ export async function sessionsCommand(
   io: SessionsIo,
 ): Promise<number> {
   const root = resolve(options.project ?? process.cwd());
-  const store = new FileSessionStore({ path: resolve(root, options.path ?? '.agentctl/sessions') });
+  const store = new FileSessionStore({
+    path: resolve(root, options.path ?? '.agentctl/sessions'),
+    retention: options.retention,
+  });
   const fail = (message: string, code = 1) => {
     io.stderr(`agentctl: ${message}\n`);
     return code;

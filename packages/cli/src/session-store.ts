@@ -1,5 +1,5 @@
 import type { Runtime } from '@agentctl/config';
-import type { LlmAgent, SessionStore } from '@agentctl/core';
+import { type Agent, LlmAgent, type SessionStore } from '@agentctl/core';
 
 /** True when a memory backend also keeps sessions (the file and memory stores do). */
 function isSessionStore(value: unknown): value is SessionStore {
@@ -15,11 +15,8 @@ function isSessionStore(value: unknown): value is SessionStore {
  * The store the command line keeps sessions in: the agent's memory when it is a session store,
  * else the file store in `<project>/.agentctl/sessions` (the embedded default).
  */
-export async function sessionStoreFor(
-  agent: { getConfig?: LlmAgent['getConfig'] },
-  runtime: Runtime,
-): Promise<SessionStore> {
-  const memory = agent.getConfig?.().memory;
+export async function sessionStoreFor(agent: Agent, runtime: Runtime): Promise<SessionStore> {
+  const memory = agent instanceof LlmAgent ? agent.getConfig().memory : undefined;
   if (isSessionStore(memory)) return memory;
   const { fileMemoryBackend } = await import('@agentctl/store-file');
   return fileMemoryBackend({}, { root: runtime.root });

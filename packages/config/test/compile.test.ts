@@ -1,6 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are ${VAR} interpolation under test.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type AgentEvent, Runner } from '@agentctl/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileProject, createRegistry, formatDiagnostic, loadProject } from '../src/index.js';
 import { project } from './helpers.js';
@@ -251,17 +252,27 @@ describe('compile: module tools, models, registry', () => {
     expect(failed.diagnostics[0].message).toBe('cannot connect with key *** to http://127.0.0.1:9');
   });
 
-  it('workflow agents, sub-agents and agent tools are reported as not supported yet', async () => {
+  it('compiles workflow agents, sub-agents and agent tools into one linked tree that runs', async () => {
     const files = {
-      'agents/a.yaml':
-        'kind: agent\nname: a\ntype: sequential\nsub_agents: [b]\n---\nkind: agent\nname: b\ntools:\n  - agent: c\n---\nkind: agent\nname: c\n',
+      'agents/a.yaml': [
+        'kind: agent\nname: a\ntype: sequential\nsub_agents: [b, { name: d, model: offline/echo, output_key: echoed }]',
+        'kind: agent\nname: b\nmodel: offline/auto\ntools:\n  - agent: c',
+        'kind: agent\nname: c\ndescription: answers c\nmodel: offline/echo',
+      ].join('\n---\n'),
     };
     const { runtime, diagnostics } = await compile(files);
-    expect(diagnostics.map((d) => [d.rule, d.message])).toEqual([
-      ['unsupported', 'workflow agents (type: sequential) are not supported yet'],
-      ['unsupported', 'agent tools are not supported yet'],
-    ]);
-    expect([...runtime!.agents.keys()]).toEqual(['c']);
+    expect(diagnostics).toEqual([]);
+    const root = runtime!.agents.get('a')!;
+    expect(root.type).toBe('sequential');
+    expect(root.subAgents.map((x) => x.name)).toEqual(['b', 'd']);
+    expect(runtime!.agents.get('d')?.parent).toBe(root);
+    const run = new Runner({ agent: root }).run({ input: 'hello tree' });
+    const events: AgentEvent[] = [];
+    for await (const event of run) events.push(event);
+    const result = await run.invocation;
+    expect(events.find((e) => e.type === 'tool_call')).toMatchObject({ author: 'b', call: { name: 'c' } });
+    expect(events.some((e) => e.author === 'c' && e.branch === 'a.b.c')).toBe(true);
+    expect(result.state.echoed).toBe(result.output);
   });
 
   it('refuses to compile a project with load errors', async () => {

@@ -1,5 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import { type AgentConfig, createAgent, type LlmAgent } from '@agentctl/core';
+import {
+  type Agent,
+  type AgentConfig,
+  createAgent,
+  LoopAgent,
+  ParallelAgent,
+  SequentialAgent,
+} from '@agentctl/core';
 import type { SpecEntry } from '../load/project-specs.js';
 import type { AgentSpec } from '../spec-types.js';
 import { approvalPolicy } from './approval.js';
@@ -12,27 +19,34 @@ import { resolveModel } from './resolve-model.js';
 import { resolveTools } from './resolve-tools.js';
 
 /**
- * Builds one agent from its spec: the single place YAML becomes a runtime agent, so sub-agents,
- * agent tools and workflows will all come through here.
+ * Builds one agent from its spec: the single place YAML becomes a runtime agent. LLM agents,
+ * workflow agents (sequential, parallel, loop), their sub-agents and agents used as tools all come
+ * through here, each built once per compilation.
  */
-export async function buildAgent(
-  entry: SpecEntry<AgentSpec>,
-  compiler: Compiler,
-): Promise<LlmAgent | undefined> {
+export function buildAgent(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<Agent | undefined> {
+  let pending = compiler.agents.get(entry.name);
+  if (!pending) {
+    pending = build(entry, compiler);
+    compiler.agents.set(entry.name, pending);
+  }
+  return pending;
+}
+
+async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<Agent | undefined> {
   const spec = compiler.resolved(entry);
   if (!spec) return undefined;
-  if ((spec.type ?? 'llm') !== 'llm') {
-    compiler.error(
-      entry,
-      ['type'],
-      'unsupported',
-      `workflow agents (type: ${spec.type}) are not supported yet`,
+  const subAgents = await buildSubAgents(entry, spec, compiler);
+  if (!subAgents) return undefined;
+  const type = spec.type ?? 'llm';
+  if (type !== 'llm') {
+    const base = { name: spec.name, description: spec.description, subAgents };
+    return compiler.attempt(entry, ['name'], 'compile', () =>
+      type === 'sequential'
+        ? new SequentialAgent(base)
+        : type === 'parallel'
+          ? new ParallelAgent(base)
+          : new LoopAgent({ ...base, maxIterations: spec.max_iterations }),
     );
-    return undefined;
-  }
-  if (spec.sub_agents && spec.sub_agents.length > 0) {
-    compiler.error(entry, ['sub_agents'], 'unsupported', 'sub-agents are not supported yet', { key: true });
-    return undefined;
   }
   const model = await resolveModel(entry, compiler);
   const tools = await resolveTools(entry, spec, compiler);
@@ -72,6 +86,32 @@ export async function buildAgent(
     topP: spec.top_p ?? model.spec.top_p,
     maxOutputTokens: spec.max_output_tokens ?? model.spec.max_output_tokens,
     options: model.spec.options,
+    subAgents,
+    outputKey: spec.output_key,
+    disallowTransferToParent: spec.disallow_transfer_to_parent,
+    disallowTransferToPeers: spec.disallow_transfer_to_peers,
   };
   return compiler.attempt(entry, ['name'], 'compile', () => createAgent(config));
+}
+
+async function buildSubAgents(
+  entry: SpecEntry<AgentSpec>,
+  spec: AgentSpec,
+  compiler: Compiler,
+): Promise<Agent[] | undefined> {
+  const out: Agent[] = [];
+  let ok = true;
+  for (const [i, ref] of (spec.sub_agents ?? []).entries()) {
+    const name = typeof ref === 'string' ? ref : ref.name;
+    const child = compiler.specs.agent.get(name) as SpecEntry<AgentSpec> | undefined;
+    if (!child) {
+      compiler.error(entry, ['sub_agents', i], 'unresolved-reference', `agent \`${name}\` is not defined`);
+      ok = false;
+      continue;
+    }
+    const built = await buildAgent(child, compiler);
+    if (built) out.push(built);
+    else ok = false;
+  }
+  return ok ? out : undefined;
 }

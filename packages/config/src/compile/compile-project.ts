@@ -1,4 +1,4 @@
-import type { LlmAgent } from '@agentctl/core';
+import { type Agent, linkTree } from '@agentctl/core';
 import { createRegistry } from '../create-registry.js';
 import type { Diagnostic } from '../diagnostic.js';
 import { compareDiagnostics } from '../diagnostic.js';
@@ -24,7 +24,8 @@ export interface CompileOptions {
 /** A compiled project: runtime agents by name, and a way to release what they hold. */
 export interface Runtime {
   root: string;
-  agents: ReadonlyMap<string, LlmAgent>;
+  /** Every named agent (inline sub-agents included), linked into their trees. */
+  agents: ReadonlyMap<string, Agent>;
   specs: ProjectSpecs;
   /** Closes toolsets (MCP servers) and providers; call once when the runtime is no longer used. */
   dispose(): Promise<void>;
@@ -48,12 +49,27 @@ export async function compileProject(
   if (loadErrors.length > 0) return { diagnostics: project.diagnostics };
   const env = await projectEnv(project.root, project.specs, options.env);
   const compiler = new Compiler(project.root, project.specs, options.registry ?? createRegistry(), env);
-  const agents = new Map<string, LlmAgent>();
+  const agents = new Map<string, Agent>();
   const wanted = options.agents ? new Set(options.agents) : undefined;
   for (const [name, entry] of project.specs.agent) {
-    if (entry.parent !== undefined || (wanted && !wanted.has(name))) continue;
+    if (wanted && !wanted.has(name)) continue;
     const agent = await buildAgent(entry as SpecEntry<AgentSpec>, compiler);
     if (agent) agents.set(name, agent);
+  }
+  // Each tree is linked from its root, so every agent knows its parent (transfers need it).
+  const children = new Set([...agents.values()].flatMap((agent) => agent.subAgents));
+  for (const [name, agent] of agents) {
+    if (children.has(agent)) continue;
+    try {
+      linkTree(agent);
+    } catch (error) {
+      compiler.error(
+        project.specs.agent.get(name) as SpecEntry,
+        ['name'],
+        'agent-tree',
+        (error as Error).message,
+      );
+    }
   }
   let disposed = false;
   const runtime: Runtime = {

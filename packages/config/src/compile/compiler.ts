@@ -1,4 +1,4 @@
-import type { AnyTool, MemoryProvider, ModelProvider } from '@agentctl/core';
+import type { Agent, AnyTool, MemoryProvider, ModelProvider } from '@agentctl/core';
 import { type Diagnostic, diagnostic, type SourceRange } from '../diagnostic.js';
 import { type Env, interpolate, interpolateDeep, MissingEnvError } from '../env/interpolate.js';
 import { isSecretPath, Secrets } from '../env/secrets.js';
@@ -16,6 +16,8 @@ export class Compiler {
   readonly tools = new Map<string, Promise<AnyTool | undefined>>();
   readonly toolsets = new Map<string, Promise<AnyTool[] | undefined>>();
   readonly memories = new Map<string, Promise<MemoryProvider | undefined>>();
+  /** Agents built so far, by name: each agent is built once, whoever refers to it. */
+  readonly agents = new Map<string, Promise<Agent | undefined>>();
   readonly disposers: Array<() => Promise<void>> = [];
   readonly #interpolated = new WeakMap<object, unknown>();
 

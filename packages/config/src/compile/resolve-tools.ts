@@ -1,7 +1,8 @@
-import type { AnyTool } from '@agentctl/core';
+import { type AnyTool, agentTool } from '@agentctl/core';
 import type { SpecEntry } from '../load/project-specs.js';
 import type { AgentSpec, ToolsetSpec } from '../spec-types.js';
 import { toolsOfModule } from '../tools/module-tool.js';
+import { buildAgent } from './build-agent.js';
 import type { Compiler } from './compiler.js';
 
 const TOOL_KINDS = ['module', 'http', 'command'] as const;
@@ -98,7 +99,16 @@ export async function resolveTools(
     } else if ('toolset' in ref) {
       made = await toolset(ref.toolset, compiler);
     } else if ('agent' in ref) {
-      compiler.error(agent, ['tools', i, 'agent'], 'unsupported', 'agent tools are not supported yet');
+      const target = compiler.specs.agent.get(ref.agent) as SpecEntry<AgentSpec> | undefined;
+      const built = target ? await buildAgent(target, compiler) : undefined;
+      if (!target)
+        compiler.error(
+          agent,
+          ['tools', i, 'agent'],
+          'unresolved-reference',
+          `agent \`${ref.agent}\` is not defined`,
+        );
+      if (built) made = [agentTool(built)];
     }
     if (made) out.push(...made);
     else ok = false;

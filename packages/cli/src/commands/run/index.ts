@@ -96,7 +96,19 @@ async function invoke(
       'input' in what
         ? runner.run({ ...common, input: what.input })
         : runner.resume({ ...common, decisions: what.resume });
-    for await (const event of run) render(event);
+    // The runner rejects without closing its event stream when it fails before the first event
+    // (unknown session, bad call id, a paused session given a prompt): stop reading then, or the
+    // loop waits forever and node exits 0 with nothing printed.
+    const early = run.invocation.then(
+      () => new Promise<never>(() => undefined),
+      (error: unknown) => (isAgentError(error) ? new Promise<never>(() => undefined) : { early: error }),
+    );
+    const events = run[Symbol.asyncIterator]();
+    while (true) {
+      const next = await Promise.race([events.next(), early]);
+      if ('early' in next || next.done) break;
+      render(next.value);
+    }
     const result = await run.invocation.catch((error: unknown) => error);
     if (isAgentError(result)) return result.code === 'ABORTED' ? 130 : EXIT.failed;
     if (result instanceof UsageError) throw new CliError(result.message, EXIT.usage);

@@ -26,7 +26,11 @@ export function formatSarif(diagnostics: readonly Diagnostic[], rootUri: string)
           locations: [
             {
               physicalLocation: {
-                artifactLocation: { uri: encodeURI(d.file), uriBaseId: 'PROJECTROOT' },
+                // Per segment, so `#`, `?` and a `:` that would read as a scheme stay part of the path.
+                artifactLocation: {
+                  uri: d.file.split('/').map(encodeURIComponent).join('/'),
+                  uriBaseId: 'PROJECTROOT',
+                },
                 region: { startLine: d.line, startColumn: d.col, endLine: d.endLine, endColumn: d.endCol },
               },
             },

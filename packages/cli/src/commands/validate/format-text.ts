@@ -11,7 +11,8 @@ export function formatText(diagnostics: readonly Diagnostic[], root: string, tty
   for (const d of diagnostics) {
     const severity = d.severity === 'error' ? s.red('error') : s.yellow('warning');
     out.push(
-      `${s.bold(`${d.file}:${d.line}:${d.col}`)}: ${severity}: ${d.message} ${s.dim(`[${d.rule}]`)}\n`,
+      // One line per diagnostic, so editors' problem matchers and grep see every one whole.
+      `${s.bold(`${d.file}:${d.line}:${d.col}`)}: ${severity}: ${d.message.replace(/\r?\n/g, '\\n')} ${s.dim(`[${d.rule}]`)}\n`,
     );
     if (!tty) continue;
     const path = isAbsolute(d.file) ? d.file : join(root, d.file);

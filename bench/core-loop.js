@@ -1,0 +1,134 @@
+// The tool loop with a zero-latency model at 10, 50 and 100 steps: median µs per step, heap used,
+// and growth with history, for agentctl beside the hand-written floor loop. Run after a build:
+//   npx tsc -b && node bench/core-loop.js
+// Prints a table and writes bench/results/core-loop.json.
+import { pathToFileURL } from 'node:url';
+import { gc, median, percentile, printTable, round, writeResult } from './lib/report.js';
+import { SUBJECTS } from './lib/subjects.js';
+import { executions } from './lib/workload.js';
+
+const STEPS = [10, 50, 100];
+const WARMUP_MS = 300;
+const BUDGET_MS = Number(process.env.BENCH_BUDGET_MS ?? 1500);
+const SAMPLE_MS = 5; // one sample runs enough conversations to last this long, so GC is amortised in it
+const MIN_SAMPLES = 15;
+
+async function timeSteps(subject, steps) {
+  const warmEnd = performance.now() + WARMUP_MS;
+  while (performance.now() < warmEnd) await subject.run(steps);
+  const t = performance.now();
+  await subject.run(steps);
+  const batch = Math.max(1, Math.ceil(SAMPLE_MS / Math.max(performance.now() - t, 0.001)));
+  const samples = [];
+  let runs = 0;
+  let elapsed = 0;
+  const before = executions.count;
+  const end = performance.now() + BUDGET_MS;
+  while (performance.now() < end || samples.length < MIN_SAMPLES) {
+    const t0 = performance.now();
+    for (let i = 0; i < batch; i++) await subject.run(steps);
+    const ms = performance.now() - t0;
+    elapsed += ms;
+    runs += batch;
+    samples.push((ms * 1000) / batch / steps);
+  }
+  const executed = executions.count - before;
+  if (executed !== runs * steps) {
+    throw new Error(`${subject.label}: ${executed} tool executions for ${runs} runs of ${steps} steps`);
+  }
+  return {
+    runs,
+    batch,
+    samples: samples.length,
+    toolExecutions: executed,
+    medianUsPerStep: round(median(samples), 2),
+    p90UsPerStep: round(percentile(samples, 90), 2),
+    meanUsPerStep: round((elapsed * 1000) / runs / steps, 2),
+  };
+}
+
+// Heap of one run: the peak above the baseline while it runs (sampled at every tool execution and at
+// the end, before any GC) and what is still held after a full GC while its result is kept alive.
+async function heapOf(subject, steps) {
+  const peaks = [];
+  const retained = [];
+  for (let i = 0; i < 5; i++) {
+    gc();
+    const base = process.memoryUsage().heapUsed;
+    let peak = base;
+    executions.onExecute = () => {
+      peak = Math.max(peak, process.memoryUsage().heapUsed);
+    };
+    const kept = await subject.run(steps);
+    executions.onExecute = undefined;
+    peak = Math.max(peak, process.memoryUsage().heapUsed);
+    gc();
+    retained.push(process.memoryUsage().heapUsed - base);
+    peaks.push(peak - base);
+    if (!kept) throw new Error('unreachable: keeps the result alive across the GC');
+  }
+  return { heapPeakKiB: round(median(peaks) / 1024, 0), heapRetainedKiB: round(median(retained) / 1024, 0) };
+}
+
+/** Runs the benchmark, prints its table and writes its JSON. */
+export async function main() {
+  const results = [];
+  for (const steps of STEPS) {
+    for (const [key, subject] of Object.entries(SUBJECTS)) {
+      const time = await timeSteps(subject, steps);
+      const heap = await heapOf(subject, steps);
+      results.push({ subject: key, label: subject.label, steps, ...time, ...heap });
+    }
+  }
+  const at = (subject, steps) => results.find((r) => r.subject === subject && r.steps === steps);
+  const growth = Object.fromEntries(
+    Object.keys(SUBJECTS).map((s) => [s, round(at(s, 100).medianUsPerStep / at(s, 10).medianUsPerStep, 2)]),
+  );
+  printTable(
+    `core loop: zero-latency model, one tool call per step (median of samples, ${BUDGET_MS} ms per cell)`,
+    ['subject', 'steps', 'µs/step median', 'p90', 'mean', '× floor', 'heap peak KiB', 'heap retained KiB'],
+    results.map((r) => [
+      r.label,
+      r.steps,
+      r.medianUsPerStep,
+      r.p90UsPerStep,
+      r.meanUsPerStep,
+      round(r.medianUsPerStep / at('floor', r.steps).medianUsPerStep, 1),
+      r.heapPeakKiB,
+      r.heapRetainedKiB,
+    ]),
+  );
+  console.log(
+    `growth, µs/step at 100 steps ÷ at 10: ${Object.entries(growth)
+      .map(([s, g]) => `${SUBJECTS[s].label} ${g}×`)
+      .join(', ')}`,
+  );
+  const summary = [];
+  for (const r of results) {
+    summary.push({
+      workload: `tool loop, ${r.steps} steps`,
+      subject: r.label,
+      metric: 'µs/step (median)',
+      value: r.medianUsPerStep,
+    });
+    if (r.steps === 50) {
+      summary.push({
+        workload: 'tool loop, 50 steps',
+        subject: r.label,
+        metric: 'heap peak KiB',
+        value: r.heapPeakKiB,
+      });
+    }
+  }
+  for (const [s, g] of Object.entries(growth)) {
+    summary.push({
+      workload: 'tool loop growth',
+      subject: SUBJECTS[s].label,
+      metric: 'µs/step 100 ÷ 10',
+      value: g,
+    });
+  }
+  return writeResult('core-loop', summary, { results, growth });
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) await main();

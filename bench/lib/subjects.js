@@ -1,0 +1,66 @@
+// The ways of running the workload that the benchmarks compare: the hand-written floor, agentctl's
+// `agent.run()` (awaited for its result) and agentctl's `Runner` (events iterated, session kept in
+// memory: the path `agentctl run` takes).
+import { createAgent, defineTool, Runner } from '../../packages/core/dist/index.js';
+import { floorRun, STEP_PARAMETERS, stepTool, zeroLatencyProvider } from './workload.js';
+
+const agents = new Map();
+
+/** One agent per step count (its iteration limit must allow steps + 1 model calls). */
+export function agentFor(steps) {
+  let agent = agents.get(steps);
+  if (!agent) {
+    const step = defineTool({
+      name: 'step',
+      description: 'Counts one step of the benchmark',
+      parameters: STEP_PARAMETERS,
+      execute: stepTool,
+    });
+    agent = createAgent({
+      name: 'bench',
+      provider: zeroLatencyProvider(steps),
+      tools: [step],
+      maxIterations: steps + 1,
+    });
+    agents.set(steps, agent);
+  }
+  return agent;
+}
+
+function check(text, toolCalls, steps, subject) {
+  if (text !== 'done' || toolCalls !== steps) {
+    throw new Error(`${subject}: expected ${steps} tool calls and "done", got ${toolCalls} and ${text}`);
+  }
+}
+
+/** Each subject runs one conversation of `steps` tool calls and checks its outcome. */
+export const SUBJECTS = {
+  floor: {
+    label: 'hand-written floor',
+    async run(steps) {
+      const result = await floorRun('go', steps);
+      check(result.text, result.toolCalls.length, steps, 'floor');
+      return result;
+    },
+  },
+  agent: {
+    label: 'agentctl agent.run()',
+    async run(steps) {
+      const result = await agentFor(steps).run('go');
+      check(result.text, result.toolCalls.length, steps, 'agent.run');
+      return result;
+    },
+  },
+  runner: {
+    label: 'agentctl Runner (events, session)',
+    async run(steps) {
+      const runner = new Runner({ agent: agentFor(steps) });
+      const run = runner.run({ input: 'go' });
+      let toolResults = 0;
+      for await (const event of run) if (event.type === 'tool_result' && !event.isError) toolResults++;
+      const result = await run.invocation;
+      check(result.output, toolResults, steps, 'Runner');
+      return { result, runner };
+    },
+  },
+};

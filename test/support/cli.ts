@@ -1,0 +1,117 @@
+import { spawn } from 'node:child_process';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root, which is also the example project. */
+export const REPO = fileURLToPath(new URL('../..', import.meta.url));
+/** The built command, as users run it. */
+export const BIN = join(REPO, 'packages/cli/bin/agentctl.js');
+/** Files the end-to-end tests read. */
+export const FIXTURES = join(REPO, 'test/fixtures');
+
+/** What a finished `agentctl` process left behind. */
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Options of {@link agentctl}. */
+export interface CliOptions {
+  cwd?: string;
+  /** Written to stdin, which is then closed; stdin is an empty pipe when left out. */
+  input?: string;
+  /** Variables to add; `undefined` removes one. */
+  env?: Record<string, string | undefined>;
+  /** The process is killed after this long (a hang must fail the test, not the suite). */
+  timeoutMs?: number;
+}
+
+/**
+ * The environment of a child `agentctl`: this process's, with colours off and without the CI
+ * variables that change its defaults (GitHub Actions switches validate to annotations).
+ */
+export function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  for (const name of ['GITHUB_ACTIONS', 'FORCE_COLOR', 'CI', 'NODE_OPTIONS']) delete env[name];
+  for (const [name, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return env;
+}
+
+/** Runs the real `agentctl` binary as a child process and collects its output and exit code. */
+export function agentctl(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd ?? REPO,
+      env: cliEnv(options.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`agentctl ${args.join(' ')} did not finish; stderr so far:\n${stderr}`));
+    }, options.timeoutMs ?? 20_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** Temp folders made by {@link tempDir}, removed by {@link removeTempDirs}. */
+const made: string[] = [];
+
+/** A new empty folder under the system temp folder. */
+export async function tempDir(prefix = 'agentctl-e2e-'): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+/** Removes every folder {@link tempDir} made; call it from `afterAll`. */
+export async function removeTempDirs(): Promise<void> {
+  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+}
+
+/** A copy of `test/fixtures/projects/<name>` in a temp folder, so runs leave the repository alone. */
+export async function fixtureProject(name: string): Promise<string> {
+  const dir = await tempDir(`agentctl-${name}-`);
+  await cp(join(FIXTURES, 'projects', name), dir, { recursive: true });
+  return dir;
+}
+
+/** A copy of the repository's example project (agentctl.yaml and agents/) in a temp folder. */
+export async function exampleProject(): Promise<string> {
+  const dir = await tempDir('agentctl-examples-');
+  await cp(join(REPO, 'agentctl.yaml'), join(dir, 'agentctl.yaml'));
+  await cp(join(REPO, 'agents'), join(dir, 'agents'), { recursive: true });
+  return dir;
+}
+
+/** The NDJSON lines of `--json` output, each parsed; fails on a line that is not JSON. */
+export function parseNdjson(stdout: string): Array<Record<string, unknown> & { type: string }> {
+  const lines = stdout.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return lines.map((line, i) => {
+    try {
+      return JSON.parse(line) as Record<string, unknown> & { type: string };
+    } catch {
+      throw new Error(`stdout line ${i + 1} is not JSON: ${JSON.stringify(line)}`);
+    }
+  });
+}

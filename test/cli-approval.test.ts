@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentctl, fixtureProject, parseNdjson, removeTempDirs } from './support/cli.js';
+
+// test/fixtures/projects/refunds: `clerk` plays a script (call refund for A-17, then confirm),
+// `cashier` is on the offline auto model; both use the `refund` command tool (`echo refunded
+// <order>`), which needs approval.
+let project: string;
+beforeAll(async () => {
+  project = await fixtureProject('refunds');
+});
+afterAll(removeTempDirs);
+
+type Event = Record<string, unknown> & { type: string };
+const run = (args: string[]) => agentctl(['run', ...args], { cwd: project });
+
+/** Pauses a new session of `agent` and returns the id of the call waiting for approval. */
+async function pause(agent: string, session: string): Promise<string> {
+  const { code, stderr } = await run([agent, 'please refund A-17', '--session', session]);
+  expect(code, stderr).toBe(0);
+  expect(stderr).toContain('paused: 1 tool call(s) wait for a decision');
+  const id = /^ {2}(\S+) {2}refund\(/m.exec(stderr)?.[1];
+  expect(id, stderr).toBeDefined();
+  expect(stderr).toContain(`agentctl run ${agent} --session ${session} --approve <call id>`);
+  return id!;
+}
+
+/** The session as another process reads it back. */
+async function stored(session: string): Promise<{ paused: boolean; events: Event[] }> {
+  const [list, show] = await Promise.all([
+    agentctl(['sessions', 'list', '--json'], { cwd: project }),
+    agentctl(['sessions', 'show', session, '--json'], { cwd: project }),
+  ]);
+  const row = (JSON.parse(list.stdout) as Array<{ id: string; paused: boolean }>).find(
+    (s) => s.id === session,
+  );
+  expect(row, list.stdout).toBeDefined();
+  return { paused: row!.paused, events: JSON.parse(show.stdout).session.events };
+}
+
+describe.concurrent('a tool that needs approval, with no terminal to ask on', () => {
+  it('pauses the run: exit 0, approval_required then run_end paused as the last events', async () => {
+    const { code, stdout, stderr } = await run(['clerk', 'please refund A-17', '--json']);
+    expect(code, stderr).toBe(0);
+    const events = parseNdjson(stdout);
+    expect(events.slice(-2).map((e) => e.type)).toEqual(['approval_required', 'run_end']);
+    expect(events.at(-1)).toMatchObject({ status: 'paused' });
+    expect(events.at(-2)).toMatchObject({
+      pending: [
+        { call: { id: 'call_refund', name: 'refund', arguments: { order: 'A-17' } }, kind: 'approval' },
+      ],
+    });
+    expect(events.some((e) => e.type === 'tool_result')).toBe(false);
+  });
+
+  it('says it paused and prints the call id on stderr', async () => {
+    const id = await pause('clerk', 'clerk-paused');
+    expect(id).toBe('call_refund');
+    expect((await stored('clerk-paused')).paused).toBe(true);
+  });
+
+  it('runs the tool in a new process on --approve, and the session is done', async () => {
+    const id = await pause('cashier', 'approve-me');
+    const { code, stdout, stderr } = await run([
+      'cashier',
+      '--session',
+      'approve-me',
+      '--approve',
+      id,
+      '--json',
+    ]);
+    expect(code, stderr).toBe(0);
+    const events = parseNdjson(stdout);
+    expect(events.find((e) => e.type === 'tool_result' && e.callId === id)).toMatchObject({
+      name: 'refund',
+      content: 'refunded example',
+    });
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete' });
+    expect(events.some((e) => e.type === 'approval_required')).toBe(false);
+    const session = await stored('approve-me');
+    expect(session.paused).toBe(false);
+    expect(session.events.filter((e) => e.type === 'tool_result')).toHaveLength(1);
+    // The same call cannot be decided twice.
+    const again = await run(['cashier', '--session', 'approve-me', '--approve', id]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('is not paused');
+  });
+
+  it('gives the reason to the model on --deny and never runs the tool', async () => {
+    const id = await pause('cashier', 'deny-me');
+    const { code, stdout, stderr } = await run([
+      'cashier',
+      '--session',
+      'deny-me',
+      '--deny',
+      id,
+      '--reason',
+      'over the limit',
+      '--json',
+    ]);
+    expect(code, stderr).toBe(0);
+    const events = parseNdjson(stdout);
+    const result = events.find((e) => e.type === 'tool_result' && e.callId === id);
+    expect(result).toMatchObject({ isError: true });
+    expect(result?.content).toContain('over the limit');
+    expect(result?.content).not.toContain('refunded');
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete' });
+    expect((await stored('deny-me')).paused).toBe(false);
+  });
+
+  it('exits 2 on a call id the session does not wait for, and keeps it paused', async () => {
+    const id = await pause('cashier', 'wrong-id');
+    const { code, stdout, stderr } = await run(['cashier', '--session', 'wrong-id', '--approve', 'nope']);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('no pending tool call nope');
+    expect(stderr).toContain(id);
+    expect((await stored('wrong-id')).paused).toBe(true);
+  });
+
+  it('exits 2 on a new prompt to a paused session, naming the waiting call', async () => {
+    const id = await pause('cashier', 'still-paused');
+    const { code, stderr } = await run(['cashier', 'another thing', '--session', 'still-paused']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('is paused waiting for a decision on');
+    expect(stderr).toContain(id);
+  });
+
+  it('exits 2 when resuming a session that does not exist or was never paused', async () => {
+    const [missing, notPaused, noSession] = await Promise.all([
+      run(['cashier', '--session', 'never-was', '--approve', 'x']),
+      run(['clerk', 'hello', '--session', 'not-paused', '--approve-all']).then(() =>
+        run(['clerk', '--session', 'not-paused', '--approve', 'call_refund']),
+      ),
+      run(['cashier', '--approve', 'x']),
+    ]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no session with id never-was');
+    expect(notPaused.code).toBe(2);
+    expect(notPaused.stderr).toContain('session not-paused is not paused');
+    expect(noSession.code).toBe(2);
+    expect(noSession.stderr).toContain('--session');
+  });
+
+  it('runs the script through in one process with --approve-all', async () => {
+    const { code, stdout, stderr } = await run(['clerk', 'please refund A-17', '--approve-all']);
+    expect(code, stderr).toBe(0);
+    expect(stdout).toBe('The refund of A-17 is on its way.\n');
+    expect(stderr).toContain('← refund: refunded A-17');
+  });
+
+  // Known bug (core): a new process builds a fresh ScriptModel that starts again at turn 1, so the
+  // resumed run calls refund again and pauses again. Change `it.fails` to `it` once fixed.
+  it.fails('continues the script in a new process after --approve', async () => {
+    const id = await pause('clerk', 'clerk-resume');
+    const { code, stdout } = await run(['clerk', '--session', 'clerk-resume', '--approve', id]);
+    expect(code).toBe(0);
+    expect(stdout).toBe('The refund of A-17 is on its way.\n');
+  });
+});

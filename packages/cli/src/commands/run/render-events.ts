@@ -7,18 +7,42 @@ export function textRenderer(io: Io): (event: AgentEvent) => void {
   const s = styles(io.isTTY);
   let midLine = false;
   let lastAuthor: string | undefined;
+  // Parallel branches stream at once: one branch prints live, the others are held until it finishes.
+  let live: string | undefined;
+  const held = new Map<string, { author: string; text: string }>();
   const endLine = () => {
     if (midLine) io.stdout('\n');
     midLine = false;
   };
+  const write = (author: string, text: string) => {
+    if (lastAuthor !== author) {
+      endLine();
+      if (lastAuthor !== undefined) io.stderr(s.dim(`[${author}]\n`));
+    }
+    lastAuthor = author;
+    io.stdout(text);
+    midLine = !text.endsWith('\n');
+  };
   return (event) => {
     switch (event.type) {
-      case 'text_delta':
-        if (lastAuthor !== undefined && lastAuthor !== event.author && !midLine)
-          io.stderr(s.dim(`[${event.author}]\n`));
-        lastAuthor = event.author;
-        io.stdout(event.text);
-        midLine = !event.text.endsWith('\n');
+      case 'text_delta': {
+        live ??= event.branch;
+        if (event.branch === live) {
+          write(event.author, event.text);
+          break;
+        }
+        const buffer = held.get(event.branch) ?? { author: event.author, text: '' };
+        buffer.text += event.text;
+        held.set(event.branch, buffer);
+        break;
+      }
+      case 'message':
+        if (event.message.role !== 'assistant' || event.branch !== live) break;
+        live = undefined;
+        for (const [branch, buffer] of held) {
+          held.delete(branch);
+          write(buffer.author, buffer.text);
+        }
         break;
       case 'tool_call':
         endLine();
@@ -38,6 +62,10 @@ export function textRenderer(io: Io): (event: AgentEvent) => void {
         io.stderr(s.red(`error [${event.code}]: ${event.message}\n`));
         break;
       case 'run_end':
+        for (const [branch, buffer] of held) {
+          held.delete(branch);
+          write(buffer.author, buffer.text);
+        }
         endLine();
         io.stderr(s.dim(`${formatUsage(event.usage, event.duration)}\n`));
         break;

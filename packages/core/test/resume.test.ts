@@ -1,0 +1,169 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type Agent,
+  createAgent,
+  defineTool,
+  InMemorySessionStore,
+  Runner,
+  SequentialAgent,
+  type Session,
+  type SessionStore,
+  UsageError,
+} from '../src/index.js';
+import { scriptedModel } from '../src/testing/index.js';
+
+// A pipeline whose every tool call needs approval: research (two calls), then write (one call).
+// The scripted models stand for a remote model, so they outlive the runners that stand for processes.
+function models() {
+  return {
+    research: scriptedModel([
+      {
+        toolCalls: [{ name: 'lookup', arguments: { n: 1 }, id: 'l1' }],
+        usage: { inputTokens: 10, outputTokens: 1 },
+      },
+      {
+        toolCalls: [{ name: 'lookup', arguments: { n: 2 }, id: 'l2' }],
+        usage: { inputTokens: 20, outputTokens: 1 },
+      },
+      { text: 'notes', usage: { inputTokens: 30, outputTokens: 1 } },
+    ]),
+    write: scriptedModel([
+      {
+        toolCalls: [{ name: 'save', arguments: { n: 3 }, id: 's3' }],
+        usage: { inputTokens: 40, outputTokens: 1 },
+      },
+      { text: 'article', usage: { inputTokens: 50, outputTokens: 1 } },
+    ]),
+  };
+}
+
+function build(ran: string[], model: ReturnType<typeof models> = models()): Agent {
+  const step = (name: string) =>
+    defineTool<{ n: number }>({
+      name,
+      description: name,
+      parameters: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+      needsApproval: true,
+      execute: ({ n }, ctx) => {
+        ran.push(`${name}:${n}`);
+        ctx.state.set(`${name}_${n}`, n * 10);
+        return `${name} ${n} done`;
+      },
+    });
+  const research = createAgent({
+    name: 'research',
+    provider: model.research,
+    tools: [step('lookup')],
+    outputKey: 'notes',
+  });
+  const write = createAgent({
+    name: 'write',
+    provider: model.write,
+    tools: [step('save')],
+  });
+  return new SequentialAgent({ name: 'pipeline', subAgents: [research, write] });
+}
+
+// A store that survives "process restarts": sessions go through JSON, like a file would.
+class JsonStore extends InMemorySessionStore implements SessionStore {
+  override async get(id: string): Promise<Session | undefined> {
+    const session = await super.get(id);
+    return session && (JSON.parse(JSON.stringify(session)) as Session);
+  }
+}
+
+describe('pause and resume', () => {
+  it('resumes at every pause point in a new runner (a new process) and ends where an uninterrupted run does', async () => {
+    const straightRan: string[] = [];
+    const straight = await new Runner({ agent: build(straightRan) }).run({
+      input: 'go',
+      onApproval: async () => true,
+    }).invocation;
+    expect(straight.status).toBe('complete');
+
+    const ran: string[] = [];
+    const store = new JsonStore();
+    const shared = models();
+    let result = await new Runner({ agent: build(ran, shared), store }).run({ input: 'go', sessionId: 's' })
+      .invocation;
+    const pausePoints: string[] = [];
+    while (result.status === 'paused' && pausePoints.length < 10) {
+      const pending = result.pending ?? [];
+      pausePoints.push(pending.map((p) => p.call.id).join(','));
+      // Every resume rebuilds the agents and reads the session back, as a new process would.
+      const freshRan: string[] = [];
+      result = await new Runner({ agent: build(freshRan, shared), store }).resume({
+        sessionId: 's',
+        decisions: pending.map((p) => ({ callId: p.call.id, approve: true })),
+      }).invocation;
+      ran.push(...freshRan);
+    }
+    expect(pausePoints).toEqual(['l1', 'l2', 's3']);
+    expect(ran).toEqual(straightRan);
+    expect(result.output).toBe(straight.output);
+    expect(result.state).toEqual(straight.state);
+    expect(result.usage).toEqual(straight.usage);
+    expect((await store.get('s'))?.checkpoint).toBeUndefined();
+  });
+
+  it('a denied call is reported to the model and the run goes on', async () => {
+    const ran: string[] = [];
+    const store = new JsonStore();
+    const shared = models();
+    const first = await new Runner({ agent: build(ran, shared), store }).run({ input: 'go', sessionId: 'd' })
+      .invocation;
+    const second = await new Runner({ agent: build(ran, shared), store }).resume({
+      sessionId: 'd',
+      decisions: [{ callId: first.pending![0].call.id, approve: false, reason: 'not now' }],
+    }).invocation;
+    expect(second.status).toBe('paused');
+    expect(ran).toEqual([]);
+    const session = await store.get('d');
+    const denied = session?.events.find((e) => e.type === 'tool_result' && e.callId === 'l1');
+    expect(denied).toMatchObject({ isError: true, content: 'The call was not run: not now.' });
+  });
+
+  it('refuses to resume a session that is not paused, or with an unknown call id, and a new message on a paused one', async () => {
+    const store = new JsonStore();
+    const runner = new Runner({ agent: build([]), store });
+    await expect(runner.resume({ sessionId: 'nope', decisions: [] }).invocation).rejects.toThrow(UsageError);
+    await runner.run({ input: 'go', sessionId: 'p' }).invocation;
+    await expect(
+      runner.resume({ sessionId: 'p', decisions: [{ callId: 'zz', approve: true }] }).invocation,
+    ).rejects.toThrow(/no pending tool call zz \(pending: l1\)/);
+    await expect(runner.run({ input: 'again', sessionId: 'p' }).invocation).rejects.toThrow(
+      /is paused waiting for a decision on l1/,
+    );
+    const done = new JsonStore();
+    const plain = new Runner({
+      agent: createAgent({ name: 'a', provider: scriptedModel([{ text: 'hi' }]) }),
+      store: done,
+    });
+    await plain.run({ input: 'x', sessionId: 'q' }).invocation;
+    await expect(plain.resume({ sessionId: 'q', decisions: [] }).invocation).rejects.toThrow(/is not paused/);
+  });
+
+  it('a tool that asks a human pauses; the answer on resume becomes its result', async () => {
+    const ask = defineTool({
+      name: 'ask_user',
+      description: 'asks',
+      parameters: {},
+      execute: (_a, ctx) => ctx.requestInput('Which size?'),
+    });
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'ask_user', id: 'q1' }] },
+      { text: 'ordering large' },
+    ]);
+    const store = new JsonStore();
+    const agent = createAgent({ name: 'shop', provider: model, tools: [ask] });
+    const paused = await new Runner({ agent, store }).run({ input: 'order a shirt', sessionId: 'i' })
+      .invocation;
+    expect(paused.pending).toMatchObject([{ kind: 'input', reason: 'Which size?', call: { id: 'q1' } }]);
+    const done = await new Runner({ agent, store }).resume({
+      sessionId: 'i',
+      decisions: [{ callId: 'q1', approve: true, input: 'large' }],
+    }).invocation;
+    expect(done.output).toBe('ordering large');
+    expect(model.requests[1].messages.at(-1)).toMatchObject({ role: 'tool', content: 'large' });
+  });
+});

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { CliError, EXIT } from './cli-error.js';
 import { type Io, processIo } from './io.js';
 import { CommanderError, createProgram, type Invocation, isCleanExit } from './program.js';
@@ -22,6 +24,11 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
 
 async function execute(invocation: Invocation, io: Io): Promise<number> {
   try {
+    // A mistyped -C would load an empty project: `validate` would pass and `run` find no agent.
+    const dir = invocation.options.project;
+    if (typeof dir === 'string' && invocation.command !== 'init' && !existsSync(resolve(io.cwd, dir))) {
+      throw new CliError(`no such project folder: ${dir}`, EXIT.usage);
+    }
     const command = await loadCommand(invocation.command);
     return await command(invocation.options, io);
   } catch (error) {

@@ -36,11 +36,13 @@ export function gc() {
   collect();
 }
 
-/** Prints rows (arrays of strings) under a header, right-aligned in columns. */
+/** Prints rows under a header in columns: numbers right-aligned, text left-aligned. */
 export function printTable(title, header, rows) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
   const line = (cells) =>
-    cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
+    cells
+      .map((c, i) => (typeof c === 'number' ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i])))
+      .join('  ');
   console.log(`\n${title}`);
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));

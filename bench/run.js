@@ -1,0 +1,123 @@
+// Runs every benchmark in bench/*.js, each in its own child process (so one's heap and RSS do not
+// colour another's), then prints one table of their figures and writes bench/results/summary.json.
+//   pnpm bench                      every benchmark (build first: npx tsc -b)
+//   node bench/run.js core-loop     only the named ones
+//   node bench/run.js --verbose     also show each benchmark's own output as it runs
+// A benchmark's figures come from bench/results/<name>.json: its `summary` rows when it writes
+// them, otherwise an adapter below that knows its format.
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { printTable, round } from './lib/report.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const repo = fileURLToPath(new URL('..', import.meta.url));
+
+// For benchmarks whose JSON has no `summary` rows.
+const ADAPTERS = {
+  validate: (r) => [
+    {
+      workload: `validate, ${r.agents} agents`,
+      subject: 'bare yaml parse',
+      metric: 'ms',
+      value: r.yamlParseMedianMs,
+      baseline: true,
+    },
+    {
+      workload: `validate, ${r.agents} agents`,
+      subject: 'agentctl loadProject',
+      metric: 'ms',
+      value: r.loadProjectMedianMs,
+    },
+  ],
+  'session-append': (r) =>
+    r.results.map((x) => ({
+      workload: `session append, ${x.sessions} sessions × ${x.events} events`,
+      subject: 'agentctl file store',
+      metric: 'ms (median)',
+      value: x.durable.medianMs,
+    })),
+};
+
+function runOne(file, verbose) {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, ['--expose-gc', file], {
+      cwd: repo,
+      stdio: ['ignore', verbose ? 'inherit' : 'pipe', verbose ? 'inherit' : 'pipe'],
+    });
+    let output = '';
+    child.stdout?.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr?.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.on('exit', (code) =>
+      resolve({ code, output, seconds: round((performance.now() - started) / 1000, 1) }),
+    );
+  });
+}
+
+function rowsOf(name, startedAt) {
+  const path = `${here}results/${name}.json`;
+  if (!existsSync(path)) return undefined;
+  const result = JSON.parse(readFileSync(path, 'utf8'));
+  const date = Date.parse(result.date ?? '');
+  if (Number.isFinite(date) && date < startedAt) return undefined; // left over from an earlier run
+  if (Array.isArray(result.summary)) return result.summary;
+  return ADAPTERS[name]?.(result);
+}
+
+const args = process.argv.slice(2);
+const verbose = args.includes('--verbose');
+const only = args.filter((a) => !a.startsWith('--'));
+const files = readdirSync(here)
+  .filter((f) => f.endsWith('.js') && f !== 'run.js')
+  .map((f) => basename(f, '.js'))
+  .filter((name) => only.length === 0 || only.includes(name))
+  .sort();
+if (!existsSync(`${repo}packages/core/dist/index.js`)) {
+  console.error('the packages are not built: run `npx tsc -b` (or `pnpm build`) first');
+  process.exit(2);
+}
+
+const rows = [];
+const failed = [];
+for (const name of files) {
+  process.stdout.write(`${name} ... `);
+  const startedAt = Date.now();
+  const { code, output, seconds } = await runOne(`${here}${name}.js`, verbose);
+  const summary = code === 0 ? rowsOf(name, startedAt) : undefined;
+  if (code !== 0) {
+    failed.push(name);
+    console.log(`failed (exit ${code}) after ${seconds} s\n${output.trim()}`);
+    continue;
+  }
+  console.log(`${seconds} s`);
+  for (const row of summary ?? [
+    { workload: name, subject: '-', metric: 'no figures in its JSON', value: '' },
+  ]) {
+    rows.push({ benchmark: name, ...row });
+  }
+}
+
+// Each row's ratio is against the baseline row of the same workload and metric (the floor, bare node).
+const ratioOf = (row) => {
+  const base = rows.find((r) => r.baseline && r.workload === row.workload && r.metric === row.metric);
+  return base && typeof row.value === 'number' && base.value ? `${round(row.value / base.value, 2)}×` : '';
+};
+printTable(
+  'agentctl benchmarks (ratios against the baseline row of the same workload)',
+  ['workload', 'subject', 'metric', 'value', 'ratio'],
+  rows.map((r) => [r.workload, r.subject, r.metric, r.value, ratioOf(r)]),
+);
+writeFileSync(
+  `${here}results/summary.json`,
+  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, rows, failed }, null, 2)}\n`,
+);
+if (failed.length > 0) {
+  console.error(`\nfailed: ${failed.join(', ')}`);
+  process.exitCode = 1;
+}

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentctl, fixtureProject, removeTempDirs, tempDir } from './support/cli.js';
-import { sarifValidator } from './support/sarif-validator.js';
+import { sarifValidator } from './support/schema-tools.js';
 
 interface JsonDiagnostic {
   file: string;

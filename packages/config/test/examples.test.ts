@@ -15,7 +15,24 @@ describe('examples', () => {
   it('the repository project validates with no diagnostics', async () => {
     const project = await loadProject({ cwd: repo, env: {} });
     expect(project.diagnostics.map(formatDiagnostic)).toEqual([]);
-    expect([...project.specs.agent.keys()].sort()).toEqual(['greeter', 'hello', 'support', 'toolsmith']);
+    expect([...project.specs.agent.keys()].sort()).toEqual([
+      'billing',
+      'critic',
+      'drafting',
+      'gather',
+      'greeter',
+      'hello',
+      'papers',
+      'plan',
+      'research',
+      'support',
+      'tech',
+      'toolsmith',
+      'triage',
+      'web',
+      'write',
+      'writer',
+    ]);
   });
 
   it('every example agent compiles and runs offline', async () => {

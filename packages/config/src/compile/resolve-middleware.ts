@@ -71,12 +71,15 @@ export async function resolveMiddleware(
     else ok = false;
   }
   const modelEntry = compiler.specs.model.get(model.name);
-  if (model.retry && modelEntry) {
+  // Providers that talk to a network (openai, anthropic, ...) retry and time out themselves, before
+  // the first token; the middleware would repeat a call after text was already streamed.
+  const ownsRetries = model.provider !== 'offline';
+  if (model.retry && modelEntry && !ownsRetries) {
     const made = await builtin('retry', model.retry, modelEntry, ['retry']);
     if (made) out.push(made);
     else ok = false;
   }
-  if (model.timeout !== undefined && modelEntry) {
+  if (model.timeout !== undefined && modelEntry && !ownsRetries) {
     const made = await builtin('timeout', { model: model.timeout }, modelEntry, ['timeout']);
     if (made) out.push(made);
     else ok = false;

@@ -54,6 +54,7 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     .argument('[prompt]', 'the user message (default: stdin, or a chat on a terminal)')
     .option('--json', 'print events as NDJSON on stdout and nothing else')
     .option('--session <id>', 'continue this session ("new" starts a new one)')
+    .option('--model <name>', 'use this model (a named model or provider/model) for every agent of the run')
     .option('--approve <callId...>', 'approve pending tool calls of a paused session')
     .option('--deny <callId...>', 'deny pending tool calls of a paused session')
     .option('--reason <text>', 'the reason given to the model for --deny')

@@ -25,11 +25,14 @@ export async function openProject(options: Record<string, unknown>, io: Io): Pro
 export async function openRuntime(
   options: Record<string, unknown>,
   io: Io,
+  only?: readonly string[],
 ): Promise<{ project: LoadedProject; runtime: Runtime }> {
   const project = await openProject(options, io);
   const { runtime, diagnostics } = await compileProject(project, {
     registry: defaultRegistry(),
     env: io.env,
+    model: options.model as string | undefined,
+    agents: only,
   });
   failOnErrors(diagnostics, io);
   if (!runtime) throw new CliError('the project could not be compiled');

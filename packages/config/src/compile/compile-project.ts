@@ -19,6 +19,8 @@ export interface CompileOptions {
   env?: Env;
   /** Compile only these agents (and what they use). Default: every agent. */
   agents?: readonly string[];
+  /** A named model or `provider/model` every LLM agent uses instead of its own. */
+  model?: string;
 }
 
 /** A compiled project: runtime agents by name, and a way to release what they hold. */
@@ -49,6 +51,7 @@ export async function compileProject(
   if (loadErrors.length > 0) return { diagnostics: project.diagnostics };
   const env = await projectEnv(project.root, project.specs, options.env);
   const compiler = new Compiler(project.root, project.specs, options.registry ?? createRegistry(), env);
+  compiler.modelOverride = options.model;
   const agents = new Map<string, Agent>();
   const wanted = options.agents ? new Set(options.agents) : undefined;
   for (const [name, entry] of project.specs.agent) {

@@ -19,6 +19,8 @@ export class Compiler {
   /** Agents built so far, by name: each agent is built once, whoever refers to it. */
   readonly agents = new Map<string, Promise<Agent | undefined>>();
   readonly disposers: Array<() => Promise<void>> = [];
+  /** A model every LLM agent uses instead of its own (`agentctl run --model`). */
+  modelOverride?: string;
   readonly #interpolated = new WeakMap<object, unknown>();
 
   constructor(

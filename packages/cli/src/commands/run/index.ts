@@ -25,11 +25,12 @@ export interface RunCommandOptions {
 /** `agentctl run <agent> [prompt]`: one-shot, from stdin, a chat on a terminal, or a resume. */
 export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<number> {
   const options = raw as unknown as RunCommandOptions;
-  const { runtime } = await openRuntime(raw, io);
+  // Only the agent asked for (and what it uses) is compiled: another agent's missing key must not stop it.
+  const { project, runtime } = await openRuntime(raw, io, [options.agent]);
   try {
     const agent = runtime.agents.get(options.agent);
     if (!agent) {
-      const names = [...runtime.agents.keys()].sort();
+      const names = [...project.specs.agent.keys()].sort();
       throw new CliError(
         `no agent named "${options.agent}". Agents in this project: ${names.join(', ') || '(none)'}`,
         EXIT.usage,

@@ -24,17 +24,12 @@ async function pause(agent: string, session: string): Promise<string> {
   return id!;
 }
 
-/** The session as another process reads it back. */
-async function stored(session: string): Promise<{ paused: boolean; events: Event[] }> {
-  const [list, show] = await Promise.all([
-    agentctl(['sessions', 'list', '--json'], { cwd: project }),
-    agentctl(['sessions', 'show', session, '--json'], { cwd: project }),
-  ]);
-  const row = (JSON.parse(list.stdout) as Array<{ id: string; paused: boolean }>).find(
-    (s) => s.id === session,
-  );
-  expect(row, list.stdout).toBeDefined();
-  return { paused: row!.paused, events: JSON.parse(show.stdout).session.events };
+/** Whether the session waits for a decision, as another process sees it. */
+async function isPaused(session: string): Promise<boolean> {
+  const { stdout } = await agentctl(['sessions', 'list', '--json'], { cwd: project });
+  const row = (JSON.parse(stdout) as Array<{ id: string; paused: boolean }>).find((s) => s.id === session);
+  expect(row, stdout).toBeDefined();
+  return row!.paused;
 }
 
 describe.concurrent('a tool that needs approval, with no terminal to ask on', () => {
@@ -55,7 +50,7 @@ describe.concurrent('a tool that needs approval, with no terminal to ask on', ()
   it('says it paused and prints the call id on stderr', async () => {
     const id = await pause('clerk', 'clerk-paused');
     expect(id).toBe('call_refund');
-    expect((await stored('clerk-paused')).paused).toBe(true);
+    expect(await isPaused('clerk-paused')).toBe(true);
   });
 
   it('runs the tool in a new process on --approve, and the session is done', async () => {
@@ -76,9 +71,13 @@ describe.concurrent('a tool that needs approval, with no terminal to ask on', ()
     });
     expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete' });
     expect(events.some((e) => e.type === 'approval_required')).toBe(false);
-    const session = await stored('approve-me');
-    expect(session.paused).toBe(false);
-    expect(session.events.filter((e) => e.type === 'tool_result')).toHaveLength(1);
+    const [paused, show] = await Promise.all([
+      isPaused('approve-me'),
+      agentctl(['sessions', 'show', 'approve-me', '--json'], { cwd: project }),
+    ]);
+    expect(paused).toBe(false);
+    const stored = JSON.parse(show.stdout).session.events as Event[];
+    expect(stored.filter((e) => e.type === 'tool_result')).toHaveLength(1);
     // The same call cannot be decided twice.
     const again = await run(['cashier', '--session', 'approve-me', '--approve', id]);
     expect(again.code).toBe(2);
@@ -104,7 +103,7 @@ describe.concurrent('a tool that needs approval, with no terminal to ask on', ()
     expect(result?.content).toContain('over the limit');
     expect(result?.content).not.toContain('refunded');
     expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete' });
-    expect((await stored('deny-me')).paused).toBe(false);
+    expect(await isPaused('deny-me')).toBe(false);
   });
 
   it('exits 2 on a call id the session does not wait for, and keeps it paused', async () => {
@@ -114,7 +113,7 @@ describe.concurrent('a tool that needs approval, with no terminal to ask on', ()
     expect(stdout).toBe('');
     expect(stderr).toContain('no pending tool call nope');
     expect(stderr).toContain(id);
-    expect((await stored('wrong-id')).paused).toBe(true);
+    expect(await isPaused('wrong-id')).toBe(true);
   });
 
   it('exits 2 on a new prompt to a paused session, naming the waiting call', async () => {

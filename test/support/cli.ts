@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root, which is also the example project. */
@@ -95,11 +95,25 @@ export async function fixtureProject(name: string): Promise<string> {
   return dir;
 }
 
-/** A copy of the repository's example project (agentctl.yaml and agents/) in a temp folder. */
+// The example files these tests rely on; copying only these keeps an unrelated example that is
+// being edited from failing the CLI's tests.
+const EXAMPLE_FILES = [
+  'agentctl.yaml',
+  'agents/hello.yaml',
+  'agents/toolsmith.yaml',
+  'agents/tools/word-count.ts',
+  'agents/models.yaml',
+  'agents/team.yaml',
+  'agents/scripts/support.yaml',
+];
+
+/** A copy of the example agents hello, toolsmith, greeter and support in a temp folder. */
 export async function exampleProject(): Promise<string> {
   const dir = await tempDir('agentctl-examples-');
-  await cp(join(REPO, 'agentctl.yaml'), join(dir, 'agentctl.yaml'));
-  await cp(join(REPO, 'agents'), join(dir, 'agents'), { recursive: true });
+  for (const file of EXAMPLE_FILES) {
+    await mkdir(dirname(join(dir, file)), { recursive: true });
+    await cp(join(REPO, file), join(dir, file));
+  }
   return dir;
 }
 

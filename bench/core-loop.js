@@ -13,38 +13,49 @@ const BUDGET_MS = Number(process.env.BENCH_BUDGET_MS ?? 1500);
 const SAMPLE_MS = 5; // one sample runs enough conversations to last this long, so GC is amortised in it
 const MIN_SAMPLES = 15;
 
-async function timeSteps(subject, steps) {
-  const warmEnd = performance.now() + WARMUP_MS;
-  while (performance.now() < warmEnd) await subject.run(steps);
-  const t = performance.now();
-  await subject.run(steps);
-  const batch = Math.max(1, Math.ceil(SAMPLE_MS / Math.max(performance.now() - t, 0.001)));
-  const samples = [];
-  let runs = 0;
-  let elapsed = 0;
-  const before = executions.count;
-  const end = performance.now() + BUDGET_MS;
-  while (performance.now() < end || samples.length < MIN_SAMPLES) {
-    const t0 = performance.now();
-    for (let i = 0; i < batch; i++) await subject.run(steps);
-    const ms = performance.now() - t0;
-    elapsed += ms;
-    runs += batch;
-    samples.push((ms * 1000) / batch / steps);
+// Samples every subject in turn (round-robin) so that load from other processes on the machine
+// falls on all of them alike. Each sample runs `batch` conversations; wall and CPU time both count.
+async function timeSteps(subjects, steps) {
+  const cells = [];
+  for (const subject of subjects) {
+    const t = performance.now();
+    await subject.run(steps);
+    const batch = Math.max(1, Math.ceil(SAMPLE_MS / Math.max(performance.now() - t, 0.001)));
+    cells.push({ subject, batch, wall: [], cpu: [], runs: 0, elapsed: 0, executed: 0 });
   }
-  const executed = executions.count - before;
-  if (executed !== runs * steps) {
-    throw new Error(`${subject.label}: ${executed} tool executions for ${runs} runs of ${steps} steps`);
+  const end = performance.now() + BUDGET_MS * subjects.length;
+  while (performance.now() < end || cells[0].wall.length < MIN_SAMPLES) {
+    for (const cell of cells) {
+      const before = executions.count;
+      const cpu0 = process.cpuUsage();
+      const t0 = performance.now();
+      for (let i = 0; i < cell.batch; i++) await cell.subject.run(steps);
+      const ms = performance.now() - t0;
+      const cpu = process.cpuUsage(cpu0);
+      cell.executed += executions.count - before;
+      cell.elapsed += ms;
+      cell.runs += cell.batch;
+      cell.wall.push((ms * 1000) / cell.batch / steps);
+      cell.cpu.push((cpu.user + cpu.system) / cell.batch / steps);
+    }
   }
-  return {
-    runs,
-    batch,
-    samples: samples.length,
-    toolExecutions: executed,
-    medianUsPerStep: round(median(samples), 2),
-    p90UsPerStep: round(percentile(samples, 90), 2),
-    meanUsPerStep: round((elapsed * 1000) / runs / steps, 2),
-  };
+  return cells.map((cell) => {
+    if (cell.executed !== cell.runs * steps) {
+      throw new Error(
+        `${cell.subject.label}: ${cell.executed} tool executions for ${cell.runs} runs of ${steps} steps`,
+      );
+    }
+    return {
+      runs: cell.runs,
+      batch: cell.batch,
+      samples: cell.wall.length,
+      toolExecutions: cell.executed,
+      medianUsPerStep: round(median(cell.wall), 2),
+      p90UsPerStep: round(percentile(cell.wall, 90), 2),
+      meanUsPerStep: round((cell.elapsed * 1000) / cell.runs / steps, 2),
+      cpuMedianUsPerStep: round(median(cell.cpu), 2),
+    };
+  });
 }
 
 // Heap of one run: the peak above the baseline while it runs (sampled at every tool execution and at
@@ -80,11 +91,15 @@ export async function main() {
     }
   }
   const results = [];
+  const entries = Object.entries(SUBJECTS);
   for (const steps of STEPS) {
-    for (const [key, subject] of Object.entries(SUBJECTS)) {
-      const time = await timeSteps(subject, steps);
+    const times = await timeSteps(
+      entries.map(([, subject]) => subject),
+      steps,
+    );
+    for (const [i, [key, subject]] of entries.entries()) {
       const heap = await heapOf(subject, steps);
-      results.push({ subject: key, label: subject.label, steps, ...time, ...heap });
+      results.push({ subject: key, label: subject.label, steps, ...times[i], ...heap });
     }
   }
   const at = (subject, steps) => results.find((r) => r.subject === subject && r.steps === steps);
@@ -92,14 +107,25 @@ export async function main() {
     Object.keys(SUBJECTS).map((s) => [s, round(at(s, 100).medianUsPerStep / at(s, 10).medianUsPerStep, 2)]),
   );
   printTable(
-    `core loop: zero-latency model, one tool call per step (median of samples, ${BUDGET_MS} ms per cell)`,
-    ['subject', 'steps', 'µs/step median', 'p90', 'mean', '× floor', 'heap peak KiB', 'heap retained KiB'],
+    `core loop: zero-latency model, one tool call per step (median of interleaved samples, ${BUDGET_MS} ms per cell)`,
+    [
+      'subject',
+      'steps',
+      'µs/step median',
+      'p90',
+      'mean',
+      'CPU µs/step',
+      '× floor',
+      'heap peak KiB',
+      'heap retained KiB',
+    ],
     results.map((r) => [
       r.label,
       r.steps,
       r.medianUsPerStep,
       r.p90UsPerStep,
       r.meanUsPerStep,
+      r.cpuMedianUsPerStep,
       round(r.medianUsPerStep / at('floor', r.steps).medianUsPerStep, 1),
       r.heapPeakKiB,
       r.heapRetainedKiB,
@@ -135,7 +161,6 @@ export async function main() {
       subject: SUBJECTS[s].label,
       metric: 'µs/step 100 ÷ 10',
       value: g,
-      baseline: s === 'floor',
     });
   }
   return writeResult('core-loop', summary, { results, growth });

@@ -62,7 +62,7 @@ export function agentctl(args: readonly string[], options: CliOptions = {}): Pro
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`agentctl ${args.join(' ')} did not finish; stderr so far:\n${stderr}`));
-    }, options.timeoutMs ?? 20_000);
+    }, options.timeoutMs ?? 30_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);

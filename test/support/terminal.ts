@@ -84,7 +84,7 @@ export function agentctlOnTerminal(
           `agentctl ${args.join(' ')} on a terminal (${driver.name}) did not finish; waiting for ${JSON.stringify(steps[step]?.[0])}; screen:\n${clean(raw)}\n${errors}`,
         ),
       );
-    }, options.timeoutMs ?? 20_000);
+    }, options.timeoutMs ?? 30_000);
     child.on('error', reject);
     child.stdin.on('error', () => undefined);
     child.on('close', (code) => {

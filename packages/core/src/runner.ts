@@ -118,7 +118,11 @@ export class Runner {
     const run = new AgentRun<string>(channel, asResult, controller) as AgentRun<string> & {
       invocation: Promise<InvocationResult>;
     };
-    invocation.catch(() => undefined);
+    // A failure before the first event (an unknown session, a bad decision) must still end the stream.
+    invocation.then(
+      () => channel.close(),
+      () => channel.close(),
+    );
     Object.defineProperty(run, 'invocation', { value: invocation });
     return run;
   }

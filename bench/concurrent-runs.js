@@ -11,14 +11,14 @@ import { startRssSampler } from './lib/rss-sampler.js';
 const IN_FLIGHT = 1000;
 const STEPS = 5;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
-const SUBJECT_KEYS = ['floor', 'agent', 'runner'];
 
 // In the child: the sampler starts before the subject's code is even loaded.
 async function child(key) {
   const sampler = startRssSampler(2);
   const { SUBJECTS } = await import('./lib/subjects.js');
   const { executions } = await import('./lib/workload.js');
-  const subject = SUBJECTS[key];
+  // A peer's libraries load only in its own process, so they do not weigh on the others' RSS.
+  const subject = SUBJECTS[key] ?? (await import('./lib/peer-subjects.js')).PEER_SUBJECTS[key];
   const round1 = async () => {
     const before = executions.count;
     const t = performance.now();
@@ -52,7 +52,9 @@ async function child(key) {
 /** Runs the benchmark (one child process per subject), prints its table and writes its JSON. */
 export async function main() {
   const self = fileURLToPath(import.meta.url);
-  const results = SUBJECT_KEYS.map((key) => {
+  const { PEER_SUBJECTS, skipped } = await import('./lib/peer-subjects.js');
+  if (skipped) console.log(`peers skipped: ${skipped}`);
+  const results = ['floor', 'agent', 'runner', ...Object.keys(PEER_SUBJECTS)].map((key) => {
     const out = execFileSync(process.execPath, ['--expose-gc', self, '--child', key], { encoding: 'utf8' });
     return JSON.parse(out.trim().split('\n').at(-1));
   });
@@ -85,7 +87,12 @@ export async function main() {
       baseline: r.subject === 'floor',
     },
   ]);
-  return writeResult('concurrent-runs', summary, { inFlight: IN_FLIGHT, steps: STEPS, results });
+  return writeResult('concurrent-runs', summary, {
+    inFlight: IN_FLIGHT,
+    steps: STEPS,
+    results,
+    peersSkipped: skipped,
+  });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {

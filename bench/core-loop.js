@@ -3,11 +3,14 @@
 //   npx tsc -b && node bench/core-loop.js
 // Prints a table and writes bench/results/core-loop.json.
 import { pathToFileURL } from 'node:url';
+import { PEER_SUBJECTS, skipped } from './lib/peer-subjects.js';
 import { gc, median, percentile, printTable, round, writeResult } from './lib/report.js';
-import { SUBJECTS } from './lib/subjects.js';
+import { SUBJECTS as CORE_SUBJECTS } from './lib/subjects.js';
 import { executions } from './lib/workload.js';
 
 const STEPS = [10, 50, 100];
+// The peers run in the same process and the same interleaved rounds when bench/peers is installed.
+const SUBJECTS = { ...CORE_SUBJECTS, ...PEER_SUBJECTS };
 const WARMUP_MS = 300;
 const BUDGET_MS = Number(process.env.BENCH_BUDGET_MS ?? 1500);
 const SAMPLE_MS = 5; // one sample runs enough conversations to last this long, so GC is amortised in it
@@ -83,6 +86,7 @@ async function heapOf(subject, steps) {
 
 /** Runs the benchmark, prints its table and writes its JSON. */
 export async function main() {
+  if (skipped) console.log(`peers skipped: ${skipped}`);
   // Every subject at every length first, so no cell is measured while its code is still being compiled.
   for (const subject of Object.values(SUBJECTS)) {
     for (const steps of STEPS) {
@@ -163,7 +167,7 @@ export async function main() {
       value: g,
     });
   }
-  return writeResult('core-loop', summary, { results, growth });
+  return writeResult('core-loop', summary, { results, growth, peersSkipped: skipped });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) await main();

@@ -111,7 +111,8 @@ export class InMemorySessionStore implements SessionStore {
 
   async append(id: string, events: readonly AgentEvent[]): Promise<void> {
     const session = this.#require(id);
-    for (const event of events) session.events.push(structuredClone(event));
+    // Events are plain data nobody changes after they are emitted; `get` hands out copies.
+    for (const event of events) session.events.push(event);
     applyStateDelta(session.state, events);
     session.updatedAt = Date.now();
   }

@@ -116,13 +116,17 @@ function refusal(reason: string): ToolOutcome {
 async function runTool(ctx: LoopContext, call: ToolCall, tool: AnyTool | undefined): Promise<ToolOutcome> {
   const started = performance.now();
   const limit = tool?.timeout ?? ctx.limits.toolTimeout;
-  const timer = new AbortController();
+  // One controller per call, fed by the run's signal and the timeout: AbortSignal.any costs far more per call.
+  const controller = new AbortController();
   const handle = setTimeout(
-    () => timer.abort(new AgentError(`tool ${call.name} timed out after ${limit} ms`, 'TIMEOUT')),
+    () => controller.abort(new AgentError(`tool ${call.name} timed out after ${limit} ms`, 'TIMEOUT')),
     limit,
   );
+  const forward = () => controller.abort(ctx.signal.reason);
+  if (ctx.signal.aborted) forward();
+  else ctx.signal.addEventListener('abort', forward, { once: true });
   try {
-    const signal = AbortSignal.any([ctx.signal, timer.signal]);
+    const signal = controller.signal;
     let outcome: ToolOutcome;
     try {
       const done = await ctx.dispatch(
@@ -156,6 +160,7 @@ async function runTool(ctx: LoopContext, call: ToolCall, tool: AnyTool | undefin
     return outcome.needsInput === undefined ? finish(ctx, call, outcome) : outcome;
   } finally {
     clearTimeout(handle);
+    ctx.signal.removeEventListener('abort', forward);
   }
 }
 

@@ -61,7 +61,7 @@ export interface AgentSpec {
   max_iterations?: number;
   disallow_transfer_to_parent?: boolean;
   disallow_transfer_to_peers?: boolean;
-  max_history?: number;
+  max_history?: number | { messages?: number; tokens?: number };
 }
 
 /** One turn of an offline script, as written in YAML. */

@@ -1,4 +1,5 @@
 import type { Agent } from './agent.js';
+import type { HistoryWindow } from './loop/history-window.js';
 import type { AgentEvent, PendingApproval } from './events.js';
 import type { MemoryProvider } from './memory.js';
 import type { Message, ToolCall } from './messages.js';
@@ -91,6 +92,8 @@ export interface AgentConfig extends RunLimits, ModelSettings {
   disallowTransferToParent?: boolean;
   /** Forbid transferring to the parent's other sub-agents. */
   disallowTransferToPeers?: boolean;
+  /** Send only the last N messages (a number) or about N tokens of the conversation to the model. */
+  maxHistory?: number | HistoryWindow;
 }
 
 /** Options of one run. */

@@ -180,3 +180,4 @@ export {
 export { LoopAgent, type LoopAgentConfig } from './workflow/loop-agent.js';
 export { ParallelAgent } from './workflow/parallel-agent.js';
 export { SequentialAgent, type WorkflowAgentConfig } from './workflow/sequential-agent.js';
+export { type HistoryWindow, windowOf } from './loop/history-window.js';

@@ -219,6 +219,7 @@ export class LlmAgent implements Agent {
         options: options.options ?? config.options,
       },
       outputSchema: options.outputSchema ?? config.outputSchema,
+      historyWindow: typeof config.maxHistory === 'number' ? { messages: config.maxHistory } : config.maxHistory,
       limits: {
         maxIterations: options.maxIterations ?? config.maxIterations ?? DEFAULT_MAX_ITERATIONS,
         maxTokens: options.maxTokens ?? config.maxTokens ?? Number.POSITIVE_INFINITY,

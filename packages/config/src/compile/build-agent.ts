@@ -90,6 +90,7 @@ async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<A
     outputKey: spec.output_key,
     disallowTransferToParent: spec.disallow_transfer_to_parent,
     disallowTransferToPeers: spec.disallow_transfer_to_peers,
+    maxHistory: spec.max_history,
   };
   return compiler.attempt(entry, ['name'], 'compile', () => createAgent(config));
 }

@@ -10,6 +10,7 @@ import type { Message } from '../messages.js';
 import type { AgentAction, Middleware } from '../middleware/types.js';
 import type { JsonSchema, ModelProvider, ToolDefinition } from '../model.js';
 import type { AnyTool, ToolInvocationInfo } from '../tool.js';
+import type { HistoryWindow } from './history-window.js';
 import type { ModelPricing, UsageStats } from '../usage.js';
 
 /** Everything one run of the loop reads and changes; built once per run. */
@@ -37,6 +38,8 @@ export interface LoopContext {
     options?: Record<string, unknown>;
   };
   outputSchema?: JsonSchema;
+  /** Bounds what is sent to the model; the history itself stays complete. */
+  historyWindow?: HistoryWindow;
   limits: { maxIterations: number; maxTokens: number; toolTimeout: number };
   usage: UsageStats;
   /** The agent's lifetime usage, added to as the run goes. */

@@ -3,6 +3,7 @@ import type { Message, ToolCall } from '../messages.js';
 import type { ChatParams, ModelResponse } from '../model.js';
 import { addUsage, usageOfCall } from '../usage.js';
 import { abortable, abortError } from './abortable.js';
+import { windowOf } from './history-window.js';
 import { action, type LoopContext } from './loop-context.js';
 import { ensureToolResultsComplete, findPairingProblem } from './tool-pairing.js';
 
@@ -12,7 +13,7 @@ export async function modelTurn(ctx: LoopContext): Promise<Message> {
   const request: ChatParams = {
     model: ctx.model,
     system: await renderInstruction(ctx),
-    messages: ctx.messages,
+    messages: windowOf(ctx.messages, ctx.historyWindow),
     tools: ctx.toolDefinitions.length > 0 ? ctx.toolDefinitions : undefined,
     temperature: ctx.settings.temperature,
     topP: ctx.settings.topP,

@@ -1,4 +1,4 @@
-import { InMemoryMemory } from '@agentctl/core';
+import { InMemorySessionStore } from '@agentctl/core';
 import {
   loggingFromOptions,
   redactionFromOptions,
@@ -25,7 +25,7 @@ export function createRegistry(): Registry {
     .registerMiddleware('timeout', timeoutFromOptions)
     .registerMiddleware('logging', loggingFromOptions)
     .registerMiddleware('redaction', redactionFromOptions)
-    .registerMemory('memory', () => new InMemoryMemory())
+    .registerMemory('memory', () => new InMemorySessionStore())
     .registerToolKind('module', moduleTool)
     .registerToolKind('http', httpTool)
     .registerToolKind('command', commandTool);

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent } from './events.js';
+import { InMemoryMemory, type MemoryProvider } from './memory.js';
+import type { Message } from './messages.js';
 import { applyDelta } from './state-delta.js';
 
 /** A conversation as stored: its event log (the source of truth), the state it builds, and links. */
@@ -93,9 +95,22 @@ export function newSession(init: SessionInit = {}): Session {
   };
 }
 
-/** A {@link SessionStore} in this process's memory. */
-export class InMemorySessionStore implements SessionStore {
+/** A {@link SessionStore} (and {@link MemoryProvider}) in this process's memory. */
+export class InMemorySessionStore implements SessionStore, MemoryProvider {
   readonly #sessions = new Map<string, Session>();
+  readonly #memory = new InMemoryMemory();
+
+  async load(sessionId: string): Promise<Message[]> {
+    return this.#memory.load(sessionId);
+  }
+
+  async save(sessionId: string, messages: readonly Message[]): Promise<void> {
+    await this.#memory.save(sessionId, messages);
+  }
+
+  async clear(sessionId: string): Promise<void> {
+    await this.#memory.clear(sessionId);
+  }
 
   async create(init: SessionInit = {}): Promise<Session> {
     const session = newSession(init);

@@ -147,9 +147,7 @@ describe.concurrent('a tool that needs approval, with no terminal to ask on', ()
     expect(stderr).toContain('← refund: refunded A-17');
   });
 
-  // Known bug (core): a new process builds a fresh ScriptModel that starts again at turn 1, so the
-  // resumed run calls refund again and pauses again. Change `it.fails` to `it` once fixed.
-  it.fails('continues the script in a new process after --approve', async () => {
+  it('continues the script in a new process after --approve', async () => {
     const id = await pause('clerk', 'clerk-resume');
     const { code, stdout } = await run(['clerk', '--session', 'clerk-resume', '--approve', id]);
     expect(code).toBe(0);

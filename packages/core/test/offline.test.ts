@@ -76,6 +76,27 @@ describe('the offline models', () => {
     );
   });
 
+  it('script goes on where a continued conversation stopped (a session resumed in a new process)', async () => {
+    const turns = [{ toolCalls: [{ name: 'add', arguments: { a: 1 } }] }, { text: 'done' }];
+    const first = scriptedModel(turns);
+    const history = [
+      { role: 'user' as const, content: 'go' },
+      {
+        role: 'assistant' as const,
+        content: null,
+        toolCalls: [{ id: 'x', name: 'add', arguments: { a: 1 } }],
+      },
+      { role: 'tool' as const, toolCallId: 'x', content: '1' },
+    ];
+    const response = await first.chat({ model: 'script', messages: history });
+    expect(response.content).toBe('done');
+    first.assertConsumed();
+    const fresh = scriptedModel(turns);
+    expect(
+      (await fresh.chat({ model: 'script', messages: [{ role: 'user', content: 'go' }] })).toolCalls[0].name,
+    ).toBe('add');
+  });
+
   it('auto calls every tool once with schema-valid arguments, then summarises', async () => {
     const seen: Record<string, unknown>[] = [];
     const parameters = {

@@ -77,6 +77,7 @@ export class ScriptModel implements ModelProvider {
 
   async *stream(params: ChatParams): AsyncGenerator<StreamEvent> {
     const call = ++this.#calls;
+    if (call === 1) this.#catchUp(params.messages);
     const lastUser = lastUserMessage(params);
     const index = this.#pick(lastUser);
     if (index < 0) {
@@ -128,6 +129,16 @@ export class ScriptModel implements ModelProvider {
     yield* streamResponse(response, { delayMs: turn.delayMs, signal: params.signal });
   }
 
+  // A conversation continued in a new process (a resumed session) already holds the answers of the
+  // first turns: those turns count as used, so the script goes on where it stopped.
+  #catchUp(messages: ChatParams['messages']): void {
+    let next = 0;
+    for (const message of messages) {
+      if (message.role !== 'assistant' || next >= this.#turns.length) continue;
+      if (answers(this.#turns[next], message)) this.#used[next++] = true;
+    }
+  }
+
   // The next unused turn answers unless its `match` fails; then the first unused turn that matches.
   #pick(lastUser: string): number {
     const next = this.#used.indexOf(false);
@@ -163,4 +174,21 @@ function lastUserMessage(params: ChatParams): string {
     if (params.messages[i].role === 'user') return params.messages[i].content ?? '';
   }
   return '';
+}
+
+function answers(turn: ScriptTurn, message: { content: string | null; toolCalls?: ToolCall[] }): boolean {
+  if (turn.error !== undefined) return false;
+  const calls = turn.toolCalls ?? [];
+  const made = message.toolCalls ?? [];
+  if (calls.length !== made.length) return false;
+  if (
+    calls.some(
+      (c, i) =>
+        c.name !== made[i].name || JSON.stringify(c.arguments ?? {}) !== JSON.stringify(made[i].arguments),
+    )
+  ) {
+    return false;
+  }
+  const text = turn.text ?? (calls.length > 0 ? null : '');
+  return (message.content ?? '') === (text ?? '');
 }

@@ -1,6 +1,6 @@
 import type { Agent } from './agent.js';
-import type { HistoryWindow } from './loop/history-window.js';
 import type { AgentEvent, PendingApproval } from './events.js';
+import type { HistoryWindow } from './loop/history-window.js';
 import type { MemoryProvider } from './memory.js';
 import type { Message, ToolCall } from './messages.js';
 import type { Middleware } from './middleware/types.js';
@@ -109,8 +109,8 @@ export interface RunOptions extends RunLimits, ModelSettings {
   skipMemorySave?: boolean;
   /** State visible to instruction templates. */
   state?: Record<string, unknown>;
-  /** Asked instead of pausing when a call needs approval (an interactive prompt, for example). */
-  onApproval?: (pending: PendingApproval) => Promise<ApprovalDecision | boolean>;
+  /** Asked instead of pausing when a call needs approval (a prompt, say); `undefined` leaves it pending. */
+  onApproval?: (pending: PendingApproval) => Promise<ApprovalDecision | boolean | undefined>;
   onToken?: (text: string) => void;
   onToolCall?: (name: string, args: Record<string, unknown>) => void;
   onToolResult?: (name: string, result: unknown) => void;

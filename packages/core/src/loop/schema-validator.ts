@@ -27,12 +27,23 @@ function loadAjv(): Promise<AjvInstance> {
 
 const cache = new WeakMap<JsonSchema, SchemaValidator>();
 
+const DRAFT_2020 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
+
+// Tool schemas often say `$schema: draft-07` (most MCP servers do); the 2020-12 validator refuses
+// a dialect it does not hold, while what tools write is read the same in both. So the marker goes.
+function withoutOtherDialect(schema: JsonSchema): JsonSchema {
+  const dialect = schema.$schema;
+  if (dialect === undefined || (typeof dialect === 'string' && DRAFT_2020.test(dialect))) return schema;
+  const { $schema: _other, ...rest } = schema;
+  return rest;
+}
+
 /** Compiles (once per schema object) a validator that reports every error in plain words. */
 export async function schemaValidator(schema: JsonSchema): Promise<SchemaValidator> {
   const cached = cache.get(schema);
   if (cached) return cached;
   const ajv = await loadAjv();
-  const check = ajv.compile(schema);
+  const check = ajv.compile(withoutOtherDialect(schema));
   const validator: SchemaValidator = (value) => {
     if (check(value)) return { ok: true };
     const errors = (check.errors ?? []).map((error) => {

@@ -105,7 +105,10 @@ function policyVerdict(ctx: LoopContext, call: ToolCall, tool: AnyTool): 'allow'
   return asks ? 'ask' : 'allow';
 }
 
-function normalise(callId: string, answer: ApprovalDecision | boolean): ApprovalDecision {
+function normalise(
+  callId: string,
+  answer: ApprovalDecision | boolean | undefined,
+): ApprovalDecision | undefined {
   return typeof answer === 'boolean' ? { callId, approve: answer } : answer;
 }
 

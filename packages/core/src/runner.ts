@@ -135,6 +135,7 @@ export class Runner {
   ): Promise<InvocationResult> {
     const started = performance.now();
     const session = await this.#session(options, decisions !== undefined);
+    await this.#loadScopedState(session, options.userId);
     const checkpoint = session.checkpoint as InvocationCheckpoint | undefined;
     if (decisions) validateDecisions(session.id, checkpoint, decisions);
     else if (checkpoint) {
@@ -233,6 +234,16 @@ export class Runner {
     }
   }
 
+  // `app:` and `user:` keys come from the store's shared scopes, so every session sees their latest values.
+  async #loadScopedState(session: Session, userId: string | undefined): Promise<void> {
+    if (!this.store.getScopedState) return;
+    for (const key of Object.keys(session.state)) {
+      if (key.startsWith('app:') || key.startsWith('user:')) delete session.state[key];
+    }
+    Object.assign(session.state, await this.store.getScopedState('app'));
+    if (userId) Object.assign(session.state, await this.store.getScopedState(`user:${userId}`));
+  }
+
   async #session(options: InvocationOptions, resuming: boolean): Promise<Session> {
     if (options.sessionId) {
       const existing = await this.store.get(options.sessionId);
@@ -302,7 +313,16 @@ export class Runner {
         queue.push(event);
         if (queue.length === 1) queueMicrotask(() => void flushQueue());
       },
-      persistScoped: () => undefined,
+      persistScoped: (delta) => {
+        const updates = scopedUpdates(delta, options.userId);
+        for (const [scope, part] of updates) {
+          writing = writing
+            .then(() => store.updateScopedState?.(scope, part))
+            .catch((error: unknown) => {
+              failure ??= error;
+            });
+        }
+      },
       ended: false,
       temp: {},
       pending: [],
@@ -359,4 +379,24 @@ function lastOutput(session: Session, invocationId: string): string {
     if (event.type === 'agent_end' && event.output) return event.output;
   }
   return '';
+}
+
+// Splits `app:`/`user:` keys of a delta by the scope they are shared in; `user:` keys need a user id.
+function scopedUpdates(
+  delta: Record<string, unknown>,
+  userId: string | undefined,
+): Map<string, Record<string, unknown>> {
+  const out = new Map<string, Record<string, unknown>>();
+  for (const [key, value] of Object.entries(delta)) {
+    const scope = key.startsWith('app:')
+      ? 'app'
+      : key.startsWith('user:') && userId
+        ? `user:${userId}`
+        : undefined;
+    if (!scope) continue;
+    const part = out.get(scope) ?? {};
+    part[key] = value;
+    out.set(scope, part);
+  }
+  return out;
 }

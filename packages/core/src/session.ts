@@ -58,6 +58,13 @@ export interface SessionStore {
   delete(id: string): Promise<boolean>;
   /** Releases files or connections. */
   close?(): Promise<void>;
+  /**
+   * State shared beyond one session: scope `app` (every session) or `user:<id>` (that user's
+   * sessions). Keys keep their `app:`/`user:` prefix. Stores without it keep such keys per session.
+   */
+  getScopedState?(scope: string): Promise<Record<string, unknown>>;
+  /** Applies a delta to a shared scope (a `null` value deletes the key). */
+  updateScopedState?(scope: string, delta: Record<string, unknown>): Promise<void>;
 }
 
 /** Applies the `stateDelta` of events to a state object in place; a `null` value deletes the key. */
@@ -99,6 +106,17 @@ export function newSession(init: SessionInit = {}): Session {
 export class InMemorySessionStore implements SessionStore, MemoryProvider {
   readonly #sessions = new Map<string, Session>();
   readonly #memory = new InMemoryMemory();
+  readonly #scopes = new Map<string, Record<string, unknown>>();
+
+  async getScopedState(scope: string): Promise<Record<string, unknown>> {
+    return structuredClone(this.#scopes.get(scope) ?? {});
+  }
+
+  async updateScopedState(scope: string, delta: Record<string, unknown>): Promise<void> {
+    const state = this.#scopes.get(scope) ?? {};
+    applyDelta(state, delta);
+    this.#scopes.set(scope, state);
+  }
 
   async load(sessionId: string): Promise<Message[]> {
     return this.#memory.load(sessionId);

@@ -16,6 +16,7 @@ import { type IndexEntry, indexEntryOf } from './index-entry.js';
 import { KeyedQueue } from './keyed-queue.js';
 import { type RetentionPolicy, sessionsToRemove } from './retention.js';
 import { entryFromFile, sessionFileIds } from './scan-sessions.js';
+import { ScopedStateFiles } from './scoped-state.js';
 import { assertSessionExport, flattenExport, type SessionExport } from './session-export.js';
 import { openSessionDb, SessionFile } from './session-file.js';
 import { assertSessionId } from './session-id.js';
@@ -62,6 +63,7 @@ export class FileSessionStore implements SessionStore, MemoryProvider {
   readonly #options: FileSessionStoreOptions;
   readonly #durable: boolean;
   readonly #queue = new KeyedQueue();
+  readonly #scopes: ScopedStateFiles;
   readonly #index: SessionIndex;
   #ready: Promise<unknown> | undefined;
 
@@ -70,6 +72,17 @@ export class FileSessionStore implements SessionStore, MemoryProvider {
     this.#options = options;
     this.#durable = options.durable ?? true;
     this.#index = new SessionIndex(this.path, this.#durable, options.lock ?? {});
+    this.#scopes = new ScopedStateFiles(this.path, options.lock);
+  }
+
+  /** State shared by every session (`app`) or by one user's sessions (`user:<id>`). */
+  getScopedState(scope: string): Promise<Record<string, unknown>> {
+    return this.#scopes.get(scope);
+  }
+
+  /** Applies a delta to a shared scope, safely across processes. */
+  updateScopedState(scope: string, delta: Record<string, unknown>): Promise<void> {
+    return this.#scopes.update(scope, delta);
   }
 
   /** Absolute path of a session's file. */

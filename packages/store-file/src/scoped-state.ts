@@ -1,0 +1,55 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { applyDelta } from '@agentctl/core';
+import { writeFileAtomic } from './atomic-write.js';
+import { CorruptSessionError } from './errors.js';
+import { acquireLock, type LockOptions } from './file-lock.js';
+
+/**
+ * State shared across sessions (`app`, `user:<id>`), one JSON file per scope under `scopes/`, written
+ * under a lock across processes like session files.
+ */
+export class ScopedStateFiles {
+  readonly #dir: string;
+  readonly #lock: LockOptions | undefined;
+
+  constructor(sessionsDir: string, lock?: LockOptions) {
+    this.#dir = join(sessionsDir, 'scopes');
+    this.#lock = lock;
+  }
+
+  /** The state of a scope; empty when nothing was written to it yet. */
+  async get(scope: string): Promise<Record<string, unknown>> {
+    const path = this.#file(scope);
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw error;
+    }
+    try {
+      const parsed = JSON.parse(text) as { version?: number; state?: Record<string, unknown> };
+      return parsed.state ?? {};
+    } catch (error) {
+      throw new CorruptSessionError(path, (error as Error).message);
+    }
+  }
+
+  /** Applies a delta to a scope, re-reading it under the lock so no other writer's change is lost. */
+  async update(scope: string, delta: Record<string, unknown>): Promise<void> {
+    await mkdir(this.#dir, { recursive: true });
+    const release = await acquireLock(`${this.#file(scope)}.lock`, this.#lock);
+    try {
+      const state = await this.get(scope);
+      applyDelta(state, delta);
+      await writeFileAtomic(this.#file(scope), JSON.stringify({ version: 1, scope, state }));
+    } finally {
+      await release();
+    }
+  }
+
+  #file(scope: string): string {
+    return join(this.#dir, `${encodeURIComponent(scope)}.json`);
+  }
+}

@@ -1,0 +1,42 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CorruptSessionError, FileSessionStore } from '../src/index.js';
+
+let dir: string | undefined;
+afterEach(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('shared state scopes on disk', () => {
+  it('keeps app and user scopes in their own files, seen by a second store on the same folder', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'agentctl-scopes-'));
+    const first = new FileSessionStore({ path: dir });
+    await first.updateScopedState('app', { 'app:theme': 'dark', 'app:gone': 1 });
+    await first.updateScopedState('app', { 'app:gone': null });
+    await first.updateScopedState('user:ada/../x', { 'user:lang': 'fr' });
+    const second = new FileSessionStore({ path: dir });
+    expect(await second.getScopedState('app')).toEqual({ 'app:theme': 'dark' });
+    expect(await second.getScopedState('user:ada/../x')).toEqual({ 'user:lang': 'fr' });
+    expect(await second.getScopedState('user:bob')).toEqual({});
+  });
+
+  it('loses no write when many updates race', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'agentctl-scopes-'));
+    const a = new FileSessionStore({ path: dir });
+    const b = new FileSessionStore({ path: dir });
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).updateScopedState('app', { [`app:k${i}`]: i })),
+    );
+    expect(Object.keys(await a.getScopedState('app'))).toHaveLength(40);
+  });
+
+  it('reports a damaged scope file by its path', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'agentctl-scopes-'));
+    const store = new FileSessionStore({ path: dir });
+    await store.updateScopedState('app', { 'app:x': 1 });
+    await writeFile(join(dir, 'scopes', 'app.json'), '{"version":1,"sta');
+    await expect(store.getScopedState('app')).rejects.toBeInstanceOf(CorruptSessionError);
+  });
+});

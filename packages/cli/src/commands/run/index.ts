@@ -15,6 +15,8 @@ export interface RunCommandOptions {
   prompt?: string;
   json?: boolean;
   session?: string;
+  /** The user whose `user:` state the run shares. */
+  user?: string;
   approve?: string[];
   deny?: string[];
   reason?: string;
@@ -91,7 +93,12 @@ async function invoke(
     controller.abort();
   };
   process.on('SIGINT', onSigint);
-  const common = { sessionId, signal: controller.signal, onApproval: approver(options, io, rl) };
+  const common = {
+    sessionId,
+    userId: options.user,
+    signal: controller.signal,
+    onApproval: approver(options, io, rl),
+  };
   try {
     const run =
       'input' in what

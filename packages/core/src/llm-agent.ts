@@ -137,12 +137,14 @@ export class LlmAgent implements Agent {
     const messages = resuming ? history : ensureToolResultsComplete(history).messages.slice();
     const usage = emptyUsage();
     let transfer: Agent | undefined;
+    // The agent's own time budget, inside the invocation's: reaching it names this agent.
+    const budget = timeBudget(ctx.signal, this.#config.timeout, this.name);
     const loop: LoopContext = this.#loopContext({
       invocationId: ctx.invocationId,
       branch: ctx.branch,
       input: ctx.shared.input,
       messages,
-      signal: ctx.signal,
+      signal: budget.signal,
       options: { onApproval: ctx.shared.options.onApproval, sessionId: ctx.session.id },
       usage,
       emit: (type, payload, delta) => ctx.emit(type, payload, delta),
@@ -184,7 +186,11 @@ export class LlmAgent implements Agent {
       const output = await parseOutput(loop, text);
       const key = this.#config.outputKey;
       ctx.emit('agent_end', { agent: this.name, output: text }, key ? { [key]: output } : undefined);
+    } catch (error) {
+      if (budget.signal.aborted && !ctx.signal.aborted) throw budget.signal.reason;
+      throw error;
     } finally {
+      budget.dispose();
       await loop.dispatch(
         action('loop_end', this.name, { reason, output: text, usage: { ...usage } }),
         async (a) => a,
@@ -219,7 +225,8 @@ export class LlmAgent implements Agent {
         options: options.options ?? config.options,
       },
       outputSchema: options.outputSchema ?? config.outputSchema,
-      historyWindow: typeof config.maxHistory === 'number' ? { messages: config.maxHistory } : config.maxHistory,
+      historyWindow:
+        typeof config.maxHistory === 'number' ? { messages: config.maxHistory } : config.maxHistory,
       limits: {
         maxIterations: options.maxIterations ?? config.maxIterations ?? DEFAULT_MAX_ITERATIONS,
         maxTokens: options.maxTokens ?? config.maxTokens ?? Number.POSITIVE_INFINITY,
@@ -447,4 +454,33 @@ async function parseOutput(ctx: LoopContext, text: string): Promise<unknown> {
     );
   }
   return value;
+}
+
+// A signal that aborts with the outer one, or with a TIMEOUT naming the agent after `ms`.
+function timeBudget(
+  outer: AbortSignal,
+  ms: number | undefined,
+  agent: string,
+): { signal: AbortSignal; dispose(): void } {
+  if (ms === undefined) return { signal: outer, dispose: () => undefined };
+  const controller = new AbortController();
+  const forward = () => controller.abort(outer.reason);
+  if (outer.aborted) forward();
+  else outer.addEventListener('abort', forward, { once: true });
+  const timer = setTimeout(
+    () =>
+      controller.abort(
+        new AgentError(`agent ${agent} reached its time limit of ${ms} ms`, 'TIMEOUT', {
+          context: { agent, limit: ms },
+        }),
+      ),
+    ms,
+  );
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      clearTimeout(timer);
+      outer.removeEventListener('abort', forward);
+    },
+  };
 }

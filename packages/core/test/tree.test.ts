@@ -327,6 +327,27 @@ describe('invocation control', () => {
     expect((await store.get('x'))?.state).toEqual({ kept: 2 });
   });
 
+  it("an agent's own time limit stops the invocation, names the agent, and the session goes on afterwards", async () => {
+    const slow = defineTool({
+      name: 'slow',
+      description: 'waits',
+      parameters: {},
+      execute: (_a, ctx) =>
+        new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve('stopped'))),
+    });
+    const model = scriptedModel([{ toolCalls: [{ name: 'slow' }] }, { text: 'recovered' }]);
+    const worker = createAgent({ name: 'worker', provider: model, tools: [slow], timeout: 50 });
+    const store = new InMemorySessionStore();
+    const runner = new Runner({ agent: new SequentialAgent({ name: 'job', subAgents: [worker] }), store });
+    await expect(runner.run({ input: 'go', sessionId: 't' }).invocation).rejects.toMatchObject({
+      code: 'TIMEOUT',
+      context: { agent: 'worker', limit: 50 },
+    });
+    const next = await runner.run({ input: 'again', sessionId: 't' }).invocation;
+    expect(next.output).toBe('recovered');
+    expect(model.requests[1].messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user']);
+  });
+
   it('an invocation token budget across the tree stops the run, naming the agent and the limit', async () => {
     const a = createAgent({
       name: 'a',

@@ -56,7 +56,10 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     .option('--session <id>', 'continue this session ("new" starts a new one)')
     .option('--user <id>', 'the user of the run: `user:` state keys are shared by all of their sessions')
     .option('--model <name>', 'use this model (a named model or provider/model) for every agent of the run')
-    .option('--record <cassette>', 'record every model call of the run into this YAML cassette (for offline replay)')
+    .option(
+      '--record <cassette>',
+      'record every model call of the run into this YAML cassette (for offline replay)',
+    )
     .option('--approve <callId...>', 'approve pending tool calls of a paused session')
     .option('--deny <callId...>', 'deny pending tool calls of a paused session')
     .option('--reason <text>', 'the reason given to the model for --deny')

@@ -7,6 +7,7 @@ import {
   type Runtime,
 } from '@agentctl/config';
 import { CliError, EXIT } from './cli-error.js';
+import { Recorder } from './commands/run/record.js';
 import { defaultRegistry } from './default-registry.js';
 import type { Io } from './io.js';
 
@@ -28,15 +29,17 @@ export async function openRuntime(
   only?: readonly string[],
 ): Promise<{ project: LoadedProject; runtime: Runtime }> {
   const project = await openProject(options, io);
+  const recorder = options.record ? new Recorder(String(options.record), io) : undefined;
   const { runtime, diagnostics } = await compileProject(project, {
     registry: defaultRegistry(),
     env: io.env,
     model: options.model as string | undefined,
     agents: only,
+    wrapProvider: recorder?.wrap,
   });
   failOnErrors(diagnostics, io);
   if (!runtime) throw new CliError('the project could not be compiled');
-  return { project, runtime };
+  return { project, runtime: recorder ? recorder.attach(runtime) : runtime };
 }
 
 function failOnErrors(diagnostics: readonly Diagnostic[], io: Io): void {

@@ -1,7 +1,9 @@
+export { CassetteError, readCassette, writeCassette } from './compile/cassette-file.js';
 export { type CompileOptions, compileProject, type Runtime } from './compile/compile-project.js';
 export { parseDuration } from './compile/duration.js';
 export { renderInstruction } from './compile/instruction.js';
 export { toScriptTurn } from './compile/offline-provider.js';
+export type { ProviderWrapper } from './compile/resolve-model.js';
 export { createRegistry } from './create-registry.js';
 export { type Diagnostic, formatDiagnostic, type SourceRange } from './diagnostic.js';
 export { parseDotenv } from './env/dotenv.js';

@@ -10,6 +10,7 @@ import type { Registry } from '../registry.js';
 import type { AgentSpec } from '../spec-types.js';
 import { buildAgent } from './build-agent.js';
 import { Compiler } from './compiler.js';
+import type { ProviderWrapper } from './resolve-model.js';
 
 /** Options of {@link compileProject}. */
 export interface CompileOptions {
@@ -21,6 +22,8 @@ export interface CompileOptions {
   agents?: readonly string[];
   /** A named model or `provider/model` every LLM agent uses instead of its own. */
   model?: string;
+  /** Wraps each model provider once it is made, e.g. to record every call (`agentctl run --record`). */
+  wrapProvider?: ProviderWrapper;
 }
 
 /** A compiled project: runtime agents by name, and a way to release what they hold. */
@@ -52,6 +55,7 @@ export async function compileProject(
   const env = await projectEnv(project.root, project.specs, options.env);
   const compiler = new Compiler(project.root, project.specs, options.registry ?? createRegistry(), env);
   compiler.modelOverride = options.model;
+  compiler.wrapProvider = options.wrapProvider;
   const agents = new Map<string, Agent>();
   const wanted = options.agents ? new Set(options.agents) : undefined;
   for (const [name, entry] of project.specs.agent) {

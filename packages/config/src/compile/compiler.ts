@@ -7,6 +7,7 @@ import type { ProjectSpecs, SpecEntry } from '../load/project-specs.js';
 import { resolveProjectPath } from '../paths.js';
 import type { FactoryContext, Registry } from '../registry.js';
 import { importModule } from './import-module.js';
+import type { ProviderWrapper } from './resolve-model.js';
 
 /** State shared while one project compiles: caches, things to dispose, diagnostics. */
 export class Compiler {
@@ -21,6 +22,8 @@ export class Compiler {
   readonly disposers: Array<() => Promise<void>> = [];
   /** A model every LLM agent uses instead of its own (`agentctl run --model`). */
   modelOverride?: string;
+  /** Wraps every provider made (`agentctl run --record`). */
+  wrapProvider?: ProviderWrapper;
   readonly #interpolated = new WeakMap<object, unknown>();
 
   constructor(

@@ -2,9 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { type AgentErrorCode, type ModelProvider, offline, type ScriptTurn } from '@agentctl/core';
 import { parse } from 'yaml';
 import { MAX_ALIAS_COUNT } from '../load/parse-file.js';
+import { displayPath } from '../paths.js';
 import type { FactoryContext } from '../registry.js';
 import { schemaAjv } from '../schemas.js';
 import type { ModelSpec, ScriptTurnSpec } from '../spec-types.js';
+import { readCassette } from './cassette-file.js';
 
 /** Maps a YAML script turn (snake_case) to core's ScriptTurn. */
 export function toScriptTurn(turn: ScriptTurnSpec): ScriptTurn {
@@ -48,7 +50,27 @@ async function readScript(path: string, ctx: FactoryContext): Promise<ScriptTurn
   return data as ScriptTurnSpec[];
 }
 
-/** The built-in `offline` provider: echo, auto and script models from YAML. */
+/**
+ * The replay model of a spec's `cassette:` path. `matchModel` is for a network model falling back
+ * to its cassette: its requests still carry the real model id, so that is compared too.
+ */
+export async function replayFromSpec(
+  model: ModelSpec,
+  ctx: FactoryContext,
+  matchModel = false,
+): Promise<ModelProvider> {
+  if (model.cassette === undefined) {
+    throw new Error(
+      `model \`${model.name}\` has no \`cassette:\`; offline/replay needs the path of a recorded cassette`,
+    );
+  }
+  const absolute = ctx.resolvePath(model.cassette);
+  const source = displayPath(ctx.root, absolute);
+  const cassette = await readCassette(absolute, source);
+  return offline('replay', { cassette, source, matchModel });
+}
+
+/** The built-in `offline` provider: echo, auto, script and replay models from YAML. */
 export async function offlineProvider(model: ModelSpec, ctx: FactoryContext): Promise<ModelProvider> {
   const mode = model.model ?? 'echo';
   if (mode === 'echo' || mode === 'auto') return offline(mode);
@@ -58,5 +80,6 @@ export async function offlineProvider(model: ModelSpec, ctx: FactoryContext): Pr
     const source = typeof model.script === 'string' ? model.script : `model ${model.name}`;
     return offline('script', { script: turns.map(toScriptTurn), source });
   }
-  throw new Error(`offline model \`${mode}\` is not supported yet (use echo, auto or script)`);
+  if (mode === 'replay') return replayFromSpec(model, ctx);
+  throw new Error(`offline model \`${mode}\` does not exist (use echo, auto, script or replay)`);
 }

@@ -1,7 +1,24 @@
 import type { ModelPricing, ModelProvider } from '@agentctl/core';
+import { diagnostic } from '../diagnostic.js';
 import type { SpecEntry } from '../load/project-specs.js';
+import { displayPath, resolveProjectPath } from '../paths.js';
+import type { ProviderFactory } from '../registry.js';
 import type { AgentSpec, ModelSpec, ProjectSpec } from '../spec-types.js';
 import type { Compiler } from './compiler.js';
+import { replayFromSpec } from './offline-provider.js';
+
+/**
+ * Wraps each model provider a compile makes, once per model: `agentctl run --record` records
+ * every call this way. `scrub` hides the project's secret values in text the wrapper keeps.
+ */
+export type ProviderWrapper = (
+  provider: ModelProvider,
+  model: ModelSpec,
+  secrets: { scrub(text: string): string },
+) => ModelProvider;
+
+// `api_key: ${VAR}` (with or without a default): the variable a missing key is blamed on.
+const KEY_REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(?::[-?][^}]*)?\}$/;
 
 /** The model an agent ends up with. */
 export interface ResolvedModel {
@@ -40,7 +57,15 @@ export async function resolveModel(
     }
     spec = { kind: 'model', name: ref, provider: ref.slice(0, slash), model: ref.slice(slash + 1) };
   }
-  const factory = compiler.registry.providers.get(spec.provider);
+  const keyEnv = named ? KEY_REFERENCE.exec((named.spec as ModelSpec).api_key ?? '')?.[1] : undefined;
+  if (keyEnv) spec = { ...spec, api_key_env: keyEnv } as ModelSpec;
+  const replaying = named !== undefined && replaysInstead(spec);
+  if (replaying || (spec.provider === 'offline' && spec.model === 'replay' && spec.cassette))
+    path = ['cassette'];
+  // A model that replays needs no provider package: the cassette stands in for it.
+  const factory: ProviderFactory | undefined = replaying
+    ? (m, ctx) => replayFromSpec(m, ctx, true)
+    : compiler.registry.providers.get(spec.provider);
   if (!factory) {
     const known = [...compiler.registry.providers.keys()].join(', ');
     compiler.error(
@@ -54,7 +79,23 @@ export async function resolveModel(
   let pending = compiler.providers.get(spec.name);
   if (!pending) {
     const model = spec;
-    pending = compiler.attempt(where, path, 'provider', () => factory(model, compiler.factoryContext(where)));
+    if (replaying) {
+      const blame = keyEnv ? `${keyEnv} is not set` : 'its api_key is empty';
+      const cassette = shown(compiler, where, model.cassette);
+      compiler.diagnostics.push(
+        diagnostic(
+          where.file,
+          where.locate(path),
+          'replay-fallback',
+          `model \`${model.name}\` has no API key (${blame}); replaying its cassette ${cassette} instead`,
+          'warning',
+        ),
+      );
+    }
+    pending = compiler.attempt(where, path, 'provider', async () => {
+      const made = await factory(model, compiler.factoryContext(where));
+      return compiler.wrapProvider ? compiler.wrapProvider(made, model, compiler.secrets) : made;
+    });
     compiler.providers.set(spec.name, pending);
     const made = await pending;
     if (made?.dispose) compiler.disposers.push(() => made.dispose?.() ?? Promise.resolve());
@@ -66,4 +107,16 @@ export async function resolveModel(
     ? { input: p.input, output: p.output, cacheRead: p.cache_read, cacheWrite: p.cache_write }
     : undefined;
   return { provider, spec, pricing };
+}
+
+// A network model with a `cassette:` plays it when it has no key, so a project with real models
+// still runs (and is tested) where no key is set.
+function replaysInstead(spec: ModelSpec): boolean {
+  return spec.provider !== 'offline' && spec.cassette !== undefined && !spec.api_key;
+}
+
+function shown(compiler: Compiler, where: SpecEntry, written: string | undefined): string {
+  return written === undefined
+    ? ''
+    : displayPath(compiler.root, resolveProjectPath(compiler.root, where.absFile, written).absolute);
 }

@@ -10,6 +10,8 @@ export interface ReplayModelOptions {
   source?: string;
   /** Milliseconds between streamed words. */
   delayMs?: number;
+  /** Compare the requested model id with the recorded one. Default true. */
+  matchModel?: boolean;
 }
 
 /** One difference between a recorded and an actual request. */
@@ -67,7 +69,7 @@ export class ReplayModel implements ModelProvider {
 
   async *stream(params: ChatParams): AsyncGenerator<StreamEvent> {
     const call = ++this.#calls;
-    const actual = normaliseRequest(params);
+    const asked = normaliseRequest(params);
     const next = this.#used.indexOf(false);
     if (next < 0) {
       const total = this.#cassette.interactions.length;
@@ -76,11 +78,16 @@ export class ReplayModel implements ModelProvider {
       );
       return;
     }
+    // Standing in for the recorded model, the replay is asked for its own id (`replay`).
+    const like = (i: number) =>
+      this.#options.matchModel === false
+        ? { ...asked, model: this.#cassette.interactions[i].request.model }
+        : asked;
     const index = this.#used.findIndex(
-      (used, i) => !used && requestDifferences(this.#cassette.interactions[i].request, actual).length === 0,
+      (used, i) => !used && requestDifferences(this.#cassette.interactions[i].request, like(i)).length === 0,
     );
     if (index < 0) {
-      const diffs = requestDifferences(this.#cassette.interactions[next].request, actual);
+      const diffs = requestDifferences(this.#cassette.interactions[next].request, like(next));
       yield fail(
         `${where(this.#options)}model call #${call} does not match recorded interaction #${next + 1}; the agent's requests drifted from the recording:\n${formatDifferences(diffs)}`,
       );

@@ -1,0 +1,79 @@
+import { resolve } from 'node:path';
+import { type ProviderWrapper, type Runtime, writeCassette } from '@agentctl/config';
+import { type Cassette, emptyCassette, recordingProvider } from '@agentctl/core';
+import type { Io } from '../../io.js';
+
+type Scrubber = { scrub(text: string): string };
+
+/**
+ * `agentctl run --record <cassette>`: wraps every model provider of the run so each call is
+ * kept (the normalised request and the full response, never keys or headers), and writes the
+ * cassette as YAML when the runtime is disposed, after the run.
+ *
+ * @example
+ * const recorder = new Recorder('cassettes/run.yaml', io);
+ * const { runtime } = await compileProject(project, { wrapProvider: recorder.wrap });
+ * const recorded = recorder.attach(runtime); // its dispose() writes the cassette
+ */
+export class Recorder {
+  /** The calls recorded so far. */
+  readonly cassette: Cassette = emptyCassette();
+  /** Absolute path of the cassette file. */
+  readonly path: string;
+  readonly #io: Io;
+  readonly #scrubbers = new Set<Scrubber>();
+
+  constructor(path: string, io: Io) {
+    this.path = resolve(io.cwd, path);
+    this.#io = io;
+  }
+
+  /** The `wrapProvider` hook to give to `compileProject`. */
+  readonly wrap: ProviderWrapper = (provider, _model, secrets) => {
+    this.#scrubbers.add(secrets);
+    return recordingProvider(provider, this.cassette);
+  };
+
+  /** The runtime, with a `dispose()` that writes the cassette first. */
+  attach(runtime: Runtime): Runtime {
+    const dispose = runtime.dispose.bind(runtime);
+    let saved = false;
+    return {
+      ...runtime,
+      dispose: async () => {
+        try {
+          if (!saved) {
+            saved = true;
+            await this.save();
+          }
+        } finally {
+          await dispose();
+        }
+      },
+    };
+  }
+
+  /** Writes the cassette; a run that made no model call leaves an existing file alone. */
+  async save(): Promise<void> {
+    const count = this.cassette.interactions.length;
+    if (count === 0) {
+      this.#io.stderr(`no model call was made; ${this.path} was not written\n`);
+      return;
+    }
+    // A secret interpolated into an instruction would otherwise reach the file inside a request.
+    const scrubbed = scrubDeep(this.cassette, (text) =>
+      [...this.#scrubbers].reduce((out, s) => s.scrub(out), text),
+    );
+    await writeCassette(this.path, scrubbed);
+    this.#io.stderr(`recorded ${count} model call(s) to ${this.path}\n`);
+  }
+}
+
+function scrubDeep<T>(value: T, scrub: (text: string) => string): T {
+  if (typeof value === 'string') return scrub(value) as T;
+  if (Array.isArray(value)) return value.map((item) => scrubDeep(item, scrub)) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrubDeep(v, scrub)])) as T;
+  }
+  return value;
+}

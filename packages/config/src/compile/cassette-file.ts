@@ -1,0 +1,100 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { Cassette } from '@agentctl/core';
+import { LineCounter, parseDocument, stringify } from 'yaml';
+import type { DataPath } from '../load/node-range.js';
+import { locate } from '../load/node-range.js';
+import { MAX_ALIAS_COUNT } from '../load/parse-file.js';
+
+const HEADER =
+  '# Recorded by `agentctl run --record`: model requests (normalised) and their responses.\n' +
+  '# Played back by a model with `provider: offline`, `model: replay` and `cassette:` naming this file.\n';
+
+/** A cassette file that cannot be read or is not a cassette; the message names file:line:col. */
+export class CassetteError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/**
+ * Reads a YAML (or JSON) cassette written by {@link writeCassette}. `display` is the path shown in
+ * messages; a problem is reported at its line and column in the cassette.
+ */
+export async function readCassette(absolute: string, display = absolute): Promise<Cassette> {
+  let text: string;
+  try {
+    text = await readFile(absolute, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CassetteError(
+      code === 'ENOENT'
+        ? `cassette ${display} does not exist (record one with \`agentctl run <agent> --record ${display}\`)`
+        : `cannot read cassette ${display} (${code ?? (error as Error).message})`,
+    );
+  }
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const syntax = doc.errors[0];
+  if (syntax) {
+    const at = lineCounter.linePos(syntax.pos[0]);
+    throw new CassetteError(`${display}:${at.line}:${at.col}: not valid YAML: ${firstLine(syntax.message)}`);
+  }
+  const data: unknown = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  const problem = cassetteProblem(data);
+  if (problem) {
+    const at = locate(doc, lineCounter, problem.path);
+    throw new CassetteError(`${display}:${at.line}:${at.col}: not a cassette: ${problem.message}`);
+  }
+  return data as Cassette;
+}
+
+/**
+ * Writes a cassette as YAML, creating its folder; the file is replaced in one rename, so a reader
+ * never sees half of it.
+ *
+ * @example
+ * await writeCassette('agents/cassettes/run.yaml', cassette);
+ */
+export async function writeCassette(path: string, cassette: Cassette): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const text = HEADER + stringify(cassette, { lineWidth: 0, aliasDuplicateObjects: false });
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  await writeFile(temporary, text, 'utf8');
+  await rename(temporary, path);
+}
+
+// The first thing wrong with the shape of a cassette, with where it is.
+function cassetteProblem(data: unknown): { path: DataPath; message: string } | undefined {
+  if (!isObject(data)) return { path: [], message: 'expected a mapping with version and interactions' };
+  if (data.version !== 1) return { path: ['version'], message: 'version must be 1' };
+  if (!Array.isArray(data.interactions))
+    return { path: ['interactions'], message: 'interactions must be a list' };
+  for (const [i, item] of data.interactions.entries()) {
+    const at = ['interactions', i];
+    if (!isObject(item)) return { path: at, message: 'an interaction must be a mapping' };
+    const { request, response } = item;
+    if (!isObject(request)) return { path: [...at, 'request'], message: 'request must be a mapping' };
+    if (typeof request.model !== 'string')
+      return { path: [...at, 'request', 'model'], message: 'request.model must be a string' };
+    if (!Array.isArray(request.messages))
+      return { path: [...at, 'request', 'messages'], message: 'request.messages must be a list' };
+    if (!isObject(response)) return { path: [...at, 'response'], message: 'response must be a mapping' };
+    if (response.content !== null && typeof response.content !== 'string')
+      return { path: [...at, 'response', 'content'], message: 'response.content must be text or null' };
+    if (!Array.isArray(response.toolCalls))
+      return { path: [...at, 'response', 'toolCalls'], message: 'response.toolCalls must be a list' };
+    if (!isObject(response.usage))
+      return { path: [...at, 'response', 'usage'], message: 'response.usage must be a mapping' };
+  }
+  return undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0] ?? text;
+}

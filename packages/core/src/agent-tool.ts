@@ -1,5 +1,6 @@
 import type { Agent } from './agent.js';
-import { Runner } from './runner.js';
+import type { AgentEvent } from './events.js';
+import { type InvocationCheckpoint, Runner } from './runner.js';
 import { InMemorySessionStore, type SessionStore } from './session.js';
 import { type AnyTool, defineTool } from './tool.js';
 
@@ -23,28 +24,49 @@ export function agentTool(agent: Agent, options: { store?: SessionStore } = {}):
       additionalProperties: false,
     },
     execute: async ({ request }, context) => {
-      const store =
-        (context.invocation?.store as SessionStore | undefined) ??
-        options.store ??
-        new InMemorySessionStore();
+      const info = context.invocation;
+      const store = (info?.store as SessionStore | undefined) ?? options.store ?? new InMemorySessionStore();
       runner = runner?.store === store ? runner : new Runner({ agent, store });
-      const run = runner.run({
-        input: request,
+      const common = {
         signal: context.signal,
-        branchPrefix: context.invocation?.branch,
-        parent: context.invocation
-          ? { sessionId: context.invocation.sessionId, callId: context.callId }
-          : undefined,
-        onEvent: (event) => context.invocation?.forward(event),
-      });
+        branchPrefix: info?.branch,
+        onEvent: (e: AgentEvent) => info?.forward(e),
+      };
+      // A child that paused earlier for this very call is resumed with the decisions meant for it.
+      const waiting = info ? await pausedChild(store, info.sessionId, context.callId) : undefined;
+      const run = waiting
+        ? runner.resume({
+            ...common,
+            sessionId: waiting.id,
+            decisions: info!.decisions.filter((d) => waiting.pending.has(d.callId)),
+          })
+        : runner.run({
+            ...common,
+            input: request,
+            parent: info ? { sessionId: info.sessionId, callId: context.callId } : undefined,
+          });
       const result = await run.invocation;
       if (result.status === 'paused') {
-        const names = (result.pending ?? []).map((p) => p.call.name).join(', ');
-        throw new Error(
-          `${agent.name} paused waiting for approval of ${names}; agent tools cannot pause their caller`,
-        );
+        if (!info)
+          throw new Error(`${agent.name} paused waiting for approval, which needs a runner's session`);
+        context.pause(result.pending ?? []);
       }
       return result.output;
     },
   });
+}
+
+async function pausedChild(
+  store: SessionStore,
+  parentId: string,
+  callId: string,
+): Promise<{ id: string; pending: Set<string> } | undefined> {
+  const children = await store.list({ parentId });
+  const child = children.find((c) => c.parentCallId === callId && c.paused);
+  if (!child) return undefined;
+  const session = await store.get(child.id);
+  const checkpoint = session?.checkpoint as InvocationCheckpoint | undefined;
+  return checkpoint
+    ? { id: child.id, pending: new Set(checkpoint.pending.map((p) => p.call.id)) }
+    : undefined;
 }

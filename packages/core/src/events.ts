@@ -34,6 +34,8 @@ export interface PendingApproval {
   kind?: 'approval' | 'input';
   /** The branch of the agent that paused. */
   branch?: string;
+  /** For a call inside an agent tool: the caller's tool call that waits for it. */
+  via?: { callId: string; agent: string; branch: string };
 }
 
 /** How a run ended. */

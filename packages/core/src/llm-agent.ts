@@ -127,8 +127,11 @@ export class LlmAgent implements Agent {
     if (ctx.consumeReplay()) return;
     ctx.emit('agent_start', { agent: this.name });
     // On resume, this agent takes the decisions for the calls it paused on.
-    const paused = ctx.shared.resumePending.filter((p) => p.branch === ctx.branch);
-    const decisions = paused.flatMap((p) => {
+    // Calls inside an agent tool resume through that tool's own call, which runs again.
+    const paused = ctx.shared.resumePending.filter((p) => (p.via?.branch ?? p.branch) === ctx.branch);
+    const innerDecisions = [...ctx.shared.decisions.values()];
+    const decisions = paused.flatMap((p): ApprovalDecision[] => {
+      if (p.via) return [{ callId: p.via.callId, approve: true }];
       const decision = ctx.shared.decisions.get(p.call.id);
       return decision ? [decision] : [];
     });
@@ -159,6 +162,7 @@ export class LlmAgent implements Agent {
         branch: ctx.branch,
         store: ctx.shared.store,
         forward: (event) => ctx.shared.sink(event as AgentEvent),
+        decisions: innerDecisions,
       },
       decisions,
       extraTools: controlTools(this, ctx, {

@@ -1,3 +1,5 @@
+import type { ApprovalDecision } from './agent-config.js';
+import type { PendingApproval } from './events.js';
 import type { Message, ToolCall } from './messages.js';
 import type { JsonSchema, ToolDefinition } from './model.js';
 
@@ -21,6 +23,8 @@ export interface ToolContext {
    * Never returns.
    */
   requestInput(question: string): never;
+  /** Pauses the invocation on calls made inside this tool (an agent tool's child waiting for approval). Never returns. */
+  pause(pending: PendingApproval[]): never;
   /** Present when the tool runs inside a runner's invocation. */
   invocation?: ToolInvocationInfo;
 }
@@ -34,6 +38,8 @@ export interface ToolInvocationInfo {
   store: unknown;
   /** Streams an event of a child run to the caller without storing it in this session. */
   forward(event: unknown): void;
+  /** The decisions a resumed invocation was given (agent tools pass theirs on to their child). */
+  decisions: readonly ApprovalDecision[];
 }
 
 /** Decides whether a particular call needs a human's approval before it runs. */

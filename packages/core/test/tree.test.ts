@@ -141,6 +141,49 @@ describe('agent as tool', () => {
     expect(parentModel.requests[1].messages).toHaveLength(3);
   });
 
+  it("a child waiting for approval pauses its caller; approving the child's call resumes both", async () => {
+    const ran: string[] = [];
+    const refund = defineTool<{ order: string }>({
+      name: 'refund',
+      description: 'refunds',
+      parameters: { type: 'object', properties: { order: { type: 'string' } }, required: ['order'] },
+      needsApproval: true,
+      execute: ({ order }) => (ran.push(order), `refunded ${order}`),
+    });
+    const clerkModel = scriptedModel([
+      { toolCalls: [{ name: 'refund', arguments: { order: 'A1' }, id: 'r1' }] },
+      { text: 'refund done' },
+    ]);
+    const clerk = createAgent({ name: 'clerk', provider: clerkModel, tools: [refund] });
+    const bossModel = scriptedModel([
+      { toolCalls: [{ name: 'clerk', arguments: { request: 'refund A1' }, id: 'c1' }] },
+      { text: 'all sorted' },
+    ]);
+    const boss = createAgent({ name: 'boss', provider: bossModel, tools: [agentTool(clerk)] });
+    const store = new InMemorySessionStore();
+    const paused = await new Runner({ agent: boss, store }).run({ input: 'sort it', sessionId: 'p' })
+      .invocation;
+    expect(paused.status).toBe('paused');
+    expect(paused.pending).toMatchObject([
+      { call: { id: 'r1', name: 'refund' }, agent: 'clerk', via: { callId: 'c1', agent: 'boss' } },
+    ]);
+    expect(ran).toEqual([]);
+    const done = await new Runner({ agent: boss, store }).resume({
+      sessionId: 'p',
+      decisions: [{ callId: 'r1', approve: true }],
+    }).invocation;
+    expect(done).toMatchObject({ status: 'complete', output: 'all sorted' });
+    expect(ran).toEqual(['A1']);
+    expect(bossModel.requests[1].messages.at(-1)).toMatchObject({
+      role: 'tool',
+      toolCallId: 'c1',
+      content: 'refund done',
+    });
+    const children = await store.list({ parentId: 'p' });
+    expect(children).toHaveLength(1);
+    expect(children[0]).toMatchObject({ parentCallId: 'c1', paused: false });
+  });
+
   it('a failing child is a failed tool result, never an empty success', async () => {
     const broken = createAgent({ name: 'broken', provider: scriptedModel([{ error: 'model down' }]) });
     const parentModel = scriptedModel([

@@ -55,6 +55,11 @@ export async function executeToolCalls(
         if (!decision.approve) return finish(ctx, p.call, refusal(decision.reason ?? 'denied by the user'));
       }
       const outcome = await runTool(ctx, p.call, p.tool);
+      if (outcome.pausedOn) {
+        const via = { callId: p.call.id, agent: ctx.agentName, branch: ctx.branch };
+        for (const inner of outcome.pausedOn) pending.push({ ...inner, via: inner.via ?? via });
+        return undefined;
+      }
       if (outcome.needsInput === undefined) return outcome;
       pending.push({
         call: p.call,
@@ -160,7 +165,7 @@ async function runTool(ctx: LoopContext, call: ToolCall, tool: AnyTool | undefin
         error,
       );
     }
-    return outcome.needsInput === undefined ? finish(ctx, call, outcome) : outcome;
+    return outcome.needsInput === undefined && !outcome.pausedOn ? finish(ctx, call, outcome) : outcome;
   } finally {
     clearTimeout(handle);
     ctx.signal.removeEventListener('abort', forward);
@@ -208,6 +213,9 @@ async function invoke(
       requestInput: (question) => {
         throw new InputRequest(question);
       },
+      pause: (pending) => {
+        throw new PauseRequest(pending);
+      },
       invocation: ctx.invocation,
     };
     const value = await abortable(
@@ -218,6 +226,9 @@ async function invoke(
     if (Object.keys(delta).length > 0) outcome.stateDelta = delta;
     return outcome;
   } catch (error) {
+    if (error instanceof PauseRequest) {
+      return { content: '', isError: false, duration: elapsed(), pausedOn: error.pending };
+    }
     if (error instanceof InputRequest) {
       return { content: '', isError: false, duration: elapsed(), needsInput: error.question };
     }
@@ -306,5 +317,12 @@ function toolMessage(call: ToolCall, outcome: ToolOutcome): Message {
 class InputRequest extends Error {
   constructor(readonly question: string) {
     super(`input requested: ${question}`);
+  }
+}
+
+// Thrown by `pause` from a tool whose own calls wait for a human; the run pauses on them.
+class PauseRequest extends Error {
+  constructor(readonly pending: PendingApproval[]) {
+    super('paused on inner calls');
   }
 }

@@ -1,4 +1,5 @@
 import type { AgentError, AgentErrorCode } from '../errors.js';
+import type { PendingApproval } from '../events.js';
 import type { ImageContent, ToolCall } from '../messages.js';
 import type { ChatParams, ModelResponse } from '../model.js';
 import type { UsageStats } from '../usage.js';
@@ -28,6 +29,8 @@ export interface ToolOutcome {
   stateDelta?: Record<string, unknown>;
   /** Set when the tool asked a human a question instead of answering: the run pauses. */
   needsInput?: string;
+  /** Set when the tool's own work paused (an agent tool whose child waits for approval). */
+  pausedOn?: PendingApproval[];
 }
 
 /** The payload of each action type. */

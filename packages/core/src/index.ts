@@ -53,6 +53,7 @@ export {
 } from './invocation/invocation-context.js';
 export { createAgent, LlmAgent, UsageError } from './llm-agent.js';
 export { AgentRun } from './loop/agent-run.js';
+export { type HistoryWindow, windowOf } from './loop/history-window.js';
 export { type SchemaCheck, type SchemaValidator, schemaValidator } from './loop/schema-validator.js';
 export { CANCELLED_RESULT, ensureToolResultsComplete, findPairingProblem } from './loop/tool-pairing.js';
 export { InMemoryMemory, type MemoryProvider } from './memory.js';
@@ -180,4 +181,3 @@ export {
 export { LoopAgent, type LoopAgentConfig } from './workflow/loop-agent.js';
 export { ParallelAgent } from './workflow/parallel-agent.js';
 export { SequentialAgent, type WorkflowAgentConfig } from './workflow/sequential-agent.js';
-export { type HistoryWindow, windowOf } from './loop/history-window.js';

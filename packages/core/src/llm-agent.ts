@@ -163,6 +163,7 @@ export class LlmAgent implements Agent {
         store: ctx.shared.store,
         forward: (event) => ctx.shared.sink(event as AgentEvent),
         decisions: innerDecisions,
+        onApproval: ctx.shared.options.onApproval,
       },
       decisions,
       extraTools: controlTools(this, ctx, {

@@ -1,4 +1,4 @@
-import type { ApprovalDecision } from './agent-config.js';
+import type { ApprovalDecision, RunOptions } from './agent-config.js';
 import type { PendingApproval } from './events.js';
 import type { Message, ToolCall } from './messages.js';
 import type { JsonSchema, ToolDefinition } from './model.js';
@@ -40,6 +40,8 @@ export interface ToolInvocationInfo {
   forward(event: unknown): void;
   /** The decisions a resumed invocation was given (agent tools pass theirs on to their child). */
   decisions: readonly ApprovalDecision[];
+  /** Asks a human about a call, when the invocation can (agent tools let their child ask too). */
+  onApproval?: RunOptions['onApproval'];
 }
 
 /** Decides whether a particular call needs a human's approval before it runs. */

@@ -10,8 +10,8 @@ import type { Message } from '../messages.js';
 import type { AgentAction, Middleware } from '../middleware/types.js';
 import type { JsonSchema, ModelProvider, ToolDefinition } from '../model.js';
 import type { AnyTool, ToolInvocationInfo } from '../tool.js';
-import type { HistoryWindow } from './history-window.js';
 import type { ModelPricing, UsageStats } from '../usage.js';
+import type { HistoryWindow } from './history-window.js';
 
 /** Everything one run of the loop reads and changes; built once per run. */
 export interface LoopContext {

@@ -21,10 +21,27 @@ export interface ProjectSpec {
   defaults?: { model?: string; memory?: string };
 }
 
+/**
+ * A rule on tool calls: a tool name (`*` wildcards), or the name and patterns on arguments (a
+ * `*` glob or a `/regex/flags` per argument name, dotted for nested fields).
+ */
+export type ApprovalRuleSpec = string | { tool: string; args?: Record<string, string> };
+
+/** Options of a built-in tool, written beside `builtin` or under `options` (snake_case). */
+export interface BuiltinOptionsSpec {
+  allowed_hosts?: string[];
+  max_bytes?: number;
+  max_entries?: number;
+  root?: string;
+  timeout?: DurationSpec;
+  timezone?: string;
+  options?: Record<string, unknown>;
+}
+
 /** One entry of an agent's `tools`. */
 export type ToolRefSpec =
   | string
-  | { builtin: string }
+  | ({ builtin: string } & BuiltinOptionsSpec)
   | { module: string; export?: string }
   | { toolset: string }
   | { agent: string };
@@ -54,7 +71,11 @@ export interface AgentSpec {
     timeout?: DurationSpec;
     tool_timeout?: DurationSpec;
   };
-  approval?: { tools?: Record<string, ApprovalMode> };
+  approval?: {
+    tools?: Record<string, ApprovalMode>;
+    allow?: ApprovalRuleSpec[];
+    deny?: ApprovalRuleSpec[];
+  };
   temperature?: number;
   top_p?: number;
   max_output_tokens?: number;
@@ -145,7 +166,7 @@ export interface ToolsetSpec {
   include?: string[];
   exclude?: string[];
   prefix?: string;
-  approval?: Record<string, ApprovalMode>;
+  approval?: ApprovalMode | Record<string, ApprovalMode>;
   timeout?: DurationSpec;
 }
 

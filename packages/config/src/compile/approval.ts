@@ -1,24 +1,73 @@
-import type { AnyTool, ApprovalPolicy, ApprovalVerdict, Message, ToolCall } from '@agentctl/core';
-import type { ApprovalMode } from '../spec-types.js';
+import { type AnyTool, type ApprovalPolicy, type ApprovalRule, createApprovalPolicy } from '@agentctl/core';
+import type { AgentSpec, ApprovalMode, ApprovalRuleSpec, ToolsetSpec } from '../spec-types.js';
 
-function calledBefore(name: string, messages: readonly Message[] | undefined): boolean {
-  return (messages ?? []).some((m) => m.role === 'tool' && (m as { name?: string }).name === name);
+// Modes declared where a tool comes from (a toolset's `approval`), kept beside the tool object so
+// that every agent using the tool gets the mode without the registry's types knowing about it.
+const declared = new WeakMap<AnyTool, ApprovalMode>();
+
+/** Records the approval mode a toolset declares for one of its tools. */
+export function declareApprovalMode(tool: AnyTool, mode: ApprovalMode): void {
+  declared.set(tool, mode);
 }
 
 /**
- * The policy for an agent's `approval.tools`: always asks, never allows, once-per-session asks
- * until the conversation holds a result of that tool. Tools not listed keep their own setting.
+ * The mode a toolset's `approval` gives one of its tools: the single mode, or the entry for the
+ * name the model sees, then the server's own name, then the first matching `*` pattern.
  */
-export function approvalPolicy(modes: Record<string, ApprovalMode>): ApprovalPolicy {
-  return (
-    call: ToolCall,
-    _tool: AnyTool,
-    context?: { messages?: readonly Message[] },
-  ): ApprovalVerdict | undefined => {
-    const mode = modes[call.name];
-    if (mode === 'always') return 'ask';
-    if (mode === 'never') return 'allow';
-    if (mode === 'once-per-session') return calledBefore(call.name, context?.messages) ? 'allow' : 'ask';
-    return undefined;
-  };
+export function toolsetApprovalMode(spec: ToolsetSpec, exposed: string): ApprovalMode | undefined {
+  const approval = spec.approval;
+  if (approval === undefined || typeof approval === 'string') return approval;
+  const original =
+    spec.prefix && exposed.startsWith(`${spec.prefix}_`) ? exposed.slice(spec.prefix.length + 1) : exposed;
+  const exact = approval[exposed] ?? approval[original];
+  if (exact) return exact;
+  const pattern = Object.keys(approval).find((p) => glob(p)(exposed) || glob(p)(original));
+  return pattern === undefined ? undefined : approval[pattern];
+}
+
+/**
+ * The approval policy of one agent: its deny rules, then its allow rules, then the mode of the
+ * tool (the agent's `approval.tools`, else the toolset's `approval`, else the tool's own
+ * `needsApproval`). Undefined when nothing is declared, so each tool keeps its own setting.
+ */
+export function agentApprovalPolicy(
+  approval: AgentSpec['approval'],
+  tools: readonly AnyTool[],
+): ApprovalPolicy | undefined {
+  const written = Object.entries(approval?.tools ?? {});
+  const patterns = written
+    .filter(([name]) => name.includes('*'))
+    .map(([name, mode]) => [glob(name), mode] as const);
+  const exact = new Map(written.filter(([name]) => !name.includes('*')));
+  const modes: Record<string, ApprovalMode> = {};
+  for (const tool of tools) {
+    const mode =
+      exact.get(tool.name) ?? patterns.find(([match]) => match(tool.name))?.[1] ?? declared.get(tool);
+    if (mode) modes[tool.name] = mode;
+  }
+  for (const name of exact.keys()) {
+    if (!tools.some((tool) => tool.name === name)) {
+      const known = tools.map((tool) => tool.name).join(', ') || 'none';
+      throw new TypeError(
+        `approval.tools names \`${name}\`, which is not a tool of this agent (tools: ${known})`,
+      );
+    }
+  }
+  const allow = (approval?.allow ?? []).map(rule);
+  const deny = (approval?.deny ?? []).map(rule);
+  if (Object.keys(modes).length === 0 && allow.length === 0 && deny.length === 0) return undefined;
+  return createApprovalPolicy({ tools: modes, allow, deny });
+}
+
+function rule(spec: ApprovalRuleSpec): ApprovalRule {
+  return typeof spec === 'string' ? { tool: spec } : { tool: spec.tool, args: spec.args };
+}
+
+function glob(pattern: string): (name: string) => boolean {
+  const source = pattern
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+  const compiled = new RegExp(`^${source}$`);
+  return (name) => compiled.test(name);
 }

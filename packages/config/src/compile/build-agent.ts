@@ -9,7 +9,7 @@ import {
 } from '@agentctl/core';
 import type { SpecEntry } from '../load/project-specs.js';
 import type { AgentSpec } from '../spec-types.js';
-import { approvalPolicy } from './approval.js';
+import { agentApprovalPolicy } from './approval.js';
 import type { Compiler } from './compiler.js';
 import { parseDuration } from './duration.js';
 import { renderInstruction } from './instruction.js';
@@ -61,6 +61,10 @@ async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<A
     if (template === undefined) return undefined;
   }
   if (!model || !tools || !middleware || memory === false) return undefined;
+  const approval = await compiler.attempt(entry, ['approval'], 'approval', () => ({
+    policy: agentApprovalPolicy(spec.approval, tools),
+  }));
+  if (!approval) return undefined;
   const limits = await compiler.attempt(entry, ['limits'], 'schema', () => ({
     maxIterations: spec.limits?.max_iterations,
     maxTokens: spec.limits?.max_tokens,
@@ -79,7 +83,7 @@ async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<A
     tools,
     middleware,
     memory: memory ?? undefined,
-    approvalPolicy: spec.approval?.tools ? approvalPolicy(spec.approval.tools) : undefined,
+    approvalPolicy: approval.policy,
     outputSchema: spec.output_schema,
     ...limits,
     temperature: spec.temperature ?? model.spec.temperature,

@@ -1,8 +1,10 @@
-import { type AnyTool, agentTool } from '@agentctl/core';
+import { type AnyTool, agentTool, defaultNeedsApproval } from '@agentctl/core';
 import type { SpecEntry } from '../load/project-specs.js';
 import type { AgentSpec, ToolsetSpec } from '../spec-types.js';
 import { toolsOfModule } from '../tools/module-tool.js';
+import { declareApprovalMode, toolsetApprovalMode } from './approval.js';
 import { buildAgent } from './build-agent.js';
+import { builtinOptions } from './builtin-options.js';
 import type { Compiler } from './compiler.js';
 
 const TOOL_KINDS = ['module', 'http', 'command'] as const;
@@ -23,7 +25,18 @@ async function namedTool(name: string, compiler: Compiler): Promise<AnyTool | un
         });
         return undefined;
       }
-      return compiler.attempt(entry, [kind], 'tool', () => factory(spec, compiler.factoryContext(entry)));
+      const tool = await compiler.attempt(entry, [kind], 'tool', () =>
+        factory(spec, compiler.factoryContext(entry)),
+      );
+      // Command and HTTP tools reach outside the process: they ask first unless the YAML says not to.
+      if (
+        tool &&
+        tool.needsApproval === undefined &&
+        spec.needs_approval === undefined &&
+        defaultNeedsApproval(kind)
+      )
+        return { ...tool, needsApproval: true };
+      return tool;
     })();
     compiler.tools.set(name, pending);
   }
@@ -54,6 +67,10 @@ async function toolset(name: string, compiler: Compiler): Promise<AnyTool[] | un
       );
       if (!opened) return undefined;
       compiler.disposers.push(() => opened.dispose());
+      for (const tool of opened.tools) {
+        const mode = toolsetApprovalMode(spec, tool.name);
+        if (mode) declareApprovalMode(tool, mode);
+      }
       return opened.tools;
     })();
     compiler.toolsets.set(name, pending);
@@ -87,8 +104,9 @@ export async function resolveTools(
           `built-in tool \`${ref.builtin}\` is not available (${known})`,
         );
       } else {
+        const context = compiler.factoryContext(agent);
         const tool = await compiler.attempt(agent, ['tools', i], 'tool', () =>
-          factory({}, compiler.factoryContext(agent)),
+          factory(builtinOptions(ref, context), context),
         );
         made = tool ? [tool] : undefined;
       }

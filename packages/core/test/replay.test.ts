@@ -6,6 +6,8 @@ import {
   defineTool,
   emptyCassette,
   normaliseRequest,
+  OFFLINE_MODES,
+  offline,
   ReplayModel,
   recordingProvider,
   ScriptModel,
@@ -105,6 +107,24 @@ describe('record and replay', () => {
     expect(request('call_abc').messages[2].toolCallId).toBe('call_1');
     expect(JSON.stringify(request('x'))).not.toContain('sk-secret');
     expect(request('x')).not.toHaveProperty('temperature');
+  });
+
+  it("offline('replay') stands in for the recorded model: the model id is compared only on request", async () => {
+    expect(OFFLINE_MODES).toContain('replay');
+    const cassette = emptyCassette();
+    await run(recordingProvider(script(), cassette), 'weather in Oslo?');
+    const replayed = JSON.parse(JSON.stringify(cassette)) as Cassette;
+    for (const i of replayed.interactions) i.request.model = 'gpt-4.1-mini';
+    const agent = (provider: ReturnType<typeof offline>) =>
+      createAgent({ name: 'weather', provider, tools: [lookup], instruction: 'Be brief.', model: 'replay' });
+    const loose = await agent(offline('replay', { cassette: replayed })).run('weather in Oslo?').result;
+    expect(loose.text).toBe('It is sunny in Oslo.');
+    const strict = offline('replay', { cassette: replayed, matchModel: true, source: 'c.yaml' });
+    await expect(
+      strict.chat({ model: 'replay', messages: [{ role: 'user', content: 'weather in Oslo?' }] }),
+    ).rejects.toThrow(
+      /replay c\.yaml: model call #1 does not match[\s\S]*model: expected "gpt-4\.1-mini", got "replay"/,
+    );
   });
 
   it('rejects something that is not a cassette', () => {

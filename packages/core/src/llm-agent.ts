@@ -15,7 +15,7 @@ import { controlTools } from './invocation/control-tools.js';
 import type { InvocationContext } from './invocation/invocation-context.js';
 import { AgentRun } from './loop/agent-run.js';
 import { EventChannel } from './loop/event-channel.js';
-import { action, eventEmitter, type LoopContext } from './loop/loop-context.js';
+import { eventEmitter, type LoopContext, review } from './loop/loop-context.js';
 import { runLoop } from './loop/run-loop.js';
 import { schemaValidator } from './loop/schema-validator.js';
 import { ensureToolResultsComplete } from './loop/tool-pairing.js';
@@ -177,7 +177,7 @@ export class LlmAgent implements Agent {
       }),
     });
     for (const decision of decisions) ctx.shared.decisions.delete(decision.callId);
-    await loop.dispatch(action('loop_start', this.name, { prompt: ctx.shared.input }), async (a) => a);
+    await review(loop, 'loop_start', { prompt: ctx.shared.input });
     let reason: LoopEndReason = 'error';
     let text = '';
     try {
@@ -196,10 +196,7 @@ export class LlmAgent implements Agent {
       throw error;
     } finally {
       budget.dispose();
-      await loop.dispatch(
-        action('loop_end', this.name, { reason, output: text, usage: { ...usage } }),
-        async (a) => a,
-      );
+      await review(loop, 'loop_end', { reason, output: text, usage: { ...usage } });
     }
     if (transfer && !ctx.stopped) await transfer.runInvocation(ctx.transferTo(transfer, branchOf(transfer)));
   }
@@ -248,6 +245,7 @@ export class LlmAgent implements Agent {
       endInvocation: params.endInvocation,
       invocation: params.invocation,
       dispatch: this.#dispatch,
+      hasMiddleware: (config.middleware?.length ?? 0) > 0,
       emit: params.emit,
     };
   }
@@ -327,7 +325,7 @@ export class LlmAgent implements Agent {
       ctx.messages = await this.#history(input, options, sessionId, resume?.checkpoint);
       ctx.pairedUpTo = resume ? ctx.messages.length : 0;
       if (!resume) emit('message', { message: ctx.messages[ctx.messages.length - 1] });
-      await ctx.dispatch(action('loop_start', this.name, { prompt: input }), async (a) => a);
+      await review(ctx, 'loop_start', { prompt: input });
       const outcome = await runLoop(ctx);
       text = outcome.text;
       const result = partial(text);
@@ -397,10 +395,7 @@ export class LlmAgent implements Agent {
   }
 
   async #finish(ctx: LoopContext, reason: LoopEndReason, output: string): Promise<void> {
-    await ctx.dispatch(
-      action('loop_end', this.name, { reason, output, usage: { ...ctx.usage } }),
-      async (a) => a,
-    );
+    await review(ctx, 'loop_end', { reason, output, usage: { ...ctx.usage } });
   }
 }
 

@@ -7,7 +7,7 @@ import type {
 } from '../agent-config.js';
 import type { AgentEvent, EventPayloads, EventType } from '../events.js';
 import type { Message } from '../messages.js';
-import type { AgentAction, Middleware } from '../middleware/types.js';
+import type { ActionPayloads, ActionType, AgentAction, Middleware } from '../middleware/types.js';
 import type { JsonSchema, ModelProvider, ToolDefinition } from '../model.js';
 import type { AnyTool, ToolInvocationInfo } from '../tool.js';
 import type { ModelPricing, UsageStats } from '../usage.js';
@@ -57,6 +57,8 @@ export interface LoopContext {
   /** Extra context for tools run inside a runner's invocation (agent tools need it). */
   invocation?: ToolInvocationInfo;
   dispatch(action: AgentAction, core: (action: AgentAction) => Promise<AgentAction>): Promise<AgentAction>;
+  /** False when the agent has no middleware, so reviews can be skipped. */
+  hasMiddleware: boolean;
   emit<T extends EventType>(type: T, payload: EventPayloads[T], stateDelta?: Record<string, unknown>): void;
 }
 
@@ -101,3 +103,18 @@ export function action<T extends AgentAction['type']>(
 
 /** Middleware list type, re-exported for the loop's files. */
 export type MiddlewareList = readonly Middleware[];
+
+/**
+ * Sends an action that middleware may look at or replace (not perform) and returns its payload as
+ * the chain left it. With no middleware it costs nothing: no action object is made.
+ */
+export async function review<T extends ActionType>(
+  ctx: Pick<LoopContext, 'dispatch' | 'agentName' | 'hasMiddleware'>,
+  type: T,
+  payload: ActionPayloads[T],
+): Promise<ActionPayloads[T]> {
+  if (!ctx.hasMiddleware) return payload;
+  const made = { type, agent: ctx.agentName, payload, timestamp: Date.now(), metadata: {} } as AgentAction;
+  const out = await ctx.dispatch(made, async (current) => current);
+  return out.type === type ? (out.payload as ActionPayloads[T]) : payload;
+}

@@ -4,7 +4,7 @@ import type { ChatParams, ModelResponse } from '../model.js';
 import { addUsage, usageOfCall } from '../usage.js';
 import { abortable, abortError } from './abortable.js';
 import { windowOf } from './history-window.js';
-import { action, type LoopContext } from './loop-context.js';
+import { action, type LoopContext, review } from './loop-context.js';
 import { ensureToolResultsComplete, findPairingProblem } from './tool-pairing.js';
 
 /** One model call through the middleware: streams text, records usage, appends the answer. */
@@ -40,10 +40,7 @@ export async function modelTurn(ctx: LoopContext): Promise<Message> {
   } catch (error) {
     if (ctx.signal.aborted) throw abortError(ctx.signal);
     const failure = toAgentError(error, 'MODEL_ERROR', { agent: ctx.agentName, model: ctx.model });
-    await ctx.dispatch(
-      action('error', ctx.agentName, { source: 'model', error: failure, retryable: failure.retryable }),
-      async (current) => current,
-    );
+    await review(ctx, 'error', { source: 'model', error: failure, retryable: failure.retryable });
     throw failure;
   }
   if (!streamed && response.content) {
@@ -51,11 +48,7 @@ export async function modelTurn(ctx: LoopContext): Promise<Message> {
     ctx.options.onToken?.(response.content);
   }
   const usage = usageOfCall(response.usage, ctx.pricing);
-  const reviewed = await ctx.dispatch(
-    action('model_response', ctx.agentName, { response, usage }),
-    async (current) => current,
-  );
-  if (reviewed.type === 'model_response') response = reviewed.payload.response;
+  response = (await review(ctx, 'model_response', { response, usage })).response;
   addUsage(ctx.usage, usage);
   addUsage(ctx.agentUsage, usage);
   ctx.emit('usage', { usage, total: { ...ctx.usage } });

@@ -5,7 +5,7 @@ import { isImageContent, type Message, type ToolCall } from '../messages.js';
 import type { ToolOutcome } from '../middleware/types.js';
 import type { AnyTool, ToolContext } from '../tool.js';
 import { abortable, abortError } from './abortable.js';
-import { action, type LoopContext } from './loop-context.js';
+import { action, type LoopContext, review } from './loop-context.js';
 import { schemaValidator } from './schema-validator.js';
 
 type Plan = { call: ToolCall; tool?: AnyTool } & (
@@ -252,10 +252,7 @@ async function failure(
   cause?: unknown,
 ): Promise<ToolOutcome> {
   const error = cause === undefined ? new AgentError(content, code) : toAgentError(cause, code);
-  await ctx.dispatch(
-    action('error', ctx.agentName, { source: 'tool', error, name: call.name, retryable: false }),
-    async (current) => current,
-  );
+  await review(ctx, 'error', { source: 'tool', error, name: call.name, retryable: false });
   return { content, isError: true, errorCode: code, duration };
 }
 
@@ -276,11 +273,7 @@ function stringify(value: unknown): string {
 }
 
 async function finish(ctx: LoopContext, call: ToolCall, outcome: ToolOutcome): Promise<ToolOutcome> {
-  const reviewed = await ctx.dispatch(
-    action('tool_result', ctx.agentName, { call, result: outcome }),
-    async (current) => current,
-  );
-  const result = reviewed.type === 'tool_result' ? reviewed.payload.result : outcome;
+  const result = (await review(ctx, 'tool_result', { call, result: outcome })).result;
   ctx.toolCalls.push({
     id: call.id,
     name: call.name,

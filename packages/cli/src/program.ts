@@ -64,6 +64,10 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     .option('--deny <callId...>', 'deny pending tool calls of a paused session')
     .option('--reason <text>', 'the reason given to the model for --deny')
     .option('--approve-all', 'approve every tool call without asking')
+    .option(
+      '--allow <pattern...>',
+      'run matching calls without asking: TOOL, TOOL:GLOB (an argument) or TOOL:ARG=GLOB',
+    )
     .action(action('run', ['agent', 'prompt']));
 
   program

@@ -6,6 +6,7 @@ import { CliError, EXIT } from '../../cli-error.js';
 import { type Io, styles } from '../../io.js';
 import { openRuntime } from '../../project.js';
 import { sessionStoreFor } from '../../session-store.js';
+import { allowsCall, parseAllowRules } from './allow-rules.js';
 import { readStdin } from './read-stdin.js';
 import { jsonRenderer, textRenderer } from './render-events.js';
 
@@ -21,12 +22,15 @@ export interface RunCommandOptions {
   deny?: string[];
   reason?: string;
   approveAll?: boolean;
+  /** `--allow` patterns: matching calls run without asking (deny rules of the YAML still win). */
+  allow?: string[];
   project?: string;
 }
 
 /** `agentctl run <agent> [prompt]`: one-shot, from stdin, a chat on a terminal, or a resume. */
 export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<number> {
   const options = raw as unknown as RunCommandOptions;
+  parseAllowRules(options.allow ?? []); // a malformed --allow is a usage error before any server starts
   // Only the agent asked for (and what it uses) is compiled: another agent's missing key must not stop it.
   const { project, runtime } = await openRuntime(raw, io, [options.agent]);
   try {
@@ -130,7 +134,17 @@ async function invoke(
 
 function approver(options: RunCommandOptions, io: Io, rl: Interface | undefined): RunOptions['onApproval'] {
   if (options.approveAll) return async () => true;
-  if (!rl) return undefined;
+  // Asked only once the agent's policy says "ask": its deny rules have already refused what they match.
+  const rules = parseAllowRules(options.allow ?? []);
+  const ask = rl ? prompter(io, rl) : undefined;
+  if (rules.length === 0) return ask;
+  return async (pending) => {
+    if (pending.kind !== 'input' && allowsCall(rules, pending.call)) return true;
+    return ask?.(pending); // undefined leaves the call pending: the run pauses
+  };
+}
+
+function prompter(io: Io, rl: Interface): (pending: PendingApproval) => Promise<ApprovalDecision> {
   const s = styles(io.isTTY);
   return async (pending: PendingApproval): Promise<ApprovalDecision> => {
     const args = JSON.stringify(pending.call.arguments);

@@ -1,4 +1,4 @@
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { readCassette } from '../packages/config/src/index.js';
@@ -77,6 +77,8 @@ describe('agentctl run --record, then replay offline', () => {
       env: { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.url },
     });
     expect(live.stderr).toContain(`recorded 2 model call(s) to ${join(dir, CASSETTE)}`);
+    // agentctl.yaml excludes agents/cassettes/**, so nothing to warn about.
+    expect(live.stderr).not.toContain('include globs match');
     expect(live.code).toBe(0);
     expect(server.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${KEY}`, `Bearer ${KEY}`]);
     const text = await readFile(join(dir, CASSETTE), 'utf8');
@@ -108,6 +110,17 @@ describe('agentctl run --record, then replay offline', () => {
     });
     expect(named.code).toBe(0);
     expect(named.stdout).toContain(ANSWER);
+
+    // Recording where the project would load the cassette as a document says how to avoid it.
+    const inside = await agentctl(['run', 'recorded', PROMPT, '--record', 'agents/again.yaml'], {
+      cwd: dir,
+      env: noKey,
+    });
+    expect(inside.code).toBe(0);
+    expect(inside.stderr).toContain(
+      `note: the project's include globs match ${join(dir, 'agents/again.yaml')}; add its folder to \`exclude\``,
+    );
+    await rm(join(dir, 'agents/again.yaml'));
 
     // The instruction drifts from the recording: exit 1 with a diff naming the field.
     const yaml = join(dir, 'agents/recorded.yaml');

@@ -29,7 +29,7 @@ export async function openRuntime(
   only?: readonly string[],
 ): Promise<{ project: LoadedProject; runtime: Runtime }> {
   const project = await openProject(options, io);
-  const recorder = options.record ? new Recorder(String(options.record), io) : undefined;
+  const recorder = options.record ? new Recorder(String(options.record), io, project) : undefined;
   const { runtime, diagnostics } = await compileProject(project, {
     registry: defaultRegistry(),
     env: io.env,

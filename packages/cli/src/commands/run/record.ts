@@ -1,5 +1,11 @@
 import { resolve } from 'node:path';
-import { type ProviderWrapper, type Runtime, writeCassette } from '@agentctl/config';
+import {
+  type LoadedProject,
+  loadProject,
+  type ProviderWrapper,
+  type Runtime,
+  writeCassette,
+} from '@agentctl/config';
 import { type Cassette, emptyCassette, recordingProvider } from '@agentctl/core';
 import type { Io } from '../../io.js';
 
@@ -11,7 +17,7 @@ type Scrubber = { scrub(text: string): string };
  * cassette as YAML when the runtime is disposed, after the run.
  *
  * @example
- * const recorder = new Recorder('cassettes/run.yaml', io);
+ * const recorder = new Recorder('cassettes/run.yaml', io, project);
  * const { runtime } = await compileProject(project, { wrapProvider: recorder.wrap });
  * const recorded = recorder.attach(runtime); // its dispose() writes the cassette
  */
@@ -21,11 +27,13 @@ export class Recorder {
   /** Absolute path of the cassette file. */
   readonly path: string;
   readonly #io: Io;
+  readonly #project: LoadedProject;
   readonly #scrubbers = new Set<Scrubber>();
 
-  constructor(path: string, io: Io) {
+  constructor(path: string, io: Io, project: LoadedProject) {
     this.path = resolve(io.cwd, path);
     this.#io = io;
+    this.#project = project;
   }
 
   /** The `wrapProvider` hook to give to `compileProject`. */
@@ -66,6 +74,14 @@ export class Recorder {
     );
     await writeCassette(this.path, scrubbed);
     this.#io.stderr(`recorded ${count} model call(s) to ${this.path}\n`);
+    // A cassette among the project's YAML would be loaded as a document without a `kind` next time.
+    const root = this.#project.root;
+    const again = await loadProject({ cwd: root, project: root, env: this.#io.env });
+    if (again.files.includes(this.path)) {
+      this.#io.stderr(
+        `note: the project's include globs match ${this.path}; add its folder to \`exclude\` in agentctl.yaml\n`,
+      );
+    }
   }
 }
 

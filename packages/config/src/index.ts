@@ -24,3 +24,13 @@ export {
 } from './registry.js';
 export { KINDS, type Kind, loadSchema, SCHEMA_DIR } from './schemas.js';
 export type * from './spec-types.js';
+export { type AgentChanges, formatAgentChanges } from './watch/agent-changes.js';
+export { Generation } from './watch/generation.js';
+export { ModuleHost } from './watch/module-host.js';
+export {
+  type OnDiagnostics,
+  type OnGeneration,
+  type ProjectWatch,
+  type WatchOptions,
+  watchProject,
+} from './watch/watch-project.js';

@@ -1,0 +1,111 @@
+/**
+ * The JavaScript a module host's worker runs. It is source text (run with `eval: true`) rather than
+ * a file so the same code starts from the TypeScript sources under vitest and from dist, with no
+ * loader in the worker; tsx is imported by the absolute URL the host passes in `workerData`.
+ *
+ * Protocol (worker side): `load` imports a module and describes its exports; `call` runs a tool's
+ * `execute`; `factory` calls a middleware factory and keeps what it made under a handle; `wrap`
+ * runs a middleware, asking the host for each `next()`; `abort` aborts a call's signal.
+ */
+export const MODULE_HOST_WORKER = String.raw`
+const { parentPort, workerData } = require('node:worker_threads');
+const { pathToFileURL } = require('node:url');
+const modules = new Map();
+const handles = new Map();
+const calls = new Map();
+const nexts = new Map();
+let seq = 0;
+const isTool = (v) => v !== null && typeof v === 'object' && typeof v.name === 'string' && typeof v.execute === 'function';
+const errorOf = (e) => ({ name: e && e.name, message: e instanceof Error ? e.message : String(e), code: e && e.code });
+async function load(path) {
+  let mod = modules.get(path);
+  if (!mod) {
+    const url = pathToFileURL(path).href;
+    if (/\.(m|c)?ts$/.test(path)) {
+      const { tsImport } = await import(workerData.tsx);
+      mod = await tsImport(url, workerData.parent);
+      // A .ts file outside a "type": "module" package is compiled to CommonJS: use its exports.
+      if (mod.default && mod.default.__esModule) mod = mod.default;
+    } else mod = await import(url);
+    modules.set(path, mod);
+  }
+  return mod;
+}
+function describe(mod) {
+  const out = {};
+  for (const [key, value] of Object.entries(mod)) {
+    if (isTool(value)) {
+      out[key] = { kind: 'tool', name: value.name, description: value.description, parameters: value.parameters,
+        timeout: value.timeout, needsApproval: typeof value.needsApproval === 'function' ? 'function' : value.needsApproval };
+    } else if (typeof value === 'function') out[key] = { kind: 'function', length: value.length };
+    else {
+      try { out[key] = { kind: 'value', value: structuredClone(value) }; } catch { /* not cloneable: not offered */ }
+    }
+  }
+  return out;
+}
+async function runTool(msg) {
+  const mod = await load(msg.path);
+  const tool = mod[msg.exportName];
+  const controller = new AbortController();
+  calls.set(msg.id, controller);
+  const sets = {};
+  const state = new Map(Object.entries(msg.state || {}));
+  let ended = false;
+  const ctx = {
+    callId: msg.callId, signal: controller.signal, messages: msg.messages,
+    endInvocation: () => { ended = true; },
+    state: { get: (k) => (k in sets ? sets[k] : state.get(k)), set: (k, v) => { sets[k] = v; } },
+    requestInput: (question) => { const e = new Error(question); e.__requestInput = question; throw e; },
+  };
+  try {
+    const value = await tool.execute(msg.args, ctx);
+    return { value, sets, ended };
+  } catch (e) {
+    if (e && e.__requestInput !== undefined) return { requestInput: e.__requestInput, sets, ended };
+    throw e;
+  } finally {
+    calls.delete(msg.id);
+  }
+}
+async function wrap(msg) {
+  const fn = msg.handle !== undefined ? handles.get(msg.handle) : (await load(msg.path))[msg.exportName];
+  const next = (replacement) => new Promise((resolve, reject) => {
+    const nid = ++seq;
+    nexts.set(nid, { resolve, reject });
+    parentPort.postMessage({ type: 'next', id: msg.id, nid, action: replacement });
+  });
+  return { action: await fn(msg.action, next) };
+}
+async function handle(msg) {
+  switch (msg.type) {
+    case 'load': return { exports: describe(await load(msg.path)) };
+    case 'call': return runTool(msg);
+    case 'factory': {
+      const made = await (await load(msg.path))[msg.exportName](msg.options);
+      if (typeof made !== 'function') throw new Error('the factory did not return a middleware function');
+      const h = ++seq;
+      handles.set(h, made);
+      return { handle: h };
+    }
+    case 'wrap': return wrap(msg);
+  }
+}
+parentPort.on('message', (msg) => {
+  if (msg.type === 'abort') { calls.get(msg.id)?.abort(new Error('aborted')); return; }
+  if (msg.type === 'nextResult') {
+    const waiter = nexts.get(msg.nid);
+    nexts.delete(msg.nid);
+    if (msg.error) waiter?.reject(Object.assign(new Error(msg.error.message), msg.error));
+    else waiter?.resolve(msg.action);
+    return;
+  }
+  handle(msg).then(
+    (result) => {
+      try { parentPort.postMessage({ type: 'result', id: msg.id, ...result }); }
+      catch (e) { parentPort.postMessage({ type: 'result', id: msg.id, error: { message: 'the result cannot be sent between threads: ' + errorOf(e).message } }); }
+    },
+    (e) => parentPort.postMessage({ type: 'result', id: msg.id, error: errorOf(e) }),
+  );
+});
+`;

@@ -1,0 +1,198 @@
+import { Worker } from 'node:worker_threads';
+import type { AgentAction, AnyTool, Middleware, ToolContext } from '@agentctl/core';
+import { MODULE_HOST_WORKER } from './module-host-worker.js';
+
+interface Reply {
+  type: 'result';
+  id: number;
+  error?: { name?: string; message: string; code?: string };
+  [key: string]: unknown;
+}
+
+type ExportDescription =
+  | {
+      kind: 'tool';
+      name: string;
+      description: string;
+      parameters: AnyTool['parameters'];
+      timeout?: number;
+      needsApproval?: boolean | 'function';
+    }
+  | { kind: 'function'; length: number }
+  | { kind: 'value'; value: unknown };
+
+/**
+ * Runs module tools and module middleware in a worker thread, so that terminating the worker frees
+ * every module it imported: V8 never unloads an ES module, and `import('x?v=N')` would keep each
+ * edited version alive for the life of the process. One host serves one generation of a project.
+ */
+export class ModuleHost {
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, { resolve(reply: Reply): void; reject(error: Error): void }>();
+  readonly #nexts = new Map<number, (action: unknown) => Promise<unknown>>();
+  #seq = 0;
+  #closed = false;
+
+  constructor() {
+    this.#worker = new Worker(MODULE_HOST_WORKER, {
+      eval: true,
+      workerData: { tsx: import.meta.resolve('tsx/esm/api'), parent: import.meta.url },
+    });
+    // The worker must not keep a CLI alive; runs in flight hold their own promises.
+    this.#worker.unref();
+    this.#worker.on('message', (message: Reply | NextRequest) => this.#onMessage(message));
+    this.#worker.on('error', (error) => this.#failAll(error));
+    this.#worker.on('exit', () => this.#failAll(new Error('the module worker stopped')));
+  }
+
+  /** Imports a module in the worker and returns stand-ins for its tools, functions and values. */
+  async importModule(absolutePath: string): Promise<Record<string, unknown>> {
+    const reply = await this.#request({ type: 'load', path: absolutePath });
+    const exports = reply.exports as Record<string, ExportDescription>;
+    const out: Record<string, unknown> = {};
+    for (const [key, described] of Object.entries(exports)) {
+      if (described.kind === 'tool') out[key] = this.#tool(absolutePath, key, described);
+      else if (described.kind === 'function') out[key] = this.#function(absolutePath, key, described.length);
+      else out[key] = described.value;
+    }
+    return out;
+  }
+
+  /** Stops the worker, which releases every module it loaded. Calls still running fail. */
+  async dispose(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#worker.terminate();
+  }
+
+  #tool(path: string, exportName: string, d: ExportDescription & { kind: 'tool' }): AnyTool {
+    return {
+      name: d.name,
+      description: d.description,
+      parameters: d.parameters,
+      timeout: d.timeout,
+      // A function cannot be asked synchronously across threads: ask for approval to be safe.
+      needsApproval: d.needsApproval === 'function' ? true : d.needsApproval,
+      execute: async (args: unknown, ctx: ToolContext) => {
+        const id = ++this.#seq;
+        const onAbort = () => this.#worker.postMessage({ type: 'abort', id });
+        ctx.signal.addEventListener('abort', onAbort, { once: true });
+        try {
+          const reply = await this.#request(
+            { type: 'call', path, exportName, args, callId: ctx.callId, messages: ctx.messages },
+            id,
+          );
+          for (const [key, value] of Object.entries((reply.sets ?? {}) as Record<string, unknown>))
+            ctx.state.set(key, value);
+          if (reply.ended) ctx.endInvocation();
+          if (typeof reply.requestInput === 'string') ctx.requestInput(reply.requestInput);
+          return reply.value;
+        } finally {
+          ctx.signal.removeEventListener('abort', onAbort);
+        }
+      },
+    };
+  }
+
+  // A function export is a middleware `(action, next)` or a factory of one `(options)`.
+  #function(path: string, exportName: string, length: number): (...args: unknown[]) => unknown {
+    if (length >= 2) {
+      const middleware = this.#middleware({ path, exportName });
+      // Keeps the arity the compiler reads to tell a middleware from a factory.
+      return (action: unknown, next: unknown) => middleware(action as AgentAction, next as never);
+    }
+    return async (options: unknown) => {
+      const reply = await this.#request({ type: 'factory', path, exportName, options });
+      return this.#middleware({ handle: reply.handle as number });
+    };
+  }
+
+  #middleware(target: { path: string; exportName: string } | { handle: number }): Middleware {
+    return async (action, next) => {
+      const id = ++this.#seq;
+      const { sendable, restore } = splitAction(action);
+      this.#nexts.set(id, async (replacement) => {
+        const result = await next(replacement === undefined ? undefined : restore(replacement));
+        return splitAction(result).sendable;
+      });
+      try {
+        const reply = await this.#request({ type: 'wrap', ...target, action: sendable }, id);
+        return restore(reply.action);
+      } finally {
+        this.#nexts.delete(id);
+      }
+    };
+  }
+
+  #request(message: Record<string, unknown>, id = ++this.#seq): Promise<Reply> {
+    if (this.#closed) return Promise.reject(new Error('this generation was disposed'));
+    return new Promise<Reply>((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      this.#worker.postMessage({ ...message, id });
+    }).then((reply) => {
+      if (reply.error) throw Object.assign(new Error(reply.error.message), { code: reply.error.code });
+      return reply;
+    });
+  }
+
+  #onMessage(message: Reply | NextRequest): void {
+    if (message.type === 'next') {
+      const next = this.#nexts.get(message.id);
+      const send = (body: Record<string, unknown>) =>
+        this.#worker.postMessage({ type: 'nextResult', nid: message.nid, ...body });
+      if (!next) {
+        send({ error: { message: 'next() called after the middleware returned' } });
+        return;
+      }
+      next(message.action).then(
+        (action) => send({ action }),
+        (error: Error) => send({ error: { message: error.message, name: error.name } }),
+      );
+      return;
+    }
+    const waiter = this.#pending.get(message.id);
+    this.#pending.delete(message.id);
+    waiter?.resolve(message);
+  }
+
+  #failAll(error: Error): void {
+    for (const waiter of this.#pending.values()) waiter.reject(error);
+    this.#pending.clear();
+  }
+}
+
+interface NextRequest {
+  type: 'next';
+  id: number;
+  nid: number;
+  action?: unknown;
+}
+
+/**
+ * An action without what cannot cross threads (the tool call's AbortSignal, the error's class),
+ * and a way to put those back on what comes back.
+ */
+function splitAction(action: AgentAction): {
+  sendable: unknown;
+  restore(back: unknown): AgentAction;
+} {
+  const payload = action.payload as unknown as Record<string, unknown>;
+  const kept: Record<string, unknown> = {};
+  const plain: Record<string, unknown> = { ...payload };
+  if ('signal' in plain) {
+    kept.signal = plain.signal;
+    delete plain.signal;
+  }
+  if (plain.error instanceof Error) {
+    kept.error = plain.error;
+    const e = plain.error as Error & { code?: string };
+    plain.error = { name: e.name, message: e.message, code: e.code };
+  }
+  return {
+    sendable: { ...action, payload: plain },
+    restore(back) {
+      const b = back as AgentAction;
+      return { ...b, payload: { ...(b.payload as object), ...kept } } as AgentAction;
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import { createRequire } from 'node:module';
+import { basename, dirname, join, relative, sep } from 'node:path';
+import { type FSWatcher, watch } from 'chokidar';
+import { PROJECT_FILE } from '../project-root.js';
+
+type Matcher = (path: string) => boolean;
+// picomatch ships no types of its own; this is the one call used.
+const picomatch = createRequire(import.meta.url)('picomatch') as (
+  globs: string[],
+  options?: { dot?: boolean },
+) => Matcher;
+
+/** Which files of the project a reload depends on; refreshed after every load. */
+export interface WatchScope {
+  include: readonly string[];
+  exclude: readonly string[];
+  /** Files the specs point at (module tools, instruction files, scripts). */
+  referenced: ReadonlySet<string>;
+  /** The `.env` file name (relative to the root). */
+  envFile: string;
+}
+
+const IGNORED_DIRS = new Set(['node_modules', '.git', '.agentctl']);
+const CODE = /\.(m|c)?[jt]s$/;
+
+/**
+ * Watches a project folder and calls `onChange` with the changed files, `debounceMs` after the
+ * last relevant event. Chokidar watches the whole folder (no globs in it): which files count is
+ * decided here, from the project's own include/exclude globs and the files its specs name, so
+ * every editor save style (in place, temp+rename, rename to backup, delete+recreate) is seen as a
+ * change to the file itself.
+ */
+export class ProjectWatcher {
+  readonly #watcher: FSWatcher;
+  readonly #pending = new Set<string>();
+  #timer?: NodeJS.Timeout;
+  #include: Matcher = () => false;
+  #exclude: Matcher = () => false;
+  #scope: WatchScope = { include: [], exclude: [], referenced: new Set(), envFile: '.env' };
+  #codeDirs: string[] = [];
+  /** Resolves once the initial scan is done and events are reported. */
+  readonly ready: Promise<void>;
+
+  constructor(
+    readonly root: string,
+    readonly debounceMs: number,
+    readonly onChange: (files: string[]) => void,
+  ) {
+    this.#watcher = watch(root, {
+      ignoreInitial: true,
+      // The debounce already folds unlink+add of a save together; chokidar's own folding loses track
+      // of a file after a rename-to-backup save on Linux.
+      atomic: false,
+      ignored: (path) =>
+        relative(root, path)
+          .split(sep)
+          .some((part) => IGNORED_DIRS.has(part)),
+    });
+    this.ready = new Promise((resolve) => this.#watcher.once('ready', () => resolve()));
+    for (const event of ['add', 'change', 'unlink'] as const)
+      this.#watcher.on(event, (path: string) => this.#event(path));
+    // Chokidar's own events miss a file deleted and at once recreated (the folder listing looks
+    // unchanged and the file's watcher followed the old inode): raw fs.watch events catch it.
+    this.#watcher.on('raw', (_event, name, details) => {
+      const watched = (details as { watchedPath?: string } | undefined)?.watchedPath;
+      if (typeof name !== 'string' || name === '' || !watched) return;
+      this.#event(basename(watched) === name ? watched : join(watched, name));
+    });
+    // A folder renamed or removed takes its files with it (a new one brings `add` events of its own).
+    this.#watcher.on('unlinkDir', (path: string) => this.#event(path, true));
+  }
+
+  /** Sets the globs and referenced files that decide which changes count. */
+  setScope(scope: WatchScope): void {
+    this.#scope = scope;
+    this.#include = picomatch([...scope.include]);
+    this.#exclude = scope.exclude.length > 0 ? picomatch([...scope.exclude]) : () => false;
+    // A module tool's helpers sit beside it: code files under its folder count too.
+    this.#codeDirs = [...scope.referenced].filter((f) => CODE.test(f)).map((f) => dirname(f) + sep);
+  }
+
+  /** True when a change to `path` (absolute) can change the project. */
+  relevant(path: string, isDir = false): boolean {
+    const rel = relative(this.root, path).split(sep).join('/');
+    if (rel.startsWith('..') || rel === '') return false;
+    const name = basename(rel);
+    // Editor droppings: emacs locks, vim's write test and swap files, backups.
+    if (name.startsWith('.#') || name === '4913' || /\.sw[a-p]$|~$/.test(name)) return false;
+    if (isDir) return true;
+    if (rel === PROJECT_FILE || rel === this.#scope.envFile) return true;
+    if (this.#scope.referenced.has(path)) return true;
+    if (this.#include(rel) && !this.#exclude(rel)) return true;
+    return CODE.test(name) && this.#codeDirs.some((dir) => path.startsWith(dir));
+  }
+
+  /** Stops watching. */
+  async close(): Promise<void> {
+    clearTimeout(this.#timer);
+    await this.#watcher.close();
+  }
+
+  #event(path: string, isDir = false): void {
+    if (!this.relevant(path, isDir)) return;
+    this.#pending.add(path);
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      const files = [...this.#pending].sort();
+      this.#pending.clear();
+      this.onChange(files);
+    }, this.debounceMs);
+  }
+}

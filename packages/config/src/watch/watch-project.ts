@@ -1,0 +1,205 @@
+import { join } from 'node:path';
+import { type CompileOptions, compileProject, type Runtime } from '../compile/compile-project.js';
+import { withModuleLoader } from '../compile/import-module.js';
+import { type Diagnostic, diagnostic, FILE_START } from '../diagnostic.js';
+import type { Env } from '../env/interpolate.js';
+import { DEFAULT_INCLUDE } from '../load/find-files.js';
+import { type LoadedProject, loadProject } from '../load/load-project.js';
+import type { Registry } from '../registry.js';
+import type { ProjectSpec } from '../spec-types.js';
+import { agentFingerprints, diffAgents, fileHash } from './agent-changes.js';
+import { Generation } from './generation.js';
+import { ModuleHost } from './module-host.js';
+import { ProjectWatcher } from './project-watcher.js';
+
+/** Options of {@link watchProject}. */
+export interface WatchOptions {
+  /** The project folder (`-C DIR`), instead of looking upward from `dir` for agentctl.yaml. */
+  project?: string;
+  /** Milliseconds of quiet after the last change before reloading. Default 150. */
+  debounceMs?: number;
+  registry?: Registry;
+  env?: Env;
+  /** Compile only these agents (and what they use). Default: every agent. */
+  agents?: CompileOptions['agents'];
+  /** A model every LLM agent uses instead of its own. */
+  model?: string;
+  /**
+   * Load module tools and middleware in a worker per generation, terminated with it, so edited
+   * modules do not pile up in memory. Default true; false imports them in this process.
+   */
+  isolateModules?: boolean;
+}
+
+/** Called with each new generation once it is live, and with the warnings of its build. */
+export type OnGeneration = (generation: Generation, warnings: Diagnostic[]) => void;
+/** Called once per change that leaves the project broken; the last good generation keeps serving. */
+export type OnDiagnostics = (diagnostics: Diagnostic[], files: readonly string[]) => void;
+
+/** A project being watched: its live generation and the way to stop. */
+export interface ProjectWatch {
+  root: string;
+  /** The live generation (undefined while the project has never built cleanly). */
+  readonly current: Generation | undefined;
+  /** A lease on the live generation for one run; call `release` when the run ends. */
+  acquire(): { generation: Generation; release(): void } | undefined;
+  /** Reloads now, without waiting for a change. Resolves when that reload is done. */
+  reload(files?: readonly string[]): Promise<void>;
+  /** Stops watching and disposes every generation, runs in flight or not. */
+  close(): Promise<void>;
+}
+
+/**
+ * Watches a project and keeps a compiled generation of it live: every change re-runs the whole
+ * pipeline; a broken change is reported (once) and the last good generation keeps serving; a good
+ * one is built completely, then swapped in, and the old one is disposed when its last run ends.
+ *
+ * @example
+ * const watch = await watchProject('.', (g) => console.log(`generation ${g.id}`), (ds) => ds.forEach((d) => console.error(formatDiagnostic(d))));
+ * const lease = watch.acquire();
+ * try { await lease?.generation.runtime.agents.get('hello')?.run('hi').result; } finally { lease?.release(); }
+ */
+export async function watchProject(
+  dir: string,
+  onGeneration: OnGeneration,
+  onDiagnostics: OnDiagnostics,
+  options: WatchOptions = {},
+): Promise<ProjectWatch> {
+  let current: Generation | undefined;
+  let fingerprints = new Map<string, string>();
+  let nextId = 1;
+  const live = new Set<Generation>();
+  let closed = false;
+  let running: Promise<void> = Promise.resolve();
+  // Content of the files the last build read: an event that changed none of them (a late duplicate,
+  // a save of the same text) is not a change, so it neither rebuilds nor reports again.
+  let contents = new Map<string, string | undefined>();
+
+  const first = await build([]);
+  const watcher = new ProjectWatcher(first.root, options.debounceMs ?? 150, (files) => {
+    void reload(files);
+  });
+  watcher.setScope(first.scope);
+  await watcher.ready;
+
+  async function build(files: readonly string[]) {
+    let project: LoadedProject;
+    try {
+      project = await loadProject({ cwd: dir, project: options.project, env: options.env });
+    } catch (error) {
+      const d = diagnostic(dir, FILE_START, 'internal-error', (error as Error).message);
+      onDiagnostics([d], files);
+      return { root: current?.runtime.root ?? dir, scope: emptyScope() };
+    }
+    const referenced = new Set<string>();
+    const prints = agentFingerprints(project.root, project.specs, referenced);
+    contents = new Map();
+    const envPath = join(
+      project.root,
+      (project.specs.project?.spec as ProjectSpec | undefined)?.env_file ?? '.env',
+    );
+    for (const file of [...project.files, ...referenced, ...files, envPath])
+      contents.set(file, fileHash(file));
+    const spec = project.specs.project?.spec as ProjectSpec | undefined;
+    const scope = {
+      include: spec?.include ?? DEFAULT_INCLUDE,
+      exclude: spec?.exclude ?? [],
+      referenced,
+      envFile: spec?.env_file ?? '.env',
+    };
+    const made = await compile(project);
+    const errors = made.diagnostics.filter((d) => d.severity === 'error');
+    if (!made.runtime || errors.length > 0) {
+      await made.runtime?.dispose();
+      onDiagnostics(made.diagnostics, files);
+      return { root: project.root, scope };
+    }
+    const generation = new Generation(nextId++, made.runtime, diffAgents(fingerprints, prints), files, (g) =>
+      live.delete(g),
+    );
+    fingerprints = prints;
+    live.add(generation);
+    const previous = current;
+    current = generation;
+    void previous?.retire();
+    onGeneration(generation, made.diagnostics);
+    return { root: project.root, scope };
+  }
+
+  async function compile(project: LoadedProject): Promise<{ runtime?: Runtime; diagnostics: Diagnostic[] }> {
+    const compileOptions: CompileOptions = {
+      registry: options.registry,
+      env: options.env,
+      agents: options.agents,
+      model: options.model,
+    };
+    if (options.isolateModules === false) return compileProject(project, compileOptions);
+    let host: ModuleHost | undefined;
+    const loader = (path: string) => {
+      host ??= new ModuleHost();
+      return host.importModule(path);
+    };
+    const made = await withModuleLoader(loader, () => compileProject(project, compileOptions)).catch(
+      async (error: unknown) => {
+        await host?.dispose();
+        throw error;
+      },
+    );
+    if (!made.runtime) {
+      await host?.dispose();
+      return made;
+    }
+    const runtime = made.runtime;
+    return {
+      diagnostics: made.diagnostics,
+      runtime: {
+        ...runtime,
+        async dispose() {
+          try {
+            await runtime.dispose();
+          } finally {
+            await host?.dispose();
+          }
+        },
+      },
+    };
+  }
+
+  // Reloads run one after another: a change during a reload waits for it, then builds again.
+  function reload(files: readonly string[] = []): Promise<void> {
+    running = running.then(async () => {
+      if (closed) return;
+      if (files.length > 0 && files.every((f) => contents.has(f) && contents.get(f) === fileHash(f))) return;
+      try {
+        const { scope } = await build(files);
+        watcher.setScope(scope);
+      } catch (error) {
+        onDiagnostics([diagnostic(dir, FILE_START, 'internal-error', (error as Error).message)], files);
+      }
+    });
+    return running;
+  }
+
+  return {
+    root: first.root,
+    get current() {
+      return current;
+    },
+    acquire() {
+      const generation = current;
+      if (!generation) return undefined;
+      return { generation, release: generation.acquire() };
+    },
+    reload,
+    async close() {
+      closed = true;
+      await watcher.close();
+      await running;
+      await Promise.allSettled([...live].map((g) => g.dispose()));
+    },
+  };
+}
+
+function emptyScope() {
+  return { include: DEFAULT_INCLUDE, exclude: [], referenced: new Set<string>(), envFile: '.env' };
+}

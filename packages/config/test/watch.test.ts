@@ -1,0 +1,251 @@
+import { existsSync } from 'node:fs';
+import { rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { LlmAgent } from '@agentctl/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  type Diagnostic,
+  formatAgentChanges,
+  formatDiagnostic,
+  type Generation,
+  type ProjectWatch,
+  watchProject,
+} from '../src/index.js';
+import { project } from './helpers.js';
+
+/** An echo agent whose structured answer is `{ v: <value> }`: a change to it is observable. */
+const agentYaml = (name: string, value: string) =>
+  `kind: agent\nname: ${name}\nmodel: offline/echo\ninstruction: answer\noutput_schema: { type: object, properties: { v: { const: ${value} } }, required: [v] }\n`;
+
+interface Watched {
+  watch: ProjectWatch;
+  generations: Generation[];
+  failures: Diagnostic[][];
+  /** Resolves with the next generation (or the next failure) after this call. */
+  next(): Promise<{ generation?: Generation; diagnostics?: Diagnostic[] }>;
+}
+
+const open: ProjectWatch[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((w) => w.close()));
+});
+
+async function watched(root: string, debounceMs = 30): Promise<Watched> {
+  const generations: Generation[] = [];
+  const failures: Diagnostic[][] = [];
+  let waiters: Array<(r: { generation?: Generation; diagnostics?: Diagnostic[] }) => void> = [];
+  const settle = (r: { generation?: Generation; diagnostics?: Diagnostic[] }) => {
+    const now = waiters;
+    waiters = [];
+    for (const w of now) w(r);
+  };
+  const watch = await watchProject(
+    root,
+    (generation) => {
+      generations.push(generation);
+      settle({ generation });
+    },
+    (diagnostics) => {
+      failures.push(diagnostics);
+      settle({ diagnostics });
+    },
+    { project: root, debounceMs },
+  );
+  open.push(watch);
+  return {
+    watch,
+    generations,
+    failures,
+    next: () => new Promise((resolve) => waiters.push(resolve)),
+  };
+}
+
+/** Waits (through reload events) until `check` holds; the test's timeout fails it otherwise. */
+async function until(w: Watched, check: () => boolean | Promise<boolean>): Promise<void> {
+  while (true) {
+    const next = w.next();
+    if (await check()) return;
+    await next;
+  }
+}
+
+/** A lease on the live generation; fails with the diagnostics when there is none. */
+function lease(w: Watched) {
+  const got = w.watch.acquire();
+  if (!got) throw new Error(`no live generation: ${w.failures.flat().map(formatDiagnostic).join('\n')}`);
+  return got;
+}
+
+async function answer(w: Watched, agent = 'a'): Promise<unknown> {
+  const held = lease(w);
+  try {
+    const run = (held.generation.runtime.agents.get(agent) as LlmAgent).run<{ v: unknown }>('hi');
+    return (await run).output.v;
+  } finally {
+    held.release();
+  }
+}
+
+describe('watchProject', () => {
+  it('builds the first generation and reloads on an in-place save', async () => {
+    const root = await project({ 'agents/a.yaml': agentYaml('a', 'one') });
+    const w = await watched(root);
+    expect(w.generations.map((g) => g.id)).toEqual([1]);
+    expect(formatAgentChanges(w.generations[0].changes)).toBe('1 added: +a');
+    expect(await answer(w)).toBe('one');
+    await writeFile(join(root, 'agents/a.yaml'), agentYaml('a', 'two'));
+    await until(w, () => w.watch.current?.id === 2);
+    expect(formatAgentChanges(w.generations[1].changes)).toBe('1 changed: ~a');
+    expect(w.generations[1].files).toEqual([join(root, 'agents/a.yaml')]);
+    expect(await answer(w)).toBe('two');
+  });
+
+  it('sees every editor save style', async () => {
+    const root = await project({ 'agents/a.yaml': agentYaml('a', 'zero') });
+    const w = await watched(root);
+    const file = join(root, 'agents/a.yaml');
+    const styles: Record<string, (content: string) => Promise<void>> = {
+      'temp then rename': async (content) => {
+        await writeFile(`${file}.tmp-123`, content);
+        await rename(`${file}.tmp-123`, file);
+      },
+      'rename to backup (vim)': async (content) => {
+        await writeFile(join(root, 'agents/4913'), '');
+        await unlink(join(root, 'agents/4913'));
+        await rename(file, `${file}~`);
+        await writeFile(file, content);
+        await unlink(`${file}~`);
+      },
+      'delete and recreate': async (content) => {
+        await unlink(file);
+        await writeFile(file, content);
+      },
+      'in place': (content) => writeFile(file, content),
+    };
+    for (const [style, save] of Object.entries(styles)) {
+      const value = style.replace(/\W+/g, '_');
+      await save(agentYaml('a', value));
+      await until(w, async () => (await answer(w)) === value);
+    }
+    // A save style that briefly leaves no file may report it missing, never a broken YAML.
+    expect(w.failures.flat().filter((d) => d.rule !== 'project-file')).toEqual([]);
+  });
+
+  it('keeps the last good generation on a broken save, reports file:line:col once, and recovers', async () => {
+    const root = await project({ 'agents/a.yaml': agentYaml('a', 'good') });
+    const w = await watched(root);
+    await writeFile(join(root, 'agents/a.yaml'), `${agentYaml('a', 'bad')}limits: { max_iterations: [ }\n`);
+    await until(w, () => w.failures.length > 0);
+    expect(w.failures[0].map(formatDiagnostic).join('\n')).toMatch(/agents\/a\.yaml:6:\d+: error/);
+    expect(w.watch.current?.id).toBe(1);
+    expect(await answer(w)).toBe('good');
+    // Saving the same broken text again (or a late duplicate event) is not a new change.
+    await writeFile(join(root, 'agents/a.yaml'), `${agentYaml('a', 'bad')}limits: { max_iterations: [ }\n`);
+    await writeFile(join(root, 'agents/a.yaml'), agentYaml('a', 'fixed'));
+    await until(w, () => w.watch.current?.id === 2);
+    expect(await answer(w)).toBe('fixed');
+    expect(w.failures).toHaveLength(1);
+  });
+
+  it('keeps the old generation when the new one fails to compile (a module tool that is missing)', async () => {
+    const root = await project({
+      'agents/a.yaml': agentYaml('a', 'kept'),
+      'tools/t.js': 'export default { name: "t", description: "t", execute: () => 1 };\n',
+    });
+    const w = await watched(root);
+    await writeFile(
+      join(root, 'agents/a.yaml'),
+      `${agentYaml('a', 'new')}tools: [{ module: ../tools/missing.js }]\n`,
+    );
+    await until(w, () => w.failures.length > 0);
+    expect(w.failures[0].map(formatDiagnostic).join('\n')).toMatch(
+      /agents\/a\.yaml:6:\d+: error.*missing\.js/,
+    );
+    expect(w.watch.current?.id).toBe(1);
+    expect(await answer(w)).toBe('kept');
+  });
+
+  it('picks up new files and drops deleted ones', async () => {
+    const root = await project({ 'agents/a.yaml': agentYaml('a', 'x') });
+    const w = await watched(root);
+    await writeFile(join(root, 'agents/b.yaml'), agentYaml('b', 'bee'));
+    await until(w, () => w.watch.current?.id === 2);
+    expect(formatAgentChanges(w.generations[1].changes)).toBe('1 added: +b');
+    expect(await answer(w, 'b')).toBe('bee');
+    await rm(join(root, 'agents/a.yaml'));
+    await until(w, () => w.watch.current?.id === 3);
+    expect(formatAgentChanges(w.generations[2].changes)).toBe('1 removed: -a');
+    expect(w.watch.current?.runtime.agents.has('a')).toBe(false);
+  });
+
+  it('ignores files outside the include globs', async () => {
+    const root = await project({
+      'agentctl.yaml': 'kind: project\nname: p\ninclude: ["agents/**/*.yaml"]\n',
+      'agents/a.yaml': agentYaml('a', 'x'),
+    });
+    const w = await watched(root);
+    await writeFile(join(root, 'notes.yaml'), 'not: part of it\n');
+    await writeFile(join(root, 'agents/README.txt'), 'hello\n');
+    // A reload that is not skipped would land before this forced one.
+    await w.watch.reload();
+    expect(w.generations.map((g) => g.files)).toEqual([[], []]);
+  });
+
+  it('lets a run in flight finish on its generation, then disposes it', async () => {
+    const gate = join(await project({}), 'gate');
+    const toolSource = (version: string, wait: boolean) => `
+import { existsSync } from 'node:fs';
+export default {
+  name: 'slow', description: 'waits for the gate', parameters: { type: 'object', properties: {} },
+  async execute() {
+    ${wait ? `while (!existsSync(${JSON.stringify(gate)})) await new Promise((r) => setTimeout(r, 10));` : ''}
+    return '${version}';
+  },
+};
+`;
+    const root = await project({
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/auto\ninstruction: go\ntools: [{ module: ../tools/slow.ts }]\n',
+      'tools/slow.ts': toolSource('v1', true),
+    });
+    const w = await watched(root);
+    const held = lease(w);
+    const oldRun = (held.generation.runtime.agents.get('a') as LlmAgent).run('go');
+    const oldDone = Promise.resolve(oldRun).finally(held.release);
+    await writeFile(join(root, 'tools/slow.ts'), toolSource('v2', false));
+    await until(w, () => w.watch.current?.id === 2);
+    const second = w.generations[1];
+    expect(formatAgentChanges(second.changes)).toBe('1 changed: ~a');
+    const first = w.generations[0];
+    expect(first.retired && !first.disposed).toBe(true);
+    const newLease = lease(w);
+    const newResult = await (newLease.generation.runtime.agents.get('a') as LlmAgent).run('go');
+    newLease.release();
+    expect(newResult.toolCalls.map((c) => c.result)).toEqual(['v2']);
+    expect(first.disposed).toBe(false);
+    await writeFile(gate, '');
+    const oldResult = await oldDone;
+    expect(oldResult.toolCalls.map((c) => c.result)).toEqual(['v1']);
+    expect(first.disposed).toBe(true);
+    expect(second.disposed).toBe(false);
+    expect(existsSync(gate)).toBe(true);
+  });
+
+  it('runs module middleware in the worker, calling back into the chain', async () => {
+    const root = await project({
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\ninstruction: hi\nmiddleware: [shout]\n---\nkind: middleware\nname: shout\nmodule: ../mw/shout.ts\noptions: { suffix: "!" }\n',
+      'mw/shout.ts': `export default (options: { suffix: string }) => async (action: any, next: any) => {
+  const out = await next();
+  if (out.type === 'model_response') out.payload.response.content = String(out.payload.response.content).toUpperCase() + options.suffix;
+  return out;
+};
+`,
+    });
+    const w = await watched(root);
+    const held = lease(w);
+    const result = await (held.generation.runtime.agents.get('a') as LlmAgent).run('quiet please');
+    held.release();
+    expect(result.text).toBe('QUIET PLEASE!');
+  });
+});

@@ -4,7 +4,8 @@ import type { EventChannel } from './event-channel.js';
 
 /**
  * A run in progress: iterate it for events as they happen, or await it (or `result`) for the
- * outcome. Leaving the iteration early cancels the run.
+ * outcome. Leaving the iteration early cancels the run. Awaiting the run itself before iterating
+ * it says the events are not wanted, and they are no longer kept.
  */
 export class AgentRun<T = string> implements AsyncIterable<AgentEvent>, PromiseLike<AgentResult<T>> {
   /** Settles when the run ends: the result, or an `AgentError` carrying the partial result. */
@@ -12,6 +13,7 @@ export class AgentRun<T = string> implements AsyncIterable<AgentEvent>, PromiseL
   readonly #events: EventChannel<AgentEvent>;
   readonly #controller: AbortController;
   #settled = false;
+  #iterating = false;
 
   constructor(
     events: EventChannel<AgentEvent>,
@@ -42,11 +44,14 @@ export class AgentRun<T = string> implements AsyncIterable<AgentEvent>, PromiseL
     onFulfilled?: ((value: AgentResult<T>) => R1 | PromiseLike<R1>) | null,
     onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
+    // Awaited without being iterated: nobody will read the events, so they are not kept.
+    if (!this.#iterating) this.#events.discard();
     return this.result.then(onFulfilled, onRejected);
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<AgentEvent, void, undefined> {
     let finished = false;
+    this.#iterating = true;
     try {
       for await (const event of this.#events) yield event;
       finished = true;

@@ -9,8 +9,17 @@ export class EventChannel<T> implements AsyncIterable<T> {
   #failure: { error: unknown } | undefined;
   #waiter: (() => void) | undefined;
 
+  #discard = false;
+
+  /** Stops keeping items for a reader that will never come (the run is only awaited). */
+  discard(): void {
+    this.#discard = true;
+    this.#items = [];
+    this.#head = 0;
+  }
+
   push(item: T): void {
-    if (this.#closed) return;
+    if (this.#closed || this.#discard) return;
     this.#items.push(item);
     this.#wake();
   }

@@ -210,3 +210,52 @@ describe('built-in tool options', () => {
     expect(text).toMatch(/agents\/a\.yaml:6:\d+: error: .*(outside|escape|leaves)/);
   });
 });
+
+describe('approval of toolset tools', () => {
+  // A stand-in for an MCP toolset kind: every tool of the toolset echoes, and needs approval
+  // exactly when its toolset's mode is not `never` (what @agentctl/mcp does).
+  async function compileWithToolset(toolset: string, agentExtra: string) {
+    const root = await project({
+      'agents/a.yaml': `kind: agent\nname: a\nmodel: m\ntools: [{ toolset: box }]\n${agentExtra}\n---\nkind: model\nname: m\nprovider: offline\nmodel: script\nscript:\n  - tool_calls: [{ name: p_read, arguments: {}, id: r }, { name: p_write, arguments: {}, id: w }]\n  - text: done\n`,
+      'agents/box.yaml': `kind: toolset\nname: box\nmcp: { command: none }\nprefix: p\n${toolset}\n`,
+    });
+    const registry = createRegistry().registerToolset('mcp', async (spec) => ({
+      tools: ['read', 'write'].map((name) => ({
+        name: `p_${name}`,
+        description: name,
+        parameters: { type: 'object', properties: {} },
+        needsApproval: spec.approval !== undefined && spec.approval !== 'never',
+        execute: () => `${name} ok`,
+      })),
+      dispose: async () => undefined,
+    }));
+    const loaded = await loadProject({ project: root, env: {} });
+    const { runtime, diagnostics } = await compileProject(loaded, { env: {}, registry });
+    expect(diagnostics.map(formatDiagnostic)).toEqual([]);
+    try {
+      return await (runtime!.agents.get('a') as LlmAgent).run('go').result;
+    } finally {
+      await runtime!.dispose();
+    }
+  }
+
+  it('takes per-tool modes by the name the model sees or the server name, patterns last', async () => {
+    const result = await compileWithToolset('approval: { "*": never, write: always }', '');
+    expect(pendingNames(result)).toEqual(['p_write']);
+    expect(ran(result)).toEqual(['p_read']);
+  });
+
+  it("lets the agent's approval.tools override the toolset's mode", async () => {
+    const result = await compileWithToolset(
+      'approval: always',
+      'approval: { tools: { p_read: never, "p_w*": once-per-session } }',
+    );
+    expect(pendingNames(result)).toEqual(['p_write']);
+    expect(ran(result)).toEqual(['p_read']);
+  });
+
+  it('applies a single once-per-session mode to every tool of the toolset', async () => {
+    const result = await compileWithToolset('approval: once-per-session', '');
+    expect(pendingNames(result)).toEqual(['p_read', 'p_write']);
+  });
+});

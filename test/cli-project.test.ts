@@ -73,7 +73,8 @@ describe.concurrent('agentctl list, tree, schema', () => {
     expect(Object.keys(properties)).toEqual(
       expect.arrayContaining(['kind', 'name', 'model', 'instruction', 'tools', 'sub_agents']),
     );
-    const validate = schemaValidator(schema, [join(REPO, 'schemas/common.schema.json')]);
+    // The printed schema is self-contained: it validates with no sibling schema files.
+    const validate = schemaValidator(schema, []);
     const hello = parseYaml(readFileSync(join(REPO, 'agents/hello.yaml'), 'utf8'));
     expect(validate(hello), JSON.stringify(validate.errors)).toBe(true);
     expect(validate({ ...hello, instructions: 'typo' })).toBe(false);
@@ -85,9 +86,19 @@ describe.concurrent('agentctl list, tree, schema', () => {
       agentctl(['schema', 'widget'], { cwd: elsewhere }),
     ]);
     expect(all.code).toBe(0);
-    expect(JSON.parse(all.stdout)).toEqual(
-      JSON.parse(readFileSync(join(REPO, 'schemas/agentctl.schema.json'), 'utf8')),
-    );
+    // The entry schema as written, with every kind it dispatches to embedded under $defs.
+    const { $defs, ...entry } = JSON.parse(all.stdout);
+    expect(entry).toEqual(JSON.parse(readFileSync(join(REPO, 'schemas/agentctl.schema.json'), 'utf8')));
+    expect(Object.keys($defs).sort()).toEqual([
+      'agent.schema.json',
+      'common.schema.json',
+      'memory.schema.json',
+      'middleware.schema.json',
+      'model.schema.json',
+      'project.schema.json',
+      'tool.schema.json',
+      'toolset.schema.json',
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('unknown kind "widget"');
   });

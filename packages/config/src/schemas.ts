@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Options, ValidateFunction } from 'ajv';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { precompiledValidators } from './load/precompiled-validators.js';
 
 /** Absolute path of the `schemas/` folder: the JSON Schemas the loader enforces. */
 export const SCHEMA_DIR: string = fileURLToPath(new URL('../../../schemas/', import.meta.url)).replace(
@@ -14,6 +16,25 @@ export const KINDS = ['project', 'agent', 'model', 'tool', 'toolset', 'middlewar
 
 /** One document kind. */
 export type Kind = (typeof KINDS)[number];
+
+/** Ajv options of the kind validators, shared by the runtime compile and the build-time code generation. */
+export const SCHEMA_AJV_OPTIONS: Options = {
+  // verbose: errors carry their schema, which the error mapping reads for allowed keys and messages.
+  allErrors: true,
+  verbose: true,
+  strict: true,
+  strictTypes: false,
+  strictRequired: false,
+};
+
+// ajv is CommonJS and costs ~40 ms to load: required on first use only, since a build ships the
+// validators precompiled and a start-up then never needs it.
+const require = createRequire(import.meta.url);
+
+/** The Ajv 2020 class, loaded on first call. */
+export function ajv2020Class(): typeof Ajv2020 {
+  return (require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020;
+}
 
 const cache = new Map<string, object>();
 
@@ -29,30 +50,26 @@ export function loadSchema(kind = 'agentctl'): object {
   return schema;
 }
 
+/** Ajv with every schema of `schemas/` added, made with these options. */
+export function createSchemaAjv(options: Options = SCHEMA_AJV_OPTIONS): Ajv2020 {
+  const ajv = new (ajv2020Class())(options);
+  for (const file of readdirSync(SCHEMA_DIR)) {
+    if (file.endsWith('.schema.json')) ajv.addSchema(loadSchema(file.slice(0, -'.schema.json'.length)));
+  }
+  return ajv;
+}
+
 let ajvInstance: Ajv2020 | undefined;
 
 /** The one Ajv instance holding every schema (compiling is the slow part, so it is shared). */
 export function schemaAjv(): Ajv2020 {
-  if (!ajvInstance) {
-    // verbose: errors carry their schema, which the error mapping reads for allowed keys and messages.
-    const ajv = new Ajv2020({
-      allErrors: true,
-      verbose: true,
-      strict: true,
-      strictTypes: false,
-      strictRequired: false,
-    });
-    for (const file of readdirSync(SCHEMA_DIR)) {
-      if (file.endsWith('.schema.json')) ajv.addSchema(loadSchema(file.slice(0, -'.schema.json'.length)));
-    }
-    ajvInstance = ajv;
-  }
+  ajvInstance ??= createSchemaAjv();
   return ajvInstance;
 }
 
-/** The compiled validator of one kind. */
+/** The validator of one kind: precompiled when the build generated it for these schemas, else compiled now. */
 export function kindValidator(kind: Kind | 'agentctl'): ValidateFunction {
-  const validate = schemaAjv().getSchema(`${kind}.schema.json`);
+  const validate = precompiledValidators(SCHEMA_DIR)?.[kind] ?? schemaAjv().getSchema(`${kind}.schema.json`);
   if (!validate) throw new Error(`schema ${kind}.schema.json is missing from ${SCHEMA_DIR}`);
   return validate;
 }

@@ -1,20 +1,10 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
+import { jsonSchemaProblem } from '../load/json-schema-problem.js';
 import type { ToolSpec } from '../spec-types.js';
 import { type RuleContext, validAgents, validEntries } from './rule.js';
 
-let checker: Ajv2020 | undefined;
-
 /** Why a JSON Schema does not compile, or undefined when it does. */
-export function schemaProblem(schema: unknown): string | undefined {
-  checker ??= new Ajv2020({ strict: false, validateFormats: false });
-  try {
-    checker.compile(schema as object);
-    return undefined;
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
+export const schemaProblem = jsonSchemaProblem;
 
 /** `output_schema` of agents and `parameters` of tools are valid JSON Schemas. */
 export function outputSchemaValid(ctx: RuleContext): Diagnostic[] {

@@ -45,6 +45,8 @@ async function loadCommand(
       return (await import('./commands/validate/index.js')).validateCommand;
     case 'run':
       return (await import('./commands/run/index.js')).runCommand;
+    case 'dev':
+      return (await import('./commands/dev/index.js')).devCommand;
     case 'list':
       return (await import('./commands/list/index.js')).listCommand;
     case 'tree':

@@ -68,7 +68,20 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
       '--allow <pattern...>',
       'run matching calls without asking: TOOL, TOOL:GLOB (an argument) or TOOL:ARG=GLOB',
     )
+    .option('--watch', 'reload the project on every change and run the prompt again on the new version')
     .action(action('run', ['agent', 'prompt']));
+
+  program
+    .command('dev')
+    .description(
+      'chat with an agent while editing: every save reloads the project (broken saves keep the last good one)',
+    )
+    .argument('<agent>', 'agent name')
+    .option('--json', 'print events as NDJSON on stdout')
+    .option('--session <id>', 'continue this session')
+    .option('--model <name>', 'use this model (a named model or provider/model) for every agent')
+    .option('--approve-all', 'approve every tool call without asking')
+    .action(action('dev', ['agent']));
 
   program
     .command('list')

@@ -25,12 +25,15 @@ export interface RunCommandOptions {
   /** `--allow` patterns: matching calls run without asking (deny rules of the YAML still win). */
   allow?: string[];
   project?: string;
+  /** Reload the project on every change and run the prompt again (`--watch`). */
+  watch?: boolean;
 }
 
 /** `agentctl run <agent> [prompt]`: one-shot, from stdin, a chat on a terminal, or a resume. */
 export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<number> {
   const options = raw as unknown as RunCommandOptions;
   parseAllowRules(options.allow ?? []); // a malformed --allow is a usage error before any server starts
+  if (options.watch) return (await import('./watch-run.js')).watchRun(options, io);
   // Only the agent asked for (and what it uses) is compiled: another agent's missing key must not stop it.
   const { project, runtime } = await openRuntime(raw, io, [options.agent]);
   try {
@@ -79,7 +82,8 @@ function decisionsOf(options: RunCommandOptions): ApprovalDecision[] {
   ];
 }
 
-async function invoke(
+/** Runs (or resumes) one invocation, rendering its events; returns the exit code. */
+export async function invoke(
   runner: Runner,
   what: { input: string } | { resume: ApprovalDecision[] },
   sessionId: string,

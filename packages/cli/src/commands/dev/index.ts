@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import { createInterface, type Interface } from 'node:readline/promises';
+import { Runner } from '@agentctl/core';
+import { CliError, EXIT } from '../../cli-error.js';
+import { type Io, styles } from '../../io.js';
+import { invoke, type RunCommandOptions } from '../run/index.js';
+import { type LiveProject, openLiveProject } from './live-project.js';
+
+/** Options of `agentctl dev`. */
+export interface DevCommandOptions {
+  agent: string;
+  json?: boolean;
+  session?: string;
+  model?: string;
+  approveAll?: boolean;
+  project?: string;
+}
+
+/**
+ * `agentctl dev <agent>`: a chat with the agent (a terminal, or one message per line of piped
+ * stdin) while the project reloads on every save. Each message runs on the generation live when
+ * it is sent, in one session kept across reloads.
+ */
+export async function devCommand(raw: Record<string, unknown>, io: Io): Promise<number> {
+  const options = raw as unknown as DevCommandOptions;
+  const live = await openLiveProject(raw, io, options.agent);
+  const s = styles(io.isTTY);
+  const sessionId = options.session && options.session !== 'new' ? options.session : randomUUID();
+  io.stderr(s.dim(`session ${sessionId}\n`));
+  const tty = io.stdinIsTTY;
+  const rl = createInterface({
+    input: process.stdin,
+    output: tty ? process.stderr : undefined,
+    terminal: tty,
+  });
+  io.stderr(
+    s.dim(
+      `chatting with ${options.agent}: save a file and the next message uses it; ${tty ? 'an empty line or Ctrl-D ends' : 'the end of input ends'}\n`,
+    ),
+  );
+  let code: number = EXIT.ok;
+  const send = async (line: string) => {
+    code = await message(live, line, sessionId, options, io, tty ? rl : undefined);
+  };
+  try {
+    if (tty) {
+      while (true) {
+        let line: string;
+        try {
+          line = (await rl.question(s.bold('you> '))).trim();
+        } catch {
+          break;
+        }
+        if (line.length === 0) break;
+        await send(line);
+      }
+    } else {
+      for await (const raw of rl) {
+        const line = raw.trim();
+        if (line.length > 0) await send(line);
+      }
+    }
+  } finally {
+    rl.close();
+    await live.watch.close();
+  }
+  return code;
+}
+
+async function message(
+  live: LiveProject,
+  line: string,
+  sessionId: string,
+  options: DevCommandOptions,
+  io: Io,
+  rl: Interface | undefined,
+): Promise<number> {
+  let lease: ReturnType<LiveProject['lease']> | undefined;
+  try {
+    lease = live.lease();
+    const runner = new Runner({ agent: lease.agent, store: live.store });
+    return await invoke(runner, { input: line }, sessionId, options as RunCommandOptions, io, rl);
+  } catch (error) {
+    // One failed message does not end the session being developed.
+    const text = error instanceof CliError ? error.message : `internal error: ${(error as Error).message}`;
+    io.stderr(styles(io.isTTY).red(`agentctl: ${text}\n`));
+    return error instanceof CliError ? error.exitCode : EXIT.internal;
+  } finally {
+    lease?.release();
+  }
+}

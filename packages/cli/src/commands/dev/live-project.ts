@@ -1,0 +1,122 @@
+import {
+  type Diagnostic,
+  formatAgentChanges,
+  formatDiagnostic,
+  type Generation,
+  type ProjectWatch,
+  watchProject,
+} from '@agentctl/config';
+import type { Agent, SessionStore } from '@agentctl/core';
+import { CliError, EXIT } from '../../cli-error.js';
+import { defaultRegistry } from '../../default-registry.js';
+import { type Io, styles } from '../../io.js';
+import { sessionStoreFor } from '../../session-store.js';
+
+/** A project kept live by `dev` and `run --watch`. */
+export interface LiveProject {
+  watch: ProjectWatch;
+  /** One store for every generation, so sessions and their history carry across reloads. */
+  store: SessionStore;
+  /**
+   * The agent of the live generation with a lease on it; call `release` when its run ends (the
+   * generation's tools and MCP clients stay open until then, even after a reload).
+   */
+  lease(): { agent: Agent; generation: Generation; release(): void };
+}
+
+/**
+ * Watches the project the command line points at, compiling only `agentName` (and what it uses),
+ * and reports on stderr: each reload with what changed in one line, each broken save with its
+ * diagnostics (once per change), each retired generation when its last run ends.
+ */
+export async function openLiveProject(
+  options: Record<string, unknown>,
+  io: Io,
+  agentName: string,
+  onGeneration?: (generation: Generation) => void,
+): Promise<LiveProject> {
+  const s = styles(io.isTTY);
+  const started = new Map<Generation, number>();
+  let firstFailure: Diagnostic[] | undefined;
+  // Unset while the first build runs: its failure ends the command instead of being reported.
+  let watchRef: ProjectWatch | undefined;
+  const watch = await watchProject(
+    io.cwd,
+    (generation, warnings) => {
+      started.set(generation, Date.now());
+      for (const d of warnings) io.stderr(`${formatDiagnostic(d)}\n`);
+      if (generation.id > 1) {
+        const files = generation.files.length;
+        io.stderr(
+          s.green(
+            `[reload] generation ${generation.id} live (${files} file${files === 1 ? '' : 's'} changed): ${formatAgentChanges(generation.changes)}\n`,
+          ),
+        );
+      }
+      onGeneration?.(generation);
+    },
+    (diagnostics) => {
+      if (!watchRef) {
+        firstFailure = diagnostics;
+        return;
+      }
+      const serving = watchRef.current;
+      const errors = diagnostics.filter((d) => d.severity === 'error').length;
+      io.stderr(
+        s.red(
+          `[reload] failed with ${errors} error(s); ${serving ? `still serving generation ${serving.id}` : 'nothing to serve yet'}:\n`,
+        ),
+      );
+      for (const d of diagnostics) io.stderr(`  ${formatDiagnostic(d)}\n`);
+    },
+    {
+      project: options.project as string | undefined,
+      registry: defaultRegistry(),
+      env: io.env,
+      model: options.model as string | undefined,
+      agents: [agentName],
+    },
+  );
+  watchRef = watch;
+  const first = watch.current;
+  if (!first) {
+    await watch.close();
+    for (const d of firstFailure ?? []) io.stderr(`${formatDiagnostic(d)}\n`);
+    const errors = (firstFailure ?? []).filter((d) => d.severity === 'error').length;
+    throw new CliError(`${errors} error(s) in the project; nothing was run`, EXIT.failed);
+  }
+  const agent = first.runtime.agents.get(agentName);
+  if (!agent) {
+    await watch.close();
+    const names = [...first.runtime.specs.agent.keys()].sort();
+    throw new CliError(
+      `no agent named "${agentName}". Agents in this project: ${names.join(', ') || '(none)'}`,
+      EXIT.usage,
+    );
+  }
+  const store = await sessionStoreFor(agent, first.runtime);
+  io.stderr(s.dim(`watching ${watch.root} for changes (generation ${first.id})\n`));
+  return {
+    watch,
+    store,
+    lease() {
+      const held = watchRef?.acquire();
+      if (!held) throw new CliError('the project has no working version', EXIT.failed);
+      const leased = held.generation.runtime.agents.get(agentName);
+      if (!leased) {
+        held.release();
+        throw new CliError(`agent "${agentName}" is no longer in the project`, EXIT.failed);
+      }
+      const generation = held.generation;
+      return {
+        agent: leased,
+        generation,
+        release() {
+          held.release();
+          if (generation.disposed && generation !== watchRef?.current)
+            io.stderr(s.dim(`[reload] generation ${generation.id} released after its last run\n`));
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import { Runner } from '@agentctl/core';
+import { CliError, EXIT } from '../../cli-error.js';
+import { type Io, styles } from '../../io.js';
+import { type LiveProject, openLiveProject } from '../dev/live-project.js';
+import { invoke, type RunCommandOptions } from './index.js';
+
+/**
+ * `agentctl run <agent> [prompt] --watch`: runs the prompt, then again on every good reload. A
+ * run still going when a reload lands finishes on its own generation while the new one starts.
+ * Without a prompt, each line of stdin becomes the prompt. Ends on Ctrl-C or SIGTERM.
+ */
+export async function watchRun(options: RunCommandOptions, io: Io): Promise<number> {
+  if ((options.approve?.length ?? 0) + (options.deny?.length ?? 0) > 0)
+    throw new CliError('--watch cannot resume a paused session (--approve/--deny)', EXIT.usage);
+  const s = styles(io.isTTY);
+  let prompt = options.prompt?.trim() || undefined;
+  let live: LiveProject | undefined;
+  let code: number = EXIT.ok;
+  const inFlight = new Set<Promise<void>>();
+
+  const start = () => {
+    if (!live || prompt === undefined) return;
+    const lease = live.lease();
+    const sessionId = options.session && options.session !== 'new' ? options.session : randomUUID();
+    io.stderr(s.dim(`── run on generation ${lease.generation.id}, session ${sessionId}\n`));
+    const runner = new Runner({ agent: lease.agent, store: live.store });
+    const run = invoke(runner, { input: prompt }, sessionId, options, io, undefined)
+      .then(
+        (exit) => {
+          code = exit;
+        },
+        (error: unknown) => {
+          code = error instanceof CliError ? error.exitCode : EXIT.internal;
+          io.stderr(s.red(`agentctl: ${(error as Error).message}\n`));
+        },
+      )
+      .finally(() => {
+        lease.release();
+        io.stderr(s.dim(`── run on generation ${lease.generation.id} ended\n`));
+        inFlight.delete(run);
+      });
+    inFlight.add(run);
+  };
+
+  live = await openLiveProject(options as unknown as Record<string, unknown>, io, options.agent, (g) => {
+    if (g.id > 1) start();
+  });
+  start();
+  if (prompt === undefined) {
+    io.stderr(s.dim('waiting for a prompt on stdin (one per line)\n'));
+    createInterface({ input: process.stdin }).on('line', (line) => {
+      if (line.trim().length === 0) return;
+      prompt = line.trim();
+      start();
+    });
+  }
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+  // Ctrl-C cancels the runs (invoke's handler) and waits for them; SIGTERM stops at once.
+  if (signal === 'SIGINT') await Promise.allSettled(inFlight);
+  await live.watch.close();
+  return signal === 'SIGINT' ? 130 : code;
+}

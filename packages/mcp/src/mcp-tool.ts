@@ -33,7 +33,8 @@ export function mcpTool(info: McpToolInfo, options: McpToolOptions): AnyTool {
   return defineTool<Record<string, unknown>>({
     name: options.exposedName,
     description: info.description ?? info.title ?? `${info.name} (MCP toolset ${toolset})`,
-    parameters: parametersOf(info.inputSchema),
+    // Passed as the server wrote it: core's validator accepts a draft-07 `$schema` marker.
+    parameters: info.inputSchema as JsonSchema,
     needsApproval: options.needsApproval,
     timeout: options.timeout,
     async execute(args, ctx) {
@@ -86,12 +87,4 @@ function callError(error: unknown, toolset: string, connection: McpConnection): 
   // Anything that is not an MCP protocol error is the transport failing (an HTTP server gone).
   if (!(error instanceof McpError)) connection.markLost(message);
   return error instanceof Error ? error : new Error(message);
-}
-
-// Core validates arguments with a draft 2020-12 validator, which refuses a draft-07 `$schema`
-// marker (what most servers send); the rest of the schema is passed as it is.
-function parametersOf(schema: Record<string, unknown>): JsonSchema {
-  if (!('$schema' in schema)) return schema;
-  const { $schema: _dialect, ...rest } = schema;
-  return rest;
 }

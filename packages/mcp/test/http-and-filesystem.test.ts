@@ -91,7 +91,9 @@ describe('an MCP server over streamable HTTP on 127.0.0.1', () => {
     expect(server.authHeaders.length).toBeGreaterThan(0);
     expect(new Set(server.authHeaders)).toEqual(new Set(['Bearer t0ken']));
     const lookup = set.tools.find((t) => t.name === 'lookup');
+    // The schema reaches the model as the server wrote it, dialect marker included.
     expect(lookup?.parameters).toEqual({
+      $schema: 'http://json-schema.org/draft-07/schema#',
       type: 'object',
       properties: { city: { type: 'string', enum: ['Paris', 'Oslo'] }, detail: { type: 'boolean' } },
       required: ['city'],

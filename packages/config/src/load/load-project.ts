@@ -74,7 +74,7 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
       );
     } else if (path !== configFile && !files.includes(path)) files = [...files, path];
   }
-  // Parse in parallel but record in file order, so diagnostics and first definitions are stable.
+  // Recorded in file order, so diagnostics and first definitions are stable.
   const parsed = await Promise.all(files.map((f) => parseFile(f, displayPath(root, f))));
   parsed.forEach((file, i) => {
     diagnostics.push(...file.diagnostics);

@@ -73,3 +73,8 @@ export function kindValidator(kind: Kind | 'agentctl'): ValidateFunction {
   if (!validate) throw new Error(`schema ${kind}.schema.json is missing from ${SCHEMA_DIR}`);
   return validate;
 }
+
+/** The validator of script `turns` (offline script models): precompiled when built, else compiled now. */
+export function turnsValidator(): ValidateFunction | undefined {
+  return precompiledValidators(SCHEMA_DIR)?.turns ?? schemaAjv().getSchema('model.schema.json#/$defs/turns');
+}

@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import { MAX_ALIAS_COUNT } from '../load/parse-file.js';
 import { displayPath } from '../paths.js';
 import type { FactoryContext } from '../registry.js';
-import { schemaAjv } from '../schemas.js';
+import { turnsValidator } from '../schemas.js';
 import type { ModelSpec, ScriptTurnSpec } from '../spec-types.js';
 import { readCassette } from './cassette-file.js';
 
@@ -40,7 +40,7 @@ export function toScriptTurn(turn: ScriptTurnSpec): ScriptTurn {
 async function readScript(path: string, ctx: FactoryContext): Promise<ScriptTurnSpec[]> {
   const absolute = ctx.resolvePath(path);
   const data: unknown = parse(await readFile(absolute, 'utf8'), { maxAliasCount: MAX_ALIAS_COUNT });
-  const validate = schemaAjv().getSchema('model.schema.json#/$defs/turns');
+  const validate = turnsValidator();
   if (validate && !validate(data)) {
     const first = validate.errors?.[0];
     throw new Error(

@@ -4,14 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { jsonSchemaProblem } from '../src/load/json-schema-problem.js';
 import {
+  cachedDataFor,
   codeCacheFile,
-  evaluateValidators,
   generatedHeader,
   precompiledValidators,
+  runValidatorScript,
   schemasDigest,
   validatorScript,
 } from '../src/load/precompiled-validators.js';
-import { generateValidatorCode } from '../src/load/validator-code.js';
+import { generateValidatorCode, writeValidatorCode } from '../src/load/validator-code.js';
 import { KINDS, SCHEMA_DIR, schemaAjv } from '../src/schemas.js';
 import { project } from './helpers.js';
 
@@ -40,10 +41,11 @@ function documents(): unknown[] {
 }
 
 const code = generateValidatorCode();
+const evaluate = (source: string) => runValidatorScript(validatorScript(source, 'schema-validators.cjs'));
 
 describe('precompiled schema validators', () => {
   it('accept and reject every example and fixture document exactly as the compiled schemas do', () => {
-    const generated = evaluateValidators(code);
+    const generated = evaluate(code);
     let rejected = 0;
     let checked = 0;
     for (const data of documents()) {
@@ -64,7 +66,7 @@ describe('precompiled schema validators', () => {
   });
 
   it('hold the script turns validator the offline provider uses', () => {
-    const turns = evaluateValidators(code).turns;
+    const turns = evaluate(code).turns;
     expect(turns?.([{ text: 'hi' }])).toBe(true);
     expect(turns?.([{ txt: 'hi' }])).toBe(false);
   });
@@ -89,26 +91,38 @@ describe('precompiled schema validators', () => {
     expect(precompiledValidators(schemas, join(root, 'missing.cjs'))).toBeUndefined();
   });
 
-  it('load with their V8 code cache, and without a usable one', async () => {
+  it('load with the V8 code cache the build writes, and never with one made from other code', async () => {
     const root = await project({});
-    const file = join(root, 'cached.cjs');
-    writeFileSync(file, code);
-    const script = validatorScript(code, file);
-    writeFileSync(codeCacheFile(file), script.createCachedData());
-    expect(validatorScript(code, file, readFileSync(codeCacheFile(file))).cachedDataRejected).toBe(false);
+    const file = writeValidatorCode(join(root, 'cached.cjs'));
+    const written = readFileSync(file, 'utf8');
+    const cache = readFileSync(codeCacheFile(file));
+    const cachedData = cachedDataFor(written, cache);
+    expect(cachedData).toBeInstanceOf(Buffer);
+    expect(validatorScript(written, file, cachedData).cachedDataRejected).toBe(false);
     expect(
       precompiledValidators(SCHEMA_DIR, file)?.model?.({ kind: 'model', name: 'm', provider: 'offline' }),
     ).toBe(true);
+    // Same length, other code: V8 itself would take the cache, so the digest must refuse it.
+    const other = written.replace('"use strict";', '"use strict"!');
+    expect(other.length).toBe(written.length);
+    expect(cachedDataFor(other, cache)).toBeUndefined();
 
     const junk = join(root, 'junk.cjs');
     writeFileSync(junk, code);
     writeFileSync(codeCacheFile(junk), 'not a code cache');
     expect(precompiledValidators(SCHEMA_DIR, junk)?.project?.({ kind: 'project', name: 'p' })).toBe(true);
   });
+
+  it('fall back to compiling when the generated file does not run', async () => {
+    const root = await project({});
+    const damaged = join(root, 'damaged.cjs');
+    writeFileSync(damaged, `${generatedHeader(schemasDigest(SCHEMA_DIR))}exports.agent = (`);
+    expect(precompiledValidators(SCHEMA_DIR, damaged)).toBeUndefined();
+  });
 });
 
 describe('jsonSchemaProblem', () => {
-  const meta = evaluateValidators(code).meta;
+  const meta = evaluate(code).meta;
   const schemas: unknown[] = [
     { type: 'object', properties: { q: { enum: ['billing', 'tech'] } }, required: ['q'] },
     { type: 'strng' },

@@ -39,6 +39,22 @@ export function codeCacheFile(file: string): string {
   return `${file}.v8cache`;
 }
 
+// V8 checks a code cache against the source's length only, so the cache file starts with the
+// digest of the code it was made from: a cache from other code of the same length is never used.
+const codeDigest = (code: string) => createHash('sha256').update(code).digest('hex');
+
+/** A code cache file's content: the code's digest, then V8's data. */
+export function codeCacheData(code: string, cachedData: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(codeDigest(code)), cachedData]);
+}
+
+/** V8's data from a code cache file, when it was made from this code. */
+export function cachedDataFor(code: string, content: Buffer | undefined): Buffer | undefined {
+  const digest = codeDigest(code);
+  if (!content || content.subarray(0, digest.length).toString('latin1') !== digest) return undefined;
+  return content.subarray(digest.length);
+}
+
 /** Compiles generated CommonJS code as a script, with V8's code cache when one is given. */
 export function validatorScript(code: string, file: string, cachedData?: Buffer): Script {
   return new Script(`(function (module, exports, require) {${code}\n})`, { filename: file, cachedData });
@@ -49,11 +65,6 @@ export function runValidatorScript(script: Script): Validators {
   const module = { exports: {} as Validators };
   script.runInThisContext()(module, module.exports, createRequire(import.meta.url));
   return module.exports;
-}
-
-/** Runs generated code (no code cache). */
-export function evaluateValidators(code: string): Validators {
-  return runValidatorScript(validatorScript(code, 'schema-validators.cjs'));
 }
 
 function readOptional(file: string): Buffer | undefined {
@@ -82,8 +93,14 @@ export function precompiledValidators(
     // Not built (tests run from src) or stale: compile at run time instead.
     const code = readOptional(file)?.toString('utf8');
     if (code?.startsWith(generatedHeader(schemasDigest(schemaDir)))) {
-      // V8 rejects a cache made by another V8 or with other flags and compiles the source instead.
-      validators = runValidatorScript(validatorScript(code, file, readOptional(codeCacheFile(file))));
+      try {
+        // V8 rejects a cache made by another V8 or with other flags and compiles the source instead.
+        const cachedData = cachedDataFor(code, readOptional(codeCacheFile(file)));
+        validators = runValidatorScript(validatorScript(code, file, cachedData));
+      } catch {
+        // A file that does not run (damaged, or an ajv it needs is gone) is no worse than none.
+        validators = null;
+      }
     }
     loaded.set(key, validators);
   }

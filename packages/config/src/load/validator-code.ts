@@ -1,9 +1,10 @@
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Options } from 'ajv';
 import { createSchemaAjv, KINDS, SCHEMA_AJV_OPTIONS, SCHEMA_DIR } from '../schemas.js';
 import { META_AJV_OPTIONS, META_SCHEMA_ID } from './json-schema-problem.js';
 import {
+  codeCacheData,
   codeCacheFile,
   GENERATED_VALIDATORS,
   generatedHeader,
@@ -46,13 +47,20 @@ export function generateValidatorCode(): string {
  */
 export function writeValidatorCode(file = GENERATED_VALIDATORS): string {
   const code = generateValidatorCode();
-  writeFileSync(file, code);
   const script = validatorScript(code, file);
   const validators = runValidatorScript(script);
   for (const validate of Object.values(validators)) {
     validate?.({});
     validate?.({ kind: 'agent', name: 'a', model: 'offline/echo', tools: ['t'] });
   }
-  writeFileSync(codeCacheFile(file), script.createCachedData());
+  // Renamed into place: a CLI starting meanwhile (tests, another build) never reads half a file.
+  writeAtomic(codeCacheFile(file), codeCacheData(code, script.createCachedData()));
+  writeAtomic(file, code);
   return file;
+}
+
+function writeAtomic(file: string, data: string | Uint8Array): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, data);
+  renameSync(temp, file);
 }

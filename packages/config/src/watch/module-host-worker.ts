@@ -17,12 +17,19 @@ const nexts = new Map();
 let seq = 0;
 const isTool = (v) => v !== null && typeof v === 'object' && typeof v.name === 'string' && typeof v.execute === 'function';
 const errorOf = (e) => ({ name: e && e.name, message: e instanceof Error ? e.message : String(e), code: e && e.code });
+// Loading tsx and its first transform cost ~300 ms: a worker does it as it starts, while idle.
+const tsx = (async () => {
+  const api = await import(workerData.tsx);
+  for (const file of workerData.warm) await api.tsImport(pathToFileURL(file).href, workerData.parent).catch(() => {});
+  return api;
+})();
+tsx.catch(() => {});
 async function load(path) {
   let mod = modules.get(path);
   if (!mod) {
     const url = pathToFileURL(path).href;
     if (/\.(m|c)?ts$/.test(path)) {
-      const { tsImport } = await import(workerData.tsx);
+      const { tsImport } = await tsx;
       mod = await tsImport(url, workerData.parent);
       // A .ts file outside a "type": "module" package is compiled to CommonJS: use its exports.
       if (mod.default && mod.default.__esModule) mod = mod.default;

@@ -1,6 +1,12 @@
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AgentAction, AnyTool, Middleware, ToolContext } from '@agentctl/core';
 import { MODULE_HOST_WORKER } from './module-host-worker.js';
+
+// The TypeScript source ships in the package beside dist, so this path holds from either.
+const WARM_UP = ['warm-up.ts', 'warm-up-cjs.cts'].map((name) =>
+  fileURLToPath(new URL(`../../src/watch/${name}`, import.meta.url)),
+);
 
 interface Reply {
   type: 'result';
@@ -36,7 +42,7 @@ export class ModuleHost {
   constructor() {
     this.#worker = new Worker(MODULE_HOST_WORKER, {
       eval: true,
-      workerData: { tsx: import.meta.resolve('tsx/esm/api'), parent: import.meta.url },
+      workerData: { tsx: import.meta.resolve('tsx/esm/api'), parent: import.meta.url, warm: WARM_UP },
     });
     // The worker must not keep a CLI alive; runs in flight hold their own promises.
     this.#worker.unref();

@@ -71,6 +71,9 @@ export async function watchProject(
   const live = new Set<Generation>();
   let closed = false;
   let running: Promise<void> = Promise.resolve();
+  // A project with module tools gets its next worker started (and warmed up) ahead of the
+  // reload that will use it, which takes the worker's start-up out of the save-to-live time.
+  let spare: ModuleHost | undefined;
   // Content of the files the last build read: an event that changed none of them (a late duplicate,
   // a save of the same text) is not a change, so it neither rebuilds nor reports again.
   let contents = new Map<string, string | undefined>();
@@ -83,6 +86,9 @@ export async function watchProject(
   await watcher.ready;
 
   async function build(files: readonly string[]) {
+    // Hashed before reading, so a save landing while the build reads is seen as a change after it.
+    const seen = new Map<string, string | undefined>();
+    for (const file of [...contents.keys(), ...files]) seen.set(file, fileHash(file));
     let project: LoadedProject;
     try {
       project = await loadProject({ cwd: dir, project: options.project, env: options.env });
@@ -93,13 +99,13 @@ export async function watchProject(
     }
     const referenced = new Set<string>();
     const prints = agentFingerprints(project.root, project.specs, referenced);
-    contents = new Map();
     const envPath = join(
       project.root,
       (project.specs.project?.spec as ProjectSpec | undefined)?.env_file ?? '.env',
     );
-    for (const file of [...project.files, ...referenced, ...files, envPath])
-      contents.set(file, fileHash(file));
+    for (const file of [...project.files, ...referenced, envPath])
+      if (!seen.has(file)) seen.set(file, fileHash(file));
+    contents = seen;
     const spec = project.specs.project?.spec as ProjectSpec | undefined;
     const scope = {
       include: spec?.include ?? DEFAULT_INCLUDE,
@@ -136,7 +142,7 @@ export async function watchProject(
     if (options.isolateModules === false) return compileProject(project, compileOptions);
     let host: ModuleHost | undefined;
     const loader = (path: string) => {
-      host ??= new ModuleHost();
+      host ??= takeHost();
       return host.importModule(path);
     };
     const made = await withModuleLoader(loader, () => compileProject(project, compileOptions)).catch(
@@ -163,6 +169,12 @@ export async function watchProject(
         },
       },
     };
+  }
+
+  function takeHost(): ModuleHost {
+    const host = spare ?? new ModuleHost();
+    spare = closed ? undefined : new ModuleHost();
+    return host;
   }
 
   // Reloads run one after another: a change during a reload waits for it, then builds again.
@@ -195,6 +207,7 @@ export async function watchProject(
       closed = true;
       await watcher.close();
       await running;
+      await spare?.dispose();
       await Promise.allSettled([...live].map((g) => g.dispose()));
     },
   };

@@ -79,7 +79,10 @@ function lease(w: Watched) {
 async function answer(w: Watched, agent = 'a'): Promise<unknown> {
   const held = lease(w);
   try {
-    const run = (held.generation.runtime.agents.get(agent) as LlmAgent).run<{ v: unknown }>('hi');
+    // A reload that read a file half written may lack the agent for a moment.
+    const found = held.generation.runtime.agents.get(agent) as LlmAgent | undefined;
+    if (!found) return undefined;
+    const run = found.run<{ v: unknown }>('hi');
     return (await run).output.v;
   } finally {
     held.release();
@@ -229,6 +232,28 @@ export default {
     expect(first.disposed).toBe(true);
     expect(second.disposed).toBe(false);
     expect(existsSync(gate)).toBe(true);
+  });
+
+  it('lets a module tool in the worker read and write session state', async () => {
+    const root = await project({
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/auto\ninstruction: go\ntools: [{ module: ../tools/who.ts }]\n',
+      'tools/who.ts': `export default {
+  name: 'who', description: 'reads state', parameters: { type: 'object', properties: {} },
+  execute: (_args: unknown, ctx: any) => {
+    ctx.state.set('seen', true);
+    return { customer: ctx.state.get('customer'), seen: ctx.state.get('seen'), missing: ctx.state.get('nope') ?? null };
+  },
+};
+`,
+    });
+    const w = await watched(root);
+    const held = lease(w);
+    const result = await (held.generation.runtime.agents.get('a') as LlmAgent).run('go', {
+      state: { customer: { name: 'Ada' } },
+    });
+    held.release();
+    expect(result.toolCalls[0].result).toEqual({ customer: { name: 'Ada' }, seen: true, missing: null });
   });
 
   it('runs module middleware in the worker, calling back into the chain', async () => {

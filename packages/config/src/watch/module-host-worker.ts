@@ -10,6 +10,7 @@
 export const MODULE_HOST_WORKER = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
 const { pathToFileURL } = require('node:url');
+const STATE_BYTES = 1 << 20;
 const modules = new Map();
 const handles = new Map();
 const calls = new Map();
@@ -57,12 +58,21 @@ async function runTool(msg) {
   const controller = new AbortController();
   calls.set(msg.id, controller);
   const sets = {};
-  const state = new Map(Object.entries(msg.state || {}));
+  // Session state lives in the host thread: a read blocks this worker until the host answers.
+  const readState = (key) => {
+    const shared = new SharedArrayBuffer(8 + STATE_BYTES);
+    const flag = new Int32Array(shared, 0, 2);
+    parentPort.postMessage({ type: 'stateGet', id: msg.id, key, shared });
+    if (Atomics.wait(flag, 0, 0, 10000) === 'timed-out') throw new Error('reading session state timed out');
+    if (flag[1] < 0) throw new Error('the session state value of ' + key + ' is too large to read from a module tool in dev');
+    const text = new TextDecoder().decode(new Uint8Array(shared, 8, flag[1]).slice());
+    return text === '' ? undefined : JSON.parse(text);
+  };
   let ended = false;
   const ctx = {
     callId: msg.callId, signal: controller.signal, messages: msg.messages,
     endInvocation: () => { ended = true; },
-    state: { get: (k) => (k in sets ? sets[k] : state.get(k)), set: (k, v) => { sets[k] = v; } },
+    state: { get: (k) => (k in sets ? sets[k] : readState(k)), set: (k, v) => { sets[k] = v; } },
     requestInput: (question) => { const e = new Error(question); e.__requestInput = question; throw e; },
   };
   try {

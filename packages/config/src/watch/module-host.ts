@@ -36,6 +36,8 @@ export class ModuleHost {
   readonly #worker: Worker;
   readonly #pending = new Map<number, { resolve(reply: Reply): void; reject(error: Error): void }>();
   readonly #nexts = new Map<number, (action: unknown) => Promise<unknown>>();
+  /** Tool calls running in the worker, for their reads of session state. */
+  readonly #calls = new Map<number, ToolContext>();
   #seq = 0;
   #closed = false;
 
@@ -83,6 +85,7 @@ export class ModuleHost {
         const id = ++this.#seq;
         const onAbort = () => this.#worker.postMessage({ type: 'abort', id });
         ctx.signal.addEventListener('abort', onAbort, { once: true });
+        this.#calls.set(id, ctx);
         try {
           const reply = await this.#request(
             { type: 'call', path, exportName, args, callId: ctx.callId, messages: ctx.messages },
@@ -94,6 +97,7 @@ export class ModuleHost {
           if (typeof reply.requestInput === 'string') ctx.requestInput(reply.requestInput);
           return reply.value;
         } finally {
+          this.#calls.delete(id);
           ctx.signal.removeEventListener('abort', onAbort);
         }
       },
@@ -141,7 +145,11 @@ export class ModuleHost {
     });
   }
 
-  #onMessage(message: Reply | NextRequest): void {
+  #onMessage(message: Reply | NextRequest | StateRequest): void {
+    if (message.type === 'stateGet') {
+      answerState(this.#calls.get(message.id), message);
+      return;
+    }
     if (message.type === 'next') {
       const next = this.#nexts.get(message.id);
       const send = (body: Record<string, unknown>) =>
@@ -165,6 +173,29 @@ export class ModuleHost {
     for (const waiter of this.#pending.values()) waiter.reject(error);
     this.#pending.clear();
   }
+}
+
+interface StateRequest {
+  type: 'stateGet';
+  id: number;
+  key: string;
+  /** Int32 flag (set to 1 when answered), Int32 length (-1: too large), then the JSON bytes. */
+  shared: SharedArrayBuffer;
+}
+
+// Writes the value into the shared buffer and wakes the worker blocked on it.
+function answerState(ctx: ToolContext | undefined, request: StateRequest): void {
+  const flag = new Int32Array(request.shared, 0, 2);
+  const value = ctx?.state.get(request.key);
+  const bytes = new TextEncoder().encode(value === undefined ? '' : JSON.stringify(value));
+  const room = new Uint8Array(request.shared, 8);
+  if (bytes.length > room.length) flag[1] = -1;
+  else {
+    room.set(bytes);
+    flag[1] = bytes.length;
+  }
+  Atomics.store(flag, 0, 1);
+  Atomics.notify(flag, 0);
 }
 
 interface NextRequest {

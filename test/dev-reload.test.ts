@@ -170,6 +170,25 @@ describe('agentctl dev', () => {
 });
 
 describe('agentctl run --watch', () => {
+  it('waits for a prompt on stdin, then runs it again on every good change', async () => {
+    const root = await projectWith({ 'agents/a.yaml': agentYaml('first') });
+    const cli = start(['run', 'a', '--watch'], root);
+    await cli.waitFor('stderr', /waiting for a prompt/);
+    expect(await cli.ask('hello')).toBe('{"v":"first"}');
+    const from = cli.stdout.length;
+    await cli.save(() => writeFile(join(root, 'agents/a.yaml'), agentYaml('second')));
+    expect((await cli.waitFor('stdout', /\{.*\}\n/, from))[0].trim()).toBe('{"v":"second"}');
+    const broken = cli.stdout.length;
+    const report = await cli.save(() =>
+      writeFile(join(root, 'agents/a.yaml'), 'kind: agent\nname: a\nmodel: [\n'),
+    );
+    expect(report).toMatch(/agents\/a\.yaml:\d+:\d+: error/);
+    await cli.save(() => writeFile(join(root, 'agents/a.yaml'), agentYaml('third')));
+    expect((await cli.waitFor('stdout', /\{.*\}\n/, broken))[0].trim()).toBe('{"v":"third"}');
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toBe(0);
+  });
+
   it('finishes a long tool call on the old generation while the new one answers', async () => {
     const gate = join(await tempDir('agentctl-gate-'), 'open');
     const tool = (version: string, wait: boolean) => `import { existsSync } from 'node:fs';

@@ -62,12 +62,12 @@ export async function openLiveProject(
       }
       const serving = watchRef.current;
       const errors = diagnostics.filter((d) => d.severity === 'error').length;
+      // One write, so the report is never split by other output.
       io.stderr(
         s.red(
           `[reload] failed with ${errors} error(s); ${serving ? `still serving generation ${serving.id}` : 'nothing to serve yet'}:\n`,
-        ),
+        ) + diagnostics.map((d) => `  ${formatDiagnostic(d)}\n`).join(''),
       );
-      for (const d of diagnostics) io.stderr(`  ${formatDiagnostic(d)}\n`);
     },
     {
       project: options.project as string | undefined,

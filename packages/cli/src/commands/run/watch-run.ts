@@ -48,9 +48,10 @@ export async function watchRun(options: RunCommandOptions, io: Io): Promise<numb
     if (g.id > 1) start();
   });
   start();
-  if (prompt === undefined) {
+  const lines = prompt === undefined ? createInterface({ input: process.stdin }) : undefined;
+  if (lines) {
     io.stderr(s.dim('waiting for a prompt on stdin (one per line)\n'));
-    createInterface({ input: process.stdin }).on('line', (line) => {
+    lines.on('line', (line) => {
       if (line.trim().length === 0) return;
       prompt = line.trim();
       start();
@@ -61,6 +62,8 @@ export async function watchRun(options: RunCommandOptions, io: Io): Promise<numb
     process.once('SIGTERM', () => resolve('SIGTERM'));
   });
   // Ctrl-C cancels the runs (invoke's handler) and waits for them; SIGTERM stops at once.
+  lines?.close();
+  process.stdin.destroy();
   if (signal === 'SIGINT') await Promise.allSettled(inFlight);
   await live.watch.close();
   return signal === 'SIGINT' ? 130 : code;

@@ -40,7 +40,9 @@ export class EventChannel<T> implements AsyncIterable<T> {
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
     while (true) {
       if (this.#head < this.#items.length) {
-        const item = this.#items[this.#head++];
+        const item = this.#items[this.#head] as T;
+        // Let a read item go at once: a long run must not hold every event it has streamed.
+        (this.#items as Array<T | undefined>)[this.#head++] = undefined;
         if (this.#head > 1024 && this.#head * 2 > this.#items.length) {
           this.#items = this.#items.slice(this.#head);
           this.#head = 0;

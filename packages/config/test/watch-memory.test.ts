@@ -26,7 +26,9 @@ await writeFile(toolFile, source(0));
 let wake = () => {};
 // Without a debounce a reload can read a file half written: reported, then the next event fixes it.
 const failures = [];
-const w = await watchProject(root, () => wake(), (ds) => { failures.push(ds.map(formatDiagnostic).join('\\n')); },
+// Every generation, weakly: a retired one still reachable after GC is a leak, however small.
+const generations = [];
+const w = await watchProject(root, (g) => { generations.push(new WeakRef(g)); wake(); }, (ds) => { failures.push(ds.map(formatDiagnostic).join('\\n')); },
   { project: root, debounceMs: 0, isolateModules: mode === 'worker' });
 async function answer() {
   const lease = w.acquire();
@@ -54,7 +56,8 @@ const before = await heap();
 for (let i = 11; i <= 10 + edits; i++) await edit(i);
 const after = await heap();
 await w.close();
-console.log(JSON.stringify({ before, after, generations: w.current?.id, failures: failures.length }));
+const alive = generations.filter((ref) => ref.deref() !== undefined).length;
+console.log(JSON.stringify({ before, after, generations: w.current?.id, alive, failures: failures.length }));
 `;
 
 function child(root: string, mode: 'worker' | 'inprocess'): Promise<Record<string, unknown>> {
@@ -100,15 +103,18 @@ describe('watchProject memory', () => {
       before: { heap: number; rss: number };
       after: { heap: number; rss: number };
       generations: number;
+      alive: number;
       failures: number;
     };
     const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
     const growth = result.after.heap - result.before.heap;
     console.log(
-      `heapUsed after ${EDITS} module edits (worker per generation): ${mb(result.before.heap)} MB -> ${mb(result.after.heap)} MB (${mb(growth)} MB); rss ${mb(result.before.rss)} -> ${mb(result.after.rss)} MB; ${result.generations} generations, ${result.failures} half-written reads reported`,
+      `heapUsed after ${EDITS} module edits (worker per generation): ${mb(result.before.heap)} MB -> ${mb(result.after.heap)} MB (${mb(growth)} MB); rss ${mb(result.before.rss)} -> ${mb(result.after.rss)} MB; ${result.generations} generations (${result.alive} still reachable), ${result.failures} half-written reads reported`,
     );
     expect(result.generations).toBeGreaterThanOrEqual(EDITS + 11);
     expect(growth).toBeLessThan(30 * 1024 * 1024);
+    // Only the live generation (and at most one being swapped) may stay reachable.
+    expect(result.alive).toBeLessThanOrEqual(2);
     // 200 workers left running would hold gigabytes; terminated ones give their memory back.
     expect(result.after.rss - result.before.rss).toBeLessThan(300 * 1024 * 1024);
   }, 300_000);

@@ -14,6 +14,14 @@ export function withModuleLoader<T>(loader: ModuleLoader, fn: () => Promise<T>):
   return scope.run(loader, fn);
 }
 
+/**
+ * Runs `fn` outside any {@link withModuleLoader} scope: a worker or port made inside one keeps the
+ * scope's loader (and through it a whole compilation) reachable for as long as it lives.
+ */
+export function withoutModuleLoader<T>(fn: () => T): T {
+  return scope.exit(fn);
+}
+
 /** Imports a .ts (through tsx, no build step) or .js module by absolute path. */
 export async function importModule(absolutePath: string): Promise<Record<string, unknown>> {
   const loader = scope.getStore();

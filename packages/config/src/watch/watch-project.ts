@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { type CompileOptions, compileProject, type Runtime } from '../compile/compile-project.js';
-import { withModuleLoader } from '../compile/import-module.js';
+import { withModuleLoader, withoutModuleLoader } from '../compile/import-module.js';
 import { type Diagnostic, diagnostic, FILE_START } from '../diagnostic.js';
 import type { Env } from '../env/interpolate.js';
 import { DEFAULT_INCLUDE } from '../load/find-files.js';
@@ -172,9 +172,12 @@ export async function watchProject(
   }
 
   function takeHost(): ModuleHost {
-    const host = spare ?? new ModuleHost();
-    spare = closed ? undefined : new ModuleHost();
-    return host;
+    // Made outside the compilation's scope, or each worker would keep the one before it alive.
+    return withoutModuleLoader(() => {
+      const host = spare ?? new ModuleHost();
+      spare = closed ? undefined : new ModuleHost();
+      return host;
+    });
   }
 
   // Reloads run one after another: a change during a reload waits for it, then builds again.

@@ -23,12 +23,23 @@ export interface DevCommandOptions {
  */
 export async function devCommand(raw: Record<string, unknown>, io: Io): Promise<number> {
   const options = raw as unknown as DevCommandOptions;
-  const live = await openLiveProject(raw, io, options.agent);
+  const tty = io.stdinIsTTY;
+  let rl: Interface | undefined;
+  let asking = false;
+  // A reload report landing while `you> ` waits goes above the prompt, which is then redrawn.
+  const reportIo: Io = {
+    ...io,
+    stderr: (text) => {
+      if (!asking || !rl) return io.stderr(text);
+      io.stderr(`\r\u001b[K${text}`);
+      rl.prompt(true);
+    },
+  };
+  const live = await openLiveProject(raw, reportIo, options.agent);
   const s = styles(io.isTTY);
   const sessionId = options.session && options.session !== 'new' ? options.session : randomUUID();
   io.stderr(s.dim(`session ${sessionId}\n`));
-  const tty = io.stdinIsTTY;
-  const rl = createInterface({
+  rl = createInterface({
     input: process.stdin,
     output: tty ? process.stderr : undefined,
     terminal: tty,
@@ -47,9 +58,12 @@ export async function devCommand(raw: Record<string, unknown>, io: Io): Promise<
       while (true) {
         let line: string;
         try {
+          asking = true;
           line = (await rl.question(s.bold('you> '))).trim();
         } catch {
           break;
+        } finally {
+          asking = false;
         }
         if (line.length === 0) break;
         await send(line);

@@ -27,3 +27,17 @@ describe('tool parameter schemas with a $schema marker', () => {
     expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#');
   });
 });
+
+describe('schemaValidator cache', () => {
+  it('shares one compiled validator between schema objects with the same text (a reload makes new ones)', async () => {
+    const schema = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] };
+    const first = await schemaValidator(schema);
+    const again = await schemaValidator(structuredClone(schema));
+    expect(again).toBe(first);
+    expect(again({ n: 1 })).toEqual({ ok: true });
+    expect(again({})).toMatchObject({ ok: false });
+    const other = await schemaValidator({ ...schema, required: [] });
+    expect(other).not.toBe(first);
+    expect(other({})).toEqual({ ok: true });
+  });
+});

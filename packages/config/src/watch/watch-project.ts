@@ -10,7 +10,7 @@ import type { ProjectSpec } from '../spec-types.js';
 import { agentFingerprints, diffAgents, fileHash } from './agent-changes.js';
 import { Generation } from './generation.js';
 import { ModuleHost } from './module-host.js';
-import { ProjectWatcher } from './project-watcher.js';
+import type { ProjectWatcher } from './project-watcher.js';
 
 /** Options of {@link watchProject}. */
 export interface WatchOptions {
@@ -79,7 +79,9 @@ export async function watchProject(
   let contents = new Map<string, string | undefined>();
 
   const first = await build([]);
-  const watcher = new ProjectWatcher(first.root, options.debounceMs ?? 150, (files) => {
+  // chokidar loads only when something watches: `agentctl run` imports this package too.
+  const { ProjectWatcher: Watcher } = await import('./project-watcher.js');
+  const watcher: ProjectWatcher = new Watcher(first.root, options.debounceMs ?? 150, (files) => {
     void reload(files);
   });
   watcher.setScope(first.scope);

@@ -10,6 +10,7 @@ type AjvInstance = {
   compile(schema: object): ((value: unknown) => boolean) & {
     errors?: Array<{ instancePath: string; message?: string; params?: Record<string, unknown> }> | null;
   };
+  removeSchema(schema: object): unknown;
 };
 
 let ajvPromise: Promise<AjvInstance> | undefined;
@@ -26,6 +27,7 @@ function loadAjv(): Promise<AjvInstance> {
 }
 
 const cache = new WeakMap<JsonSchema, SchemaValidator>();
+const byText = new Map<string, SchemaValidator>();
 
 const DRAFT_2020 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
 
@@ -42,8 +44,18 @@ function withoutOtherDialect(schema: JsonSchema): JsonSchema {
 export async function schemaValidator(schema: JsonSchema): Promise<SchemaValidator> {
   const cached = cache.get(schema);
   if (cached) return cached;
+  // A reload makes new schema objects with the same text: they share one compiled validator.
+  const text = JSON.stringify(schema);
+  const same = byText.get(text);
+  if (same) {
+    cache.set(schema, same);
+    return same;
+  }
   const ajv = await loadAjv();
-  const check = ajv.compile(withoutOtherDialect(schema));
+  const given = withoutOtherDialect(schema);
+  const check = ajv.compile(given);
+  // ajv keeps every compiled schema in its own cache forever; the validator works without it.
+  ajv.removeSchema(given);
   const validator: SchemaValidator = (value) => {
     if (check(value)) return { ok: true };
     const errors = (check.errors ?? []).map((error) => {
@@ -59,6 +71,7 @@ export async function schemaValidator(schema: JsonSchema): Promise<SchemaValidat
     });
     return { ok: false, errors };
   };
+  byText.set(text, validator);
   cache.set(schema, validator);
   return validator;
 }

@@ -25,6 +25,7 @@ export {
   defaultNeedsApproval,
   type ToolKind,
 } from './approval-policy.js';
+export { parseDuration } from './duration.js';
 export {
   AGENT_ERROR_CODES,
   AgentError,
@@ -127,6 +128,8 @@ export {
   type FailureInfo,
   isConnectionError,
   isRetryableStatus,
+  type ModelTimingSpec,
+  modelTiming,
   parseRetryAfter,
   providerFailure,
   type RetryPolicy,

@@ -1,9 +1,8 @@
-import type { AnyTool, ApprovalMode } from '@agentctl/core';
+import { type AnyTool, type ApprovalMode, parseDuration } from '@agentctl/core';
 import { McpConnection, type McpServerInfo } from './mcp-connection.js';
 import { type McpToolInfo, mcpTool } from './mcp-tool.js';
 import { isStdioServer, type McpToolsetContext, type McpToolsetSpec } from './mcp-toolset-spec.js';
 import { exposedName, filterNames, matchesName } from './name-filter.js';
-import { parseDuration } from './parse-duration.js';
 
 /** An MCP server's tools as core tools, with the client that calls them. */
 export class McpToolset {

@@ -1,8 +1,14 @@
-import { AgentError, type ChatParams, type ModelProvider, type RetryPolicy } from '@agentctl/core';
+import {
+  AgentError,
+  type ChatParams,
+  type ModelProvider,
+  type ModelTimingSpec,
+  modelTiming,
+} from '@agentctl/core';
 import { createAnthropicProvider } from './anthropic-provider.js';
 
 /** A `kind: model` document with `provider: anthropic`, after `${VAR}` resolution. */
-export interface AnthropicModelSpec {
+export interface AnthropicModelSpec extends ModelTimingSpec {
   /** The model id; a request may name another. */
   model?: string;
   base_url?: string;
@@ -15,10 +21,6 @@ export interface AnthropicModelSpec {
   top_p?: number;
   /** `max_tokens` of each request. Default 4096. */
   max_output_tokens?: number;
-  /** `max_attempts`, `initial_delay` and `max_delay` (ms or a duration such as `2s`). */
-  retry?: { max_attempts?: number; initial_delay?: number | string; max_delay?: number | string };
-  /** Idle timeout: ms or a duration such as `30s`. */
-  timeout?: number | string;
   /** `prompt_caching: true`, `thinking: { budget_tokens }`, `headers`. */
   options?: Record<string, unknown>;
 }
@@ -47,20 +49,7 @@ export function anthropicFromSpec(spec: AnthropicModelSpec): ModelProvider {
     },
     baseURL: spec.base_url,
     defaultModel: spec.model,
-    timeout: spec.timeout === undefined ? undefined : durationMs(spec.timeout, 'timeout'),
-    retry:
-      spec.retry &&
-      ({
-        maxAttempts: spec.retry.max_attempts,
-        initialDelayMs:
-          spec.retry.initial_delay === undefined
-            ? undefined
-            : durationMs(spec.retry.initial_delay, 'retry.initial_delay'),
-        maxDelayMs:
-          spec.retry.max_delay === undefined
-            ? undefined
-            : durationMs(spec.retry.max_delay, 'retry.max_delay'),
-      } satisfies Partial<RetryPolicy>),
+    ...modelTiming(spec),
     maxOutputTokens: spec.max_output_tokens,
     promptCaching: (prompt_caching ?? promptCaching) === true,
     thinking: budget === undefined ? undefined : { budgetTokens: budget },
@@ -86,17 +75,4 @@ function thinkingBudget(value: unknown): number | undefined {
     (value as { budget_tokens?: unknown; budgetTokens?: unknown }).budget_tokens ??
     (value as { budgetTokens?: unknown }).budgetTokens;
   return typeof budget === 'number' && budget > 0 ? budget : undefined;
-}
-
-// Milliseconds of a number (already ms) or a duration string such as `500ms`, `30s`, `2m`, `1h`.
-function durationMs(value: number | string, field: string): number {
-  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
-  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(String(value).trim());
-  if (!match)
-    throw new AgentError(
-      `${field}: expected ms or a duration such as 30s, got ${JSON.stringify(value)}`,
-      'PROVIDER_ERROR',
-    );
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? 'ms') as 'ms' | 's' | 'm' | 'h'];
-  return Number(match[1]) * unit;
 }

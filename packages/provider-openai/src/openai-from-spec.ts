@@ -1,8 +1,14 @@
-import { AgentError, type ChatParams, type ModelProvider, type RetryPolicy } from '@agentctl/core';
+import {
+  AgentError,
+  type ChatParams,
+  type ModelProvider,
+  type ModelTimingSpec,
+  modelTiming,
+} from '@agentctl/core';
 import { createOpenAIProvider } from './openai-provider.js';
 
 /** A `kind: model` document with `provider: openai`, after `${VAR}` resolution. */
-export interface OpenAIModelSpec {
+export interface OpenAIModelSpec extends ModelTimingSpec {
   /** The model id; a request may name another. */
   model?: string;
   base_url?: string;
@@ -12,10 +18,6 @@ export interface OpenAIModelSpec {
   temperature?: number;
   top_p?: number;
   max_output_tokens?: number;
-  /** `max_attempts`, `initial_delay` and `max_delay` (ms or a duration such as `2s`). */
-  retry?: { max_attempts?: number; initial_delay?: number | string; max_delay?: number | string };
-  /** Idle timeout: ms or a duration such as `30s`. */
-  timeout?: number | string;
   /** Provider options: `organization`, `headers`, `max_tokens_field`, and per-call options such as `extraBody`. */
   options?: Record<string, unknown>;
 }
@@ -45,8 +47,7 @@ export function openaiFromSpec(spec: OpenAIModelSpec): ModelProvider {
     },
     baseURL: spec.base_url,
     defaultModel: spec.model,
-    timeout: spec.timeout === undefined ? undefined : durationMs(spec.timeout, 'timeout'),
-    retry: retryFromSpec(spec.retry),
+    ...modelTiming(spec),
     organization: typeof organization === 'string' ? organization : undefined,
     headers: headers && typeof headers === 'object' ? (headers as Record<string, string>) : undefined,
     maxTokensField: max_tokens_field === 'max_tokens' ? 'max_tokens' : undefined,
@@ -65,30 +66,6 @@ export function openaiFromSpec(spec: OpenAIModelSpec): ModelProvider {
     stream: (params) => inner.stream(withDefaults(params)),
     dispose: () => inner.dispose?.() ?? Promise.resolve(),
   };
-}
-
-// The retry policy of a YAML `retry:` block.
-function retryFromSpec(retry: OpenAIModelSpec['retry']): Partial<RetryPolicy> | undefined {
-  if (!retry) return undefined;
-  return {
-    maxAttempts: retry.max_attempts,
-    initialDelayMs:
-      retry.initial_delay === undefined ? undefined : durationMs(retry.initial_delay, 'retry.initial_delay'),
-    maxDelayMs: retry.max_delay === undefined ? undefined : durationMs(retry.max_delay, 'retry.max_delay'),
-  };
-}
-
-// Milliseconds of a number (already ms) or a duration string such as `500ms`, `30s`, `2m`, `1h`.
-function durationMs(value: number | string, field: string): number {
-  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
-  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(String(value).trim());
-  if (!match)
-    throw new AgentError(
-      `${field}: expected ms or a duration such as 30s, got ${JSON.stringify(value)}`,
-      'PROVIDER_ERROR',
-    );
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? 'ms') as 'ms' | 's' | 'm' | 'h'];
-  return Number(match[1]) * unit;
 }
 
 function isLoopback(url: string): boolean {

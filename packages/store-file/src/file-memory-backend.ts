@@ -1,4 +1,5 @@
 import { isAbsolute, relative, resolve } from 'node:path';
+import { parseDuration } from '@agentctl/core';
 import { FileSessionStore } from './file-session-store.js';
 import type { RetentionPolicy } from './retention.js';
 
@@ -54,20 +55,7 @@ function retentionOf(raw: FileMemorySpec['retention']): RetentionPolicy | undefi
   return policy;
 }
 
-const UNITS: Record<string, number> = {
-  ms: 1,
-  s: 1_000,
-  m: 60_000,
-  h: 3_600_000,
-  d: 86_400_000,
-  w: 604_800_000,
-};
-
 /** Milliseconds from a number or a string like `30d`; throws naming the field when it cannot be read. */
 export function durationMs(value: number | string): number {
-  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
-  const match = typeof value === 'string' ? /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)$/.exec(value.trim()) : null;
-  if (!match)
-    throw new Error(`retention.max_age must be milliseconds or a duration like "30d", not ${value}`);
-  return Number(match[1]) * UNITS[match[2]!]!;
+  return parseDuration(value, 'retention.max_age');
 }

@@ -5,13 +5,13 @@ import {
   createAgent,
   LoopAgent,
   ParallelAgent,
+  parseDuration,
   SequentialAgent,
 } from '@agentctl/core';
 import type { SpecEntry } from '../load/project-specs.js';
 import type { AgentSpec } from '../spec-types.js';
 import { agentApprovalPolicy } from './approval.js';
 import type { Compiler } from './compiler.js';
-import { parseDuration } from './duration.js';
 import { renderInstruction } from './instruction.js';
 import { resolveMemory } from './resolve-memory.js';
 import { resolveMiddleware } from './resolve-middleware.js';

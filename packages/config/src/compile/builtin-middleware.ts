@@ -1,5 +1,4 @@
-import { logging, type Middleware, redaction, retry, timeout } from '@agentctl/core';
-import { parseDuration } from './duration.js';
+import { logging, type Middleware, parseDuration, redaction, retry, timeout } from '@agentctl/core';
 
 type Options = Record<string, unknown>;
 

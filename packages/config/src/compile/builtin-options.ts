@@ -1,6 +1,6 @@
+import { parseDuration } from '@agentctl/core';
 import type { FactoryContext } from '../registry.js';
 import type { BuiltinOptionsSpec } from '../spec-types.js';
-import { parseDuration } from './duration.js';
 
 // The options the schema lets a `builtin:` entry write inline, per built-in of core. A built-in
 // added through the registry takes its options under `options:` instead.

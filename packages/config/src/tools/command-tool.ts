@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { AnyTool, ToolContext } from '@agentctl/core';
-import { parseDuration } from '../compile/duration.js';
+import { parseDuration } from '@agentctl/core';
 import type { FactoryContext } from '../registry.js';
 import type { CommandToolSpec, ToolSpec } from '../spec-types.js';
 import { fillArgs } from './args-template.js';

@@ -1,5 +1,5 @@
 import type { AnyTool, ToolContext } from '@agentctl/core';
-import { parseDuration } from '../compile/duration.js';
+import { parseDuration } from '@agentctl/core';
 import type { FactoryContext } from '../registry.js';
 import type { HttpToolSpec, ToolSpec } from '../spec-types.js';
 import { fillArgs, fillArgsDeep } from './args-template.js';

@@ -1,5 +1,5 @@
 import type { AnyTool } from '@agentctl/core';
-import { parseDuration } from '../compile/duration.js';
+import { parseDuration } from '@agentctl/core';
 import type { FactoryContext } from '../registry.js';
 import type { ToolSpec } from '../spec-types.js';
 

@@ -1,0 +1,28 @@
+const UNITS: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+};
+
+/**
+ * Milliseconds of a duration as YAML writes it: a number (already ms) or a string such as `500ms`,
+ * `30s`, `2m`, `1h`, `30d`; undefined stays undefined. Throws a TypeError naming `field`.
+ *
+ * @example
+ * parseDuration('2m'); // 120000
+ */
+export function parseDuration(value: number | string, field?: string): number;
+export function parseDuration(value: number | string | undefined, field?: string): number | undefined;
+export function parseDuration(value: number | string | undefined, field?: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
+  const match = typeof value === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)?\s*$/.exec(value) : null;
+  if (!match) {
+    const where = field ? `${field}: ` : '';
+    throw new TypeError(`${where}"${String(value)}" is not a duration (use e.g. 500ms, 30s, 2m, 1h)`);
+  }
+  return Math.round(Number(match[1]) * UNITS[match[2] ?? 'ms']);
+}

@@ -183,4 +183,5 @@ export {
 } from './usage.js';
 export { LoopAgent, type LoopAgentConfig } from './workflow/loop-agent.js';
 export { ParallelAgent } from './workflow/parallel-agent.js';
-export { SequentialAgent, type WorkflowAgentConfig } from './workflow/sequential-agent.js';
+export { SequentialAgent } from './workflow/sequential-agent.js';
+export { WorkflowAgent, type WorkflowAgentConfig } from './workflow/workflow-agent.js';

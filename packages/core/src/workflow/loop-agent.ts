@@ -1,7 +1,5 @@
-import type { Agent } from '../agent.js';
-import { checkAgentName } from '../agent.js';
 import type { InvocationContext } from '../invocation/invocation-context.js';
-import type { WorkflowAgentConfig } from './sequential-agent.js';
+import { WorkflowAgent, type WorkflowAgentConfig } from './workflow-agent.js';
 
 /** What a loop agent is made of. */
 export interface LoopAgentConfig extends WorkflowAgentConfig {
@@ -13,23 +11,16 @@ export interface LoopAgentConfig extends WorkflowAgentConfig {
  * Runs its sub-agents in order, again and again, until one escalates (or calls `exit_loop`) or
  * `maxIterations` passes are done. An escalation stops this loop only, never an enclosing one.
  */
-export class LoopAgent implements Agent {
+export class LoopAgent extends WorkflowAgent {
   readonly type = 'loop' as const;
-  readonly name: string;
-  readonly description: string;
-  readonly subAgents: readonly Agent[];
   readonly maxIterations: number;
-  parent?: Agent;
 
   constructor(config: LoopAgentConfig) {
-    checkAgentName(config.name);
-    this.name = config.name;
-    this.description = config.description ?? '';
-    this.subAgents = config.subAgents;
+    super(config);
     this.maxIterations = config.maxIterations ?? 10;
   }
 
-  async runInvocation(ctx: InvocationContext): Promise<void> {
+  override async runInvocation(ctx: InvocationContext): Promise<void> {
     if (ctx.consumeReplay()) return;
     ctx.emit('agent_start', { agent: this.name });
     const scope = { escalated: false };

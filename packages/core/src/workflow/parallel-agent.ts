@@ -1,29 +1,15 @@
-import type { Agent } from '../agent.js';
-import { checkAgentName } from '../agent.js';
 import type { InvocationContext } from '../invocation/invocation-context.js';
 import { applyDelta } from '../state-delta.js';
-import type { WorkflowAgentConfig } from './sequential-agent.js';
+import { WorkflowAgent, type WorkflowAgentConfig } from './workflow-agent.js';
 
 /**
  * Runs its sub-agents at the same time on isolated branches: each sees only its own branch's
  * history and state writes. When all are done their state writes are merged in declaration
  * order (a later sub-agent's write to the same key wins) and applied with one `state_delta` event.
  */
-export class ParallelAgent implements Agent {
+export class ParallelAgent extends WorkflowAgent {
   readonly type = 'parallel' as const;
-  readonly name: string;
-  readonly description: string;
-  readonly subAgents: readonly Agent[];
-  parent?: Agent;
-
-  constructor(config: WorkflowAgentConfig) {
-    checkAgentName(config.name);
-    this.name = config.name;
-    this.description = config.description ?? '';
-    this.subAgents = config.subAgents;
-  }
-
-  async runInvocation(ctx: InvocationContext): Promise<void> {
+  override async runInvocation(ctx: InvocationContext): Promise<void> {
     if (ctx.consumeReplay()) return;
     ctx.emit('agent_start', { agent: this.name });
     // Writes recorded before a pause are rebuilt from the log, so a resumed fan-out merges them too.

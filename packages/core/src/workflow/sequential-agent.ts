@@ -1,30 +1,10 @@
-import type { Agent } from '../agent.js';
-import { checkAgentName } from '../agent.js';
 import type { InvocationContext } from '../invocation/invocation-context.js';
-
-/** What a workflow agent is made of. */
-export interface WorkflowAgentConfig {
-  name: string;
-  description?: string;
-  subAgents: readonly Agent[];
-}
+import { WorkflowAgent, type WorkflowAgentConfig } from './workflow-agent.js';
 
 /** Runs its sub-agents one after another; each sees what the earlier ones wrote. */
-export class SequentialAgent implements Agent {
+export class SequentialAgent extends WorkflowAgent {
   readonly type = 'sequential' as const;
-  readonly name: string;
-  readonly description: string;
-  readonly subAgents: readonly Agent[];
-  parent?: Agent;
-
-  constructor(config: WorkflowAgentConfig) {
-    checkAgentName(config.name);
-    this.name = config.name;
-    this.description = config.description ?? '';
-    this.subAgents = config.subAgents;
-  }
-
-  async runInvocation(ctx: InvocationContext): Promise<void> {
+  override async runInvocation(ctx: InvocationContext): Promise<void> {
     if (ctx.consumeReplay()) return;
     ctx.emit('agent_start', { agent: this.name });
     for (const sub of this.subAgents) {

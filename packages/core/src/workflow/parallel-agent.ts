@@ -1,6 +1,6 @@
 import type { InvocationContext } from '../invocation/invocation-context.js';
 import { applyDelta } from '../state-delta.js';
-import { WorkflowAgent, type WorkflowAgentConfig } from './workflow-agent.js';
+import { WorkflowAgent } from './workflow-agent.js';
 
 /**
  * Runs its sub-agents at the same time on isolated branches: each sees only its own branch's

@@ -1,5 +1,5 @@
 import type { InvocationContext } from '../invocation/invocation-context.js';
-import { WorkflowAgent, type WorkflowAgentConfig } from './workflow-agent.js';
+import { WorkflowAgent } from './workflow-agent.js';
 
 /** Runs its sub-agents one after another; each sees what the earlier ones wrote. */
 export class SequentialAgent extends WorkflowAgent {

@@ -370,3 +370,44 @@ export function modelTiming(spec: ModelTimingSpec): { retry?: Partial<RetryPolic
   };
   return { retry, timeout: ms(spec.timeout, 'timeout') };
 }
+
+/** What {@link providerStream} needs: who is asked, how to retry, and how to make one attempt. */
+export interface ProviderStreamOptions<T> {
+  provider: string;
+  /** The model asked for; a request without one fails with a clear error. */
+  model: string | undefined;
+  signal?: AbortSignal;
+  policy: RetryPolicy;
+  idleTimeoutMs?: number;
+  /** Strings never to show in an error (the API key), read when an error is made. */
+  secrets(): readonly string[];
+  /** Prepares the request for `model` (connecting the client) and returns one attempt of it. */
+  prepare(model: string): (control: AttemptControl) => AsyncIterable<T>;
+}
+
+/**
+ * The stream of a network provider: the request retried per {@link retryStream}, and any failure,
+ * before or after retries, turned by {@link providerFailure} into one final `error` event.
+ */
+export async function* providerStream<T>(
+  options: ProviderStreamOptions<T>,
+): AsyncGenerator<T | { type: 'error'; error: AgentError }> {
+  const { provider, model, signal } = options;
+  try {
+    if (!model)
+      throw new AgentError(`${provider}: no model given and no default model configured`, 'PROVIDER_ERROR');
+    const attempt = options.prepare(model);
+    yield* retryStream(attempt, { policy: options.policy, signal, idleTimeoutMs: options.idleTimeoutMs });
+  } catch (error) {
+    yield {
+      type: 'error',
+      error: providerFailure(error, {
+        provider,
+        model: model ?? '(none)',
+        committed: false,
+        aborted: signal?.aborted,
+        secrets: options.secrets(),
+      }),
+    };
+  }
+}

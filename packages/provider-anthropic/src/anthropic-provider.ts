@@ -1,14 +1,13 @@
 import {
-  AgentError,
   type AttemptControl,
   type ChatParams,
   collectStream,
   type ModelProvider,
   type ModelResponse,
   providerFailure,
+  providerStream,
   type RetryPolicy,
   retryPolicy,
-  retryStream,
   type StreamEvent,
 } from '@agentctl/core';
 import Anthropic from '@anthropic-ai/sdk';
@@ -66,37 +65,27 @@ class AnthropicProvider implements ModelProvider {
     return collectStream(this.stream(params));
   }
 
-  async *stream(params: ChatParams): AsyncGenerator<StreamEvent> {
-    const model = params.model || this.#options.defaultModel;
-    try {
-      if (!model)
-        throw new AgentError('anthropic: no model given and no default model configured', 'PROVIDER_ERROR');
-      const client = this.#connect();
-      const body = toAnthropicRequest(
-        { ...params, model },
-        {
-          maxOutputTokens: this.#options.maxOutputTokens ?? 4096,
-          promptCaching: this.#options.promptCaching ?? false,
-          thinkingBudget: this.#options.thinking?.budgetTokens,
-        },
-      );
-      yield* retryStream((control) => this.#attempt(client, body, model, control, params.signal), {
-        policy: this.#policy,
-        signal: params.signal,
-        idleTimeoutMs: this.#timeout,
-      });
-    } catch (error) {
-      yield {
-        type: 'error',
-        error: providerFailure(error, {
-          provider: this.name,
-          model: model ?? '(none)',
-          committed: false,
-          aborted: params.signal?.aborted,
-          secrets: [this.#apiKey],
-        }),
-      };
-    }
+  stream(params: ChatParams): AsyncIterable<StreamEvent> {
+    return providerStream({
+      provider: this.name,
+      model: params.model || this.#options.defaultModel,
+      signal: params.signal,
+      policy: this.#policy,
+      idleTimeoutMs: this.#timeout,
+      secrets: () => [this.#apiKey],
+      prepare: (model) => {
+        const client = this.#connect();
+        const body = toAnthropicRequest(
+          { ...params, model },
+          {
+            maxOutputTokens: this.#options.maxOutputTokens ?? 4096,
+            promptCaching: this.#options.promptCaching ?? false,
+            thinkingBudget: this.#options.thinking?.budgetTokens,
+          },
+        );
+        return (control) => this.#attempt(client, body, model, control, params.signal);
+      },
+    });
   }
 
   async dispose(): Promise<void> {

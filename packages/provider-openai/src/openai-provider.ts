@@ -1,14 +1,13 @@
 import {
-  AgentError,
   type AttemptControl,
   type ChatParams,
   collectStream,
   type ModelProvider,
   type ModelResponse,
   providerFailure,
+  providerStream,
   type RetryPolicy,
   retryPolicy,
-  retryStream,
   type StreamEvent,
 } from '@agentctl/core';
 import OpenAI from 'openai';
@@ -63,30 +62,20 @@ class OpenAIProvider implements ModelProvider {
     return collectStream(this.stream(params));
   }
 
-  async *stream(params: ChatParams): AsyncGenerator<StreamEvent> {
-    const model = params.model || this.#options.defaultModel;
-    try {
-      if (!model)
-        throw new AgentError('openai: no model given and no default model configured', 'PROVIDER_ERROR');
-      const client = this.#connect();
-      const body = toOpenAIRequest({ ...params, model }, this.#options.maxTokensField);
-      yield* retryStream((control) => this.#attempt(client, body, model, control, params.signal), {
-        policy: this.#policy,
-        signal: params.signal,
-        idleTimeoutMs: this.#timeout,
-      });
-    } catch (error) {
-      yield {
-        type: 'error',
-        error: providerFailure(error, {
-          provider: this.name,
-          model: model ?? '(none)',
-          committed: false,
-          aborted: params.signal?.aborted,
-          secrets: [this.#apiKey],
-        }),
-      };
-    }
+  stream(params: ChatParams): AsyncIterable<StreamEvent> {
+    return providerStream({
+      provider: this.name,
+      model: params.model || this.#options.defaultModel,
+      signal: params.signal,
+      policy: this.#policy,
+      idleTimeoutMs: this.#timeout,
+      secrets: () => [this.#apiKey],
+      prepare: (model) => {
+        const client = this.#connect();
+        const body = toOpenAIRequest({ ...params, model }, this.#options.maxTokensField);
+        return (control) => this.#attempt(client, body, model, control, params.signal);
+      },
+    });
   }
 
   async dispose(): Promise<void> {

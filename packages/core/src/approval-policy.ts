@@ -126,7 +126,8 @@ function valueMatcher(pattern: string, where: string): Matcher {
   }
 }
 
-function globMatcher(pattern: string): Matcher {
+/** A test of names against a pattern where `*` stands for any run of characters. */
+export function globMatcher(pattern: string): Matcher {
   const source = pattern
     .split('*')
     .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))

@@ -23,6 +23,7 @@ export {
   type ApprovalRule,
   createApprovalPolicy,
   defaultNeedsApproval,
+  globMatcher,
   type ToolKind,
 } from './approval-policy.js';
 export { parseDuration } from './duration.js';

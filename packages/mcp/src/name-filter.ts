@@ -1,10 +1,8 @@
+import { globMatcher } from '@agentctl/core';
+
 /** True when `name` matches a pattern where `*` stands for any run of characters. */
 export function matchesName(pattern: string, name: string): boolean {
-  const source = pattern
-    .split('*')
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  return new RegExp(`^${source}$`).test(name);
+  return globMatcher(pattern)(name);
 }
 
 /** Keeps the names `include` selects (all when absent) and `exclude` does not. */

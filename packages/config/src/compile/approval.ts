@@ -1,4 +1,10 @@
-import { type AnyTool, type ApprovalPolicy, type ApprovalRule, createApprovalPolicy } from '@agentctl/core';
+import {
+  type AnyTool,
+  type ApprovalPolicy,
+  type ApprovalRule,
+  createApprovalPolicy,
+  globMatcher,
+} from '@agentctl/core';
 import type { AgentSpec, ApprovalMode, ApprovalRuleSpec, ToolsetSpec } from '../spec-types.js';
 
 // Modes declared where a tool comes from (a toolset's `approval`), kept beside the tool object so
@@ -21,7 +27,7 @@ export function toolsetApprovalMode(spec: ToolsetSpec, exposed: string): Approva
     spec.prefix && exposed.startsWith(`${spec.prefix}_`) ? exposed.slice(spec.prefix.length + 1) : exposed;
   const exact = approval[exposed] ?? approval[original];
   if (exact) return exact;
-  const pattern = Object.keys(approval).find((p) => glob(p)(exposed) || glob(p)(original));
+  const pattern = Object.keys(approval).find((p) => globMatcher(p)(exposed) || globMatcher(p)(original));
   return pattern === undefined ? undefined : approval[pattern];
 }
 
@@ -37,7 +43,7 @@ export function agentApprovalPolicy(
   const written = Object.entries(approval?.tools ?? {});
   const patterns = written
     .filter(([name]) => name.includes('*'))
-    .map(([name, mode]) => [glob(name), mode] as const);
+    .map(([name, mode]) => [globMatcher(name), mode] as const);
   const exact = new Map(written.filter(([name]) => !name.includes('*')));
   const modes: Record<string, ApprovalMode> = {};
   for (const tool of tools) {
@@ -61,13 +67,4 @@ export function agentApprovalPolicy(
 
 function rule(spec: ApprovalRuleSpec): ApprovalRule {
   return typeof spec === 'string' ? { tool: spec } : { tool: spec.tool, args: spec.args };
-}
-
-function glob(pattern: string): (name: string) => boolean {
-  const source = pattern
-    .split('*')
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  const compiled = new RegExp(`^${source}$`);
-  return (name) => compiled.test(name);
 }

@@ -1,4 +1,4 @@
-import type { ToolCall } from '@agentctl/core';
+import { globMatcher, type ToolCall } from '@agentctl/core';
 import { CliError, EXIT } from '../../cli-error.js';
 
 /** One `--allow` rule: calls of matching tools run without asking, optionally only on matching arguments. */
@@ -31,12 +31,12 @@ export function parseAllowRules(patterns: readonly string[]): AllowRule[] {
         EXIT.usage,
       );
     }
-    if (colon < 0) return { text, tool: glob(tool) };
+    if (colon < 0) return { text, tool: globMatcher(tool) };
     const rest = text.slice(colon + 1);
     const named = NAMED.exec(rest);
     return named
-      ? { text, tool: glob(tool), argument: named[1], value: glob(named[2]) }
-      : { text, tool: glob(tool), value: glob(rest) };
+      ? { text, tool: globMatcher(tool), argument: named[1], value: globMatcher(named[2]) }
+      : { text, tool: globMatcher(tool), value: globMatcher(rest) };
   });
 }
 
@@ -64,13 +64,4 @@ function lookup(args: Record<string, unknown>, path: string): unknown {
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
-function glob(pattern: string): (value: string) => boolean {
-  const source = pattern
-    .split('*')
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  const compiled = new RegExp(`^${source}$`, 's');
-  return (value) => compiled.test(value);
 }

@@ -173,12 +173,9 @@ export class Runner {
     try {
       ctx.emit('run_start', { input: shared.input });
       if (!checkpoint) {
-        const user = new InvocationContext(
-          shared,
-          { ...this.agent, name: 'user' } as Agent,
-          branchFor(this.agent, options.branchPrefix),
-        );
-        user.emit('message', { message: { role: 'user', content: options.input } });
+        // The user's message sits on the root's branch, so every agent of the tree sees it.
+        const root = new InvocationContext(shared, this.agent, branchFor(this.agent, options.branchPrefix));
+        root.emit('message', { message: { role: 'user', content: options.input } }, undefined, 'user');
       }
       await start.runInvocation(ctx);
       if (signal.aborted) throw signal.reason;
@@ -230,7 +227,6 @@ export class Runner {
       throw error;
     } finally {
       if (timer) clearTimeout(timer);
-      channel.close();
     }
   }
 

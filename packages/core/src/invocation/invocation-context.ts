@@ -148,18 +148,19 @@ export class InvocationContext {
     return true;
   }
 
-  /** Emits an event authored by this context's agent, applying its state delta. */
+  /** Emits an event authored by this context's agent (or `author`), applying its state delta. */
   emit<T extends EventType>(
     type: T,
     payload: EventPayloads[T],
     stateDelta?: Record<string, unknown>,
+    author: string = this.agent.name,
   ): AgentEvent {
     const shared = this.shared;
     const event = {
       id: `${shared.invocationId}.${shared.attempt}.${shared.seq++}`,
       invocationId: shared.invocationId,
       branch: this.branch,
-      author: this.agent.name,
+      author,
       time: Date.now(),
       type,
       ...payload,

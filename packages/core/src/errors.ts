@@ -69,3 +69,11 @@ export function toAgentError(
   const message = value instanceof Error ? value.message : String(value);
   return new AgentError(message, code, { cause: value, context });
 }
+
+/** Thrown for a misuse of the API (a bad resume, a duplicate tool), never for a model's behaviour. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}

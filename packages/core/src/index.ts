@@ -34,6 +34,7 @@ export {
   type AgentErrorOptions,
   isAgentError,
   toAgentError,
+  UsageError,
 } from './errors.js';
 export {
   type AgentEvent,
@@ -53,7 +54,7 @@ export {
   type InvocationLimits,
   type InvocationShared,
 } from './invocation/invocation-context.js';
-export { createAgent, LlmAgent, UsageError } from './llm-agent.js';
+export { createAgent, LlmAgent } from './llm-agent.js';
 export { AgentRun } from './loop/agent-run.js';
 export { type HistoryWindow, windowOf } from './loop/history-window.js';
 export { type SchemaCheck, type SchemaValidator, schemaValidator } from './loop/schema-validator.js';

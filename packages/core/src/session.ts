@@ -130,6 +130,11 @@ export class InMemorySessionStore implements SessionStore, MemoryProvider {
     await this.#memory.clear(sessionId);
   }
 
+  /** Puts a session (one exported with `get`) into the store at once, replacing any with its id. */
+  restore(session: Session): void {
+    this.#sessions.set(session.id, structuredClone(session));
+  }
+
   async create(init: SessionInit = {}): Promise<Session> {
     const session = newSession(init);
     if (this.#sessions.has(session.id)) throw new Error(`session ${session.id} already exists`);

@@ -1,5 +1,5 @@
 import type { Agent } from '../agent.js';
-import type { ApprovalDecision, RunOptions } from '../agent-config.js';
+import type { ApprovalDecision, ExecutedToolCall, RunOptions } from '../agent-config.js';
 import { AgentError } from '../errors.js';
 import type { AgentEvent, EventPayloads, EventType, PendingApproval } from '../events.js';
 import type { Message } from '../messages.js';
@@ -48,7 +48,12 @@ export interface InvocationShared {
   replay: Map<string, number>;
   /** Names of the parallel agents of the tree (their branches are isolated). */
   parallel: ReadonlySet<string>;
-  options: Pick<RunOptions, 'onApproval'>;
+  /** Per-invocation settings and callbacks for its agents (`agent.run`'s options). */
+  options: RunOptions;
+  /** Every tool call executed in this invocation, in order. */
+  toolCalls: ExecutedToolCall[];
+  /** The parsed final answer of the last agent that answered. */
+  value: unknown;
 }
 
 /** Where escalation stops: the nearest enclosing loop agent owns one scope. */

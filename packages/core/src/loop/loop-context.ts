@@ -5,7 +5,7 @@ import type {
   Instruction,
   RunOptions,
 } from '../agent-config.js';
-import type { AgentEvent, EventPayloads, EventType } from '../events.js';
+import type { EventPayloads, EventType } from '../events.js';
 import type { Message } from '../messages.js';
 import type { ActionPayloads, ActionType, AgentAction, Middleware } from '../middleware/types.js';
 import type { JsonSchema, ModelProvider, ToolDefinition } from '../model.js';
@@ -64,33 +64,6 @@ export interface LoopContext {
 
 /** The middleware chain as the loop calls it. */
 export type Dispatch = LoopContext['dispatch'];
-
-/** Makes the `emit` function of a standalone run: stamps each event and hands it to the sink and callbacks. */
-export function eventEmitter(
-  base: { invocationId: string; branch: string; author: string },
-  sink: (event: AgentEvent) => void,
-  onEvent?: (event: AgentEvent) => void,
-  applyDelta?: (delta: Record<string, unknown>) => void,
-): LoopContext['emit'] {
-  let seq = 0;
-  return (type, payload, stateDelta) => {
-    const event = {
-      id: `${base.invocationId}.${seq++}`,
-      invocationId: base.invocationId,
-      branch: base.branch,
-      author: base.author,
-      time: Date.now(),
-      type,
-      ...payload,
-    } as AgentEvent;
-    if (stateDelta) {
-      event.stateDelta = stateDelta;
-      applyDelta?.(stateDelta);
-    }
-    sink(event);
-    onEvent?.(event);
-  };
-}
 
 /** Builds an action to send through middleware. */
 export function action<T extends AgentAction['type']>(

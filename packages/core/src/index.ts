@@ -123,9 +123,7 @@ export {
 } from './recording-provider.js';
 export {
   type AttemptControl,
-  abortableSleep,
   classifyFailure,
-  DEFAULT_RETRY_POLICY,
   type FailureContext,
   type FailureInfo,
   isConnectionError,
@@ -136,13 +134,13 @@ export {
   parseRetryAfter,
   providerFailure,
   providerStream,
-  type RetryPolicy,
   type RetryStreamOptions,
   retryAfterFromHeaders,
-  retryDelay,
-  retryPolicy,
   retryStream,
 } from './retry-policy.js';
+export { backoffDelay, DEFAULT_RETRY_POLICY, type RetryPolicy, retryPolicy } from './timing/backoff.js';
+export { type Deadline, deadline } from './timing/deadline.js';
+export { sleep } from './timing/sleep.js';
 export {
   type InvocationCheckpoint,
   type InvocationOptions,

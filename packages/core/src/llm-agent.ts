@@ -20,6 +20,7 @@ import { ensureToolResultsComplete } from './loop/tool-pairing.js';
 import { compose } from './middleware/compose.js';
 import type { LoopEndReason } from './middleware/types.js';
 import { resumeStandalone, runStandalone } from './standalone-run.js';
+import { deadline } from './timing/deadline.js';
 import { type AnyTool, toolDefinition } from './tool.js';
 import { emptyUsage, type UsageStats } from './usage.js';
 
@@ -125,7 +126,12 @@ export class LlmAgent implements Agent {
     const usage = emptyUsage();
     let transfer: Agent | undefined;
     // The agent's own time budget, inside the invocation's: reaching it names this agent.
-    const budget = timeBudget(ctx.signal, this.#config.timeout, this.name);
+    const limit = this.#config.timeout;
+    const budget = deadline(ctx.signal, limit, () => {
+      return new AgentError(`agent ${this.name} reached its time limit of ${limit} ms`, 'TIMEOUT', {
+        context: { agent: this.name, limit },
+      });
+    });
     const loop: LoopContext = this.#loopContext({
       invocationId: ctx.invocationId,
       branch: ctx.branch,
@@ -289,33 +295,4 @@ async function parseOutput(ctx: LoopContext, text: string): Promise<unknown> {
     );
   }
   return value;
-}
-
-// A signal that aborts with the outer one, or with a TIMEOUT naming the agent after `ms`.
-function timeBudget(
-  outer: AbortSignal,
-  ms: number | undefined,
-  agent: string,
-): { signal: AbortSignal; dispose(): void } {
-  if (ms === undefined) return { signal: outer, dispose: () => undefined };
-  const controller = new AbortController();
-  const forward = () => controller.abort(outer.reason);
-  if (outer.aborted) forward();
-  else outer.addEventListener('abort', forward, { once: true });
-  const timer = setTimeout(
-    () =>
-      controller.abort(
-        new AgentError(`agent ${agent} reached its time limit of ${ms} ms`, 'TIMEOUT', {
-          context: { agent, limit: ms },
-        }),
-      ),
-    ms,
-  );
-  return {
-    signal: controller.signal,
-    dispose: () => {
-      clearTimeout(timer);
-      outer.removeEventListener('abort', forward);
-    },
-  };
 }

@@ -1,33 +1,8 @@
 import { parseDuration } from './duration.js';
 import { AgentError } from './errors.js';
-
-/** How a provider retries a failed request: attempts and the bounds of the backoff. */
-export interface RetryPolicy {
-  /** Attempts in all, the first included. */
-  maxAttempts: number;
-  /** Upper bound of the first backoff in ms; doubles with each attempt. */
-  initialDelayMs: number;
-  /** Upper bound of any one wait in ms; a longer `Retry-After` ends the retries instead. */
-  maxDelayMs: number;
-}
-
-/** The defaults of {@link retryPolicy}: 3 attempts, 500 ms doubling, at most 30 s a wait. */
-export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = {
-  maxAttempts: 3,
-  initialDelayMs: 500,
-  maxDelayMs: 30_000,
-};
-
-/** Fills in a partial {@link RetryPolicy} with the defaults and clamps nonsense values. */
-export function retryPolicy(options: Partial<RetryPolicy> = {}): RetryPolicy {
-  const pick = (value: number | undefined, fallback: number) =>
-    typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback;
-  return {
-    maxAttempts: Math.max(1, Math.floor(pick(options.maxAttempts, DEFAULT_RETRY_POLICY.maxAttempts))),
-    initialDelayMs: pick(options.initialDelayMs, DEFAULT_RETRY_POLICY.initialDelayMs),
-    maxDelayMs: pick(options.maxDelayMs, DEFAULT_RETRY_POLICY.maxDelayMs),
-  };
-}
+import { backoffDelay, type RetryPolicy } from './timing/backoff.js';
+import { deadline } from './timing/deadline.js';
+import { sleep } from './timing/sleep.js';
 
 /** True for HTTP statuses where the same request may succeed later: 408, 409, 429 and 5xx. */
 export function isRetryableStatus(status: number): boolean {
@@ -126,40 +101,6 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/**
- * How long to wait before attempt `attempt + 1`: the server's hint when it gave one (or
- * `undefined` when the hint exceeds `maxDelayMs`, since retrying earlier is pointless), else
- * exponential backoff with full jitter: uniform in [0, min(maxDelayMs, initialDelayMs * 2^(attempt-1))].
- */
-export function retryDelay(
-  policy: RetryPolicy,
-  attempt: number,
-  retryAfterMs?: number,
-  random: () => number = Math.random,
-): number | undefined {
-  if (retryAfterMs !== undefined) return retryAfterMs <= policy.maxDelayMs ? retryAfterMs : undefined;
-  const ceiling = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** Math.max(0, attempt - 1));
-  return Math.floor(random() * ceiling);
-}
-
-/** Waits `ms`, rejecting with an `ABORTED` {@link AgentError} as soon as `signal` aborts. */
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const aborted = () =>
-      new AgentError('cancelled while waiting to retry', 'ABORTED', { cause: signal?.reason });
-    if (signal?.aborted) return reject(aborted());
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    function onAbort() {
-      clearTimeout(timer);
-      reject(aborted());
-    }
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /** What one attempt of {@link retryStream} gets: its number and a signal that ends it. */
 export interface AttemptControl {
   /** 1 for the first attempt. */
@@ -187,7 +128,7 @@ export interface RetryStreamOptions {
 
 /**
  * Runs a streaming request with retries. An attempt that fails before it yielded anything is
- * retried when {@link classifyFailure} says so, after {@link retryDelay}; once an item was yielded
+ * retried when {@link classifyFailure} says so, after {@link backoffDelay}; once an item was yielded
  * the failure is final, because the consumer has already seen part of the answer.
  */
 export async function* retryStream<T>(
@@ -208,10 +149,10 @@ export async function* retryStream<T>(
       const info = classifyFailure(error);
       if (yielded || !info.retryable || attempt >= options.policy.maxAttempts || options.signal?.aborted)
         throw error;
-      const delayMs = retryDelay(options.policy, attempt, info.retryAfterMs, options.random);
+      const delayMs = backoffDelay(options.policy, attempt, info.retryAfterMs, options.random);
       if (delayMs === undefined) throw error;
       options.onRetry?.({ attempt, delayMs, error });
-      await abortableSleep(delayMs, options.signal);
+      await sleep(delayMs, options.signal, 'waiting to retry');
     } finally {
       control.dispose();
     }
@@ -223,32 +164,17 @@ function attemptControl(
   outer: AbortSignal | undefined,
   idleMs: number | undefined,
 ): AttemptControl & { dispose(): void } {
-  const controller = new AbortController();
-  let timedOut = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const onAbort = () => controller.abort(outer?.reason);
-  if (outer?.aborted) controller.abort(outer.reason);
-  else outer?.addEventListener('abort', onAbort, { once: true });
-  const touch = () => {
-    if (idleMs === undefined || idleMs <= 0 || controller.signal.aborted) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new AgentError(`no response for ${idleMs} ms`, 'TIMEOUT', { retryable: true }));
-    }, idleMs);
-  };
-  touch();
+  const idle = deadline(outer, idleMs !== undefined && idleMs > 0 ? idleMs : undefined, () => {
+    return new AgentError(`no response for ${idleMs} ms`, 'TIMEOUT', { retryable: true });
+  });
   return {
     attempt,
-    signal: controller.signal,
-    touch,
+    signal: idle.signal,
+    touch: idle.restart,
     get timedOut() {
-      return timedOut;
+      return idle.expired;
     },
-    dispose() {
-      clearTimeout(timer);
-      outer?.removeEventListener('abort', onAbort);
-    },
+    dispose: idle.dispose,
   };
 }
 

@@ -20,6 +20,7 @@ import {
 import { AgentRun } from './loop/agent-run.js';
 import { historyFor } from './invocation/history.js';
 import { EventChannel } from './loop/event-channel.js';
+import { deadline } from './timing/deadline.js';
 import type { Message, ToolCall } from './messages.js';
 import { InMemorySessionStore, type Session, type SessionStore } from './session.js';
 import { addUsage, emptyUsage, type UsageStats } from './usage.js';
@@ -146,17 +147,17 @@ export class Runner {
         `session ${session.id} is paused waiting for a decision on ${ids}; resume it with approve or deny`,
       );
     }
-    const timer =
-      options.timeout === undefined
-        ? undefined
-        : setTimeout(
-            () =>
-              controller.abort(
-                new AgentError(`the invocation timed out after ${options.timeout} ms`, 'TIMEOUT'),
-              ),
-            options.timeout,
-          );
-    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+    const limit = deadline(
+      options.signal,
+      options.timeout,
+      () => new AgentError(`the invocation timed out after ${options.timeout} ms`, 'TIMEOUT'),
+    );
+    // The controller is the invocation's own (its limits, the caller's `abort()`); the common run
+    // without a caller's signal or a timeout needs no combined signal.
+    const signal =
+      options.signal || options.timeout !== undefined
+        ? AbortSignal.any([limit.signal, controller.signal])
+        : controller.signal;
     const invocationId = checkpoint?.invocationId ?? randomUUID();
     const shared = this.#shared(
       session,
@@ -249,7 +250,7 @@ export class Runner {
       await shared.flush().catch(() => undefined);
       throw error;
     } finally {
-      if (timer) clearTimeout(timer);
+      limit.dispose();
     }
   }
 

@@ -7,6 +7,7 @@ import type { AnyTool, ToolContext } from '../tool.js';
 import { abortable, abortError } from './abortable.js';
 import { action, type LoopContext, review } from './loop-context.js';
 import { schemaValidator } from './schema-validator.js';
+import { deadline } from '../timing/deadline.js';
 
 type Plan = { call: ToolCall; tool?: AnyTool } & (
   | { kind: 'run' }
@@ -123,18 +124,10 @@ function refusal(reason: string): ToolOutcome {
 
 async function runTool(ctx: LoopContext, call: ToolCall, tool: AnyTool | undefined): Promise<ToolOutcome> {
   const started = performance.now();
-  const limit = tool?.timeout ?? ctx.limits.toolTimeout;
-  // One controller per call, fed by the run's signal and the timeout: AbortSignal.any costs far more per call.
-  const controller = new AbortController();
-  const handle = setTimeout(
-    () => controller.abort(new AgentError(`tool ${call.name} timed out after ${limit} ms`, 'TIMEOUT')),
-    limit,
-  );
-  const forward = () => controller.abort(ctx.signal.reason);
-  if (ctx.signal.aborted) forward();
-  else ctx.signal.addEventListener('abort', forward, { once: true });
+  const ms = tool?.timeout ?? ctx.limits.toolTimeout;
+  const limit = deadline(ctx.signal, ms, () => new AgentError(`tool ${call.name} timed out after ${ms} ms`, 'TIMEOUT'));
   try {
-    const signal = controller.signal;
+    const signal = limit.signal;
     let outcome: ToolOutcome;
     try {
       const done = await ctx.dispatch(
@@ -167,8 +160,7 @@ async function runTool(ctx: LoopContext, call: ToolCall, tool: AnyTool | undefin
     }
     return outcome.needsInput === undefined && !outcome.pausedOn ? finish(ctx, call, outcome) : outcome;
   } finally {
-    clearTimeout(handle);
-    ctx.signal.removeEventListener('abort', forward);
+    limit.dispose();
   }
 }
 

@@ -89,6 +89,8 @@ export {
   collectStream,
   type FinishReason,
   type JsonSchema,
+  mapRequests,
+  ownsRetries,
   type ModelProvider,
   type ModelResponse,
   type ResponseFormat,

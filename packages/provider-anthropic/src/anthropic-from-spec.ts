@@ -1,5 +1,6 @@
 import {
   AgentError,
+  mapRequests,
   type ChatParams,
   type ModelProvider,
   type ModelTimingSpec,
@@ -61,12 +62,7 @@ export function anthropicFromSpec(spec: AnthropicModelSpec): ModelProvider {
     model: params.model || spec.model || '',
     options: { ...callOptions, ...params.options },
   });
-  return {
-    name: inner.name,
-    chat: (params) => inner.chat(withDefaults(params)),
-    stream: (params) => inner.stream(withDefaults(params)),
-    dispose: () => inner.dispose?.() ?? Promise.resolve(),
-  };
+  return mapRequests(inner, withDefaults);
 }
 
 function thinkingBudget(value: unknown): number | undefined {

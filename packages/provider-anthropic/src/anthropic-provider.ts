@@ -61,6 +61,10 @@ class AnthropicProvider implements ModelProvider {
     this.#policy = retryPolicy(options.retry);
   }
 
+  withRetry(policy: Partial<RetryPolicy>): ModelProvider {
+    return new AnthropicProvider({ ...this.#options, retry: { ...this.#options.retry, ...policy } });
+  }
+
   chat(params: ChatParams): Promise<ModelResponse> {
     return collectStream(this.stream(params));
   }

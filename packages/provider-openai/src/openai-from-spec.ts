@@ -1,5 +1,6 @@
 import {
   AgentError,
+  mapRequests,
   type ChatParams,
   type ModelProvider,
   type ModelTimingSpec,
@@ -60,12 +61,7 @@ export function openaiFromSpec(spec: OpenAIModelSpec): ModelProvider {
     maxOutputTokens: params.maxOutputTokens ?? spec.max_output_tokens,
     options: { ...callOptions, ...params.options },
   });
-  return {
-    name: inner.name,
-    chat: (params) => inner.chat(withDefaults(params)),
-    stream: (params) => inner.stream(withDefaults(params)),
-    dispose: () => inner.dispose?.() ?? Promise.resolve(),
-  };
+  return mapRequests(inner, withDefaults);
 }
 
 function isLoopback(url: string): boolean {

@@ -58,6 +58,10 @@ class OpenAIProvider implements ModelProvider {
     this.#policy = retryPolicy(options.retry);
   }
 
+  withRetry(policy: Partial<RetryPolicy>): ModelProvider {
+    return new OpenAIProvider({ ...this.#options, retry: { ...this.#options.retry, ...policy } });
+  }
+
   chat(params: ChatParams): Promise<ModelResponse> {
     return collectStream(this.stream(params));
   }

@@ -51,7 +51,7 @@ async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<A
   const model = await resolveModel(entry, compiler);
   const tools = await resolveTools(entry, spec, compiler);
   const memory = await resolveMemory(entry, spec, compiler);
-  const middleware = model ? await resolveMiddleware(entry, spec, model.spec, compiler) : undefined;
+  const resolved = model ? await resolveMiddleware(entry, spec, model.spec, model.provider, compiler) : undefined;
   let template = spec.instruction;
   if (spec.instruction_file !== undefined) {
     const file = spec.instruction_file;
@@ -60,7 +60,7 @@ async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<A
     );
     if (template === undefined) return undefined;
   }
-  if (!model || !tools || !middleware || memory === false) return undefined;
+  if (!model || !tools || !resolved || memory === false) return undefined;
   const approval = await compiler.attempt(entry, ['approval'], 'approval', () => ({
     policy: agentApprovalPolicy(spec.approval, tools),
   }));
@@ -76,12 +76,12 @@ async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<A
   const config: AgentConfig = {
     name: spec.name,
     description: spec.description,
-    provider: model.provider,
+    provider: resolved.provider,
     model: model.spec.model,
     pricing: model.pricing,
     instruction: text === undefined ? undefined : (ctx) => renderInstruction(text, ctx),
     tools,
-    middleware,
+    middleware: resolved.middleware,
     memory: memory ?? undefined,
     approvalPolicy: approval.policy,
     outputSchema: spec.output_schema,

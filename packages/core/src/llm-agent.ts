@@ -237,6 +237,7 @@ export class LlmAgent implements Agent {
       options,
       decisions: new Map((params.decisions ?? []).map((d) => [d.callId, d])),
       approvalPolicy: config.approvalPolicy,
+      toldUnknownTool: -1,
       ended: false,
       endInvocation: params.endInvocation,
       invocation: params.invocation,

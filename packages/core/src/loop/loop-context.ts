@@ -50,6 +50,8 @@ export interface LoopContext {
   /** Decisions for pending calls carried into a resumed run. */
   decisions: Map<string, ApprovalDecision>;
   approvalPolicy?: ApprovalPolicy;
+  /** The model call after which the model was told it called a missing tool (-1: never); a later one stops the run. */
+  toldUnknownTool: number;
   /** Set when the loop must stop after the current step. */
   ended: boolean;
   /** Called by a tool's `endInvocation()`: stops this loop, and in a runner the whole invocation. */

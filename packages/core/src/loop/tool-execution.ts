@@ -11,6 +11,7 @@ import { deadline } from '../timing/deadline.js';
 
 type Plan = { call: ToolCall; tool?: AnyTool } & (
   | { kind: 'run' }
+  | { kind: 'invalid'; text: string }
   | { kind: 'answer'; input: string }
   | { kind: 'refuse'; reason: string }
   | { kind: 'ask'; reason: string }
@@ -35,6 +36,7 @@ export async function executeToolCalls(
   const outcomes = await Promise.all(
     plans.map(async (p): Promise<ToolOutcome | undefined> => {
       if (p.kind === 'refuse') return finish(ctx, p.call, refusal(p.reason));
+      if (p.kind === 'invalid') return finish(ctx, p.call, await failure(ctx, p.call, 'TOOL_VALIDATION_ERROR', p.text, 0));
       if (p.kind === 'answer') return finish(ctx, p.call, { content: p.input, isError: false, duration: 0 });
       if (p.kind === 'ask') {
         const decision = ctx.options.onApproval
@@ -93,11 +95,35 @@ async function plan(ctx: LoopContext, call: ToolCall): Promise<Plan> {
       ? { kind: 'run', call, tool }
       : { kind: 'refuse', call, tool, reason: decided.reason ?? 'denied by the user' };
   }
-  if (!tool) return { kind: 'run', call };
+  if (!tool) return unknownTool(ctx, call);
+  // Arguments are checked before anyone is asked: an invalid call goes back to the model, unapproved.
+  const invalid = await invalidArguments(call, tool);
+  if (invalid) return { kind: 'invalid', call, tool, text: invalid };
   const verdict = policyVerdict(ctx, call, tool);
   if (verdict === 'deny') return { kind: 'refuse', call, tool, reason: 'denied by the approval policy' };
   if (verdict === 'ask') return { kind: 'ask', call, tool, reason: `${call.name} requires approval` };
   return { kind: 'run', call, tool };
+}
+
+function unknownTool(ctx: LoopContext, call: ToolCall): Plan {
+  const known = [...ctx.tools.keys()].join(', ') || 'none';
+  // The model is told once; calling a missing tool again after that is its misbehaviour, not a loop to run to the limit.
+  const turn = ctx.usage.iterations;
+  if (ctx.toldUnknownTool >= 0 && ctx.toldUnknownTool !== turn) {
+    throw new AgentError(
+      `the model of agent ${ctx.agentName} called the unknown tool "${call.name}" again after being told the available tools (${known})`,
+      'MODEL_ERROR',
+      { context: { agent: ctx.agentName, model: ctx.model, tool: call.name, blame: 'model' } },
+    );
+  }
+  ctx.toldUnknownTool = turn;
+  return { kind: 'invalid', call, text: `Unknown tool "${call.name}". Available tools: ${known}.` };
+}
+
+async function invalidArguments(call: ToolCall, tool: AnyTool): Promise<string | undefined> {
+  const check = (await schemaValidator(tool.parameters))(call.arguments);
+  if (check.ok) return undefined;
+  return `Invalid arguments for ${call.name}: ${check.errors.join('; ')}. Fix the arguments and call again.`;
 }
 
 function policyVerdict(ctx: LoopContext, call: ToolCall, tool: AnyTool): 'allow' | 'ask' | 'deny' {
@@ -134,7 +160,7 @@ async function runTool(ctx: LoopContext, call: ToolCall, tool: AnyTool | undefin
         action('tool_call', ctx.agentName, { call, signal }),
         async (current) => {
           if (current.type !== 'tool_call' || current.payload.result) return current;
-          const result = await invoke(ctx, current.payload.call, tool, current.payload.signal, started);
+          const result = await invoke(ctx, current.payload.call, call, tool, current.payload.signal, started);
           return { ...current, payload: { ...current.payload, result } };
         },
       );
@@ -167,6 +193,7 @@ async function runTool(ctx: LoopContext, call: ToolCall, tool: AnyTool | undefin
 async function invoke(
   ctx: LoopContext,
   call: ToolCall,
+  planned: ToolCall,
   tool: AnyTool | undefined,
   signal: AbortSignal,
   started: number,
@@ -174,19 +201,11 @@ async function invoke(
   const elapsed = () => performance.now() - started;
   if (!tool) {
     const known = [...ctx.tools.keys()].join(', ') || 'none';
-    return failure(
-      ctx,
-      call,
-      'TOOL_VALIDATION_ERROR',
-      `Unknown tool "${call.name}". Available tools: ${known}.`,
-      elapsed(),
-    );
+    return failure(ctx, call, 'TOOL_VALIDATION_ERROR', `Unknown tool "${call.name}". Available tools: ${known}.`, elapsed());
   }
-  const check = (await schemaValidator(tool.parameters))(call.arguments);
-  if (!check.ok) {
-    const text = `Invalid arguments for ${call.name}: ${check.errors.join('; ')}. Fix the arguments and call again.`;
-    return failure(ctx, call, 'TOOL_VALIDATION_ERROR', text, elapsed());
-  }
+  // Checked when planned; a middleware that rewrote the call gets its arguments checked again.
+  const invalid = call === planned ? undefined : await invalidArguments(call, tool);
+  if (invalid) return failure(ctx, call, 'TOOL_VALIDATION_ERROR', invalid, elapsed());
   const delta: Record<string, unknown> = {};
   try {
     const context: ToolContext = {

@@ -32,7 +32,9 @@ export {
   AgentError,
   type AgentErrorCode,
   type AgentErrorOptions,
+  type ErrorBlame,
   isAgentError,
+  runError,
   toAgentError,
   UsageError,
 } from './errors.js';

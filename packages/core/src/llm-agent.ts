@@ -8,7 +8,7 @@ import type {
   RunOptions,
 } from './agent-config.js';
 import { branchOf } from './agent-tree.js';
-import { AgentError, toAgentError, UsageError } from './errors.js';
+import { AgentError, runError, toAgentError, UsageError } from './errors.js';
 import type { AgentEvent } from './events.js';
 import { controlTools } from './invocation/control-tools.js';
 import type { InvocationContext } from './invocation/invocation-context.js';
@@ -187,7 +187,7 @@ export class LlmAgent implements Agent {
       const error =
         budget.signal.aborted && !ctx.signal.aborted
           ? toAgentError(budget.signal.reason, 'TIMEOUT')
-          : toAgentError(thrown, 'MODEL_ERROR', { agent: this.name });
+          : runError(thrown, { agent: this.name });
       reason = reasonOf(error);
       throw error;
     } finally {

@@ -1,5 +1,6 @@
 import { parseDuration } from './duration.js';
 import { AgentError } from './errors.js';
+import type { TokenUsage } from './usage.js';
 import { backoffDelay, type RetryPolicy } from './timing/backoff.js';
 import { deadline } from './timing/deadline.js';
 import { sleep } from './timing/sleep.js';
@@ -198,6 +199,47 @@ export interface FailureContext {
   transient?: boolean;
   /** Strings that must never appear in the message, such as the API key. */
   secrets?: readonly string[];
+  /** Tokens the server reported before the failure: they were spent and still count. */
+  usage?: TokenUsage;
+}
+
+/** What a provider's error says about itself, as the SDKs expose it (all optional). */
+export interface ProviderErrorFacts {
+  status?: number;
+  /** The API's error type, such as `overloaded_error` or `invalid_request_error`. */
+  type?: string;
+  /** The API's error code, such as `rate_limit_exceeded`. */
+  code?: string;
+  /** The request id to quote to the provider's support. */
+  requestId?: string;
+}
+
+/**
+ * Reads the facts of an SDK error: the HTTP status, the API's error `type` and `code` (from the
+ * error body, flat as OpenAI sends it or nested under `error` as Anthropic does, also for an
+ * `error` event inside a stream), and the request id (`requestID`, or the `x-request-id` /
+ * `request-id` header).
+ */
+export function providerErrorFacts(error: unknown): ProviderErrorFacts {
+  const facts: ProviderErrorFacts = {};
+  if (!error || typeof error !== 'object') return facts;
+  const e = error as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : undefined);
+  if (typeof e.status === 'number' && e.status > 0) facts.status = e.status;
+  const body = (e.error && typeof e.error === 'object' ? e.error : {}) as Record<string, unknown>;
+  const inner = (body.error && typeof body.error === 'object' ? body.error : body) as Record<string, unknown>;
+  const type = text(inner.type) ?? text(e.type);
+  if (type && type !== 'error') facts.type = type;
+  const code = text(inner.code) ?? (typeof e.code === 'string' ? e.code : undefined);
+  if (code) facts.code = code;
+  const headers = e.headers;
+  const header = (name: string) =>
+    headers && typeof (headers as Headers).get === 'function'
+      ? ((headers as Headers).get(name) ?? undefined)
+      : text((headers as Record<string, unknown> | undefined)?.[name]);
+  const requestId = text(e.requestID) ?? text(e.request_id) ?? header('x-request-id') ?? header('request-id');
+  if (requestId) facts.requestId = requestId;
+  return facts;
 }
 
 /**
@@ -209,10 +251,19 @@ export interface FailureContext {
 export function providerFailure(error: unknown, ctx: FailureContext): AgentError {
   const where = `${ctx.provider} model ${ctx.model}`;
   const clean = (text: string) => redact(text, ctx.secrets);
-  const baseContext = { provider: ctx.provider, model: ctx.model };
+  const baseContext: Record<string, unknown> = {
+    provider: ctx.provider,
+    model: ctx.model,
+    ...providerErrorFacts(error),
+    ...(ctx.usage ? { usage: ctx.usage } : {}),
+  };
   if (ctx.aborted)
     return new AgentError(`${where}: the request was cancelled`, 'ABORTED', { context: baseContext });
-  if (error instanceof AgentError && !ctx.timedOut) return error;
+  if (error instanceof AgentError && !ctx.timedOut) {
+    // Already judged (a retried attempt's error, or ours): keep it, adding the spent tokens.
+    if (ctx.usage && error.context.usage === undefined) error.context.usage = ctx.usage;
+    return error;
+  }
   const info = classifyFailure(error);
   const detail = clean(
     ctx.apiMessage ??
@@ -228,7 +279,7 @@ export function providerFailure(error: unknown, ctx: FailureContext): AgentError
       'MODEL_ERROR',
       {
         cause: error,
-        context: { ...baseContext, ...(info.status ? { status: info.status } : {}) },
+        context: { ...baseContext, ...(info.status ? { status: info.status } : {}), retryable: false },
       },
     );
   }
@@ -236,7 +287,7 @@ export function providerFailure(error: unknown, ctx: FailureContext): AgentError
     return new AgentError(`${where}: timed out, ${detail}`, 'TIMEOUT', {
       cause: error,
       retryable: true,
-      context: { ...baseContext, timeoutMs: ctx.idleTimeoutMs },
+      context: { ...baseContext, timeoutMs: ctx.idleTimeoutMs, retryable: true },
     });
   }
   if (info.status !== undefined) {
@@ -247,6 +298,7 @@ export function providerFailure(error: unknown, ctx: FailureContext): AgentError
         ...baseContext,
         status: info.status,
         ...(info.retryAfterMs === undefined ? {} : { retryAfterMs: info.retryAfterMs }),
+        retryable: info.retryable,
       },
     });
   }
@@ -257,7 +309,7 @@ export function providerFailure(error: unknown, ctx: FailureContext): AgentError
     {
       cause: error,
       retryable: connection,
-      context: baseContext,
+      context: { ...baseContext, retryable: connection },
     },
   );
 }
@@ -276,7 +328,7 @@ export interface ModelTimingSpec {
 
 /**
  * The retry policy and idle timeout of a model's YAML settings, for provider packages. A duration
- * that cannot be read is a `PROVIDER_ERROR` naming the field.
+ * that cannot be read is a `CONFIG_ERROR` naming the field.
  */
 export function modelTiming(spec: ModelTimingSpec): { retry?: Partial<RetryPolicy>; timeout?: number } {
   const ms = (value: number | string | undefined, field: string): number | undefined => {
@@ -285,7 +337,7 @@ export function modelTiming(spec: ModelTimingSpec): { retry?: Partial<RetryPolic
     } catch {
       throw new AgentError(
         `${field}: expected ms or a duration such as 30s, got ${JSON.stringify(value)}`,
-        'PROVIDER_ERROR',
+        'CONFIG_ERROR',
       );
     }
   };
@@ -321,7 +373,7 @@ export async function* providerStream<T>(
   const { provider, model, signal } = options;
   try {
     if (!model)
-      throw new AgentError(`${provider}: no model given and no default model configured`, 'PROVIDER_ERROR');
+      throw new AgentError(`${provider}: no model given and no default model configured`, 'CONFIG_ERROR');
     const attempt = options.prepare(model);
     yield* retryStream(attempt, { policy: options.policy, signal, idleTimeoutMs: options.idleTimeoutMs });
   } catch (error) {

@@ -10,7 +10,7 @@ import type {
 
 export type { InvocationCheckpoint } from './agent-config.js';
 import { findAgent, linkTree, listAgents } from './agent-tree.js';
-import { AgentError, toAgentError, UsageError } from './errors.js';
+import { AgentError, runError, toAgentError, UsageError } from './errors.js';
 import type { AgentEvent, PendingApproval } from './events.js';
 import {
   InvocationContext,
@@ -225,7 +225,7 @@ export class Runner {
       const error =
         signal.aborted && !(thrown instanceof AgentError)
           ? toAgentError(signal.reason, 'ABORTED')
-          : toAgentError(thrown, 'MODEL_ERROR');
+          : runError(thrown);
       const output = lastOutput(session, invocationId);
       const messages = historyFor(session.events, branch, this.#parallel);
       error.result = agentResult({
@@ -240,7 +240,11 @@ export class Runner {
         toolCalls: shared.toolCalls,
         value: output || lastText(messages),
       });
-      ctx.emit('error', { code: error.code, message: error.message, context: error.context });
+      ctx.emit('error', {
+        code: error.code,
+        message: error.message,
+        context: { ...error.context, blame: error.blame, retryable: error.retryable },
+      });
       ctx.emit('run_end', {
         status: 'error',
         output: lastOutput(session, invocationId),

@@ -142,6 +142,7 @@ class AnthropicProvider implements ModelProvider {
           model,
           committed,
           incomplete: true,
+          usage: assembler.reportedUsage,
         });
       }
     } catch (error) {
@@ -153,6 +154,7 @@ class AnthropicProvider implements ModelProvider {
         timedOut: control.timedOut,
         idleTimeoutMs: this.#timeout,
         apiMessage: apiMessageOf(error),
+        usage: assembler.reportedUsage,
         transient: isTransientEvent(error),
         secrets: [this.#apiKey],
       });

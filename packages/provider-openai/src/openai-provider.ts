@@ -134,6 +134,7 @@ class OpenAIProvider implements ModelProvider {
           model,
           committed,
           incomplete: true,
+          usage: assembler.reportedUsage,
         });
       }
     } catch (error) {
@@ -145,6 +146,7 @@ class OpenAIProvider implements ModelProvider {
         timedOut: control.timedOut,
         idleTimeoutMs: this.#timeout,
         apiMessage: apiMessageOf(error),
+        usage: assembler.reportedUsage,
         secrets: [this.#apiKey],
       });
     }

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { compileProject, createRegistry, loadProject, type Runtime } from '../../packages/config/src/index.js';
-import type { Agent } from '../../packages/core/src/index.js';
+import { type Agent, BUILTIN_TOOLS } from '../../packages/core/src/index.js';
 import { openaiFromSpec } from '../../packages/provider-openai/src/index.js';
 
 /** A project written to a temp folder and compiled with the openai provider registered. */
@@ -20,6 +20,11 @@ export async function compileYaml(files: Record<string, string>): Promise<Compil
     await writeFile(join(root, path), content);
   }
   const registry = createRegistry().registerProvider('openai', (spec) => openaiFromSpec(spec as never));
+  for (const [name, factory] of Object.entries(BUILTIN_TOOLS)) {
+    registry.registerBuiltinTool(name, (options, ctx) =>
+      (factory as (o: unknown) => never)({ root: ctx.root, ...options }),
+    );
+  }
   const project = await loadProject({ project: root, env: {} });
   const { runtime, diagnostics } = await compileProject(project, { registry, env: {} });
   const errors = diagnostics.filter((d) => d.severity === 'error');

@@ -60,14 +60,18 @@ describe('YAML fields change behaviour', () => {
 
   it('limits.max_tokens stops the run once the tokens are spent', async () => {
     const s = await server(sse(openaiText('a', { usage: { prompt_tokens: 500, completion_tokens: 10 } })));
-    const project = await compile(`kind: agent\nname: a\nmodel: net\nlimits: { max_tokens: 100 }\n${netModel(s.url)}`);
+    const project = await compile(
+      `kind: agent\nname: a\nmodel: net\nlimits: { max_tokens: 100 }\n${netModel(s.url)}`,
+    );
     const error = await fails(project);
     expect(error.code).toBe('MAX_TOKENS_EXCEEDED');
   });
 
   it('limits.timeout bounds the agent', async () => {
     const s = await server({ hang: true });
-    const project = await compile(`kind: agent\nname: a\nmodel: net\nlimits: { timeout: 150ms }\n${netModel(s.url)}`);
+    const project = await compile(
+      `kind: agent\nname: a\nmodel: net\nlimits: { timeout: 150ms }\n${netModel(s.url)}`,
+    );
     const error = await fails(project);
     expect(error.code).toBe('TIMEOUT');
     expect(error.context).toMatchObject({ agent: 'a', limit: 150 });

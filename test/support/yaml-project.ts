@@ -1,7 +1,12 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { compileProject, createRegistry, loadProject, type Runtime } from '../../packages/config/src/index.js';
+import {
+  compileProject,
+  createRegistry,
+  loadProject,
+  type Runtime,
+} from '../../packages/config/src/index.js';
 import { type Agent, BUILTIN_TOOLS } from '../../packages/core/src/index.js';
 import { openaiFromSpec } from '../../packages/provider-openai/src/index.js';
 

@@ -91,10 +91,10 @@ export {
   collectStream,
   type FinishReason,
   type JsonSchema,
-  mapRequests,
-  ownsRetries,
   type ModelProvider,
   type ModelResponse,
+  mapRequests,
+  ownsRetries,
   type ResponseFormat,
   type StreamEvent,
   type ToolDefinition,
@@ -142,9 +142,6 @@ export {
   retryAfterFromHeaders,
   retryStream,
 } from './retry-policy.js';
-export { backoffDelay, DEFAULT_RETRY_POLICY, type RetryPolicy, retryPolicy } from './timing/backoff.js';
-export { type Deadline, deadline } from './timing/deadline.js';
-export { sleep } from './timing/sleep.js';
 export {
   type InvocationCheckpoint,
   type InvocationOptions,
@@ -164,6 +161,9 @@ export {
   summarise,
 } from './session.js';
 export { applyDelta } from './state-delta.js';
+export { backoffDelay, DEFAULT_RETRY_POLICY, type RetryPolicy, retryPolicy } from './timing/backoff.js';
+export { type Deadline, deadline } from './timing/deadline.js';
+export { sleep } from './timing/sleep.js';
 export {
   type AnyTool,
   type ApprovalRequirement,

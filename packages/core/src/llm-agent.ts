@@ -1,12 +1,6 @@
 import type { Agent } from './agent.js';
 import { checkAgentName } from './agent.js';
-import type {
-  AgentConfig,
-  AgentResult,
-  ApprovalDecision,
-  RunCheckpoint,
-  RunOptions,
-} from './agent-config.js';
+import type { AgentConfig, ApprovalDecision, RunCheckpoint, RunOptions } from './agent-config.js';
 import { branchOf } from './agent-tree.js';
 import { AgentError, runError, toAgentError, UsageError } from './errors.js';
 import type { AgentEvent } from './events.js';

@@ -1,5 +1,5 @@
-import type { RetryPolicy } from './timing/backoff.js';
 import type { Message, ToolCall } from './messages.js';
+import type { RetryPolicy } from './timing/backoff.js';
 import type { TokenUsage } from './usage.js';
 
 /** A JSON Schema document, kept as plain data so the core depends on no schema library's types. */
@@ -94,7 +94,9 @@ export function mapRequests(inner: ModelProvider, map: (params: ChatParams) => C
 }
 
 /** True when a provider retries its own requests (see {@link ModelProvider.withRetry}). */
-export function ownsRetries(provider: ModelProvider): provider is ModelProvider & Required<Pick<ModelProvider, 'withRetry'>> {
+export function ownsRetries(
+  provider: ModelProvider,
+): provider is ModelProvider & Required<Pick<ModelProvider, 'withRetry'>> {
   return typeof provider.withRetry === 'function';
 }
 

@@ -1,9 +1,9 @@
 import { parseDuration } from './duration.js';
 import { AgentError } from './errors.js';
-import type { TokenUsage } from './usage.js';
 import { backoffDelay, type RetryPolicy } from './timing/backoff.js';
 import { deadline } from './timing/deadline.js';
 import { sleep } from './timing/sleep.js';
+import type { TokenUsage } from './usage.js';
 
 /** True for HTTP statuses where the same request may succeed later: 408, 409, 429 and 5xx. */
 export function isRetryableStatus(status: number): boolean {

@@ -9,22 +9,22 @@ import type {
 } from './agent-config.js';
 
 export type { InvocationCheckpoint } from './agent-config.js';
+
 import { findAgent, linkTree, listAgents } from './agent-tree.js';
 import { AgentError, runError, toAgentError, UsageError } from './errors.js';
 import type { AgentEvent, PendingApproval } from './events.js';
+import { historyFor } from './invocation/history.js';
 import {
   InvocationContext,
   type InvocationLimits,
   type InvocationShared,
 } from './invocation/invocation-context.js';
 import { AgentRun } from './loop/agent-run.js';
-import { historyFor } from './invocation/history.js';
 import { EventChannel } from './loop/event-channel.js';
-import { deadline } from './timing/deadline.js';
 import type { Message, ToolCall } from './messages.js';
 import { InMemorySessionStore, type Session, type SessionStore } from './session.js';
+import { deadline } from './timing/deadline.js';
 import { addUsage, emptyUsage, type UsageStats } from './usage.js';
-
 
 /** Options of {@link Runner.run}. */
 export interface InvocationOptions {
@@ -334,6 +334,7 @@ export class Runner {
     return {
       invocationId,
       attempt: checkpoint?.attempts ?? 0,
+      idPrefix: `${invocationId}.${checkpoint?.attempts ?? 0}.`,
       seq: 0,
       session,
       store,
@@ -369,7 +370,10 @@ export class Runner {
       resumePending: checkpoint?.pending ?? [],
       replay,
       parallel: this.#parallel,
-      options: { ...options.agentOptions, onApproval: options.onApproval ?? options.agentOptions?.onApproval },
+      options: {
+        ...options.agentOptions,
+        onApproval: options.onApproval ?? options.agentOptions?.onApproval,
+      },
       toolCalls,
       value: undefined,
       flush: async () => {

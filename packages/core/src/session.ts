@@ -130,16 +130,12 @@ export class InMemorySessionStore implements SessionStore, MemoryProvider {
     await this.#memory.clear(sessionId);
   }
 
-  /** Puts a session (one exported with `get`) into the store at once, replacing any with its id. */
-  restore(session: Session): void {
-    this.#sessions.set(session.id, structuredClone(session));
-  }
-
   async create(init: SessionInit = {}): Promise<Session> {
     const session = newSession(init);
     if (this.#sessions.has(session.id)) throw new Error(`session ${session.id} already exists`);
     this.#sessions.set(session.id, session);
-    return structuredClone(session);
+    // A new session has no events yet: a copy of its state is all a caller could share with the store.
+    return { ...session, state: structuredClone(session.state), events: [] };
   }
 
   async get(id: string): Promise<Session | undefined> {

@@ -1,10 +1,18 @@
-import type { AgentResult, ApprovalDecision, RunCheckpoint, RunOptions } from './agent-config.js';
 import type { Agent } from './agent.js';
+import type { AgentResult, ApprovalDecision, RunCheckpoint, RunOptions } from './agent-config.js';
 import { AgentError, UsageError } from './errors.js';
 import type { AgentRun } from './loop/agent-run.js';
 import type { MemoryProvider } from './memory.js';
 import { type InvocationResult, Runner } from './runner.js';
-import { InMemorySessionStore, newSession } from './session.js';
+import type { AgentEvent } from './events.js';
+import {
+  newSession,
+  type Session,
+  type SessionInit,
+  type SessionStore,
+  type SessionSummary,
+  summarise,
+} from './session.js';
 
 /** A run of one agent outside any session: a {@link Runner} over an in-memory session kept for this run only. */
 export function runStandalone<T>(
@@ -13,7 +21,7 @@ export function runStandalone<T>(
   options: RunOptions,
   memory: MemoryProvider | undefined,
 ): AgentRun<T> {
-  const runner = new Runner({ agent });
+  const runner = new Runner({ agent, store: new RunStore() });
   const key = options.sessionId ?? 'default';
   const history = options.messages ?? memory?.load(key);
   const run = runner.run({
@@ -48,9 +56,9 @@ export function resumeStandalone<T>(
       throw new UsageError(`no pending tool call has id ${decision.callId} (pending: ${known})`);
     }
   }
-  const store = new InMemorySessionStore();
-  const session = newSession({ agent: agent.name, state: checkpoint.state });
-  session.events = checkpoint.events;
+  const store = new RunStore();
+  const session = newSession({ agent: agent.name, state: structuredClone(checkpoint.state) });
+  session.events = structuredClone(checkpoint.events);
   session.checkpoint = checkpoint.invocation;
   store.restore(session);
   const runner = new Runner({ agent, store });
@@ -103,5 +111,50 @@ async function finish<T>(
     if (partial && !options.skipMemorySave) await memory?.save(key, partial.messages).catch(() => undefined);
     options.onError?.(error as Error);
     throw error;
+  }
+}
+
+/**
+ * The sessions of one `agent.run` (its own and its agent tools' child sessions), alive for that run
+ * only. The runner already writes every event and state change into the session object it holds;
+ * here that object is the stored one, so nothing is copied and an append has nothing left to do.
+ */
+class RunStore implements SessionStore {
+  readonly #sessions = new Map<string, Session>();
+
+  restore(session: Session): void {
+    this.#sessions.set(session.id, session);
+  }
+
+  async create(init: SessionInit = {}): Promise<Session> {
+    const session = newSession(init);
+    if (this.#sessions.has(session.id)) throw new Error(`session ${session.id} already exists`);
+    this.#sessions.set(session.id, session);
+    return session;
+  }
+
+  async get(id: string): Promise<Session | undefined> {
+    return this.#sessions.get(id);
+  }
+
+  async append(id: string, _events: readonly AgentEvent[]): Promise<void> {
+    if (!this.#sessions.has(id)) throw new Error(`no session with id ${id}`);
+  }
+
+  async setCheckpoint(id: string, checkpoint: unknown): Promise<void> {
+    const session = this.#sessions.get(id);
+    if (!session) throw new Error(`no session with id ${id}`);
+    if (checkpoint === undefined) delete session.checkpoint;
+    else session.checkpoint = structuredClone(checkpoint);
+  }
+
+  async list(filter: { parentId?: string } = {}): Promise<SessionSummary[]> {
+    return [...this.#sessions.values()]
+      .filter((s) => filter.parentId === undefined || s.parentId === filter.parentId)
+      .map(summarise);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.#sessions.delete(id);
   }
 }

@@ -25,7 +25,11 @@ describe('errors say who is to blame', () => {
         throw new Error('socket hang up');
       },
     };
-    const agent = createAgent({ name: 'a', provider: broken, tools: [defineTool({ name: 't', execute: () => 1 })] });
+    const agent = createAgent({
+      name: 'a',
+      provider: broken,
+      tools: [defineTool({ name: 't', execute: () => 1 })],
+    });
     const error = (await agent.run('hi').result.catch((e: unknown) => e)) as AgentError;
     expect(error.code).toBe('PROVIDER_ERROR');
     expect(error.blame).toBe('provider');

@@ -2,15 +2,15 @@ import { describe, expect, it } from 'vitest';
 import {
   AgentError,
   type AttemptControl,
-  sleep,
+  backoffDelay,
   classifyFailure,
   isConnectionError,
   isRetryableStatus,
   parseRetryAfter,
   retryAfterFromHeaders,
-  backoffDelay,
   retryPolicy,
   retryStream,
+  sleep,
 } from '../src/index.js';
 
 const fast = retryPolicy({ maxAttempts: 3, initialDelayMs: 1, maxDelayMs: 50 });

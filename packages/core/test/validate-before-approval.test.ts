@@ -22,7 +22,12 @@ describe('arguments are validated before approval', () => {
       { toolCalls: [{ id: 'good', name: 'refund', arguments: { order: 'A1', amount: 5 } }] },
       { text: 'done' },
     ]);
-    const agent = createAgent({ name: 'desk', provider: model, tools: [refund], approvalPolicy: () => 'ask' });
+    const agent = createAgent({
+      name: 'desk',
+      provider: model,
+      tools: [refund],
+      approvalPolicy: () => 'ask',
+    });
     const result = await new Runner({ agent }).run({
       input: 'refund A1',
       onApproval: async (pending) => {
@@ -42,7 +47,12 @@ describe('arguments are validated before approval', () => {
       { toolCalls: [{ id: 'bad', name: 'refund', arguments: {} }] },
       { text: 'sorry' },
     ]);
-    const agent = createAgent({ name: 'desk', provider: model, tools: [refund], approvalPolicy: () => 'ask' });
+    const agent = createAgent({
+      name: 'desk',
+      provider: model,
+      tools: [refund],
+      approvalPolicy: () => 'ask',
+    });
     const result = await new Runner({ agent }).run({ input: 'refund' }).invocation;
     expect(result.status).toBe('complete');
     expect(result.toolCalls).toMatchObject([{ id: 'bad', isError: true }]);

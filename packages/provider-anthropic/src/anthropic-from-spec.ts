@@ -1,9 +1,9 @@
 import {
   AgentError,
-  mapRequests,
   type ChatParams,
   type ModelProvider,
   type ModelTimingSpec,
+  mapRequests,
   modelTiming,
 } from '@agentctl/core';
 import { createAnthropicProvider } from './anthropic-provider.js';

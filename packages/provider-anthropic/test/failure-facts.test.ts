@@ -55,7 +55,11 @@ describe('a failed Anthropic call keeps its facts', () => {
   });
 
   it('an HTTP error carries status, type, request id and whether a retry could help', async () => {
-    const run = (await runner([anthropicError(401, 'authentication_error', 'invalid x-api-key', { 'request-id': 'req_401' })])).run({
+    const run = (
+      await runner([
+        anthropicError(401, 'authentication_error', 'invalid x-api-key', { 'request-id': 'req_401' }),
+      ])
+    ).run({
       input: 'hi',
     });
     const error = (await run.invocation.catch((e: unknown) => e)) as AgentError;

@@ -21,6 +21,8 @@ export interface InvocationShared {
   invocationId: string;
   /** Distinguishes event ids of a resumed invocation from those of its first attempt. */
   attempt: number;
+  /** `<invocationId>.<attempt>.`, made once: every event id is this and a sequence number. */
+  idPrefix: string;
   seq: number;
   session: Session;
   store: SessionStore;
@@ -162,7 +164,7 @@ export class InvocationContext {
   ): AgentEvent {
     const shared = this.shared;
     const event = {
-      id: `${shared.invocationId}.${shared.attempt}.${shared.seq++}`,
+      id: shared.idPrefix + shared.seq++,
       invocationId: shared.invocationId,
       branch: this.branch,
       author,

@@ -3,11 +3,11 @@ import { AgentError, type AgentErrorCode, toAgentError } from '../errors.js';
 import type { PendingApproval } from '../events.js';
 import { isImageContent, type Message, type ToolCall } from '../messages.js';
 import type { ToolOutcome } from '../middleware/types.js';
+import { deadline } from '../timing/deadline.js';
 import type { AnyTool, ToolContext } from '../tool.js';
 import { abortable, abortError } from './abortable.js';
 import { action, type LoopContext, review } from './loop-context.js';
 import { schemaValidator } from './schema-validator.js';
-import { deadline } from '../timing/deadline.js';
 
 type Plan = { call: ToolCall; tool?: AnyTool } & (
   | { kind: 'run' }
@@ -36,7 +36,8 @@ export async function executeToolCalls(
   const outcomes = await Promise.all(
     plans.map(async (p): Promise<ToolOutcome | undefined> => {
       if (p.kind === 'refuse') return finish(ctx, p.call, refusal(p.reason));
-      if (p.kind === 'invalid') return finish(ctx, p.call, await failure(ctx, p.call, 'TOOL_VALIDATION_ERROR', p.text, 0));
+      if (p.kind === 'invalid')
+        return finish(ctx, p.call, await failure(ctx, p.call, 'TOOL_VALIDATION_ERROR', p.text, 0));
       if (p.kind === 'answer') return finish(ctx, p.call, { content: p.input, isError: false, duration: 0 });
       if (p.kind === 'ask') {
         const decision = ctx.options.onApproval
@@ -151,7 +152,11 @@ function refusal(reason: string): ToolOutcome {
 async function runTool(ctx: LoopContext, call: ToolCall, tool: AnyTool | undefined): Promise<ToolOutcome> {
   const started = performance.now();
   const ms = tool?.timeout ?? ctx.limits.toolTimeout;
-  const limit = deadline(ctx.signal, ms, () => new AgentError(`tool ${call.name} timed out after ${ms} ms`, 'TIMEOUT'));
+  const limit = deadline(
+    ctx.signal,
+    ms,
+    () => new AgentError(`tool ${call.name} timed out after ${ms} ms`, 'TIMEOUT'),
+  );
   try {
     const signal = limit.signal;
     let outcome: ToolOutcome;
@@ -201,7 +206,13 @@ async function invoke(
   const elapsed = () => performance.now() - started;
   if (!tool) {
     const known = [...ctx.tools.keys()].join(', ') || 'none';
-    return failure(ctx, call, 'TOOL_VALIDATION_ERROR', `Unknown tool "${call.name}". Available tools: ${known}.`, elapsed());
+    return failure(
+      ctx,
+      call,
+      'TOOL_VALIDATION_ERROR',
+      `Unknown tool "${call.name}". Available tools: ${known}.`,
+      elapsed(),
+    );
   }
   // Checked when planned; a middleware that rewrote the call gets its arguments checked again.
   const invalid = call === planned ? undefined : await invalidArguments(call, tool);

@@ -11,7 +11,12 @@ export interface Deadline {
 }
 
 const NEVER = new AbortController().signal;
-const NOTHING: Deadline = { signal: NEVER, expired: false, restart: () => undefined, dispose: () => undefined };
+const NOTHING: Deadline = {
+  signal: NEVER,
+  expired: false,
+  restart: () => undefined,
+  dispose: () => undefined,
+};
 
 /**
  * The one deadline helper: a signal that aborts when `outer` aborts or after `ms`, with
@@ -28,7 +33,9 @@ export function deadline(
   reason: () => unknown,
 ): Deadline {
   if (ms === undefined || !Number.isFinite(ms)) {
-    return outer ? { signal: outer, expired: false, restart: () => undefined, dispose: () => undefined } : NOTHING;
+    return outer
+      ? { signal: outer, expired: false, restart: () => undefined, dispose: () => undefined }
+      : NOTHING;
   }
   const controller = new AbortController();
   let expired = false;
@@ -40,11 +47,14 @@ export function deadline(
   const start = () => {
     if (controller.signal.aborted) return;
     clearTimeout(timer);
-    timer = setTimeout(() => {
-      expired = true;
-      outer?.removeEventListener('abort', forward);
-      controller.abort(reason());
-    }, Math.max(0, ms));
+    timer = setTimeout(
+      () => {
+        expired = true;
+        outer?.removeEventListener('abort', forward);
+        controller.abort(reason());
+      },
+      Math.max(0, ms),
+    );
   };
   if (outer?.aborted) controller.abort(outer.reason);
   else {

@@ -12,10 +12,13 @@ export function sleep(ms: number, signal?: AbortSignal, what = 'waiting'): Promi
   return new Promise((resolve, reject) => {
     const aborted = () => new AgentError(`cancelled while ${what}`, 'ABORTED', { cause: signal?.reason });
     if (signal?.aborted) return reject(aborted());
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
     function onAbort() {
       clearTimeout(timer);
       reject(aborted());

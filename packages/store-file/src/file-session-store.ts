@@ -3,10 +3,14 @@ import { join, resolve } from 'node:path';
 import {
   type AgentEvent,
   applyStateDelta,
+  assertSessionId,
+  type LeaseAttempt,
+  type LeaseRequest,
   type MemoryProvider,
   type Message,
   newSession,
   type SessionInit,
+  type SessionLease,
   type SessionStore,
   type SessionSummary,
 } from '@agentctl/core';
@@ -14,12 +18,12 @@ import { SessionExistsError, SessionNotFoundError } from './errors.js';
 import { acquireLock, type LockOptions } from './file-lock.js';
 import { type IndexEntry, indexEntryOf } from './index-entry.js';
 import { KeyedQueue } from './keyed-queue.js';
+import { LeaseFile } from './lease-file.js';
 import { type RetentionPolicy, sessionsToRemove } from './retention.js';
 import { entryFromFile, sessionFileIds } from './scan-sessions.js';
 import { ScopedStateFiles } from './scoped-state.js';
 import { assertSessionExport, flattenExport, type SessionExport } from './session-export.js';
 import { openSessionDb, SessionFile } from './session-file.js';
-import { assertSessionId } from './session-id.js';
 import { SessionIndex } from './session-index.js';
 import type { StoredSession } from './stored-session.js';
 
@@ -102,6 +106,26 @@ export class FileSessionStore implements SessionStore, MemoryProvider {
     });
     if (session.parentId === undefined && this.#options.retention) await this.#applyRetention(session.id);
     return session;
+  }
+
+  /** Takes the session's lease (`<id>.lease`) unless a live invocation holds it. */
+  async lease(id: string, request: LeaseRequest): Promise<LeaseAttempt> {
+    return this.#withLock(id, () => this.#leaseFile(id).acquire(id, request));
+  }
+
+  /** Extends a held lease. */
+  async renewLease(lease: SessionLease, ttlMs: number): Promise<SessionLease> {
+    return this.#withLock(lease.sessionId, () => this.#leaseFile(lease.sessionId).renew(lease, ttlMs));
+  }
+
+  /** Gives a lease up, removing `<id>.lease`. */
+  async releaseLease(lease: SessionLease): Promise<void> {
+    await this.#withLock(lease.sessionId, () => this.#leaseFile(lease.sessionId).release(lease));
+  }
+
+  #leaseFile(id: string): LeaseFile {
+    assertSessionId(id);
+    return new LeaseFile(join(this.path, `${id}.lease`));
   }
 
   /** The session with its events, state and saved messages; throws `CorruptSessionError` for a bad file. */
@@ -236,11 +260,17 @@ export class FileSessionStore implements SessionStore, MemoryProvider {
 
   async #withSession<T>(id: string, task: (file: SessionFile) => Promise<T>): Promise<T> {
     const file = new SessionFile(this.fileOf(id), this.#durable);
+    return this.#withLock(id, () => task(file));
+  }
+
+  /** Runs `task` holding the session's lock: queued within this process, `<id>.lock` across processes. */
+  async #withLock<T>(id: string, task: () => Promise<T>): Promise<T> {
+    assertSessionId(id);
     await this.#ensureDir();
     return this.#queue.run(id, async () => {
       const release = await acquireLock(join(this.path, `${id}.lock`), this.#options.lock);
       try {
-        return await task(file);
+        return await task();
       } finally {
         await release();
       }

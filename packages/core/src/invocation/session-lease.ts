@@ -48,7 +48,7 @@ export async function holdSession(
     }
     const waited = Date.now() - started;
     const left = (options.wait ?? 0) - waited;
-    if (left <= 0) throw new SessionBusyError(sessionId, attempt.busy, waited);
+    if (left <= 0) throw new SessionBusyError(sessionId, attempt.busy, options.wait ? waited : 0);
     await abortableSleep(Math.min(POLL_MS, left), options.signal);
   }
   let released = false;

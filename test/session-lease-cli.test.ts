@@ -31,7 +31,10 @@ beforeAll(async () => {
 afterAll(() => removeTempDirs());
 
 const run = (session: string, ...extra: string[]) =>
-  agentctl(['run', 'worker', 'nap please', '--session', session, ...extra], { cwd: project, timeoutMs: 60_000 });
+  agentctl(['run', 'worker', 'nap please', '--session', session, ...extra], {
+    cwd: project,
+    timeoutMs: 60_000,
+  });
 
 /** Every invocation's events are contiguous and every tool call has its result: a valid conversation. */
 async function assertValid(session: string, invocations: number): Promise<void> {
@@ -39,7 +42,8 @@ async function assertValid(session: string, invocations: number): Promise<void> 
   const ids = stored!.events.map((e) => e.invocationId);
   const order = [...new Set(ids)];
   expect(order).toHaveLength(invocations);
-  for (const id of order) expect(ids.lastIndexOf(id) - ids.indexOf(id) + 1).toBe(ids.filter((x) => x === id).length);
+  for (const id of order)
+    expect(ids.lastIndexOf(id) - ids.indexOf(id) + 1).toBe(ids.filter((x) => x === id).length);
   const calls = stored!.events.flatMap((e) => (e.type === 'tool_call' ? [e.call.id] : []));
   const results = stored!.events.flatMap((e) => (e.type === 'tool_result' ? [e.callId] : []));
   expect(results.sort()).toEqual(calls.sort());

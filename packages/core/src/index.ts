@@ -162,11 +162,11 @@ export {
 } from './session.js';
 export { assertSessionId, InvalidSessionIdError, SESSION_ID_RULE } from './session-id.js';
 export {
+  holderOf,
   type LeaseAttempt,
   type LeaseHolder,
   type LeaseRequest,
   LeaseTable,
-  holderOf,
   leaseLapsed,
   newLease,
   SessionBusyError,

@@ -141,7 +141,9 @@ export class Runner {
     const sessionId = options.sessionId ?? randomUUID();
     const freshId = randomUUID();
     const held = await holdSession(this.store, sessionId, {
-      holder: decisions ? `a resume of agent ${this.agent.name}` : `invocation ${freshId} of agent ${this.agent.name}`,
+      holder: decisions
+        ? `a resume of agent ${this.agent.name}`
+        : `invocation ${freshId} of agent ${this.agent.name}`,
       wait: options.wait,
       signal: options.signal,
       onLost: (error) => controller.abort(error),

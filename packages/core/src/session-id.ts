@@ -30,5 +30,6 @@ export function assertSessionId(id: unknown): asserts id is string {
   if (id.length > 128) throw new InvalidSessionIdError(id, `${id.length} characters is too long`);
   if (!ID_PATTERN.test(id)) throw new InvalidSessionIdError(id, 'it has a character outside the alphabet');
   if (id.includes('..')) throw new InvalidSessionIdError(id, 'it contains ".."');
-  if (RESERVED.test(id) || RESERVED_SUFFIX.test(id)) throw new InvalidSessionIdError(id, 'the name is reserved');
+  if (RESERVED.test(id) || RESERVED_SUFFIX.test(id))
+    throw new InvalidSessionIdError(id, 'the name is reserved');
 }

@@ -109,7 +109,12 @@ export class LeaseTable {
     const current = this.#leases.get(sessionId);
     if (current && !leaseLapsed(current, now)) return { busy: holderOf(current) };
     const lease = newLease(sessionId, request, now);
-    this.#leases.set(sessionId, { token: lease.token, holder: lease.holder, since: now, expiresAt: lease.expiresAt });
+    this.#leases.set(sessionId, {
+      token: lease.token,
+      holder: lease.holder,
+      since: now,
+      expiresAt: lease.expiresAt,
+    });
     return { lease };
   }
 

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { AgentEvent } from './events.js';
 import { InMemoryMemory, type MemoryProvider } from './memory.js';
 import type { Message } from './messages.js';
-import { type LeaseAttempt, type LeaseRequest, LeaseTable, type SessionLease } from './session-lease.js';
 import { assertSessionId } from './session-id.js';
+import { type LeaseAttempt, type LeaseRequest, LeaseTable, type SessionLease } from './session-lease.js';
 import { applyDelta } from './state-delta.js';
 
 /** A conversation as stored: its event log (the source of truth), the state it builds, and links. */

@@ -145,10 +145,14 @@ describe('one invocation at a time per session', () => {
     const child = createAgent({ name: 'helper', provider: scriptedModel([{ text: 'helped' }]) });
     const parent = createAgent({
       name: 'boss',
-      provider: scriptedModel([{ toolCalls: [{ name: 'helper', arguments: { request: 'go' } }] }, { text: 'done' }]),
+      provider: scriptedModel([
+        { toolCalls: [{ name: 'helper', arguments: { request: 'go' } }] },
+        { text: 'done' },
+      ]),
       tools: [agentTool(child)],
     });
-    const result = await new Runner({ agent: parent, store }).run({ input: 'x', sessionId: 'top' }).invocation;
+    const result = await new Runner({ agent: parent, store }).run({ input: 'x', sessionId: 'top' })
+      .invocation;
     expect(result.output).toBe('done');
     const [kid] = await store.list({ parentId: 'top' });
     expect(leased).toEqual(['top', kid!.id]);

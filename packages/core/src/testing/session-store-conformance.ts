@@ -47,7 +47,9 @@ export function sessionStoreConformance(open: () => Promise<SessionStoreHarness>
       },
     });
 
-  test('create: a new session with the given fields, or a fresh id; a taken id is refused', async ({ store }) => {
+  test('create: a new session with the given fields, or a fresh id; a taken id is refused', async ({
+    store,
+  }) => {
     const session = await store.create({ id: 's1', agent: 'triage', state: { company: 'Acme' } });
     assert.equal(session.version, 1);
     assert.equal(session.id, 's1');
@@ -115,7 +117,10 @@ export function sessionStoreConformance(open: () => Promise<SessionStoreHarness>
     await store.create({ id: 'grandchild', parentId: 'child', parentCallId: 'd' });
     await store.create({ id: 'other' });
     assert.equal(await store.delete('parent'), true);
-    assert.deepEqual((await store.list()).map((s) => s.id), ['other']);
+    assert.deepEqual(
+      (await store.list()).map((s) => s.id),
+      ['other'],
+    );
     assert.equal(await store.get('grandchild'), undefined);
     assert.equal(await store.delete('parent'), false);
     await store.create({ id: 'parent' });
@@ -243,7 +248,12 @@ export function sessionStoreConformance(open: () => Promise<SessionStoreHarness>
   return cases;
 }
 
-async function takeLease(store: SessionStore, id: string, holder: string, ttlMs = 10_000): Promise<SessionLease> {
+async function takeLease(
+  store: SessionStore,
+  id: string,
+  holder: string,
+  ttlMs = 10_000,
+): Promise<SessionLease> {
   const answer = await store.lease(id, { holder, ttlMs });
   assert.ok('lease' in answer, `expected the lease of ${id}, got ${JSON.stringify(answer)}`);
   return answer.lease;

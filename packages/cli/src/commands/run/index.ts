@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { createInterface, type Interface } from 'node:readline/promises';
 import type { ApprovalDecision, InvocationResult, PendingApproval, RunOptions } from '@agentctl/core';
-import { assertSessionId, isAgentError, parseDuration, Runner, SessionBusyError, UsageError } from '@agentctl/core';
+import {
+  assertSessionId,
+  isAgentError,
+  parseDuration,
+  Runner,
+  SessionBusyError,
+  UsageError,
+} from '@agentctl/core';
 import { CliError, EXIT } from '../../cli-error.js';
 import { type Io, styles } from '../../io.js';
 import { openRuntime } from '../../project.js';

@@ -97,16 +97,8 @@ export class SessionLogs {
       await unlink(temp).catch(() => undefined);
     }
     if (this.#durable) await syncDirectory(this.#dir);
-    const size = Buffer.byteLength(text);
-    const tail: LogTail = {
-      size,
-      entry: indexEntryOf(session, size),
-      deadBytes: 0,
-      checkpointBytes: 0,
-      messagesBytes: 0,
-    };
-    this.#tails.set(session.id, { ino: (await stat(path)).ino, tail });
-    return { ...tail.entry };
+    // No tail is cached: the first append reads this one-line file, cheaper than a stat here.
+    return indexEntryOf(session, Buffer.byteLength(text));
   }
 
   /**

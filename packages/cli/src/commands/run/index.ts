@@ -42,7 +42,7 @@ export interface RunCommandOptions {
 export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<number> {
   const options = raw as unknown as RunCommandOptions;
   parseAllowRules(options.allow ?? []); // a malformed --allow is a usage error before any server starts
-  const wait = waitMs(options);
+  waitMs(options); // a bad --session or --wait is a usage error before any server starts
   if (options.watch) return (await import('./watch-run.js')).watchRun(options, io);
   // Only the agent asked for (and what it uses) is compiled: another agent's missing key must not stop it.
   const { project, runtime } = await openRuntime(raw, io, [options.agent]);

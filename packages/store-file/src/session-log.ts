@@ -33,11 +33,6 @@ export function encodeRecord(record: LogRecord): Buffer {
   return Buffer.from(`${JSON.stringify(record)}\n`, 'utf8');
 }
 
-/** The text of a whole log holding only a snapshot of `session`. */
-export function encodeSnapshot(session: StoredSession): string {
-  return `${JSON.stringify(session)}\n`;
-}
-
 /**
  * Reads a whole log: line 1 is the snapshot (a session as of the last compaction), each further
  * complete line a record. A last line without its newline is a write a crash cut short: it is left

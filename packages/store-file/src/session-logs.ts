@@ -3,17 +3,9 @@ import { type FileHandle, link, open, readFile, stat, unlink } from 'node:fs/pro
 import { join } from 'node:path';
 import { syncDirectory, writeFileAtomic } from './atomic-write.js';
 import { SessionExistsError, SessionNotFoundError } from './errors.js';
-import type { IndexEntry } from './index-entry.js';
-import { indexEntryOf } from './index-entry.js';
-import {
-  encodeRecord,
-  encodeSnapshot,
-  foldRecords,
-  type LogRecord,
-  type LogTail,
-  parseLog,
-} from './session-log.js';
-import { parseStoredSession, type StoredSession } from './stored-session.js';
+import { type IndexEntry, indexEntryOf } from './index-entry.js';
+import { encodeRecord, foldRecords, type LogRecord, type LogTail, parseLog } from './session-log.js';
+import { parseStoredSession, type StoredSession, serialiseStoredSession } from './stored-session.js';
 
 // Superseded records (old checkpoints and conversations) are folded away once they outweigh the
 // live bytes: appending events never triggers it, so an append costs the same at any length.
@@ -78,7 +70,7 @@ export class SessionLogs {
   async create(session: StoredSession): Promise<IndexEntry> {
     const path = this.pathOf(session.id);
     if (await exists(this.legacyPathOf(session.id))) throw new SessionExistsError(session.id, this.#dir);
-    const text = encodeSnapshot(session);
+    const text = serialiseStoredSession(session);
     const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     const handle = await open(temp, 'w');
     try {
@@ -145,7 +137,7 @@ export class SessionLogs {
   async #compact(id: string): Promise<IndexEntry> {
     const session = await this.read(id);
     if (!session) throw new SessionNotFoundError(id, this.#dir);
-    const text = encodeSnapshot(session);
+    const text = serialiseStoredSession(session);
     const path = this.pathOf(id);
     await writeFileAtomic(path, text, this.#durable);
     const size = Buffer.byteLength(text);
@@ -192,7 +184,7 @@ export class SessionLogs {
   async #migrate(id: string): Promise<boolean> {
     const session = await this.#readLegacy(id);
     if (!session) return false;
-    await writeFileAtomic(this.pathOf(id), encodeSnapshot(session), this.#durable);
+    await writeFileAtomic(this.pathOf(id), serialiseStoredSession(session), this.#durable);
     await unlinkIfExists(this.legacyPathOf(id));
     return true;
   }

@@ -72,6 +72,8 @@ export interface RunnerOptions {
   agent: Agent;
   /** Where sessions live. Default: in memory. */
   store?: SessionStore;
+  /** How long a session's lease lasts unless renewed (renewed every third of it). Default 30 s. */
+  leaseTtlMs?: number;
 }
 
 /**
@@ -81,11 +83,13 @@ export interface RunnerOptions {
 export class Runner {
   readonly agent: Agent;
   readonly store: SessionStore;
+  readonly #leaseTtlMs: number | undefined;
   readonly #parallel: ReadonlySet<string>;
 
   constructor(options: RunnerOptions) {
     this.agent = options.agent;
     this.store = options.store ?? new InMemorySessionStore();
+    this.#leaseTtlMs = options.leaseTtlMs;
     if (!this.agent.parent) linkTree(this.agent);
     this.#parallel = new Set(
       listAgents(this.agent)
@@ -145,6 +149,7 @@ export class Runner {
         ? `a resume of agent ${this.agent.name}`
         : `invocation ${freshId} of agent ${this.agent.name}`,
       wait: options.wait,
+      ttlMs: this.#leaseTtlMs,
       signal: options.signal,
       onLost: (error) => controller.abort(error),
     });

@@ -158,3 +158,38 @@ describe('one invocation at a time per session', () => {
     expect(leased).toEqual(['top', kid!.id]);
   });
 });
+
+describe('the lease while an invocation runs', () => {
+  it('is renewed past its first expiry, and a lost lease stops the invocation', async () => {
+    const store = new InMemorySessionStore();
+    const seen: string[] = [];
+    const slow = defineTool({
+      name: 'slow',
+      description: 'outlives the lease TTL, then stalls the event loop past it',
+      parameters: {},
+      execute: async () => {
+        await new Promise((r) => setTimeout(r, 300));
+        // Renewed while the tool waited: still held, well after the 90 ms TTL.
+        seen.push('busy' in (await store.lease('s', { holder: 'intruder', ttlMs: 1_000 })) ? 'held' : 'free');
+        // A stall longer than the TTL lets the lease lapse; another invocation takes it meanwhile.
+        const until = Date.now() + 200;
+        while (Date.now() < until) {
+          // busy wait: no timer (and so no renewal) runs
+        }
+        const taken = await store.lease('s', { holder: 'intruder', ttlMs: 10_000 });
+        seen.push('lease' in taken ? 'taken' : 'still held');
+        await new Promise((r) => setTimeout(r, 100));
+        return 'done';
+      },
+    });
+    const agent = createAgent({
+      name: 'a',
+      provider: scriptedModel([{ toolCalls: [{ name: 'slow' }] }, { text: 'never' }]),
+      tools: [slow],
+    });
+    const run = new Runner({ agent, store, leaseTtlMs: 90 }).run({ input: 'x', sessionId: 's' });
+    const error = await run.invocation.catch((e: unknown) => e);
+    expect(seen).toEqual(['held', 'taken']);
+    expect(error).toMatchObject({ message: expect.stringContaining('lost the lease on session s') });
+  });
+});

@@ -3,6 +3,7 @@
 // order rotates each round); a subject's figure in a round is the median of its appends. Prints the
 // median over rounds with the min–max, and the ratio of each length to 10 events, taken round by round.
 // Run after a build: `npx tsc -b && node bench/session-append.js` (writes bench/results/session-append.json).
+// Appends and the first create are durable (fsync, the default); `create, durable: false` skips the fsyncs.
 // Knobs: BENCH_ROUNDS (default 3), BENCH_APPENDS (per subject and round, default 200).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -85,9 +86,9 @@ async function timeEach(count, task) {
 
 /** One subject in this (child) process: `append:<events>` or `create`. Prints its figures as JSON. */
 async function child(subject) {
-  if (subject === 'create') {
+  if (subject.startsWith('create')) {
     const dir = generate(10);
-    const store = new FileSessionStore({ path: dir });
+    const store = new FileSessionStore({ path: dir, durable: subject !== 'create:no-fsync' });
     for (let i = 0; i < 3; i++) await store.create({ id: `warm${i}`, agent: 'bench' });
     const times = await timeEach(APPENDS, (i) => store.create({ id: `new${i}`, agent: 'bench' }));
     rmSync(dir, { recursive: true, force: true });
@@ -116,7 +117,7 @@ if (process.argv[2] === '--child') {
 }
 
 const self = fileURLToPath(import.meta.url);
-const subjects = [...LENGTHS.map((n) => `append:${n}`), 'create'];
+const subjects = [...LENGTHS.map((n) => `append:${n}`), 'create', 'create:no-fsync'];
 const rounds = [];
 for (let r = 0; r < ROUNDS; r++) {
   const round = {};
@@ -158,6 +159,8 @@ for (const n of LENGTHS) {
 }
 const creates = rounds.map((r) => r.create.medianMs);
 rows.push(['create a session', round(median(creates), 3), spread(creates), '', '', '']);
+const fastCreates = rounds.map((r) => r['create:no-fsync'].medianMs);
+rows.push(['create, durable: false', round(median(fastCreates), 3), spread(fastCreates), '', '', '']);
 summary.push({
   workload: 'file store create',
   subject: 'agentctl file store',

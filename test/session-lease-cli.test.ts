@@ -1,8 +1,10 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../packages/store-file/src/index.js';
-import { agentctl, removeTempDirs, tempDir } from './support/cli.js';
+import { agentctl, BIN, cliEnv, removeTempDirs, tempDir } from './support/cli.js';
 
 // An agent on the offline `auto` model: on each prompt it calls its `nap` command tool (two seconds)
 // and then answers, so two runs started together overlap while a tool call is open.
@@ -76,6 +78,25 @@ describe('two agentctl run processes on one session', () => {
     const left = await readdir(join(project, '.agentctl', 'sessions'));
     expect(left.filter((name) => /\.(lease|lock)/.test(name))).toEqual([]);
   }, 90_000);
+
+  it('a run killed while it holds the session does not block the next one', async () => {
+    const child = spawn(process.execPath, [BIN, 'run', 'worker', 'nap please', '--session', 'killed'], {
+      cwd: project,
+      env: cliEnv(),
+      stdio: 'ignore',
+    });
+    const lease = join(project, '.agentctl', 'sessions', 'killed.lease');
+    for (let i = 0; i < 200 && !existsSync(lease); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(existsSync(lease)).toBe(true);
+    await new Promise((r) => setTimeout(r, 500)); // inside the nap, the tool call open
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    // Without --wait a held session fails at once: exit 0 shows the dead run's lease (30 s left) is
+    // free because its process is gone, and the session it left mid-tool-call continues.
+    const next = await run('killed');
+    expect(next.code, next.stderr).toBe(0);
+    expect(existsSync(lease)).toBe(false);
+  }, 60_000);
 
   it('an invalid --session id is bad usage (exit 2) with the rule for ids', async () => {
     for (const id of ['../../x', 'index', 'x'.repeat(129)]) {

@@ -100,12 +100,21 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     .command('schema')
     .description('print the JSON Schema of the YAML format, or of one kind')
     .argument('[kind]', 'project, agent, model, tool, toolset, middleware or memory')
+    .option(
+      '--write <path>',
+      'write the schema to this file (e.g. for an editor mapping) instead of printing it',
+    )
     .action(action('schema', ['kind']));
 
   program
     .command('init')
     .description('create a new project that runs offline at once')
     .argument('[dir]', 'where to create it', '.')
+    .addOption(
+      new Option('--template <name>', 'what the project starts with')
+        .choices(['single', 'team', 'pipeline', 'mcp'])
+        .default('single'),
+    )
     .option('--force', 'write into a folder that is not empty')
     .action(action('init', ['dir']));
 

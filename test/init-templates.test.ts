@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, symlink } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -155,5 +155,37 @@ describe('agentctl schema --write', () => {
     });
     expect(blocked.code).toBe(1);
     expect(blocked.stderr).toMatch(/^agentctl: cannot write .*under-a-file\.json: E[A-Z]+\n$/);
+  });
+});
+
+describe('a state key that nothing sets', () => {
+  it('is a warning with file:line:col at validate time, an error with --strict', async () => {
+    const project = join(elsewhere, 'unset-state');
+    await mkdir(join(project, 'agents'), { recursive: true });
+    const agent = `kind: agent
+name: helper
+model: offline/echo
+instruction: |
+  You help with questions about {{ state.topic }}. Today is {{ date }}.
+tools:
+  - builtin: current_time
+`;
+    await writeFile(join(project, 'agents/helper.yaml'), agent);
+    const [plain, strict] = await Promise.all([
+      agentctl(['validate'], { cwd: project }),
+      agentctl(['validate', '--strict'], { cwd: project }),
+    ]);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain(
+      'agents/helper.yaml:4:14: warning: `{{ state.topic }}` renders empty: no agent has `output_key: topic` and no module tool sets it [unset-state-key]',
+    );
+    expect(strict.code).toBe(1);
+    // An agent that saves its output under that key is what sets it.
+    await writeFile(
+      join(project, 'agents/topic.yaml'),
+      'kind: agent\nname: picker\nmodel: offline/echo\noutput_key: topic\n',
+    );
+    const fixed = await agentctl(['validate', '--strict'], { cwd: project });
+    expect(fixed.code, fixed.stdout).toBe(0);
   });
 });

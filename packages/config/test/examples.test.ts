@@ -82,10 +82,12 @@ describe('examples', () => {
     for (const source of sources.filter((s) => existsSync(s))) {
       for (const block of yamlBlocks(readFileSync(source, 'utf8'))) {
         for (const doc of parseAllDocuments(block)) {
-          const value = doc.toJS() as { kind?: unknown } | null;
-          if (!value || typeof value !== 'object' || !('kind' in value)) continue;
+          expect(doc.errors.map((e) => e.message), `${source}:\n${block}`).toEqual([]);
+          const value = doc.toJS() as { kind?: unknown; jobs?: unknown } | null;
+          // Every block is an agentctl document, but for GitHub Actions workflows (`jobs:`).
+          if (value && typeof value === 'object' && 'jobs' in value && !('kind' in value)) continue;
           checked++;
-          expect(validate(value), `${source}: ${JSON.stringify(validate.errors)}`).toBe(true);
+          expect(validate(value), `${source}: ${JSON.stringify(validate.errors)}\n${block}`).toBe(true);
         }
       }
     }

@@ -79,8 +79,13 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     .argument('<agent>', 'agent name')
     .option('--json', 'print events as NDJSON on stdout')
     .option('--session <id>', 'continue this session')
+    .option('--user <id>', 'the user of the chat: `user:` state keys are shared by all of their sessions')
     .option('--model <name>', 'use this model (a named model or provider/model) for every agent')
     .option('--approve-all', 'approve every tool call without asking')
+    .option(
+      '--allow <pattern...>',
+      'run matching calls without asking: TOOL, TOOL:GLOB (an argument) or TOOL:ARG=GLOB',
+    )
     .action(action('dev', ['agent']));
 
   program

@@ -86,7 +86,10 @@ describe('examples', () => {
     for (const source of sources.filter((s) => existsSync(s))) {
       for (const block of yamlBlocks(readFileSync(source, 'utf8'))) {
         for (const doc of parseAllDocuments(block)) {
-          expect(doc.errors.map((e) => e.message), `${source}:\n${block}`).toEqual([]);
+          expect(
+            doc.errors.map((e) => e.message),
+            `${source}:\n${block}`,
+          ).toEqual([]);
           const value = doc.toJS() as { kind?: unknown; jobs?: unknown } | null;
           // Every block is an agentctl document, but for GitHub Actions workflows (`jobs:`).
           if (value && typeof value === 'object' && 'jobs' in value && !('kind' in value)) continue;

@@ -33,9 +33,9 @@ beforeAll(async () => {
 }, 150_000);
 afterAll(removeTempDirs);
 
-async function installed(args: string[], cwd = app) {
+async function installed(args: string[], cwd = app, env: Record<string, string> = {}) {
   try {
-    const { stdout, stderr } = await run(bin, args, { cwd, env: cliEnv(), timeout: 30_000 });
+    const { stdout, stderr } = await run(bin, args, { cwd, env: cliEnv(env), timeout: 30_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -73,8 +73,13 @@ describe('packed and installed with npm', () => {
   });
 
   it('init, validate and run a new project with the installed command', async () => {
-    const init = await installed(['init', 'my-project']);
+    // With the installed command on the PATH, the next steps name it as a user types it.
+    const PATH = `${join(app, 'node_modules/.bin')}:${process.env.PATH}`;
+    const init = await installed(['init', 'my-project'], app, { PATH });
     expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toBe(
+      'created a project in my-project (template single)\nnext: cd my-project\nnext: agentctl run assistant "what time is it?"\n',
+    );
     const project = join(app, 'my-project');
     const validate = await installed(['validate'], project);
     expect(validate.code, validate.stdout + validate.stderr).toBe(0);
@@ -87,6 +92,26 @@ describe('packed and installed with npm', () => {
       .map((line) => JSON.parse(line) as { type: string });
     expect(events.at(-1)?.type).toBe('run_end');
     expect(events.some((e) => e.type === 'tool_result')).toBe(true);
+    // A module tool importing the runtime, as docs/format.md shows, resolves the installed @agentctl/core.
+    await writeFile(
+      join(project, 'tools/add.ts'),
+      `import { defineTool } from '@agentctl/core';
+export const add = defineTool<{ a: number; b: number }>({
+  name: 'add',
+  description: 'Adds two numbers',
+  parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+  execute: ({ a, b }) => ({ sum: a + b }),
+});
+`,
+    );
+    await writeFile(
+      join(project, 'agents/adder.yaml'),
+      'kind: agent\nname: adder\nmodel: offline/auto\ntools: [{ module: ../tools/add.ts }]\n',
+    );
+    const added = await installed(['run', 'adder', 'add', '--json'], project);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain('"name":"add"');
+    expect(added.stdout).not.toContain('"isError":true');
     // The schema the installed package ships is the one a clone has.
     const schema = await installed(['schema']);
     expect(JSON.parse(schema.stdout).title).toBe('agentctl document');

@@ -41,7 +41,8 @@ export async function initCommand(options: Record<string, unknown>, io: Io): Pro
   const cli = commandName(io, dir);
   const lines = [`created a project in ${where} (template ${name})`];
   if (where !== '.') lines.push(`next: cd ${quote(where)}`);
-  if (template.needsInstall) lines.push('next: npm install   # the MCP server the agent uses, from npm');
+  if (template.needsInstall)
+    lines.push('next: npm install   # the MCP server; from a clone: npm i <the packed tarballs> (README)');
   lines.push(`next: ${cli.command} run ${template.agent} ${quote(template.prompt)}`);
   if (cli.hint) lines.push(cli.hint);
   io.stdout(`${lines.join('\n')}\n`);

@@ -19,6 +19,7 @@ import {
   type InvocationLimits,
   type InvocationShared,
 } from './invocation/invocation-context.js';
+import { holdSession } from './invocation/session-lease.js';
 import { AgentRun } from './loop/agent-run.js';
 import { EventChannel } from './loop/event-channel.js';
 import type { Message, ToolCall } from './messages.js';
@@ -31,6 +32,8 @@ export interface InvocationOptions {
   input: string;
   /** Continue this session; a new one is created when it does not exist. */
   sessionId?: string;
+  /** Milliseconds to wait for a session busy with another invocation; default 0: fail at once. */
+  wait?: number;
   userId?: string;
   signal?: AbortSignal;
   /** Milliseconds for the whole invocation. */
@@ -80,6 +83,8 @@ export interface RunnerOptions {
   agent: Agent;
   /** Where sessions live. Default: in memory. */
   store?: SessionStore;
+  /** How long a session's lease lasts unless renewed (renewed every third of it). Default 30 s. */
+  leaseTtlMs?: number;
 }
 
 /**
@@ -89,11 +94,13 @@ export interface RunnerOptions {
 export class Runner {
   readonly agent: Agent;
   readonly store: SessionStore;
+  readonly #leaseTtlMs: number | undefined;
   readonly #parallel: ReadonlySet<string>;
 
   constructor(options: RunnerOptions) {
     this.agent = options.agent;
     this.store = options.store ?? new InMemorySessionStore();
+    this.#leaseTtlMs = options.leaseTtlMs;
     if (!this.agent.parent) linkTree(this.agent);
     this.#parallel = new Set(
       listAgents(this.agent)
@@ -129,8 +136,35 @@ export class Runner {
     return run;
   }
 
+  // One invocation at a time per session: the lease is held from before the session is read (or
+  // created) until the last event is stored, on every exit path.
   async #execute(
     options: InvocationOptions,
+    decisions: readonly ApprovalDecision[] | undefined,
+    channel: EventChannel<AgentEvent>,
+    controller: AbortController,
+  ): Promise<InvocationResult> {
+    const sessionId = options.sessionId ?? randomUUID();
+    const freshId = randomUUID();
+    const held = await holdSession(this.store, sessionId, {
+      holder: decisions
+        ? `a resume of agent ${this.agent.name}`
+        : `invocation ${freshId} of agent ${this.agent.name}`,
+      wait: options.wait,
+      ttlMs: this.#leaseTtlMs,
+      signal: options.signal,
+      onLost: (error) => controller.abort(error),
+    });
+    try {
+      return await this.#invoke({ ...options, sessionId }, freshId, decisions, channel, controller);
+    } finally {
+      await held.release();
+    }
+  }
+
+  async #invoke(
+    options: InvocationOptions,
+    freshId: string,
     decisions: readonly ApprovalDecision[] | undefined,
     channel: EventChannel<AgentEvent>,
     controller: AbortController,
@@ -158,7 +192,7 @@ export class Runner {
       options.signal || options.timeout !== undefined
         ? AbortSignal.any([limit.signal, controller.signal])
         : controller.signal;
-    const invocationId = checkpoint?.invocationId ?? randomUUID();
+    const invocationId = checkpoint?.invocationId ?? freshId;
     const shared = this.#shared(
       session,
       options,
@@ -222,10 +256,8 @@ export class Runner {
         value: shared.value ?? output,
       };
     } catch (thrown) {
-      const error =
-        signal.aborted && !(thrown instanceof AgentError)
-          ? toAgentError(signal.reason, 'ABORTED')
-          : runError(thrown);
+      // An abort's reason says why (a limit, a lost lease, the caller) better than the error it caused.
+      const error = signal.aborted ? toAgentError(signal.reason, 'ABORTED') : runError(thrown);
       const output = lastOutput(session, invocationId);
       const messages = historyFor(session.events, branch, this.#parallel);
       error.result = agentResult({

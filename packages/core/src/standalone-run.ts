@@ -6,6 +6,12 @@ import type { MemoryProvider } from './memory.js';
 import { type InvocationResult, Runner } from './runner.js';
 import type { AgentEvent } from './events.js';
 import {
+  type LeaseAttempt,
+  type LeaseRequest,
+  LeaseTable,
+  type SessionLease,
+} from './session-lease.js';
+import {
   newSession,
   type Session,
   type SessionInit,
@@ -121,6 +127,19 @@ async function finish<T>(
  */
 class RunStore implements SessionStore {
   readonly #sessions = new Map<string, Session>();
+  readonly #leases = new LeaseTable();
+
+  async lease(id: string, request: LeaseRequest): Promise<LeaseAttempt> {
+    return this.#leases.acquire(id, request);
+  }
+
+  async renewLease(lease: SessionLease, ttlMs: number): Promise<SessionLease> {
+    return this.#leases.renew(lease, ttlMs);
+  }
+
+  async releaseLease(lease: SessionLease): Promise<void> {
+    this.#leases.release(lease);
+  }
 
   restore(session: Session): void {
     this.#sessions.set(session.id, session);

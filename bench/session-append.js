@@ -74,13 +74,19 @@ function generate(events) {
   return dir;
 }
 
+/** Wall and CPU (user + system, this process) milliseconds of each of `count` calls. */
 async function timeEach(count, task) {
   const times = [];
+  const cpu = [];
   for (let i = 0; i < count; i++) {
     const start = performance.now();
+    const startCpu = process.cpuUsage();
     await task(i);
+    const used = process.cpuUsage(startCpu);
+    cpu.push((used.user + used.system) / 1000);
     times.push(performance.now() - start);
   }
+  times.cpu = cpu;
   return times;
 }
 
@@ -92,7 +98,7 @@ async function child(subject) {
     for (let i = 0; i < 3; i++) await store.create({ id: `warm${i}`, agent: 'bench' });
     const times = await timeEach(APPENDS, (i) => store.create({ id: `new${i}`, agent: 'bench' }));
     rmSync(dir, { recursive: true, force: true });
-    return { medianMs: median(times) };
+    return { medianMs: median(times), cpuMs: median(times.cpu) };
   }
   const events = Number(subject.split(':')[1]);
   const dir = generate(events);
@@ -108,7 +114,7 @@ async function child(subject) {
   const after = await new FileSessionStore({ path: dir }).get(TARGET);
   if (after.events.length !== events + 3 + APPENDS) throw new Error('appends were lost');
   rmSync(dir, { recursive: true, force: true });
-  return { medianMs: median(times), maxMs: Math.max(...times), getMs };
+  return { medianMs: median(times), cpuMs: median(times.cpu), maxMs: Math.max(...times), getMs };
 }
 
 if (process.argv[2] === '--child') {
@@ -142,11 +148,15 @@ for (const n of LENGTHS) {
   const ms = rounds.map((r) => r[key].medianMs);
   const ratios = rounds.map((r) => r[key].medianMs / r['append:10'].medianMs);
   const gets = rounds.map((r) => r[key].getMs);
+  const cpu = rounds.map((r) => r[key].cpuMs);
+  const cpuRatios = rounds.map((r) => r[key].cpuMs / r['append:10'].cpuMs);
   rows.push([
     `append, ${n.toLocaleString('en')} events`,
     round(median(ms), 3),
     spread(ms),
     n === 10 ? '1' : `${round(median(ratios), 2)} (${spread(ratios, 2)})`,
+    `${round(median(cpu), 3)} (${spread(cpu)})`,
+    n === 10 ? '1' : `${round(median(cpuRatios), 2)} (${spread(cpuRatios, 2)})`,
     round(Math.max(...rounds.map((r) => r[key].maxMs)), 2),
     round(median(gets), 1),
   ]);
@@ -158,9 +168,29 @@ for (const n of LENGTHS) {
   });
 }
 const creates = rounds.map((r) => r.create.medianMs);
-rows.push(['create a session', round(median(creates), 3), spread(creates), '', '', '']);
+const createCpu = rounds.map((r) => r.create.cpuMs);
+rows.push([
+  'create a session',
+  round(median(creates), 3),
+  spread(creates),
+  '',
+  `${round(median(createCpu), 3)} (${spread(createCpu)})`,
+  '',
+  '',
+  '',
+]);
 const fastCreates = rounds.map((r) => r['create:no-fsync'].medianMs);
-rows.push(['create, durable: false', round(median(fastCreates), 3), spread(fastCreates), '', '', '']);
+const fastCpu = rounds.map((r) => r['create:no-fsync'].cpuMs);
+rows.push([
+  'create, durable: false',
+  round(median(fastCreates), 3),
+  spread(fastCreates),
+  '',
+  `${round(median(fastCpu), 3)} (${spread(fastCpu)})`,
+  '',
+  '',
+  '',
+]);
 summary.push({
   workload: 'file store create',
   subject: 'agentctl file store',
@@ -169,7 +199,16 @@ summary.push({
 });
 printTable(
   `file session store, durable (fsync): ${ROUNDS} rounds × ${APPENDS} operations, each subject in its own process`,
-  ['operation', 'ms (median of rounds)', 'min–max', '× 10 events (min–max)', 'slowest single', 'get ms'],
+  [
+    'operation',
+    'wall ms (median of rounds)',
+    'min–max',
+    '× 10 events (min–max)',
+    'CPU ms (min–max)',
+    'CPU × 10 events',
+    'slowest single',
+    'get ms',
+  ],
   rows,
 );
 writeResult('session-append', summary, { rounds, appends: APPENDS });

@@ -36,13 +36,13 @@ function event(i) {
  * A sessions folder in the documented layout (packages/store-file/README.md): the target's log holds
  * `events` events, one record line each, as appends leave it; ten other sessions; an index.
  */
-function generate(events) {
+function generate(events, small = 10) {
   const dir = mkdtempSync(join(tmpdir(), 'agentctl-bench-'));
   const now = Date.now();
   const index = [];
   for (let n = 0; n <= OTHERS; n++) {
     const id = n === 0 ? TARGET : `s${n}`;
-    const count = n === 0 ? events : 10;
+    const count = n === 0 ? events : small;
     const snapshot = {
       version: 1,
       id,
@@ -100,6 +100,7 @@ async function child(subject) {
     rmSync(dir, { recursive: true, force: true });
     return { medianMs: median(times), cpuMs: median(times.cpu) };
   }
+  if (subject === 'pairs') return pairs();
   const events = Number(subject.split(':')[1]);
   const dir = generate(events);
   const store = new FileSessionStore({ path: dir });
@@ -117,13 +118,37 @@ async function child(subject) {
   return { medianMs: median(times), cpuMs: median(times.cpu), maxMs: Math.max(...times), getMs };
 }
 
+/**
+ * Appends to a 10-event session and a 50,000-event one in turn, in one process, so both see the
+ * same machine load at the same moment; the ratio is taken pair by pair.
+ */
+async function pairs() {
+  const dir = generate(50_000, 10);
+  const store = new FileSessionStore({ path: dir });
+  await store.get(TARGET);
+  await store.get('s1');
+  const ratios = [];
+  for (let i = 0; i < APPENDS; i++) {
+    const order = i % 2 ? [TARGET, 's1'] : ['s1', TARGET];
+    const ms = {};
+    for (const id of order) {
+      const start = performance.now();
+      await store.append(id, [event(3e6 + i)]);
+      ms[id] = performance.now() - start;
+    }
+    ratios.push(ms[TARGET] / ms.s1);
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return { ratio: median(ratios) };
+}
+
 if (process.argv[2] === '--child') {
   process.stdout.write(JSON.stringify(await child(process.argv[3])));
   process.exit(0);
 }
 
 const self = fileURLToPath(import.meta.url);
-const subjects = [...LENGTHS.map((n) => `append:${n}`), 'create', 'create:no-fsync'];
+const subjects = [...LENGTHS.map((n) => `append:${n}`), 'create', 'create:no-fsync', 'pairs'];
 const rounds = [];
 for (let r = 0; r < ROUNDS; r++) {
   const round = {};
@@ -167,6 +192,17 @@ for (const n of LENGTHS) {
     value: round(median(ms), 3),
   });
 }
+const pairRatios = rounds.map((r) => r.pairs.ratio);
+rows.push([
+  'append pairs in one process, 50,000 ÷ 10 events',
+  '',
+  '',
+  `${round(median(pairRatios), 2)} (${spread(pairRatios, 2)})`,
+  '',
+  '',
+  '',
+  '',
+]);
 const creates = rounds.map((r) => r.create.medianMs);
 const createCpu = rounds.map((r) => r.create.cpuMs);
 rows.push([

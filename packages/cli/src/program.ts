@@ -54,6 +54,10 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     .argument('[prompt]', 'the user message (default: stdin, or a chat on a terminal)')
     .option('--json', 'print events as NDJSON on stdout and nothing else')
     .option('--session <id>', 'continue this session ("new" starts a new one)')
+    .option(
+      '--wait [duration]',
+      'if another run holds the session, wait for it up to DURATION (e.g. 30s, 2m; default 30s) instead of failing',
+    )
     .option('--user <id>', 'the user of the run: `user:` state keys are shared by all of their sessions')
     .option('--model <name>', 'use this model (a named model or provider/model) for every agent of the run')
     .option(

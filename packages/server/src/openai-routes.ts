@@ -21,15 +21,13 @@ export function openaiRoutes(context: InvokeContext): Hono {
   app.get('/v1/models', (c) =>
     c.json({
       object: 'list',
-      data: context.source
-        .list()
-        .map((a) => ({
-          id: a.name,
-          object: 'model',
-          created,
-          owned_by: 'agentctl',
-          description: a.description,
-        })),
+      data: context.source.list().map((a) => ({
+        id: a.name,
+        object: 'model',
+        created,
+        owned_by: 'agentctl',
+        description: a.description,
+      })),
     }),
   );
 
@@ -38,7 +36,7 @@ export function openaiRoutes(context: InvokeContext): Hono {
     if (typeof body.model !== 'string') throw new HttpError(400, 'bad_request', '`model` must name an agent');
     const messages = parseMessages(body.messages);
     const last = messages.at(-1);
-    if (!last || last.role !== 'user')
+    if (last?.role !== 'user')
       throw new HttpError(400, 'bad_request', 'the last message must come from the user');
     const sessionId = c.req.header(SESSION_HEADER);
     const run = await invoke(context, {

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
+import { a2aRoutes } from './a2a-routes.js';
 import { type AccessLogEntry, accessLog } from './access-log.js';
 import type { AgentSource } from './agent-source.js';
 import { bearerAuth } from './auth.js';
@@ -66,6 +67,7 @@ export function createApp(options: AppOptions): ServerApp {
   app.get('/openapi.json', (c) => c.json(OPENAPI_DOCUMENT));
   app.route('/', nativeRoutes(context));
   app.route('/', openaiRoutes(context));
+  app.route('/', a2aRoutes(context, (options.tokens ?? []).length > 0));
   app.notFound((c) => c.json(errorBody('not_found', `no route ${c.req.method} ${c.req.path}`), 404));
   app.onError((error, c) => {
     if (error instanceof HttpError) {

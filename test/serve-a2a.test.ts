@@ -128,9 +128,10 @@ describe('agentctl serve: A2A', () => {
     const client = await clientFor('slow');
     const stream = client.sendMessageStream(send(userMessage('nap please')));
     const first = await stream.next();
-    const task = (first.value as StreamResponse).payload;
-    expect(task?.$case).toBe('task');
-    const id = (task?.value as Task).id;
+    const payload = (first.value as StreamResponse).payload;
+    expect(payload?.$case).toBe('task');
+    const task = payload?.value as Task;
+    const id = task.id;
     await client.cancelTask({ tenant: '', id, metadata: undefined });
     let state: TaskState | undefined;
     for await (const event of stream)
@@ -138,7 +139,7 @@ describe('agentctl serve: A2A', () => {
     expect(state).toBe(TaskState.TASK_STATE_CANCELED);
     const fetched = await client.getTask({ tenant: '', id, historyLength: undefined });
     expect(fetched.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
-    const session = await (await fetch(`${server.url}/sessions/${(task?.value as Task).contextId}`)).json();
+    const session = await (await fetch(`${server.url}/sessions/${task.contextId}`)).json();
     expect(session.paused).toBe(false);
     expect(session.events.at(-1)).toMatchObject({ type: 'run_end', status: 'error' });
   });

@@ -49,7 +49,7 @@ export function startServe(
         child,
         stderr: () => stderr,
         async stop(signal = 'SIGTERM', timeoutMs = 20_000) {
-          if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+          if (!child.killed && child.exitCode === null) child.kill(signal);
           const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
           const code = await exited;
           clearTimeout(killer);

@@ -1,7 +1,11 @@
 import type { AddressInfo } from 'node:net';
+import { abortableSleep } from '@agentctl/core';
 import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { RunTracker } from './run-tracker.js';
+
+// How long answers of finished runs may take to leave after the drain.
+const LINGER_MS = 2000;
 
 /** A listening server. */
 export interface RunningServer {
@@ -31,8 +35,14 @@ export function startServer(
         async shutdown(graceMs) {
           const closed = new Promise<void>((done) => server.close(() => done()));
           const outcome = await tracker.drain(graceMs);
-          // Streams of cancelled runs have ended; idle keep-alive sockets must not hold the exit.
-          (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+          // The runs are over but their answers may still be on the way out: give them a moment,
+          // then close what is left (idle keep-alive sockets must not hold the exit).
+          const http = server as { closeIdleConnections?: () => void; closeAllConnections?: () => void };
+          http.closeIdleConnections?.();
+          const stop = new AbortController();
+          await Promise.race([closed, abortableSleep(LINGER_MS, stop.signal).catch(() => undefined)]);
+          stop.abort();
+          http.closeAllConnections?.();
           await closed;
           return outcome;
         },

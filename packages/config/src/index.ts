@@ -19,6 +19,8 @@ export {
   type MiddlewareFactory,
   type ProviderFactory,
   Registry,
+  type RemoteAgentFactory,
+  type RemoteAgentSpec,
   type ToolKindFactory,
   type ToolsetFactory,
 } from './registry.js';

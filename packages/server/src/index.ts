@@ -1,3 +1,4 @@
+export { a2aRemoteAgent } from './a2a-remote-agent.js';
 export { type AccessLogEntry, formatAccessLog, type LogFormat } from './access-log.js';
 export type { AgentInfo, AgentLease, AgentSource } from './agent-source.js';
 export { type AppOptions, createApp, type ServerApp } from './create-app.js';

@@ -77,6 +77,26 @@ describe('agentctl serve: operations', () => {
     expect((await big.json()).error.code).toBe('body_too_large');
   });
 
+  it('stops a stateless chat completion when its client goes away, freeing its run slot', async () => {
+    const dir = await fixtureProject('serve');
+    const server = await startServe(dir, ['--max-runs', '1']);
+    const chat = (signal?: AbortSignal) =>
+      fetch(`${server.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'slow', stream: true, messages: [{ role: 'user', content: 'nap' }] }),
+        signal,
+      });
+    const gone = new AbortController();
+    const first = await chat(gone.signal);
+    expect(first.status).toBe(200);
+    gone.abort();
+    await new Promise((r) => setTimeout(r, 300));
+    // The nap takes a second: without the cancel, its slot would still be taken.
+    const next = await run(server.url, 'echo', { input: 'next', stream: false });
+    expect(next.status).toBe(200);
+  });
+
   it('ends a run that takes longer than --timeout as TIMEOUT', async () => {
     const dir = await fixtureProject('serve');
     const server = await startServe(dir, ['--timeout', '200ms']);

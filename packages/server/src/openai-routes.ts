@@ -46,6 +46,9 @@ export function openaiRoutes(context: InvokeContext): Hono {
       userId: typeof body.user === 'string' ? body.user : undefined,
       // Without a stored session, the earlier messages are this conversation's history.
       history: sessionId ? undefined : messages.slice(0, -1),
+      // Nobody can read a stateless answer once its client is gone: stop the run then. A stored
+      // session's run goes on, so its answer is there for the next request.
+      signal: sessionId ? undefined : c.req.raw.signal,
     });
     const id = `chatcmpl-${randomUUID()}`;
     const stamp = Math.floor(Date.now() / 1000);

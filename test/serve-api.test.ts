@@ -27,7 +27,7 @@ describe('agentctl serve: native API', () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(await (await fetch(`${server.url}/health`)).json()).toEqual({ status: 'ok' });
     const { agents } = (await (await fetch(`${server.url}/agents`)).json()) as { agents: { name: string }[] };
-    expect(agents.map((a) => a.name)).toEqual(['cashier', 'echo', 'slow']);
+    expect(agents.map((a) => a.name)).toEqual(['cashier', 'echo', 'sleepy', 'slow']);
   });
 
   it('streams the same events as run --json over SSE, and stores the session where run finds it', async () => {

@@ -21,7 +21,7 @@ describe('agentctl serve: OpenAI-compatible endpoint', () => {
   it('lists the agents as models', async () => {
     const models = [];
     for await (const model of client.models.list()) models.push(model.id);
-    expect(models).toEqual(['cashier', 'echo', 'slow']);
+    expect(models).toEqual(['cashier', 'echo', 'sleepy', 'slow']);
   });
 
   it('answers a chat completion from the agent named by model', async () => {

@@ -125,7 +125,7 @@ describe('agentctl serve: A2A', () => {
   });
 
   it('tasks/cancel stops a running task and leaves its session valid', async () => {
-    const client = await clientFor('slow');
+    const client = await clientFor('sleepy');
     const stream = client.sendMessageStream(send(userMessage('nap please')));
     const first = await stream.next();
     const payload = (first.value as StreamResponse).payload;

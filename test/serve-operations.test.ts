@@ -46,7 +46,7 @@ describe('agentctl serve: operations', () => {
   it('after the grace period, runs are cancelled and their sessions stay valid', async () => {
     const dir = await fixtureProject('serve');
     const server = await startServe(dir, ['--grace', '100ms']);
-    const response = await run(server.url, 'slow', { input: 'nap', sessionId: 'cut-short' });
+    const response = await run(server.url, 'sleepy', { input: 'nap', sessionId: 'cut-short' });
     await new Promise((r) => setTimeout(r, 300));
     server.child.kill('SIGTERM');
     const events = (await readSse(response)).map((e) => JSON.parse(e.data));
@@ -91,8 +91,8 @@ describe('agentctl serve: operations', () => {
     const first = await chat(gone.signal);
     expect(first.status).toBe(200);
     gone.abort();
-    // The nap takes five seconds: without the cancel its slot stays taken (429) all that time.
-    const until = Date.now() + 3000;
+    // The nap takes ten seconds: without the cancel its slot stays taken (429) all that time.
+    const until = Date.now() + 7000;
     let status = 0;
     while (Date.now() < until) {
       status = (await run(server.url, 'echo', { input: 'next', stream: false })).status;

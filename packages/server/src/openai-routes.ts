@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { type InvocationResult, isAgentError, type Message, type UsageStats } from '@agentctl/core';
+import {
+  AgentError,
+  type InvocationResult,
+  isAgentError,
+  type Message,
+  type UsageStats,
+} from '@agentctl/core';
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { HttpError } from './http-error.js';
@@ -39,6 +45,7 @@ export function openaiRoutes(context: InvokeContext): Hono {
     if (last?.role !== 'user')
       throw new HttpError(400, 'bad_request', 'the last message must come from the user');
     const sessionId = c.req.header(SESSION_HEADER);
+    const gone = new AbortController();
     const run = await invoke(context, {
       agent: body.model,
       input: last.content ?? '',
@@ -46,9 +53,7 @@ export function openaiRoutes(context: InvokeContext): Hono {
       userId: typeof body.user === 'string' ? body.user : undefined,
       // Without a stored session, the earlier messages are this conversation's history.
       history: sessionId ? undefined : messages.slice(0, -1),
-      // Nobody can read a stateless answer once its client is gone: stop the run then. A stored
-      // session's run goes on, so its answer is there for the next request.
-      signal: sessionId ? undefined : c.req.raw.signal,
+      signal: gone.signal,
     });
     const id = `chatcmpl-${randomUUID()}`;
     const stamp = Math.floor(Date.now() / 1000);
@@ -79,6 +84,10 @@ export function openaiRoutes(context: InvokeContext): Hono {
     const includeUsage =
       (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
     return streamSSE(c, async (sse) => {
+      // Nobody can read a stateless streamed answer once its client is gone: stop the run then.
+      // A stored session's run goes on, so its answer is there for the next request.
+      if (!sessionId)
+        sse.onAbort(() => gone.abort(new AgentError('the client closed the connection', 'ABORTED')));
       const chunk = (
         delta: Record<string, unknown>,
         finish: string | null,

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { type Message, type Part, Role, TaskState } from '@a2a-js/sdk';
+import { TaskState } from '@a2a-js/sdk';
 import {
   AgentEvent as A2AEvent,
   type AgentExecutor,
@@ -8,6 +7,7 @@ import {
 } from '@a2a-js/sdk/server';
 import type { ApprovalDecision, InvocationResult, PendingApproval } from '@agentctl/core';
 import { isAgentError } from '@agentctl/core';
+import { textMessage, textOf, textPart } from './a2a-parts.js';
 import { HttpError } from './http-error.js';
 import { type InvokeContext, invoke } from './invoke.js';
 
@@ -30,7 +30,7 @@ export class AgentctlExecutor implements AgentExecutor {
   execute = async (request: RequestContext, bus: ExecutionEventBus): Promise<void> => {
     const { taskId, contextId } = request;
     const user = request.userMessage;
-    const text = textOf(user.parts);
+    const text = textOf(user.parts).trim();
     bus.publish(
       A2AEvent.task({
         id: taskId,
@@ -50,7 +50,7 @@ export class AgentctlExecutor implements AgentExecutor {
           contextId,
           status: {
             state,
-            message: message === undefined ? undefined : agentMessage(taskId, contextId, message),
+            message: message === undefined ? undefined : textMessage('agent', message, contextId, taskId),
             timestamp: now(),
           },
           metadata,
@@ -144,35 +144,6 @@ function question(pending: PendingApproval[]): string {
 function failureText(error: unknown): string {
   if (error instanceof HttpError || isAgentError(error)) return error.message;
   return 'internal error';
-}
-
-function textOf(parts: Part[]): string {
-  return parts
-    .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
-    .join('')
-    .trim();
-}
-
-function textPart(text: string): Part {
-  return {
-    content: { $case: 'text', value: text },
-    metadata: undefined,
-    filename: '',
-    mediaType: 'text/plain',
-  };
-}
-
-function agentMessage(taskId: string, contextId: string, text: string): Message {
-  return {
-    messageId: randomUUID(),
-    contextId,
-    taskId,
-    role: Role.ROLE_AGENT,
-    parts: [textPart(text)],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
 }
 
 function now(): string {

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { type Message, type Part, Role, type StreamResponse, TaskState } from '@a2a-js/sdk';
+import { type StreamResponse, TaskState } from '@a2a-js/sdk';
 import {
   type Client,
   ClientFactory,
@@ -8,6 +7,7 @@ import {
 } from '@a2a-js/sdk/client';
 import type { RemoteAgentSpec } from '@agentctl/config';
 import { type Agent, AgentError, type InvocationContext } from '@agentctl/core';
+import { textMessage, textOf } from './a2a-parts.js';
 
 /**
  * A remote agent (`type: a2a`) in a local tree: each turn sends the invocation's input to the
@@ -55,7 +55,7 @@ class A2ARemoteAgent implements Agent {
           tenant: '',
           configuration: undefined,
           metadata: undefined,
-          message: userMessage(ctx.shared.input, contextId, taskId),
+          message: textMessage('user', ctx.shared.input, contextId, taskId),
         },
         { signal: ctx.signal },
       );
@@ -141,23 +141,4 @@ function read(event: StreamResponse): {
     default:
       return {};
   }
-}
-
-function textOf(parts: Part[]): string {
-  return parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
-}
-
-function userMessage(text: string, contextId: string, taskId: string): Message {
-  return {
-    messageId: randomUUID(),
-    contextId,
-    taskId,
-    role: Role.ROLE_USER,
-    parts: [
-      { content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' },
-    ],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
 }

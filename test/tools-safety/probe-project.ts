@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { agentctl, type CliResult, parseNdjson, tempDir } from '../support/cli.js';
@@ -68,12 +69,17 @@ export function toolResults(events: Array<Record<string, unknown> & { type: stri
   }>;
 }
 
-/** Whether a process is alive. */
+/** Whether a process is alive: a zombie (killed, not yet reaped by an init that never reaps) is not. */
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return true;
   }
 }

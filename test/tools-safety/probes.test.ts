@@ -203,7 +203,7 @@ command:
 `,
     });
     const { code, stderr, events, ms } = await runMain(dir);
-    const pid = Number(await readFile(join(dir, 'grandchild.pid'), 'utf8'));
+    const pid = Number(await readFile(join(dir, 'agents/grandchild.pid'), 'utf8'));
     pids.push(pid);
     expect(code, stderr).toBe(0);
     expect(toolResults(events)[0]).toMatchObject({ content: 'started' });
@@ -223,7 +223,7 @@ command:
 `,
     });
     const { code, stderr, events, ms } = await runMain(dir);
-    const pid = Number(await readFile(join(dir, 'grandchild.pid'), 'utf8'));
+    const pid = Number(await readFile(join(dir, 'agents/grandchild.pid'), 'utf8'));
     pids.push(pid);
     expect(code, stderr).toBe(0);
     expect(toolResults(events)[0]).toMatchObject({ isError: true });
@@ -245,7 +245,7 @@ command:
 `,
     });
     const { stderr, ms } = await runMain(dir);
-    const pid = Number(await readFile(join(dir, 'grandchild.pid'), 'utf8'));
+    const pid = Number(await readFile(join(dir, 'agents/grandchild.pid'), 'utf8'));
     pids.push(pid);
     expect(ms, stderr).toBeLessThan(15_000);
     expect(alive(pid)).toBe(false);
@@ -263,7 +263,7 @@ command:
 `,
     });
     const { code, stderr, events, ms } = await runMain(dir);
-    pids.push(Number(await readFile(join(dir, 'escaped.pid'), 'utf8')));
+    pids.push(Number(await readFile(join(dir, 'agents/escaped.pid'), 'utf8')));
     expect(code, stderr).toBe(0);
     expect(toolResults(events)[0]).toMatchObject({ content: 'started' });
     expect(ms).toBeLessThan(15_000);

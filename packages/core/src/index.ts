@@ -175,6 +175,12 @@ export { type HttpGetOptions, type HttpGetResult, httpGet } from './tools/http-g
 export { type ListDirOptions, listDir } from './tools/list-dir.js';
 export { type ReadFileOptions, readFile } from './tools/read-file.js';
 export {
+  OutputLimitError,
+  type ProcessOutput,
+  type RunProcessOptions,
+  runProcess,
+} from './tools/run-process.js';
+export {
   addUsage,
   costOf,
   emptyUsage,

@@ -1,5 +1,6 @@
 import { agentCycle } from './agent-cycle.js';
 import { anthropicSampling } from './anthropic-sampling.js';
+import { commandArgv } from './command-argv.js';
 import { envRequired } from './env-required.js';
 import { filePath } from './file-path.js';
 import { instructionTemplate } from './instruction-template.js';
@@ -26,4 +27,5 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'env-required', check: envRequired },
   { id: 'anthropic-sampling', check: anthropicSampling },
   { id: 'instruction-template', check: instructionTemplate },
+  { id: 'command-argv', check: commandArgv },
 ];

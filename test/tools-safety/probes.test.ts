@@ -53,7 +53,7 @@ describe.concurrent('approval rules name the argument they match', () => {
     const { code, stderr } = await runMain(dir, ['--allow', 'c_write:*.txt']);
     expect(code, stderr).toBe(2);
     expect(stderr).toContain('c_write:ARG=GLOB');
-    await expect(readFile(join(dir, 'elsewhere.out'), 'utf8')).rejects.toThrow();
+    await expect(readFile(join(dir, 'agents/elsewhere.out'), 'utf8')).rejects.toThrow();
   });
 
   it('matches --allow TOOL:ARG=GLOB on that argument only', async () => {
@@ -67,7 +67,7 @@ describe.concurrent('approval rules name the argument they match', () => {
     expect(paused.events.at(-1)).toMatchObject({ type: 'run_end', status: 'paused' });
     const allowed = await runMain(dir, ['--allow', 'c_write:note=*.txt']);
     expect(allowed.code, allowed.stderr).toBe(0);
-    expect(await readFile(join(dir, 'elsewhere.out'), 'utf8')).toBe('notes.txt');
+    expect(await readFile(join(dir, 'agents/elsewhere.out'), 'utf8')).toBe('notes.txt');
   });
 
   it('does not find inherited properties: constructor=* does not approve a call without it', async () => {
@@ -79,7 +79,41 @@ describe.concurrent('approval rules name the argument they match', () => {
     const { code, stderr, events } = await runMain(dir, ['--allow', 'c_write:constructor=*']);
     expect(code, stderr).toBe(0);
     expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'paused' });
-    await expect(readFile(join(dir, 'proto.out'), 'utf8')).rejects.toThrow();
+    await expect(readFile(join(dir, 'agents/proto.out'), 'utf8')).rejects.toThrow();
+  });
+  it('matches a number argument on its canonical form (n=5 matches 5, not 50)', async () => {
+    const tool = `
+kind: tool
+name: num
+parameters: { type: object, properties: { n: { type: integer } }, required: [n] }
+command: { argv: [echo, "n={{ args.n }}"] }
+`;
+    const five = await probeProject({
+      'agents/main.yaml': `${scriptedAgent('[num]', [{ name: 'num', arguments: { n: 5 } }])}---${tool}`,
+    });
+    const fifty = await probeProject({
+      'agents/main.yaml': `${scriptedAgent('[num]', [{ name: 'num', arguments: { n: 50 } }])}---${tool}`,
+    });
+    const [ran, asked] = await Promise.all([
+      runMain(five, ['--allow', 'num:n=5']),
+      runMain(fifty, ['--allow', 'num:n=5']),
+    ]);
+    expect(toolResults(ran.events)[0]).toMatchObject({ content: 'n=5' });
+    expect(asked.events.at(-1)).toMatchObject({ type: 'run_end', status: 'paused' });
+  });
+
+  it('refuses at validate a YAML rule on an argument the tool does not have', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': `kind: agent
+name: main
+model: offline/echo
+tools: [c_write]
+approval: { allow: [{ tool: c_write, args: { constructor: "*" } }] }
+---${WRITE_TOOL}`,
+    });
+    const { code, stdout } = await agentctl(['validate'], { cwd: dir });
+    expect(code).toBe(1);
+    expect(stdout).toContain('c_write has no argument `constructor` (its arguments: path, note)');
   });
 });
 
@@ -101,7 +135,7 @@ command:
     expect(out).toContain('"$1"');
     const run = await runMain(dir, ['--approve-all']);
     expect(run.code).toBe(1);
-    await expect(readFile(join(dir, 'pwned'))).rejects.toThrow();
+    await expect(readFile(join(dir, 'agents/pwned'))).rejects.toThrow();
   });
 
   it('refuses a template inside a bash -c script too', async () => {

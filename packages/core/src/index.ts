@@ -20,12 +20,21 @@ export {
   APPROVAL_MODES,
   type ApprovalMode,
   type ApprovalPolicyOptions,
-  type ApprovalRule,
   createApprovalPolicy,
   defaultNeedsApproval,
-  globMatcher,
   type ToolKind,
 } from './approval-policy.js';
+export {
+  APPROVAL_RULE_GRAMMAR,
+  type ApprovalRule,
+  approvalRuleMatcher,
+  bindApprovalRule,
+  canonicalArgument,
+  globMatcher,
+  parseApprovalRule,
+  stringArguments,
+  type WrittenApprovalRule,
+} from './approval-rule.js';
 export { parseDuration } from './duration.js';
 export {
   AGENT_ERROR_CODES,

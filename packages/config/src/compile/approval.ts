@@ -2,8 +2,10 @@ import {
   type AnyTool,
   type ApprovalPolicy,
   type ApprovalRule,
+  bindApprovalRule,
   createApprovalPolicy,
   globMatcher,
+  parseApprovalRule,
 } from '@agentctl/core';
 import type { AgentSpec, ApprovalMode, ApprovalRuleSpec, ToolsetSpec } from '../spec-types.js';
 
@@ -59,12 +61,29 @@ export function agentApprovalPolicy(
       );
     }
   }
-  const allow = (approval?.allow ?? []).map(rule);
-  const deny = (approval?.deny ?? []).map(rule);
+  const allow = (approval?.allow ?? []).map((spec, i) => rule(spec, tools, `approval.allow[${i}]`));
+  const deny = (approval?.deny ?? []).map((spec, i) => rule(spec, tools, `approval.deny[${i}]`));
   if (Object.keys(modes).length === 0 && allow.length === 0 && deny.length === 0) return undefined;
   return createApprovalPolicy({ tools: modes, allow, deny });
 }
 
-function rule(spec: ApprovalRuleSpec): ApprovalRule {
-  return typeof spec === 'string' ? { tool: spec } : { tool: spec.tool, args: spec.args };
+function rule(spec: ApprovalRuleSpec, tools: readonly AnyTool[], where: string): ApprovalRule {
+  let bound: ApprovalRule;
+  try {
+    bound = bindApprovalRule(typeof spec === 'string' ? parseApprovalRule(spec) : spec, tools);
+  } catch (error) {
+    throw new TypeError(`${where}: ${(error as Error).message}`);
+  }
+  const tool = globMatcher(bound.tool);
+  for (const name of Object.keys(bound.args ?? {})) {
+    const shell = tools.find((t) => tool(t.name) && t.shellArguments?.includes(name));
+    if (shell)
+      throw new TypeError(`${where}: ${shellStringMessage(shell.name, name)}`);
+  }
+  return bound;
+}
+
+/** Why a rule may not match an argument that a shell runs. */
+export function shellStringMessage(tool: string, argument: string): string {
+  return `a rule on \`${argument}\` of ${tool} would match a shell script: a pattern such as "ls *" also matches "ls . ; rm -rf ~". Match a tool whose arguments are passed as separate argv elements, or use the allow/deny command patterns of the shell built-in`;
 }

@@ -1,5 +1,6 @@
 import { agentCycle } from './agent-cycle.js';
 import { anthropicSampling } from './anthropic-sampling.js';
+import { approvalRules } from './approval-rules.js';
 import { commandArgv } from './command-argv.js';
 import { envRequired } from './env-required.js';
 import { filePath } from './file-path.js';
@@ -28,4 +29,5 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'anthropic-sampling', check: anthropicSampling },
   { id: 'instruction-template', check: instructionTemplate },
   { id: 'command-argv', check: commandArgv },
+  { id: 'approval-rule', check: approvalRules },
 ];

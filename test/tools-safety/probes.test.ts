@@ -364,10 +364,34 @@ http:
   url: ${base}/echo?q={{ args.q }}
   headers: { Authorization: "Bearer \${PROBE_SECRET}" }
 `);
-    const { code, stderr, stdout, events } = await runMain(dir, [], { PROBE_SECRET: SECRET });
+    const { code, stderr, stdout, events } = await runMain(dir, ['--record', 'cassette.yaml'], {
+      PROBE_SECRET: SECRET,
+    });
     expect(code, stderr).toBe(0);
     expect(toolResults(events)[0].content).toContain('Bearer ***');
+    const cassette = await readFile(join(dir, 'cassette.yaml'), 'utf8');
+    expect(cassette).toContain('Bearer ***');
+    expect(cassette).not.toContain(SECRET);
     expect(seen.some((r) => r.headers.authorization === `Bearer ${SECRET}`)).toBe(true);
+    await expectNowhere(dir, stdout);
+  });
+
+  it('scrubs an env secret that a command tool prints, and one a module tool returns', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': `${scriptedAgent('[leak, { module: ./leak.ts }]', [
+        { name: 'leak', arguments: {} },
+        { name: 'leak_module', arguments: {} },
+      ])}---
+kind: tool
+name: leak
+needs_approval: false
+command: { argv: [sh, -c, 'echo "token is $PROBE_SECRET"'], env: [PROBE_SECRET] }
+`,
+      'agents/leak.ts': `export default { name: 'leak_module', description: 'leaks', parameters: { type: 'object', properties: {} }, execute: () => ({ token: process.env.PROBE_SECRET }) };\n`,
+    });
+    const { code, stderr, stdout, events } = await runMain(dir, [], { PROBE_SECRET: SECRET });
+    expect(code, stderr).toBe(0);
+    expect(toolResults(events).map((r) => r.content).sort()).toEqual(['{"token":"***"}', 'token is ***']);
     await expectNowhere(dir, stdout);
   });
 

@@ -111,7 +111,7 @@ export async function resolveTools(
         const tool = await compiler.attempt(agent, ['tools', i], 'tool', () =>
           factory(builtinOptions(ref, context), context),
         );
-        made = tool ? [scrubbedTool(tool, compiler.secrets)] : undefined;
+        made = tool ? [tool].flat().map((t) => scrubbedTool(t, compiler.secrets)) : undefined;
       }
     } else if ('module' in ref) {
       const tools = await compiler.attempt(agent, ['tools', i, 'module'], 'tool', () =>

@@ -8,7 +8,9 @@ import {
 } from '@agentctl/core';
 import { shellStringMessage } from '../compile/approval.js';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
+import { Secrets } from '../env/secrets.js';
 import type { ToolSpec } from '../spec-types.js';
+import { TOOLBOX } from '../toolbox/toolbox.js';
 import { scriptArgs } from '../tools/command-argv.js';
 import { type RuleContext, validAgents } from './rule.js';
 
@@ -28,8 +30,14 @@ function knownTools(refs: unknown[] | undefined, ctx: RuleContext): Shape[] {
           shellArguments: spec.command ? scriptArgs(spec.command.argv) : undefined,
         });
     } else if (ref !== null && typeof ref === 'object' && 'builtin' in ref) {
-      const factory = (BUILTIN_TOOLS as Record<string, (options: unknown) => AnyTool>)[String(ref.builtin)];
-      if (factory) out.push(factory({ root: ctx.root }));
+      const name = String(ref.builtin);
+      const core = (BUILTIN_TOOLS as Record<string, (options: unknown) => AnyTool>)[name];
+      if (core) out.push(core({ root: ctx.root }));
+      const toolbox = TOOLBOX[name];
+      if (toolbox) {
+        const context = { root: ctx.root, file: `${ctx.root}/agentctl.yaml`, env: {}, secrets: new Secrets() };
+        out.push(...[toolbox({}, context)].flat());
+      }
     }
   }
   return out;

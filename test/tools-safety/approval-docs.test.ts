@@ -62,6 +62,22 @@ describe.concurrent('the approval rules of docs/format.md', () => {
     expect(await readFile(join(dir, 'agents/elsewhere.txt'), 'utf8')).toBe('notes/a.md\n');
   });
 
+  it('the toolbox example validates and runs on the offline auto model', async () => {
+    const dir = await probeProject({
+      'agents/assistant.yaml': await docsExample('assistant'),
+      'agents/workspace/readme.md': 'hello\n',
+      'shared/.keep': '',
+    });
+    const validate = await agentctl(['validate'], { cwd: dir });
+    expect(validate.code, validate.stdout + validate.stderr).toBe(0);
+    const run = await agentctl(['run', 'assistant', 'help', '--json'], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; pending?: Array<{ call: { name: string } }> });
+    // The auto model calls every tool once: shell and the writing tools wait for a person.
+    const waiting = events.find((e) => e.type === 'approval_required')?.pending?.map((p) => p.call.name).sort();
+    expect(waiting).toEqual(['edit_file', 'shell', 'write_file']);
+  });
+
   it('validate refuses the rules the docs call refused, each at its line', async () => {
     const example = await docsExample('operator');
     const refused = example.replace(

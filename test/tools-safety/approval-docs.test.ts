@@ -48,7 +48,9 @@ describe.concurrent('the approval rules of docs/format.md', () => {
     expect(results.escape.content).toContain('denied');
     expect(results.other).toBeUndefined();
     expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'paused' });
-    const paused = events.find((e) => e.type === 'approval_required') as { pending: Array<{ call: { id: string } }> };
+    const paused = events.find((e) => e.type === 'approval_required') as {
+      pending: Array<{ call: { id: string } }>;
+    };
     expect(paused.pending.map((p) => p.call.id)).toEqual(['other']);
   });
 
@@ -72,9 +74,15 @@ describe.concurrent('the approval rules of docs/format.md', () => {
     expect(validate.code, validate.stdout + validate.stderr).toBe(0);
     const run = await agentctl(['run', 'assistant', 'help', '--json'], { cwd: dir });
     expect(run.code, run.stderr).toBe(0);
-    const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; pending?: Array<{ call: { name: string } }> });
+    const events = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; pending?: Array<{ call: { name: string } }> });
     // The auto model calls every tool once: shell and the writing tools wait for a person.
-    const waiting = events.find((e) => e.type === 'approval_required')?.pending?.map((p) => p.call.name).sort();
+    const waiting = events
+      .find((e) => e.type === 'approval_required')
+      ?.pending?.map((p) => p.call.name)
+      .sort();
     expect(waiting).toEqual(['edit_file', 'shell', 'write_file']);
   });
 
@@ -88,8 +96,12 @@ describe.concurrent('the approval rules of docs/format.md', () => {
     const dir = await operatorProject(refused);
     const { code, stdout } = await agentctl(['validate'], { cwd: dir });
     expect(code).toBe(1);
-    expect(stdout).toMatch(/agents\/operator\.yaml:13:\d+: error: .*write_note has 2 string arguments \(path, text\)/);
-    expect(stdout).toMatch(/agents\/operator\.yaml:14:\d+: error: read_note has no argument `file` \(its arguments: path\)/);
+    expect(stdout).toMatch(
+      /agents\/operator\.yaml:13:\d+: error: .*write_note has 2 string arguments \(path, text\)/,
+    );
+    expect(stdout).toMatch(
+      /agents\/operator\.yaml:14:\d+: error: read_note has no argument `file` \(its arguments: path\)/,
+    );
     const run = await agentctl(['run', 'operator', 'tidy up'], { cwd: dir });
     expect(run.code).toBe(1);
   });

@@ -21,10 +21,13 @@ it('lists and counts at once, pauses at the write, writes on --approve, and keep
     await mkdir(dirname(join(dir, file)), { recursive: true });
     await cp(join(REPO, file), join(dir, file));
   }
-  const first = await agentctl(['run', 'housekeeper', 'tidy the notes', '--session', 'hk', '--json'], { cwd: dir });
+  const first = await agentctl(['run', 'housekeeper', 'tidy the notes', '--session', 'hk', '--json'], {
+    cwd: dir,
+  });
   expect(first.code, first.stderr).toBe(0);
   const events = parseNdjson(first.stdout);
-  const result = (id: string) => events.find((e) => e.type === 'tool_result' && e.callId === id) as { content: string } | undefined;
+  const result = (id: string) =>
+    events.find((e) => e.type === 'tool_result' && e.callId === id) as { content: string } | undefined;
   expect(JSON.parse(result('look')!.content)).toMatchObject({ exit_code: 0, stdout: 'home.md\nwork.md\n' });
   expect(JSON.parse(result('count')!.content).stdout).toContain('3 total');
   expect(result('read')!.content).toBe('Ship the toolbox\n');
@@ -33,12 +36,23 @@ it('lists and counts at once, pauses at the write, writes on --approve, and keep
   expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'paused' });
   await expect(readFile(join(dir, 'agents/housekeeping/INDEX.md'))).rejects.toThrow();
 
-  const second = await agentctl(['run', 'housekeeper', '--session', 'hk', '--approve', 'write_index', '--json'], {
-    cwd: dir,
-  });
+  const second = await agentctl(
+    ['run', 'housekeeper', '--session', 'hk', '--approve', 'write_index', '--json'],
+    {
+      cwd: dir,
+    },
+  );
   expect(second.code, second.stderr).toBe(0);
-  expect(parseNdjson(second.stdout).at(-1)).toMatchObject({ type: 'run_end', status: 'complete', output: 'Indexed 2 notes in INDEX.md.' });
-  expect(await readFile(join(dir, 'agents/housekeeping/INDEX.md'), 'utf8')).toBe('# Notes\n- notes/home.md\n- notes/work.md\n');
+  expect(parseNdjson(second.stdout).at(-1)).toMatchObject({
+    type: 'run_end',
+    status: 'complete',
+    output: 'Indexed 2 notes in INDEX.md.',
+  });
+  expect(await readFile(join(dir, 'agents/housekeeping/INDEX.md'), 'utf8')).toBe(
+    '# Notes\n- notes/home.md\n- notes/work.md\n',
+  );
   const show = await agentctl(['sessions', 'show', 'hk', '--json'], { cwd: dir });
-  expect(JSON.parse(show.stdout).session.state.todos).toEqual([{ id: 1, title: 'index the notes', status: 'done' }]);
+  expect(JSON.parse(show.stdout).session.state.todos).toEqual([
+    { id: 1, title: 'index the notes', status: 'done' },
+  ]);
 });

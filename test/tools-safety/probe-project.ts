@@ -45,7 +45,11 @@ export async function runMain(
   env: Record<string, string | undefined> = {},
 ): Promise<CliResult & { events: Array<Record<string, unknown> & { type: string }>; ms: number }> {
   const started = Date.now();
-  const result = await agentctl(['run', 'main', 'go', '--json', ...extra], { cwd: dir, env, timeoutMs: 40_000 });
+  const result = await agentctl(['run', 'main', 'go', '--json', ...extra], {
+    cwd: dir,
+    env,
+    timeoutMs: 40_000,
+  });
   const ms = Date.now() - started;
   const events = result.code === 0 || result.code === 1 ? safeEvents(result.stdout) : [];
   return { ...result, events, ms };

@@ -391,7 +391,11 @@ command: { argv: [sh, -c, 'echo "token is $PROBE_SECRET"'], env: [PROBE_SECRET] 
     });
     const { code, stderr, stdout, events } = await runMain(dir, [], { PROBE_SECRET: SECRET });
     expect(code, stderr).toBe(0);
-    expect(toolResults(events).map((r) => r.content).sort()).toEqual(['token is ***', '{"token":"***"}']);
+    expect(
+      toolResults(events)
+        .map((r) => r.content)
+        .sort(),
+    ).toEqual(['token is ***', '{"token":"***"}']);
     await expectNowhere(dir, stdout);
   });
 

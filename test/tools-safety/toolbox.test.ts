@@ -34,8 +34,11 @@ const byId = (events: Array<Record<string, unknown>>) =>
     toolResults(events as never).map((r) => [(r as unknown as { callId: string }).callId, r]),
   );
 const pausedIds = (events: Array<Record<string, unknown> & { type: string }>) =>
-  (events.find((e) => e.type === 'approval_required') as { pending?: Array<{ call: { id: string } }> } | undefined)
-    ?.pending?.map((p) => p.call.id) ?? [];
+  (
+    events.find((e) => e.type === 'approval_required') as
+      | { pending?: Array<{ call: { id: string } }> }
+      | undefined
+  )?.pending?.map((p) => p.call.id) ?? [];
 
 describe.concurrent('shell', () => {
   it('runs allowed simple commands, asks about the rest, refuses denied ones', async () => {
@@ -94,7 +97,9 @@ approval: { allow: ["shell:command=ls *"] }
     });
     const { code, stdout } = await agentctl(['validate'], { cwd: dir });
     expect(code).toBe(1);
-    expect(stdout).toMatch(/agents\/main\.yaml:5:\d+: error: a rule on `command` of shell would match a shell script/);
+    expect(stdout).toMatch(
+      /agents\/main\.yaml:5:\d+: error: a rule on `command` of shell would match a shell script/,
+    );
   });
 });
 
@@ -120,7 +125,8 @@ describe.concurrent('filesystem', () => {
     expect(results.call_3.content).toBe('docs/n.md');
     expect(results.call_4.content).toBe('docs/n.md:1: a needle here');
     expect(pausedIds(first.events).sort()).toEqual(['call_5', 'call_6']);
-    const session = (first.events[0] as { sessionId?: string }).sessionId ?? /session (\S+)/.exec(first.stderr)?.[1];
+    const session =
+      (first.events[0] as { sessionId?: string }).sessionId ?? /session (\S+)/.exec(first.stderr)?.[1];
     const resumed = await agentctl(
       ['run', 'main', '--session', String(session), '--approve', 'call_5', '--approve', 'call_6', '--json'],
       { cwd: dir },
@@ -133,16 +139,19 @@ describe.concurrent('filesystem', () => {
   it('refuses paths out of the root: "..", absolute, symbolic links, writes through links', async () => {
     const outside = await probeProject({ 'secret.txt': 'top-secret' });
     const dir = await probeProject({
-      'agents/main.yaml': scriptedAgent('[{ builtin: filesystem, root: ../work, options: { approve_writes: false } }]', [
-        { name: 'read_file', arguments: { path: '../agentctl.yaml' } },
-        { name: 'read_file', arguments: { path: join(outside, 'secret.txt') } },
-        { name: 'read_file', arguments: { path: 'link/secret.txt' } },
-        { name: 'write_file', arguments: { path: 'link/planted.txt', content: 'x' } },
-        { name: 'write_file', arguments: { path: 'filelink', content: 'x' } },
-        { name: 'find_files', arguments: { pattern: '**/*.txt' } },
-        { name: 'grep', arguments: { pattern: 'top-secret' } },
-        { name: 'find_files', arguments: { pattern: '../**' } },
-      ]),
+      'agents/main.yaml': scriptedAgent(
+        '[{ builtin: filesystem, root: ../work, options: { approve_writes: false } }]',
+        [
+          { name: 'read_file', arguments: { path: '../agentctl.yaml' } },
+          { name: 'read_file', arguments: { path: join(outside, 'secret.txt') } },
+          { name: 'read_file', arguments: { path: 'link/secret.txt' } },
+          { name: 'write_file', arguments: { path: 'link/planted.txt', content: 'x' } },
+          { name: 'write_file', arguments: { path: 'filelink', content: 'x' } },
+          { name: 'find_files', arguments: { pattern: '**/*.txt' } },
+          { name: 'grep', arguments: { pattern: 'top-secret' } },
+          { name: 'find_files', arguments: { pattern: '../**' } },
+        ],
+      ),
       'work/keep.txt': 'kept',
     });
     await symlink(outside, join(dir, 'work/link'));
@@ -161,11 +170,17 @@ describe.concurrent('filesystem', () => {
 
   it('edits only an exact, unique match; read_only leaves out the writing tools', async () => {
     const dir = await probeProject({
-      'agents/main.yaml': scriptedAgent('[{ builtin: filesystem, root: ../work, options: { approve_writes: false } }]', [
-        { name: 'edit_file', arguments: { path: 'a.txt', old_text: 'x', new_text: 'y' } },
-        { name: 'edit_file', arguments: { path: 'a.txt', old_text: 'zzz', new_text: 'y' } },
-        { name: 'edit_file', arguments: { path: 'a.txt', old_text: 'x', new_text: 'y', replace_all: true } },
-      ]),
+      'agents/main.yaml': scriptedAgent(
+        '[{ builtin: filesystem, root: ../work, options: { approve_writes: false } }]',
+        [
+          { name: 'edit_file', arguments: { path: 'a.txt', old_text: 'x', new_text: 'y' } },
+          { name: 'edit_file', arguments: { path: 'a.txt', old_text: 'zzz', new_text: 'y' } },
+          {
+            name: 'edit_file',
+            arguments: { path: 'a.txt', old_text: 'x', new_text: 'y', replace_all: true },
+          },
+        ],
+      ),
       'agents/ro.yaml': `kind: agent
 name: ro
 model: offline/echo
@@ -234,7 +249,12 @@ script:
     expect(plan.stdout).toContain('"content":"noted"');
     const progress = await agentctl(['run', 'main', 'progress', '--session', 's1', '--json'], { cwd: dir });
     expect(progress.code, progress.stderr).toBe(0);
-    const results = byId(progress.stdout.trim().split('\n').map((l) => JSON.parse(l)));
+    const results = byId(
+      progress.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    );
     expect(results.u.content).toBe('1. [done] write tests\n2. [pending] ship');
     const show = await agentctl(['sessions', 'show', 's1', '--json'], { cwd: dir });
     expect(JSON.parse(show.stdout).session.state.todos).toHaveLength(2);
@@ -265,10 +285,17 @@ script:
     const remember = await agentctl(['run', 'main', 'remember', '--user', 'ann', '--json'], { cwd: dir });
     expect(remember.code, remember.stderr).toBe(0);
     const [ann, bob] = await Promise.all(
-      ['ann', 'bob'].map((user) => agentctl(['run', 'main', 'recall', '--user', user, '--json'], { cwd: dir })),
+      ['ann', 'bob'].map((user) =>
+        agentctl(['run', 'main', 'recall', '--user', user, '--json'], { cwd: dir }),
+      ),
     );
     const recalled = (stdout: string) =>
-      byId(stdout.trim().split('\n').map((l) => JSON.parse(l))).q.content;
+      byId(
+        stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l)),
+      ).q.content;
     expect(recalled(ann.stdout)).toBe('1. likes green tea');
     expect(recalled(bob.stdout)).toBe('[no notes]');
   });

@@ -7,9 +7,9 @@ import {
 } from './compile/builtin-middleware.js';
 import { offlineProvider } from './compile/offline-provider.js';
 import { Registry } from './registry.js';
+import { TOOLBOX } from './toolbox/toolbox.js';
 import { commandTool } from './tools/command-tool.js';
 import { httpTool } from './tools/http-tool.js';
-import { TOOLBOX } from './toolbox/toolbox.js';
 import { moduleTool } from './tools/module-tool.js';
 
 /**

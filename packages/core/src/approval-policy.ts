@@ -43,7 +43,9 @@ export function defaultNeedsApproval(kind: ToolKind | (string & {})): boolean {
  */
 export function createApprovalPolicy(options: ApprovalPolicyOptions = {}): ApprovalPolicy {
   const deny = (options.deny ?? []).map((rule, i) => approvalRuleMatcher(rule, `approval rule deny[${i}]`));
-  const allow = (options.allow ?? []).map((rule, i) => approvalRuleMatcher(rule, `approval rule allow[${i}]`));
+  const allow = (options.allow ?? []).map((rule, i) =>
+    approvalRuleMatcher(rule, `approval rule allow[${i}]`),
+  );
   const modes = Object.entries(options.tools ?? {});
   for (const [name, mode] of modes) {
     if (!APPROVAL_MODES.includes(mode)) {

@@ -43,7 +43,8 @@ export function parseApprovalRule(text: string): WrittenApprovalRule {
 
 /** The top-level arguments of a tool that take strings (by its parameter schema). */
 export function stringArguments(tool: Pick<AnyTool, 'parameters'>): string[] {
-  const properties = (tool.parameters as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  const properties =
+    (tool.parameters as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
   return Object.entries(properties)
     .filter(([, schema]) => {
       const type = schema?.type;
@@ -108,7 +109,10 @@ function canonicalJson(value: unknown): string {
 }
 
 /** A test of calls against a rule; throws a TypeError naming `where` on a bad pattern. */
-export function approvalRuleMatcher(rule: ApprovalRule, where = 'approval rule'): (call: ToolCall) => boolean {
+export function approvalRuleMatcher(
+  rule: ApprovalRule,
+  where = 'approval rule',
+): (call: ToolCall) => boolean {
   if (typeof rule?.tool !== 'string' || rule.tool === '') {
     throw new TypeError(`${where}: "tool" must be a tool name or pattern`);
   }

@@ -179,8 +179,8 @@ export {
   toolDefinition,
 } from './tool.js';
 export { BUILTIN_TOOLS, type BuiltinToolFactory, type BuiltinToolName } from './tools/builtin-tools.js';
-export { type CurrentTime, type CurrentTimeOptions, currentTime } from './tools/current-time.js';
 export { confinedPath, confinedTarget, isInside, type Roots } from './tools/confined-path.js';
+export { type CurrentTime, type CurrentTimeOptions, currentTime } from './tools/current-time.js';
 export { htmlText } from './tools/html-text.js';
 export { type HttpGetOptions, type HttpGetResult, httpGet } from './tools/http-get.js';
 export { type ListDirOptions, listDir } from './tools/list-dir.js';

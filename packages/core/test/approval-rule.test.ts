@@ -23,7 +23,10 @@ const read = defineTool({
 describe('approval rules', () => {
   it('parses TOOL, TOOL:ARG=GLOB and TOOL:GLOB, and refuses anything else', () => {
     expect(parseApprovalRule('read_*')).toEqual({ tool: 'read_*' });
-    expect(parseApprovalRule('fetch:url=https://x/*')).toEqual({ tool: 'fetch', args: { url: 'https://x/*' } });
+    expect(parseApprovalRule('fetch:url=https://x/*')).toEqual({
+      tool: 'fetch',
+      args: { url: 'https://x/*' },
+    });
     expect(parseApprovalRule('read:*.md')).toEqual({ tool: 'read', value: '*.md' });
     expect(() => parseApprovalRule('bad tool:x')).toThrow(/TOOL:ARG=GLOB/);
   });
@@ -52,7 +55,9 @@ describe('approval rules', () => {
   it('matches every named argument; a missing argument never matches', () => {
     const matches = approvalRuleMatcher({ tool: 'write', args: { path: '*.txt' } });
     expect(matches({ id: '1', name: 'write', arguments: { path: 'a.txt', note: 'x' } })).toBe(true);
-    expect(matches({ id: '2', name: 'write', arguments: { path: '/etc/passwd', note: 'a.txt' } })).toBe(false);
+    expect(matches({ id: '2', name: 'write', arguments: { path: '/etc/passwd', note: 'a.txt' } })).toBe(
+      false,
+    );
     expect(matches({ id: '3', name: 'write', arguments: { note: 'a.txt' } })).toBe(false);
   });
 });

@@ -77,8 +77,7 @@ function rule(spec: ApprovalRuleSpec, tools: readonly AnyTool[], where: string):
   const tool = globMatcher(bound.tool);
   for (const name of Object.keys(bound.args ?? {})) {
     const shell = tools.find((t) => tool(t.name) && t.shellArguments?.includes(name));
-    if (shell)
-      throw new TypeError(`${where}: ${shellStringMessage(shell.name, name)}`);
+    if (shell) throw new TypeError(`${where}: ${shellStringMessage(shell.name, name)}`);
   }
   return bound;
 }

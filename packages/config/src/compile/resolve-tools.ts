@@ -1,7 +1,7 @@
 import { type AnyTool, agentTool, defaultNeedsApproval } from '@agentctl/core';
+import { scrubbedTool } from '../env/scrubbed-tool.js';
 import type { SpecEntry } from '../load/project-specs.js';
 import type { AgentSpec, ToolsetSpec } from '../spec-types.js';
-import { scrubbedTool } from '../env/scrubbed-tool.js';
 import { toolsOfModule } from '../tools/module-tool.js';
 import { declareApprovalMode, toolsetApprovalMode } from './approval.js';
 import { buildAgent } from './build-agent.js';

@@ -29,9 +29,7 @@ export function scrubDeep<T>(value: T, scrub: (text: string) => string): T {
   if (typeof value === 'string') return scrub(value) as T;
   if (Array.isArray(value)) return value.map((item) => scrubDeep(item, scrub)) as T;
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [scrub(k), scrubDeep(v, scrub)]),
-    ) as T;
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [scrub(k), scrubDeep(v, scrub)])) as T;
   }
   return value;
 }
@@ -39,6 +37,7 @@ export function scrubDeep<T>(value: T, scrub: (text: string) => string): T {
 /** Whether a spec path holds a secret: api keys, URLs, headers, environments. */
 export function isSecretPath(path: ReadonlyArray<string | number>): boolean {
   return path.some(
-    (part) => part === 'api_key' || part === 'headers' || part === 'env' || part === 'url' || part === 'base_url',
+    (part) =>
+      part === 'api_key' || part === 'headers' || part === 'env' || part === 'url' || part === 'base_url',
   );
 }

@@ -35,7 +35,12 @@ function knownTools(refs: unknown[] | undefined, ctx: RuleContext): Shape[] {
       if (core) out.push(core({ root: ctx.root }));
       const toolbox = TOOLBOX[name];
       if (toolbox) {
-        const context = { root: ctx.root, file: `${ctx.root}/agentctl.yaml`, env: {}, secrets: new Secrets() };
+        const context = {
+          root: ctx.root,
+          file: `${ctx.root}/agentctl.yaml`,
+          env: {},
+          secrets: new Secrets(),
+        };
         out.push(...[toolbox({}, context)].flat());
       }
     }
@@ -82,7 +87,8 @@ export function approvalRules(ctx: RuleContext): Diagnostic[] {
             continue;
           }
           if (rule.tool.includes('*')) continue;
-          const properties = (matching[0]?.parameters as { properties?: Record<string, unknown> })?.properties;
+          const properties = (matching[0]?.parameters as { properties?: Record<string, unknown> })
+            ?.properties;
           const top = name.split('.')[0];
           if (properties && !Object.hasOwn(properties, top)) {
             const known = Object.keys(properties).join(', ') || 'none';

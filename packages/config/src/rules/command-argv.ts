@@ -11,7 +11,12 @@ export function commandArgv(ctx: RuleContext): Diagnostic[] {
     if (!argv) continue;
     for (const problem of argvProblems(argv)) {
       out.push(
-        diagnostic(tool.file, tool.locate(['command', 'argv', problem.index]), 'command-argv', problem.message),
+        diagnostic(
+          tool.file,
+          tool.locate(['command', 'argv', problem.index]),
+          'command-argv',
+          problem.message,
+        ),
       );
     }
   }

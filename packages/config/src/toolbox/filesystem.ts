@@ -6,8 +6,8 @@ import {
   confinedTarget,
   defineTool,
   listDir,
-  readFile,
   type Roots,
+  readFile,
 } from '@agentctl/core';
 import { glob } from 'tinyglobby';
 
@@ -53,12 +53,16 @@ export function filesystem(options: FilesystemOptions): AnyTool[] {
 function findFiles(roots: Roots, maxResults: number): AnyTool {
   return defineTool<{ pattern: string; path?: string }, string>({
     name: 'find_files',
-    description: 'Lists files whose path matches a glob such as "src/**/*.ts", relative to the folder given (default ".").',
+    description:
+      'Lists files whose path matches a glob such as "src/**/*.ts", relative to the folder given (default ".").',
     parameters: {
       type: 'object',
       properties: {
         pattern: { type: 'string', minLength: 1, description: 'A glob: * within a name, ** across folders' },
-        path: { type: 'string', description: 'The folder to search, relative to the allowed folder. Default "."' },
+        path: {
+          type: 'string',
+          description: 'The folder to search, relative to the allowed folder. Default "."',
+        },
       },
       required: ['pattern'],
       additionalProperties: false,
@@ -67,7 +71,9 @@ function findFiles(roots: Roots, maxResults: number): AnyTool {
       const files = await matching(roots, folder, pattern);
       if (files.length === 0) return '[no file matches]';
       const shown = files.slice(0, maxResults);
-      return files.length > maxResults ? `${shown.join('\n')}\n[${files.length - maxResults} more not shown]` : shown.join('\n');
+      return files.length > maxResults
+        ? `${shown.join('\n')}\n[${files.length - maxResults} more not shown]`
+        : shown.join('\n');
     },
   });
 }
@@ -78,7 +84,13 @@ async function matching(roots: Roots, folder: string, pattern: string): Promise<
   if (path.isAbsolute(pattern) || pattern.split(/[\\/]/).includes('..'))
     throw new Error(`the pattern "${pattern}" must stay inside the folder (no absolute paths, no "..")`);
   const base = await confinedPath(roots, folder);
-  const found = await glob([pattern], { cwd: base, ignore: IGNORE, onlyFiles: true, followSymbolicLinks: false, dot: false });
+  const found = await glob([pattern], {
+    cwd: base,
+    ignore: IGNORE,
+    onlyFiles: true,
+    followSymbolicLinks: false,
+    dot: false,
+  });
   const start = await confinedPath(roots, '.');
   return found.map((file) => path.relative(start, path.join(base, file))).sort();
 }
@@ -86,12 +98,16 @@ async function matching(roots: Roots, folder: string, pattern: string): Promise<
 function grep(roots: Roots, maxResults: number, maxBytes: number): AnyTool {
   return defineTool<{ pattern: string; glob?: string; path?: string; regex?: boolean }, string>({
     name: 'grep',
-    description: 'Searches file contents for a text (or a regular expression when regex is true); prints path:line: text.',
+    description:
+      'Searches file contents for a text (or a regular expression when regex is true); prints path:line: text.',
     parameters: {
       type: 'object',
       properties: {
         pattern: { type: 'string', minLength: 1, description: 'The text to find' },
-        regex: { type: 'boolean', description: 'Treat the pattern as a JavaScript regular expression. Default false' },
+        regex: {
+          type: 'boolean',
+          description: 'Treat the pattern as a JavaScript regular expression. Default false',
+        },
         glob: { type: 'string', description: 'Only files matching this glob. Default "**/*"' },
         path: { type: 'string', description: 'The folder to search. Default "."' },
       },
@@ -123,7 +139,9 @@ function grep(roots: Roots, maxResults: number, maxBytes: number): AnyTool {
         if (lines.length > maxResults) break;
       }
       if (lines.length === 0) return '[no match]';
-      return lines.length > maxResults ? `${lines.slice(0, maxResults).join('\n')}\n[more matches not shown]` : lines.join('\n');
+      return lines.length > maxResults
+        ? `${lines.slice(0, maxResults).join('\n')}\n[more matches not shown]`
+        : lines.join('\n');
     },
   });
 }
@@ -186,7 +204,9 @@ function editFile(roots: Roots, approve: boolean, maxBytes: number): AnyTool {
       const count = text.split(before).length - 1;
       if (count === 0) throw new Error(`old_text was not found in ${requested}; nothing changed`);
       if (count > 1 && !all)
-        throw new Error(`old_text occurs ${count} times in ${requested}; add context to make it unique, or set replace_all`);
+        throw new Error(
+          `old_text occurs ${count} times in ${requested}; add context to make it unique, or set replace_all`,
+        );
       await writeFile(real, text.split(before).join(after));
       return `replaced ${count} occurrence${count === 1 ? '' : 's'} in ${requested}`;
     },

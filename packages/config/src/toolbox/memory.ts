@@ -52,12 +52,18 @@ export function memory(options: MemoryToolOptions = {}): AnyTool {
       if (action === 'remember') {
         if (!note) throw new Error('remember needs a note');
         const number = notes.reduce((max, n) => Math.max(max, n.id), 0) + 1;
-        state.set(MEMORY_STATE_KEY, [...notes, { id: number, note, time: new Date().toISOString() }].slice(-maxNotes));
+        state.set(
+          MEMORY_STATE_KEY,
+          [...notes, { id: number, note, time: new Date().toISOString() }].slice(-maxNotes),
+        );
         return `remembered as note ${number}`;
       }
       if (action === 'forget') {
         if (!notes.some((n) => n.id === id)) throw new Error(`there is no note ${id}`);
-        state.set(MEMORY_STATE_KEY, notes.filter((n) => n.id !== id));
+        state.set(
+          MEMORY_STATE_KEY,
+          notes.filter((n) => n.id !== id),
+        );
         return `forgot note ${id}`;
       }
       const found = query ? notes.filter((n) => n.note.toLowerCase().includes(query.toLowerCase())) : notes;

@@ -54,7 +54,10 @@ export function shell(options: ShellOptions): AnyTool {
   const timeout = options.timeout ?? 60_000;
   const limit = options.maxOutputBytes ?? 64 * 1024;
   const program = options.program ?? 'sh';
-  const tool = defineTool<{ command: string; cwd?: string }, { exit_code: number | null; stdout: string; stderr: string }>({
+  const tool = defineTool<
+    { command: string; cwd?: string },
+    { exit_code: number | null; stdout: string; stderr: string }
+  >({
     name: 'shell',
     description:
       'Runs a shell command line and returns its exit code, stdout and stderr. `cwd` is a folder relative to the project.',

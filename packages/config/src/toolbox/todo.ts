@@ -51,11 +51,18 @@ export function todo(): AnyTool {
         next = [...items, { id: number, title, status: status ?? 'pending' }];
       } else if (action === 'update') {
         const at = items.findIndex((item) => item.id === id);
-        if (at < 0) throw new Error(`there is no task ${id}; the tasks are ${items.map((i) => i.id).join(', ') || 'none'}`);
-        next = items.map((item, i) => (i === at ? { ...item, status: status ?? item.status, title: title ?? item.title } : item));
+        if (at < 0)
+          throw new Error(
+            `there is no task ${id}; the tasks are ${items.map((i) => i.id).join(', ') || 'none'}`,
+          );
+        next = items.map((item, i) =>
+          i === at ? { ...item, status: status ?? item.status, title: title ?? item.title } : item,
+        );
       } else if (action === 'clear_done') next = items.filter((item) => item.status !== 'done');
       if (next !== items) state.set(TODO_STATE_KEY, next);
-      return next.length === 0 ? '[no tasks]' : next.map((i) => `${i.id}. [${i.status}] ${i.title}`).join('\n');
+      return next.length === 0
+        ? '[no tasks]'
+        : next.map((i) => `${i.id}. [${i.status}] ${i.title}`).join('\n');
     },
   });
 }

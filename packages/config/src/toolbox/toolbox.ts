@@ -16,7 +16,9 @@ type Factory = (options: Options, ctx: ToolboxContext) => AnyTool | AnyTool[];
 // `root` (already resolved inside the project) plus `roots`, declared folders that may lie
 // outside it, relative to the file naming them.
 function folders(options: Options, ctx: ToolboxContext): string[] {
-  const extra = ((options.roots as string[] | undefined) ?? []).map((r) => path.resolve(path.dirname(ctx.file), r));
+  const extra = ((options.roots as string[] | undefined) ?? []).map((r) =>
+    path.resolve(path.dirname(ctx.file), r),
+  );
   return [(options.root as string | undefined) ?? ctx.root, ...extra];
 }
 

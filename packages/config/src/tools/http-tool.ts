@@ -66,7 +66,7 @@ function fillUrl(template: string, args: Record<string, unknown>): string {
 }
 
 /** A `kind: tool` with `http`: one request per call, to the allowed hosts only. */
-export function httpTool(spec: ToolSpec, ctx: FactoryContext): AnyTool {
+export function httpTool(spec: ToolSpec, _ctx: FactoryContext): AnyTool {
   const http = spec.http as HttpToolSpec;
   const allowed = hostsOf(http, spec.name);
   const method = http.method ?? 'GET';

@@ -134,11 +134,12 @@ async function readBody(
   }
   const textual = mediaType === '' || /^text\/|json|xml|javascript|x-www-form-urlencoded/.test(mediaType);
   const html = mediaType === 'text/html' || mediaType === 'application/xhtml+xml';
-  const body = !textual && !html
-    ? `[binary body of type ${mediaType}, ${size} bytes, not shown]`
-    : extractText && html
-      ? htmlText(bytes.toString('utf8'))
-      : bytes.toString('utf8');
+  const body =
+    !textual && !html
+      ? `[binary body of type ${mediaType}, ${size} bytes, not shown]`
+      : extractText && html
+        ? htmlText(bytes.toString('utf8'))
+        : bytes.toString('utf8');
   const result: HttpGetResult = { url, status: response.status, contentType, body };
   if (truncated) result.truncated = true;
   return result;

@@ -118,8 +118,7 @@ export function runProcess(argv: readonly string[], options: RunProcessOptions):
 
     const collect = (into: Buffer[]) => (chunk: Buffer) => {
       size += chunk.byteLength;
-      if (size > options.maxOutputBytes)
-        finish(new OutputLimitError(argv[0], options.maxOutputBytes));
+      if (size > options.maxOutputBytes) finish(new OutputLimitError(argv[0], options.maxOutputBytes));
       else into.push(chunk);
     };
     child.stdout?.on('data', collect(out));

@@ -1,7 +1,7 @@
 import {
+  type Agent,
   type AnyTool,
   APPROVAL_RULE_GRAMMAR,
-  type Agent,
   approvalRuleMatcher,
   bindApprovalRule,
   LlmAgent,

@@ -81,6 +81,18 @@ describe.concurrent('approval rules name the argument they match', () => {
     expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'paused' });
     await expect(readFile(join(dir, 'agents/proto.out'), 'utf8')).rejects.toThrow();
   });
+  it('refuses --allow on the command of the shell built-in (usage error)', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': scriptedAgent('[{ builtin: shell }]', [
+        { name: 'shell', arguments: { command: 'ls; touch pwned' } },
+      ]),
+    });
+    const { code, stderr } = await runMain(dir, ['--allow', 'shell:command=ls*']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('would match a shell script');
+    await expect(readFile(join(dir, 'pwned'))).rejects.toThrow();
+  });
+
   it('matches a number argument on its canonical form (n=5 matches 5, not 50)', async () => {
     const tool = `
 kind: tool

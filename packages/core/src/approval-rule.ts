@@ -54,12 +54,26 @@ export function stringArguments(tool: Pick<AnyTool, 'parameters'>): string[] {
 }
 
 /**
- * Names the argument of a `TOOL:GLOB` rule: each tool it matches must have exactly one string
- * argument, and they must agree. Throws a TypeError saying how to name it otherwise.
+ * Binds a written rule to the tools it may match: a `TOOL:GLOB` rule gets the argument name
+ * (each tool it matches must have exactly one string argument, and they must agree), and no rule
+ * may name an argument a shell runs. Throws a TypeError saying what to write instead.
  */
 export function bindApprovalRule(rule: WrittenApprovalRule, tools: readonly AnyTool[]): ApprovalRule {
-  if (rule.value === undefined) return { tool: rule.tool, args: rule.args };
   const matching = tools.filter((tool) => globMatcher(rule.tool)(tool.name));
+  const bound = rule.value === undefined ? { tool: rule.tool, args: rule.args } : bindValue(rule, matching);
+  for (const name of Object.keys(bound.args ?? {})) {
+    const shell = matching.find((tool) => tool.shellArguments?.includes(name));
+    if (shell) throw new TypeError(shellArgumentMessage(shell.name, name));
+  }
+  return bound;
+}
+
+/** Why no rule may match an argument that a shell runs as code. */
+export function shellArgumentMessage(tool: string, argument: string): string {
+  return `a rule on \`${argument}\` of ${tool} would match a shell script: a pattern such as "ls *" also matches "ls . ; rm -rf ~". Match a tool whose arguments are passed as separate argv elements, or use the allow/deny command patterns of the shell built-in`;
+}
+
+function bindValue(rule: WrittenApprovalRule, matching: readonly AnyTool[]): ApprovalRule {
   const names = new Set<string>();
   for (const tool of matching) {
     const strings = stringArguments(tool);
@@ -77,7 +91,7 @@ export function bindApprovalRule(rule: WrittenApprovalRule, tools: readonly AnyT
         : `"${rule.tool}:${rule.value}" matches tools whose string arguments differ (${[...names].join(', ')}): write TOOL:ARG=GLOB`,
     );
   }
-  return { tool: rule.tool, args: { [[...names][0]]: rule.value } };
+  return { tool: rule.tool, args: { [[...names][0]]: rule.value as string } };
 }
 
 /**

@@ -32,6 +32,7 @@ export {
   canonicalArgument,
   globMatcher,
   parseApprovalRule,
+  shellArgumentMessage,
   stringArguments,
   type WrittenApprovalRule,
 } from './approval-rule.js';

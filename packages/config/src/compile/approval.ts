@@ -68,21 +68,9 @@ export function agentApprovalPolicy(
 }
 
 function rule(spec: ApprovalRuleSpec, tools: readonly AnyTool[], where: string): ApprovalRule {
-  let bound: ApprovalRule;
   try {
-    bound = bindApprovalRule(typeof spec === 'string' ? parseApprovalRule(spec) : spec, tools);
+    return bindApprovalRule(typeof spec === 'string' ? parseApprovalRule(spec) : spec, tools);
   } catch (error) {
     throw new TypeError(`${where}: ${(error as Error).message}`);
   }
-  const tool = globMatcher(bound.tool);
-  for (const name of Object.keys(bound.args ?? {})) {
-    const shell = tools.find((t) => tool(t.name) && t.shellArguments?.includes(name));
-    if (shell) throw new TypeError(`${where}: ${shellStringMessage(shell.name, name)}`);
-  }
-  return bound;
-}
-
-/** Why a rule may not match an argument that a shell runs. */
-export function shellStringMessage(tool: string, argument: string): string {
-  return `a rule on \`${argument}\` of ${tool} would match a shell script: a pattern such as "ls *" also matches "ls . ; rm -rf ~". Match a tool whose arguments are passed as separate argv elements, or use the allow/deny command patterns of the shell built-in`;
 }

@@ -4,9 +4,9 @@ import {
   bindApprovalRule,
   globMatcher,
   parseApprovalRule,
+  shellArgumentMessage,
   type WrittenApprovalRule,
 } from '@agentctl/core';
-import { shellStringMessage } from '../compile/approval.js';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import { Secrets } from '../env/secrets.js';
 import type { ToolSpec } from '../spec-types.js';
@@ -83,7 +83,7 @@ export function approvalRules(ctx: RuleContext): Diagnostic[] {
           const where = typeof spec === 'string' ? at : [...at, 'args', name];
           const shell = matching.find((tool) => tool.shellArguments?.includes(name));
           if (shell) {
-            report(shellStringMessage(shell.name, name), where);
+            report(shellArgumentMessage(shell.name, name), where);
             continue;
           }
           if (rule.tool.includes('*')) continue;

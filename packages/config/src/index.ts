@@ -25,6 +25,12 @@ export {
 } from './registry.js';
 export { KINDS, type Kind, loadSchema, SCHEMA_DIR } from './schemas.js';
 export type * from './spec-types.js';
+export { type FilesystemOptions, filesystem } from './toolbox/filesystem.js';
+export { MEMORY_STATE_KEY, type MemoryNote, type MemoryToolOptions, memory } from './toolbox/memory.js';
+export { type ShellOptions, shell } from './toolbox/shell.js';
+export { think } from './toolbox/think.js';
+export { TODO_STATE_KEY, type TodoItem, todo } from './toolbox/todo.js';
+export { TOOLBOX, type ToolboxContext } from './toolbox/toolbox.js';
 export { type AgentChanges, formatAgentChanges } from './watch/agent-changes.js';
 export { Generation } from './watch/generation.js';
 export { ModuleHost } from './watch/module-host.js';

@@ -22,7 +22,9 @@ function knownTools(refs: unknown[] | undefined, ctx: RuleContext): Shape[] {
   const out: Shape[] = [];
   for (const ref of refs ?? []) {
     if (typeof ref === 'string') {
-      const spec = ctx.specs.tool.get(ref)?.spec as ToolSpec | undefined;
+      // Only a tool that passed the schema: an invalid one is reported by the schema check.
+      const entry = ctx.entries.find((e) => e.kind === 'tool' && e.name === ref && e.valid);
+      const spec = entry?.spec as ToolSpec | undefined;
       if (spec?.parameters)
         out.push({
           name: spec.name,
@@ -55,6 +57,7 @@ function knownTools(refs: unknown[] | undefined, ctx: RuleContext): Shape[] {
 export function approvalRules(ctx: RuleContext): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const agent of validAgents(ctx)) {
+    if (!agent.spec.approval?.allow?.length && !agent.spec.approval?.deny?.length) continue;
     const tools = knownTools(agent.spec.tools, ctx);
     for (const list of ['allow', 'deny'] as const) {
       for (const [i, spec] of (agent.spec.approval?.[list] ?? []).entries()) {

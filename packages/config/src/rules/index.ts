@@ -12,6 +12,7 @@ import type { Rule } from './rule.js';
 import { singleParent } from './single-parent.js';
 import { uniqueNames } from './unique-names.js';
 import { unresolvedReference } from './unresolved-reference.js';
+import { unsetStateKey } from './unset-state-key.js';
 import { workflowConstraints } from './workflow-constraints.js';
 
 /** Every semantic rule, in the order their diagnostics are most useful. */
@@ -30,4 +31,5 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'instruction-template', check: instructionTemplate },
   { id: 'command-argv', check: commandArgv },
   { id: 'approval-rule', check: approvalRules },
+  { id: 'unset-state-key', check: unsetStateKey },
 ];

@@ -236,99 +236,88 @@ command:
   });
 });
 
+/** YAML lines added to {@link runScript}'s tool, its `command`, and the agent's `limits`. */
+interface ScriptSettings {
+  tool?: string;
+  command?: string;
+  limits?: string;
+  pidFile?: string;
+}
+
+/**
+ * Runs agent `main` calling a command tool `job` (no arguments, no approval) that runs `script`
+ * with `sh -c`. Returns the run and the pid the script wrote to `pidFile` (default
+ * grandchild.pid), if any; a pid still alive after the suite is killed.
+ */
+async function runScript(script: string, settings: ScriptSettings = {}) {
+  const { tool = '', command = '', limits = '', pidFile = 'grandchild.pid' } = settings;
+  const agent = scriptedAgent('[job]', [{ name: 'job', arguments: {} }]);
+  const dir = await probeProject({
+    'agents/main.yaml': `${limits ? agent.replace('instruction:', `limits: ${limits}\ninstruction:`) : agent}---
+kind: tool
+name: job
+needs_approval: false
+${tool}
+command:
+  argv: [sh, -c, ${JSON.stringify(script)}]
+  ${command}
+`,
+  });
+  const run = await runMain(dir);
+  const written = await readFile(join(dir, 'agents', pidFile), 'utf8').catch(() => '');
+  const pid = written ? Number(written) : undefined;
+  if (pid) pids.push(pid);
+  return { ...run, pid, result: toolResults(run.events)[0] };
+}
+
 describe.concurrent('command tools do not outlive their call', () => {
   it('returns when the program exits, though a grandchild holds stdout open, and kills that grandchild', async () => {
-    const dir = await probeProject({
-      'agents/main.yaml': `${scriptedAgent('[bg]', [{ name: 'bg', arguments: {} }])}---
-kind: tool
-name: bg
-needs_approval: false
-timeout: 30s
-command:
-  argv: [sh, -c, 'sleep 48 & echo $! > grandchild.pid; echo started']
-`,
-    });
-    const { code, stderr, events, ms } = await runMain(dir);
-    const pid = Number(await readFile(join(dir, 'agents/grandchild.pid'), 'utf8'));
-    pids.push(pid);
+    const { code, stderr, result, ms, pid } = await runScript(
+      'sleep 48 & echo $! > grandchild.pid; echo started',
+      { tool: 'timeout: 30s' },
+    );
     expect(code, stderr).toBe(0);
-    expect(toolResults(events)[0]).toMatchObject({ content: 'started' });
+    expect(result).toMatchObject({ content: 'started' });
     expect(ms).toBeLessThan(25_000);
-    expect(alive(pid)).toBe(false);
+    expect(alive(pid as number)).toBe(false);
   });
 
   it('kills the whole process group on timeout', async () => {
-    const dir = await probeProject({
-      'agents/main.yaml': `${scriptedAgent('[slow]', [{ name: 'slow', arguments: {} }])}---
-kind: tool
-name: slow
-needs_approval: false
-timeout: 1s
-command:
-  argv: [sh, -c, 'sleep 47 & echo $! > grandchild.pid; sleep 46']
-`,
-    });
-    const { code, stderr, events, ms } = await runMain(dir);
-    const pid = Number(await readFile(join(dir, 'agents/grandchild.pid'), 'utf8'));
-    pids.push(pid);
+    const { code, stderr, result, ms, pid } = await runScript(
+      'sleep 47 & echo $! > grandchild.pid; sleep 46',
+      { tool: 'timeout: 1s' },
+    );
     expect(code, stderr).toBe(0);
-    expect(toolResults(events)[0]).toMatchObject({ isError: true });
+    expect(result).toMatchObject({ isError: true });
     expect(ms).toBeLessThan(25_000);
-    expect(alive(pid)).toBe(false);
+    expect(alive(pid as number)).toBe(false);
   });
 
   it('kills the process group when the run is cancelled by its own time limit', async () => {
-    const dir = await probeProject({
-      'agents/main.yaml': `${scriptedAgent('[slow]', [{ name: 'slow', arguments: {} }]).replace(
-        'instruction:',
-        'limits: { timeout: 4s }\ninstruction:',
-      )}---
-kind: tool
-name: slow
-needs_approval: false
-command:
-  argv: [sh, -c, 'sleep 45 & echo $! > grandchild.pid; sleep 44']
-`,
+    const { stderr, ms, pid } = await runScript('sleep 45 & echo $! > grandchild.pid; sleep 44', {
+      limits: '{ timeout: 4s }',
     });
-    const { stderr, ms } = await runMain(dir);
-    const pid = Number(await readFile(join(dir, 'agents/grandchild.pid'), 'utf8'));
-    pids.push(pid);
     expect(ms, stderr).toBeLessThan(25_000);
-    expect(alive(pid)).toBe(false);
+    expect(pid).toBeGreaterThan(0);
+    expect(alive(pid as number)).toBe(false);
   });
 
   it('does not wait on a descendant that left the process group (setsid) and holds stdout', async () => {
-    const dir = await probeProject({
-      'agents/main.yaml': `${scriptedAgent('[escape]', [{ name: 'escape', arguments: {} }])}---
-kind: tool
-name: escape
-needs_approval: false
-timeout: 30s
-command:
-  argv: [sh, -c, 'setsid sh -c "echo \\$\\$ > escaped.pid; exec sleep 43" & sleep 0.3; echo started']
-`,
-    });
-    const { code, stderr, events, ms } = await runMain(dir);
-    pids.push(Number(await readFile(join(dir, 'agents/escaped.pid'), 'utf8')));
+    const { code, stderr, result, ms, pid } = await runScript(
+      'setsid sh -c "echo \\$\\$ > escaped.pid; exec sleep 43" & sleep 0.3; echo started',
+      { tool: 'timeout: 30s', pidFile: 'escaped.pid' },
+    );
+    expect(pid).toBeGreaterThan(0);
     expect(code, stderr).toBe(0);
-    expect(toolResults(events)[0]).toMatchObject({ content: 'started' });
+    expect(result).toMatchObject({ content: 'started' });
     expect(ms).toBeLessThan(25_000);
   });
 
   it('stops a program that writes more than max_output_bytes, quickly', async () => {
-    const dir = await probeProject({
-      'agents/main.yaml': `${scriptedAgent('[loud]', [{ name: 'loud', arguments: {} }])}---
-kind: tool
-name: loud
-needs_approval: false
-command:
-  argv: [sh, -c, 'yes aaaaaaaaaaaaaaaaaaaaaaaa']
-  max_output_bytes: 10000
-`,
+    const { code, stderr, result, ms } = await runScript('yes aaaaaaaaaaaaaaaaaaaaaaaa', {
+      command: 'max_output_bytes: 10000',
     });
-    const { code, stderr, events, ms } = await runMain(dir);
     expect(code, stderr).toBe(0);
-    const [result] = toolResults(events);
     expect(result).toMatchObject({ isError: true });
     expect(result.content).toContain('max_output_bytes');
     expect(ms).toBeLessThan(25_000);

@@ -41,11 +41,11 @@ export type ToolsetFactory = (
 ) => Promise<{ tools: AnyTool[]; dispose(): Promise<void> }>;
 /** Makes a tool from a tool spec of one implementation kind (`module`, `http`, `command`, ...). */
 export type ToolKindFactory = (spec: ToolSpec, ctx: FactoryContext) => AnyTool | Promise<AnyTool>;
-/** Makes a built-in tool (`- builtin: NAME`) from its options. */
+/** Makes a built-in tool (`- builtin: NAME`) from its options; a toolbox entry may make several. */
 export type BuiltinToolFactory = (
   options: Record<string, unknown>,
   ctx: FactoryContext,
-) => AnyTool | Promise<AnyTool>;
+) => AnyTool | AnyTool[] | Promise<AnyTool | AnyTool[]>;
 
 /** What a remote agent (`type: a2a`) is made from: its YAML fields, env already interpolated. */
 export interface RemoteAgentSpec {

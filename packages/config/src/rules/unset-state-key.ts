@@ -21,7 +21,8 @@ export function unsetStateKey(ctx: RuleContext): Diagnostic[] {
   for (const agent of agents) {
     const { instruction } = agent.spec;
     if (instruction === undefined) continue;
-    for (const [, key] of new Set(instruction.matchAll(STATE_TEMPLATE))) {
+    const keys = new Set([...instruction.matchAll(STATE_TEMPLATE)].map((match) => match[1]));
+    for (const key of keys) {
       if (set.has(key)) continue;
       out.push(
         diagnostic(

@@ -102,6 +102,17 @@ describe('agentctl serve: operations', () => {
     expect(status).toBe(200);
   });
 
+  it('a session running on one server is busy (409) on another serving the same project', async () => {
+    const dir = await fixtureProject('serve');
+    const [one, two] = await Promise.all([startServe(dir), startServe(dir)]);
+    const first = await run(one.url, 'sleepy', { input: 'nap', sessionId: 'shared-1' });
+    expect(first.status).toBe(200);
+    const second = await run(two.url, 'echo', { input: 'me too', sessionId: 'shared-1' });
+    expect(second.status).toBe(409);
+    expect((await second.json()).error.code).toBe('session_busy');
+    await first.body?.cancel();
+  });
+
   it('ends a run that takes longer than --timeout as TIMEOUT', async () => {
     const dir = await fixtureProject('serve');
     const server = await startServe(dir, ['--timeout', '200ms']);

@@ -1,4 +1,4 @@
-import { AgentError, abortableSleep } from '@agentctl/core';
+import { AgentError, sleep } from '@agentctl/core';
 import { HttpError } from './http-error.js';
 
 /** One run the tracker admitted; `end` must be called once it is over. */
@@ -68,7 +68,7 @@ export class RunTracker {
     const before = this.#runs.size;
     const all = () => Promise.all([...this.#runs.values()].map((r) => r.ended));
     const stop = new AbortController();
-    await Promise.race([all(), abortableSleep(graceMs, stop.signal).catch(() => undefined)]);
+    await Promise.race([all(), sleep(graceMs, stop.signal).catch(() => undefined)]);
     stop.abort();
     const cancelled = this.#runs.size;
     const reason = new AgentError('the server shut down before the run finished', 'ABORTED');

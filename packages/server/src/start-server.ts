@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { abortableSleep } from '@agentctl/core';
+import { sleep } from '@agentctl/core';
 import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { RunTracker } from './run-tracker.js';
@@ -40,7 +40,7 @@ export function startServer(
           const http = server as { closeIdleConnections?: () => void; closeAllConnections?: () => void };
           http.closeIdleConnections?.();
           const stop = new AbortController();
-          await Promise.race([closed, abortableSleep(LINGER_MS, stop.signal).catch(() => undefined)]);
+          await Promise.race([closed, sleep(LINGER_MS, stop.signal).catch(() => undefined)]);
           stop.abort();
           http.closeAllConnections?.();
           await closed;

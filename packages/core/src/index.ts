@@ -174,6 +174,7 @@ export { type CurrentTime, type CurrentTimeOptions, currentTime } from './tools/
 export { type HttpGetOptions, type HttpGetResult, httpGet } from './tools/http-get.js';
 export { type ListDirOptions, listDir } from './tools/list-dir.js';
 export { type ReadFileOptions, readFile } from './tools/read-file.js';
+export { type UserInputArgs, type UserInputOptions, userInput } from './tools/user-input.js';
 export {
   addUsage,
   costOf,

@@ -9,6 +9,7 @@ const INLINE_OPTIONS: Record<string, readonly string[]> = {
   read_file: ['root', 'max_bytes'],
   list_dir: ['root', 'max_entries'],
   http_get: ['allowed_hosts', 'max_bytes', 'timeout'],
+  user_input: ['description'],
 };
 
 /**

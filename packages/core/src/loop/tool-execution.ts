@@ -61,14 +61,23 @@ export async function executeToolCalls(
         return undefined;
       }
       if (outcome.needsInput === undefined) return outcome;
-      pending.push({
+      const request: PendingApproval = {
         call: p.call,
         agent: ctx.agentName,
         reason: outcome.needsInput,
         kind: 'input',
         branch: ctx.branch,
-      });
-      return undefined;
+      };
+      // Someone at hand (a terminal) answers now; otherwise the run pauses for an answer later.
+      const answer = ctx.options.onApproval
+        ? normalise(p.call.id, await ctx.options.onApproval(request))
+        : undefined;
+      if (!answer) {
+        pending.push(request);
+        return undefined;
+      }
+      if (!answer.approve) return finish(ctx, p.call, refusal(answer.reason ?? 'the user gave no answer'));
+      return finish(ctx, p.call, { content: answer.input ?? '', isError: false, duration: outcome.duration });
     }),
   );
   for (let i = 0; i < plans.length; i++) {

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { createInterface, type Interface } from 'node:readline/promises';
 import type { ApprovalDecision, InvocationResult, PendingApproval, RunOptions } from '@agentctl/core';
 import { isAgentError, Runner, UsageError } from '@agentctl/core';
@@ -21,6 +23,10 @@ export interface RunCommandOptions {
   approve?: string[];
   deny?: string[];
   reason?: string;
+  /** `CALL_ID=TEXT`: answers to the questions of paused calls. */
+  answer?: string[];
+  /** `CALL_ID=PATH`: answers read from files. */
+  answerFile?: string[];
   approveAll?: boolean;
   /** `--allow` patterns: matching calls run without asking (deny rules of the YAML still win). */
   allow?: string[];
@@ -46,12 +52,18 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
       );
     }
     const runner = new Runner({ agent, store: await sessionStoreFor(agent, runtime) });
-    const resuming = (options.approve?.length ?? 0) + (options.deny?.length ?? 0) > 0;
-    if (resuming) {
+    const decisions = await decisionsOf(options, io.cwd);
+    if (decisions.length > 0) {
       if (!options.session || options.session === 'new') {
-        throw new CliError('--approve and --deny need --session ID of the paused session', EXIT.usage);
+        throw new CliError(
+          '--approve, --deny and --answer need --session ID of the paused session',
+          EXIT.usage,
+        );
       }
-      return await invoke(runner, { resume: decisionsOf(options) }, options.session, options, io, undefined);
+      if (options.prompt !== undefined) {
+        throw new CliError('a prompt cannot be given with --approve, --deny or --answer', EXIT.usage);
+      }
+      return await invoke(runner, { resume: decisions }, options.session, options, io, undefined);
     }
     const fresh = !options.session || options.session === 'new';
     const sessionId = fresh ? randomUUID() : (options.session as string);
@@ -75,11 +87,33 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
   }
 }
 
-function decisionsOf(options: RunCommandOptions): ApprovalDecision[] {
+async function decisionsOf(options: RunCommandOptions, cwd: string): Promise<ApprovalDecision[]> {
+  const answers: ApprovalDecision[] = [];
+  for (const pair of options.answer ?? []) {
+    const [callId, text] = splitPair(pair, '--answer', 'TEXT');
+    answers.push({ callId, approve: true, input: text });
+  }
+  for (const pair of options.answerFile ?? []) {
+    const [callId, path] = splitPair(pair, '--answer-file', 'PATH');
+    const text = await readFile(resolve(cwd, path), 'utf8').catch((error: NodeJS.ErrnoException) => {
+      throw new CliError(
+        `--answer-file ${callId}: cannot read ${path} (${error.code ?? error.message})`,
+        EXIT.usage,
+      );
+    });
+    answers.push({ callId, approve: true, input: text.replace(/\r?\n$/, '') });
+  }
   return [
     ...(options.approve ?? []).map((callId) => ({ callId, approve: true })),
     ...(options.deny ?? []).map((callId) => ({ callId, approve: false, reason: options.reason })),
+    ...answers,
   ];
+}
+
+function splitPair(pair: string, flag: string, what: string): [string, string] {
+  const at = pair.indexOf('=');
+  if (at <= 0) throw new CliError(`${flag} takes CALL_ID=${what}, got "${pair}"`, EXIT.usage);
+  return [pair.slice(0, at), pair.slice(at + 1)];
 }
 
 /** Runs (or resumes) one invocation, rendering its events; returns the exit code. */
@@ -137,13 +171,14 @@ export async function invoke(
 }
 
 function approver(options: RunCommandOptions, io: Io, rl: Interface | undefined): RunOptions['onApproval'] {
-  if (options.approveAll) return async () => true;
   // Asked only once the agent's policy says "ask": its deny rules have already refused what they match.
   const rules = parseAllowRules(options.allow ?? []);
   const ask = rl ? prompter(io, rl) : undefined;
-  if (rules.length === 0) return ask;
+  if (rules.length === 0 && !options.approveAll) return ask;
   return async (pending) => {
-    if (pending.kind !== 'input' && allowsCall(rules, pending.call)) return true;
+    // A question is for a person: no rule answers it.
+    if (pending.kind === 'input') return ask?.(pending);
+    if (options.approveAll || allowsCall(rules, pending.call)) return true;
     return ask?.(pending); // undefined leaves the call pending: the run pauses
   };
 }
@@ -153,7 +188,9 @@ function prompter(io: Io, rl: Interface): (pending: PendingApproval) => Promise<
   return async (pending: PendingApproval): Promise<ApprovalDecision> => {
     const args = JSON.stringify(pending.call.arguments);
     const question =
-      pending.kind === 'input' ? `${pending.reason} ` : `Allow ${pending.call.name}(${args})? [y/N] `;
+      pending.kind === 'input'
+        ? `${pending.call.name} asks: ${pending.reason ?? ''}\nAnswer: `
+        : `Allow ${pending.call.name}(${args})? [y/N] `;
     const answer = (await rl.question(s.yellow(question))).trim();
     if (pending.kind === 'input') return { callId: pending.call.id, approve: true, input: answer };
     if (/^y(es)?$/i.test(answer)) return { callId: pending.call.id, approve: true };
@@ -171,12 +208,20 @@ function reportPause(
 ): void {
   if (result.status !== 'paused' || options.json) return;
   const s = styles(io.isTTY);
-  io.stderr(s.yellow(`paused: ${result.pending?.length ?? 0} tool call(s) wait for a decision\n`));
-  for (const p of result.pending ?? [])
-    io.stderr(`  ${p.call.id}  ${p.call.name}(${JSON.stringify(p.call.arguments)})\n`);
-  io.stderr(
-    `resume with: agentctl run ${agent} --session ${sessionId} --approve <call id> (or --deny <call id> --reason "...")\n`,
-  );
+  const pending = result.pending ?? [];
+  const questions = pending.filter((p) => p.kind === 'input');
+  io.stderr(s.yellow(`paused: ${pending.length} tool call(s) wait for a decision\n`));
+  for (const p of pending) {
+    const asks = p.kind === 'input' ? `  asks: ${p.reason ?? ''}` : '';
+    io.stderr(`  ${p.call.id}  ${p.call.name}(${JSON.stringify(p.call.arguments)})${asks}\n`);
+  }
+  const resume = `agentctl run ${agent} --session ${sessionId}`;
+  if (questions.length < pending.length)
+    io.stderr(`resume with: ${resume} --approve <call id> (or --deny <call id> --reason "...")\n`);
+  if (questions.length > 0)
+    io.stderr(
+      `answer with: ${resume} --answer ${questions[0].call.id}="<your answer>" (or --answer-file ${questions[0].call.id}=<file>)\n`,
+    );
 }
 
 async function chat(runner: Runner, sessionId: string, options: RunCommandOptions, io: Io): Promise<number> {

@@ -6,6 +6,8 @@ export interface Io {
   isTTY: boolean;
   /** True when stdin is a terminal (interactive prompts). */
   stdinIsTTY: boolean;
+  /** True when stderr is a terminal (the spinner; it is not colour, so NO_COLOR leaves it on). */
+  stderrIsTTY?: boolean;
   env: Record<string, string | undefined>;
   cwd: string;
 }
@@ -22,6 +24,7 @@ export function processIo(): Io {
     stderr: (text) => process.stderr.write(text),
     isTTY: Boolean(process.stdout.isTTY) && process.env.NO_COLOR === undefined,
     stdinIsTTY: Boolean(process.stdin.isTTY),
+    stderrIsTTY: Boolean(process.stderr.isTTY),
     env: process.env,
     cwd: process.cwd(),
   };

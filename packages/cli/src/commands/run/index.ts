@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createInterface, type Interface } from 'node:readline/promises';
 import type { ApprovalDecision, InvocationResult, PendingApproval, RunOptions } from '@agentctl/core';
-import { isAgentError, Runner, UsageError } from '@agentctl/core';
+import { AgentError, isAgentError, Runner, UsageError } from '@agentctl/core';
 import { CliError, EXIT } from '../../cli-error.js';
 import { type Io, styles } from '../../io.js';
 import { openRuntime } from '../../project.js';
@@ -11,6 +11,7 @@ import { sessionStoreFor } from '../../session-store.js';
 import { allowsCall, parseAllowRules } from './allow-rules.js';
 import { readStdin } from './read-stdin.js';
 import { jsonRenderer, textRenderer } from './render-events.js';
+import { Spinner } from './spinner.js';
 
 /** Options of `agentctl run`. */
 export interface RunCommandOptions {
@@ -125,21 +126,27 @@ export async function invoke(
   io: Io,
   rl: Interface | undefined,
 ): Promise<number> {
-  const render = options.json ? jsonRenderer(io) : textRenderer(io);
+  const spinner = options.json ? undefined : new Spinner(io.stderr, io.stderrIsTTY === true);
+  const render = options.json ? jsonRenderer(io) : textRenderer(io, spinner);
   const controller = new AbortController();
   let interrupts = 0;
   const onSigint = () => {
     interrupts++;
+    spinner?.hold();
     if (interrupts > 1) process.exit(130);
     io.stderr('\ncancelling… (Ctrl-C again to quit at once)\n');
-    controller.abort();
+    controller.abort(new AgentError('cancelled by the user (Ctrl-C)', 'ABORTED'));
   };
+  // A terminal in raw mode (readline owns it during the run) sends Ctrl-C as a key, not a signal.
   process.on('SIGINT', onSigint);
+  rl?.on('SIGINT', onSigint);
   const common = {
     sessionId,
     userId: options.user,
     signal: controller.signal,
-    onApproval: approver(options, io, rl),
+    onApproval: approver(options, io, rl, controller.signal, spinner),
+    // Rendered as it happens, so a question is asked only after the calls it is about are shown.
+    onEvent: render,
   };
   try {
     const run =
@@ -157,7 +164,6 @@ export async function invoke(
     while (true) {
       const next = await Promise.race([events.next(), early]);
       if ('early' in next || next.done) break;
-      render(next.value);
     }
     const result = await run.invocation.catch((error: unknown) => error);
     if (isAgentError(result)) return result.code === 'ABORTED' ? 130 : EXIT.failed;
@@ -166,14 +172,22 @@ export async function invoke(
     reportPause(result as InvocationResult, runner.agent.name, sessionId, options, io);
     return EXIT.ok;
   } finally {
+    spinner?.stop();
     process.off('SIGINT', onSigint);
+    rl?.off('SIGINT', onSigint);
   }
 }
 
-function approver(options: RunCommandOptions, io: Io, rl: Interface | undefined): RunOptions['onApproval'] {
+function approver(
+  options: RunCommandOptions,
+  io: Io,
+  rl: Interface | undefined,
+  signal: AbortSignal,
+  spinner: Spinner | undefined,
+): RunOptions['onApproval'] {
   // Asked only once the agent's policy says "ask": its deny rules have already refused what they match.
   const rules = parseAllowRules(options.allow ?? []);
-  const ask = rl ? prompter(io, rl) : undefined;
+  const ask = rl ? prompter(io, rl, signal, spinner) : undefined;
   if (rules.length === 0 && !options.approveAll) return ask;
   return async (pending) => {
     // A question is for a person: no rule answers it.
@@ -183,19 +197,38 @@ function approver(options: RunCommandOptions, io: Io, rl: Interface | undefined)
   };
 }
 
-function prompter(io: Io, rl: Interface): (pending: PendingApproval) => Promise<ApprovalDecision> {
+function prompter(
+  io: Io,
+  rl: Interface,
+  signal: AbortSignal,
+  spinner: Spinner | undefined,
+): (pending: PendingApproval) => Promise<ApprovalDecision> {
   const s = styles(io.isTTY);
-  return async (pending: PendingApproval): Promise<ApprovalDecision> => {
+  // One question at a time: parallel branches may ask at once.
+  let queue: Promise<unknown> = Promise.resolve();
+  // Ctrl-C while a question waits rejects it with the run's reason, so the run ends ABORTED.
+  const question = (text: string) => rl.question(text, { signal }).catch(() => Promise.reject(signal.reason));
+  const ask = async (pending: PendingApproval): Promise<ApprovalDecision> => {
     const args = JSON.stringify(pending.call.arguments);
-    const question =
+    const text =
       pending.kind === 'input'
         ? `${pending.call.name} asks: ${pending.reason ?? ''}\nAnswer: `
         : `Allow ${pending.call.name}(${args})? [y/N] `;
-    const answer = (await rl.question(s.yellow(question))).trim();
-    if (pending.kind === 'input') return { callId: pending.call.id, approve: true, input: answer };
-    if (/^y(es)?$/i.test(answer)) return { callId: pending.call.id, approve: true };
-    const reason = (await rl.question('Reason (optional): ')).trim();
-    return { callId: pending.call.id, approve: false, reason: reason || undefined };
+    spinner?.hold();
+    try {
+      const answer = (await question(s.yellow(text))).trim();
+      if (pending.kind === 'input') return { callId: pending.call.id, approve: true, input: answer };
+      if (/^y(es)?$/i.test(answer)) return { callId: pending.call.id, approve: true };
+      const reason = (await question('Reason (optional): ')).trim();
+      return { callId: pending.call.id, approve: false, reason: reason || undefined };
+    } finally {
+      spinner?.release();
+    }
+  };
+  return (pending) => {
+    const next = queue.then(() => ask(pending));
+    queue = next.catch(() => undefined);
+    return next;
   };
 }
 
@@ -229,6 +262,12 @@ async function chat(runner: Runner, sessionId: string, options: RunCommandOption
   const s = styles(io.isTTY);
   io.stderr(s.dim(`chatting with ${runner.agent.name}; an empty line or Ctrl-D ends the chat\n`));
   let code: number = EXIT.ok;
+  let busy = false;
+  // Ctrl-C at the `you>` prompt ends the chat; during a run, invoke cancels the run instead.
+  const onIdleSigint = () => {
+    if (!busy) rl.close();
+  };
+  rl.on('SIGINT', onIdleSigint);
   try {
     while (true) {
       let line: string;
@@ -238,7 +277,9 @@ async function chat(runner: Runner, sessionId: string, options: RunCommandOption
         break;
       }
       if (line.length === 0) break;
+      busy = true;
       code = await invoke(runner, { input: line }, sessionId, options, io, rl);
+      busy = false;
     }
   } finally {
     rl.close();

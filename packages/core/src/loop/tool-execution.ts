@@ -228,7 +228,11 @@ async function invoke(
       invocation: ctx.invocation,
     };
     const value = await abortable(
-      Promise.resolve().then(() => tool.execute(call.arguments, context)),
+      // A run cancelled before the call starts never starts it (a child process would outlive the run).
+      Promise.resolve().then(() => {
+        signal.throwIfAborted();
+        return tool.execute(call.arguments, context);
+      }),
       signal,
     );
     const outcome = outcomeOf(value, elapsed());

@@ -133,13 +133,18 @@ export async function invoke(
   const onSigint = () => {
     interrupts++;
     spinner?.hold();
-    if (interrupts > 1) process.exit(130);
+    if (interrupts > 1) process.exit(EXIT.interrupted);
     io.stderr('\ncancelling… (Ctrl-C again to quit at once)\n');
     controller.abort(new AgentError('cancelled by the user (Ctrl-C)', 'ABORTED'));
   };
   // A terminal in raw mode (readline owns it during the run) sends Ctrl-C as a key, not a signal.
   process.on('SIGINT', onSigint);
   rl?.on('SIGINT', onSigint);
+  // Nobody reads the output any more: stop the run as cleanly as Ctrl-C does.
+  const onOutputClosed = () =>
+    controller.abort(new AgentError('the reader of the output went away (closed pipe)', 'ABORTED'));
+  if (io.outputClosed?.aborted) onOutputClosed();
+  else io.outputClosed?.addEventListener('abort', onOutputClosed, { once: true });
   const common = {
     sessionId,
     userId: options.user,
@@ -166,7 +171,8 @@ export async function invoke(
       if ('early' in next || next.done) break;
     }
     const result = await run.invocation.catch((error: unknown) => error);
-    if (isAgentError(result)) return result.code === 'ABORTED' ? 130 : EXIT.failed;
+    if (io.outputClosed?.aborted) return EXIT.outputClosed;
+    if (isAgentError(result)) return result.code === 'ABORTED' ? EXIT.interrupted : EXIT.failed;
     if (result instanceof UsageError) throw new CliError(result.message, EXIT.usage);
     if (result instanceof Error) throw result;
     reportPause(result as InvocationResult, runner.agent.name, sessionId, options, io);
@@ -175,6 +181,7 @@ export async function invoke(
     spinner?.stop();
     process.off('SIGINT', onSigint);
     rl?.off('SIGINT', onSigint);
+    io.outputClosed?.removeEventListener('abort', onOutputClosed);
   }
 }
 

@@ -40,6 +40,8 @@ describe.concurrent('a tool that asks the user, with no terminal', () => {
     );
     expect(stderr).not.toContain('--approve <call id>');
     expect(await isPaused('q-message')).toBe(true);
+    const show = await agentctl(['sessions', 'show', 'q-message'], { cwd: project });
+    expect(show.stdout).toContain('⏸ waiting for an answer (call_ask_city): Which city? (Oslo / Lima)');
   });
 
   it('--answer CALL_ID=TEXT becomes the call result and the run completes', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentctl, fixtureProject, parseNdjson, removeTempDirs } from './support/cli.js';
+import { agentctl, fixtureProject, isSessionPaused, parseNdjson, removeTempDirs } from './support/cli.js';
 import { agentctlOnTerminal, NO_TERMINAL, terminalDrivers } from './support/terminal.js';
 
 // test/fixtures/projects/lifecycle: the `refund` command tool needs approval, and is called from
@@ -37,13 +37,7 @@ const PLACES = [
   { place: 'inside a loop agent', agent: 'rounds', call: 'call_loop_refund', answer: 'The loop will stop.' },
 ] as const;
 
-/** Whether the session waits for a decision, as another process sees it. */
-async function isPaused(session: string): Promise<boolean> {
-  const { stdout } = await agentctl(['sessions', 'list', '--json'], { cwd: project });
-  const row = (JSON.parse(stdout) as Array<{ id: string; paused: boolean }>).find((s) => s.id === session);
-  expect(row, stdout).toBeDefined();
-  return row!.paused;
-}
+const isPaused = (session: string) => isSessionPaused(project, session);
 
 describe.concurrent('--approve and --deny in a later process', () => {
   it.each(PLACES)('$place: the approved call runs and the run completes', async ({ agent, call, answer }) => {

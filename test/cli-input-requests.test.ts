@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentctl, fixtureProject, parseNdjson, removeTempDirs } from './support/cli.js';
+import { agentctl, fixtureProject, isSessionPaused, parseNdjson, removeTempDirs } from './support/cli.js';
 import { agentctlOnTerminal, NO_TERMINAL, terminalDrivers } from './support/terminal.js';
 
 // test/fixtures/projects/lifecycle: `asker` calls the built-in `user_input` tool (call_ask_city),
@@ -15,12 +15,7 @@ afterAll(removeTempDirs);
 
 const run = (args: string[]) => agentctl(['run', ...args], { cwd: project });
 
-async function isPaused(session: string): Promise<boolean> {
-  const { stdout } = await agentctl(['sessions', 'list', '--json'], { cwd: project });
-  const row = (JSON.parse(stdout) as Array<{ id: string; paused: boolean }>).find((s) => s.id === session);
-  expect(row, stdout).toBeDefined();
-  return row!.paused;
-}
+const isPaused = (session: string) => isSessionPaused(project, session);
 
 /** Starts `agent` in a new session, which pauses on a question; returns stderr. */
 async function pauseOnQuestion(agent: string, session: string): Promise<string> {

@@ -77,6 +77,20 @@ describe.skipIf(!driver)(`Ctrl-C and the spinner on a terminal (${driver?.name ?
     await expectContinuable('desk', sessionOf(screen));
   });
 
+  it('in a chat, Ctrl-C at the you> prompt ends the chat', async () => {
+    const { code, screen } = await agentctlOnTerminal(
+      driver!,
+      ['run', 'prep'],
+      [
+        ['you> ', 'get ready\r'],
+        ['you> ', '\u0003'],
+      ],
+      { cwd: project },
+    );
+    expect(code, screen).toBe(0);
+    expect(screen).toContain('prepared');
+  });
+
   it('shows a spinner while a tool works', async () => {
     const { code, screen } = await agentctlOnTerminal(
       driver!,

@@ -269,12 +269,6 @@ async function chat(runner: Runner, sessionId: string, options: RunCommandOption
   const s = styles(io.isTTY);
   io.stderr(s.dim(`chatting with ${runner.agent.name}; an empty line or Ctrl-D ends the chat\n`));
   let code: number = EXIT.ok;
-  let busy = false;
-  // Ctrl-C at the `you>` prompt ends the chat; during a run, invoke cancels the run instead.
-  const onIdleSigint = () => {
-    if (!busy) rl.close();
-  };
-  rl.on('SIGINT', onIdleSigint);
   try {
     while (true) {
       let line: string;
@@ -284,9 +278,8 @@ async function chat(runner: Runner, sessionId: string, options: RunCommandOption
         break;
       }
       if (line.length === 0) break;
-      busy = true;
+      // Ctrl-C at the `you>` prompt closes readline and ends the chat; during a run, invoke cancels it.
       code = await invoke(runner, { input: line }, sessionId, options, io, rl);
-      busy = false;
     }
   } finally {
     rl.close();

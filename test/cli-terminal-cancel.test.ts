@@ -22,14 +22,17 @@ function sessionOf(screen: string): string {
 }
 
 /** The session is valid: a later run continues it (on the echo model) and answers. */
-async function expectContinuable(agent: string, session: string): Promise<void> {
+async function expectContinuable(agent: string, session: string, cwd = project): Promise<void> {
   const next = await agentctl(['run', agent, 'and now?', '--session', session, '--model', 'offline/echo'], {
-    cwd: project,
+    cwd,
   });
   expect(next.code, next.stderr).toBe(0);
   expect(next.stdout).toContain('and now?');
-  const files = readdirSync(join(project, '.agentctl/sessions'));
-  expect(files.filter((f) => f.includes('.lock'))).toEqual([]);
+}
+
+/** Lock files left in the project's session folder. */
+function locksLeft(cwd = project): string[] {
+  return readdirSync(join(cwd, '.agentctl/sessions')).filter((f) => f.includes('.lock'));
 }
 
 describe.skipIf(!driver)(`Ctrl-C and the spinner on a terminal (${driver?.name ?? NO_TERMINAL})`, () => {
@@ -45,19 +48,22 @@ describe.skipIf(!driver)(`Ctrl-C and the spinner on a terminal (${driver?.name ?
     expect(screen).toContain('error [ABORTED]');
     expect(screen).not.toContain('← nap');
     expect(screen).not.toContain('rested');
+    expect(locksLeft()).toEqual([]);
     await expectContinuable('sleeper', sessionOf(screen));
   });
 
   it('a second Ctrl-C quits at once, and the session is still valid', async () => {
+    // Its own copy: quitting at once may leave a lock of a dead process, which the next run breaks.
+    const own = await fixtureProject('lifecycle');
     const { code, screen } = await agentctlOnTerminal(
       driver!,
       ['run', 'sleeper', 'take a nap'],
       [['→ nap(', '\u0003\u0003']],
-      { cwd: project },
+      { cwd: own },
     );
     expect(code, screen).toBe(130);
     expect(screen).not.toContain('rested');
-    await expectContinuable('sleeper', sessionOf(screen));
+    await expectContinuable('sleeper', sessionOf(screen), own);
   });
 
   it('Ctrl-C at the reason prompt cancels cleanly: ABORTED, not MODEL_ERROR', async () => {
@@ -74,6 +80,7 @@ describe.skipIf(!driver)(`Ctrl-C and the spinner on a terminal (${driver?.name ?
     expect(screen).toContain('error [ABORTED]');
     expect(screen).not.toContain('MODEL_ERROR');
     expect(screen).not.toContain('refunded A-17');
+    expect(locksLeft()).toEqual([]);
     await expectContinuable('desk', sessionOf(screen));
   });
 

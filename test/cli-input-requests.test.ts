@@ -93,6 +93,26 @@ describe.concurrent('a tool that asks the user, with no terminal', () => {
     expect(await isPaused('q-approve')).toBe(true);
   });
 
+  it('--deny refuses to answer: the model is told why and the run goes on', async () => {
+    await pauseOnQuestion('asker', 'q-deny');
+    const { code, stdout, stderr } = await run([
+      'asker',
+      '--session',
+      'q-deny',
+      '--deny',
+      'call_ask_city',
+      '--reason',
+      'ask me later',
+      '--json',
+    ]);
+    expect(code, stderr).toBe(0);
+    const events = parseNdjson(stdout);
+    const result = events.find((e) => e.type === 'tool_result' && e.callId === 'call_ask_city');
+    expect(result).toMatchObject({ isError: true });
+    expect(String(result?.content)).toContain('ask me later');
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete' });
+  });
+
   it('--answer to a call that waits for approval is exit 2', async () => {
     const first = await run(['desk', 'refund A-17', '--session', 'q-wrong-kind']);
     expect(first.code, first.stderr).toBe(0);

@@ -158,18 +158,11 @@ export async function invoke(
       'input' in what
         ? runner.run({ ...common, input: what.input })
         : runner.resume({ ...common, decisions: what.resume });
-    // The runner rejects without closing its event stream when it fails before the first event
-    // (unknown session, bad call id, a paused session given a prompt): stop reading then, or the
-    // loop waits forever and node exits 0 with nothing printed.
-    const early = run.invocation.then(
-      () => new Promise<never>(() => undefined),
-      (error: unknown) => (isAgentError(error) ? new Promise<never>(() => undefined) : { early: error }),
+    // Events are rendered by onEvent as they happen; the run's own stream is not read, so it keeps none.
+    run.then(
+      () => undefined,
+      () => undefined,
     );
-    const events = run[Symbol.asyncIterator]();
-    while (true) {
-      const next = await Promise.race([events.next(), early]);
-      if ('early' in next || next.done) break;
-    }
     const result = await run.invocation.catch((error: unknown) => error);
     if (io.outputClosed?.aborted) return EXIT.outputClosed;
     if (isAgentError(result)) return result.code === 'ABORTED' ? EXIT.interrupted : EXIT.failed;

@@ -11,6 +11,7 @@ import {
   UsageError,
 } from '../src/index.js';
 import { scriptedModel } from '../src/testing/index.js';
+import { approvalRefund, askSize } from './support/tools.js';
 
 // A pipeline whose every tool call needs approval: research (two calls), then write (one call).
 // The scripted models stand for a remote model, so they outlive the runners that stand for processes.
@@ -144,18 +145,12 @@ describe('pause and resume', () => {
   });
 
   it('a tool that asks a human pauses; the answer on resume becomes its result', async () => {
-    const ask = defineTool({
-      name: 'ask_user',
-      description: 'asks',
-      parameters: {},
-      execute: (_a, ctx) => ctx.requestInput('Which size?'),
-    });
     const model = scriptedModel([
       { toolCalls: [{ name: 'ask_user', id: 'q1' }] },
       { text: 'ordering large' },
     ]);
     const store = new JsonStore();
-    const agent = createAgent({ name: 'shop', provider: model, tools: [ask] });
+    const agent = createAgent({ name: 'shop', provider: model, tools: [askSize] });
     const paused = await new Runner({ agent, store }).run({ input: 'order a shirt', sessionId: 'i' })
       .invocation;
     expect(paused.pending).toMatchObject([{ kind: 'input', reason: 'Which size?', call: { id: 'q1' } }]);
@@ -168,16 +163,10 @@ describe('pause and resume', () => {
   });
 
   it('approving a question without an answer is refused, and the session still waits', async () => {
-    const ask = defineTool({
-      name: 'ask_user',
-      description: 'asks',
-      parameters: {},
-      execute: (_a, ctx) => ctx.requestInput('Which size?'),
-    });
     const agent = createAgent({
       name: 'shop',
       provider: scriptedModel([{ toolCalls: [{ name: 'ask_user', id: 'q1' }] }]),
-      tools: [ask],
+      tools: [askSize],
     });
     const store = new JsonStore();
     await new Runner({ agent, store }).run({ input: 'order', sessionId: 'k' }).invocation;
@@ -192,16 +181,7 @@ describe('pause and resume', () => {
 
   it('a call paused after a transfer runs on approval in a new runner, by the agent transferred to', async () => {
     const ran: string[] = [];
-    const refund = defineTool<{ order: string }>({
-      name: 'refund',
-      description: 'refunds',
-      parameters: { type: 'object', properties: { order: { type: 'string' } }, required: ['order'] },
-      needsApproval: true,
-      execute: ({ order }) => {
-        ran.push(order);
-        return `refunded ${order}`;
-      },
-    });
+    const refund = approvalRefund(ran);
     const billingModel = scriptedModel([
       { toolCalls: [{ name: 'refund', arguments: { order: 'A-17' }, id: 'r1' }] },
       { text: 'billing is done' },
@@ -231,17 +211,11 @@ describe('pause and resume', () => {
 
   it('with someone to ask (onApproval), a question is answered at once and never pauses', async () => {
     const asked: unknown[] = [];
-    const ask = defineTool({
-      name: 'ask_user',
-      description: 'asks',
-      parameters: {},
-      execute: (_a, ctx) => ctx.requestInput('Which size?'),
-    });
     const model = scriptedModel([
       { toolCalls: [{ name: 'ask_user', id: 'q1' }] },
       { text: 'ordering small' },
     ]);
-    const agent = createAgent({ name: 'shop', provider: model, tools: [ask] });
+    const agent = createAgent({ name: 'shop', provider: model, tools: [askSize] });
     const done = await new Runner({ agent }).run({
       input: 'order',
       onApproval: async (pending) => {

@@ -3,7 +3,15 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createInterface, type Interface } from 'node:readline/promises';
 import type { ApprovalDecision, InvocationResult, PendingApproval, RunOptions } from '@agentctl/core';
-import { AgentError, isAgentError, Runner, UsageError } from '@agentctl/core';
+import {
+  AgentError,
+  assertSessionId,
+  isAgentError,
+  parseDuration,
+  Runner,
+  SessionBusyError,
+  UsageError,
+} from '@agentctl/core';
 import { CliError, EXIT } from '../../cli-error.js';
 import { type Io, styles } from '../../io.js';
 import { openRuntime } from '../../project.js';
@@ -19,6 +27,8 @@ export interface RunCommandOptions {
   prompt?: string;
   json?: boolean;
   session?: string;
+  /** `--wait [DURATION]`: how long to wait for a session another run holds (true: the default). */
+  wait?: string | boolean;
   /** The user whose `user:` state the run shares. */
   user?: string;
   approve?: string[];
@@ -40,6 +50,7 @@ export interface RunCommandOptions {
 export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<number> {
   const options = raw as unknown as RunCommandOptions;
   parseAllowRules(options.allow ?? []); // a malformed --allow is a usage error before any server starts
+  waitMs(options); // a bad --session or --wait is a usage error before any server starts
   if (options.watch) return (await import('./watch-run.js')).watchRun(options, io);
   // Only the agent asked for (and what it uses) is compiled: another agent's missing key must not stop it.
   const { project, runtime } = await openRuntime(raw, io, [options.agent]);
@@ -85,6 +96,26 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
     }
   } finally {
     await runtime.dispose();
+  }
+}
+
+const DEFAULT_WAIT_MS = 30_000;
+
+/** `--wait` in ms (0 without it), and `--session` checked against the id rule: both usage errors. */
+function waitMs(options: RunCommandOptions): number {
+  if (options.session !== undefined && options.session !== 'new') {
+    try {
+      assertSessionId(options.session);
+    } catch (error) {
+      throw new CliError(`--session: ${(error as Error).message}`, EXIT.usage);
+    }
+  }
+  if (options.wait === undefined || options.wait === false) return 0;
+  if (options.wait === true) return DEFAULT_WAIT_MS;
+  try {
+    return parseDuration(options.wait, '--wait');
+  } catch (error) {
+    throw new CliError((error as Error).message, EXIT.usage);
   }
 }
 
@@ -147,6 +178,7 @@ export async function invoke(
   else io.outputClosed?.addEventListener('abort', onOutputClosed, { once: true });
   const common = {
     sessionId,
+    wait: waitMs(options),
     userId: options.user,
     signal: controller.signal,
     onApproval: approver(options, io, rl, controller.signal, spinner),
@@ -167,6 +199,10 @@ export async function invoke(
     if (io.outputClosed?.aborted) return EXIT.outputClosed;
     if (isAgentError(result)) return result.code === 'ABORTED' ? EXIT.interrupted : EXIT.failed;
     if (result instanceof UsageError) throw new CliError(result.message, EXIT.usage);
+    if (result instanceof SessionBusyError) {
+      const hint = options.wait ? '' : '; pass --wait [DURATION] to wait for it';
+      throw new CliError(`${result.message}${hint}`, EXIT.failed);
+    }
     if (result instanceof Error) throw result;
     reportPause(result as InvocationResult, runner.agent.name, sessionId, options, io);
     return EXIT.ok;

@@ -55,7 +55,11 @@ it('`run --json | head -1` cancels the run cleanly: exit 141, a valid session, n
   expect(events.find((e) => e.type === 'error')).toMatchObject({ code: 'ABORTED' });
   expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'error' });
   expect(events.some((e) => e.type === 'tool_result' && e.name === 'nap')).toBe(false);
-  expect(readdirSync(join(project, '.agentctl/sessions')).filter((f) => f.includes('.lock'))).toEqual([]);
+  expect(
+    readdirSync(join(project, '.agentctl/sessions')).filter(
+      (f) => f.includes('.lock') || f.endsWith('.lease'),
+    ),
+  ).toEqual([]);
 
   const next = await agentctl(['run', 'sleeper', 'awake?', '--session', 'piped', '--model', 'offline/echo'], {
     cwd: project,

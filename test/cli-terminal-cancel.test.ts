@@ -32,7 +32,9 @@ async function expectContinuable(agent: string, session: string, cwd = project):
 
 /** Lock files left in the project's session folder. */
 function locksLeft(cwd = project): string[] {
-  return readdirSync(join(cwd, '.agentctl/sessions')).filter((f) => f.includes('.lock'));
+  return readdirSync(join(cwd, '.agentctl/sessions')).filter(
+    (f) => f.includes('.lock') || f.endsWith('.lease'),
+  );
 }
 
 describe.skipIf(!driver)(`Ctrl-C and the spinner on a terminal (${driver?.name ?? NO_TERMINAL})`, () => {

@@ -9,6 +9,7 @@ export { createRegistry } from './create-registry.js';
 export { type Diagnostic, formatDiagnostic, type SourceRange } from './diagnostic.js';
 export { parseDotenv } from './env/dotenv.js';
 export { type Env, interpolate, MissingEnvError } from './env/interpolate.js';
+export { scrubDeep } from './env/secrets.js';
 export { type LoadedProject, type LoadOptions, loadProject } from './load/load-project.js';
 export type { DataPath } from './load/node-range.js';
 export type { ProjectSpecs, SpecEntry } from './load/project-specs.js';
@@ -20,11 +21,19 @@ export {
   type MiddlewareFactory,
   type ProviderFactory,
   Registry,
+  type RemoteAgentFactory,
+  type RemoteAgentSpec,
   type ToolKindFactory,
   type ToolsetFactory,
 } from './registry.js';
 export { KINDS, type Kind, loadSchema, SCHEMA_DIR } from './schemas.js';
 export type * from './spec-types.js';
+export { type FilesystemOptions, filesystem } from './toolbox/filesystem.js';
+export { MEMORY_STATE_KEY, type MemoryNote, type MemoryToolOptions, memory } from './toolbox/memory.js';
+export { type ShellOptions, shell } from './toolbox/shell.js';
+export { think } from './toolbox/think.js';
+export { TODO_STATE_KEY, type TodoItem, todo } from './toolbox/todo.js';
+export { TOOLBOX, type ToolboxContext } from './toolbox/toolbox.js';
 export { type AgentChanges, formatAgentChanges } from './watch/agent-changes.js';
 export { Generation } from './watch/generation.js';
 export { ModuleHost } from './watch/module-host.js';

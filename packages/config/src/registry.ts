@@ -1,4 +1,4 @@
-import type { AnyTool, MemoryProvider, Middleware, ModelProvider, SessionStore } from '@agentctl/core';
+import type { Agent, AnyTool, MemoryProvider, Middleware, ModelProvider, SessionStore } from '@agentctl/core';
 import type { Env } from './env/interpolate.js';
 import type { Secrets } from './env/secrets.js';
 import type { MemorySpec, ModelSpec, ToolSpec, ToolsetSpec } from './spec-types.js';
@@ -41,11 +41,21 @@ export type ToolsetFactory = (
 ) => Promise<{ tools: AnyTool[]; dispose(): Promise<void> }>;
 /** Makes a tool from a tool spec of one implementation kind (`module`, `http`, `command`, ...). */
 export type ToolKindFactory = (spec: ToolSpec, ctx: FactoryContext) => AnyTool | Promise<AnyTool>;
-/** Makes a built-in tool (`- builtin: NAME`) from its options. */
+/** Makes a built-in tool (`- builtin: NAME`) from its options; a toolbox entry may make several. */
 export type BuiltinToolFactory = (
   options: Record<string, unknown>,
   ctx: FactoryContext,
-) => AnyTool | Promise<AnyTool>;
+) => AnyTool | AnyTool[] | Promise<AnyTool | AnyTool[]>;
+
+/** What a remote agent (`type: a2a`) is made from: its YAML fields, env already interpolated. */
+export interface RemoteAgentSpec {
+  name: string;
+  description: string;
+  url: string;
+  headers: Record<string, string>;
+}
+/** Makes a remote agent of one `type` (e.g. `a2a`) that runs in a tree like any other agent. */
+export type RemoteAgentFactory = (spec: RemoteAgentSpec, ctx: FactoryContext) => Agent | Promise<Agent>;
 
 /** The extension points of compilation: everything YAML can name, by name. */
 export class Registry {
@@ -55,6 +65,7 @@ export class Registry {
   readonly toolsets = new Map<string, ToolsetFactory>();
   readonly toolKinds = new Map<string, ToolKindFactory>();
   readonly builtinTools = new Map<string, BuiltinToolFactory>();
+  readonly remoteAgents = new Map<string, RemoteAgentFactory>();
 
   /** Adds (or replaces) a model provider, e.g. `openai`. */
   registerProvider(name: string, factory: ProviderFactory): this {
@@ -89,6 +100,12 @@ export class Registry {
   /** Adds (or replaces) a built-in tool, e.g. `current_time`. */
   registerBuiltinTool(name: string, factory: BuiltinToolFactory): this {
     this.builtinTools.set(name, factory);
+    return this;
+  }
+
+  /** Adds (or replaces) a remote agent type, e.g. `a2a` (the command line registers it from @agentctl/server). */
+  registerRemoteAgent(type: string, factory: RemoteAgentFactory): this {
+    this.remoteAgents.set(type, factory);
     return this;
   }
 }

@@ -38,6 +38,7 @@ async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<A
   const subAgents = await buildSubAgents(entry, spec, compiler);
   if (!subAgents) return undefined;
   const type = spec.type ?? 'llm';
+  if (type === 'a2a') return buildRemote(entry, spec, compiler);
   if (type !== 'llm') {
     const base = { name: spec.name, description: spec.description, subAgents };
     return compiler.attempt(entry, ['name'], 'compile', () =>
@@ -97,6 +98,26 @@ async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<A
     maxHistory: spec.max_history,
   };
   return compiler.attempt(entry, ['name'], 'compile', () => createAgent(config));
+}
+
+// A remote agent comes from the registry, so config needs no protocol client of its own.
+async function buildRemote(
+  entry: SpecEntry<AgentSpec>,
+  spec: AgentSpec,
+  compiler: Compiler,
+): Promise<Agent | undefined> {
+  const factory = compiler.registry.remoteAgents.get('a2a');
+  if (!factory) {
+    compiler.error(entry, ['type'], 'compile', 'no `a2a` remote agent type is registered');
+    return undefined;
+  }
+  const remote = {
+    name: spec.name,
+    description: spec.description ?? '',
+    url: spec.url ?? '',
+    headers: spec.headers ?? {},
+  };
+  return compiler.attempt(entry, ['url'], 'compile', () => factory(remote, compiler.factoryContext(entry)));
 }
 
 async function buildSubAgents(

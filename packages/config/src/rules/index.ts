@@ -1,5 +1,7 @@
 import { agentCycle } from './agent-cycle.js';
 import { anthropicSampling } from './anthropic-sampling.js';
+import { approvalRules } from './approval-rules.js';
+import { commandArgv } from './command-argv.js';
 import { envRequired } from './env-required.js';
 import { filePath } from './file-path.js';
 import { instructionTemplate } from './instruction-template.js';
@@ -27,5 +29,7 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'env-required', check: envRequired },
   { id: 'anthropic-sampling', check: anthropicSampling },
   { id: 'instruction-template', check: instructionTemplate },
+  { id: 'command-argv', check: commandArgv },
+  { id: 'approval-rule', check: approvalRules },
   { id: 'unset-state-key', check: unsetStateKey },
 ];

@@ -13,7 +13,7 @@ export function abortError(signal: AbortSignal): AgentError {
  */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) {
-    // The work was started anyway; its own failure must not surface as an unhandled rejection.
+    // Work started on an aborted signal may reject with its reason: nobody else will handle that.
     promise.catch(() => undefined);
     return Promise.reject(abortError(signal));
   }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createInterface, type Interface } from 'node:readline/promises';
-import type { ApprovalDecision, InvocationResult, PendingApproval, RunOptions } from '@agentctl/core';
+import type { Agent, ApprovalDecision, InvocationResult, PendingApproval, RunOptions } from '@agentctl/core';
 import {
   AgentError,
   assertSessionId,
@@ -16,7 +16,7 @@ import { CliError, EXIT } from '../../cli-error.js';
 import { type Io, styles } from '../../io.js';
 import { openRuntime } from '../../project.js';
 import { sessionStoreFor } from '../../session-store.js';
-import { allowsCall, parseAllowRules } from './allow-rules.js';
+import { allowMatcher, parseAllowRules } from './allow-rules.js';
 import { readStdin } from './read-stdin.js';
 import { jsonRenderer, textRenderer } from './render-events.js';
 import { Spinner } from './spinner.js';
@@ -181,7 +181,7 @@ export async function invoke(
     wait: waitMs(options),
     userId: options.user,
     signal: controller.signal,
-    onApproval: approver(options, io, rl, controller.signal, spinner),
+    onApproval: approver(options, io, rl, runner.agent, controller.signal, spinner),
     // Rendered as it happens, so a question is asked only after the calls it is about are shown.
     onEvent: render,
   };
@@ -218,6 +218,7 @@ function approver(
   options: RunCommandOptions,
   io: Io,
   rl: Interface | undefined,
+  agent: Agent,
   signal: AbortSignal,
   spinner: Spinner | undefined,
 ): RunOptions['onApproval'] {
@@ -225,10 +226,11 @@ function approver(
   const rules = parseAllowRules(options.allow ?? []);
   const ask = rl ? prompter(io, rl, signal, spinner) : undefined;
   if (rules.length === 0 && !options.approveAll) return ask;
+  const allows = allowMatcher(rules, agent);
   return async (pending) => {
     // A question is for a person: no rule answers it.
     if (pending.kind === 'input') return ask?.(pending);
-    if (options.approveAll || allowsCall(rules, pending.call)) return true;
+    if (options.approveAll || allows(pending.call)) return true;
     return ask?.(pending); // undefined leaves the call pending: the run pauses
   };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentctl, fixtureProject, parseNdjson, removeTempDirs } from './support/cli.js';
+import { agentctl, fixtureProject, isSessionPaused, parseNdjson, removeTempDirs } from './support/cli.js';
 
 // test/fixtures/projects/refunds: `clerk` plays a script (call refund for A-17, then confirm),
 // `cashier` is on the offline auto model; both use the `refund` command tool (`echo refunded
@@ -24,13 +24,7 @@ async function pause(agent: string, session: string): Promise<string> {
   return id!;
 }
 
-/** Whether the session waits for a decision, as another process sees it. */
-async function isPaused(session: string): Promise<boolean> {
-  const { stdout } = await agentctl(['sessions', 'list', '--json'], { cwd: project });
-  const row = (JSON.parse(stdout) as Array<{ id: string; paused: boolean }>).find((s) => s.id === session);
-  expect(row, stdout).toBeDefined();
-  return row!.paused;
-}
+const isPaused = (session: string) => isSessionPaused(project, session);
 
 describe.concurrent('a tool that needs approval, with no terminal to ask on', () => {
   it('pauses the run: exit 0, approval_required then run_end paused as the last events', async () => {

@@ -129,3 +129,11 @@ export function parseNdjson(stdout: string): Array<Record<string, unknown> & { t
     }
   });
 }
+
+/** Whether a session waits for a decision, as another `agentctl` process sees it. */
+export async function isSessionPaused(cwd: string, session: string): Promise<boolean> {
+  const { stdout } = await agentctl(['sessions', 'list', '--json'], { cwd });
+  const row = (JSON.parse(stdout) as Array<{ id: string; paused: boolean }>).find((s) => s.id === session);
+  if (!row) throw new Error(`no session ${session} in:\n${stdout}`);
+  return row.paused;
+}

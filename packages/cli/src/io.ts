@@ -6,22 +6,32 @@ export interface Io {
   isTTY: boolean;
   /** True when stdin is a terminal (interactive prompts). */
   stdinIsTTY: boolean;
+  /** True when stderr is a terminal (the spinner; it is not colour, so NO_COLOR leaves it on). */
+  stderrIsTTY?: boolean;
+  /** Aborted once the reader of stdout has gone (`agentctl run a --json | head -1`); later writes are dropped. */
+  outputClosed?: AbortSignal;
   env: Record<string, string | undefined>;
   cwd: string;
 }
 
 /** The process's own streams. */
 export function processIo(): Io {
-  // A reader that stops early (`agentctl run a --json | head`) is not an error.
+  // A reader that stops early (`agentctl run a --json | head`) is not an error: a run is cancelled
+  // cleanly instead (the session stays valid), and other commands finish writing into nothing.
+  const closed = new AbortController();
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(0);
-    throw error;
+    if (error.code !== 'EPIPE') throw error;
+    closed.abort();
   });
   return {
-    stdout: (text) => process.stdout.write(text),
+    stdout: (text) => {
+      if (!closed.signal.aborted) process.stdout.write(text);
+    },
+    outputClosed: closed.signal,
     stderr: (text) => process.stderr.write(text),
     isTTY: Boolean(process.stdout.isTTY) && process.env.NO_COLOR === undefined,
     stdinIsTTY: Boolean(process.stdin.isTTY),
+    stderrIsTTY: Boolean(process.stderr.isTTY),
     env: process.env,
     cwd: process.cwd(),
   };

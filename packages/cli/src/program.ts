@@ -67,6 +67,8 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     .option('--approve <callId...>', 'approve pending tool calls of a paused session')
     .option('--deny <callId...>', 'deny pending tool calls of a paused session')
     .option('--reason <text>', 'the reason given to the model for --deny')
+    .option('--answer <callId=text...>', 'answer the question a pending tool call asks (user_input)')
+    .option('--answer-file <callId=path...>', 'answer a pending question with the contents of a file')
     .option('--approve-all', 'approve every tool call without asking')
     .option(
       '--allow <pattern...>',

@@ -44,7 +44,13 @@ export async function openRuntime(
     agents: only,
     wrapProvider: recorder?.wrap,
   });
-  failOnErrors(diagnostics, io);
+  try {
+    failOnErrors(diagnostics, io);
+  } catch (error) {
+    // What compiled before the error (an MCP server, a worker) is released, or the process never exits.
+    await runtime?.dispose();
+    throw error;
+  }
   if (!runtime) throw new CliError('the project could not be compiled');
   return { project, runtime: recorder ? recorder.attach(runtime) : runtime };
 }

@@ -35,6 +35,7 @@ export interface BuiltinOptionsSpec {
   root?: string;
   timeout?: DurationSpec;
   timezone?: string;
+  description?: string;
   options?: Record<string, unknown>;
 }
 

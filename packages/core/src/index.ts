@@ -203,6 +203,7 @@ export { htmlText } from './tools/html-text.js';
 export { type HttpGetOptions, type HttpGetResult, httpGet } from './tools/http-get.js';
 export { type ListDirOptions, listDir } from './tools/list-dir.js';
 export { type ReadFileOptions, readFile } from './tools/read-file.js';
+export { type UserInputArgs, type UserInputOptions, userInput } from './tools/user-input.js';
 export {
   OutputLimitError,
   type ProcessOutput,

@@ -4,7 +4,7 @@ import type { AgentConfig, ApprovalDecision, RunCheckpoint, RunOptions } from '.
 import { branchOf } from './agent-tree.js';
 import { AgentError, runError, toAgentError, UsageError } from './errors.js';
 import type { AgentEvent } from './events.js';
-import { controlTools } from './invocation/control-tools.js';
+import { controlTools, transferTargets } from './invocation/control-tools.js';
 import type { InvocationContext } from './invocation/invocation-context.js';
 import type { AgentRun } from './loop/agent-run.js';
 import { type LoopContext, review } from './loop/loop-context.js';
@@ -103,7 +103,13 @@ export class LlmAgent implements Agent {
 
   /** Runs this agent's part of a runner's invocation: its loop, then a transfer if it asked for one. */
   async runInvocation(ctx: InvocationContext): Promise<void> {
-    if (ctx.consumeReplay()) return;
+    const replayed = ctx.consumeReplay();
+    if (replayed) {
+      // A run that transferred before the pause hands over again, or the paused target is never reached.
+      const target = transferTargets(this).find((t) => t.name === replayed.transfer);
+      if (target && !ctx.stopped) await target.runInvocation(ctx.transferTo(target, branchOf(target)));
+      return;
+    }
     ctx.emit('agent_start', { agent: this.name });
     // On resume, this agent takes the decisions for the calls it paused on.
     // Calls inside an agent tool resume through that tool's own call, which runs again.

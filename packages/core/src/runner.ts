@@ -451,6 +451,23 @@ function validateDecisions(
         `session ${sessionId} has no pending tool call ${decision.callId} (pending: ${[...ids].join(', ')})`,
       );
     }
+    checkDecisionKind(checkpoint.pending.find((p) => p.call.id === decision.callId)!, decision);
+  }
+}
+
+// An input request is answered (or refused), never approved: approving would run the tool again,
+// and it would only ask again. An approval gets no answer.
+function checkDecisionKind(pending: PendingApproval, decision: ApprovalDecision): void {
+  const asks = pending.kind === 'input';
+  if (asks && decision.approve && decision.input === undefined) {
+    throw new UsageError(
+      `tool call ${decision.callId} asks a question, not for approval (${pending.reason ?? 'no question'}): give it an answer`,
+    );
+  }
+  if (!asks && decision.input !== undefined) {
+    throw new UsageError(
+      `tool call ${decision.callId} waits for approval, not for an answer: approve or deny it`,
+    );
   }
 }
 

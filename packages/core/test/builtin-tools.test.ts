@@ -245,10 +245,17 @@ describe('http_get', () => {
 
 describe('BUILTIN_TOOLS', () => {
   it('makes every built-in by name', () => {
-    expect(Object.keys(BUILTIN_TOOLS).sort()).toEqual(['current_time', 'http_get', 'list_dir', 'read_file']);
+    expect(Object.keys(BUILTIN_TOOLS).sort()).toEqual([
+      'current_time',
+      'http_get',
+      'list_dir',
+      'read_file',
+      'user_input',
+    ]);
     expect(BUILTIN_TOOLS.read_file({ root: '.' }).name).toBe('read_file');
     expect(BUILTIN_TOOLS.http_get({ allowedHosts: [] }).name).toBe('http_get');
     expect(BUILTIN_TOOLS.list_dir({ root: '.' }).name).toBe('list_dir');
     expect(BUILTIN_TOOLS.current_time({}).name).toBe('current_time');
+    expect(BUILTIN_TOOLS.user_input({}).name).toBe('user_input');
   });
 });

@@ -11,6 +11,7 @@ import {
   UsageError,
 } from '../src/index.js';
 import { scriptedModel } from '../src/testing/index.js';
+import { approvalRefund, askSize } from './support/tools.js';
 
 // A pipeline whose every tool call needs approval: research (two calls), then write (one call).
 // The scripted models stand for a remote model, so they outlive the runners that stand for processes.
@@ -144,18 +145,12 @@ describe('pause and resume', () => {
   });
 
   it('a tool that asks a human pauses; the answer on resume becomes its result', async () => {
-    const ask = defineTool({
-      name: 'ask_user',
-      description: 'asks',
-      parameters: {},
-      execute: (_a, ctx) => ctx.requestInput('Which size?'),
-    });
     const model = scriptedModel([
       { toolCalls: [{ name: 'ask_user', id: 'q1' }] },
       { text: 'ordering large' },
     ]);
     const store = new JsonStore();
-    const agent = createAgent({ name: 'shop', provider: model, tools: [ask] });
+    const agent = createAgent({ name: 'shop', provider: model, tools: [askSize] });
     const paused = await new Runner({ agent, store }).run({ input: 'order a shirt', sessionId: 'i' })
       .invocation;
     expect(paused.pending).toMatchObject([{ kind: 'input', reason: 'Which size?', call: { id: 'q1' } }]);
@@ -165,5 +160,71 @@ describe('pause and resume', () => {
     }).invocation;
     expect(done.output).toBe('ordering large');
     expect(model.requests[1].messages.at(-1)).toMatchObject({ role: 'tool', content: 'large' });
+  });
+
+  it('approving a question without an answer is refused, and the session still waits', async () => {
+    const agent = createAgent({
+      name: 'shop',
+      provider: scriptedModel([{ toolCalls: [{ name: 'ask_user', id: 'q1' }] }]),
+      tools: [askSize],
+    });
+    const store = new JsonStore();
+    await new Runner({ agent, store }).run({ input: 'order', sessionId: 'k' }).invocation;
+    const approve = new Runner({ agent, store }).resume({
+      sessionId: 'k',
+      decisions: [{ callId: 'q1', approve: true }],
+    }).invocation;
+    await expect(approve).rejects.toThrow(UsageError);
+    await expect(approve).rejects.toThrow(/q1 asks a question, not for approval \(Which size\?\)/);
+    expect((await store.get('k'))?.checkpoint).toBeDefined();
+  });
+
+  it('a call paused after a transfer runs on approval in a new runner, by the agent transferred to', async () => {
+    const ran: string[] = [];
+    const refund = approvalRefund(ran);
+    const billingModel = scriptedModel([
+      { toolCalls: [{ name: 'refund', arguments: { order: 'A-17' }, id: 'r1' }] },
+      { text: 'billing is done' },
+    ]);
+    const build = () => {
+      const billing = createAgent({ name: 'billing', provider: billingModel, tools: [refund] });
+      return createAgent({
+        name: 'desk',
+        provider: scriptedModel([
+          { toolCalls: [{ name: 'transfer_to_agent', arguments: { agent_name: 'billing' }, id: 't1' }] },
+        ]),
+        subAgents: [billing],
+      });
+    };
+    const store = new JsonStore();
+    const paused = await new Runner({ agent: build(), store }).run({ input: 'refund A-17', sessionId: 't' })
+      .invocation;
+    expect(paused.pending).toMatchObject([{ agent: 'billing', call: { id: 'r1' } }]);
+    const done = await new Runner({ agent: build(), store }).resume({
+      sessionId: 't',
+      decisions: [{ callId: 'r1', approve: true }],
+    }).invocation;
+    expect(ran).toEqual(['A-17']);
+    expect(done).toMatchObject({ status: 'complete', output: 'billing is done' });
+    expect((await store.get('t'))?.checkpoint).toBeUndefined();
+  });
+
+  it('with someone to ask (onApproval), a question is answered at once and never pauses', async () => {
+    const asked: unknown[] = [];
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'ask_user', id: 'q1' }] },
+      { text: 'ordering small' },
+    ]);
+    const agent = createAgent({ name: 'shop', provider: model, tools: [askSize] });
+    const done = await new Runner({ agent }).run({
+      input: 'order',
+      onApproval: async (pending) => {
+        asked.push({ kind: pending.kind, reason: pending.reason });
+        return { callId: pending.call.id, approve: true, input: 'small' };
+      },
+    }).invocation;
+    expect(asked).toEqual([{ kind: 'input', reason: 'Which size?' }]);
+    expect(done.status).toBe('complete');
+    expect(model.requests[1].messages.at(-1)).toMatchObject({ role: 'tool', content: 'small' });
   });
 });

@@ -16,6 +16,7 @@ import {
   walkAgents,
 } from '../src/index.js';
 import { scriptedModel } from '../src/testing/index.js';
+import { approvalRefund } from './support/tools.js';
 
 async function drain(run: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
   const out: AgentEvent[] = [];
@@ -143,13 +144,7 @@ describe('agent as tool', () => {
 
   it("a child waiting for approval pauses its caller; approving the child's call resumes both", async () => {
     const ran: string[] = [];
-    const refund = defineTool<{ order: string }>({
-      name: 'refund',
-      description: 'refunds',
-      parameters: { type: 'object', properties: { order: { type: 'string' } }, required: ['order'] },
-      needsApproval: true,
-      execute: ({ order }) => (ran.push(order), `refunded ${order}`),
-    });
+    const refund = approvalRefund(ran);
     const clerkModel = scriptedModel([
       { toolCalls: [{ name: 'refund', arguments: { order: 'A1' }, id: 'r1' }] },
       { text: 'refund done' },

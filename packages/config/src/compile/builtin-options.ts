@@ -15,6 +15,7 @@ const INLINE_OPTIONS: Record<string, readonly string[]> = {
   think: [],
   todo: [],
   memory: [],
+  user_input: ['description'],
 };
 
 /**

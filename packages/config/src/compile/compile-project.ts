@@ -59,10 +59,17 @@ export async function compileProject(
   compiler.wrapProvider = options.wrapProvider;
   const agents = new Map<string, Agent>();
   const wanted = options.agents ? new Set(options.agents) : undefined;
-  for (const [name, entry] of project.specs.agent) {
-    if (wanted && !wanted.has(name)) continue;
-    const agent = await buildAgent(entry as SpecEntry<AgentSpec>, compiler);
-    if (agent) agents.set(name, agent);
+  const release = () => Promise.allSettled(compiler.disposers.map((dispose) => dispose()));
+  try {
+    for (const [name, entry] of project.specs.agent) {
+      if (wanted && !wanted.has(name)) continue;
+      const agent = await buildAgent(entry as SpecEntry<AgentSpec>, compiler);
+      if (agent) agents.set(name, agent);
+    }
+  } catch (error) {
+    // Servers and workers an earlier agent started would otherwise keep the process alive.
+    await release();
+    throw error;
   }
   // Each tree is linked from its root, so every agent knows its parent (transfers need it).
   const children = new Set([...agents.values()].flatMap((agent) => agent.subAgents));
@@ -87,7 +94,7 @@ export async function compileProject(
     async dispose() {
       if (disposed) return;
       disposed = true;
-      await Promise.allSettled(compiler.disposers.map((dispose) => dispose()));
+      await release();
     },
   };
   const warnings = project.diagnostics.filter((d) => d.rule !== 'env-required');

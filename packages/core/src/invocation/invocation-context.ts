@@ -58,6 +58,34 @@ export interface InvocationShared {
   value: unknown;
 }
 
+/** A run of an agent that completed before the invocation paused, met again on resume. */
+export interface ReplayedRun {
+  /** The agent this run handed the conversation to, if it did. */
+  transfer?: string;
+}
+
+// Per invocation: the transfer each completed run made, by branch, in order. Read from the events
+// recorded before the resume, so it is taken once, before the resumed run adds any of its own.
+const transfersOfRuns = new WeakMap<InvocationShared, Map<string, Array<string | undefined>>>();
+
+function replayedRuns(shared: InvocationShared): Map<string, Array<string | undefined>> {
+  let runs = transfersOfRuns.get(shared);
+  if (runs) return runs;
+  runs = new Map();
+  const open = new Map<string, string>();
+  for (const event of shared.session.events) {
+    if (event.invocationId !== shared.invocationId) continue;
+    if (event.type === 'transfer') open.set(event.branch, event.to);
+    if (event.type !== 'agent_end') continue;
+    const list = runs.get(event.branch) ?? [];
+    list.push(open.get(event.branch));
+    open.delete(event.branch);
+    runs.set(event.branch, list);
+  }
+  transfersOfRuns.set(shared, runs);
+  return runs;
+}
+
 /** Where escalation stops: the nearest enclosing loop agent owns one scope. */
 export interface EscalationScope {
   escalated: boolean;
@@ -93,6 +121,7 @@ export class InvocationContext {
     this.#parent = options.parent;
     this.overlay = options.overlay;
     this.escalation = options.escalation;
+    if (shared.replay.size > 0) replayedRuns(shared);
   }
 
   get invocationId(): string {
@@ -147,12 +176,15 @@ export class InvocationContext {
     return historyFor(this.shared.session.events, this.branch, this.shared.parallel);
   }
 
-  /** True (once) when a completed run of this agent on this branch is being replayed on resume. */
-  consumeReplay(): boolean {
+  /**
+   * Defined (once per recorded run) when a completed run of this agent on this branch is being
+   * replayed on resume; it names the agent that run transferred to, which must be followed again.
+   */
+  consumeReplay(): ReplayedRun | undefined {
     const left = this.shared.replay.get(this.branch) ?? 0;
-    if (left === 0) return false;
+    if (left === 0) return undefined;
     this.shared.replay.set(this.branch, left - 1);
-    return true;
+    return { transfer: replayedRuns(this.shared).get(this.branch)?.shift() };
   }
 
   /** Emits an event authored by this context's agent (or `author`), applying its state delta. */

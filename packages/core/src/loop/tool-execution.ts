@@ -67,14 +67,23 @@ export async function executeToolCalls(
         return undefined;
       }
       if (outcome.needsInput === undefined) return outcome;
-      pending.push({
+      const request: PendingApproval = {
         call: p.call,
         agent: ctx.agentName,
         reason: outcome.needsInput,
         kind: 'input',
         branch: ctx.branch,
-      });
-      return undefined;
+      };
+      // Someone at hand (a terminal) answers now; otherwise the run pauses for an answer later.
+      const answer = ctx.options.onApproval
+        ? normalise(p.call.id, await ctx.options.onApproval(request))
+        : undefined;
+      if (!answer) {
+        pending.push(request);
+        return undefined;
+      }
+      if (!answer.approve) return finish(ctx, p.call, refusal(answer.reason ?? 'the user gave no answer'));
+      return finish(ctx, p.call, { content: answer.input ?? '', isError: false, duration: outcome.duration });
     }),
   );
   for (let i = 0; i < plans.length; i++) {
@@ -243,7 +252,11 @@ async function invoke(
       invocation: ctx.invocation,
     };
     const value = await abortable(
-      Promise.resolve().then(() => tool.execute(call.arguments, context)),
+      // A run cancelled before the call starts never starts it (a child process would outlive the run).
+      Promise.resolve().then(() => {
+        signal.throwIfAborted();
+        return tool.execute(call.arguments, context);
+      }),
       signal,
     );
     const outcome = outcomeOf(value, elapsed());

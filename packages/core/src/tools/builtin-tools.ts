@@ -3,6 +3,7 @@ import { currentTime } from './current-time.js';
 import { httpGet } from './http-get.js';
 import { listDir } from './list-dir.js';
 import { readFile } from './read-file.js';
+import { userInput } from './user-input.js';
 
 /** A built-in tool's factory: options from configuration in, a tool out. */
 // biome-ignore lint/suspicious/noExplicitAny: each factory takes its own options type.
@@ -14,6 +15,7 @@ export const BUILTIN_TOOLS = {
   read_file: readFile,
   list_dir: listDir,
   http_get: httpGet,
+  user_input: userInput,
 } as const satisfies Record<string, BuiltinToolFactory>;
 
 /** The name of a built-in tool. */

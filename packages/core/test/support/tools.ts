@@ -34,3 +34,25 @@ export function sleeper(name: string, ms: number, log: string[] = []) {
       }),
   });
 }
+
+/** A `refund` tool that needs approval and records each order it refunds in `ran`. */
+export function approvalRefund(ran: string[]) {
+  return defineTool<{ order: string }>({
+    name: 'refund',
+    description: 'refunds',
+    parameters: { type: 'object', properties: { order: { type: 'string' } }, required: ['order'] },
+    needsApproval: true,
+    execute: ({ order }) => {
+      ran.push(order);
+      return `refunded ${order}`;
+    },
+  });
+}
+
+/** An `ask_user` tool that asks a human "Which size?" through `requestInput`. */
+export const askSize = defineTool({
+  name: 'ask_user',
+  description: 'asks',
+  parameters: {},
+  execute: (_args, context) => context.requestInput('Which size?'),
+});

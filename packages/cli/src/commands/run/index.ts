@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { createInterface, type Interface } from 'node:readline/promises';
 import type { Agent, ApprovalDecision, InvocationResult, PendingApproval, RunOptions } from '@agentctl/core';
 import {
+  AgentError,
   assertSessionId,
   isAgentError,
   parseDuration,
@@ -16,6 +19,7 @@ import { sessionStoreFor } from '../../session-store.js';
 import { allowMatcher, parseAllowRules } from './allow-rules.js';
 import { readStdin } from './read-stdin.js';
 import { jsonRenderer, textRenderer } from './render-events.js';
+import { Spinner } from './spinner.js';
 
 /** Options of `agentctl run`. */
 export interface RunCommandOptions {
@@ -30,6 +34,10 @@ export interface RunCommandOptions {
   approve?: string[];
   deny?: string[];
   reason?: string;
+  /** `CALL_ID=TEXT`: answers to the questions of paused calls. */
+  answer?: string[];
+  /** `CALL_ID=PATH`: answers read from files. */
+  answerFile?: string[];
   approveAll?: boolean;
   /** `--allow` patterns: matching calls run without asking (deny rules of the YAML still win). */
   allow?: string[];
@@ -56,12 +64,18 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
       );
     }
     const runner = new Runner({ agent, store: await sessionStoreFor(agent, runtime) });
-    const resuming = (options.approve?.length ?? 0) + (options.deny?.length ?? 0) > 0;
-    if (resuming) {
+    const decisions = await decisionsOf(options, io.cwd);
+    if (decisions.length > 0) {
       if (!options.session || options.session === 'new') {
-        throw new CliError('--approve and --deny need --session ID of the paused session', EXIT.usage);
+        throw new CliError(
+          '--approve, --deny and --answer need --session ID of the paused session',
+          EXIT.usage,
+        );
       }
-      return await invoke(runner, { resume: decisionsOf(options) }, options.session, options, io, undefined);
+      if (options.prompt !== undefined) {
+        throw new CliError('a prompt cannot be given with --approve, --deny or --answer', EXIT.usage);
+      }
+      return await invoke(runner, { resume: decisions }, options.session, options, io, undefined);
     }
     const fresh = !options.session || options.session === 'new';
     const sessionId = fresh ? randomUUID() : (options.session as string);
@@ -105,11 +119,33 @@ function waitMs(options: RunCommandOptions): number {
   }
 }
 
-function decisionsOf(options: RunCommandOptions): ApprovalDecision[] {
+async function decisionsOf(options: RunCommandOptions, cwd: string): Promise<ApprovalDecision[]> {
+  const answers: ApprovalDecision[] = [];
+  for (const pair of options.answer ?? []) {
+    const [callId, text] = splitPair(pair, '--answer', 'TEXT');
+    answers.push({ callId, approve: true, input: text });
+  }
+  for (const pair of options.answerFile ?? []) {
+    const [callId, path] = splitPair(pair, '--answer-file', 'PATH');
+    const text = await readFile(resolve(cwd, path), 'utf8').catch((error: NodeJS.ErrnoException) => {
+      throw new CliError(
+        `--answer-file ${callId}: cannot read ${path} (${error.code ?? error.message})`,
+        EXIT.usage,
+      );
+    });
+    answers.push({ callId, approve: true, input: text.replace(/\r?\n$/, '') });
+  }
   return [
     ...(options.approve ?? []).map((callId) => ({ callId, approve: true })),
     ...(options.deny ?? []).map((callId) => ({ callId, approve: false, reason: options.reason })),
+    ...answers,
   ];
+}
+
+function splitPair(pair: string, flag: string, what: string): [string, string] {
+  const at = pair.indexOf('=');
+  if (at <= 0) throw new CliError(`${flag} takes CALL_ID=${what}, got "${pair}"`, EXIT.usage);
+  return [pair.slice(0, at), pair.slice(at + 1)];
 }
 
 /** Runs (or resumes) one invocation, rendering its events; returns the exit code. */
@@ -121,44 +157,52 @@ export async function invoke(
   io: Io,
   rl: Interface | undefined,
 ): Promise<number> {
-  const render = options.json ? jsonRenderer(io) : textRenderer(io);
+  const spinner = options.json ? undefined : new Spinner(io.stderr, io.stderrIsTTY === true);
+  const render = options.json ? jsonRenderer(io) : textRenderer(io, spinner);
   const controller = new AbortController();
   let interrupts = 0;
   const onSigint = () => {
     interrupts++;
-    if (interrupts > 1) process.exit(130);
+    spinner?.hold();
+    if (interrupts > 1) process.exit(EXIT.interrupted);
     io.stderr('\ncancelling… (Ctrl-C again to quit at once)\n');
-    controller.abort();
+    controller.abort(new AgentError('cancelled by the user (Ctrl-C)', 'ABORTED'));
   };
+  // A terminal in raw mode (readline owns it during the run) sends Ctrl-C as a key, not a signal.
   process.on('SIGINT', onSigint);
+  rl?.on('SIGINT', onSigint);
+  // Nobody reads the output any more: stop the run as cleanly as Ctrl-C does.
+  const onOutputClosed = () =>
+    controller.abort(new AgentError('the reader of the output went away (closed pipe)', 'ABORTED'));
+  if (io.outputClosed?.aborted) onOutputClosed();
+  else io.outputClosed?.addEventListener('abort', onOutputClosed, { once: true });
   const common = {
     sessionId,
     wait: waitMs(options),
     userId: options.user,
     signal: controller.signal,
-    onApproval: approver(options, io, rl, runner.agent),
+    onApproval: approver(options, io, rl, runner.agent, controller.signal, spinner),
+    // Rendered as it happens, so a question is asked only after the calls it is about are shown.
+    onEvent: render,
   };
   try {
     const run =
       'input' in what
         ? runner.run({ ...common, input: what.input })
         : runner.resume({ ...common, decisions: what.resume });
-    // The runner rejects without closing its event stream when it fails before the first event
-    // (unknown session, bad call id, a paused session given a prompt): stop reading then, or the
-    // loop waits forever and node exits 0 with nothing printed.
-    const early = run.invocation.then(
-      () => new Promise<never>(() => undefined),
-      (error: unknown) => (isAgentError(error) ? new Promise<never>(() => undefined) : { early: error }),
+    // Events are rendered by onEvent as they happen; the run's own stream is not read, so it keeps none.
+    run.then(
+      () => undefined,
+      () => undefined,
     );
-    const events = run[Symbol.asyncIterator]();
-    while (true) {
-      const next = await Promise.race([events.next(), early]);
-      if ('early' in next || next.done) break;
-      render(next.value);
-    }
     const result = await run.invocation.catch((error: unknown) => error);
+    if (io.outputClosed?.aborted) return EXIT.outputClosed;
     if (isAgentError(result))
-      return result.code === 'ABORTED' ? 130 : result.code === 'INTERNAL_ERROR' ? EXIT.internal : EXIT.failed;
+      return result.code === 'ABORTED'
+        ? EXIT.interrupted
+        : result.code === 'INTERNAL_ERROR'
+          ? EXIT.internal
+          : EXIT.failed;
     if (result instanceof UsageError) throw new CliError(result.message, EXIT.usage);
     if (result instanceof SessionBusyError) {
       const hint = options.wait ? '' : '; pass --wait [DURATION] to wait for it';
@@ -168,7 +212,10 @@ export async function invoke(
     reportPause(result as InvocationResult, runner.agent.name, sessionId, options, io);
     return EXIT.ok;
   } finally {
+    spinner?.stop();
     process.off('SIGINT', onSigint);
+    rl?.off('SIGINT', onSigint);
+    io.outputClosed?.removeEventListener('abort', onOutputClosed);
   }
 }
 
@@ -177,30 +224,54 @@ function approver(
   io: Io,
   rl: Interface | undefined,
   agent: Agent,
+  signal: AbortSignal,
+  spinner: Spinner | undefined,
 ): RunOptions['onApproval'] {
-  if (options.approveAll) return async () => true;
   // Asked only once the agent's policy says "ask": its deny rules have already refused what they match.
   const rules = parseAllowRules(options.allow ?? []);
-  const ask = rl ? prompter(io, rl) : undefined;
-  if (rules.length === 0) return ask;
+  const ask = rl ? prompter(io, rl, signal, spinner) : undefined;
+  if (rules.length === 0 && !options.approveAll) return ask;
   const allows = allowMatcher(rules, agent);
   return async (pending) => {
-    if (pending.kind !== 'input' && allows(pending.call)) return true;
+    // A question is for a person: no rule answers it.
+    if (pending.kind === 'input') return ask?.(pending);
+    if (options.approveAll || allows(pending.call)) return true;
     return ask?.(pending); // undefined leaves the call pending: the run pauses
   };
 }
 
-function prompter(io: Io, rl: Interface): (pending: PendingApproval) => Promise<ApprovalDecision> {
+function prompter(
+  io: Io,
+  rl: Interface,
+  signal: AbortSignal,
+  spinner: Spinner | undefined,
+): (pending: PendingApproval) => Promise<ApprovalDecision> {
   const s = styles(io.isTTY);
-  return async (pending: PendingApproval): Promise<ApprovalDecision> => {
+  // One question at a time: parallel branches may ask at once.
+  let queue: Promise<unknown> = Promise.resolve();
+  // Ctrl-C while a question waits rejects it with the run's reason, so the run ends ABORTED.
+  const question = (text: string) => rl.question(text, { signal }).catch(() => Promise.reject(signal.reason));
+  const ask = async (pending: PendingApproval): Promise<ApprovalDecision> => {
     const args = JSON.stringify(pending.call.arguments);
-    const question =
-      pending.kind === 'input' ? `${pending.reason} ` : `Allow ${pending.call.name}(${args})? [y/N] `;
-    const answer = (await rl.question(s.yellow(question))).trim();
-    if (pending.kind === 'input') return { callId: pending.call.id, approve: true, input: answer };
-    if (/^y(es)?$/i.test(answer)) return { callId: pending.call.id, approve: true };
-    const reason = (await rl.question('Reason (optional): ')).trim();
-    return { callId: pending.call.id, approve: false, reason: reason || undefined };
+    const text =
+      pending.kind === 'input'
+        ? `${pending.call.name} asks: ${pending.reason ?? ''}\nAnswer: `
+        : `Allow ${pending.call.name}(${args})? [y/N] `;
+    spinner?.hold();
+    try {
+      const answer = (await question(s.yellow(text))).trim();
+      if (pending.kind === 'input') return { callId: pending.call.id, approve: true, input: answer };
+      if (/^y(es)?$/i.test(answer)) return { callId: pending.call.id, approve: true };
+      const reason = (await question('Reason (optional): ')).trim();
+      return { callId: pending.call.id, approve: false, reason: reason || undefined };
+    } finally {
+      spinner?.release();
+    }
+  };
+  return (pending) => {
+    const next = queue.then(() => ask(pending));
+    queue = next.catch(() => undefined);
+    return next;
   };
 }
 
@@ -213,12 +284,20 @@ function reportPause(
 ): void {
   if (result.status !== 'paused' || options.json) return;
   const s = styles(io.isTTY);
-  io.stderr(s.yellow(`paused: ${result.pending?.length ?? 0} tool call(s) wait for a decision\n`));
-  for (const p of result.pending ?? [])
-    io.stderr(`  ${p.call.id}  ${p.call.name}(${JSON.stringify(p.call.arguments)})\n`);
-  io.stderr(
-    `resume with: agentctl run ${agent} --session ${sessionId} --approve <call id> (or --deny <call id> --reason "...")\n`,
-  );
+  const pending = result.pending ?? [];
+  const questions = pending.filter((p) => p.kind === 'input');
+  io.stderr(s.yellow(`paused: ${pending.length} tool call(s) wait for a decision\n`));
+  for (const p of pending) {
+    const asks = p.kind === 'input' ? `  asks: ${p.reason ?? ''}` : '';
+    io.stderr(`  ${p.call.id}  ${p.call.name}(${JSON.stringify(p.call.arguments)})${asks}\n`);
+  }
+  const resume = `agentctl run ${agent} --session ${sessionId}`;
+  if (questions.length < pending.length)
+    io.stderr(`resume with: ${resume} --approve <call id> (or --deny <call id> --reason "...")\n`);
+  if (questions.length > 0)
+    io.stderr(
+      `answer with: ${resume} --answer ${questions[0].call.id}="<your answer>" (or --answer-file ${questions[0].call.id}=<file>)\n`,
+    );
 }
 
 async function chat(runner: Runner, sessionId: string, options: RunCommandOptions, io: Io): Promise<number> {
@@ -235,6 +314,7 @@ async function chat(runner: Runner, sessionId: string, options: RunCommandOption
         break;
       }
       if (line.length === 0) break;
+      // Ctrl-C at the `you>` prompt closes readline and ends the chat; during a run, invoke cancels it.
       code = await invoke(runner, { input: line }, sessionId, options, io, rl);
     }
   } finally {

@@ -1,10 +1,15 @@
 import type { AgentEvent, UsageStats } from '@agentctl/core';
 import type { Io } from '../../io.js';
 import { styles } from '../../io.js';
+import type { Spinner } from './spinner.js';
 
-/** Prints events for a person: the answer on stdout, tool activity and usage on stderr. */
-export function textRenderer(io: Io): (event: AgentEvent) => void {
+/**
+ * Prints events for a person: the answer on stdout, tool activity and usage on stderr; with a
+ * spinner, shows it while the model or a tool works and nothing is being written.
+ */
+export function textRenderer(io: Io, spinner?: Spinner): (event: AgentEvent) => void {
   const s = styles(io.isTTY);
+  const running = new Map<string, string>();
   let midLine = false;
   let lastAuthor: string | undefined;
   // Parallel branches stream at once: one branch prints live, the others are held until it finishes.
@@ -24,6 +29,18 @@ export function textRenderer(io: Io): (event: AgentEvent) => void {
     midLine = !text.endsWith('\n');
   };
   return (event) => {
+    spinner?.stop();
+    render(event);
+    if (!spinner) return;
+    if (event.type === 'tool_call') running.set(event.call.id, event.call.name);
+    if (event.type === 'tool_result') running.delete(event.callId);
+    if (event.type === 'run_end' || event.type === 'approval_required') running.clear();
+    // Never over half a line of streamed text, and not once the run has stopped.
+    if (midLine || ['run_end', 'approval_required', 'error', 'text_delta'].includes(event.type)) return;
+    spinner.start(running.size > 0 ? `running ${[...new Set(running.values())].join(', ')}` : 'thinking');
+  };
+
+  function render(event: AgentEvent): void {
     switch (event.type) {
       case 'text_delta': {
         live ??= event.branch;
@@ -74,7 +91,7 @@ export function textRenderer(io: Io): (event: AgentEvent) => void {
       default:
         break;
     }
-  };
+  }
 }
 
 /** Prints each event as one JSON line on stdout. */

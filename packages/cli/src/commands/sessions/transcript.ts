@@ -38,7 +38,13 @@ function eventLine(event: AgentEvent): string | undefined {
     case 'tool_result':
       return `  ← ${event.name}${event.isError ? ' failed' : ''}: ${clip(event.content)}`;
     case 'approval_required':
-      return `  ⏸ waiting for approval: ${event.pending.map((p) => p.call.name).join(', ')}`;
+      return event.pending
+        .map((p) =>
+          p.kind === 'input'
+            ? `  ⏸ waiting for an answer (${p.call.id}): ${clip(p.reason ?? '')}`
+            : `  ⏸ waiting for approval (${p.call.id}): ${p.call.name}`,
+        )
+        .join('\n');
     case 'transfer':
       return `  ⇢ transfer ${event.from} → ${event.to}`;
     case 'escalate':

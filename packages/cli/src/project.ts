@@ -17,6 +17,7 @@ export async function openProject(options: Record<string, unknown>, io: Io): Pro
     cwd: io.cwd,
     project: options.project as string | undefined,
     env: io.env,
+    registry: defaultRegistry(),
   });
   failOnErrors(project.diagnostics, io);
   return project;

@@ -73,7 +73,8 @@ export async function resolveMiddleware(
   const modelEntry = compiler.specs.model.get(model.name);
   // Providers that talk to a network (openai, anthropic, ...) retry and time out themselves, before
   // the first token; the middleware would repeat a call after text was already streamed.
-  const ownsRetries = model.provider !== 'offline';
+  const ownsRetries =
+    compiler.registry.describe('provider', model.provider)?.capabilities?.ownsRetries === true;
   if (model.retry && modelEntry && !ownsRetries) {
     const made = await builtin('retry', model.retry, modelEntry, ['retry']);
     if (made) out.push(made);

@@ -93,7 +93,12 @@ export async function watchProject(
     for (const file of [...contents.keys(), ...files]) seen.set(file, fileHash(file));
     let project: LoadedProject;
     try {
-      project = await loadProject({ cwd: dir, project: options.project, env: options.env });
+      project = await loadProject({
+        cwd: dir,
+        project: options.project,
+        env: options.env,
+        registry: options.registry,
+      });
     } catch (error) {
       const d = diagnostic(dir, FILE_START, 'internal-error', (error as Error).message);
       onDiagnostics([d], files);

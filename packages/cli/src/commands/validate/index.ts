@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { loadProject } from '@agentctl/config';
 import { CliError, EXIT } from '../../cli-error.js';
+import { defaultRegistry } from '../../default-registry.js';
 import type { Io } from '../../io.js';
 import { formatGithub } from './format-github.js';
 import { formatJson } from './format-json.js';
@@ -24,6 +25,8 @@ export async function validateCommand(raw: Record<string, unknown>, io: Io): Pro
     project: options.project,
     paths: options.paths && options.paths.length > 0 ? options.paths : undefined,
     env: io.env,
+    registry: defaultRegistry(),
+    checkModules: true,
   });
   if (project.files.length === 0 && project.diagnostics.length === 0) {
     throw new CliError(`no YAML files found in ${project.root} (include globs matched nothing)`, EXIT.failed);

@@ -22,6 +22,8 @@ export interface FactoryContext {
   secrets: Secrets;
   /** Resolves a path written in the spec's file; throws when it leaves the project. */
   resolvePath(written: string): string;
+  /** Reads a file written in the spec's file through the path resolver: in the project, regular, size-capped. */
+  readText(written: string, what: string): string;
   /** Imports a .ts or .js module (TypeScript without a build step). */
   importModule(absolutePath: string): Promise<Record<string, unknown>>;
 }

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import {
   type Agent,
   type AgentConfig,
@@ -55,8 +54,8 @@ async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<A
   let template = spec.instruction;
   if (spec.instruction_file !== undefined) {
     const file = spec.instruction_file;
-    template = await compiler.attempt(entry, ['instruction_file'], 'file-path', async () =>
-      readFile(compiler.factoryContext(entry).resolvePath(file), 'utf8'),
+    template = await compiler.attempt(entry, ['instruction_file'], 'file-path', () =>
+      compiler.factoryContext(entry).readText(file, 'instruction file'),
     );
     if (template === undefined) return undefined;
   }

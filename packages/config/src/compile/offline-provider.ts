@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { ModelDefinition } from '@agentctl/core';
 import { type AgentErrorCode, type ModelProvider, offline, type ScriptTurn } from '@agentctl/core';
 import { parse } from 'yaml';
@@ -39,8 +38,7 @@ export function toScriptTurn(turn: ScriptTurnSpec): ScriptTurn {
 }
 
 async function readScript(path: string, ctx: FactoryContext): Promise<ScriptTurnSpec[]> {
-  const absolute = ctx.resolvePath(path);
-  const data: unknown = parse(await readFile(absolute, 'utf8'), { maxAliasCount: MAX_ALIAS_COUNT });
+  const data: unknown = parse(ctx.readText(path, 'script'), { maxAliasCount: MAX_ALIAS_COUNT });
   const validate = turnsValidator();
   if (validate && !validate(data)) {
     const first = validate.errors?.[0];

@@ -8,6 +8,7 @@ import { findProjectRoot, PROJECT_FILE } from '../project-root.js';
 import type { Registry } from '../registry.js';
 import { RULES } from '../rules/index.js';
 import type { ProjectSpec } from '../spec-types.js';
+import { checkGlobs } from './check-globs.js';
 import { checkModules } from './check-modules.js';
 import { DEFAULT_INCLUDE, findFiles } from './find-files.js';
 import { checkDocument, type IndexedEntry } from './index-documents.js';
@@ -72,9 +73,9 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
   if (configFile) await read(configFile, true);
   const projectEntry = entries.find((e) => e.kind === 'project' && e.valid);
   const project = projectEntry?.spec as ProjectSpec | undefined;
-  let files = (await findFiles(root, project?.include ?? DEFAULT_INCLUDE, project?.exclude)).filter(
-    (f) => f !== configFile,
-  );
+  const globs = checkGlobs(projectEntry, project?.include ?? DEFAULT_INCLUDE, project?.exclude ?? []);
+  diagnostics.push(...globs.diagnostics);
+  let files = (await findFiles(root, globs.include, globs.exclude)).filter((f) => f !== configFile);
   const only = options.paths?.map((p) => resolve(cwd, p));
   for (const path of only ?? []) {
     if (!isInside(root, path)) {
@@ -109,7 +110,15 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
   const env = await projectEnv(root, specs, options.env);
   const modules = options.checkModules ? await checkModules(root, entries) : undefined;
   if (modules) diagnostics.push(...modules.diagnostics);
-  const context = { root, specs, entries, env, registry: options.registry, moduleTools: modules?.toolNames };
+  const context = {
+    root,
+    specs,
+    entries,
+    env,
+    registry: options.registry,
+    moduleTools: modules?.toolNames,
+    parsedFiles: new Set(files),
+  };
   for (const rule of RULES) {
     try {
       diagnostics.push(...rule.check(context));

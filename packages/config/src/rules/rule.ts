@@ -14,6 +14,8 @@ export interface RuleContext {
   /** The registry compile will use; rules about plugin names and options skip when absent. */
   registry?: Registry;
   /** The tool names of each agent's `module:` entries (by entry index), when modules were checked. */
+  /** Absolute paths of every YAML file the project read (a file may hold no valid document). */
+  parsedFiles?: ReadonlySet<string>;
   moduleTools?: ReadonlyMap<IndexedEntry, ReadonlyMap<number, readonly string[]>>;
 }
 

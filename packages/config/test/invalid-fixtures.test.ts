@@ -43,6 +43,7 @@ describe('invalid fixtures', () => {
     for (const d of loaded.diagnostics) {
       expect(d.endLine * 10_000 + d.endCol).toBeGreaterThanOrEqual(d.line * 10_000 + d.col);
       expect(d.message).not.toMatch(/\n|^\s*$/);
+      expect(Buffer.byteLength(d.message)).toBeLessThanOrEqual(2048);
     }
   });
 

@@ -36,7 +36,7 @@ export async function readCassette(absolute: string, display = absolute): Promis
     );
   }
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
   const syntax = doc.errors[0];
   if (syntax) {
     const at = lineCounter.linePos(syntax.pos[0]);

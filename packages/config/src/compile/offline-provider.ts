@@ -38,7 +38,10 @@ export function toScriptTurn(turn: ScriptTurnSpec): ScriptTurn {
 }
 
 async function readScript(path: string, ctx: FactoryContext): Promise<ScriptTurnSpec[]> {
-  const data: unknown = parse(ctx.readText(path, 'script'), { maxAliasCount: MAX_ALIAS_COUNT });
+  const data: unknown = parse(ctx.readText(path, 'script'), {
+    maxAliasCount: MAX_ALIAS_COUNT,
+    logLevel: 'error',
+  });
   const validate = turnsValidator();
   if (validate && !validate(data)) {
     const first = validate.errors?.[0];

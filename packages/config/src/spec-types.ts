@@ -98,6 +98,7 @@ export interface ScriptTurnSpec {
     cache_write_tokens?: number;
   };
   delay_ms?: number;
+  fallback?: boolean;
 }
 
 /** A named model. */

@@ -84,6 +84,7 @@ const model: Required<ModelSpec> = {
       error: { message: 'm', code: 'MODEL_ERROR', retryable: true },
       usage: { input_tokens: 1, output_tokens: 2, cache_read_tokens: 0, cache_write_tokens: 0 },
       delay_ms: 1,
+      fallback: false,
     },
   ],
   cassette: './c.json',

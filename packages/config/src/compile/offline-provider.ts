@@ -34,6 +34,7 @@ export function toScriptTurn(turn: ScriptTurnSpec): ScriptTurn {
     };
   }
   if (turn.delay_ms !== undefined) out.delayMs = turn.delay_ms;
+  if (turn.fallback !== undefined) out.fallback = turn.fallback;
   return out;
 }
 

@@ -25,6 +25,27 @@ export function checkOptions(
   rules: readonly PluginRule[] = [],
 ): PluginProblem[] {
   if (!schema) return rules.flatMap((rule) => rule(options));
+  // A thousand agents tend to write the same few option sets: each is checked once per schema.
+  const key = JSON.stringify(options);
+  let seen = results.get(schema);
+  if (!seen) {
+    seen = new Map();
+    results.set(schema, seen);
+  }
+  const known = seen.get(key);
+  if (known) return known;
+  const problems = uncachedCheck(options, schema, rules);
+  if (seen.size < 1000) seen.set(key, problems);
+  return problems;
+}
+
+const results = new WeakMap<object, Map<string, PluginProblem[]>>();
+
+function uncachedCheck(
+  options: Record<string, unknown>,
+  schema: JsonSchema,
+  rules: readonly PluginRule[],
+): PluginProblem[] {
   const out: PluginProblem[] = [];
   const known = Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {});
   const closed = schema.additionalProperties === false;

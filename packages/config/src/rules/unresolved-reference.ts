@@ -23,15 +23,19 @@ function missing(
 /** Every name an agent (or the project's defaults) uses refers to something that exists. */
 export function unresolvedReference(ctx: RuleContext): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const report = (file: string, range: SourceRange, message: string | undefined) => {
-    if (message) out.push(diagnostic(file, range, 'unresolved-reference', message));
+  // The range is found only for a problem: locating every reference costs more than checking it.
+  const report = (file: string, range: () => SourceRange, message: string | undefined) => {
+    if (message) out.push(diagnostic(file, range(), 'unresolved-reference', message));
   };
   const { specs } = ctx;
   const middlewareNames = ctx.registry?.names('middleware');
   const memoryNames = ctx.registry?.names('memory');
   for (const agent of validAgents(ctx)) {
     const spec = agent.spec;
-    const at = (...path: Array<string | number>) => agent.locate(path);
+    const at =
+      (...path: Array<string | number>) =>
+      () =>
+        agent.locate(path);
     if (spec.model !== undefined && !spec.model.includes('/')) {
       report(
         agent.file,
@@ -59,7 +63,7 @@ export function unresolvedReference(ctx: RuleContext): Diagnostic[] {
         const name = Object.keys(entry)[0];
         report(
           agent.file,
-          agent.locate(['middleware', i, name], { key: true }),
+          () => agent.locate(['middleware', i, name], { key: true }),
           missing(specs, 'middleware', name, middlewareNames),
         );
       }
@@ -70,7 +74,7 @@ export function unresolvedReference(ctx: RuleContext): Diagnostic[] {
     if (name !== undefined && middlewareNames && !middlewareNames.includes(name))
       report(
         mw.file,
-        mw.locate(['builtin']),
+        () => mw.locate(['builtin']),
         `built-in middleware \`${excerpt(name)}\` is not registered${didYouMean(name, middlewareNames)} (registered: ${middlewareNames.join(', ')})`,
       );
   }
@@ -79,7 +83,7 @@ export function unresolvedReference(ctx: RuleContext): Diagnostic[] {
     if (backend !== undefined && memoryNames && !memoryNames.includes(backend))
       report(
         memory.file,
-        memory.locate(['backend']),
+        () => memory.locate(['backend']),
         `memory backend \`${excerpt(backend)}\` is not registered${didYouMean(backend, memoryNames)} (registered: ${memoryNames.join(', ')})`,
       );
   }
@@ -87,11 +91,15 @@ export function unresolvedReference(ctx: RuleContext): Diagnostic[] {
   if (project) {
     const defaults = (project.spec as { defaults?: { model?: string; memory?: string } }).defaults;
     if (defaults?.model && !defaults.model.includes('/'))
-      report(project.file, project.locate(['defaults', 'model']), missing(specs, 'model', defaults.model));
+      report(
+        project.file,
+        () => project.locate(['defaults', 'model']),
+        missing(specs, 'model', defaults.model),
+      );
     if (defaults?.memory)
       report(
         project.file,
-        project.locate(['defaults', 'memory']),
+        () => project.locate(['defaults', 'memory']),
         missing(specs, 'memory', defaults.memory, memoryNames),
       );
   }

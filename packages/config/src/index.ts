@@ -1,6 +1,7 @@
 export { parseDuration } from '@agentctl/core';
 export { CassetteError, readCassette, writeCassette } from './compile/cassette-file.js';
 export { type CompileOptions, compileProject, type Runtime } from './compile/compile-project.js';
+export { connectToolsets } from './compile/connect-toolsets.js';
 export { renderInstruction } from './compile/instruction.js';
 export { toScriptTurn } from './compile/offline-provider.js';
 export type { ProviderWrapper } from './compile/resolve-model.js';

@@ -5,6 +5,7 @@ import {
   formatDiagnostic,
   type LoadedProject,
   loadProject,
+  PROJECT_FILE,
   type Runtime,
   scopeDiagnostics,
 } from '@agentctl/config';
@@ -28,6 +29,12 @@ export async function openProject(
     env: io.env,
     registry: defaultRegistry(),
   });
+  if (!loaded.configFile && loaded.files.length === 0) {
+    throw new CliError(
+      `no agentctl project in ${loaded.root}: no ${PROJECT_FILE} here or in a parent folder, and no agents/**/*.yaml (create one with \`agentctl init\`, or point at one with -C DIR)`,
+      EXIT.usage,
+    );
+  }
   const model = options.model as string | undefined;
   const project =
     agent === undefined ? loaded : { ...loaded, diagnostics: scopeDiagnostics(loaded, agent, model) };

@@ -6,6 +6,7 @@ import { displayPath, resolveProjectPath } from '../paths.js';
 import type { ProviderFactory } from '../registry.js';
 import type { AgentSpec, ModelSpec, ProjectSpec } from '../spec-types.js';
 import type { Compiler } from './compiler.js';
+import { modelInfo } from './model-catalogue.js';
 import { replayFromSpec } from './offline-provider.js';
 
 /**
@@ -105,7 +106,9 @@ export async function resolveModel(
   }
   const provider = await pending;
   if (!provider) return undefined;
-  return { provider, spec, definition, pricing: definition.pricing };
+  // Prices written in YAML win over the catalogue's list prices.
+  const pricing = definition.pricing ?? modelInfo(definition.provider, definition.model ?? '')?.pricing;
+  return { provider, spec, definition, pricing };
 }
 
 // A network model with a `cassette:` plays it when it has no key, so a project with real models

@@ -15,6 +15,7 @@ import { uniqueNames } from './unique-names.js';
 import { unknownBuiltin } from './unknown-builtin.js';
 import { unknownProvider } from './unknown-provider.js';
 import { unresolvedReference } from './unresolved-reference.js';
+import { unsetStateKey } from './unset-state-key.js';
 import { workflowConstraints } from './workflow-constraints.js';
 
 /** Every semantic rule, in the order their diagnostics are most useful. */
@@ -36,4 +37,5 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'env-empty', check: envEmpty },
   { id: 'anthropic-sampling', check: anthropicSampling },
   { id: 'instruction-template', check: instructionTemplate },
+  { id: 'unset-state-key', check: unsetStateKey },
 ];

@@ -210,7 +210,8 @@ describe('compile: module tools, models, registry', () => {
         'kind: agent\nname: a\nmodel: scripted\ninstruction: "Help {{ state.who }} ({{ agent.name }}) with {{ input }} {{ nope }}"\nmiddleware: [{ retry: { max_attempts: 2, initial_delay: 1 } }]\n---\nkind: model\nname: scripted\nprovider: offline\nmodel: script\nscript:\n  - error: { message: flaky, code: PROVIDER_ERROR, retryable: true }\n  - text: ok\n',
     };
     const { runtime, diagnostics } = await compile(files);
-    expect(diagnostics.map((d) => d.rule)).toEqual(['instruction-template']);
+    // `{{ nope }}` is no template; `{{ state.who }}` is one that nothing in the project sets.
+    expect(diagnostics.map((d) => d.rule)).toEqual(['instruction-template', 'unset-state-key']);
     const agent = runtime!.agents.get('a')!;
     const instruction = agent.getConfig().instruction as (c: object) => string;
     expect(instruction({ agent: 'a', input: 'taxes', state: { who: 'Ada' } })).toBe(

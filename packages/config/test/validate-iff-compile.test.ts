@@ -38,13 +38,16 @@ describe('validate exits 0 if and only if compiling succeeds', () => {
   });
 
   it('over the examples, mutated (documents and lines dropped): validate passes exactly when compile does', async () => {
-    const files = readdirSync(join(repo, 'agents'), { recursive: true })
+    const all = readdirSync(join(repo, 'agents'), { recursive: true })
       .map(String)
       .filter((f) => f.endsWith('.yaml') && !f.includes('scripts/') && !f.includes('cassettes/'));
+    const files = all.filter((f) => !readFileSync(join(repo, 'agents', f), 'utf8').includes('kind: toolset'));
     const base = mkdtempSync(join(tmpdir(), 'agentctl-iff-'));
     try {
       cpSync(join(repo, 'agents'), join(base, 'agents'), { recursive: true });
       cpSync(join(repo, 'agentctl.yaml'), join(base, 'agentctl.yaml'));
+      // An example with an MCP toolset would start its server at compile: left out (network-free).
+      for (const file of all.filter((f) => !files.includes(f))) rmSync(join(base, 'agents', file));
       const clean = await verdicts(base);
       expect(clean).toMatchObject({ validateOk: true, compileOk: true });
       let validCases = 0;

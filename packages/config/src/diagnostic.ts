@@ -39,10 +39,9 @@ export function diagnostic(
 /** The longest message a diagnostic carries; rules cut echoed values far shorter, this is the backstop. */
 export const MAX_MESSAGE_LENGTH = 1000;
 
-// One line, at most MAX_MESSAGE_LENGTH characters, whatever a rule or a library put in it.
+// At most MAX_MESSAGE_LENGTH characters, whatever a rule or a library put in it.
 function bounded(message: string): string {
-  const line = message.includes('\n') ? message.replace(/\s*\n\s*/g, ' ') : message;
-  return line.length <= MAX_MESSAGE_LENGTH ? line : `${line.slice(0, MAX_MESSAGE_LENGTH - 1)}…`;
+  return message.length <= MAX_MESSAGE_LENGTH ? message : `${message.slice(0, MAX_MESSAGE_LENGTH - 1)}…`;
 }
 
 /** `file:line:col: severity: message [rule]`, the one-line text form. */

@@ -36,13 +36,13 @@ function event(i) {
  * A sessions folder in the documented layout (packages/store-file/README.md): the target's log holds
  * `events` events, one record line each, as appends leave it; ten other sessions; an index.
  */
-function generate(events) {
+function generate(events, small = 10) {
   const dir = mkdtempSync(join(tmpdir(), 'agentctl-bench-'));
   const now = Date.now();
   const index = [];
   for (let n = 0; n <= OTHERS; n++) {
     const id = n === 0 ? TARGET : `s${n}`;
-    const count = n === 0 ? events : 10;
+    const count = n === 0 ? events : small;
     const snapshot = {
       version: 1,
       id,
@@ -74,13 +74,19 @@ function generate(events) {
   return dir;
 }
 
+/** Wall and CPU (user + system, this process) milliseconds of each of `count` calls. */
 async function timeEach(count, task) {
   const times = [];
+  const cpu = [];
   for (let i = 0; i < count; i++) {
     const start = performance.now();
+    const startCpu = process.cpuUsage();
     await task(i);
+    const used = process.cpuUsage(startCpu);
+    cpu.push((used.user + used.system) / 1000);
     times.push(performance.now() - start);
   }
+  times.cpu = cpu;
   return times;
 }
 
@@ -92,8 +98,9 @@ async function child(subject) {
     for (let i = 0; i < 3; i++) await store.create({ id: `warm${i}`, agent: 'bench' });
     const times = await timeEach(APPENDS, (i) => store.create({ id: `new${i}`, agent: 'bench' }));
     rmSync(dir, { recursive: true, force: true });
-    return { medianMs: median(times) };
+    return { medianMs: median(times), cpuMs: median(times.cpu) };
   }
+  if (subject === 'pairs') return pairs();
   const events = Number(subject.split(':')[1]);
   const dir = generate(events);
   const store = new FileSessionStore({ path: dir });
@@ -108,7 +115,31 @@ async function child(subject) {
   const after = await new FileSessionStore({ path: dir }).get(TARGET);
   if (after.events.length !== events + 3 + APPENDS) throw new Error('appends were lost');
   rmSync(dir, { recursive: true, force: true });
-  return { medianMs: median(times), maxMs: Math.max(...times), getMs };
+  return { medianMs: median(times), cpuMs: median(times.cpu), maxMs: Math.max(...times), getMs };
+}
+
+/**
+ * Appends to a 10-event session and a 50,000-event one in turn, in one process, so both see the
+ * same machine load at the same moment; the ratio is taken pair by pair.
+ */
+async function pairs() {
+  const dir = generate(50_000, 10);
+  const store = new FileSessionStore({ path: dir });
+  await store.get(TARGET);
+  await store.get('s1');
+  const ratios = [];
+  for (let i = 0; i < APPENDS; i++) {
+    const order = i % 2 ? [TARGET, 's1'] : ['s1', TARGET];
+    const ms = {};
+    for (const id of order) {
+      const start = performance.now();
+      await store.append(id, [event(3e6 + i)]);
+      ms[id] = performance.now() - start;
+    }
+    ratios.push(ms[TARGET] / ms.s1);
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return { ratio: median(ratios) };
 }
 
 if (process.argv[2] === '--child') {
@@ -117,7 +148,7 @@ if (process.argv[2] === '--child') {
 }
 
 const self = fileURLToPath(import.meta.url);
-const subjects = [...LENGTHS.map((n) => `append:${n}`), 'create', 'create:no-fsync'];
+const subjects = [...LENGTHS.map((n) => `append:${n}`), 'create', 'create:no-fsync', 'pairs'];
 const rounds = [];
 for (let r = 0; r < ROUNDS; r++) {
   const round = {};
@@ -142,11 +173,15 @@ for (const n of LENGTHS) {
   const ms = rounds.map((r) => r[key].medianMs);
   const ratios = rounds.map((r) => r[key].medianMs / r['append:10'].medianMs);
   const gets = rounds.map((r) => r[key].getMs);
+  const cpu = rounds.map((r) => r[key].cpuMs);
+  const cpuRatios = rounds.map((r) => r[key].cpuMs / r['append:10'].cpuMs);
   rows.push([
     `append, ${n.toLocaleString('en')} events`,
     round(median(ms), 3),
     spread(ms),
     n === 10 ? '1' : `${round(median(ratios), 2)} (${spread(ratios, 2)})`,
+    `${round(median(cpu), 3)} (${spread(cpu)})`,
+    n === 10 ? '1' : `${round(median(cpuRatios), 2)} (${spread(cpuRatios, 2)})`,
     round(Math.max(...rounds.map((r) => r[key].maxMs)), 2),
     round(median(gets), 1),
   ]);
@@ -157,10 +192,41 @@ for (const n of LENGTHS) {
     value: round(median(ms), 3),
   });
 }
+const pairRatios = rounds.map((r) => r.pairs.ratio);
+rows.push([
+  'append pairs in one process, 50,000 ÷ 10 events',
+  '',
+  '',
+  `${round(median(pairRatios), 2)} (${spread(pairRatios, 2)})`,
+  '',
+  '',
+  '',
+  '',
+]);
 const creates = rounds.map((r) => r.create.medianMs);
-rows.push(['create a session', round(median(creates), 3), spread(creates), '', '', '']);
+const createCpu = rounds.map((r) => r.create.cpuMs);
+rows.push([
+  'create a session',
+  round(median(creates), 3),
+  spread(creates),
+  '',
+  `${round(median(createCpu), 3)} (${spread(createCpu)})`,
+  '',
+  '',
+  '',
+]);
 const fastCreates = rounds.map((r) => r['create:no-fsync'].medianMs);
-rows.push(['create, durable: false', round(median(fastCreates), 3), spread(fastCreates), '', '', '']);
+const fastCpu = rounds.map((r) => r['create:no-fsync'].cpuMs);
+rows.push([
+  'create, durable: false',
+  round(median(fastCreates), 3),
+  spread(fastCreates),
+  '',
+  `${round(median(fastCpu), 3)} (${spread(fastCpu)})`,
+  '',
+  '',
+  '',
+]);
 summary.push({
   workload: 'file store create',
   subject: 'agentctl file store',
@@ -169,7 +235,16 @@ summary.push({
 });
 printTable(
   `file session store, durable (fsync): ${ROUNDS} rounds × ${APPENDS} operations, each subject in its own process`,
-  ['operation', 'ms (median of rounds)', 'min–max', '× 10 events (min–max)', 'slowest single', 'get ms'],
+  [
+    'operation',
+    'wall ms (median of rounds)',
+    'min–max',
+    '× 10 events (min–max)',
+    'CPU ms (min–max)',
+    'CPU × 10 events',
+    'slowest single',
+    'get ms',
+  ],
   rows,
 );
 writeResult('session-append', summary, { rounds, appends: APPENDS });

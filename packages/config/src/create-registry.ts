@@ -8,6 +8,7 @@ import {
 import { BUILTIN_MIDDLEWARE_SCHEMAS, OFFLINE_OPTIONS_SCHEMA } from './compile/builtin-middleware-schemas.js';
 import { offlineProvider } from './compile/offline-provider.js';
 import { Registry } from './registry.js';
+import { TOOLBOX } from './toolbox/toolbox.js';
 import { commandTool } from './tools/command-tool.js';
 import { httpTool } from './tools/http-tool.js';
 import { moduleTool } from './tools/module-tool.js';
@@ -16,13 +17,14 @@ const mw = BUILTIN_MIDDLEWARE_SCHEMAS;
 
 /**
  * A registry with the built-ins: provider `offline`; middleware retry, timeout, logging,
- * redaction; memory `memory`; tool kinds module, http, command.
+ * redaction; memory `memory`; tool kinds module, http, command; the toolbox built-ins shell,
+ * filesystem, fetch, think, todo, memory.
  *
  * @example
  * const registry = createRegistry().registerProvider('openai', (model) => openai(model));
  */
 export function createRegistry(): Registry {
-  return new Registry()
+  const registry = new Registry()
     .registerProvider('offline', offlineProvider, {
       description: 'Offline models: echo, script, auto, replay. Needs no key and no network.',
       schema: OFFLINE_OPTIONS_SCHEMA,
@@ -42,4 +44,6 @@ export function createRegistry(): Registry {
       capabilities: { needsNetwork: true },
     })
     .registerToolKind('command', commandTool, { description: 'A command run without a shell.' });
+  for (const [name, factory] of Object.entries(TOOLBOX)) registry.registerBuiltinTool(name, factory);
+  return registry;
 }

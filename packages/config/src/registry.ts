@@ -50,11 +50,11 @@ export type ToolsetFactory = (
 ) => Promise<{ tools: AnyTool[]; dispose(): Promise<void> }>;
 /** Makes a tool from a tool spec of one implementation kind (`module`, `http`, `command`, ...). */
 export type ToolKindFactory = (spec: ToolSpec, ctx: FactoryContext) => AnyTool | Promise<AnyTool>;
-/** Makes a built-in tool (`- builtin: NAME`) from its options. */
+/** Makes a built-in tool (`- builtin: NAME`) from its options; a toolbox entry may make several. */
 export type BuiltinToolFactory = (
   options: Record<string, unknown>,
   ctx: FactoryContext,
-) => AnyTool | Promise<AnyTool>;
+) => AnyTool | AnyTool[] | Promise<AnyTool | AnyTool[]>;
 
 /** A JSON Schema object (draft 2020-12). */
 export type JsonSchema = Record<string, unknown>;

@@ -142,6 +142,7 @@ export interface CommandToolSpec {
   cwd?: string;
   env?: string[];
   max_output_bytes?: number;
+  allow_dash?: string[];
 }
 
 /** A named tool. */

@@ -22,6 +22,7 @@ describe('examples', () => {
       'gather',
       'greeter',
       'hello',
+      'housekeeper',
       'librarian',
       'papers',
       'plan',

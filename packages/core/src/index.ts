@@ -20,12 +20,22 @@ export {
   APPROVAL_MODES,
   type ApprovalMode,
   type ApprovalPolicyOptions,
-  type ApprovalRule,
   createApprovalPolicy,
   defaultNeedsApproval,
-  globMatcher,
   type ToolKind,
 } from './approval-policy.js';
+export {
+  APPROVAL_RULE_GRAMMAR,
+  type ApprovalRule,
+  approvalRuleMatcher,
+  bindApprovalRule,
+  canonicalArgument,
+  globMatcher,
+  parseApprovalRule,
+  shellArgumentMessage,
+  stringArguments,
+  type WrittenApprovalRule,
+} from './approval-rule.js';
 export { parseDuration } from './duration.js';
 export {
   AGENT_ERROR_CODES,
@@ -185,10 +195,18 @@ export {
   toolDefinition,
 } from './tool.js';
 export { BUILTIN_TOOLS, type BuiltinToolFactory, type BuiltinToolName } from './tools/builtin-tools.js';
+export { confinedPath, confinedTarget, isInside, type Roots } from './tools/confined-path.js';
 export { type CurrentTime, type CurrentTimeOptions, currentTime } from './tools/current-time.js';
+export { htmlText } from './tools/html-text.js';
 export { type HttpGetOptions, type HttpGetResult, httpGet } from './tools/http-get.js';
 export { type ListDirOptions, listDir } from './tools/list-dir.js';
 export { type ReadFileOptions, readFile } from './tools/read-file.js';
+export {
+  OutputLimitError,
+  type ProcessOutput,
+  type RunProcessOptions,
+  runProcess,
+} from './tools/run-process.js';
 export {
   addUsage,
   costOf,

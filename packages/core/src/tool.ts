@@ -58,6 +58,8 @@ export interface Tool<TParams = Record<string, unknown>, TResult = unknown> {
   needsApproval?: ApprovalRequirement;
   /** Milliseconds one call may take; the agent's tool timeout applies when unset. */
   timeout?: number;
+  /** Arguments whose value a shell runs as code: no approval rule may match them (a pattern cannot make a script safe). */
+  shellArguments?: readonly string[];
 }
 
 /** Anything assignable to a tool, whatever its parameter and result types. */

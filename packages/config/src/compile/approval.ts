@@ -2,8 +2,10 @@ import {
   type AnyTool,
   type ApprovalPolicy,
   type ApprovalRule,
+  bindApprovalRule,
   createApprovalPolicy,
   globMatcher,
+  parseApprovalRule,
 } from '@agentctl/core';
 import type { AgentSpec, ApprovalMode, ApprovalRuleSpec, ToolsetSpec } from '../spec-types.js';
 
@@ -59,12 +61,16 @@ export function agentApprovalPolicy(
       );
     }
   }
-  const allow = (approval?.allow ?? []).map(rule);
-  const deny = (approval?.deny ?? []).map(rule);
+  const allow = (approval?.allow ?? []).map((spec, i) => rule(spec, tools, `approval.allow[${i}]`));
+  const deny = (approval?.deny ?? []).map((spec, i) => rule(spec, tools, `approval.deny[${i}]`));
   if (Object.keys(modes).length === 0 && allow.length === 0 && deny.length === 0) return undefined;
   return createApprovalPolicy({ tools: modes, allow, deny });
 }
 
-function rule(spec: ApprovalRuleSpec): ApprovalRule {
-  return typeof spec === 'string' ? { tool: spec } : { tool: spec.tool, args: spec.args };
+function rule(spec: ApprovalRuleSpec, tools: readonly AnyTool[], where: string): ApprovalRule {
+  try {
+    return bindApprovalRule(typeof spec === 'string' ? parseApprovalRule(spec) : spec, tools);
+  } catch (error) {
+    throw new TypeError(`${where}: ${(error as Error).message}`);
+  }
 }

@@ -9,6 +9,12 @@ const INLINE_OPTIONS: Record<string, readonly string[]> = {
   read_file: ['root', 'max_bytes'],
   list_dir: ['root', 'max_entries'],
   http_get: ['allowed_hosts', 'max_bytes', 'timeout'],
+  shell: ['root', 'timeout'],
+  filesystem: ['root', 'max_bytes'],
+  fetch: ['allowed_hosts', 'max_bytes', 'timeout'],
+  think: [],
+  todo: [],
+  memory: [],
 };
 
 /**
@@ -25,7 +31,7 @@ export function builtinOptions(
   for (const key of Object.keys(inline)) {
     if (known && !known.includes(key)) {
       throw new TypeError(
-        `\`${key}\` is not an option of built-in \`${builtin}\` (its options: ${known.join(', ')})`,
+        `\`${key}\` is not an option of built-in \`${builtin}\` (its options: ${known.join(', ') || 'none'})`,
       );
     }
   }

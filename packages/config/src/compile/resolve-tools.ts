@@ -1,4 +1,5 @@
 import { type AnyTool, agentTool, defaultNeedsApproval } from '@agentctl/core';
+import { scrubbedTool } from '../env/scrubbed-tool.js';
 import type { SpecEntry } from '../load/project-specs.js';
 import type { AgentSpec, ToolsetSpec } from '../spec-types.js';
 import { toolsOfModule } from '../tools/module-tool.js';
@@ -25,9 +26,10 @@ async function namedTool(name: string, compiler: Compiler): Promise<AnyTool | un
         });
         return undefined;
       }
-      const tool = await compiler.attempt(entry, [kind], 'tool', () =>
+      const made = await compiler.attempt(entry, [kind], 'tool', () =>
         factory(spec, compiler.factoryContext(entry)),
       );
+      const tool = made && scrubbedTool(made, compiler.secrets);
       // Command and HTTP tools reach outside the process: they ask first unless the YAML says not to.
       if (
         tool &&
@@ -67,11 +69,12 @@ async function toolset(name: string, compiler: Compiler): Promise<AnyTool[] | un
       );
       if (!opened) return undefined;
       compiler.disposers.push(() => opened.dispose());
-      for (const tool of opened.tools) {
+      const tools = opened.tools.map((tool) => scrubbedTool(tool, compiler.secrets));
+      for (const tool of tools) {
         const mode = toolsetApprovalMode(spec, tool.name);
         if (mode) declareApprovalMode(tool, mode);
       }
-      return opened.tools;
+      return tools;
     })();
     compiler.toolsets.set(name, pending);
   }
@@ -108,12 +111,13 @@ export async function resolveTools(
         const tool = await compiler.attempt(agent, ['tools', i], 'tool', () =>
           factory(builtinOptions(ref, context), context),
         );
-        made = tool ? [tool] : undefined;
+        made = tool ? [tool].flat().map((t) => scrubbedTool(t, compiler.secrets)) : undefined;
       }
     } else if ('module' in ref) {
-      made = await compiler.attempt(agent, ['tools', i, 'module'], 'tool', () =>
+      const tools = await compiler.attempt(agent, ['tools', i, 'module'], 'tool', () =>
         toolsOfModule(ref.module, compiler.factoryContext(agent), ref.export),
       );
+      made = tools?.map((tool) => scrubbedTool(tool, compiler.secrets));
     } else if ('toolset' in ref) {
       made = await toolset(ref.toolset, compiler);
     } else if ('agent' in ref) {

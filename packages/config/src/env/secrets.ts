@@ -1,10 +1,15 @@
-/** Values that must never be shown: interpolated into api keys, headers and environments. */
+/** Values that must never be shown: interpolated into api keys, URLs, headers and environments. */
 export class Secrets {
   readonly #values = new Set<string>();
 
   /** Remembers a value as secret (short values are too common to hide usefully). */
   add(value: string): void {
-    if (value.length >= 4) this.#values.add(value);
+    if (value.length >= 4) {
+      this.#values.add(value);
+      // A secret in a URL or header may travel encoded; hide that spelling too.
+      const encoded = encodeURIComponent(value);
+      if (encoded !== value) this.#values.add(encoded);
+    }
   }
 
   /** The text with every secret value replaced by `***`. */
@@ -19,7 +24,20 @@ export class Secrets {
   }
 }
 
-/** Whether a spec path holds a secret: api keys, headers, environments. */
+/** A JSON-like value with `scrub` applied to every string in it (keys included). */
+export function scrubDeep<T>(value: T, scrub: (text: string) => string): T {
+  if (typeof value === 'string') return scrub(value) as T;
+  if (Array.isArray(value)) return value.map((item) => scrubDeep(item, scrub)) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [scrub(k), scrubDeep(v, scrub)])) as T;
+  }
+  return value;
+}
+
+/** Whether a spec path holds a secret: api keys, URLs, headers, environments. */
 export function isSecretPath(path: ReadonlyArray<string | number>): boolean {
-  return path.some((part) => part === 'api_key' || part === 'headers' || part === 'env');
+  return path.some(
+    (part) =>
+      part === 'api_key' || part === 'headers' || part === 'env' || part === 'url' || part === 'base_url',
+  );
 }

@@ -1,5 +1,7 @@
 import { agentCycle } from './agent-cycle.js';
 import { anthropicSampling } from './anthropic-sampling.js';
+import { approvalRules } from './approval-rules.js';
+import { commandArgv } from './command-argv.js';
 import { duplicateTool } from './duplicate-tool.js';
 import { envEmpty } from './env-empty.js';
 import { envRequired } from './env-required.js';
@@ -37,5 +39,7 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'env-empty', check: envEmpty },
   { id: 'anthropic-sampling', check: anthropicSampling },
   { id: 'instruction-template', check: instructionTemplate },
+  { id: 'command-argv', check: commandArgv },
+  { id: 'approval-rule', check: approvalRules },
   { id: 'unset-state-key', check: unsetStateKey },
 ];

@@ -21,7 +21,8 @@ export function unsetStateKey(ctx: RuleContext): Diagnostic[] {
   for (const agent of agents) {
     const { instruction } = agent.spec;
     if (instruction === undefined) continue;
-    for (const [, key] of new Set(instruction.matchAll(STATE_TEMPLATE))) {
+    const keys = new Set([...instruction.matchAll(STATE_TEMPLATE)].map((match) => match[1]));
+    for (const key of keys) {
       // `app:`/`user:` keys outlive a session: an earlier run (of any project) may have set them.
       if (set.has(key) || key.startsWith('app:') || key.startsWith('user:')) continue;
       out.push(

@@ -48,8 +48,25 @@ async function readCapped(response: Response, limit: number, signal: AbortSignal
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** An argument that would be a `.` or `..` path segment, which URLs resolve away. */
+class PathSegmentError extends Error {}
+
+// Each argument is exactly one path segment or query value: "/" and "?" are encoded, and since
+// URL parsing resolves "." and ".." (encoded or not) as segments, those values are refused.
+function fillUrl(template: string, args: Record<string, unknown>): string {
+  const cut = template.search(/[?#]/);
+  const path = cut < 0 ? template : template.slice(0, cut);
+  const rest = cut < 0 ? '' : template.slice(cut);
+  const segment = (value: string) => {
+    if (value === '.' || value === '..')
+      throw new PathSegmentError(`an argument is "${value}", which is not a path segment; it was not sent`);
+    return encodeURIComponent(value);
+  };
+  return fillArgs(path, args, segment) + fillArgs(rest, args, encodeURIComponent);
+}
+
 /** A `kind: tool` with `http`: one request per call, to the allowed hosts only. */
-export function httpTool(spec: ToolSpec, ctx: FactoryContext): AnyTool {
+export function httpTool(spec: ToolSpec, _ctx: FactoryContext): AnyTool {
   const http = spec.http as HttpToolSpec;
   const allowed = hostsOf(http, spec.name);
   const method = http.method ?? 'GET';
@@ -63,8 +80,9 @@ export function httpTool(spec: ToolSpec, ctx: FactoryContext): AnyTool {
     async execute(args: Record<string, unknown>, call: ToolContext) {
       let url: URL;
       try {
-        url = new URL(fillArgs(http.url, args, encodeURIComponent));
-      } catch {
+        url = new URL(fillUrl(http.url, args));
+      } catch (error) {
+        if (error instanceof PathSegmentError) throw error;
         throw new Error(`the arguments do not make a valid URL for ${spec.name}`);
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:')
@@ -83,19 +101,15 @@ export function httpTool(spec: ToolSpec, ctx: FactoryContext): AnyTool {
             headers['content-type'] = 'application/json';
         }
       }
-      try {
-        const response = await fetch(url, { method, headers, body, signal: call.signal, redirect: 'manual' });
-        if (response.status >= 300 && response.status < 400) {
-          await response.body?.cancel();
-          throw new Error(`HTTP ${response.status}: redirects are not followed`);
-        }
-        const text = await readCapped(response, limit, call.signal);
-        if (!response.ok) throw new Error(`HTTP ${response.status}: ${text.slice(0, 300)}`);
-        const isJson = /\bjson\b/.test(response.headers.get('content-type') ?? '');
-        return { status: response.status, body: isJson && text !== '' ? JSON.parse(text) : text };
-      } catch (error) {
-        throw new Error(ctx.secrets.scrub((error as Error).message));
+      const response = await fetch(url, { method, headers, body, signal: call.signal, redirect: 'manual' });
+      if (response.status >= 300 && response.status < 400) {
+        await response.body?.cancel();
+        throw new Error(`HTTP ${response.status}: redirects are not followed`);
       }
+      const text = await readCapped(response, limit, call.signal);
+      if (!response.ok) throw new Error(`HTTP ${response.status}: ${text.slice(0, 300)}`);
+      const isJson = /\bjson\b/.test(response.headers.get('content-type') ?? '');
+      return { status: response.status, body: isJson && text !== '' ? JSON.parse(text) : text };
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { ApprovalDecision } from '../agent-config.js';
 import { AgentError, type AgentErrorCode, toAgentError } from '../errors.js';
 import type { PendingApproval } from '../events.js';
+import { allowListeners } from '../listener-limit.js';
 import { isImageContent, type Message, type ToolCall } from '../messages.js';
 import type { ToolOutcome } from '../middleware/types.js';
 import type { AnyTool, ToolContext } from '../tool.js';
@@ -31,6 +32,7 @@ export async function executeToolCalls(
     plans.push(await plan(ctx, call));
   }
   const pending: PendingApproval[] = [];
+  allowListeners(ctx.signal, plans.length);
   const outcomes = await Promise.all(
     plans.map(async (p): Promise<ToolOutcome | undefined> => {
       if (p.kind === 'refuse') return finish(ctx, p.call, refusal(p.reason));

@@ -1,5 +1,8 @@
-import { realpath } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
+
+/** One folder, or several (the first is where relative paths start). */
+export type Roots = string | readonly string[];
 
 /** The real path of the folder tools are confined to; fails clearly when it does not exist. */
 export async function realRoot(root: string): Promise<string> {
@@ -10,14 +13,24 @@ export async function realRoot(root: string): Promise<string> {
   }
 }
 
+async function realRoots(roots: Roots): Promise<string[]> {
+  return Promise.all((typeof roots === 'string' ? [roots] : roots).map(realRoot));
+}
+
+function lexicalIn(bases: readonly string[], requested: string): string {
+  const lexical = path.resolve(bases[0], requested);
+  if (!bases.some((base) => isInside(base, lexical)))
+    throw new Error(`path "${requested}" is outside the allowed folder`);
+  return lexical;
+}
+
 /**
- * Resolves `requested` (relative to the root) to a real path inside the root. Refuses `..`
- * escapes, absolute paths elsewhere, and symbolic links that lead outside.
+ * Resolves `requested` (relative to the first root) to a real path inside one of the roots.
+ * Refuses `..` escapes, absolute paths elsewhere, and symbolic links that lead outside.
  */
-export async function confinedPath(root: string, requested: string): Promise<string> {
-  const base = await realRoot(root);
-  const lexical = path.resolve(base, requested);
-  if (!isInside(base, lexical)) throw new Error(`path "${requested}" is outside the allowed folder`);
+export async function confinedPath(roots: Roots, requested: string): Promise<string> {
+  const bases = await realRoots(roots);
+  const lexical = lexicalIn(bases, requested);
   let real: string;
   try {
     real = await realpath(lexical);
@@ -26,8 +39,33 @@ export async function confinedPath(root: string, requested: string): Promise<str
       throw new Error(`path "${requested}" does not exist`);
     throw new Error(`path "${requested}" cannot be read: ${(error as Error).message}`);
   }
-  if (!isInside(base, real)) throw new Error(`path "${requested}" leads outside the allowed folder`);
+  if (!bases.some((base) => isInside(base, real)))
+    throw new Error(`path "${requested}" leads outside the allowed folder`);
   return real;
+}
+
+/**
+ * Like {@link confinedPath} for a file about to be written, which may not exist yet: its nearest
+ * existing folder must really be inside a root, and an existing file must be a regular file
+ * (never a link, which could lead elsewhere). Returns where to write.
+ */
+export async function confinedTarget(roots: Roots, requested: string): Promise<string> {
+  const bases = await realRoots(roots);
+  const lexical = lexicalIn(bases, requested);
+  const existing = await lstat(lexical).catch(() => undefined);
+  if (existing && !existing.isFile()) throw new Error(`"${requested}" exists and is not a regular file`);
+  let folder = path.dirname(lexical);
+  const missing: string[] = [];
+  for (;;) {
+    const real = await realpath(folder).catch(() => undefined);
+    if (real !== undefined) {
+      if (!bases.some((base) => isInside(base, real)))
+        throw new Error(`path "${requested}" leads outside the allowed folder`);
+      return path.join(real, ...missing.reverse(), path.basename(lexical));
+    }
+    missing.push(path.basename(folder));
+    folder = path.dirname(folder);
+  }
 }
 
 /** True when `candidate` is `base` or below it. */

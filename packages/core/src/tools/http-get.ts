@@ -1,5 +1,6 @@
 import type { ImageContent, ImageMediaType } from '../messages.js';
 import { defineTool, type Tool } from '../tool.js';
+import { htmlText } from './html-text.js';
 
 /** Options of {@link httpGet}. */
 export interface HttpGetOptions {
@@ -9,6 +10,10 @@ export interface HttpGetOptions {
   maxBytes?: number;
   /** Milliseconds a request may take. Default 10000. */
   timeout?: number;
+  /** The name the model sees. Default `http_get`. */
+  name?: string;
+  /** Return the readable text of HTML pages instead of their markup. Default false. */
+  extractText?: boolean;
 }
 
 /** What `http_get` returns for a text body. */
@@ -36,7 +41,7 @@ export function httpGet(options: HttpGetOptions = {}): Tool<{ url: string }, Htt
   const maxBytes = options.maxBytes ?? 1024 * 1024;
   const timeout = options.timeout ?? 10_000;
   return defineTool<{ url: string }, HttpGetResult | ImageContent>({
-    name: 'http_get',
+    name: options.name ?? 'http_get',
     description: `Fetches a URL with HTTP GET. Allowed hosts: ${hosts.join(', ') || 'none'}.`,
     parameters: {
       type: 'object',
@@ -66,7 +71,7 @@ export function httpGet(options: HttpGetOptions = {}): Tool<{ url: string }, Htt
           target = next;
           continue;
         }
-        return readBody(response, target.href, maxBytes);
+        return readBody(response, target.href, maxBytes, options.extractText ?? false);
       }
     },
   });
@@ -97,6 +102,7 @@ async function readBody(
   response: Response,
   url: string,
   maxBytes: number,
+  extractText: boolean,
 ): Promise<HttpGetResult | ImageContent> {
   const contentType = response.headers.get('content-type') ?? '';
   const chunks: Uint8Array[] = [];
@@ -127,9 +133,13 @@ async function readBody(
     };
   }
   const textual = mediaType === '' || /^text\/|json|xml|javascript|x-www-form-urlencoded/.test(mediaType);
-  const body = textual
-    ? bytes.toString('utf8')
-    : `[binary body of type ${mediaType}, ${size} bytes, not shown]`;
+  const html = mediaType === 'text/html' || mediaType === 'application/xhtml+xml';
+  const body =
+    !textual && !html
+      ? `[binary body of type ${mediaType}, ${size} bytes, not shown]`
+      : extractText && html
+        ? htmlText(bytes.toString('utf8'))
+        : bytes.toString('utf8');
   const result: HttpGetResult = { url, status: response.status, contentType, body };
   if (truncated) result.truncated = true;
   return result;

@@ -1,12 +1,12 @@
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { defineTool, type Tool } from '../tool.js';
-import { confinedPath } from './confined-path.js';
+import { confinedPath, type Roots } from './confined-path.js';
 
 /** Options of {@link listDir}. */
 export interface ListDirOptions {
-  /** The folder the tool may list; nothing outside it, symbolic links included. */
-  root: string;
+  /** The folder (or folders; relative paths start in the first) the tool may list; nothing outside, symbolic links included. */
+  root: Roots;
   /** Entries returned at most. Default 1000. */
   maxEntries?: number;
 }

@@ -1,11 +1,11 @@
 import { open } from 'node:fs/promises';
 import { defineTool, type Tool } from '../tool.js';
-import { confinedPath } from './confined-path.js';
+import { confinedPath, type Roots } from './confined-path.js';
 
 /** Options of {@link readFile}. */
 export interface ReadFileOptions {
-  /** The folder the tool may read; nothing outside it, symbolic links included. */
-  root: string;
+  /** The folder (or folders; relative paths start in the first) the tool may read; nothing outside, symbolic links included. */
+  root: Roots;
   /** Bytes returned at most; a longer file is cut with a note. Default 262144 (256 KiB). */
   maxBytes?: number;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createInterface, type Interface } from 'node:readline/promises';
-import type { ApprovalDecision, InvocationResult, PendingApproval, RunOptions } from '@agentctl/core';
+import type { Agent, ApprovalDecision, InvocationResult, PendingApproval, RunOptions } from '@agentctl/core';
 import {
   assertSessionId,
   isAgentError,
@@ -13,7 +13,7 @@ import { CliError, EXIT } from '../../cli-error.js';
 import { type Io, styles } from '../../io.js';
 import { openRuntime } from '../../project.js';
 import { sessionStoreFor } from '../../session-store.js';
-import { allowsCall, parseAllowRules } from './allow-rules.js';
+import { allowMatcher, parseAllowRules } from './allow-rules.js';
 import { readStdin } from './read-stdin.js';
 import { jsonRenderer, textRenderer } from './render-events.js';
 
@@ -136,7 +136,7 @@ export async function invoke(
     wait: waitMs(options),
     userId: options.user,
     signal: controller.signal,
-    onApproval: approver(options, io, rl),
+    onApproval: approver(options, io, rl, runner.agent),
   };
   try {
     const run =
@@ -171,14 +171,20 @@ export async function invoke(
   }
 }
 
-function approver(options: RunCommandOptions, io: Io, rl: Interface | undefined): RunOptions['onApproval'] {
+function approver(
+  options: RunCommandOptions,
+  io: Io,
+  rl: Interface | undefined,
+  agent: Agent,
+): RunOptions['onApproval'] {
   if (options.approveAll) return async () => true;
   // Asked only once the agent's policy says "ask": its deny rules have already refused what they match.
   const rules = parseAllowRules(options.allow ?? []);
   const ask = rl ? prompter(io, rl) : undefined;
   if (rules.length === 0) return ask;
+  const allows = allowMatcher(rules, agent);
   return async (pending) => {
-    if (pending.kind !== 'input' && allowsCall(rules, pending.call)) return true;
+    if (pending.kind !== 'input' && allows(pending.call)) return true;
     return ask?.(pending); // undefined leaves the call pending: the run pauses
   };
 }

@@ -4,6 +4,7 @@ import {
   loadProject,
   type ProviderWrapper,
   type Runtime,
+  scrubDeep,
   writeCassette,
 } from '@agentctl/config';
 import { type Cassette, emptyCassette, recordingProvider } from '@agentctl/core';
@@ -83,13 +84,4 @@ export class Recorder {
       );
     }
   }
-}
-
-function scrubDeep<T>(value: T, scrub: (text: string) => string): T {
-  if (typeof value === 'string') return scrub(value) as T;
-  if (Array.isArray(value)) return value.map((item) => scrubDeep(item, scrub)) as T;
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrubDeep(v, scrub)])) as T;
-  }
-  return value;
 }

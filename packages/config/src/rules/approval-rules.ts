@@ -1,0 +1,105 @@
+import {
+  type AnyTool,
+  BUILTIN_TOOLS,
+  bindApprovalRule,
+  globMatcher,
+  parseApprovalRule,
+  shellArgumentMessage,
+  type WrittenApprovalRule,
+} from '@agentctl/core';
+import { type Diagnostic, diagnostic } from '../diagnostic.js';
+import { Secrets } from '../env/secrets.js';
+import type { ToolSpec } from '../spec-types.js';
+import { TOOLBOX } from '../toolbox/toolbox.js';
+import { scriptArgs } from '../tools/command-argv.js';
+import { type RuleContext, validAgents } from './rule.js';
+
+type Shape = Pick<AnyTool, 'name' | 'parameters' | 'shellArguments'>;
+
+// The tools of an agent whose arguments are known without compiling: named tools with declared
+// parameters, and core's built-ins (made with default options; they do nothing until called).
+function knownTools(refs: unknown[] | undefined, ctx: RuleContext): Shape[] {
+  const out: Shape[] = [];
+  for (const ref of refs ?? []) {
+    if (typeof ref === 'string') {
+      // Only a tool that passed the schema: an invalid one is reported by the schema check.
+      const entry = ctx.entries.find((e) => e.kind === 'tool' && e.name === ref && e.valid);
+      const spec = entry?.spec as ToolSpec | undefined;
+      if (spec?.parameters)
+        out.push({
+          name: spec.name,
+          parameters: spec.parameters,
+          shellArguments: spec.command ? scriptArgs(spec.command.argv) : undefined,
+        });
+    } else if (ref !== null && typeof ref === 'object' && 'builtin' in ref) {
+      const name = String(ref.builtin);
+      const core = (BUILTIN_TOOLS as Record<string, (options: unknown) => AnyTool>)[name];
+      if (core) out.push(core({ root: ctx.root }));
+      const toolbox = TOOLBOX[name];
+      if (toolbox) {
+        const context = {
+          root: ctx.root,
+          file: `${ctx.root}/agentctl.yaml`,
+          env: {},
+          secrets: new Secrets(),
+        };
+        out.push(...[toolbox({}, context)].flat());
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Approval rules mean what they say: each names an argument the tool has (or the tool has one
+ * string argument), and none matches an argument that a shell runs as code.
+ */
+export function approvalRules(ctx: RuleContext): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const agent of validAgents(ctx)) {
+    if (!agent.spec.approval?.allow?.length && !agent.spec.approval?.deny?.length) continue;
+    const tools = knownTools(agent.spec.tools, ctx);
+    for (const list of ['allow', 'deny'] as const) {
+      for (const [i, spec] of (agent.spec.approval?.[list] ?? []).entries()) {
+        const at = ['approval', list, i];
+        const report = (message: string, path: Array<string | number> = at) =>
+          out.push(diagnostic(agent.file, agent.locate(path), 'approval-rule', message));
+        let rule: WrittenApprovalRule;
+        try {
+          rule = typeof spec === 'string' ? parseApprovalRule(spec) : spec;
+        } catch (error) {
+          report((error as Error).message);
+          continue;
+        }
+        const match = globMatcher(rule.tool);
+        const matching = tools.filter((tool) => match(tool.name));
+        if (rule.value !== undefined) {
+          if (matching.length === 0) continue;
+          try {
+            rule = bindApprovalRule(rule, matching as AnyTool[]);
+          } catch (error) {
+            report((error as Error).message);
+            continue;
+          }
+        }
+        for (const name of Object.keys(rule.args ?? {})) {
+          const where = typeof spec === 'string' ? at : [...at, 'args', name];
+          const shell = matching.find((tool) => tool.shellArguments?.includes(name));
+          if (shell) {
+            report(shellArgumentMessage(shell.name, name), where);
+            continue;
+          }
+          if (rule.tool.includes('*')) continue;
+          const properties = (matching[0]?.parameters as { properties?: Record<string, unknown> })
+            ?.properties;
+          const top = name.split('.')[0];
+          if (properties && !Object.hasOwn(properties, top)) {
+            const known = Object.keys(properties).join(', ') || 'none';
+            report(`${rule.tool} has no argument \`${top}\` (its arguments: ${known})`, where);
+          }
+        }
+      }
+    }
+  }
+  return out;
+}

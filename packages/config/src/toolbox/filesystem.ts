@@ -1,0 +1,214 @@
+import { mkdir, open, readFile as readText, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  type AnyTool,
+  confinedPath,
+  confinedTarget,
+  defineTool,
+  listDir,
+  type Roots,
+  readFile,
+} from '@agentctl/core';
+import { glob } from 'tinyglobby';
+
+/** Options of the `filesystem` built-in (camelCase, paths absolute). */
+export interface FilesystemOptions {
+  /** Folders the tools may touch; relative paths start in the first. Default: the project. */
+  root: Roots;
+  /** Only the reading tools (read_file, list_dir, find_files, grep). Default false. */
+  readOnly?: boolean;
+  /** Whether write_file and edit_file ask a person first. Default true. */
+  approveWrites?: boolean;
+  /** Bytes read from a file at most. Default 262144. */
+  maxBytes?: number;
+  /** Paths returned by find_files, and matches by grep, at most. Default 200. */
+  maxResults?: number;
+}
+
+const IGNORE = ['**/node_modules/**', '**/.git/**'];
+
+/**
+ * The `filesystem` built-in: read_file, write_file, edit_file (exact-match replace), list_dir,
+ * find_files (glob) and grep, confined by real path to the declared folders. Writes and edits
+ * ask a person first unless `approveWrites` is false.
+ *
+ * @example
+ * filesystem({ root: ['/work/project', '/work/shared'], approveWrites: true });
+ */
+export function filesystem(options: FilesystemOptions): AnyTool[] {
+  const roots = options.root;
+  const maxBytes = options.maxBytes ?? 256 * 1024;
+  const maxResults = options.maxResults ?? 200;
+  const approve = options.approveWrites ?? true;
+  const reading: AnyTool[] = [
+    readFile({ root: roots, maxBytes }),
+    listDir({ root: roots, maxEntries: maxResults * 5 }),
+    findFiles(roots, maxResults),
+    grep(roots, maxResults, maxBytes),
+  ];
+  if (options.readOnly) return reading;
+  return [...reading, writeFileTool(roots, approve), editFile(roots, approve, maxBytes)];
+}
+
+function findFiles(roots: Roots, maxResults: number): AnyTool {
+  return defineTool<{ pattern: string; path?: string }, string>({
+    name: 'find_files',
+    description:
+      'Lists files whose path matches a glob such as "src/**/*.ts", relative to the folder given (default ".").',
+    parameters: {
+      type: 'object',
+      properties: {
+        pattern: { type: 'string', minLength: 1, description: 'A glob: * within a name, ** across folders' },
+        path: {
+          type: 'string',
+          description: 'The folder to search, relative to the allowed folder. Default "."',
+        },
+      },
+      required: ['pattern'],
+      additionalProperties: false,
+    },
+    async execute({ pattern, path: folder = '.' }) {
+      const files = await matching(roots, folder, pattern);
+      if (files.length === 0) return '[no file matches]';
+      const shown = files.slice(0, maxResults);
+      return files.length > maxResults
+        ? `${shown.join('\n')}\n[${files.length - maxResults} more not shown]`
+        : shown.join('\n');
+    },
+  });
+}
+
+// Files under `folder` matching `pattern`, relative to the first root; links are not followed,
+// so a search never walks out of the allowed folders.
+async function matching(roots: Roots, folder: string, pattern: string): Promise<string[]> {
+  if (path.isAbsolute(pattern) || pattern.split(/[\\/]/).includes('..'))
+    throw new Error(`the pattern "${pattern}" must stay inside the folder (no absolute paths, no "..")`);
+  const base = await confinedPath(roots, folder);
+  const found = await glob([pattern], {
+    cwd: base,
+    ignore: IGNORE,
+    onlyFiles: true,
+    followSymbolicLinks: false,
+    dot: false,
+  });
+  const start = await confinedPath(roots, '.');
+  return found.map((file) => path.relative(start, path.join(base, file))).sort();
+}
+
+function grep(roots: Roots, maxResults: number, maxBytes: number): AnyTool {
+  return defineTool<{ pattern: string; glob?: string; path?: string; regex?: boolean }, string>({
+    name: 'grep',
+    description:
+      'Searches file contents for a text (or a regular expression when regex is true); prints path:line: text.',
+    parameters: {
+      type: 'object',
+      properties: {
+        pattern: { type: 'string', minLength: 1, description: 'The text to find' },
+        regex: {
+          type: 'boolean',
+          description: 'Treat the pattern as a JavaScript regular expression. Default false',
+        },
+        glob: { type: 'string', description: 'Only files matching this glob. Default "**/*"' },
+        path: { type: 'string', description: 'The folder to search. Default "."' },
+      },
+      required: ['pattern'],
+      additionalProperties: false,
+    },
+    async execute({ pattern, regex, glob: only = '**/*', path: folder = '.' }) {
+      let test: (line: string) => boolean;
+      if (regex) {
+        let compiled: RegExp;
+        try {
+          compiled = new RegExp(pattern);
+        } catch (error) {
+          throw new Error(`invalid regular expression: ${(error as Error).message}`);
+        }
+        test = (line) => compiled.test(line);
+      } else test = (line) => line.includes(pattern);
+      const start = await confinedPath(roots, '.');
+      const lines: string[] = [];
+      for (const file of await matching(roots, folder, only)) {
+        const real = await confinedPath(roots, file).catch(() => undefined);
+        if (!real || (await stat(real)).size > maxBytes) continue;
+        const text = await readText(real, 'utf8');
+        if (text.includes('\0')) continue;
+        const rows = text.split('\n');
+        for (let i = 0; i < rows.length && lines.length <= maxResults; i++) {
+          if (test(rows[i])) lines.push(`${path.relative(start, real)}:${i + 1}: ${rows[i].slice(0, 300)}`);
+        }
+        if (lines.length > maxResults) break;
+      }
+      if (lines.length === 0) return '[no match]';
+      return lines.length > maxResults
+        ? `${lines.slice(0, maxResults).join('\n')}\n[more matches not shown]`
+        : lines.join('\n');
+    },
+  });
+}
+
+function writeFileTool(roots: Roots, approve: boolean): AnyTool {
+  return defineTool<{ path: string; content: string }, string>({
+    name: 'write_file',
+    description: 'Writes a text file (created, or replaced), making missing folders.',
+    parameters: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', minLength: 1, description: 'File path relative to the allowed folder' },
+        content: { type: 'string', description: 'The whole new content' },
+      },
+      required: ['path', 'content'],
+      additionalProperties: false,
+    },
+    needsApproval: approve,
+    async execute({ path: requested, content }) {
+      const target = await confinedTarget(roots, requested);
+      await mkdir(path.dirname(target), { recursive: true });
+      // Re-checked after making folders: a link swapped in meanwhile must not redirect the write.
+      const real = await confinedTarget(roots, requested);
+      if (real !== target) throw new Error(`path "${requested}" changed while writing`);
+      await writeFile(target, content, { flag: 'w' });
+      return `wrote ${Buffer.byteLength(content)} bytes to ${requested}`;
+    },
+  });
+}
+
+function editFile(roots: Roots, approve: boolean, maxBytes: number): AnyTool {
+  return defineTool<{ path: string; old_text: string; new_text: string; replace_all?: boolean }, string>({
+    name: 'edit_file',
+    description:
+      'Replaces an exact text in a file. old_text must occur exactly once (or set replace_all); copy it exactly, whitespace included.',
+    parameters: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', minLength: 1, description: 'File path relative to the allowed folder' },
+        old_text: { type: 'string', minLength: 1, description: 'The exact text to replace' },
+        new_text: { type: 'string', description: 'The text to put instead' },
+        replace_all: { type: 'boolean', description: 'Replace every occurrence. Default false' },
+      },
+      required: ['path', 'old_text', 'new_text'],
+      additionalProperties: false,
+    },
+    needsApproval: approve,
+    async execute({ path: requested, old_text: before, new_text: after, replace_all: all }) {
+      const real = await confinedPath(roots, requested);
+      const handle = await open(real, 'r');
+      let text: string;
+      try {
+        const info = await handle.stat();
+        if (!info.isFile()) throw new Error(`"${requested}" is not a file`);
+        if (info.size > maxBytes) throw new Error(`"${requested}" is over ${maxBytes} bytes; not edited`);
+        text = await handle.readFile('utf8');
+      } finally {
+        await handle.close();
+      }
+      const count = text.split(before).length - 1;
+      if (count === 0) throw new Error(`old_text was not found in ${requested}; nothing changed`);
+      if (count > 1 && !all)
+        throw new Error(
+          `old_text occurs ${count} times in ${requested}; add context to make it unique, or set replace_all`,
+        );
+      await writeFile(real, text.split(before).join(after));
+      return `replaced ${count} occurrence${count === 1 ? '' : 's'} in ${requested}`;
+    },
+  });
+}

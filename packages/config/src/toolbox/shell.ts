@@ -1,0 +1,99 @@
+import {
+  type AnyTool,
+  confinedPath,
+  defineTool,
+  globMatcher,
+  OutputLimitError,
+  type Roots,
+  runProcess,
+} from '@agentctl/core';
+
+/** Options of the `shell` built-in (camelCase, paths absolute). */
+export interface ShellOptions {
+  /** Folders commands may run in; relative `cwd`s start in the first. Default: the project. */
+  root: Roots;
+  /** Commands that run without asking: `*` globs on the whole command line, e.g. `git status*`. */
+  allow?: string[];
+  /** Commands refused outright: `*` globs matched on the command line and on each part of it. */
+  deny?: string[];
+  /** Milliseconds a command may take. Default 60000. */
+  timeout?: number;
+  /** Bytes of output after which a command is stopped. Default 65536. */
+  maxOutputBytes?: number;
+  /** The program given the command with `-c`. Default `sh`. */
+  program?: string;
+  /** The environment of the commands (PATH and the declared names only). */
+  env?: Record<string, string>;
+}
+
+// A command holding one of these is more than one simple command; an allow pattern says nothing
+// about what follows a `;`, a `$(...)` or a redirection, so such a command is always asked about.
+const COMPOUND = /[;&|$`<>()\n\r\\]/;
+
+/** The parts of a command line between operators, for deny patterns (best effort, not a parser). */
+function parts(command: string): string[] {
+  return command
+    .split(/\|\||&&|[;&|\n\r`]|\$\(|\)/)
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+}
+
+/**
+ * The `shell` built-in: runs a command line with `sh -c` in a confined working folder, in its
+ * own process group (killed on timeout and cancel), output capped. Every command asks first,
+ * except simple commands matching an `allow` pattern; `deny` patterns are refused.
+ *
+ * @example
+ * shell({ root: '/work/project', allow: ['ls*', 'git status*'], deny: ['rm *'] });
+ */
+export function shell(options: ShellOptions): AnyTool {
+  const allow = (options.allow ?? []).map(globMatcher);
+  const deny = (options.deny ?? []).map((pattern) => ({ pattern, match: globMatcher(pattern) }));
+  const denied = (command: string) =>
+    deny.find(({ match }) => match(command.trim()) || parts(command).some((part) => match(part)))?.pattern;
+  const timeout = options.timeout ?? 60_000;
+  const limit = options.maxOutputBytes ?? 64 * 1024;
+  const program = options.program ?? 'sh';
+  const tool = defineTool<
+    { command: string; cwd?: string },
+    { exit_code: number | null; stdout: string; stderr: string }
+  >({
+    name: 'shell',
+    description:
+      'Runs a shell command line and returns its exit code, stdout and stderr. `cwd` is a folder relative to the project.',
+    parameters: {
+      type: 'object',
+      properties: {
+        command: { type: 'string', minLength: 1, description: 'The command line, e.g. "ls -la src"' },
+        cwd: { type: 'string', description: 'Working folder relative to the project. Default "."' },
+      },
+      required: ['command'],
+      additionalProperties: false,
+    },
+    timeout,
+    needsApproval: (args) => {
+      const command = String(args.command ?? '');
+      if (denied(command)) return false; // refused when run, without bothering anyone
+      return !(allow.some((match) => match(command.trim())) && !COMPOUND.test(command));
+    },
+    async execute({ command, cwd }, { signal }) {
+      const pattern = denied(command);
+      if (pattern) throw new Error(`the command matches the deny pattern "${pattern}"; it was not run`);
+      const folder = await confinedPath(options.root, cwd ?? '.');
+      try {
+        const out = await runProcess([program, '-c', command], {
+          cwd: folder,
+          env: options.env ?? { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+          maxOutputBytes: limit,
+          signal,
+        });
+        return { exit_code: out.code, stdout: out.stdout, stderr: out.stderr };
+      } catch (error) {
+        if (error instanceof OutputLimitError)
+          throw new Error(`the command wrote more than ${limit} bytes (max_output_bytes); stopped`);
+        throw error;
+      }
+    },
+  });
+  return { ...tool, shellArguments: ['command'] };
+}

@@ -1,0 +1,164 @@
+import type { ToolCall } from './messages.js';
+import type { AnyTool } from './tool.js';
+
+/**
+ * Matches calls: `tool` is a name where `*` is a wildcard; each `args` entry matches the argument
+ * of that name (dotted for nested fields, own properties only) on its canonical string form, with
+ * a `*` glob or a `/regex/flags`.
+ */
+export interface ApprovalRule {
+  tool: string;
+  args?: Record<string, string>;
+}
+
+/** A rule as written in text (`TOOL`, `TOOL:GLOB`, `TOOL:ARG=GLOB`): `value` when no argument is named. */
+export interface WrittenApprovalRule extends ApprovalRule {
+  /** A pattern on the tool's only string argument (`TOOL:GLOB`), bound by {@link bindApprovalRule}. */
+  value?: string;
+}
+
+const TOOL = /^[A-Za-z0-9_*-]+$/;
+const NAMED = /^([A-Za-z_$][\w$]*(?:\.[\w$]+)*)=(.*)$/s;
+
+/** The grammar of a rule in text, for messages. */
+export const APPROVAL_RULE_GRAMMAR = 'TOOL, TOOL:ARG=GLOB, or TOOL:GLOB for a tool with one string argument';
+
+/**
+ * Parses `TOOL`, `TOOL:ARG=GLOB` or `TOOL:GLOB`; throws a TypeError on anything else.
+ *
+ * @example
+ * parseApprovalRule('fetch:url=https://example.com/*'); // { tool: 'fetch', args: { url: 'https://example.com/*' } }
+ */
+export function parseApprovalRule(text: string): WrittenApprovalRule {
+  const colon = text.indexOf(':');
+  const tool = colon < 0 ? text : text.slice(0, colon);
+  if (!TOOL.test(tool)) {
+    throw new TypeError(`"${text}": write ${APPROVAL_RULE_GRAMMAR} ("*" is a wildcard in TOOL)`);
+  }
+  if (colon < 0) return { tool };
+  const rest = text.slice(colon + 1);
+  const named = NAMED.exec(rest);
+  return named ? { tool, args: { [named[1]]: named[2] } } : { tool, value: rest };
+}
+
+/** The top-level arguments of a tool that take strings (by its parameter schema). */
+export function stringArguments(tool: Pick<AnyTool, 'parameters'>): string[] {
+  const properties =
+    (tool.parameters as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  return Object.entries(properties)
+    .filter(([, schema]) => {
+      const type = schema?.type;
+      return type === 'string' || (Array.isArray(type) && type.includes('string'));
+    })
+    .map(([name]) => name);
+}
+
+/**
+ * Binds a written rule to the tools it may match: a `TOOL:GLOB` rule gets the argument name
+ * (each tool it matches must have exactly one string argument, and they must agree), and no rule
+ * may name an argument a shell runs. Throws a TypeError saying what to write instead.
+ */
+export function bindApprovalRule(rule: WrittenApprovalRule, tools: readonly AnyTool[]): ApprovalRule {
+  const matching = tools.filter((tool) => globMatcher(rule.tool)(tool.name));
+  const bound = rule.value === undefined ? { tool: rule.tool, args: rule.args } : bindValue(rule, matching);
+  for (const name of Object.keys(bound.args ?? {})) {
+    const shell = matching.find((tool) => tool.shellArguments?.includes(name));
+    if (shell) throw new TypeError(shellArgumentMessage(shell.name, name));
+  }
+  return bound;
+}
+
+/** Why no rule may match an argument that a shell runs as code. */
+export function shellArgumentMessage(tool: string, argument: string): string {
+  return `a rule on \`${argument}\` of ${tool} would match a shell script: a pattern such as "ls *" also matches "ls . ; rm -rf ~". Match a tool whose arguments are passed as separate argv elements, or use the allow/deny command patterns of the shell built-in`;
+}
+
+function bindValue(rule: WrittenApprovalRule, matching: readonly AnyTool[]): ApprovalRule {
+  const names = new Set<string>();
+  for (const tool of matching) {
+    const strings = stringArguments(tool);
+    if (strings.length !== 1) {
+      throw new TypeError(
+        `"${rule.tool}:${rule.value}" names no argument, and ${tool.name} has ${strings.length === 0 ? 'no string argument' : `${strings.length} string arguments (${strings.join(', ')})`}: write ${tool.name}:ARG=GLOB`,
+      );
+    }
+    names.add(strings[0]);
+  }
+  if (names.size !== 1) {
+    throw new TypeError(
+      matching.length === 0
+        ? `"${rule.tool}:${rule.value}" matches no tool of this agent`
+        : `"${rule.tool}:${rule.value}" matches tools whose string arguments differ (${[...names].join(', ')}): write TOOL:ARG=GLOB`,
+    );
+  }
+  return { tool: rule.tool, args: { [[...names][0]]: rule.value as string } };
+}
+
+/**
+ * The argument `name` of a call (dotted for nested fields) in canonical string form, looking at
+ * own properties only: a string as is, a number, boolean or null as JSON, an object or array as
+ * JSON with sorted keys. Undefined when the call has no such argument.
+ */
+export function canonicalArgument(args: Record<string, unknown>, name: string): string | undefined {
+  let value: unknown;
+  if (Object.hasOwn(args, name)) value = args[name];
+  else if (name.includes('.')) {
+    value = args;
+    for (const key of name.split('.')) {
+      if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
+      value = (value as Record<string, unknown>)[key];
+    }
+  } else return undefined;
+  if (value === undefined) return undefined;
+  return typeof value === 'string' ? value : canonicalJson(value);
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** A test of calls against a rule; throws a TypeError naming `where` on a bad pattern. */
+export function approvalRuleMatcher(
+  rule: ApprovalRule,
+  where = 'approval rule',
+): (call: ToolCall) => boolean {
+  if (typeof rule?.tool !== 'string' || rule.tool === '') {
+    throw new TypeError(`${where}: "tool" must be a tool name or pattern`);
+  }
+  const tool = globMatcher(rule.tool);
+  const args = Object.entries(rule.args ?? {}).map(
+    ([name, pattern]) => [name, valueMatcher(pattern, `${where}.args.${name}`)] as const,
+  );
+  return (call) =>
+    tool(call.name) &&
+    args.every(([name, match]) => {
+      const value = canonicalArgument(call.arguments ?? {}, name);
+      return value !== undefined && match(value);
+    });
+}
+
+function valueMatcher(pattern: string, where: string): (value: string) => boolean {
+  const regex = /^\/(.*)\/([a-z]*)$/s.exec(pattern);
+  if (!regex) return globMatcher(pattern);
+  try {
+    const compiled = new RegExp(regex[1], regex[2]);
+    return (value) => compiled.test(value);
+  } catch (error) {
+    throw new TypeError(`${where}: invalid regular expression ${pattern}: ${(error as Error).message}`);
+  }
+}
+
+/** A test of names against a pattern where `*` stands for any run of characters. */
+export function globMatcher(pattern: string): (value: string) => boolean {
+  const source = pattern
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+  const compiled = new RegExp(`^${source}$`, 's');
+  return (value) => compiled.test(value);
+}

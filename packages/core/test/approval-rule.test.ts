@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import {
+  approvalRuleMatcher,
+  bindApprovalRule,
+  canonicalArgument,
+  defineTool,
+  parseApprovalRule,
+} from '../src/index.js';
+
+const write = defineTool({
+  name: 'write',
+  description: 'w',
+  parameters: { type: 'object', properties: { path: { type: 'string' }, note: { type: 'string' } } },
+  execute: () => 'ok',
+});
+const read = defineTool({
+  name: 'read',
+  description: 'r',
+  parameters: { type: 'object', properties: { path: { type: 'string' }, limit: { type: 'integer' } } },
+  execute: () => 'ok',
+});
+
+describe('approval rules', () => {
+  it('parses TOOL, TOOL:ARG=GLOB and TOOL:GLOB, and refuses anything else', () => {
+    expect(parseApprovalRule('read_*')).toEqual({ tool: 'read_*' });
+    expect(parseApprovalRule('fetch:url=https://x/*')).toEqual({
+      tool: 'fetch',
+      args: { url: 'https://x/*' },
+    });
+    expect(parseApprovalRule('read:*.md')).toEqual({ tool: 'read', value: '*.md' });
+    expect(() => parseApprovalRule('bad tool:x')).toThrow(/TOOL:ARG=GLOB/);
+  });
+
+  it('binds TOOL:GLOB to the only string argument, and refuses it on two', () => {
+    expect(bindApprovalRule(parseApprovalRule('read:*.md'), [read, write])).toEqual({
+      tool: 'read',
+      args: { path: '*.md' },
+    });
+    expect(() => bindApprovalRule(parseApprovalRule('write:*.txt'), [read, write])).toThrow(
+      'write has 2 string arguments (path, note): write write:ARG=GLOB',
+    );
+    expect(() => bindApprovalRule(parseApprovalRule('*:*.txt'), [read, write])).toThrow(/2 string arguments/);
+  });
+
+  it('reads own properties only, on their canonical string form', () => {
+    expect(canonicalArgument({ path: 'a' }, 'constructor')).toBeUndefined();
+    expect(canonicalArgument({ path: 'a' }, 'toString')).toBeUndefined();
+    expect(canonicalArgument({ a: { b: 1 } }, 'a.constructor')).toBeUndefined();
+    expect(canonicalArgument({ n: 5 }, 'n')).toBe('5');
+    expect(canonicalArgument({ ok: true }, 'ok')).toBe('true');
+    expect(canonicalArgument({ o: { z: 1, a: [2, 'x'] } }, 'o')).toBe('{"a":[2,"x"],"z":1}');
+    expect(canonicalArgument({ a: { b: 'deep' } }, 'a.b')).toBe('deep');
+  });
+
+  it('matches every named argument; a missing argument never matches', () => {
+    const matches = approvalRuleMatcher({ tool: 'write', args: { path: '*.txt' } });
+    expect(matches({ id: '1', name: 'write', arguments: { path: 'a.txt', note: 'x' } })).toBe(true);
+    expect(matches({ id: '2', name: 'write', arguments: { path: '/etc/passwd', note: 'a.txt' } })).toBe(
+      false,
+    );
+    expect(matches({ id: '3', name: 'write', arguments: { note: 'a.txt' } })).toBe(false);
+  });
+});

@@ -1,6 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
-const packages = ['core', 'config', 'provider-openai', 'provider-anthropic', 'store-file', 'mcp', 'cli'];
+const packages = [
+  'core',
+  'config',
+  'provider-openai',
+  'provider-anthropic',
+  'store-file',
+  'mcp',
+  'server',
+  'cli',
+];
 
 // Tests import workspace packages from their TypeScript source (the `agentctl-source` export
 // condition), so a change is tested without a build; end-to-end tests run the built CLI.

@@ -35,6 +35,7 @@ describe('agents/files.yaml (an MCP toolset from npm)', () => {
     expect(JSON.parse(results[0].content).content.split('\n').sort()).toEqual([
       '[FILE] cli.md',
       '[FILE] format.md',
+      '[FILE] serve.md',
     ]);
     expect(JSON.parse(results[1].content)).toEqual({ content: '# The command line' });
     expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete' });

@@ -35,7 +35,8 @@ export function defaultRegistry(): Registry {
       'mcp',
       async (spec, ctx) => (await import('@agentctl/mcp')).mcpToolsetFactory(spec as never, ctx),
       { description: 'An MCP server over stdio or HTTP.', capabilities: { needsNetwork: true } },
-    );
+    )
+    .registerRemoteAgent('a2a', async (spec) => (await import('@agentctl/server')).a2aRemoteAgent(spec));
   for (const [name, factory] of Object.entries(BUILTIN_TOOLS)) {
     registry.registerBuiltinTool(name, (options, ctx) =>
       (factory as (o: unknown) => never)({ root: ctx.root, ...options }),

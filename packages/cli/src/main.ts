@@ -55,6 +55,8 @@ async function loadCommand(
       return (await import('./commands/schema/index.js')).schemaCommand;
     case 'init':
       return (await import('./commands/init/index.js')).initCommand;
+    case 'serve':
+      return (await import('./commands/serve/index.js')).serveCommand;
     case 'sessions':
       return (await import('./commands/sessions-entry.js')).sessionsEntry;
     default:

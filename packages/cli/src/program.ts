@@ -136,6 +136,31 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     .option('--json', 'print JSON')
     .action(action('sessions', ['action', 'args']));
 
+  program
+    .command('serve')
+    .description('serve the agents over HTTP: a native API with SSE, an OpenAI-compatible endpoint and A2A')
+    .option('--host <host>', 'address to listen on; without a token only loopback is allowed', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', '8787')
+    .option(
+      '--token-env <name>',
+      'read bearer tokens (comma-separated) from this variable instead of AGENTCTL_SERVE_TOKEN',
+    )
+    .option('--cors <origin...>', 'allow these browser origins (CORS is off without it)')
+    .option(
+      '--grace <duration>',
+      'on SIGTERM, how long runs in flight may finish before they are cancelled',
+      '10s',
+    )
+    .option('--max-runs <n>', 'runs in flight at once; more are answered 429 with Retry-After', '64')
+    .option('--timeout <duration>', 'longest a run may take before it ends as TIMEOUT', '5m')
+    .option('--max-body <bytes>', 'largest request body (413 beyond it)', '1048576')
+    .addOption(
+      new Option('--log-format <format>', 'access log on stderr').choices(['text', 'json']).default('text'),
+    )
+    .option('--model <name>', 'use this model (a named model or provider/model) for every agent')
+    .option('--watch', 'reload the project on every change; a run keeps the version it started on')
+    .action(action('serve', []));
+
   return { program, result: () => exitCode };
 }
 

@@ -11,13 +11,22 @@ function isSessionStore(value: unknown): value is SessionStore {
   );
 }
 
+/** The agent's own memory when it keeps sessions, else undefined (the project default applies). */
+export function agentSessionStore(agent: Agent): SessionStore | undefined {
+  const memory = agent instanceof LlmAgent ? agent.getConfig().memory : undefined;
+  return isSessionStore(memory) ? memory : undefined;
+}
+
+/** The embedded default: the file store in `<project>/.agentctl/sessions`. */
+export async function projectSessionStore(root: string): Promise<SessionStore> {
+  const { fileMemoryBackend } = await import('@agentctl/store-file');
+  return fileMemoryBackend({}, { root });
+}
+
 /**
  * The store the command line keeps sessions in: the agent's memory when it is a session store,
  * else the file store in `<project>/.agentctl/sessions` (the embedded default).
  */
 export async function sessionStoreFor(agent: Agent, runtime: Runtime): Promise<SessionStore> {
-  const memory = agent instanceof LlmAgent ? agent.getConfig().memory : undefined;
-  if (isSessionStore(memory)) return memory;
-  const { fileMemoryBackend } = await import('@agentctl/store-file');
-  return fileMemoryBackend({}, { root: runtime.root });
+  return agentSessionStore(agent) ?? projectSessionStore(runtime.root);
 }

@@ -10,9 +10,9 @@ export { createRegistry } from './create-registry.js';
 export { type Diagnostic, formatDiagnostic, type SourceRange } from './diagnostic.js';
 export { parseDotenv } from './env/dotenv.js';
 export { type Env, interpolate, MissingEnvError } from './env/interpolate.js';
+export { scrubDeep } from './env/secrets.js';
 export { agentReach, scopeDiagnostics } from './load/agent-reach.js';
 export { didYouMean } from './load/did-you-mean.js';
-export { scrubDeep } from './env/secrets.js';
 export { type LoadedProject, type LoadOptions, loadProject } from './load/load-project.js';
 export type { DataPath } from './load/node-range.js';
 export type { ProjectSpecs, SpecEntry } from './load/project-specs.js';
@@ -24,6 +24,8 @@ export {
   type MiddlewareFactory,
   type ProviderFactory,
   Registry,
+  type RemoteAgentFactory,
+  type RemoteAgentSpec,
   type ToolKindFactory,
   type ToolsetFactory,
 } from './registry.js';

@@ -1,4 +1,5 @@
 import type {
+  Agent,
   AnyTool,
   MemoryProvider,
   Middleware,
@@ -99,6 +100,16 @@ export interface Descriptor<F = unknown> extends DescriptorMeta {
 export type PluginKind = 'provider' | 'middleware' | 'memory' | 'toolset' | 'toolKind' | 'builtinTool';
 
 /** The extension points of compilation: everything YAML can name, by name, with its shape. */
+/** What a remote agent (`type: a2a`) is made from: its YAML fields, env already interpolated. */
+export interface RemoteAgentSpec {
+  name: string;
+  description: string;
+  url: string;
+  headers: Record<string, string>;
+}
+/** Makes a remote agent of one `type` (e.g. `a2a`) that runs in a tree like any other agent. */
+export type RemoteAgentFactory = (spec: RemoteAgentSpec, ctx: FactoryContext) => Agent | Promise<Agent>;
+
 export class Registry {
   readonly providers = new Map<string, ProviderFactory>();
   readonly middleware = new Map<string, MiddlewareFactory>();
@@ -107,6 +118,7 @@ export class Registry {
   readonly toolKinds = new Map<string, ToolKindFactory>();
   readonly builtinTools = new Map<string, BuiltinToolFactory>();
   readonly #descriptors = new Map<PluginKind, Map<string, Descriptor>>();
+  readonly remoteAgents = new Map<string, RemoteAgentFactory>();
 
   /** Adds (or replaces) a model provider, e.g. `openai`. */
   registerProvider(name: string, factory: ProviderFactory, meta: DescriptorMeta = {}): this {
@@ -158,6 +170,12 @@ export class Registry {
     const byName = this.#descriptors.get(kind) ?? new Map<string, Descriptor>();
     this.#descriptors.set(kind, byName);
     byName.set(name, { ...meta, name, factory });
+    return this;
+  }
+
+  /** Adds (or replaces) a remote agent type, e.g. `a2a` (the command line registers it from @agentctl/server). */
+  registerRemoteAgent(type: string, factory: RemoteAgentFactory): this {
+    this.remoteAgents.set(type, factory);
     return this;
   }
 }

@@ -55,7 +55,11 @@ export interface AgentSpec {
   kind?: 'agent';
   name: string;
   description?: string;
-  type?: 'llm' | 'sequential' | 'parallel' | 'loop';
+  type?: 'llm' | 'sequential' | 'parallel' | 'loop' | 'a2a';
+  /** `type: a2a`: the remote agent's A2A endpoint (its card is at `<url>/.well-known/agent-card.json`). */
+  url?: string;
+  /** `type: a2a`: HTTP headers sent to the remote agent, such as `Authorization`. */
+  headers?: Record<string, string>;
   model?: string;
   instruction?: string;
   instruction_file?: string;

@@ -19,6 +19,9 @@ const agent: Required<AgentSpec> = {
   name: 'a',
   description: 'd',
   type: 'llm',
+  // Only for `type: a2a` (a rule says so); the schema only checks their shape.
+  url: 'http://127.0.0.1:8787/a2a/a',
+  headers: { Authorization: 'Bearer x' },
   model: 'offline/echo',
   instruction: 'hi {{ input }}',
   instruction_file: './a.md',

@@ -130,15 +130,29 @@ export interface ExecutedToolCall {
   duration: number;
 }
 
-/** Everything needed to continue a paused run, as plain JSON. */
-export interface RunCheckpoint {
+/** What a paused invocation stores in its session to be resumed, in any process. */
+export interface InvocationCheckpoint {
   version: 1;
-  agent: string;
+  invocationId: string;
   input: string;
-  messages: Message[];
+  /** The agent the invocation started at (the root, or the agent the session was transferred to). */
+  agent: string;
   pending: PendingApproval[];
-  usage: UsageStats;
-  toolCalls: ExecutedToolCall[];
+  /** How many times the invocation has been started (first run plus resumes). */
+  attempts: number;
+}
+
+/**
+ * Everything needed to continue a paused `agent.run`, as plain JSON: the session the run used
+ * (its state and event log) and the invocation checkpoint a runner keeps in it.
+ */
+export interface RunCheckpoint {
+  version: 2;
+  agent: string;
+  /** The paused invocation: the same checkpoint a runner stores in a session. */
+  invocation: InvocationCheckpoint;
+  state: Record<string, unknown>;
+  events: AgentEvent[];
 }
 
 /** What a run produced. */

@@ -1,7 +1,7 @@
 import type { InvocationContext } from './invocation/invocation-context.js';
 
-/** The kinds of agent in a tree. */
-export type AgentType = 'llm' | 'sequential' | 'parallel' | 'loop';
+/** The kinds of agent in a tree; `a2a` is a remote agent reached over the A2A protocol. */
+export type AgentType = 'llm' | 'sequential' | 'parallel' | 'loop' | 'a2a';
 
 /** A node of an agent tree: an LLM agent or a workflow agent that orchestrates its sub-agents. */
 export interface Agent {

@@ -8,7 +8,30 @@ export type AgentErrorCode =
   | 'TOOL_VALIDATION_ERROR'
   | 'TOOL_EXECUTION_ERROR'
   | 'OUTPUT_PARSE_ERROR'
-  | 'PROVIDER_ERROR';
+  | 'PROVIDER_ERROR'
+  | 'CONFIG_ERROR'
+  | 'INTERNAL_ERROR';
+
+/**
+ * Who an error is down to: a configuration or API-usage mistake (`config`), the model's
+ * behaviour (`model`), a tool's failure (`tool`), the provider or network (`provider`), a limit
+ * the run reached (`limit`), a cancel (`cancel`), or a fault of agentctl itself (`internal`).
+ */
+export type ErrorBlame = 'config' | 'model' | 'tool' | 'provider' | 'limit' | 'cancel' | 'internal';
+
+const BLAME: Record<AgentErrorCode, ErrorBlame> = {
+  MAX_ITERATIONS_EXCEEDED: 'limit',
+  MAX_TOKENS_EXCEEDED: 'limit',
+  TIMEOUT: 'limit',
+  ABORTED: 'cancel',
+  MODEL_ERROR: 'model',
+  TOOL_VALIDATION_ERROR: 'model',
+  TOOL_EXECUTION_ERROR: 'tool',
+  OUTPUT_PARSE_ERROR: 'model',
+  PROVIDER_ERROR: 'provider',
+  CONFIG_ERROR: 'config',
+  INTERNAL_ERROR: 'internal',
+};
 
 /** Every code an {@link AgentError} can carry, for validation and documentation. */
 export const AGENT_ERROR_CODES: readonly AgentErrorCode[] = [
@@ -21,6 +44,8 @@ export const AGENT_ERROR_CODES: readonly AgentErrorCode[] = [
   'TOOL_EXECUTION_ERROR',
   'OUTPUT_PARSE_ERROR',
   'PROVIDER_ERROR',
+  'CONFIG_ERROR',
+  'INTERNAL_ERROR',
 ];
 
 /** Options of an {@link AgentError}: what caused it, whether a retry may help, and metadata. */
@@ -29,6 +54,8 @@ export interface AgentErrorOptions {
   context?: Record<string, unknown>;
   /** True when repeating the same request may succeed (rate limit, overload, dropped connection). */
   retryable?: boolean;
+  /** Who the error is down to; by default what its code says. */
+  blame?: ErrorBlame;
 }
 
 /**
@@ -42,6 +69,8 @@ export class AgentError extends Error {
   readonly context: Record<string, unknown>;
   /** True when repeating the same request may succeed. */
   readonly retryable: boolean;
+  /** Who the error is down to (see {@link ErrorBlame}). */
+  readonly blame: ErrorBlame;
   /** The partial result of the run this error ended, when it ended one. */
   result?: unknown;
 
@@ -51,6 +80,7 @@ export class AgentError extends Error {
     this.code = code;
     this.context = options.context ?? {};
     this.retryable = options.retryable ?? false;
+    this.blame = options.blame ?? BLAME[code];
   }
 }
 
@@ -68,4 +98,22 @@ export function toAgentError(
   if (value instanceof AgentError) return value;
   const message = value instanceof Error ? value.message : String(value);
   return new AgentError(message, code, { cause: value, context });
+}
+
+/**
+ * Anything thrown inside a run as an {@link AgentError}: an `AgentError` stays as it is, an API
+ * misuse becomes `CONFIG_ERROR`, and anything else is a fault of ours, `INTERNAL_ERROR` (never
+ * blamed on the model).
+ */
+export function runError(value: unknown, context?: Record<string, unknown>): AgentError {
+  if (value instanceof AgentError) return value;
+  return toAgentError(value, value instanceof UsageError ? 'CONFIG_ERROR' : 'INTERNAL_ERROR', context);
+}
+
+/** Thrown for a misuse of the API (a bad resume, a duplicate tool), never for a model's behaviour. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
 }

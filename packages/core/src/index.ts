@@ -42,8 +42,11 @@ export {
   AgentError,
   type AgentErrorCode,
   type AgentErrorOptions,
+  type ErrorBlame,
   isAgentError,
+  runError,
   toAgentError,
+  UsageError,
 } from './errors.js';
 export {
   type AgentEvent,
@@ -63,7 +66,7 @@ export {
   type InvocationLimits,
   type InvocationShared,
 } from './invocation/invocation-context.js';
-export { createAgent, LlmAgent, UsageError } from './llm-agent.js';
+export { createAgent, LlmAgent } from './llm-agent.js';
 export { AgentRun } from './loop/agent-run.js';
 export { type HistoryWindow, windowOf } from './loop/history-window.js';
 export { type SchemaCheck, type SchemaValidator, schemaValidator } from './loop/schema-validator.js';
@@ -100,6 +103,8 @@ export {
   type JsonSchema,
   type ModelProvider,
   type ModelResponse,
+  mapRequests,
+  ownsRetries,
   type ResponseFormat,
   type StreamEvent,
   type ToolDefinition,
@@ -133,9 +138,7 @@ export {
 } from './recording-provider.js';
 export {
   type AttemptControl,
-  abortableSleep,
   classifyFailure,
-  DEFAULT_RETRY_POLICY,
   type FailureContext,
   type FailureInfo,
   isConnectionError,
@@ -146,11 +149,8 @@ export {
   parseRetryAfter,
   providerFailure,
   providerStream,
-  type RetryPolicy,
   type RetryStreamOptions,
   retryAfterFromHeaders,
-  retryDelay,
-  retryPolicy,
   retryStream,
 } from './retry-policy.js';
 export {
@@ -186,6 +186,9 @@ export {
   type StoredLease,
 } from './session-lease.js';
 export { applyDelta } from './state-delta.js';
+export { backoffDelay, DEFAULT_RETRY_POLICY, type RetryPolicy, retryPolicy } from './timing/backoff.js';
+export { type Deadline, deadline } from './timing/deadline.js';
+export { sleep } from './timing/sleep.js';
 export {
   type AnyTool,
   type ApprovalRequirement,

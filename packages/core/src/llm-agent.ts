@@ -1,38 +1,25 @@
-import { randomUUID } from 'node:crypto';
 import type { Agent } from './agent.js';
 import { checkAgentName } from './agent.js';
-import type {
-  AgentConfig,
-  AgentResult,
-  ApprovalDecision,
-  RunCheckpoint,
-  RunOptions,
-} from './agent-config.js';
+import type { AgentConfig, ApprovalDecision, RunCheckpoint, RunOptions } from './agent-config.js';
 import { branchOf } from './agent-tree.js';
-import { AgentError, toAgentError } from './errors.js';
+import { AgentError, runError, toAgentError, UsageError } from './errors.js';
 import type { AgentEvent } from './events.js';
 import { controlTools } from './invocation/control-tools.js';
 import type { InvocationContext } from './invocation/invocation-context.js';
-import { AgentRun } from './loop/agent-run.js';
-import { EventChannel } from './loop/event-channel.js';
-import { eventEmitter, type LoopContext, review } from './loop/loop-context.js';
+import type { AgentRun } from './loop/agent-run.js';
+import { type LoopContext, review } from './loop/loop-context.js';
 import { runLoop } from './loop/run-loop.js';
 import { schemaValidator } from './loop/schema-validator.js';
 import { ensureToolResultsComplete } from './loop/tool-pairing.js';
-import type { Message } from './messages.js';
 import { compose } from './middleware/compose.js';
 import type { LoopEndReason } from './middleware/types.js';
-import { applyDelta } from './state-delta.js';
+import { resumeStandalone, runStandalone } from './standalone-run.js';
+import { deadline } from './timing/deadline.js';
 import { type AnyTool, toolDefinition } from './tool.js';
 import { emptyUsage, type UsageStats } from './usage.js';
 
-/** Thrown for a misuse of the API (a bad resume, a duplicate tool), never for a model's behaviour. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = new.target.name;
-  }
-}
+/** Re-exported for code that imported it from here. */
+export { UsageError };
 
 const DEFAULT_MAX_ITERATIONS = 10;
 const DEFAULT_TOOL_TIMEOUT = 60_000;
@@ -50,6 +37,7 @@ type LoopParams = Pick<
   | 'readState'
   | 'endInvocation'
   | 'invocation'
+  | 'toolCalls'
 > & { decisions?: readonly ApprovalDecision[]; extraTools?: readonly AnyTool[] };
 
 /** An agent that answers with a model and calls tools in a loop. */
@@ -96,9 +84,12 @@ export class LlmAgent implements Agent {
     return this.#tools;
   }
 
-  /** Runs one user message to a final answer (or a pause for approval), outside any session tree. */
+  /**
+   * Runs one user message to a final answer (or a pause for approval), outside any session tree:
+   * a {@link Runner} over an in-memory session that lives for this run.
+   */
   run<T = string>(prompt: string, options: RunOptions = {}): AgentRun<T> {
-    return this.#start<T>(prompt, options);
+    return runStandalone<T>(this, prompt, options, this.#config.memory);
   }
 
   /** Continues a paused run with a decision for each pending call (a call left out stays pending). */
@@ -107,19 +98,7 @@ export class LlmAgent implements Agent {
     decisions: readonly ApprovalDecision[],
     options: Omit<RunOptions, 'messages'> = {},
   ): AgentRun<T> {
-    if (checkpoint.version !== 1)
-      throw new UsageError(`unsupported checkpoint version ${String(checkpoint.version)}`);
-    if (checkpoint.agent !== this.name) {
-      throw new UsageError(`the checkpoint belongs to agent ${checkpoint.agent}, not ${this.name}`);
-    }
-    const pendingIds = new Set(checkpoint.pending.map((p) => p.call.id));
-    for (const decision of decisions) {
-      if (!pendingIds.has(decision.callId)) {
-        const known = [...pendingIds].join(', ') || 'none';
-        throw new UsageError(`no pending tool call has id ${decision.callId} (pending: ${known})`);
-      }
-    }
-    return this.#start<T>(checkpoint.input, options, { checkpoint, decisions });
+    return resumeStandalone<T>(this, checkpoint, decisions, options, this.#config.memory);
   }
 
   /** Runs this agent's part of a runner's invocation: its loop, then a transfer if it asked for one. */
@@ -141,15 +120,21 @@ export class LlmAgent implements Agent {
     const usage = emptyUsage();
     let transfer: Agent | undefined;
     // The agent's own time budget, inside the invocation's: reaching it names this agent.
-    const budget = timeBudget(ctx.signal, this.#config.timeout, this.name);
+    const limit = this.#config.timeout;
+    const budget = deadline(ctx.signal, limit, () => {
+      return new AgentError(`agent ${this.name} reached its time limit of ${limit} ms`, 'TIMEOUT', {
+        context: { agent: this.name, limit },
+      });
+    });
     const loop: LoopContext = this.#loopContext({
       invocationId: ctx.invocationId,
       branch: ctx.branch,
       input: ctx.shared.input,
       messages,
       signal: budget.signal,
-      options: { onApproval: ctx.shared.options.onApproval, sessionId: ctx.session.id },
+      options: { ...ctx.shared.options, sessionId: ctx.shared.options.sessionId ?? ctx.session.id },
       usage,
+      toolCalls: ctx.shared.toolCalls,
       emit: (type, payload, delta) => ctx.emit(type, payload, delta),
       readState: () => ctx.state(),
       endInvocation: () => {
@@ -189,10 +174,15 @@ export class LlmAgent implements Agent {
         return;
       }
       const output = await parseOutput(loop, text);
+      ctx.shared.value = output;
       const key = this.#config.outputKey;
       ctx.emit('agent_end', { agent: this.name, output: text }, key ? { [key]: output } : undefined);
-    } catch (error) {
-      if (budget.signal.aborted && !ctx.signal.aborted) throw budget.signal.reason;
+    } catch (thrown) {
+      const error =
+        budget.signal.aborted && !ctx.signal.aborted
+          ? toAgentError(budget.signal.reason, 'TIMEOUT')
+          : runError(thrown, { agent: this.name });
+      reason = reasonOf(error);
       throw error;
     } finally {
       budget.dispose();
@@ -236,11 +226,12 @@ export class LlmAgent implements Agent {
       },
       usage: params.usage,
       agentUsage: this.usage,
-      toolCalls: [],
+      toolCalls: params.toolCalls,
       signal: params.signal,
       options,
       decisions: new Map((params.decisions ?? []).map((d) => [d.callId, d])),
       approvalPolicy: config.approvalPolicy,
+      toldUnknownTool: -1,
       ended: false,
       endInvocation: params.endInvocation,
       invocation: params.invocation,
@@ -248,154 +239,6 @@ export class LlmAgent implements Agent {
       hasMiddleware: (config.middleware?.length ?? 0) > 0,
       emit: params.emit,
     };
-  }
-
-  #start<T>(
-    input: string,
-    options: RunOptions,
-    resume?: { checkpoint: RunCheckpoint; decisions: readonly ApprovalDecision[] },
-  ): AgentRun<T> {
-    const channel = new EventChannel<AgentEvent>();
-    const controller = new AbortController();
-    const result = this.#execute<T>(input, options, channel, controller, resume);
-    return new AgentRun<T>(channel, result, controller);
-  }
-
-  async #execute<T>(
-    input: string,
-    options: RunOptions,
-    channel: EventChannel<AgentEvent>,
-    controller: AbortController,
-    resume?: { checkpoint: RunCheckpoint; decisions: readonly ApprovalDecision[] },
-  ): Promise<AgentResult<T>> {
-    const config = this.#config;
-    const started = performance.now();
-    const timeoutMs = options.timeout ?? config.timeout;
-    const timer =
-      timeoutMs === undefined
-        ? undefined
-        : setTimeout(
-            () =>
-              controller.abort(
-                new AgentError(`run timed out after ${timeoutMs} ms`, 'TIMEOUT', {
-                  context: { agent: this.name },
-                }),
-              ),
-            timeoutMs,
-          );
-    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
-    const invocationId = randomUUID();
-    const state = options.state ?? {};
-    const emit = eventEmitter(
-      { invocationId, branch: this.name, author: this.name },
-      (event) => channel.push(event),
-      options.onEvent,
-      (delta) => applyDelta(state, delta),
-    );
-    const sessionId = options.sessionId ?? 'default';
-    const ctx = this.#loopContext({
-      invocationId,
-      branch: this.name,
-      input,
-      messages: [],
-      signal,
-      options,
-      usage: resume ? structuredClone(resume.checkpoint.usage) : emptyUsage(),
-      emit,
-      readState: () => state,
-      endInvocation: () => {
-        ctx.ended = true;
-      },
-      decisions: resume?.decisions,
-    });
-    if (resume) ctx.toolCalls.push(...resume.checkpoint.toolCalls);
-    const partial = (text: string): AgentResult<T> => ({
-      status: 'complete',
-      output: text as T,
-      text,
-      messages: ctx.messages,
-      toolCalls: ctx.toolCalls,
-      usage: { ...ctx.usage },
-      duration: performance.now() - started,
-    });
-    let text = '';
-    try {
-      emit('run_start', { input });
-      emit('agent_start', { agent: this.name });
-      ctx.messages = await this.#history(input, options, sessionId, resume?.checkpoint);
-      ctx.pairedUpTo = resume ? ctx.messages.length : 0;
-      if (!resume) emit('message', { message: ctx.messages[ctx.messages.length - 1] });
-      await review(ctx, 'loop_start', { prompt: input });
-      const outcome = await runLoop(ctx);
-      text = outcome.text;
-      const result = partial(text);
-      if (outcome.reason === 'paused') {
-        result.status = 'paused';
-        result.pending = outcome.pending;
-        result.checkpoint = {
-          version: 1,
-          agent: this.name,
-          input,
-          messages: structuredClone(ctx.messages),
-          pending: outcome.pending,
-          usage: { ...ctx.usage },
-          toolCalls: [...ctx.toolCalls],
-        };
-        emit('approval_required', { pending: outcome.pending });
-      } else {
-        result.output = (await parseOutput(ctx, text)) as T;
-      }
-      await this.#finish(ctx, outcome.reason, text);
-      if (!options.skipMemorySave) await config.memory?.save(sessionId, ctx.messages);
-      result.duration = performance.now() - started;
-      const key = config.outputKey;
-      emit(
-        'agent_end',
-        { agent: this.name, output: text },
-        key && result.status === 'complete' ? { [key]: result.output } : undefined,
-      );
-      emit('run_end', {
-        status: result.status,
-        output: text,
-        usage: result.usage,
-        duration: result.duration,
-      });
-      options.onComplete?.(result as AgentResult<unknown>);
-      return result;
-    } catch (thrown) {
-      const error =
-        signal.aborted && !(thrown instanceof AgentError)
-          ? toAgentError(signal.reason, 'ABORTED')
-          : toAgentError(thrown, 'MODEL_ERROR', { agent: this.name });
-      error.result = partial(lastText(ctx.messages));
-      emit('error', { code: error.code, message: error.message, context: error.context });
-      await this.#finish(ctx, reasonOf(error), text).catch(() => undefined);
-      if (!options.skipMemorySave) await config.memory?.save(sessionId, ctx.messages).catch(() => undefined);
-      const duration = performance.now() - started;
-      emit('run_end', { status: 'error', output: lastText(ctx.messages), usage: { ...ctx.usage }, duration });
-      options.onError?.(error);
-      throw error;
-    } finally {
-      if (timer) clearTimeout(timer);
-      channel.close();
-    }
-  }
-
-  async #history(
-    input: string,
-    options: RunOptions,
-    sessionId: string,
-    checkpoint?: RunCheckpoint,
-  ): Promise<Message[]> {
-    if (checkpoint) return structuredClone(checkpoint.messages);
-    const loaded = options.messages ?? (await this.#config.memory?.load(sessionId)) ?? [];
-    const history = ensureToolResultsComplete(loaded).messages.slice();
-    history.push({ role: 'user', content: input });
-    return history;
-  }
-
-  async #finish(ctx: LoopContext, reason: LoopEndReason, output: string): Promise<void> {
-    await review(ctx, 'loop_end', { reason, output, usage: { ...ctx.usage } });
   }
 }
 
@@ -408,13 +251,6 @@ export class LlmAgent implements Agent {
  */
 export function createAgent(config: AgentConfig): LlmAgent {
   return new LlmAgent(config);
-}
-
-function lastText(messages: readonly Message[]): string {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    if (messages[i].role === 'assistant' && messages[i].content) return messages[i].content ?? '';
-  }
-  return '';
 }
 
 /** The loop-end reason for an error code. */
@@ -454,33 +290,4 @@ async function parseOutput(ctx: LoopContext, text: string): Promise<unknown> {
     );
   }
   return value;
-}
-
-// A signal that aborts with the outer one, or with a TIMEOUT naming the agent after `ms`.
-function timeBudget(
-  outer: AbortSignal,
-  ms: number | undefined,
-  agent: string,
-): { signal: AbortSignal; dispose(): void } {
-  if (ms === undefined) return { signal: outer, dispose: () => undefined };
-  const controller = new AbortController();
-  const forward = () => controller.abort(outer.reason);
-  if (outer.aborted) forward();
-  else outer.addEventListener('abort', forward, { once: true });
-  const timer = setTimeout(
-    () =>
-      controller.abort(
-        new AgentError(`agent ${agent} reached its time limit of ${ms} ms`, 'TIMEOUT', {
-          context: { agent, limit: ms },
-        }),
-      ),
-    ms,
-  );
-  return {
-    signal: controller.signal,
-    dispose: () => {
-      clearTimeout(timer);
-      outer.removeEventListener('abort', forward);
-    },
-  };
 }

@@ -4,7 +4,7 @@
  * crosses into a provider.
  */
 import type { ScriptTurn } from './offline/script-model.js';
-import type { RetryPolicy } from './retry-policy.js';
+import type { RetryPolicy } from './timing/backoff.js';
 import type { ModelPricing } from './usage.js';
 
 /** How hard a reasoning model thinks, mapped per provider (OpenAI `reasoning_effort`, Anthropic `thinking`). */

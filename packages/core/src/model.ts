@@ -1,4 +1,5 @@
 import type { Message, ToolCall } from './messages.js';
+import type { RetryPolicy } from './timing/backoff.js';
 import type { TokenUsage } from './usage.js';
 
 /** A JSON Schema document, kept as plain data so the core depends on no schema library's types. */
@@ -68,6 +69,35 @@ export interface ModelProvider {
   stream(params: ChatParams): AsyncIterable<StreamEvent>;
   /** Releases connections or child processes, if the provider holds any. */
   dispose?(): Promise<void>;
+  /**
+   * The same provider retrying with another policy. Present on providers that retry their own
+   * requests (network providers, before the first token): they own retries, so a `retry`
+   * middleware configures them through this instead of repeating their attempts.
+   */
+  withRetry?(policy: Partial<RetryPolicy>): ModelProvider;
+}
+
+/**
+ * A provider that changes each request (defaults, dropped fields) before `inner` sees it, and
+ * keeps `inner`'s capabilities: disposing and owning retries.
+ */
+export function mapRequests(inner: ModelProvider, map: (params: ChatParams) => ChatParams): ModelProvider {
+  const mapped: ModelProvider = {
+    name: inner.name,
+    chat: (params) => inner.chat(map(params)),
+    stream: (params) => inner.stream(map(params)),
+    dispose: () => inner.dispose?.() ?? Promise.resolve(),
+  };
+  const retrying = inner.withRetry?.bind(inner);
+  if (retrying) mapped.withRetry = (policy) => mapRequests(retrying(policy), map);
+  return mapped;
+}
+
+/** True when a provider retries its own requests (see {@link ModelProvider.withRetry}). */
+export function ownsRetries(
+  provider: ModelProvider,
+): provider is ModelProvider & Required<Pick<ModelProvider, 'withRetry'>> {
+  return typeof provider.withRetry === 'function';
 }
 
 /** Collects a stream into a {@link ModelResponse}, for providers whose `chat` is built on `stream`. */

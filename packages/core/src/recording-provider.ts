@@ -98,7 +98,9 @@ export function normaliseRequest(params: ChatParams): NormalisedRequest {
  * const agent = createAgent({ name: 'a', provider: recordingProvider(openai, cassette) });
  */
 export function recordingProvider(inner: ModelProvider, cassette: Cassette): ModelProvider {
+  const retrying = inner.withRetry?.bind(inner);
   return {
+    ...(retrying && { withRetry: (policy) => recordingProvider(retrying(policy), cassette) }),
     name: inner.name,
     chat(params: ChatParams): Promise<ModelResponse> {
       return collectStream(this.stream(params));

@@ -1,33 +1,9 @@
 import { parseDuration } from './duration.js';
 import { AgentError } from './errors.js';
-
-/** How a provider retries a failed request: attempts and the bounds of the backoff. */
-export interface RetryPolicy {
-  /** Attempts in all, the first included. */
-  maxAttempts: number;
-  /** Upper bound of the first backoff in ms; doubles with each attempt. */
-  initialDelayMs: number;
-  /** Upper bound of any one wait in ms; a longer `Retry-After` ends the retries instead. */
-  maxDelayMs: number;
-}
-
-/** The defaults of {@link retryPolicy}: 3 attempts, 500 ms doubling, at most 30 s a wait. */
-export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = {
-  maxAttempts: 3,
-  initialDelayMs: 500,
-  maxDelayMs: 30_000,
-};
-
-/** Fills in a partial {@link RetryPolicy} with the defaults and clamps nonsense values. */
-export function retryPolicy(options: Partial<RetryPolicy> = {}): RetryPolicy {
-  const pick = (value: number | undefined, fallback: number) =>
-    typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback;
-  return {
-    maxAttempts: Math.max(1, Math.floor(pick(options.maxAttempts, DEFAULT_RETRY_POLICY.maxAttempts))),
-    initialDelayMs: pick(options.initialDelayMs, DEFAULT_RETRY_POLICY.initialDelayMs),
-    maxDelayMs: pick(options.maxDelayMs, DEFAULT_RETRY_POLICY.maxDelayMs),
-  };
-}
+import { backoffDelay, type RetryPolicy } from './timing/backoff.js';
+import { deadline } from './timing/deadline.js';
+import { sleep } from './timing/sleep.js';
+import type { TokenUsage } from './usage.js';
 
 /** True for HTTP statuses where the same request may succeed later: 408, 409, 429 and 5xx. */
 export function isRetryableStatus(status: number): boolean {
@@ -126,40 +102,6 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/**
- * How long to wait before attempt `attempt + 1`: the server's hint when it gave one (or
- * `undefined` when the hint exceeds `maxDelayMs`, since retrying earlier is pointless), else
- * exponential backoff with full jitter: uniform in [0, min(maxDelayMs, initialDelayMs * 2^(attempt-1))].
- */
-export function retryDelay(
-  policy: RetryPolicy,
-  attempt: number,
-  retryAfterMs?: number,
-  random: () => number = Math.random,
-): number | undefined {
-  if (retryAfterMs !== undefined) return retryAfterMs <= policy.maxDelayMs ? retryAfterMs : undefined;
-  const ceiling = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** Math.max(0, attempt - 1));
-  return Math.floor(random() * ceiling);
-}
-
-/** Waits `ms`, rejecting with an `ABORTED` {@link AgentError} as soon as `signal` aborts. */
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const aborted = () =>
-      new AgentError('cancelled while waiting to retry', 'ABORTED', { cause: signal?.reason });
-    if (signal?.aborted) return reject(aborted());
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    function onAbort() {
-      clearTimeout(timer);
-      reject(aborted());
-    }
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /** What one attempt of {@link retryStream} gets: its number and a signal that ends it. */
 export interface AttemptControl {
   /** 1 for the first attempt. */
@@ -187,7 +129,7 @@ export interface RetryStreamOptions {
 
 /**
  * Runs a streaming request with retries. An attempt that fails before it yielded anything is
- * retried when {@link classifyFailure} says so, after {@link retryDelay}; once an item was yielded
+ * retried when {@link classifyFailure} says so, after {@link backoffDelay}; once an item was yielded
  * the failure is final, because the consumer has already seen part of the answer.
  */
 export async function* retryStream<T>(
@@ -208,10 +150,10 @@ export async function* retryStream<T>(
       const info = classifyFailure(error);
       if (yielded || !info.retryable || attempt >= options.policy.maxAttempts || options.signal?.aborted)
         throw error;
-      const delayMs = retryDelay(options.policy, attempt, info.retryAfterMs, options.random);
+      const delayMs = backoffDelay(options.policy, attempt, info.retryAfterMs, options.random);
       if (delayMs === undefined) throw error;
       options.onRetry?.({ attempt, delayMs, error });
-      await abortableSleep(delayMs, options.signal);
+      await sleep(delayMs, options.signal, 'waiting to retry');
     } finally {
       control.dispose();
     }
@@ -223,32 +165,17 @@ function attemptControl(
   outer: AbortSignal | undefined,
   idleMs: number | undefined,
 ): AttemptControl & { dispose(): void } {
-  const controller = new AbortController();
-  let timedOut = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const onAbort = () => controller.abort(outer?.reason);
-  if (outer?.aborted) controller.abort(outer.reason);
-  else outer?.addEventListener('abort', onAbort, { once: true });
-  const touch = () => {
-    if (idleMs === undefined || idleMs <= 0 || controller.signal.aborted) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new AgentError(`no response for ${idleMs} ms`, 'TIMEOUT', { retryable: true }));
-    }, idleMs);
-  };
-  touch();
+  const idle = deadline(outer, idleMs !== undefined && idleMs > 0 ? idleMs : undefined, () => {
+    return new AgentError(`no response for ${idleMs} ms`, 'TIMEOUT', { retryable: true });
+  });
   return {
     attempt,
-    signal: controller.signal,
-    touch,
+    signal: idle.signal,
+    touch: idle.restart,
     get timedOut() {
-      return timedOut;
+      return idle.expired;
     },
-    dispose() {
-      clearTimeout(timer);
-      outer?.removeEventListener('abort', onAbort);
-    },
+    dispose: idle.dispose,
   };
 }
 
@@ -272,6 +199,47 @@ export interface FailureContext {
   transient?: boolean;
   /** Strings that must never appear in the message, such as the API key. */
   secrets?: readonly string[];
+  /** Tokens the server reported before the failure: they were spent and still count. */
+  usage?: TokenUsage;
+}
+
+/** What a provider's error says about itself, as the SDKs expose it (all optional). */
+export interface ProviderErrorFacts {
+  status?: number;
+  /** The API's error type, such as `overloaded_error` or `invalid_request_error`. */
+  type?: string;
+  /** The API's error code, such as `rate_limit_exceeded`. */
+  code?: string;
+  /** The request id to quote to the provider's support. */
+  requestId?: string;
+}
+
+/**
+ * Reads the facts of an SDK error: the HTTP status, the API's error `type` and `code` (from the
+ * error body, flat as OpenAI sends it or nested under `error` as Anthropic does, also for an
+ * `error` event inside a stream), and the request id (`requestID`, or the `x-request-id` /
+ * `request-id` header).
+ */
+export function providerErrorFacts(error: unknown): ProviderErrorFacts {
+  const facts: ProviderErrorFacts = {};
+  if (!error || typeof error !== 'object') return facts;
+  const e = error as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : undefined);
+  if (typeof e.status === 'number' && e.status > 0) facts.status = e.status;
+  const body = (e.error && typeof e.error === 'object' ? e.error : {}) as Record<string, unknown>;
+  const inner = (body.error && typeof body.error === 'object' ? body.error : body) as Record<string, unknown>;
+  const type = text(inner.type) ?? text(e.type);
+  if (type && type !== 'error') facts.type = type;
+  const code = text(inner.code) ?? (typeof e.code === 'string' ? e.code : undefined);
+  if (code) facts.code = code;
+  const headers = e.headers;
+  const header = (name: string) =>
+    headers && typeof (headers as Headers).get === 'function'
+      ? ((headers as Headers).get(name) ?? undefined)
+      : text((headers as Record<string, unknown> | undefined)?.[name]);
+  const requestId = text(e.requestID) ?? text(e.request_id) ?? header('x-request-id') ?? header('request-id');
+  if (requestId) facts.requestId = requestId;
+  return facts;
 }
 
 /**
@@ -283,10 +251,19 @@ export interface FailureContext {
 export function providerFailure(error: unknown, ctx: FailureContext): AgentError {
   const where = `${ctx.provider} model ${ctx.model}`;
   const clean = (text: string) => redact(text, ctx.secrets);
-  const baseContext = { provider: ctx.provider, model: ctx.model };
+  const baseContext: Record<string, unknown> = {
+    provider: ctx.provider,
+    model: ctx.model,
+    ...providerErrorFacts(error),
+    ...(ctx.usage ? { usage: ctx.usage } : {}),
+  };
   if (ctx.aborted)
     return new AgentError(`${where}: the request was cancelled`, 'ABORTED', { context: baseContext });
-  if (error instanceof AgentError && !ctx.timedOut) return error;
+  if (error instanceof AgentError && !ctx.timedOut) {
+    // Already judged (a retried attempt's error, or ours): keep it, adding the spent tokens.
+    if (ctx.usage && error.context.usage === undefined) error.context.usage = ctx.usage;
+    return error;
+  }
   const info = classifyFailure(error);
   const detail = clean(
     ctx.apiMessage ??
@@ -302,7 +279,7 @@ export function providerFailure(error: unknown, ctx: FailureContext): AgentError
       'MODEL_ERROR',
       {
         cause: error,
-        context: { ...baseContext, ...(info.status ? { status: info.status } : {}) },
+        context: { ...baseContext, ...(info.status ? { status: info.status } : {}), retryable: false },
       },
     );
   }
@@ -310,7 +287,7 @@ export function providerFailure(error: unknown, ctx: FailureContext): AgentError
     return new AgentError(`${where}: timed out, ${detail}`, 'TIMEOUT', {
       cause: error,
       retryable: true,
-      context: { ...baseContext, timeoutMs: ctx.idleTimeoutMs },
+      context: { ...baseContext, timeoutMs: ctx.idleTimeoutMs, retryable: true },
     });
   }
   if (info.status !== undefined) {
@@ -321,6 +298,7 @@ export function providerFailure(error: unknown, ctx: FailureContext): AgentError
         ...baseContext,
         status: info.status,
         ...(info.retryAfterMs === undefined ? {} : { retryAfterMs: info.retryAfterMs }),
+        retryable: info.retryable,
       },
     });
   }
@@ -331,7 +309,7 @@ export function providerFailure(error: unknown, ctx: FailureContext): AgentError
     {
       cause: error,
       retryable: connection,
-      context: baseContext,
+      context: { ...baseContext, retryable: connection },
     },
   );
 }
@@ -350,7 +328,7 @@ export interface ModelTimingSpec {
 
 /**
  * The retry policy and idle timeout of a model's YAML settings, for provider packages. A duration
- * that cannot be read is a `PROVIDER_ERROR` naming the field.
+ * that cannot be read is a `CONFIG_ERROR` naming the field.
  */
 export function modelTiming(spec: ModelTimingSpec): { retry?: Partial<RetryPolicy>; timeout?: number } {
   const ms = (value: number | string | undefined, field: string): number | undefined => {
@@ -359,7 +337,7 @@ export function modelTiming(spec: ModelTimingSpec): { retry?: Partial<RetryPolic
     } catch {
       throw new AgentError(
         `${field}: expected ms or a duration such as 30s, got ${JSON.stringify(value)}`,
-        'PROVIDER_ERROR',
+        'CONFIG_ERROR',
       );
     }
   };
@@ -395,7 +373,7 @@ export async function* providerStream<T>(
   const { provider, model, signal } = options;
   try {
     if (!model)
-      throw new AgentError(`${provider}: no model given and no default model configured`, 'PROVIDER_ERROR');
+      throw new AgentError(`${provider}: no model given and no default model configured`, 'CONFIG_ERROR');
     const attempt = options.prepare(model);
     yield* retryStream(attempt, { policy: options.policy, signal, idleTimeoutMs: options.idleTimeoutMs });
   } catch (error) {

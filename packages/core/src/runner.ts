@@ -1,32 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import type { Agent } from './agent.js';
-import type { ApprovalDecision, RunOptions } from './agent-config.js';
+import type {
+  AgentResult,
+  ApprovalDecision,
+  ExecutedToolCall,
+  InvocationCheckpoint,
+  RunOptions,
+} from './agent-config.js';
+
+export type { InvocationCheckpoint } from './agent-config.js';
+
 import { findAgent, linkTree, listAgents } from './agent-tree.js';
-import { AgentError, toAgentError } from './errors.js';
+import { AgentError, runError, toAgentError, UsageError } from './errors.js';
 import type { AgentEvent, PendingApproval } from './events.js';
+import { historyFor } from './invocation/history.js';
 import {
   InvocationContext,
   type InvocationLimits,
   type InvocationShared,
 } from './invocation/invocation-context.js';
 import { holdSession } from './invocation/session-lease.js';
-import { UsageError } from './llm-agent.js';
 import { AgentRun } from './loop/agent-run.js';
 import { EventChannel } from './loop/event-channel.js';
+import type { Message, ToolCall } from './messages.js';
 import { InMemorySessionStore, type Session, type SessionStore } from './session.js';
+import { deadline } from './timing/deadline.js';
 import { addUsage, emptyUsage, type UsageStats } from './usage.js';
-
-/** What a paused invocation stores in its session to be resumed, in any process. */
-export interface InvocationCheckpoint {
-  version: 1;
-  invocationId: string;
-  input: string;
-  /** The agent the invocation started at (the root, or the agent the session was transferred to). */
-  agent: string;
-  pending: PendingApproval[];
-  /** How many times the invocation has been started (first run plus resumes). */
-  attempts: number;
-}
 
 /** Options of {@link Runner.run}. */
 export interface InvocationOptions {
@@ -46,6 +45,12 @@ export interface InvocationOptions {
   branchPrefix?: string;
   /** For agent tools: the parent session and call that started this one. */
   parent?: { sessionId: string; callId: string };
+  /** The conversation before this message (written to the session first), such as what memory kept. */
+  history?: readonly Message[] | Promise<readonly Message[]>;
+  /** The state a new session starts with. */
+  state?: Record<string, unknown>;
+  /** Model settings, limits and callbacks for the agents of this invocation (what `agent.run` takes). */
+  agentOptions?: RunOptions;
 }
 
 /** Options of {@link Runner.resume}. */
@@ -65,6 +70,12 @@ export interface InvocationResult {
   state: Record<string, unknown>;
   pending?: PendingApproval[];
   duration: number;
+  /** The conversation the starting agent sees, this invocation included. */
+  messages: Message[];
+  /** The tool calls executed in this invocation, with their results. */
+  toolCalls: ExecutedToolCall[];
+  /** The final answer as parsed by the output schema of the agent that gave it (else the text). */
+  value: unknown;
 }
 
 /** Options of a {@link Runner}. */
@@ -112,16 +123,7 @@ export class Runner {
     const channel = new EventChannel<AgentEvent>();
     const controller = new AbortController();
     const invocation = this.#execute(options, decisions, channel, controller);
-    const asResult = invocation.then((r) => ({
-      status: r.status,
-      output: r.output,
-      text: r.output,
-      messages: [],
-      toolCalls: [],
-      usage: r.usage,
-      duration: r.duration,
-      pending: r.pending,
-    }));
+    const asResult = invocation.then(agentResult);
     const run = new AgentRun<string>(channel, asResult, controller) as AgentRun<string> & {
       invocation: Promise<InvocationResult>;
     };
@@ -168,6 +170,7 @@ export class Runner {
     controller: AbortController,
   ): Promise<InvocationResult> {
     const started = performance.now();
+    const history = await options.history;
     const session = await this.#session(options, decisions !== undefined);
     await this.#loadScopedState(session, options.userId);
     const checkpoint = session.checkpoint as InvocationCheckpoint | undefined;
@@ -178,17 +181,17 @@ export class Runner {
         `session ${session.id} is paused waiting for a decision on ${ids}; resume it with approve or deny`,
       );
     }
-    const timer =
-      options.timeout === undefined
-        ? undefined
-        : setTimeout(
-            () =>
-              controller.abort(
-                new AgentError(`the invocation timed out after ${options.timeout} ms`, 'TIMEOUT'),
-              ),
-            options.timeout,
-          );
-    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+    const limit = deadline(
+      options.signal,
+      options.timeout,
+      () => new AgentError(`the invocation timed out after ${options.timeout} ms`, 'TIMEOUT'),
+    );
+    // The controller is the invocation's own (its limits, the caller's `abort()`); the common run
+    // without a caller's signal or a timeout needs no combined signal.
+    const signal =
+      options.signal || options.timeout !== undefined
+        ? AbortSignal.any([limit.signal, controller.signal])
+        : controller.signal;
     const invocationId = checkpoint?.invocationId ?? freshId;
     const shared = this.#shared(
       session,
@@ -209,6 +212,9 @@ export class Runner {
       if (!checkpoint) {
         // The user's message sits on the root's branch, so every agent of the tree sees it.
         const root = new InvocationContext(shared, this.agent, branchFor(this.agent, options.branchPrefix));
+        for (const message of history ?? []) {
+          root.emit('message', { message }, undefined, message.role === 'user' ? 'user' : this.agent.name);
+        }
         root.emit('message', { message: { role: 'user', content: options.input } }, undefined, 'user');
       }
       await start.runInvocation(ctx);
@@ -245,12 +251,32 @@ export class Runner {
         state: { ...session.state },
         pending: paused ? shared.pending : undefined,
         duration,
+        messages: historyFor(session.events, branch, this.#parallel),
+        toolCalls: shared.toolCalls,
+        value: shared.value ?? output,
       };
     } catch (thrown) {
-      const error = signal.aborted
-        ? toAgentError(signal.reason, 'ABORTED')
-        : toAgentError(thrown, 'MODEL_ERROR');
-      ctx.emit('error', { code: error.code, message: error.message, context: error.context });
+      // An abort's reason says why (a limit, a lost lease, the caller) better than the error it caused.
+      const error = signal.aborted ? toAgentError(signal.reason, 'ABORTED') : runError(thrown);
+      const output = lastOutput(session, invocationId);
+      const messages = historyFor(session.events, branch, this.#parallel);
+      error.result = agentResult({
+        status: 'complete',
+        output: output || lastText(messages),
+        sessionId: session.id,
+        invocationId,
+        usage: { ...shared.usage },
+        state: { ...session.state },
+        duration: performance.now() - started,
+        messages,
+        toolCalls: shared.toolCalls,
+        value: output || lastText(messages),
+      });
+      ctx.emit('error', {
+        code: error.code,
+        message: error.message,
+        context: { ...error.context, blame: error.blame, retryable: error.retryable },
+      });
       ctx.emit('run_end', {
         status: 'error',
         output: lastOutput(session, invocationId),
@@ -260,7 +286,7 @@ export class Runner {
       await shared.flush().catch(() => undefined);
       throw error;
     } finally {
-      if (timer) clearTimeout(timer);
+      limit.dispose();
     }
   }
 
@@ -283,6 +309,7 @@ export class Runner {
     return this.store.create({
       id: options.sessionId,
       agent: this.agent.name,
+      state: options.state,
       parentId: options.parent?.sessionId,
       parentCallId: options.parent?.callId,
     });
@@ -315,16 +342,31 @@ export class Runner {
     };
     const usage = emptyUsage();
     const replay = new Map<string, number>();
+    const toolCalls: ExecutedToolCall[] = [];
     if (checkpoint) {
+      const calls = new Map<string, ToolCall>();
       for (const event of session.events) {
         if (event.invocationId !== invocationId) continue;
         if (event.type === 'usage') addUsage(usage, event.usage);
+        if (event.type === 'tool_call') calls.set(event.call.id, event.call);
+        if (event.type === 'tool_result') {
+          const call = calls.get(event.callId);
+          toolCalls.push({
+            id: event.callId,
+            name: event.name,
+            arguments: call?.arguments ?? {},
+            result: event.content,
+            isError: event.isError,
+            duration: event.duration,
+          });
+        }
         if (event.type === 'agent_end') replay.set(event.branch, (replay.get(event.branch) ?? 0) + 1);
       }
     }
     return {
       invocationId,
       attempt: checkpoint?.attempts ?? 0,
+      idPrefix: `${invocationId}.${checkpoint?.attempts ?? 0}.`,
       seq: 0,
       session,
       store,
@@ -360,13 +402,39 @@ export class Runner {
       resumePending: checkpoint?.pending ?? [],
       replay,
       parallel: this.#parallel,
-      options: { onApproval: options.onApproval },
+      options: {
+        ...options.agentOptions,
+        onApproval: options.onApproval ?? options.agentOptions?.onApproval,
+      },
+      toolCalls,
+      value: undefined,
       flush: async () => {
         await flushQueue();
         if (failure) throw failure;
       },
     };
   }
+}
+
+// The result as `agent.run` gives it: the parsed answer as `output`, its text as `text`.
+function agentResult(r: InvocationResult): AgentResult<string> {
+  return {
+    status: r.status,
+    output: r.value as string,
+    text: r.output,
+    messages: r.messages,
+    toolCalls: r.toolCalls,
+    usage: r.usage,
+    duration: r.duration,
+    pending: r.pending,
+  };
+}
+
+function lastText(messages: readonly Message[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i].role === 'assistant' && messages[i].content) return messages[i].content ?? '';
+  }
+  return '';
 }
 
 function validateDecisions(

@@ -161,7 +161,8 @@ export class InMemorySessionStore implements SessionStore, MemoryProvider {
     assertSessionId(session.id);
     if (this.#sessions.has(session.id)) throw new Error(`session ${session.id} already exists`);
     this.#sessions.set(session.id, session);
-    return structuredClone(session);
+    // A new session has no events yet: a copy of its state is all a caller could share with the store.
+    return { ...session, state: structuredClone(session.state), events: [] };
   }
 
   async get(id: string): Promise<Session | undefined> {

@@ -34,8 +34,8 @@ describe('the agent loop', () => {
     expect(events.filter((e) => e.type === 'text_delta')).toHaveLength(7);
     expect(types).toEqual([
       'run_start',
-      'agent_start',
       'message',
+      'agent_start',
       'text_delta',
       'usage',
       'message',
@@ -53,7 +53,8 @@ describe('the agent loop', () => {
     for (const event of events) {
       expect(event.invocationId).toBe(events[0].invocationId);
       expect(event.branch).toBe('calc');
-      expect(event.author).toBe('calc');
+      // The one runtime authors the user's message `user`, as the CLI's sessions always had.
+      expect(event.author).toBe(event.type === 'message' && event.message.role === 'user' ? 'user' : 'calc');
       expect(typeof event.time).toBe('number');
     }
     expect(new Set(events.map((e) => e.id)).size).toBe(events.length);

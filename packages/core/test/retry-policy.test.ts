@@ -2,15 +2,15 @@ import { describe, expect, it } from 'vitest';
 import {
   AgentError,
   type AttemptControl,
-  abortableSleep,
+  backoffDelay,
   classifyFailure,
   isConnectionError,
   isRetryableStatus,
   parseRetryAfter,
   retryAfterFromHeaders,
-  retryDelay,
   retryPolicy,
   retryStream,
+  sleep,
 } from '../src/index.js';
 
 const fast = retryPolicy({ maxAttempts: 3, initialDelayMs: 1, maxDelayMs: 50 });
@@ -75,12 +75,12 @@ describe('retry policy', () => {
 
   it('draws full-jitter backoff within the doubling ceiling and honours hints up to the maximum', () => {
     const policy = retryPolicy({ initialDelayMs: 100, maxDelayMs: 1000 });
-    expect(retryDelay(policy, 1, undefined, () => 0)).toBe(0);
-    expect(retryDelay(policy, 1, undefined, () => 0.999)).toBe(99);
-    expect(retryDelay(policy, 3, undefined, () => 0.999)).toBe(399);
-    expect(retryDelay(policy, 10, undefined, () => 0.999)).toBe(999);
-    expect(retryDelay(policy, 1, 700)).toBe(700);
-    expect(retryDelay(policy, 1, 5000)).toBeUndefined();
+    expect(backoffDelay(policy, 1, undefined, () => 0)).toBe(0);
+    expect(backoffDelay(policy, 1, undefined, () => 0.999)).toBe(99);
+    expect(backoffDelay(policy, 3, undefined, () => 0.999)).toBe(399);
+    expect(backoffDelay(policy, 10, undefined, () => 0.999)).toBe(999);
+    expect(backoffDelay(policy, 1, 700)).toBe(700);
+    expect(backoffDelay(policy, 1, 5000)).toBeUndefined();
   });
 
   it('fills in defaults and clamps nonsense', () => {
@@ -188,7 +188,7 @@ describe('retryStream', () => {
     await expect(run).rejects.toMatchObject({ code: 'ABORTED' });
   });
 
-  it('abortableSleep rejects at once on an aborted signal', async () => {
-    await expect(abortableSleep(10_000, AbortSignal.abort())).rejects.toMatchObject({ code: 'ABORTED' });
+  it('sleep rejects at once on an aborted signal', async () => {
+    await expect(sleep(10_000, AbortSignal.abort())).rejects.toMatchObject({ code: 'ABORTED' });
   });
 });

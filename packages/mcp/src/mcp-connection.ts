@@ -1,6 +1,8 @@
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { deadline, sleep } from '@agentctl/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -226,7 +228,7 @@ async function ensureGone(pid: number): Promise<void> {
         // gone meanwhile
       }
     }
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
   }
   untrackChild(pid);
 }
@@ -235,11 +237,10 @@ async function ensureGone(pid: number): Promise<void> {
 async function settle(transport: Transport): Promise<void> {
   const stderr = transport instanceof StdioClientTransport ? (transport.stderr as Readable | null) : null;
   if (!stderr || stderr.readableEnded) return;
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, 500);
-    stderr.once('end', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
+  const wait = deadline(undefined, 500, () => 'stderr still open');
+  try {
+    await once(stderr, 'end', { signal: wait.signal }).catch(() => undefined);
+  } finally {
+    wait.dispose();
+  }
 }

@@ -1,4 +1,10 @@
-import { AgentError, type ChatParams, type ModelDefinition, type ModelProvider } from '@agentctl/core';
+import {
+  AgentError,
+  type ChatParams,
+  type ModelDefinition,
+  type ModelProvider,
+  mapRequests,
+} from '@agentctl/core';
 import { createAnthropicProvider } from './anthropic-provider.js';
 
 /** The `options:` of an Anthropic model once normalised (see `ANTHROPIC_OPTIONS_SCHEMA`). */
@@ -58,10 +64,5 @@ export function anthropicFromSpec(def: ModelDefinition): ModelProvider {
     model: params.model || def.model || '',
     options: { ...callOptions, ...params.options },
   });
-  return {
-    name: inner.name,
-    chat: (params) => inner.chat(withDefaults(params)),
-    stream: (params) => inner.stream(withDefaults(params)),
-    dispose: () => inner.dispose?.() ?? Promise.resolve(),
-  };
+  return mapRequests(inner, withDefaults);
 }

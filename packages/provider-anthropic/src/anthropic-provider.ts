@@ -61,6 +61,10 @@ class AnthropicProvider implements ModelProvider {
     this.#policy = retryPolicy(options.retry);
   }
 
+  withRetry(policy: Partial<RetryPolicy>): ModelProvider {
+    return new AnthropicProvider({ ...this.#options, retry: { ...this.#options.retry, ...policy } });
+  }
+
   chat(params: ChatParams): Promise<ModelResponse> {
     return collectStream(this.stream(params));
   }
@@ -138,6 +142,7 @@ class AnthropicProvider implements ModelProvider {
           model,
           committed,
           incomplete: true,
+          usage: assembler.reportedUsage,
         });
       }
     } catch (error) {
@@ -149,6 +154,7 @@ class AnthropicProvider implements ModelProvider {
         timedOut: control.timedOut,
         idleTimeoutMs: this.#timeout,
         apiMessage: apiMessageOf(error),
+        usage: assembler.reportedUsage,
         transient: isTransientEvent(error),
         secrets: [this.#apiKey],
       });

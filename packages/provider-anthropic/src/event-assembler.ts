@@ -1,4 +1,4 @@
-import type { FinishReason, ModelResponse, StreamEvent, ToolCall } from '@agentctl/core';
+import type { FinishReason, ModelResponse, StreamEvent, TokenUsage, ToolCall } from '@agentctl/core';
 import type { ThinkingBlock } from './to-anthropic-messages.js';
 
 /** The parts of a Messages stream event we read; unknown events and fields are ignored. */
@@ -149,6 +149,19 @@ export class EventAssembler {
     if (delta.type === 'signature_delta' && block.type === 'thinking')
       block.signature += delta.signature ?? '';
     return [];
+  }
+
+  /** The tokens the server reported so far (message_start counts the input before any text), or undefined. */
+  get reportedUsage(): TokenUsage | undefined {
+    const u = this.#usage;
+    if (u.input_tokens + u.output_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens === 0)
+      return undefined;
+    return {
+      inputTokens: u.input_tokens,
+      outputTokens: u.output_tokens,
+      cacheReadTokens: u.cache_read_input_tokens,
+      cacheWriteTokens: u.cache_creation_input_tokens,
+    };
   }
 
   // message_start carries the input side; message_delta carries the running totals, which win.

@@ -3,6 +3,7 @@ import {
   type FinishReason,
   type ModelResponse,
   type StreamEvent,
+  type TokenUsage,
   type ToolCall,
 } from '@agentctl/core';
 
@@ -118,6 +119,11 @@ export class ChunkAssembler {
       this.#calls.set(key, call);
     }
     return call;
+  }
+
+  /** The tokens the server reported so far (only the last chunk carries them), or undefined. */
+  get reportedUsage(): TokenUsage | undefined {
+    return this.#usage && typeof this.#usage.prompt_tokens === 'number' ? this.#tokens([]) : undefined;
   }
 
   // Chat Completions counts cached tokens inside prompt_tokens; the core keeps the buckets apart.

@@ -1,4 +1,10 @@
-import { AgentError, type ChatParams, type ModelDefinition, type ModelProvider } from '@agentctl/core';
+import {
+  AgentError,
+  type ChatParams,
+  type ModelDefinition,
+  type ModelProvider,
+  mapRequests,
+} from '@agentctl/core';
 import { createOpenAIProvider } from './openai-provider.js';
 
 /** The `options:` of an OpenAI model once normalised (see `OPENAI_OPTIONS_SCHEMA`). */
@@ -54,12 +60,7 @@ export function openaiFromSpec(def: ModelDefinition): ModelProvider {
     maxOutputTokens: params.maxOutputTokens ?? def.maxOutputTokens,
     options: { ...callOptions, ...params.options },
   });
-  return {
-    name: inner.name,
-    chat: (params) => inner.chat(withDefaults(params)),
-    stream: (params) => inner.stream(withDefaults(params)),
-    dispose: () => inner.dispose?.() ?? Promise.resolve(),
-  };
+  return mapRequests(inner, withDefaults);
 }
 
 function isLoopback(url: string): boolean {

@@ -58,6 +58,10 @@ class OpenAIProvider implements ModelProvider {
     this.#policy = retryPolicy(options.retry);
   }
 
+  withRetry(policy: Partial<RetryPolicy>): ModelProvider {
+    return new OpenAIProvider({ ...this.#options, retry: { ...this.#options.retry, ...policy } });
+  }
+
   chat(params: ChatParams): Promise<ModelResponse> {
     return collectStream(this.stream(params));
   }
@@ -130,6 +134,7 @@ class OpenAIProvider implements ModelProvider {
           model,
           committed,
           incomplete: true,
+          usage: assembler.reportedUsage,
         });
       }
     } catch (error) {
@@ -141,6 +146,7 @@ class OpenAIProvider implements ModelProvider {
         timedOut: control.timedOut,
         idleTimeoutMs: this.#timeout,
         apiMessage: apiMessageOf(error),
+        usage: assembler.reportedUsage,
         secrets: [this.#apiKey],
       });
     }

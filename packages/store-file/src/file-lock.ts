@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, open, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffDelay, retryPolicy, sleep } from '@agentctl/core';
 import { LockTimeoutError } from './errors.js';
 
 /** How long to wait for a lock and when a held lock counts as abandoned. */
@@ -24,6 +24,8 @@ interface LockOwner {
 const UNREADABLE_GRACE_MS = 1_000;
 /** This machine's name, recorded in lock and lease files. */
 export const HOST = hostname();
+// Polling a held lock: jittered waits doubling from 2 ms up to 25 ms, so waiters spread out.
+const LOCK_POLL = retryPolicy({ initialDelayMs: 2, maxDelayMs: 25 });
 
 /**
  * Takes the lock file at `path` (created atomically, holding the owner's pid, host and time) and
@@ -34,8 +36,7 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
   const staleMs = options.staleMs ?? 10_000;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const started = Date.now();
-  let delay = 1;
-  for (;;) {
+  for (let attempt = 1; ; attempt++) {
     if (await tryCreate(path)) return () => unlink(path).catch(ignoreMissing);
     const seen = await readOwner(path);
     if (seen !== undefined && isStale(seen, staleMs)) {
@@ -44,8 +45,7 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
     }
     const waited = Date.now() - started;
     if (waited >= timeoutMs) throw new LockTimeoutError(path, waited, describe(seen?.owner));
-    await sleep(delay);
-    delay = Math.min(delay * 2, 25);
+    await sleep(backoffDelay(LOCK_POLL, attempt) ?? LOCK_POLL.maxDelayMs);
   }
 }
 

@@ -37,6 +37,7 @@ async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<A
   const subAgents = await buildSubAgents(entry, spec, compiler);
   if (!subAgents) return undefined;
   const type = spec.type ?? 'llm';
+  if (type === 'a2a') return buildRemote(entry, spec, compiler);
   if (type !== 'llm') {
     const base = { name: spec.name, description: spec.description, subAgents };
     return compiler.attempt(entry, ['name'], 'compile', () =>
@@ -50,7 +51,9 @@ async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<A
   const model = await resolveModel(entry, compiler);
   const tools = await resolveTools(entry, spec, compiler);
   const memory = await resolveMemory(entry, spec, compiler);
-  const middleware = model ? await resolveMiddleware(entry, spec, model.spec, compiler) : undefined;
+  const resolved = model
+    ? await resolveMiddleware(entry, spec, model.spec, model.provider, compiler)
+    : undefined;
   let template = spec.instruction;
   if (spec.instruction_file !== undefined) {
     const file = spec.instruction_file;
@@ -59,7 +62,7 @@ async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<A
     );
     if (template === undefined) return undefined;
   }
-  if (!model || !tools || !middleware || memory === false) return undefined;
+  if (!model || !tools || !resolved || memory === false) return undefined;
   const approval = await compiler.attempt(entry, ['approval'], 'approval', () => ({
     policy: agentApprovalPolicy(spec.approval, tools),
   }));
@@ -75,12 +78,12 @@ async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<A
   const config: AgentConfig = {
     name: spec.name,
     description: spec.description,
-    provider: model.provider,
+    provider: resolved.provider,
     model: model.definition.model,
     pricing: model.pricing,
     instruction: text === undefined ? undefined : (ctx) => renderInstruction(text, ctx),
     tools,
-    middleware,
+    middleware: resolved.middleware,
     memory: memory ?? undefined,
     approvalPolicy: approval.policy,
     outputSchema: spec.output_schema,
@@ -95,6 +98,26 @@ async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<A
     maxHistory: spec.max_history,
   };
   return compiler.attempt(entry, ['name'], 'compile', () => createAgent(config));
+}
+
+// A remote agent comes from the registry, so config needs no protocol client of its own.
+async function buildRemote(
+  entry: SpecEntry<AgentSpec>,
+  spec: AgentSpec,
+  compiler: Compiler,
+): Promise<Agent | undefined> {
+  const factory = compiler.registry.remoteAgents.get('a2a');
+  if (!factory) {
+    compiler.error(entry, ['type'], 'compile', 'no `a2a` remote agent type is registered');
+    return undefined;
+  }
+  const remote = {
+    name: spec.name,
+    description: spec.description ?? '',
+    url: spec.url ?? '',
+    headers: spec.headers ?? {},
+  };
+  return compiler.attempt(entry, ['url'], 'compile', () => factory(remote, compiler.factoryContext(entry)));
 }
 
 async function buildSubAgents(

@@ -1,4 +1,12 @@
-import { logging, type Middleware, parseDuration, redaction, retry, timeout } from '@agentctl/core';
+import {
+  logging,
+  type Middleware,
+  parseDuration,
+  type RetryOptions,
+  redaction,
+  retry,
+  timeout,
+} from '@agentctl/core';
 
 type Options = Record<string, unknown>;
 
@@ -8,12 +16,17 @@ function duration(value: unknown): number | undefined {
 
 /** `retry` from YAML: max_attempts, initial_delay, max_delay, on. */
 export function retryFromOptions(options: Options): Middleware {
-  return retry({
+  return retry(retryOptions(options));
+}
+
+/** The options of a YAML `retry` middleware, durations read. */
+export function retryOptions(options: Options): RetryOptions {
+  return {
     maxAttempts: options.max_attempts as number | undefined,
     initialDelay: duration(options.initial_delay),
     maxDelay: duration(options.max_delay),
     on: options.on as Array<'model_call' | 'tool_call'> | undefined,
-  });
+  };
 }
 
 /** `timeout` from YAML: model, tool (durations). */

@@ -1,6 +1,7 @@
-import type { Middleware } from '@agentctl/core';
+import { type Middleware, type ModelProvider, ownsRetries, retry } from '@agentctl/core';
 import type { SpecEntry } from '../load/project-specs.js';
 import type { AgentSpec, MiddlewareSpec, ModelSpec } from '../spec-types.js';
+import { retryOptions } from './builtin-middleware.js';
 import type { Compiler } from './compiler.js';
 
 async function fromModule(
@@ -22,21 +23,41 @@ async function fromModule(
   return made as Middleware;
 }
 
-/** The middleware of an agent, outermost first, then the model's retry and timeout. */
+/**
+ * The middleware of an agent, outermost first, then the model's retry and timeout; and the
+ * provider the agent calls. Retries are owned in one place per model: a `retry` middleware on a
+ * provider that retries its own requests (see `ownsRetries`) sets that provider's policy instead
+ * of multiplying its attempts, and is kept only for the tool calls it names.
+ */
 export async function resolveMiddleware(
   agent: SpecEntry<AgentSpec>,
   spec: AgentSpec,
   model: ModelSpec,
+  provider: ModelProvider,
   compiler: Compiler,
-): Promise<Middleware[] | undefined> {
+): Promise<{ middleware: Middleware[]; provider: ModelProvider } | undefined> {
   const out: Middleware[] = [];
   let ok = true;
+  let calls = provider;
   const builtin = async (
     name: string,
     options: Record<string, unknown>,
     entry: SpecEntry,
     path: Array<string | number>,
   ) => {
+    if (name === 'retry' && ownsRetries(calls)) {
+      const owner = calls;
+      return compiler.attempt(entry, path, 'middleware', () => {
+        const given = retryOptions(options);
+        calls = owner.withRetry({
+          maxAttempts: given.maxAttempts,
+          initialDelayMs: given.initialDelay,
+          maxDelayMs: given.maxDelay,
+        });
+        const tools = given.on?.filter((on) => on === 'tool_call') ?? [];
+        return tools.length > 0 ? retry({ ...given, on: tools }) : PASS;
+      });
+    }
     const factory = compiler.registry.middleware.get(name);
     if (!factory) {
       compiler.error(
@@ -67,23 +88,26 @@ export async function resolveMiddleware(
             );
       }
     } else made = await builtin(name, given, agent, ['middleware', i]);
-    if (made) out.push(made);
-    else ok = false;
+    if (made) {
+      if (made !== PASS) out.push(made);
+    } else ok = false;
   }
   const modelEntry = compiler.specs.model.get(model.name);
-  // Providers that talk to a network (openai, anthropic, ...) retry and time out themselves, before
-  // the first token; the middleware would repeat a call after text was already streamed.
-  const ownsRetries =
-    compiler.registry.describe('provider', model.provider)?.capabilities?.ownsRetries === true;
-  if (model.retry && modelEntry && !ownsRetries) {
+  // Providers that retry themselves (network ones) also time out themselves, before the first
+  // token, from the model's own settings; a middleware would repeat a call after text was streamed.
+  const owned = ownsRetries(provider);
+  if (model.retry && modelEntry && !owned) {
     const made = await builtin('retry', model.retry, modelEntry, ['retry']);
     if (made) out.push(made);
     else ok = false;
   }
-  if (model.timeout !== undefined && modelEntry && !ownsRetries) {
+  if (model.timeout !== undefined && modelEntry && !owned) {
     const made = await builtin('timeout', { model: model.timeout }, modelEntry, ['timeout']);
     if (made) out.push(made);
     else ok = false;
   }
-  return ok ? out : undefined;
+  return ok ? { middleware: out, provider: calls } : undefined;
 }
+
+// Stands for a middleware entry that became provider configuration: nothing to add to the chain.
+const PASS: Middleware = (_action, next) => next();

@@ -62,7 +62,14 @@ export async function resolveModel(
     spec = { kind: 'model', name: ref, provider: ref.slice(0, slash), model: ref.slice(slash + 1) };
   }
   const keyEnv = named ? KEY_REFERENCE.exec((named.spec as ModelSpec).api_key ?? '')?.[1] : undefined;
-  const definition = normaliseModel(spec, keyEnv);
+  let definition: ModelDefinition;
+  try {
+    definition = normaliseModel(spec, keyEnv);
+  } catch (error) {
+    // Only a `${VAR}` the schema could not see gets here (a duration such as `timeout: ${T}`).
+    compiler.error(where, path, 'schema', (error as Error).message);
+    return undefined;
+  }
   const replaying = named !== undefined && replaysInstead(spec);
   if (replaying || (spec.provider === 'offline' && spec.model === 'replay' && spec.cassette))
     path = ['cassette'];

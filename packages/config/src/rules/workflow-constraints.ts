@@ -13,12 +13,28 @@ const LLM_ONLY: ReadonlyArray<keyof AgentSpec> = [
   'max_output_tokens',
 ];
 
-/** Workflow agents (sequential, parallel, loop) run sub-agents and have no model or tools of their own. */
+/**
+ * Workflow agents (sequential, parallel, loop) run sub-agents and have no model or tools of their
+ * own; a remote agent (`a2a`) has a `url` and nothing that runs locally.
+ */
 export function workflowConstraints(ctx: RuleContext): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const agent of validAgents(ctx)) {
     const spec = agent.spec;
     const type = spec.type ?? 'llm';
+    const at = (path: Array<string | number>, key: boolean, message: string) =>
+      out.push(diagnostic(agent.file, agent.locate(path, { key }), 'workflow-constraints', message));
+    if (type === 'a2a') {
+      if (spec.url === undefined)
+        at(['type'], false, "an a2a agent needs `url`, the remote agent's A2A endpoint");
+      for (const key of [...LLM_ONLY, 'sub_agents', 'max_iterations'] as const) {
+        if (spec[key] !== undefined) at([key], true, `an a2a agent runs remotely and has no \`${key}\``);
+      }
+      continue;
+    }
+    for (const key of ['url', 'headers'] as const) {
+      if (spec[key] !== undefined) at([key], true, `\`${key}\` is for remote agents (type: a2a)`);
+    }
     if (type === 'llm') {
       if (spec.max_iterations !== undefined) {
         out.push(

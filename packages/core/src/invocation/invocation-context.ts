@@ -1,5 +1,5 @@
 import type { Agent } from '../agent.js';
-import type { ApprovalDecision, RunOptions } from '../agent-config.js';
+import type { ApprovalDecision, ExecutedToolCall, RunOptions } from '../agent-config.js';
 import { AgentError } from '../errors.js';
 import type { AgentEvent, EventPayloads, EventType, PendingApproval } from '../events.js';
 import type { Message } from '../messages.js';
@@ -21,6 +21,8 @@ export interface InvocationShared {
   invocationId: string;
   /** Distinguishes event ids of a resumed invocation from those of its first attempt. */
   attempt: number;
+  /** `<invocationId>.<attempt>.`, made once: every event id is this and a sequence number. */
+  idPrefix: string;
   seq: number;
   session: Session;
   store: SessionStore;
@@ -48,7 +50,12 @@ export interface InvocationShared {
   replay: Map<string, number>;
   /** Names of the parallel agents of the tree (their branches are isolated). */
   parallel: ReadonlySet<string>;
-  options: Pick<RunOptions, 'onApproval'>;
+  /** Per-invocation settings and callbacks for its agents (`agent.run`'s options). */
+  options: RunOptions;
+  /** Every tool call executed in this invocation, in order. */
+  toolCalls: ExecutedToolCall[];
+  /** The parsed final answer of the last agent that answered. */
+  value: unknown;
 }
 
 /** Where escalation stops: the nearest enclosing loop agent owns one scope. */
@@ -157,7 +164,7 @@ export class InvocationContext {
   ): AgentEvent {
     const shared = this.shared;
     const event = {
-      id: `${shared.invocationId}.${shared.attempt}.${shared.seq++}`,
+      id: shared.idPrefix + shared.seq++,
       invocationId: shared.invocationId,
       branch: this.branch,
       author,

@@ -1,4 +1,4 @@
-import { abortableSleep } from '../retry-policy.js';
+import { sleep } from '../timing/sleep.js';
 import type { SessionStore } from '../session.js';
 import { assertSessionId } from '../session-id.js';
 import { SessionBusyError, type SessionLease, SessionLeaseLostError } from '../session-lease.js';
@@ -49,7 +49,7 @@ export async function holdSession(
     const waited = Date.now() - started;
     const left = (options.wait ?? 0) - waited;
     if (left <= 0) throw new SessionBusyError(sessionId, attempt.busy, options.wait ? waited : 0);
-    await abortableSleep(Math.min(POLL_MS, left), options.signal);
+    await sleep(Math.min(POLL_MS, left), options.signal, 'waiting for the session');
   }
   let released = false;
   let renewing: Promise<unknown> = Promise.resolve();

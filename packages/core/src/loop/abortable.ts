@@ -12,7 +12,11 @@ export function abortError(signal: AbortSignal): AgentError {
  * must not hold the loop.
  */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortError(signal));
+  if (signal.aborted) {
+    // Work started on an aborted signal may reject with its reason: nobody else will handle that.
+    promise.catch(() => undefined);
+    return Promise.reject(abortError(signal));
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(abortError(signal));
     signal.addEventListener('abort', onAbort, { once: true });

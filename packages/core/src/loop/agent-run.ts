@@ -34,6 +34,11 @@ export class AgentRun<T = string> implements AsyncIterable<AgentEvent>, PromiseL
     );
   }
 
+  /** The same run (its events, its cancellation) with a result computed from this one's. */
+  withResult<U>(result: Promise<AgentResult<U>>): AgentRun<U> {
+    return new AgentRun<U>(this.#events, result, this.#controller);
+  }
+
   /** Cancels the run; it ends with an `ABORTED` error and keeps what it has done. */
   abort(reason?: unknown): void {
     this.#controller.abort(reason);

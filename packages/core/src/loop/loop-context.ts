@@ -5,7 +5,7 @@ import type {
   Instruction,
   RunOptions,
 } from '../agent-config.js';
-import type { AgentEvent, EventPayloads, EventType } from '../events.js';
+import type { EventPayloads, EventType } from '../events.js';
 import type { Message } from '../messages.js';
 import type { ActionPayloads, ActionType, AgentAction, Middleware } from '../middleware/types.js';
 import type { JsonSchema, ModelProvider, ToolDefinition } from '../model.js';
@@ -50,6 +50,8 @@ export interface LoopContext {
   /** Decisions for pending calls carried into a resumed run. */
   decisions: Map<string, ApprovalDecision>;
   approvalPolicy?: ApprovalPolicy;
+  /** The model call after which the model was told it called a missing tool (-1: never); a later one stops the run. */
+  toldUnknownTool: number;
   /** Set when the loop must stop after the current step. */
   ended: boolean;
   /** Called by a tool's `endInvocation()`: stops this loop, and in a runner the whole invocation. */
@@ -64,33 +66,6 @@ export interface LoopContext {
 
 /** The middleware chain as the loop calls it. */
 export type Dispatch = LoopContext['dispatch'];
-
-/** Makes the `emit` function of a standalone run: stamps each event and hands it to the sink and callbacks. */
-export function eventEmitter(
-  base: { invocationId: string; branch: string; author: string },
-  sink: (event: AgentEvent) => void,
-  onEvent?: (event: AgentEvent) => void,
-  applyDelta?: (delta: Record<string, unknown>) => void,
-): LoopContext['emit'] {
-  let seq = 0;
-  return (type, payload, stateDelta) => {
-    const event = {
-      id: `${base.invocationId}.${seq++}`,
-      invocationId: base.invocationId,
-      branch: base.branch,
-      author: base.author,
-      time: Date.now(),
-      type,
-      ...payload,
-    } as AgentEvent;
-    if (stateDelta) {
-      event.stateDelta = stateDelta;
-      applyDelta?.(stateDelta);
-    }
-    sink(event);
-    onEvent?.(event);
-  };
-}
 
 /** Builds an action to send through middleware. */
 export function action<T extends AgentAction['type']>(

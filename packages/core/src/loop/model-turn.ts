@@ -1,7 +1,7 @@
 import { AgentError, toAgentError } from '../errors.js';
 import type { Message, ToolCall } from '../messages.js';
 import type { ChatParams, ModelResponse } from '../model.js';
-import { addUsage, usageOfCall } from '../usage.js';
+import { addUsage, type TokenUsage, type UsageStats, usageOfCall } from '../usage.js';
 import { abortable, abortError } from './abortable.js';
 import { windowOf } from './history-window.js';
 import { action, type LoopContext, review } from './loop-context.js';
@@ -38,8 +38,11 @@ export async function modelTurn(ctx: LoopContext): Promise<Message> {
     }
     response = called.payload.response;
   } catch (error) {
+    // Tokens the provider reported before the call failed were spent: they count for usage and limits.
+    const spent = error instanceof AgentError ? (error.context.usage as TokenUsage | undefined) : undefined;
+    if (spent) countUsage(ctx, usageOfCall(spent, ctx.pricing));
     if (ctx.signal.aborted) throw abortError(ctx.signal);
-    const failure = toAgentError(error, 'MODEL_ERROR', { agent: ctx.agentName, model: ctx.model });
+    const failure = toAgentError(error, 'PROVIDER_ERROR', { agent: ctx.agentName, model: ctx.model });
     await review(ctx, 'error', { source: 'model', error: failure, retryable: failure.retryable });
     throw failure;
   }
@@ -49,15 +52,19 @@ export async function modelTurn(ctx: LoopContext): Promise<Message> {
   }
   const usage = usageOfCall(response.usage, ctx.pricing);
   response = (await review(ctx, 'model_response', { response, usage })).response;
-  addUsage(ctx.usage, usage);
-  addUsage(ctx.agentUsage, usage);
-  ctx.emit('usage', { usage, total: { ...ctx.usage } });
+  countUsage(ctx, usage);
   const message: Message = { role: 'assistant', content: response.content };
   if (response.toolCalls.length > 0) message.toolCalls = response.toolCalls.map(normaliseCall);
   if (response.providerData) message.providerData = response.providerData;
   ctx.messages.push(message);
   ctx.emit('message', { message });
   return message;
+}
+
+function countUsage(ctx: LoopContext, usage: UsageStats): void {
+  addUsage(ctx.usage, usage);
+  addUsage(ctx.agentUsage, usage);
+  ctx.emit('usage', { usage, total: { ...ctx.usage } });
 }
 
 async function streamModel(

@@ -4,6 +4,7 @@ import type { PendingApproval } from '../events.js';
 import { allowListeners } from '../listener-limit.js';
 import { isImageContent, type Message, type ToolCall } from '../messages.js';
 import type { ToolOutcome } from '../middleware/types.js';
+import { deadline } from '../timing/deadline.js';
 import type { AnyTool, ToolContext } from '../tool.js';
 import { abortable, abortError } from './abortable.js';
 import { action, type LoopContext, review } from './loop-context.js';
@@ -11,6 +12,7 @@ import { schemaValidator } from './schema-validator.js';
 
 type Plan = { call: ToolCall; tool?: AnyTool } & (
   | { kind: 'run' }
+  | { kind: 'invalid'; text: string }
   | { kind: 'answer'; input: string }
   | { kind: 'refuse'; reason: string }
   | { kind: 'ask'; reason: string }
@@ -36,6 +38,8 @@ export async function executeToolCalls(
   const outcomes = await Promise.all(
     plans.map(async (p): Promise<ToolOutcome | undefined> => {
       if (p.kind === 'refuse') return finish(ctx, p.call, refusal(p.reason));
+      if (p.kind === 'invalid')
+        return finish(ctx, p.call, await failure(ctx, p.call, 'TOOL_VALIDATION_ERROR', p.text, 0));
       if (p.kind === 'answer') return finish(ctx, p.call, { content: p.input, isError: false, duration: 0 });
       if (p.kind === 'ask') {
         const decision = ctx.options.onApproval
@@ -94,11 +98,35 @@ async function plan(ctx: LoopContext, call: ToolCall): Promise<Plan> {
       ? { kind: 'run', call, tool }
       : { kind: 'refuse', call, tool, reason: decided.reason ?? 'denied by the user' };
   }
-  if (!tool) return { kind: 'run', call };
+  if (!tool) return unknownTool(ctx, call);
+  // Arguments are checked before anyone is asked: an invalid call goes back to the model, unapproved.
+  const invalid = await invalidArguments(call, tool);
+  if (invalid) return { kind: 'invalid', call, tool, text: invalid };
   const verdict = policyVerdict(ctx, call, tool);
   if (verdict === 'deny') return { kind: 'refuse', call, tool, reason: 'denied by the approval policy' };
   if (verdict === 'ask') return { kind: 'ask', call, tool, reason: `${call.name} requires approval` };
   return { kind: 'run', call, tool };
+}
+
+function unknownTool(ctx: LoopContext, call: ToolCall): Plan {
+  const known = [...ctx.tools.keys()].join(', ') || 'none';
+  // The model is told once; calling a missing tool again after that is its misbehaviour, not a loop to run to the limit.
+  const turn = ctx.usage.iterations;
+  if (ctx.toldUnknownTool >= 0 && ctx.toldUnknownTool !== turn) {
+    throw new AgentError(
+      `the model of agent ${ctx.agentName} called the unknown tool "${call.name}" again after being told the available tools (${known})`,
+      'MODEL_ERROR',
+      { context: { agent: ctx.agentName, model: ctx.model, tool: call.name, blame: 'model' } },
+    );
+  }
+  ctx.toldUnknownTool = turn;
+  return { kind: 'invalid', call, text: `Unknown tool "${call.name}". Available tools: ${known}.` };
+}
+
+async function invalidArguments(call: ToolCall, tool: AnyTool): Promise<string | undefined> {
+  const check = (await schemaValidator(tool.parameters))(call.arguments);
+  if (check.ok) return undefined;
+  return `Invalid arguments for ${call.name}: ${check.errors.join('; ')}. Fix the arguments and call again.`;
 }
 
 function policyVerdict(ctx: LoopContext, call: ToolCall, tool: AnyTool): 'allow' | 'ask' | 'deny' {
@@ -125,25 +153,21 @@ function refusal(reason: string): ToolOutcome {
 
 async function runTool(ctx: LoopContext, call: ToolCall, tool: AnyTool | undefined): Promise<ToolOutcome> {
   const started = performance.now();
-  const limit = tool?.timeout ?? ctx.limits.toolTimeout;
-  // One controller per call, fed by the run's signal and the timeout: AbortSignal.any costs far more per call.
-  const controller = new AbortController();
-  const handle = setTimeout(
-    () => controller.abort(new AgentError(`tool ${call.name} timed out after ${limit} ms`, 'TIMEOUT')),
-    limit,
+  const ms = tool?.timeout ?? ctx.limits.toolTimeout;
+  const limit = deadline(
+    ctx.signal,
+    ms,
+    () => new AgentError(`tool ${call.name} timed out after ${ms} ms`, 'TIMEOUT'),
   );
-  const forward = () => controller.abort(ctx.signal.reason);
-  if (ctx.signal.aborted) forward();
-  else ctx.signal.addEventListener('abort', forward, { once: true });
   try {
-    const signal = controller.signal;
+    const signal = limit.signal;
     let outcome: ToolOutcome;
     try {
       const done = await ctx.dispatch(
         action('tool_call', ctx.agentName, { call, signal }),
         async (current) => {
           if (current.type !== 'tool_call' || current.payload.result) return current;
-          const result = await invoke(ctx, current.payload.call, tool, current.payload.signal, started);
+          const result = await invoke(ctx, current.payload.call, call, tool, current.payload.signal, started);
           return { ...current, payload: { ...current.payload, result } };
         },
       );
@@ -169,14 +193,14 @@ async function runTool(ctx: LoopContext, call: ToolCall, tool: AnyTool | undefin
     }
     return outcome.needsInput === undefined && !outcome.pausedOn ? finish(ctx, call, outcome) : outcome;
   } finally {
-    clearTimeout(handle);
-    ctx.signal.removeEventListener('abort', forward);
+    limit.dispose();
   }
 }
 
 async function invoke(
   ctx: LoopContext,
   call: ToolCall,
+  planned: ToolCall,
   tool: AnyTool | undefined,
   signal: AbortSignal,
   started: number,
@@ -192,11 +216,9 @@ async function invoke(
       elapsed(),
     );
   }
-  const check = (await schemaValidator(tool.parameters))(call.arguments);
-  if (!check.ok) {
-    const text = `Invalid arguments for ${call.name}: ${check.errors.join('; ')}. Fix the arguments and call again.`;
-    return failure(ctx, call, 'TOOL_VALIDATION_ERROR', text, elapsed());
-  }
+  // Checked when planned; a middleware that rewrote the call gets its arguments checked again.
+  const invalid = call === planned ? undefined : await invalidArguments(call, tool);
+  if (invalid) return failure(ctx, call, 'TOOL_VALIDATION_ERROR', invalid, elapsed());
   const delta: Record<string, unknown> = {};
   try {
     const context: ToolContext = {

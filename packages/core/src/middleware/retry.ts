@@ -1,4 +1,7 @@
 import { AgentError } from '../errors.js';
+import { classifyFailure } from '../retry-policy.js';
+import { backoffDelay, retryPolicy } from '../timing/backoff.js';
+import { sleep } from '../timing/sleep.js';
 import type { Middleware } from './types.js';
 
 /** Options of {@link retry}. */
@@ -21,9 +24,11 @@ export interface RetryOptions {
  * createAgent({ provider, middleware: [retry({ maxAttempts: 5 })] });
  */
 export function retry(options: RetryOptions = {}): Middleware {
-  const maxAttempts = Math.max(1, options.maxAttempts ?? 3);
-  const initialDelay = options.initialDelay ?? 500;
-  const maxDelay = options.maxDelay ?? 30_000;
+  const policy = retryPolicy({
+    maxAttempts: options.maxAttempts,
+    initialDelayMs: options.initialDelay,
+    maxDelayMs: options.maxDelay,
+  });
   const on = new Set<string>(options.on ?? ['model_call']);
   return async function retryMiddleware(action, next) {
     if (!on.has(action.type)) return next();
@@ -31,31 +36,13 @@ export function retry(options: RetryOptions = {}): Middleware {
       try {
         return await next();
       } catch (error) {
-        const retryable = error instanceof AgentError ? error.retryable : false;
-        if (!retryable || attempt >= maxAttempts) throw error;
-        const hinted = error instanceof AgentError ? Number(error.context.retryAfterMs) : Number.NaN;
-        const backoff = Math.min(maxDelay, initialDelay * 2 ** (attempt - 1));
-        const delay =
-          Number.isFinite(hinted) && hinted >= 0 ? Math.min(hinted, maxDelay) : Math.random() * backoff;
+        const info = classifyFailure(error);
+        if (!(error instanceof AgentError) || !info.retryable || attempt >= policy.maxAttempts) throw error;
+        const delay = backoffDelay(policy, attempt, info.retryAfterMs);
+        if (delay === undefined) throw error;
         const signal = action.type === 'model_call' ? action.payload.request.signal : undefined;
-        await sleep(delay, signal);
+        await sleep(delay, signal, 'waiting to retry');
       }
     }
   };
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new AgentError('aborted while waiting to retry', 'ABORTED'));
-    const timer = setTimeout(done, ms);
-    function done() {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }
-    function onAbort() {
-      clearTimeout(timer);
-      reject(new AgentError('aborted while waiting to retry', 'ABORTED'));
-    }
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

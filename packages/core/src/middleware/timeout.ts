@@ -1,4 +1,6 @@
 import { AgentError } from '../errors.js';
+import { abortable } from '../loop/abortable.js';
+import { deadline } from '../timing/deadline.js';
 import type { AgentAction, Middleware } from './types.js';
 
 /** Options of {@link timeout}. */
@@ -18,39 +20,23 @@ export interface TimeoutOptions {
  */
 export function timeout(options: TimeoutOptions): Middleware {
   return async function timeoutMiddleware(action, next) {
-    const ms =
-      action.type === 'model_call' ? options.model : action.type === 'tool_call' ? options.tool : undefined;
-    if (ms === undefined || (action.type !== 'model_call' && action.type !== 'tool_call')) return next();
-    const controller = new AbortController();
-    const timer = setTimeout(
-      () => controller.abort(new AgentError(`timed out after ${ms} ms`, 'TIMEOUT')),
-      ms,
-    );
-    const replaced = withSignal(action, controller.signal);
+    if (action.type !== 'model_call' && action.type !== 'tool_call') return next();
+    const ms = action.type === 'model_call' ? options.model : options.tool;
+    if (ms === undefined) return next();
+    const outer = action.type === 'model_call' ? action.payload.request.signal : action.payload.signal;
+    const limit = deadline(outer, ms, () => new AgentError(`timed out after ${ms} ms`, 'TIMEOUT'));
     try {
-      return await Promise.race([
-        next(replaced),
-        new Promise<never>((_, reject) => {
-          controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
-        }),
-      ]);
+      return await abortable(next(withSignal(action, limit.signal)), limit.signal);
     } finally {
-      clearTimeout(timer);
+      limit.dispose();
     }
   };
 }
 
-function withSignal(action: AgentAction, extra: AbortSignal): AgentAction {
+function withSignal(action: AgentAction, signal: AbortSignal): AgentAction {
   if (action.type === 'model_call') {
-    const request = action.payload.request;
-    const signal = request.signal ? AbortSignal.any([request.signal, extra]) : extra;
-    return { ...action, payload: { ...action.payload, request: { ...request, signal } } };
+    return { ...action, payload: { ...action.payload, request: { ...action.payload.request, signal } } };
   }
-  if (action.type === 'tool_call') {
-    return {
-      ...action,
-      payload: { ...action.payload, signal: AbortSignal.any([action.payload.signal, extra]) },
-    };
-  }
+  if (action.type === 'tool_call') return { ...action, payload: { ...action.payload, signal } };
   return action;
 }

@@ -1,4 +1,5 @@
 import type { ChatParams, ModelResponse, StreamEvent } from '../model.js';
+import { sleep } from '../timing/sleep.js';
 
 /** Splits text into words with their trailing spaces, the way the offline models stream. */
 export function words(text: string): string[] {
@@ -23,7 +24,8 @@ export async function* streamResponse(
 ): AsyncGenerator<StreamEvent> {
   const delay = options.delayMs ?? 0;
   for (const word of words(response.content ?? '')) {
-    if (delay > 0) await pause(delay, options.signal);
+    // An abort ends the wait early; the check below turns it into the stream's error event.
+    if (delay > 0) await sleep(delay, options.signal).catch(() => undefined);
     if (options.signal?.aborted) return yield { type: 'error', error: abortReason(options.signal) };
     yield { type: 'token', text: word };
   }
@@ -37,18 +39,4 @@ export async function* streamResponse(
 
 function abortReason(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error('aborted');
-}
-
-function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
 }

@@ -157,7 +157,8 @@ export async function invoke(
       render(next.value);
     }
     const result = await run.invocation.catch((error: unknown) => error);
-    if (isAgentError(result)) return result.code === 'ABORTED' ? 130 : EXIT.failed;
+    if (isAgentError(result))
+      return result.code === 'ABORTED' ? 130 : result.code === 'INTERNAL_ERROR' ? EXIT.internal : EXIT.failed;
     if (result instanceof UsageError) throw new CliError(result.message, EXIT.usage);
     if (result instanceof SessionBusyError) {
       const hint = options.wait ? '' : '; pass --wait [DURATION] to wait for it';

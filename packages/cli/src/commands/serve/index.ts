@@ -1,0 +1,114 @@
+import { formatAgentChanges, formatDiagnostic, type ProjectWatch, watchProject } from '@agentctl/config';
+import { createApp, formatAccessLog, startServer } from '@agentctl/server';
+import { CliError, EXIT } from '../../cli-error.js';
+import { defaultRegistry } from '../../default-registry.js';
+import type { Io } from '../../io.js';
+import { openRuntime } from '../../project.js';
+import { projectSessionStore } from '../../session-store.js';
+import { projectSource, type RuntimeLease } from './project-source.js';
+import { serveOptions } from './serve-options.js';
+
+/**
+ * `agentctl serve`: the project's agents over HTTP (native API, OpenAI-compatible, A2A) until
+ * SIGTERM or SIGINT, which drain runs in flight for `--grace` before cancelling them.
+ */
+export async function serveCommand(raw: Record<string, unknown>, io: Io): Promise<number> {
+  const options = serveOptions(raw, io.env);
+  const project = options.watch ? await watchedRuntime(raw, io) : await fixedRuntime(raw, io);
+  const store = await projectSessionStore(project.root);
+  const source = projectSource(project.acquire, store);
+  const { app, tracker } = createApp({
+    source,
+    tokens: options.tokens,
+    maxRuns: options.maxRuns,
+    runTimeoutMs: options.runTimeoutMs,
+    maxBodyBytes: options.maxBodyBytes,
+    corsOrigins: options.corsOrigins,
+    log: (entry) => io.stderr(formatAccessLog(entry, options.logFormat)),
+    onInternalError: (error) =>
+      io.stderr(
+        `agentctl serve: internal error: ${error instanceof Error ? error.message : String(error)}\n`,
+      ),
+  });
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer(app, tracker, options.host, options.port);
+  } catch (error) {
+    await project.close();
+    throw new CliError(
+      `cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`,
+      EXIT.usage,
+    );
+  }
+  io.stdout(`listening on ${server.url}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      resolve();
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+  io.stderr(`shutting down: ${tracker.size} run(s) in flight, up to ${options.graceMs} ms to finish\n`);
+  const { finished, cancelled } = await server.shutdown(options.graceMs);
+  io.stderr(`stopped: ${finished} run(s) finished, ${cancelled} cancelled\n`);
+  await project.close();
+  await (store as { close?: () => Promise<void> }).close?.();
+  return EXIT.ok;
+}
+
+interface ServedProject {
+  root: string;
+  acquire: () => RuntimeLease | undefined;
+  close(): Promise<void>;
+}
+
+async function fixedRuntime(raw: Record<string, unknown>, io: Io): Promise<ServedProject> {
+  const { runtime } = await openRuntime(raw, io);
+  return {
+    root: runtime.root,
+    acquire: () => ({ runtime, release: () => undefined }),
+    close: () => runtime.dispose(),
+  };
+}
+
+// Like `dev`: each save builds a new generation; a run keeps the one it started on.
+async function watchedRuntime(raw: Record<string, unknown>, io: Io): Promise<ServedProject> {
+  let watch: ProjectWatch | undefined;
+  let firstFailure = '';
+  watch = await watchProject(
+    io.cwd,
+    (generation, warnings) => {
+      for (const d of warnings) io.stderr(`${formatDiagnostic(d)}\n`);
+      if (generation.id > 1)
+        io.stderr(`[reload] generation ${generation.id} live: ${formatAgentChanges(generation.changes)}\n`);
+    },
+    (diagnostics) => {
+      const text = diagnostics.map((d) => `  ${formatDiagnostic(d)}\n`).join('');
+      if (!watch) firstFailure = text;
+      else io.stderr(`[reload] failed; still serving generation ${watch.current?.id ?? '-'}:\n${text}`);
+    },
+    {
+      project: raw.project as string | undefined,
+      registry: defaultRegistry(),
+      env: io.env,
+      model: raw.model as string | undefined,
+    },
+  );
+  const live = watch;
+  if (!live.current) {
+    await live.close();
+    io.stderr(firstFailure);
+    throw new CliError('the project has errors; nothing was served', EXIT.failed);
+  }
+  io.stderr(`watching ${live.root} for changes\n`);
+  return {
+    root: live.root,
+    acquire: () => {
+      const held = live.acquire();
+      return held && { runtime: held.generation.runtime, release: held.release };
+    },
+    close: () => live.close(),
+  };
+}

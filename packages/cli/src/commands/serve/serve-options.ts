@@ -1,0 +1,83 @@
+import { parseDuration } from '@agentctl/core';
+import { CliError, EXIT } from '../../cli-error.js';
+
+/** `agentctl serve` options after checking. */
+export interface ServeOptions {
+  host: string;
+  port: number;
+  tokens: string[];
+  corsOrigins: string[];
+  graceMs: number;
+  maxRuns: number;
+  runTimeoutMs: number;
+  maxBodyBytes: number;
+  logFormat: 'text' | 'json';
+  watch: boolean;
+}
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
+
+/** True for a host name or address that only this machine can reach. */
+export function isLoopback(host: string): boolean {
+  return LOOPBACK.test(host);
+}
+
+/**
+ * Checks the command line and the environment: a bad number or duration, a token variable that is
+ * unset, or a non-loopback host without a token are usage errors (exit 2).
+ */
+export function serveOptions(
+  raw: Record<string, unknown>,
+  env: Record<string, string | undefined>,
+): ServeOptions {
+  const host = String(raw.host ?? '127.0.0.1');
+  const tokenEnv = raw.tokenEnv === undefined ? 'AGENTCTL_SERVE_TOKEN' : String(raw.tokenEnv);
+  const tokenText = env[tokenEnv];
+  if (raw.tokenEnv !== undefined && !tokenText)
+    throw new CliError(`--token-env ${tokenEnv}: the variable is not set`, EXIT.usage);
+  const tokens = (tokenText ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t.length > 0);
+  if (tokens.length === 0 && !isLoopback(host)) {
+    throw new CliError(
+      `refusing to serve on ${host} without a token: set AGENTCTL_SERVE_TOKEN (or --token-env NAME), or serve on 127.0.0.1`,
+      EXIT.usage,
+    );
+  }
+  const logFormat = String(raw.logFormat ?? 'text');
+  if (logFormat !== 'text' && logFormat !== 'json')
+    throw new CliError('--log-format must be text or json', EXIT.usage);
+  return {
+    host,
+    port: integer(raw.port, '--port', 8787, 0, 65535),
+    tokens,
+    corsOrigins: (raw.cors as string[] | undefined) ?? [],
+    graceMs: duration(raw.grace, '--grace', 10_000),
+    maxRuns: integer(raw.maxRuns, '--max-runs', 64, 1, 1_000_000),
+    runTimeoutMs: duration(raw.timeout, '--timeout', 5 * 60_000),
+    maxBodyBytes: integer(raw.maxBody, '--max-body', 1024 * 1024, 1, 2 ** 31),
+    logFormat,
+    watch: raw.watch === true,
+  };
+}
+
+function integer(value: unknown, flag: string, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new CliError(
+      `${flag} must be a whole number from ${min} to ${max}, not ${String(value)}`,
+      EXIT.usage,
+    );
+  return n;
+}
+
+function duration(value: unknown, flag: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  try {
+    return parseDuration(String(value), flag);
+  } catch (error) {
+    throw new CliError((error as Error).message, EXIT.usage);
+  }
+}

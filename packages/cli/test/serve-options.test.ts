@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { serveOptions } from '../src/commands/serve/serve-options.js';
+import { createProgram, type Invocation } from '../src/program.js';
+
+async function parse(argv: string[]): Promise<Invocation> {
+  let seen: Invocation | undefined;
+  const { program } = createProgram(async (invocation) => {
+    seen = invocation;
+    return 0;
+  });
+  await program.parseAsync(['node', 'agentctl', ...argv]);
+  return seen as Invocation;
+}
+
+describe('agentctl serve options', () => {
+  it('has the documented defaults', async () => {
+    const { command, options } = await parse(['serve']);
+    expect(command).toBe('serve');
+    expect(serveOptions(options, {})).toEqual({
+      host: '127.0.0.1',
+      port: 8787,
+      tokens: [],
+      corsOrigins: [],
+      graceMs: 10_000,
+      maxRuns: 64,
+      runTimeoutMs: 300_000,
+      maxBodyBytes: 1_048_576,
+      logFormat: 'text',
+      watch: false,
+    });
+  });
+
+  it('reads every flag and the tokens from the environment', async () => {
+    const { options } = await parse([
+      'serve',
+      '--host',
+      '0.0.0.0',
+      '--port',
+      '0',
+      '--token-env',
+      'KEYS',
+      '--cors',
+      'https://a.example',
+      'https://b.example',
+      '--grace',
+      '2s',
+      '--max-runs',
+      '3',
+      '--timeout',
+      '1m',
+      '--max-body',
+      '1000',
+      '--log-format',
+      'json',
+      '--watch',
+    ]);
+    expect(serveOptions(options, { KEYS: ' one , two ' })).toEqual({
+      host: '0.0.0.0',
+      port: 0,
+      tokens: ['one', 'two'],
+      corsOrigins: ['https://a.example', 'https://b.example'],
+      graceMs: 2000,
+      maxRuns: 3,
+      runTimeoutMs: 60_000,
+      maxBodyBytes: 1000,
+      logFormat: 'json',
+      watch: true,
+    });
+  });
+
+  it('refuses bad numbers, durations and an open non-loopback host as usage errors', async () => {
+    const usage = expect.objectContaining({ exitCode: 2 });
+    expect(() => serveOptions({ port: '99999' }, {})).toThrow(usage);
+    expect(() => serveOptions({ grace: 'soon' }, {})).toThrow(usage);
+    expect(() => serveOptions({ maxRuns: '0' }, {})).toThrow(usage);
+    expect(() => serveOptions({ host: '10.0.0.5' }, {})).toThrow(/without a token/);
+    expect(serveOptions({ host: '10.0.0.5' }, { AGENTCTL_SERVE_TOKEN: 'x' }).tokens).toEqual(['x']);
+    expect(serveOptions({ host: '::1' }, {}).host).toBe('::1');
+    expect(() => serveOptions({ tokenEnv: 'NOPE' }, {})).toThrow(/NOPE/);
+  });
+});

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { backoffDelay, deadline, retryPolicy, sleep } from '../src/index.js';
+
+describe('timing helpers', () => {
+  it('deadline aborts with its reason after ms and says it expired', async () => {
+    const limit = deadline(undefined, 10, () => new Error('late'));
+    await new Promise<void>((resolve) => limit.signal.addEventListener('abort', () => resolve()));
+    expect(limit.expired).toBe(true);
+    expect((limit.signal.reason as Error).message).toBe('late');
+    limit.dispose();
+  });
+
+  it('deadline forwards the outer abort and is the outer signal itself without ms', () => {
+    const outer = new AbortController();
+    expect(deadline(outer.signal, undefined, () => 'x').signal).toBe(outer.signal);
+    const limit = deadline(outer.signal, 10_000, () => 'x');
+    outer.abort('stop');
+    expect(limit.signal.reason).toBe('stop');
+    expect(limit.expired).toBe(false);
+    limit.dispose();
+  });
+
+  it('restart pushes an idle deadline back', async () => {
+    const limit = deadline(undefined, 40, () => 'idle');
+    for (let i = 0; i < 4; i++) {
+      await sleep(20);
+      limit.restart();
+    }
+    expect(limit.signal.aborted).toBe(false);
+    limit.dispose();
+  });
+
+  it('sleep rejects with ABORTED when its signal aborts mid-wait', async () => {
+    const controller = new AbortController();
+    const waiting = sleep(10_000, controller.signal);
+    controller.abort();
+    await expect(waiting).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+
+  it('backoff doubles its ceiling, honours Retry-After and gives up beyond maxDelay', () => {
+    const policy = retryPolicy({ initialDelayMs: 100, maxDelayMs: 1000 });
+    expect(backoffDelay(policy, 3, undefined, () => 0.999)).toBe(399);
+    expect(backoffDelay(policy, 10, undefined, () => 0.999)).toBe(999);
+    expect(backoffDelay(policy, 1, 250)).toBe(250);
+    expect(backoffDelay(policy, 1, 5000)).toBeUndefined();
+  });
+});

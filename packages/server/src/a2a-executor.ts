@@ -1,0 +1,151 @@
+import { TaskState } from '@a2a-js/sdk';
+import {
+  AgentEvent as A2AEvent,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type RequestContext,
+} from '@a2a-js/sdk/server';
+import type { ApprovalDecision, InvocationResult, PendingApproval } from '@agentctl/core';
+import { isAgentError } from '@agentctl/core';
+import { textMessage, textOf, textPart } from './a2a-parts.js';
+import { HttpError } from './http-error.js';
+import { type InvokeContext, invoke } from './invoke.js';
+
+/**
+ * Runs one agent for A2A: the task's context id is the session id, so the next message of the
+ * same context continues it. A paused run is the `input-required` state; the next message answers
+ * it (an input request gets the text; an approval is given by "yes", any other text denies it
+ * with that text as the reason).
+ */
+export class AgentctlExecutor implements AgentExecutor {
+  readonly #agent: string;
+  readonly #context: InvokeContext;
+  readonly #running = new Map<string, AbortController>();
+
+  constructor(agent: string, context: InvokeContext) {
+    this.#agent = agent;
+    this.#context = context;
+  }
+
+  execute = async (request: RequestContext, bus: ExecutionEventBus): Promise<void> => {
+    const { taskId, contextId } = request;
+    const user = request.userMessage;
+    const text = textOf(user.parts).trim();
+    bus.publish(
+      A2AEvent.task({
+        id: taskId,
+        contextId,
+        status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: now() },
+        artifacts: request.task?.artifacts ?? [],
+        history: request.task ? request.task.history : [user],
+        metadata: undefined,
+      }),
+    );
+    const controller = new AbortController();
+    this.#running.set(taskId, controller);
+    const status = (state: TaskState, message?: string, metadata?: Record<string, unknown>) =>
+      bus.publish(
+        A2AEvent.statusUpdate({
+          taskId,
+          contextId,
+          status: {
+            state,
+            message: message === undefined ? undefined : textMessage('agent', message, contextId, taskId),
+            timestamp: now(),
+          },
+          metadata,
+        }),
+      );
+    try {
+      const pending = await this.#pending(contextId);
+      const run = await invoke(this.#context, {
+        agent: this.#agent,
+        sessionId: contextId,
+        signal: controller.signal,
+        ...(pending.length > 0 ? { decisions: decide(pending, text) } : { input: text }),
+      });
+      let artifactId = '';
+      let chunks = 0;
+      for await (const event of run.events) {
+        if (event.type === 'run_start') artifactId = `output-${event.invocationId}`;
+        if (event.type !== 'text_delta') continue;
+        bus.publish(
+          A2AEvent.artifactUpdate({
+            taskId,
+            contextId,
+            artifact: {
+              artifactId,
+              name: 'output',
+              description: `${this.#agent}'s answer`,
+              parts: [textPart(event.text)],
+              metadata: undefined,
+              extensions: [],
+            },
+            append: chunks++ > 0,
+            lastChunk: false,
+            metadata: undefined,
+          }),
+        );
+      }
+      const result = (await run.result) as InvocationResult;
+      if (result.status === 'paused') {
+        status(TaskState.TASK_STATE_INPUT_REQUIRED, question(result.pending ?? []), {
+          pending: result.pending ?? [],
+        });
+      } else {
+        status(TaskState.TASK_STATE_COMPLETED, result.output, { usage: result.usage });
+      }
+    } catch (error) {
+      if (isAgentError(error) && error.code === 'ABORTED')
+        status(TaskState.TASK_STATE_CANCELED, error.message);
+      else status(TaskState.TASK_STATE_FAILED, failureText(error));
+    } finally {
+      this.#running.delete(taskId);
+      bus.finished();
+    }
+  };
+
+  cancelTask = async (taskId: string, _bus: ExecutionEventBus): Promise<void> => {
+    // The run ends as ABORTED (its session valid) and `execute` publishes the canceled state.
+    this.#running.get(taskId)?.abort();
+  };
+
+  async #pending(sessionId: string): Promise<PendingApproval[]> {
+    const lease = this.#context.source.lease(this.#agent);
+    if (!lease) return [];
+    try {
+      const session = await lease.store.get(sessionId).catch(() => undefined);
+      return (session?.checkpoint as { pending?: PendingApproval[] } | undefined)?.pending ?? [];
+    } finally {
+      lease.release();
+    }
+  }
+}
+
+/** The next message answers every pending call: text for input requests, yes/no for approvals. */
+function decide(pending: PendingApproval[], text: string): ApprovalDecision[] {
+  const yes = /^\s*(y|yes|approve|approved|ok|allow)\s*[.!]?\s*$/i.test(text);
+  return pending.map((p) => {
+    if (p.kind === 'input') return { callId: p.call.id, approve: true, input: text };
+    return yes ? { callId: p.call.id, approve: true } : { callId: p.call.id, approve: false, reason: text };
+  });
+}
+
+function question(pending: PendingApproval[]): string {
+  return pending
+    .map((p) =>
+      p.kind === 'input'
+        ? (p.reason ?? `${p.call.name} asks for input`)
+        : `${p.call.name}(${JSON.stringify(p.call.arguments)}) needs approval: answer "yes" to run it, anything else to refuse it (your words are the reason)`,
+    )
+    .join('\n');
+}
+
+function failureText(error: unknown): string {
+  if (error instanceof HttpError || isAgentError(error)) return error.message;
+  return 'internal error';
+}
+
+function now(): string {
+  return new Date().toISOString();
+}

@@ -1,0 +1,108 @@
+import { A2A_VERSION_HEADER, formatSSEEvent } from '@a2a-js/sdk';
+import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
+import {
+  DefaultRequestHandler,
+  defaultServerCallContextBuilder,
+  InMemoryTaskStore,
+  JsonRpcTransportHandler,
+  UnauthenticatedUser,
+  validateVersion,
+} from '@a2a-js/sdk/server';
+import { Hono } from 'hono';
+import { stream } from 'hono/streaming';
+import { agentCard, agentCardJson } from './a2a-card.js';
+import { AgentctlExecutor } from './a2a-executor.js';
+import { HttpError } from './http-error.js';
+import type { InvokeContext } from './invoke.js';
+import { readJson } from './read-json.js';
+
+interface A2AEndpoint {
+  handler: DefaultRequestHandler;
+  current: JsonRpcTransportHandler;
+  legacy: LegacyJsonRpcTransportHandler;
+}
+
+/**
+ * A2A for every agent on `@a2a-js/sdk`: the card at `/a2a/{agent}/.well-known/agent-card.json`
+ * and JSON-RPC at `/a2a/{agent}` (protocol 1.0, and 0.3's `message/send` and friends when the
+ * request says `A2A-Version: 0.3` or nothing). Tasks live in memory; their sessions in the store.
+ */
+export function a2aRoutes(context: InvokeContext, bearer: boolean): Hono {
+  const app = new Hono();
+  const endpoints = new Map<string, A2AEndpoint>();
+  const infoOf = (name: string) => {
+    const info = context.source.list().find((a) => a.name === name);
+    if (!info) throw new HttpError(404, 'unknown_agent', `no agent named "${name}"`);
+    return info;
+  };
+  const endpointOf = (name: string, origin: string): A2AEndpoint => {
+    let endpoint = endpoints.get(name);
+    if (!endpoint) {
+      const card = agentCard(infoOf(name), origin, bearer);
+      const handler = new DefaultRequestHandler(
+        card,
+        new InMemoryTaskStore(),
+        new AgentctlExecutor(name, context),
+      );
+      endpoint = {
+        handler,
+        current: new JsonRpcTransportHandler(handler),
+        legacy: new LegacyJsonRpcTransportHandler(handler),
+      };
+      endpoints.set(name, endpoint);
+    }
+    return endpoint;
+  };
+
+  app.get('/a2a/:agent/.well-known/agent-card.json', (c) =>
+    c.json(agentCardJson(agentCard(infoOf(c.req.param('agent')), new URL(c.req.url).origin, bearer))),
+  );
+
+  app.post('/a2a/:agent', async (c) => {
+    const name = c.req.param('agent');
+    infoOf(name);
+    const endpoint = endpointOf(name, new URL(c.req.url).origin);
+    const body = await readJson(c);
+    const requested = c.req.header(A2A_VERSION_HEADER);
+    const legacy = (requested || '0.3') === '0.3';
+    const callContext = defaultServerCallContextBuilder({
+      extensions: undefined,
+      user: new UnauthenticatedUser(),
+      headers: c.req.header(),
+      requestedVersion: requested,
+    });
+    const mapError = legacy
+      ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError
+      : JsonRpcTransportHandler.mapToJSONRPCError;
+    let answer: Awaited<ReturnType<JsonRpcTransportHandler['handle']>>;
+    try {
+      validateVersion(callContext.requestedVersion, await endpoint.handler.getAgentCard(), 'JSONRPC');
+      answer = await (legacy ? endpoint.legacy : endpoint.current).handle(body, callContext);
+    } catch (error) {
+      return c.json({
+        jsonrpc: '2.0',
+        id: (body.id as string | number | undefined) ?? null,
+        error: mapError(error),
+      });
+    }
+    if (!(Symbol.asyncIterator in Object(answer))) return c.json(answer as object);
+    const events = answer as AsyncGenerator<unknown>;
+    c.header('content-type', 'text/event-stream');
+    c.header('cache-control', 'no-cache');
+    return stream(c, async (out) => {
+      try {
+        for await (const event of events) await out.write(formatSSEEvent(event));
+      } catch (error) {
+        await out.write(
+          formatSSEEvent({
+            jsonrpc: '2.0',
+            id: (body.id as string | number | undefined) ?? null,
+            error: mapError(error),
+          }),
+        );
+      }
+    });
+  });
+
+  return app;
+}

@@ -1,0 +1,81 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { a2aRoutes } from './a2a-routes.js';
+import { type AccessLogEntry, accessLog } from './access-log.js';
+import type { AgentSource } from './agent-source.js';
+import { bearerAuth } from './auth.js';
+import { errorBody, HttpError } from './http-error.js';
+import type { InvokeContext } from './invoke.js';
+import { nativeRoutes } from './native-routes.js';
+import { openaiRoutes } from './openai-routes.js';
+import { OPENAPI_DOCUMENT } from './openapi.js';
+import { RunTracker } from './run-tracker.js';
+
+/** Options of {@link createApp}. */
+export interface AppOptions {
+  source: AgentSource;
+  /** Bearer tokens; empty means no auth (the command line allows that on loopback only). */
+  tokens?: readonly string[];
+  /** Runs in flight at once; one more is answered 429. Default 64. */
+  maxRuns?: number;
+  /** Milliseconds a run may take before it ends as TIMEOUT. Default 5 minutes. */
+  runTimeoutMs?: number;
+  /** Largest request body in bytes (413 beyond). Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Origins allowed by CORS; none means no CORS headers at all. */
+  corsOrigins?: readonly string[];
+  /** Receives one entry per request. */
+  log?: (entry: AccessLogEntry) => void;
+  /** Receives internal errors (message only) that were answered 500. */
+  onInternalError?: (error: unknown) => void;
+}
+
+/** A hono app serving the native API, the OpenAI-compatible endpoint and A2A, with its run tracker. */
+export interface ServerApp {
+  app: Hono;
+  tracker: RunTracker;
+}
+
+/**
+ * Builds the HTTP app over an agent source: access log, CORS, auth, body cap, then the routes.
+ *
+ * @example
+ * const { app } = createApp({ source, tokens: ['secret'] });
+ * serve({ fetch: app.fetch, port: 8787 });
+ */
+export function createApp(options: AppOptions): ServerApp {
+  const tracker = new RunTracker(options.maxRuns ?? 64);
+  const context: InvokeContext = {
+    source: options.source,
+    tracker,
+    runTimeoutMs: options.runTimeoutMs ?? 5 * 60_000,
+  };
+  const app = new Hono();
+  if (options.log) app.use(accessLog(options.log));
+  if (options.corsOrigins?.length)
+    app.use(cors({ origin: [...options.corsOrigins], exposeHeaders: ['x-agentctl-session'] }));
+  app.use(bearerAuth(options.tokens ?? []));
+  const maxBytes = options.maxBodyBytes ?? 1024 * 1024;
+  app.use(
+    bodyLimit({
+      maxSize: maxBytes,
+      onError: (c) => c.json(errorBody('body_too_large', `the body is larger than ${maxBytes} bytes`), 413),
+    }),
+  );
+  app.get('/health', (c) => c.json({ status: 'ok' }));
+  app.get('/openapi.json', (c) => c.json(OPENAPI_DOCUMENT));
+  app.route('/', nativeRoutes(context));
+  app.route('/', openaiRoutes(context));
+  app.route('/', a2aRoutes(context, (options.tokens ?? []).length > 0));
+  app.notFound((c) => c.json(errorBody('not_found', `no route ${c.req.method} ${c.req.path}`), 404));
+  app.onError((error, c) => {
+    if (error instanceof HttpError) {
+      for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+      return c.json(errorBody(error.code, error.message), error.status as 400);
+    }
+    options.onInternalError?.(error);
+    return c.json(errorBody('internal', 'internal error'), 500);
+  });
+  return { app, tracker };
+}

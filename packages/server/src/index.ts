@@ -1,0 +1,9 @@
+export { a2aRemoteAgent } from './a2a-remote-agent.js';
+export { type AccessLogEntry, formatAccessLog, type LogFormat } from './access-log.js';
+export type { AgentInfo, AgentLease, AgentSource } from './agent-source.js';
+export { type AppOptions, createApp, type ServerApp } from './create-app.js';
+export { errorBody, HttpError } from './http-error.js';
+export { SESSION_HEADER } from './openai-routes.js';
+export { OPENAPI_DOCUMENT } from './openapi.js';
+export { type RunTicket, RunTracker } from './run-tracker.js';
+export { type RunningServer, startServer } from './start-server.js';

@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type AgentEvent,
+  type ApprovalDecision,
+  InMemorySessionStore,
+  type InvocationResult,
+  type Message,
+  Runner,
+  type SessionStore,
+} from '@agentctl/core';
+import type { AgentSource } from './agent-source.js';
+import { HttpError } from './http-error.js';
+import type { RunTracker } from './run-tracker.js';
+import { toHttpError } from './to-http-error.js';
+
+/** What every protocol needs to start a run. */
+export interface InvokeContext {
+  source: AgentSource;
+  tracker: RunTracker;
+  /** Milliseconds a run may take before it ends as TIMEOUT. */
+  runTimeoutMs: number;
+}
+
+/** One run to start: a new user message, or decisions for a paused session. */
+export interface InvokeRequest {
+  agent: string;
+  sessionId?: string;
+  userId?: string;
+  input?: string;
+  decisions?: ApprovalDecision[];
+  /** Earlier turns to seed a new in-memory session with (the OpenAI endpoint without a session). */
+  history?: Pick<Message, 'role' | 'content'>[];
+  /** Aborts the run (an A2A cancel). */
+  signal?: AbortSignal;
+}
+
+/** A run that has started: its events (the first already read) and its result. */
+export interface StartedRun {
+  sessionId: string;
+  /** The root agent that runs. */
+  agent: string;
+  events: AsyncIterable<AgentEvent>;
+  /** Settles when the run ends; rejects with an AgentError when it failed. */
+  result: Promise<InvocationResult>;
+}
+
+/**
+ * Starts a run through the one executor (`Runner`), holding the agent's generation and a run slot
+ * until it ends. Failures before the first event (unknown agent, busy or paused session, a
+ * decision for a call that is not pending) throw an {@link HttpError}, so no stream has begun.
+ */
+export async function invoke(context: InvokeContext, request: InvokeRequest): Promise<StartedRun> {
+  const lease = context.source.lease(request.agent);
+  if (!lease) throw new HttpError(404, 'unknown_agent', `no agent named "${request.agent}"`);
+  const sessionId = request.sessionId ?? randomUUID();
+  let ticket: ReturnType<RunTracker['begin']>;
+  try {
+    ticket = context.tracker.begin(sessionId);
+  } catch (error) {
+    lease.release();
+    throw error;
+  }
+  const end = () => {
+    ticket.end();
+    lease.release();
+  };
+  try {
+    const store = request.history
+      ? await seededStore(lease.agent.name, sessionId, request.history)
+      : lease.store;
+    await checkSession(store, sessionId, request);
+    const runner = new Runner({ agent: lease.agent, store });
+    const signal = request.signal ? AbortSignal.any([request.signal, ticket.signal]) : ticket.signal;
+    const common = { sessionId, userId: request.userId, signal, timeout: context.runTimeoutMs };
+    const run = request.decisions
+      ? runner.resume({ ...common, decisions: request.decisions })
+      : runner.run({ ...common, input: request.input ?? '' });
+    const result = run.invocation;
+    result.then(end, end);
+    const iterator = run[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    if (first.done) await result.catch((error: unknown) => Promise.reject(toHttpError(error)));
+    return { sessionId, agent: lease.agent.name, result, events: replayFirst(first, iterator) };
+  } catch (error) {
+    end();
+    throw toHttpError(error);
+  }
+}
+
+// A paused session takes decisions, not a message; decisions need a paused session.
+async function checkSession(store: SessionStore, id: string, request: InvokeRequest): Promise<void> {
+  if (!request.decisions) {
+    const existing = await store.get(id);
+    if (existing?.checkpoint !== undefined) {
+      throw new HttpError(
+        409,
+        'session_paused',
+        `session ${id} is paused waiting for a decision; POST /sessions/${id}/decisions`,
+      );
+    }
+    return;
+  }
+  const session = await store.get(id);
+  if (!session) throw new HttpError(404, 'unknown_session', `no session with id ${id}`);
+  if (session.checkpoint === undefined)
+    throw new HttpError(409, 'session_not_paused', `session ${id} is not waiting for a decision`);
+}
+
+async function* replayFirst(
+  first: IteratorResult<AgentEvent>,
+  rest: AsyncIterator<AgentEvent>,
+): AsyncGenerator<AgentEvent> {
+  if (first.done) return;
+  yield first.value;
+  while (true) {
+    const next = await rest.next();
+    if (next.done) return;
+    yield next.value;
+  }
+}
+
+// A stateless chat request carries its own history: it lives in memory for this run only.
+async function seededStore(
+  agent: string,
+  sessionId: string,
+  history: Pick<Message, 'role' | 'content'>[],
+): Promise<SessionStore> {
+  const store = new InMemorySessionStore();
+  await store.create({ id: sessionId, agent });
+  const invocationId = randomUUID();
+  const events = history.map(
+    (message, i): AgentEvent => ({
+      type: 'message',
+      id: `${invocationId}-${i}`,
+      invocationId,
+      branch: agent,
+      author: message.role === 'user' ? 'user' : agent,
+      time: Date.now(),
+      message: { role: message.role, content: message.content },
+    }),
+  );
+  await store.append(sessionId, events);
+  return store;
+}

@@ -1,0 +1,144 @@
+import type { ApprovalDecision, InvocationResult, Session, SessionSummary } from '@agentctl/core';
+import { isAgentError } from '@agentctl/core';
+import { type Context, Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { HttpError } from './http-error.js';
+import { type InvokeContext, type InvokeRequest, invoke, type StartedRun } from './invoke.js';
+import { optionalString, readJson } from './read-json.js';
+
+/**
+ * The native API: agents, runs (SSE of the same events as `run --json`, or one JSON result),
+ * sessions and decisions on paused sessions.
+ */
+export function nativeRoutes(context: InvokeContext): Hono {
+  const app = new Hono();
+
+  app.get('/agents', (c) => c.json({ agents: context.source.list() }));
+
+  app.post('/agents/:agent/runs', async (c) => {
+    const body = await readJson(c);
+    const input = body.input;
+    if (typeof input !== 'string' || input.length === 0)
+      throw new HttpError(400, 'bad_request', '`input` must be a non-empty string');
+    const request: InvokeRequest = {
+      agent: c.req.param('agent'),
+      input,
+      sessionId: optionalString(body, 'sessionId'),
+      userId: optionalString(body, 'userId'),
+    };
+    return respond(c, await invoke(context, request), body.stream !== false);
+  });
+
+  app.get('/sessions', async (c) => {
+    const seen = new Map<string, SessionSummary>();
+    for (const store of await context.source.stores())
+      for (const s of await store.list()) if (!seen.has(s.id)) seen.set(s.id, s);
+    return c.json({ sessions: [...seen.values()].sort((a, b) => b.updatedAt - a.updatedAt) });
+  });
+
+  app.get('/sessions/:id', async (c) => c.json(sessionView(await findSession(context, c.req.param('id')))));
+
+  app.delete('/sessions/:id', async (c) => {
+    const id = c.req.param('id');
+    await findSession(context, id);
+    // A running session cannot be deleted under its run.
+    const ticket = context.tracker.begin(id);
+    try {
+      for (const store of await context.source.stores()) await store.delete(id);
+    } finally {
+      ticket.end();
+    }
+    return c.body(null, 204);
+  });
+
+  app.post('/sessions/:id/decisions', async (c) => {
+    const id = c.req.param('id');
+    const body = await readJson(c);
+    const decisions = parseDecisions(body.decisions);
+    const session = await findSession(context, id);
+    if (!session.agent) throw new HttpError(409, 'unknown_agent', `session ${id} names no agent to resume`);
+    const request: InvokeRequest = {
+      agent: session.agent,
+      sessionId: id,
+      decisions,
+      userId: optionalString(body, 'userId'),
+    };
+    return respond(c, await invoke(context, request), body.stream !== false);
+  });
+
+  return app;
+}
+
+async function findSession(context: InvokeContext, id: string): Promise<Session> {
+  for (const store of await context.source.stores()) {
+    const session = await store.get(id);
+    if (session) return session;
+  }
+  throw new HttpError(404, 'unknown_session', `no session with id ${id}`);
+}
+
+// The checkpoint is the runner's business; callers need only what waits for them.
+function sessionView(session: Session): Record<string, unknown> {
+  const { checkpoint, ...rest } = session;
+  const pending = (checkpoint as { pending?: unknown[] } | undefined)?.pending;
+  return { ...rest, paused: checkpoint !== undefined, pending: pending ?? [] };
+}
+
+/** `[{ callId, decision: approve | deny | answer, reason?, answer? }]` to the runner's decisions. */
+function parseDecisions(raw: unknown): ApprovalDecision[] {
+  if (!Array.isArray(raw) || raw.length === 0)
+    throw new HttpError(400, 'bad_request', '`decisions` must be a non-empty array');
+  return raw.map((item, i) => {
+    const d = (item ?? {}) as Record<string, unknown>;
+    if (typeof d.callId !== 'string')
+      throw new HttpError(400, 'bad_request', `decisions[${i}].callId must be a string`);
+    switch (d.decision) {
+      case 'approve':
+        return { callId: d.callId, approve: true };
+      case 'deny':
+        return {
+          callId: d.callId,
+          approve: false,
+          reason: typeof d.reason === 'string' ? d.reason : undefined,
+        };
+      case 'answer':
+        if (typeof d.answer !== 'string')
+          throw new HttpError(400, 'bad_request', `decisions[${i}].answer must be a string`);
+        return { callId: d.callId, approve: true, input: d.answer };
+      default:
+        throw new HttpError(400, 'bad_request', `decisions[${i}].decision must be approve, deny or answer`);
+    }
+  });
+}
+
+async function respond(c: Context, run: StartedRun, stream: boolean): Promise<Response> {
+  c.header('x-agentctl-session', run.sessionId);
+  if (!stream) {
+    for await (const _ of run.events) {
+      // The result carries what a caller needs; the events are in the session.
+    }
+    const result = await run.result.catch((error: unknown) => error);
+    return c.json(resultBody(run, result));
+  }
+  return streamSSE(c, async (sse) => {
+    for await (const event of run.events)
+      await sse.writeSSE({ event: event.type, data: JSON.stringify(event) });
+    await run.result.catch(() => undefined);
+  });
+}
+
+function resultBody(run: StartedRun, result: InvocationResult | unknown): Record<string, unknown> {
+  if (isAgentError(result))
+    return {
+      status: 'error',
+      sessionId: run.sessionId,
+      error: { code: result.code, message: result.message },
+    };
+  if (result instanceof Error)
+    return {
+      status: 'error',
+      sessionId: run.sessionId,
+      error: { code: 'internal', message: 'internal error' },
+    };
+  return { ...(result as InvocationResult) };
+}

@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AgentError,
+  type InvocationResult,
+  isAgentError,
+  type Message,
+  type UsageStats,
+} from '@agentctl/core';
+import { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { HttpError } from './http-error.js';
+import { type InvokeContext, invoke } from './invoke.js';
+import { readJson } from './read-json.js';
+
+/** The header that continues a stored session on `/v1/chat/completions`. */
+export const SESSION_HEADER = 'x-agentctl-session';
+
+/**
+ * The OpenAI-compatible endpoint: `GET /v1/models` lists the agents, `POST /v1/chat/completions`
+ * with `model: <agent>` runs one. With the session header the last user message continues that
+ * stored session; without it the request's messages are the whole history, kept in memory.
+ */
+export function openaiRoutes(context: InvokeContext): Hono {
+  const app = new Hono();
+  const created = Math.floor(Date.now() / 1000);
+
+  app.get('/v1/models', (c) =>
+    c.json({
+      object: 'list',
+      data: context.source.list().map((a) => ({
+        id: a.name,
+        object: 'model',
+        created,
+        owned_by: 'agentctl',
+        description: a.description,
+      })),
+    }),
+  );
+
+  app.post('/v1/chat/completions', async (c) => {
+    const body = await readJson(c);
+    if (typeof body.model !== 'string') throw new HttpError(400, 'bad_request', '`model` must name an agent');
+    const messages = parseMessages(body.messages);
+    const last = messages.at(-1);
+    if (last?.role !== 'user')
+      throw new HttpError(400, 'bad_request', 'the last message must come from the user');
+    const sessionId = c.req.header(SESSION_HEADER);
+    const gone = new AbortController();
+    const run = await invoke(context, {
+      agent: body.model,
+      input: last.content ?? '',
+      sessionId,
+      userId: typeof body.user === 'string' ? body.user : undefined,
+      // Without a stored session, the earlier messages are this conversation's history.
+      history: sessionId ? undefined : messages.slice(0, -1),
+      signal: gone.signal,
+    });
+    const id = `chatcmpl-${randomUUID()}`;
+    const stamp = Math.floor(Date.now() / 1000);
+    const base = { id, created: stamp, model: body.model };
+    if (sessionId) c.header(SESSION_HEADER, run.sessionId);
+    if (body.stream !== true) {
+      for await (const _ of run.events) {
+        // Only the final answer goes back; the events stay in the session.
+      }
+      const result = await run.result.catch((error: unknown) => error);
+      if (result instanceof Error) throw runFailure(result);
+      const r = result as InvocationResult;
+      return c.json({
+        ...base,
+        object: 'chat.completion',
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: r.output },
+            finish_reason: 'stop',
+            logprobs: null,
+          },
+        ],
+        usage: usageOf(r.usage),
+        ...(r.status === 'paused' ? { agentctl: { status: 'paused', pending: r.pending } } : {}),
+      });
+    }
+    const includeUsage =
+      (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
+    return streamSSE(c, async (sse) => {
+      // Nobody can read a stateless streamed answer once its client is gone: stop the run then.
+      // A stored session's run goes on, so its answer is there for the next request.
+      if (!sessionId)
+        sse.onAbort(() => gone.abort(new AgentError('the client closed the connection', 'ABORTED')));
+      const chunk = (
+        delta: Record<string, unknown>,
+        finish: string | null,
+        extra: Record<string, unknown> = {},
+      ) =>
+        sse.writeSSE({
+          data: JSON.stringify({
+            ...base,
+            object: 'chat.completion.chunk',
+            choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+            ...extra,
+          }),
+        });
+      await chunk({ role: 'assistant', content: '' }, null);
+      for await (const event of run.events) {
+        if (event.type === 'text_delta') await chunk({ content: event.text }, null);
+      }
+      const result = await run.result.catch((error: unknown) => error);
+      if (result instanceof Error) {
+        const failure = runFailure(result);
+        await sse.writeSSE({
+          data: JSON.stringify({ error: { code: failure.code, message: failure.message } }),
+        });
+        return;
+      }
+      const r = result as InvocationResult;
+      await chunk({}, 'stop');
+      if (includeUsage)
+        await sse.writeSSE({
+          data: JSON.stringify({
+            ...base,
+            object: 'chat.completion.chunk',
+            choices: [],
+            usage: usageOf(r.usage),
+          }),
+        });
+      await sse.writeSSE({ data: '[DONE]' });
+    });
+  });
+
+  return app;
+}
+
+function runFailure(error: Error): HttpError {
+  if (isAgentError(error))
+    return new HttpError(error.code === 'TIMEOUT' ? 504 : 502, error.code, error.message);
+  return new HttpError(500, 'internal', 'internal error');
+}
+
+function usageOf(usage: UsageStats) {
+  return {
+    prompt_tokens: usage.inputTokens,
+    completion_tokens: usage.outputTokens,
+    total_tokens: usage.totalTokens,
+  };
+}
+
+/** OpenAI chat messages to history; system messages are left out (the agent has its own instruction). */
+function parseMessages(raw: unknown): Pick<Message, 'role' | 'content'>[] {
+  if (!Array.isArray(raw) || raw.length === 0)
+    throw new HttpError(400, 'bad_request', '`messages` must be a non-empty array');
+  const out: Pick<Message, 'role' | 'content'>[] = [];
+  raw.forEach((item, i) => {
+    const m = (item ?? {}) as { role?: unknown; content?: unknown };
+    if (m.role === 'system' || m.role === 'developer') return;
+    if (m.role !== 'user' && m.role !== 'assistant')
+      throw new HttpError(
+        400,
+        'bad_request',
+        `messages[${i}].role must be system, developer, user or assistant`,
+      );
+    out.push({ role: m.role, content: textOf(m.content, i) });
+  });
+  return out;
+}
+
+function textOf(content: unknown, i: number): string {
+  if (typeof content === 'string') return content;
+  if (content === null || content === undefined) return '';
+  if (Array.isArray(content))
+    return content
+      .map((part: { type?: unknown; text?: unknown }) =>
+        part?.type === 'text' && typeof part.text === 'string' ? part.text : '',
+      )
+      .join('');
+  throw new HttpError(400, 'bad_request', `messages[${i}].content must be a string or a list of text parts`);
+}

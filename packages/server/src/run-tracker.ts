@@ -1,0 +1,79 @@
+import { AgentError, sleep } from '@agentctl/core';
+import { HttpError } from './http-error.js';
+
+/** One run the tracker admitted; `end` must be called once it is over. */
+export interface RunTicket {
+  /** Aborted when the server gives up on the run (shutdown after the grace period). */
+  signal: AbortSignal;
+  end(): void;
+}
+
+/**
+ * The runs in flight: a cap on how many run at once (429 beyond it), one run per session at a
+ * time in this process (409), and a drain for shutdown.
+ */
+export class RunTracker {
+  readonly max: number;
+  readonly #runs = new Map<symbol, { controller: AbortController; ended: Promise<void> }>();
+  readonly #sessions = new Set<string>();
+  #draining = false;
+
+  constructor(max: number) {
+    this.max = max;
+  }
+
+  /** How many runs are in flight. */
+  get size(): number {
+    return this.#runs.size;
+  }
+
+  /** Admits a run on `sessionId`, or throws the HTTP error that refuses it. */
+  begin(sessionId: string | undefined): RunTicket {
+    if (this.#draining) throw new HttpError(503, 'shutting_down', 'the server is shutting down');
+    if (this.#runs.size >= this.max) {
+      throw new HttpError(429, 'too_many_runs', `${this.max} runs are in flight; try again shortly`, {
+        'retry-after': '1',
+      });
+    }
+    if (sessionId !== undefined && this.#sessions.has(sessionId)) {
+      throw new HttpError(409, 'session_busy', `session ${sessionId} is running; wait for its run to end`);
+    }
+    const key = Symbol(sessionId);
+    const controller = new AbortController();
+    let done!: () => void;
+    const ended = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    this.#runs.set(key, { controller, ended });
+    if (sessionId !== undefined) this.#sessions.add(sessionId);
+    let open = true;
+    return {
+      signal: controller.signal,
+      end: () => {
+        if (!open) return;
+        open = false;
+        this.#runs.delete(key);
+        if (sessionId !== undefined) this.#sessions.delete(sessionId);
+        done();
+      },
+    };
+  }
+
+  /**
+   * Refuses new runs, waits up to `graceMs` for the runs in flight, then cancels the rest (they
+   * end as ABORTED, their sessions valid) and waits for them to wind down.
+   */
+  async drain(graceMs: number): Promise<{ finished: number; cancelled: number }> {
+    this.#draining = true;
+    const before = this.#runs.size;
+    const all = () => Promise.all([...this.#runs.values()].map((r) => r.ended));
+    const stop = new AbortController();
+    await Promise.race([all(), sleep(graceMs, stop.signal).catch(() => undefined)]);
+    stop.abort();
+    const cancelled = this.#runs.size;
+    const reason = new AgentError('the server shut down before the run finished', 'ABORTED');
+    for (const run of this.#runs.values()) run.controller.abort(reason);
+    await all();
+    return { finished: before - cancelled, cancelled };
+  }
+}

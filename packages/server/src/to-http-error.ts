@@ -1,0 +1,18 @@
+import { isAgentError, UsageError } from '@agentctl/core';
+import { HttpError } from './http-error.js';
+
+/**
+ * Maps what a store or the runner threw before a run started to an HTTP error: a caller's
+ * mistake is a 4xx with the runner's own words, anything else a 500 without its details.
+ */
+export function toHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  if (error instanceof UsageError) return new HttpError(400, 'bad_request', error.message);
+  const name = error instanceof Error ? error.name : '';
+  if (name === 'InvalidSessionIdError')
+    return new HttpError(400, 'invalid_session_id', (error as Error).message);
+  // A session lease held by another process (or another server) means the session is running.
+  if (/lease|busy/i.test(name)) return new HttpError(409, 'session_busy', (error as Error).message);
+  if (isAgentError(error)) return new HttpError(500, error.code, error.message);
+  return new HttpError(500, 'internal', 'internal error');
+}

@@ -1,0 +1,120 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureProject, removeTempDirs } from './support/cli.js';
+import { type ServeProcess, startServe, stopServers } from './support/serve.js';
+
+// The official openai SDK as the client of the real `agentctl serve` process.
+let server: ServeProcess;
+let client: OpenAI;
+
+beforeAll(async () => {
+  const dir = await fixtureProject('serve');
+  server = await startServe(dir, [], { AGENTCTL_SERVE_TOKEN: 'sk-local' });
+  client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'sk-local', maxRetries: 0 });
+});
+afterAll(async () => {
+  await stopServers();
+  await removeTempDirs();
+});
+
+describe('agentctl serve: OpenAI-compatible endpoint', () => {
+  it('lists the agents as models', async () => {
+    const models = [];
+    for await (const model of client.models.list()) models.push(model.id);
+    expect(models).toEqual(['cashier', 'echo', 'sleepy', 'slow']);
+  });
+
+  it('answers a chat completion from the agent named by model', async () => {
+    const completion = await client.chat.completions.create({
+      model: 'echo',
+      messages: [
+        { role: 'system', content: 'ignored: the agent has its own instruction' },
+        { role: 'user', content: 'ping from the sdk' },
+      ],
+    });
+    expect(completion.object).toBe('chat.completion');
+    expect(completion.choices[0].message).toMatchObject({ role: 'assistant', content: 'ping from the sdk' });
+    expect(completion.choices[0].finish_reason).toBe('stop');
+    expect(completion.usage?.total_tokens).toBeGreaterThan(0);
+  });
+
+  it('streams chunks as the agent produces text, with usage when asked', async () => {
+    const stream = await client.chat.completions.create({
+      model: 'echo',
+      messages: [{ role: 'user', content: 'one two three four' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const pieces: string[] = [];
+    let usage: OpenAI.CompletionUsage | undefined | null;
+    let finish: string | null = null;
+    for await (const chunk of stream) {
+      for (const choice of chunk.choices) {
+        if (choice.delta.content) pieces.push(choice.delta.content);
+        finish = choice.finish_reason ?? finish;
+      }
+      if (chunk.usage) usage = chunk.usage;
+    }
+    expect(pieces.join('')).toBe('one two three four');
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(finish).toBe('stop');
+    expect(usage?.completion_tokens).toBeGreaterThan(0);
+  });
+
+  it('continues a stored session with x-agentctl-session, else takes the messages as the history', async () => {
+    const headers = { 'x-agentctl-session': 'openai-chat-1' };
+    await client.chat.completions.create(
+      { model: 'echo', messages: [{ role: 'user', content: 'first' }] },
+      { headers },
+    );
+    await client.chat.completions.create(
+      { model: 'echo', messages: [{ role: 'user', content: 'second' }] },
+      { headers },
+    );
+    const session = await (
+      await fetch(`${server.url}/sessions/openai-chat-1`, { headers: { authorization: 'Bearer sk-local' } })
+    ).json();
+    const users = session.events
+      .filter(
+        (e: { type: string; message?: { role: string } }) =>
+          e.type === 'message' && e.message?.role === 'user',
+      )
+      .map((e: { message: { content: string } }) => e.message.content);
+    expect(users).toEqual(['first', 'second']);
+
+    // Without the header nothing is stored: the earlier turns come from the request.
+    const before = await (
+      await fetch(`${server.url}/sessions`, { headers: { authorization: 'Bearer sk-local' } })
+    ).json();
+    const stateless = await client.chat.completions.create({
+      model: 'echo',
+      messages: [
+        { role: 'user', content: 'earlier question' },
+        { role: 'assistant', content: 'earlier answer' },
+        { role: 'user', content: [{ type: 'text', text: 'latest' }] },
+      ],
+    });
+    expect(stateless.choices[0].message.content).toBe('latest');
+    // The earlier turns reached the model: the same last message costs fewer input tokens alone.
+    const alone = await client.chat.completions.create({
+      model: 'echo',
+      messages: [{ role: 'user', content: 'latest' }],
+    });
+    expect(stateless.usage?.prompt_tokens).toBeGreaterThan(alone.usage?.prompt_tokens ?? Infinity);
+    const after = await (
+      await fetch(`${server.url}/sessions`, { headers: { authorization: 'Bearer sk-local' } })
+    ).json();
+    expect(after.sessions).toHaveLength(before.sessions.length);
+  });
+
+  it('fails like OpenAI does: unknown model 404, no token 401, bad messages 400', async () => {
+    await expect(
+      client.chat.completions.create({ model: 'nobody', messages: [{ role: 'user', content: 'hi' }] }),
+    ).rejects.toMatchObject({ status: 404 });
+    const anonymous = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'wrong', maxRetries: 0 });
+    await expect(anonymous.models.list()).rejects.toMatchObject({ status: 401 });
+    await expect(client.chat.completions.create({ model: 'echo', messages: [] })).rejects.toMatchObject({
+      status: 400,
+    });
+  });
+});

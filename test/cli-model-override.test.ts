@@ -28,13 +28,16 @@ describe('agentctl run --model', () => {
     expect(auto.stdout.trim()).toBe('No tools to call. Done.');
   });
 
-  it('an unknown model is a diagnostic with file:line:col and exit 1, and only the agent asked for is compiled', async () => {
+  it('an unknown --model is a usage error that blames the flag (exit 2), with a suggestion', async () => {
     const result = await agentctl('run', 'hello', 'hi', '--model', 'nope');
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain(
-      'agents/hello.yaml:5:8: error: model `nope` is not defined [unresolved-reference]',
-    );
-    expect(result.stderr).not.toContain('triage.yaml');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--model nope: no model of that name');
+    expect(result.stderr).not.toContain('hello.yaml');
     expect(result.stderr).not.toMatch(/\n\s+at /);
+    const typo = await agentctl('run', 'hello', 'hi', '--model', 'ofline/echo');
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain(
+      '--model ofline/echo: provider `ofline` is not available; did you mean `offline`?',
+    );
   });
 });

@@ -60,14 +60,14 @@ beforeAll(async () => {
 name: everything
 mcp: { command: ${yaml(process.execPath)}, args: [${yaml(EVERYTHING)}, stdio] }
 include: [echo, get-sum, get-tiny-image, get-structured-content, trigger-long-running-operation]
-prefix: ev
+prefix: ev_
 timeout: 30s
 ---
 kind: toolset
 name: files
 mcp: { command: ${yaml(process.execPath)}, args: [${yaml(FILESYSTEM)}, ${yaml(data)}] }
 include: [list_directory, read_text_file]
-prefix: fs
+prefix: fs_
 ---
 kind: toolset
 name: guarded

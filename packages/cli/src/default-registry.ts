@@ -1,24 +1,40 @@
 import { createRegistry, type Registry } from '@agentctl/config';
 import { BUILTIN_TOOLS } from '@agentctl/core';
+import { ANTHROPIC_OPTIONS_SCHEMA } from '@agentctl/provider-anthropic/options-schema';
+import { OPENAI_OPTIONS_SCHEMA } from '@agentctl/provider-openai/options-schema';
+
+const network = { ownsRetries: true, needsNetwork: true };
 
 /**
  * The registry the command line uses: the built-ins plus every provider, store and toolset kind
  * shipped with agentctl. Vendor SDKs load on first use, so a run on the offline model never pays
- * for them.
+ * for them; their options schemas are small files of their own, read at once.
  */
 export function defaultRegistry(): Registry {
   const registry = createRegistry()
-    .registerProvider('openai', async (spec) =>
-      (await import('@agentctl/provider-openai')).openaiFromSpec(spec as never),
+    .registerProvider(
+      'openai',
+      async (def) => (await import('@agentctl/provider-openai')).openaiFromSpec(def),
+      {
+        description: 'OpenAI and OpenAI-compatible servers.',
+        schema: OPENAI_OPTIONS_SCHEMA,
+        capabilities: network,
+      },
     )
-    .registerProvider('anthropic', async (spec) =>
-      (await import('@agentctl/provider-anthropic')).anthropicFromSpec(spec as never),
+    .registerProvider(
+      'anthropic',
+      async (def) => (await import('@agentctl/provider-anthropic')).anthropicFromSpec(def),
+      { description: 'The Anthropic Messages API.', schema: ANTHROPIC_OPTIONS_SCHEMA, capabilities: network },
     )
-    .registerMemory('file', async (spec, ctx) =>
-      (await import('@agentctl/store-file')).fileMemoryBackend(spec as never, ctx),
+    .registerMemory(
+      'file',
+      async (spec, ctx) => (await import('@agentctl/store-file')).fileMemoryBackend(spec as never, ctx),
+      { description: 'Sessions on disk (the default).' },
     )
-    .registerToolset('mcp', async (spec, ctx) =>
-      (await import('@agentctl/mcp')).mcpToolsetFactory(spec as never, ctx),
+    .registerToolset(
+      'mcp',
+      async (spec, ctx) => (await import('@agentctl/mcp')).mcpToolsetFactory(spec as never, ctx),
+      { description: 'An MCP server over stdio or HTTP.', capabilities: { needsNetwork: true } },
     )
     .registerRemoteAgent('a2a', async (spec) => (await import('@agentctl/server')).a2aRemoteAgent(spec));
   for (const [name, factory] of Object.entries(BUILTIN_TOOLS)) {

@@ -1,32 +1,66 @@
 import {
   compileProject,
   type Diagnostic,
+  didYouMean,
   formatDiagnostic,
   type LoadedProject,
   loadProject,
   PROJECT_FILE,
   type Runtime,
+  scopeDiagnostics,
 } from '@agentctl/config';
 import { CliError, EXIT } from './cli-error.js';
 import { Recorder } from './commands/run/record.js';
 import { defaultRegistry } from './default-registry.js';
 import type { Io } from './io.js';
 
-/** Loads the project the command line points at, failing with its diagnostics when it has errors. */
-export async function openProject(options: Record<string, unknown>, io: Io): Promise<LoadedProject> {
-  const project = await loadProject({
+/**
+ * Loads the project the command line points at, failing with its diagnostics when it has errors.
+ * With `agent`, only errors in what that agent's tree reaches fail; the rest print as warnings.
+ */
+export async function openProject(
+  options: Record<string, unknown>,
+  io: Io,
+  agent?: string,
+): Promise<LoadedProject> {
+  const loaded = await loadProject({
     cwd: io.cwd,
     project: options.project as string | undefined,
     env: io.env,
+    registry: defaultRegistry(),
   });
-  if (!project.configFile && project.files.length === 0) {
+  if (!loaded.configFile && loaded.files.length === 0) {
     throw new CliError(
-      `no agentctl project in ${project.root}: no ${PROJECT_FILE} here or in a parent folder, and no agents/**/*.yaml (create one with \`agentctl init\`, or point at one with -C DIR)`,
+      `no agentctl project in ${loaded.root}: no ${PROJECT_FILE} here or in a parent folder, and no agents/**/*.yaml (create one with \`agentctl init\`, or point at one with -C DIR)`,
       EXIT.usage,
     );
   }
+  const model = options.model as string | undefined;
+  const project =
+    agent === undefined ? loaded : { ...loaded, diagnostics: scopeDiagnostics(loaded, agent, model) };
   failOnErrors(project.diagnostics, io);
+  if (model !== undefined) checkModelFlag(project, model);
   return project;
+}
+
+// `--model NAME` is the user's flag, not a YAML line: a bad one is a usage error naming the flag.
+function checkModelFlag(project: LoadedProject, model: string): void {
+  if (project.specs.model.has(model)) return;
+  const slash = model.indexOf('/');
+  const names = [...project.specs.model.keys()];
+  if (slash <= 0) {
+    throw new CliError(
+      `--model ${model}: no model of that name${didYouMean(model, names)} (models: ${names.join(', ') || 'none'}; or give provider/model such as offline/echo)`,
+      EXIT.usage,
+    );
+  }
+  const providers = defaultRegistry().names('provider');
+  const provider = model.slice(0, slash);
+  if (!providers.includes(provider))
+    throw new CliError(
+      `--model ${model}: provider \`${provider}\` is not available${didYouMean(provider, providers)} (registered: ${providers.join(', ')})`,
+      EXIT.usage,
+    );
 }
 
 /** Loads and compiles the project into a runtime; the caller disposes it. */
@@ -35,7 +69,7 @@ export async function openRuntime(
   io: Io,
   only?: readonly string[],
 ): Promise<{ project: LoadedProject; runtime: Runtime }> {
-  const project = await openProject(options, io);
+  const project = await openProject(options, io, only?.length === 1 ? only[0] : undefined);
   const recorder = options.record ? new Recorder(String(options.record), io, project) : undefined;
   const { runtime, diagnostics } = await compileProject(project, {
     registry: defaultRegistry(),
@@ -44,8 +78,13 @@ export async function openRuntime(
     agents: only,
     wrapProvider: recorder?.wrap,
   });
+  // The load's warnings were printed already; compile repeats them.
+  const printed = new Set(project.diagnostics.map(formatDiagnostic));
   try {
-    failOnErrors(diagnostics, io);
+    failOnErrors(
+      diagnostics.filter((d) => d.severity === 'error' || !printed.has(formatDiagnostic(d))),
+      io,
+    );
   } catch (error) {
     // What compiled before the error (an MCP server, a worker) is released, or the process never exits.
     await runtime?.dispose();

@@ -5,12 +5,15 @@ import {
   retryFromOptions,
   timeoutFromOptions,
 } from './compile/builtin-middleware.js';
+import { BUILTIN_MIDDLEWARE_SCHEMAS, OFFLINE_OPTIONS_SCHEMA } from './compile/builtin-middleware-schemas.js';
 import { offlineProvider } from './compile/offline-provider.js';
 import { Registry } from './registry.js';
 import { TOOLBOX } from './toolbox/toolbox.js';
 import { commandTool } from './tools/command-tool.js';
 import { httpTool } from './tools/http-tool.js';
 import { moduleTool } from './tools/module-tool.js';
+
+const mw = BUILTIN_MIDDLEWARE_SCHEMAS;
 
 /**
  * A registry with the built-ins: provider `offline`; middleware retry, timeout, logging,
@@ -22,15 +25,25 @@ import { moduleTool } from './tools/module-tool.js';
  */
 export function createRegistry(): Registry {
   const registry = new Registry()
-    .registerProvider('offline', offlineProvider)
-    .registerMiddleware('retry', retryFromOptions)
-    .registerMiddleware('timeout', timeoutFromOptions)
-    .registerMiddleware('logging', loggingFromOptions)
-    .registerMiddleware('redaction', redactionFromOptions)
-    .registerMemory('memory', () => new InMemorySessionStore())
-    .registerToolKind('module', moduleTool)
-    .registerToolKind('http', httpTool)
-    .registerToolKind('command', commandTool);
+    .registerProvider('offline', offlineProvider, {
+      description: 'Offline models: echo, script, auto, replay. Needs no key and no network.',
+      schema: OFFLINE_OPTIONS_SCHEMA,
+      capabilities: { ownsRetries: false, needsNetwork: false },
+    })
+    .registerMiddleware('retry', retryFromOptions, { description: 'Retries failed calls.', schema: mw.retry })
+    .registerMiddleware('timeout', timeoutFromOptions, { description: 'Time limits.', schema: mw.timeout })
+    .registerMiddleware('logging', loggingFromOptions, { description: 'Logs actions.', schema: mw.logging })
+    .registerMiddleware('redaction', redactionFromOptions, {
+      description: 'Redacts secrets from text.',
+      schema: mw.redaction,
+    })
+    .registerMemory('memory', () => new InMemorySessionStore(), { description: 'In process, lost on exit.' })
+    .registerToolKind('module', moduleTool, { description: 'A tool exported by a .ts/.js module.' })
+    .registerToolKind('http', httpTool, {
+      description: 'An HTTP request.',
+      capabilities: { needsNetwork: true },
+    })
+    .registerToolKind('command', commandTool, { description: 'A command run without a shell.' });
   for (const [name, factory] of Object.entries(TOOLBOX)) registry.registerBuiltinTool(name, factory);
   return registry;
 }

@@ -33,7 +33,15 @@ export function diagnostic(
   message: string,
   severity: Diagnostic['severity'] = 'error',
 ): Diagnostic {
-  return { file, ...range, severity, rule, message };
+  return { file, ...range, severity, rule, message: bounded(message) };
+}
+
+/** The longest message a diagnostic carries; rules cut echoed values far shorter, this is the backstop. */
+export const MAX_MESSAGE_LENGTH = 1000;
+
+// At most MAX_MESSAGE_LENGTH characters, whatever a rule or a library put in it.
+function bounded(message: string): string {
+  return message.length <= MAX_MESSAGE_LENGTH ? message : `${message.slice(0, MAX_MESSAGE_LENGTH - 1)}…`;
 }
 
 /** `file:line:col: severity: message [rule]`, the one-line text form. */

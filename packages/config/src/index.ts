@@ -1,6 +1,7 @@
 export { parseDuration } from '@agentctl/core';
 export { CassetteError, readCassette, writeCassette } from './compile/cassette-file.js';
 export { type CompileOptions, compileProject, type Runtime } from './compile/compile-project.js';
+export { connectToolsets } from './compile/connect-toolsets.js';
 export { renderInstruction } from './compile/instruction.js';
 export { CATALOGUE_DATE, type ModelInfo, modelInfo } from './compile/model-catalogue.js';
 export { toScriptTurn } from './compile/offline-provider.js';
@@ -10,6 +11,8 @@ export { type Diagnostic, formatDiagnostic, type SourceRange } from './diagnosti
 export { parseDotenv } from './env/dotenv.js';
 export { type Env, interpolate, MissingEnvError } from './env/interpolate.js';
 export { scrubDeep } from './env/secrets.js';
+export { agentReach, scopeDiagnostics } from './load/agent-reach.js';
+export { didYouMean } from './load/did-you-mean.js';
 export { type LoadedProject, type LoadOptions, loadProject } from './load/load-project.js';
 export type { DataPath } from './load/node-range.js';
 export type { ProjectSpecs, SpecEntry } from './load/project-specs.js';

@@ -1,7 +1,15 @@
-import type { Agent, AnyTool, MemoryProvider, Middleware, ModelProvider, SessionStore } from '@agentctl/core';
+import type {
+  Agent,
+  AnyTool,
+  MemoryProvider,
+  Middleware,
+  ModelDefinition,
+  ModelProvider,
+  SessionStore,
+} from '@agentctl/core';
 import type { Env } from './env/interpolate.js';
 import type { Secrets } from './env/secrets.js';
-import type { MemorySpec, ModelSpec, ToolSpec, ToolsetSpec } from './spec-types.js';
+import type { MemorySpec, ToolSpec, ToolsetSpec } from './spec-types.js';
 
 /** What a factory gets besides its spec: where it was written and how to resolve paths there. */
 export interface FactoryContext {
@@ -15,13 +23,15 @@ export interface FactoryContext {
   secrets: Secrets;
   /** Resolves a path written in the spec's file; throws when it leaves the project. */
   resolvePath(written: string): string;
+  /** Reads a file written in the spec's file through the path resolver: in the project, regular, size-capped. */
+  readText(written: string, what: string): string;
   /** Imports a .ts or .js module (TypeScript without a build step). */
   importModule(absolutePath: string): Promise<Record<string, unknown>>;
 }
 
-/** Makes a model provider from a model spec (env already interpolated). */
+/** Makes a model provider from a normalised model definition (env already interpolated). */
 export type ProviderFactory = (
-  model: ModelSpec,
+  model: ModelDefinition,
   ctx: FactoryContext,
 ) => ModelProvider | Promise<ModelProvider>;
 /** Makes a middleware from its options (snake_case keys, as written). */
@@ -47,6 +57,49 @@ export type BuiltinToolFactory = (
   ctx: FactoryContext,
 ) => AnyTool | AnyTool[] | Promise<AnyTool | AnyTool[]>;
 
+/** A JSON Schema object (draft 2020-12). */
+export type JsonSchema = Record<string, unknown>;
+
+/** What a plugin's own rule reports: a problem at a path inside the options it owns. */
+export interface PluginProblem {
+  /** Path inside the options object (empty for the options as a whole). */
+  path: Array<string | number>;
+  message: string;
+  severity?: 'error' | 'warning';
+}
+
+/** A plugin's own check of the options written for it (after its schema passed). */
+export type PluginRule = (options: Record<string, unknown>) => PluginProblem[];
+
+/** What a plugin can do, read by rules and the compiler instead of guessing from its name. */
+export interface PluginCapabilities {
+  /** The provider retries failed requests itself (the `retry` middleware then does not). */
+  ownsRetries?: boolean;
+  /** It talks to the network (a model call, a server): `validate` never starts it. */
+  needsNetwork?: boolean;
+}
+
+/** Everything a registration says about a plugin besides its factory. */
+export interface DescriptorMeta {
+  /** One line for docs and `agentctl schema`. */
+  description?: string;
+  /** JSON Schema of the options it takes (for a provider: the model's `options:`), as written in YAML. */
+  schema?: JsonSchema;
+  capabilities?: PluginCapabilities;
+  /** Checks beyond the schema. */
+  rules?: PluginRule[];
+}
+
+/** One registered plugin: its name, its factory and what it says about itself. */
+export interface Descriptor<F = unknown> extends DescriptorMeta {
+  name: string;
+  factory: F;
+}
+
+/** The kinds of plugin a registry holds. */
+export type PluginKind = 'provider' | 'middleware' | 'memory' | 'toolset' | 'toolKind' | 'builtinTool';
+
+/** The extension points of compilation: everything YAML can name, by name, with its shape. */
 /** What a remote agent (`type: a2a`) is made from: its YAML fields, env already interpolated. */
 export interface RemoteAgentSpec {
   name: string;
@@ -57,7 +110,6 @@ export interface RemoteAgentSpec {
 /** Makes a remote agent of one `type` (e.g. `a2a`) that runs in a tree like any other agent. */
 export type RemoteAgentFactory = (spec: RemoteAgentSpec, ctx: FactoryContext) => Agent | Promise<Agent>;
 
-/** The extension points of compilation: everything YAML can name, by name. */
 export class Registry {
   readonly providers = new Map<string, ProviderFactory>();
   readonly middleware = new Map<string, MiddlewareFactory>();
@@ -65,41 +117,59 @@ export class Registry {
   readonly toolsets = new Map<string, ToolsetFactory>();
   readonly toolKinds = new Map<string, ToolKindFactory>();
   readonly builtinTools = new Map<string, BuiltinToolFactory>();
+  readonly #descriptors = new Map<PluginKind, Map<string, Descriptor>>();
   readonly remoteAgents = new Map<string, RemoteAgentFactory>();
 
   /** Adds (or replaces) a model provider, e.g. `openai`. */
-  registerProvider(name: string, factory: ProviderFactory): this {
+  registerProvider(name: string, factory: ProviderFactory, meta: DescriptorMeta = {}): this {
     this.providers.set(name, factory);
-    return this;
+    return this.#describe('provider', name, factory, meta);
   }
 
   /** Adds (or replaces) a built-in middleware, e.g. `retry`. */
-  registerMiddleware(name: string, factory: MiddlewareFactory): this {
+  registerMiddleware(name: string, factory: MiddlewareFactory, meta: DescriptorMeta = {}): this {
     this.middleware.set(name, factory);
-    return this;
+    return this.#describe('middleware', name, factory, meta);
   }
 
   /** Adds (or replaces) a memory backend, e.g. `file`. */
-  registerMemory(name: string, factory: MemoryFactory): this {
+  registerMemory(name: string, factory: MemoryFactory, meta: DescriptorMeta = {}): this {
     this.memory.set(name, factory);
-    return this;
+    return this.#describe('memory', name, factory, meta);
   }
 
   /** Adds (or replaces) a toolset kind, e.g. `mcp`. */
-  registerToolset(name: string, factory: ToolsetFactory): this {
+  registerToolset(name: string, factory: ToolsetFactory, meta: DescriptorMeta = {}): this {
     this.toolsets.set(name, factory);
-    return this;
+    return this.#describe('toolset', name, factory, meta);
   }
 
   /** Adds (or replaces) a tool implementation kind, e.g. `http`. */
-  registerToolKind(name: string, factory: ToolKindFactory): this {
+  registerToolKind(name: string, factory: ToolKindFactory, meta: DescriptorMeta = {}): this {
     this.toolKinds.set(name, factory);
-    return this;
+    return this.#describe('toolKind', name, factory, meta);
   }
 
   /** Adds (or replaces) a built-in tool, e.g. `current_time`. */
-  registerBuiltinTool(name: string, factory: BuiltinToolFactory): this {
+  registerBuiltinTool(name: string, factory: BuiltinToolFactory, meta: DescriptorMeta = {}): this {
     this.builtinTools.set(name, factory);
+    return this.#describe('builtinTool', name, factory, meta);
+  }
+
+  /** The descriptor of one registered plugin. */
+  describe(kind: PluginKind, name: string): Descriptor | undefined {
+    return this.#descriptors.get(kind)?.get(name);
+  }
+
+  /** The names registered for a kind, in registration order. */
+  names(kind: PluginKind): string[] {
+    return [...(this.#descriptors.get(kind)?.keys() ?? [])];
+  }
+
+  #describe(kind: PluginKind, name: string, factory: unknown, meta: DescriptorMeta): this {
+    const byName = this.#descriptors.get(kind) ?? new Map<string, Descriptor>();
+    this.#descriptors.set(kind, byName);
+    byName.set(name, { ...meta, name, factory });
     return this;
   }
 

@@ -103,6 +103,7 @@ export interface ScriptTurnSpec {
     cache_write_tokens?: number;
   };
   delay_ms?: number;
+  fallback?: boolean;
 }
 
 /** A named model. */
@@ -121,7 +122,10 @@ export interface ModelSpec {
   timeout?: DurationSpec;
   retry?: { max_attempts?: number; initial_delay?: DurationSpec; max_delay?: DurationSpec };
   pricing?: { input: number; output: number; cache_read?: number; cache_write?: number };
+  /** The provider's options, typed by its registry descriptor; `extra_body` is sent as is. */
   options?: Record<string, unknown>;
+  reasoning?: { effort?: 'minimal' | 'low' | 'medium' | 'high'; budget_tokens?: number };
+  parallel_tool_calls?: boolean;
   script?: string | ScriptTurnSpec[];
   cassette?: string;
 }

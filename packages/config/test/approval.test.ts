@@ -217,7 +217,7 @@ describe('approval of toolset tools', () => {
   async function compileWithToolset(toolset: string, agentExtra: string) {
     const root = await project({
       'agents/a.yaml': `kind: agent\nname: a\nmodel: m\ntools: [{ toolset: box }]\n${agentExtra}\n---\nkind: model\nname: m\nprovider: offline\nmodel: script\nscript:\n  - tool_calls: [{ name: p_read, arguments: {}, id: r }, { name: p_write, arguments: {}, id: w }]\n  - text: done\n`,
-      'agents/box.yaml': `kind: toolset\nname: box\nmcp: { command: none }\nprefix: p\n${toolset}\n`,
+      'agents/box.yaml': `kind: toolset\nname: box\nmcp: { command: none }\nprefix: p_\n${toolset}\n`,
     });
     const registry = createRegistry().registerToolset('mcp', async (spec) => ({
       tools: ['read', 'write'].map((name) => ({

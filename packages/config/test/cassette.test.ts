@@ -110,7 +110,7 @@ describe('cassettes', () => {
     expect(online.diagnostics).toEqual([]);
     expect((await online.runtime!.agents.get('a')!.run('hi').result).text).toBe('live');
     // The provider learns which variable the key came from, to name it when the key is refused or missing.
-    expect(specs).toEqual([expect.objectContaining({ api_key: 'k-123456', api_key_env: 'ACME_KEY' })]);
+    expect(specs).toEqual([expect.objectContaining({ apiKey: 'k-123456', apiKeyEnv: 'ACME_KEY' })]);
   });
 
   it('the written file says what it is and holds no stray aliases', async () => {

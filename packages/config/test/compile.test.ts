@@ -240,7 +240,7 @@ describe('compile: module tools, models, registry', () => {
         'kind: agent\nname: a\nmodel: live\n---\nkind: model\nname: live\nprovider: fake\nmodel: m1\napi_key: ${KEY:?set KEY}\nbase_url: ${BASE:-http://127.0.0.1:9}\n',
     };
     const registry = createRegistry().registerProvider('fake', (model) => {
-      throw new Error(`cannot connect with key ${model.api_key} to ${model.base_url}`);
+      throw new Error(`cannot connect with key ${model.apiKey} to ${model.baseUrl}`);
     });
     const root = await project(files);
     const loaded = await loadProject({ project: root, env: {} });

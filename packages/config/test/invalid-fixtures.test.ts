@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+// The registry `agentctl validate` uses, so fixtures see the names and option shapes a user gets.
+import { defaultRegistry } from '../../cli/src/default-registry.js';
 import { loadProject } from '../src/index.js';
 import { RULES } from '../src/rules/index.js';
 
@@ -23,7 +25,12 @@ describe('invalid fixtures', () => {
   it.each(cases)('%s', async (name) => {
     const dir = join(base, name);
     const expected = JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as Expected[];
-    const loaded = await loadProject({ project: dir, env: {} });
+    const loaded = await loadProject({
+      project: dir,
+      env: {},
+      registry: defaultRegistry(),
+      checkModules: true,
+    });
     const actual = loaded.diagnostics.map((d) => ({
       file: d.file,
       rule: d.rule,
@@ -36,6 +43,7 @@ describe('invalid fixtures', () => {
     for (const d of loaded.diagnostics) {
       expect(d.endLine * 10_000 + d.endCol).toBeGreaterThanOrEqual(d.line * 10_000 + d.col);
       expect(d.message).not.toMatch(/\n|^\s*$/);
+      expect(Buffer.byteLength(d.message)).toBeLessThanOrEqual(2048);
     }
   });
 

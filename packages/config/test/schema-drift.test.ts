@@ -77,6 +77,8 @@ const model: Required<ModelSpec> = {
   retry: { max_attempts: 3, initial_delay: '1s', max_delay: '10s' },
   pricing: { input: 1, output: 2, cache_read: 0.1, cache_write: 1.25 },
   options: { x: 1 },
+  reasoning: { effort: 'high', budget_tokens: 2048 },
+  parallel_tool_calls: false,
   script: [
     {
       match: 'a',
@@ -85,6 +87,7 @@ const model: Required<ModelSpec> = {
       error: { message: 'm', code: 'MODEL_ERROR', retryable: true },
       usage: { input_tokens: 1, output_tokens: 2, cache_read_tokens: 0, cache_write_tokens: 0 },
       delay_ms: 1,
+      fallback: false,
     },
   ],
   cassette: './c.json',

@@ -109,6 +109,7 @@ export {
   type StreamEvent,
   type ToolDefinition,
 } from './model.js';
+export type { ModelDefinition, ReasoningDefinition } from './model-definition.js';
 export { AutoModel } from './offline/auto-model.js';
 export { EchoModel } from './offline/echo-model.js';
 export { OFFLINE_MODES, type OfflineMode, type OfflineOptions, offline } from './offline/offline-provider.js';

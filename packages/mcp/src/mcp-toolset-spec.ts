@@ -29,7 +29,7 @@ export interface McpToolsetSpec {
   include?: string[];
   /** Tool names (as the server names them) to drop; `*` is a wildcard. Applied after `include`. */
   exclude?: string[];
-  /** Prepended to every tool name as `<prefix>_<name>`, to avoid collisions between toolsets. */
+  /** Prepended to every tool name exactly as written (`docs_` + `write_file`), to avoid collisions between toolsets. */
   prefix?: string;
   /** How long one call may take: milliseconds, or `500ms`, `30s`, `2m`, `1h`. Default: the agent's tool timeout. */
   timeout?: number | string;

@@ -124,7 +124,7 @@ export class McpToolset {
  *
  * @example
  * const docs = await createMcpToolset(
- *   { name: 'docs', mcp: { command: 'mcp-server-filesystem', args: ['./docs'] }, prefix: 'docs' },
+ *   { name: 'docs', mcp: { command: 'mcp-server-filesystem', args: ['./docs'] }, prefix: 'docs_' },
  *   { root: process.cwd() },
  * );
  * const agent = createAgent({ name: 'a', provider: offline('auto'), tools: docs.tools });

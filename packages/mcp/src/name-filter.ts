@@ -19,10 +19,11 @@ export function filterNames(
 }
 
 /**
- * The name the model sees: `<prefix>_<name>`, with characters providers refuse replaced by `_`
- * and cut to the 64 characters every provider accepts.
+ * The name the model sees: the prefix joined to the name exactly as written (`prefix: docs_` gives
+ * `docs_write_file`; no separator is added), with characters providers refuse replaced by `_` and
+ * cut to the 64 characters every provider accepts.
  */
 export function exposedName(name: string, prefix: string | undefined): string {
-  const full = prefix ? `${prefix}_${name}` : name;
+  const full = prefix ? `${prefix}${name}` : name;
   return full.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64);
 }

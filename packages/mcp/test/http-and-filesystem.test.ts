@@ -42,7 +42,7 @@ describe('server-filesystem on a temporary folder', () => {
 
   it('an agent lists the folder and reads the file through the MCP server', async () => {
     const set = await createMcpToolset(
-      { name: 'fs', mcp: filesystem(folder), include: ['list_directory', 'read_text_file'], prefix: 'fs' },
+      { name: 'fs', mcp: filesystem(folder), include: ['list_directory', 'read_text_file'], prefix: 'fs_' },
       { root: folder },
     );
     open.push(set);

@@ -115,7 +115,7 @@ describe('process environment and working directory', () => {
 
   it('prefixes names and makes them safe for providers', async () => {
     const set = await createMcpToolset(
-      { name: 'pre', mcp: { command: process.execPath, args: [fixture('env-cwd.js')] }, prefix: 'a.b' },
+      { name: 'pre', mcp: { command: process.execPath, args: [fixture('env-cwd.js')] }, prefix: 'a.b_' },
       { root },
     );
     await set.dispose();
@@ -165,7 +165,7 @@ describe('mcpToolsetFactory', () => {
       {
         name: 'yaml',
         mcp: { command: process.execPath, args: [fixture('env-cwd.js')], cwd: './work' },
-        prefix: 'y',
+        prefix: 'y_',
         timeout: '2s',
         approval: { y_where: 'once-per-session', '*': 'always' },
         ...({ kind: 'toolset', description: 'from YAML' } as object),

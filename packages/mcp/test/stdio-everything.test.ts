@@ -48,7 +48,7 @@ describe('server-everything over stdio', () => {
     const some = await toolset({
       include: ['get-*', 'echo'],
       exclude: ['get-env', 'get-resource-*'],
-      prefix: 'ev',
+      prefix: 'ev_',
     });
     expect(some.tools.map((t) => t.name).sort()).toEqual([
       'ev_echo',
@@ -152,7 +152,7 @@ describe('server-everything over stdio', () => {
 
 describe('an agent calling MCP tools', () => {
   it('runs scripted calls through the loop: text, image and invalid arguments', async () => {
-    const set = await toolset({ include: ['echo', 'get-sum', 'get-tiny-image'], prefix: 'ev' });
+    const set = await toolset({ include: ['echo', 'get-sum', 'get-tiny-image'], prefix: 'ev_' });
     const model = scriptedModel([
       {
         toolCalls: [

@@ -1,74 +1,68 @@
 import {
   AgentError,
   type ChatParams,
+  type ModelDefinition,
   type ModelProvider,
-  type ModelTimingSpec,
   mapRequests,
-  modelTiming,
 } from '@agentctl/core';
 import { createAnthropicProvider } from './anthropic-provider.js';
 
-/** A `kind: model` document with `provider: anthropic`, after `${VAR}` resolution. */
-export interface AnthropicModelSpec extends ModelTimingSpec {
-  /** The model id; a request may name another. */
-  model?: string;
-  base_url?: string;
-  api_key?: string;
-  /** The variable the key comes from, named in the error when it is missing. Default `ANTHROPIC_API_KEY`. */
-  api_key_env?: string;
-  /** Not sent: the Messages request of the SDK has no temperature (config warns at validate time). */
-  temperature?: number;
-  /** Not sent either. */
-  top_p?: number;
-  /** `max_tokens` of each request. Default 4096. */
-  max_output_tokens?: number;
-  /** `prompt_caching: true`, `thinking: { budget_tokens }`, `headers`. */
-  options?: Record<string, unknown>;
+/** The `options:` of an Anthropic model once normalised (see `ANTHROPIC_OPTIONS_SCHEMA`). */
+interface AnthropicOptions {
+  promptCaching?: boolean;
+  headers?: Record<string, string>;
 }
 
+/** The thinking budget of a reasoning effort when no `budget_tokens` is given. */
+export const THINKING_BUDGET_OF_EFFORT: Readonly<Record<string, number>> = {
+  minimal: 1024,
+  low: 1024,
+  medium: 4096,
+  high: 16_384,
+};
+
 /**
- * Builds the Anthropic provider of a YAML model for the config registry. The key is looked up
- * at the first request, so `validate` and offline runs need none; a missing key then fails with
- * an error naming the variable.
+ * Builds the Anthropic provider of a model definition for the config registry. The key is looked
+ * up at the first request, so `validate` and offline runs need none; a missing key then fails with
+ * an error naming the variable. `reasoning` turns on extended thinking: `budgetTokens`, else the
+ * budget of its `effort`; `max_tokens` is then maxOutputTokens + budget, so the answer keeps its
+ * own limit. `parallelToolCalls: false` is sent as `tool_choice.disable_parallel_tool_use`.
  *
  * @example
- * anthropicFromSpec({ model: 'claude-sonnet-4-5', api_key: process.env.ANTHROPIC_API_KEY, options: { prompt_caching: true } });
+ * anthropicFromSpec({ name: 'claude', provider: 'anthropic', model: 'claude-sonnet-4-5', options: { promptCaching: true } });
  */
-export function anthropicFromSpec(spec: AnthropicModelSpec): ModelProvider {
-  const envName = spec.api_key_env ?? 'ANTHROPIC_API_KEY';
-  const { prompt_caching, promptCaching, thinking, headers, ...callOptions } = spec.options ?? {};
-  const budget = thinkingBudget(thinking);
+export function anthropicFromSpec(def: ModelDefinition): ModelProvider {
+  const envName = def.apiKeyEnv ?? 'ANTHROPIC_API_KEY';
+  const options = def.options as AnthropicOptions;
+  const effort = def.reasoning?.effort;
+  const budget = def.reasoning?.budgetTokens ?? (effort ? THINKING_BUDGET_OF_EFFORT[effort] : undefined);
   const inner = createAnthropicProvider({
     apiKey: () => {
-      const key = spec.api_key || process.env[envName];
+      const key = def.apiKey || process.env[envName];
       if (key) return key;
       throw new AgentError(
-        `anthropic model ${spec.model ?? '(default)'}: no API key; set ${envName} (or api_key in the model's YAML)`,
+        `anthropic model ${def.model ?? '(default)'}: no API key; set ${envName} (or api_key in the model's YAML)`,
         'PROVIDER_ERROR',
-        { context: { provider: 'anthropic', model: spec.model, env: envName } },
+        { context: { provider: 'anthropic', model: def.model, env: envName } },
       );
     },
-    baseURL: spec.base_url,
-    defaultModel: spec.model,
-    ...modelTiming(spec),
-    maxOutputTokens: spec.max_output_tokens,
-    promptCaching: (prompt_caching ?? promptCaching) === true,
+    baseURL: def.baseUrl,
+    defaultModel: def.model,
+    retry: def.retry,
+    timeout: def.timeoutMs,
+    maxOutputTokens: def.maxOutputTokens,
+    promptCaching: options.promptCaching === true,
     thinking: budget === undefined ? undefined : { budgetTokens: budget },
-    headers: headers && typeof headers === 'object' ? (headers as Record<string, string>) : undefined,
+    headers: options.headers,
   });
+  const callOptions: Record<string, unknown> = {};
+  if (def.parallelToolCalls !== undefined) callOptions.parallelToolCalls = def.parallelToolCalls;
+  if (def.extraBody) callOptions.extraBody = def.extraBody;
   // Temperature and top_p are dropped here on purpose: the Messages request must not carry them.
   const withDefaults = ({ temperature: _t, topP: _p, ...params }: ChatParams): ChatParams => ({
     ...params,
-    model: params.model || spec.model || '',
+    model: params.model || def.model || '',
     options: { ...callOptions, ...params.options },
   });
   return mapRequests(inner, withDefaults);
-}
-
-function thinkingBudget(value: unknown): number | undefined {
-  if (!value || typeof value !== 'object') return undefined;
-  const budget =
-    (value as { budget_tokens?: unknown; budgetTokens?: unknown }).budget_tokens ??
-    (value as { budgetTokens?: unknown }).budgetTokens;
-  return typeof budget === 'number' && budget > 0 ? budget : undefined;
 }

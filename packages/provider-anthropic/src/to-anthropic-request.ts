@@ -16,6 +16,8 @@ export interface AnthropicRequestSettings {
  * the SDK's request types have no such fields. Per-call `options.promptCaching` and
  * `options.thinking: { budgetTokens }` override the provider's settings. With thinking on, the
  * budget is added to `max_tokens`, so the visible answer keeps its own limit.
+ * `options.parallelToolCalls: false` becomes `tool_choice.disable_parallel_tool_use`;
+ * `options.extraBody` is merged in last, as is.
  */
 export function toAnthropicRequest(
   params: ChatParams & { model: string },
@@ -44,9 +46,13 @@ export function toAnthropicRequest(
     }));
   }
   if (budget) body.thinking = { type: 'enabled', budget_tokens: budget };
+  if (params.options?.parallelToolCalls === false && body.tools)
+    body.tool_choice = { type: 'auto', disable_parallel_tool_use: true };
   if (params.responseFormat) {
     body.output_config = { format: { type: 'json_schema', schema: params.responseFormat.schema } };
   }
+  const extra = params.options?.extraBody;
+  if (extra && typeof extra === 'object') Object.assign(body, extra);
   return body;
 }
 

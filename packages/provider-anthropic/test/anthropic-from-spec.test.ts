@@ -19,8 +19,11 @@ async function last(iterable: AsyncIterable<StreamEvent>): Promise<StreamEvent |
 describe('anthropicFromSpec', () => {
   it('builds without a key and fails at the first call naming the variable', async () => {
     const provider = anthropicFromSpec({
+      name: 'm',
+      provider: 'anthropic',
       model: 'claude-sonnet-4-5',
-      api_key_env: 'AGENTCTL_TEST_MISSING_KEY',
+      apiKeyEnv: 'AGENTCTL_TEST_MISSING_KEY',
+      options: {},
     });
     expect(provider.name).toBe('anthropic');
     const event = await last(provider.stream({ model: '', messages: [{ role: 'user', content: 'hi' }] }));
@@ -33,14 +36,17 @@ describe('anthropicFromSpec', () => {
   it('applies max_output_tokens, prompt caching and thinking from YAML, and never sends temperature', async () => {
     server = await startFakeServer([sse(anthropicText('ok'))], '');
     const provider = anthropicFromSpec({
+      name: 'm',
+      provider: 'anthropic',
       model: 'claude-test',
-      base_url: server.url,
-      api_key: 'sk-ant-spec',
+      baseUrl: server.url,
+      apiKey: 'sk-ant-spec',
       temperature: 0.7,
-      max_output_tokens: 512,
-      timeout: '10s',
-      retry: { max_attempts: 1 },
-      options: { prompt_caching: true, thinking: { budget_tokens: 1024 } },
+      maxOutputTokens: 512,
+      timeoutMs: 10_000,
+      retry: { maxAttempts: 1 },
+      reasoning: { budgetTokens: 1024 },
+      options: { promptCaching: true },
     });
     const response = await provider.chat({
       model: '',
@@ -57,5 +63,29 @@ describe('anthropicFromSpec', () => {
       system: [{ type: 'text', text: 'sys', cache_control: { type: 'ephemeral' } }],
     });
     expect(body).not.toHaveProperty('temperature');
+  });
+
+  it('maps reasoning effort to a thinking budget, parallel_tool_calls: false and extra_body onto the wire', async () => {
+    server = await startFakeServer([sse(anthropicText('ok'))], '');
+    const provider = anthropicFromSpec({
+      name: 'm',
+      provider: 'anthropic',
+      model: 'claude-test',
+      baseUrl: server.url,
+      apiKey: 'sk-ant-spec',
+      maxOutputTokens: 1000,
+      reasoning: { effort: 'medium' },
+      parallelToolCalls: false,
+      extraBody: { metadata: { user_id: 'u1' } },
+      options: {},
+    });
+    const tool = { name: 'look', description: 'look', parameters: { type: 'object', properties: {} } };
+    await provider.chat({ model: '', messages: [{ role: 'user', content: 'hi' }], tools: [tool] });
+    expect(server.requests[0].body).toMatchObject({
+      max_tokens: 1000 + 4096,
+      thinking: { type: 'enabled', budget_tokens: 4096 },
+      tool_choice: { type: 'auto', disable_parallel_tool_use: true },
+      metadata: { user_id: 'u1' },
+    });
   });
 });

@@ -1,2 +1,3 @@
-export { type OpenAIModelSpec, openaiFromSpec } from './openai-from-spec.js';
+export { openaiFromSpec } from './openai-from-spec.js';
+export { OPENAI_OPTIONS_SCHEMA } from './openai-options-schema.js';
 export { createOpenAIProvider, type OpenAIProviderOptions } from './openai-provider.js';

@@ -1,64 +1,63 @@
 import {
   AgentError,
   type ChatParams,
+  type ModelDefinition,
   type ModelProvider,
-  type ModelTimingSpec,
   mapRequests,
-  modelTiming,
 } from '@agentctl/core';
 import { createOpenAIProvider } from './openai-provider.js';
 
-/** A `kind: model` document with `provider: openai`, after `${VAR}` resolution. */
-export interface OpenAIModelSpec extends ModelTimingSpec {
-  /** The model id; a request may name another. */
-  model?: string;
-  base_url?: string;
-  api_key?: string;
-  /** The variable the key comes from, named in the error when it is missing. Default `OPENAI_API_KEY`. */
-  api_key_env?: string;
-  temperature?: number;
-  top_p?: number;
-  max_output_tokens?: number;
-  /** Provider options: `organization`, `headers`, `max_tokens_field`, and per-call options such as `extraBody`. */
-  options?: Record<string, unknown>;
+/** The `options:` of an OpenAI model once normalised (see `OPENAI_OPTIONS_SCHEMA`). */
+interface OpenAIOptions {
+  organization?: string;
+  headers?: Record<string, string>;
+  maxTokensField?: 'max_completion_tokens' | 'max_tokens';
+  strictOutput?: boolean;
 }
 
 /**
- * Builds the OpenAI provider of a YAML model for the config registry. The key is looked up at
- * the first request, so `validate` and offline runs need none; a missing key then fails with
+ * Builds the OpenAI provider of a model definition for the config registry. The key is looked up
+ * at the first request, so `validate` and offline runs need none; a missing key then fails with
  * an error naming the variable. Servers on loopback (Ollama, llama.cpp) need no key at all.
+ * `reasoning.effort` is sent as `reasoning_effort`, `parallelToolCalls` as `parallel_tool_calls`
+ * (only with tools: the API refuses it without), `extraBody` as is.
  *
  * @example
- * openaiFromSpec({ model: 'llama3.2', base_url: 'http://127.0.0.1:11434/v1' });
+ * openaiFromSpec({ name: 'local', provider: 'openai', model: 'llama3.2', baseUrl: 'http://127.0.0.1:11434/v1', options: {} });
  */
-export function openaiFromSpec(spec: OpenAIModelSpec): ModelProvider {
-  const envName = spec.api_key_env ?? 'OPENAI_API_KEY';
-  const options = spec.options ?? {};
-  const { organization, headers, max_tokens_field, ...callOptions } = options;
+export function openaiFromSpec(def: ModelDefinition): ModelProvider {
+  const envName = def.apiKeyEnv ?? 'OPENAI_API_KEY';
+  const options = def.options as OpenAIOptions;
   const inner = createOpenAIProvider({
     apiKey: () => {
-      const key = spec.api_key || process.env[envName];
+      const key = def.apiKey || process.env[envName];
       if (key) return key;
-      if (spec.base_url && isLoopback(spec.base_url)) return 'no-key';
+      if (def.baseUrl && isLoopback(def.baseUrl)) return 'no-key';
       throw new AgentError(
-        `openai model ${spec.model ?? '(default)'}: no API key; set ${envName} (or api_key in the model's YAML)`,
+        `openai model ${def.model ?? '(default)'}: no API key; set ${envName} (or api_key in the model's YAML)`,
         'PROVIDER_ERROR',
-        { context: { provider: 'openai', model: spec.model, env: envName } },
+        { context: { provider: 'openai', model: def.model, env: envName } },
       );
     },
-    baseURL: spec.base_url,
-    defaultModel: spec.model,
-    ...modelTiming(spec),
-    organization: typeof organization === 'string' ? organization : undefined,
-    headers: headers && typeof headers === 'object' ? (headers as Record<string, string>) : undefined,
-    maxTokensField: max_tokens_field === 'max_tokens' ? 'max_tokens' : undefined,
+    baseURL: def.baseUrl,
+    defaultModel: def.model,
+    retry: def.retry,
+    timeout: def.timeoutMs,
+    organization: options.organization,
+    headers: options.headers,
+    maxTokensField: options.maxTokensField === 'max_tokens' ? 'max_tokens' : undefined,
   });
+  const callOptions: Record<string, unknown> = {};
+  if (options.strictOutput !== undefined) callOptions.strictOutput = options.strictOutput;
+  if (def.reasoning?.effort) callOptions.reasoningEffort = def.reasoning.effort;
+  if (def.parallelToolCalls !== undefined) callOptions.parallelToolCalls = def.parallelToolCalls;
+  if (def.extraBody) callOptions.extraBody = def.extraBody;
   const withDefaults = (params: ChatParams): ChatParams => ({
     ...params,
-    model: params.model || spec.model || '',
-    temperature: params.temperature ?? spec.temperature,
-    topP: params.topP ?? spec.top_p,
-    maxOutputTokens: params.maxOutputTokens ?? spec.max_output_tokens,
+    model: params.model || def.model || '',
+    temperature: params.temperature ?? def.temperature,
+    topP: params.topP ?? def.topP,
+    maxOutputTokens: params.maxOutputTokens ?? def.maxOutputTokens,
     options: { ...callOptions, ...params.options },
   });
   return mapRequests(inner, withDefaults);

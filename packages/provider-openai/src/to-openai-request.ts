@@ -4,8 +4,8 @@ import { toOpenAIMessages } from './to-openai-messages.js';
 
 /**
  * The streaming Chat Completions request for a core request. Usage is asked for explicitly:
- * without `stream_options.include_usage` a stream reports none. `options.extraBody` is merged
- * in as is, for server-specific parameters (for example `parallel_tool_calls` or `reasoning_effort`).
+ * without `stream_options.include_usage` a stream reports none. Per-call options:
+ * `reasoningEffort`, `parallelToolCalls`, `strictOutput`, and `extraBody`, merged in last as is.
  */
 export function toOpenAIRequest(
   params: ChatParams & { model: string },
@@ -37,6 +37,11 @@ export function toOpenAIRequest(
       },
     };
   }
+  const effort = params.options?.reasoningEffort;
+  if (typeof effort === 'string') body.reasoning_effort = effort as typeof body.reasoning_effort;
+  // The API refuses parallel_tool_calls on a request without tools.
+  const parallel = params.options?.parallelToolCalls;
+  if (typeof parallel === 'boolean' && body.tools) body.parallel_tool_calls = parallel;
   const extra = params.options?.extraBody;
   if (extra && typeof extra === 'object') Object.assign(body, extra);
   return body;

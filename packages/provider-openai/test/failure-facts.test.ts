@@ -1,6 +1,6 @@
 import { type AgentError, createAgent, Runner } from '@agentctl/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createOpenAIProvider, openaiFromSpec } from '../src/index.js';
+import { createOpenAIProvider } from '../src/index.js';
 import { type FakeServer, startFakeServer } from './support/fake-server.js';
 
 let server: FakeServer | undefined;
@@ -33,15 +33,5 @@ describe('a failed OpenAI call keeps its facts', () => {
       requestId: 'req_abc',
       retryable: true,
     });
-  });
-
-  it('a bad duration in a model spec is a configuration error, not a provider error', () => {
-    let thrown: unknown;
-    try {
-      openaiFromSpec({ model: 'm', timeout: 'soon' });
-    } catch (error) {
-      thrown = error;
-    }
-    expect(thrown).toMatchObject({ code: 'CONFIG_ERROR', blame: 'config' });
   });
 });

@@ -18,7 +18,13 @@ async function last(iterable: AsyncIterable<StreamEvent>): Promise<StreamEvent |
 
 describe('openaiFromSpec', () => {
   it('builds without a key and fails at the first call naming the variable', async () => {
-    const provider = openaiFromSpec({ model: 'gpt-4.1-mini', api_key_env: 'AGENTCTL_TEST_MISSING_KEY' });
+    const provider = openaiFromSpec({
+      name: 'm',
+      provider: 'openai',
+      model: 'gpt-4.1-mini',
+      apiKeyEnv: 'AGENTCTL_TEST_MISSING_KEY',
+      options: {},
+    });
     expect(provider.name).toBe('openai');
     const event = await last(provider.stream({ model: '', messages: [{ role: 'user', content: 'hi' }] }));
     expect(event?.type).toBe('error');
@@ -35,13 +41,16 @@ describe('openaiFromSpec', () => {
       sse(openaiText('ok')),
     ]);
     const provider = openaiFromSpec({
+      name: 'm',
+      provider: 'openai',
       model: 'llama3.2',
-      base_url: server.url,
+      baseUrl: server.url,
       temperature: 0.1,
-      max_output_tokens: 64,
-      retry: { max_attempts: 2, initial_delay: '1ms', max_delay: '1s' },
-      timeout: '5s',
-      options: { max_tokens_field: 'max_tokens', extraBody: { parallel_tool_calls: false } },
+      maxOutputTokens: 64,
+      retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 1000 },
+      timeoutMs: 5000,
+      options: { maxTokensField: 'max_tokens' },
+      extraBody: { seed: 7 },
     });
     // A loopback server needs no key.
     const response = await provider.chat({ model: '', messages: [{ role: 'user', content: 'hi' }] });
@@ -51,14 +60,27 @@ describe('openaiFromSpec', () => {
       model: 'llama3.2',
       temperature: 0.1,
       max_tokens: 64,
-      parallel_tool_calls: false,
+      seed: 7,
     });
     expect(server.requests[1].body).not.toHaveProperty('max_completion_tokens');
   });
 
-  it('rejects a timeout it cannot read, naming the field', () => {
-    expect(() => openaiFromSpec({ model: 'm', api_key: 'k', timeout: 'soon' })).toThrow(
-      'timeout: expected ms or a duration such as 30s, got "soon"',
-    );
+  it('sends reasoning effort and parallel_tool_calls, the latter only on requests with tools', async () => {
+    server = await startFakeServer([sse(openaiText('ok')), sse(openaiText('ok'))]);
+    const provider = openaiFromSpec({
+      name: 'm',
+      provider: 'openai',
+      model: 'o4-mini',
+      baseUrl: server.url,
+      reasoning: { effort: 'high' },
+      parallelToolCalls: false,
+      options: {},
+    });
+    const tool = { name: 'look', description: 'look', parameters: { type: 'object', properties: {} } };
+    await provider.chat({ model: '', messages: [{ role: 'user', content: 'hi' }], tools: [tool] });
+    await provider.chat({ model: '', messages: [{ role: 'user', content: 'hi' }] });
+    expect(server.requests[0].body).toMatchObject({ reasoning_effort: 'high', parallel_tool_calls: false });
+    expect(server.requests[1].body).toMatchObject({ reasoning_effort: 'high' });
+    expect(server.requests[1].body).not.toHaveProperty('parallel_tool_calls');
   });
 });

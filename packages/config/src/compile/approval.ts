@@ -26,7 +26,7 @@ export function toolsetApprovalMode(spec: ToolsetSpec, exposed: string): Approva
   const approval = spec.approval;
   if (approval === undefined || typeof approval === 'string') return approval;
   const original =
-    spec.prefix && exposed.startsWith(`${spec.prefix}_`) ? exposed.slice(spec.prefix.length + 1) : exposed;
+    spec.prefix && exposed.startsWith(spec.prefix) ? exposed.slice(spec.prefix.length) : exposed;
   const exact = approval[exposed] ?? approval[original];
   if (exact) return exact;
   const pattern = Object.keys(approval).find((p) => globMatcher(p)(exposed) || globMatcher(p)(original));

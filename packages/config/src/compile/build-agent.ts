@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import {
   type Agent,
   type AgentConfig,
@@ -52,12 +51,14 @@ async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<A
   const model = await resolveModel(entry, compiler);
   const tools = await resolveTools(entry, spec, compiler);
   const memory = await resolveMemory(entry, spec, compiler);
-  const resolved = model ? await resolveMiddleware(entry, spec, model.spec, model.provider, compiler) : undefined;
+  const resolved = model
+    ? await resolveMiddleware(entry, spec, model.spec, model.provider, compiler)
+    : undefined;
   let template = spec.instruction;
   if (spec.instruction_file !== undefined) {
     const file = spec.instruction_file;
-    template = await compiler.attempt(entry, ['instruction_file'], 'file-path', async () =>
-      readFile(compiler.factoryContext(entry).resolvePath(file), 'utf8'),
+    template = await compiler.attempt(entry, ['instruction_file'], 'file-path', () =>
+      compiler.factoryContext(entry).readText(file, 'instruction file'),
     );
     if (template === undefined) return undefined;
   }
@@ -78,7 +79,7 @@ async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<A
     name: spec.name,
     description: spec.description,
     provider: resolved.provider,
-    model: model.spec.model,
+    model: model.definition.model,
     pricing: model.pricing,
     instruction: text === undefined ? undefined : (ctx) => renderInstruction(text, ctx),
     tools,
@@ -87,10 +88,9 @@ async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<A
     approvalPolicy: approval.policy,
     outputSchema: spec.output_schema,
     ...limits,
-    temperature: spec.temperature ?? model.spec.temperature,
-    topP: spec.top_p ?? model.spec.top_p,
-    maxOutputTokens: spec.max_output_tokens ?? model.spec.max_output_tokens,
-    options: model.spec.options,
+    temperature: spec.temperature ?? model.definition.temperature,
+    topP: spec.top_p ?? model.definition.topP,
+    maxOutputTokens: spec.max_output_tokens ?? model.definition.maxOutputTokens,
     subAgents,
     outputKey: spec.output_key,
     disallowTransferToParent: spec.disallow_transfer_to_parent,

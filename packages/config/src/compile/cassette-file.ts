@@ -1,10 +1,11 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Cassette } from '@agentctl/core';
 import { LineCounter, parseDocument, stringify } from 'yaml';
 import type { DataPath } from '../load/node-range.js';
 import { locate } from '../load/node-range.js';
 import { MAX_ALIAS_COUNT } from '../load/parse-file.js';
+import { readRegularFile } from '../paths.js';
 
 const HEADER =
   '# Recorded by `agentctl run --record`: model requests (normalised) and their responses.\n' +
@@ -25,7 +26,7 @@ export class CassetteError extends Error {
 export async function readCassette(absolute: string, display = absolute): Promise<Cassette> {
   let text: string;
   try {
-    text = await readFile(absolute, 'utf8');
+    text = readRegularFile(absolute);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new CassetteError(
@@ -35,7 +36,7 @@ export async function readCassette(absolute: string, display = absolute): Promis
     );
   }
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
   const syntax = doc.errors[0];
   if (syntax) {
     const at = lineCounter.linePos(syntax.pos[0]);

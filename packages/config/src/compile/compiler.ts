@@ -4,7 +4,7 @@ import { type Env, interpolate, interpolateDeep, MissingEnvError } from '../env/
 import { isSecretPath, Secrets } from '../env/secrets.js';
 import type { DataPath } from '../load/node-range.js';
 import type { ProjectSpecs, SpecEntry } from '../load/project-specs.js';
-import { resolveProjectPath } from '../paths.js';
+import { readProjectFile, resolveProjectPath } from '../paths.js';
 import type { FactoryContext, Registry } from '../registry.js';
 import { importModule } from './import-module.js';
 import type { ProviderWrapper } from './resolve-model.js';
@@ -85,6 +85,7 @@ export class Compiler {
         if (resolved.escapes) throw new Error(`path \`${written}\` is outside the project folder`);
         return resolved.absolute;
       },
+      readText: (written, what) => readProjectFile(this.root, entry.absFile, written, what),
       importModule,
     };
   }

@@ -1,7 +1,10 @@
 import type { InstructionContext } from '@agentctl/core';
+import { excerpt } from '../rules/excerpt.js';
 
 const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
-const PATH = /^(input|date|agent\.name|state(\.[A-Za-z_][A-Za-z0-9_-]*)+)$/;
+// `state.KEY.FIELD...`; the first key may carry its scope: `state.user:name`, `state.app:motd`.
+const PATH =
+  /^(input|date|agent\.name|state\.((app|user):)?[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*)$/;
 
 /** Problems with `{{ ... }}` templates in an instruction: anything but the known paths. */
 export function templateProblems(text: string): string[] {
@@ -9,7 +12,7 @@ export function templateProblems(text: string): string[] {
   for (const match of text.matchAll(TEMPLATE)) {
     if (!PATH.test(match[1])) {
       out.push(
-        `unknown template \`{{ ${match[1]} }}\` renders empty; use {{ input }}, {{ state.KEY }}, {{ agent.name }} or {{ date }}`,
+        `unknown template \`{{ ${excerpt(match[1])} }}\` renders empty; use {{ input }}, {{ state.KEY }} (scoped: {{ state.user:KEY }}, {{ state.app:KEY }}), {{ agent.name }} or {{ date }}`,
       );
     }
   }

@@ -1,11 +1,11 @@
-import { readFile } from 'node:fs/promises';
+import type { ModelDefinition } from '@agentctl/core';
 import { type AgentErrorCode, type ModelProvider, offline, type ScriptTurn } from '@agentctl/core';
 import { parse } from 'yaml';
 import { MAX_ALIAS_COUNT } from '../load/parse-file.js';
 import { displayPath } from '../paths.js';
 import type { FactoryContext } from '../registry.js';
 import { turnsValidator } from '../schemas.js';
-import type { ModelSpec, ScriptTurnSpec } from '../spec-types.js';
+import type { ScriptTurnSpec } from '../spec-types.js';
 import { readCassette } from './cassette-file.js';
 
 /** Maps a YAML script turn (snake_case) to core's ScriptTurn. */
@@ -34,12 +34,15 @@ export function toScriptTurn(turn: ScriptTurnSpec): ScriptTurn {
     };
   }
   if (turn.delay_ms !== undefined) out.delayMs = turn.delay_ms;
+  if (turn.fallback !== undefined) out.fallback = turn.fallback;
   return out;
 }
 
 async function readScript(path: string, ctx: FactoryContext): Promise<ScriptTurnSpec[]> {
-  const absolute = ctx.resolvePath(path);
-  const data: unknown = parse(await readFile(absolute, 'utf8'), { maxAliasCount: MAX_ALIAS_COUNT });
+  const data: unknown = parse(ctx.readText(path, 'script'), {
+    maxAliasCount: MAX_ALIAS_COUNT,
+    logLevel: 'error',
+  });
   const validate = turnsValidator();
   if (validate && !validate(data)) {
     const first = validate.errors?.[0];
@@ -55,7 +58,7 @@ async function readScript(path: string, ctx: FactoryContext): Promise<ScriptTurn
  * to its cassette: its requests still carry the real model id, so that is compared too.
  */
 export async function replayFromSpec(
-  model: ModelSpec,
+  model: ModelDefinition,
   ctx: FactoryContext,
   matchModel = false,
 ): Promise<ModelProvider> {
@@ -71,14 +74,16 @@ export async function replayFromSpec(
 }
 
 /** The built-in `offline` provider: echo, auto, script and replay models from YAML. */
-export async function offlineProvider(model: ModelSpec, ctx: FactoryContext): Promise<ModelProvider> {
+export async function offlineProvider(model: ModelDefinition, ctx: FactoryContext): Promise<ModelProvider> {
   const mode = model.model ?? 'echo';
   if (mode === 'echo' || mode === 'auto') return offline(mode);
   if (mode === 'script') {
     const turns =
-      typeof model.script === 'string' ? await readScript(model.script, ctx) : (model.script ?? []);
+      typeof model.script === 'string'
+        ? (await readScript(model.script, ctx)).map(toScriptTurn)
+        : (model.script ?? []);
     const source = typeof model.script === 'string' ? model.script : `model ${model.name}`;
-    return offline('script', { script: turns.map(toScriptTurn), source });
+    return offline('script', { script: turns, source });
   }
   if (mode === 'replay') return replayFromSpec(model, ctx);
   throw new Error(`offline model \`${mode}\` does not exist (use echo, auto, script or replay)`);

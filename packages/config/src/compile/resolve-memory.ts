@@ -35,7 +35,13 @@ export async function resolveMemory(
         );
         return undefined;
       }
-      return compiler.attempt(at, atPath, 'memory', () => factory(memorySpec, compiler.factoryContext(at)));
+      // The path is relative to the memory document's file, as validate reads it, and confined
+      // by the path resolver before any backend writes there.
+      return compiler.attempt(at, memorySpec.path !== undefined ? ['path'] : atPath, 'memory', () => {
+        const ctx = compiler.factoryContext(at);
+        const path = memorySpec.path === undefined ? undefined : ctx.resolvePath(memorySpec.path);
+        return factory({ ...memorySpec, path }, ctx);
+      });
     })();
     compiler.memories.set(name, pending);
   }

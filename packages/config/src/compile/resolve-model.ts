@@ -1,6 +1,7 @@
-import type { ModelPricing, ModelProvider } from '@agentctl/core';
+import type { ModelDefinition, ModelPricing, ModelProvider } from '@agentctl/core';
 import { diagnostic } from '../diagnostic.js';
 import type { SpecEntry } from '../load/project-specs.js';
+import { normaliseModel } from '../normalise/normalise-model.js';
 import { displayPath, resolveProjectPath } from '../paths.js';
 import type { ProviderFactory } from '../registry.js';
 import type { AgentSpec, ModelSpec, ProjectSpec } from '../spec-types.js';
@@ -14,7 +15,7 @@ import { replayFromSpec } from './offline-provider.js';
  */
 export type ProviderWrapper = (
   provider: ModelProvider,
-  model: ModelSpec,
+  model: ModelDefinition,
   secrets: { scrub(text: string): string },
 ) => ModelProvider;
 
@@ -24,7 +25,9 @@ const KEY_REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(?::[-?][^}]*)?\}$/;
 /** The model an agent ends up with. */
 export interface ResolvedModel {
   provider: ModelProvider;
+  /** The raw spec, `${VAR}` resolved (for the retry and timeout middleware of offline models). */
   spec: ModelSpec;
+  definition: ModelDefinition;
   pricing?: ModelPricing;
 }
 
@@ -59,7 +62,14 @@ export async function resolveModel(
     spec = { kind: 'model', name: ref, provider: ref.slice(0, slash), model: ref.slice(slash + 1) };
   }
   const keyEnv = named ? KEY_REFERENCE.exec((named.spec as ModelSpec).api_key ?? '')?.[1] : undefined;
-  if (keyEnv) spec = { ...spec, api_key_env: keyEnv } as ModelSpec;
+  let definition: ModelDefinition;
+  try {
+    definition = normaliseModel(spec, keyEnv);
+  } catch (error) {
+    // Only a `${VAR}` the schema could not see gets here (a duration such as `timeout: ${T}`).
+    compiler.error(where, path, 'schema', (error as Error).message);
+    return undefined;
+  }
   const replaying = named !== undefined && replaysInstead(spec);
   if (replaying || (spec.provider === 'offline' && spec.model === 'replay' && spec.cassette))
     path = ['cassette'];
@@ -79,7 +89,7 @@ export async function resolveModel(
   }
   let pending = compiler.providers.get(spec.name);
   if (!pending) {
-    const model = spec;
+    const model = definition;
     if (replaying) {
       const blame = keyEnv ? `${keyEnv} is not set` : 'its api_key is empty';
       const cassette = shown(compiler, where, model.cassette);
@@ -104,11 +114,8 @@ export async function resolveModel(
   const provider = await pending;
   if (!provider) return undefined;
   // Prices written in YAML win over the catalogue's list prices.
-  const p = spec.pricing;
-  const pricing = p
-    ? { input: p.input, output: p.output, cacheRead: p.cache_read, cacheWrite: p.cache_write }
-    : modelInfo(spec.provider, spec.model ?? '')?.pricing;
-  return { provider, spec, pricing };
+  const pricing = definition.pricing ?? modelInfo(definition.provider, definition.model ?? '')?.pricing;
+  return { provider, spec, definition, pricing };
 }
 
 // A network model with a `cassette:` plays it when it has no key, so a project with real models

@@ -1,5 +1,3 @@
-import { readFile } from 'node:fs/promises';
-
 /**
  * Parses a .env file: `KEY=VALUE` lines, `export KEY=...`, `#` comments, single quotes (literal),
  * double quotes (with \n, \t, \", \\ escapes). Malformed lines are skipped.
@@ -37,14 +35,4 @@ function findClosingQuote(text: string): number {
     else if (text[i] === '"') return i;
   }
   return -1;
-}
-
-/** Reads a .env file; a missing file is an empty environment. */
-export async function readDotenv(path: string): Promise<Record<string, string>> {
-  try {
-    return parseDotenv(await readFile(path, 'utf8'));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw error;
-  }
 }

@@ -1,9 +1,10 @@
 import { glob } from 'tinyglobby';
+import { resolveProjectPath } from '../paths.js';
 
 /** The include patterns of a project without `include`. */
 export const DEFAULT_INCLUDE: readonly string[] = ['agents/**/*.yaml'];
 
-/** The files matched by `include` minus `exclude`, absolute and sorted. */
+/** The files matched by `include` minus `exclude`, absolute, really inside the project, and sorted. */
 export async function findFiles(
   root: string,
   include: readonly string[],
@@ -17,5 +18,6 @@ export async function findFiles(
     dot: false,
     followSymbolicLinks: false,
   });
-  return files.sort();
+  // A symlinked file inside the project may point outside it: only files really inside are read.
+  return files.filter((file) => !resolveProjectPath(root, file, file).escapes).sort();
 }

@@ -5,8 +5,11 @@ import type { Env } from '../env/interpolate.js';
 import { projectEnv } from '../env/project-env.js';
 import { displayPath, isInside } from '../paths.js';
 import { findProjectRoot, PROJECT_FILE } from '../project-root.js';
+import type { Registry } from '../registry.js';
 import { RULES } from '../rules/index.js';
 import type { ProjectSpec } from '../spec-types.js';
+import { checkGlobs } from './check-globs.js';
+import { checkModules } from './check-modules.js';
 import { DEFAULT_INCLUDE, findFiles } from './find-files.js';
 import { checkDocument, type IndexedEntry } from './index-documents.js';
 import { parseFile } from './parse-file.js';
@@ -22,6 +25,13 @@ export interface LoadOptions {
   paths?: string[];
   /** The environment for `${VAR}` checks. Default process.env, over the project's .env file. */
   env?: Env;
+  /**
+   * The registry the project will be compiled with: provider, built-in tool, middleware and memory
+   * names and option shapes are checked against it. Without one, those names are not checked.
+   */
+  registry?: Registry;
+  /** Also import module tools and middleware (in a worker that is then stopped) to check their exports. */
+  checkModules?: boolean;
 }
 
 /** A project read and checked: its files, its index and every problem found. */
@@ -63,9 +73,9 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
   if (configFile) await read(configFile, true);
   const projectEntry = entries.find((e) => e.kind === 'project' && e.valid);
   const project = projectEntry?.spec as ProjectSpec | undefined;
-  let files = (await findFiles(root, project?.include ?? DEFAULT_INCLUDE, project?.exclude)).filter(
-    (f) => f !== configFile,
-  );
+  const globs = checkGlobs(projectEntry, project?.include ?? DEFAULT_INCLUDE, project?.exclude ?? []);
+  diagnostics.push(...globs.diagnostics);
+  let files = (await findFiles(root, globs.include, globs.exclude)).filter((f) => f !== configFile);
   const only = options.paths?.map((p) => resolve(cwd, p));
   for (const path of only ?? []) {
     if (!isInside(root, path)) {
@@ -98,9 +108,20 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
   }
   const specs = indexEntries(entries);
   const env = await projectEnv(root, specs, options.env);
+  const modules = options.checkModules ? await checkModules(root, entries) : undefined;
+  if (modules) diagnostics.push(...modules.diagnostics);
+  const context = {
+    root,
+    specs,
+    entries,
+    env,
+    registry: options.registry,
+    moduleTools: modules?.toolNames,
+    parsedFiles: new Set(files),
+  };
   for (const rule of RULES) {
     try {
-      diagnostics.push(...rule.check({ root, specs, entries, env }));
+      diagnostics.push(...rule.check(context));
     } catch (error) {
       diagnostics.push(
         diagnostic(

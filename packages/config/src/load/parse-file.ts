@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
-import { type Document, LineCounter, parseAllDocuments } from 'yaml';
-import { type Diagnostic, diagnostic, FILE_START } from '../diagnostic.js';
+import { type Document, isCollection, isNode, LineCounter, type Node, parseAllDocuments, visit } from 'yaml';
+import { type Diagnostic, diagnostic, FILE_START, type SourceRange } from '../diagnostic.js';
+import { excerpt } from '../rules/excerpt.js';
 import { offsetRange } from './node-range.js';
 
 /** Files above this size are refused unread: a config has no reason to be this large. */
@@ -74,6 +75,9 @@ export function parseText(text: string, absFile: string, file: string): ParsedFi
       uniqueKeys: true,
       prettyErrors: false,
       strict: true,
+      // The library warns on stderr (process.emitWarning) about collection keys; they are
+      // reported as diagnostics instead, so nothing reaches the user's terminal unasked.
+      logLevel: 'error',
     }) as Document[];
     if (!Array.isArray(docs)) docs = [];
   } catch (error) {
@@ -106,6 +110,13 @@ export function parseText(text: string, absFile: string, file: string): ParsedFi
       );
     }
     if (doc.errors.length > 0 || doc.contents === null) return;
+    // Only text that can hold an alias or a collection key pays for the walk.
+    const shape =
+      text.includes('*') || text.includes('?') || /[\]}]\s*:/.test(text) ? shapeProblem(doc) : undefined;
+    if (shape) {
+      diagnostics.push(diagnostic(file, rangeOf(lineCounter, shape.node), 'yaml-syntax', shape.message));
+      return;
+    }
     let value: unknown;
     try {
       value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
@@ -122,6 +133,37 @@ export function parseText(text: string, absFile: string, file: string): ParsedFi
     documents.push({ file, absFile, index, doc, lineCounter, value });
   });
   return { documents, diagnostics };
+}
+
+/**
+ * What the loader refuses in a well-formed document: an alias inside the node it names (a cycle,
+ * which would recurse forever in every rule), and a key that is a collection (a JS object key can
+ * only be a string).
+ */
+function shapeProblem(doc: Document): { node: Node; message: string } | undefined {
+  let found: { node: Node; message: string } | undefined;
+  visit(doc, {
+    Alias(_, node, path) {
+      const target = node.resolve(doc);
+      if (target && path.includes(target as never)) {
+        found = { node, message: `alias *${excerpt(node.source)} refers to a node it is inside: a cycle` };
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+    Pair(_, pair) {
+      if (isCollection(pair.key) && isNode(pair.key)) {
+        found = { node: pair.key, message: 'a key must be a plain value, not a list or a mapping' };
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
+function rangeOf(lineCounter: LineCounter, node: Node): SourceRange {
+  return node.range ? offsetRange(lineCounter, node.range[0], node.range[1]) : FILE_START;
 }
 
 function yamlMessage(problem: { code: string; message: string }): string {

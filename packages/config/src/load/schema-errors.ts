@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
+import { excerpt } from '../rules/excerpt.js';
 import { didYouMean } from './did-you-mean.js';
 import { locate, locateKey, pointerToPath } from './node-range.js';
 import type { ParsedDocument } from './parse-file.js';
@@ -113,7 +114,7 @@ function choose(combinator: ErrorObject, branch: ErrorObject[]): ErrorObject[] {
 
 function fieldName(path: Array<string | number>, kind: string): string {
   const last = [...path].reverse().find((p) => typeof p === 'string');
-  return last === undefined ? `the ${kind}` : `\`${last}\``;
+  return last === undefined ? `the ${kind}` : `\`${excerpt(last)}\``;
 }
 
 function alternativesMessage(error: ErrorObject, kind: string): string {
@@ -170,7 +171,7 @@ function toDiagnostic(parsed: ParsedDocument, error: ErrorObject, kind: string):
         file,
         range,
         'unknown-key',
-        `unknown key \`${key}\` in ${where}${didYouMean(key, allowed)}`,
+        `unknown key \`${excerpt(key)}\` in ${where}${didYouMean(key, allowed)}`,
       );
     }
     case 'required': {
@@ -183,7 +184,7 @@ function toDiagnostic(parsed: ParsedDocument, error: ErrorObject, kind: string):
         file,
         range,
         'schema',
-        `${where} is missing the required key \`${String(params.missingProperty)}\``,
+        `${where} is missing the required key \`${excerpt(String(params.missingProperty))}\``,
       );
     }
     case 'dependentRequired': {
@@ -192,7 +193,7 @@ function toDiagnostic(parsed: ParsedDocument, error: ErrorObject, kind: string):
         file,
         range,
         'schema',
-        `\`${String(params.property)}\` needs \`${String(params.missingProperty)}\` beside it`,
+        `\`${excerpt(String(params.property))}\` needs \`${String(params.missingProperty)}\` beside it`,
       );
     }
     case 'type': {
@@ -214,7 +215,7 @@ function toDiagnostic(parsed: ParsedDocument, error: ErrorObject, kind: string):
         file,
         locate(doc, lineCounter, path),
         'schema',
-        `${field} must be one of ${allowed.join(', ')} (got ${describeValue(error.data)})${hint}`,
+        `${field} must be one of ${excerpt(allowed.join(', '), 300)} (got ${describeValue(error.data)})${hint}`,
       );
     }
     case 'const':

@@ -1,5 +1,8 @@
-import type { Diagnostic } from '../diagnostic.js';
-import type { MemorySpec, ModelSpec, ToolSpec, ToolsetSpec } from '../spec-types.js';
+import { type Diagnostic, diagnostic } from '../diagnostic.js';
+import type { IndexedEntry } from '../load/index-documents.js';
+import { resolveProjectPath } from '../paths.js';
+import type { MemorySpec, ModelSpec, ProjectSpec, ToolSpec, ToolsetSpec } from '../spec-types.js';
+import { excerpt } from './excerpt.js';
 import { checkPath, type PathUse } from './module-path.js';
 import { type RuleContext, validAgents, validEntries } from './rule.js';
 
@@ -14,6 +17,7 @@ export function filePath(ctx: RuleContext): Diagnostic[] {
         written: agent.spec.instruction_file,
         mustExist: true,
         what: 'instruction file',
+        expects: 'file',
       });
   }
   for (const model of validEntries<ModelSpec>(ctx, 'model')) {
@@ -24,6 +28,7 @@ export function filePath(ctx: RuleContext): Diagnostic[] {
         written: model.spec.script,
         mustExist: true,
         what: 'script',
+        expects: 'file',
       });
     if (model.spec.cassette)
       uses.push({
@@ -32,6 +37,7 @@ export function filePath(ctx: RuleContext): Diagnostic[] {
         written: model.spec.cassette,
         mustExist: false,
         what: 'cassette',
+        expects: 'file',
       });
   }
   for (const tool of validEntries<ToolSpec>(ctx, 'tool')) {
@@ -42,6 +48,7 @@ export function filePath(ctx: RuleContext): Diagnostic[] {
         written: tool.spec.command.cwd,
         mustExist: true,
         what: 'working folder',
+        expects: 'dir',
       });
   }
   for (const set of validEntries<ToolsetSpec>(ctx, 'toolset')) {
@@ -52,6 +59,7 @@ export function filePath(ctx: RuleContext): Diagnostic[] {
         written: set.spec.mcp.cwd,
         mustExist: true,
         what: 'working folder',
+        expects: 'dir',
       });
   }
   for (const memory of validEntries<MemorySpec>(ctx, 'memory')) {
@@ -62,7 +70,40 @@ export function filePath(ctx: RuleContext): Diagnostic[] {
         written: memory.spec.path,
         mustExist: false,
         what: 'memory path',
+        expects: 'dir',
       });
   }
-  return uses.flatMap((use) => checkPath(ctx, use, 'file-path'));
+  const project = ctx.specs.project as IndexedEntry | undefined;
+  const envFile = (project?.spec as ProjectSpec | undefined)?.env_file;
+  if (project && envFile !== undefined)
+    // Not required to exist (CI has no secrets), but never read from outside or from a FIFO.
+    uses.push({
+      entry: project,
+      path: ['env_file'],
+      written: envFile,
+      mustExist: false,
+      what: 'env file',
+      expects: 'file',
+    });
+  return [...uses.flatMap((use) => checkPath(ctx, use, 'file-path')), ...scriptsInInclude(ctx)];
+}
+
+// A script file is a YAML list of turns, not documents: matched by `include`, it is read as both.
+function scriptsInInclude(ctx: RuleContext): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const files = new Set(ctx.entries.map((e) => e.absFile));
+  for (const model of validEntries<ModelSpec>(ctx, 'model')) {
+    if (typeof model.spec.script !== 'string' || model.spec.script.includes('${')) continue;
+    const absolute = resolveProjectPath(ctx.root, model.absFile, model.spec.script).absolute;
+    if (files.has(absolute) || ctx.parsedFiles?.has(absolute))
+      out.push(
+        diagnostic(
+          model.file,
+          model.locate(['script']),
+          'file-path',
+          `script \`${excerpt(model.spec.script)}\` is also matched by the project's include globs and read as agent documents; add it to \`exclude\` in agentctl.yaml (or move it out of the included folders)`,
+        ),
+      );
+  }
+  return out;
 }

@@ -2,15 +2,20 @@ import { agentCycle } from './agent-cycle.js';
 import { anthropicSampling } from './anthropic-sampling.js';
 import { approvalRules } from './approval-rules.js';
 import { commandArgv } from './command-argv.js';
+import { duplicateTool } from './duplicate-tool.js';
+import { envEmpty } from './env-empty.js';
 import { envRequired } from './env-required.js';
 import { filePath } from './file-path.js';
 import { instructionTemplate } from './instruction-template.js';
 import { modulePath } from './module-path.js';
 import { outputSchemaValid } from './output-schema-valid.js';
+import { pluginOptions } from './plugin-options.js';
 import { reservedName } from './reserved-name.js';
 import type { Rule } from './rule.js';
 import { singleParent } from './single-parent.js';
 import { uniqueNames } from './unique-names.js';
+import { unknownBuiltin } from './unknown-builtin.js';
+import { unknownProvider } from './unknown-provider.js';
 import { unresolvedReference } from './unresolved-reference.js';
 import { unsetStateKey } from './unset-state-key.js';
 import { workflowConstraints } from './workflow-constraints.js';
@@ -20,6 +25,10 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'unique-names', check: uniqueNames },
   { id: 'reserved-name', check: reservedName },
   { id: 'unresolved-reference', check: unresolvedReference },
+  { id: 'unknown-provider', check: unknownProvider },
+  { id: 'unknown-builtin', check: unknownBuiltin },
+  { id: 'plugin-options', check: pluginOptions },
+  { id: 'duplicate-tool', check: duplicateTool },
   { id: 'agent-cycle', check: agentCycle },
   { id: 'single-parent', check: singleParent },
   { id: 'workflow-constraints', check: workflowConstraints },
@@ -27,6 +36,7 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'file-path', check: filePath },
   { id: 'output-schema-valid', check: outputSchemaValid },
   { id: 'env-required', check: envRequired },
+  { id: 'env-empty', check: envEmpty },
   { id: 'anthropic-sampling', check: anthropicSampling },
   { id: 'instruction-template', check: instructionTemplate },
   { id: 'command-argv', check: commandArgv },

@@ -1,7 +1,8 @@
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import type { IndexedEntry } from '../load/index-documents.js';
-import { resolveProjectPath } from '../paths.js';
+import { resolveProjectPath, unreadableReason } from '../paths.js';
 import type { MiddlewareSpec, ToolSpec } from '../spec-types.js';
+import { excerpt } from './excerpt.js';
 import { type RuleContext, validAgents, validEntries } from './rule.js';
 
 /** Where a path is written, and whether the file must exist. */
@@ -11,6 +12,8 @@ export interface PathUse {
   written: string;
   mustExist: boolean;
   what: string;
+  /** What must be there when it exists: a regular file of bounded size, or a folder. */
+  expects?: 'file' | 'dir';
 }
 
 /** Checks one path: it stays in the project and, when it must, exists. */
@@ -18,9 +21,10 @@ export function checkPath(ctx: RuleContext, use: PathUse, rule: string): Diagnos
   if (use.written.includes('${')) return [];
   const resolved = resolveProjectPath(ctx.root, use.entry.absFile, use.written);
   const range = use.entry.locate(use.path);
+  const shown = excerpt(use.written);
   if (resolved.escapes) {
     return [
-      diagnostic(use.entry.file, range, rule, `${use.what} \`${use.written}\` is outside the project folder`),
+      diagnostic(use.entry.file, range, rule, `${use.what} \`${shown}\` is outside the project folder`),
     ];
   }
   if (use.mustExist && !resolved.exists) {
@@ -29,12 +33,19 @@ export function checkPath(ctx: RuleContext, use: PathUse, rule: string): Diagnos
         use.entry.file,
         range,
         rule,
-        `${use.what} \`${use.written}\` does not exist (paths are relative to the file naming them)`,
+        `${use.what} \`${shown}\` does not exist (paths are relative to the file naming them)`,
       ),
     ];
   }
+  if (use.expects !== undefined && resolved.exists) {
+    const wrong =
+      use.expects === 'dir'
+        ? resolved.type !== 'dir' && 'is not a folder'
+        : (unreadableReason(resolved) ?? false);
+    if (wrong) return [diagnostic(use.entry.file, range, rule, `${use.what} \`${shown}\` ${wrong}`)];
+  }
   if (use.what === 'module' && !/\.(m|c)?(t|j)s$/.test(use.written)) {
-    return [diagnostic(use.entry.file, range, rule, `module \`${use.written}\` must be a .ts or .js file`)];
+    return [diagnostic(use.entry.file, range, rule, `module \`${shown}\` must be a .ts or .js file`)];
   }
   return [];
 }
@@ -50,11 +61,19 @@ export function modulePath(ctx: RuleContext): Diagnostic[] {
         written: tool.spec.module.path,
         mustExist: true,
         what: 'module',
+        expects: 'file',
       });
   }
   for (const mw of validEntries<MiddlewareSpec>(ctx, 'middleware')) {
     if (mw.spec.module)
-      uses.push({ entry: mw, path: ['module'], written: mw.spec.module, mustExist: true, what: 'module' });
+      uses.push({
+        entry: mw,
+        path: ['module'],
+        written: mw.spec.module,
+        mustExist: true,
+        what: 'module',
+        expects: 'file',
+      });
   }
   for (const agent of validAgents(ctx)) {
     agent.spec.tools?.forEach((tool, i) => {
@@ -65,6 +84,7 @@ export function modulePath(ctx: RuleContext): Diagnostic[] {
           written: tool.module,
           mustExist: true,
           what: 'module',
+          expects: 'file',
         });
     });
   }

@@ -2,6 +2,7 @@ import type { Diagnostic } from '../diagnostic.js';
 import type { Env } from '../env/interpolate.js';
 import type { IndexedEntry } from '../load/index-documents.js';
 import type { ProjectSpecs } from '../load/project-specs.js';
+import type { Registry } from '../registry.js';
 import type { AgentSpec } from '../spec-types.js';
 
 /** What every rule reads: the index, every entry (duplicates included) and the environment. */
@@ -10,6 +11,12 @@ export interface RuleContext {
   specs: ProjectSpecs;
   entries: readonly IndexedEntry[];
   env: Env;
+  /** The registry compile will use; rules about plugin names and options skip when absent. */
+  registry?: Registry;
+  /** The tool names of each agent's `module:` entries (by entry index), when modules were checked. */
+  /** Absolute paths of every YAML file the project read (a file may hold no valid document). */
+  parsedFiles?: ReadonlySet<string>;
+  moduleTools?: ReadonlyMap<IndexedEntry, ReadonlyMap<number, readonly string[]>>;
 }
 
 /** A semantic check over the whole project. */

@@ -1,12 +1,9 @@
 import { type Diagnostic, diagnostic, type SourceRange } from '../diagnostic.js';
 import { didYouMean } from '../load/did-you-mean.js';
 import type { ProjectSpecs } from '../load/project-specs.js';
-import { type RuleContext, validAgents } from './rule.js';
-
-/** Middleware names that exist without a middleware document. */
-export const BUILTIN_MIDDLEWARE: readonly string[] = ['retry', 'timeout', 'logging', 'redaction'];
-/** Memory names that exist without a memory document (a backend with default settings). */
-export const BUILTIN_MEMORY: readonly string[] = ['memory', 'file'];
+import type { MemorySpec, MiddlewareSpec } from '../spec-types.js';
+import { excerpt } from './excerpt.js';
+import { type RuleContext, validAgents, validEntries } from './rule.js';
 
 type RefKind = 'model' | 'tool' | 'toolset' | 'middleware' | 'memory' | 'agent';
 
@@ -14,23 +11,31 @@ function missing(
   specs: ProjectSpecs,
   kind: RefKind,
   name: string,
-  extra: readonly string[] = [],
+  registered?: readonly string[],
 ): string | undefined {
-  if (specs[kind].has(name) || extra.includes(name)) return undefined;
-  const known = [...specs[kind].keys(), ...extra];
-  return `${kind} \`${name}\` is not defined${didYouMean(name, known)}`;
+  if (specs[kind].has(name) || registered?.includes(name)) return undefined;
+  // Without a registry, a name no document defines may still be a plugin's: not known here.
+  if ((kind === 'middleware' || kind === 'memory') && registered === undefined) return undefined;
+  const known = [...specs[kind].keys(), ...(registered ?? [])];
+  return `${kind} \`${excerpt(name)}\` is not defined${didYouMean(name, known)}`;
 }
 
 /** Every name an agent (or the project's defaults) uses refers to something that exists. */
 export function unresolvedReference(ctx: RuleContext): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const report = (file: string, range: SourceRange, message: string | undefined) => {
-    if (message) out.push(diagnostic(file, range, 'unresolved-reference', message));
+  // The range is found only for a problem: locating every reference costs more than checking it.
+  const report = (file: string, range: () => SourceRange, message: string | undefined) => {
+    if (message) out.push(diagnostic(file, range(), 'unresolved-reference', message));
   };
   const { specs } = ctx;
+  const middlewareNames = ctx.registry?.names('middleware');
+  const memoryNames = ctx.registry?.names('memory');
   for (const agent of validAgents(ctx)) {
     const spec = agent.spec;
-    const at = (...path: Array<string | number>) => agent.locate(path);
+    const at =
+      (...path: Array<string | number>) =>
+      () =>
+        agent.locate(path);
     if (spec.model !== undefined && !spec.model.includes('/')) {
       report(
         agent.file,
@@ -40,7 +45,7 @@ export function unresolvedReference(ctx: RuleContext): Diagnostic[] {
       );
     }
     if (spec.memory !== undefined)
-      report(agent.file, at('memory'), missing(specs, 'memory', spec.memory, BUILTIN_MEMORY));
+      report(agent.file, at('memory'), missing(specs, 'memory', spec.memory, memoryNames));
     spec.tools?.forEach((tool, i) => {
       if (typeof tool === 'string') report(agent.file, at('tools', i), missing(specs, 'tool', tool));
       else if ('toolset' in tool)
@@ -53,27 +58,49 @@ export function unresolvedReference(ctx: RuleContext): Diagnostic[] {
     });
     spec.middleware?.forEach((entry, i) => {
       if (typeof entry === 'string')
-        report(agent.file, at('middleware', i), missing(specs, 'middleware', entry, BUILTIN_MIDDLEWARE));
+        report(agent.file, at('middleware', i), missing(specs, 'middleware', entry, middlewareNames));
       else {
         const name = Object.keys(entry)[0];
         report(
           agent.file,
-          agent.locate(['middleware', i, name], { key: true }),
-          missing(specs, 'middleware', name, BUILTIN_MIDDLEWARE),
+          () => agent.locate(['middleware', i, name], { key: true }),
+          missing(specs, 'middleware', name, middlewareNames),
         );
       }
     });
+  }
+  for (const mw of validEntries<MiddlewareSpec>(ctx, 'middleware')) {
+    const name = mw.spec.builtin;
+    if (name !== undefined && middlewareNames && !middlewareNames.includes(name))
+      report(
+        mw.file,
+        () => mw.locate(['builtin']),
+        `built-in middleware \`${excerpt(name)}\` is not registered${didYouMean(name, middlewareNames)} (registered: ${middlewareNames.join(', ')})`,
+      );
+  }
+  for (const memory of validEntries<MemorySpec>(ctx, 'memory')) {
+    const backend = memory.spec.backend;
+    if (backend !== undefined && memoryNames && !memoryNames.includes(backend))
+      report(
+        memory.file,
+        () => memory.locate(['backend']),
+        `memory backend \`${excerpt(backend)}\` is not registered${didYouMean(backend, memoryNames)} (registered: ${memoryNames.join(', ')})`,
+      );
   }
   const project = specs.project;
   if (project) {
     const defaults = (project.spec as { defaults?: { model?: string; memory?: string } }).defaults;
     if (defaults?.model && !defaults.model.includes('/'))
-      report(project.file, project.locate(['defaults', 'model']), missing(specs, 'model', defaults.model));
+      report(
+        project.file,
+        () => project.locate(['defaults', 'model']),
+        missing(specs, 'model', defaults.model),
+      );
     if (defaults?.memory)
       report(
         project.file,
-        project.locate(['defaults', 'memory']),
-        missing(specs, 'memory', defaults.memory, BUILTIN_MEMORY),
+        () => project.locate(['defaults', 'memory']),
+        missing(specs, 'memory', defaults.memory, memoryNames),
       );
   }
   return out;

@@ -2,7 +2,7 @@ import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import type { MiddlewareSpec, ToolSpec } from '../spec-types.js';
 import { type RuleContext, validAgents, validEntries } from './rule.js';
 
-const STATE_TEMPLATE = /\{\{\s*state\.([A-Za-z_][A-Za-z0-9_-]*)[^{}]*\}\}/g;
+const STATE_TEMPLATE = /\{\{\s*state\.((?:app:|user:)?[A-Za-z_][A-Za-z0-9_-]*)[^{}]*\}\}/g;
 
 /**
  * A `{{ state.KEY }}` in an instruction that nothing in the project sets (no agent's `output_key`,
@@ -23,7 +23,8 @@ export function unsetStateKey(ctx: RuleContext): Diagnostic[] {
     if (instruction === undefined) continue;
     const keys = new Set([...instruction.matchAll(STATE_TEMPLATE)].map((match) => match[1]));
     for (const key of keys) {
-      if (set.has(key)) continue;
+      // `app:`/`user:` keys outlive a session: an earlier run (of any project) may have set them.
+      if (set.has(key) || key.startsWith('app:') || key.startsWith('user:')) continue;
       out.push(
         diagnostic(
           agent.file,

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { ProjectSpecs, SpecEntry } from '../load/project-specs.js';
+import { readRegularFile } from '../paths.js';
 import type { ProjectSpec } from '../spec-types.js';
 
 /** What a reload changed, by agent name. */
@@ -24,7 +25,7 @@ function strings(value: unknown, out: string[]): string[] {
 export function fileHash(path: string): string | undefined {
   try {
     if (!statSync(path).isFile()) return undefined;
-    return createHash('sha1').update(readFileSync(path)).digest('hex');
+    return createHash('sha1').update(readRegularFile(path)).digest('hex');
   } catch {
     return undefined;
   }

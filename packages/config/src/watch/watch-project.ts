@@ -3,6 +3,7 @@ import { type CompileOptions, compileProject, type Runtime } from '../compile/co
 import { withModuleLoader, withoutModuleLoader } from '../compile/import-module.js';
 import { type Diagnostic, diagnostic, FILE_START } from '../diagnostic.js';
 import type { Env } from '../env/interpolate.js';
+import { globProblem } from '../load/check-globs.js';
 import { DEFAULT_INCLUDE } from '../load/find-files.js';
 import { type LoadedProject, loadProject } from '../load/load-project.js';
 import type { Registry } from '../registry.js';
@@ -94,7 +95,12 @@ export async function watchProject(
     for (const file of [...contents.keys(), ...files]) seen.set(file, fileHash(file));
     let project: LoadedProject;
     try {
-      project = await loadProject({ cwd: dir, project: options.project, env: options.env });
+      project = await loadProject({
+        cwd: dir,
+        project: options.project,
+        env: options.env,
+        registry: options.registry,
+      });
     } catch (error) {
       const d = diagnostic(dir, FILE_START, 'internal-error', (error as Error).message);
       onDiagnostics([d], files);
@@ -111,8 +117,9 @@ export async function watchProject(
     contents = seen;
     const spec = project.specs.project?.spec as ProjectSpec | undefined;
     const scope = {
-      include: spec?.include ?? DEFAULT_INCLUDE,
-      exclude: spec?.exclude ?? [],
+      // Patterns the loader refused never reach the matcher here either.
+      include: (spec?.include ?? DEFAULT_INCLUDE).filter((p) => globProblem(p) === undefined),
+      exclude: (spec?.exclude ?? []).filter((p) => globProblem(p) === undefined),
       referenced,
       envFile: spec?.env_file ?? '.env',
     };

@@ -19,6 +19,11 @@ export interface ScriptTurn {
   usage?: TokenUsage;
   /** Milliseconds between streamed words, to act like a slow model. */
   delayMs?: number;
+  /**
+   * The catch-all: answers any call no other turn takes, as often as needed, and is never
+   * "unused". Without one, an unexpected call fails loudly.
+   */
+  fallback?: boolean;
 }
 
 /** A request the script model received, as it was at the time. */
@@ -51,7 +56,8 @@ export class ScriptModel implements ModelProvider {
 
   constructor(turns: readonly ScriptTurn[], options: ScriptModelOptions = {}) {
     this.#turns = turns;
-    this.#used = turns.map(() => false);
+    // A fallback turn is never waited for: it counts as used from the start and answers again and again.
+    this.#used = turns.map((turn) => turn.fallback === true);
     this.#options = options;
   }
 
@@ -139,15 +145,17 @@ export class ScriptModel implements ModelProvider {
     }
   }
 
-  // The next unused turn answers unless its `match` fails; then the first unused turn that matches.
+  // The next unused turn answers unless its `match` fails; then the first unused turn that matches;
+  // then the fallback turn, when there is one.
   #pick(lastUser: string): number {
+    const fallback = this.#turns.findIndex((turn) => turn.fallback === true);
     const next = this.#used.indexOf(false);
-    if (next < 0) return -1;
+    if (next < 0) return fallback;
     if (matches(this.#turns[next], lastUser)) return next;
     for (let i = next + 1; i < this.#turns.length; i++) {
       if (!this.#used[i] && this.#turns[i].match !== undefined && matches(this.#turns[i], lastUser)) return i;
     }
-    return -1;
+    return fallback;
   }
 
   #where(): string {

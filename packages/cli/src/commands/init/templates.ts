@@ -187,7 +187,7 @@ mcp:
   command: node
   args: [node_modules/@modelcontextprotocol/server-filesystem/dist/index.js, notes]
 include: [list_directory, read_text_file]   # only the read-only tools
-prefix: fs                                  # the model sees fs_list_directory, fs_read_text_file
+prefix: fs_                                 # the model sees fs_list_directory, fs_read_text_file
 ---
 kind: model
 name: librarian-script

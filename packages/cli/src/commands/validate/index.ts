@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadProject } from '@agentctl/config';
+import { connectToolsets, loadProject } from '@agentctl/config';
 import { CliError, EXIT } from '../../cli-error.js';
+import { defaultRegistry } from '../../default-registry.js';
 import type { Io } from '../../io.js';
 import { formatGithub } from './format-github.js';
 import { formatJson } from './format-json.js';
@@ -14,6 +15,8 @@ export interface ValidateOptions {
   format?: 'text' | 'json' | 'github' | 'sarif';
   strict?: boolean;
   project?: string;
+  /** Also start the MCP servers and check tool names against their real tool lists. */
+  connect?: boolean;
 }
 
 /** `agentctl validate`: checks the project without secrets or network; exit 0 valid, 1 invalid. */
@@ -25,11 +28,18 @@ export async function validateCommand(raw: Record<string, unknown>, io: Io): Pro
     project: options.project,
     paths: options.paths && options.paths.length > 0 ? options.paths : undefined,
     env: io.env,
+    registry: defaultRegistry(),
+    checkModules: true,
   });
   if (project.files.length === 0 && project.diagnostics.length === 0) {
     throw new CliError(`no YAML files found in ${project.root} (include globs matched nothing)`, EXIT.failed);
   }
-  const diagnostics = project.diagnostics;
+  const registry = defaultRegistry();
+  const connected =
+    options.connect && !project.diagnostics.some((d) => d.severity === 'error')
+      ? await connectToolsets(project, { registry, env: io.env })
+      : [];
+  const diagnostics = [...project.diagnostics, ...connected];
   switch (format) {
     case 'json':
       io.stdout(formatJson(diagnostics, project.files, options.strict === true));

@@ -1,0 +1,38 @@
+import type { JsonSchema } from '../registry.js';
+
+const duration = { $ref: 'common.schema.json#/$defs/duration' };
+
+function options(properties: Record<string, unknown>): JsonSchema {
+  return { type: 'object', additionalProperties: false, properties };
+}
+
+/** The options schema of each built-in middleware, as written in YAML. */
+export const BUILTIN_MIDDLEWARE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
+  retry: options({
+    max_attempts: { description: 'Attempts in all, the first included.', type: 'integer', minimum: 1 },
+    initial_delay: { description: 'The first wait; doubles each attempt.', ...duration },
+    max_delay: { description: 'The longest wait.', ...duration },
+    on: {
+      description: 'What is retried.',
+      type: 'array',
+      items: { enum: ['model_call', 'tool_call'] },
+    },
+  }),
+  timeout: options({
+    model: { description: 'Longest model call.', ...duration },
+    tool: { description: 'Longest tool call.', ...duration },
+  }),
+  logging: options({ verbose: { description: 'Log payloads too.', type: 'boolean' } }),
+  redaction: options({
+    patterns: { description: 'Regular expressions to redact.', type: 'array', items: { type: 'string' } },
+    builtins: { description: 'Also redact e-mail addresses, keys and card numbers.', type: 'boolean' },
+    replacement: { description: 'What replaces a match.', type: 'string' },
+  }),
+};
+
+/** The options of the `offline` provider: none. */
+export const OFFLINE_OPTIONS_SCHEMA: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {},
+};

@@ -1,0 +1,89 @@
+import { globMatcher } from '@agentctl/core';
+import { createRegistry } from '../create-registry.js';
+import { type Diagnostic, diagnostic } from '../diagnostic.js';
+import type { Env } from '../env/interpolate.js';
+import { projectEnv } from '../env/project-env.js';
+import type { LoadedProject } from '../load/load-project.js';
+import type { SpecEntry } from '../load/project-specs.js';
+import type { Registry } from '../registry.js';
+import { excerpt } from '../rules/excerpt.js';
+import type { AgentSpec, ToolsetSpec } from '../spec-types.js';
+import { Compiler } from './compiler.js';
+
+const matches = (pattern: string, names: readonly string[]) => names.some((n) => globMatcher(pattern)(n));
+
+/**
+ * `validate --connect`: starts every toolset's server, lists its real tools, and checks the names
+ * the YAML writes against them: the toolset's `include`/`exclude` and `approval` keys (server
+ * names, or names with the prefix), and agents' approval keys that carry a toolset's prefix. No
+ * model is called; every server is stopped before this returns.
+ */
+export async function connectToolsets(
+  project: LoadedProject,
+  options: { registry?: Registry; env?: Env } = {},
+): Promise<Diagnostic[]> {
+  const env = await projectEnv(project.root, project.specs, options.env);
+  const compiler = new Compiler(project.root, project.specs, options.registry ?? createRegistry(), env);
+  const out: Diagnostic[] = [];
+  const report = (entry: SpecEntry, path: Array<string | number>, message: string, key = false) =>
+    out.push(diagnostic(entry.file, entry.locate(path, { key }), 'mcp-names', message));
+  const exposedBySet = new Map<string, { prefix: string; names: string[] }>();
+  for (const entry of project.specs.toolset.values()) {
+    const spec = compiler.resolved(entry as SpecEntry<ToolsetSpec>);
+    const factory = compiler.registry.toolsets.get('mcp');
+    if (!spec || !factory) continue;
+    // Opened unfiltered and unprefixed: the names are the server's own.
+    const bare = { ...spec, include: undefined, exclude: undefined, prefix: undefined, approval: undefined };
+    const opened = await compiler.attempt(entry, ['mcp'], 'toolset', () =>
+      factory(bare, compiler.factoryContext(entry)),
+    );
+    if (!opened) continue;
+    const names = opened.tools.map((t) => t.name);
+    await opened.dispose();
+    const prefix = spec.prefix ?? '';
+    exposedBySet.set(entry.name, { prefix, names: names.map((n) => `${prefix}${n}`) });
+    const list = excerpt(names.join(', '), 300);
+    for (const field of ['include', 'exclude'] as const)
+      spec[field]?.forEach((pattern, i) => {
+        if (!matches(pattern, names))
+          report(
+            entry,
+            [field, i],
+            `\`${excerpt(pattern)}\` matches no tool of server \`${entry.name}\` (it has: ${list})`,
+          );
+      });
+    if (spec.approval && typeof spec.approval === 'object')
+      for (const key of Object.keys(spec.approval))
+        if (
+          !matches(key, names) &&
+          !matches(
+            key,
+            names.map((n) => `${prefix}${n}`),
+          )
+        )
+          report(
+            entry,
+            ['approval', key],
+            `approval key \`${excerpt(key)}\` matches no tool of server \`${entry.name}\``,
+            true,
+          );
+  }
+  out.push(...compiler.diagnostics);
+  for (const agent of project.specs.agent.values() as Iterable<SpecEntry<AgentSpec>>) {
+    const sets = (agent.spec.tools ?? []).flatMap((t) =>
+      typeof t === 'object' && 'toolset' in t ? [exposedBySet.get(t.toolset)] : [],
+    );
+    for (const key of Object.keys(agent.spec.approval?.tools ?? {})) {
+      const set = sets.find((s) => s && s.prefix !== '' && key.startsWith(s.prefix));
+      if (set && !matches(key, set.names))
+        report(
+          agent,
+          ['approval', 'tools', key],
+          `approval key \`${excerpt(key)}\` matches no tool the server gives (${excerpt(set.names.join(', '), 300)})`,
+          true,
+        );
+    }
+  }
+  await Promise.allSettled(compiler.disposers.map((dispose) => dispose()));
+  return out;
+}

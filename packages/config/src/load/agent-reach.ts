@@ -1,0 +1,86 @@
+import type { Diagnostic, SourceRange } from '../diagnostic.js';
+import type { AgentSpec, ProjectSpec } from '../spec-types.js';
+import type { LoadedProject } from './load-project.js';
+import type { SpecEntry } from './project-specs.js';
+
+/** Every entry one agent's tree reaches: agents, models, tools, toolsets, middleware, memories. */
+export function agentReach(
+  project: LoadedProject,
+  agentName: string,
+  modelOverride?: string,
+): Set<SpecEntry> {
+  const { specs } = project;
+  const reached = new Set<SpecEntry>();
+  const defaults = (specs.project?.spec as ProjectSpec | undefined)?.defaults;
+  const add = (entry: SpecEntry | undefined): boolean => {
+    if (!entry || reached.has(entry)) return false;
+    reached.add(entry);
+    return true;
+  };
+  const model = (name: string | undefined) => add(name === undefined ? undefined : specs.model.get(name));
+  const memory = (name: string | undefined) => add(name === undefined ? undefined : specs.memory.get(name));
+  if (specs.project) add(specs.project);
+  model(modelOverride ?? defaults?.model);
+  memory(defaults?.memory);
+  const pending = [agentName];
+  while (pending.length > 0) {
+    const entry = specs.agent.get(pending.pop() as string) as SpecEntry<AgentSpec> | undefined;
+    if (!add(entry) || !entry) continue;
+    const spec = entry.spec;
+    if (entry.parent !== undefined) pending.push(entry.parent); // its file position is its parent's
+    if (!modelOverride) model(spec.model);
+    memory(spec.memory);
+    for (const sub of spec.sub_agents ?? []) pending.push(typeof sub === 'string' ? sub : sub.name);
+    for (const tool of spec.tools ?? []) {
+      if (typeof tool === 'string') add(specs.tool.get(tool));
+      else if ('toolset' in tool) add(specs.toolset.get(tool.toolset));
+      else if ('agent' in tool) pending.push(tool.agent);
+    }
+    for (const mw of spec.middleware ?? [])
+      add(specs.middleware.get(typeof mw === 'string' ? mw : Object.keys(mw)[0]));
+  }
+  return reached;
+}
+
+function contains(outer: SourceRange, d: Diagnostic): boolean {
+  const start = outer.line * 1e6 + outer.col;
+  const end = outer.endLine * 1e6 + outer.endCol;
+  const at = d.line * 1e6 + d.col;
+  return at >= start && at <= end;
+}
+
+/**
+ * The project's diagnostics as `run AGENT` treats them: an error inside a document AGENT's tree
+ * does not reach (another agent, an unused model, a file that does not parse) becomes a warning
+ * saying so; errors in what it reaches, in agentctl.yaml, and anywhere when AGENT does not exist
+ * stay errors.
+ */
+export function scopeDiagnostics(
+  project: LoadedProject,
+  agentName: string,
+  modelOverride?: string,
+): Diagnostic[] {
+  if (!project.specs.agent.has(agentName)) return project.diagnostics;
+  const reached = agentReach(project, agentName, modelOverride);
+  const documents = [
+    ...project.specs.agent.values(),
+    ...project.specs.model.values(),
+    ...project.specs.tool.values(),
+    ...project.specs.toolset.values(),
+    ...project.specs.middleware.values(),
+    ...project.specs.memory.values(),
+  ].filter((entry) => entry.parent === undefined);
+  const projectFile = project.specs.project?.file;
+  return project.diagnostics.map((d) => {
+    if (d.severity !== 'error' || d.file === projectFile) return d;
+    const owners = documents.filter((entry) => entry.file === d.file && contains(entry.locate([]), d));
+    // A file that does not parse may have held a definition AGENT needs: then AGENT's reference
+    // to it is an unresolved-reference error in a document it reaches, which does block.
+    if (owners.some((entry) => reached.has(entry))) return d;
+    return {
+      ...d,
+      severity: 'warning',
+      message: `${d.message} (not used by \`${agentName}\`, so not blocking it)`,
+    };
+  });
+}

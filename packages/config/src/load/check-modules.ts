@@ -1,0 +1,130 @@
+import { withoutModuleLoader } from '../compile/import-module.js';
+import { type Diagnostic, diagnostic } from '../diagnostic.js';
+import { resolveProjectPath } from '../paths.js';
+import { excerpt } from '../rules/excerpt.js';
+import type { AgentSpec, MiddlewareSpec, ToolSpec } from '../spec-types.js';
+import { isTool } from '../tools/module-tool.js';
+import { ModuleHost } from '../watch/module-host.js';
+import type { IndexedEntry } from './index-documents.js';
+
+/** What the YAML says a module must export. */
+interface ModuleUse {
+  entry: IndexedEntry;
+  path: Array<string | number>;
+  written: string;
+  exportName?: string;
+  expects: 'tools' | 'tool' | 'middleware';
+}
+
+function usesOf(entries: readonly IndexedEntry[]): ModuleUse[] {
+  const uses: ModuleUse[] = [];
+  for (const entry of entries) {
+    if (!entry.valid) continue;
+    if (entry.kind === 'tool') {
+      const module = (entry.spec as ToolSpec).module;
+      if (module)
+        uses.push({
+          entry,
+          path: ['module', 'path'],
+          written: module.path,
+          exportName: module.export,
+          expects: 'tool',
+        });
+    } else if (entry.kind === 'middleware') {
+      const spec = entry.spec as MiddlewareSpec;
+      if (spec.module)
+        uses.push({
+          entry,
+          path: ['module'],
+          written: spec.module,
+          exportName: spec.export ?? 'default',
+          expects: 'middleware',
+        });
+    } else if (entry.kind === 'agent') {
+      (entry.spec as AgentSpec).tools?.forEach((tool, i) => {
+        if (typeof tool === 'object' && 'module' in tool)
+          uses.push({
+            entry,
+            path: ['tools', i, 'module'],
+            written: tool.module,
+            exportName: tool.export,
+            expects: 'tools',
+          });
+      });
+    }
+  }
+  return uses;
+}
+
+function problemOf(use: ModuleUse, mod: Record<string, unknown>): string | undefined {
+  const shown = excerpt(use.written);
+  if (use.expects === 'middleware') {
+    const name = use.exportName ?? 'default';
+    return typeof mod[name] === 'function'
+      ? undefined
+      : `module ${shown} has no function exported as \`${name}\``;
+  }
+  if (use.exportName !== undefined)
+    return isTool(mod[use.exportName])
+      ? undefined
+      : `module ${shown} has no tool exported as \`${use.exportName}\``;
+  const tools = Object.values(mod).filter(isTool);
+  if (tools.length === 0) return `module ${shown} exports no tool (make one with defineTool())`;
+  if (use.expects === 'tool' && !isTool(mod.default) && tools.length > 1) {
+    const name = (use.entry.spec as ToolSpec).name;
+    if (!tools.some((t) => t.name === name))
+      return `module ${shown} exports ${tools.length} tools and none is named \`${name}\`; set \`module.export\``;
+  }
+  return undefined;
+}
+
+/**
+ * Imports every module tool and middleware the project names, in a worker that is stopped
+ * afterwards, and checks each exports what the YAML says. Modules that do not resolve inside the
+ * project are left to the path rules. Returns the tool names each agent's module entries give.
+ */
+export async function checkModules(
+  root: string,
+  entries: readonly IndexedEntry[],
+): Promise<{ diagnostics: Diagnostic[]; toolNames: Map<IndexedEntry, Map<number, string[]>> }> {
+  const diagnostics: Diagnostic[] = [];
+  const toolNames = new Map<IndexedEntry, Map<number, string[]>>();
+  const uses = usesOf(entries).filter((use) => {
+    const resolved = resolveProjectPath(root, use.entry.absFile, use.written);
+    return resolved.exists && !resolved.escapes && /\.(m|c)?(t|j)s$/.test(use.written);
+  });
+  if (uses.length === 0) return { diagnostics, toolNames };
+  const host = withoutModuleLoader(() => new ModuleHost());
+  try {
+    for (const use of uses) {
+      const absolute = resolveProjectPath(root, use.entry.absFile, use.written).absolute;
+      let message: string | undefined;
+      try {
+        const mod = await host.importModule(absolute);
+        message = problemOf(use, mod);
+        if (!message && use.expects === 'tools') {
+          const names =
+            use.exportName !== undefined
+              ? [(mod[use.exportName] as { name: string }).name]
+              : [
+                  ...new Set(
+                    Object.values(mod)
+                      .filter(isTool)
+                      .map((t) => t.name),
+                  ),
+                ];
+          const byIndex = toolNames.get(use.entry) ?? new Map<number, string[]>();
+          toolNames.set(use.entry, byIndex);
+          byIndex.set(use.path[1] as number, names);
+        }
+      } catch (error) {
+        message = `module ${excerpt(use.written)} failed to load: ${excerpt((error as Error).message ?? String(error), 300)}`;
+      }
+      if (message)
+        diagnostics.push(diagnostic(use.entry.file, use.entry.locate(use.path), 'module-exports', message));
+    }
+  } finally {
+    await host.dispose();
+  }
+  return { diagnostics, toolNames };
+}

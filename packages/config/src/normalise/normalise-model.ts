@@ -1,0 +1,44 @@
+import type { ModelDefinition } from '@agentctl/core';
+import { parseDuration } from '@agentctl/core';
+import { toScriptTurn } from '../compile/offline-provider.js';
+import type { ModelSpec } from '../spec-types.js';
+import { camelKeys } from './camel-case.js';
+
+/**
+ * The definition of a model spec that passed its schema (and had `${VAR}` resolved): the one place
+ * that reads a model's YAML spelling. `extra_body` leaves `options` for its own field.
+ */
+export function normaliseModel(spec: ModelSpec, apiKeyEnv?: string): ModelDefinition {
+  const { extra_body, ...options } = spec.options ?? {};
+  const r = spec.retry;
+  const p = spec.pricing;
+  const reasoning = spec.reasoning && {
+    effort: spec.reasoning.effort,
+    budgetTokens: spec.reasoning.budget_tokens,
+  };
+  return {
+    name: spec.name,
+    provider: spec.provider,
+    model: spec.model,
+    description: spec.description,
+    baseUrl: spec.base_url,
+    apiKey: spec.api_key,
+    apiKeyEnv,
+    temperature: spec.temperature,
+    topP: spec.top_p,
+    maxOutputTokens: spec.max_output_tokens,
+    timeoutMs: parseDuration(spec.timeout, 'timeout'),
+    retry: r && {
+      maxAttempts: r.max_attempts,
+      initialDelayMs: parseDuration(r.initial_delay, 'retry.initial_delay'),
+      maxDelayMs: parseDuration(r.max_delay, 'retry.max_delay'),
+    },
+    pricing: p && { input: p.input, output: p.output, cacheRead: p.cache_read, cacheWrite: p.cache_write },
+    reasoning,
+    parallelToolCalls: spec.parallel_tool_calls,
+    options: camelKeys(options),
+    extraBody: extra_body as Record<string, unknown> | undefined,
+    script: typeof spec.script === 'string' ? spec.script : spec.script?.map(toScriptTurn),
+    cassette: spec.cassette,
+  };
+}

@@ -1,0 +1,43 @@
+import { type Diagnostic, diagnostic } from '../diagnostic.js';
+import { interpolate, MissingEnvError } from '../env/interpolate.js';
+import type { IndexedEntry } from '../load/index-documents.js';
+import type { ToolSpec, ToolsetSpec } from '../spec-types.js';
+import { excerpt } from './excerpt.js';
+import { type RuleContext, validEntries } from './rule.js';
+
+/**
+ * A field that needs a value and gets it from `${VAR}` is not empty once resolved with this
+ * environment (`url: ${MCP_URL:-}` with MCP_URL unset): run would refuse it, so validate does.
+ */
+export function envEmpty(ctx: RuleContext): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const check = (entry: IndexedEntry, path: Array<string | number>, written: unknown, what: string) => {
+    if (typeof written !== 'string' || !written.includes('${')) return;
+    let value: string;
+    try {
+      value = interpolate(written, ctx.env);
+    } catch (error) {
+      if (error instanceof MissingEnvError) return; // env-required reports it
+      throw error;
+    }
+    if (value.trim() !== '') return;
+    out.push(
+      diagnostic(
+        entry.file,
+        entry.locate(path),
+        'env-empty',
+        `${what} \`${excerpt(written)}\` is empty with this environment; set the variable or give a non-empty default`,
+      ),
+    );
+  };
+  for (const set of validEntries<ToolsetSpec>(ctx, 'toolset')) {
+    const mcp = set.spec.mcp as { url?: unknown; command?: unknown };
+    check(set, ['mcp', 'url'], mcp.url, 'the MCP server url');
+    check(set, ['mcp', 'command'], mcp.command, 'the MCP server command');
+  }
+  for (const tool of validEntries<ToolSpec>(ctx, 'tool')) {
+    check(tool, ['http', 'url'], tool.spec.http?.url, 'the url');
+    check(tool, ['command', 'argv', 0], tool.spec.command?.argv[0], 'the command');
+  }
+  return out;
+}

@@ -1,0 +1,46 @@
+/**
+ * The model definition a provider package is made from: what configuration (YAML through
+ * `@agentctl/config`, or code) says about one model, camelCase, durations in ms. No YAML spelling
+ * crosses into a provider.
+ */
+import type { ScriptTurn } from './offline/script-model.js';
+import type { RetryPolicy } from './timing/backoff.js';
+import type { ModelPricing } from './usage.js';
+
+/** How hard a reasoning model thinks, mapped per provider (OpenAI `reasoning_effort`, Anthropic `thinking`). */
+export interface ReasoningDefinition {
+  effort?: 'minimal' | 'low' | 'medium' | 'high';
+  /** Tokens a model may spend thinking (Anthropic `thinking.budget_tokens`). */
+  budgetTokens?: number;
+}
+
+/** A `kind: model` document (or an inline `provider/model`), normalised. */
+export interface ModelDefinition {
+  name: string;
+  provider: string;
+  /** The model id on the provider; for `offline`, the mode (echo, auto, script, replay). */
+  model?: string;
+  description?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  /** The variable `api_key: ${VAR}` reads, named in the error when the key is missing. */
+  apiKeyEnv?: string;
+  temperature?: number;
+  topP?: number;
+  maxOutputTokens?: number;
+  /** Idle timeout of a request, ms. */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  pricing?: ModelPricing;
+  reasoning?: ReasoningDefinition;
+  /** Whether the model may call several tools in one turn; unset leaves the provider's default. */
+  parallelToolCalls?: boolean;
+  /** The provider's own options (typed by its registry descriptor), keys camelCased. */
+  options: Record<string, unknown>;
+  /** Sent in the request body as is: the one escape hatch for what the options schema does not know. */
+  extraBody?: Record<string, unknown>;
+  /** offline/script: the turns, or the path of a YAML list of turns (relative to the model's file). */
+  script?: string | ScriptTurn[];
+  /** A cassette path as written (relative to the model's file). */
+  cassette?: string;
+}

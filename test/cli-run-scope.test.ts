@@ -1,0 +1,41 @@
+import { cp, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { agentctl, REPO, removeTempDirs, tempDir } from './support/cli.js';
+
+afterAll(removeTempDirs);
+
+describe('run AGENT blocks only on what AGENT reaches', () => {
+  it('runs an agent while another agent, an unused model and a broken file have errors, printing them as warnings', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'agents'), { recursive: true });
+    await writeFile(join(dir, 'agentctl.yaml'), 'kind: project\n');
+    await writeFile(
+      join(dir, 'agents/ok.yaml'),
+      'kind: agent\nname: ok\nmodel: offline/echo\n---\nkind: agent\nname: broken\nmodel: nope\ntools: [{ builtin: curent_time }]\n',
+    );
+    await writeFile(join(dir, 'agents/unused.yaml'), 'kind: model\nname: spare\nprovider: openia\n');
+    await writeFile(join(dir, 'agents/syntax.yaml'), 'kind: agent\nname: [unclosed\n');
+    const run = await agentctl(['run', '-C', dir, 'ok', 'hello there']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe('hello there');
+    expect(run.stderr).toContain('warning: model `nope` is not defined');
+    expect(run.stderr).toContain('(not used by `ok`, so not blocking it)');
+    expect(run.stderr).toMatch(/agents\/unused\.yaml:3:11: warning: provider `openia`/);
+    expect(run.stderr).not.toMatch(/: error: /);
+    const blocked = await agentctl(['run', '-C', dir, 'broken', 'hi']);
+    expect(blocked.code).toBe(1);
+    expect(blocked.stderr).toMatch(/agents\/ok\.yaml:8:\d+: error: built-in tool `curent_time`/);
+    const validated = await agentctl(['validate', '-C', dir]);
+    expect(validated.code).toBe(1); // validate stays project-wide
+  });
+
+  it("the repository's triage example answers any prompt through its script's fallback turn", async () => {
+    const dir = await tempDir();
+    for (const file of ['agentctl.yaml', 'agents/triage.yaml'])
+      await cp(join(REPO, file), join(dir, file), { recursive: true });
+    const hello = await agentctl(['run', '-C', dir, 'triage', 'hello']);
+    expect(hello.code).toBe(0);
+    expect(hello.stdout.trim()).toBe('I can route billing and technical questions.');
+  });
+});

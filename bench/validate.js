@@ -1,11 +1,14 @@
 // Times `loadProject` (what `agentctl validate` runs) on a generated project of 1,000 agents in
-// 200 files, beside bare `yaml` parsing of the same files. Run after `pnpm build`:
+// 200 files, beside bare `yaml` parsing of the same files, in interleaved pairs with a full GC before
+// each side; the ratio is taken pair by pair. Run after `pnpm build`:
 //   node bench/validate.js
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gc, median } from './lib/report.js';
+import { pairedRatio, showSpread } from './lib/rounds.js';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const configDir = join(repo, 'packages/config');
@@ -15,7 +18,7 @@ const { LineCounter, parseAllDocuments } = await import(pathToFileURL(require.re
 
 const FILES = 200;
 const AGENTS_PER_FILE = 5;
-const RUNS = 5;
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 
 function agentDoc(file, i) {
   const n = file * AGENTS_PER_FILE + i;
@@ -50,7 +53,6 @@ async function generate() {
   return root;
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const mib = (bytes) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
 const root = await generate();
@@ -60,26 +62,30 @@ try {
     throw new Error(`generated project is not valid: ${first.diagnostics[0].message}`);
   const agents = first.specs.agent.size;
 
+  const texts = await Promise.all(first.files.map((f) => readFile(f, 'utf8')));
+  const parseAll = () => {
+    for (const text of texts)
+      for (const doc of parseAllDocuments(text, { lineCounter: new LineCounter() })) doc.toJS();
+  };
+  parseAll(); // both sides warm before the first timed pair
+  // Interleaved pairs, a full GC before each side, the ratio taken pair by pair.
   const loadTimes = [];
+  const parseTimes = [];
   let heapPeak = 0;
   for (let i = 0; i < RUNS; i++) {
-    globalThis.gc?.();
+    gc();
     const before = process.memoryUsage().heapUsed;
-    const t = performance.now();
+    let t = performance.now();
     const project = await loadProject({ project: root, env: {} });
     loadTimes.push(performance.now() - t);
     heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed - before);
     if (project.specs.agent.size !== agents) throw new Error('agent count changed between runs');
-  }
-
-  const texts = await Promise.all(first.files.map((f) => readFile(f, 'utf8')));
-  const parseTimes = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t = performance.now();
-    for (const text of texts)
-      for (const doc of parseAllDocuments(text, { lineCounter: new LineCounter() })) doc.toJS();
+    gc();
+    t = performance.now();
+    parseAll();
     parseTimes.push(performance.now() - t);
   }
+  const ratio = pairedRatio(loadTimes, parseTimes);
 
   const result = {
     date: new Date().toISOString(),
@@ -90,15 +96,17 @@ try {
     loadProjectMedianMs: Math.round(median(loadTimes)),
     loadProjectRunsMs: loadTimes.map(Math.round),
     yamlParseMedianMs: Math.round(median(parseTimes)),
+    yamlParseRunsMs: parseTimes.map(Math.round),
+    ratio,
     heapDeltaMiB: mib(heapPeak),
     rssMiB: mib(process.memoryUsage().rss),
-    gcExposed: typeof globalThis.gc === 'function',
   };
   console.log(`validate benchmark: ${result.agents} agents in ${result.files} files (median of ${RUNS})`);
   console.table({
     'loadProject (parse + schema + rules)': { ms: result.loadProjectMedianMs },
     'bare yaml parseAllDocuments + toJS': { ms: result.yamlParseMedianMs },
   });
+  console.log(`loadProject ÷ bare parse, pair by pair: ${showSpread(ratio, '×')}`);
   console.log(`heap growth during one load: ${result.heapDeltaMiB} MiB; process RSS: ${result.rssMiB} MiB`);
   await mkdir(join(repo, 'bench/results'), { recursive: true });
   await writeFile(join(repo, 'bench/results/validate.json'), `${JSON.stringify(result, null, 2)}\n`);

@@ -16,8 +16,8 @@ const versionOf = (name) =>
 
 /** The peer subjects, in table order: key -> the npm package (as installed in bench/peers) it measures. */
 export const PEERS = {
-  ai6: 'ai',
   ai7: 'ai7',
+  ai6: 'ai',
   openai: '@openai/agents-core',
   adk: '@google/adk',
 };

@@ -112,11 +112,11 @@ const ratioOf = (row) => {
   const base = rows.find((r) => r.baseline && r.workload === row.workload && r.metric === row.metric);
   return base && typeof row.value === 'number' && base.value ? `${round(row.value / base.value, 2)}×` : '';
 };
-const valueOf = (row) => (row.spread ? showSpread(row.spread) : row.value);
+const shownValue = (row) => (row.spread ? showSpread(row.spread) : row.value);
 printTable(
   'agentctl benchmarks: median (min–max) over interleaved rounds; ratios against the baseline row of the same workload, pair by pair where the benchmark pairs',
   ['workload', 'subject', 'metric', 'value', 'ratio'],
-  rows.map((r) => [r.workload, r.subject, r.metric, valueOf(r), ratioOf(r)]),
+  rows.map((r) => [r.workload, r.subject, r.metric, shownValue(r), ratioOf(r)]),
 );
 printHeadline(rows);
 

@@ -8,7 +8,9 @@ export const FLOOR = {
   async run(steps) {
     const result = await floorRun('go', steps);
     if (result.text !== 'done' || result.toolCalls.length !== steps) {
-      throw new Error(`floor: expected ${steps} tool calls and "done", got ${result.toolCalls.length} and ${result.text}`);
+      throw new Error(
+        `floor: expected ${steps} tool calls and "done", got ${result.toolCalls.length} and ${result.text}`,
+      );
     }
     return result;
   },

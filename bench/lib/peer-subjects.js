@@ -175,7 +175,12 @@ function openaiSubject(agents, z, version) {
     if (!agentsBySteps.has(steps)) {
       agentsBySteps.set(
         steps,
-        new agents.Agent({ name: 'bench', instructions: '', model: new ZeroLatencyModel(steps), tools: [step] }),
+        new agents.Agent({
+          name: 'bench',
+          instructions: '',
+          model: new ZeroLatencyModel(steps),
+          tools: [step],
+        }),
       );
     }
     return agentsBySteps.get(steps);
@@ -206,7 +211,10 @@ function adkSubject(adk, z, version) {
       if (done < this.steps) {
         const n = done + 1;
         yield {
-          content: { role: 'model', parts: [{ functionCall: { id: `call_${n}`, name: 'step', args: { n } } }] },
+          content: {
+            role: 'model',
+            parts: [{ functionCall: { id: `call_${n}`, name: 'step', args: { n } } }],
+          },
         };
         return;
       }

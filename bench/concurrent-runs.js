@@ -66,6 +66,7 @@ export async function main() {
     rateVsAi7: hasAi7 ? pairedRatio(rate(key), rate('ai7')) : undefined,
     rssVsAi7: hasAi7 ? pairedRatio(rss(key), rss('ai7')) : undefined,
     rateVsFloor: pairedRatio(rate(key), rate('floor')),
+    rssVsFloor: pairedRatio(rss(key), rss('floor')),
   }));
   printTable(
     `concurrent runs: ${IN_FLIGHT} in flight × ${STEPS} steps (fresh process per subject per round; median (min–max) over ${ROUNDS} interleaved rounds; ratios taken round by round)`,
@@ -89,6 +90,7 @@ export async function main() {
       value: r.runsPerSecond.median,
       spread: r.runsPerSecond,
       vsAi7: r.rateVsAi7,
+      ratio: r.rateVsFloor,
       baseline: r.key === 'floor',
     },
     {
@@ -99,6 +101,7 @@ export async function main() {
       value: r.peakRssMiB.median,
       spread: r.peakRssMiB,
       vsAi7: r.rssVsAi7,
+      ratio: r.rssVsFloor,
       baseline: r.key === 'floor',
     },
   ]);

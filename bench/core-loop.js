@@ -74,6 +74,7 @@ export async function main() {
     value: r.usPerStep.median,
     spread: r.usPerStep,
     vsAi7: r.vsAi7,
+    ratio: r.vsFloor,
     baseline: r.key === 'floor',
   }));
   return writeResult('core-loop', summary, { steps: STEPS, rounds: ROUNDS, results, peersSkipped: skipped });

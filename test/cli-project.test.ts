@@ -86,9 +86,13 @@ describe.concurrent('agentctl list, tree, schema', () => {
       agentctl(['schema', 'widget'], { cwd: elsewhere }),
     ]);
     expect(all.code).toBe(0);
-    // The entry schema as written, with every kind it dispatches to embedded under $defs.
+    // The entry schema as written, under its stable URL, with every kind it dispatches to
+    // embedded under $defs (their relative ids resolve against that URL).
     const { $defs, ...entry } = JSON.parse(all.stdout);
-    expect(entry).toEqual(JSON.parse(readFileSync(join(REPO, 'schemas/agentctl.schema.json'), 'utf8')));
+    expect(entry).toEqual({
+      ...JSON.parse(readFileSync(join(REPO, 'schemas/agentctl.schema.json'), 'utf8')),
+      $id: 'https://agentctl.dev/schemas/agentctl.schema.json',
+    });
     expect(Object.keys($defs).sort()).toEqual([
       'agent.schema.json',
       'common.schema.json',

@@ -54,6 +54,10 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     .argument('[prompt]', 'the user message (default: stdin, or a chat on a terminal)')
     .option('--json', 'print events as NDJSON on stdout and nothing else')
     .option('--session <id>', 'continue this session ("new" starts a new one)')
+    .option(
+      '--wait [duration]',
+      'if another run holds the session, wait for it up to DURATION (e.g. 30s, 2m; default 30s) instead of failing',
+    )
     .option('--user <id>', 'the user of the run: `user:` state keys are shared by all of their sessions')
     .option('--model <name>', 'use this model (a named model or provider/model) for every agent of the run')
     .option(
@@ -79,8 +83,13 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     .argument('<agent>', 'agent name')
     .option('--json', 'print events as NDJSON on stdout')
     .option('--session <id>', 'continue this session')
+    .option('--user <id>', 'the user of the chat: `user:` state keys are shared by all of their sessions')
     .option('--model <name>', 'use this model (a named model or provider/model) for every agent')
     .option('--approve-all', 'approve every tool call without asking')
+    .option(
+      '--allow <pattern...>',
+      'run matching calls without asking: TOOL, TOOL:GLOB (an argument) or TOOL:ARG=GLOB',
+    )
     .action(action('dev', ['agent']));
 
   program
@@ -100,12 +109,21 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     .command('schema')
     .description('print the JSON Schema of the YAML format, or of one kind')
     .argument('[kind]', 'project, agent, model, tool, toolset, middleware or memory')
+    .option(
+      '--write <path>',
+      'write the schema to this file (e.g. for an editor mapping) instead of printing it',
+    )
     .action(action('schema', ['kind']));
 
   program
     .command('init')
     .description('create a new project that runs offline at once')
     .argument('[dir]', 'where to create it', '.')
+    .addOption(
+      new Option('--template <name>', 'what the project starts with')
+        .choices(['single', 'team', 'pipeline', 'mcp'])
+        .default('single'),
+    )
     .option('--force', 'write into a folder that is not empty')
     .action(action('init', ['dir']));
 

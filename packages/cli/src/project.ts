@@ -4,6 +4,7 @@ import {
   formatDiagnostic,
   type LoadedProject,
   loadProject,
+  PROJECT_FILE,
   type Runtime,
 } from '@agentctl/config';
 import { CliError, EXIT } from './cli-error.js';
@@ -18,6 +19,12 @@ export async function openProject(options: Record<string, unknown>, io: Io): Pro
     project: options.project as string | undefined,
     env: io.env,
   });
+  if (!project.configFile && project.files.length === 0) {
+    throw new CliError(
+      `no agentctl project in ${project.root}: no ${PROJECT_FILE} here or in a parent folder, and no agents/**/*.yaml (create one with \`agentctl init\`, or point at one with -C DIR)`,
+      EXIT.usage,
+    );
+  }
   failOnErrors(project.diagnostics, io);
   return project;
 }

@@ -154,7 +154,7 @@ describe('agentctl sessions', () => {
     await store.create({ id: 'ok' });
     await store.create({ id: 'broken', agent: 'x' });
     await store.append('broken', conversation);
-    const file = join(root, '.agentctl/sessions/broken.json');
+    const file = join(root, '.agentctl/sessions/broken.jsonl');
     await truncate(file, 40);
 
     const missing = await call(root, 'show', ['nope']);
@@ -172,9 +172,11 @@ describe('agentctl sessions', () => {
     expect(listed.stdout).toMatch(/ok\s+-\s+0\s+no/);
     expect(listed.stderr).toContain(file);
 
+    // An id no store accepts is bad usage, with the rule for ids.
     const bad = await call(root, 'show', ['../etc/passwd']);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('invalid session id');
+    expect(bad.stderr).toContain('a session id is 1-128 characters');
   });
 
   it('removes, exports to a file and imports a session tree', async () => {

@@ -2,6 +2,7 @@ export { parseDuration } from '@agentctl/core';
 export { CassetteError, readCassette, writeCassette } from './compile/cassette-file.js';
 export { type CompileOptions, compileProject, type Runtime } from './compile/compile-project.js';
 export { renderInstruction } from './compile/instruction.js';
+export { CATALOGUE_DATE, type ModelInfo, modelInfo } from './compile/model-catalogue.js';
 export { toScriptTurn } from './compile/offline-provider.js';
 export type { ProviderWrapper } from './compile/resolve-model.js';
 export { createRegistry } from './create-registry.js';

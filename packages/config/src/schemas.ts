@@ -1,15 +1,18 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Options, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { precompiledValidators } from './load/precompiled-validators.js';
 
+// An installed package carries its copy of the schemas (made when packing); a clone reads the
+// repository's own folder, the one source of truth.
+const packaged = fileURLToPath(new URL('../schemas', import.meta.url));
+
 /** Absolute path of the `schemas/` folder: the JSON Schemas the loader enforces. */
-export const SCHEMA_DIR: string = fileURLToPath(new URL('../../../schemas/', import.meta.url)).replace(
-  /[\\/]$/,
-  '',
-);
+export const SCHEMA_DIR: string = existsSync(packaged)
+  ? packaged
+  : fileURLToPath(new URL('../../../schemas/', import.meta.url)).replace(/[\\/]$/, '');
 
 /** Every document kind, in the order they are documented. */
 export const KINDS = ['project', 'agent', 'model', 'tool', 'toolset', 'middleware', 'memory'] as const;

@@ -160,6 +160,20 @@ export {
   type SessionSummary,
   summarise,
 } from './session.js';
+export { assertSessionId, InvalidSessionIdError, SESSION_ID_RULE } from './session-id.js';
+export {
+  holderOf,
+  type LeaseAttempt,
+  type LeaseHolder,
+  type LeaseRequest,
+  LeaseTable,
+  leaseLapsed,
+  newLease,
+  SessionBusyError,
+  type SessionLease,
+  SessionLeaseLostError,
+  type StoredLease,
+} from './session-lease.js';
 export { applyDelta } from './state-delta.js';
 export {
   type AnyTool,

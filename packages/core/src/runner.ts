@@ -9,6 +9,7 @@ import {
   type InvocationLimits,
   type InvocationShared,
 } from './invocation/invocation-context.js';
+import { holdSession } from './invocation/session-lease.js';
 import { UsageError } from './llm-agent.js';
 import { AgentRun } from './loop/agent-run.js';
 import { EventChannel } from './loop/event-channel.js';
@@ -32,6 +33,8 @@ export interface InvocationOptions {
   input: string;
   /** Continue this session; a new one is created when it does not exist. */
   sessionId?: string;
+  /** Milliseconds to wait for a session busy with another invocation; default 0: fail at once. */
+  wait?: number;
   userId?: string;
   signal?: AbortSignal;
   /** Milliseconds for the whole invocation. */
@@ -69,6 +72,8 @@ export interface RunnerOptions {
   agent: Agent;
   /** Where sessions live. Default: in memory. */
   store?: SessionStore;
+  /** How long a session's lease lasts unless renewed (renewed every third of it). Default 30 s. */
+  leaseTtlMs?: number;
 }
 
 /**
@@ -78,11 +83,13 @@ export interface RunnerOptions {
 export class Runner {
   readonly agent: Agent;
   readonly store: SessionStore;
+  readonly #leaseTtlMs: number | undefined;
   readonly #parallel: ReadonlySet<string>;
 
   constructor(options: RunnerOptions) {
     this.agent = options.agent;
     this.store = options.store ?? new InMemorySessionStore();
+    this.#leaseTtlMs = options.leaseTtlMs;
     if (!this.agent.parent) linkTree(this.agent);
     this.#parallel = new Set(
       listAgents(this.agent)
@@ -127,8 +134,35 @@ export class Runner {
     return run;
   }
 
+  // One invocation at a time per session: the lease is held from before the session is read (or
+  // created) until the last event is stored, on every exit path.
   async #execute(
     options: InvocationOptions,
+    decisions: readonly ApprovalDecision[] | undefined,
+    channel: EventChannel<AgentEvent>,
+    controller: AbortController,
+  ): Promise<InvocationResult> {
+    const sessionId = options.sessionId ?? randomUUID();
+    const freshId = randomUUID();
+    const held = await holdSession(this.store, sessionId, {
+      holder: decisions
+        ? `a resume of agent ${this.agent.name}`
+        : `invocation ${freshId} of agent ${this.agent.name}`,
+      wait: options.wait,
+      ttlMs: this.#leaseTtlMs,
+      signal: options.signal,
+      onLost: (error) => controller.abort(error),
+    });
+    try {
+      return await this.#invoke({ ...options, sessionId }, freshId, decisions, channel, controller);
+    } finally {
+      await held.release();
+    }
+  }
+
+  async #invoke(
+    options: InvocationOptions,
+    freshId: string,
     decisions: readonly ApprovalDecision[] | undefined,
     channel: EventChannel<AgentEvent>,
     controller: AbortController,
@@ -155,7 +189,7 @@ export class Runner {
             options.timeout,
           );
     const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
-    const invocationId = checkpoint?.invocationId ?? randomUUID();
+    const invocationId = checkpoint?.invocationId ?? freshId;
     const shared = this.#shared(
       session,
       options,

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { AgentEvent } from './events.js';
 import { InMemoryMemory, type MemoryProvider } from './memory.js';
 import type { Message } from './messages.js';
+import { assertSessionId } from './session-id.js';
+import { type LeaseAttempt, type LeaseRequest, LeaseTable, type SessionLease } from './session-lease.js';
 import { applyDelta } from './state-delta.js';
 
 /** A conversation as stored: its event log (the source of truth), the state it builds, and links. */
@@ -56,6 +58,16 @@ export interface SessionStore {
   list(filter?: { parentId?: string }): Promise<SessionSummary[]>;
   /** Deletes the session and its child sessions; false when it did not exist. */
   delete(id: string): Promise<boolean>;
+  /**
+   * Tries once to take the exclusive lease of a session for one invocation, across processes (and
+   * machines, for a shared store). The session need not exist yet, so concurrent first runs on a
+   * new id are ordered too. Answers the lease, or who holds it; never waits.
+   */
+  lease(id: string, request: LeaseRequest): Promise<LeaseAttempt>;
+  /** Extends a held lease by `ttlMs` from now; throws `SessionLeaseLostError` when another holder took it. */
+  renewLease(lease: SessionLease, ttlMs: number): Promise<SessionLease>;
+  /** Gives a lease up; nothing happens when it is no longer held by this token. */
+  releaseLease(lease: SessionLease): Promise<void>;
   /** Releases files or connections. */
   close?(): Promise<void>;
   /**
@@ -107,6 +119,20 @@ export class InMemorySessionStore implements SessionStore, MemoryProvider {
   readonly #sessions = new Map<string, Session>();
   readonly #memory = new InMemoryMemory();
   readonly #scopes = new Map<string, Record<string, unknown>>();
+  readonly #leases = new LeaseTable();
+
+  async lease(id: string, request: LeaseRequest): Promise<LeaseAttempt> {
+    assertSessionId(id);
+    return this.#leases.acquire(id, request);
+  }
+
+  async renewLease(lease: SessionLease, ttlMs: number): Promise<SessionLease> {
+    return this.#leases.renew(lease, ttlMs);
+  }
+
+  async releaseLease(lease: SessionLease): Promise<void> {
+    this.#leases.release(lease);
+  }
 
   async getScopedState(scope: string): Promise<Record<string, unknown>> {
     return structuredClone(this.#scopes.get(scope) ?? {});
@@ -132,12 +158,14 @@ export class InMemorySessionStore implements SessionStore, MemoryProvider {
 
   async create(init: SessionInit = {}): Promise<Session> {
     const session = newSession(init);
+    assertSessionId(session.id);
     if (this.#sessions.has(session.id)) throw new Error(`session ${session.id} already exists`);
     this.#sessions.set(session.id, session);
     return structuredClone(session);
   }
 
   async get(id: string): Promise<Session | undefined> {
+    assertSessionId(id);
     const session = this.#sessions.get(id);
     return session && structuredClone(session);
   }

@@ -23,7 +23,7 @@ export async function writeFileAtomic(path: string, data: string, durable = true
 }
 
 /** Makes a rename in `dir` durable; some platforms cannot open a directory, which is not an error. */
-async function syncDirectory(dir: string): Promise<void> {
+export async function syncDirectory(dir: string): Promise<void> {
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
     handle = await open(dir, 'r');

@@ -20,17 +20,6 @@ export class CorruptSessionError extends SessionStoreError {
   }
 }
 
-/** A session id that is not safe to use as a file name. */
-export class InvalidSessionIdError extends SessionStoreError {
-  /** The rejected id. */
-  readonly id: string;
-
-  constructor(id: string, why: string) {
-    super(`invalid session id ${JSON.stringify(id)}: ${why}`);
-    this.id = id;
-  }
-}
-
 /** An operation on a session that does not exist. */
 export class SessionNotFoundError extends SessionStoreError {
   /** The missing session's id. */

@@ -22,7 +22,8 @@ interface LockOwner {
 // A lock file with no readable owner comes from the O_EXCL fallback (creator killed between open
 // and write) or from a hand; a live writer fills it in microseconds, so a short grace is enough.
 const UNREADABLE_GRACE_MS = 1_000;
-const HOST = hostname();
+/** This machine's name, recorded in lock and lease files. */
+export const HOST = hostname();
 
 /**
  * Takes the lock file at `path` (created atomically, holding the owner's pid, host and time) and
@@ -119,7 +120,12 @@ function isStale(seen: SeenLock, staleMs: number): boolean {
   const now = Date.now();
   if (!seen.owner) return now - seen.mtimeMs > UNREADABLE_GRACE_MS;
   if (now - seen.owner.time > staleMs) return true;
-  return seen.owner.host === HOST && !isAlive(seen.owner.pid);
+  return processGone(seen.owner.pid, seen.owner.host);
+}
+
+/** True when the process `pid` on `host` is known to have exited (only this host's processes can be known). */
+export function processGone(pid: number, host: string): boolean {
+  return host === HOST && !isAlive(pid);
 }
 
 /** True unless the process is known to be gone (EPERM means it exists but belongs to someone else). */

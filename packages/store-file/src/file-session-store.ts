@@ -1,26 +1,31 @@
-import { mkdir, stat, unlink } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import {
   type AgentEvent,
   applyStateDelta,
+  assertSessionId,
+  type LeaseAttempt,
+  type LeaseRequest,
   type MemoryProvider,
   type Message,
   newSession,
   type SessionInit,
+  type SessionLease,
   type SessionStore,
   type SessionSummary,
 } from '@agentctl/core';
 import { SessionExistsError, SessionNotFoundError } from './errors.js';
 import { acquireLock, type LockOptions } from './file-lock.js';
-import { type IndexEntry, indexEntryOf } from './index-entry.js';
+import type { IndexEntry } from './index-entry.js';
 import { KeyedQueue } from './keyed-queue.js';
+import { LeaseFile } from './lease-file.js';
 import { type RetentionPolicy, sessionsToRemove } from './retention.js';
 import { entryFromFile, sessionFileIds } from './scan-sessions.js';
 import { ScopedStateFiles } from './scoped-state.js';
 import { assertSessionExport, flattenExport, type SessionExport } from './session-export.js';
-import { openSessionDb, SessionFile } from './session-file.js';
-import { assertSessionId } from './session-id.js';
 import { SessionIndex } from './session-index.js';
+import type { LogRecord } from './session-log.js';
+import { SessionLogs } from './session-logs.js';
 import type { StoredSession } from './stored-session.js';
 
 /** Where and how a {@link FileSessionStore} keeps sessions. */
@@ -48,9 +53,10 @@ export interface FileSessionSummary extends SessionSummary {
 }
 
 /**
- * A {@link SessionStore} and {@link MemoryProvider} keeping one JSON file per session (`<id>.json`)
- * plus an index, so an append costs the same with 10 sessions or 100,000. Writes are atomic; writes
- * to one session are queued in this process and locked (`<id>.lock`) across processes.
+ * A {@link SessionStore} and {@link MemoryProvider} keeping one append-only log per session
+ * (`<id>.jsonl`: a snapshot line, then a line per write) plus an index, so an append costs the same
+ * at 10 events or 50,000, with 10 sessions or 100,000. Writes to one session are queued in this
+ * process and locked (`<id>.lock`) across processes; `<id>.lease` holds the session for one invocation.
  *
  * @example
  * const store = new FileSessionStore({ path: '.agentctl/sessions', retention: { maxSessions: 100 } });
@@ -65,6 +71,7 @@ export class FileSessionStore implements SessionStore, MemoryProvider {
   readonly #queue = new KeyedQueue();
   readonly #scopes: ScopedStateFiles;
   readonly #index: SessionIndex;
+  readonly #logs: SessionLogs;
   #ready: Promise<unknown> | undefined;
 
   constructor(options: FileSessionStoreOptions = {}) {
@@ -72,6 +79,7 @@ export class FileSessionStore implements SessionStore, MemoryProvider {
     this.#options = options;
     this.#durable = options.durable ?? true;
     this.#index = new SessionIndex(this.path, this.#durable, options.lock ?? {});
+    this.#logs = new SessionLogs(this.path, this.#durable);
     this.#scopes = new ScopedStateFiles(this.path, options.lock);
   }
 
@@ -85,44 +93,57 @@ export class FileSessionStore implements SessionStore, MemoryProvider {
     return this.#scopes.update(scope, delta);
   }
 
-  /** Absolute path of a session's file. */
+  /** Absolute path of a session's log (`<id>.jsonl`). */
   fileOf(id: string): string {
     assertSessionId(id);
-    return join(this.path, `${id}.json`);
+    return this.#logs.pathOf(id);
   }
 
   async create(init: SessionInit = {}): Promise<StoredSession> {
     const session: StoredSession = newSession(init);
     assertSessionId(session.id);
     if (session.parentId !== undefined) assertSessionId(session.parentId);
-    await this.#withSession(session.id, async (file) => {
-      if (await exists(file.path)) throw new SessionExistsError(session.id, this.path);
-      await file.write(session);
-      await this.#index.put(indexEntryOf(session, file.bytes));
-    });
+    await this.#ensureDir();
+    await this.#index.put(await this.#logs.create(session));
     if (session.parentId === undefined && this.#options.retention) await this.#applyRetention(session.id);
     return session;
   }
 
   /** The session with its events, state and saved messages; throws `CorruptSessionError` for a bad file. */
   async get(id: string): Promise<StoredSession | undefined> {
-    const db = openSessionDb(new SessionFile(this.fileOf(id), this.#durable));
-    await db.read();
-    return db.data ?? undefined;
+    assertSessionId(id);
+    return this.#logs.read(id);
+  }
+
+  /** Takes the session's lease (`<id>.lease`) unless a live invocation holds it. */
+  async lease(id: string, request: LeaseRequest): Promise<LeaseAttempt> {
+    return this.#withLock(id, () => this.#leaseFile(id).acquire(id, request));
+  }
+
+  /** Extends a held lease. */
+  async renewLease(lease: SessionLease, ttlMs: number): Promise<SessionLease> {
+    return this.#withLock(lease.sessionId, () => this.#leaseFile(lease.sessionId).renew(lease, ttlMs));
+  }
+
+  /** Gives a lease up, removing `<id>.lease`. */
+  async releaseLease(lease: SessionLease): Promise<void> {
+    await this.#withLock(lease.sessionId, () => this.#leaseFile(lease.sessionId).release(lease));
+  }
+
+  #leaseFile(id: string): LeaseFile {
+    assertSessionId(id);
+    return new LeaseFile(join(this.path, `${id}.lease`));
   }
 
   async append(id: string, events: readonly AgentEvent[]): Promise<void> {
-    await this.#update(id, (session) => {
-      session.events.push(...structuredClone(events));
-      applyStateDelta(session.state, events);
-    });
+    await this.#write(id, { t: Date.now(), events: [...events] });
   }
 
   async setCheckpoint(id: string, checkpoint: unknown): Promise<void> {
-    await this.#update(id, (session) => {
-      if (checkpoint === undefined) delete session.checkpoint;
-      else session.checkpoint = structuredClone(checkpoint);
-    });
+    await this.#write(
+      id,
+      checkpoint === undefined ? { t: Date.now(), clear: 'checkpoint' } : { t: Date.now(), checkpoint },
+    );
   }
 
   async list(filter: FileListFilter = {}): Promise<FileSessionSummary[]> {
@@ -138,12 +159,8 @@ export class FileSessionStore implements SessionStore, MemoryProvider {
     assertSessionId(id);
     const entries = await this.#index.read();
     for (const child of entries.values()) if (child.parentId === id) await this.delete(child.id);
-    return this.#withSession(id, async (file) => {
-      let existed = true;
-      await unlink(file.path).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error;
-        existed = false;
-      });
+    return this.#withLock(id, async () => {
+      const existed = await this.#logs.remove(id);
       if (existed || entries.has(id)) await this.#index.remove(id);
       return existed;
     });
@@ -158,23 +175,17 @@ export class FileSessionStore implements SessionStore, MemoryProvider {
     return (await this.get(sessionId))?.messages ?? [];
   }
 
-  /** Saves the conversation into the session's file, creating the session when needed (MemoryProvider). */
+  /** Saves the conversation into the session's log, creating the session when needed (MemoryProvider). */
   async save(sessionId: string, messages: readonly Message[]): Promise<void> {
-    await this.#update(
-      sessionId,
-      (session) => {
-        session.messages = structuredClone([...messages]);
-      },
-      true,
+    await this.#write(sessionId, { t: Date.now(), messages: [...messages] }, () =>
+      newSession({ id: sessionId }),
     );
   }
 
   /** Forgets the saved conversation; the event log stays (MemoryProvider). */
   async clear(sessionId: string): Promise<void> {
-    if (!(await exists(this.fileOf(sessionId)))) return;
-    await this.#update(sessionId, (session) => {
-      delete session.messages;
-    });
+    if (!(await this.get(sessionId))) return;
+    await this.#write(sessionId, { t: Date.now(), clear: 'messages' });
   }
 
   /** The session and all its child sessions as one JSON document. */
@@ -196,15 +207,10 @@ export class FileSessionStore implements SessionStore, MemoryProvider {
     const sessions = flattenExport(data);
     for (const s of sessions) {
       assertSessionId(s.id);
-      if (await exists(this.fileOf(s.id))) throw new SessionExistsError(s.id, this.path);
+      if (await this.get(s.id)) throw new SessionExistsError(s.id, this.path);
     }
-    for (const session of sessions) {
-      await this.#withSession(session.id, async (file) => {
-        if (await exists(file.path)) throw new SessionExistsError(session.id, this.path);
-        await file.write(session);
-        await this.#index.put(indexEntryOf(session, file.bytes));
-      });
-    }
+    await this.#ensureDir();
+    for (const session of sessions) await this.#index.put(await this.#logs.create(session));
     return data.session.id;
   }
 
@@ -214,33 +220,19 @@ export class FileSessionStore implements SessionStore, MemoryProvider {
     await this.#index.rebuild();
   }
 
-  /** Read-modify-write of one session under its queue and lock; the file is re-read under the lock. */
-  async #update(
-    id: string,
-    mutate: (session: StoredSession) => void,
-    createIfMissing = false,
-  ): Promise<void> {
-    await this.#withSession(id, async (file) => {
-      const db = openSessionDb(file);
-      await db.read();
-      if (!db.data) {
-        if (!createIfMissing) throw new SessionNotFoundError(id, this.path);
-        db.data = newSession({ id });
-      }
-      mutate(db.data);
-      db.data.updatedAt = Date.now();
-      await db.write();
-      await this.#index.put(indexEntryOf(db.data, file.bytes));
-    });
+  /** Appends one record to a session's log under its lock, and records the new summary in the index. */
+  async #write(id: string, record: LogRecord, create?: () => StoredSession): Promise<void> {
+    await this.#withLock(id, async () => this.#index.put(await this.#logs.append(id, record, create)));
   }
 
-  async #withSession<T>(id: string, task: (file: SessionFile) => Promise<T>): Promise<T> {
-    const file = new SessionFile(this.fileOf(id), this.#durable);
+  /** Runs `task` holding the session's lock: queued within this process, `<id>.lock` across processes. */
+  async #withLock<T>(id: string, task: () => Promise<T>): Promise<T> {
+    assertSessionId(id);
     await this.#ensureDir();
     return this.#queue.run(id, async () => {
       const release = await acquireLock(join(this.path, `${id}.lock`), this.#options.lock);
       try {
-        return await task(file);
+        return await task();
       } finally {
         await release();
       }
@@ -263,7 +255,11 @@ export class FileSessionStore implements SessionStore, MemoryProvider {
         entries.delete(entry.id);
         continue;
       }
-      const size = (await stat(join(this.path, `${entry.id}.json`)).catch(() => undefined))?.size;
+      const size = (
+        await stat(this.#logs.pathOf(entry.id))
+          .catch(() => stat(this.#logs.legacyPathOf(entry.id)))
+          .catch(() => undefined)
+      )?.size;
       if (size !== entry.bytes || entry.corrupt) suspects.push(entry.id);
     }
     for (const id of suspects) {
@@ -278,11 +274,4 @@ export class FileSessionStore implements SessionStore, MemoryProvider {
     this.#ready ??= mkdir(this.path, { recursive: true });
     return this.#ready;
   }
-}
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
 }

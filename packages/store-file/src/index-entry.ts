@@ -3,7 +3,7 @@ import type { StoredSession } from './stored-session.js';
 
 /** What the index keeps about one session: its summary, the file size it last wrote, and corruption found. */
 export interface IndexEntry extends SessionSummary {
-  /** Size of `<id>.json` after the store's last write; another size means someone else changed the file. */
+  /** Size of the session's log after the store's last write; another size means someone else changed it. */
   bytes: number;
   /** Why the file could not be read, when a check found it corrupt. */
   corrupt?: string;

@@ -1,7 +1,8 @@
+// The id rule is core's, the same in every store; re-exported for this package's users.
+export { assertSessionId, InvalidSessionIdError } from '@agentctl/core';
 export {
   CorruptSessionError,
   InvalidExportError,
-  InvalidSessionIdError,
   LockTimeoutError,
   SessionExistsError,
   SessionNotFoundError,
@@ -23,5 +24,4 @@ export {
 } from './file-session-store.js';
 export type { RetentionPolicy } from './retention.js';
 export { assertSessionExport, type SessionExport } from './session-export.js';
-export { assertSessionId } from './session-id.js';
 export { FORMAT_VERSION, parseStoredSession, type StoredSession } from './stored-session.js';

@@ -1,10 +1,9 @@
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir } from 'node:fs/promises';
 import { CorruptSessionError } from './errors.js';
-import { type IndexEntry, indexEntryOf } from './index-entry.js';
-import { parseStoredSession } from './stored-session.js';
+import type { IndexEntry } from './index-entry.js';
+import { SessionLogs } from './session-logs.js';
 
-/** The ids of every session file in `dir` (`<id>.json`, not the index and not temp files). */
+/** The ids of every session in `dir`: logs (`<id>.jsonl`) and one-file sessions of the old layout (`<id>.json`). */
 export async function sessionFileIds(dir: string): Promise<string[]> {
   let names: string[];
   try {
@@ -13,31 +12,34 @@ export async function sessionFileIds(dir: string): Promise<string[]> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  return names
-    .filter((name) => name.endsWith('.json') && name !== 'index.json')
-    .map((name) => name.slice(0, -5));
+  const ids = new Set<string>();
+  for (const name of names) {
+    if (name.endsWith('.jsonl') && name !== 'index.jsonl') ids.add(name.slice(0, -6));
+    else if (name.endsWith('.json') && name !== 'index.json') ids.add(name.slice(0, -5));
+  }
+  return [...ids];
 }
 
-/** Reads one session file into an index entry; a corrupt file becomes an entry marked corrupt. */
+/** Reads one session into an index entry; a corrupt file becomes an entry marked corrupt. */
 export async function entryFromFile(dir: string, id: string): Promise<IndexEntry | undefined> {
-  const path = join(dir, `${id}.json`);
-  let text: string;
+  const logs = new SessionLogs(dir, false);
   try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  const bytes = Buffer.byteLength(text);
-  try {
-    return indexEntryOf(parseStoredSession(text, path), bytes);
+    return await logs.entry(id);
   } catch (error) {
     if (!(error instanceof CorruptSessionError)) throw error;
-    return { id, eventCount: 0, paused: false, createdAt: 0, updatedAt: 0, bytes, corrupt: error.message };
+    return {
+      id,
+      eventCount: 0,
+      paused: false,
+      createdAt: 0,
+      updatedAt: 0,
+      bytes: -1,
+      corrupt: error.message,
+    };
   }
 }
 
-/** Index entries for every session file in `dir`, read one by one (used only to rebuild a lost index). */
+/** Index entries for every session in `dir`, read one by one (used only to rebuild a lost index). */
 export async function scanSessions(dir: string): Promise<IndexEntry[]> {
   const entries: IndexEntry[] = [];
   for (const id of await sessionFileIds(dir)) {

@@ -96,8 +96,9 @@ export class SessionIndex {
       } finally {
         await handle.close();
       }
+      if (journalBytes <= MIN_COMPACT_BYTES) return;
       const snapshotBytes = (await stat(this.#snapshotPath).catch(() => undefined))?.size ?? 0;
-      if (journalBytes > Math.max(MIN_COMPACT_BYTES, snapshotBytes)) await this.#compact();
+      if (journalBytes > snapshotBytes) await this.#compact();
     });
   }
 

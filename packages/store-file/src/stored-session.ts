@@ -4,7 +4,7 @@ import { CorruptSessionError } from './errors.js';
 /** The layout version this package reads and writes. */
 export const FORMAT_VERSION = 1;
 
-/** One session file (`<id>.json`): the core session plus the conversation kept for the memory provider. */
+/** A stored session (a log's snapshot line, or a one-file session): the core session plus the saved conversation. */
 export interface StoredSession extends Session {
   /** The conversation saved through the `MemoryProvider` interface, when any. */
   messages?: Message[];
@@ -43,7 +43,7 @@ export function checkShape(value: unknown): string | undefined {
   return undefined;
 }
 
-/** The file text for a session: compact JSON, since files are rewritten on every append. */
+/** A session as one line of JSON: a log's snapshot line (compact, and a newline ends it). */
 export function serialiseStoredSession(session: StoredSession): string {
   return `${JSON.stringify(session)}\n`;
 }

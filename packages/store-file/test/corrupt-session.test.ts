@@ -12,9 +12,9 @@ describe('a corrupt session file', () => {
     await store.create({ id: 'good' });
     await store.create({ id: 'bad', agent: 'x' });
     await store.append('bad', [messageEvent('a'), messageEvent('b')]);
-    const file = join(dir, 'bad.json');
-    const { size } = await import('node:fs/promises').then((fs) => fs.stat(file));
-    await truncate(file, Math.floor(size / 2));
+    const file = join(dir, 'bad.jsonl');
+    // Cut inside the snapshot line: no line of the log after it can be trusted.
+    await truncate(file, 20);
 
     const error = await store.get('bad').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CorruptSessionError);
@@ -39,10 +39,27 @@ describe('a corrupt session file', () => {
     const dir = await tempDir();
     const store = new FileSessionStore({ path: dir });
     await store.create({ id: 'future' });
-    const file = join(dir, 'future.json');
+    const file = join(dir, 'future.jsonl');
     const data = JSON.parse(await readFile(file, 'utf8'));
-    await writeFile(file, JSON.stringify({ ...data, version: 2 }));
-    await expect(store.get('future')).rejects.toThrow(/future\.json is corrupt: unsupported version 2/);
+    await writeFile(file, `${JSON.stringify({ ...data, version: 2 })}\n`);
+    await expect(store.get('future')).rejects.toThrow(
+      /future\.jsonl is corrupt: line 1: unsupported version 2/,
+    );
+  });
+
+  it('a damaged record in the middle of the log is corruption, named with its byte offset', async () => {
+    const dir = await tempDir();
+    const store = new FileSessionStore({ path: dir });
+    await store.create({ id: 'm' });
+    await store.append('m', [messageEvent('a')]);
+    await store.append('m', [messageEvent('b')]);
+    const file = join(dir, 'm.jsonl');
+    const lines = (await readFile(file, 'utf8')).split('\n');
+    lines[1] = `${lines[1]!.slice(0, 10)}`;
+    await writeFile(file, lines.join('\n'));
+    await expect(new FileSessionStore({ path: dir }).get('m')).rejects.toThrow(
+      /m\.jsonl is corrupt: record at byte \d+/,
+    );
   });
 
   it('a corrupt index is rebuilt from the session files', async () => {

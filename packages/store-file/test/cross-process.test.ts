@@ -1,5 +1,6 @@
-import { type ChildProcess, execFile, fork } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
+import { type ChildProcess, execFile, fork, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { AgentEvent } from '@agentctl/core';
@@ -25,18 +26,46 @@ function exited(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Every JSON file in the folder parses, and every session file is a valid session. */
+/** The index parses, and every session log reads as a valid session (a cut-short last line is allowed). */
 async function assertAllFilesValid(dir: string): Promise<void> {
   const store = new FileSessionStore({ path: dir });
   for (const name of await readdir(dir)) {
-    if (!name.endsWith('.json')) continue;
-    const text = await readFile(join(dir, name), 'utf8');
-    expect(() => JSON.parse(text), name).not.toThrow();
-    if (name !== 'index.json') await expect(store.get(name.slice(0, -5))).resolves.toBeDefined();
+    if (name === 'index.json') expect(() => JSON.parse(readFileSync(join(dir, name), 'utf8'))).not.toThrow();
+    else if (name.endsWith('.jsonl') && name !== 'index.jsonl') {
+      await expect(store.get(name.slice(0, -6)), name).resolves.toBeDefined();
+    }
   }
 }
 
+/** Starts a process holding the lease of `id`; resolves once it holds it. */
+function holdLease(dir: string, id: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [fixture('lease-holder.mjs'), dir, id], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout!.once('data', (chunk: Buffer) =>
+      chunk.toString().startsWith('held') ? resolve(child) : reject(new Error(chunk.toString())),
+    );
+    child.once('error', reject);
+  });
+}
+
 describe('FileSessionStore across processes', () => {
+  it('a lease held by a live process is refused, one held by a killed process is free at once', async () => {
+    const dir = await tempDir();
+    const store = new FileSessionStore({ path: dir });
+    const holder = await holdLease(dir, 'leased');
+    const answer = await store.lease('leased', { holder: 'me', ttlMs: 10_000 });
+    expect(answer).toMatchObject({
+      busy: { holder: `holder ${holder.pid}`, where: expect.stringContaining(`pid ${holder.pid}`) },
+    });
+    holder.kill('SIGKILL');
+    await exited(holder);
+    // The holder never released it and its lease has 60 s left: its death frees it.
+    const taken = await store.lease('leased', { holder: 'me', ttlMs: 10_000 });
+    expect('lease' in taken).toBe(true);
+  }, 60_000);
+
   it('continues a conversation started by another process', async () => {
     const dir = await tempDir();
     const turns: string[] = [];

@@ -11,25 +11,30 @@ import { messageEvent } from './support/events.js';
 import { tempDir } from './support/temp-dir.js';
 
 describe('FileSessionStore', () => {
-  it('keeps one versioned JSON file per session and rebuilds state from state deltas', async () => {
+  it('keeps one append-only log per session and rebuilds state from state deltas', async () => {
     const dir = await tempDir();
     const store = new FileSessionStore({ path: dir });
     const session = await store.create({ id: 's1', agent: 'triage', state: { company: 'Acme' } });
     expect(session).toMatchObject({ version: 1, id: 's1', agent: 'triage', events: [] });
     await store.append('s1', [messageEvent('one', { step: 1, company: null })]);
+    const afterOne = await readFile(join(dir, 's1.jsonl'), 'utf8');
     await store.append('s1', [messageEvent('two', { step: 2 }), messageEvent('three')]);
-    const onDisk = JSON.parse(await readFile(join(dir, 's1.json'), 'utf8'));
-    expect(onDisk.version).toBe(1);
-    expect(onDisk.events.map((e: { message: { content: string } }) => e.message.content)).toEqual([
-      'one',
-      'two',
-      'three',
-    ]);
+    const text = await readFile(join(dir, 's1.jsonl'), 'utf8');
+    // An append adds a line and leaves what was written before as it was.
+    expect(text.startsWith(afterOne)).toBe(true);
+    const lines = text
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines[0]).toMatchObject({ version: 1, id: 's1', agent: 'triage', events: [] });
+    expect(
+      lines.slice(1).map((l) => l.events.map((e: { message: { content: string } }) => e.message.content)),
+    ).toEqual([['one'], ['two', 'three']]);
     // A fresh instance (as in another process) reads the same session.
     const again = await new FileSessionStore({ path: dir }).get('s1');
     expect(again?.state).toEqual({ step: 2 });
     expect(again?.events).toHaveLength(3);
-    expect((await readdir(dir)).sort()).toEqual(['index.jsonl', 's1.json']);
+    expect((await readdir(dir)).sort()).toEqual(['index.jsonl', 's1.jsonl']);
   });
 
   it('queues writes to one session within a process so none is lost', async () => {

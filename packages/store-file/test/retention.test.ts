@@ -25,10 +25,10 @@ describe('retention', () => {
     await store.create({ id: 'old' });
     await store.create({ id: 'old-child', parentId: 'old' });
     await store.create({ id: 'recent' });
-    // Age "old" by rewriting its file as the documented layout allows, then rebuild the index.
-    const file = join(dir, 'old.json');
+    // Age "old" by rewriting its snapshot line as the documented layout allows, then rebuild the index.
+    const file = join(dir, 'old.jsonl');
     const data = JSON.parse(await readFile(file, 'utf8'));
-    await writeFile(file, JSON.stringify({ ...data, updatedAt: Date.now() - 120_000 }));
+    await writeFile(file, `${JSON.stringify({ ...data, updatedAt: Date.now() - 120_000 })}\n`);
     await store.reindex();
     await store.create({ id: 'new' });
     expect((await store.list()).map((s) => s.id).sort()).toEqual(['new', 'recent']);

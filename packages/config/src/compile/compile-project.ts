@@ -44,7 +44,8 @@ export interface Runtime {
  * @example
  * const project = await loadProject();
  * const { runtime, diagnostics } = await compileProject(project, { registry: createRegistry() });
- * const result = await runtime?.agents.get('hello')?.run('hi').result;
+ * const agent = runtime?.agents.get('hello');
+ * if (agent) console.log((await new Runner({ agent }).run({ input: 'hi' }).result).text);
  */
 export async function compileProject(
   project: LoadedProject,

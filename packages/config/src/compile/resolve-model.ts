@@ -5,6 +5,7 @@ import { displayPath, resolveProjectPath } from '../paths.js';
 import type { ProviderFactory } from '../registry.js';
 import type { AgentSpec, ModelSpec, ProjectSpec } from '../spec-types.js';
 import type { Compiler } from './compiler.js';
+import { modelInfo } from './model-catalogue.js';
 import { replayFromSpec } from './offline-provider.js';
 
 /**
@@ -102,10 +103,11 @@ export async function resolveModel(
   }
   const provider = await pending;
   if (!provider) return undefined;
+  // Prices written in YAML win over the catalogue's list prices.
   const p = spec.pricing;
   const pricing = p
     ? { input: p.input, output: p.output, cacheRead: p.cache_read, cacheWrite: p.cache_write }
-    : undefined;
+    : modelInfo(spec.provider, spec.model ?? '')?.pricing;
   return { provider, spec, pricing };
 }
 

@@ -10,6 +10,7 @@ import type { Rule } from './rule.js';
 import { singleParent } from './single-parent.js';
 import { uniqueNames } from './unique-names.js';
 import { unresolvedReference } from './unresolved-reference.js';
+import { unsetStateKey } from './unset-state-key.js';
 import { workflowConstraints } from './workflow-constraints.js';
 
 /** Every semantic rule, in the order their diagnostics are most useful. */
@@ -26,4 +27,5 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'env-required', check: envRequired },
   { id: 'anthropic-sampling', check: anthropicSampling },
   { id: 'instruction-template', check: instructionTemplate },
+  { id: 'unset-state-key', check: unsetStateKey },
 ];

@@ -57,7 +57,8 @@ export interface ProjectWatch {
  * @example
  * const watch = await watchProject('.', (g) => console.log(`generation ${g.id}`), (ds) => ds.forEach((d) => console.error(formatDiagnostic(d))));
  * const lease = watch.acquire();
- * try { await lease?.generation.runtime.agents.get('hello')?.run('hi').result; } finally { lease?.release(); }
+ * const agent = lease?.generation.runtime.agents.get('hello');
+ * try { if (agent) await new Runner({ agent }).run({ input: 'hi' }).result; } finally { lease?.release(); }
  */
 export async function watchProject(
   dir: string,

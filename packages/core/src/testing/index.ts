@@ -15,3 +15,8 @@ export { ScriptModel } from '../offline/script-model.js';
 export function scriptedModel(turns: readonly ScriptTurn[]): ScriptModel {
   return new ScriptModel(turns, { record: true });
 }
+export {
+  type ConformanceCase,
+  type SessionStoreHarness,
+  sessionStoreConformance,
+} from './session-store-conformance.js';

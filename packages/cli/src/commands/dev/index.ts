@@ -3,6 +3,7 @@ import { createInterface, type Interface } from 'node:readline/promises';
 import { Runner } from '@agentctl/core';
 import { CliError, EXIT } from '../../cli-error.js';
 import { type Io, styles } from '../../io.js';
+import { parseAllowRules } from '../run/allow-rules.js';
 import { invoke, type RunCommandOptions } from '../run/index.js';
 import { type LiveProject, openLiveProject } from './live-project.js';
 
@@ -12,7 +13,11 @@ export interface DevCommandOptions {
   json?: boolean;
   session?: string;
   model?: string;
+  /** The user whose `user:` state keys the chat shares. */
+  user?: string;
   approveAll?: boolean;
+  /** `--allow` patterns: matching calls run without asking (deny rules of the YAML still win). */
+  allow?: string[];
   project?: string;
 }
 
@@ -23,6 +28,7 @@ export interface DevCommandOptions {
  */
 export async function devCommand(raw: Record<string, unknown>, io: Io): Promise<number> {
   const options = raw as unknown as DevCommandOptions;
+  parseAllowRules(options.allow ?? []); // a malformed --allow is a usage error before the watch starts
   const tty = io.stdinIsTTY;
   let rl: Interface | undefined;
   let asking = false;

@@ -1,42 +1,31 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
-import { SCHEMA_DIR } from '@agentctl/config';
+import { basename, join, relative, resolve } from 'node:path';
 import { CliError, EXIT } from '../../cli-error.js';
 import type { Io } from '../../io.js';
+import { VERSION } from '../../program.js';
+import { writeProjectSchema } from '../schema/project-schema.js';
+import { commandName } from './command-name.js';
+import { PROJECT_SCHEMA, projectFiles } from './project-files.js';
+import { TEMPLATE_FILES, TEMPLATES, type TemplateName } from './templates.js';
 
-/** `agentctl init [dir]`: a new project with an agent and a tool that run offline at once. */
+/**
+ * `agentctl init [dir] [--template single|team|pipeline|mcp]`: a new project that validates and
+ * runs offline at once, with its package, editor schema mapping and CI workflow.
+ */
 export async function initCommand(options: Record<string, unknown>, io: Io): Promise<number> {
   const dir = resolve(io.cwd, String(options.dir ?? '.'));
+  const name = String(options.template ?? 'single');
+  if (!(TEMPLATES as readonly string[]).includes(name)) {
+    throw new CliError(`unknown template "${name}"; templates: ${TEMPLATES.join(', ')}`, EXIT.usage);
+  }
+  const template = TEMPLATE_FILES[name as TemplateName];
   const existing = await readdir(dir).catch(() => [] as string[]);
-  if (existing.filter((name) => !name.startsWith('.')).length > 0 && !options.force) {
+  if (existing.filter((entry) => !entry.startsWith('.')).length > 0 && !options.force) {
     throw new CliError(`${dir} is not empty; use --force to write into it`, EXIT.usage);
   }
-  const schema = join(SCHEMA_DIR, 'agentctl.schema.json');
-  const modeline = (from: string) => `# yaml-language-server: $schema=${relative(from, schema)}\n`;
-  const files: Record<string, string> = {
-    'agentctl.yaml': `${modeline(dir)}kind: project\nname: ${sanitize(dir)}\ninclude: [agents/**/*.yaml]\n`,
-    'agents/assistant.yaml': `${modeline(join(dir, 'agents'))}kind: agent
-name: assistant
-description: A first agent; answers offline until you give it a real model.
-model: offline/auto          # try openai/gpt-4.1-mini with OPENAI_API_KEY set
-instruction: |
-  You help with questions about {{ state.topic }}. Today is {{ date }}.
-tools:
-  - builtin: current_time
-  - clock
----
-kind: tool
-name: clock
-description: Prints the date and time of this machine
-parameters: { type: object, properties: {} }
-command:
-  argv: [date, -u]
-needs_approval: false
-`,
-    '.gitignore': '.agentctl/\n.env\n',
-  };
-  for (const [name, text] of Object.entries(files)) {
-    const path = join(dir, name);
+  const files = { ...projectFiles(packageName(dir), VERSION, template), ...template.files };
+  for (const [file, text] of Object.entries(files)) {
+    const path = join(dir, file);
     await mkdir(join(path, '..'), { recursive: true });
     await writeFile(path, text, { flag: options.force ? 'w' : 'wx' }).catch(
       (error: NodeJS.ErrnoException) => {
@@ -46,12 +35,30 @@ needs_approval: false
       },
     );
   }
+  await writeProjectSchema(join(dir, PROJECT_SCHEMA));
+
   const where = relative(io.cwd, dir) || '.';
-  io.stdout(`created a project in ${where}\nnext: agentctl -C ${where} run assistant "what time is it?"\n`);
+  const cli = commandName(io, dir);
+  const lines = [`created a project in ${where} (template ${name})`];
+  if (where !== '.') lines.push(`next: cd ${quote(where)}`);
+  if (template.needsInstall)
+    lines.push('next: npm install   # the MCP server; from a clone: npm i <the packed tarballs> (README)');
+  lines.push(`next: ${cli.command} run ${template.agent} ${quote(template.prompt)}`);
+  if (cli.hint) lines.push(cli.hint);
+  io.stdout(`${lines.join('\n')}\n`);
   return 0;
 }
 
-function sanitize(dir: string): string {
-  const base = dir.split('/').filter(Boolean).pop() ?? 'project';
-  return base.replace(/[^A-Za-z0-9_-]/g, '-') || 'project';
+// The folder's name, made fit for both npm (lowercase) and agentctl (a letter first, at most 64).
+function packageName(dir: string): string {
+  const name = basename(dir)
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/^[^a-z]+|-+$/g, '')
+    .slice(0, 64);
+  return name || 'agentctl-project';
+}
+
+function quote(text: string): string {
+  return /^[\w./-]+$/.test(text) ? text : `"${text.replaceAll('"', '\\"')}"`;
 }

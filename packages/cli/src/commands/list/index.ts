@@ -1,4 +1,4 @@
-import type { Io } from '../../io.js';
+import { type Io, styles } from '../../io.js';
 import { openProject } from '../../project.js';
 
 /** `agentctl list`: the agents of the project with their type and description. */
@@ -11,6 +11,7 @@ export async function listCommand(options: Record<string, unknown>, io: Io): Pro
       description: entry.spec.description ?? '',
       file: entry.file,
       inline: entry.parent !== undefined,
+      ...(entry.parent !== undefined && { parent: entry.parent }),
     }))
     .sort((a, b) => a.name.localeCompare(b.name));
   if (options.json) {
@@ -22,9 +23,12 @@ export async function listCommand(options: Record<string, unknown>, io: Io): Pro
     return 0;
   }
   const width = Math.max(...rows.map((r) => r.name.length));
+  const s = styles(io.isTTY);
   for (const row of rows) {
     const type = row.type === 'llm' ? '' : ` [${row.type}]`;
-    io.stdout(`${row.name.padEnd(width)}  ${row.description}${type}\n`);
+    // An inline sub-agent without a description is at least placed in its tree.
+    const description = row.description || (row.parent ? s.dim(`(inline sub-agent of ${row.parent})`) : '');
+    io.stdout(`${row.name.padEnd(width)}  ${description}${type}\n`);
   }
   return 0;
 }

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { createInterface, type Interface } from 'node:readline/promises';
 import type { ApprovalDecision, InvocationResult, PendingApproval, RunOptions } from '@agentctl/core';
-import { isAgentError, Runner, UsageError } from '@agentctl/core';
+import {
+  assertSessionId,
+  isAgentError,
+  parseDuration,
+  Runner,
+  SessionBusyError,
+  UsageError,
+} from '@agentctl/core';
 import { CliError, EXIT } from '../../cli-error.js';
 import { type Io, styles } from '../../io.js';
 import { openRuntime } from '../../project.js';
@@ -16,6 +23,8 @@ export interface RunCommandOptions {
   prompt?: string;
   json?: boolean;
   session?: string;
+  /** `--wait [DURATION]`: how long to wait for a session another run holds (true: the default). */
+  wait?: string | boolean;
   /** The user whose `user:` state the run shares. */
   user?: string;
   approve?: string[];
@@ -33,6 +42,7 @@ export interface RunCommandOptions {
 export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<number> {
   const options = raw as unknown as RunCommandOptions;
   parseAllowRules(options.allow ?? []); // a malformed --allow is a usage error before any server starts
+  waitMs(options); // a bad --session or --wait is a usage error before any server starts
   if (options.watch) return (await import('./watch-run.js')).watchRun(options, io);
   // Only the agent asked for (and what it uses) is compiled: another agent's missing key must not stop it.
   const { project, runtime } = await openRuntime(raw, io, [options.agent]);
@@ -75,6 +85,26 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
   }
 }
 
+const DEFAULT_WAIT_MS = 30_000;
+
+/** `--wait` in ms (0 without it), and `--session` checked against the id rule: both usage errors. */
+function waitMs(options: RunCommandOptions): number {
+  if (options.session !== undefined && options.session !== 'new') {
+    try {
+      assertSessionId(options.session);
+    } catch (error) {
+      throw new CliError(`--session: ${(error as Error).message}`, EXIT.usage);
+    }
+  }
+  if (options.wait === undefined || options.wait === false) return 0;
+  if (options.wait === true) return DEFAULT_WAIT_MS;
+  try {
+    return parseDuration(options.wait, '--wait');
+  } catch (error) {
+    throw new CliError((error as Error).message, EXIT.usage);
+  }
+}
+
 function decisionsOf(options: RunCommandOptions): ApprovalDecision[] {
   return [
     ...(options.approve ?? []).map((callId) => ({ callId, approve: true })),
@@ -103,6 +133,7 @@ export async function invoke(
   process.on('SIGINT', onSigint);
   const common = {
     sessionId,
+    wait: waitMs(options),
     userId: options.user,
     signal: controller.signal,
     onApproval: approver(options, io, rl),
@@ -128,6 +159,10 @@ export async function invoke(
     const result = await run.invocation.catch((error: unknown) => error);
     if (isAgentError(result)) return result.code === 'ABORTED' ? 130 : EXIT.failed;
     if (result instanceof UsageError) throw new CliError(result.message, EXIT.usage);
+    if (result instanceof SessionBusyError) {
+      const hint = options.wait ? '' : '; pass --wait [DURATION] to wait for it';
+      throw new CliError(`${result.message}${hint}`, EXIT.failed);
+    }
     if (result instanceof Error) throw result;
     reportPause(result as InvocationResult, runner.agent.name, sessionId, options, io);
     return EXIT.ok;

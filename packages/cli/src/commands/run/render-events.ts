@@ -55,6 +55,8 @@ export function textRenderer(io: Io): (event: AgentEvent) => void {
       }
       case 'transfer':
         endLine();
+        // The next text is labelled with its author even when the agent transferring wrote none.
+        lastAuthor ??= event.from;
         io.stderr(s.cyan(`  ⇢ ${event.from} transfers to ${event.to}\n`));
         break;
       case 'error':

@@ -1,14 +1,26 @@
-import { KINDS, loadSchema } from '@agentctl/config';
+import { resolve } from 'node:path';
+import { KINDS } from '@agentctl/config';
 import { CliError, EXIT } from '../../cli-error.js';
 import type { Io } from '../../io.js';
-import { bundleSchema } from './bundle-schema.js';
+import { projectSchema, writeProjectSchema } from './project-schema.js';
 
-/** `agentctl schema [kind]`: prints the JSON Schema editors and CI use, as one self-contained document. */
+/**
+ * `agentctl schema [kind] [--write PATH]`: the JSON Schema editors and CI use, as one
+ * self-contained document, printed or written to a file.
+ */
 export async function schemaCommand(options: Record<string, unknown>, io: Io): Promise<number> {
   const kind = (options.kind as string | undefined) ?? 'agentctl';
   if (kind !== 'agentctl' && !(KINDS as readonly string[]).includes(kind)) {
     throw new CliError(`unknown kind "${kind}"; kinds: ${KINDS.join(', ')}`, EXIT.usage);
   }
-  io.stdout(`${JSON.stringify(bundleSchema(loadSchema(kind), loadSchema), null, 2)}\n`);
+  if (typeof options.write === 'string') {
+    const path = resolve(io.cwd, options.write);
+    await writeProjectSchema(path, kind).catch((error: NodeJS.ErrnoException) => {
+      throw new CliError(`cannot write ${options.write}: ${error.code ?? error.message}`, EXIT.failed);
+    });
+    io.stdout(`wrote ${options.write}\n`);
+    return 0;
+  }
+  io.stdout(`${JSON.stringify(projectSchema(kind), null, 2)}\n`);
   return 0;
 }

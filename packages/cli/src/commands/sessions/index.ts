@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { UsageError } from '@agentctl/core';
 import {
   CorruptSessionError,
   FileSessionStore,
@@ -89,6 +90,7 @@ export async function sessionsCommand(
     }
   } catch (error) {
     if (error instanceof SessionStoreError || error instanceof UserFileError) return fail(error.message);
+    if (error instanceof UsageError) return fail(error.message, 2);
     throw error;
   } finally {
     await store.close();

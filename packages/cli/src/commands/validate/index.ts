@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadProject } from '@agentctl/config';
 import { CliError, EXIT } from '../../cli-error.js';
@@ -34,7 +35,7 @@ export async function validateCommand(raw: Record<string, unknown>, io: Io): Pro
       io.stdout(formatJson(diagnostics, project.files, options.strict === true));
       break;
     case 'github':
-      io.stdout(formatGithub(diagnostics));
+      io.stdout(formatGithub(diagnostics, project.root, resolve(io.cwd, io.env.GITHUB_WORKSPACE || '.')));
       break;
     case 'sarif':
       io.stdout(formatSarif(diagnostics, pathToFileURL(project.root).href));

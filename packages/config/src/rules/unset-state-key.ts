@@ -1,0 +1,38 @@
+import { type Diagnostic, diagnostic } from '../diagnostic.js';
+import type { MiddlewareSpec, ToolSpec } from '../spec-types.js';
+import { type RuleContext, validAgents, validEntries } from './rule.js';
+
+const STATE_TEMPLATE = /\{\{\s*state\.([A-Za-z_][A-Za-z0-9_-]*)[^{}]*\}\}/g;
+
+/**
+ * A `{{ state.KEY }}` in an instruction that nothing in the project sets (no agent's `output_key`,
+ * no module tool or middleware, which may write any key) renders empty: a warning.
+ */
+export function unsetStateKey(ctx: RuleContext): Diagnostic[] {
+  const agents = validAgents(ctx);
+  // Code gets the session state and may write any key: then no key can be called unset.
+  const code =
+    validEntries<ToolSpec>(ctx, 'tool').some((t) => t.spec.module) ||
+    validEntries<MiddlewareSpec>(ctx, 'middleware').some((m) => m.spec.module) ||
+    agents.some((a) => a.spec.tools?.some((t) => typeof t === 'object' && 'module' in t));
+  if (code) return [];
+  const set = new Set(agents.flatMap((a) => (a.spec.output_key ? [a.spec.output_key] : [])));
+  const out: Diagnostic[] = [];
+  for (const agent of agents) {
+    const { instruction } = agent.spec;
+    if (instruction === undefined) continue;
+    for (const [, key] of new Set(instruction.matchAll(STATE_TEMPLATE))) {
+      if (set.has(key)) continue;
+      out.push(
+        diagnostic(
+          agent.file,
+          agent.locate(['instruction']),
+          'unset-state-key',
+          `\`{{ state.${key} }}\` renders empty: no agent has \`output_key: ${key}\` and no module tool sets it`,
+          'warning',
+        ),
+      );
+    }
+  }
+  return out;
+}

@@ -1,0 +1,84 @@
+import { abortableSleep } from '../retry-policy.js';
+import type { SessionStore } from '../session.js';
+import { assertSessionId } from '../session-id.js';
+import { SessionBusyError, type SessionLease, SessionLeaseLostError } from '../session-lease.js';
+
+/** How long a lease lasts without renewal; the holder renews it every third of that. */
+export const LEASE_TTL_MS = 30_000;
+// How often a waiting invocation asks again: a busy session frees when its holder's run ends.
+const POLL_MS = 100;
+
+/** Options of {@link holdSession}. */
+export interface HoldOptions {
+  /** Who asks, named to whoever finds the session busy. */
+  holder: string;
+  /** Milliseconds to wait for a busy session; 0 or undefined fails at once. */
+  wait?: number;
+  signal?: AbortSignal;
+  ttlMs?: number;
+  /** Called once if the lease is lost while held (it expired and was taken): the invocation must stop. */
+  onLost(error: unknown): void;
+}
+
+/** A session held for one invocation; `release` stops the renewals and gives the lease up. */
+export interface HeldSession {
+  readonly lease: SessionLease;
+  release(): Promise<void>;
+}
+
+/**
+ * Takes the session's lease for a whole invocation (checking the id first), waiting up to
+ * `wait` ms for a busy one, and renews it while held so a killed holder frees it within its TTL.
+ * Throws {@link SessionBusyError} naming the holder when the session stays busy.
+ */
+export async function holdSession(
+  store: SessionStore,
+  sessionId: string,
+  options: HoldOptions,
+): Promise<HeldSession> {
+  assertSessionId(sessionId);
+  const ttlMs = options.ttlMs ?? LEASE_TTL_MS;
+  const started = Date.now();
+  let lease: SessionLease;
+  for (;;) {
+    const attempt = await store.lease(sessionId, { holder: options.holder, ttlMs });
+    if ('lease' in attempt) {
+      lease = attempt.lease;
+      break;
+    }
+    const waited = Date.now() - started;
+    const left = (options.wait ?? 0) - waited;
+    if (left <= 0) throw new SessionBusyError(sessionId, attempt.busy, options.wait ? waited : 0);
+    await abortableSleep(Math.min(POLL_MS, left), options.signal);
+  }
+  let released = false;
+  let renewing: Promise<unknown> = Promise.resolve();
+  const renew = async () => {
+    try {
+      lease = await store.renewLease(lease, ttlMs);
+    } catch (error) {
+      // A failed write is retried at the next tick; only a lease past its expiry is given up for lost.
+      if (released) return;
+      if (!(error instanceof SessionLeaseLostError) && Date.now() < lease.expiresAt) return;
+      clearInterval(timer);
+      options.onLost(error);
+    }
+  };
+  const timer = setInterval(() => {
+    renewing = renewing.then(renew);
+  }, ttlMs / 3);
+  timer.unref();
+  return {
+    get lease() {
+      return lease;
+    },
+    async release() {
+      if (released) return;
+      released = true;
+      clearInterval(timer);
+      await renewing;
+      // A lease that cannot be released lapses at its expiry (or at once, for a dead local holder).
+      await store.releaseLease(lease).catch(() => undefined);
+    },
+  };
+}

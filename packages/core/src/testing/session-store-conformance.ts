@@ -1,0 +1,285 @@
+import assert from 'node:assert/strict';
+import type { AgentEvent } from '../events.js';
+import type { SessionStore } from '../session.js';
+import { InvalidSessionIdError } from '../session-id.js';
+import { type SessionLease, SessionLeaseLostError } from '../session-lease.js';
+
+/** A store under test on fresh, empty storage, with what the suite needs to know about it. */
+export interface SessionStoreHarness {
+  store: SessionStore;
+  /** Another store over the same storage, as a second process or machine opens it (omit for in-process stores). */
+  reopen?(): SessionStore | Promise<SessionStore>;
+  /** Damages a stored session the way a crash or a hand edit could, so that it cannot be read. */
+  corrupt?(id: string): Promise<void>;
+  /** Removes the storage. */
+  dispose?(): Promise<void>;
+}
+
+/** One case of the suite: give each to your test runner's `it`. */
+export interface ConformanceCase {
+  name: string;
+  run(): Promise<void>;
+}
+
+/**
+ * The behaviour every {@link SessionStore} promises, as test cases independent of any test runner.
+ * `open` makes a harness on fresh storage for each case.
+ *
+ * @example
+ * import { describe, it } from 'vitest';
+ * describe('my store', () => {
+ *   for (const c of sessionStoreConformance(async () => ({ store: new MyStore() }))) it(c.name, c.run);
+ * });
+ */
+export function sessionStoreConformance(open: () => Promise<SessionStoreHarness>): ConformanceCase[] {
+  const cases: ConformanceCase[] = [];
+  const test = (name: string, body: (h: SessionStoreHarness) => Promise<void>) =>
+    cases.push({
+      name,
+      run: async () => {
+        const harness = await open();
+        try {
+          await body(harness);
+        } finally {
+          await harness.store.close?.();
+          await harness.dispose?.();
+        }
+      },
+    });
+
+  test('create: a new session with the given fields, or a fresh id; a taken id is refused', async ({
+    store,
+  }) => {
+    const session = await store.create({ id: 's1', agent: 'triage', state: { company: 'Acme' } });
+    assert.equal(session.version, 1);
+    assert.equal(session.id, 's1');
+    assert.equal(session.agent, 'triage');
+    assert.deepEqual(session.state, { company: 'Acme' });
+    assert.deepEqual(session.events, []);
+    assert.ok(session.createdAt > 0 && session.updatedAt >= session.createdAt);
+    const fresh = await store.create({});
+    assert.ok(fresh.id.length > 0 && fresh.id !== 's1');
+    assert.deepEqual(plain(await store.get(fresh.id)), plain(fresh));
+    await assert.rejects(store.create({ id: 's1' }), /s1/);
+    assert.equal(await store.get('missing'), undefined);
+  });
+
+  test('append and get: events in order, state from their deltas, copies handed out', async ({ store }) => {
+    await store.create({ id: 's', state: { keep: 1, drop: 2 } });
+    await store.append('s', [event('one', { step: 1, drop: null })]);
+    await store.append('s', [event('two', { step: 2 }), event('three')]);
+    const session = await store.get('s');
+    assert.deepEqual(session?.events.map(text), ['one', 'two', 'three']);
+    assert.deepEqual(session?.state, { keep: 1, step: 2 });
+    assert.ok((session?.updatedAt ?? 0) >= (session?.createdAt ?? Infinity));
+    session?.events.pop();
+    session!.state.step = 99;
+    const again = await store.get('s');
+    assert.equal(again?.events.length, 3);
+    assert.equal(again?.state.step, 2);
+    await assert.rejects(store.append('missing', [event('x')]));
+  });
+
+  test('checkpoint: stored, read back, listed as paused, cleared', async ({ store }) => {
+    await store.create({ id: 'p' });
+    const checkpoint = { version: 1, pending: [{ call: { id: 'c1', name: 'refund', arguments: {} } }] };
+    await store.setCheckpoint('p', checkpoint);
+    assert.deepEqual((await store.get('p'))?.checkpoint, checkpoint);
+    assert.equal((await store.list()).find((s) => s.id === 'p')?.paused, true);
+    await store.append('p', [event('after')]);
+    assert.deepEqual((await store.get('p'))?.checkpoint, checkpoint);
+    await store.setCheckpoint('p', undefined);
+    assert.equal((await store.get('p'))?.checkpoint, undefined);
+    assert.equal((await store.list()).find((s) => s.id === 'p')?.paused, false);
+  });
+
+  test('list: summaries with event counts, filtered by parent', async ({ store }) => {
+    await store.create({ id: 'parent', agent: 'triage' });
+    await store.create({ id: 'child', agent: 'billing', parentId: 'parent', parentCallId: 'call_1' });
+    await store.create({ id: 'other' });
+    await store.append('parent', [event('a'), event('b')]);
+    const all = await store.list();
+    assert.deepEqual(all.map((s) => s.id).sort(), ['child', 'other', 'parent']);
+    const parent = all.find((s) => s.id === 'parent');
+    assert.equal(parent?.eventCount, 2);
+    assert.equal(parent?.agent, 'triage');
+    assert.equal(parent?.paused, false);
+    const children = await store.list({ parentId: 'parent' });
+    assert.deepEqual(
+      children.map((s) => [s.id, s.parentCallId]),
+      [['child', 'call_1']],
+    );
+  });
+
+  test('delete: removes a session with its child sessions, false when absent', async ({ store }) => {
+    await store.create({ id: 'parent' });
+    await store.create({ id: 'child', parentId: 'parent', parentCallId: 'c' });
+    await store.create({ id: 'grandchild', parentId: 'child', parentCallId: 'd' });
+    await store.create({ id: 'other' });
+    assert.equal(await store.delete('parent'), true);
+    assert.deepEqual(
+      (await store.list()).map((s) => s.id),
+      ['other'],
+    );
+    assert.equal(await store.get('grandchild'), undefined);
+    assert.equal(await store.delete('parent'), false);
+    await store.create({ id: 'parent' });
+    assert.deepEqual((await store.get('parent'))?.events, []);
+  });
+
+  test('scoped state: app and user scopes shared beyond one session, null deletes', async (h) => {
+    const { store } = h;
+    if (!store.getScopedState || !store.updateScopedState) return;
+    await store.updateScopedState('app', { 'app:theme': 'dark', 'app:gone': 1 });
+    await store.updateScopedState('app', { 'app:gone': null });
+    await store.updateScopedState('user:ada', { 'user:lang': 'fr' });
+    assert.deepEqual(await store.getScopedState('app'), { 'app:theme': 'dark' });
+    assert.deepEqual(await store.getScopedState('user:ada'), { 'user:lang': 'fr' });
+    assert.deepEqual(await store.getScopedState('user:bob'), {});
+    const other = await h.reopen?.();
+    if (other?.getScopedState) assert.deepEqual(await other.getScopedState('app'), { 'app:theme': 'dark' });
+  });
+
+  test('ids: one rule in every store, refused before anything is stored', async ({ store }) => {
+    for (const id of ['../x', 'a/b', '..', '.hidden', 'index', 'a..b', 'x'.repeat(129), 's.lock']) {
+      await assert.rejects(store.create({ id }), InvalidSessionIdError, id);
+      await assert.rejects(store.get(id), InvalidSessionIdError, id);
+      await assert.rejects(store.lease(id, { holder: 'h', ttlMs: 1_000 }), InvalidSessionIdError, id);
+    }
+    assert.deepEqual(await store.list(), []);
+    await store.create({ id: 'x'.repeat(128) });
+  });
+
+  test('lease: exclusive, on an id with no session yet, named to the next asker, freed by release', async ({
+    store,
+  }) => {
+    const first = await takeLease(store, 'new-id', 'invocation A');
+    assert.equal(first.sessionId, 'new-id');
+    const second = await store.lease('new-id', { holder: 'invocation B', ttlMs: 10_000 });
+    assert.ok('busy' in second);
+    assert.equal(second.busy.holder, 'invocation A');
+    assert.ok(second.busy.expiresAt >= first.expiresAt - 1);
+    // Another session is not held.
+    await takeLease(store, 'other-id', 'invocation C');
+    // Release with a stale token does nothing; with the right one it frees the session.
+    await store.releaseLease({ ...first, token: 'not-the-token' });
+    assert.ok('busy' in (await store.lease('new-id', { holder: 'B', ttlMs: 10_000 })));
+    await store.releaseLease(first);
+    const third = await takeLease(store, 'new-id', 'invocation B');
+    assert.notEqual(third.token, first.token);
+  });
+
+  test('lease: renewal extends it; an expired lease is taken over and its old holder told so', async ({
+    store,
+  }) => {
+    const lease = await takeLease(store, 's', 'A', 200);
+    const renewed = await store.renewLease(lease, 10_000);
+    assert.ok(renewed.expiresAt > lease.expiresAt);
+    assert.ok('busy' in (await store.lease('s', { holder: 'B', ttlMs: 1_000 })));
+    const short = await store.renewLease(renewed, 60);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    const taken = await takeLease(store, 's', 'B');
+    await assert.rejects(store.renewLease(short, 1_000), SessionLeaseLostError);
+    // The old holder's release does not free the new holder's lease.
+    await store.releaseLease(short);
+    assert.ok('busy' in (await store.lease('s', { holder: 'C', ttlMs: 1_000 })));
+    await store.releaseLease(taken);
+  });
+
+  test('lease: seen by a second store on the same storage (another process or machine)', async (h) => {
+    const other = await h.reopen?.();
+    if (!other) return;
+    const lease = await takeLease(h.store, 'shared', 'invocation A');
+    const answer = await other.lease('shared', { holder: 'invocation B', ttlMs: 1_000 });
+    assert.ok('busy' in answer && answer.busy.holder === 'invocation A');
+    await h.store.releaseLease(lease);
+    await other.releaseLease(await takeLease(other, 'shared', 'invocation B'));
+  });
+
+  test('concurrency: one of many simultaneous lease requests wins; parallel appends lose nothing', async (h) => {
+    const { store } = h;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => store.lease('race', { holder: `h${i}`, ttlMs: 10_000 })),
+    );
+    assert.equal(answers.filter((a) => 'lease' in a).length, 1);
+    await store.create({ id: 'busy' });
+    const other = (await h.reopen?.()) ?? store;
+    await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        (i % 2 ? other : store).append('busy', [event(`m${i}`, { [`k${i}`]: i })]),
+      ),
+    );
+    const session = await store.get('busy');
+    assert.equal(session?.events.length, 60);
+    assert.equal(Object.keys(session?.state ?? {}).length, 60);
+    assert.equal((await store.list()).find((s) => s.id === 'busy')?.eventCount, 60);
+  });
+
+  test('persistence: a second store on the same storage reads what the first wrote', async (h) => {
+    const other = await h.reopen?.();
+    if (!other) return;
+    await h.store.create({ id: 'kept', agent: 'a', parentId: undefined });
+    await h.store.append('kept', [event('one', { n: 1 })]);
+    await h.store.setCheckpoint('kept', { version: 1 });
+    const seen = await other.get('kept');
+    assert.deepEqual(plain(seen), plain(await h.store.get('kept')));
+    await other.append('kept', [event('two', { n: 2 })]);
+    assert.deepEqual((await h.store.get('kept'))?.events.map(text), ['one', 'two']);
+    assert.equal((await h.store.list()).find((s) => s.id === 'kept')?.eventCount, 2);
+  });
+
+  test('corruption: an unreadable session is reported, never overwritten, and others stay usable', async (h) => {
+    if (!h.corrupt) return;
+    const { store } = h;
+    await store.create({ id: 'good' });
+    await store.create({ id: 'bad' });
+    await store.append('bad', [event('a'), event('b')]);
+    await h.corrupt('bad');
+    await assert.rejects(store.get('bad'), /bad/);
+    await assert.rejects(store.append('bad', [event('c')]), /bad/);
+    await assert.rejects(store.get('bad'), /bad/);
+    await store.append('good', [event('fine')]);
+    assert.equal((await store.get('good'))?.events.length, 1);
+    assert.ok((await store.list()).some((s) => s.id === 'good'));
+    assert.equal(await store.delete('bad'), true);
+    assert.equal(await store.get('bad'), undefined);
+  });
+
+  return cases;
+}
+
+async function takeLease(
+  store: SessionStore,
+  id: string,
+  holder: string,
+  ttlMs = 10_000,
+): Promise<SessionLease> {
+  const answer = await store.lease(id, { holder, ttlMs });
+  assert.ok('lease' in answer, `expected the lease of ${id}, got ${JSON.stringify(answer)}`);
+  return answer.lease;
+}
+
+let counter = 0;
+
+function event(content: string, stateDelta?: Record<string, unknown>): AgentEvent {
+  counter++;
+  return {
+    type: 'message',
+    id: `conformance-${counter}`,
+    invocationId: 'conformance',
+    branch: 'agent',
+    author: 'agent',
+    time: Date.now(),
+    message: { role: 'assistant', content },
+    ...(stateDelta ? { stateDelta } : {}),
+  };
+}
+
+// Stores that serialise drop keys whose value is undefined; those are equal to absent ones.
+function plain(value: unknown): unknown {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+}
+
+function text(event: AgentEvent): unknown {
+  return event.type === 'message' ? event.message.content : event.type;
+}

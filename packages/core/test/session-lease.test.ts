@@ -1,0 +1,195 @@
+import { describe, expect, it } from 'vitest';
+import {
+  agentTool,
+  createAgent,
+  defineTool,
+  InMemorySessionStore,
+  InvalidSessionIdError,
+  type LeaseRequest,
+  Runner,
+  SessionBusyError,
+  type SessionStore,
+} from '../src/index.js';
+import { scriptedModel } from '../src/testing/index.js';
+
+/** A gate a tool waits at, so a test can hold an invocation open. */
+function gate() {
+  let open!: () => void;
+  let entered!: () => void;
+  const opened = new Promise<void>((r) => {
+    open = r;
+  });
+  const reached = new Promise<void>((r) => {
+    entered = r;
+  });
+  return { open, reached, opened, entered };
+}
+
+// Each run: one call to `wait`, then an answer. The model is shared, as a remote model would be.
+function agentWith(g: ReturnType<typeof gate>, runs: number, fail = false) {
+  const wait = defineTool({
+    name: 'wait',
+    description: 'waits at the gate',
+    parameters: {},
+    execute: async () => {
+      g.entered();
+      await g.opened;
+      if (fail) throw new Error('tool broke');
+      return 'through';
+    },
+  });
+  const turns = Array.from({ length: runs }, (_, i) => [
+    { toolCalls: [{ name: 'wait', id: `w${i}` }] },
+    { text: `answer ${i}` },
+  ]).flat();
+  return createAgent({ name: 'gated', provider: scriptedModel(turns), tools: [wait] });
+}
+
+describe('one invocation at a time per session', () => {
+  it('refuses a second run on a busy session at once, naming the running invocation', async () => {
+    const g = gate();
+    const runner = new Runner({ agent: agentWith(g, 2), store: new InMemorySessionStore() });
+    const first = runner.run({ input: 'one', sessionId: 's' });
+    await g.reached;
+    const started = Date.now();
+    const second = await runner.run({ input: 'two', sessionId: 's' }).invocation.catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(second).toBeInstanceOf(SessionBusyError);
+    const firstId = (await runner.store.get('s'))!.events[0]!.invocationId;
+    expect((second as Error).message).toContain(`invocation ${firstId}`);
+    expect((second as Error).message).toContain('session s is busy');
+    g.open();
+    expect((await first.invocation).status).toBe('complete');
+    // Released: the session continues.
+    expect((await runner.run({ input: 'three', sessionId: 's' }).invocation).output).toBe('answer 1');
+  });
+
+  it('with wait, a second run (and a concurrent first run on a new id) runs after the first', async () => {
+    const g = gate();
+    const runner = new Runner({ agent: agentWith(g, 2), store: new InMemorySessionStore() });
+    const first = runner.run({ input: 'one', sessionId: 'brand-new' });
+    await g.reached;
+    const second = runner.run({ input: 'two', sessionId: 'brand-new', wait: 5_000 });
+    await new Promise((r) => setTimeout(r, 150));
+    g.open();
+    const results = await Promise.all([first.invocation, second.invocation]);
+    expect(results.map((r) => r.output)).toEqual(['answer 0', 'answer 1']);
+    const session = (await runner.store.get('brand-new'))!;
+    const users = session.events.filter((e) => e.type === 'message' && e.author === 'user');
+    expect(users.map((e) => (e.type === 'message' ? e.message.content : ''))).toEqual(['one', 'two']);
+    // No interleaving: every event of the first invocation comes before the second's.
+    const ids = session.events.map((e) => e.invocationId);
+    expect(ids.lastIndexOf(ids[0]!)).toBeLessThan(ids.indexOf(results[1]!.invocationId));
+  });
+
+  it('gives up waiting after the bound, saying how long it waited', async () => {
+    const g = gate();
+    const runner = new Runner({ agent: agentWith(g, 1), store: new InMemorySessionStore() });
+    const first = runner.run({ input: 'one', sessionId: 's' });
+    await g.reached;
+    const error = await runner.run({ input: 'two', sessionId: 's', wait: 200 }).invocation.catch((e) => e);
+    expect(error).toBeInstanceOf(SessionBusyError);
+    expect((error as Error).message).toMatch(/busy after waiting \d+ ms/);
+    g.open();
+    await first.invocation;
+  });
+
+  it('releases the lease when the run fails, is cancelled, or never starts', async () => {
+    const store = new InMemorySessionStore();
+    // True when nobody holds the session (the lease taken to check is given back).
+    const free = async (id: string) => {
+      const answer = await store.lease(id, { holder: 'test', ttlMs: 1_000 });
+      if ('lease' in answer) await store.releaseLease(answer.lease);
+      return 'lease' in answer;
+    };
+    const g = gate();
+    g.open();
+    const failing = new Runner({ agent: agentWith(g, 1, true), store });
+    await failing.run({ input: 'x', sessionId: 'f' }).invocation;
+    expect(await free('f')).toBe(true);
+
+    const held = gate();
+    const runner = new Runner({ agent: agentWith(held, 1), store });
+    const controller = new AbortController();
+    const cancelled = runner.run({ input: 'x', sessionId: 'c', signal: controller.signal });
+    await held.reached;
+    controller.abort();
+    held.open();
+    await expect(cancelled.invocation).rejects.toMatchObject({ code: 'ABORTED' });
+    expect(await free('c')).toBe(true);
+
+    // A resume of a session that is not paused fails before running; the lease goes all the same.
+    await expect(runner.resume({ sessionId: 'f', decisions: [] }).invocation).rejects.toThrow(/not paused/);
+    expect(await free('f')).toBe(true);
+  });
+
+  it('checks the session id before anything: a bad id is a usage error', async () => {
+    const runner = new Runner({ agent: agentWith(gate(), 1), store: new InMemorySessionStore() });
+    for (const id of ['../../x', 'index', 'x'.repeat(129)]) {
+      const error = await runner.run({ input: 'x', sessionId: id }).invocation.catch((e: unknown) => e);
+      expect(error, id).toBeInstanceOf(InvalidSessionIdError);
+      expect((error as Error).message).toContain('a session id is 1-128 characters');
+    }
+    expect(await runner.store.list()).toEqual([]);
+  });
+
+  it('an agent run as a tool holds the lease of its child session', async () => {
+    const leased: string[] = [];
+    class Watching extends InMemorySessionStore {
+      override lease(id: string, request: LeaseRequest) {
+        leased.push(id);
+        return super.lease(id, request);
+      }
+    }
+    const store: SessionStore = new Watching();
+    const child = createAgent({ name: 'helper', provider: scriptedModel([{ text: 'helped' }]) });
+    const parent = createAgent({
+      name: 'boss',
+      provider: scriptedModel([
+        { toolCalls: [{ name: 'helper', arguments: { request: 'go' } }] },
+        { text: 'done' },
+      ]),
+      tools: [agentTool(child)],
+    });
+    const result = await new Runner({ agent: parent, store }).run({ input: 'x', sessionId: 'top' })
+      .invocation;
+    expect(result.output).toBe('done');
+    const [kid] = await store.list({ parentId: 'top' });
+    expect(leased).toEqual(['top', kid!.id]);
+  });
+});
+
+describe('the lease while an invocation runs', () => {
+  it('is renewed past its first expiry, and a lost lease stops the invocation', async () => {
+    const store = new InMemorySessionStore();
+    const seen: string[] = [];
+    const slow = defineTool({
+      name: 'slow',
+      description: 'outlives the lease TTL, then stalls the event loop past it',
+      parameters: {},
+      execute: async () => {
+        await new Promise((r) => setTimeout(r, 300));
+        // Renewed while the tool waited: still held, well after the 90 ms TTL.
+        seen.push('busy' in (await store.lease('s', { holder: 'intruder', ttlMs: 1_000 })) ? 'held' : 'free');
+        // A stall longer than the TTL lets the lease lapse; another invocation takes it meanwhile.
+        const until = Date.now() + 200;
+        while (Date.now() < until) {
+          // busy wait: no timer (and so no renewal) runs
+        }
+        const taken = await store.lease('s', { holder: 'intruder', ttlMs: 10_000 });
+        seen.push('lease' in taken ? 'taken' : 'still held');
+        await new Promise((r) => setTimeout(r, 100));
+        return 'done';
+      },
+    });
+    const agent = createAgent({
+      name: 'a',
+      provider: scriptedModel([{ toolCalls: [{ name: 'slow' }] }, { text: 'never' }]),
+      tools: [slow],
+    });
+    const run = new Runner({ agent, store, leaseTtlMs: 90 }).run({ input: 'x', sessionId: 's' });
+    const error = await run.invocation.catch((e: unknown) => e);
+    expect(seen).toEqual(['held', 'taken']);
+    expect(error).toMatchObject({ message: expect.stringContaining('lost the lease on session s') });
+  });
+});

@@ -1,0 +1,191 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentctl, parseNdjson, REPO, removeTempDirs, tempDir } from './support/cli.js';
+import { schemaValidator } from './support/schema-tools.js';
+
+const require = createRequire(join(REPO, 'packages/config/package.json'));
+const { parseAllDocuments } = require('yaml') as typeof import('yaml');
+
+const TEMPLATES = {
+  single: { agent: 'assistant', prompt: 'what time is it?' },
+  team: { agent: 'triage', prompt: 'where is my invoice?' },
+  pipeline: { agent: 'brief', prompt: 'local models' },
+  mcp: { agent: 'librarian', prompt: 'what is in the notes?' },
+} as const;
+
+let elsewhere: string;
+beforeAll(async () => {
+  elsewhere = await tempDir();
+});
+afterAll(removeTempDirs);
+
+/** Every `instruction` of the agents in a YAML file, inline sub-agents included. */
+function instructions(text: string): string[] {
+  const out: string[] = [];
+  const visit = (agent: Record<string, unknown>) => {
+    if (typeof agent.instruction === 'string') out.push(agent.instruction);
+    for (const sub of (agent.sub_agents as unknown[] | undefined) ?? [])
+      if (typeof sub === 'object' && sub !== null) visit(sub as Record<string, unknown>);
+  };
+  for (const doc of parseAllDocuments(text)) {
+    const value = doc.toJS() as Record<string, unknown>;
+    if (value.kind === 'agent') visit(value);
+  }
+  return out;
+}
+
+/** True when `system` is `template` with every `{{ ... }}` rendered to a non-empty text. */
+function renderedFully(template: string, system: string): boolean {
+  const escaped = template.split(/\{\{[^{}]*\}\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const match = new RegExp(`^${escaped.join('(.*?)')}$`, 's').exec(system);
+  return match?.slice(1).every((value) => value.trim() !== '') ?? false;
+}
+
+describe.concurrent.each(Object.entries(TEMPLATES))(
+  'agentctl init --template %s',
+  (name, { agent, prompt }) => {
+    it('writes a project that validates, runs offline, and renders every template', async () => {
+      const project = join(elsewhere, name);
+      const init = await agentctl(['init', project, '--template', name], { cwd: elsewhere });
+      expect(init.code, init.stderr).toBe(0);
+      // The printed next step is a command that works as printed (here: node and the script).
+      expect(init.stdout).toContain(`run ${agent} "${prompt}"`);
+      expect(init.stdout).toMatch(/npm i -g @agentctl\/cli/);
+
+      const pkg = JSON.parse(await readFile(join(project, 'package.json'), 'utf8'));
+      expect(pkg.dependencies['@agentctl/core']).toBeDefined();
+      expect(pkg.devDependencies['@agentctl/cli']).toBeDefined();
+      expect(pkg.scripts.validate).toBe('agentctl validate');
+      expect(await readFile(join(project, '.gitignore'), 'utf8')).toContain('.agentctl/');
+      expect(existsSync(join(project, 'tsconfig.json'))).toBe(name === 'single');
+      const workflow = await readFile(join(project, '.github/workflows/agentctl.yml'), 'utf8');
+      expect(workflow).toContain('npm run validate');
+      // The editor maps the written schema onto every YAML file of the project, every document.
+      const settings = JSON.parse(await readFile(join(project, '.vscode/settings.json'), 'utf8'));
+      expect(settings['yaml.schemas']).toEqual({
+        './.vscode/agentctl.schema.json': ['agentctl.yaml', 'agents/**/*.yaml'],
+      });
+      const schema = JSON.parse(await readFile(join(project, '.vscode/agentctl.schema.json'), 'utf8'));
+      expect(schema.$id).toBe('https://agentctl.dev/schemas/agentctl.schema.json');
+      const validateDoc = schemaValidator(schema);
+      const yamlFiles = ['agentctl.yaml', ...yamlUnder(project, 'agents')];
+      const texts = yamlFiles.map((file) => readFileSync(join(project, file), 'utf8'));
+      for (const [i, text] of texts.entries()) {
+        for (const doc of parseAllDocuments(text)) {
+          expect(validateDoc(doc.toJS()), `${yamlFiles[i]}: ${JSON.stringify(validateDoc.errors)}`).toBe(
+            true,
+          );
+        }
+      }
+
+      const validate = await agentctl(['-C', project, 'validate', '--strict'], { cwd: elsewhere });
+      expect(validate.code, validate.stdout + validate.stderr).toBe(0);
+      expect(validate.stdout).toContain('no problems');
+
+      if (name === 'mcp') {
+        // What `npm install` puts there: the repository's copy of the server the template names.
+        const scope = join(project, 'node_modules/@modelcontextprotocol');
+        await mkdir(scope, { recursive: true });
+        await symlink(
+          join(REPO, 'node_modules/@modelcontextprotocol/server-filesystem'),
+          join(scope, 'server-filesystem'),
+        );
+      }
+      const cassette = join(elsewhere, `${name}.cassette.yaml`);
+      const run = await agentctl(['run', agent, prompt, '--json', '--record', cassette], { cwd: project });
+      expect(run.code, run.stderr).toBe(0);
+      const events = parseNdjson(run.stdout);
+      expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete' });
+      expect(events.filter((e) => e.type === 'tool_result' && e.isError)).toEqual([]);
+
+      // Every system prompt sent is one of the instructions with each {{ ... }} rendered non-empty.
+      const templates = texts.flatMap(instructions);
+      const recorded = parseAllDocuments(await readFile(cassette, 'utf8'))[0].toJS() as {
+        interactions: Array<{ request: { system?: string } }>;
+      };
+      const systems = recorded.interactions.map((i) => i.request.system ?? '');
+      expect(systems.length).toBeGreaterThan(0);
+      for (const system of systems) {
+        expect(
+          templates.some((t) => renderedFully(t, system)),
+          system,
+        ).toBe(true);
+      }
+    });
+  },
+);
+
+/** The YAML files under `root/dir`, relative to `root`. */
+function yamlUnder(root: string, dir: string): string[] {
+  return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.yaml'))
+    .map((file) => join(dir, file));
+}
+
+describe('agentctl init', () => {
+  it('refuses an unknown template with exit 2 and names the templates', async () => {
+    const { code, stderr } = await agentctl(['init', join(elsewhere, 'x'), '--template', 'nope'], {
+      cwd: elsewhere,
+    });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/single, team, pipeline, mcp/);
+    expect(existsSync(join(elsewhere, 'x'))).toBe(false);
+  });
+});
+
+describe('agentctl schema --write', () => {
+  it('writes the printed schema to a file, making its folder, and fails cleanly where it cannot', async () => {
+    const target = join(elsewhere, 'deep/er/agentctl.schema.json');
+    const [written, printed] = await Promise.all([
+      agentctl(['schema', '--write', target], { cwd: elsewhere }),
+      agentctl(['schema'], { cwd: elsewhere }),
+    ]);
+    expect(written.code, written.stderr).toBe(0);
+    expect(JSON.parse(await readFile(target, 'utf8'))).toEqual(JSON.parse(printed.stdout));
+    const agent = await agentctl(['schema', 'agent', '--write', 'agent.json'], { cwd: elsewhere });
+    expect(agent.code).toBe(0);
+    expect(JSON.parse(await readFile(join(elsewhere, 'agent.json'), 'utf8')).$id).toBe(
+      'https://agentctl.dev/schemas/agent.schema.json',
+    );
+    const blocked = await agentctl(['schema', '--write', join(target, 'under-a-file.json')], {
+      cwd: elsewhere,
+    });
+    expect(blocked.code).toBe(1);
+    expect(blocked.stderr).toMatch(/^agentctl: cannot write .*under-a-file\.json: E[A-Z]+\n$/);
+  });
+});
+
+describe('a state key that nothing sets', () => {
+  it('is a warning with file:line:col at validate time, an error with --strict', async () => {
+    const project = join(elsewhere, 'unset-state');
+    await mkdir(join(project, 'agents'), { recursive: true });
+    const agent = `kind: agent
+name: helper
+model: offline/echo
+instruction: |
+  You help with questions about {{ state.topic }}. Today is {{ date }}.
+tools:
+  - builtin: current_time
+`;
+    await writeFile(join(project, 'agents/helper.yaml'), agent);
+    const [plain, strict] = await Promise.all([
+      agentctl(['validate'], { cwd: project }),
+      agentctl(['validate', '--strict'], { cwd: project }),
+    ]);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain(
+      'agents/helper.yaml:4:14: warning: `{{ state.topic }}` renders empty: no agent has `output_key: topic` and no module tool sets it [unset-state-key]',
+    );
+    expect(strict.code).toBe(1);
+    // An agent that saves its output under that key is what sets it.
+    await writeFile(
+      join(project, 'agents/topic.yaml'),
+      'kind: agent\nname: picker\nmodel: offline/echo\noutput_key: topic\n',
+    );
+    const fixed = await agentctl(['validate', '--strict'], { cwd: project });
+    expect(fixed.code, fixed.stdout).toBe(0);
+  });
+});

@@ -1,0 +1,91 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeServer, startFakeServer } from '../packages/provider-openai/test/support/fake-server.js';
+import { openaiText } from '../packages/provider-openai/test/support/openai-wire.js';
+import { agentctl, parseNdjson, removeTempDirs, tempDir } from './support/cli.js';
+
+// gpt-4.1-mini list prices in the catalogue (USD per million tokens): input, output, cached input.
+const CATALOGUE = { input: 0.4, output: 1.6, cacheRead: 0.1 };
+const WIRE_USAGE = { prompt_tokens: 1000, completion_tokens: 500, cached_tokens: 200 };
+
+let server: FakeServer;
+let project: string;
+beforeAll(async () => {
+  server = await startFakeServer();
+  project = await tempDir('agentctl-catalogue-');
+  await mkdir(join(project, 'agents'));
+  await writeFile(
+    join(project, 'agents/priced.yaml'),
+    `kind: model
+name: listed
+provider: openai
+model: gpt-4.1-mini
+base_url: ${server.url}
+api_key: sk-test
+---
+kind: model
+name: own-prices
+provider: openai
+model: gpt-4.1-mini-2025-04-14
+base_url: ${server.url}
+api_key: sk-test
+pricing: { input: 1, output: 2, cache_read: 0.5 }
+---
+kind: model
+name: unknown
+provider: openai
+model: my-local-llama
+base_url: ${server.url}
+api_key: sk-test
+---
+kind: agent
+name: listed
+model: listed
+---
+kind: agent
+name: own-prices
+model: own-prices
+---
+kind: agent
+name: unknown
+model: unknown
+`,
+  );
+});
+afterAll(async () => {
+  await server.close();
+  await removeTempDirs();
+});
+
+async function runCost(agent: string): Promise<number | undefined> {
+  server.reply({ sse: openaiText('Hello.', { usage: WIRE_USAGE }) });
+  const { code, stdout, stderr } = await agentctl(['run', agent, 'hi', '--json'], { cwd: project });
+  expect(code, stderr).toBe(0);
+  const end = parseNdjson(stdout).at(-1) as { type: string; usage: Record<string, number> };
+  expect(end.type).toBe('run_end');
+  expect(end.usage).toMatchObject({ inputTokens: 800, outputTokens: 500, cacheReadTokens: 200 });
+  return end.usage.estimatedCost;
+}
+
+describe('the model catalogue', () => {
+  it('prices a run on gpt-4.1-mini with no pricing in the YAML', async () => {
+    const cost = await runCost('listed');
+    expect(cost).toBeCloseTo(
+      (800 * CATALOGUE.input + 500 * CATALOGUE.output + 200 * CATALOGUE.cacheRead) / 1e6,
+      12,
+    );
+    // The text output shows it on the usage line.
+    server.reply({ sse: openaiText('Hello.', { usage: WIRE_USAGE }) });
+    const text = await agentctl(['run', 'listed', 'hi'], { cwd: project });
+    expect(text.stderr + text.stdout).toContain('$0.001140');
+  });
+
+  it('lets YAML pricing override the catalogue', async () => {
+    expect(await runCost('own-prices')).toBeCloseTo((800 * 1 + 500 * 2 + 200 * 0.5) / 1e6, 12);
+  });
+
+  it('reports no cost for a model it does not know', async () => {
+    expect(await runCost('unknown')).toBeUndefined();
+  });
+});

@@ -1,0 +1,119 @@
+import { execFile } from 'node:child_process';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliEnv, REPO, removeTempDirs, tempDir } from './support/cli.js';
+
+const run = promisify(execFile);
+
+// What a user gets from the registry: every package packed as it would be published, installed
+// with npm into a folder outside the repository, and the installed `agentctl` driven from there.
+// Runs the built packages: build first (`pnpm build`).
+let tarballs: string[];
+let app: string;
+let bin: string;
+
+beforeAll(async () => {
+  const root = await tempDir('agentctl-pack-');
+  const out = join(root, 'tarballs');
+  await run('pnpm', ['-r', 'pack', '--pack-destination', out], { cwd: REPO, env: cliEnv() });
+  tarballs = (await readdir(out)).filter((f) => f.endsWith('.tgz')).map((f) => join(out, f));
+  app = join(root, 'app');
+  await run('mkdir', ['-p', app]);
+  await writeFile(join(app, 'package.json'), '{ "private": true }\n');
+  // Third-party dependencies come from the registry (or npm's cache); ours from the tarballs.
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...tarballs], {
+    cwd: app,
+    env: cliEnv(),
+  });
+  bin = join(app, 'node_modules/.bin/agentctl');
+}, 150_000);
+afterAll(removeTempDirs);
+
+async function installed(args: string[], cwd = app, env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await run(bin, args, { cwd, env: cliEnv(env), timeout: 30_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('packed and installed with npm', () => {
+  it('packs every workspace package, each clean by publint', async () => {
+    const names = (await readdir(join(REPO, 'packages'))).sort();
+    expect(tarballs).toHaveLength(names.length);
+    for (const tarball of tarballs) {
+      const data = await readFile(tarball);
+      const { messages, pkg } = await publint({
+        pack: { tarball: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) },
+        strict: true,
+      });
+      expect(
+        messages.map((m) => formatMessage(m, pkg)),
+        tarball,
+      ).toEqual([]);
+      const manifest = JSON.stringify(pkg);
+      // pnpm rewrote `workspace:` ranges and the source-only export condition stayed home.
+      expect(manifest, tarball).not.toContain('workspace:');
+      expect(manifest, tarball).not.toContain('agentctl-source');
+    }
+  });
+
+  it('installs the command as `agentctl` from @agentctl/cli', async () => {
+    const manifest = JSON.parse(await readFile(join(app, 'node_modules/@agentctl/cli/package.json'), 'utf8'));
+    expect(manifest.bin).toEqual({ agentctl: './bin/agentctl.js' });
+    const { code, stdout } = await installed(['--version']);
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe(manifest.version);
+  });
+
+  it('init, validate and run a new project with the installed command', async () => {
+    // With the installed command on the PATH, the next steps name it as a user types it.
+    const PATH = `${join(app, 'node_modules/.bin')}:${process.env.PATH}`;
+    const init = await installed(['init', 'my-project'], app, { PATH });
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toBe(
+      'created a project in my-project (template single)\nnext: cd my-project\nnext: agentctl run assistant "what time is it?"\n',
+    );
+    const project = join(app, 'my-project');
+    const validate = await installed(['validate'], project);
+    expect(validate.code, validate.stdout + validate.stderr).toBe(0);
+    expect(validate.stdout).toContain('no problems');
+    const answer = await installed(['run', 'assistant', 'what time is it?', '--json'], project);
+    expect(answer.code, answer.stderr).toBe(0);
+    const events = answer.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string });
+    expect(events.at(-1)?.type).toBe('run_end');
+    expect(events.some((e) => e.type === 'tool_result')).toBe(true);
+    // A module tool importing the runtime, as docs/format.md shows, resolves the installed @agentctl/core.
+    await writeFile(
+      join(project, 'tools/add.ts'),
+      `import { defineTool } from '@agentctl/core';
+export const add = defineTool<{ a: number; b: number }>({
+  name: 'add',
+  description: 'Adds two numbers',
+  parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+  execute: ({ a, b }) => ({ sum: a + b }),
+});
+`,
+    );
+    await writeFile(
+      join(project, 'agents/adder.yaml'),
+      'kind: agent\nname: adder\nmodel: offline/auto\ntools: [{ module: ../tools/add.ts }]\n',
+    );
+    const added = await installed(['run', 'adder', 'add', '--json'], project);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain('"name":"add"');
+    expect(added.stdout).not.toContain('"isError":true');
+    // The schema the installed package ships is the one a clone has.
+    const schema = await installed(['schema']);
+    expect(JSON.parse(schema.stdout).title).toBe('agentctl document');
+  });
+});

@@ -1,0 +1,109 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileSessionStore } from '../packages/store-file/src/index.js';
+import { agentctl, BIN, cliEnv, removeTempDirs, tempDir } from './support/cli.js';
+
+// An agent on the offline `auto` model: on each prompt it calls its `nap` command tool (two seconds)
+// and then answers, so two runs started together overlap while a tool call is open.
+const PROJECT = `kind: agent
+name: worker
+model: offline/auto
+instruction: Take a nap, then say so.
+tools: [nap]
+---
+kind: tool
+name: nap
+description: Sleeps a little.
+parameters: { type: object, properties: {} }
+command: { argv: [sleep, "2"] }
+timeout: 10s
+needs_approval: false
+`;
+
+let project: string;
+beforeAll(async () => {
+  project = await tempDir('agentctl-lease-');
+  await mkdir(join(project, 'agents'));
+  await writeFile(join(project, 'agentctl.yaml'), 'kind: project\nname: leases\n');
+  await writeFile(join(project, 'agents', 'worker.yaml'), PROJECT);
+});
+afterAll(() => removeTempDirs());
+
+const run = (session: string, ...extra: string[]) =>
+  agentctl(['run', 'worker', 'nap please', '--session', session, ...extra], {
+    cwd: project,
+    timeoutMs: 60_000,
+  });
+
+/** Every invocation's events are contiguous and every tool call has its result: a valid conversation. */
+async function assertValid(session: string, invocations: number): Promise<void> {
+  const stored = await new FileSessionStore({ path: join(project, '.agentctl', 'sessions') }).get(session);
+  const ids = stored!.events.map((e) => e.invocationId);
+  const order = [...new Set(ids)];
+  expect(order).toHaveLength(invocations);
+  for (const id of order)
+    expect(ids.lastIndexOf(id) - ids.indexOf(id) + 1).toBe(ids.filter((x) => x === id).length);
+  const calls = stored!.events.flatMap((e) => (e.type === 'tool_call' ? [e.call.id] : []));
+  const results = stored!.events.flatMap((e) => (e.type === 'tool_result' ? [e.callId] : []));
+  expect(results.sort()).toEqual(calls.sort());
+  expect(calls).toHaveLength(invocations);
+}
+
+describe('two agentctl run processes on one session', () => {
+  it('on a brand-new id: one runs, the other fails at once naming it (exit 1, never 3)', async () => {
+    const results = await Promise.all([run('fresh'), run('fresh')]);
+    expect(results.map((r) => r.code).sort()).toEqual([0, 1]);
+    const refused = results.find((r) => r.code === 1)!;
+    expect(refused.stderr).toMatch(
+      /agentctl: session fresh is busy: invocation [0-9a-f-]{36} of agent worker holds it \(since .*pid \d+ on /,
+    );
+    expect(refused.stderr).toContain('pass --wait [DURATION] to wait for it');
+    expect(refused.stderr).not.toContain('internal error');
+    // The session stays valid: a third run continues it.
+    const third = await run('fresh');
+    expect(third.code, third.stderr).toBe(0);
+    await assertValid('fresh', 2);
+  }, 90_000);
+
+  it('with --wait, the second run waits for the first and then continues the session', async () => {
+    const first = await run('waited');
+    expect(first.code, first.stderr).toBe(0);
+    const results = await Promise.all([run('waited', '--wait', '30s'), run('waited', '--wait')]);
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    await assertValid('waited', 3);
+    // Leases and locks are gone once the runs are over.
+    const left = await readdir(join(project, '.agentctl', 'sessions'));
+    expect(left.filter((name) => /\.(lease|lock)/.test(name))).toEqual([]);
+  }, 90_000);
+
+  it('a run killed while it holds the session does not block the next one', async () => {
+    const child = spawn(process.execPath, [BIN, 'run', 'worker', 'nap please', '--session', 'killed'], {
+      cwd: project,
+      env: cliEnv(),
+      stdio: 'ignore',
+    });
+    const lease = join(project, '.agentctl', 'sessions', 'killed.lease');
+    for (let i = 0; i < 200 && !existsSync(lease); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(existsSync(lease)).toBe(true);
+    await new Promise((r) => setTimeout(r, 500)); // inside the nap, the tool call open
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    // Without --wait a held session fails at once: exit 0 shows the dead run's lease (30 s left) is
+    // free because its process is gone, and the session it left mid-tool-call continues.
+    const next = await run('killed');
+    expect(next.code, next.stderr).toBe(0);
+    expect(existsSync(lease)).toBe(false);
+  }, 60_000);
+
+  it('an invalid --session id is bad usage (exit 2) with the rule for ids', async () => {
+    for (const id of ['../../x', 'index', 'x'.repeat(129)]) {
+      const result = await run(id);
+      expect(result.code, id).toBe(2);
+      expect(result.stderr).toContain('a session id is 1-128 characters from A-Z a-z 0-9 . _ -');
+      expect(result.stderr).not.toContain('internal error');
+    }
+  }, 60_000);
+});

@@ -1,13 +1,15 @@
 // Cold start of `agentctl run hello "hi" --json` from /work/main (the repository is an agentctl
 // project): from spawning the process to its first stdout line (the first event) and to its exit,
-// beside bare `node -e 0` and a bare import of the built core. Run after a build:
+// beside bare `node -e 0` and a bare import of the built core, in interleaved rounds with each ratio
+// taken against the `node -e 0` of its own round. Run after a build:
 //   npx tsc -b && node bench/cold-start.js
 // Prints a table and writes bench/results/cold-start.json.
 import { spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { median, printTable, round, writeResult } from './lib/report.js';
+import { printTable, round, writeResult } from './lib/report.js';
+import { pairedRatio, showSpread, spread } from './lib/rounds.js';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 10);
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const coreUrl = pathToFileURL(`${repo}packages/core/dist/index.js`).href;
 
@@ -58,42 +60,60 @@ function once(command) {
 
 /** Runs the benchmark, prints its table and writes its JSON. */
 export async function main() {
-  const results = [];
-  for (const command of COMMANDS) {
-    await once(command); // warms the file system cache
-    const runs = [];
-    for (let i = 0; i < RUNS; i++) runs.push(await once(command));
-    const firsts = runs.map((r) => r.firstLineMs).filter((ms) => ms !== undefined);
-    results.push({
+  for (const command of COMMANDS) await once(command); // warms the file system cache
+  // Interleaved: node, import, agentctl, node, import, agentctl, ... so that drift in the machine's
+  // speed falls on every command alike; each ratio is taken against the `node -e 0` of its own round.
+  const runs = COMMANDS.map(() => []);
+  for (let i = 0; i < RUNS; i++) {
+    for (const [c, command] of COMMANDS.entries()) runs[c].push(await once(command));
+  }
+  const bare = runs[0].map((r) => r.exitMs);
+  const results = COMMANDS.map((command, c) => {
+    const exits = runs[c].map((r) => r.exitMs);
+    const firsts = runs[c].map((r) => r.firstLineMs);
+    const hasFirst = firsts.every((ms) => ms !== undefined);
+    return {
       key: command.key,
       label: command.label,
       runs: RUNS,
-      firstLineMs: firsts.length > 0 ? round(median(firsts), 1) : null,
-      exitMs: round(median(runs.map((r) => r.exitMs)), 1),
-      exitRunsMs: runs.map((r) => round(r.exitMs, 1)),
-    });
-  }
-  const bare = results[0].exitMs;
+      exitMs: spread(exits, 1),
+      exitVsNode: pairedRatio(exits, bare),
+      firstLineMs: hasFirst ? spread(firsts, 1) : null,
+      firstLineVsNode: hasFirst ? pairedRatio(firsts, bare) : null,
+      exitRunsMs: exits.map((ms) => round(ms, 1)),
+    };
+  });
   printTable(
-    `cold start: median of ${RUNS} spawns (from spawn; ratios against node -e 0 exit)`,
+    `cold start: ${RUNS} interleaved rounds, ms from spawn, median (min–max); ratios against the node -e 0 exit of the same round`,
     ['command', 'first stdout line ms', 'exit ms', 'first line ÷ node', 'exit ÷ node'],
     results.map((r) => [
       r.label,
-      r.firstLineMs ?? '-',
-      r.exitMs,
-      r.firstLineMs === null ? '-' : round(r.firstLineMs / bare, 2),
-      round(r.exitMs / bare, 2),
+      r.firstLineMs ? showSpread(r.firstLineMs) : '-',
+      showSpread(r.exitMs),
+      r.firstLineVsNode ? showSpread(r.firstLineVsNode, '×') : '-',
+      showSpread(r.exitVsNode, '×'),
     ]),
   );
   const summary = results.flatMap((r) => [
     ...(r.firstLineMs === null
       ? []
-      : [{ workload: 'cold start', subject: r.label, metric: 'ms to first event', value: r.firstLineMs }]),
+      : [
+          {
+            workload: 'cold start',
+            subject: r.label,
+            metric: 'ms to first event',
+            value: r.firstLineMs.median,
+            spread: r.firstLineMs,
+            ratio: r.firstLineVsNode,
+          },
+        ]),
     {
       workload: 'cold start',
       subject: r.label,
       metric: 'ms to exit',
-      value: r.exitMs,
+      value: r.exitMs.median,
+      spread: r.exitMs,
+      ratio: r.exitVsNode,
       baseline: r.key === 'node',
     },
   ]);

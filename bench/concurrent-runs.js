@@ -1,25 +1,27 @@
 // 1,000 runs in flight at once, 5 tool steps each, with the zero-latency model: runs per second and
-// the process's peak RSS, for agentctl beside the hand-written floor. Each subject runs in a fresh
-// child process so its peak RSS is its own. Run after a build:
-//   npx tsc -b && node bench/concurrent-runs.js
+// the process's peak RSS, for agentctl, the peers and the hand-written floor. Every subject runs in
+// its own fresh process, in interleaved rounds (A B C, A B C, ...); ratios are taken round by round.
+// Run after a build:
+//   pnpm build && node bench/concurrent-runs.js
 // Prints a table and writes bench/results/concurrent-runs.json.
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { median, mib, printTable, round, writeResult } from './lib/report.js';
+import { loadSubject, subjectKeys } from './lib/load-subject.js';
+import { gc, median, mib, printTable, round, writeResult } from './lib/report.js';
+import { childKey, interleavedRounds, pairedRatio, showSpread, spread } from './lib/rounds.js';
 import { startRssSampler } from './lib/rss-sampler.js';
+import { executions } from './lib/workload.js';
 
 const IN_FLIGHT = 1000;
 const STEPS = 5;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const BATCHES = Number(process.env.BENCH_BATCHES ?? 3); // timed batches of 1,000 runs in each process
 
-// In the child: the sampler starts before the subject's code is even loaded.
+// In the child: the sampler starts before the subject's code is even loaded, so the peak RSS is the
+// whole process's; one warm-up batch, then BATCHES timed ones (gc() before each), median runs/s.
 async function child(key) {
   const sampler = startRssSampler(2);
-  const { SUBJECTS } = await import('./lib/subjects.js');
-  const { executions } = await import('./lib/workload.js');
-  // A peer's libraries load only in its own process, so they do not weigh on the others' RSS.
-  const subject = SUBJECTS[key] ?? (await import('./lib/peer-subjects.js')).PEER_SUBJECTS[key];
-  const round1 = async () => {
+  const subject = await loadSubject(key);
+  const batch = async () => {
     const before = executions.count;
     const t = performance.now();
     await Promise.all(Array.from({ length: IN_FLIGHT }, () => subject.run(STEPS)));
@@ -30,73 +32,90 @@ async function child(key) {
     }
     return ms;
   };
-  const startRss = process.memoryUsage.rss();
-  await round1(); // warm-up, counted in the peak RSS like everything else the process does
+  await batch();
   const times = [];
-  for (let i = 0; i < ROUNDS; i++) times.push(await round1());
+  for (let i = 0; i < BATCHES; i++) {
+    gc();
+    times.push(await batch());
+  }
   const { peakBytes, samples } = await sampler.stop();
-  const runsPerSecond = times.map((ms) => (IN_FLIGHT * 1000) / ms);
   return {
-    subject: key,
+    key,
     label: subject.label,
-    rounds: ROUNDS,
-    toolExecutions: executions.count,
-    roundMs: times.map((ms) => round(ms, 1)),
-    runsPerSecond: Math.round(median(runsPerSecond)),
+    batchMs: times.map((ms) => round(ms, 1)),
+    runsPerSecond: median(times.map((ms) => (IN_FLIGHT * 1000) / ms)),
     peakRssMiB: mib(peakBytes),
-    startRssMiB: mib(startRss),
     rssSamples: samples,
   };
 }
 
-/** Runs the benchmark (one child process per subject), prints its table and writes its JSON. */
+/** Runs the benchmark (one child process per subject per round), prints its table and writes its JSON. */
 export async function main() {
-  const self = fileURLToPath(import.meta.url);
-  const { PEER_SUBJECTS, skipped } = await import('./lib/peer-subjects.js');
-  if (skipped) console.log(`peers skipped: ${skipped}`);
-  const results = ['floor', 'agent', 'runner', ...Object.keys(PEER_SUBJECTS)].map((key) => {
-    const out = execFileSync(process.execPath, ['--expose-gc', self, '--child', key], { encoding: 'utf8' });
-    return JSON.parse(out.trim().split('\n').at(-1));
-  });
-  const floor = results[0];
+  const { keys, skipped } = subjectKeys();
+  for (const reason of skipped) console.log(`peer skipped: ${reason}`);
+  const rounds = interleavedRounds(fileURLToPath(import.meta.url), keys, ROUNDS);
+  const rate = (key) => rounds[key].map((r) => r.runsPerSecond);
+  const rss = (key) => rounds[key].map((r) => r.peakRssMiB);
+  const hasAi7 = keys.includes('ai7');
+  const results = keys.map((key) => ({
+    key,
+    label: rounds[key][0].label,
+    runsPerSecond: spread(rate(key), 0),
+    peakRssMiB: spread(rss(key), 1),
+    perRound: rounds[key],
+    rateVsAi7: hasAi7 ? pairedRatio(rate(key), rate('ai7')) : undefined,
+    rssVsAi7: hasAi7 ? pairedRatio(rss(key), rss('ai7')) : undefined,
+    rateVsFloor: pairedRatio(rate(key), rate('floor')),
+    rssVsFloor: pairedRatio(rss(key), rss('floor')),
+  }));
   printTable(
-    `concurrent runs: ${IN_FLIGHT} runs in flight × ${STEPS} steps (median of ${ROUNDS} rounds, fresh process per subject)`,
-    ['subject', 'runs/s', '× floor', 'peak RSS MiB', 'RSS at start MiB', 'RSS samples'],
+    `concurrent runs: ${IN_FLIGHT} in flight × ${STEPS} steps (fresh process per subject per round; median (min–max) over ${ROUNDS} interleaved rounds; ratios taken round by round)`,
+    ['subject', 'runs/s', 'runs/s ÷ AI SDK 7', 'peak RSS MiB', 'RSS ÷ AI SDK 7', 'runs/s ÷ floor'],
     results.map((r) => [
       r.label,
-      r.runsPerSecond,
-      round(r.runsPerSecond / floor.runsPerSecond, 3),
-      r.peakRssMiB,
-      r.startRssMiB,
-      r.rssSamples,
+      showSpread(r.runsPerSecond),
+      r.rateVsAi7 ? showSpread(r.rateVsAi7, '×') : '-',
+      showSpread(r.peakRssMiB),
+      r.rssVsAi7 ? showSpread(r.rssVsAi7, '×') : '-',
+      showSpread(r.rateVsFloor, '×'),
     ]),
   );
+  const workload = `${IN_FLIGHT} runs in flight × ${STEPS} steps`;
   const summary = results.flatMap((r) => [
     {
-      workload: `${IN_FLIGHT} runs in flight × ${STEPS} steps`,
+      workload,
       subject: r.label,
+      key: r.key,
       metric: 'runs/s',
-      value: r.runsPerSecond,
-      baseline: r.subject === 'floor',
+      value: r.runsPerSecond.median,
+      spread: r.runsPerSecond,
+      vsAi7: r.rateVsAi7,
+      ratio: r.rateVsFloor,
+      baseline: r.key === 'floor',
     },
     {
-      workload: `${IN_FLIGHT} runs in flight × ${STEPS} steps`,
+      workload,
       subject: r.label,
+      key: r.key,
       metric: 'peak RSS MiB',
-      value: r.peakRssMiB,
-      baseline: r.subject === 'floor',
+      value: r.peakRssMiB.median,
+      spread: r.peakRssMiB,
+      vsAi7: r.rssVsAi7,
+      ratio: r.rssVsFloor,
+      baseline: r.key === 'floor',
     },
   ]);
   return writeResult('concurrent-runs', summary, {
     inFlight: IN_FLIGHT,
     steps: STEPS,
+    rounds: ROUNDS,
     results,
     peersSkipped: skipped,
   });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const at = process.argv.indexOf('--child');
-  if (at > 0) console.log(JSON.stringify(await child(process.argv[at + 1])));
+  const key = childKey();
+  if (key) console.log(JSON.stringify(await child(key)));
   else await main();
 }

@@ -10,6 +10,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { printTable, round } from './lib/report.js';
+import { showSpread } from './lib/rounds.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -29,6 +30,7 @@ const ADAPTERS = {
       subject: 'agentctl loadProject',
       metric: 'ms',
       value: r.loadProjectMedianMs,
+      ratio: r.ratio,
     },
   ],
   'session-append': (r) =>
@@ -103,16 +105,59 @@ for (const name of files) {
   }
 }
 
-// Each row's ratio is against the baseline row of the same workload and metric (the floor, bare node).
+// Each row's ratio is the one its benchmark took pair by pair when it has one, otherwise the
+// quotient of medians against the baseline row of the same workload and metric.
 const ratioOf = (row) => {
+  if (row.ratio) return showSpread(row.ratio, '×');
   const base = rows.find((r) => r.baseline && r.workload === row.workload && r.metric === row.metric);
   return base && typeof row.value === 'number' && base.value ? `${round(row.value / base.value, 2)}×` : '';
 };
+const shownValue = (row) => (row.spread ? showSpread(row.spread) : row.value);
 printTable(
-  'agentctl benchmarks (ratios against the baseline row of the same workload)',
+  'agentctl benchmarks: median (min–max) over interleaved rounds; ratios against the baseline row of the same workload, pair by pair where the benchmark pairs',
   ['workload', 'subject', 'metric', 'value', 'ratio'],
-  rows.map((r) => [r.workload, r.subject, r.metric, r.value, ratioOf(r)]),
+  rows.map((r) => [r.workload, r.subject, r.metric, shownValue(r), ratioOf(r)]),
 );
+printHeadline(rows);
+
+// The issue's table: one column per subject, one row per throughput figure, then agentctl's ratios to
+// AI SDK 7, each taken round by round within this run.
+function printHeadline(all) {
+  const figures = [
+    ['core-loop', 'µs/step', '50-step tool loop, µs/step', 'per-step cost ≤ ⅛ of AI SDK 7'],
+    ['concurrent-runs', 'runs/s', '1,000 concurrent runs × 5 steps, runs/s', 'runs/s ≥ 5× AI SDK 7'],
+    ['concurrent-runs', 'peak RSS MiB', 'same, peak RSS MiB', 'peak RSS ≤ ½ of AI SDK 7'],
+  ];
+  const pick = (bench, metric) => all.filter((r) => r.benchmark === bench && r.metric === metric && r.key);
+  const keys = [...new Set(figures.flatMap(([b, m]) => pick(b, m).map((r) => r.key)))];
+  if (keys.length === 0) return;
+  const labelOf = (key) => all.find((r) => r.key === key)?.subject ?? key;
+  printTable(
+    'throughput (each subject in its own process, rounds interleaved): median (min–max)',
+    ['', ...keys.map(labelOf)],
+    figures.map(([bench, metric, title]) => [
+      title,
+      ...keys.map((key) => {
+        const row = pick(bench, metric).find((r) => r.key === key);
+        return row ? showSpread(row.spread) : '-';
+      }),
+    ]),
+  );
+  const against = all.some((r) => r.key === 'ai7') ? 'AI SDK 7' : undefined;
+  if (!against) return;
+  printTable(
+    `agentctl ÷ ${against}, ratio taken round by round: median (min–max)`,
+    ['', 'agentctl agent.run', 'agentctl Runner', 'target'],
+    figures.map(([bench, metric, title, target]) => [
+      title,
+      ...['agent', 'runner'].map((key) => {
+        const row = pick(bench, metric).find((r) => r.key === key);
+        return row?.vsAi7 ? showSpread(row.vsAi7, '×') : '-';
+      }),
+      target,
+    ]),
+  );
+}
 writeFileSync(
   `${here}results/summary.json`,
   `${JSON.stringify({ date: new Date().toISOString(), node: process.version, rows, failed }, null, 2)}\n`,

@@ -1,14 +1,16 @@
 // Times `loadProject` as `agentctl validate` runs it (the command line's registry, so provider,
 // built-in and option checks included) on a generated project of 1,000 agents in 200 files, beside
-// a bare `yaml` parse of the same files read from disk, in the same process. Runs alternate, with
-// gc() before each side, so neither pays for the other's garbage. Run after `pnpm build`:
-//   node --expose-gc bench/validate.js
+// a bare `yaml` parse of the same files read from disk, in the same process, in interleaved pairs
+// with a full GC before each side; the ratio is taken pair by pair. Run after `pnpm build`:
+//   node bench/validate.js
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gc, median } from './lib/report.js';
+import { pairedRatio, showSpread } from './lib/rounds.js';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const configDir = join(repo, 'packages/config');
@@ -22,7 +24,7 @@ const { LineCounter, parseAllDocuments } = await import(pathToFileURL(require.re
 
 const FILES = 200;
 const AGENTS_PER_FILE = 5;
-const RUNS = 9;
+const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 
 function agentDoc(file, i) {
   const n = file * AGENTS_PER_FILE + i;
@@ -58,7 +60,6 @@ async function generate() {
   return root;
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const mib = (bytes) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
 const root = await generate();
@@ -68,29 +69,32 @@ try {
     throw new Error(`generated project is not valid: ${first.diagnostics[0].message}`);
   const agents = first.specs.agent.size;
 
+  // Interleaved pairs, a full GC before each side, the ratio taken pair by pair.
   const loadTimes = [];
   const parseTimes = [];
   let heapPeak = 0;
   // Read as the loader reads (synchronously), so only parsing and checking differ.
-  const bareParse = async () => {
+  const bareParse = () => {
     for (const file of first.files) {
       const text = readFileSync(file, 'utf8');
       for (const doc of parseAllDocuments(text, { lineCounter: new LineCounter() })) doc.toJS();
     }
   };
+  bareParse(); // both sides warm before the first timed pair
   for (let i = 0; i < RUNS; i++) {
-    globalThis.gc?.();
+    gc();
     const before = process.memoryUsage().heapUsed;
     let t = performance.now();
     const project = await loadProject({ project: root, env: {}, registry });
     loadTimes.push(performance.now() - t);
     heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed - before);
     if (project.specs.agent.size !== agents) throw new Error('agent count changed between runs');
-    globalThis.gc?.();
+    gc();
     t = performance.now();
-    await bareParse();
+    bareParse();
     parseTimes.push(performance.now() - t);
   }
+  const ratio = pairedRatio(loadTimes, parseTimes);
 
   const result = {
     date: new Date().toISOString(),
@@ -102,17 +106,16 @@ try {
     loadProjectRunsMs: loadTimes.map(Math.round),
     yamlParseMedianMs: Math.round(median(parseTimes)),
     yamlParseRunsMs: parseTimes.map(Math.round),
-    ratio: Math.round((median(loadTimes) / median(parseTimes)) * 100) / 100,
+    ratio,
     heapDeltaMiB: mib(heapPeak),
     rssMiB: mib(process.memoryUsage().rss),
-    gcExposed: typeof globalThis.gc === 'function',
   };
   console.log(`validate benchmark: ${result.agents} agents in ${result.files} files (median of ${RUNS})`);
   console.table({
     'loadProject (parse + schema + rules)': { ms: result.loadProjectMedianMs },
     'bare yaml read + parseAllDocuments + toJS': { ms: result.yamlParseMedianMs },
   });
-  console.log(`validate / bare parse: ${result.ratio}x`);
+  console.log(`loadProject ÷ bare parse, pair by pair: ${showSpread(ratio, '×')}`);
   console.log(`heap growth during one load: ${result.heapDeltaMiB} MiB; process RSS: ${result.rssMiB} MiB`);
   await mkdir(join(repo, 'bench/results'), { recursive: true });
   await writeFile(join(repo, 'bench/results/validate.json'), `${JSON.stringify(result, null, 2)}\n`);

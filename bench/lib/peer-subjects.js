@@ -1,44 +1,52 @@
 // The same tool-loop workload on peer frameworks, with zero-latency fake models written against each
-// one's public model interface: the Vercel AI SDK (`ai`, LanguageModelV3) and `@openai/agents-core`
-// (its `Model` interface). The peers live in bench/peers (installed with
-// `npm install --prefix bench/peers`, outside the pnpm workspace); without them this exports no
-// subjects and `skipped` says why.
+// one's public model interface: the Vercel AI SDK 6 and 7 (`ai`, a LanguageModelV3 object),
+// `@openai/agents-core` (its `Model` interface) and `@google/adk` (a `BaseLlm` subclass). The peers
+// live in bench/peers (installed with `npm install --prefix bench/peers`, outside the pnpm
+// workspace). Each peer is loaded only by `loadPeer(key)`, in the child process that measures it, so
+// its libraries never weigh on another subject's heap or RSS.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { stepTool } from './workload.js';
 
 const peersDir = fileURLToPath(new URL('../peers/', import.meta.url));
+const require = createRequire(`${peersDir}package.json`);
+const versionOf = (name) =>
+  JSON.parse(readFileSync(`${peersDir}node_modules/${name}/package.json`, 'utf8')).version;
 
-/** Why the peers are not benchmarked, or undefined when they are. */
-export let skipped;
-/** Peer subjects keyed like SUBJECTS in subjects.js, each `{ label, run(steps) }`. */
-export const PEER_SUBJECTS = {};
+/** The peer subjects, in table order: key -> the npm package (as installed in bench/peers) it measures. */
+export const PEERS = {
+  ai7: 'ai7',
+  ai6: 'ai',
+  openai: '@openai/agents-core',
+  adk: '@google/adk',
+};
 
-function load() {
-  if (!existsSync(`${peersDir}node_modules`)) {
-    skipped = 'peers not installed (npm install --prefix bench/peers)';
-    return;
+/** The peers that can be measured here, and for each one that cannot, why. */
+export function availablePeers() {
+  const keys = [];
+  const skipped = [];
+  for (const [key, name] of Object.entries(PEERS)) {
+    if (existsSync(`${peersDir}node_modules/${name}/package.json`)) keys.push(key);
+    else skipped.push(`${name} not installed (npm install --prefix bench/peers)`);
   }
-  const require = createRequire(`${peersDir}package.json`);
-  try {
-    const ai = require('ai');
-    const { z } = require('zod');
-    const version = require('ai/package.json').version;
-    PEER_SUBJECTS.ai = aiSubject(ai, z, version);
-  } catch (error) {
-    skipped = `ai: ${error.message}`;
+  return { keys, skipped };
+}
+
+/** Loads one peer subject `{ label, run(steps) }`; call it only in the process that measures it. */
+export async function loadPeer(key) {
+  const { z } = require('zod');
+  if (key === 'ai6' || key === 'ai7') {
+    const name = PEERS[key];
+    return aiSubject(require(name), z, versionOf(name));
   }
-  try {
-    const agents = require('@openai/agents-core');
-    const { z } = require('zod');
-    const version = JSON.parse(
-      readFileSync(`${peersDir}node_modules/@openai/agents-core/package.json`, 'utf8'),
-    ).version;
-    PEER_SUBJECTS.openai = openaiSubject(agents, z, version);
-  } catch (error) {
-    skipped = `${skipped ? `${skipped}; ` : ''}@openai/agents-core: ${error.message}`;
+  if (key === 'openai') return openaiSubject(require('@openai/agents-core'), z, versionOf(PEERS.openai));
+  if (key === 'adk') {
+    // ESM only in practice: its CommonJS build pulls optional peers eagerly.
+    const entry = pathToFileURL(`${peersDir}node_modules/@google/adk/dist/esm/index.js`).href;
+    return adkSubject(await import(entry), z, versionOf(PEERS.adk));
   }
+  throw new Error(`unknown peer ${key}`);
 }
 
 function check(label, text, toolCalls, steps) {
@@ -99,7 +107,7 @@ function aiSubject(ai, z, version) {
     }),
   };
   return {
-    label: `Vercel AI SDK ${version} generateText`,
+    label: `AI SDK ${version}`,
     async run(steps) {
       const result = await ai.generateText({
         model: modelFor(steps),
@@ -180,7 +188,7 @@ function openaiSubject(agents, z, version) {
   // Tracing off: the comparison is the loop, and agentctl does not trace either.
   const runner = new agents.Runner({ tracingDisabled: true });
   return {
-    label: `OpenAI Agents core ${version} run`,
+    label: `OpenAI Agents ${version}`,
     async run(steps) {
       const result = await runner.run(agentFor(steps), 'go', { maxTurns: steps + 2 });
       const calls = result.newItems.filter((item) => item.type === 'tool_call_output_item').length;
@@ -190,4 +198,71 @@ function openaiSubject(agents, z, version) {
   };
 }
 
-load();
+function adkSubject(adk, z, version) {
+  class ZeroLatencyLlm extends adk.BaseLlm {
+    constructor(steps) {
+      super({ model: 'zero-latency' });
+      this.steps = steps;
+    }
+    async *generateContentAsync(request) {
+      const last = request.contents[request.contents.length - 1];
+      const response = last?.parts?.find((part) => part.functionResponse)?.functionResponse;
+      const done = response ? stepOf(response.response) : 0;
+      if (done < this.steps) {
+        const n = done + 1;
+        yield {
+          content: {
+            role: 'model',
+            parts: [{ functionCall: { id: `call_${n}`, name: 'step', args: { n } } }],
+          },
+        };
+        return;
+      }
+      yield { content: { role: 'model', parts: [{ text: 'done' }] } };
+    }
+    async connect() {
+      throw new Error('the benchmark does not use live connections');
+    }
+  }
+  const step = new adk.FunctionTool({
+    name: 'step',
+    description: 'Counts one step of the benchmark',
+    parameters: z.object({ n: z.number().int().min(1) }).strict(),
+    execute: async (input) => stepTool(input),
+  });
+  const runners = new Map();
+  const runnerFor = (steps) => {
+    if (!runners.has(steps)) {
+      const agent = new adk.LlmAgent({
+        name: 'bench',
+        instruction: '',
+        model: new ZeroLatencyLlm(steps),
+        tools: [step],
+      });
+      runners.set(steps, new adk.InMemoryRunner({ agent, appName: 'bench' }));
+    }
+    return runners.get(steps);
+  };
+  const message = { role: 'user', parts: [{ text: 'go' }] };
+  return {
+    label: `Google ADK ${version}`,
+    async run(steps) {
+      let calls = 0;
+      let text;
+      const events = [];
+      for await (const event of runnerFor(steps).runEphemeral({
+        userId: 'bench',
+        newMessage: message,
+        runConfig: { maxLlmCalls: steps + 2 },
+      })) {
+        events.push(event);
+        for (const part of event.content?.parts ?? []) {
+          if (part.functionResponse) calls++;
+          if (part.text) text = part.text;
+        }
+      }
+      check('@google/adk', text, calls, steps);
+      return events;
+    },
+  };
+}

@@ -1,8 +1,7 @@
-// The ways of running the workload that the benchmarks compare: the hand-written floor, agentctl's
-// `agent.run()` (awaited for its result) and agentctl's `Runner` (events iterated, session kept in
-// memory: the path `agentctl run` takes).
+// The agentctl ways of running the workload that the benchmarks compare: `agent.run()` (awaited for
+// its result) and `Runner` (events iterated, session kept in memory: the path `agentctl run` takes).
 import { createAgent, defineTool, Runner } from '../../packages/core/dist/index.js';
-import { floorRun, STEP_PARAMETERS, stepTool, zeroLatencyProvider } from './workload.js';
+import { STEP_PARAMETERS, stepTool, zeroLatencyProvider } from './workload.js';
 
 const agents = new Map();
 
@@ -35,16 +34,8 @@ function check(text, toolCalls, steps, subject) {
 
 /** Each subject runs one conversation of `steps` tool calls and checks its outcome. */
 export const SUBJECTS = {
-  floor: {
-    label: 'hand-written floor',
-    async run(steps) {
-      const result = await floorRun('go', steps);
-      check(result.text, result.toolCalls.length, steps, 'floor');
-      return result;
-    },
-  },
   agent: {
-    label: 'agentctl agent.run()',
+    label: 'agentctl agent.run',
     async run(steps) {
       const result = await agentFor(steps).run('go');
       check(result.text, result.toolCalls.length, steps, 'agent.run');
@@ -52,7 +43,7 @@ export const SUBJECTS = {
     },
   },
   runner: {
-    label: 'agentctl Runner (events, session)',
+    label: 'agentctl Runner',
     async run(steps) {
       const runner = new Runner({ agent: agentFor(steps) });
       const run = runner.run({ input: 'go' });

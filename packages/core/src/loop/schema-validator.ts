@@ -26,8 +26,10 @@ function loadAjv(): Promise<AjvInstance> {
   return ajvPromise;
 }
 
-const cache = new WeakMap<JsonSchema, SchemaValidator>();
-const byText = new Map<string, SchemaValidator>();
+// Promises, not validators, are cached: N runs that start together with the same cold schema all
+// wait on one compile instead of each compiling it after `await loadAjv()`.
+const cache = new WeakMap<JsonSchema, Promise<SchemaValidator>>();
+const byText = new Map<string, Promise<SchemaValidator>>();
 
 const DRAFT_2020 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
 
@@ -40,23 +42,33 @@ function withoutOtherDialect(schema: JsonSchema): JsonSchema {
   return rest;
 }
 
-/** Compiles (once per schema object) a validator that reports every error in plain words. */
-export async function schemaValidator(schema: JsonSchema): Promise<SchemaValidator> {
+/** Compiles (once per schema, however many callers ask at once) a validator that reports every error in plain words. */
+export function schemaValidator(schema: JsonSchema): Promise<SchemaValidator> {
   const cached = cache.get(schema);
   if (cached) return cached;
   // A reload makes new schema objects with the same text: they share one compiled validator.
   const text = JSON.stringify(schema);
-  const same = byText.get(text);
-  if (same) {
-    cache.set(schema, same);
-    return same;
+  let pending = byText.get(text);
+  if (!pending) {
+    pending = compile(schema);
+    byText.set(text, pending);
+    // A schema ajv refuses is not remembered: each caller gets the error, as before the cache.
+    pending.catch(() => {
+      byText.delete(text);
+      cache.delete(schema);
+    });
   }
+  cache.set(schema, pending);
+  return pending;
+}
+
+async function compile(schema: JsonSchema): Promise<SchemaValidator> {
   const ajv = await loadAjv();
   const given = withoutOtherDialect(schema);
   const check = ajv.compile(given);
   // ajv keeps every compiled schema in its own cache forever; the validator works without it.
   ajv.removeSchema(given);
-  const validator: SchemaValidator = (value) => {
+  return (value) => {
     if (check(value)) return { ok: true };
     const errors = (check.errors ?? []).map((error) => {
       const where =
@@ -71,7 +83,4 @@ export async function schemaValidator(schema: JsonSchema): Promise<SchemaValidat
     });
     return { ok: false, errors };
   };
-  byText.set(text, validator);
-  cache.set(schema, validator);
-  return validator;
 }

@@ -143,8 +143,6 @@ export {
   type FailureInfo,
   isConnectionError,
   isRetryableStatus,
-  type ModelTimingSpec,
-  modelTiming,
   type ProviderStreamOptions,
   parseRetryAfter,
   providerFailure,
@@ -204,13 +202,13 @@ export { htmlText } from './tools/html-text.js';
 export { type HttpGetOptions, type HttpGetResult, httpGet } from './tools/http-get.js';
 export { type ListDirOptions, listDir } from './tools/list-dir.js';
 export { type ReadFileOptions, readFile } from './tools/read-file.js';
-export { type UserInputArgs, type UserInputOptions, userInput } from './tools/user-input.js';
 export {
   OutputLimitError,
   type ProcessOutput,
   type RunProcessOptions,
   runProcess,
 } from './tools/run-process.js';
+export { type UserInputArgs, type UserInputOptions, userInput } from './tools/user-input.js';
 export {
   addUsage,
   costOf,

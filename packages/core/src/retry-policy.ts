@@ -1,4 +1,3 @@
-import { parseDuration } from './duration.js';
 import { AgentError } from './errors.js';
 import { backoffDelay, type RetryPolicy } from './timing/backoff.js';
 import { deadline } from './timing/deadline.js';
@@ -318,35 +317,6 @@ function redact(text: string, secrets: readonly string[] = []): string {
   let out = text;
   for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
   return out;
-}
-
-/** A model's `retry:` and `timeout:` settings as YAML writes them (durations in ms or such as `30s`). */
-export interface ModelTimingSpec {
-  retry?: { max_attempts?: number; initial_delay?: number | string; max_delay?: number | string };
-  timeout?: number | string;
-}
-
-/**
- * The retry policy and idle timeout of a model's YAML settings, for provider packages. A duration
- * that cannot be read is a `CONFIG_ERROR` naming the field.
- */
-export function modelTiming(spec: ModelTimingSpec): { retry?: Partial<RetryPolicy>; timeout?: number } {
-  const ms = (value: number | string | undefined, field: string): number | undefined => {
-    try {
-      return parseDuration(value, field);
-    } catch {
-      throw new AgentError(
-        `${field}: expected ms or a duration such as 30s, got ${JSON.stringify(value)}`,
-        'CONFIG_ERROR',
-      );
-    }
-  };
-  const retry = spec.retry && {
-    maxAttempts: spec.retry.max_attempts,
-    initialDelayMs: ms(spec.retry.initial_delay, 'retry.initial_delay'),
-    maxDelayMs: ms(spec.retry.max_delay, 'retry.max_delay'),
-  };
-  return { retry, timeout: ms(spec.timeout, 'timeout') };
 }
 
 /** What {@link providerStream} needs: who is asked, how to retry, and how to make one attempt. */

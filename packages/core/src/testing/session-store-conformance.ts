@@ -3,6 +3,7 @@ import type { AgentEvent } from '../events.js';
 import type { SessionStore } from '../session.js';
 import { InvalidSessionIdError } from '../session-id.js';
 import { type SessionLease, SessionLeaseLostError } from '../session-lease.js';
+import { sleep } from '../timing/sleep.js';
 
 /** A store under test on fresh, empty storage, with what the suite needs to know about it. */
 export interface SessionStoreHarness {
@@ -177,7 +178,7 @@ export function sessionStoreConformance(open: () => Promise<SessionStoreHarness>
     assert.ok(renewed.expiresAt > lease.expiresAt);
     assert.ok('busy' in (await store.lease('s', { holder: 'B', ttlMs: 1_000 })));
     const short = await store.renewLease(renewed, 60);
-    await new Promise((resolve) => setTimeout(resolve, 120));
+    await sleep(120);
     const taken = await takeLease(store, 's', 'B');
     await assert.rejects(store.renewLease(short, 1_000), SessionLeaseLostError);
     // The old holder's release does not free the new holder's lease.

@@ -1,16 +1,10 @@
 import type { Agent } from './agent.js';
 import type { AgentResult, ApprovalDecision, RunCheckpoint, RunOptions } from './agent-config.js';
 import { AgentError, UsageError } from './errors.js';
+import type { AgentEvent } from './events.js';
 import type { AgentRun } from './loop/agent-run.js';
 import type { MemoryProvider } from './memory.js';
 import { type InvocationResult, Runner } from './runner.js';
-import type { AgentEvent } from './events.js';
-import {
-  type LeaseAttempt,
-  type LeaseRequest,
-  LeaseTable,
-  type SessionLease,
-} from './session-lease.js';
 import {
   newSession,
   type Session,
@@ -19,6 +13,7 @@ import {
   type SessionSummary,
   summarise,
 } from './session.js';
+import { type LeaseAttempt, type LeaseRequest, LeaseTable, type SessionLease } from './session-lease.js';
 
 /** A run of one agent outside any session: a {@link Runner} over an in-memory session kept for this run only. */
 export function runStandalone<T>(

@@ -1,7 +1,7 @@
-import { sleep } from '../timing/sleep.js';
 import type { SessionStore } from '../session.js';
 import { assertSessionId } from '../session-id.js';
 import { SessionBusyError, type SessionLease, SessionLeaseLostError } from '../session-lease.js';
+import { sleep } from '../timing/sleep.js';
 
 /** How long a lease lasts without renewal; the holder renews it every third of that. */
 export const LEASE_TTL_MS = 30_000;

@@ -33,13 +33,6 @@ const ADAPTERS = {
       ratio: r.ratio,
     },
   ],
-  'session-append': (r) =>
-    r.results.map((x) => ({
-      workload: `session append, ${x.sessions} sessions × ${x.events} events`,
-      subject: 'agentctl file store',
-      metric: 'ms (median)',
-      value: x.durable.medianMs,
-    })),
 };
 
 function runOne(file, verbose) {

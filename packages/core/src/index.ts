@@ -169,6 +169,15 @@ export {
   type SessionSummary,
   summarise,
 } from './session.js';
+export {
+  assertSessionExport,
+  flattenExport,
+  InvalidExportError,
+  SESSION_FORMAT_VERSION,
+  type SessionExport,
+  type StoredSession,
+  sessionShapeProblem,
+} from './session-export.js';
 export { assertSessionId, InvalidSessionIdError, SESSION_ID_RULE } from './session-id.js';
 export {
   holderOf,

@@ -1,0 +1,121 @@
+import { parseDuration } from '@agentctl/core';
+import { urlProblem } from './connection-error.js';
+import { type PostgresRetention, PostgresSessionStore } from './postgres-session-store.js';
+import { identifierProblem } from './tables.js';
+
+/** The `kind: memory` fields the postgres backend reads (snake_case as in YAML, camelCase from code). */
+export interface PostgresMemorySpec {
+  /** `postgres://USER:PASSWORD@HOST:PORT/DATABASE`, usually `${DATABASE_URL}`. */
+  url?: string;
+  retention?: PostgresRetention & { max_sessions?: number; max_age?: number | string };
+  options?: PostgresMemoryOptions;
+}
+
+/** `options:` of a postgres memory, as written in YAML. */
+export interface PostgresMemoryOptions {
+  /** Most connections per process. Default 10. */
+  pool_size?: number;
+  /** PostgreSQL schema of the tables. Default `public`. */
+  schema?: string;
+  /** Prefix of the table names. Default `agentctl_`. */
+  table_prefix?: string;
+  /** How long to wait for the server (a duration such as `5s`, or milliseconds). Default 10s. */
+  connect_timeout?: number | string;
+}
+
+/** The name to register the backend under (`backend: postgres` in YAML). */
+export const POSTGRES_MEMORY_BACKEND = 'postgres';
+
+/** JSON Schema of a postgres memory's `options:`, for the registry (validate checks it offline). */
+export const POSTGRES_OPTIONS_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    pool_size: {
+      description: 'Most connections each process opens. Default 10.',
+      type: 'integer',
+      minimum: 1,
+      maximum: 1000,
+    },
+    schema: {
+      description: 'The PostgreSQL schema of the tables, created when missing. Default public.',
+      type: 'string',
+      pattern: '^[a-z_][a-z0-9_]{0,39}$',
+    },
+    table_prefix: {
+      description: 'Prefix of every table name, so several projects can share a schema. Default agentctl_.',
+      type: 'string',
+      pattern: '^([a-z_][a-z0-9_]{0,39})?$',
+    },
+    connect_timeout: {
+      description:
+        'How long to wait for the server before failing: a duration such as 5s, or milliseconds. Default 10s.',
+      type: ['integer', 'string'],
+      minimum: 1,
+      pattern: '^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)?$',
+    },
+  },
+} as const;
+
+/**
+ * The `postgres` memory backend for the config registry: a {@link PostgresSessionStore} on the
+ * server at `url`, connected and migrated before it is returned, so an unreachable server or a
+ * refused login fails the compile with a message naming `url` (and no run starts).
+ *
+ * @example
+ * registry.registerMemory(POSTGRES_MEMORY_BACKEND, postgresMemoryBackend, { schema: POSTGRES_OPTIONS_SCHEMA });
+ */
+export async function postgresMemoryBackend(spec: PostgresMemorySpec): Promise<PostgresSessionStore> {
+  const store = postgresStoreFromSpec(spec);
+  try {
+    await store.open();
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
+}
+
+/** A store from a memory spec, checked but not yet connected. Throws an error naming the bad field. */
+export function postgresStoreFromSpec(spec: PostgresMemorySpec): PostgresSessionStore {
+  if (spec.url === undefined || spec.url === '') {
+    throw new Error('url: backend postgres needs a connection URL (e.g. url: ${DATABASE_URL})');
+  }
+  const problem = urlProblem(spec.url);
+  if (problem) throw new Error(problem);
+  const options = spec.options ?? {};
+  for (const [field, value] of [
+    ['options.schema', options.schema],
+    ['options.table_prefix', options.table_prefix],
+  ] as const) {
+    const bad =
+      value === undefined ? undefined : identifierProblem(value, field, field === 'options.table_prefix');
+    if (bad) throw new Error(bad);
+  }
+  return new PostgresSessionStore({
+    url: spec.url,
+    schema: options.schema,
+    tablePrefix: options.table_prefix,
+    poolSize: options.pool_size,
+    connectTimeoutMs:
+      options.connect_timeout === undefined
+        ? undefined
+        : parseDuration(options.connect_timeout, 'options.connect_timeout'),
+    retention: retentionOf(spec.retention),
+  });
+}
+
+function retentionOf(raw: PostgresMemorySpec['retention']): PostgresRetention | undefined {
+  if (!raw) return undefined;
+  const maxSessions = raw.maxSessions ?? raw.max_sessions;
+  const age = raw.maxAgeMs ?? raw.max_age;
+  const policy: PostgresRetention = {};
+  if (maxSessions !== undefined) {
+    if (!Number.isInteger(maxSessions) || maxSessions < 1) {
+      throw new Error(`retention.max_sessions must be a whole number of at least 1, not ${maxSessions}`);
+    }
+    policy.maxSessions = maxSessions;
+  }
+  if (age !== undefined) policy.maxAgeMs = parseDuration(age, 'retention.max_age');
+  return policy;
+}

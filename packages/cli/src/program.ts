@@ -136,6 +136,7 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     .argument('<action>', 'list | show | rm | export | import')
     .argument('[args...]', 'session id, or file')
     .option('--json', 'print JSON')
+    .option('--memory <name>', "the memory to work on (default: the project's defaults.memory)")
     .action(action('sessions', ['action', 'args']));
 
   program

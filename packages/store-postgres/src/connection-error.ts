@@ -1,24 +1,30 @@
 /** The store could not reach or log in to its PostgreSQL server; the message names the server, never the password. */
 export class PostgresConnectionError extends Error {
-  /** The URL with its password hidden. */
-  readonly url: string;
+  /** The server as {@link describeServer} names it. */
+  readonly server: string;
 
-  constructor(url: string, reason: string, options?: { cause?: unknown }) {
-    super(`url: cannot connect to PostgreSQL at ${url}: ${reason}`, options);
+  constructor(server: string, reason: string, options?: { cause?: unknown }) {
+    super(`url: cannot connect to PostgreSQL ${server}: ${reason}`, options);
     this.name = new.target.name;
-    this.url = url;
+    this.server = server;
   }
 }
 
-/** The URL as it may be printed: the password replaced by `***`. */
-export function redactUrl(url: string): string {
+/**
+ * The server a URL points at, as it may be printed: `at HOST:PORT, database D, user U`. Neither the
+ * password nor the URL itself appears, since the URL usually comes from a secret variable.
+ */
+export function describeServer(url: string): string {
+  let parsed: URL;
   try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
+    parsed = new URL(url);
   } catch {
-    return '(an unreadable URL)';
+    return 'at an unreadable URL';
   }
+  const host = parsed.hostname || parsed.searchParams.get('host') || 'localhost';
+  const database = decodeURIComponent(parsed.pathname.slice(1)) || '(default)';
+  const user = parsed.username ? `, user ${decodeURIComponent(parsed.username)}` : '';
+  return `at ${host}:${parsed.port || '5432'}, database ${database}${user}`;
 }
 
 /** What is wrong with a connection URL, or undefined when it can be used. */
@@ -67,5 +73,5 @@ export function connectionError(error: unknown, url: string): PostgresConnection
     reason = 'the server closed the connection';
   if (!reason && /SASL|password must be a string|client password/i.test(message))
     reason = 'the server asks for a password and the url has none';
-  return reason ? new PostgresConnectionError(redactUrl(url), reason, { cause: error }) : undefined;
+  return reason ? new PostgresConnectionError(describeServer(url), reason, { cause: error }) : undefined;
 }

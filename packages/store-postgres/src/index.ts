@@ -1,14 +1,14 @@
-export { PostgresConnectionError, redactUrl, urlProblem } from './connection-error.js';
+export { describeServer, PostgresConnectionError, urlProblem } from './connection-error.js';
 export { PostgresStoreError } from './errors.js';
 export { MIGRATIONS, type Migration, migrate, SCHEMA_VERSION } from './migrations.js';
 export {
   POSTGRES_MEMORY_BACKEND,
-  POSTGRES_OPTIONS_SCHEMA,
   type PostgresMemoryOptions,
   type PostgresMemorySpec,
   postgresMemoryBackend,
   postgresStoreFromSpec,
 } from './postgres-memory-backend.js';
+export { POSTGRES_OPTIONS_SCHEMA } from './postgres-options-schema.js';
 export {
   type PostgresRetention,
   PostgresSessionStore,

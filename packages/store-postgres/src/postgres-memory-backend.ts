@@ -26,37 +26,6 @@ export interface PostgresMemoryOptions {
 /** The name to register the backend under (`backend: postgres` in YAML). */
 export const POSTGRES_MEMORY_BACKEND = 'postgres';
 
-/** JSON Schema of a postgres memory's `options:`, for the registry (validate checks it offline). */
-export const POSTGRES_OPTIONS_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    pool_size: {
-      description: 'Most connections each process opens. Default 10.',
-      type: 'integer',
-      minimum: 1,
-      maximum: 1000,
-    },
-    schema: {
-      description: 'The PostgreSQL schema of the tables, created when missing. Default public.',
-      type: 'string',
-      pattern: '^[a-z_][a-z0-9_]{0,39}$',
-    },
-    table_prefix: {
-      description: 'Prefix of every table name, so several projects can share a schema. Default agentctl_.',
-      type: 'string',
-      pattern: '^([a-z_][a-z0-9_]{0,39})?$',
-    },
-    connect_timeout: {
-      description:
-        'How long to wait for the server before failing: a duration such as 5s, or milliseconds. Default 10s.',
-      type: ['integer', 'string'],
-      minimum: 1,
-      pattern: '^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)?$',
-    },
-  },
-} as const;
-
 /**
  * The `postgres` memory backend for the config registry: a {@link PostgresSessionStore} on the
  * server at `url`, connected and migrated before it is returned, so an unreachable server or a

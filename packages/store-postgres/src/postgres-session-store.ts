@@ -19,7 +19,7 @@ import {
   type StoredSession,
 } from '@agentctl/core';
 import pg from 'pg';
-import { connectionError, redactUrl, urlProblem } from './connection-error.js';
+import { connectionError, describeServer, urlProblem } from './connection-error.js';
 import { PostgresStoreError } from './errors.js';
 import { migrate } from './migrations.js';
 import { foldDeltas, foldEventDeltas } from './state-delta-sql.js';
@@ -111,9 +111,9 @@ export class PostgresSessionStore implements SessionStore, MemoryProvider {
     this.#pool.on('error', () => undefined);
   }
 
-  /** Where the store connects, with the password hidden (for messages). */
+  /** Where the store connects, for messages: `PostgreSQL at HOST:PORT, database D, user U` (no password). */
   get where(): string {
-    return this.#ownsPool ? redactUrl(this.#url) : this.#url;
+    return this.#ownsPool ? `PostgreSQL ${describeServer(this.#url)}` : 'PostgreSQL (the given pool)';
   }
 
   /**

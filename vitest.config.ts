@@ -35,8 +35,8 @@ export default defineConfig({
         };
       }),
       {
-        resolve,
-        ssr: { resolve: { conditions: resolve.conditions, externalConditions: ['agentctl-source'] } },
+        resolve: cjsSafe,
+        ssr: { resolve: { conditions: cjsSafe.conditions, externalConditions: ['agentctl-source'] } },
         test: { name: 'e2e', root: '.', include: ['test/**/*.test.ts'], testTimeout: 60_000 },
       },
     ],

@@ -1,4 +1,4 @@
-import { formatDiagnostic, openMemory } from '@agentctl/config';
+import { didYouMean, formatDiagnostic, openMemory } from '@agentctl/config';
 import { CliError, EXIT } from '../cli-error.js';
 import { defaultRegistry } from '../default-registry.js';
 import type { Io } from '../io.js';
@@ -18,16 +18,19 @@ export async function sessionsEntry(options: Record<string, unknown>, io: Io): P
     if (name !== undefined) throw error;
     return undefined;
   });
-  const opened = project
-    ? await openMemory(project, { name, registry: defaultRegistry(), env: io.env })
-    : undefined;
+  const registry = defaultRegistry();
+  if (name !== undefined && project && !project.specs.memory.has(name) && !registry.memory.has(name)) {
+    const known = [...project.specs.memory.keys()];
+    throw new CliError(
+      `--memory ${name}: the project has no memory of that name${didYouMean(name, known)} (memories: ${known.join(', ') || 'none'})`,
+      EXIT.usage,
+    );
+  }
+  const opened = project ? await openMemory(project, { name, registry, env: io.env }) : undefined;
   try {
     for (const d of opened?.diagnostics ?? []) io.stderr(`${formatDiagnostic(d)}\n`);
     if (opened?.diagnostics.some((d) => d.severity === 'error')) {
       throw new CliError(`memory ${opened.name} cannot be opened`, EXIT.failed);
-    }
-    if (name !== undefined && project && !project.specs.memory.has(name) && !opened?.memory) {
-      throw new CliError(`--memory ${name}: the project has no memory of that name`, EXIT.usage);
     }
     const memory = opened?.memory;
     const store = memory && isSessionsStore(memory) ? memory : undefined;

@@ -1,35 +1,23 @@
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
-import { didYouMean } from '../load/did-you-mean.js';
 import type { MemorySpec } from '../spec-types.js';
 import { excerpt } from './excerpt.js';
 import { type RuleContext, validEntries } from './rule.js';
 
 /**
- * A memory's backend is registered, and its `url` fits it: a backend that talks to a server
- * (capability `needsNetwork`) needs one, the others take none, and a literal URL must parse.
- * Whether the server answers is left to `validate --connect` and to the run.
+ * A memory's `url` fits its backend: a backend that talks to a server (capability `needsNetwork`)
+ * needs one, the others take none, and a literal URL must parse. An unknown backend is
+ * unresolved-reference's; whether the server answers is left to `validate --connect` and the run.
  */
 export function memoryBackend(ctx: RuleContext): Diagnostic[] {
   const registry = ctx.registry;
   if (!registry) return [];
-  const known = registry.names('memory');
   const out: Diagnostic[] = [];
   for (const entry of validEntries<MemorySpec>(ctx, 'memory')) {
     const { backend = 'file', url } = entry.spec;
     const at = (path: string[]) => entry.locate(path);
     if (backend.includes('${')) continue;
     const descriptor = registry.describe('memory', backend);
-    if (!descriptor) {
-      out.push(
-        diagnostic(
-          entry.file,
-          at(['backend']),
-          'memory-backend',
-          `memory backend \`${excerpt(backend)}\` is not available${didYouMean(backend, known)} (registered: ${known.join(', ')})`,
-        ),
-      );
-      continue;
-    }
+    if (!descriptor) continue;
     const server = descriptor.capabilities?.needsNetwork === true;
     if (server && url === undefined) {
       out.push(

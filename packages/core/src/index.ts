@@ -136,6 +136,7 @@ export {
   normaliseRequest,
   recordingProvider,
 } from './recording-provider.js';
+export { type RetentionPolicy, type RetentionSpec, retentionPolicy } from './retention-policy.js';
 export {
   type AttemptControl,
   classifyFailure,

@@ -10,7 +10,6 @@ export {
 } from './postgres-memory-backend.js';
 export { POSTGRES_OPTIONS_SCHEMA } from './postgres-options-schema.js';
 export {
-  type PostgresRetention,
   PostgresSessionStore,
   type PostgresSessionStoreOptions,
 } from './postgres-session-store.js';

@@ -1,13 +1,13 @@
-import { parseDuration } from '@agentctl/core';
+import { parseDuration, type RetentionSpec, retentionPolicy } from '@agentctl/core';
 import { urlProblem } from './connection-error.js';
-import { type PostgresRetention, PostgresSessionStore } from './postgres-session-store.js';
+import { PostgresSessionStore } from './postgres-session-store.js';
 import { identifierProblem } from './tables.js';
 
 /** The `kind: memory` fields the postgres backend reads (snake_case as in YAML, camelCase from code). */
 export interface PostgresMemorySpec {
   /** `postgres://USER:PASSWORD@HOST:PORT/DATABASE`, usually `${DATABASE_URL}`. */
   url?: string;
-  retention?: PostgresRetention & { max_sessions?: number; max_age?: number | string };
+  retention?: RetentionSpec;
   options?: PostgresMemoryOptions;
 }
 
@@ -48,6 +48,7 @@ export async function postgresMemoryBackend(spec: PostgresMemorySpec): Promise<P
 /** A store from a memory spec, checked but not yet connected. Throws an error naming the bad field. */
 export function postgresStoreFromSpec(spec: PostgresMemorySpec): PostgresSessionStore {
   if (spec.url === undefined || spec.url === '') {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the YAML's ${VAR} syntax, shown to the user
     throw new Error('url: backend postgres needs a connection URL (e.g. url: ${DATABASE_URL})');
   }
   const problem = urlProblem(spec.url);
@@ -70,21 +71,6 @@ export function postgresStoreFromSpec(spec: PostgresMemorySpec): PostgresSession
       options.connect_timeout === undefined
         ? undefined
         : parseDuration(options.connect_timeout, 'options.connect_timeout'),
-    retention: retentionOf(spec.retention),
+    retention: retentionPolicy(spec.retention),
   });
-}
-
-function retentionOf(raw: PostgresMemorySpec['retention']): PostgresRetention | undefined {
-  if (!raw) return undefined;
-  const maxSessions = raw.maxSessions ?? raw.max_sessions;
-  const age = raw.maxAgeMs ?? raw.max_age;
-  const policy: PostgresRetention = {};
-  if (maxSessions !== undefined) {
-    if (!Number.isInteger(maxSessions) || maxSessions < 1) {
-      throw new Error(`retention.max_sessions must be a whole number of at least 1, not ${maxSessions}`);
-    }
-    policy.maxSessions = maxSessions;
-  }
-  if (age !== undefined) policy.maxAgeMs = parseDuration(age, 'retention.max_age');
-  return policy;
 }

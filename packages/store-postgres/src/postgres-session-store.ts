@@ -10,6 +10,7 @@ import {
   type MemoryProvider,
   type Message,
   newSession,
+  type RetentionPolicy,
   type SessionExport,
   type SessionInit,
   type SessionLease,
@@ -25,14 +26,6 @@ import { migrate } from './migrations.js';
 import { foldDeltas, foldEventDeltas } from './state-delta-sql.js';
 import { type TableNames, tableNames } from './tables.js';
 
-/** How many top-level sessions to keep, and for how long; applied when a top-level session is created. */
-export interface PostgresRetention {
-  /** Keep at most this many top-level sessions (their child sessions go with them). */
-  maxSessions?: number;
-  /** Remove top-level sessions not updated for this many milliseconds. */
-  maxAgeMs?: number;
-}
-
 /** Where and how a {@link PostgresSessionStore} keeps sessions. */
 export interface PostgresSessionStoreOptions {
   /** `postgres://USER:PASSWORD@HOST:PORT/DATABASE`; ignored when `pool` is given. */
@@ -47,7 +40,7 @@ export interface PostgresSessionStoreOptions {
   poolSize?: number;
   /** How long to wait for a connection before failing with a clear error. Default 10 s. */
   connectTimeoutMs?: number;
-  retention?: PostgresRetention;
+  retention?: RetentionPolicy;
 }
 
 // Epoch milliseconds by the database's clock: one clock for every machine sharing the leases.
@@ -83,7 +76,7 @@ export class PostgresSessionStore implements SessionStore, MemoryProvider {
   readonly #ownsPool: boolean;
   readonly #t: TableNames;
   readonly #url: string;
-  readonly #retention: PostgresRetention | undefined;
+  readonly #retention: RetentionPolicy | undefined;
   #ready: Promise<void> | undefined;
 
   constructor(options: PostgresSessionStoreOptions) {

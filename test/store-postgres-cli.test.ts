@@ -229,7 +229,7 @@ describe('backend: postgres errors are clear, exit 1, never a hang or a stack', 
     expect(a.code).toBe(1);
     expect(a.stdout).toMatch(/memory\.yaml:3:\d+: error: backend postgres needs `url`/);
 
-    const badOptions = await project(memoryDoc('options: { pool_sise: 4, table_prefix: "Bad-Prefix" }\n'));
+    const badOptions = await project(memoryDoc('options: { pool_sise: 4, table_prefix: "Bad-Prefix", connect_timeout: soon }\n'));
     const b = await agentctl(['validate'], { cwd: badOptions.dir });
     expect(b.code).toBe(1);
     expect(b.stdout).toMatch(

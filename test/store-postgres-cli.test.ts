@@ -14,6 +14,11 @@ model: offline/echo
 instruction: Answer.
 ---
 kind: agent
+name: remember
+model: offline/echo
+output_key: user:last
+---
+kind: agent
 name: worker
 model: offline/auto
 instruction: Take a nap, then say so.
@@ -124,6 +129,20 @@ describe('agentctl with backend: postgres', () => {
     // Each invocation's events are contiguous: they did not interleave.
     for (const id of order)
       expect(ids.lastIndexOf(id) - ids.indexOf(id) + 1).toBe(ids.filter((x) => x === id).length);
+  });
+
+  it('user: state written in one session is in the database for every session of that user', async () => {
+    const p = await project();
+    const env = p.env;
+    expect((await agentctl(['run', 'remember', 'blue', '--user', 'ada', '--session', 'one'], { cwd: p.dir, env })).code).toBe(0);
+    expect((await agentctl(['run', 'remember', 'green', '--user', 'bob', '--session', 'two'], { cwd: p.dir, env })).code).toBe(0);
+    const store = new PostgresSessionStore({ url: p.url });
+    try {
+      expect(await store.getScopedState('user:ada')).toEqual({ 'user:last': 'blue' });
+      expect(await store.getScopedState('user:bob')).toEqual({ 'user:last': 'green' });
+    } finally {
+      await store.close();
+    }
   });
 
   it('sessions list, show, export, import and rm work on the project memory', async () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresSessionStore } from '../packages/store-postgres/src/index.js';
 import { agentctl, removeTempDirs, tempDir } from './support/cli.js';
 import { startPostgres, type TestPostgres } from './support/postgres.js';
+import { startServe, stopServers } from './support/serve.js';
 
 // `backend: postgres` from YAML through the built CLI, on a real PostgreSQL started on loopback.
 // The `worker` agent naps in a command tool, so two runs started together overlap.
@@ -45,6 +46,7 @@ beforeAll(async () => {
   pg = await startPostgres();
 }, 60_000);
 afterAll(async () => {
+  await stopServers();
   await pg?.stop();
   await removeTempDirs();
 });
@@ -134,8 +136,14 @@ describe('agentctl with backend: postgres', () => {
   it('user: state written in one session is in the database for every session of that user', async () => {
     const p = await project();
     const env = p.env;
-    expect((await agentctl(['run', 'remember', 'blue', '--user', 'ada', '--session', 'one'], { cwd: p.dir, env })).code).toBe(0);
-    expect((await agentctl(['run', 'remember', 'green', '--user', 'bob', '--session', 'two'], { cwd: p.dir, env })).code).toBe(0);
+    expect(
+      (await agentctl(['run', 'remember', 'blue', '--user', 'ada', '--session', 'one'], { cwd: p.dir, env }))
+        .code,
+    ).toBe(0);
+    expect(
+      (await agentctl(['run', 'remember', 'green', '--user', 'bob', '--session', 'two'], { cwd: p.dir, env }))
+        .code,
+    ).toBe(0);
     const store = new PostgresSessionStore({ url: p.url });
     try {
       expect(await store.getScopedState('user:ada')).toEqual({ 'user:last': 'blue' });
@@ -143,6 +151,24 @@ describe('agentctl with backend: postgres', () => {
     } finally {
       await store.close();
     }
+  });
+
+  it('two serve processes on one database: a session started on one continues on the other', async () => {
+    const p = await project();
+    const [a, b] = await Promise.all([startServe(p.dir, [], p.env), startServe(p.dir, [], p.env)]);
+    const post = (url: string, body: unknown) =>
+      fetch(`${url}/agents/hello/runs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.json() as Promise<{ sessionId: string }>);
+    const first = await post(a.url, { input: 'on a', stream: false });
+    await post(b.url, { input: 'on b', sessionId: first.sessionId, stream: false });
+    const seen = (await (await fetch(`${a.url}/sessions/${first.sessionId}`)).json()) as {
+      events: Array<{ type: string; input?: string }>;
+    };
+    expect(seen.events.filter((e) => e.type === 'run_start').map((e) => e.input)).toEqual(['on a', 'on b']);
+    expect(await Promise.all([a.stop(), b.stop()])).toEqual([0, 0]);
   });
 
   it('sessions list, show, export, import and rm work on the project memory', async () => {
@@ -248,7 +274,9 @@ describe('backend: postgres errors are clear, exit 1, never a hang or a stack', 
     expect(a.code).toBe(1);
     expect(a.stdout).toMatch(/memory\.yaml:3:\d+: error: backend postgres needs `url`/);
 
-    const badOptions = await project(memoryDoc('options: { pool_sise: 4, table_prefix: "Bad-Prefix", connect_timeout: soon }\n'));
+    const badOptions = await project(
+      memoryDoc('options: { pool_sise: 4, table_prefix: "Bad-Prefix", connect_timeout: soon }\n'),
+    );
     const b = await agentctl(['validate'], { cwd: badOptions.dir });
     expect(b.code).toBe(1);
     expect(b.stdout).toMatch(

@@ -11,16 +11,19 @@ export interface PostgresMemorySpec {
   options?: PostgresMemoryOptions;
 }
 
-/** `options:` of a postgres memory, as written in YAML. */
+/** `options:` of a postgres memory, as written in YAML (snake_case) or normalised (camelCase). */
 export interface PostgresMemoryOptions {
   /** Most connections per process. Default 10. */
   pool_size?: number;
+  poolSize?: number;
   /** PostgreSQL schema of the tables. Default `public`. */
   schema?: string;
   /** Prefix of the table names. Default `agentctl_`. */
   table_prefix?: string;
+  tablePrefix?: string;
   /** How long to wait for the server (a duration such as `5s`, or milliseconds). Default 10s. */
   connect_timeout?: number | string;
+  connectTimeout?: number | string;
 }
 
 /** The name to register the backend under (`backend: postgres` in YAML). */
@@ -54,9 +57,11 @@ export function postgresStoreFromSpec(spec: PostgresMemorySpec): PostgresSession
   const problem = urlProblem(spec.url);
   if (problem) throw new Error(problem);
   const options = spec.options ?? {};
+  const tablePrefix = options.table_prefix ?? options.tablePrefix;
+  const timeout = options.connect_timeout ?? options.connectTimeout;
   for (const [field, value] of [
     ['options.schema', options.schema],
-    ['options.table_prefix', options.table_prefix],
+    ['options.table_prefix', tablePrefix],
   ] as const) {
     const bad =
       value === undefined ? undefined : identifierProblem(value, field, field === 'options.table_prefix');
@@ -65,12 +70,9 @@ export function postgresStoreFromSpec(spec: PostgresMemorySpec): PostgresSession
   return new PostgresSessionStore({
     url: spec.url,
     schema: options.schema,
-    tablePrefix: options.table_prefix,
-    poolSize: options.pool_size,
-    connectTimeoutMs:
-      options.connect_timeout === undefined
-        ? undefined
-        : parseDuration(options.connect_timeout, 'options.connect_timeout'),
+    tablePrefix,
+    poolSize: options.pool_size ?? options.poolSize,
+    connectTimeoutMs: timeout === undefined ? undefined : parseDuration(timeout, 'options.connect_timeout'),
     retention: retentionPolicy(spec.retention),
   });
 }

@@ -96,6 +96,21 @@ describe('agentctl with backend: postgres', () => {
     await expect(readFile(join(p.dir, '.agentctl', 'sessions', 's1.jsonl'))).rejects.toThrow();
   });
 
+  it('four processes starting together on an empty database create the tables once', async () => {
+    const p = await project();
+    const results = await Promise.all(
+      [1, 2, 3, 4].map((n) =>
+        agentctl(['run', 'hello', `hi ${n}`, '--session', `first-${n}`], { cwd: p.dir, env: p.env }),
+      ),
+    );
+    expect(results.map((r) => r.code)).toEqual([0, 0, 0, 0]);
+    const database = new URL(p.url).pathname.slice(1);
+    expect(await pg.sql("SELECT string_agg(version::text, ',') FROM agentctl_migrations", database)).toBe(
+      '1',
+    );
+    expect(await pg.sql('SELECT count(*) FROM agentctl_sessions', database)).toBe('4');
+  });
+
   it('two processes on one new session: one runs, the other fails at once naming the holder', async () => {
     const p = await project();
     const run = () =>

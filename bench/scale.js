@@ -26,37 +26,13 @@ import { PostgresSessionStore } from '../packages/store-postgres/dist/index.js';
 import { startPostgres } from '../test/support/postgres.js';
 import { gc, median, printTable, round, writeResult } from './lib/report.js';
 import { childKey, interleavedRounds, pairedRatio, showSpread, spread } from './lib/rounds.js';
+import { benchEvent as event, timeEach } from './lib/store-workload.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const APPENDS = Number(process.env.BENCH_APPENDS ?? 300);
 const MANY_SESSIONS = Number(process.env.BENCH_SESSIONS ?? 100_000);
 const LONG = Number(process.env.BENCH_EVENTS ?? 50_000);
 const SELF = fileURLToPath(import.meta.url);
-
-/** A message event of realistic size (~250 bytes of JSON) with a state delta, as runs append them. */
-function event(i) {
-  return {
-    type: 'message',
-    id: `e${i}`,
-    invocationId: 'bench',
-    branch: 'bench',
-    author: 'bench',
-    time: 1_700_000_000_000 + i,
-    message: { role: 'assistant', content: `message number ${i}: ${'lorem ipsum '.repeat(6)}` },
-    stateDelta: { last: i },
-  };
-}
-
-/** Wall milliseconds of each of `count` awaited calls. */
-async function timeEach(count, task) {
-  const times = [];
-  for (let i = 0; i < count; i++) {
-    const start = performance.now();
-    await task(i);
-    times.push(performance.now() - start);
-  }
-  return times;
-}
 
 /** Appends `count` events to `id` in batches, as a long conversation would have left them. */
 async function fill(store, id, count, from = 0) {
@@ -125,7 +101,8 @@ const append = {
   /** Builds the shared data sets once: a file store and a database with MANY_SESSIONS sessions of 10 events. */
   async prepare() {
     const started = performance.now();
-    const pg = await startPostgres();
+    // Durable, like the file store beside it: both sync every append to disk.
+    const pg = await startPostgres({ durable: true });
     const manyUrl = await pg.createDatabase('many');
     const many = new PostgresSessionStore({ url: manyUrl });
     await many.open();
@@ -250,39 +227,37 @@ const append = {
         });
       }
     }
-    for (const kind of ['file', 'postgres']) {
-      for (const [label, key] of [
-        [`in-process pairs, ${MANY_SESSIONS.toLocaleString('en')} ÷ 10 sessions`, `${kind}:pair:sessions`],
-        [`in-process pairs, ${LONG.toLocaleString('en')} ÷ 10 events`, `${kind}:pair:events`],
-      ]) {
-        const ratio = spread(byKey[key].map((r) => r.ratio));
-        rows.push([kind, label, '', '', showSpread(ratio, '×')]);
-        results.push({
-          workload: `store append, ${label}`,
-          subject: `agentctl ${kind} store`,
-          metric: 'ratio (median)',
-          value: ratio.median,
-          unit: '×',
-          spread: ratio,
-        });
-      }
-    }
-    // postgres ÷ file in each case, round by round.
-    for (const [label, suffix] of [
-      ['10 sessions, 10 events', '10:10'],
-      [`${MANY_SESSIONS.toLocaleString('en')} sessions`, `${MANY_SESSIONS}:10`],
-      [`${LONG.toLocaleString('en')} events`, `10:${LONG}`],
-    ]) {
-      const ratio = pairedRatio(ms(`postgres:${suffix}`), ms(`file:${suffix}`));
-      rows.push(['postgres ÷ file', label, '', '', showSpread(ratio, '×')]);
+    const ratioRow = (subject, label, ratio) => {
+      rows.push([subject, label, '', '', showSpread(ratio, '×')]);
       results.push({
         workload: `store append, ${label}`,
-        subject: 'postgres ÷ file',
+        subject: subject === 'postgres ÷ file' ? subject : `agentctl ${subject} store`,
         metric: 'ratio (median)',
         value: ratio.median,
         unit: '×',
         spread: ratio,
       });
+    };
+    for (const kind of ['file', 'postgres']) {
+      const pair = (key) => spread(byKey[key].map((r) => r.ratio));
+      ratioRow(
+        kind,
+        `in-process pairs, ${MANY_SESSIONS.toLocaleString('en')} ÷ 10 sessions`,
+        pair(`${kind}:pair:sessions`),
+      );
+      ratioRow(
+        kind,
+        `in-process pairs, ${LONG.toLocaleString('en')} ÷ 10 events`,
+        pair(`${kind}:pair:events`),
+      );
+    }
+    // postgres ÷ file in each case, round by round.
+    for (const [label, suffix] of [
+      ['10 sessions, 10 events', '10:10'],
+      [`${MANY_SESSIONS.toLocaleString('en')} sessions, 10 events`, `${MANY_SESSIONS}:10`],
+      [`10 sessions, ${LONG.toLocaleString('en')} events`, `10:${LONG}`],
+    ]) {
+      ratioRow('postgres ÷ file', label, pairedRatio(ms(`postgres:${suffix}`), ms(`file:${suffix}`)));
     }
     printTable(this.title, ['store', 'case', 'append (median)', 'p90', '÷ 10 sessions, 10 events'], rows);
     return results;

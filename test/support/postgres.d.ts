@@ -20,8 +20,9 @@ export function postgresBinDir(): string | undefined;
  * Starts a real PostgreSQL (initdb + postgres from /usr/lib/postgresql/N/bin) on a free port of
  * 127.0.0.1 with a temporary data folder, password authentication over TCP, fsync off and small
  * buffers. As root (CI), the server runs as the `postgres` user, since PostgreSQL refuses root.
+ * `durable: true` keeps PostgreSQL's default fsync and synchronous commit (for benchmarks).
  */
-export function startPostgres(): Promise<TestPostgres>;
+export function startPostgres(options?: { durable?: boolean }): Promise<TestPostgres>;
 
 /** A TCP port on 127.0.0.1 that nothing listens on right now. */
 export function freePort(): Promise<number>;

@@ -27,14 +27,17 @@ export function postgresBinDir() {
  * Starts a real PostgreSQL (initdb + postgres from /usr/lib/postgresql/N/bin) on a free port of
  * 127.0.0.1 with a temporary data folder, password authentication over TCP, fsync off and small
  * buffers. As root (CI), the server runs as the `postgres` user, since PostgreSQL refuses root.
+ * `durable: true` keeps PostgreSQL's default fsync and synchronous commit, for benchmarks that
+ * compare it with a store that syncs every write.
  *
+ * @param {{ durable?: boolean }} [options]
  * @example
  * const pg = await startPostgres();
  * try { await use(await pg.createDatabase('t1')); } finally { await pg.stop(); }
  *
  * @returns {Promise<import('./postgres').TestPostgres>}
  */
-export async function startPostgres() {
+export async function startPostgres(options = {}) {
   const bin = postgresBinDir();
   if (!bin)
     throw new Error('PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/postgres); see .ci/services');
@@ -84,12 +87,9 @@ export async function startPostgres() {
         'listen_addresses=127.0.0.1',
         '-c',
         `unix_socket_directories=${folder}`,
-        '-c',
-        'fsync=off',
-        '-c',
-        'synchronous_commit=off',
-        '-c',
-        'full_page_writes=off',
+        ...(options.durable
+          ? []
+          : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
         '-c',
         'shared_buffers=16MB',
         '-c',

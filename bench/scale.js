@@ -26,7 +26,7 @@ import { PostgresSessionStore } from '../packages/store-postgres/dist/index.js';
 import { startPostgres } from '../test/support/postgres.js';
 import { gc, median, printTable, round, writeResult } from './lib/report.js';
 import { childKey, interleavedRounds, pairedRatio, showSpread, spread } from './lib/rounds.js';
-import { benchEvent as event, timeEach } from './lib/store-workload.js';
+import { benchEvent as event, sessionLogText, timeEach } from './lib/store-workload.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const APPENDS = Number(process.env.BENCH_APPENDS ?? 300);
@@ -130,19 +130,7 @@ const append = {
     const dir = mkdtempSync(join(tmpdir(), 'agentctl-scale-'));
     const now = Date.now();
     for (let n = 1; n <= MANY_SESSIONS; n++) {
-      const id = `bulk${n}`;
-      const snapshot = {
-        version: 1,
-        id,
-        agent: 'bench',
-        state: {},
-        events: [],
-        createdAt: now + n,
-        updatedAt: now + n,
-      };
-      const lines = [JSON.stringify(snapshot)];
-      for (let k = 1; k <= 10; k++) lines.push(JSON.stringify({ t: now, events: [event(k)] }));
-      writeFileSync(join(dir, `${id}.jsonl`), `${lines.join('\n')}\n`);
+      writeFileSync(join(dir, `bulk${n}.jsonl`), sessionLogText(`bulk${n}`, 10, now + n));
     }
     const files = new FileSessionStore({ path: dir, durable: false });
     await files.reindex();

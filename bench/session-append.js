@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FileSessionStore } from '../packages/store-file/dist/index.js';
 import { median, printTable, round, writeResult } from './lib/report.js';
-import { benchEvent as event, timeEach } from './lib/store-workload.js';
+import { benchEvent as event, sessionLogText, timeEach } from './lib/store-workload.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const APPENDS = Number(process.env.BENCH_APPENDS ?? 200);
@@ -31,18 +31,7 @@ function generate(events, small = 10) {
   for (let n = 0; n <= OTHERS; n++) {
     const id = n === 0 ? TARGET : `s${n}`;
     const count = n === 0 ? events : small;
-    const snapshot = {
-      version: 1,
-      id,
-      agent: 'bench',
-      state: {},
-      events: [],
-      createdAt: now,
-      updatedAt: now,
-    };
-    const lines = [JSON.stringify(snapshot)];
-    for (let i = 0; i < count; i++) lines.push(JSON.stringify({ t: now, events: [event(i)] }));
-    const text = `${lines.join('\n')}\n`;
+    const text = sessionLogText(id, count, now);
     writeFileSync(join(dir, `${id}.jsonl`), text);
     index.push({
       id,

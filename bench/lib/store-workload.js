@@ -1,5 +1,6 @@
 // What the store benchmarks append and how they time it: one event of a realistic size, and the
-// wall time of each awaited call. Shared by session-append.js and scale.js.
+// wall time of each awaited call, and a file-store session log written directly. Shared by
+// session-append.js and scale.js.
 
 /** A message event of realistic size (~250 bytes of JSON) with a state delta, as runs append them. */
 export function benchEvent(i) {
@@ -29,4 +30,23 @@ export async function timeEach(count, task) {
   }
   times.cpu = cpu;
   return times;
+}
+
+/**
+ * The text of a file-store session log (`<id>.jsonl`, packages/store-file/README.md) holding `count`
+ * events, one record line each, as appends leave it: a snapshot line, then a line per append.
+ */
+export function sessionLogText(id, count, time) {
+  const snapshot = {
+    version: 1,
+    id,
+    agent: 'bench',
+    state: {},
+    events: [],
+    createdAt: time,
+    updatedAt: time,
+  };
+  const lines = [JSON.stringify(snapshot)];
+  for (let i = 0; i < count; i++) lines.push(JSON.stringify({ t: time, events: [benchEvent(i)] }));
+  return `${lines.join('\n')}\n`;
 }

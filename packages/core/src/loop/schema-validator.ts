@@ -18,8 +18,10 @@ let ajvPromise: Promise<AjvInstance> | undefined;
 // ajv costs tens of milliseconds to load; a run that calls no tool never pays for it.
 function loadAjv(): Promise<AjvInstance> {
   ajvPromise ??= (async () => {
-    const { createAjv } = await import('./create-ajv.js');
-    return createAjv({ allErrors: true, strict: false, validateFormats: true }) as unknown as AjvInstance;
+    const [{ Ajv2020 }, formats] = await Promise.all([import('ajv/dist/2020.js'), import('ajv-formats')]);
+    const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
+    (formats.default as unknown as (ajv: unknown) => void)(ajv);
+    return ajv as unknown as AjvInstance;
   })();
   return ajvPromise;
 }

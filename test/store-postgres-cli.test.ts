@@ -322,3 +322,25 @@ describe('backend: postgres errors are clear, exit 1, never a hang or a stack', 
     expect(connected.code).toBe(0);
   });
 });
+
+describe('agentctl sessions finds the project memory whatever its backend', () => {
+  it('a file memory with its own path: run writes there and sessions reads there', async () => {
+    const dir = await tempDir('agentctl-file-memory-');
+    await mkdir(join(dir, 'agents'));
+    await writeFile(join(dir, 'agentctl.yaml'), 'kind: project\nname: files\ndefaults: { memory: kept }\n');
+    await writeFile(
+      join(dir, 'agents', 'agents.yaml'),
+      `${AGENTS}---\nkind: memory\nname: kept\npath: ../data/sessions\n`,
+    );
+    expect(
+      (await agentctl(['run', 'hello', 'stored on disk', '--session', 'disk1'], { cwd: dir })).code,
+    ).toBe(0);
+    await expect(readFile(join(dir, 'data', 'sessions', 'disk1.jsonl'), 'utf8')).resolves.toMatch(
+      /stored on disk/,
+    );
+    const list = await agentctl(['sessions', 'list', '--json'], { cwd: dir });
+    expect((JSON.parse(list.stdout) as Array<{ id: string }>).map((s) => s.id)).toEqual(['disk1']);
+    const rm = await agentctl(['sessions', 'rm', 'nope'], { cwd: dir });
+    expect(rm.stderr).toMatch(/no session nope in .*data\/sessions/);
+  });
+});

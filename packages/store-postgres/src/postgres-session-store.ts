@@ -55,9 +55,10 @@ interface SessionRow {
 /**
  * A {@link SessionStore} and {@link MemoryProvider} in PostgreSQL, shared by every process and
  * machine that opens the same database: a row per session, an append-only events table keyed by
- * (session, sequence), scoped state, and leases that expire by the database's clock ({@link LeaseRows}). An append is
- * one statement touching one session row and inserting the new events, so it costs the same with
- * 10 sessions or 100,000 and at 10 events or 50,000. The schema is migrated on first use.
+ * (session, sequence), scoped state, and leases that expire by the database's clock
+ * ({@link LeaseRows}). An append is one statement touching one session row and inserting the new
+ * events, so it costs the same with 10 sessions or 100,000 and at 10 events or 50,000. The schema
+ * is migrated on first use.
  *
  * @example
  * const store = new PostgresSessionStore({ url: process.env.DATABASE_URL });

@@ -20,6 +20,7 @@ import {
   type InvocationShared,
 } from './invocation/invocation-context.js';
 import { holdSession } from './invocation/session-lease.js';
+import { SessionWriter } from './invocation/session-writer.js';
 import { AgentRun } from './loop/agent-run.js';
 import { EventChannel } from './loop/event-channel.js';
 import type { Message, ToolCall } from './messages.js';
@@ -326,20 +327,7 @@ export class Runner {
     decisions: readonly ApprovalDecision[] | undefined,
   ): InvocationShared & { flush(): Promise<void> } {
     const store = this.store;
-    let queue: AgentEvent[] = [];
-    let writing: Promise<void> = Promise.resolve();
-    let failure: unknown;
-    const flushQueue = () => {
-      const batch = queue;
-      queue = [];
-      if (batch.length === 0) return writing;
-      writing = writing
-        .then(() => store.append(session.id, batch))
-        .catch((error: unknown) => {
-          failure ??= error;
-        });
-      return writing;
-    };
+    const writer = new SessionWriter(store, session.id);
     const usage = emptyUsage();
     const replay = new Map<string, number>();
     const toolCalls: ExecutedToolCall[] = [];
@@ -381,19 +369,9 @@ export class Runner {
         channel.push(event);
         options.onEvent?.(event);
       },
-      persist: (event) => {
-        queue.push(event);
-        if (queue.length === 1) queueMicrotask(() => void flushQueue());
-      },
+      persist: (event) => writer.event(event),
       persistScoped: (delta) => {
-        const updates = scopedUpdates(delta, options.userId);
-        for (const [scope, part] of updates) {
-          writing = writing
-            .then(() => store.updateScopedState?.(scope, part))
-            .catch((error: unknown) => {
-              failure ??= error;
-            });
-        }
+        for (const [scope, part] of scopedUpdates(delta, options.userId)) writer.scoped(scope, part);
       },
       ended: false,
       temp: {},
@@ -408,10 +386,7 @@ export class Runner {
       },
       toolCalls,
       value: undefined,
-      flush: async () => {
-        await flushQueue();
-        if (failure) throw failure;
-      },
+      flush: () => writer.flush(),
     };
   }
 }

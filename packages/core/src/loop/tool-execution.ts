@@ -4,11 +4,12 @@ import type { PendingApproval } from '../events.js';
 import { allowListeners } from '../listener-limit.js';
 import { isImageContent, type Message, type ToolCall } from '../messages.js';
 import type { ToolOutcome } from '../middleware/types.js';
-import { deadline } from '../timing/deadline.js';
-import type { AnyTool, ToolContext } from '../tool.js';
+import { type Deadline, deadline } from '../timing/deadline.js';
+import type { AnyTool } from '../tool.js';
 import { abortable, abortError } from './abortable.js';
 import { action, type LoopContext, review } from './loop-context.js';
-import { schemaValidator } from './schema-validator.js';
+import { compiledValidator, type SchemaCheck, schemaValidator } from './schema-validator.js';
+import { InputRequest, PauseRequest, ToolCallContext } from './tool-call-context.js';
 
 type Plan = { call: ToolCall; tool?: AnyTool } & (
   | { kind: 'run' }
@@ -31,61 +32,15 @@ export async function executeToolCalls(
   for (const call of calls) {
     ctx.emit('tool_call', { call });
     ctx.options.onToolCall?.(call.name, call.arguments);
-    plans.push(await plan(ctx, call));
+    const planned = plan(ctx, call);
+    plans.push(planned instanceof Promise ? await planned : planned);
   }
   const pending: PendingApproval[] = [];
-  allowListeners(ctx.signal, plans.length);
-  const outcomes = await Promise.all(
-    plans.map(async (p): Promise<ToolOutcome | undefined> => {
-      if (p.kind === 'refuse') return finish(ctx, p.call, refusal(p.reason));
-      if (p.kind === 'invalid')
-        return finish(ctx, p.call, await failure(ctx, p.call, 'TOOL_VALIDATION_ERROR', p.text, 0));
-      if (p.kind === 'answer') return finish(ctx, p.call, { content: p.input, isError: false, duration: 0 });
-      if (p.kind === 'ask') {
-        const decision = ctx.options.onApproval
-          ? normalise(
-              p.call.id,
-              await ctx.options.onApproval({ call: p.call, agent: ctx.agentName, reason: p.reason }),
-            )
-          : undefined;
-        if (!decision) {
-          pending.push({
-            call: p.call,
-            agent: ctx.agentName,
-            reason: p.reason,
-            kind: 'approval',
-            branch: ctx.branch,
-          });
-          return undefined;
-        }
-        if (!decision.approve) return finish(ctx, p.call, refusal(decision.reason ?? 'denied by the user'));
-      }
-      const outcome = await runTool(ctx, p.call, p.tool);
-      if (outcome.pausedOn) {
-        const via = { callId: p.call.id, agent: ctx.agentName, branch: ctx.branch };
-        for (const inner of outcome.pausedOn) pending.push({ ...inner, via: inner.via ?? via });
-        return undefined;
-      }
-      if (outcome.needsInput === undefined) return outcome;
-      const request: PendingApproval = {
-        call: p.call,
-        agent: ctx.agentName,
-        reason: outcome.needsInput,
-        kind: 'input',
-        branch: ctx.branch,
-      };
-      // Someone at hand (a terminal) answers now; otherwise the run pauses for an answer later.
-      const answer = ctx.options.onApproval
-        ? normalise(p.call.id, await ctx.options.onApproval(request))
-        : undefined;
-      if (!answer) {
-        pending.push(request);
-        return undefined;
-      }
-      if (!answer.approve) return finish(ctx, p.call, refusal(answer.reason ?? 'the user gave no answer'));
-      return finish(ctx, p.call, { content: answer.input ?? '', isError: false, duration: outcome.duration });
-    }),
-  );
+  if (plans.length > 1) allowListeners(ctx.signal, plans.length);
+  const outcomes =
+    plans.length === 1
+      ? [await settle(ctx, plans[0], pending)]
+      : await Promise.all(plans.map((p) => settle(ctx, p, pending)));
   for (let i = 0; i < plans.length; i++) {
     const outcome = outcomes[i];
     if (!outcome) continue;
@@ -97,7 +52,63 @@ export async function executeToolCalls(
   return pending;
 }
 
-async function plan(ctx: LoopContext, call: ToolCall): Promise<Plan> {
+// One planned call to its outcome; undefined when it waits for a human (then it is in `pending`).
+async function settle(
+  ctx: LoopContext,
+  p: Plan,
+  pending: PendingApproval[],
+): Promise<ToolOutcome | undefined> {
+  if (p.kind === 'refuse') return finish(ctx, p.call, refusal(p.reason));
+  if (p.kind === 'invalid')
+    return finish(ctx, p.call, await failure(ctx, p.call, 'TOOL_VALIDATION_ERROR', p.text, 0));
+  if (p.kind === 'answer') return finish(ctx, p.call, { content: p.input, isError: false, duration: 0 });
+  if (p.kind === 'ask') {
+    const decision = ctx.options.onApproval
+      ? normalise(
+          p.call.id,
+          await ctx.options.onApproval({ call: p.call, agent: ctx.agentName, reason: p.reason }),
+        )
+      : undefined;
+    if (!decision) {
+      pending.push({
+        call: p.call,
+        agent: ctx.agentName,
+        reason: p.reason,
+        kind: 'approval',
+        branch: ctx.branch,
+      });
+      return undefined;
+    }
+    if (!decision.approve) return finish(ctx, p.call, refusal(decision.reason ?? 'denied by the user'));
+  }
+  const outcome = await runTool(ctx, p.call, p.tool);
+  if (outcome.pausedOn) {
+    const via = { callId: p.call.id, agent: ctx.agentName, branch: ctx.branch };
+    for (const inner of outcome.pausedOn) pending.push({ ...inner, via: inner.via ?? via });
+    return undefined;
+  }
+  if (outcome.needsInput === undefined) return outcome;
+  const request: PendingApproval = {
+    call: p.call,
+    agent: ctx.agentName,
+    reason: outcome.needsInput,
+    kind: 'input',
+    branch: ctx.branch,
+  };
+  // Someone at hand (a terminal) answers now; otherwise the run pauses for an answer later.
+  const answer = ctx.options.onApproval
+    ? normalise(p.call.id, await ctx.options.onApproval(request))
+    : undefined;
+  if (!answer) {
+    pending.push(request);
+    return undefined;
+  }
+  if (!answer.approve) return finish(ctx, p.call, refusal(answer.reason ?? 'the user gave no answer'));
+  return finish(ctx, p.call, { content: answer.input ?? '', isError: false, duration: outcome.duration });
+}
+
+// Synchronous when the tool's validator is compiled already: the common step awaits nothing here.
+function plan(ctx: LoopContext, call: ToolCall): Plan | Promise<Plan> {
   const tool = ctx.tools.get(call.name);
   const decided = ctx.decisions.get(call.id);
   if (decided) {
@@ -109,7 +120,12 @@ async function plan(ctx: LoopContext, call: ToolCall): Promise<Plan> {
   }
   if (!tool) return unknownTool(ctx, call);
   // Arguments are checked before anyone is asked: an invalid call goes back to the model, unapproved.
-  const invalid = await invalidArguments(call, tool);
+  const compiled = compiledValidator(tool.parameters);
+  if (compiled) return checkedPlan(ctx, call, tool, invalidText(call, compiled(call.arguments)));
+  return invalidArguments(call, tool).then((invalid) => checkedPlan(ctx, call, tool, invalid));
+}
+
+function checkedPlan(ctx: LoopContext, call: ToolCall, tool: AnyTool, invalid: string | undefined): Plan {
   if (invalid) return { kind: 'invalid', call, tool, text: invalid };
   const verdict = policyVerdict(ctx, call, tool);
   if (verdict === 'deny') return { kind: 'refuse', call, tool, reason: 'denied by the approval policy' };
@@ -133,7 +149,10 @@ function unknownTool(ctx: LoopContext, call: ToolCall): Plan {
 }
 
 async function invalidArguments(call: ToolCall, tool: AnyTool): Promise<string | undefined> {
-  const check = (await schemaValidator(tool.parameters))(call.arguments);
+  return invalidText(call, (await schemaValidator(tool.parameters))(call.arguments));
+}
+
+function invalidText(call: ToolCall, check: SchemaCheck): string | undefined {
   if (check.ok) return undefined;
   return `Invalid arguments for ${call.name}: ${check.errors.join('; ')}. Fix the arguments and call again.`;
 }
@@ -163,27 +182,38 @@ function refusal(reason: string): ToolOutcome {
 async function runTool(ctx: LoopContext, call: ToolCall, tool: AnyTool | undefined): Promise<ToolOutcome> {
   const started = performance.now();
   const ms = tool?.timeout ?? ctx.limits.toolTimeout;
+  // The call's own signal is made only if the tool (or a middleware) reads it; its timer always runs.
   const limit = deadline(
     ctx.signal,
     ms,
     () => new AgentError(`tool ${call.name} timed out after ${ms} ms`, 'TIMEOUT'),
   );
   try {
-    const signal = limit.signal;
     let outcome: ToolOutcome;
     try {
-      const done = await ctx.dispatch(
-        action('tool_call', ctx.agentName, { call, signal }),
-        async (current) => {
-          if (current.type !== 'tool_call' || current.payload.result) return current;
-          const result = await invoke(ctx, current.payload.call, call, tool, current.payload.signal, started);
-          return { ...current, payload: { ...current.payload, result } };
-        },
-      );
-      if (done.type !== 'tool_call' || !done.payload.result) {
-        throw new AgentError('a middleware ended the tool call without a result', 'TOOL_EXECUTION_ERROR');
+      if (!ctx.hasMiddleware) outcome = await invoke(ctx, call, call, tool, started, limit, undefined);
+      else {
+        const done = await ctx.dispatch(
+          action('tool_call', ctx.agentName, { call, signal: limit.signal }),
+          async (current) => {
+            if (current.type !== 'tool_call' || current.payload.result) return current;
+            const result = await invoke(
+              ctx,
+              current.payload.call,
+              call,
+              tool,
+              started,
+              limit,
+              current.payload.signal,
+            );
+            return { ...current, payload: { ...current.payload, result } };
+          },
+        );
+        if (done.type !== 'tool_call' || !done.payload.result) {
+          throw new AgentError('a middleware ended the tool call without a result', 'TOOL_EXECUTION_ERROR');
+        }
+        outcome = done.payload.result;
       }
-      outcome = done.payload.result;
     } catch (error) {
       // A middleware failing the call (a timeout, a guard) is the tool's failure, reported to the model.
       if (ctx.signal.aborted) throw abortError(ctx.signal);
@@ -206,13 +236,16 @@ async function runTool(ctx: LoopContext, call: ToolCall, tool: AnyTool | undefin
   }
 }
 
+// `given` is the signal a middleware passed down; without middleware the call's signal is `limit`'s,
+// made only if the tool reads it, and the wait races the call's timer and the run's signal instead.
 async function invoke(
   ctx: LoopContext,
   call: ToolCall,
   planned: ToolCall,
   tool: AnyTool | undefined,
-  signal: AbortSignal,
   started: number,
+  limit: Deadline,
+  given: AbortSignal | undefined,
 ): Promise<ToolOutcome> {
   const elapsed = () => performance.now() - started;
   if (!tool) {
@@ -228,39 +261,18 @@ async function invoke(
   // Checked when planned; a middleware that rewrote the call gets its arguments checked again.
   const invalid = call === planned ? undefined : await invalidArguments(call, tool);
   if (invalid) return failure(ctx, call, 'TOOL_VALIDATION_ERROR', invalid, elapsed());
-  const delta: Record<string, unknown> = {};
+  const context = new ToolCallContext(ctx, call.id, limit, given);
   try {
-    const context: ToolContext = {
-      callId: call.id,
-      signal,
-      messages: ctx.messages,
-      endInvocation: () => {
-        ctx.endInvocation();
-      },
-      state: {
-        get: (key) => (key in delta ? delta[key] : ctx.readState()[key]),
-        set: (key, value) => {
-          delta[key] = value;
-        },
-      },
-      requestInput: (question) => {
-        throw new InputRequest(question);
-      },
-      pause: (pending) => {
-        throw new PauseRequest(pending);
-      },
-      invocation: ctx.invocation,
-    };
-    const value = await abortable(
-      // A run cancelled before the call starts never starts it (a child process would outlive the run).
-      Promise.resolve().then(() => {
-        signal.throwIfAborted();
-        return tool.execute(call.arguments, context);
-      }),
-      signal,
-    );
+    const watched = given ?? ctx.signal;
+    // A run cancelled before the call starts never starts it (a child process would outlive the run).
+    watched.throwIfAborted();
+    let value: unknown = tool.execute(call.arguments, context);
+    if (isThenable(value)) {
+      const work = Promise.resolve(value);
+      value = await (given ? abortable(work, given) : abortable(limit.race(work), ctx.signal));
+    } else watched.throwIfAborted();
     const outcome = outcomeOf(value, elapsed());
-    if (Object.keys(delta).length > 0) outcome.stateDelta = delta;
+    if (context.delta && Object.keys(context.delta).length > 0) outcome.stateDelta = context.delta;
     return outcome;
   } catch (error) {
     if (error instanceof PauseRequest) {
@@ -270,8 +282,9 @@ async function invoke(
       return { content: '', isError: false, duration: elapsed(), needsInput: error.question };
     }
     if (ctx.signal.aborted) throw abortError(ctx.signal);
+    const signal = given ?? (limit.expired ? limit.signal : undefined);
     const timedOut =
-      signal.aborted && signal.reason instanceof AgentError && signal.reason.code === 'TIMEOUT';
+      signal?.aborted === true && signal.reason instanceof AgentError && signal.reason.code === 'TIMEOUT';
     const code: AgentErrorCode = timedOut ? 'TIMEOUT' : 'TOOL_EXECUTION_ERROR';
     const message = timedOut
       ? (signal.reason as AgentError).message
@@ -293,6 +306,10 @@ async function failure(
   return { content, isError: true, errorCode: code, duration };
 }
 
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+}
+
 function outcomeOf(value: unknown, duration: number): ToolOutcome {
   if (isImageContent(value))
     return { content: value.text ?? '[image]', value, image: value, isError: false, duration };
@@ -309,8 +326,15 @@ function stringify(value: unknown): string {
   }
 }
 
-async function finish(ctx: LoopContext, call: ToolCall, outcome: ToolOutcome): Promise<ToolOutcome> {
-  const result = (await review(ctx, 'tool_result', { call, result: outcome })).result;
+// Without middleware nothing can change the outcome, so nothing is awaited.
+function finish(ctx: LoopContext, call: ToolCall, outcome: ToolOutcome): ToolOutcome | Promise<ToolOutcome> {
+  if (!ctx.hasMiddleware) return recordOutcome(ctx, call, outcome);
+  return review(ctx, 'tool_result', { call, result: outcome }).then((reviewed) =>
+    recordOutcome(ctx, call, reviewed.result),
+  );
+}
+
+function recordOutcome(ctx: LoopContext, call: ToolCall, result: ToolOutcome): ToolOutcome {
   ctx.toolCalls.push({
     id: call.id,
     name: call.name,
@@ -341,18 +365,4 @@ function toolMessage(call: ToolCall, outcome: ToolOutcome): Message {
   if (outcome.isError) message.isError = true;
   if (outcome.image) message.image = outcome.image;
   return message;
-}
-
-// Thrown through a tool's own code by `requestInput`; caught here and turned into a pause.
-class InputRequest extends Error {
-  constructor(readonly question: string) {
-    super(`input requested: ${question}`);
-  }
-}
-
-// Thrown by `pause` from a tool whose own calls wait for a human; the run pauses on them.
-class PauseRequest extends Error {
-  constructor(readonly pending: PendingApproval[]) {
-    super('paused on inner calls');
-  }
 }

@@ -102,12 +102,7 @@ export class Runner {
     this.agent = options.agent;
     this.store = options.store ?? new InMemorySessionStore();
     this.#leaseTtlMs = options.leaseTtlMs;
-    if (!this.agent.parent) linkTree(this.agent);
-    this.#parallel = new Set(
-      listAgents(this.agent)
-        .filter((a) => a.type === 'parallel')
-        .map((a) => a.name),
-    );
+    this.#parallel = parallelAgentsOf(this.agent);
   }
 
   /** Starts an invocation with a user message. */
@@ -171,7 +166,7 @@ export class Runner {
     controller: AbortController,
   ): Promise<InvocationResult> {
     const started = performance.now();
-    const history = await options.history;
+    const history = options.history === undefined ? undefined : await options.history;
     const session = await this.#session(options, decisions !== undefined);
     await this.#loadScopedState(session, options.userId);
     const checkpoint = session.checkpoint as InvocationCheckpoint | undefined;
@@ -389,6 +384,22 @@ export class Runner {
       flush: () => writer.flush(),
     };
   }
+}
+
+// A server makes a runner per request: the tree is linked and searched once per root agent.
+const parallelOf = new WeakMap<Agent, ReadonlySet<string>>();
+
+function parallelAgentsOf(root: Agent): ReadonlySet<string> {
+  let names = parallelOf.get(root);
+  if (names) return names;
+  if (!root.parent) linkTree(root);
+  names = new Set(
+    listAgents(root)
+      .filter((a) => a.type === 'parallel')
+      .map((a) => a.name),
+  );
+  parallelOf.set(root, names);
+  return names;
 }
 
 // The result as `agent.run` gives it: the parsed answer as `output`, its text as `text`.

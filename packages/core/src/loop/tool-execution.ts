@@ -36,11 +36,14 @@ export async function executeToolCalls(
     plans.push(planned instanceof Promise ? await planned : planned);
   }
   const pending: PendingApproval[] = [];
-  if (plans.length > 1) allowListeners(ctx.signal, plans.length);
-  const outcomes =
-    plans.length === 1
-      ? [await settle(ctx, plans[0], pending)]
-      : await Promise.all(plans.map((p) => settle(ctx, p, pending)));
+  let outcomes: Array<ToolOutcome | undefined>;
+  if (plans.length === 1) {
+    const only = settle(ctx, plans[0], pending);
+    outcomes = [only instanceof Promise ? await only : only];
+  } else {
+    allowListeners(ctx.signal, plans.length);
+    outcomes = await Promise.all(plans.map((p) => settle(ctx, p, pending)));
+  }
   for (let i = 0; i < plans.length; i++) {
     const outcome = outcomes[i];
     if (!outcome) continue;
@@ -52,8 +55,19 @@ export async function executeToolCalls(
   return pending;
 }
 
+type Settled = ToolOutcome | undefined | Promise<ToolOutcome | undefined>;
+
 // One planned call to its outcome; undefined when it waits for a human (then it is in `pending`).
-async function settle(
+// A call that runs a synchronous tool settles without a single await.
+function settle(ctx: LoopContext, p: Plan, pending: PendingApproval[]): Settled {
+  if (p.kind !== 'run') return settleDecided(ctx, p, pending);
+  const outcome = runTool(ctx, p.call, p.tool);
+  return outcome instanceof Promise
+    ? outcome.then((done) => afterRun(ctx, p, done, pending))
+    : afterRun(ctx, p, outcome, pending);
+}
+
+async function settleDecided(
   ctx: LoopContext,
   p: Plan,
   pending: PendingApproval[],
@@ -81,17 +95,31 @@ async function settle(
     }
     if (!decision.approve) return finish(ctx, p.call, refusal(decision.reason ?? 'denied by the user'));
   }
-  const outcome = await runTool(ctx, p.call, p.tool);
+  return afterRun(ctx, p, await runTool(ctx, p.call, p.tool), pending);
+}
+
+// What a run call's outcome leads to: its result, or a pause (inner calls, or a question).
+function afterRun(ctx: LoopContext, p: Plan, outcome: ToolOutcome, pending: PendingApproval[]): Settled {
   if (outcome.pausedOn) {
     const via = { callId: p.call.id, agent: ctx.agentName, branch: ctx.branch };
     for (const inner of outcome.pausedOn) pending.push({ ...inner, via: inner.via ?? via });
     return undefined;
   }
   if (outcome.needsInput === undefined) return outcome;
+  return askForInput(ctx, p, outcome, outcome.needsInput, pending);
+}
+
+async function askForInput(
+  ctx: LoopContext,
+  p: Plan,
+  outcome: ToolOutcome,
+  question: string,
+  pending: PendingApproval[],
+): Promise<ToolOutcome | undefined> {
   const request: PendingApproval = {
     call: p.call,
     agent: ctx.agentName,
-    reason: outcome.needsInput,
+    reason: question,
     kind: 'input',
     branch: ctx.branch,
   };
@@ -179,66 +207,107 @@ function refusal(reason: string): ToolOutcome {
   return { content: `The call was not run: ${reason}.`, isError: true, duration: 0 };
 }
 
-async function runTool(ctx: LoopContext, call: ToolCall, tool: AnyTool | undefined): Promise<ToolOutcome> {
+type Outcome = ToolOutcome | Promise<ToolOutcome>;
+
+function runTool(ctx: LoopContext, call: ToolCall, tool: AnyTool | undefined): Outcome {
   const started = performance.now();
   const ms = tool?.timeout ?? ctx.limits.toolTimeout;
-  // The call's own signal is made only if the tool (or a middleware) reads it; its timer always runs.
+  // The call's own signal (and its timer) are made only once the tool reads the signal or returns
+  // a promise: a synchronous tool costs neither.
   const limit = deadline(
     ctx.signal,
     ms,
     () => new AgentError(`tool ${call.name} timed out after ${ms} ms`, 'TIMEOUT'),
+    { startWhenUsed: true },
   );
+  if (ctx.hasMiddleware) return runThroughMiddleware(ctx, call, tool, started, limit);
+  let outcome: Outcome;
+  try {
+    outcome = invoke(ctx, call, call, tool, started, limit, undefined);
+  } catch (error) {
+    limit.dispose();
+    return toolFailed(ctx, call, started, error);
+  }
+  if (outcome instanceof Promise) {
+    return outcome.then(
+      (done) => {
+        limit.dispose();
+        return finished(ctx, call, done);
+      },
+      (error: unknown) => {
+        limit.dispose();
+        return toolFailed(ctx, call, started, error);
+      },
+    );
+  }
+  limit.dispose();
+  return finished(ctx, call, outcome);
+}
+
+async function runThroughMiddleware(
+  ctx: LoopContext,
+  call: ToolCall,
+  tool: AnyTool | undefined,
+  started: number,
+  limit: Deadline,
+): Promise<ToolOutcome> {
   try {
     let outcome: ToolOutcome;
     try {
-      if (!ctx.hasMiddleware) outcome = await invoke(ctx, call, call, tool, started, limit, undefined);
-      else {
-        const done = await ctx.dispatch(
-          action('tool_call', ctx.agentName, { call, signal: limit.signal }),
-          async (current) => {
-            if (current.type !== 'tool_call' || current.payload.result) return current;
-            const result = await invoke(
-              ctx,
-              current.payload.call,
-              call,
-              tool,
-              started,
-              limit,
-              current.payload.signal,
-            );
-            return { ...current, payload: { ...current.payload, result } };
-          },
-        );
-        if (done.type !== 'tool_call' || !done.payload.result) {
-          throw new AgentError('a middleware ended the tool call without a result', 'TOOL_EXECUTION_ERROR');
-        }
-        outcome = done.payload.result;
-      }
-    } catch (error) {
-      // A middleware failing the call (a timeout, a guard) is the tool's failure, reported to the model.
-      if (ctx.signal.aborted) throw abortError(ctx.signal);
-      const timedOut = error instanceof AgentError && error.code === 'TIMEOUT';
-      const text = timedOut
-        ? `Tool ${call.name} ${(error as AgentError).message}`
-        : `Tool ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`;
-      outcome = await failure(
-        ctx,
-        call,
-        timedOut ? 'TIMEOUT' : 'TOOL_EXECUTION_ERROR',
-        text,
-        performance.now() - started,
-        error,
+      const done = await ctx.dispatch(
+        action('tool_call', ctx.agentName, { call, signal: limit.signal }),
+        async (current) => {
+          if (current.type !== 'tool_call' || current.payload.result) return current;
+          const result = await invoke(
+            ctx,
+            current.payload.call,
+            call,
+            tool,
+            started,
+            limit,
+            current.payload.signal,
+          );
+          return { ...current, payload: { ...current.payload, result } };
+        },
       );
+      if (done.type !== 'tool_call' || !done.payload.result) {
+        throw new AgentError('a middleware ended the tool call without a result', 'TOOL_EXECUTION_ERROR');
+      }
+      outcome = done.payload.result;
+    } catch (error) {
+      outcome = await toolFailed(ctx, call, started, error);
     }
-    return outcome.needsInput === undefined && !outcome.pausedOn ? finish(ctx, call, outcome) : outcome;
+    return finished(ctx, call, outcome);
   } finally {
     limit.dispose();
   }
 }
 
+// A failure of the call from outside the tool (a middleware's timeout or guard) is the tool's
+// failure, reported to the model; a cancelled run is not.
+function toolFailed(ctx: LoopContext, call: ToolCall, started: number, error: unknown): Promise<ToolOutcome> {
+  if (ctx.signal.aborted) return Promise.reject(abortError(ctx.signal));
+  const timedOut = error instanceof AgentError && error.code === 'TIMEOUT';
+  const text = timedOut
+    ? `Tool ${call.name} ${(error as AgentError).message}`
+    : `Tool ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`;
+  return failure(
+    ctx,
+    call,
+    timedOut ? 'TIMEOUT' : 'TOOL_EXECUTION_ERROR',
+    text,
+    performance.now() - started,
+    error,
+  );
+}
+
+function finished(ctx: LoopContext, call: ToolCall, outcome: ToolOutcome): Outcome {
+  return outcome.needsInput === undefined && !outcome.pausedOn ? finish(ctx, call, outcome) : outcome;
+}
+
 // `given` is the signal a middleware passed down; without middleware the call's signal is `limit`'s,
 // made only if the tool reads it, and the wait races the call's timer and the run's signal instead.
-async function invoke(
+function invoke(
   ctx: LoopContext,
   call: ToolCall,
   planned: ToolCall,
@@ -246,8 +315,7 @@ async function invoke(
   started: number,
   limit: Deadline,
   given: AbortSignal | undefined,
-): Promise<ToolOutcome> {
-  const elapsed = () => performance.now() - started;
+): Outcome {
   if (!tool) {
     const known = [...ctx.tools.keys()].join(', ') || 'none';
     return failure(
@@ -255,42 +323,82 @@ async function invoke(
       call,
       'TOOL_VALIDATION_ERROR',
       `Unknown tool "${call.name}". Available tools: ${known}.`,
-      elapsed(),
+      performance.now() - started,
     );
   }
   // Checked when planned; a middleware that rewrote the call gets its arguments checked again.
-  const invalid = call === planned ? undefined : await invalidArguments(call, tool);
-  if (invalid) return failure(ctx, call, 'TOOL_VALIDATION_ERROR', invalid, elapsed());
+  if (call === planned) return execute(ctx, call, tool, started, limit, given);
+  return invalidArguments(call, tool).then((invalid) =>
+    invalid
+      ? failure(ctx, call, 'TOOL_VALIDATION_ERROR', invalid, performance.now() - started)
+      : execute(ctx, call, tool, started, limit, given),
+  );
+}
+
+function execute(
+  ctx: LoopContext,
+  call: ToolCall,
+  tool: AnyTool,
+  started: number,
+  limit: Deadline,
+  given: AbortSignal | undefined,
+): Outcome {
   const context = new ToolCallContext(ctx, call.id, limit, given);
   try {
     const watched = given ?? ctx.signal;
     // A run cancelled before the call starts never starts it (a child process would outlive the run).
     watched.throwIfAborted();
-    let value: unknown = tool.execute(call.arguments, context);
-    if (isThenable(value)) {
-      const work = Promise.resolve(value);
-      value = await (given ? abortable(work, given) : abortable(limit.race(work), ctx.signal));
-    } else watched.throwIfAborted();
-    const outcome = outcomeOf(value, elapsed());
-    if (context.delta && Object.keys(context.delta).length > 0) outcome.stateDelta = context.delta;
-    return outcome;
+    const value: unknown = tool.execute(call.arguments, context);
+    if (isThenable(value))
+      return awaitTool(ctx, call, started, limit, given, context, Promise.resolve(value));
+    watched.throwIfAborted();
+    return outcomeOf(value, performance.now() - started, context);
   } catch (error) {
-    if (error instanceof PauseRequest) {
-      return { content: '', isError: false, duration: elapsed(), pausedOn: error.pending };
-    }
-    if (error instanceof InputRequest) {
-      return { content: '', isError: false, duration: elapsed(), needsInput: error.question };
-    }
-    if (ctx.signal.aborted) throw abortError(ctx.signal);
-    const signal = given ?? (limit.expired ? limit.signal : undefined);
-    const timedOut =
-      signal?.aborted === true && signal.reason instanceof AgentError && signal.reason.code === 'TIMEOUT';
-    const code: AgentErrorCode = timedOut ? 'TIMEOUT' : 'TOOL_EXECUTION_ERROR';
-    const message = timedOut
-      ? (signal.reason as AgentError).message
-      : `Tool ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`;
-    return failure(ctx, call, code, message, elapsed(), error);
+    return caught(ctx, call, started, limit, given, error);
   }
+}
+
+async function awaitTool(
+  ctx: LoopContext,
+  call: ToolCall,
+  started: number,
+  limit: Deadline,
+  given: AbortSignal | undefined,
+  context: ToolCallContext,
+  work: Promise<unknown>,
+): Promise<ToolOutcome> {
+  try {
+    const value = await (given ? abortable(work, given) : abortable(limit.race(work), ctx.signal));
+    return outcomeOf(value, performance.now() - started, context);
+  } catch (error) {
+    return caught(ctx, call, started, limit, given, error);
+  }
+}
+
+// What a tool's throw (or rejection) means: a pause, a question, a timeout, a failure, or (the run
+// was cancelled) nothing the model is told about.
+function caught(
+  ctx: LoopContext,
+  call: ToolCall,
+  started: number,
+  limit: Deadline,
+  given: AbortSignal | undefined,
+  error: unknown,
+): Outcome {
+  const duration = performance.now() - started;
+  if (error instanceof PauseRequest)
+    return { content: '', isError: false, duration, pausedOn: error.pending };
+  if (error instanceof InputRequest)
+    return { content: '', isError: false, duration, needsInput: error.question };
+  if (ctx.signal.aborted) throw abortError(ctx.signal);
+  const signal = given ?? (limit.expired ? limit.signal : undefined);
+  const timedOut =
+    signal?.aborted === true && signal.reason instanceof AgentError && signal.reason.code === 'TIMEOUT';
+  const code: AgentErrorCode = timedOut ? 'TIMEOUT' : 'TOOL_EXECUTION_ERROR';
+  const message = timedOut
+    ? (signal.reason as AgentError).message
+    : `Tool ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`;
+  return failure(ctx, call, code, message, duration, error);
 }
 
 async function failure(
@@ -310,10 +418,12 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 }
 
-function outcomeOf(value: unknown, duration: number): ToolOutcome {
-  if (isImageContent(value))
-    return { content: value.text ?? '[image]', value, image: value, isError: false, duration };
-  return { content: stringify(value), value, isError: false, duration };
+function outcomeOf(value: unknown, duration: number, context: ToolCallContext): ToolOutcome {
+  const outcome: ToolOutcome = isImageContent(value)
+    ? { content: value.text ?? '[image]', value, image: value, isError: false, duration }
+    : { content: stringify(value), value, isError: false, duration };
+  if (context.delta && Object.keys(context.delta).length > 0) outcome.stateDelta = context.delta;
+  return outcome;
 }
 
 function stringify(value: unknown): string {

@@ -40,6 +40,7 @@ export function deadline(
   outer: AbortSignal | undefined,
   ms: number | undefined,
   reason: () => unknown,
+  options: DeadlineOptions = {},
 ): Deadline {
   if (ms === undefined || !Number.isFinite(ms)) {
     return outer
@@ -52,7 +53,16 @@ export function deadline(
         }
       : NOTHING;
   }
-  return new TimedDeadline(outer, ms, reason);
+  return new TimedDeadline(outer, ms, reason, options.startWhenUsed === true);
+}
+
+/** Options of {@link deadline}. */
+export interface DeadlineOptions {
+  /**
+   * Start the timer only when `signal` is first read or work is raced (counting from the deadline's
+   * creation): work that finishes synchronously never makes a timer. `expired` stays false until then.
+   */
+  startWhenUsed?: boolean;
 }
 
 // A class: a run makes one per tool call, and the signal's controller and listener only on demand.
@@ -66,16 +76,28 @@ class TimedDeadline implements Deadline {
   #racer: ((reason: unknown) => void) | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #forward: (() => void) | undefined;
+  // Set while the timer waits to be started on first use: when the time started counting.
+  #since: number | undefined;
 
-  constructor(outer: AbortSignal | undefined, ms: number, reason: () => unknown) {
+  constructor(outer: AbortSignal | undefined, ms: number, reason: () => unknown, startWhenUsed: boolean) {
     this.#outer = outer;
     this.#ms = Math.max(0, ms);
     this.#reason = reason;
-    this.restart();
+    if (startWhenUsed) this.#since = performance.now();
+    else this.restart();
+  }
+
+  #startNow(): void {
+    if (this.#since === undefined) return;
+    const left = this.#ms - (performance.now() - this.#since);
+    this.#since = undefined;
+    if (this.#expired || this.#outer?.aborted) return;
+    this.#timer = setTimeout(expire, Math.max(0, left), this);
   }
 
   get signal(): AbortSignal {
     if (this.#controller) return this.#controller.signal;
+    this.#startNow();
     const controller = new AbortController();
     this.#controller = controller;
     const outer = this.#outer;
@@ -97,6 +119,10 @@ class TimedDeadline implements Deadline {
 
   // Fields, not methods: callers pass `restart` and `dispose` around on their own.
   readonly restart = (): void => {
+    if (this.#since !== undefined) {
+      this.#since = performance.now();
+      return;
+    }
     if (this.#expired || this.#outer?.aborted) return;
     clearTimeout(this.#timer);
     this.#timer = setTimeout(expire, this.#ms, this);
@@ -109,6 +135,7 @@ class TimedDeadline implements Deadline {
   };
 
   race<T>(work: Promise<T>): Promise<T> {
+    this.#startNow();
     if (this.#expired) {
       work.catch(() => undefined);
       return Promise.reject(this.#expiry);

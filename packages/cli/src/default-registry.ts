@@ -1,5 +1,4 @@
 import { createRegistry, type Registry } from '@agentctl/config';
-import { BUILTIN_TOOLS } from '@agentctl/core';
 import { ANTHROPIC_OPTIONS_SCHEMA } from '@agentctl/provider-anthropic/options-schema';
 import { OPENAI_OPTIONS_SCHEMA } from '@agentctl/provider-openai/options-schema';
 
@@ -28,19 +27,14 @@ export function defaultRegistry(): Registry {
     )
     .registerMemory(
       'file',
-      async (spec, ctx) => (await import('@agentctl/store-file')).fileMemoryBackend(spec as never, ctx),
+      async (memory, ctx) => (await import('@agentctl/store-file')).fileMemoryBackend(memory, ctx),
       { description: 'Sessions on disk (the default).' },
     )
     .registerToolset(
       'mcp',
-      async (spec, ctx) => (await import('@agentctl/mcp')).mcpToolsetFactory(spec as never, ctx),
+      async (toolset, ctx) => (await import('@agentctl/mcp')).mcpToolsetFactory(toolset, ctx),
       { description: 'An MCP server over stdio or HTTP.', capabilities: { needsNetwork: true } },
     )
     .registerRemoteAgent('a2a', async (spec) => (await import('@agentctl/server')).a2aRemoteAgent(spec));
-  for (const [name, factory] of Object.entries(BUILTIN_TOOLS)) {
-    registry.registerBuiltinTool(name, (options, ctx) =>
-      (factory as (o: unknown) => never)({ root: ctx.root, ...options }),
-    );
-  }
   return registry;
 }

@@ -21,8 +21,6 @@ export {
   type ApprovalMode,
   type ApprovalPolicyOptions,
   createApprovalPolicy,
-  defaultNeedsApproval,
-  type ToolKind,
 } from './approval-policy.js';
 export {
   APPROVAL_RULE_GRAMMAR,
@@ -109,7 +107,9 @@ export {
   type StreamEvent,
   type ToolDefinition,
 } from './model.js';
+export type { MemoryDefinition, RetentionDefinition } from './memory-definition.js';
 export type { ModelDefinition, ReasoningDefinition } from './model-definition.js';
+export type { McpServerDefinition, ToolsetDefinition } from './toolset-definition.js';
 export { AutoModel } from './offline/auto-model.js';
 export { EchoModel } from './offline/echo-model.js';
 export { OFFLINE_MODES, type OfflineMode, type OfflineOptions, offline } from './offline/offline-provider.js';

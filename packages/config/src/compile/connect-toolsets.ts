@@ -7,7 +7,7 @@ import type { LoadedProject } from '../load/load-project.js';
 import type { SpecEntry } from '../load/project-specs.js';
 import type { Registry } from '../registry.js';
 import { excerpt } from '../rules/excerpt.js';
-import type { AgentSpec, ToolsetSpec } from '../spec-types.js';
+import type { AgentSpec } from '../spec-types.js';
 import { Compiler } from './compiler.js';
 
 const matches = (pattern: string, names: readonly string[]) => names.some((n) => globMatcher(pattern)(n));
@@ -29,7 +29,7 @@ export async function connectToolsets(
     out.push(diagnostic(entry.file, entry.locate(path, { key }), 'mcp-names', message));
   const exposedBySet = new Map<string, { prefix: string; names: string[] }>();
   for (const entry of project.specs.toolset.values()) {
-    const spec = compiler.resolved(entry as SpecEntry<ToolsetSpec>);
+    const spec = compiler.definition('toolset', entry);
     const factory = compiler.registry.toolsets.get('mcp');
     if (!spec || !factory) continue;
     // Opened unfiltered and unprefixed: the names are the server's own.

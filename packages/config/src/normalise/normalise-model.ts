@@ -8,7 +8,7 @@ import { camelKeys } from './camel-case.js';
  * The definition of a model spec that passed its schema (and had `${VAR}` resolved): the one place
  * that reads a model's YAML spelling. `extra_body` leaves `options` for its own field.
  */
-export function normaliseModel(spec: ModelSpec, apiKeyEnv?: string): ModelDefinition {
+export function normaliseModel(spec: ModelSpec): ModelDefinition {
   const { extra_body, ...options } = spec.options ?? {};
   const r = spec.retry;
   const p = spec.pricing;
@@ -23,7 +23,6 @@ export function normaliseModel(spec: ModelSpec, apiKeyEnv?: string): ModelDefini
     description: spec.description,
     baseUrl: spec.base_url,
     apiKey: spec.api_key,
-    apiKeyEnv,
     temperature: spec.temperature,
     topP: spec.top_p,
     maxOutputTokens: spec.max_output_tokens,

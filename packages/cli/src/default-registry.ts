@@ -1,4 +1,4 @@
-import { createRegistry, type Registry } from '@agentctl/config';
+import { createRegistry, NO_OPTIONS_SCHEMA, type Registry } from '@agentctl/config';
 import { ANTHROPIC_OPTIONS_SCHEMA } from '@agentctl/provider-anthropic/options-schema';
 import { OPENAI_OPTIONS_SCHEMA } from '@agentctl/provider-openai/options-schema';
 
@@ -28,7 +28,7 @@ export function defaultRegistry(): Registry {
     .registerMemory(
       'file',
       async (memory, ctx) => (await import('@agentctl/store-file')).fileMemoryBackend(memory, ctx),
-      { description: 'Sessions on disk (the default).' },
+      { description: 'Sessions on disk (the default).', schema: NO_OPTIONS_SCHEMA },
     )
     .registerToolset(
       'mcp',

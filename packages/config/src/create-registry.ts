@@ -5,7 +5,7 @@ import {
   retryFromOptions,
   timeoutFromOptions,
 } from './compile/builtin-middleware.js';
-import { BUILTIN_MIDDLEWARE_SCHEMAS, OFFLINE_OPTIONS_SCHEMA } from './compile/builtin-middleware-schemas.js';
+import { BUILTIN_MIDDLEWARE_SCHEMAS, NO_OPTIONS_SCHEMA } from './compile/builtin-middleware-schemas.js';
 import { offlineProvider } from './compile/offline-provider.js';
 import { Registry } from './registry.js';
 import { BUILTIN_TOOL_SCHEMAS } from './toolbox/builtin-tool-schemas.js';
@@ -29,7 +29,7 @@ export function createRegistry(): Registry {
   const registry = new Registry()
     .registerProvider('offline', offlineProvider, {
       description: 'Offline models: echo, script, auto, replay. Needs no key and no network.',
-      schema: OFFLINE_OPTIONS_SCHEMA,
+      schema: NO_OPTIONS_SCHEMA,
       capabilities: { ownsRetries: false, needsNetwork: false },
     })
     .registerMiddleware('retry', retryFromOptions, { description: 'Retries failed calls.', schema: mw.retry })
@@ -39,7 +39,10 @@ export function createRegistry(): Registry {
       description: 'Redacts secrets from text.',
       schema: mw.redaction,
     })
-    .registerMemory('memory', () => new InMemorySessionStore(), { description: 'In process, lost on exit.' })
+    .registerMemory('memory', () => new InMemorySessionStore(), {
+      description: 'In process, lost on exit.',
+      schema: NO_OPTIONS_SCHEMA,
+    })
     .registerToolKind('module', moduleTool, { description: 'A tool exported by a .ts/.js module.' })
     .registerToolKind('http', httpTool, {
       description: 'An HTTP request.',

@@ -1,4 +1,5 @@
 export { parseDuration } from '@agentctl/core';
+export { NO_OPTIONS_SCHEMA } from './compile/builtin-middleware-schemas.js';
 export { CassetteError, readCassette, writeCassette } from './compile/cassette-file.js';
 export { type CompileOptions, compileProject, type Runtime } from './compile/compile-project.js';
 export { connectToolsets } from './compile/connect-toolsets.js';
@@ -19,9 +20,16 @@ export type { ProjectSpecs, SpecEntry } from './load/project-specs.js';
 export { findProjectRoot, PROJECT_FILE } from './project-root.js';
 export {
   type BuiltinToolFactory,
+  type Descriptor,
+  type DescriptorMeta,
   type FactoryContext,
+  type JsonSchema,
   type MemoryFactory,
   type MiddlewareFactory,
+  type PluginCapabilities,
+  type PluginKind,
+  type PluginProblem,
+  type PluginRule,
   type ProviderFactory,
   Registry,
   type RemoteAgentFactory,
@@ -29,7 +37,11 @@ export {
   type ToolKindFactory,
   type ToolsetFactory,
 } from './registry.js';
+export { normalise } from './normalise/normalise.js';
+export { PLUGIN_SCHEMA_ID, pluginSchema } from './schema/plugin-schema.js';
+export { builtinInlineKeys, projectSchema } from './schema/project-schema.js';
 export { KINDS, type Kind, loadSchema, SCHEMA_DIR } from './schemas.js';
+export type * from './definitions.js';
 export type * from './spec-types.js';
 export { type FilesystemOptions, filesystem } from './toolbox/filesystem.js';
 export { MEMORY_STATE_KEY, type MemoryNote, type MemoryToolOptions, memory } from './toolbox/memory.js';

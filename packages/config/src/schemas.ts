@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Options, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { precompiledValidators } from './load/precompiled-validators.js';
+import { loaderPluginSchema } from './schema/plugin-schema.js';
 
 // An installed package carries its copy of the schemas (made when packing); a clone reads the
 // repository's own folder, the one source of truth.
@@ -43,7 +44,8 @@ const cache = new Map<string, object>();
 
 /** The JSON Schema of one kind (`agent`, `model`, ...), or the entry schema that dispatches on `kind`. */
 export function loadSchema(kind = 'agentctl'): object {
-  const known = kind === 'agentctl' || kind === 'common' || (KINDS as readonly string[]).includes(kind);
+  const known =
+    kind === 'agentctl' || kind === 'common' || kind === 'plugins' || (KINDS as readonly string[]).includes(kind);
   if (!known) throw new TypeError(`unknown schema "${kind}"; known: agentctl, ${KINDS.join(', ')}`);
   let schema = cache.get(kind);
   if (!schema) {
@@ -57,7 +59,10 @@ export function loadSchema(kind = 'agentctl'): object {
 export function createSchemaAjv(options: Options = SCHEMA_AJV_OPTIONS): Ajv2020 {
   const ajv = new (ajv2020Class())(options);
   for (const file of readdirSync(SCHEMA_DIR)) {
-    if (file.endsWith('.schema.json')) ajv.addSchema(loadSchema(file.slice(0, -'.schema.json'.length)));
+    if (!file.endsWith('.schema.json')) continue;
+    const name = file.slice(0, -'.schema.json'.length);
+    // Plugin options are checked by the plugin-options rule against the registry in use.
+    ajv.addSchema(name === 'plugins' ? loaderPluginSchema() : loadSchema(name));
   }
   return ajv;
 }

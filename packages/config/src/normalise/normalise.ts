@@ -22,7 +22,7 @@ export function normalise<K extends Kind>(kind: K, spec: SpecByKind[K], registry
 const NORMALISERS: { [K in Kind]: (spec: SpecByKind[K], registry: Registry) => DefinitionByKind[K] } = {
   project: (spec) => normaliseProject(spec),
   agent: normaliseAgent,
-  model: (spec) => normaliseModel(spec),
+  model: normaliseModel,
   tool: (spec, registry) => normaliseTool(spec, registry.names('toolKind')),
   toolset: (spec) => normaliseToolset(spec),
   middleware: normaliseMiddleware,

@@ -3,6 +3,7 @@ export { NO_OPTIONS_SCHEMA } from './compile/builtin-middleware-schemas.js';
 export { CassetteError, readCassette, writeCassette } from './compile/cassette-file.js';
 export { type CompileOptions, compileProject, type Runtime } from './compile/compile-project.js';
 export { connectToolsets } from './compile/connect-toolsets.js';
+export { type NetworkUse, networkUses } from './compile/network-plugins.js';
 export { renderInstruction } from './compile/instruction.js';
 export { CATALOGUE_DATE, type ModelInfo, modelInfo } from './compile/model-catalogue.js';
 export { toScriptTurn } from './compile/offline-provider.js';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { connectToolsets, loadProject } from '@agentctl/config';
+import { connectToolsets, loadProject, type NetworkUse, networkUses } from '@agentctl/config';
 import { CliError, EXIT } from '../../cli-error.js';
 import { defaultRegistry } from '../../default-registry.js';
 import type { Io } from '../../io.js';
@@ -52,8 +52,17 @@ export async function validateCommand(raw: Record<string, unknown>, io: Io): Pro
       break;
     default:
       io.stdout(formatText(diagnostics, project.root, io.isTTY));
+      if (!options.connect) io.stderr(offlineNote(networkUses(project, registry)));
   }
   const errors = diagnostics.some((d) => d.severity === 'error');
   const warnings = diagnostics.some((d) => d.severity === 'warning');
   return errors || (options.strict && warnings) ? EXIT.failed : EXIT.ok;
+}
+
+// What the plugins' descriptors say an offline check could not reach (capabilities.needsNetwork).
+function offlineNote(uses: readonly NetworkUse[]): string {
+  const toolsets = uses.filter((use) => use.kind === 'toolset');
+  if (toolsets.length === 0) return '';
+  const names = toolsets.map((use) => `${use.name} (${use.plugin})`).join(', ');
+  return `note: not started offline: toolset ${names}; \`agentctl validate --connect\` checks their tool names\n`;
 }

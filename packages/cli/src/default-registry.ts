@@ -23,7 +23,12 @@ export function defaultRegistry(): Registry {
     .registerProvider(
       'anthropic',
       async (def) => (await import('@agentctl/provider-anthropic')).anthropicFromSpec(def),
-      { description: 'The Anthropic Messages API.', schema: ANTHROPIC_OPTIONS_SCHEMA, capabilities: network },
+      {
+        description: 'The Anthropic Messages API.',
+        schema: ANTHROPIC_OPTIONS_SCHEMA,
+        // Its request types have no temperature or top_p.
+        capabilities: { ...network, unsupportedSettings: ['temperature', 'top_p'] },
+      },
     )
     .registerMemory(
       'file',

@@ -82,6 +82,8 @@ export interface PluginCapabilities {
   needsNetwork?: boolean;
   /** A tool kind whose tools ask a person before running unless the YAML says otherwise (command, http). */
   asksApproval?: boolean;
+  /** A provider's API refuses these model settings as written (`temperature`, `top_p`): validate says so. */
+  unsupportedSettings?: readonly string[];
 }
 
 /** Everything a registration says about a plugin besides its factory. */

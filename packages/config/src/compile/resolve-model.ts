@@ -64,7 +64,7 @@ export async function resolveModel(
   }
   const definition = found;
   const keyEnv = definition.apiKeyEnv;
-  const replaying = named !== undefined && replaysInstead(definition);
+  const replaying = named !== undefined && replaysInstead(definition, compiler);
   if (replaying || (definition.provider === 'offline' && definition.model === 'replay' && definition.cassette))
     path = ['cassette'];
   // A model that replays needs no provider package: the cassette stands in for it.
@@ -114,8 +114,10 @@ export async function resolveModel(
 
 // A network model with a `cassette:` plays it when it has no key, so a project with real models
 // still runs (and is tested) where no key is set.
-function replaysInstead(model: ModelDefinition): boolean {
-  return model.provider !== 'offline' && model.cassette !== undefined && !model.apiKey;
+function replaysInstead(model: ModelDefinition, compiler: Compiler): boolean {
+  // A provider that does not say it works offline is taken to need the network (and a key).
+  const network = compiler.registry.describe('provider', model.provider)?.capabilities?.needsNetwork;
+  return network !== false && model.cassette !== undefined && !model.apiKey;
 }
 
 function shown(compiler: Compiler, where: SpecEntry, written: string | undefined): string {

@@ -17,14 +17,20 @@ describe('the project schema assembled from the registry', () => {
 
   it('types provider, middleware, memory and built-in tool options, with extra_body the escape hatch', () => {
     const validate = new Ajv2020({ strict: false }).compile(projectSchema());
-    const model = (options: object) => ({ kind: 'model', name: 'm', provider: 'openai', model: 'x', options });
+    const model = (options: object) => ({
+      kind: 'model',
+      name: 'm',
+      provider: 'openai',
+      model: 'x',
+      options,
+    });
     expect(validate(model({ extra_body: { anything: [1] } }))).toBe(true);
     expect(validate(model({ thinkng: true }))).toBe(false);
     expect(validate({ ...model({ anything: 1 }), provider: 'offline', model: 'echo' })).toBe(false);
     const agent = (extra: object) => ({ kind: 'agent', name: 'a', model: 'offline/echo', ...extra });
-    expect(validate(agent({ tools: [{ builtin: 'shell', options: { timeout: '2s', allow: ['ls'] } }] }))).toBe(
-      true,
-    );
+    expect(
+      validate(agent({ tools: [{ builtin: 'shell', options: { timeout: '2s', allow: ['ls'] } }] })),
+    ).toBe(true);
     expect(validate(agent({ tools: [{ builtin: 'shell', options: { timout: '2s' } }] }))).toBe(false);
     expect(validate(agent({ tools: [{ builtin: 'current_time', timezone: 'Europe/Oslo' }] }))).toBe(true);
     expect(validate(agent({ tools: [{ builtin: 'current_time', allowed_hosts: ['x'] }] }))).toBe(false);

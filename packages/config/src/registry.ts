@@ -7,9 +7,9 @@ import type {
   ModelProvider,
   SessionStore,
 } from '@agentctl/core';
+import type { MemoryDefinition, ToolDefinition, ToolsetDefinition } from './definitions.js';
 import type { Env } from './env/interpolate.js';
 import type { Secrets } from './env/secrets.js';
-import type { MemoryDefinition, ToolDefinition, ToolsetDefinition } from './definitions.js';
 
 /** What a factory gets besides its spec: where it was written and how to resolve paths there. */
 export interface FactoryContext {

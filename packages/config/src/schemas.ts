@@ -45,7 +45,10 @@ const cache = new Map<string, object>();
 /** The JSON Schema of one kind (`agent`, `model`, ...), or the entry schema that dispatches on `kind`. */
 export function loadSchema(kind = 'agentctl'): object {
   const known =
-    kind === 'agentctl' || kind === 'common' || kind === 'plugins' || (KINDS as readonly string[]).includes(kind);
+    kind === 'agentctl' ||
+    kind === 'common' ||
+    kind === 'plugins' ||
+    (KINDS as readonly string[]).includes(kind);
   if (!known) throw new TypeError(`unknown schema "${kind}"; known: agentctl, ${KINDS.join(', ')}`);
   let schema = cache.get(kind);
   if (!schema) {

@@ -29,7 +29,9 @@ describe('capabilities.needsNetwork', () => {
       { kind: 'model', name: 'm', plugin: 'remote' },
       { kind: 'toolset', name: 'box', plugin: 'mcp' },
     ]);
-    expect(networkUses(loaded, registry(false, []))).toEqual([{ kind: 'model', name: 'm', plugin: 'remote' }]);
+    expect(networkUses(loaded, registry(false, []))).toEqual([
+      { kind: 'model', name: 'm', plugin: 'remote' },
+    ]);
   });
 
   it('is what `validate --connect` starts: a toolset kind that needs no network is not opened again', async () => {

@@ -25,9 +25,15 @@ function thirdParty(seen: Array<Record<string, unknown>>) {
       'acme',
       (model, ctx) => {
         seen.push(model.options);
-        return (echo as (m: unknown, c: unknown) => never)({ ...model, provider: 'offline', model: 'echo' }, ctx);
+        return (echo as (m: unknown, c: unknown) => never)(
+          { ...model, provider: 'offline', model: 'echo' },
+          ctx,
+        );
       },
-      { description: 'Acme models.', schema: closed({ region: { enum: ['eu', 'us'] }, idle_timeout: duration }) },
+      {
+        description: 'Acme models.',
+        schema: closed({ region: { enum: ['eu', 'us'] }, idle_timeout: duration }),
+      },
     )
     .registerMiddleware(
       'audit',

@@ -70,6 +70,7 @@ export { type HistoryWindow, windowOf } from './loop/history-window.js';
 export { type SchemaCheck, type SchemaValidator, schemaValidator } from './loop/schema-validator.js';
 export { CANCELLED_RESULT, ensureToolResultsComplete, findPairingProblem } from './loop/tool-pairing.js';
 export { InMemoryMemory, type MemoryProvider } from './memory.js';
+export type { MemoryDefinition, RetentionDefinition } from './memory-definition.js';
 export {
   type ImageContent,
   type ImageMediaType,
@@ -107,9 +108,7 @@ export {
   type StreamEvent,
   type ToolDefinition,
 } from './model.js';
-export type { MemoryDefinition, RetentionDefinition } from './memory-definition.js';
 export type { ModelDefinition, ReasoningDefinition } from './model-definition.js';
-export type { McpServerDefinition, ToolsetDefinition } from './toolset-definition.js';
 export { AutoModel } from './offline/auto-model.js';
 export { EchoModel } from './offline/echo-model.js';
 export { OFFLINE_MODES, type OfflineMode, type OfflineOptions, offline } from './offline/offline-provider.js';
@@ -209,6 +208,7 @@ export {
   runProcess,
 } from './tools/run-process.js';
 export { type UserInputArgs, type UserInputOptions, userInput } from './tools/user-input.js';
+export type { McpServerDefinition, ToolsetDefinition } from './toolset-definition.js';
 export {
   addUsage,
   costOf,

@@ -1,17 +1,17 @@
 import type { Agent, AnyTool, MemoryProvider, ModelProvider } from '@agentctl/core';
+import type { DefinitionByKind, ProjectDefinition } from '../definitions.js';
 import { type Diagnostic, diagnostic, type SourceRange } from '../diagnostic.js';
 import { type Env, interpolate, interpolateDeep, MissingEnvError } from '../env/interpolate.js';
 import { isSecretPath, Secrets } from '../env/secrets.js';
 import type { DataPath } from '../load/node-range.js';
 import type { ProjectSpecs, SpecEntry } from '../load/project-specs.js';
+import { normalise } from '../normalise/normalise.js';
+import { normaliseProject } from '../normalise/normalise-project.js';
 import { readProjectFile, resolveProjectPath } from '../paths.js';
 import type { FactoryContext, Registry } from '../registry.js';
-import { importModule } from './import-module.js';
-import type { DefinitionByKind, ProjectDefinition } from '../definitions.js';
-import { normaliseProject } from '../normalise/normalise-project.js';
-import { normalise } from '../normalise/normalise.js';
 import type { Kind } from '../schemas.js';
 import type { SpecByKind } from '../spec-types.js';
+import { importModule } from './import-module.js';
 import type { ProviderWrapper } from './resolve-model.js';
 
 /** State shared while one project compiles: caches, things to dispose, diagnostics. */

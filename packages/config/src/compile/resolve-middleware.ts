@@ -1,4 +1,10 @@
-import { type Middleware, type ModelDefinition, type ModelProvider, ownsRetries, retry } from '@agentctl/core';
+import {
+  type Middleware,
+  type ModelDefinition,
+  type ModelProvider,
+  ownsRetries,
+  retry,
+} from '@agentctl/core';
 import type { AgentDefinition, MiddlewareDefinition } from '../definitions.js';
 import type { SpecEntry } from '../load/project-specs.js';
 import { retryOptions } from './builtin-middleware.js';

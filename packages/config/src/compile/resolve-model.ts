@@ -1,10 +1,10 @@
 import type { ModelDefinition, ModelPricing, ModelProvider } from '@agentctl/core';
+import type { AgentDefinition } from '../definitions.js';
 import { diagnostic } from '../diagnostic.js';
 import type { SpecEntry } from '../load/project-specs.js';
 import { normaliseModel } from '../normalise/normalise-model.js';
 import { displayPath, resolveProjectPath } from '../paths.js';
 import type { ProviderFactory } from '../registry.js';
-import type { AgentDefinition } from '../definitions.js';
 import type { ModelSpec } from '../spec-types.js';
 import type { Compiler } from './compiler.js';
 import { modelInfo } from './model-catalogue.js';
@@ -60,12 +60,20 @@ export async function resolveModel(
       compiler.error(agent, modelPath, 'unresolved-reference', `model \`${ref}\` is not defined`);
       return undefined;
     }
-    found = normaliseModel({ kind: 'model', name: ref, provider: ref.slice(0, slash), model: ref.slice(slash + 1) });
+    found = normaliseModel({
+      kind: 'model',
+      name: ref,
+      provider: ref.slice(0, slash),
+      model: ref.slice(slash + 1),
+    });
   }
   const definition = found;
   const keyEnv = definition.apiKeyEnv;
   const replaying = named !== undefined && replaysInstead(definition, compiler);
-  if (replaying || (definition.provider === 'offline' && definition.model === 'replay' && definition.cassette))
+  if (
+    replaying ||
+    (definition.provider === 'offline' && definition.model === 'replay' && definition.cassette)
+  )
     path = ['cassette'];
   // A model that replays needs no provider package: the cassette stands in for it.
   const factory: ProviderFactory | undefined = replaying

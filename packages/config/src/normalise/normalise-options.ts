@@ -21,9 +21,7 @@ export function normaliseOptions(
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(options ?? {})) {
     if (value === undefined) continue;
-    out[camelCase(key)] = isDuration(properties[key])
-      ? parseDuration(value as number | string, key)
-      : value;
+    out[camelCase(key)] = isDuration(properties[key]) ? parseDuration(value as number | string, key) : value;
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import type { DefinitionByKind } from '../definitions.js';
-import type { Kind } from '../schemas.js';
 import type { Registry } from '../registry.js';
+import type { Kind } from '../schemas.js';
 import type { SpecByKind } from '../spec-types.js';
 import { normaliseAgent } from './normalise-agent.js';
 import { normaliseMemory } from './normalise-memory.js';
@@ -15,7 +15,11 @@ import { normaliseToolset } from './normalise-toolset.js';
  * everything after it reads. Throws only on a value the schema could not see, e.g. a duration
  * that came from a variable.
  */
-export function normalise<K extends Kind>(kind: K, spec: SpecByKind[K], registry: Registry): DefinitionByKind[K] {
+export function normalise<K extends Kind>(
+  kind: K,
+  spec: SpecByKind[K],
+  registry: Registry,
+): DefinitionByKind[K] {
   return NORMALISERS[kind](spec, registry);
 }
 

@@ -1,8 +1,8 @@
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import { nearest } from '../load/did-you-mean.js';
 import type { IndexedEntry } from '../load/index-documents.js';
-import type { PluginKind } from '../registry.js';
 import { DEFAULT_MEMORY_BACKEND } from '../normalise/normalise-memory.js';
+import type { PluginKind } from '../registry.js';
 import type { MemorySpec, MiddlewareSpec, ModelSpec } from '../spec-types.js';
 import { checkOptions } from './check-options.js';
 import { type RuleContext, validAgents, validEntries } from './rule.js';
@@ -74,14 +74,18 @@ export function pluginOptions(ctx: RuleContext): Diagnostic[] {
       check('middleware', mw.spec.builtin, mw.spec.options, mw, ['options']);
   for (const memory of validEntries<MemorySpec>(ctx, 'memory'))
     if (memory.spec.options)
-      check('memory', memory.spec.backend ?? DEFAULT_MEMORY_BACKEND, memory.spec.options, memory, ['options']);
+      check('memory', memory.spec.backend ?? DEFAULT_MEMORY_BACKEND, memory.spec.options, memory, [
+        'options',
+      ]);
   for (const agent of validAgents(ctx)) {
     agent.spec.tools?.forEach((tool, i) => {
       if (typeof tool !== 'object' || !('builtin' in tool)) return;
       // Inline keys and `options:` are one set of options; each problem points where it was written.
       const { builtin, options, ...inline } = tool;
       check('builtinTool', builtin, { ...options, ...inline }, agent, (path) =>
-        path.length > 0 && String(path[0]) in inline ? ['tools', i, ...path] : ['tools', i, 'options', ...path],
+        path.length > 0 && String(path[0]) in inline
+          ? ['tools', i, ...path]
+          : ['tools', i, 'options', ...path],
       );
     });
     agent.spec.middleware?.forEach((ref, i) => {

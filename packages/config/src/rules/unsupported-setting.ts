@@ -1,9 +1,9 @@
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
+import type { IndexedEntry } from '../load/index-documents.js';
 import type { ModelSpec } from '../spec-types.js';
 import { providerOf, type RuleContext, validAgents, validEntries } from './rule.js';
 
-type Setting = 'temperature' | 'top_p';
-const SETTINGS: readonly Setting[] = ['temperature', 'top_p'];
+const SETTINGS = ['temperature', 'top_p'] as const;
 
 /**
  * A model or agent sets a sampling field its provider's API does not take (the provider's
@@ -13,35 +13,27 @@ const SETTINGS: readonly Setting[] = ['temperature', 'top_p'];
 export function unsupportedSetting(ctx: RuleContext): Diagnostic[] {
   const registry = ctx.registry;
   if (!registry) return [];
-  const refused = (provider: string | undefined): readonly string[] =>
-    (provider && registry.describe('provider', provider)?.capabilities?.unsupportedSettings) || [];
   const out: Diagnostic[] = [];
-  for (const model of validEntries<ModelSpec>(ctx, 'model')) {
-    const no = refused(model.spec.provider);
+  const check = (entry: IndexedEntry, provider: string | undefined, who: string) => {
+    const refused =
+      (provider && registry.describe('provider', provider)?.capabilities?.unsupportedSettings) || [];
+    const spec = entry.spec as Partial<Record<(typeof SETTINGS)[number], unknown>>;
     for (const key of SETTINGS)
-      if (no.includes(key) && model.spec[key] !== undefined)
+      if (refused.includes(key) && spec[key] !== undefined)
         out.push(
           diagnostic(
-            model.file,
-            model.locate([key], { key: true }),
+            entry.file,
+            entry.locate([key], { key: true }),
             'unsupported-setting',
-            `provider ${model.spec.provider} does not accept \`${key}\`; remove it from model \`${model.name}\``,
+            `provider ${provider} does not accept \`${key}\`; remove it from ${who}`,
           ),
         );
-  }
+  };
+  for (const model of validEntries<ModelSpec>(ctx, 'model'))
+    check(model, model.spec.provider, `model \`${model.name}\``);
   for (const agent of validAgents(ctx)) {
     const provider = providerOf(agent.spec.model, ctx);
-    const no = refused(provider);
-    for (const key of SETTINGS)
-      if (no.includes(key) && agent.spec[key] !== undefined)
-        out.push(
-          diagnostic(
-            agent.file,
-            agent.locate([key], { key: true }),
-            'unsupported-setting',
-            `provider ${provider} does not accept \`${key}\`; remove it from agent \`${agent.name}\` (its model is on ${provider})`,
-          ),
-        );
+    check(agent, provider, `agent \`${agent.name}\` (its model is on ${provider})`);
   }
   return out;
 }

@@ -62,25 +62,30 @@ export function pluginSchema(registry: Registry, inlineKeys: readonly string[]):
   const builtins = described(registry, 'builtinTool');
   const defs: Record<(typeof PLUGIN_DEFS)[number], JsonSchema> = {
     providerOptions: {
-      description: 'A model\'s `options:`, typed by its provider.',
+      description: "A model's `options:`, typed by its provider.",
       allOf: providers.map((p) => when('provider', p.name, { properties: { options: withDescription(p) } })),
     },
     middlewareOptions: {
-      description: 'A middleware document\'s `options:`, typed by the built-in it configures.',
+      description: "A middleware document's `options:`, typed by the built-in it configures.",
       allOf: middleware.map((m) => when('builtin', m.name, { properties: { options: withDescription(m) } })),
     },
     middlewareRef: {
-      description: 'An agent\'s `{name: options}` middleware entry, typed by the middleware.',
+      description: "An agent's `{name: options}` middleware entry, typed by the middleware.",
       properties: Object.fromEntries(middleware.map((m) => [m.name, withDescription(m)])),
     },
     memoryOptions: {
-      description: 'A memory\'s `options:`, typed by its backend.',
+      description: "A memory's `options:`, typed by its backend.",
       allOf: memory.map((m) =>
-        when('backend', m.name, { properties: { options: withDescription(m) } }, m.name === DEFAULT_MEMORY_BACKEND),
+        when(
+          'backend',
+          m.name,
+          { properties: { options: withDescription(m) } },
+          m.name === DEFAULT_MEMORY_BACKEND,
+        ),
       ),
     },
     builtinToolOptions: {
-      description: 'A `- builtin:` tool entry\'s options (inline or under `options:`), typed by the built-in.',
+      description: "A `- builtin:` tool entry's options (inline or under `options:`), typed by the built-in.",
       allOf: builtins.map((b) => builtinEntry(b, inlineKeys)),
     },
   };

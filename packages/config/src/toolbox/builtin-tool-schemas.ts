@@ -25,7 +25,11 @@ const hosts = (description: string) => strings(description, 'A host name, option
 /** The options schema of each built-in tool (core's and the toolbox), by name. */
 export const BUILTIN_TOOL_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   current_time: options('Options of the `current_time` built-in.', {
-    timezone: { description: 'The IANA time zone of the local time (e.g. Europe/Oslo).', type: 'string', minLength: 1 },
+    timezone: {
+      description: 'The IANA time zone of the local time (e.g. Europe/Oslo).',
+      type: 'string',
+      minLength: 1,
+    },
   }),
   read_file: options('Options of the `read_file` built-in.', {
     root: path('The folder it reads in, relative to this file. Default: the project folder.'),
@@ -42,7 +46,8 @@ export const BUILTIN_TOOL_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   }),
   user_input: options('Options of the `user_input` built-in.', {
     description: {
-      description: 'What the model reads about when to ask the user. Default: ask only what it cannot find out itself.',
+      description:
+        'What the model reads about when to ask the user. Default: ask only what it cannot find out itself.',
       type: 'string',
       minLength: 1,
     },
@@ -70,10 +75,18 @@ export const BUILTIN_TOOL_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     },
   }),
   filesystem: options('Options of the `filesystem` built-in.', {
-    root: path('The folder the tools are confined to (by real path), relative to this file. Default: the project.'),
+    root: path(
+      'The folder the tools are confined to (by real path), relative to this file. Default: the project.',
+    ),
     roots,
-    read_only: { description: 'Only read_file, list_dir, find_files and grep. Default false.', type: 'boolean' },
-    approve_writes: { description: 'Whether write_file and edit_file ask a person first. Default true.', type: 'boolean' },
+    read_only: {
+      description: 'Only read_file, list_dir, find_files and grep. Default false.',
+      type: 'boolean',
+    },
+    approve_writes: {
+      description: 'Whether write_file and edit_file ask a person first. Default true.',
+      type: 'boolean',
+    },
     max_bytes: count('The largest file read or edited. Default 262144.'),
     max_results: count('The most paths find_files and matches grep return. Default 200.'),
   }),

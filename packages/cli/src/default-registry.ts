@@ -1,6 +1,7 @@
 import { createRegistry, NO_OPTIONS_SCHEMA, type Registry } from '@agentctl/config';
 import { ANTHROPIC_OPTIONS_SCHEMA } from '@agentctl/provider-anthropic/options-schema';
 import { OPENAI_OPTIONS_SCHEMA } from '@agentctl/provider-openai/options-schema';
+import { POSTGRES_OPTIONS_SCHEMA } from '@agentctl/store-postgres/options-schema';
 
 const network = { ownsRetries: true, needsNetwork: true };
 
@@ -34,6 +35,15 @@ export function defaultRegistry(): Registry {
       'file',
       async (memory, ctx) => (await import('@agentctl/store-file')).fileMemoryBackend(memory, ctx),
       { description: 'Sessions on disk (the default).', schema: NO_OPTIONS_SCHEMA },
+    )
+    .registerMemory(
+      'postgres',
+      async (memory) => (await import('@agentctl/store-postgres')).postgresMemoryBackend(memory),
+      {
+        description: 'Sessions in PostgreSQL, shared by every process and machine (`url: ${DATABASE_URL}`).',
+        schema: POSTGRES_OPTIONS_SCHEMA,
+        capabilities: { needsNetwork: true },
+      },
     )
     .registerToolset(
       'mcp',

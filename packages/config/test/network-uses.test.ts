@@ -4,13 +4,14 @@ import { project } from './helpers.js';
 
 const files = {
   'agents/a.yaml':
-    'kind: agent\nname: a\nmodel: m\ntools: [{ toolset: box }]\n---\nkind: model\nname: m\nprovider: remote\nmodel: x\n---\nkind: toolset\nname: box\nmcp: { command: none }\ninclude: [nope]\n',
+    'kind: agent\nname: a\nmodel: m\ntools: [{ toolset: box }]\n---\nkind: model\nname: m\nprovider: remote\nmodel: x\n---\nkind: toolset\nname: box\nmcp: { command: none }\ninclude: [nope]\n---\nkind: memory\nname: shared\nbackend: vault\n',
 };
 
 // A toolset kind that lists two tools without any server, and a provider that is never called.
 function registry(needsNetwork: boolean, opened: string[]) {
   return createRegistry()
     .registerProvider('remote', () => ({}) as never, { capabilities: { needsNetwork: true } })
+    .registerMemory('vault', () => ({}) as never, { capabilities: { needsNetwork } })
     .registerToolset(
       'mcp',
       async (toolset) => {
@@ -28,6 +29,7 @@ describe('capabilities.needsNetwork', () => {
     expect(networkUses(loaded, registry(true, []))).toEqual([
       { kind: 'model', name: 'm', plugin: 'remote' },
       { kind: 'toolset', name: 'box', plugin: 'mcp' },
+      { kind: 'memory', name: 'shared', plugin: 'vault' },
     ]);
     expect(networkUses(loaded, registry(false, []))).toEqual([
       { kind: 'model', name: 'm', plugin: 'remote' },

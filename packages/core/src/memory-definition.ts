@@ -19,6 +19,8 @@ export interface MemoryDefinition {
   backend: string;
   /** Absolute path inside the project, resolved and confined by the loader; unset for the backend's default. */
   path?: string;
+  /** A server backend's connection URL (postgres), `${VAR}` resolved. */
+  url?: string;
   retention?: RetentionDefinition;
   /** The backend's own options (typed by its registry descriptor), keys camelCased. */
   options: Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { isAbsolute, relative, resolve } from 'node:path';
-import type { MemoryDefinition } from '@agentctl/core';
+import { type MemoryDefinition, retentionPolicy } from '@agentctl/core';
 import { FileSessionStore } from './file-session-store.js';
 
 /** What the file backend reads of a memory definition (config passes the whole normalised one). */
@@ -28,9 +28,5 @@ export function fileMemoryBackend(memory: FileMemoryDefinition, ctx: FileMemoryC
   if (inside.startsWith('..') || isAbsolute(inside)) {
     throw new Error(`memory path ${memory.path} is outside the project folder ${root}`);
   }
-  const maxSessions = memory.retention?.maxSessions;
-  if (maxSessions !== undefined && (!Number.isInteger(maxSessions) || maxSessions < 1)) {
-    throw new Error(`retention.max_sessions must be a whole number of at least 1, not ${maxSessions}`);
-  }
-  return new FileSessionStore({ path, retention: memory.retention });
+  return new FileSessionStore({ path, retention: retentionPolicy(memory.retention) });
 }

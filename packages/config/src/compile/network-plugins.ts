@@ -1,12 +1,13 @@
 import type { LoadedProject } from '../load/load-project.js';
+import { DEFAULT_MEMORY_BACKEND } from '../normalise/normalise-memory.js';
 import type { Registry } from '../registry.js';
 
 /** A document whose plugin declares `capabilities.needsNetwork`: validate checks it only so far. */
 export interface NetworkUse {
-  kind: 'model' | 'toolset';
+  kind: 'model' | 'toolset' | 'memory';
   /** The document's name. */
   name: string;
-  /** The plugin (provider or toolset kind) that needs the network. */
+  /** The plugin (provider, toolset kind or memory backend) that needs the network. */
   plugin: string;
 }
 
@@ -16,13 +17,13 @@ export function toolsetKindOf(spec: object, registry: Registry): string | undefi
 }
 
 /**
- * The models and toolsets whose plugin needs the network (as its descriptor says): what an
- * offline `validate` did not reach. `validate --connect` starts the toolsets among them; models
- * are never called.
+ * The models, toolsets and memories whose plugin needs the network (as its descriptor says):
+ * what an offline `validate` did not reach. `validate --connect` starts the toolsets and connects
+ * the memories among them; models are never called.
  */
 export function networkUses(project: LoadedProject, registry: Registry): NetworkUse[] {
   const out: NetworkUse[] = [];
-  const needs = (kind: 'provider' | 'toolset', plugin: string | undefined) =>
+  const needs = (kind: 'provider' | 'toolset' | 'memory', plugin: string | undefined) =>
     plugin !== undefined && registry.describe(kind, plugin)?.capabilities?.needsNetwork === true;
   for (const [name, entry] of project.specs.model) {
     const provider = (entry.spec as { provider?: string }).provider;
@@ -31,6 +32,10 @@ export function networkUses(project: LoadedProject, registry: Registry): Network
   for (const [name, entry] of project.specs.toolset) {
     const plugin = toolsetKindOf(entry.spec as object, registry);
     if (needs('toolset', plugin)) out.push({ kind: 'toolset', name, plugin: plugin as string });
+  }
+  for (const [name, entry] of project.specs.memory) {
+    const backend = (entry.spec as { backend?: string }).backend ?? DEFAULT_MEMORY_BACKEND;
+    if (needs('memory', backend)) out.push({ kind: 'memory', name, plugin: backend });
   }
   return out;
 }

@@ -15,6 +15,7 @@ export function normaliseMemory(spec: MemorySpec, registry: Registry): MemoryDef
     description: spec.description,
     backend,
     path: spec.path,
+    url: spec.url,
     retention: retention && {
       maxSessions: retention.max_sessions,
       maxAgeMs: parseDuration(retention.max_age, 'retention.max_age'),

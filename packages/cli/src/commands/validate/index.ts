@@ -1,6 +1,12 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { connectToolsets, loadProject, type NetworkUse, networkUses } from '@agentctl/config';
+import {
+  connectMemories,
+  connectToolsets,
+  loadProject,
+  type NetworkUse,
+  networkUses,
+} from '@agentctl/config';
 import { CliError, EXIT } from '../../cli-error.js';
 import { defaultRegistry } from '../../default-registry.js';
 import type { Io } from '../../io.js';
@@ -15,7 +21,7 @@ export interface ValidateOptions {
   format?: 'text' | 'json' | 'github' | 'sarif';
   strict?: boolean;
   project?: string;
-  /** Also start the MCP servers and check tool names against their real tool lists. */
+  /** Also start the MCP servers (tool names against their real lists) and connect to memory servers (postgres). */
   connect?: boolean;
 }
 
@@ -37,7 +43,10 @@ export async function validateCommand(raw: Record<string, unknown>, io: Io): Pro
   const registry = defaultRegistry();
   const connected =
     options.connect && !project.diagnostics.some((d) => d.severity === 'error')
-      ? await connectToolsets(project, { registry, env: io.env })
+      ? [
+          ...(await connectToolsets(project, { registry, env: io.env })),
+          ...(await connectMemories(project, { registry, env: io.env })),
+        ]
       : [];
   const diagnostics = [...project.diagnostics, ...connected];
   switch (format) {
@@ -61,8 +70,8 @@ export async function validateCommand(raw: Record<string, unknown>, io: Io): Pro
 
 // What the plugins' descriptors say an offline check could not reach (capabilities.needsNetwork).
 function offlineNote(uses: readonly NetworkUse[]): string {
-  const toolsets = uses.filter((use) => use.kind === 'toolset');
-  if (toolsets.length === 0) return '';
-  const names = toolsets.map((use) => `${use.name} (${use.plugin})`).join(', ');
-  return `note: not started offline: toolset ${names}; \`agentctl validate --connect\` checks their tool names\n`;
+  const reachable = uses.filter((use) => use.kind !== 'model');
+  if (reachable.length === 0) return '';
+  const names = reachable.map((use) => `${use.kind} ${use.name} (${use.plugin})`).join(', ');
+  return `note: not reached offline: ${names}; \`agentctl validate --connect\` starts and checks them\n`;
 }

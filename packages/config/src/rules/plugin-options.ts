@@ -18,7 +18,7 @@ const MODEL_FIELDS: Readonly<Record<string, string>> = {
 const PREFIX: Readonly<Record<PluginKind, string>> = {
   provider: 'provider ',
   middleware: '',
-  memory: 'memory backend ',
+  memory: 'backend ',
   toolset: 'toolset ',
   toolKind: 'tool kind ',
   builtinTool: 'built-in ',

@@ -1,4 +1,5 @@
 export { parseDuration } from '@agentctl/core';
+export { type ConfigAssets, configAssets } from './assets.js';
 export { NO_OPTIONS_SCHEMA } from './compile/builtin-middleware-schemas.js';
 export { CassetteError, readCassette, writeCassette } from './compile/cassette-file.js';
 export { type CompileOptions, compileProject, type Runtime } from './compile/compile-project.js';

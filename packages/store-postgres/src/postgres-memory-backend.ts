@@ -1,28 +1,25 @@
-import { parseDuration, type RetentionSpec, retentionPolicy } from '@agentctl/core';
+import { type MemoryDefinition, parseDuration, retentionPolicy } from '@agentctl/core';
 import { urlProblem } from './connection-error.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { identifierProblem } from './tables.js';
 
-/** The `kind: memory` fields the postgres backend reads (snake_case as in YAML, camelCase from code). */
-export interface PostgresMemorySpec {
-  /** `postgres://USER:PASSWORD@HOST:PORT/DATABASE`, usually `${DATABASE_URL}`. */
-  url?: string;
-  retention?: RetentionSpec;
+/**
+ * What the postgres backend reads of a memory definition (config passes the whole normalised one):
+ * `url` is `postgres://USER:PASSWORD@HOST:PORT/DATABASE`, usually `${DATABASE_URL}`.
+ */
+export type PostgresMemorySpec = Partial<Pick<MemoryDefinition, 'url' | 'retention'>> & {
   options?: PostgresMemoryOptions;
-}
+};
 
-/** `options:` of a postgres memory, as written in YAML (snake_case) or normalised (camelCase). */
+/** `options:` of a postgres memory, normalised (YAML writes them snake_case). */
 export interface PostgresMemoryOptions {
   /** Most connections per process. Default 10. */
-  pool_size?: number;
   poolSize?: number;
   /** PostgreSQL schema of the tables. Default `public`. */
   schema?: string;
   /** Prefix of the table names. Default `agentctl_`. */
-  table_prefix?: string;
   tablePrefix?: string;
   /** How long to wait for the server (a duration such as `5s`, or milliseconds). Default 10s. */
-  connect_timeout?: number | string;
   connectTimeout?: number | string;
 }
 
@@ -57,11 +54,9 @@ export function postgresStoreFromSpec(spec: PostgresMemorySpec): PostgresSession
   const problem = urlProblem(spec.url);
   if (problem) throw new Error(problem);
   const options = spec.options ?? {};
-  const tablePrefix = options.table_prefix ?? options.tablePrefix;
-  const timeout = options.connect_timeout ?? options.connectTimeout;
   for (const [field, value] of [
     ['options.schema', options.schema],
-    ['options.table_prefix', tablePrefix],
+    ['options.table_prefix', options.tablePrefix],
   ] as const) {
     const bad =
       value === undefined ? undefined : identifierProblem(value, field, field === 'options.table_prefix');
@@ -70,9 +65,12 @@ export function postgresStoreFromSpec(spec: PostgresMemorySpec): PostgresSession
   return new PostgresSessionStore({
     url: spec.url,
     schema: options.schema,
-    tablePrefix,
-    poolSize: options.pool_size ?? options.poolSize,
-    connectTimeoutMs: timeout === undefined ? undefined : parseDuration(timeout, 'options.connect_timeout'),
+    tablePrefix: options.tablePrefix,
+    poolSize: options.poolSize,
+    connectTimeoutMs:
+      options.connectTimeout === undefined
+        ? undefined
+        : parseDuration(options.connectTimeout, 'options.connect_timeout'),
     retention: retentionPolicy(spec.retention),
   });
 }

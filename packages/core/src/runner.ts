@@ -23,6 +23,7 @@ import { holdSession } from './invocation/session-lease.js';
 import { AgentRun } from './loop/agent-run.js';
 import { EventChannel } from './loop/event-channel.js';
 import type { Message, ToolCall } from './messages.js';
+import { observingRuns } from './run-observer.js';
 import { InMemorySessionStore, type Session, type SessionStore } from './session.js';
 import { deadline } from './timing/deadline.js';
 import { addUsage, emptyUsage, type UsageStats } from './usage.js';
@@ -408,6 +409,9 @@ export class Runner {
       },
       toolCalls,
       value: undefined,
+      observed: observingRuns()
+        ? { invocationId, sessionId: session.id, agent: this.agent.name, parent: options.parent }
+        : undefined,
       flush: async () => {
         await flushQueue();
         if (failure) throw failure;

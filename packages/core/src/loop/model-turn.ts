@@ -1,6 +1,7 @@
 import { AgentError, toAgentError } from '../errors.js';
 import type { Message, ToolCall } from '../messages.js';
 import type { ChatParams, ModelResponse } from '../model.js';
+import { notifyModelCall, observingRuns } from '../run-observer.js';
 import { addUsage, type TokenUsage, type UsageStats, usageOfCall } from '../usage.js';
 import { abortable, abortError } from './abortable.js';
 import { windowOf } from './history-window.js';
@@ -27,11 +28,18 @@ export async function modelTurn(ctx: LoopContext): Promise<Message> {
   try {
     const called = await ctx.dispatch(action('model_call', ctx.agentName, { request }), async (current) => {
       if (current.type !== 'model_call') return current;
-      const result = await abortable(
-        streamModel(ctx, current.payload.request, () => (streamed = true)),
-        ctx.signal,
-      );
-      return { ...current, payload: { ...current.payload, response: result } };
+      const observed = observingRuns() ? observeCall(ctx, current.payload.request) : undefined;
+      try {
+        const result = await abortable(
+          streamModel(ctx, current.payload.request, () => (streamed = true)),
+          ctx.signal,
+        );
+        observed?.end(result);
+        return { ...current, payload: { ...current.payload, response: result } };
+      } catch (error) {
+        observed?.fail(toAgentError(error, 'PROVIDER_ERROR'));
+        throw error;
+      }
     });
     if (called.type !== 'model_call' || !called.payload.response) {
       throw new AgentError('a middleware ended the model call without a response', 'MODEL_ERROR');
@@ -59,6 +67,17 @@ export async function modelTurn(ctx: LoopContext): Promise<Message> {
   ctx.messages.push(message);
   ctx.emit('message', { message });
   return message;
+}
+
+// One observation per provider call: a retry middleware calling again is a second call.
+function observeCall(ctx: LoopContext, request: ChatParams) {
+  return notifyModelCall({
+    invocationId: ctx.invocationId,
+    branch: ctx.branch,
+    agent: ctx.agentName,
+    provider: ctx.provider.name,
+    request,
+  });
 }
 
 function countUsage(ctx: LoopContext, usage: UsageStats): void {

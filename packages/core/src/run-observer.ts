@@ -20,6 +20,7 @@ export interface ObservedModelCall {
   agent: string;
   /** The provider's name, such as `openai` or `offline`. */
   provider: string;
+  /** The request as the middleware left it; its `messages` grow after the call, so read them at once. */
   request: ChatParams;
 }
 

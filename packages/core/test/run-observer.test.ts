@@ -74,7 +74,7 @@ describe('run observers', () => {
       ['summarizer', 'writer.summarizer', 'offline', expect.stringMatching(/^end:short:/)],
       ['writer', 'writer', 'offline', expect.stringMatching(/^end:done:/)],
     ]);
-    expect(seen.calls[0].call.request.messages.at(-1)).toMatchObject({ role: 'user', content: 'go' });
+    expect(seen.calls[0].call.request.messages[0]).toMatchObject({ role: 'user', content: 'go' });
   });
 
   it('are told when a model call fails, and an observer that throws changes nothing', async () => {

@@ -6,6 +6,7 @@ const packages = [
   'provider-openai',
   'provider-anthropic',
   'store-file',
+  'tracing',
   'mcp',
   'server',
   'cli',

@@ -1,3 +1,4 @@
+import type { Agent } from './agent.js';
 import type { AgentError } from './errors.js';
 import type { AgentEvent } from './events.js';
 import type { ChatParams, ModelResponse } from './model.js';
@@ -6,8 +7,8 @@ import type { ChatParams, ModelResponse } from './model.js';
 export interface ObservedInvocation {
   invocationId: string;
   sessionId: string;
-  /** The agent the runner runs (the root of its tree). */
-  agent: string;
+  /** The agent the runner runs: the root of the tree its events' authors belong to. */
+  agent: Agent;
   /** For the child invocation of an agent tool: the calling session and tool call. */
   parent?: { sessionId: string; callId: string };
 }

@@ -410,7 +410,7 @@ export class Runner {
       toolCalls,
       value: undefined,
       observed: observingRuns()
-        ? { invocationId, sessionId: session.id, agent: this.agent.name, parent: options.parent }
+        ? { invocationId, sessionId: session.id, agent: this.agent, parent: options.parent }
         : undefined,
       flush: async () => {
         await flushQueue();

@@ -60,7 +60,7 @@ describe('run observers', () => {
     expect(seen.events.map((s) => s.event.id).sort()).toEqual(streamed.map((e) => e.id).sort());
     expect(new Set(seen.events.map((s) => s.event.id)).size).toBe(seen.events.length);
     const child = seen.events.find((s) => s.event.author === 'summarizer')!.invocation;
-    expect(child).toMatchObject({ agent: 'summarizer', parent: { sessionId: 'p', callId: 'c1' } });
+    expect(child).toMatchObject({ agent: summarizer, parent: { sessionId: 'p', callId: 'c1' } });
     expect(child.invocationId).not.toBe(result.invocationId);
     const own = seen.events.find((s) => s.event.type === 'run_start')!.invocation;
     expect(own).toEqual({

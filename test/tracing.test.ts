@@ -1,9 +1,19 @@
+import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentctl, fixtureProject, parseNdjson, removeTempDirs, tempDir } from './support/cli.js';
-import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './support/otlp-receiver.js';
+import {
+  agentctl,
+  BIN,
+  cliEnv,
+  fixtureProject,
+  parseNdjson,
+  removeTempDirs,
+  tempDir,
+} from './support/cli.js';
+import { type ReceivedSpan, startOtlpReceiver } from './support/otlp-receiver.js';
+import { startServe, stopServers } from './support/serve.js';
 
 const SECRET = 's3cr3t-value-42';
 let project: string;
@@ -11,7 +21,10 @@ let project: string;
 beforeAll(async () => {
   project = await fixtureProject('traced');
 });
-afterAll(removeTempDirs);
+afterAll(async () => {
+  await stopServers();
+  await removeTempDirs();
+});
 
 /** Runs `agentctl run` in the traced project with an OTLP endpoint pointing at a fresh receiver. */
 async function tracedRun(args: string[], env: Record<string, string | undefined> = {}) {
@@ -255,6 +268,67 @@ describe('agentctl run with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(code).toBe(2);
     expect(stderr).toContain('OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported');
     expect(receiver.requests).toEqual([]);
+  });
+});
+
+describe('spans are flushed before the process ends', () => {
+  it('Ctrl-C during a tool call ends the run and still exports its spans, the tool left unfinished', async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const child = spawn(process.execPath, [BIN, 'run', 'slow', 'take a nap', '--json'], {
+        cwd: project,
+        env: cliEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint }),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      let stdout = '';
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no tool call; stdout: ${stdout}`)), 30_000);
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          stdout += chunk;
+          if (stdout.includes('"type":"tool_call"')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+      });
+      child.kill('SIGINT');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      expect(await exited).toBe(130);
+      clearTimeout(killer);
+      const spans = receiver.spans;
+      const invocation = byName(spans, 'invocation slow');
+      expect(invocation.status.code).toBe(2);
+      expect(invocation.attributes['error.type']).toBe('ABORTED');
+      const nap = byName(spans, 'execute_tool nap');
+      expect(nap.attributes).toMatchObject({ 'agentctl.run.status': 'unfinished', 'error.type': 'ABORTED' });
+      expect(nap.status.code).toBe(2);
+      expect(nap.parentSpanId).toBe(byName(spans, 'invoke_agent slow').spanId);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('agentctl serve --trace exports the runs it served, flushed when it stops', async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const server = await startServe(project, ['--trace'], {
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.endpoint}/v1/traces`,
+      });
+      const response = await fetch(`${server.url}/agents/report/runs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ input: 'served otters', stream: false }),
+      });
+      expect(response.status).toBe(200);
+      expect(await server.stop('SIGTERM')).toBe(0);
+      const spans = receiver.spans;
+      const report = byName(spans, 'invoke_workflow report');
+      expect(report.parentSpanId).toBe(byName(spans, 'invocation report').spanId);
+      expect(childrenOf(spans, report)).toEqual(['invoke_agent research', 'invoke_agent write']);
+    } finally {
+      await receiver.close();
+    }
   });
 });
 

@@ -248,6 +248,7 @@ export class TraceObserver implements RunObserver {
     for (const [id, span] of inv.tools) {
       this.#calls.delete(`${inv.info.sessionId}/${id}`);
       span.setAttribute(AGENTCTL.status, status === 'paused' ? 'paused' : 'unfinished');
+      if (inv.error) this.#fail(span, inv.error);
       span.end();
     }
     const open = [...inv.open.values()].flat().reverse();

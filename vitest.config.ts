@@ -22,11 +22,17 @@ export default defineConfig({
     reporters: process.env.AGENTCTL_TEST_REPORT ? ['default', 'json'] : ['default'],
     outputFile: process.env.AGENTCTL_TEST_REPORT ? { json: process.env.AGENTCTL_TEST_REPORT } : undefined,
     projects: [
-      ...packages.map((name) => ({
-        resolve,
-        ssr: { resolve: { conditions: resolve.conditions, externalConditions: ['agentctl-source'] } },
-        test: { name, root: `packages/${name}`, include: ['test/**/*.test.ts'], testTimeout: 20_000 },
-      })),
+      ...packages.map((name) => {
+        // OpenTelemetry's `module` builds are not valid Node ESM (extensionless imports): Node's own
+        // resolution (its `node`/`default` entries) is what agentctl loads, so the tests load that too.
+        const own =
+          name === 'tracing' ? { conditions: resolve.conditions.filter((c) => c !== 'module') } : resolve;
+        return {
+          resolve: own,
+          ssr: { resolve: { conditions: own.conditions, externalConditions: ['agentctl-source'] } },
+          test: { name, root: `packages/${name}`, include: ['test/**/*.test.ts'], testTimeout: 20_000 },
+        };
+      }),
       {
         resolve,
         ssr: { resolve: { conditions: resolve.conditions, externalConditions: ['agentctl-source'] } },

@@ -380,6 +380,17 @@ export async function resolve(specifier, context, next) {
     }
   });
 
+  it('OTEL_TRACES_SAMPLER samples invocations out: traceidratio 0 sends no span, always_on sends them', async () => {
+    const out = await tracedRun(['research', 'hi'], {
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0',
+    });
+    expect(out.code).toBe(0);
+    expect(out.receiver.spans).toEqual([]);
+    const kept = await tracedRun(['research', 'hi'], { OTEL_TRACES_SAMPLER: 'always_on' });
+    expect(kept.receiver.spans.map((s) => s.name)).toContain('invoke_agent research');
+  });
+
   it('OTEL_SDK_DISABLED=true keeps tracing off even with an endpoint: nothing is sent', async () => {
     const { code, receiver } = await tracedRun(['research', 'hi'], { OTEL_SDK_DISABLED: 'true' });
     expect(code).toBe(0);

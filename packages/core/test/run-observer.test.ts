@@ -66,7 +66,7 @@ describe('run observers', () => {
     expect(own).toEqual({
       invocationId: result.invocationId,
       sessionId: 'p',
-      agent: 'writer',
+      agent: writer,
       parent: undefined,
     });
     expect(seen.calls.map((c) => [c.call.agent, c.call.branch, c.call.provider, c.outcome])).toEqual([

@@ -1,6 +1,15 @@
 import { observeRuns } from '@agentctl/core';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  type Sampler,
+  type SpanExporter,
+  TraceIdRatioBasedSampler,
+} from '@opentelemetry/sdk-trace-base';
 import { TraceObserver } from './trace-observer.js';
 
 /** The OTLP/HTTP encodings agentctl can export in (`OTEL_EXPORTER_OTLP_PROTOCOL`). */
@@ -41,6 +50,7 @@ export async function startTracing(options: TracingOptions = {}): Promise<Tracin
       resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || 'agentctl' }),
     ),
     spanProcessors: [new BatchSpanProcessor(exporter)],
+    sampler: samplerOf(env),
   });
   const scrubbers = new Set<{ scrub(text: string): string }>();
   const observer = new TraceObserver(provider.getTracer('@agentctl/tracing'), {
@@ -79,6 +89,27 @@ export function protocolOf(
     );
   }
   return known;
+}
+
+// The standard `OTEL_TRACES_SAMPLER` / `OTEL_TRACES_SAMPLER_ARG` (this SDK no longer reads them
+// itself): a sampled-out invocation costs its runs almost nothing, its spans being non-recording.
+function samplerOf(env: Readonly<Record<string, string | undefined>>): Sampler {
+  const arg = Number(env.OTEL_TRACES_SAMPLER_ARG ?? 1);
+  const ratio = Number.isFinite(arg) && arg >= 0 && arg <= 1 ? arg : 1;
+  switch (env.OTEL_TRACES_SAMPLER) {
+    case 'always_off':
+      return new AlwaysOffSampler();
+    case 'traceidratio':
+      return new TraceIdRatioBasedSampler(ratio);
+    case 'parentbased_always_off':
+      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
+    case 'parentbased_traceidratio':
+      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) });
+    case 'always_on':
+      return new AlwaysOnSampler();
+    default:
+      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+  }
 }
 
 // Each exporter is imported only for its protocol: a run that traces loads one of them.

@@ -29,14 +29,18 @@ export interface TraceObserverOptions {
   scrub?: (text: string) => string;
 }
 
-interface OpenInvocation {
+/** A span with the context that makes it a parent, made once. */
+interface Scope {
   span: Span;
   context: Context;
+}
+
+interface OpenInvocation extends Scope {
   info: ObservedInvocation;
   /** Open agent spans per branch (a loop reruns a branch; only one run of it is open at a time). */
-  open: Map<string, Span[]>;
+  open: Map<string, Scope[]>;
   /** The latest agent span of each branch, open or ended: the parent of what it handed over to. */
-  latest: Map<string, Span>;
+  latest: Map<string, Scope>;
   tools: Map<string, Span>;
   error?: { code: string; message: string };
 }
@@ -53,8 +57,6 @@ export class TraceObserver implements RunObserver {
   readonly #capture: boolean;
   readonly #scrub: (text: string) => string;
   readonly #invocations = new Map<string, OpenInvocation>();
-  // Tool spans by `sessionId/callId`: an agent tool's child invocation starts under its call.
-  readonly #calls = new Map<string, Span>();
 
   constructor(tracer: Tracer, options: TraceObserverOptions = {}) {
     this.#tracer = tracer;
@@ -75,10 +77,10 @@ export class TraceObserver implements RunObserver {
         this.#startAgent(inv, event.agent, event.branch);
         break;
       case 'agent_end':
-        inv.open.get(event.branch)?.pop()?.end();
+        inv.open.get(event.branch)?.pop()?.span.end();
         break;
       case 'transfer':
-        this.#agentSpan(inv, event.branch)?.addEvent('transfer', { [AGENTCTL.transferTo]: event.to });
+        this.#agentScope(inv, event.branch)?.span.addEvent('transfer', { [AGENTCTL.transferTo]: event.to });
         break;
       case 'tool_call':
         this.#startTool(inv, event.call.id, event.call.name, event.call.arguments, event.branch);
@@ -107,10 +109,11 @@ export class TraceObserver implements RunObserver {
       [GEN_AI.provider]: providerName(call.provider),
       [GEN_AI.requestModel]: request.model,
       [GEN_AI.agentName]: call.agent,
-      [GEN_AI.requestTemperature]: request.temperature,
-      [GEN_AI.requestTopP]: request.topP,
-      [GEN_AI.requestMaxTokens]: request.maxOutputTokens,
     };
+    // Unset settings are left out rather than set to undefined, which the SDK would reject one by one.
+    if (request.temperature !== undefined) attributes[GEN_AI.requestTemperature] = request.temperature;
+    if (request.topP !== undefined) attributes[GEN_AI.requestTopP] = request.topP;
+    if (request.maxOutputTokens !== undefined) attributes[GEN_AI.requestMaxTokens] = request.maxOutputTokens;
     if (inv) attributes[GEN_AI.conversationId] = inv.info.sessionId;
     // The history array grows after the call: what was sent is read now.
     if (this.#capture) {
@@ -149,9 +152,7 @@ export class TraceObserver implements RunObserver {
   }
 
   #startInvocation(info: ObservedInvocation): void {
-    const caller = info.parent
-      ? this.#calls.get(`${info.parent.sessionId}/${info.parent.callId}`)
-      : undefined;
+    const caller = info.parent && this.#toolSpan(info.parent.sessionId, info.parent.callId);
     const span = this.#tracer.startSpan(
       `invocation ${info.agent.name}`,
       {
@@ -190,16 +191,16 @@ export class TraceObserver implements RunObserver {
     // A sub-agent, a workflow step or a transfer target sits under the agent of the enclosing branch.
     const dot = branch.lastIndexOf('.');
     const above = dot > 0 ? inv.latest.get(branch.slice(0, dot)) : undefined;
-    const parent = above ? trace.setSpan(ROOT_CONTEXT, above) : inv.context;
     const span = this.#tracer.startSpan(
       `${operation} ${name}`,
       { kind: SpanKind.INTERNAL, attributes },
-      parent,
+      (above ?? inv).context,
     );
+    const scope = { span, context: trace.setSpan(ROOT_CONTEXT, span) };
     const stack = inv.open.get(branch) ?? [];
-    stack.push(span);
+    stack.push(scope);
     inv.open.set(branch, stack);
-    inv.latest.set(branch, span);
+    inv.latest.set(branch, scope);
   }
 
   #startTool(inv: OpenInvocation, id: string, name: string, args: unknown, branch: string): void {
@@ -216,7 +217,6 @@ export class TraceObserver implements RunObserver {
       this.#parentOf(inv, branch),
     );
     inv.tools.set(id, span);
-    this.#calls.set(`${inv.info.sessionId}/${id}`, span);
   }
 
   #endTool(
@@ -229,7 +229,6 @@ export class TraceObserver implements RunObserver {
     const span = inv.tools.get(id);
     if (!span) return;
     inv.tools.delete(id);
-    this.#calls.delete(`${inv.info.sessionId}/${id}`);
     if (this.#capture) span.setAttribute(GEN_AI.toolResult, this.#scrub(content));
     if (isError) {
       span.setAttribute(GEN_AI.errorType, code ?? 'TOOL_EXECUTION_ERROR');
@@ -245,14 +244,13 @@ export class TraceObserver implements RunObserver {
   ): void {
     this.#invocations.delete(inv.info.invocationId);
     // A paused call has no result yet; a failed run leaves its agents open: both end here.
-    for (const [id, span] of inv.tools) {
-      this.#calls.delete(`${inv.info.sessionId}/${id}`);
+    for (const span of inv.tools.values()) {
       span.setAttribute(AGENTCTL.status, status === 'paused' ? 'paused' : 'unfinished');
       if (inv.error) this.#fail(span, inv.error);
       span.end();
     }
     const open = [...inv.open.values()].flat().reverse();
-    for (const span of open) {
+    for (const { span } of open) {
       if (inv.error) this.#fail(span, inv.error);
       span.end();
     }
@@ -270,13 +268,21 @@ export class TraceObserver implements RunObserver {
     span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
   }
 
-  #agentSpan(inv: OpenInvocation, branch: string): Span | undefined {
+  #agentScope(inv: OpenInvocation, branch: string): Scope | undefined {
     return inv.open.get(branch)?.at(-1);
   }
 
   #parentOf(inv: OpenInvocation, branch: string): Context {
-    const span = this.#agentSpan(inv, branch);
-    return span ? trace.setSpan(ROOT_CONTEXT, span) : inv.context;
+    return (this.#agentScope(inv, branch) ?? inv).context;
+  }
+
+  // An agent tool's child invocation starts under the call that runs it, in the caller's session.
+  #toolSpan(sessionId: string, callId: string): Span | undefined {
+    for (const inv of this.#invocations.values()) {
+      const span = inv.info.sessionId === sessionId ? inv.tools.get(callId) : undefined;
+      if (span) return span;
+    }
+    return undefined;
   }
 
   #json(value: unknown): string {

@@ -28,7 +28,8 @@ function tracedSpans(options: { captureContent?: boolean; scrub?: (text: string)
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   stops.push(observeRuns(new TraceObserver(provider.getTracer('test'), options)));
-  return () => exporter.getFinishedSpans();
+  // A copy: the exporter's own list grows as spans end.
+  return () => [...exporter.getFinishedSpans()];
 }
 
 const parentId = (s: ReadableSpan) => s.parentSpanContext?.spanId;
@@ -92,8 +93,10 @@ describe('TraceObserver', () => {
     expect(waiting.attributes['agentctl.run.status']).toBe('paused');
     expect(waiting.status.code).toBe(SpanStatusCode.UNSET);
     expect(named(first, 'invocation clerk')[0].attributes['agentctl.run.status']).toBe('paused');
-    await new Runner({ agent: clerk, store }).resume({ sessionId: 's', decisions: [{ callId: 'r1', approve: true }] })
-      .invocation;
+    await new Runner({ agent: clerk, store }).resume({
+      sessionId: 's',
+      decisions: [{ callId: 'r1', approve: true }],
+    }).invocation;
     const resumed = spans().slice(first.length);
     const invocation = named(resumed, 'invocation clerk')[0];
     expect(invocation.attributes['agentctl.run.status']).toBe('complete');

@@ -261,6 +261,19 @@ describe('agentctl run with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(byName(spans, 'invocation failing').attributes['agentctl.run.status']).toBe('error');
   });
 
+  it('a collector that cannot be reached is reported on stderr and leaves the run and its exit code alone', async () => {
+    const gone = await startOtlpReceiver();
+    await gone.close();
+    const { code, stdout, stderr } = await agentctl(['run', 'research', 'still here', '--json'], {
+      cwd: project,
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: gone.endpoint, OTEL_EXPORTER_OTLP_TIMEOUT: '1000' },
+    });
+    expect(code, stderr).toBe(0);
+    expect(parseNdjson(stdout).at(-1)).toMatchObject({ type: 'run_end', status: 'complete' });
+    expect(stderr).toMatch(/agentctl: traces were not exported: .*ECONNREFUSED/);
+    expect(stderr).not.toContain('internal error');
+  });
+
   it('an OTLP protocol agentctl cannot speak is a usage error', async () => {
     const { code, stderr, receiver } = await tracedRun(['research', 'hi'], {
       OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',

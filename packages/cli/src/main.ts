@@ -31,7 +31,7 @@ async function execute(invocation: Invocation, io: Io): Promise<number> {
     if (typeof dir === 'string' && invocation.command !== 'init' && !existsSync(resolve(io.cwd, dir))) {
       throw new CliError(`no such project folder: ${dir}`, EXIT.usage);
     }
-    tracing = await startCommandTracing(invocation.command, invocation.options, io.env);
+    tracing = await startCommandTracing(invocation.command, invocation.options, io);
     const command = await loadCommand(invocation.command);
     return await command(invocation.options, io);
   } catch (error) {

@@ -1,5 +1,6 @@
 import type { Tracing } from '@agentctl/tracing';
 import { CliError, EXIT } from './cli-error.js';
+import type { Io } from './io.js';
 
 /** The commands that run agents, and so can be traced. */
 export const TRACED_COMMANDS: ReadonlySet<string> = new Set(['run', 'serve', 'dev', 'worker', 'test']);
@@ -24,13 +25,15 @@ export function tracingRequested(
 
 /**
  * Starts tracing for a command when asked; OpenTelemetry is imported only then. The caller shuts
- * the result down on every exit path, so spans are flushed before the process ends.
+ * the result down on every exit path, so spans are flushed before the process ends; a collector
+ * that cannot be reached is reported on stderr and never changes the exit code.
  */
 export async function startCommandTracing(
   command: string,
   options: Record<string, unknown>,
-  env: Readonly<Record<string, string | undefined>>,
+  io: Pick<Io, 'env' | 'stderr'>,
 ): Promise<Tracing | undefined> {
+  const env = io.env;
   if (!TRACED_COMMANDS.has(command) || !tracingRequested(options, env)) return undefined;
   const { protocolOf, startTracing } = await import('@agentctl/tracing');
   try {
@@ -47,7 +50,11 @@ export async function startCommandTracing(
     scrubWith: (scrubber) => tracing.scrubWith(scrubber),
     shutdown: async () => {
       if (active === tracing) active = undefined;
-      await tracing.shutdown();
+      try {
+        await tracing.shutdown();
+      } catch (error) {
+        io.stderr(`agentctl: traces were not exported: ${(error as Error).message}\n`);
+      }
     },
   };
 }

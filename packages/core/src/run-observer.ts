@@ -77,6 +77,14 @@ export function notifyEvent(event: AgentEvent, invocation: ObservedInvocation): 
 
 /** Tells every observer a model call starts; the result is told how it ends (undefined: nobody watches). */
 export function notifyModelCall(call: ObservedModelCall): ModelCallObservation | undefined {
+  // The usual case, one observer (tracing), hands its observation back as it is.
+  if (observers.length === 1) {
+    try {
+      return observers[0].modelCall?.(call);
+    } catch {
+      return undefined;
+    }
+  }
   const watching: ModelCallObservation[] = [];
   for (const observer of observers) {
     try {

@@ -322,6 +322,28 @@ describe('spans are flushed before the process ends', () => {
     }
   });
 
+  it('agentctl dev --trace-content traces each message, content scrubbed of the project secrets', async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const { code, stderr } = await agentctl(['dev', 'triage', '--trace-content'], {
+        cwd: project,
+        input: `hello dev, my key is ${SECRET}\n`,
+        env: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.endpoint}/v1/traces`, TRACE_SECRET: SECRET },
+      });
+      expect(code, stderr).toBe(0);
+      const spans = receiver.spans;
+      const triage = byName(spans, 'invoke_agent triage');
+      const first = spans.find(
+        (s) => s.parentSpanId === triage.spanId && s.attributes['gen_ai.usage.input_tokens'] === 20,
+      )!;
+      expect(first.attributes['gen_ai.input.messages']).toContain('hello dev, my key is ***');
+      expect(byName(spans, 'invoke_agent billing').parentSpanId).toBe(triage.spanId);
+      expect(JSON.stringify(spans)).not.toContain(SECRET);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('agentctl serve --trace exports the runs it served, flushed when it stops', async () => {
     const receiver = await startOtlpReceiver();
     try {

@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createProgram, type Invocation } from '../src/program.js';
 import { TRACED_COMMANDS, tracingRequested } from '../src/tracing.js';
-
-async function parse(argv: string[]): Promise<Invocation> {
-  let seen: Invocation | undefined;
-  const { program } = createProgram(async (invocation) => {
-    seen = invocation;
-    return 0;
-  });
-  await program.parseAsync(['node', 'agentctl', ...argv]);
-  return seen as Invocation;
-}
+import { parseArgv } from './support/parse-argv.js';
 
 describe('when a command traces', () => {
   it('run, dev and serve take --trace and --trace-content', async () => {
     for (const argv of [['run', 'hello', 'hi'], ['dev', 'hello'], ['serve']]) {
-      const { command, options } = await parse([...argv, '--trace', '--trace-content']);
+      const { command, options } = await parseArgv([...argv, '--trace', '--trace-content']);
       expect(TRACED_COMMANDS.has(command)).toBe(true);
       expect(options).toMatchObject({ trace: true, traceContent: true });
     }

@@ -42,7 +42,10 @@ export interface RunObserver {
   modelCall?(call: ObservedModelCall): ModelCallObservation | undefined;
 }
 
-const observers: RunObserver[] = [];
+// One list per process, not per copy of this module: a bundled CLI carries its own copy of core,
+// and `@agentctl/tracing`, loaded beside it from node_modules, observes through another.
+const OBSERVERS = Symbol.for('agentctl.runObservers');
+const observers: RunObserver[] = ((globalThis as { [OBSERVERS]?: RunObserver[] })[OBSERVERS] ??= []);
 
 /**
  * Adds an observer of every run in the process and returns the function that removes it. With no

@@ -13,7 +13,7 @@ export async function modelTurn(ctx: LoopContext): Promise<Message> {
   checkPairing(ctx);
   const request: ChatParams = {
     model: ctx.model,
-    system: await renderInstruction(ctx),
+    system: typeof ctx.instruction === 'function' ? await renderInstruction(ctx) : ctx.instruction,
     messages: windowOf(ctx.messages, ctx.historyWindow),
     tools: ctx.toolDefinitions.length > 0 ? ctx.toolDefinitions : undefined,
     temperature: ctx.settings.temperature,
@@ -26,25 +26,8 @@ export async function modelTurn(ctx: LoopContext): Promise<Message> {
   let streamed = false;
   let response: ModelResponse;
   try {
-    const called = await ctx.dispatch(action('model_call', ctx.agentName, { request }), async (current) => {
-      if (current.type !== 'model_call') return current;
-      const observed = observingRuns() ? observeCall(ctx, current.payload.request) : undefined;
-      try {
-        const result = await abortable(
-          streamModel(ctx, current.payload.request, () => (streamed = true)),
-          ctx.signal,
-        );
-        observed?.end(result);
-        return { ...current, payload: { ...current.payload, response: result } };
-      } catch (error) {
-        observed?.fail(toAgentError(error, 'PROVIDER_ERROR'));
-        throw error;
-      }
-    });
-    if (called.type !== 'model_call' || !called.payload.response) {
-      throw new AgentError('a middleware ended the model call without a response', 'MODEL_ERROR');
-    }
-    response = called.payload.response;
+    if (!ctx.hasMiddleware) response = await callProvider(ctx, request, () => (streamed = true));
+    else response = await dispatchModelCall(ctx, request, () => (streamed = true));
   } catch (error) {
     // Tokens the provider reported before the call failed were spent: they count for usage and limits.
     const spent = error instanceof AgentError ? (error.context.usage as TokenUsage | undefined) : undefined;
@@ -59,7 +42,7 @@ export async function modelTurn(ctx: LoopContext): Promise<Message> {
     ctx.options.onToken?.(response.content);
   }
   const usage = usageOfCall(response.usage, ctx.pricing);
-  response = (await review(ctx, 'model_response', { response, usage })).response;
+  if (ctx.hasMiddleware) response = (await review(ctx, 'model_response', { response, usage })).response;
   countUsage(ctx, usage);
   const message: Message = { role: 'assistant', content: response.content };
   if (response.toolCalls.length > 0) message.toolCalls = response.toolCalls.map(normaliseCall);
@@ -69,15 +52,51 @@ export async function modelTurn(ctx: LoopContext): Promise<Message> {
   return message;
 }
 
-// One observation per provider call: a retry middleware calling again is a second call.
-function observeCall(ctx: LoopContext, request: ChatParams) {
-  return notifyModelCall({
-    invocationId: ctx.invocationId,
-    branch: ctx.branch,
-    agent: ctx.agentName,
-    provider: ctx.provider.name,
-    request,
+// The model call as an action middleware can wrap (retry, timeout, logging).
+async function dispatchModelCall(
+  ctx: LoopContext,
+  request: ChatParams,
+  markStreamed: () => void,
+): Promise<ModelResponse> {
+  const called = await ctx.dispatch(action('model_call', ctx.agentName, { request }), async (current) => {
+    if (current.type !== 'model_call') return current;
+    const result = await callProvider(ctx, current.payload.request, markStreamed);
+    return { ...current, payload: { ...current.payload, response: result } };
   });
+  if (called.type !== 'model_call' || !called.payload.response) {
+    throw new AgentError('a middleware ended the model call without a response', 'MODEL_ERROR');
+  }
+  return called.payload.response;
+}
+
+// One provider call, seen by run observers when there are any (a retry middleware calling again
+// makes a second one); without observers it is the bare stream.
+function callProvider(
+  ctx: LoopContext,
+  request: ChatParams,
+  markStreamed: () => void,
+): Promise<ModelResponse> {
+  const observation = observingRuns()
+    ? notifyModelCall({
+        invocationId: ctx.invocationId,
+        branch: ctx.branch,
+        agent: ctx.agentName,
+        provider: ctx.provider.name,
+        request,
+      })
+    : undefined;
+  const running = abortable(streamModel(ctx, request, markStreamed), ctx.signal);
+  if (!observation) return running;
+  return running.then(
+    (response) => {
+      observation.end(response);
+      return response;
+    },
+    (error: unknown) => {
+      observation.fail(toAgentError(error, 'PROVIDER_ERROR'));
+      throw error;
+    },
+  );
 }
 
 function countUsage(ctx: LoopContext, usage: UsageStats): void {

@@ -6,6 +6,7 @@ import type {
   MiddlewareSpec,
   ModelSpec,
   ProjectSpec,
+  TestSpec,
   ToolSpec,
   ToolsetSpec,
 } from '../src/index.js';
@@ -158,6 +159,33 @@ const project: Required<ProjectSpec> = {
   exclude: ['x'],
   env_file: '.env',
   defaults: { model: 'offline/echo', memory: 'm' },
+  tests: ['tests/**/*.yaml'],
+};
+const test: Required<TestSpec> = {
+  $schema: 's',
+  kind: 'test',
+  name: 't',
+  description: 'd',
+  agent: 'a',
+  model: { a: 'offline/script' },
+  state: { company: 'Acme' },
+  turns: [
+    {
+      user: 'hi',
+      expect: {
+        output: { contains: 'a', equals: 'a', matches: '^a$', schema: { type: 'object' } },
+        transfer: 'b',
+        tool_calls: [{ name: 't', args: { x: 1 } }],
+        no_tool_calls: true,
+        state: { k: 'v' },
+        max: { model_calls: 4, tokens: 2000 },
+        pending: ['t'],
+        error: 'MAX_ITERATIONS_EXCEEDED',
+        judge: { model: 'judge', criteria: 'polite' },
+      },
+    },
+    { approve: ['t'], deny: ['u'], reason: 'no', answer: { ask: 'yes' } },
+  ],
 };
 
 function schemaKeys(kind: string): string[] {
@@ -174,6 +202,7 @@ describe('schema and TypeScript types agree', () => {
     ['middleware', middleware, ['module', 'export']],
     ['memory', memory, []],
     ['project', project, []],
+    ['test', test, []],
   ];
   it.each(samples)('%s: same keys, and the full sample validates', (kind, sample, leftOut) => {
     expect([...Object.keys(sample), ...leftOut].sort()).toEqual(schemaKeys(kind));

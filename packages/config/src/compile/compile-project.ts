@@ -22,6 +22,8 @@ export interface CompileOptions {
   agents?: readonly string[];
   /** A named model or `provider/model` every LLM agent uses instead of its own. */
   model?: string;
+  /** Models of some agents, by agent name; they win over `model`. */
+  agentModels?: Readonly<Record<string, string>>;
   /** Wraps each model provider once it is made, e.g. to record every call (`agentctl run --record`). */
   wrapProvider?: ProviderWrapper;
 }
@@ -56,6 +58,7 @@ export async function compileProject(
   const env = await projectEnv(project.root, project.specs, options.env);
   const compiler = new Compiler(project.root, project.specs, options.registry ?? createRegistry(), env);
   compiler.modelOverride = options.model;
+  compiler.agentModels = options.agentModels;
   compiler.wrapProvider = options.wrapProvider;
   const agents = new Map<string, Agent>();
   const wanted = options.agents ? new Set(options.agents) : undefined;

@@ -31,10 +31,17 @@ export interface ResolvedModel {
   pricing?: ModelPricing;
 }
 
-/** The model reference an agent uses: the override given to compile, its own, the project default, or offline/echo. */
+/** The model reference an agent uses: the overrides given to compile, its own, the project default, or offline/echo. */
 export function modelRefOf(agent: AgentSpec, compiler: Compiler): string {
   const defaults = (compiler.specs.project?.spec as ProjectSpec | undefined)?.defaults;
-  return compiler.modelOverride ?? agent.model ?? defaults?.model ?? 'offline/echo';
+  const own = compiler.agentModels && Object.hasOwn(compiler.agentModels, agent.name);
+  return (
+    (own ? compiler.agentModels?.[agent.name] : undefined) ??
+    compiler.modelOverride ??
+    agent.model ??
+    defaults?.model ??
+    'offline/echo'
+  );
 }
 
 /** Makes (once per model) the provider of an agent's model, reporting why when it cannot. */

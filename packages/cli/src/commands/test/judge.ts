@@ -1,0 +1,68 @@
+import type { AgentSpec, SpecEntry, TestSpec } from '@agentctl/config';
+import { type Agent, isAgentError, Runner } from '@agentctl/core';
+
+const VERDICT_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['pass', 'reason'],
+  properties: {
+    pass: { type: 'boolean', description: 'Whether the answer meets every criterion.' },
+    reason: { type: 'string', description: 'Why, in one or two sentences.' },
+  },
+};
+
+const INSTRUCTION = [
+  'You judge one answer of an AI agent for an automated test.',
+  'Read the criteria, the user message and the answer. Decide whether the answer meets every criterion.',
+  'Reply with JSON only: {"pass": true or false, "reason": "why, in one or two sentences"}.',
+].join('\n');
+
+/** A judge's verdict on one step. */
+export interface Verdict {
+  pass: boolean;
+  reason: string;
+}
+
+/**
+ * The agent that judges step `turn` of a test: an LLM agent on the judge's model whose answer must
+ * be a verdict (its output schema), compiled with the tree so it is made like any other agent.
+ */
+export function judgeEntry(test: SpecEntry<TestSpec>, turn: number, model: string, name: string): SpecEntry {
+  const at = ['turns', turn, 'expect', 'judge'];
+  const spec: AgentSpec = { kind: 'agent', name, model, instruction: INSTRUCTION, output_schema: VERDICT_SCHEMA };
+  return {
+    kind: 'agent',
+    name,
+    spec,
+    file: test.file,
+    absFile: test.absFile,
+    range: test.locate(at),
+    // The judge's own problems (its model) are reported at the test's `judge:`.
+    locate: (path, options) => test.locate(path[0] === 'model' ? [...at, 'model'] : at, options),
+  };
+}
+
+/** What the judge reads: the criteria, then the step's user message and the agent's answer. */
+export function judgePrompt(criteria: string, user: string | undefined, answer: string): string {
+  return [
+    `Criteria:\n${criteria}`,
+    `User message:\n${user ?? '(the step resumed a paused run)'}`,
+    `Answer:\n${answer}`,
+  ].join('\n\n');
+}
+
+/** Asks the judge agent for its verdict; a judge that gives none is an error, not a pass. */
+export async function askJudge(judge: Agent, prompt: string, timeout: number): Promise<Verdict> {
+  const run = new Runner({ agent: judge }).run({ input: prompt, timeout });
+  run.then(
+    () => undefined,
+    () => undefined,
+  );
+  const result = await run.invocation.catch((error: unknown) => error);
+  if (isAgentError(result)) throw new Error(`the judge gave no verdict: ${result.code}: ${result.message}`);
+  if (result instanceof Error) throw result;
+  const value = (result as { value: unknown }).value as Partial<Verdict> | undefined;
+  if (typeof value?.pass !== 'boolean')
+    throw new Error(`the judge gave no verdict: ${JSON.stringify((result as { output: string }).output)}`);
+  return { pass: value.pass, reason: String(value.reason ?? '') };
+}

@@ -129,6 +129,8 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
           });
       }
     }
+    // In the order they are written, so a report reads down the file.
+    failures.sort((a, b) => a.range.line - b.range.line || a.range.col - b.range.col);
     return result({ status: failures.length > 0 ? 'failed' : 'passed', failures });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -11,7 +11,7 @@ export class CassetteUpdates {
   /** Test name -> cassette path -> the calls recorded. */
   readonly #recorded = new Map<string, Map<string, Cassette>>();
   readonly #scrubbers = new Set<{ scrub(text: string): string }>();
-  /** Models left as they were because no key is set, with their cassette. */
+  /** Models left as they were because no key is set, with their cassette (relative to the project). */
   readonly keyless = new Map<string, string>();
 
   constructor(project: LoadedProject) {
@@ -25,7 +25,7 @@ export class CassetteUpdates {
       if (model.provider === 'offline' || model.cassette === undefined || !entry) return provider;
       const path = resolveProjectPath(this.#project.root, entry.absFile, model.cassette).absolute;
       if (!model.apiKey) {
-        this.keyless.set(model.name, path);
+        this.keyless.set(model.name, displayPath(this.#project.root, path));
         return provider;
       }
       this.#scrubbers.add(secrets);

@@ -43,5 +43,5 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'command-argv', check: commandArgv },
   { id: 'approval-rule', check: approvalRules },
   { id: 'unset-state-key', check: unsetStateKey },
-  { id: 'test-documents', check: testDocuments },
+  { id: 'test-expectation', check: testDocuments },
 ];

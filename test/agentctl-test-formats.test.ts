@@ -34,8 +34,8 @@ describe('agentctl test --format junit | github', () => {
     const lint = await xmllint(file);
     expect(lint.output).toContain('validates');
     expect(lint.code).toBe(0);
-    expect(xml).toMatch(/<testsuites name="agentctl test" tests="8" failures="3" errors="1" time="[\d.]+">/);
-    expect(xml).toMatch(/<testsuite name="checks\/fail\.yaml" id="\d" tests="3" failures="3" errors="0"/);
+    expect(xml).toMatch(/<testsuites name="agentctl test" tests="10" failures="4" errors="1" time="[\d.]+">/);
+    expect(xml).toMatch(/<testsuite name="checks\/fail\.yaml" id="\d" tests="4" failures="4" errors="0"/);
     expect(xml).toMatch(/<testcase name="refund-is-routed" classname="checks\/pass\.yaml" file="checks\/pass\.yaml" line="2" time="[\d.]+"\/>/);
     const start = xml.indexOf('<testcase name="wrong-expectations"');
     const wrong = xml.slice(start, xml.indexOf('</testcase>', start));
@@ -56,7 +56,7 @@ describe('agentctl test --format junit | github', () => {
       env,
     });
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('tests="4" failures="0" errors="0"');
+    expect(result.stdout).toContain('tests="5" failures="0" errors="0"');
     expect(result.stdout).not.toContain('<failure');
   });
 
@@ -68,7 +68,7 @@ describe('agentctl test --format junit | github', () => {
     });
     expect(result.code).toBe(1);
     const annotations = result.stdout.split('\n').filter((line) => line.startsWith('::'));
-    expect(annotations).toHaveLength(8);
+    expect(annotations).toHaveLength(10);
     expect(annotations).toContain(
       '::error file=checks/fail.yaml,line=7,col=17,endLine=7,endColumn=21,title=agentctl test::wrong-expectations: turn 1, transfer: expected a transfer to desk%0Aexpected: "desk"%0Aactual: ["refunds"]',
     );

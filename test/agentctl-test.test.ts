@@ -31,9 +31,9 @@ describe('agentctl test', () => {
     expect(result.stdout).toMatch(/(\d+) test\(s\): \1 passed/);
   });
 
-  it('exit 0 when every selected test passes: transfers, ordered calls, errors expected, overrides', async () => {
+  it('exit 0 when every selected test passes: transfers, ordered calls, errors expected, overrides, answer and approve steps', async () => {
     const result = await test(['checks/pass.yaml']);
-    expect(result.stdout).toContain('4 test(s): 4 passed');
+    expect(result.stdout).toContain('5 test(s): 5 passed');
     expect(result.code).toBe(0);
   });
 
@@ -56,7 +56,11 @@ describe('agentctl test', () => {
     // An error no expectation asked for fails the step at its user message.
     expect(out).toContain('checks/fail.yaml:24:11: turn 1, error: the step failed');
     expect(out).toContain('actual:   "MAX_ITERATIONS_EXCEEDED: agent looper reached its limit of 2 model calls"');
-    expect(out).toContain('3 test(s): 0 passed, 3 failed');
+    // A decision for a call that is not pending fails the step that makes it.
+    expect(out).toContain('checks/fail.yaml:33:24: turn 1, pending: expected the step to pause on stamp');
+    expect(out).toContain('checks/fail.yaml:34:15: turn 2, approve[0]: no pending call of stamp to decide on');
+    expect(out).toContain('actual:   ["user_input (call_1_0)"]');
+    expect(out).toContain('4 test(s): 0 passed, 4 failed');
   });
 
   it('a test that cannot run is an error naming why, exit 1', async () => {
@@ -76,7 +80,7 @@ describe('agentctl test', () => {
     expect(byName.stdout).toContain('2 test(s): 2 passed');
     expect(byName.stdout.indexOf('refund-is-routed')).toBeLessThan(byName.stdout.indexOf('per-agent-model'));
     const byFolder = await test(['checks']);
-    expect(byFolder.stdout).toContain('8 test(s): 4 passed, 3 failed, 1 error(s)');
+    expect(byFolder.stdout).toContain('10 test(s): 5 passed, 4 failed, 1 error(s)');
     expect(byFolder.code).toBe(1);
     const unknown = await test(['refund-is-routd']);
     expect(unknown.code).toBe(2);
@@ -93,7 +97,7 @@ describe('agentctl test', () => {
       summary: { total: number; passed: number; failed: number; errors: number };
       tests: Array<{ name: string; status: string; line: number; failures: Array<Record<string, unknown>>; error?: { message: string } }>;
     };
-    expect(report.summary).toMatchObject({ total: 8, passed: 4, failed: 3, errors: 1 });
+    expect(report.summary).toMatchObject({ total: 10, passed: 5, failed: 4, errors: 1 });
     const byName = new Map(report.tests.map((t) => [t.name, t]));
     expect(byName.get('refund-is-routed')?.status).toBe('passed');
     expect(byName.get('cannot-compile')).toMatchObject({ status: 'error', line: 2 });

@@ -27,7 +27,7 @@ export async function checkExpectations(
   ) =>
     failures.push({
       turn,
-      expectation: path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join(''),
+      expectation: expectationName(path),
       message,
       expected,
       actual,
@@ -132,6 +132,11 @@ async function checkOutput(
         value,
       );
   }
+}
+
+/** How a path under a step is shown: `tool_calls[1]`, `output.contains`, `approve[0]`. */
+export function expectationName(path: DataPath): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join('');
 }
 
 function describeCall(call: { name: string; arguments: Record<string, unknown> }): string {

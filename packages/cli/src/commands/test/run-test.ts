@@ -19,7 +19,7 @@ import {
   isAgentError,
   Runner,
 } from '@agentctl/core';
-import { checkExpectations } from './check-expectations.js';
+import { checkExpectations, expectationName } from './check-expectations.js';
 import { askJudge, judgeEntry, judgePrompt } from './judge.js';
 import type { StepOutcome } from './step-outcome.js';
 import type { Failure, TestResult } from './test-result.js';
@@ -166,7 +166,7 @@ function decide(
     if (calls.length === 0)
       failures.push({
         turn: i,
-        expectation: path.join('.'),
+        expectation: expectationName(path),
         message: `no pending call of ${ref} to decide on`,
         expected: ref,
         actual: pending.length > 0 ? pending.map((p) => `${p.call.name} (${p.call.id})`) : 'the run is not paused',

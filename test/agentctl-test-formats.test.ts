@@ -36,14 +36,18 @@ describe('agentctl test --format junit | github', () => {
     expect(lint.code).toBe(0);
     expect(xml).toMatch(/<testsuites name="agentctl test" tests="10" failures="4" errors="1" time="[\d.]+">/);
     expect(xml).toMatch(/<testsuite name="checks\/fail\.yaml" id="\d" tests="4" failures="4" errors="0"/);
-    expect(xml).toMatch(/<testcase name="refund-is-routed" classname="checks\/pass\.yaml" file="checks\/pass\.yaml" line="2" time="[\d.]+"\/>/);
+    expect(xml).toMatch(
+      /<testcase name="refund-is-routed" classname="checks\/pass\.yaml" file="checks\/pass\.yaml" line="2" time="[\d.]+"\/>/,
+    );
     const start = xml.indexOf('<testcase name="wrong-expectations"');
     const wrong = xml.slice(start, xml.indexOf('</testcase>', start));
     expect(wrong.match(/<failure /g)).toHaveLength(4);
     expect(wrong).toContain(
       '<failure message="transfer: expected a transfer to desk" type="transfer">checks/fail.yaml:7:17: turn 1, transfer: expected a transfer to desk\nexpected: &quot;desk&quot;\nactual: [&quot;refunds&quot;]</failure>',
     );
-    expect(xml).toMatch(/<testcase name="cannot-compile"[^>]*>\n\s+<error message="[^"]*AGENT_TESTS_KEY is not set[^"]*" type="error">/);
+    expect(xml).toMatch(
+      /<testcase name="cannot-compile"[^>]*>\n\s+<error message="[^"]*AGENT_TESTS_KEY is not set[^"]*" type="error">/,
+    );
 
     // The same check fails a report that breaks the schema, so the validation above means something.
     await writeFile(file, xml.replace('line="2"', 'line="two"'));

@@ -49,7 +49,11 @@ describe('agentctl test --update', () => {
     expect(before.stdout).toContain('cassette agents/cassettes/recorded.yaml does not exist');
 
     const server = await startFakeServer([
-      sse(openaiToolCalls([{ id: 'call_a', name: 'word_count', arguments: { text: 'the quick brown fox jumps' } }])),
+      sse(
+        openaiToolCalls([
+          { id: 'call_a', name: 'word_count', arguments: { text: 'the quick brown fox jumps' } },
+        ]),
+      ),
       sse(openaiText('There are 5 words in that text.')),
     ]);
     servers.push(server);

@@ -6,7 +6,10 @@ import { agentctl, FIXTURES, REPO, removeTempDirs } from './support/cli.js';
 const PROJECT = `${FIXTURES}/projects/agent-tests`;
 const INVALID = `${FIXTURES}/projects/agent-tests-invalid`;
 const test = (args: string[], cwd = PROJECT, env: Record<string, string | undefined> = {}) =>
-  agentctl(['test', ...args], { cwd, env: { AGENT_TESTS_KEY: undefined, OPENAI_API_KEY: undefined, ...env } });
+  agentctl(['test', ...args], {
+    cwd,
+    env: { AGENT_TESTS_KEY: undefined, OPENAI_API_KEY: undefined, ...env },
+  });
 
 afterAll(removeTempDirs);
 
@@ -44,21 +47,31 @@ describe('agentctl test', () => {
     expect(out).toContain('✗ wrong-expectations checks/fail.yaml:2');
     expect(out).toContain('checks/fail.yaml:7:17: turn 1, transfer: expected a transfer to desk');
     expect(out).toMatch(/expected: "desk"\n\s+actual: +\["refunds"\]/);
-    expect(out).toContain('checks/fail.yaml:8:20: turn 1, tool_calls[0]: expected a call of lookup with {"customer":"globex"}');
+    expect(out).toContain(
+      'checks/fail.yaml:8:20: turn 1, tool_calls[0]: expected a call of lookup with {"customer":"globex"}',
+    );
     expect(out).toContain('actual:   ["lookup({\\"customer\\":\\"acme\\",\\"detail\\":\\"full\\"})"');
-    expect(out).toContain('checks/fail.yaml:9:27: turn 1, output.contains: expected the answer to contain "cheque"');
+    expect(out).toContain(
+      'checks/fail.yaml:9:27: turn 1, output.contains: expected the answer to contain "cheque"',
+    );
     expect(out).toContain('actual:   "Your refund of 20 EUR is on its way."');
-    expect(out).toMatch(/checks\/fail\.yaml:10:22: turn 1, max\.tokens: expected at most 10 tokens\n\s+expected: 10\n\s+actual: +\d+/);
+    expect(out).toMatch(
+      /checks\/fail\.yaml:10:22: turn 1, max\.tokens: expected at most 10 tokens\n\s+expected: 10\n\s+actual: +\d+/,
+    );
     // The judge (a scripted model) fails the answer with its reason.
     expect(out).toContain(
       'checks/fail.yaml:18:47: turn 1, judge: the judge failed the answer: The answer never says when the refund arrives.',
     );
     // An error no expectation asked for fails the step at its user message.
     expect(out).toContain('checks/fail.yaml:24:11: turn 1, error: the step failed');
-    expect(out).toContain('actual:   "MAX_ITERATIONS_EXCEEDED: agent looper reached its limit of 2 model calls"');
+    expect(out).toContain(
+      'actual:   "MAX_ITERATIONS_EXCEEDED: agent looper reached its limit of 2 model calls"',
+    );
     // A decision for a call that is not pending fails the step that makes it.
     expect(out).toContain('checks/fail.yaml:33:24: turn 1, pending: expected the step to pause on stamp');
-    expect(out).toContain('checks/fail.yaml:34:15: turn 2, approve[0]: no pending call of stamp to decide on');
+    expect(out).toContain(
+      'checks/fail.yaml:34:15: turn 2, approve[0]: no pending call of stamp to decide on',
+    );
     expect(out).toContain('actual:   ["user_input (call_1_0)"]');
     expect(out).toContain('4 test(s): 0 passed, 4 failed');
   });
@@ -84,7 +97,9 @@ describe('agentctl test', () => {
     expect(byFolder.code).toBe(1);
     const unknown = await test(['refund-is-routd']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('no test named or found at "refund-is-routd"; did you mean `refund-is-routed`?');
+    expect(unknown.stderr).toContain(
+      'no test named or found at "refund-is-routd"; did you mean `refund-is-routed`?',
+    );
     const format = await test(['--format', 'tap']);
     expect(format.code).toBe(2);
     expect(format.stderr).toContain("argument 'tap' is invalid");
@@ -95,7 +110,13 @@ describe('agentctl test', () => {
     expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout) as {
       summary: { total: number; passed: number; failed: number; errors: number };
-      tests: Array<{ name: string; status: string; line: number; failures: Array<Record<string, unknown>>; error?: { message: string } }>;
+      tests: Array<{
+        name: string;
+        status: string;
+        line: number;
+        failures: Array<Record<string, unknown>>;
+        error?: { message: string };
+      }>;
     };
     expect(report.summary).toMatchObject({ total: 10, passed: 5, failed: 4, errors: 1 });
     const byName = new Map(report.tests.map((t) => [t.name, t]));
@@ -117,9 +138,13 @@ describe('agentctl test', () => {
     const validate = await agentctl(['validate'], { cwd: INVALID });
     expect(validate.code).toBe(1);
     const lines = validate.stdout;
-    expect(lines).toContain('tests/broken.yaml:3:8: error: agent `triag` is not defined; did you mean `triage`? [unresolved-reference]');
+    expect(lines).toContain(
+      'tests/broken.yaml:3:8: error: agent `triag` is not defined; did you mean `triage`? [unresolved-reference]',
+    );
     expect(lines).toContain('tests/broken.yaml:13:26: error: not a valid regular expression');
-    expect(lines).toContain('tests/broken.yaml:21:7: error: unknown key `outptu` in `expect`; did you mean `output`? [unknown-key]');
+    expect(lines).toContain(
+      'tests/broken.yaml:21:7: error: unknown key `outptu` in `expect`; did you mean `output`? [unknown-key]',
+    );
     expect(lines).toContain('tests/broken.yaml:26:18: error: model `fastt` is not defined');
     expect(lines).toContain('tests/broken.yaml:30:17: error: agent `billing` is not defined');
     expect(lines).toContain('tests/broken.yaml:31:23: error: provider `nope` is not available');

@@ -87,7 +87,9 @@ describe('packed and installed with npm', () => {
     // The test init wrote, run by the installed command (the schema of `kind: test` ships with it).
     const tested = await installed(['test', '--format', 'junit'], project);
     expect(tested.code, tested.stdout + tested.stderr).toBe(0);
-    expect(tested.stdout).toContain('<testcase name="assistant-uses-its-tools" classname="tests/assistant.yaml"');
+    expect(tested.stdout).toContain(
+      '<testcase name="assistant-uses-its-tools" classname="tests/assistant.yaml"',
+    );
     const answer = await installed(['run', 'assistant', 'what time is it?', '--json'], project);
     expect(answer.code, answer.stderr).toBe(0);
     const events = answer.stdout

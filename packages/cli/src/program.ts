@@ -123,7 +123,10 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     .description('run the `kind: test` conversations against the agent trees, offline, in parallel')
     .argument('[targets...]', 'test names, or test files and folders (default: every test)')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'junit', 'github']))
-    .option('--update', "record the calls of models with a `cassette:` and their key set, into their cassettes")
+    .option(
+      '--update',
+      'record the calls of models with a `cassette:` and their key set, into their cassettes',
+    )
     .action(action('test', ['targets']));
 
   program

@@ -42,7 +42,18 @@ describe('examples', () => {
     const project = await loadProject({ cwd: repo, env: {}, tests: true });
     expect(project.diagnostics.map(formatDiagnostic)).toEqual([]);
     const tested = new Set([...project.specs.test.values()].map((t) => (t.spec as { agent: string }).agent));
-    for (const agent of ['hello', 'triage', 'drafting', 'research', 'greeter', 'support', 'toolsmith', 'housekeeper', 'librarian', 'recorded'])
+    for (const agent of [
+      'hello',
+      'triage',
+      'drafting',
+      'research',
+      'greeter',
+      'support',
+      'toolsmith',
+      'housekeeper',
+      'librarian',
+      'recorded',
+    ])
       expect(tested, agent).toContain(agent);
     // Without `tests: true` a run never reads them.
     const plain = await loadProject({ cwd: repo, env: {} });

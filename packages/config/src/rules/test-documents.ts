@@ -61,7 +61,11 @@ export function testDocuments(ctx: RuleContext): Diagnostic[] {
         try {
           new RegExp(matches);
         } catch (error) {
-          report(at('output', 'matches'), 'test-expectation', `not a valid regular expression: ${(error as Error).message}`);
+          report(
+            at('output', 'matches'),
+            'test-expectation',
+            `not a valid regular expression: ${(error as Error).message}`,
+          );
         }
       }
       const schema = expect.output?.schema;

@@ -20,7 +20,9 @@ export interface Template {
 }
 
 // A test document's header: what it is and how it runs.
-const testHeader = (what: string) => `# A test of ${what}: \`agentctl test\` (or \`npm test\`) runs it offline; add turns and
+const testHeader = (
+  what: string,
+) => `# A test of ${what}: \`agentctl test\` (or \`npm test\`) runs it offline; add turns and
 # expectations as the agent grows (docs: testing).
 kind: test
 `;

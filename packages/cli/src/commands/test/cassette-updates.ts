@@ -1,4 +1,11 @@
-import { displayPath, type LoadedProject, type ProviderWrapper, resolveProjectPath, scrubDeep, writeCassette } from '@agentctl/config';
+import {
+  displayPath,
+  type LoadedProject,
+  type ProviderWrapper,
+  resolveProjectPath,
+  scrubDeep,
+  writeCassette,
+} from '@agentctl/config';
 import { type Cassette, emptyCassette, recordingProvider } from '@agentctl/core';
 
 /**
@@ -51,9 +58,13 @@ export class CassetteUpdates {
     for (const [path, cassette] of merged) {
       if (cassette.interactions.length === 0) continue;
       // A secret interpolated into an instruction would otherwise reach the file inside a request.
-      const scrubbed = scrubDeep(cassette, (text) => [...this.#scrubbers].reduce((out, s) => s.scrub(out), text));
+      const scrubbed = scrubDeep(cassette, (text) =>
+        [...this.#scrubbers].reduce((out, s) => s.scrub(out), text),
+      );
       await writeCassette(path, scrubbed);
-      lines.push(`recorded ${cassette.interactions.length} model call(s) to ${displayPath(this.#project.root, path)}`);
+      lines.push(
+        `recorded ${cassette.interactions.length} model call(s) to ${displayPath(this.#project.root, path)}`,
+      );
     }
     return lines;
   }

@@ -1,7 +1,7 @@
 import type { DataPath, SourceRange, TestExpectSpec } from '@agentctl/config';
 import { schemaValidator } from '@agentctl/core';
-import { subsetMatch } from './subset-match.js';
 import { callsOf, type StepOutcome, usageOf } from './step-outcome.js';
+import { subsetMatch } from './subset-match.js';
 import type { Failure } from './test-result.js';
 
 /** Where a path under a step's `expect` is written. */
@@ -110,7 +110,12 @@ async function checkOutput(
 ): Promise<void> {
   const text = outcome.result?.output ?? '';
   if (output.contains !== undefined && !text.includes(output.contains))
-    fail(['output', 'contains'], `expected the answer to contain ${JSON.stringify(output.contains)}`, output.contains, text);
+    fail(
+      ['output', 'contains'],
+      `expected the answer to contain ${JSON.stringify(output.contains)}`,
+      output.contains,
+      text,
+    );
   if (output.equals !== undefined && text.trim() !== output.equals.trim())
     fail(['output', 'equals'], 'expected the answer to equal the text given', output.equals, text);
   if (output.matches !== undefined && !new RegExp(output.matches).test(text))
@@ -120,7 +125,12 @@ async function checkOutput(
     try {
       value = JSON.parse(text);
     } catch {
-      fail(['output', 'schema'], 'expected the answer to be JSON valid against the schema', output.schema, text);
+      fail(
+        ['output', 'schema'],
+        'expected the answer to be JSON valid against the schema',
+        output.schema,
+        text,
+      );
       return;
     }
     const check = (await schemaValidator(output.schema))(value);

@@ -8,7 +8,12 @@ import type { TestResult } from './test-result.js';
  * GitHub Actions annotations at each failing expectation's line (the same workflow commands as
  * `validate --format github`), after the text report for the job log.
  */
-export function formatGithub(results: readonly TestResult[], summary: Summary, root: string, base: string): string {
+export function formatGithub(
+  results: readonly TestResult[],
+  summary: Summary,
+  root: string,
+  base: string,
+): string {
   const annotations: Diagnostic[] = results.flatMap((r) => [
     ...r.failures.map((f) => ({
       file: r.file,
@@ -18,7 +23,15 @@ export function formatGithub(results: readonly TestResult[], summary: Summary, r
       message: `${r.name}: turn ${f.turn + 1}, ${f.expectation}: ${f.message}${f.expected === undefined ? '' : `\nexpected: ${JSON.stringify(f.expected)}`}${f.actual === undefined ? '' : `\nactual: ${JSON.stringify(f.actual)}`}`,
     })),
     ...(r.error
-      ? [{ file: r.file, ...r.error.range, severity: 'error' as const, rule: 'test', message: `${r.name}: ${r.error.message}` }]
+      ? [
+          {
+            file: r.file,
+            ...r.error.range,
+            severity: 'error' as const,
+            rule: 'test',
+            message: `${r.name}: ${r.error.message}`,
+          },
+        ]
       : []),
   ]);
   return formatText(results, summary, false) + formatAnnotations(annotations, root, base);

@@ -2,9 +2,10 @@ import type { Summary } from './summary.js';
 import type { TestResult } from './test-result.js';
 
 // XML 1.0 allows no control characters but tab, CR and LF, even escaped.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point.
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 
-const escape = (text: string) =>
+const xml = (text: string) =>
   text
     .replace(CONTROL, '')
     .replaceAll('&', '&amp;')
@@ -31,10 +32,10 @@ export function formatJunit(results: readonly TestResult[], summary: Summary, ti
     const count = (status: TestResult['status']) => cases.filter((r) => r.status === status).length;
     const time = cases.reduce((sum, r) => sum + r.duration, 0);
     out.push(
-      `  <testsuite name="${escape(file)}" id="${id}" tests="${cases.length}" failures="${count('failed')}" errors="${count('error')}" skipped="0" time="${seconds(time)}" timestamp="${timestamp.toISOString().slice(0, 19)}" hostname="localhost">`,
+      `  <testsuite name="${xml(file)}" id="${id}" tests="${cases.length}" failures="${count('failed')}" errors="${count('error')}" skipped="0" time="${seconds(time)}" timestamp="${timestamp.toISOString().slice(0, 19)}" hostname="localhost">`,
     );
     for (const r of cases) {
-      const attrs = `name="${escape(r.name)}" classname="${escape(file)}" file="${escape(file)}" line="${r.range.line}" time="${seconds(r.duration)}"`;
+      const attrs = `name="${xml(r.name)}" classname="${xml(file)}" file="${xml(file)}" line="${r.range.line}" time="${seconds(r.duration)}"`;
       if (r.status === 'passed') {
         out.push(`    <testcase ${attrs}/>`);
         continue;
@@ -47,12 +48,12 @@ export function formatJunit(results: readonly TestResult[], summary: Summary, ti
           ...(f.actual === undefined ? [] : [`actual: ${JSON.stringify(f.actual)}`]),
         ].join('\n');
         out.push(
-          `      <failure message="${escape(`${f.expectation}: ${f.message}`)}" type="${escape(f.expectation)}">${escape(detail)}</failure>`,
+          `      <failure message="${xml(`${f.expectation}: ${f.message}`)}" type="${xml(f.expectation)}">${xml(detail)}</failure>`,
         );
       }
       if (r.error)
         out.push(
-          `      <error message="${escape(r.error.message.split('\n')[0] ?? '')}" type="error">${escape(`${file}:${r.error.range.line}:${r.error.range.col}: ${r.error.message}`)}</error>`,
+          `      <error message="${xml(r.error.message.split('\n')[0] ?? '')}" type="error">${xml(`${file}:${r.error.range.line}:${r.error.range.col}: ${r.error.message}`)}</error>`,
         );
       out.push('    </testcase>');
     }

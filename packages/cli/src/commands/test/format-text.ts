@@ -2,7 +2,8 @@ import { styles } from '../../io.js';
 import type { Summary } from './summary.js';
 import type { Failure, TestResult } from './test-result.js';
 
-const show = (value: unknown) => (typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value, null, 0));
+const show = (value: unknown) =>
+  typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value, null, 0);
 
 /**
  * Results for a person: a line per test, and under a test that failed each unmet expectation at
@@ -33,7 +34,9 @@ export function formatText(results: readonly TestResult[], summary: Summary, col
 }
 
 function failureLines(r: TestResult, f: Failure, s: ReturnType<typeof styles>): string[] {
-  const out = [`    ${r.file}:${f.range.line}:${f.range.col}: turn ${f.turn + 1}, ${f.expectation}: ${f.message}`];
+  const out = [
+    `    ${r.file}:${f.range.line}:${f.range.col}: turn ${f.turn + 1}, ${f.expectation}: ${f.message}`,
+  ];
   if (f.expected !== undefined) out.push(`      ${s.green('expected:')} ${show(f.expected)}`);
   if (f.actual !== undefined) out.push(`      ${s.red('actual:  ')} ${show(f.actual)}`);
   return out;

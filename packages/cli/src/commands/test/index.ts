@@ -46,12 +46,16 @@ export async function testCommand(raw: Record<string, unknown>, io: Io): Promise
     wrapProvider: updates && ((test) => updates.wrapperFor(test)),
   };
   const started = performance.now();
-  const results = await inParallel(tests, Math.max(2, availableParallelism()), (test) => runTest(test, context));
+  const results = await inParallel(tests, Math.max(2, availableParallelism()), (test) =>
+    runTest(test, context),
+  );
   const summary = summarise(results, Math.round(performance.now() - started));
   if (updates) {
     for (const line of await updates.save(tests.map((t) => t.name))) io.stderr(`${line}\n`);
     for (const [model, cassette] of updates.keyless)
-      io.stderr(styles(io.isTTY).yellow(`model ${model} has no API key: replayed ${cassette}, not updated\n`));
+      io.stderr(
+        styles(io.isTTY).yellow(`model ${model} has no API key: replayed ${cassette}, not updated\n`),
+      );
   }
   io.stdout(render(format, results, summary, project.root, io));
   return summary.passed === summary.total ? EXIT.ok : EXIT.failed;
@@ -77,7 +81,11 @@ function render(
 }
 
 // Tests run `limit` at a time; results keep the order of `items`.
-async function inParallel<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+async function inParallel<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {

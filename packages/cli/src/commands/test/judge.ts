@@ -29,7 +29,13 @@ export interface Verdict {
  */
 export function judgeEntry(test: SpecEntry<TestSpec>, turn: number, model: string, name: string): SpecEntry {
   const at = ['turns', turn, 'expect', 'judge'];
-  const spec: AgentSpec = { kind: 'agent', name, model, instruction: INSTRUCTION, output_schema: VERDICT_SCHEMA };
+  const spec: AgentSpec = {
+    kind: 'agent',
+    name,
+    model,
+    instruction: INSTRUCTION,
+    output_schema: VERDICT_SCHEMA,
+  };
   return {
     kind: 'agent',
     name,

@@ -82,7 +82,8 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
     const failures: Failure[] = [];
     let last: InvocationResult | undefined;
     for (const [i, turn] of spec.turns.entries()) {
-      const at = (path: DataPath, options?: { key?: boolean }) => entry.locate(['turns', i, ...path], options);
+      const at = (path: DataPath, options?: { key?: boolean }) =>
+        entry.locate(['turns', i, ...path], options);
       let decisions: ApprovalDecision[] = [];
       if (turn.user === undefined) {
         const decided = decide(turn, last, i, at);
@@ -115,9 +116,10 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
       const judgeAgent = runtime.agents.get(judges.get(i) ?? '');
       if (judge && judgeAgent && outcome.result) {
         const prompt = judgePrompt(judge.criteria, turn.user, outcome.result.output);
-        const verdict = await askJudge(judgeAgent, prompt, context.stepTimeout).catch(
-          (error: Error) => ({ pass: false, reason: error.message }),
-        );
+        const verdict = await askJudge(judgeAgent, prompt, context.stepTimeout).catch((error: Error) => ({
+          pass: false,
+          reason: error.message,
+        }));
         if (!verdict.pass)
           failures.push({
             turn: i,
@@ -169,7 +171,8 @@ function decide(
         expectation: expectationName(path),
         message: `no pending call of ${ref} to decide on`,
         expected: ref,
-        actual: pending.length > 0 ? pending.map((p) => `${p.call.name} (${p.call.id})`) : 'the run is not paused',
+        actual:
+          pending.length > 0 ? pending.map((p) => `${p.call.name} (${p.call.id})`) : 'the run is not paused',
         range: at(path),
       });
     for (const p of calls) decisions.push(make(p.call.id));
@@ -196,7 +199,11 @@ async function step(
   },
 ): Promise<StepOutcome> {
   const events: AgentEvent[] = [];
-  const common = { sessionId: what.sessionId, timeout: what.timeout, onEvent: (e: AgentEvent) => events.push(e) };
+  const common = {
+    sessionId: what.sessionId,
+    timeout: what.timeout,
+    onEvent: (e: AgentEvent) => events.push(e),
+  };
   const run =
     what.input !== undefined
       ? runner.run({ ...common, input: what.input, state: what.state })

@@ -10,7 +10,7 @@ import type {
   ToolSpec,
   ToolsetSpec,
 } from '../src/index.js';
-import { kindValidator, loadSchema } from '../src/schemas.js';
+import { KINDS, kindValidator, loadSchema } from '../src/schemas.js';
 
 // One sample per kind with EVERY property set: `Required<>` makes the compiler demand each key of
 // the TypeScript type, and the test demands each key of the schema. Either side drifting fails.
@@ -239,18 +239,7 @@ describe('schema and TypeScript types agree', () => {
           if (!['if', 'then', 'else'].includes(key)) walk(value, `${path}/${key}`);
       }
     };
-    for (const kind of [
-      'common',
-      'agentctl',
-      'project',
-      'agent',
-      'model',
-      'tool',
-      'toolset',
-      'middleware',
-      'memory',
-    ])
-      walk(loadSchema(kind), kind);
+    for (const kind of ['common', 'agentctl', ...KINDS]) walk(loadSchema(kind), kind);
     expect(missing).toEqual([]);
   });
 });

@@ -27,7 +27,12 @@ export interface Verdict {
  * The agent that judges step `turn` of a test: an LLM agent on the judge's model whose answer must
  * be a verdict (its output schema), compiled with the tree so it is made like any other agent.
  */
-export function judgeEntry(test: SpecEntry<TestSpec>, turn: number, model: string, name: string): SpecEntry {
+export function judgeEntry(
+  test: SpecEntry<TestSpec>,
+  turn: number,
+  model: string,
+  name: string,
+): SpecEntry<AgentSpec> {
   const at = ['turns', turn, 'expect', 'judge'];
   const spec: AgentSpec = {
     kind: 'agent',

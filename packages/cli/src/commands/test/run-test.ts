@@ -57,7 +57,7 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
     let name = `agentctl_judge_${i}`;
     while (specs.agent.has(name)) name = `${name}_`;
     judges.set(i, name);
-    specs.agent.set(name, judgeEntry(entry, i, turn.expect.judge.model, name) as never);
+    specs.agent.set(name, judgeEntry(entry, i, turn.expect.judge.model, name));
   });
   const { runtime, diagnostics } = await compileProject(
     { ...project, specs },

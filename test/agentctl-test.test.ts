@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentctl, FIXTURES, REPO, removeTempDirs } from './support/cli.js';
+import { agentctl, exampleProject, FIXTURES, REPO, removeTempDirs } from './support/cli.js';
 
 // `agentctl test` through the real CLI: the repository's own example tests, then a fixture project
 // whose tests pass, fail and cannot run, and whose tests live where `tests:` says (checks/).
@@ -103,6 +103,15 @@ describe('agentctl test', () => {
     const format = await test(['--format', 'tap']);
     expect(format.code).toBe(2);
     expect(format.stderr).toContain("argument 'tap' is invalid");
+  });
+
+  it("a project without tests says where it looked (exit 1); -C runs another folder's tests", async () => {
+    const none = await test([], await exampleProject());
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('agentctl: no `kind: test` documents in tests/**/*.yaml');
+    const elsewhere = await agentctl(['-C', PROJECT, 'test', 'refund-is-routed'], { cwd: REPO });
+    expect(elsewhere.stdout).toContain('1 test(s): 1 passed');
+    expect(elsewhere.code).toBe(0);
   });
 
   it('json: one document with every test, its status and each failure with line and col', async () => {

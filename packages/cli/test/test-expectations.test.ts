@@ -1,3 +1,4 @@
+import type { DataPath } from '@agentctl/config';
 import {
   type AgentEvent,
   type AnyTool,
@@ -23,7 +24,7 @@ async function outcomeOf(script: ScriptTurn[], options: { tools?: AnyTool[]; max
     provider: offline('script', { script }),
     tools: options.tools,
     outputKey: 'answer',
-    limits: options.maxIterations ? { maxIterations: options.maxIterations } : undefined,
+    maxIterations: options.maxIterations,
   });
   const events: AgentEvent[] = [];
   const run = new Runner({ agent, store: new InMemorySessionStore() }).run({
@@ -54,7 +55,7 @@ const lookup = defineTool<{ customer: string; detail?: { level: number; extra?: 
   execute: ({ customer }) => `found ${customer}`,
 });
 
-const at = (path: Array<string | number>) => ({ line: path.length, col: 1, endLine: path.length, endCol: 2 });
+const at = (path: DataPath) => ({ line: path.length, col: 1, endLine: path.length, endCol: 2 });
 
 describe('agentctl test expectations', () => {
   it('pass on what the run did: output, ordered calls with subset args, state with lists, limits', async () => {
@@ -72,18 +73,19 @@ describe('agentctl test expectations', () => {
     );
     const failures = await checkExpectations(
       {
+        noToolCalls: false,
         output: {
           contains: 'billing',
           equals: ' {"queue": "billing"} ',
           matches: '"queue":\\s*"b',
           schema: { type: 'object', required: ['queue'] },
         },
-        tool_calls: [
+        toolCalls: [
           { name: 'lookup', args: { detail: { level: 2 } } },
           { name: 'lookup', args: { customer: 'globex' } },
         ],
         state: { tier: 'gold', tags: [{ id: 1 }], answer: '{"queue": "billing"}' },
-        max: { model_calls: 2 },
+        max: { modelCalls: 2 },
       },
       outcome,
       0,
@@ -102,10 +104,10 @@ describe('agentctl test expectations', () => {
     const failures = await checkExpectations(
       {
         output: { equals: 'other', matches: '^\\d+$', schema: { type: 'object' } },
-        tool_calls: [{ name: 'lookup', args: { customer: 'acme' } }, { name: 'lookup' }],
-        no_tool_calls: true,
+        toolCalls: [{ name: 'lookup', args: { customer: 'acme' } }, { name: 'lookup' }],
+        noToolCalls: true,
         state: { tags: [{ id: 1 }, { id: 2 }], missing: 1 },
-        max: { model_calls: 1 },
+        max: { modelCalls: 1 },
         error: 'TIMEOUT',
         pending: ['lookup'],
       },
@@ -149,15 +151,20 @@ describe('agentctl test expectations', () => {
         maxIterations: 2,
       },
     );
-    expect(await checkExpectations({ error: 'MAX_ITERATIONS_EXCEEDED' }, outcome, 0, at)).toEqual([]);
-    const [wrong] = await checkExpectations({ error: 'TIMEOUT' }, outcome, 0, at);
+    expect(
+      await checkExpectations({ noToolCalls: false, error: 'MAX_ITERATIONS_EXCEEDED' }, outcome, 0, at),
+    ).toEqual([]);
+    const [wrong] = await checkExpectations({ noToolCalls: false, error: 'TIMEOUT' }, outcome, 0, at);
     expect(wrong.actual).toMatch(/^MAX_ITERATIONS_EXCEEDED: /);
   });
 
   it('an answer that is JSON but breaks the schema says why', async () => {
     const outcome = await outcomeOf([{ text: '{"queue": "sales"}' }]);
     const [failure] = await checkExpectations(
-      { output: { schema: { type: 'object', properties: { queue: { enum: ['billing', 'tech'] } } } } },
+      {
+        noToolCalls: false,
+        output: { schema: { type: 'object', properties: { queue: { enum: ['billing', 'tech'] } } } },
+      },
       outcome,
       0,
       at,

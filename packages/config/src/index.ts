@@ -18,6 +18,7 @@ export { didYouMean } from './load/did-you-mean.js';
 export { type LoadedProject, type LoadOptions, loadProject } from './load/load-project.js';
 export type { DataPath } from './load/node-range.js';
 export type { ProjectSpecs, SpecEntry } from './load/project-specs.js';
+export { normaliseTest } from './normalise/normalise-test.js';
 export { displayPath, type ResolvedPath, resolveProjectPath } from './paths.js';
 export { findProjectRoot, PROJECT_FILE } from './project-root.js';
 export {
@@ -34,6 +35,7 @@ export {
 } from './registry.js';
 export { KINDS, type Kind, loadSchema, SCHEMA_DIR } from './schemas.js';
 export type * from './spec-types.js';
+export type { TestDefinition, TestExpectations, TestStep } from './test-definition.js';
 export { type FilesystemOptions, filesystem } from './toolbox/filesystem.js';
 export { MEMORY_STATE_KEY, type MemoryNote, type MemoryToolOptions, memory } from './toolbox/memory.js';
 export { type ShellOptions, shell } from './toolbox/shell.js';

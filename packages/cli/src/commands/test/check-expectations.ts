@@ -1,4 +1,4 @@
-import type { DataPath, SourceRange, TestExpectSpec } from '@agentctl/config';
+import type { DataPath, SourceRange, TestExpectations } from '@agentctl/config';
 import { schemaValidator } from '@agentctl/core';
 import { callsOf, type StepOutcome, usageOf } from './step-outcome.js';
 import { subsetMatch } from './subset-match.js';
@@ -12,7 +12,7 @@ export type Locate = (path: DataPath, options?: { key?: boolean }) => SourceRang
  * expectation is checked, so one run reports all that failed.
  */
 export async function checkExpectations(
-  expect: TestExpectSpec,
+  expect: TestExpectations,
   outcome: StepOutcome,
   turn: number,
   locate: Locate,
@@ -44,18 +44,18 @@ export async function checkExpectations(
       );
   }
   const calls = callsOf(outcome);
-  if (expect.no_tool_calls && calls.length > 0)
+  if (expect.noToolCalls && calls.length > 0)
     fail(['no_tool_calls'], 'expected no tool call', [], calls.map(describeCall));
-  if (expect.tool_calls) {
+  if (expect.toolCalls) {
     let from = 0;
-    expect.tool_calls.forEach((want, j) => {
+    expect.toolCalls.forEach((want, j) => {
       const at = calls.findIndex(
         (call, k) => k >= from && call.name === want.name && subsetMatch(want.args ?? {}, call.arguments),
       );
       if (at < 0) {
         fail(
           ['tool_calls', j],
-          `expected a call of ${want.name}${want.args ? ` with ${JSON.stringify(want.args)}` : ''}${j > 0 ? ` after ${expect.tool_calls?.[j - 1]?.name}` : ''}`,
+          `expected a call of ${want.name}${want.args ? ` with ${JSON.stringify(want.args)}` : ''}${j > 0 ? ` after ${expect.toolCalls?.[j - 1]?.name}` : ''}`,
           { name: want.name, ...(want.args && { args: want.args }) },
           calls.map(describeCall),
         );
@@ -74,7 +74,7 @@ export async function checkExpectations(
   }
   if (expect.max) {
     const used = usageOf(outcome);
-    const { model_calls: calls, tokens } = expect.max;
+    const { modelCalls: calls, tokens } = expect.max;
     if (calls !== undefined && used.modelCalls > calls)
       fail(['max', 'model_calls'], `expected at most ${calls} model call(s)`, calls, used.modelCalls);
     if (tokens !== undefined && used.tokens > tokens)
@@ -104,7 +104,7 @@ export async function checkExpectations(
 }
 
 async function checkOutput(
-  output: NonNullable<TestExpectSpec['output']>,
+  output: NonNullable<TestExpectations['output']>,
   outcome: StepOutcome,
   fail: (path: DataPath, message: string, expected: unknown, actual: unknown) => void,
 ): Promise<void> {

@@ -4,11 +4,13 @@ import {
   type DataPath,
   formatDiagnostic,
   type LoadedProject,
+  normaliseTest,
   type ProviderWrapper,
   type Registry,
   type SpecEntry,
+  type TestDefinition,
   type TestSpec,
-  type TestTurnSpec,
+  type TestStep,
 } from '@agentctl/config';
 import {
   type Agent,
@@ -41,7 +43,7 @@ export interface TestContext {
  */
 export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext): Promise<TestResult> {
   const started = performance.now();
-  const spec = entry.spec;
+  const spec = normaliseTest(entry.spec);
   const result = (partial: Pick<TestResult, 'status' | 'failures' | 'error'>): TestResult => ({
     name: entry.name,
     file: entry.file,
@@ -53,7 +55,7 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
   const judges = new Map<number, string>();
   const specs = { ...project.specs, agent: new Map(project.specs.agent) };
   spec.turns.forEach((turn, i) => {
-    if (!turn.expect?.judge) return;
+    if (!turn.expect.judge) return;
     let name = `agentctl_judge_${i}`;
     while (specs.agent.has(name)) name = `${name}_`;
     judges.set(i, name);
@@ -99,7 +101,7 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
         timeout: context.stepTimeout,
       });
       last = outcome.result;
-      const expect = turn.expect ?? {};
+      const expect = turn.expect;
       if (outcome.error && expect.error === undefined) {
         failures.push({
           turn: i,
@@ -107,7 +109,7 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
           message: 'the step failed',
           expected: 'no error',
           actual: `${outcome.error.code}: ${outcome.error.message}`,
-          range: at([turn.user === undefined ? Object.keys(turn)[0] : 'user']),
+          range: at([turn.user === undefined ? decisionKey(turn) : 'user']),
         });
       }
       const locateExpect = (path: DataPath, options?: { key?: boolean }) => at(['expect', ...path], options);
@@ -143,7 +145,10 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
 }
 
 // `model: X` is every agent of the tree; as a map it is agent by agent. Judges keep their own.
-function agentModels(project: LoadedProject, spec: TestSpec): Record<string, string> | undefined {
+function agentModels(
+  project: LoadedProject,
+  spec: TestDefinition,
+): Readonly<Record<string, string>> | undefined {
   if (spec.model === undefined) return undefined;
   if (typeof spec.model !== 'string') return spec.model;
   const models: Record<string, string> = {};
@@ -154,8 +159,13 @@ function agentModels(project: LoadedProject, spec: TestSpec): Record<string, str
 }
 
 // The decisions of a step that resumes a paused run; a call named that is not pending fails it.
+// Where a decision step is written: its first decision key.
+function decisionKey(turn: TestStep): string {
+  return turn.approve.length > 0 ? 'approve' : turn.deny.length > 0 ? 'deny' : 'answer';
+}
+
 function decide(
-  turn: TestTurnSpec,
+  turn: TestStep,
   last: InvocationResult | undefined,
   i: number,
   at: (path: DataPath, options?: { key?: boolean }) => ReturnType<SpecEntry['locate']>,
@@ -177,13 +187,13 @@ function decide(
       });
     for (const p of calls) decisions.push(make(p.call.id));
   };
-  turn.approve?.forEach((ref, j) => {
+  turn.approve.forEach((ref, j) => {
     pick(ref, ['approve', j], (callId) => ({ callId, approve: true }));
   });
-  turn.deny?.forEach((ref, j) => {
+  turn.deny.forEach((ref, j) => {
     pick(ref, ['deny', j], (callId) => ({ callId, approve: false, reason: turn.reason }));
   });
-  for (const [ref, text] of Object.entries(turn.answer ?? {}))
+  for (const [ref, text] of Object.entries(turn.answer))
     pick(ref, ['answer', ref], (callId) => ({ callId, approve: true, input: text }));
   return { decisions, failures };
 }

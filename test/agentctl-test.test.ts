@@ -1,5 +1,7 @@
+import { appendFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentctl, exampleProject, FIXTURES, REPO, removeTempDirs } from './support/cli.js';
+import { agentctl, exampleProject, FIXTURES, fixtureProject, REPO, removeTempDirs } from './support/cli.js';
 
 // `agentctl test` through the real CLI: the repository's own example tests, then a fixture project
 // whose tests pass, fail and cannot run, and whose tests live where `tests:` says (checks/).
@@ -74,6 +76,33 @@ describe('agentctl test', () => {
     );
     expect(out).toContain('actual:   ["user_input (call_1_0)"]');
     expect(out).toContain('4 test(s): 0 passed, 4 failed');
+  });
+
+  it('a judge that gives no verdict fails the step, saying what it answered', async () => {
+    const dir = await fixtureProject('agent-tests');
+    await appendFile(
+      join(dir, 'checks/pass.yaml'),
+      `---
+kind: test
+name: vague-judge
+agent: refunds
+turns:
+  - user: where is my refund?
+    expect:
+      judge: { model: vague, criteria: Says when the refund arrives. }
+---
+kind: model
+name: vague
+provider: offline
+model: script
+script: [{ fallback: true, text: I suppose it is fine. }]
+`,
+    );
+    const result = await test(['vague-judge'], dir);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      /checks\/pass\.yaml:\d+:\d+: turn 1, judge: the judge failed the answer: the judge gave no verdict: OUTPUT_PARSE_ERROR: /,
+    );
   });
 
   it('a test that cannot run is an error naming why, exit 1', async () => {

@@ -1,5 +1,6 @@
-import type { AgentSpec, SpecEntry, TestSpec } from '@agentctl/config';
+import type { AgentSpec, SourceRange, SpecEntry, TestSpec } from '@agentctl/config';
 import { type Agent, isAgentError, Runner } from '@agentctl/core';
+import type { Failure } from './test-result.js';
 
 const VERDICT_SCHEMA = {
   type: 'object',
@@ -18,7 +19,7 @@ const INSTRUCTION = [
 ].join('\n');
 
 /** A judge's verdict on one step. */
-export interface Verdict {
+interface Verdict {
   pass: boolean;
   reason: string;
 }
@@ -53,8 +54,33 @@ export function judgeEntry(
   };
 }
 
-/** What the judge reads: the criteria, then the step's user message and the agent's answer. */
-export function judgePrompt(criteria: string, user: string | undefined, answer: string): string {
+/**
+ * Has the judge agent read one step's answer: undefined when it passes it, else the failure with
+ * the judge's reason (a judge that gives no verdict fails the step too).
+ */
+export async function judgeStep(
+  judge: Agent,
+  expect: { criteria: string },
+  user: string | undefined,
+  answer: string,
+  where: { turn: number; timeout: number; range: SourceRange },
+): Promise<Failure | undefined> {
+  const verdict = await askJudge(judge, judgePrompt(expect.criteria, user, answer), where.timeout).catch(
+    (error: Error) => ({ pass: false, reason: error.message }),
+  );
+  if (verdict.pass) return undefined;
+  return {
+    turn: where.turn,
+    expectation: 'judge',
+    message: `the judge failed the answer: ${verdict.reason}`,
+    expected: expect.criteria,
+    actual: answer,
+    range: where.range,
+  };
+}
+
+// What the judge reads: the criteria, then the step's user message and the agent's answer.
+function judgePrompt(criteria: string, user: string | undefined, answer: string): string {
   return [
     `Criteria:\n${criteria}`,
     `User message:\n${user ?? '(the step resumed a paused run)'}`,
@@ -62,8 +88,8 @@ export function judgePrompt(criteria: string, user: string | undefined, answer: 
   ].join('\n\n');
 }
 
-/** Asks the judge agent for its verdict; a judge that gives none is an error, not a pass. */
-export async function askJudge(judge: Agent, prompt: string, timeout: number): Promise<Verdict> {
+// A judge that gives no verdict is an error, not a pass.
+async function askJudge(judge: Agent, prompt: string, timeout: number): Promise<Verdict> {
   const run = new Runner({ agent: judge }).run({ input: prompt, timeout });
   run.then(
     () => undefined,

@@ -22,7 +22,7 @@ import {
   Runner,
 } from '@agentctl/core';
 import { checkExpectations, expectationName } from './check-expectations.js';
-import { askJudge, judgeEntry, judgePrompt } from './judge.js';
+import { judgeEntry, judgeStep } from './judge.js';
 import type { StepOutcome } from './step-outcome.js';
 import type { Failure, TestResult } from './test-result.js';
 
@@ -114,23 +114,14 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
       }
       const locateExpect = (path: DataPath, options?: { key?: boolean }) => at(['expect', ...path], options);
       failures.push(...(await checkExpectations(expect, outcome, i, locateExpect)));
-      const judge = expect.judge;
       const judgeAgent = runtime.agents.get(judges.get(i) ?? '');
-      if (judge && judgeAgent && outcome.result) {
-        const prompt = judgePrompt(judge.criteria, turn.user, outcome.result.output);
-        const verdict = await askJudge(judgeAgent, prompt, context.stepTimeout).catch((error: Error) => ({
-          pass: false,
-          reason: error.message,
-        }));
-        if (!verdict.pass)
-          failures.push({
-            turn: i,
-            expectation: 'judge',
-            message: `the judge failed the answer: ${verdict.reason}`,
-            expected: judge.criteria,
-            actual: outcome.result.output,
-            range: locateExpect(['judge', 'criteria']),
-          });
+      if (expect.judge && judgeAgent && outcome.result) {
+        const failure = await judgeStep(judgeAgent, expect.judge, turn.user, outcome.result.output, {
+          turn: i,
+          timeout: context.stepTimeout,
+          range: locateExpect(['judge', 'criteria']),
+        });
+        if (failure) failures.push(failure);
       }
     }
     // In the order they are written, so a report reads down the file.

@@ -23,7 +23,7 @@ export interface CompileOptions {
   /** A named model or `provider/model` every LLM agent uses instead of its own. */
   model?: string;
   /** Models of some agents, by agent name; they win over `model`. */
-  agentModels?: Readonly<Record<string, string>>;
+  agentModels?: ReadonlyMap<string, string>;
   /** Wraps each model provider once it is made, e.g. to record every call (`agentctl run --record`). */
   wrapProvider?: ProviderWrapper;
 }

@@ -23,7 +23,7 @@ export class Compiler {
   /** A model every LLM agent uses instead of its own (`agentctl run --model`). */
   modelOverride?: string;
   /** Models of some agents by agent name, over `modelOverride` (a test's `model:` per agent). */
-  agentModels?: Readonly<Record<string, string>>;
+  agentModels?: ReadonlyMap<string, string>;
   /** Wraps every provider made (`agentctl run --record`). */
   wrapProvider?: ProviderWrapper;
   readonly #interpolated = new WeakMap<object, unknown>();

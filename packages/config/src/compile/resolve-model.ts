@@ -34,9 +34,8 @@ export interface ResolvedModel {
 /** The model reference an agent uses: the overrides given to compile, its own, the project default, or offline/echo. */
 export function modelRefOf(agent: AgentSpec, compiler: Compiler): string {
   const defaults = (compiler.specs.project?.spec as ProjectSpec | undefined)?.defaults;
-  const own = compiler.agentModels && Object.hasOwn(compiler.agentModels, agent.name);
   return (
-    (own ? compiler.agentModels?.[agent.name] : undefined) ??
+    compiler.agentModels?.get(agent.name) ??
     compiler.modelOverride ??
     agent.model ??
     defaults?.model ??

@@ -136,25 +136,20 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
 }
 
 // `model: X` is every agent of the tree; as a map it is agent by agent. Judges keep their own.
-function agentModels(
-  project: LoadedProject,
-  spec: TestDefinition,
-): Readonly<Record<string, string>> | undefined {
+function agentModels(project: LoadedProject, spec: TestDefinition): ReadonlyMap<string, string> | undefined {
   if (spec.model === undefined) return undefined;
-  if (typeof spec.model !== 'string') return spec.model;
-  const models: Record<string, string> = {};
-  for (const reached of agentReach(project, spec.agent)) {
-    if (reached.kind === 'agent') models[reached.name] = spec.model;
-  }
-  return models;
+  if (typeof spec.model !== 'string') return new Map(Object.entries(spec.model));
+  const model = spec.model;
+  const reached = [...agentReach(project, spec.agent)].filter((entry) => entry.kind === 'agent');
+  return new Map(reached.map((entry) => [entry.name, model]));
 }
 
-// The decisions of a step that resumes a paused run; a call named that is not pending fails it.
 // Where a decision step is written: its first decision key.
 function decisionKey(turn: TestStep): string {
   return turn.approve.length > 0 ? 'approve' : turn.deny.length > 0 ? 'deny' : 'answer';
 }
 
+// The decisions of a step that resumes a paused run; a call named that is not pending fails it.
 function decide(
   turn: TestStep,
   last: InvocationResult | undefined,

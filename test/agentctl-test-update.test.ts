@@ -48,6 +48,28 @@ describe('agentctl test --update', () => {
     expect(before.stdout).toContain('! counts-words');
     expect(before.stdout).toContain('cassette agents/cassettes/recorded.yaml does not exist');
 
+    // A live model without a cassette runs, and --update says it has nowhere to record.
+    const live = await startFakeServer([sse(openaiText('Hello from a live model.'))]);
+    servers.push(live);
+    await writeFile(
+      join(dir, 'agents/live.yaml'),
+      `kind: model
+name: live-mini
+provider: openai
+model: gpt-4.1-mini
+base_url: \${LIVE_URL}
+api_key: \${OPENAI_API_KEY:-}
+---
+kind: agent
+name: live
+model: live-mini
+`,
+    );
+    await writeFile(
+      join(dir, 'tests/live.yaml'),
+      'kind: test\nname: live-answers\nagent: live\nturns:\n  - user: hi\n    expect: { output: { contains: Hello } }\n',
+    );
+
     const server = await startFakeServer([
       sse(
         openaiToolCalls([
@@ -59,10 +81,14 @@ describe('agentctl test --update', () => {
     servers.push(server);
     const update = await agentctl(['test', '--update'], {
       cwd: dir,
-      env: { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.url },
+      env: { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.url, LIVE_URL: live.url },
     });
     expect(update.stderr).toContain(`recorded 2 model call(s) to ${CASSETTE}`);
-    expect(update.stdout).toContain('1 test(s): 1 passed');
+    expect(update.stderr).toContain(
+      'model live-mini ran live and has no `cassette:` to record into; add one to replay it offline',
+    );
+    expect(update.stdout).toContain('2 test(s): 2 passed');
+    expect(live.requests).toHaveLength(1);
     expect(update.code).toBe(0);
     expect(server.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${KEY}`, `Bearer ${KEY}`]);
     const text = await readFile(join(dir, CASSETTE), 'utf8');
@@ -72,12 +98,12 @@ describe('agentctl test --update', () => {
     await server.close();
 
     // The server is gone and no key is set: the test replays the cassette and passes.
-    const replay = await agentctl(['test'], { cwd: dir, env: noKey });
+    const replay = await agentctl(['test', 'counts-words'], { cwd: dir, env: noKey });
     expect(replay.stdout).toContain('✓ counts-words');
     expect(replay.code).toBe(0);
 
     // --update without the key records nothing, says so, and leaves the cassette as it was.
-    const keyless = await agentctl(['test', '--update'], { cwd: dir, env: noKey });
+    const keyless = await agentctl(['test', '--update', 'counts-words'], { cwd: dir, env: noKey });
     expect(keyless.code).toBe(0);
     expect(keyless.stderr).toContain(`model openai-mini has no API key: replayed ${CASSETTE}, not updated`);
     expect(await readFile(join(dir, CASSETTE), 'utf8')).toBe(text);

@@ -20,6 +20,8 @@ export class CassetteUpdates {
   readonly #scrubbers = new Set<{ scrub(text: string): string }>();
   /** Models left as they were because no key is set, with their cassette (relative to the project). */
   readonly keyless = new Map<string, string>();
+  /** Network models that ran live with no `cassette:` to record into. */
+  readonly uncassetted = new Set<string>();
 
   constructor(project: LoadedProject) {
     this.#project = project;
@@ -29,7 +31,11 @@ export class CassetteUpdates {
   wrapperFor(test: string): ProviderWrapper {
     return (provider, model, secrets) => {
       const entry = this.#project.specs.model.get(model.name);
-      if (model.provider === 'offline' || model.cassette === undefined || !entry) return provider;
+      if (model.provider === 'offline' || !entry) return provider;
+      if (model.cassette === undefined) {
+        if (model.apiKey) this.uncassetted.add(model.name);
+        return provider;
+      }
       const path = resolveProjectPath(this.#project.root, entry.absFile, model.cassette).absolute;
       if (!model.apiKey) {
         this.keyless.set(model.name, displayPath(this.#project.root, path));

@@ -52,9 +52,14 @@ export async function testCommand(raw: Record<string, unknown>, io: Io): Promise
   const summary = summarise(results, Math.round(performance.now() - started));
   if (updates) {
     for (const line of await updates.save(tests.map((t) => t.name))) io.stderr(`${line}\n`);
+    const warn = styles(io.isTTY).yellow;
     for (const [model, cassette] of updates.keyless)
+      io.stderr(warn(`model ${model} has no API key: replayed ${cassette}, not updated\n`));
+    for (const model of updates.uncassetted)
       io.stderr(
-        styles(io.isTTY).yellow(`model ${model} has no API key: replayed ${cassette}, not updated\n`),
+        warn(
+          `model ${model} ran live and has no \`cassette:\` to record into; add one to replay it offline\n`,
+        ),
       );
   }
   io.stdout(render(format, results, summary, project.root, io));

@@ -31,6 +31,7 @@ export async function openProject(
     env: io.env,
     registry: defaultRegistry(),
     tests: read.tests,
+    cache: true,
   });
   if (!loaded.configFile && loaded.files.length === 0) {
     throw new CliError(

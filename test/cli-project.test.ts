@@ -99,7 +99,9 @@ describe.concurrent('agentctl list, tree, schema', () => {
       'memory.schema.json',
       'middleware.schema.json',
       'model.schema.json',
+      'plugins.schema.json',
       'project.schema.json',
+      'test.schema.json',
       'tool.schema.json',
       'toolset.schema.json',
     ]);

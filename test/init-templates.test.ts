@@ -66,12 +66,15 @@ describe.concurrent.each(Object.entries(TEMPLATES))(
       // The editor maps the written schema onto every YAML file of the project, every document.
       const settings = JSON.parse(await readFile(join(project, '.vscode/settings.json'), 'utf8'));
       expect(settings['yaml.schemas']).toEqual({
-        './.vscode/agentctl.schema.json': ['agentctl.yaml', 'agents/**/*.yaml'],
+        './.vscode/agentctl.schema.json': ['agentctl.yaml', 'agents/**/*.yaml', 'tests/**/*.yaml'],
       });
       const schema = JSON.parse(await readFile(join(project, '.vscode/agentctl.schema.json'), 'utf8'));
       expect(schema.$id).toBe('https://agentctl.dev/schemas/agentctl.schema.json');
       const validateDoc = schemaValidator(schema);
-      const yamlFiles = ['agentctl.yaml', ...yamlUnder(project, 'agents')];
+      const yamlFiles = ['agentctl.yaml', ...yamlUnder(project, 'agents'), ...yamlUnder(project, 'tests')];
+      expect(yamlUnder(project, 'tests')).toEqual([join('tests', `${agent}.yaml`)]);
+      expect(pkg.scripts.test).toBe('agentctl test');
+      expect(workflow).toContain('npm test');
       const texts = yamlFiles.map((file) => readFileSync(join(project, file), 'utf8'));
       for (const [i, text] of texts.entries()) {
         for (const doc of parseAllDocuments(text)) {
@@ -94,6 +97,11 @@ describe.concurrent.each(Object.entries(TEMPLATES))(
           join(scope, 'server-filesystem'),
         );
       }
+      // The test init wrote passes as written, offline.
+      const tested = await agentctl(['test'], { cwd: project });
+      expect(tested.code, tested.stdout + tested.stderr).toBe(0);
+      expect(tested.stdout).toContain('1 test(s): 1 passed');
+
       const cassette = join(elsewhere, `${name}.cassette.yaml`);
       const run = await agentctl(['run', agent, prompt, '--json', '--record', cassette], { cwd: project });
       expect(run.code, run.stderr).toBe(0);

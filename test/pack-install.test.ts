@@ -80,12 +80,18 @@ describe('packed and installed with npm', () => {
     const init = await installed(['init', 'my-project'], app, { PATH });
     expect(init.code, init.stderr).toBe(0);
     expect(init.stdout).toBe(
-      'created a project in my-project (template single)\nnext: cd my-project\nnext: agentctl run assistant "what time is it?"\n',
+      'created a project in my-project (template single)\nnext: cd my-project\nnext: agentctl run assistant "what time is it?"\nnext: agentctl test   # runs tests/assistant.yaml\n',
     );
     const project = join(app, 'my-project');
     const validate = await installed(['validate'], project);
     expect(validate.code, validate.stdout + validate.stderr).toBe(0);
     expect(validate.stdout).toContain('no problems');
+    // The test init wrote, run by the installed command (the schema of `kind: test` ships with it).
+    const tested = await installed(['test', '--format', 'junit'], project);
+    expect(tested.code, tested.stdout + tested.stderr).toBe(0);
+    expect(tested.stdout).toContain(
+      '<testcase name="assistant-uses-its-tools" classname="tests/assistant.yaml"',
+    );
     const answer = await installed(['run', 'assistant', 'what time is it?', '--json'], project);
     expect(answer.code, answer.stderr).toBe(0);
     const events = answer.stdout

@@ -63,6 +63,8 @@ async function loadCommand(
       return (await import('./commands/init/index.js')).initCommand;
     case 'serve':
       return (await import('./commands/serve/index.js')).serveCommand;
+    case 'test':
+      return (await import('./commands/test/index.js')).testCommand;
     case 'sessions':
       return (await import('./commands/sessions-entry.js')).sessionsEntry;
     default:

@@ -130,6 +130,17 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     .action(action('schema', ['kind']));
 
   program
+    .command('test')
+    .description('run the `kind: test` conversations against the agent trees, offline, in parallel')
+    .argument('[targets...]', 'test names, or test files and folders (default: every test)')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'junit', 'github']))
+    .option(
+      '--update',
+      'record the calls of models with a `cassette:` and their key set, into their cassettes',
+    )
+    .action(action('test', ['targets']));
+
+  program
     .command('init')
     .description('create a new project that runs offline at once')
     .argument('[dir]', 'where to create it', '.')

@@ -18,17 +18,20 @@ import { traceSecrets } from './tracing.js';
 /**
  * Loads the project the command line points at, failing with its diagnostics when it has errors.
  * With `agent`, only errors in what that agent's tree reaches fail; the rest print as warnings.
+ * With `tests`, the `kind: test` documents are read and checked too.
  */
 export async function openProject(
   options: Record<string, unknown>,
   io: Io,
   agent?: string,
+  read: { tests?: boolean } = {},
 ): Promise<LoadedProject> {
   const loaded = await loadProject({
     cwd: io.cwd,
     project: options.project as string | undefined,
     env: io.env,
     registry: defaultRegistry(),
+    tests: read.tests,
     cache: true,
   });
   if (!loaded.configFile && loaded.files.length === 0) {

@@ -11,6 +11,7 @@ import type {
   ToolsetDefinition,
 } from '@agentctl/core';
 import type { ApprovalRuleSpec } from './spec-types.js';
+import type { TestDefinition } from './test-definition.js';
 
 export type { MemoryDefinition, ModelDefinition, ToolsetDefinition } from '@agentctl/core';
 
@@ -132,4 +133,5 @@ export interface DefinitionByKind {
   toolset: ToolsetDefinition;
   middleware: MiddlewareDefinition;
   memory: MemoryDefinition;
+  test: TestDefinition;
 }

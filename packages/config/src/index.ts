@@ -23,6 +23,8 @@ export { type LoadedProject, type LoadOptions, loadProject } from './load/load-p
 export type { DataPath } from './load/node-range.js';
 export type { ProjectSpecs, SpecEntry } from './load/project-specs.js';
 export { normalise } from './normalise/normalise.js';
+export { normaliseTest } from './normalise/normalise-test.js';
+export { displayPath, type ResolvedPath, resolveProjectPath } from './paths.js';
 export { findProjectRoot, PROJECT_FILE } from './project-root.js';
 export {
   type BuiltinToolFactory,
@@ -47,6 +49,7 @@ export { PLUGIN_SCHEMA_ID, pluginSchema } from './schema/plugin-schema.js';
 export { builtinInlineKeys, projectSchema } from './schema/project-schema.js';
 export { KINDS, type Kind, loadSchema, SCHEMA_DIR } from './schemas.js';
 export type * from './spec-types.js';
+export type { TestDefinition, TestExpectations, TestStep } from './test-definition.js';
 export { type FilesystemOptions, filesystem } from './toolbox/filesystem.js';
 export { MEMORY_STATE_KEY, type MemoryNote, type MemoryToolOptions, memory } from './toolbox/memory.js';
 export { type ShellOptions, shell } from './toolbox/shell.js';

@@ -9,7 +9,16 @@ import { loaderPluginSchema } from './schema/plugin-schema.js';
 export const SCHEMA_DIR: string = configAssets().schemaDir;
 
 /** Every document kind, in the order they are documented. */
-export const KINDS = ['project', 'agent', 'model', 'tool', 'toolset', 'middleware', 'memory'] as const;
+export const KINDS = [
+  'project',
+  'agent',
+  'model',
+  'tool',
+  'toolset',
+  'middleware',
+  'memory',
+  'test',
+] as const;
 
 /** One document kind. */
 export type Kind = (typeof KINDS)[number];

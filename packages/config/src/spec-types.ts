@@ -3,6 +3,10 @@
  * `schemas/` are the source of truth; a drift test checks these types against them.
  */
 
+import type { TestSpec } from './test-spec-types.js';
+
+export type * from './test-spec-types.js';
+
 /** A duration: milliseconds, or a string such as `30s`, `2m`. */
 export type DurationSpec = number | string;
 
@@ -19,6 +23,8 @@ export interface ProjectSpec {
   exclude?: string[];
   env_file?: string;
   defaults?: { model?: string; memory?: string };
+  /** Globs of the files holding `kind: test` documents. */
+  tests?: string[];
 }
 
 /**
@@ -215,4 +221,5 @@ export interface SpecByKind {
   toolset: ToolsetSpec;
   middleware: MiddlewareSpec;
   memory: MemorySpec;
+  test: TestSpec;
 }

@@ -38,6 +38,28 @@ describe('examples', () => {
     ]);
   });
 
+  it("the repository's tests validate with the project and cover every example root agent", async () => {
+    const project = await loadProject({ cwd: repo, env: {}, tests: true });
+    expect(project.diagnostics.map(formatDiagnostic)).toEqual([]);
+    const tested = new Set([...project.specs.test.values()].map((t) => (t.spec as { agent: string }).agent));
+    for (const agent of [
+      'hello',
+      'triage',
+      'drafting',
+      'research',
+      'greeter',
+      'support',
+      'toolsmith',
+      'housekeeper',
+      'librarian',
+      'recorded',
+    ])
+      expect(tested, agent).toContain(agent);
+    // Without `tests: true` a run never reads them.
+    const plain = await loadProject({ cwd: repo, env: {} });
+    expect(plain.specs.test.size).toBe(0);
+  });
+
   it('every example agent compiles and runs offline', async () => {
     const project = await loadProject({ cwd: repo, env: {} });
     // The MCP example needs @agentctl/mcp's toolset kind, which the CLI registers: it runs in

@@ -6,10 +6,11 @@ import type {
   MiddlewareSpec,
   ModelSpec,
   ProjectSpec,
+  TestSpec,
   ToolSpec,
   ToolsetSpec,
 } from '../src/index.js';
-import { kindValidator, loadSchema } from '../src/schemas.js';
+import { KINDS, kindValidator, loadSchema } from '../src/schemas.js';
 
 // One sample per kind with EVERY property set: `Required<>` makes the compiler demand each key of
 // the TypeScript type, and the test demands each key of the schema. Either side drifting fails.
@@ -159,6 +160,33 @@ const project: Required<ProjectSpec> = {
   exclude: ['x'],
   env_file: '.env',
   defaults: { model: 'offline/echo', memory: 'm' },
+  tests: ['tests/**/*.yaml'],
+};
+const test: Required<TestSpec> = {
+  $schema: 's',
+  kind: 'test',
+  name: 't',
+  description: 'd',
+  agent: 'a',
+  model: { a: 'offline/script' },
+  state: { company: 'Acme' },
+  turns: [
+    {
+      user: 'hi',
+      expect: {
+        output: { contains: 'a', equals: 'a', matches: '^a$', schema: { type: 'object' } },
+        transfer: 'b',
+        tool_calls: [{ name: 't', args: { x: 1 } }],
+        no_tool_calls: true,
+        state: { k: 'v' },
+        max: { model_calls: 4, tokens: 2000 },
+        pending: ['t'],
+        error: 'MAX_ITERATIONS_EXCEEDED',
+        judge: { model: 'judge', criteria: 'polite' },
+      },
+    },
+    { approve: ['t'], deny: ['u'], reason: 'no', answer: { ask: 'yes' } },
+  ],
 };
 
 function schemaKeys(kind: string): string[] {
@@ -175,6 +203,7 @@ describe('schema and TypeScript types agree', () => {
     ['middleware', middleware, ['module', 'export']],
     ['memory', memory, []],
     ['project', project, []],
+    ['test', test, []],
   ];
   it.each(samples)('%s: same keys, and the full sample validates', (kind, sample, leftOut) => {
     expect([...Object.keys(sample), ...leftOut].sort()).toEqual(schemaKeys(kind));
@@ -211,18 +240,7 @@ describe('schema and TypeScript types agree', () => {
           if (!['if', 'then', 'else'].includes(key)) walk(value, `${path}/${key}`);
       }
     };
-    for (const kind of [
-      'common',
-      'agentctl',
-      'project',
-      'agent',
-      'model',
-      'tool',
-      'toolset',
-      'middleware',
-      'memory',
-    ])
-      walk(loadSchema(kind), kind);
+    for (const kind of ['common', 'agentctl', ...KINDS]) walk(loadSchema(kind), kind);
     expect(missing).toEqual([]);
   });
 });

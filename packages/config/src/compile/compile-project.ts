@@ -23,6 +23,8 @@ export interface CompileOptions {
   agents?: readonly string[];
   /** A named model or `provider/model` every LLM agent uses instead of its own. */
   model?: string;
+  /** Models of some agents, by agent name; they win over `model`. */
+  agentModels?: ReadonlyMap<string, string>;
   /** Wraps each model provider once it is made, e.g. to record every call (`agentctl run --record`). */
   wrapProvider?: ProviderWrapper;
 }
@@ -61,6 +63,7 @@ export async function compileProject(
   const env = await projectEnv(project.root, project.specs, options.env);
   const compiler = new Compiler(project.root, project.specs, registry, env);
   compiler.modelOverride = options.model;
+  compiler.agentModels = options.agentModels;
   compiler.wrapProvider = options.wrapProvider;
   const agents = new Map<string, Agent>();
   const wanted = options.agents ? new Set(options.agents) : undefined;

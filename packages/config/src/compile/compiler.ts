@@ -27,6 +27,8 @@ export class Compiler {
   readonly disposers: Array<() => Promise<void>> = [];
   /** A model every LLM agent uses instead of its own (`agentctl run --model`). */
   modelOverride?: string;
+  /** Models of some agents by agent name, over `modelOverride` (a test's `model:` per agent). */
+  agentModels?: ReadonlyMap<string, string>;
   /** Wraps every provider made (`agentctl run --record`). */
   wrapProvider?: ProviderWrapper;
   readonly #interpolated = new WeakMap<object, unknown>();

@@ -30,9 +30,15 @@ export interface ResolvedModel {
   pricing?: ModelPricing;
 }
 
-/** The model reference an agent uses: the override given to compile, its own, the project default, or offline/echo. */
+/** The model reference an agent uses: the overrides given to compile, its own, the project default, or offline/echo. */
 export function modelRefOf(agent: AgentDefinition, compiler: Compiler): string {
-  return compiler.modelOverride ?? agent.model ?? compiler.project.defaults.model ?? 'offline/echo';
+  return (
+    compiler.agentModels?.get(agent.name) ??
+    compiler.modelOverride ??
+    agent.model ??
+    compiler.project.defaults.model ??
+    'offline/echo'
+  );
 }
 
 /** Makes (once per model) the provider of an agent's model, reporting why when it cannot. */

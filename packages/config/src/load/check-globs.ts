@@ -17,16 +17,17 @@ export function globProblem(pattern: string): string | undefined {
 }
 
 /**
- * The `include` and `exclude` patterns that may reach the matcher, and a diagnostic for each that
+ * The `include`, `exclude` and `tests` patterns that may reach the matcher, and a diagnostic for each that
  * may not. An exclude pattern that is dropped only matters less: it is reported all the same.
  */
 export function checkGlobs(
   project: IndexedEntry | undefined,
   include: readonly string[],
   exclude: readonly string[],
-): { include: string[]; exclude: string[]; diagnostics: Diagnostic[] } {
+  tests: readonly string[] = [],
+): { include: string[]; exclude: string[]; tests: string[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  const keep = (patterns: readonly string[], field: 'include' | 'exclude') =>
+  const keep = (patterns: readonly string[], field: 'include' | 'exclude' | 'tests') =>
     patterns.filter((pattern, i) => {
       const problem = globProblem(pattern);
       if (problem && project)
@@ -40,5 +41,10 @@ export function checkGlobs(
         );
       return problem === undefined;
     });
-  return { include: keep(include, 'include'), exclude: keep(exclude, 'exclude'), diagnostics };
+  return {
+    include: keep(include, 'include'),
+    exclude: keep(exclude, 'exclude'),
+    tests: keep(tests, 'tests'),
+    diagnostics,
+  };
 }

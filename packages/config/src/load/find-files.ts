@@ -4,6 +4,9 @@ import { resolveProjectPath } from '../paths.js';
 /** The include patterns of a project without `include`. */
 export const DEFAULT_INCLUDE: readonly string[] = ['agents/**/*.yaml'];
 
+/** The patterns of the files holding `kind: test` documents, in a project without `tests`. */
+export const DEFAULT_TESTS: readonly string[] = ['tests/**/*.yaml'];
+
 /** The files matched by `include` minus `exclude`, absolute, really inside the project, and sorted. */
 export async function findFiles(
   root: string,

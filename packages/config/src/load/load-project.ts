@@ -10,7 +10,7 @@ import { RULES } from '../rules/index.js';
 import type { ProjectSpec } from '../spec-types.js';
 import { checkGlobs } from './check-globs.js';
 import { checkModules } from './check-modules.js';
-import { DEFAULT_INCLUDE, findFiles } from './find-files.js';
+import { DEFAULT_INCLUDE, DEFAULT_TESTS, findFiles } from './find-files.js';
 import { checkDocument, type IndexedEntry } from './index-documents.js';
 import { ParseCache } from './parse-cache.js';
 import { parseFile } from './parse-file.js';
@@ -31,6 +31,11 @@ export interface LoadOptions {
    * names and option shapes are checked against it. Without one, those names are not checked.
    */
   registry?: Registry;
+  /**
+   * Also read the files of `tests:` (default: the YAML files under tests/), so `kind: test` documents are
+   * indexed and checked: `agentctl test` and `validate` do, a run has no use for them.
+   */
+  tests?: boolean;
   /** Also import module tools and middleware (in a worker that is then stopped) to check their exports. */
   checkModules?: boolean;
   /**
@@ -82,9 +87,18 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
   if (configFile) await read(configFile, true);
   const projectEntry = entries.find((e) => e.kind === 'project' && e.valid);
   const project = projectEntry?.spec as ProjectSpec | undefined;
-  const globs = checkGlobs(projectEntry, project?.include ?? DEFAULT_INCLUDE, project?.exclude ?? []);
+  const globs = checkGlobs(
+    projectEntry,
+    project?.include ?? DEFAULT_INCLUDE,
+    project?.exclude ?? [],
+    options.tests ? (project?.tests ?? DEFAULT_TESTS) : [],
+  );
   diagnostics.push(...globs.diagnostics);
   let files = (await findFiles(root, globs.include, globs.exclude)).filter((f) => f !== configFile);
+  if (globs.tests.length > 0) {
+    const tests = await findFiles(root, globs.tests, globs.exclude);
+    files = [...new Set([...files, ...tests.filter((f) => f !== configFile)])].sort();
+  }
   const only = options.paths?.map((p) => resolve(cwd, p));
   for (const path of only ?? []) {
     if (!isInside(root, path)) {

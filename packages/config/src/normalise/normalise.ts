@@ -7,6 +7,7 @@ import { normaliseMemory } from './normalise-memory.js';
 import { normaliseMiddleware } from './normalise-middleware.js';
 import { normaliseModel } from './normalise-model.js';
 import { normaliseProject } from './normalise-project.js';
+import { normaliseTest } from './normalise-test.js';
 import { normaliseTool } from './normalise-tool.js';
 import { normaliseToolset } from './normalise-toolset.js';
 
@@ -31,4 +32,5 @@ const NORMALISERS: { [K in Kind]: (spec: SpecByKind[K], registry: Registry) => D
   toolset: (spec) => normaliseToolset(spec),
   middleware: normaliseMiddleware,
   memory: normaliseMemory,
+  test: (spec) => normaliseTest(spec),
 };

@@ -13,6 +13,7 @@ import { pluginOptions } from './plugin-options.js';
 import { reservedName } from './reserved-name.js';
 import type { Rule } from './rule.js';
 import { singleParent } from './single-parent.js';
+import { testDocuments } from './test-documents.js';
 import { uniqueNames } from './unique-names.js';
 import { unknownBuiltin } from './unknown-builtin.js';
 import { unknownProvider } from './unknown-provider.js';
@@ -44,4 +45,5 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'command-argv', check: commandArgv },
   { id: 'approval-rule', check: approvalRules },
   { id: 'unset-state-key', check: unsetStateKey },
+  { id: 'test-expectation', check: testDocuments },
 ];

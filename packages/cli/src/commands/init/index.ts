@@ -23,7 +23,11 @@ export async function initCommand(options: Record<string, unknown>, io: Io): Pro
   if (existing.filter((entry) => !entry.startsWith('.')).length > 0 && !options.force) {
     throw new CliError(`${dir} is not empty; use --force to write into it`, EXIT.usage);
   }
-  const files = { ...projectFiles(packageName(dir), VERSION, template), ...template.files };
+  const files = {
+    ...projectFiles(packageName(dir), VERSION, template),
+    ...template.files,
+    [`tests/${template.agent}.yaml`]: template.test,
+  };
   for (const [file, text] of Object.entries(files)) {
     const path = join(dir, file);
     await mkdir(join(path, '..'), { recursive: true });
@@ -44,6 +48,7 @@ export async function initCommand(options: Record<string, unknown>, io: Io): Pro
   if (template.needsInstall)
     lines.push('next: npm install   # the MCP server; from a clone: npm i <the packed tarballs> (README)');
   lines.push(`next: ${cli.command} run ${template.agent} ${quote(template.prompt)}`);
+  lines.push(`next: ${cli.command} test   # runs tests/${template.agent}.yaml`);
   if (cli.hint) lines.push(cli.hint);
   io.stdout(`${lines.join('\n')}\n`);
   return 0;

@@ -3,8 +3,8 @@ import type { Template } from './templates.js';
 /** Where `init` writes the JSON Schema in a new project (refreshed by `npm run schema`). */
 export const PROJECT_SCHEMA = '.vscode/agentctl.schema.json';
 
-/** The YAML globs of a new project: what `agentctl.yaml` includes and what the editor maps. */
-const YAML_GLOBS = ['agentctl.yaml', 'agents/**/*.yaml'];
+/** The YAML globs of a new project: what `agentctl.yaml` includes, its tests, and what the editor maps. */
+const YAML_GLOBS = ['agentctl.yaml', 'agents/**/*.yaml', 'tests/**/*.yaml'];
 
 /** The files every new project gets besides its template's: package, editor and CI set-up. */
 export function projectFiles(name: string, version: string, template: Template): Record<string, string> {
@@ -18,6 +18,7 @@ export function projectFiles(name: string, version: string, template: Template):
       type: 'module',
       scripts: {
         validate: 'agentctl validate',
+        test: 'agentctl test',
         schema: `agentctl schema --write ${PROJECT_SCHEMA}`,
         ...(typescript ? { typecheck: 'tsc' } : {}),
       },
@@ -65,4 +66,6 @@ jobs:
       - run: npm install
       # On GitHub Actions, problems become annotations on the files (the github format is the default there).
       - run: npm run validate -- --strict
+      # The tests under tests/ run offline; failures become annotations at the failing expectation.
+      - run: npm test
 `;

@@ -15,7 +15,17 @@ export interface Template {
   devDependencies?: Record<string, string>;
   /** True when the template needs `npm install` before it runs (an MCP server from npm). */
   needsInstall?: boolean;
+  /** The `kind: test` document written to tests/<agent>.yaml, run by `npm test`. */
+  test: string;
 }
+
+// A test document's header: what it is and how it runs.
+const testHeader = (
+  what: string,
+) => `# A test of ${what}: \`agentctl test\` (or \`npm test\`) runs it offline; add turns and
+# expectations as the agent grows (docs: testing).
+kind: test
+`;
 
 // The version of server-filesystem the repository tests with.
 const FILESYSTEM_SERVER = '2026.8.31';
@@ -40,6 +50,14 @@ export const wordCount = {
 const single: Template = {
   agent: 'assistant',
   prompt: 'what time is it?',
+  test: `${testHeader('the assistant')}name: assistant-uses-its-tools
+agent: assistant
+turns:
+  - user: what time is it?
+    expect:
+      tool_calls: [{ name: current_time }, { name: word_count }, { name: clock }]
+      max: { model_calls: 2 }
+`,
   files: {
     'agents/assistant.yaml': `kind: agent
 name: assistant
@@ -77,6 +95,14 @@ needs_approval: false
 const team: Template = {
   agent: 'triage',
   prompt: 'where is my invoice?',
+  test: `${testHeader('the triage desk')}name: invoices-go-to-billing
+agent: triage
+turns:
+  - user: where is my invoice?
+    expect:
+      transfer: billing
+      output: { contains: 3 November }
+`,
   files: {
     'agents/team.yaml': `# A triage desk that hands each conversation to a specialist (transfer), on scripted offline
 # models: replace \`model:\` with a real one when you are ready.
@@ -130,6 +156,14 @@ script:
 const pipeline: Template = {
   agent: 'brief',
   prompt: 'local models',
+  test: `${testHeader('the pipeline')}name: brief-follows-its-outline
+agent: brief
+turns:
+  - user: local models
+    expect:
+      state: { outline: 1. what it is 2. why it matters 3. how to start }
+      output: { matches: "^Brief: " }
+`,
   files: {
     'agents/pipeline.yaml': `# A pipeline: outline, then write. The outline is saved in session state (output_key) and the
 # writer reads it through its instruction template.
@@ -168,6 +202,16 @@ script: [{ text: "Brief: what it is, why it matters, and how to start, in three 
 const mcp: Template = {
   agent: 'librarian',
   prompt: 'what is in the notes?',
+  test: `${testHeader('the librarian')}name: librarian-reads-the-notes
+agent: librarian
+turns:
+  - user: what is in the notes?
+    expect:
+      tool_calls:
+        - { name: fs_list_directory }
+        - { name: fs_read_text_file, args: { path: welcome.md } }
+      output: { contains: welcome.md }
+`,
   needsInstall: true,
   devDependencies: { '@modelcontextprotocol/server-filesystem': FILESYSTEM_SERVER },
   files: {

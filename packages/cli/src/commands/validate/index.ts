@@ -36,6 +36,7 @@ export async function validateCommand(raw: Record<string, unknown>, io: Io): Pro
     env: io.env,
     registry: defaultRegistry(),
     checkModules: true,
+    tests: true,
   });
   if (project.files.length === 0 && project.diagnostics.length === 0) {
     throw new CliError(`no YAML files found in ${project.root} (include globs matched nothing)`, EXIT.failed);

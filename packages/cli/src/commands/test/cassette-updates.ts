@@ -1,0 +1,77 @@
+import {
+  displayPath,
+  type LoadedProject,
+  type ProviderWrapper,
+  resolveProjectPath,
+  scrubDeep,
+  writeCassette,
+} from '@agentctl/config';
+import { type Cassette, emptyCassette, recordingProvider } from '@agentctl/core';
+
+/**
+ * `agentctl test --update`: each model that has a `cassette:` and its key set is recorded, test
+ * by test, and its cassette rewritten with the calls of every test in test order, so the next run
+ * without a key replays them offline. A model without its key replays as usual and is named.
+ */
+export class CassetteUpdates {
+  readonly #project: LoadedProject;
+  /** Test name -> cassette path -> the calls recorded. */
+  readonly #recorded = new Map<string, Map<string, Cassette>>();
+  readonly #scrubbers = new Set<{ scrub(text: string): string }>();
+  /** Models left as they were because no key is set, with their cassette (relative to the project). */
+  readonly keyless = new Map<string, string>();
+  /** Network models that ran live with no `cassette:` to record into. */
+  readonly uncassetted = new Set<string>();
+
+  constructor(project: LoadedProject) {
+    this.#project = project;
+  }
+
+  /** The provider wrapper of one test's compile. */
+  wrapperFor(test: string): ProviderWrapper {
+    return (provider, model, secrets) => {
+      const entry = this.#project.specs.model.get(model.name);
+      if (model.provider === 'offline' || !entry) return provider;
+      if (model.cassette === undefined) {
+        if (model.apiKey) this.uncassetted.add(model.name);
+        return provider;
+      }
+      const path = resolveProjectPath(this.#project.root, entry.absFile, model.cassette).absolute;
+      if (!model.apiKey) {
+        this.keyless.set(model.name, displayPath(this.#project.root, path));
+        return provider;
+      }
+      this.#scrubbers.add(secrets);
+      const byPath = this.#recorded.get(test) ?? new Map<string, Cassette>();
+      this.#recorded.set(test, byPath);
+      const cassette = byPath.get(path) ?? emptyCassette();
+      byPath.set(path, cassette);
+      return recordingProvider(provider, cassette);
+    };
+  }
+
+  /** Writes every cassette recorded, merging tests in `order`; returns one line per file written. */
+  async save(order: readonly string[]): Promise<string[]> {
+    const merged = new Map<string, Cassette>();
+    for (const test of order) {
+      for (const [path, cassette] of this.#recorded.get(test) ?? []) {
+        const into = merged.get(path) ?? emptyCassette();
+        into.interactions.push(...cassette.interactions);
+        merged.set(path, into);
+      }
+    }
+    const lines: string[] = [];
+    for (const [path, cassette] of merged) {
+      if (cassette.interactions.length === 0) continue;
+      // A secret interpolated into an instruction would otherwise reach the file inside a request.
+      const scrubbed = scrubDeep(cassette, (text) =>
+        [...this.#scrubbers].reduce((out, s) => s.scrub(out), text),
+      );
+      await writeCassette(path, scrubbed);
+      lines.push(
+        `recorded ${cassette.interactions.length} model call(s) to ${displayPath(this.#project.root, path)}`,
+      );
+    }
+    return lines;
+  }
+}

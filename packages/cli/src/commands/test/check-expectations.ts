@@ -1,0 +1,154 @@
+import type { DataPath, SourceRange, TestExpectations } from '@agentctl/config';
+import { schemaValidator } from '@agentctl/core';
+import { callsOf, type StepOutcome, usageOf } from './step-outcome.js';
+import { subsetMatch } from './subset-match.js';
+import type { Failure } from './test-result.js';
+
+/** Where a path under a step's `expect` is written. */
+export type Locate = (path: DataPath, options?: { key?: boolean }) => SourceRange;
+
+/**
+ * Checks one step's outcome against its `expect` (the judge aside: it needs a model). Every
+ * expectation is checked, so one run reports all that failed.
+ */
+export async function checkExpectations(
+  expect: TestExpectations,
+  outcome: StepOutcome,
+  turn: number,
+  locate: Locate,
+): Promise<Failure[]> {
+  const failures: Failure[] = [];
+  const fail = (
+    path: DataPath,
+    message: string,
+    expected: unknown,
+    actual: unknown,
+    options?: { key?: boolean },
+  ) =>
+    failures.push({
+      turn,
+      expectation: expectationName(path),
+      message,
+      expected,
+      actual,
+      range: locate(path, options),
+    });
+  const { result, error } = outcome;
+  if (expect.error !== undefined) {
+    if (error?.code !== expect.error)
+      fail(
+        ['error'],
+        `expected the step to fail with ${expect.error}`,
+        expect.error,
+        error ? `${error.code}: ${error.message}` : `no error (${result?.status ?? 'complete'})`,
+      );
+  }
+  const calls = callsOf(outcome);
+  if (expect.noToolCalls && calls.length > 0)
+    fail(['no_tool_calls'], 'expected no tool call', [], calls.map(describeCall));
+  if (expect.toolCalls) {
+    let from = 0;
+    expect.toolCalls.forEach((want, j) => {
+      const at = calls.findIndex(
+        (call, k) => k >= from && call.name === want.name && subsetMatch(want.args ?? {}, call.arguments),
+      );
+      if (at < 0) {
+        fail(
+          ['tool_calls', j],
+          `expected a call of ${want.name}${want.args ? ` with ${JSON.stringify(want.args)}` : ''}${j > 0 ? ` after ${expect.toolCalls?.[j - 1]?.name}` : ''}`,
+          { name: want.name, ...(want.args && { args: want.args }) },
+          calls.map(describeCall),
+        );
+      } else from = at + 1;
+    });
+  }
+  if (expect.transfer !== undefined) {
+    const transfers = outcome.events.flatMap((e) => (e.type === 'transfer' ? [e.to] : []));
+    if (!transfers.includes(expect.transfer))
+      fail(
+        ['transfer'],
+        `expected a transfer to ${expect.transfer}`,
+        expect.transfer,
+        transfers.length ? transfers : 'no transfer',
+      );
+  }
+  if (expect.max) {
+    const used = usageOf(outcome);
+    const { modelCalls: calls, tokens } = expect.max;
+    if (calls !== undefined && used.modelCalls > calls)
+      fail(['max', 'model_calls'], `expected at most ${calls} model call(s)`, calls, used.modelCalls);
+    if (tokens !== undefined && used.tokens > tokens)
+      fail(['max', 'tokens'], `expected at most ${tokens} tokens`, tokens, used.tokens);
+  }
+  if (expect.pending) {
+    const pending = (result?.status === 'paused' ? (result.pending ?? []) : []).map((p) => p.call.name);
+    const missing = expect.pending.filter((name) => !pending.includes(name));
+    if (missing.length > 0)
+      fail(['pending'], `expected the step to pause on ${missing.join(', ')}`, expect.pending, pending);
+  }
+  if (expect.state) {
+    const state = result?.state ?? {};
+    for (const [key, value] of Object.entries(expect.state)) {
+      if (!Object.hasOwn(state, key) || !subsetMatch(value, state[key]))
+        fail(
+          ['state', key],
+          `expected state.${key} to be ${JSON.stringify(value)}`,
+          value,
+          Object.hasOwn(state, key) ? state[key] : 'unset',
+          { key: true },
+        );
+    }
+  }
+  if (expect.output) await checkOutput(expect.output, outcome, fail);
+  return failures;
+}
+
+async function checkOutput(
+  output: NonNullable<TestExpectations['output']>,
+  outcome: StepOutcome,
+  fail: (path: DataPath, message: string, expected: unknown, actual: unknown) => void,
+): Promise<void> {
+  const text = outcome.result?.output ?? '';
+  if (output.contains !== undefined && !text.includes(output.contains))
+    fail(
+      ['output', 'contains'],
+      `expected the answer to contain ${JSON.stringify(output.contains)}`,
+      output.contains,
+      text,
+    );
+  if (output.equals !== undefined && text.trim() !== output.equals.trim())
+    fail(['output', 'equals'], 'expected the answer to equal the text given', output.equals, text);
+  if (output.matches !== undefined && !new RegExp(output.matches).test(text))
+    fail(['output', 'matches'], `expected the answer to match /${output.matches}/`, output.matches, text);
+  if (output.schema !== undefined) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      fail(
+        ['output', 'schema'],
+        'expected the answer to be JSON valid against the schema',
+        output.schema,
+        text,
+      );
+      return;
+    }
+    const check = (await schemaValidator(output.schema))(value);
+    if (!check.ok)
+      fail(
+        ['output', 'schema'],
+        `the answer is not valid against the schema: ${check.errors.join('; ')}`,
+        output.schema,
+        value,
+      );
+  }
+}
+
+/** How a path under a step is shown: `tool_calls[1]`, `output.contains`, `approve[0]`. */
+export function expectationName(path: DataPath): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join('');
+}
+
+function describeCall(call: { name: string; arguments: Record<string, unknown> }): string {
+  return `${call.name}(${JSON.stringify(call.arguments)})`;
+}

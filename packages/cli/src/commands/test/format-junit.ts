@@ -1,0 +1,64 @@
+import type { Summary } from './summary.js';
+import type { TestResult } from './test-result.js';
+
+// XML 1.0 allows no control characters but tab, CR and LF, even escaped.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point.
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
+const xml = (text: string) =>
+  text
+    .replace(CONTROL, '')
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&apos;');
+
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+/**
+ * Results as JUnit XML, the report CI systems read: a `<testsuite>` per test file, a `<testcase>`
+ * per test with `file` and `line`, a `<failure>` per unmet expectation and an `<error>` for a test
+ * that could not run.
+ */
+export function formatJunit(results: readonly TestResult[], summary: Summary, timestamp: Date): string {
+  const files = [...new Set(results.map((r) => r.file))];
+  const out = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="agentctl test" tests="${summary.total}" failures="${summary.failed}" errors="${summary.errors}" time="${seconds(summary.duration)}">`,
+  ];
+  files.forEach((file, id) => {
+    const cases = results.filter((r) => r.file === file);
+    const count = (status: TestResult['status']) => cases.filter((r) => r.status === status).length;
+    const time = cases.reduce((sum, r) => sum + r.duration, 0);
+    out.push(
+      `  <testsuite name="${xml(file)}" id="${id}" tests="${cases.length}" failures="${count('failed')}" errors="${count('error')}" skipped="0" time="${seconds(time)}" timestamp="${timestamp.toISOString().slice(0, 19)}" hostname="localhost">`,
+    );
+    for (const r of cases) {
+      const attrs = `name="${xml(r.name)}" classname="${xml(file)}" file="${xml(file)}" line="${r.range.line}" time="${seconds(r.duration)}"`;
+      if (r.status === 'passed') {
+        out.push(`    <testcase ${attrs}/>`);
+        continue;
+      }
+      out.push(`    <testcase ${attrs}>`);
+      for (const f of r.failures) {
+        const detail = [
+          `${file}:${f.range.line}:${f.range.col}: turn ${f.turn + 1}, ${f.expectation}: ${f.message}`,
+          ...(f.expected === undefined ? [] : [`expected: ${JSON.stringify(f.expected)}`]),
+          ...(f.actual === undefined ? [] : [`actual: ${JSON.stringify(f.actual)}`]),
+        ].join('\n');
+        out.push(
+          `      <failure message="${xml(`${f.expectation}: ${f.message}`)}" type="${xml(f.expectation)}">${xml(detail)}</failure>`,
+        );
+      }
+      if (r.error)
+        out.push(
+          `      <error message="${xml(r.error.message.split('\n')[0] ?? '')}" type="error">${xml(`${file}:${r.error.range.line}:${r.error.range.col}: ${r.error.message}`)}</error>`,
+        );
+      out.push('    </testcase>');
+    }
+    out.push('  </testsuite>');
+  });
+  out.push('</testsuites>');
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,104 @@
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import { CliError, EXIT } from '../../cli-error.js';
+import { defaultRegistry } from '../../default-registry.js';
+import { type Io, styles } from '../../io.js';
+import { openProject } from '../../project.js';
+import { CassetteUpdates } from './cassette-updates.js';
+import { formatGithub } from './format-github.js';
+import { formatJson } from './format-json.js';
+import { formatJunit } from './format-junit.js';
+import { formatText } from './format-text.js';
+import { runTest, type TestContext } from './run-test.js';
+import { selectTests } from './select-tests.js';
+import { summarise } from './summary.js';
+import type { TestResult } from './test-result.js';
+
+/** Options of `agentctl test`. */
+export interface TestCommandOptions {
+  /** Test names, test files or folders; none: every test. */
+  targets?: string[];
+  format?: 'text' | 'json' | 'junit' | 'github';
+  /** Record the calls of models that have a `cassette:` and their key set, into their cassettes. */
+  update?: boolean;
+  project?: string;
+}
+
+// One step of a test (and its judge) may take this long; a limit in the agent's YAML stops it sooner.
+const STEP_TIMEOUT_MS = 120_000;
+
+/** `agentctl test`: runs `kind: test` documents in parallel; exit 0 all passed, 1 some did not. */
+export async function testCommand(raw: Record<string, unknown>, io: Io): Promise<number> {
+  const options = raw as TestCommandOptions;
+  const format = options.format ?? (io.env.GITHUB_ACTIONS === 'true' ? 'github' : 'text');
+  const project = await openProject(raw, io, undefined, { tests: true });
+  const tests = selectTests(project, options.targets ?? [], io.cwd);
+  if (tests.length === 0) {
+    const globs = project.specs.project?.spec.tests ?? ['tests/**/*.yaml'];
+    throw new CliError(`no \`kind: test\` documents in ${globs.join(', ')}`, EXIT.failed);
+  }
+  const updates = options.update ? new CassetteUpdates(project) : undefined;
+  const context: TestContext = {
+    project,
+    registry: defaultRegistry(),
+    env: io.env,
+    stepTimeout: STEP_TIMEOUT_MS,
+    wrapProvider: updates && ((test) => updates.wrapperFor(test)),
+  };
+  const started = performance.now();
+  const results = await inParallel(tests, Math.max(2, availableParallelism()), (test) =>
+    runTest(test, context),
+  );
+  const summary = summarise(results, Math.round(performance.now() - started));
+  if (updates) {
+    for (const line of await updates.save(tests.map((t) => t.name))) io.stderr(`${line}\n`);
+    const warn = styles(io.isTTY).yellow;
+    for (const [model, cassette] of updates.keyless)
+      io.stderr(warn(`model ${model} has no API key: replayed ${cassette}, not updated\n`));
+    for (const model of updates.uncassetted)
+      io.stderr(
+        warn(
+          `model ${model} ran live and has no \`cassette:\` to record into; add one to replay it offline\n`,
+        ),
+      );
+  }
+  io.stdout(render(format, results, summary, project.root, io));
+  return summary.passed === summary.total ? EXIT.ok : EXIT.failed;
+}
+
+function render(
+  format: NonNullable<TestCommandOptions['format']>,
+  results: TestResult[],
+  summary: ReturnType<typeof summarise>,
+  root: string,
+  io: Io,
+): string {
+  switch (format) {
+    case 'json':
+      return formatJson(results, summary);
+    case 'junit':
+      return formatJunit(results, summary, new Date());
+    case 'github':
+      return formatGithub(results, summary, root, resolve(io.cwd, io.env.GITHUB_WORKSPACE || '.'));
+    default:
+      return formatText(results, summary, io.isTTY);
+  }
+}
+
+// Tests run `limit` at a time; results keep the order of `items`.
+async function inParallel<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

@@ -1,0 +1,215 @@
+import {
+  agentReach,
+  compileProject,
+  type DataPath,
+  formatDiagnostic,
+  type LoadedProject,
+  normaliseTest,
+  type ProviderWrapper,
+  type Registry,
+  type SpecEntry,
+  type TestDefinition,
+  type TestSpec,
+  type TestStep,
+} from '@agentctl/config';
+import {
+  type Agent,
+  type AgentEvent,
+  type ApprovalDecision,
+  InMemorySessionStore,
+  type InvocationResult,
+  isAgentError,
+  Runner,
+} from '@agentctl/core';
+import { checkExpectations, expectationName } from './check-expectations.js';
+import { judgeEntry, judgeStep } from './judge.js';
+import type { StepOutcome } from './step-outcome.js';
+import type { Failure, TestResult } from './test-result.js';
+
+/** What every test of a run shares. */
+export interface TestContext {
+  project: LoadedProject;
+  registry: Registry;
+  env: Record<string, string | undefined>;
+  /** Milliseconds one step (or one judge) may take. */
+  stepTimeout: number;
+  /** Wraps the providers of this test (`--update` records real models' calls). */
+  wrapProvider?: (test: string) => ProviderWrapper | undefined;
+}
+
+/**
+ * Runs one `kind: test` document: its agent tree compiled afresh (so scripted models start from
+ * their first turn), one in-memory session, each step through the Runner, then its expectations.
+ */
+export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext): Promise<TestResult> {
+  const started = performance.now();
+  const spec = normaliseTest(entry.spec);
+  const result = (partial: Pick<TestResult, 'status' | 'failures' | 'error'>): TestResult => ({
+    name: entry.name,
+    file: entry.file,
+    range: entry.range,
+    ...partial,
+    duration: Math.round(performance.now() - started),
+  });
+  const { project } = context;
+  const judges = new Map<number, string>();
+  const specs = { ...project.specs, agent: new Map(project.specs.agent) };
+  spec.turns.forEach((turn, i) => {
+    if (!turn.expect.judge) return;
+    let name = `agentctl_judge_${i}`;
+    while (specs.agent.has(name)) name = `${name}_`;
+    judges.set(i, name);
+    specs.agent.set(name, judgeEntry(entry, i, turn.expect.judge.model, name));
+  });
+  const { runtime, diagnostics } = await compileProject(
+    { ...project, specs },
+    {
+      registry: context.registry,
+      env: context.env,
+      agents: [spec.agent, ...judges.values()],
+      agentModels: agentModels(project, spec),
+      wrapProvider: context.wrapProvider?.(entry.name),
+    },
+  );
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  if (!runtime || errors.length > 0) {
+    await runtime?.dispose();
+    const message = errors.map(formatDiagnostic).join('\n') || 'the project could not be compiled';
+    return result({ status: 'error', failures: [], error: { message, range: entry.locate(['agent']) } });
+  }
+  try {
+    const agent = runtime.agents.get(spec.agent) as Agent;
+    const runner = new Runner({ agent, store: new InMemorySessionStore() });
+    const sessionId = `test-${entry.name}`;
+    const failures: Failure[] = [];
+    let last: InvocationResult | undefined;
+    for (const [i, turn] of spec.turns.entries()) {
+      const at = (path: DataPath, options?: { key?: boolean }) =>
+        entry.locate(['turns', i, ...path], options);
+      let decisions: ApprovalDecision[] = [];
+      if (turn.user === undefined) {
+        const decided = decide(turn, last, i, at);
+        failures.push(...decided.failures);
+        if (decided.failures.length > 0) continue;
+        decisions = decided.decisions;
+      }
+      const outcome = await step(runner, {
+        input: turn.user,
+        decisions,
+        sessionId,
+        state: i === 0 ? spec.state : undefined,
+        timeout: context.stepTimeout,
+      });
+      last = outcome.result;
+      const expect = turn.expect;
+      if (outcome.error && expect.error === undefined) {
+        failures.push({
+          turn: i,
+          expectation: 'error',
+          message: 'the step failed',
+          expected: 'no error',
+          actual: `${outcome.error.code}: ${outcome.error.message}`,
+          range: at([turn.user === undefined ? decisionKey(turn) : 'user']),
+        });
+      }
+      const locateExpect = (path: DataPath, options?: { key?: boolean }) => at(['expect', ...path], options);
+      failures.push(...(await checkExpectations(expect, outcome, i, locateExpect)));
+      const judgeAgent = runtime.agents.get(judges.get(i) ?? '');
+      if (expect.judge && judgeAgent && outcome.result) {
+        const failure = await judgeStep(judgeAgent, expect.judge, turn.user, outcome.result.output, {
+          turn: i,
+          timeout: context.stepTimeout,
+          range: locateExpect(['judge', 'criteria']),
+        });
+        if (failure) failures.push(failure);
+      }
+    }
+    // In the order they are written, so a report reads down the file.
+    failures.sort((a, b) => a.range.line - b.range.line || a.range.col - b.range.col);
+    return result({ status: failures.length > 0 ? 'failed' : 'passed', failures });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return result({ status: 'error', failures: [], error: { message, range: entry.range } });
+  } finally {
+    await runtime.dispose();
+  }
+}
+
+// `model: X` is every agent of the tree; as a map it is agent by agent. Judges keep their own.
+function agentModels(project: LoadedProject, spec: TestDefinition): ReadonlyMap<string, string> | undefined {
+  if (spec.model === undefined) return undefined;
+  if (typeof spec.model !== 'string') return new Map(Object.entries(spec.model));
+  const model = spec.model;
+  const reached = [...agentReach(project, spec.agent)].filter((entry) => entry.kind === 'agent');
+  return new Map(reached.map((entry) => [entry.name, model]));
+}
+
+// Where a decision step is written: its first decision key.
+function decisionKey(turn: TestStep): string {
+  return turn.approve.length > 0 ? 'approve' : turn.deny.length > 0 ? 'deny' : 'answer';
+}
+
+// The decisions of a step that resumes a paused run; a call named that is not pending fails it.
+function decide(
+  turn: TestStep,
+  last: InvocationResult | undefined,
+  i: number,
+  at: (path: DataPath, options?: { key?: boolean }) => ReturnType<SpecEntry['locate']>,
+): { decisions: ApprovalDecision[]; failures: Failure[] } {
+  const pending = last?.status === 'paused' ? (last.pending ?? []) : [];
+  const decisions: ApprovalDecision[] = [];
+  const failures: Failure[] = [];
+  const pick = (ref: string, path: DataPath, make: (callId: string) => ApprovalDecision) => {
+    const calls = pending.filter((p) => p.call.id === ref || p.call.name === ref);
+    if (calls.length === 0)
+      failures.push({
+        turn: i,
+        expectation: expectationName(path),
+        message: `no pending call of ${ref} to decide on`,
+        expected: ref,
+        actual:
+          pending.length > 0 ? pending.map((p) => `${p.call.name} (${p.call.id})`) : 'the run is not paused',
+        range: at(path),
+      });
+    for (const p of calls) decisions.push(make(p.call.id));
+  };
+  turn.approve.forEach((ref, j) => {
+    pick(ref, ['approve', j], (callId) => ({ callId, approve: true }));
+  });
+  turn.deny.forEach((ref, j) => {
+    pick(ref, ['deny', j], (callId) => ({ callId, approve: false, reason: turn.reason }));
+  });
+  for (const [ref, text] of Object.entries(turn.answer))
+    pick(ref, ['answer', ref], (callId) => ({ callId, approve: true, input: text }));
+  return { decisions, failures };
+}
+
+async function step(
+  runner: Runner,
+  what: {
+    input?: string;
+    decisions: ApprovalDecision[];
+    sessionId: string;
+    state?: Record<string, unknown>;
+    timeout: number;
+  },
+): Promise<StepOutcome> {
+  const events: AgentEvent[] = [];
+  const common = {
+    sessionId: what.sessionId,
+    timeout: what.timeout,
+    onEvent: (e: AgentEvent) => events.push(e),
+  };
+  const run =
+    what.input !== undefined
+      ? runner.run({ ...common, input: what.input, state: what.state })
+      : runner.resume({ ...common, decisions: what.decisions });
+  run.then(
+    () => undefined,
+    () => undefined,
+  );
+  const result = await run.invocation.catch((error: unknown) => error);
+  if (isAgentError(result)) return { events, error: { code: result.code, message: result.message } };
+  if (result instanceof Error) throw result;
+  return { events, result: result as InvocationResult };
+}

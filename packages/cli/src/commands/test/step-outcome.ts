@@ -1,0 +1,25 @@
+import type { AgentEvent, InvocationResult, ToolCall } from '@agentctl/core';
+
+/** What one step of a test produced: its events, and its result or the error it ended with. */
+export interface StepOutcome {
+  events: AgentEvent[];
+  result?: InvocationResult;
+  error?: { code: string; message: string };
+}
+
+/** The tool calls the model made during the step, in order (pending ones and transfers included). */
+export function callsOf(outcome: StepOutcome): ToolCall[] {
+  return outcome.events.flatMap((e) => (e.type === 'tool_call' ? [e.call] : []));
+}
+
+/** Model calls and tokens of the step, from its usage events (so an errored step counts too). */
+export function usageOf(outcome: StepOutcome): { modelCalls: number; tokens: number } {
+  let modelCalls = 0;
+  let tokens = 0;
+  for (const e of outcome.events) {
+    if (e.type !== 'usage') continue;
+    modelCalls += e.usage.iterations || 1;
+    tokens += e.usage.totalTokens;
+  }
+  return { modelCalls, tokens };
+}

@@ -1,0 +1,94 @@
+import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { agentctl, FIXTURES, fixtureProject, removeTempDirs, tempDir } from './support/cli.js';
+
+// The CI formats of `agentctl test`: JUnit XML checked against the JUnit XSD committed in
+// test/fixtures/junit (with xmllint, from libxml2-utils, which .ci/services installs), and GitHub
+// annotations at the line of each failing expectation.
+const XSD = join(FIXTURES, 'junit/junit.xsd');
+const env = { AGENT_TESTS_KEY: undefined };
+
+async function xmllint(file: string): Promise<{ code: number; output: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)('xmllint', ['--noout', '--schema', XSD, file]);
+    return { code: 0, output: stdout + stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, output: `${e.stdout ?? ''}${e.stderr ?? ''}` };
+  }
+}
+
+afterAll(removeTempDirs);
+
+describe('agentctl test --format junit | github', () => {
+  it('junit: valid against the JUnit XSD, a testsuite per file, failures and errors in their test case', async () => {
+    const dir = await fixtureProject('agent-tests');
+    const result = await agentctl(['test', '--format', 'junit'], { cwd: dir, env });
+    expect(result.code).toBe(1);
+    const xml = result.stdout;
+    const file = join(await tempDir(), 'report.xml');
+    await writeFile(file, xml);
+    const lint = await xmllint(file);
+    expect(lint.output).toContain('validates');
+    expect(lint.code).toBe(0);
+    expect(xml).toMatch(/<testsuites name="agentctl test" tests="10" failures="4" errors="1" time="[\d.]+">/);
+    expect(xml).toMatch(/<testsuite name="checks\/fail\.yaml" id="\d" tests="4" failures="4" errors="0"/);
+    expect(xml).toMatch(
+      /<testcase name="refund-is-routed" classname="checks\/pass\.yaml" file="checks\/pass\.yaml" line="2" time="[\d.]+"\/>/,
+    );
+    const start = xml.indexOf('<testcase name="wrong-expectations"');
+    const wrong = xml.slice(start, xml.indexOf('</testcase>', start));
+    expect(wrong.match(/<failure /g)).toHaveLength(4);
+    expect(wrong).toContain(
+      '<failure message="transfer: expected a transfer to desk" type="transfer">checks/fail.yaml:7:17: turn 1, transfer: expected a transfer to desk\nexpected: &quot;desk&quot;\nactual: [&quot;refunds&quot;]</failure>',
+    );
+    expect(xml).toMatch(
+      /<testcase name="cannot-compile"[^>]*>\n\s+<error message="[^"]*AGENT_TESTS_KEY is not set[^"]*" type="error">/,
+    );
+
+    // The same check fails a report that breaks the schema, so the validation above means something.
+    await writeFile(file, xml.replace('line="2"', 'line="two"'));
+    expect((await xmllint(file)).code).not.toBe(0);
+  });
+
+  it('junit: exit 0 and no failure elements when every test passes', async () => {
+    const result = await agentctl(['test', 'checks/pass.yaml', '--format', 'junit'], {
+      cwd: join(FIXTURES, 'projects/agent-tests'),
+      env,
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('tests="5" failures="0" errors="0"');
+    expect(result.stdout).not.toContain('<failure');
+  });
+
+  it('github: an ::error annotation at each failing expectation, paths from GITHUB_WORKSPACE', async () => {
+    const dir = await fixtureProject('agent-tests');
+    const result = await agentctl(['test', 'checks/fail.yaml', 'cannot-compile', '--format', 'github'], {
+      cwd: dir,
+      env: { ...env, GITHUB_WORKSPACE: dir },
+    });
+    expect(result.code).toBe(1);
+    const annotations = result.stdout.split('\n').filter((line) => line.startsWith('::'));
+    expect(annotations).toHaveLength(10);
+    expect(annotations).toContain(
+      '::error file=checks/fail.yaml,line=7,col=17,endLine=7,endColumn=21,title=agentctl test::wrong-expectations: turn 1, transfer: expected a transfer to desk%0Aexpected: "desk"%0Aactual: ["refunds"]',
+    );
+    expect(annotations.some((a) => a.startsWith('::error file=checks/fail.yaml,line=18,col=47,'))).toBe(true);
+    expect(annotations.some((a) => a.startsWith('::error file=checks/error.yaml,line=3,col=8,'))).toBe(true);
+    // The text report comes first, for the job log.
+    expect(result.stdout).toContain('✗ wrong-expectations checks/fail.yaml:2');
+  });
+
+  it('github is the default format on GitHub Actions', async () => {
+    const dir = await fixtureProject('agent-tests');
+    const result = await agentctl(['test', 'wrong-expectations'], {
+      cwd: dir,
+      env: { ...env, GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: dir },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('::error file=checks/fail.yaml,line=7,col=17,');
+  });
+});

@@ -1,0 +1,111 @@
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { readCassette } from '../packages/config/src/index.js';
+import { type FakeServer, startFakeServer } from '../packages/provider-openai/test/support/fake-server.js';
+import { openaiText, openaiToolCalls, sse } from '../packages/provider-openai/test/support/openai-wire.js';
+import { agentctl, REPO, removeTempDirs, tempDir } from './support/cli.js';
+
+// `agentctl test --update` on the example of agents/recorded.yaml: a real OpenAI model with a
+// cassette, here served by a loopback server speaking the OpenAI wire, with a fake key.
+const KEY = 'sk-test-update-0a1b2c3d4e5f';
+const CASSETTE = 'agents/cassettes/recorded.yaml';
+const TEST = `kind: test
+name: counts-words
+agent: recorded
+turns:
+  - user: "How many words are in: the quick brown fox jumps"
+    expect:
+      tool_calls: [{ name: word_count, args: { text: the quick brown fox jumps } }]
+      output: { contains: 5 words }
+`;
+
+const servers: FakeServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+afterAll(removeTempDirs);
+
+async function project(): Promise<string> {
+  const dir = await tempDir('agentctl-update-');
+  for (const file of ['agentctl.yaml', 'agents/recorded.yaml', 'agents/tools/word-count.ts']) {
+    await mkdir(dirname(join(dir, file)), { recursive: true });
+    await cp(join(REPO, file), join(dir, file));
+  }
+  await mkdir(join(dir, 'tests'));
+  await writeFile(join(dir, 'tests/recorded.yaml'), TEST);
+  return dir;
+}
+
+describe('agentctl test --update', () => {
+  it('records the real model into its cassette with the key set; later runs replay it offline', async () => {
+    const dir = await project();
+    const noKey = { OPENAI_API_KEY: undefined, OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' };
+
+    // No cassette yet and no key: the test cannot run, and says why.
+    const before = await agentctl(['test'], { cwd: dir, env: noKey });
+    expect(before.code).toBe(1);
+    expect(before.stdout).toContain('! counts-words');
+    expect(before.stdout).toContain('cassette agents/cassettes/recorded.yaml does not exist');
+
+    // A live model without a cassette runs, and --update says it has nowhere to record.
+    const live = await startFakeServer([sse(openaiText('Hello from a live model.'))]);
+    servers.push(live);
+    await writeFile(
+      join(dir, 'agents/live.yaml'),
+      `kind: model
+name: live-mini
+provider: openai
+model: gpt-4.1-mini
+base_url: \${LIVE_URL}
+api_key: \${OPENAI_API_KEY:-}
+---
+kind: agent
+name: live
+model: live-mini
+`,
+    );
+    await writeFile(
+      join(dir, 'tests/live.yaml'),
+      'kind: test\nname: live-answers\nagent: live\nturns:\n  - user: hi\n    expect: { output: { contains: Hello } }\n',
+    );
+
+    const server = await startFakeServer([
+      sse(
+        openaiToolCalls([
+          { id: 'call_a', name: 'word_count', arguments: { text: 'the quick brown fox jumps' } },
+        ]),
+      ),
+      sse(openaiText('There are 5 words in that text.')),
+    ]);
+    servers.push(server);
+    const update = await agentctl(['test', '--update'], {
+      cwd: dir,
+      env: { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.url, LIVE_URL: live.url },
+    });
+    expect(update.stderr).toContain(`recorded 2 model call(s) to ${CASSETTE}`);
+    expect(update.stderr).toContain(
+      'model live-mini ran live and has no `cassette:` to record into; add one to replay it offline',
+    );
+    expect(update.stdout).toContain('2 test(s): 2 passed');
+    expect(live.requests).toHaveLength(1);
+    expect(update.code).toBe(0);
+    expect(server.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${KEY}`, `Bearer ${KEY}`]);
+    const text = await readFile(join(dir, CASSETTE), 'utf8');
+    expect(text).not.toContain(KEY);
+    const cassette = await readCassette(join(dir, CASSETTE));
+    expect(cassette.interactions.map((i) => i.response.finishReason)).toEqual(['tool_calls', 'stop']);
+    await server.close();
+
+    // The server is gone and no key is set: the test replays the cassette and passes.
+    const replay = await agentctl(['test', 'counts-words'], { cwd: dir, env: noKey });
+    expect(replay.stdout).toContain('✓ counts-words');
+    expect(replay.code).toBe(0);
+
+    // --update without the key records nothing, says so, and leaves the cassette as it was.
+    const keyless = await agentctl(['test', '--update', 'counts-words'], { cwd: dir, env: noKey });
+    expect(keyless.code).toBe(0);
+    expect(keyless.stderr).toContain(`model openai-mini has no API key: replayed ${CASSETTE}, not updated`);
+    expect(await readFile(join(dir, CASSETTE), 'utf8')).toBe(text);
+  });
+});

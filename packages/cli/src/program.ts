@@ -138,6 +138,8 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
       '--update',
       'record the calls of models with a `cassette:` and their key set, into their cassettes',
     )
+    .option('--trace', TRACE_HELP)
+    .option('--trace-content', TRACE_CONTENT_HELP)
     .action(action('test', ['targets']));
 
   program

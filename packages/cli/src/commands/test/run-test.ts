@@ -21,6 +21,7 @@ import {
   isAgentError,
   Runner,
 } from '@agentctl/core';
+import { traceSecrets } from '../../tracing.js';
 import { checkExpectations, expectationName } from './check-expectations.js';
 import { judgeEntry, judgeStep } from './judge.js';
 import type { StepOutcome } from './step-outcome.js';
@@ -77,6 +78,7 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
     const message = errors.map(formatDiagnostic).join('\n') || 'the project could not be compiled';
     return result({ status: 'error', failures: [], error: { message, range: entry.locate(['agent']) } });
   }
+  traceSecrets(runtime);
   try {
     const agent = runtime.agents.get(spec.agent) as Agent;
     const runner = new Runner({ agent, store: new InMemorySessionStore() });

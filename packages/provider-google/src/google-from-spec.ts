@@ -1,0 +1,92 @@
+import {
+  AgentError,
+  type ChatParams,
+  type ModelDefinition,
+  type ModelProvider,
+  mapRequests,
+} from '@agentctl/core';
+import { createGoogleProvider } from './google-provider.js';
+import type { GoogleThinking } from './to-gemini-request.js';
+
+/** The `options:` of a Google model once normalised (see `GOOGLE_OPTIONS_SCHEMA`). */
+interface GoogleOptions {
+  thinkingBudget?: number;
+  thinkingLevel?: GoogleThinking['level'];
+  includeThoughts?: boolean;
+  cachedContent?: string;
+  apiVersion?: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * The thinking budget of a reasoning effort on Gemini 2.x, which takes a budget and refuses a level.
+ * Gemini 3 takes the effort as its `thinkingLevel` instead.
+ */
+export const THINKING_BUDGET_OF_EFFORT: Readonly<Record<string, number>> = {
+  minimal: 512,
+  low: 1024,
+  medium: 8192,
+  high: 24_576,
+};
+
+/**
+ * Builds the Google (Gemini API) provider of a model definition for the config registry. The key
+ * is looked up at the first request (`api_key`, else `GEMINI_API_KEY`), so `validate` and offline
+ * runs need none. Thinking: `options.thinking_budget`, else `reasoning.budget_tokens`, is sent as
+ * `thinkingBudget`; `reasoning.effort` becomes `thinkingLevel` on Gemini 3 and later, and a budget
+ * from {@link THINKING_BUDGET_OF_EFFORT} on Gemini 2.x; `options.thinking_level` overrides it.
+ *
+ * @example
+ * googleFromSpec({ name: 'flash', provider: 'google', model: 'gemini-2.5-flash', reasoning: { effort: 'low' }, options: {} });
+ */
+export function googleFromSpec(def: ModelDefinition): ModelProvider {
+  const envName = def.apiKeyEnv ?? 'GEMINI_API_KEY';
+  const options = def.options as GoogleOptions;
+  const inner = createGoogleProvider({
+    apiKey: () => {
+      const key = def.apiKey || process.env[envName];
+      if (key) return key;
+      throw new AgentError(
+        `google model ${def.model ?? '(default)'}: no API key; set ${envName} (or api_key in the model's YAML)`,
+        'PROVIDER_ERROR',
+        { context: { provider: 'google', model: def.model, env: envName } },
+      );
+    },
+    baseURL: def.baseUrl,
+    apiVersion: options.apiVersion,
+    defaultModel: def.model,
+    retry: def.retry,
+    timeout: def.timeoutMs,
+    thinking: thinkingOf(def, options),
+    cachedContent: options.cachedContent,
+    headers: options.headers,
+  });
+  const callOptions: Record<string, unknown> = {};
+  if (def.extraBody) callOptions.extraBody = def.extraBody;
+  const withDefaults = (params: ChatParams): ChatParams => ({
+    ...params,
+    model: params.model || def.model || '',
+    temperature: params.temperature ?? def.temperature,
+    topP: params.topP ?? def.topP,
+    maxOutputTokens: params.maxOutputTokens ?? def.maxOutputTokens,
+    options: { ...callOptions, ...params.options },
+  });
+  return mapRequests(inner, withDefaults);
+}
+
+function thinkingOf(def: ModelDefinition, options: GoogleOptions): GoogleThinking | undefined {
+  const effort = def.reasoning?.effort;
+  const budgetFirst = /^gemini-[12]\./.test(def.model ?? '');
+  const thinking: GoogleThinking = {};
+  const budget =
+    options.thinkingBudget ??
+    def.reasoning?.budgetTokens ??
+    (effort && budgetFirst && !options.thinkingLevel ? THINKING_BUDGET_OF_EFFORT[effort] : undefined);
+  if (budget !== undefined) thinking.budgetTokens = budget;
+  else {
+    const level = options.thinkingLevel ?? (effort && !budgetFirst ? effort : undefined);
+    if (level) thinking.level = level;
+  }
+  if (options.includeThoughts !== undefined) thinking.includeThoughts = options.includeThoughts;
+  return Object.keys(thinking).length > 0 ? thinking : undefined;
+}

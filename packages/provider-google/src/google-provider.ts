@@ -1,0 +1,170 @@
+import {
+  type AttemptControl,
+  type ChatParams,
+  collectStream,
+  type ModelProvider,
+  type ModelResponse,
+  providerFailure,
+  providerStream,
+  type RetryPolicy,
+  retryPolicy,
+  type StreamEvent,
+} from '@agentctl/core';
+import { GoogleGenAI } from '@google/genai';
+import { geminiErrorFacts } from './gemini-error.js';
+import { type ChunkLike, ResponseAssembler } from './response-assembler.js';
+import { type GeminiRequest, type GoogleThinking, toGeminiRequest } from './to-gemini-request.js';
+
+/** Options of {@link createGoogleProvider}. */
+export interface GoogleProviderOptions {
+  /** The API key; a function is asked on the first request (so a missing key fails then, not earlier). */
+  apiKey: string | (() => string);
+  /** Base URL of the API (the SDK's `httpOptions.baseUrl`). Default `https://generativelanguage.googleapis.com`. */
+  baseURL?: string;
+  /** The API version in the URL. Default `v1beta`. */
+  apiVersion?: string;
+  /** The model used when a request names none. */
+  defaultModel?: string;
+  /** Ms without any data from the server, before its answer starts or between chunks, that fail an attempt. Default 60000. */
+  timeout?: number;
+  /** Attempts and backoff of the retries; retries happen only before the first token. */
+  retry?: Partial<RetryPolicy>;
+  /** Thinking budget or level, for models that think. */
+  thinking?: GoogleThinking;
+  /** A context cache on the API (`cachedContents/...`) used as the prompt prefix. */
+  cachedContent?: string;
+  /** Extra headers on every request. */
+  headers?: Record<string, string>;
+}
+
+/**
+ * A model provider on the Gemini API (`streamGenerateContent?alt=sse`), through `@google/genai`.
+ * The SDK retries nothing when no `retryOptions` are given, so the core retry policy is the one
+ * owner, honouring the `RetryInfo` delay of a 429; it retries only before the first token. The
+ * model's parts are kept in `providerData.google` when they carry thought signatures.
+ *
+ * @example
+ * const provider = createGoogleProvider({ apiKey: process.env.GEMINI_API_KEY!, defaultModel: 'gemini-2.5-flash' });
+ * createAgent({ name: 'a', provider });
+ */
+export function createGoogleProvider(options: GoogleProviderOptions): ModelProvider {
+  return new GoogleProvider(options);
+}
+
+class GoogleProvider implements ModelProvider {
+  readonly name = 'google';
+  readonly #options: GoogleProviderOptions;
+  readonly #policy: RetryPolicy;
+  #client: GoogleGenAI | undefined;
+  #apiKey = '';
+
+  constructor(options: GoogleProviderOptions) {
+    this.#options = options;
+    this.#policy = retryPolicy(options.retry);
+  }
+
+  withRetry(policy: Partial<RetryPolicy>): ModelProvider {
+    return new GoogleProvider({ ...this.#options, retry: { ...this.#options.retry, ...policy } });
+  }
+
+  chat(params: ChatParams): Promise<ModelResponse> {
+    return collectStream(this.stream(params));
+  }
+
+  stream(params: ChatParams): AsyncIterable<StreamEvent> {
+    return providerStream({
+      provider: this.name,
+      model: params.model || this.#options.defaultModel,
+      signal: params.signal,
+      policy: this.#policy,
+      idleTimeoutMs: this.#timeout,
+      secrets: () => [this.#apiKey],
+      prepare: (model) => {
+        const client = this.#connect();
+        const request = toGeminiRequest(
+          { ...params, model },
+          { thinking: this.#options.thinking, cachedContent: this.#options.cachedContent },
+        );
+        return (control) => this.#attempt(client, request, control, params.signal);
+      },
+    });
+  }
+
+  async dispose(): Promise<void> {
+    this.#client = undefined;
+  }
+
+  get #timeout(): number {
+    return this.#options.timeout ?? 60_000;
+  }
+
+  #connect(): GoogleGenAI {
+    if (this.#client) return this.#client;
+    const key = this.#options.apiKey;
+    this.#apiKey = typeof key === 'function' ? key() : key;
+    // No `retryOptions` and no `timeout`: the SDK then neither retries nor cuts a long stream;
+    // the retry policy and its idle timer own both.
+    this.#client = new GoogleGenAI({
+      apiKey: this.#apiKey,
+      httpOptions: {
+        ...(this.#options.baseURL ? { baseUrl: this.#options.baseURL } : {}),
+        ...(this.#options.apiVersion ? { apiVersion: this.#options.apiVersion } : {}),
+        ...(this.#options.headers ? { headers: this.#options.headers } : {}),
+      },
+    });
+    return this.#client;
+  }
+
+  async *#attempt(
+    client: GoogleGenAI,
+    request: GeminiRequest,
+    control: AttemptControl,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<StreamEvent> {
+    const assembler = new ResponseAssembler();
+    let committed = false;
+    try {
+      const stream = await client.models.generateContentStream({
+        ...request,
+        config: { ...request.config, abortSignal: control.signal },
+      });
+      control.touch();
+      for await (const chunk of stream) {
+        control.touch();
+        for (const out of assembler.push(chunk as ChunkLike)) {
+          committed = true;
+          yield out;
+        }
+      }
+      if (control.signal.aborted) throw new Error('aborted');
+      if (!assembler.complete) {
+        throw providerFailure(new Error('the stream ended before a finish reason'), {
+          provider: this.name,
+          model: request.model,
+          committed,
+          incomplete: true,
+          usage: assembler.reportedUsage,
+        });
+      }
+    } catch (error) {
+      const facts = geminiErrorFacts(error);
+      const failure = providerFailure(error, {
+        provider: this.name,
+        model: request.model,
+        committed,
+        aborted: signal?.aborted,
+        timedOut: control.timedOut,
+        idleTimeoutMs: this.#timeout,
+        apiMessage: facts.message,
+        usage: assembler.reportedUsage,
+        secrets: [this.#apiKey],
+      });
+      if (facts.status && failure.context.type === undefined) failure.context.type = facts.status;
+      // The RetryInfo delay is Gemini's Retry-After; the retry loop reads it from the context.
+      if (facts.retryAfterMs !== undefined && failure.retryable && !committed)
+        failure.context.retryAfterMs = facts.retryAfterMs;
+      throw failure;
+    }
+    yield* assembler.finish();
+  }
+}

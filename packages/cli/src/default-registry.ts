@@ -1,6 +1,7 @@
 import { createRegistry, type Registry } from '@agentctl/config';
 import { BUILTIN_TOOLS } from '@agentctl/core';
 import { ANTHROPIC_OPTIONS_SCHEMA } from '@agentctl/provider-anthropic/options-schema';
+import { GOOGLE_OPTIONS_SCHEMA } from '@agentctl/provider-google/options-schema';
 import { OPENAI_OPTIONS_SCHEMA } from '@agentctl/provider-openai/options-schema';
 
 const network = { ownsRetries: true, needsNetwork: true };
@@ -25,6 +26,15 @@ export function defaultRegistry(): Registry {
       'anthropic',
       async (def) => (await import('@agentctl/provider-anthropic')).anthropicFromSpec(def),
       { description: 'The Anthropic Messages API.', schema: ANTHROPIC_OPTIONS_SCHEMA, capabilities: network },
+    )
+    .registerProvider(
+      'google',
+      async (def) => (await import('@agentctl/provider-google')).googleFromSpec(def),
+      {
+        description: 'The Gemini API (Google AI Studio).',
+        schema: GOOGLE_OPTIONS_SCHEMA,
+        capabilities: network,
+      },
     )
     .registerMemory(
       'file',

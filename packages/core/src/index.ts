@@ -58,6 +58,13 @@ export {
   type PendingApproval,
   type RunStatus,
 } from './events.js';
+export {
+  createFallbackProvider,
+  DEFAULT_FALLBACK_COOLDOWN_MS,
+  type FallbackMember,
+  type FallbackOptions,
+  isFallbackError,
+} from './fallback-provider.js';
 export { controlTools, EXIT_LOOP_TOOL, TRANSFER_TOOL, transferTargets } from './invocation/control-tools.js';
 export { historyFor, isVisible } from './invocation/history.js';
 export {
@@ -103,13 +110,15 @@ export {
   type JsonSchema,
   type ModelProvider,
   type ModelResponse,
+  type ModelSwitch,
   mapRequests,
   ownsRetries,
   type ResponseFormat,
+  type ServedBy,
   type StreamEvent,
   type ToolDefinition,
 } from './model.js';
-export type { ModelDefinition, ReasoningDefinition } from './model-definition.js';
+export type { FallbackDefinition, ModelDefinition, ReasoningDefinition } from './model-definition.js';
 export { AutoModel } from './offline/auto-model.js';
 export { EchoModel } from './offline/echo-model.js';
 export { OFFLINE_MODES, type OfflineMode, type OfflineOptions, offline } from './offline/offline-provider.js';

@@ -14,6 +14,14 @@ export interface ReasoningDefinition {
   budgetTokens?: number;
 }
 
+/** The models a model falls back to when it fails with a retryable error after its own retries. */
+export interface FallbackDefinition {
+  /** Names of other models, tried in order. */
+  models: string[];
+  /** How long a model that failed is passed over, ms. */
+  cooldownMs?: number;
+}
+
 /** A `kind: model` document (or an inline `provider/model`), normalised. */
 export interface ModelDefinition {
   name: string;
@@ -43,4 +51,6 @@ export interface ModelDefinition {
   script?: string | ScriptTurn[];
   /** A cassette path as written (relative to the model's file). */
   cassette?: string;
+  /** The chain tried when this model fails (429, 5xx, timeouts) after its own retries. */
+  fallback?: FallbackDefinition;
 }

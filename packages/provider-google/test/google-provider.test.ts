@@ -186,7 +186,9 @@ describe('google provider on the wire', () => {
       properties: { queue: { enum: ['billing', 'tech'] } },
       required: ['queue'],
     };
-    const response = await provider.chat(ask('route me', { responseFormat: { type: 'json_schema', schema } }));
+    const response = await provider.chat(
+      ask('route me', { responseFormat: { type: 'json_schema', schema } }),
+    );
     expect(JSON.parse(response.content ?? '')).toEqual({ queue: 'tech' });
     expect(server.requests[0].body.generationConfig).toEqual({
       responseMimeType: 'application/json',

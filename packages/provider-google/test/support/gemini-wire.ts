@@ -44,15 +44,13 @@ export function geminiStream(
   for (const part of parts) {
     if ('text' in part && !part.thought) {
       const texts = pieces(part.text, size);
-      texts.forEach((text, i) =>
-        events.push(
-          chunk([{ text, ...(i === texts.length - 1 && part.thoughtSignature ? { thoughtSignature: part.thoughtSignature } : {}) }]),
-        ),
-      );
+      for (const [i, text] of texts.entries()) {
+        const signed = i === texts.length - 1 && part.thoughtSignature;
+        events.push(chunk([{ text, ...(signed ? { thoughtSignature: part.thoughtSignature } : {}) }]));
+      }
     } else events.push(chunk([part]));
   }
-  const total =
-    usage.promptTokenCount + usage.candidatesTokenCount + (usage.thoughtsTokenCount ?? 0);
+  const total = usage.promptTokenCount + usage.candidatesTokenCount + (usage.thoughtsTokenCount ?? 0);
   events.push({
     data: {
       candidates: [
@@ -94,7 +92,9 @@ export function geminiErrorBody(code: number, status: string, message: string, r
     ? [
         {
           '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
-          violations: [{ quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests' }],
+          violations: [
+            { quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests' },
+          ],
         },
         { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay },
       ]

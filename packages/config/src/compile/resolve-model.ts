@@ -1,4 +1,10 @@
-import type { ModelDefinition, ModelPricing, ModelProvider } from '@agentctl/core';
+import {
+  createFallbackProvider,
+  type FallbackMember,
+  type ModelDefinition,
+  type ModelPricing,
+  type ModelProvider,
+} from '@agentctl/core';
 import { diagnostic } from '../diagnostic.js';
 import type { SpecEntry } from '../load/project-specs.js';
 import { normaliseModel } from '../normalise/normalise-model.js';
@@ -61,7 +67,7 @@ export async function resolveModel(
     }
     spec = { kind: 'model', name: ref, provider: ref.slice(0, slash), model: ref.slice(slash + 1) };
   }
-  const keyEnv = named ? KEY_REFERENCE.exec((named.spec as ModelSpec).api_key ?? '')?.[1] : undefined;
+  const keyEnv = named ? keyEnvOf(named) : undefined;
   let definition: ModelDefinition;
   try {
     definition = normaliseModel(spec, keyEnv);
@@ -70,6 +76,38 @@ export async function resolveModel(
     compiler.error(where, path, 'schema', (error as Error).message);
     return undefined;
   }
+  const chained = named !== undefined && definition.fallback !== undefined && !replaysInstead(spec);
+  const provider = chained
+    ? await fallbackChain(named, definition, compiler)
+    : await makeProvider(spec, definition, named, where, path, compiler, true);
+  if (!provider) return undefined;
+  return { provider, spec, definition, pricing: pricingOf(definition) };
+}
+
+// Prices written in YAML win over the catalogue's list prices.
+function pricingOf(definition: ModelDefinition): ModelPricing | undefined {
+  return definition.pricing ?? modelInfo(definition.provider, definition.model ?? '')?.pricing;
+}
+
+function keyEnvOf(named: SpecEntry): string | undefined {
+  return KEY_REFERENCE.exec((named.spec as ModelSpec).api_key ?? '')?.[1];
+}
+
+/**
+ * Makes (once per model) the provider of a model. `wrapped` providers go through the compile's
+ * wrapper (`--record`); the members of a fallback chain are made apart, unwrapped, because the
+ * chain as a whole is what an agent asks and what a cassette records.
+ */
+async function makeProvider(
+  spec: ModelSpec,
+  definition: ModelDefinition,
+  named: SpecEntry | undefined,
+  where: SpecEntry,
+  at: Array<string | number>,
+  compiler: Compiler,
+  wrapped: boolean,
+): Promise<ModelProvider | undefined> {
+  let path = at;
   const replaying = named !== undefined && replaysInstead(spec);
   if (replaying || (spec.provider === 'offline' && spec.model === 'replay' && spec.cassette))
     path = ['cassette'];
@@ -87,11 +125,12 @@ export async function resolveModel(
     );
     return undefined;
   }
-  let pending = compiler.providers.get(spec.name);
+  const key = wrapped ? spec.name : `fallback member ${spec.name}`;
+  let pending = compiler.providers.get(key);
   if (!pending) {
     const model = definition;
     if (replaying) {
-      const blame = keyEnv ? `${keyEnv} is not set` : 'its api_key is empty';
+      const blame = named && keyEnvOf(named) ? `${keyEnvOf(named)} is not set` : 'its api_key is empty';
       const cassette = shown(compiler, where, model.cassette);
       compiler.diagnostics.push(
         diagnostic(
@@ -105,17 +144,59 @@ export async function resolveModel(
     }
     pending = compiler.attempt(where, path, 'provider', async () => {
       const made = await factory(model, compiler.factoryContext(where));
-      return compiler.wrapProvider ? compiler.wrapProvider(made, model, compiler.secrets) : made;
+      return wrapped && compiler.wrapProvider ? compiler.wrapProvider(made, model, compiler.secrets) : made;
     });
-    compiler.providers.set(spec.name, pending);
+    compiler.providers.set(key, pending);
     const made = await pending;
     if (made?.dispose) compiler.disposers.push(() => made.dispose?.() ?? Promise.resolve());
   }
-  const provider = await pending;
-  if (!provider) return undefined;
-  // Prices written in YAML win over the catalogue's list prices.
-  const pricing = definition.pricing ?? modelInfo(definition.provider, definition.model ?? '')?.pricing;
-  return { provider, spec, definition, pricing };
+  return pending;
+}
+
+/**
+ * The fallback chain of a model: itself, then its `fallback` models in order, each followed
+ * through its own `fallback` list (first mention wins; `validate` refuses cycles). Made once per
+ * model, so every agent on it shares one cooldown.
+ */
+async function fallbackChain(
+  primary: SpecEntry,
+  definition: ModelDefinition,
+  compiler: Compiler,
+): Promise<ModelProvider | undefined> {
+  const key = `fallback chain ${definition.name}`;
+  let pending = compiler.providers.get(key);
+  if (!pending) {
+    pending = (async () => {
+      const names: string[] = [];
+      const visit = (name: string) => {
+        if (names.includes(name)) return;
+        names.push(name);
+        const entry = compiler.specs.model.get(name);
+        for (const next of (entry?.spec as ModelSpec | undefined)?.fallback ?? []) visit(next);
+      };
+      visit(definition.name);
+      const members: FallbackMember[] = [];
+      for (const name of names) {
+        const entry = compiler.specs.model.get(name);
+        const spec = entry && compiler.resolved(entry);
+        if (!entry || !spec) return undefined;
+        let memberDef = definition;
+        try {
+          if (name !== definition.name) memberDef = normaliseModel(spec, keyEnvOf(entry));
+        } catch (error) {
+          compiler.error(entry, ['provider'], 'schema', (error as Error).message);
+          return undefined;
+        }
+        const provider = await makeProvider(spec, memberDef, entry, entry, ['provider'], compiler, false);
+        if (!provider) return undefined;
+        members.push({ name, model: memberDef.model, provider, pricing: pricingOf(memberDef) });
+      }
+      const chain = createFallbackProvider({ members, cooldownMs: definition.fallback?.cooldownMs });
+      return compiler.wrapProvider ? compiler.wrapProvider(chain, definition, compiler.secrets) : chain;
+    })();
+    compiler.providers.set(key, pending);
+  }
+  return pending;
 }
 
 // A network model with a `cassette:` plays it when it has no key, so a project with real models

@@ -232,3 +232,4 @@ export { LoopAgent, type LoopAgentConfig } from './workflow/loop-agent.js';
 export { ParallelAgent } from './workflow/parallel-agent.js';
 export { SequentialAgent } from './workflow/sequential-agent.js';
 export { WorkflowAgent, type WorkflowAgentConfig } from './workflow/workflow-agent.js';
+export { sdkWarningsOnce, warnOnce } from './warn-once.js';

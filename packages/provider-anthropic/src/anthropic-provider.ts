@@ -9,6 +9,7 @@ import {
   type RetryPolicy,
   retryPolicy,
   type StreamEvent,
+  sdkWarningsOnce,
 } from '@agentctl/core';
 import Anthropic from '@anthropic-ai/sdk';
 import { EventAssembler, type RawEventLike } from './event-assembler.js';
@@ -125,7 +126,10 @@ class AnthropicProvider implements ModelProvider {
     const assembler = new EventAssembler();
     let committed = false;
     try {
-      const stream = await client.messages.create(body, { signal: control.signal, maxRetries: 0 });
+      // The SDK warns about a deprecated model on every request: once per process is enough.
+      const stream = await sdkWarningsOnce(() =>
+        client.messages.create(body, { signal: control.signal, maxRetries: 0 }),
+      );
       control.touch();
       for await (const event of stream) {
         control.touch();

@@ -9,6 +9,7 @@ import {
   type RetryPolicy,
   retryPolicy,
   type StreamEvent,
+  sdkWarningsOnce,
 } from '@agentctl/core';
 import { GoogleGenAI } from '@google/genai';
 import { geminiErrorFacts } from './gemini-error.js';
@@ -124,10 +125,12 @@ class GoogleProvider implements ModelProvider {
     const assembler = new ResponseAssembler();
     let committed = false;
     try {
-      const stream = await client.models.generateContentStream({
-        ...request,
-        config: { ...request.config, abortSignal: control.signal },
-      });
+      const stream = await sdkWarningsOnce(() =>
+        client.models.generateContentStream({
+          ...request,
+          config: { ...request.config, abortSignal: control.signal },
+        }),
+      );
       control.touch();
       for await (const chunk of stream) {
         control.touch();

@@ -9,6 +9,7 @@ import {
   type RetryPolicy,
   retryPolicy,
   type StreamEvent,
+  sdkWarningsOnce,
 } from '@agentctl/core';
 import OpenAI from 'openai';
 import { ChunkAssembler, type ChunkLike } from './chunk-assembler.js';
@@ -117,7 +118,9 @@ class OpenAIProvider implements ModelProvider {
     const assembler = new ChunkAssembler();
     let committed = false;
     try {
-      const stream = await client.chat.completions.create(body, { signal: control.signal, maxRetries: 0 });
+      const stream = await sdkWarningsOnce(() =>
+        client.chat.completions.create(body, { signal: control.signal, maxRetries: 0 }),
+      );
       control.touch();
       for await (const chunk of stream) {
         control.touch();

@@ -7,6 +7,7 @@ import { envEmpty } from './env-empty.js';
 import { envRequired } from './env-required.js';
 import { filePath } from './file-path.js';
 import { instructionTemplate } from './instruction-template.js';
+import { modelDeprecated } from './model-deprecated.js';
 import { modelFallback } from './model-fallback.js';
 import { modulePath } from './module-path.js';
 import { outputSchemaValid } from './output-schema-valid.js';
@@ -28,6 +29,7 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'unresolved-reference', check: unresolvedReference },
   { id: 'unknown-provider', check: unknownProvider },
   { id: 'model-fallback', check: modelFallback },
+  { id: 'model-deprecated', check: modelDeprecated },
   { id: 'unknown-builtin', check: unknownBuiltin },
   { id: 'plugin-options', check: pluginOptions },
   { id: 'duplicate-tool', check: duplicateTool },

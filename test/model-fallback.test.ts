@@ -154,6 +154,17 @@ describe('fallback chains from YAML', () => {
       content: 'Answered by Claude.',
       servedBy: { model: 'steady', provider: 'anthropic' },
     });
+
+    // Without --json the switch is one line on stderr; the cooldown lived in the last process only.
+    openai.reply(rateLimited(), rateLimited(), rateLimited());
+    anthropic.reply(sse(anthropicText('Claude again.')));
+    const text = await agentctl(['run', 'desk', 'hi'], { cwd: dir });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('Claude again.');
+    expect(text.stderr).toContain(
+      'model fast failed (openai model gpt-4.1-mini failed with HTTP 429: Rate limit reached); asking steady',
+    );
+    expect(openai.requests).toHaveLength(6);
   });
 
   it('validate names a missing fallback model and a cycle, with file, line and column', async () => {

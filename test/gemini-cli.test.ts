@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { readCassette } from '../packages/config/src/index.js';
@@ -9,7 +9,7 @@ import {
   sse,
 } from '../packages/provider-google/test/support/gemini-wire.js';
 import { type FakeServer, startFakeServer } from '../packages/provider-openai/test/support/fake-server.js';
-import { agentctl, parseNdjson, removeTempDirs, tempDir } from './support/cli.js';
+import { agentctl, parseNdjson, removeTempDirs, tempProject } from './support/cli.js';
 
 const KEY = 'AIza-cli-secret-0123456789';
 const servers: FakeServer[] = [];
@@ -19,13 +19,8 @@ afterEach(async () => {
 afterAll(removeTempDirs);
 
 async function project(files: Record<string, string>): Promise<string> {
-  const dir = await tempDir('agentctl-gemini-');
   files['agentctl.yaml'] ??= 'kind: project\nname: gemini\nexclude: [agents/cassettes/**]\n';
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(join(dir, path, '..'), { recursive: true });
-    await writeFile(join(dir, path), text);
-  }
-  return dir;
+  return tempProject(files, 'agentctl-gemini-');
 }
 
 const MODEL = `kind: model

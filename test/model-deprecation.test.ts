@@ -1,5 +1,3 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   anthropicStream,
@@ -7,7 +5,7 @@ import {
   sse,
 } from '../packages/provider-anthropic/test/support/anthropic-wire.js';
 import { type FakeServer, startFakeServer } from '../packages/provider-openai/test/support/fake-server.js';
-import { agentctl, removeTempDirs, tempDir } from './support/cli.js';
+import { agentctl, removeTempDirs, tempProject } from './support/cli.js';
 
 const servers: FakeServer[] = [];
 afterEach(async () => {
@@ -40,9 +38,7 @@ describe('a deprecated model', () => {
       '',
     );
     servers.push(server);
-    const dir = await tempDir('agentctl-deprecated-');
-    await mkdir(join(dir, 'agents'), { recursive: true });
-    await writeFile(join(dir, 'agents/clock.yaml'), PROJECT(server.url));
+    const dir = await tempProject({ 'agents/clock.yaml': PROJECT(server.url) }, 'agentctl-deprecated-');
 
     const check = await agentctl(['validate'], { cwd: dir });
     expect(check.code).toBe(0);

@@ -1,4 +1,3 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { defaultRegistry } from '../packages/cli/src/default-registry.js';
@@ -7,7 +6,7 @@ import { type AgentEvent, sleep } from '../packages/core/src/index.js';
 import { anthropicText } from '../packages/provider-anthropic/test/support/anthropic-wire.js';
 import { type FakeServer, startFakeServer } from '../packages/provider-openai/test/support/fake-server.js';
 import { openaiError, openaiText, sse } from '../packages/provider-openai/test/support/openai-wire.js';
-import { agentctl, parseNdjson, removeTempDirs, tempDir } from './support/cli.js';
+import { agentctl, parseNdjson, removeTempDirs, tempProject } from './support/cli.js';
 
 const servers: FakeServer[] = [];
 afterEach(async () => {
@@ -52,19 +51,10 @@ async function servePair() {
   return { openai, anthropic };
 }
 
-async function project(files: Record<string, string>): Promise<string> {
-  const dir = await tempDir('agentctl-fallback-');
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(join(dir, path, '..'), { recursive: true });
-    await writeFile(join(dir, path), text);
-  }
-  return dir;
-}
-
 describe('fallback chains from YAML', () => {
   it('goes OpenAI (429 x3) -> Anthropic, stays there during the cooldown, and returns to OpenAI after it', async () => {
     const { openai, anthropic } = await servePair();
-    const dir = await project({ 'agents/desk.yaml': yaml(openai.url, anthropic.url, '400ms') });
+    const dir = await tempProject({ 'agents/desk.yaml': yaml(openai.url, anthropic.url, '400ms') });
     const loaded = await loadProject({ project: dir, env: {}, registry: defaultRegistry() });
     expect(loaded.diagnostics).toEqual([]);
     const { runtime, diagnostics } = await compileProject(loaded, { registry: defaultRegistry(), env: {} });
@@ -120,7 +110,7 @@ describe('fallback chains from YAML', () => {
 
   it('does not fall back on a 401', async () => {
     const { openai, anthropic } = await servePair();
-    const dir = await project({ 'agents/desk.yaml': yaml(openai.url, anthropic.url, '1m') });
+    const dir = await tempProject({ 'agents/desk.yaml': yaml(openai.url, anthropic.url, '1m') });
     openai.reply(openaiError(401, 'Incorrect API key provided'));
     const result = await agentctl(['run', 'desk', 'hi', '--json'], { cwd: dir });
     expect(result.code).toBe(1);
@@ -131,7 +121,7 @@ describe('fallback chains from YAML', () => {
 
   it('falls back through the real CLI, prints the switch in --json, and records the chain as one model', async () => {
     const { openai, anthropic } = await servePair();
-    const dir = await project({ 'agents/desk.yaml': yaml(openai.url, anthropic.url, '1m') });
+    const dir = await tempProject({ 'agents/desk.yaml': yaml(openai.url, anthropic.url, '1m') });
     openai.reply(rateLimited(), rateLimited(), rateLimited());
     anthropic.reply(sse(anthropicText('Answered by Claude.')));
     const result = await agentctl(['run', 'desk', 'hi', '--json', '--record', 'agents/cassettes/desk.yaml'], {
@@ -168,7 +158,7 @@ describe('fallback chains from YAML', () => {
   });
 
   it('validate names a missing fallback model and a cycle, with file, line and column', async () => {
-    const dir = await project({
+    const dir = await tempProject({
       'agents/models.yaml': `kind: model
 name: fast
 provider: google

@@ -118,7 +118,12 @@ export {
   type StreamEvent,
   type ToolDefinition,
 } from './model.js';
-export type { FallbackDefinition, ModelDefinition, ReasoningDefinition } from './model-definition.js';
+export {
+  apiKeyLookup,
+  type FallbackDefinition,
+  type ModelDefinition,
+  type ReasoningDefinition,
+} from './model-definition.js';
 export { AutoModel } from './offline/auto-model.js';
 export { EchoModel } from './offline/echo-model.js';
 export { OFFLINE_MODES, type OfflineMode, type OfflineOptions, offline } from './offline/offline-provider.js';
@@ -228,8 +233,8 @@ export {
   type UsageStats,
   usageOfCall,
 } from './usage.js';
+export { sdkWarningsOnce, warnOnce } from './warn-once.js';
 export { LoopAgent, type LoopAgentConfig } from './workflow/loop-agent.js';
 export { ParallelAgent } from './workflow/parallel-agent.js';
 export { SequentialAgent } from './workflow/sequential-agent.js';
 export { WorkflowAgent, type WorkflowAgentConfig } from './workflow/workflow-agent.js';
-export { sdkWarningsOnce, warnOnce } from './warn-once.js';

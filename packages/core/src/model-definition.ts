@@ -3,6 +3,7 @@
  * `@agentctl/config`, or code) says about one model, camelCase, durations in ms. No YAML spelling
  * crosses into a provider.
  */
+import { AgentError } from './errors.js';
 import type { ScriptTurn } from './offline/script-model.js';
 import type { RetryPolicy } from './timing/backoff.js';
 import type { ModelPricing } from './usage.js';
@@ -53,4 +54,31 @@ export interface ModelDefinition {
   cassette?: string;
   /** The chain tried when this model fails (429, 5xx, timeouts) after its own retries. */
   fallback?: FallbackDefinition;
+}
+
+/**
+ * The API key lookup of a network model: `api_key` from the definition, else the variable it
+ * names (`apiKeyEnv`), else `defaultEnv`, else what `orElse` gives (a keyless local server); asked
+ * at the first request, so `validate` and offline runs need no key. A missing key fails with an
+ * error naming the variable to set.
+ *
+ * @example
+ * createGoogleProvider({ apiKey: apiKeyLookup(def, 'google', 'GEMINI_API_KEY') });
+ */
+export function apiKeyLookup(
+  def: ModelDefinition,
+  provider: string,
+  defaultEnv: string,
+  orElse?: () => string | undefined,
+): () => string {
+  const env = def.apiKeyEnv ?? defaultEnv;
+  return () => {
+    const key = def.apiKey || process.env[env] || orElse?.();
+    if (key) return key;
+    throw new AgentError(
+      `${provider} model ${def.model ?? '(default)'}: no API key; set ${env} (or api_key in the model's YAML)`,
+      'PROVIDER_ERROR',
+      { context: { provider, model: def.model, env } },
+    );
+  };
 }

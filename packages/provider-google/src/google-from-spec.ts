@@ -1,10 +1,11 @@
 import {
-  AgentError,
+  apiKeyLookup,
   type ChatParams,
   type ModelDefinition,
   type ModelProvider,
   mapRequests,
 } from '@agentctl/core';
+
 import { createGoogleProvider } from './google-provider.js';
 import type { GoogleThinking } from './to-gemini-request.js';
 
@@ -40,18 +41,9 @@ export const THINKING_BUDGET_OF_EFFORT: Readonly<Record<string, number>> = {
  * googleFromSpec({ name: 'flash', provider: 'google', model: 'gemini-2.5-flash', reasoning: { effort: 'low' }, options: {} });
  */
 export function googleFromSpec(def: ModelDefinition): ModelProvider {
-  const envName = def.apiKeyEnv ?? 'GEMINI_API_KEY';
   const options = def.options as GoogleOptions;
   const inner = createGoogleProvider({
-    apiKey: () => {
-      const key = def.apiKey || process.env[envName];
-      if (key) return key;
-      throw new AgentError(
-        `google model ${def.model ?? '(default)'}: no API key; set ${envName} (or api_key in the model's YAML)`,
-        'PROVIDER_ERROR',
-        { context: { provider: 'google', model: def.model, env: envName } },
-      );
-    },
+    apiKey: apiKeyLookup(def, 'google', 'GEMINI_API_KEY'),
     baseURL: def.baseUrl,
     apiVersion: options.apiVersion,
     defaultModel: def.model,

@@ -1,5 +1,5 @@
 import {
-  AgentError,
+  apiKeyLookup,
   type ChatParams,
   type ModelDefinition,
   type ModelProvider,
@@ -26,19 +26,12 @@ interface OpenAIOptions {
  * openaiFromSpec({ name: 'local', provider: 'openai', model: 'llama3.2', baseUrl: 'http://127.0.0.1:11434/v1', options: {} });
  */
 export function openaiFromSpec(def: ModelDefinition): ModelProvider {
-  const envName = def.apiKeyEnv ?? 'OPENAI_API_KEY';
   const options = def.options as OpenAIOptions;
   const inner = createOpenAIProvider({
-    apiKey: () => {
-      const key = def.apiKey || process.env[envName];
-      if (key) return key;
-      if (def.baseUrl && isLoopback(def.baseUrl)) return 'no-key';
-      throw new AgentError(
-        `openai model ${def.model ?? '(default)'}: no API key; set ${envName} (or api_key in the model's YAML)`,
-        'PROVIDER_ERROR',
-        { context: { provider: 'openai', model: def.model, env: envName } },
-      );
-    },
+    // Servers on loopback (Ollama, llama.cpp) need no key at all.
+    apiKey: apiKeyLookup(def, 'openai', 'OPENAI_API_KEY', () =>
+      def.baseUrl && isLoopback(def.baseUrl) ? 'no-key' : undefined,
+    ),
     baseURL: def.baseUrl,
     defaultModel: def.model,
     retry: def.retry,

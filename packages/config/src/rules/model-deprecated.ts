@@ -1,5 +1,6 @@
 import { modelInfo } from '../compile/model-catalogue.js';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
+import type { IndexedEntry } from '../load/index-documents.js';
 import type { ModelSpec } from '../spec-types.js';
 import { type RuleContext, validAgents, validEntries } from './rule.js';
 
@@ -9,34 +10,28 @@ import { type RuleContext, validAgents, validEntries } from './rule.js';
  */
 export function modelDeprecated(ctx: RuleContext): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const model of validEntries<ModelSpec>(ctx, 'model')) {
-    const notice = modelInfo(model.spec.provider, model.spec.model ?? '')?.deprecated;
+  const check = (entry: IndexedEntry, provider: string, model: string, shown: string) => {
+    const notice = modelInfo(provider, model)?.deprecated;
     if (notice)
       out.push(
         diagnostic(
-          model.file,
-          model.locate(['model']),
+          entry.file,
+          entry.locate(['model']),
           'model-deprecated',
-          `${model.spec.provider} model \`${model.spec.model}\` is deprecated: ${notice}`,
+          `${shown} is deprecated: ${notice}`,
           'warning',
         ),
       );
+  };
+  for (const model of validEntries<ModelSpec>(ctx, 'model')) {
+    const { provider, model: id = '' } = model.spec;
+    check(model, provider, id, `${provider} model \`${id}\``);
   }
   for (const agent of validAgents(ctx)) {
     const ref = agent.spec.model;
     const slash = ref?.indexOf('/') ?? -1;
-    if (!ref || slash <= 0 || ctx.specs.model.has(ref)) continue;
-    const notice = modelInfo(ref.slice(0, slash), ref.slice(slash + 1))?.deprecated;
-    if (notice)
-      out.push(
-        diagnostic(
-          agent.file,
-          agent.locate(['model']),
-          'model-deprecated',
-          `model \`${ref}\` is deprecated: ${notice}`,
-          'warning',
-        ),
-      );
+    if (ref && slash > 0 && !ctx.specs.model.has(ref))
+      check(agent, ref.slice(0, slash), ref.slice(slash + 1), `model \`${ref}\``);
   }
   return out;
 }

@@ -1,13 +1,10 @@
 import {
   type AttemptControl,
-  type ChatParams,
-  collectStream,
   type ModelProvider,
-  type ModelResponse,
+  type NetworkCall,
+  networkProvider,
   providerFailure,
-  providerStream,
   type RetryPolicy,
-  retryPolicy,
   type StreamEvent,
   sdkWarningsOnce,
 } from '@agentctl/core';
@@ -49,125 +46,83 @@ export interface GoogleProviderOptions {
  * createAgent({ name: 'a', provider });
  */
 export function createGoogleProvider(options: GoogleProviderOptions): ModelProvider {
-  return new GoogleProvider(options);
-}
-
-class GoogleProvider implements ModelProvider {
-  readonly name = 'google';
-  readonly #options: GoogleProviderOptions;
-  readonly #policy: RetryPolicy;
-  #client: GoogleGenAI | undefined;
-  #apiKey = '';
-
-  constructor(options: GoogleProviderOptions) {
-    this.#options = options;
-    this.#policy = retryPolicy(options.retry);
-  }
-
-  withRetry(policy: Partial<RetryPolicy>): ModelProvider {
-    return new GoogleProvider({ ...this.#options, retry: { ...this.#options.retry, ...policy } });
-  }
-
-  chat(params: ChatParams): Promise<ModelResponse> {
-    return collectStream(this.stream(params));
-  }
-
-  stream(params: ChatParams): AsyncIterable<StreamEvent> {
-    return providerStream({
-      provider: this.name,
-      model: params.model || this.#options.defaultModel,
-      signal: params.signal,
-      policy: this.#policy,
-      idleTimeoutMs: this.#timeout,
-      secrets: () => [this.#apiKey],
-      prepare: (model) => {
-        const client = this.#connect();
-        const request = toGeminiRequest(
-          { ...params, model },
-          { thinking: this.#options.thinking, cachedContent: this.#options.cachedContent },
-        );
-        return (control) => this.#attempt(client, request, control, params.signal);
-      },
-    });
-  }
-
-  async dispose(): Promise<void> {
-    this.#client = undefined;
-  }
-
-  get #timeout(): number {
-    return this.#options.timeout ?? 60_000;
-  }
-
-  #connect(): GoogleGenAI {
-    if (this.#client) return this.#client;
-    const key = this.#options.apiKey;
-    this.#apiKey = typeof key === 'function' ? key() : key;
+  const settings = { thinking: options.thinking, cachedContent: options.cachedContent };
+  return networkProvider({
+    name: 'google',
+    apiKey: options.apiKey,
+    defaultModel: options.defaultModel,
+    timeout: options.timeout,
+    retry: options.retry,
     // No `retryOptions` and no `timeout`: the SDK then neither retries nor cuts a long stream;
     // the retry policy and its idle timer own both.
-    this.#client = new GoogleGenAI({
-      apiKey: this.#apiKey,
-      httpOptions: {
-        ...(this.#options.baseURL ? { baseUrl: this.#options.baseURL } : {}),
-        ...(this.#options.apiVersion ? { apiVersion: this.#options.apiVersion } : {}),
-        ...(this.#options.headers ? { headers: this.#options.headers } : {}),
-      },
-    });
-    return this.#client;
-  }
+    connect: (apiKey) =>
+      new GoogleGenAI({
+        apiKey,
+        httpOptions: {
+          ...(options.baseURL ? { baseUrl: options.baseURL } : {}),
+          ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}),
+          ...(options.headers ? { headers: options.headers } : {}),
+        },
+      }),
+    prepare: (client, params, call) => {
+      const request = toGeminiRequest(params, settings);
+      return (control) => attempt(client, request, control, params.signal, call);
+    },
+  });
+}
 
-  async *#attempt(
-    client: GoogleGenAI,
-    request: GeminiRequest,
-    control: AttemptControl,
-    signal: AbortSignal | undefined,
-  ): AsyncGenerator<StreamEvent> {
-    const assembler = new ResponseAssembler();
-    let committed = false;
-    try {
-      const stream = await sdkWarningsOnce(() =>
-        client.models.generateContentStream({
-          ...request,
-          config: { ...request.config, abortSignal: control.signal },
-        }),
-      );
+async function* attempt(
+  client: GoogleGenAI,
+  request: GeminiRequest,
+  control: AttemptControl,
+  signal: AbortSignal | undefined,
+  call: NetworkCall,
+): AsyncGenerator<StreamEvent> {
+  const assembler = new ResponseAssembler();
+  let committed = false;
+  try {
+    const stream = await sdkWarningsOnce(() =>
+      client.models.generateContentStream({
+        ...request,
+        config: { ...request.config, abortSignal: control.signal },
+      }),
+    );
+    control.touch();
+    for await (const chunk of stream) {
       control.touch();
-      for await (const chunk of stream) {
-        control.touch();
-        for (const out of assembler.push(chunk as ChunkLike)) {
-          committed = true;
-          yield out;
-        }
+      for (const out of assembler.push(chunk as ChunkLike)) {
+        committed = true;
+        yield out;
       }
-      if (control.signal.aborted) throw new Error('aborted');
-      if (!assembler.complete) {
-        throw providerFailure(new Error('the stream ended before a finish reason'), {
-          provider: this.name,
-          model: request.model,
-          committed,
-          incomplete: true,
-          usage: assembler.reportedUsage,
-        });
-      }
-    } catch (error) {
-      const facts = geminiErrorFacts(error);
-      const failure = providerFailure(error, {
-        provider: this.name,
+    }
+    if (control.signal.aborted) throw new Error('aborted');
+    if (!assembler.complete) {
+      throw providerFailure(new Error('the stream ended before a finish reason'), {
+        provider: 'google',
         model: request.model,
         committed,
-        aborted: signal?.aborted,
-        timedOut: control.timedOut,
-        idleTimeoutMs: this.#timeout,
-        apiMessage: facts.message,
+        incomplete: true,
         usage: assembler.reportedUsage,
-        secrets: [this.#apiKey],
       });
-      if (facts.status && failure.context.type === undefined) failure.context.type = facts.status;
-      // The RetryInfo delay is Gemini's Retry-After; the retry loop reads it from the context.
-      if (facts.retryAfterMs !== undefined && failure.retryable && !committed)
-        failure.context.retryAfterMs = facts.retryAfterMs;
-      throw failure;
     }
-    yield* assembler.finish();
+  } catch (error) {
+    const facts = geminiErrorFacts(error);
+    const failure = providerFailure(error, {
+      provider: 'google',
+      model: request.model,
+      committed,
+      aborted: signal?.aborted,
+      timedOut: control.timedOut,
+      idleTimeoutMs: call.timeoutMs,
+      apiMessage: facts.message,
+      usage: assembler.reportedUsage,
+      secrets: [call.apiKey],
+    });
+    if (facts.status && failure.context.type === undefined) failure.context.type = facts.status;
+    // The RetryInfo delay is Gemini's Retry-After; the retry loop reads it from the context.
+    if (facts.retryAfterMs !== undefined && failure.retryable && !committed)
+      failure.context.retryAfterMs = facts.retryAfterMs;
+    throw failure;
   }
+  yield* assembler.finish();
 }

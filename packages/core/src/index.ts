@@ -124,7 +124,14 @@ export {
   type ModelDefinition,
   type ReasoningDefinition,
 } from './model-definition.js';
-export { type NetworkCall, type NetworkProviderSpec, networkProvider } from './network-provider.js';
+export {
+  type NetworkCall,
+  type NetworkProviderSpec,
+  networkProvider,
+  type SdkAttempt,
+  type StreamAssembler,
+  sdkAttempt,
+} from './network-provider.js';
 export { AutoModel } from './offline/auto-model.js';
 export { EchoModel } from './offline/echo-model.js';
 export { OFFLINE_MODES, type OfflineMode, type OfflineOptions, offline } from './offline/offline-provider.js';

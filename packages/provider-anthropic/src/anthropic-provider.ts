@@ -3,10 +3,9 @@ import {
   type ModelProvider,
   type NetworkCall,
   networkProvider,
-  providerFailure,
   type RetryPolicy,
   type StreamEvent,
-  sdkWarningsOnce,
+  sdkAttempt,
 } from '@agentctl/core';
 import Anthropic from '@anthropic-ai/sdk';
 import { EventAssembler, type RawEventLike } from './event-assembler.js';
@@ -70,55 +69,29 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
   });
 }
 
-async function* attempt(
+function attempt(
   client: Anthropic,
   body: ReturnType<typeof toAnthropicRequest>,
   model: string,
   control: AttemptControl,
   signal: AbortSignal | undefined,
   call: NetworkCall,
-): AsyncGenerator<StreamEvent> {
-  const assembler = new EventAssembler();
-  let committed = false;
-  try {
-    // The SDK warns about a deprecated model on every request: once per process is enough.
-    const stream = await sdkWarningsOnce(() =>
-      client.messages.create(body, { signal: control.signal, maxRetries: 0 }),
-    );
-    control.touch();
-    for await (const event of stream) {
-      control.touch();
-      for (const out of assembler.push(event as RawEventLike)) {
-        committed = true;
-        yield out;
-      }
-    }
-    // The SDK ends a stream quietly when it is aborted, so an early end is checked here.
-    if (control.signal.aborted) throw new Error('aborted');
-    if (!assembler.complete) {
-      throw providerFailure(new Error('the stream ended before message_stop'), {
-        provider: 'anthropic',
-        model,
-        committed,
-        incomplete: true,
-        usage: assembler.reportedUsage,
-      });
-    }
-  } catch (error) {
-    throw providerFailure(error, {
-      provider: 'anthropic',
-      model,
-      committed,
-      aborted: signal?.aborted,
-      timedOut: control.timedOut,
-      idleTimeoutMs: call.timeoutMs,
-      apiMessage: apiMessageOf(error),
-      usage: assembler.reportedUsage,
-      transient: isTransientEvent(error),
-      secrets: [call.apiKey],
-    });
-  }
-  yield* assembler.finish();
+): AsyncIterable<StreamEvent> {
+  return sdkAttempt<RawEventLike>({
+    provider: 'anthropic',
+    model,
+    control,
+    signal,
+    call,
+    assembler: new EventAssembler(),
+    // The SDK warns about a deprecated model on every request; sdkAttempt shows it once.
+    open: async (attemptSignal) =>
+      (await client.messages.create(body, {
+        signal: attemptSignal,
+        maxRetries: 0,
+      })) as AsyncIterable<RawEventLike>,
+    describe: (error) => ({ apiMessage: apiMessageOf(error), transient: isTransientEvent(error) }),
+  });
 }
 
 function apiMessageOf(error: unknown): string | undefined {

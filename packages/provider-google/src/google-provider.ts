@@ -3,10 +3,9 @@ import {
   type ModelProvider,
   type NetworkCall,
   networkProvider,
-  providerFailure,
   type RetryPolicy,
   type StreamEvent,
-  sdkWarningsOnce,
+  sdkAttempt,
 } from '@agentctl/core';
 import { GoogleGenAI } from '@google/genai';
 import { geminiErrorFacts } from './gemini-error.js';
@@ -71,58 +70,32 @@ export function createGoogleProvider(options: GoogleProviderOptions): ModelProvi
   });
 }
 
-async function* attempt(
+function attempt(
   client: GoogleGenAI,
   request: GeminiRequest,
   control: AttemptControl,
   signal: AbortSignal | undefined,
   call: NetworkCall,
-): AsyncGenerator<StreamEvent> {
-  const assembler = new ResponseAssembler();
-  let committed = false;
-  try {
-    const stream = await sdkWarningsOnce(() =>
+): AsyncIterable<StreamEvent> {
+  return sdkAttempt<ChunkLike>({
+    provider: 'google',
+    model: request.model,
+    control,
+    signal,
+    call,
+    assembler: new ResponseAssembler(),
+    open: (attemptSignal) =>
       client.models.generateContentStream({
         ...request,
-        config: { ...request.config, abortSignal: control.signal },
+        config: { ...request.config, abortSignal: attemptSignal },
       }),
-    );
-    control.touch();
-    for await (const chunk of stream) {
-      control.touch();
-      for (const out of assembler.push(chunk as ChunkLike)) {
-        committed = true;
-        yield out;
-      }
-    }
-    if (control.signal.aborted) throw new Error('aborted');
-    if (!assembler.complete) {
-      throw providerFailure(new Error('the stream ended before a finish reason'), {
-        provider: 'google',
-        model: request.model,
-        committed,
-        incomplete: true,
-        usage: assembler.reportedUsage,
-      });
-    }
-  } catch (error) {
-    const facts = geminiErrorFacts(error);
-    const failure = providerFailure(error, {
-      provider: 'google',
-      model: request.model,
-      committed,
-      aborted: signal?.aborted,
-      timedOut: control.timedOut,
-      idleTimeoutMs: call.timeoutMs,
-      apiMessage: facts.message,
-      usage: assembler.reportedUsage,
-      secrets: [call.apiKey],
-    });
-    if (facts.status && failure.context.type === undefined) failure.context.type = facts.status;
-    // The RetryInfo delay is Gemini's Retry-After; the retry loop reads it from the context.
-    if (facts.retryAfterMs !== undefined && failure.retryable && !committed)
-      failure.context.retryAfterMs = facts.retryAfterMs;
-    throw failure;
-  }
-  yield* assembler.finish();
+    describe: (error) => ({ apiMessage: geminiErrorFacts(error).message }),
+    amend: (failure, error) => {
+      const facts = geminiErrorFacts(error);
+      if (facts.status && failure.context.type === undefined) failure.context.type = facts.status;
+      // The RetryInfo delay is Gemini's Retry-After; the retry loop reads it from the context.
+      if (facts.retryAfterMs !== undefined && failure.retryable)
+        failure.context.retryAfterMs = facts.retryAfterMs;
+    },
+  });
 }

@@ -3,10 +3,9 @@ import {
   type ModelProvider,
   type NetworkCall,
   networkProvider,
-  providerFailure,
   type RetryPolicy,
   type StreamEvent,
-  sdkWarningsOnce,
+  sdkAttempt,
 } from '@agentctl/core';
 import OpenAI from 'openai';
 import { ChunkAssembler, type ChunkLike } from './chunk-assembler.js';
@@ -65,53 +64,28 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
   });
 }
 
-async function* attempt(
+function attempt(
   client: OpenAI,
   body: ReturnType<typeof toOpenAIRequest>,
   model: string,
   control: AttemptControl,
   signal: AbortSignal | undefined,
   call: NetworkCall,
-): AsyncGenerator<StreamEvent> {
-  const assembler = new ChunkAssembler();
-  let committed = false;
-  try {
-    const stream = await sdkWarningsOnce(() =>
-      client.chat.completions.create(body, { signal: control.signal, maxRetries: 0 }),
-    );
-    control.touch();
-    for await (const chunk of stream) {
-      control.touch();
-      for (const event of assembler.push(chunk as ChunkLike)) {
-        committed = true;
-        yield event;
-      }
-    }
-    // The SDK ends a stream quietly when it is aborted, so an early end is checked here.
-    if (control.signal.aborted) throw new Error('aborted');
-    if (!assembler.complete) {
-      throw providerFailure(new Error('the stream ended before the model finished'), {
-        provider: 'openai',
-        model,
-        committed,
-        incomplete: true,
-        usage: assembler.reportedUsage,
-      });
-    }
-  } catch (error) {
-    throw providerFailure(error, {
-      provider: 'openai',
-      model,
-      committed,
-      aborted: signal?.aborted,
-      timedOut: control.timedOut,
-      idleTimeoutMs: call.timeoutMs,
-      apiMessage: apiMessageOf(error),
-      usage: assembler.reportedUsage,
-      secrets: [call.apiKey],
-    });
-  }
-  yield* assembler.finish();
+): AsyncIterable<StreamEvent> {
+  return sdkAttempt<ChunkLike>({
+    provider: 'openai',
+    model,
+    control,
+    signal,
+    call,
+    assembler: new ChunkAssembler(),
+    open: async (attemptSignal) =>
+      (await client.chat.completions.create(body, {
+        signal: attemptSignal,
+        maxRetries: 0,
+      })) as AsyncIterable<ChunkLike>,
+    describe: (error) => ({ apiMessage: apiMessageOf(error) }),
+  });
 }
 
 function apiMessageOf(error: unknown): string | undefined {

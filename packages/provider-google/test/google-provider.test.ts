@@ -1,5 +1,6 @@
 import type { AgentError, ChatParams, StreamEvent } from '@agentctl/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { events, lastError } from '../../provider-openai/test/support/stream-events.js';
 import { createGoogleProvider, type GoogleProviderOptions } from '../src/index.js';
 import { type FakeReply, type FakeServer, startFakeServer } from './support/fake-server.js';
 import { geminiError, geminiErrorBody, geminiStream, geminiText, sse } from './support/gemini-wire.js';
@@ -25,23 +26,11 @@ async function setup(replies: FakeReply[], options: Partial<GoogleProviderOption
   return { server, provider };
 }
 
-async function events(iterable: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const out: StreamEvent[] = [];
-  for await (const event of iterable) out.push(event);
-  return out;
-}
-
 const ask = (content: string, extra: Partial<ChatParams> = {}): ChatParams => ({
   model: 'gemini-test',
   messages: [{ role: 'user', content }],
   ...extra,
 });
-
-function lastError(list: StreamEvent[]): AgentError {
-  const last = list.at(-1);
-  if (last?.type !== 'error') throw new Error(`expected an error event, got ${JSON.stringify(last)}`);
-  return last.error as AgentError;
-}
 
 describe('google provider on the wire', () => {
   it('streams an answer with the system instruction, sampling fields and the key header', async () => {

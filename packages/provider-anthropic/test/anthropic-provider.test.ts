@@ -1,4 +1,4 @@
-import type { AgentError, ChatParams, StreamEvent } from '@agentctl/core';
+import type { ChatParams, StreamEvent } from '@agentctl/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { events, lastError } from '../../provider-openai/test/support/stream-events.js';
 import { type AnthropicProviderOptions, createAnthropicProvider } from '../src/index.js';

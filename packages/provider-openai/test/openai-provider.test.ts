@@ -1,4 +1,4 @@
-import type { AgentError, ChatParams, StreamEvent } from '@agentctl/core';
+import type { ChatParams, StreamEvent } from '@agentctl/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAIProvider, type OpenAIProviderOptions } from '../src/index.js';
 import { type FakeReply, type FakeServer, startFakeServer } from './support/fake-server.js';

@@ -78,7 +78,7 @@ export async function resolveModel(
   }
   const chained = named !== undefined && definition.fallback !== undefined && !replaysInstead(spec);
   const provider = chained
-    ? await fallbackChain(named, definition, compiler)
+    ? await fallbackChain(definition, compiler)
     : await makeProvider(spec, definition, named, where, path, compiler, true);
   if (!provider) return undefined;
   return { provider, spec, definition, pricing: pricingOf(definition) };
@@ -159,7 +159,6 @@ async function makeProvider(
  * model, so every agent on it shares one cooldown.
  */
 async function fallbackChain(
-  primary: SpecEntry,
   definition: ModelDefinition,
   compiler: Compiler,
 ): Promise<ModelProvider | undefined> {

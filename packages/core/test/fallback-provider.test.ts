@@ -99,6 +99,43 @@ describe('a fallback chain', () => {
     expect(cut.map((e) => e.type)).toEqual(['token', 'error']);
   });
 
+  it('owns retries only when every model does, and passes a retry policy to each', async () => {
+    const seen: unknown[] = [];
+    const retrying = (name: string): ModelProvider => ({
+      name,
+      chat: () => Promise.reject(new Error('unused')),
+      async *stream() {
+        yield {
+          type: 'done',
+          response: { content: name, toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 } },
+        };
+      },
+      withRetry(policy) {
+        seen.push([name, policy]);
+        return retrying(`${name}+retry`);
+      },
+    });
+    const both = createFallbackProvider({
+      members: [
+        { name: 'a', provider: retrying('a') },
+        { name: 'b', provider: retrying('b') },
+      ],
+    });
+    const configured = both.withRetry?.({ maxAttempts: 7 });
+    expect(seen).toEqual([
+      ['a', { maxAttempts: 7 }],
+      ['b', { maxAttempts: 7 }],
+    ]);
+    expect((await configured?.chat(ask('hi')))?.content).toBe('a+retry');
+    const mixed = createFallbackProvider({
+      members: [
+        { name: 'a', provider: retrying('a') },
+        { name: 'offline', provider: new ScriptModel([]) },
+      ],
+    });
+    expect(mixed.withRetry).toBeUndefined();
+  });
+
   it('judges failures: retryable provider errors and timeouts move on, the rest do not', () => {
     expect(isFallbackError(new AgentError('429', 'PROVIDER_ERROR', { retryable: true }))).toBe(true);
     expect(isFallbackError(new AgentError('idle', 'TIMEOUT', { retryable: true }))).toBe(true);

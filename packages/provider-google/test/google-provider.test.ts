@@ -240,6 +240,21 @@ describe('google provider on the wire', () => {
       ],
     });
   });
+  it('ends a blocked prompt with content_filter and no text', async () => {
+    const { provider } = await setup([
+      sse([
+        {
+          data: {
+            promptFeedback: { blockReason: 'PROHIBITED_CONTENT' },
+            usageMetadata: { promptTokenCount: 7, totalTokenCount: 7 },
+          },
+        },
+      ]),
+    ]);
+    const response = await provider.chat(ask('something forbidden'));
+    expect(response).toMatchObject({ content: null, toolCalls: [], finishReason: 'content_filter' });
+    expect(response.usage.inputTokens).toBe(7);
+  });
 });
 
 describe('google provider failures', () => {

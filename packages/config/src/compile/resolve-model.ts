@@ -5,12 +5,13 @@ import {
   type ModelPricing,
   type ModelProvider,
 } from '@agentctl/core';
+import type { AgentDefinition } from '../definitions.js';
 import { diagnostic } from '../diagnostic.js';
 import type { SpecEntry } from '../load/project-specs.js';
 import { normaliseModel } from '../normalise/normalise-model.js';
 import { displayPath, resolveProjectPath } from '../paths.js';
 import type { ProviderFactory } from '../registry.js';
-import type { AgentSpec, ModelSpec, ProjectSpec } from '../spec-types.js';
+import type { ModelSpec } from '../spec-types.js';
 import type { Compiler } from './compiler.js';
 import { modelInfo } from './model-catalogue.js';
 import { replayFromSpec } from './offline-provider.js';
@@ -31,66 +32,65 @@ const KEY_REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(?::[-?][^}]*)?\}$/;
 /** The model an agent ends up with. */
 export interface ResolvedModel {
   provider: ModelProvider;
-  /** The raw spec, `${VAR}` resolved (for the retry and timeout middleware of offline models). */
-  spec: ModelSpec;
   definition: ModelDefinition;
   pricing?: ModelPricing;
 }
 
 /** The model reference an agent uses: the override given to compile, its own, the project default, or offline/echo. */
-export function modelRefOf(agent: AgentSpec, compiler: Compiler): string {
-  const defaults = (compiler.specs.project?.spec as ProjectSpec | undefined)?.defaults;
-  return compiler.modelOverride ?? agent.model ?? defaults?.model ?? 'offline/echo';
+export function modelRefOf(agent: AgentDefinition, compiler: Compiler): string {
+  return compiler.modelOverride ?? agent.model ?? compiler.project.defaults.model ?? 'offline/echo';
 }
 
 /** Makes (once per model) the provider of an agent's model, reporting why when it cannot. */
 export async function resolveModel(
-  agent: SpecEntry<AgentSpec>,
+  agent: SpecEntry,
+  spec: AgentDefinition,
   compiler: Compiler,
 ): Promise<ResolvedModel | undefined> {
-  const ref = modelRefOf(agent.spec, compiler);
+  const ref = modelRefOf(spec, compiler);
   const named = compiler.specs.model.get(ref);
-  const modelPath = agent.spec.model !== undefined ? ['model'] : [];
-  let spec: ModelSpec | undefined;
+  const modelPath = spec.model !== undefined ? ['model'] : [];
+  let found: ModelDefinition | undefined;
   let where: SpecEntry = agent;
   let path: Array<string | number> = modelPath;
   if (named) {
-    spec = compiler.resolved(named);
+    found = definitionOf(named, compiler);
     where = named;
     path = ['provider'];
-    if (!spec) return undefined;
+    if (!found) return undefined;
   } else {
     const slash = ref.indexOf('/');
     if (slash <= 0) {
       compiler.error(agent, modelPath, 'unresolved-reference', `model \`${ref}\` is not defined`);
       return undefined;
     }
-    spec = { kind: 'model', name: ref, provider: ref.slice(0, slash), model: ref.slice(slash + 1) };
+    found = normaliseModel({
+      kind: 'model',
+      name: ref,
+      provider: ref.slice(0, slash),
+      model: ref.slice(slash + 1),
+    });
   }
-  const keyEnv = named ? keyEnvOf(named) : undefined;
-  let definition: ModelDefinition;
-  try {
-    definition = normaliseModel(spec, keyEnv);
-  } catch (error) {
-    // Only a `${VAR}` the schema could not see gets here (a duration such as `timeout: ${T}`).
-    compiler.error(where, path, 'schema', (error as Error).message);
-    return undefined;
-  }
-  const chained = named !== undefined && definition.fallback !== undefined && !replaysInstead(spec);
+  const definition = found;
+  const chained =
+    named !== undefined && definition.fallback !== undefined && !replaysInstead(definition, compiler);
   const provider = chained
     ? await fallbackChain(definition, compiler)
-    : await makeProvider(spec, definition, named, where, path, compiler, true);
+    : await makeProvider(definition, named, where, path, compiler, true);
   if (!provider) return undefined;
-  return { provider, spec, definition, pricing: pricingOf(definition) };
+  return { provider, definition, pricing: pricingOf(definition) };
+}
+
+// A named model's definition, with the variable of `api_key: ${VAR}` (read from the spec as
+// written) that a missing key is blamed on.
+function definitionOf(named: SpecEntry<ModelSpec>, compiler: Compiler): ModelDefinition | undefined {
+  const found = compiler.definition('model', named);
+  return found && { ...found, apiKeyEnv: KEY_REFERENCE.exec((named.spec as ModelSpec).api_key ?? '')?.[1] };
 }
 
 // Prices written in YAML win over the catalogue's list prices.
 function pricingOf(definition: ModelDefinition): ModelPricing | undefined {
   return definition.pricing ?? modelInfo(definition.provider, definition.model ?? '')?.pricing;
-}
-
-function keyEnvOf(named: SpecEntry): string | undefined {
-  return KEY_REFERENCE.exec((named.spec as ModelSpec).api_key ?? '')?.[1];
 }
 
 /**
@@ -99,7 +99,6 @@ function keyEnvOf(named: SpecEntry): string | undefined {
  * chain as a whole is what an agent asks and what a cassette records.
  */
 async function makeProvider(
-  spec: ModelSpec,
   definition: ModelDefinition,
   named: SpecEntry | undefined,
   where: SpecEntry,
@@ -108,29 +107,33 @@ async function makeProvider(
   wrapped: boolean,
 ): Promise<ModelProvider | undefined> {
   let path = at;
-  const replaying = named !== undefined && replaysInstead(spec);
-  if (replaying || (spec.provider === 'offline' && spec.model === 'replay' && spec.cassette))
+  const keyEnv = definition.apiKeyEnv;
+  const replaying = named !== undefined && replaysInstead(definition, compiler);
+  if (
+    replaying ||
+    (definition.provider === 'offline' && definition.model === 'replay' && definition.cassette)
+  )
     path = ['cassette'];
   // A model that replays needs no provider package: the cassette stands in for it.
   const factory: ProviderFactory | undefined = replaying
     ? (m, ctx) => replayFromSpec(m, ctx, true)
-    : compiler.registry.providers.get(spec.provider);
+    : compiler.registry.providers.get(definition.provider);
   if (!factory) {
     const known = [...compiler.registry.providers.keys()].join(', ');
     compiler.error(
       where,
       path,
       'unknown-provider',
-      `provider \`${spec.provider}\` of model \`${spec.name}\` is not available (registered: ${known})`,
+      `provider \`${definition.provider}\` of model \`${definition.name}\` is not available (registered: ${known})`,
     );
     return undefined;
   }
-  const key = wrapped ? spec.name : `fallback member ${spec.name}`;
+  const key = wrapped ? definition.name : `fallback member ${definition.name}`;
   let pending = compiler.providers.get(key);
   if (!pending) {
     const model = definition;
     if (replaying) {
-      const blame = named && keyEnvOf(named) ? `${keyEnvOf(named)} is not set` : 'its api_key is empty';
+      const blame = keyEnv ? `${keyEnv} is not set` : 'its api_key is empty';
       const cassette = shown(compiler, where, model.cassette);
       compiler.diagnostics.push(
         diagnostic(
@@ -177,18 +180,11 @@ async function fallbackChain(
       const members: FallbackMember[] = [];
       for (const name of names) {
         const entry = compiler.specs.model.get(name);
-        const spec = entry && compiler.resolved(entry);
-        if (!entry || !spec) return undefined;
-        let memberDef = definition;
-        try {
-          if (name !== definition.name) memberDef = normaliseModel(spec, keyEnvOf(entry));
-        } catch (error) {
-          compiler.error(entry, ['provider'], 'schema', (error as Error).message);
-          return undefined;
-        }
-        const provider = await makeProvider(spec, memberDef, entry, entry, ['provider'], compiler, false);
+        const member = name === definition.name ? definition : entry && definitionOf(entry, compiler);
+        if (!entry || !member) return undefined;
+        const provider = await makeProvider(member, entry, entry, ['provider'], compiler, false);
         if (!provider) return undefined;
-        members.push({ name, model: memberDef.model, provider, pricing: pricingOf(memberDef) });
+        members.push({ name, model: member.model, provider, pricing: pricingOf(member) });
       }
       const chain = createFallbackProvider({ members, cooldownMs: definition.fallback?.cooldownMs });
       return compiler.wrapProvider ? compiler.wrapProvider(chain, definition, compiler.secrets) : chain;
@@ -200,8 +196,10 @@ async function fallbackChain(
 
 // A network model with a `cassette:` plays it when it has no key, so a project with real models
 // still runs (and is tested) where no key is set.
-function replaysInstead(spec: ModelSpec): boolean {
-  return spec.provider !== 'offline' && spec.cassette !== undefined && !spec.api_key;
+function replaysInstead(model: ModelDefinition, compiler: Compiler): boolean {
+  // A provider that does not say it works offline is taken to need the network (and a key).
+  const network = compiler.registry.describe('provider', model.provider)?.capabilities?.needsNetwork;
+  return network !== false && model.cassette !== undefined && !model.apiKey;
 }
 
 function shown(compiler: Compiler, where: SpecEntry, written: string | undefined): string {

@@ -122,6 +122,7 @@ export {
   type FallbackDefinition,
   type ModelDefinition,
   type ReasoningDefinition,
+  withDefinitionDefaults,
 } from './model-definition.js';
 export {
   type NetworkCall,

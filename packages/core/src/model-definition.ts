@@ -4,6 +4,7 @@
  * crosses into a provider.
  */
 import { AgentError } from './errors.js';
+import { type ModelProvider, mapRequests } from './model.js';
 import type { ScriptTurn } from './offline/script-model.js';
 import type { RetryPolicy } from './timing/backoff.js';
 import type { ModelPricing } from './usage.js';
@@ -81,4 +82,26 @@ export function apiKeyLookup(
       { context: { provider, model: def.model, env } },
     );
   };
+}
+
+/**
+ * `inner` with each request's unset fields filled from its model definition: the model id,
+ * temperature, top_p and max_output_tokens, and per-call `options` under the request's own.
+ *
+ * @example
+ * return withDefinitionDefaults(createOpenAIProvider({ ... }), def, { reasoningEffort: 'low' });
+ */
+export function withDefinitionDefaults(
+  inner: ModelProvider,
+  def: ModelDefinition,
+  callOptions: Record<string, unknown> = {},
+): ModelProvider {
+  return mapRequests(inner, (params) => ({
+    ...params,
+    model: params.model || def.model || '',
+    temperature: params.temperature ?? def.temperature,
+    topP: params.topP ?? def.topP,
+    maxOutputTokens: params.maxOutputTokens ?? def.maxOutputTokens,
+    options: { ...callOptions, ...params.options },
+  }));
 }

@@ -1,9 +1,8 @@
 import {
   apiKeyLookup,
-  type ChatParams,
   type ModelDefinition,
   type ModelProvider,
-  mapRequests,
+  withDefinitionDefaults,
 } from '@agentctl/core';
 
 import { createGoogleProvider } from './google-provider.js';
@@ -55,15 +54,7 @@ export function googleFromSpec(def: ModelDefinition): ModelProvider {
   });
   const callOptions: Record<string, unknown> = {};
   if (def.extraBody) callOptions.extraBody = def.extraBody;
-  const withDefaults = (params: ChatParams): ChatParams => ({
-    ...params,
-    model: params.model || def.model || '',
-    temperature: params.temperature ?? def.temperature,
-    topP: params.topP ?? def.topP,
-    maxOutputTokens: params.maxOutputTokens ?? def.maxOutputTokens,
-    options: { ...callOptions, ...params.options },
-  });
-  return mapRequests(inner, withDefaults);
+  return withDefinitionDefaults(inner, def, callOptions);
 }
 
 function thinkingOf(def: ModelDefinition, options: GoogleOptions): GoogleThinking | undefined {

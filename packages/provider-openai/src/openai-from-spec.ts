@@ -1,9 +1,8 @@
 import {
   apiKeyLookup,
-  type ChatParams,
   type ModelDefinition,
   type ModelProvider,
-  mapRequests,
+  withDefinitionDefaults,
 } from '@agentctl/core';
 import { createOpenAIProvider } from './openai-provider.js';
 
@@ -45,15 +44,7 @@ export function openaiFromSpec(def: ModelDefinition): ModelProvider {
   if (def.reasoning?.effort) callOptions.reasoningEffort = def.reasoning.effort;
   if (def.parallelToolCalls !== undefined) callOptions.parallelToolCalls = def.parallelToolCalls;
   if (def.extraBody) callOptions.extraBody = def.extraBody;
-  const withDefaults = (params: ChatParams): ChatParams => ({
-    ...params,
-    model: params.model || def.model || '',
-    temperature: params.temperature ?? def.temperature,
-    topP: params.topP ?? def.topP,
-    maxOutputTokens: params.maxOutputTokens ?? def.maxOutputTokens,
-    options: { ...callOptions, ...params.options },
-  });
-  return mapRequests(inner, withDefaults);
+  return withDefinitionDefaults(inner, def, callOptions);
 }
 
 function isLoopback(url: string): boolean {

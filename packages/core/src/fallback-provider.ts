@@ -100,7 +100,9 @@ function fallbackProvider(options: FallbackOptions, cooldowns: Cooldowns): Model
         }
         if (event.type === 'done') {
           const servedBy = { model: member.name, provider: member.provider.name, pricing: member.pricing };
-          yield { type: 'done', response: { ...event.response, servedBy } };
+          // `model` is what traces show: the chain member's model id unless its provider named one.
+          const model = event.response.model ?? member.model;
+          yield { type: 'done', response: { ...event.response, servedBy, ...(model ? { model } : {}) } };
           return;
         }
         if (event.type !== 'fallback') streamed = true;

@@ -44,6 +44,7 @@ describe('a fallback chain', () => {
       type: 'done',
       response: {
         content: 'from the backup',
+        model: 'backup-id',
         servedBy: { model: 'steady', pricing: { input: 1, output: 2 } },
       },
     });

@@ -5,6 +5,7 @@ import { defaultRegistry } from '../../default-registry.js';
 import type { Io } from '../../io.js';
 import { openRuntime } from '../../project.js';
 import { projectSessionStore } from '../../session-store.js';
+import { traceSecrets } from '../../tracing.js';
 import { projectSource, type RuntimeLease } from './project-source.js';
 import { serveOptions } from './serve-options.js';
 
@@ -80,6 +81,7 @@ async function watchedRuntime(raw: Record<string, unknown>, io: Io): Promise<Ser
   watch = await watchProject(
     io.cwd,
     (generation, warnings) => {
+      traceSecrets(generation.runtime);
       for (const d of warnings) io.stderr(`${formatDiagnostic(d)}\n`);
       if (generation.id > 1)
         io.stderr(`[reload] generation ${generation.id} live: ${formatAgentChanges(generation.changes)}\n`);

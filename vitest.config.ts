@@ -5,6 +5,7 @@ const packages = [
   'config',
   'provider-openai',
   'provider-anthropic',
+  'provider-google',
   'store-file',
   'store-postgres',
   'tracing',

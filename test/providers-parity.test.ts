@@ -3,11 +3,16 @@ import {
   type AgentEvent,
   createAgent,
   defineTool,
+  emptyCassette,
   type ModelProvider,
+  ReplayModel,
+  recordingProvider,
   ScriptModel,
 } from '../packages/core/src/index.js';
 import { createAnthropicProvider } from '../packages/provider-anthropic/src/index.js';
 import { anthropicStream } from '../packages/provider-anthropic/test/support/anthropic-wire.js';
+import { createGoogleProvider } from '../packages/provider-google/src/index.js';
+import { geminiStream } from '../packages/provider-google/test/support/gemini-wire.js';
 import { createOpenAIProvider } from '../packages/provider-openai/src/index.js';
 import { type FakeServer, startFakeServer } from '../packages/provider-openai/test/support/fake-server.js';
 import { openaiText, openaiToolCalls } from '../packages/provider-openai/test/support/openai-wire.js';
@@ -66,7 +71,7 @@ function shape(events: AgentEvent[]): string[] {
 }
 
 describe('the same conversation on every provider', () => {
-  it('gives the same sequence of agentctl events on the OpenAI wire, the Anthropic wire and the script model', async () => {
+  it('gives the same sequence of agentctl events on the OpenAI, Anthropic and Gemini wires, the replay of the Gemini run and the script model', async () => {
     const openaiServer = await startFakeServer([
       { sse: openaiToolCalls(CALLS, { size: 3 }) },
       { sse: openaiText(ANSWER, { size: 5 }) },
@@ -83,13 +88,28 @@ describe('the same conversation on every provider', () => {
       ],
       '',
     );
-    servers.push(openaiServer, anthropicServer);
+    const geminiServer = await startFakeServer(
+      [
+        { sse: geminiStream(CALLS.map((c) => ({ functionCall: { name: c.name, args: c.arguments } }))) },
+        { sse: geminiStream([{ text: ANSWER }], { size: 5 }) },
+      ],
+      '',
+    );
+    servers.push(openaiServer, anthropicServer, geminiServer);
     const script = new ScriptModel([{ toolCalls: CALLS }, { text: ANSWER }]);
 
     const viaOpenAI = await runWith(createOpenAIProvider({ apiKey: 'sk-parity', baseURL: openaiServer.url }));
     const viaAnthropic = await runWith(
       createAnthropicProvider({ apiKey: 'sk-ant-parity', baseURL: anthropicServer.url }),
     );
+    // The Gemini run is recorded, then replayed by the offline replay model.
+    const cassette = emptyCassette();
+    const viaGemini = await runWith(
+      recordingProvider(createGoogleProvider({ apiKey: 'AIza-parity', baseURL: geminiServer.url }), cassette),
+    );
+    const replay = new ReplayModel(cassette);
+    const viaReplay = await runWith(replay);
+    replay.assertConsumed();
     const viaScript = await runWith(script);
     script.assertConsumed();
 
@@ -98,7 +118,10 @@ describe('the same conversation on every provider', () => {
     expect(expected).toContain('tool_result:local_time:14:00');
     expect(shape(viaOpenAI.events)).toEqual(expected);
     expect(shape(viaAnthropic.events)).toEqual(expected);
-    for (const run of [viaOpenAI, viaAnthropic, viaScript]) expect(run.result.output).toBe(ANSWER);
+    expect(shape(viaGemini.events)).toEqual(expected);
+    expect(shape(viaReplay.events)).toEqual(expected);
+    for (const run of [viaOpenAI, viaAnthropic, viaGemini, viaReplay, viaScript])
+      expect(run.result.output).toBe(ANSWER);
 
     // Each wire saw the tool results of the first turn in its own format.
     expect(
@@ -106,5 +129,9 @@ describe('the same conversation on every provider', () => {
     ).toHaveLength(2);
     const lastTurn = anthropicServer.requests[1].body.messages.at(-1);
     expect(lastTurn.content.map((b: { type: string }) => b.type)).toEqual(['tool_result', 'tool_result']);
+    const geminiTurn = geminiServer.requests[1].body.contents.at(-1);
+    expect(
+      geminiTurn.parts.map((p: { functionResponse?: { name: string } }) => p.functionResponse?.name),
+    ).toEqual(['weather', 'local_time']);
   });
 });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,6 +80,16 @@ const made: string[] = [];
 export async function tempDir(prefix = 'agentctl-e2e-'): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
   made.push(dir);
+  return dir;
+}
+
+/** A new temp folder (see {@link tempDir}) holding `files` (path relative to it -> text). */
+export async function tempProject(files: Record<string, string>, prefix?: string): Promise<string> {
+  const dir = await tempDir(prefix);
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), text);
+  }
   return dir;
 }
 

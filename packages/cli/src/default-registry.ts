@@ -1,5 +1,6 @@
 import { createRegistry, NO_OPTIONS_SCHEMA, type Registry } from '@agentctl/config';
 import { ANTHROPIC_OPTIONS_SCHEMA } from '@agentctl/provider-anthropic/options-schema';
+import { GOOGLE_OPTIONS_SCHEMA } from '@agentctl/provider-google/options-schema';
 import { OPENAI_OPTIONS_SCHEMA } from '@agentctl/provider-openai/options-schema';
 import { POSTGRES_OPTIONS_SCHEMA } from '@agentctl/store-postgres/options-schema';
 
@@ -29,6 +30,15 @@ export function defaultRegistry(): Registry {
         schema: ANTHROPIC_OPTIONS_SCHEMA,
         // Its request types have no temperature or top_p.
         capabilities: { ...network, unsupportedSettings: ['temperature', 'top_p'] },
+      },
+    )
+    .registerProvider(
+      'google',
+      async (def) => (await import('@agentctl/provider-google')).googleFromSpec(def),
+      {
+        description: 'The Gemini API (Google AI Studio).',
+        schema: GOOGLE_OPTIONS_SCHEMA,
+        capabilities: network,
       },
     )
     .registerMemory(

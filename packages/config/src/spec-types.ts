@@ -132,6 +132,10 @@ export interface ModelSpec {
   options?: Record<string, unknown>;
   reasoning?: { effort?: 'minimal' | 'low' | 'medium' | 'high'; budget_tokens?: number };
   parallel_tool_calls?: boolean;
+  /** Models asked in order when this one fails with a retryable error after its own retries. */
+  fallback?: string[];
+  /** How long a failed model of the chain is passed over. */
+  cooldown?: DurationSpec;
   script?: string | ScriptTurnSpec[];
   cassette?: string;
 }

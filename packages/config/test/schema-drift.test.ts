@@ -80,6 +80,8 @@ const model: Required<ModelSpec> = {
   options: { x: 1 },
   reasoning: { effort: 'high', budget_tokens: 2048 },
   parallel_tool_calls: false,
+  fallback: ['backup'],
+  cooldown: '1m',
   script: [
     {
       match: 'a',

@@ -62,7 +62,17 @@ export interface EventPayloads {
   state_delta: { delta: Record<string, unknown> };
   transfer: { from: string; to: string };
   escalate: { reason?: string };
-  usage: { usage: UsageStats; total: UsageStats };
+  /** `model` names the model that spent the tokens when a fallback chain picks among several. */
+  usage: { usage: UsageStats; total: UsageStats; model?: string };
+  /** A fallback chain left a model that failed (after its retries) for the next one. */
+  model_fallback: {
+    from: string;
+    to: string;
+    /** The failure, in words. */
+    reason: string;
+    code: AgentErrorCode;
+    status?: number;
+  };
   error: { code: AgentErrorCode; message: string; context?: Record<string, unknown> };
   agent_end: { agent: string; output: string };
   run_end: { status: RunStatus; output: string; usage: UsageStats; duration: number };
@@ -90,6 +100,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'transfer',
   'escalate',
   'usage',
+  'model_fallback',
   'error',
   'agent_end',
   'run_end',

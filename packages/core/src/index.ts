@@ -56,6 +56,13 @@ export {
   type PendingApproval,
   type RunStatus,
 } from './events.js';
+export {
+  createFallbackProvider,
+  DEFAULT_FALLBACK_COOLDOWN_MS,
+  type FallbackMember,
+  type FallbackOptions,
+  isFallbackError,
+} from './fallback-provider.js';
 export { controlTools, EXIT_LOOP_TOOL, TRANSFER_TOOL, transferTargets } from './invocation/control-tools.js';
 export { historyFor, isVisible } from './invocation/history.js';
 export {
@@ -102,13 +109,29 @@ export {
   type JsonSchema,
   type ModelProvider,
   type ModelResponse,
+  type ModelSwitch,
   mapRequests,
   ownsRetries,
   type ResponseFormat,
+  type ServedBy,
   type StreamEvent,
   type ToolDefinition,
 } from './model.js';
-export type { ModelDefinition, ReasoningDefinition } from './model-definition.js';
+export {
+  apiKeyLookup,
+  type FallbackDefinition,
+  type ModelDefinition,
+  type ReasoningDefinition,
+  withDefinitionDefaults,
+} from './model-definition.js';
+export {
+  type NetworkCall,
+  type NetworkProviderSpec,
+  networkProvider,
+  type SdkAttempt,
+  type StreamAssembler,
+  sdkAttempt,
+} from './network-provider.js';
 export { AutoModel } from './offline/auto-model.js';
 export { EchoModel } from './offline/echo-model.js';
 export { OFFLINE_MODES, type OfflineMode, type OfflineOptions, offline } from './offline/offline-provider.js';
@@ -236,6 +259,7 @@ export {
   type UsageStats,
   usageOfCall,
 } from './usage.js';
+export { sdkWarningsOnce, warnOnce } from './warn-once.js';
 export { LoopAgent, type LoopAgentConfig } from './workflow/loop-agent.js';
 export { ParallelAgent } from './workflow/parallel-agent.js';
 export { SequentialAgent } from './workflow/sequential-agent.js';

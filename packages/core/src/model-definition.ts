@@ -3,6 +3,8 @@
  * `@agentctl/config`, or code) says about one model, camelCase, durations in ms. No YAML spelling
  * crosses into a provider.
  */
+import { AgentError } from './errors.js';
+import { type ModelProvider, mapRequests } from './model.js';
 import type { ScriptTurn } from './offline/script-model.js';
 import type { RetryPolicy } from './timing/backoff.js';
 import type { ModelPricing } from './usage.js';
@@ -12,6 +14,14 @@ export interface ReasoningDefinition {
   effort?: 'minimal' | 'low' | 'medium' | 'high';
   /** Tokens a model may spend thinking (Anthropic `thinking.budget_tokens`). */
   budgetTokens?: number;
+}
+
+/** The models a model falls back to when it fails with a retryable error after its own retries. */
+export interface FallbackDefinition {
+  /** Names of other models, tried in order. */
+  models: string[];
+  /** How long a model that failed is passed over, ms. */
+  cooldownMs?: number;
 }
 
 /** A `kind: model` document (or an inline `provider/model`), normalised. */
@@ -43,4 +53,55 @@ export interface ModelDefinition {
   script?: string | ScriptTurn[];
   /** A cassette path as written (relative to the model's file). */
   cassette?: string;
+  /** The chain tried when this model fails (429, 5xx, timeouts) after its own retries. */
+  fallback?: FallbackDefinition;
+}
+
+/**
+ * The API key lookup of a network model: `api_key` from the definition, else the variable it
+ * names (`apiKeyEnv`), else `defaultEnv`, else what `orElse` gives (a keyless local server); asked
+ * at the first request, so `validate` and offline runs need no key. A missing key fails with an
+ * error naming the variable to set.
+ *
+ * @example
+ * createGoogleProvider({ apiKey: apiKeyLookup(def, 'google', 'GEMINI_API_KEY') });
+ */
+export function apiKeyLookup(
+  def: ModelDefinition,
+  provider: string,
+  defaultEnv: string,
+  orElse?: () => string | undefined,
+): () => string {
+  const env = def.apiKeyEnv ?? defaultEnv;
+  return () => {
+    const key = def.apiKey || process.env[env] || orElse?.();
+    if (key) return key;
+    throw new AgentError(
+      `${provider} model ${def.model ?? '(default)'}: no API key; set ${env} (or api_key in the model's YAML)`,
+      'PROVIDER_ERROR',
+      { context: { provider, model: def.model, env } },
+    );
+  };
+}
+
+/**
+ * `inner` with each request's unset fields filled from its model definition: the model id,
+ * temperature, top_p and max_output_tokens, and per-call `options` under the request's own.
+ *
+ * @example
+ * return withDefinitionDefaults(createOpenAIProvider({ ... }), def, { reasoningEffort: 'low' });
+ */
+export function withDefinitionDefaults(
+  inner: ModelProvider,
+  def: ModelDefinition,
+  callOptions: Record<string, unknown> = {},
+): ModelProvider {
+  return mapRequests(inner, (params) => ({
+    ...params,
+    model: params.model || def.model || '',
+    temperature: params.temperature ?? def.temperature,
+    topP: params.topP ?? def.topP,
+    maxOutputTokens: params.maxOutputTokens ?? def.maxOutputTokens,
+    options: { ...callOptions, ...params.options },
+  }));
 }

@@ -1,6 +1,6 @@
 import type { Message, ToolCall } from './messages.js';
 import type { RetryPolicy } from './timing/backoff.js';
-import type { TokenUsage } from './usage.js';
+import type { ModelPricing, TokenUsage } from './usage.js';
 
 /** A JSON Schema document, kept as plain data so the core depends on no schema library's types. */
 export type JsonSchema = Record<string, unknown>;
@@ -50,6 +50,30 @@ export interface ModelResponse {
   model?: string;
   /** Provider-specific data the next request must send back (for example thinking blocks). */
   providerData?: Record<string, unknown>;
+  /** Which model answered, set by a provider that picks among several (a fallback chain). */
+  servedBy?: ServedBy;
+}
+
+/** The model that produced an answer, and its prices, so usage is counted against it. */
+export interface ServedBy {
+  /** The model's configured name (`kind: model` name). */
+  model: string;
+  /** Its provider's registry name. */
+  provider: string;
+  pricing?: ModelPricing;
+}
+
+/** Why a fallback chain left one model for the next: the failure that made it switch. */
+export interface ModelSwitch {
+  /** The configured name of the model that failed. */
+  from: string;
+  /** The configured name of the model asked next. */
+  to: string;
+  /** The failure, after that model's own retries. */
+  error: Error;
+  /** Tokens the failed call had spent, with the prices of the model that spent them. */
+  usage?: TokenUsage;
+  pricing?: ModelPricing;
 }
 
 /** What a streaming model call yields, ending with exactly one `done` or `error`. */
@@ -59,7 +83,8 @@ export type StreamEvent =
   | { type: 'tool_call_delta'; id: string; argumentsDelta: string }
   | { type: 'tool_call_end'; id: string; call: ToolCall }
   | { type: 'done'; response: ModelResponse }
-  | { type: 'error'; error: Error };
+  | { type: 'error'; error: Error }
+  | ({ type: 'fallback' } & ModelSwitch);
 
 /** A source of model answers: a vendor API, a local server or the offline models. */
 export interface ModelProvider {

@@ -1,5 +1,5 @@
 import {
-  AgentError,
+  apiKeyLookup,
   type ChatParams,
   type ModelDefinition,
   type ModelProvider,
@@ -32,20 +32,11 @@ export const THINKING_BUDGET_OF_EFFORT: Readonly<Record<string, number>> = {
  * anthropicFromSpec({ name: 'claude', provider: 'anthropic', model: 'claude-sonnet-4-5', options: { promptCaching: true } });
  */
 export function anthropicFromSpec(def: ModelDefinition): ModelProvider {
-  const envName = def.apiKeyEnv ?? 'ANTHROPIC_API_KEY';
   const options = def.options as AnthropicOptions;
   const effort = def.reasoning?.effort;
   const budget = def.reasoning?.budgetTokens ?? (effort ? THINKING_BUDGET_OF_EFFORT[effort] : undefined);
   const inner = createAnthropicProvider({
-    apiKey: () => {
-      const key = def.apiKey || process.env[envName];
-      if (key) return key;
-      throw new AgentError(
-        `anthropic model ${def.model ?? '(default)'}: no API key; set ${envName} (or api_key in the model's YAML)`,
-        'PROVIDER_ERROR',
-        { context: { provider: 'anthropic', model: def.model, env: envName } },
-      );
-    },
+    apiKey: apiKeyLookup(def, 'anthropic', 'ANTHROPIC_API_KEY'),
     baseURL: def.baseUrl,
     defaultModel: def.model,
     retry: def.retry,

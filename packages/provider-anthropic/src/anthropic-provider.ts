@@ -1,14 +1,11 @@
 import {
   type AttemptControl,
-  type ChatParams,
-  collectStream,
   type ModelProvider,
-  type ModelResponse,
-  providerFailure,
-  providerStream,
+  type NetworkCall,
+  networkProvider,
   type RetryPolicy,
-  retryPolicy,
   type StreamEvent,
+  sdkAttempt,
 } from '@agentctl/core';
 import Anthropic from '@anthropic-ai/sdk';
 import { EventAssembler, type RawEventLike } from './event-assembler.js';
@@ -42,125 +39,59 @@ export interface AnthropicProviderOptions {
  * token. Thinking blocks travel in `providerData.anthropic.thinking` and are sent back unchanged.
  *
  * @example
- * const provider = createAnthropicProvider({ apiKey: process.env.ANTHROPIC_API_KEY!, defaultModel: 'claude-sonnet-4-5' });
+ * const provider = createAnthropicProvider({ apiKey: process.env.ANTHROPIC_API_KEY!, defaultModel: 'claude-sonnet-4-6' });
  * createAgent({ name: 'a', provider });
  */
 export function createAnthropicProvider(options: AnthropicProviderOptions): ModelProvider {
-  return new AnthropicProvider(options);
+  return networkProvider({
+    name: 'anthropic',
+    apiKey: options.apiKey,
+    defaultModel: options.defaultModel,
+    timeout: options.timeout,
+    retry: options.retry,
+    connect: (apiKey, timeoutMs) =>
+      new Anthropic({
+        apiKey,
+        baseURL: options.baseURL ?? 'https://api.anthropic.com',
+        defaultHeaders: options.headers,
+        maxRetries: 0,
+        // The idle timer of the retry policy is the real limit; this only bounds a call it cannot see.
+        timeout: timeoutMs * 2,
+      }),
+    prepare: (client, params, call) => {
+      const body = toAnthropicRequest(params, {
+        maxOutputTokens: options.maxOutputTokens ?? 4096,
+        promptCaching: options.promptCaching ?? false,
+        thinkingBudget: options.thinking?.budgetTokens,
+      });
+      return (control) => attempt(client, body, params.model, control, params.signal, call);
+    },
+  });
 }
 
-class AnthropicProvider implements ModelProvider {
-  readonly name = 'anthropic';
-  readonly #options: AnthropicProviderOptions;
-  readonly #policy: RetryPolicy;
-  #client: Anthropic | undefined;
-  #apiKey = '';
-
-  constructor(options: AnthropicProviderOptions) {
-    this.#options = options;
-    this.#policy = retryPolicy(options.retry);
-  }
-
-  withRetry(policy: Partial<RetryPolicy>): ModelProvider {
-    return new AnthropicProvider({ ...this.#options, retry: { ...this.#options.retry, ...policy } });
-  }
-
-  chat(params: ChatParams): Promise<ModelResponse> {
-    return collectStream(this.stream(params));
-  }
-
-  stream(params: ChatParams): AsyncIterable<StreamEvent> {
-    return providerStream({
-      provider: this.name,
-      model: params.model || this.#options.defaultModel,
-      signal: params.signal,
-      policy: this.#policy,
-      idleTimeoutMs: this.#timeout,
-      secrets: () => [this.#apiKey],
-      prepare: (model) => {
-        const client = this.#connect();
-        const body = toAnthropicRequest(
-          { ...params, model },
-          {
-            maxOutputTokens: this.#options.maxOutputTokens ?? 4096,
-            promptCaching: this.#options.promptCaching ?? false,
-            thinkingBudget: this.#options.thinking?.budgetTokens,
-          },
-        );
-        return (control) => this.#attempt(client, body, model, control, params.signal);
-      },
-    });
-  }
-
-  async dispose(): Promise<void> {
-    this.#client = undefined;
-  }
-
-  get #timeout(): number {
-    return this.#options.timeout ?? 60_000;
-  }
-
-  #connect(): Anthropic {
-    if (this.#client) return this.#client;
-    const key = this.#options.apiKey;
-    this.#apiKey = typeof key === 'function' ? key() : key;
-    this.#client = new Anthropic({
-      apiKey: this.#apiKey,
-      baseURL: this.#options.baseURL ?? 'https://api.anthropic.com',
-      defaultHeaders: this.#options.headers,
-      maxRetries: 0,
-      // The idle timer of the retry policy is the real limit; this only bounds a call it cannot see.
-      timeout: this.#timeout * 2,
-    });
-    return this.#client;
-  }
-
-  async *#attempt(
-    client: Anthropic,
-    body: ReturnType<typeof toAnthropicRequest>,
-    model: string,
-    control: AttemptControl,
-    signal: AbortSignal | undefined,
-  ): AsyncGenerator<StreamEvent> {
-    const assembler = new EventAssembler();
-    let committed = false;
-    try {
-      const stream = await client.messages.create(body, { signal: control.signal, maxRetries: 0 });
-      control.touch();
-      for await (const event of stream) {
-        control.touch();
-        for (const out of assembler.push(event as RawEventLike)) {
-          committed = true;
-          yield out;
-        }
-      }
-      // The SDK ends a stream quietly when it is aborted, so an early end is checked here.
-      if (control.signal.aborted) throw new Error('aborted');
-      if (!assembler.complete) {
-        throw providerFailure(new Error('the stream ended before message_stop'), {
-          provider: this.name,
-          model,
-          committed,
-          incomplete: true,
-          usage: assembler.reportedUsage,
-        });
-      }
-    } catch (error) {
-      throw providerFailure(error, {
-        provider: this.name,
-        model,
-        committed,
-        aborted: signal?.aborted,
-        timedOut: control.timedOut,
-        idleTimeoutMs: this.#timeout,
-        apiMessage: apiMessageOf(error),
-        usage: assembler.reportedUsage,
-        transient: isTransientEvent(error),
-        secrets: [this.#apiKey],
-      });
-    }
-    yield* assembler.finish();
-  }
+function attempt(
+  client: Anthropic,
+  body: ReturnType<typeof toAnthropicRequest>,
+  model: string,
+  control: AttemptControl,
+  signal: AbortSignal | undefined,
+  call: NetworkCall,
+): AsyncIterable<StreamEvent> {
+  return sdkAttempt<RawEventLike>({
+    provider: 'anthropic',
+    model,
+    control,
+    signal,
+    call,
+    assembler: new EventAssembler(),
+    // The SDK warns about a deprecated model on every request; sdkAttempt shows it once.
+    open: async (attemptSignal) =>
+      (await client.messages.create(body, {
+        signal: attemptSignal,
+        maxRetries: 0,
+      })) as AsyncIterable<RawEventLike>,
+    describe: (error) => ({ apiMessage: apiMessageOf(error), transient: isTransientEvent(error) }),
+  });
 }
 
 function apiMessageOf(error: unknown): string | undefined {

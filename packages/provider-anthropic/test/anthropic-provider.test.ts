@@ -1,5 +1,6 @@
-import type { AgentError, ChatParams, StreamEvent } from '@agentctl/core';
+import type { ChatParams, StreamEvent } from '@agentctl/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { events, lastError } from '../../provider-openai/test/support/stream-events.js';
 import { type AnthropicProviderOptions, createAnthropicProvider } from '../src/index.js';
 import { anthropicError, anthropicStream, anthropicText, sse } from './support/anthropic-wire.js';
 import { type FakeReply, type FakeServer, startFakeServer } from './support/fake-server.js';
@@ -24,23 +25,11 @@ async function setup(replies: FakeReply[], options: Partial<AnthropicProviderOpt
   return { server, provider };
 }
 
-async function events(iterable: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const out: StreamEvent[] = [];
-  for await (const event of iterable) out.push(event);
-  return out;
-}
-
 const ask = (content: string, extra: Partial<ChatParams> = {}): ChatParams => ({
   model: 'claude-test',
   messages: [{ role: 'user', content }],
   ...extra,
 });
-
-function lastError(list: StreamEvent[]): AgentError {
-  const last = list.at(-1);
-  if (last?.type !== 'error') throw new Error(`expected an error event, got ${JSON.stringify(last)}`);
-  return last.error as AgentError;
-}
 
 describe('anthropic provider on the wire', () => {
   it('streams an answer and sends the version header, a bearer key and no sampling fields', async () => {

@@ -1,9 +1,8 @@
 import {
-  AgentError,
-  type ChatParams,
+  apiKeyLookup,
   type ModelDefinition,
   type ModelProvider,
-  mapRequests,
+  withDefinitionDefaults,
 } from '@agentctl/core';
 import { createOpenAIProvider } from './openai-provider.js';
 
@@ -26,19 +25,12 @@ interface OpenAIOptions {
  * openaiFromSpec({ name: 'local', provider: 'openai', model: 'llama3.2', baseUrl: 'http://127.0.0.1:11434/v1', options: {} });
  */
 export function openaiFromSpec(def: ModelDefinition): ModelProvider {
-  const envName = def.apiKeyEnv ?? 'OPENAI_API_KEY';
   const options = def.options as OpenAIOptions;
   const inner = createOpenAIProvider({
-    apiKey: () => {
-      const key = def.apiKey || process.env[envName];
-      if (key) return key;
-      if (def.baseUrl && isLoopback(def.baseUrl)) return 'no-key';
-      throw new AgentError(
-        `openai model ${def.model ?? '(default)'}: no API key; set ${envName} (or api_key in the model's YAML)`,
-        'PROVIDER_ERROR',
-        { context: { provider: 'openai', model: def.model, env: envName } },
-      );
-    },
+    // Servers on loopback (Ollama, llama.cpp) need no key at all.
+    apiKey: apiKeyLookup(def, 'openai', 'OPENAI_API_KEY', () =>
+      def.baseUrl && isLoopback(def.baseUrl) ? 'no-key' : undefined,
+    ),
     baseURL: def.baseUrl,
     defaultModel: def.model,
     retry: def.retry,
@@ -52,15 +44,7 @@ export function openaiFromSpec(def: ModelDefinition): ModelProvider {
   if (def.reasoning?.effort) callOptions.reasoningEffort = def.reasoning.effort;
   if (def.parallelToolCalls !== undefined) callOptions.parallelToolCalls = def.parallelToolCalls;
   if (def.extraBody) callOptions.extraBody = def.extraBody;
-  const withDefaults = (params: ChatParams): ChatParams => ({
-    ...params,
-    model: params.model || def.model || '',
-    temperature: params.temperature ?? def.temperature,
-    topP: params.topP ?? def.topP,
-    maxOutputTokens: params.maxOutputTokens ?? def.maxOutputTokens,
-    options: { ...callOptions, ...params.options },
-  });
-  return mapRequests(inner, withDefaults);
+  return withDefinitionDefaults(inner, def, callOptions);
 }
 
 function isLoopback(url: string): boolean {

@@ -1,14 +1,11 @@
 import {
   type AttemptControl,
-  type ChatParams,
-  collectStream,
   type ModelProvider,
-  type ModelResponse,
-  providerFailure,
-  providerStream,
+  type NetworkCall,
+  networkProvider,
   type RetryPolicy,
-  retryPolicy,
   type StreamEvent,
+  sdkAttempt,
 } from '@agentctl/core';
 import OpenAI from 'openai';
 import { ChunkAssembler, type ChunkLike } from './chunk-assembler.js';
@@ -43,115 +40,52 @@ export interface OpenAIProviderOptions {
  * createAgent({ name: 'a', provider });
  */
 export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvider {
-  return new OpenAIProvider(options);
+  return networkProvider({
+    name: 'openai',
+    apiKey: options.apiKey,
+    defaultModel: options.defaultModel,
+    timeout: options.timeout,
+    retry: options.retry,
+    connect: (apiKey, timeoutMs) =>
+      new OpenAI({
+        apiKey,
+        baseURL: options.baseURL ?? 'https://api.openai.com/v1',
+        organization: options.organization ?? null,
+        project: null,
+        defaultHeaders: options.headers,
+        maxRetries: 0,
+        // The idle timer of the retry policy is the real limit; this only bounds a call it cannot see.
+        timeout: timeoutMs * 2,
+      }),
+    prepare: (client, params, call) => {
+      const body = toOpenAIRequest(params, options.maxTokensField);
+      return (control) => attempt(client, body, params.model, control, params.signal, call);
+    },
+  });
 }
 
-class OpenAIProvider implements ModelProvider {
-  readonly name = 'openai';
-  readonly #options: OpenAIProviderOptions;
-  readonly #policy: RetryPolicy;
-  #client: OpenAI | undefined;
-  #apiKey = '';
-
-  constructor(options: OpenAIProviderOptions) {
-    this.#options = options;
-    this.#policy = retryPolicy(options.retry);
-  }
-
-  withRetry(policy: Partial<RetryPolicy>): ModelProvider {
-    return new OpenAIProvider({ ...this.#options, retry: { ...this.#options.retry, ...policy } });
-  }
-
-  chat(params: ChatParams): Promise<ModelResponse> {
-    return collectStream(this.stream(params));
-  }
-
-  stream(params: ChatParams): AsyncIterable<StreamEvent> {
-    return providerStream({
-      provider: this.name,
-      model: params.model || this.#options.defaultModel,
-      signal: params.signal,
-      policy: this.#policy,
-      idleTimeoutMs: this.#timeout,
-      secrets: () => [this.#apiKey],
-      prepare: (model) => {
-        const client = this.#connect();
-        const body = toOpenAIRequest({ ...params, model }, this.#options.maxTokensField);
-        return (control) => this.#attempt(client, body, model, control, params.signal);
-      },
-    });
-  }
-
-  async dispose(): Promise<void> {
-    this.#client = undefined;
-  }
-
-  get #timeout(): number {
-    return this.#options.timeout ?? 60_000;
-  }
-
-  #connect(): OpenAI {
-    if (this.#client) return this.#client;
-    const key = this.#options.apiKey;
-    this.#apiKey = typeof key === 'function' ? key() : key;
-    this.#client = new OpenAI({
-      apiKey: this.#apiKey,
-      baseURL: this.#options.baseURL ?? 'https://api.openai.com/v1',
-      organization: this.#options.organization ?? null,
-      project: null,
-      defaultHeaders: this.#options.headers,
-      maxRetries: 0,
-      // The idle timer of the retry policy is the real limit; this only bounds a call it cannot see.
-      timeout: this.#timeout * 2,
-    });
-    return this.#client;
-  }
-
-  async *#attempt(
-    client: OpenAI,
-    body: ReturnType<typeof toOpenAIRequest>,
-    model: string,
-    control: AttemptControl,
-    signal: AbortSignal | undefined,
-  ): AsyncGenerator<StreamEvent> {
-    const assembler = new ChunkAssembler();
-    let committed = false;
-    try {
-      const stream = await client.chat.completions.create(body, { signal: control.signal, maxRetries: 0 });
-      control.touch();
-      for await (const chunk of stream) {
-        control.touch();
-        for (const event of assembler.push(chunk as ChunkLike)) {
-          committed = true;
-          yield event;
-        }
-      }
-      // The SDK ends a stream quietly when it is aborted, so an early end is checked here.
-      if (control.signal.aborted) throw new Error('aborted');
-      if (!assembler.complete) {
-        throw providerFailure(new Error('the stream ended before the model finished'), {
-          provider: this.name,
-          model,
-          committed,
-          incomplete: true,
-          usage: assembler.reportedUsage,
-        });
-      }
-    } catch (error) {
-      throw providerFailure(error, {
-        provider: this.name,
-        model,
-        committed,
-        aborted: signal?.aborted,
-        timedOut: control.timedOut,
-        idleTimeoutMs: this.#timeout,
-        apiMessage: apiMessageOf(error),
-        usage: assembler.reportedUsage,
-        secrets: [this.#apiKey],
-      });
-    }
-    yield* assembler.finish();
-  }
+function attempt(
+  client: OpenAI,
+  body: ReturnType<typeof toOpenAIRequest>,
+  model: string,
+  control: AttemptControl,
+  signal: AbortSignal | undefined,
+  call: NetworkCall,
+): AsyncIterable<StreamEvent> {
+  return sdkAttempt<ChunkLike>({
+    provider: 'openai',
+    model,
+    control,
+    signal,
+    call,
+    assembler: new ChunkAssembler(),
+    open: async (attemptSignal) =>
+      (await client.chat.completions.create(body, {
+        signal: attemptSignal,
+        maxRetries: 0,
+      })) as AsyncIterable<ChunkLike>,
+    describe: (error) => ({ apiMessage: apiMessageOf(error) }),
+  });
 }
 
 function apiMessageOf(error: unknown): string | undefined {

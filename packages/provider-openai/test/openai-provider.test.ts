@@ -1,8 +1,9 @@
-import type { AgentError, ChatParams, StreamEvent } from '@agentctl/core';
+import type { ChatParams, StreamEvent } from '@agentctl/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAIProvider, type OpenAIProviderOptions } from '../src/index.js';
 import { type FakeReply, type FakeServer, startFakeServer } from './support/fake-server.js';
 import { openaiError, openaiText, openaiToolCalls, sse } from './support/openai-wire.js';
+import { events, lastError } from './support/stream-events.js';
 
 const KEY = 'sk-test-secret-key-0123456789';
 let server: FakeServer | undefined;
@@ -24,23 +25,11 @@ async function setup(replies: FakeReply[], options: Partial<OpenAIProviderOption
   return { server, provider };
 }
 
-async function events(iterable: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const out: StreamEvent[] = [];
-  for await (const event of iterable) out.push(event);
-  return out;
-}
-
 const ask = (content: string, extra: Partial<ChatParams> = {}): ChatParams => ({
   model: 'gpt-test',
   messages: [{ role: 'user', content }],
   ...extra,
 });
-
-function lastError(list: StreamEvent[]): AgentError {
-  const last = list.at(-1);
-  if (last?.type !== 'error') throw new Error(`expected an error event, got ${JSON.stringify(last)}`);
-  return last.error as AgentError;
-}
 
 describe('openai provider on the wire', () => {
   it('streams an answer token by token and sends a well-formed request', async () => {

@@ -7,6 +7,8 @@ export interface ModelInfo {
   /** Most tokens one answer can have. */
   maxOutputTokens?: number;
   pricing: ModelPricing;
+  /** Set when the provider has announced the model's retirement: what `validate` warns with. */
+  deprecated?: string;
 }
 
 /**
@@ -71,7 +73,11 @@ const CATALOGUE: Record<string, Record<string, ModelInfo>> = {
     'claude-opus-4-1': m(15, 75, 1.5, 18.75, CLAUDE, 32_000),
     'claude-opus-4': m(15, 75, 1.5, 18.75, CLAUDE, 32_000),
     'claude-sonnet-4-6': m(3, 15, 0.3, 3.75, CLAUDE, 64_000),
-    'claude-sonnet-4-5': m(3, 15, 0.3, 3.75, CLAUDE, 64_000),
+    'claude-sonnet-4-5': {
+      ...m(3, 15, 0.3, 3.75, CLAUDE, 64_000),
+      // @anthropic-ai/sdk 1.x lists it in DEPRECATED_MODELS and warns on every request.
+      deprecated: 'reaches end of life on 2026-11-30; use claude-sonnet-4-6',
+    },
     'claude-sonnet-4': m(3, 15, 0.3, 3.75, CLAUDE, 64_000),
     'claude-haiku-4-5': m(1, 5, 0.1, 1.25, CLAUDE, 64_000),
     'claude-3-5-haiku': m(0.8, 4, 0.08, 1, CLAUDE, 8_192),

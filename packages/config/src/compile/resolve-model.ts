@@ -1,4 +1,10 @@
-import type { ModelDefinition, ModelPricing, ModelProvider } from '@agentctl/core';
+import {
+  createFallbackProvider,
+  type FallbackMember,
+  type ModelDefinition,
+  type ModelPricing,
+  type ModelProvider,
+} from '@agentctl/core';
 import type { AgentDefinition } from '../definitions.js';
 import { diagnostic } from '../diagnostic.js';
 import type { SpecEntry } from '../load/project-specs.js';
@@ -54,12 +60,10 @@ export async function resolveModel(
   let where: SpecEntry = agent;
   let path: Array<string | number> = modelPath;
   if (named) {
-    found = compiler.definition('model', named);
+    found = definitionOf(named, compiler);
     where = named;
     path = ['provider'];
     if (!found) return undefined;
-    // `api_key: ${VAR}`: the variable a missing key is blamed on, read from the spec as written.
-    found = { ...found, apiKeyEnv: KEY_REFERENCE.exec((named.spec as ModelSpec).api_key ?? '')?.[1] };
   } else {
     const slash = ref.indexOf('/');
     if (slash <= 0) {
@@ -74,6 +78,41 @@ export async function resolveModel(
     });
   }
   const definition = found;
+  const chained =
+    named !== undefined && definition.fallback !== undefined && !replaysInstead(definition, compiler);
+  const provider = chained
+    ? await fallbackChain(definition, compiler)
+    : await makeProvider(definition, named, where, path, compiler, true);
+  if (!provider) return undefined;
+  return { provider, definition, pricing: pricingOf(definition) };
+}
+
+// A named model's definition, with the variable of `api_key: ${VAR}` (read from the spec as
+// written) that a missing key is blamed on.
+function definitionOf(named: SpecEntry<ModelSpec>, compiler: Compiler): ModelDefinition | undefined {
+  const found = compiler.definition('model', named);
+  return found && { ...found, apiKeyEnv: KEY_REFERENCE.exec((named.spec as ModelSpec).api_key ?? '')?.[1] };
+}
+
+// Prices written in YAML win over the catalogue's list prices.
+function pricingOf(definition: ModelDefinition): ModelPricing | undefined {
+  return definition.pricing ?? modelInfo(definition.provider, definition.model ?? '')?.pricing;
+}
+
+/**
+ * Makes (once per model) the provider of a model. `wrapped` providers go through the compile's
+ * wrapper (`--record`); the members of a fallback chain are made apart, unwrapped, because the
+ * chain as a whole is what an agent asks and what a cassette records.
+ */
+async function makeProvider(
+  definition: ModelDefinition,
+  named: SpecEntry | undefined,
+  where: SpecEntry,
+  at: Array<string | number>,
+  compiler: Compiler,
+  wrapped: boolean,
+): Promise<ModelProvider | undefined> {
+  let path = at;
   const keyEnv = definition.apiKeyEnv;
   const replaying = named !== undefined && replaysInstead(definition, compiler);
   if (
@@ -95,7 +134,8 @@ export async function resolveModel(
     );
     return undefined;
   }
-  let pending = compiler.providers.get(definition.name);
+  const key = wrapped ? definition.name : `fallback member ${definition.name}`;
+  let pending = compiler.providers.get(key);
   if (!pending) {
     const model = definition;
     if (replaying) {
@@ -113,17 +153,51 @@ export async function resolveModel(
     }
     pending = compiler.attempt(where, path, 'provider', async () => {
       const made = await factory(model, compiler.factoryContext(where));
-      return compiler.wrapProvider ? compiler.wrapProvider(made, model, compiler.secrets) : made;
+      return wrapped && compiler.wrapProvider ? compiler.wrapProvider(made, model, compiler.secrets) : made;
     });
-    compiler.providers.set(definition.name, pending);
+    compiler.providers.set(key, pending);
     const made = await pending;
     if (made?.dispose) compiler.disposers.push(() => made.dispose?.() ?? Promise.resolve());
   }
-  const provider = await pending;
-  if (!provider) return undefined;
-  // Prices written in YAML win over the catalogue's list prices.
-  const pricing = definition.pricing ?? modelInfo(definition.provider, definition.model ?? '')?.pricing;
-  return { provider, definition, pricing };
+  return pending;
+}
+
+/**
+ * The fallback chain of a model: itself, then its `fallback` models in order, each followed
+ * through its own `fallback` list (first mention wins; `validate` refuses cycles). Made once per
+ * model, so every agent on it shares one cooldown.
+ */
+async function fallbackChain(
+  definition: ModelDefinition,
+  compiler: Compiler,
+): Promise<ModelProvider | undefined> {
+  const key = `fallback chain ${definition.name}`;
+  let pending = compiler.providers.get(key);
+  if (!pending) {
+    pending = (async () => {
+      const names: string[] = [];
+      const visit = (name: string) => {
+        if (names.includes(name)) return;
+        names.push(name);
+        const entry = compiler.specs.model.get(name);
+        for (const next of (entry?.spec as ModelSpec | undefined)?.fallback ?? []) visit(next);
+      };
+      visit(definition.name);
+      const members: FallbackMember[] = [];
+      for (const name of names) {
+        const entry = compiler.specs.model.get(name);
+        const member = name === definition.name ? definition : entry && definitionOf(entry, compiler);
+        if (!entry || !member) return undefined;
+        const provider = await makeProvider(member, entry, entry, ['provider'], compiler, false);
+        if (!provider) return undefined;
+        members.push({ name, model: member.model, provider, pricing: pricingOf(member) });
+      }
+      const chain = createFallbackProvider({ members, cooldownMs: definition.fallback?.cooldownMs });
+      return compiler.wrapProvider ? compiler.wrapProvider(chain, definition, compiler.secrets) : chain;
+    })();
+    compiler.providers.set(key, pending);
+  }
+  return pending;
 }
 
 // A network model with a `cassette:` plays it when it has no key, so a project with real models

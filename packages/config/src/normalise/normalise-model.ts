@@ -41,5 +41,9 @@ export function normaliseModel(spec: ModelSpec, registry?: Registry): ModelDefin
     extraBody: extra_body as Record<string, unknown> | undefined,
     script: typeof spec.script === 'string' ? spec.script : spec.script?.map(toScriptTurn),
     cassette: spec.cassette,
+    fallback: spec.fallback && {
+      models: spec.fallback,
+      cooldownMs: parseDuration(spec.cooldown, 'cooldown'),
+    },
   };
 }

@@ -7,6 +7,8 @@ import { envRequired } from './env-required.js';
 import { filePath } from './file-path.js';
 import { instructionTemplate } from './instruction-template.js';
 import { memoryBackend } from './memory-backend.js';
+import { modelDeprecated } from './model-deprecated.js';
+import { modelFallback } from './model-fallback.js';
 import { modulePath } from './module-path.js';
 import { outputSchemaValid } from './output-schema-valid.js';
 import { pluginOptions } from './plugin-options.js';
@@ -28,6 +30,8 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'reserved-name', check: reservedName },
   { id: 'unresolved-reference', check: unresolvedReference },
   { id: 'unknown-provider', check: unknownProvider },
+  { id: 'model-fallback', check: modelFallback },
+  { id: 'model-deprecated', check: modelDeprecated },
   { id: 'unknown-builtin', check: unknownBuiltin },
   { id: 'plugin-options', check: pluginOptions },
   { id: 'memory-backend', check: memoryBackend },

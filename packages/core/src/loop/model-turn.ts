@@ -1,6 +1,6 @@
 import { AgentError, toAgentError } from '../errors.js';
 import type { Message, ToolCall } from '../messages.js';
-import type { ChatParams, ModelResponse } from '../model.js';
+import type { ChatParams, ModelResponse, ModelSwitch } from '../model.js';
 import { notifyModelCall, observingRuns } from '../run-observer.js';
 import { addUsage, type TokenUsage, type UsageStats, usageOfCall } from '../usage.js';
 import { abortable, abortError } from './abortable.js';
@@ -41,9 +41,10 @@ export async function modelTurn(ctx: LoopContext): Promise<Message> {
     ctx.emit('text_delta', { text: response.content });
     ctx.options.onToken?.(response.content);
   }
-  const usage = usageOfCall(response.usage, ctx.pricing);
+  const servedBy = response.servedBy;
+  const usage = usageOfCall(response.usage, servedBy ? servedBy.pricing : ctx.pricing);
   if (ctx.hasMiddleware) response = (await review(ctx, 'model_response', { response, usage })).response;
-  countUsage(ctx, usage);
+  countUsage(ctx, usage, servedBy?.model);
   const message: Message = { role: 'assistant', content: response.content };
   if (response.toolCalls.length > 0) message.toolCalls = response.toolCalls.map(normaliseCall);
   if (response.providerData) message.providerData = response.providerData;
@@ -99,10 +100,24 @@ function callProvider(
   );
 }
 
-function countUsage(ctx: LoopContext, usage: UsageStats): void {
+function countUsage(ctx: LoopContext, usage: UsageStats, model?: string): void {
   addUsage(ctx.usage, usage);
   addUsage(ctx.agentUsage, usage);
-  ctx.emit('usage', { usage, total: { ...ctx.usage } });
+  ctx.emit('usage', { usage, total: { ...ctx.usage }, ...(model === undefined ? {} : { model }) });
+}
+
+// A fallback chain left a model: its spent tokens count against it, and the switch is an event.
+function countSwitch(ctx: LoopContext, change: ModelSwitch): void {
+  if (change.usage) countUsage(ctx, usageOfCall(change.usage, change.pricing), change.from);
+  const error = change.error instanceof AgentError ? change.error : undefined;
+  const status = Number(error?.context.status);
+  ctx.emit('model_fallback', {
+    from: change.from,
+    to: change.to,
+    reason: change.error.message,
+    code: error?.code ?? 'PROVIDER_ERROR',
+    ...(Number.isFinite(status) && status > 0 ? { status } : {}),
+  });
 }
 
 async function streamModel(
@@ -117,6 +132,9 @@ async function streamModel(
         markStreamed();
         ctx.emit('text_delta', { text: event.text });
         ctx.options.onToken?.(event.text);
+        break;
+      case 'fallback':
+        countSwitch(ctx, event);
         break;
       case 'done':
         return event.response;

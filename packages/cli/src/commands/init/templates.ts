@@ -63,7 +63,7 @@ turns:
 name: assistant
 description: A first agent; answers offline until you give it a real model.
 # offline/auto calls each tool once, then sums up. For a real model: openai/gpt-4.1-mini with
-# OPENAI_API_KEY set, or anthropic/claude-sonnet-4-5 with ANTHROPIC_API_KEY.
+# OPENAI_API_KEY set, or anthropic/claude-sonnet-4-6 with ANTHROPIC_API_KEY.
 model: offline/auto
 instruction: |
   You are {{ agent.name }}, a helpful assistant. Today is {{ date }}.

@@ -76,6 +76,12 @@ export function textRenderer(io: Io, spinner?: Spinner): (event: AgentEvent) => 
         lastAuthor ??= event.from;
         io.stderr(s.cyan(`  ⇢ ${event.from} transfers to ${event.to}\n`));
         break;
+      case 'model_fallback':
+        endLine();
+        io.stderr(
+          s.yellow(`  ⤳ model ${event.from} failed (${clip(event.reason, 160)}); asking ${event.to}\n`),
+        );
+        break;
       case 'error':
         endLine();
         io.stderr(s.red(`error [${event.code}]: ${event.message}\n`));

@@ -1,0 +1,159 @@
+import type { AgentError } from './errors.js';
+import {
+  type ChatParams,
+  collectStream,
+  type ModelProvider,
+  type ModelResponse,
+  type StreamEvent,
+} from './model.js';
+import { type AttemptControl, type FailureContext, providerFailure, providerStream } from './retry-policy.js';
+import { type RetryPolicy, retryPolicy } from './timing/backoff.js';
+import type { TokenUsage } from './usage.js';
+import { sdkWarningsOnce } from './warn-once.js';
+
+/** What an attempt of a network provider may need beyond its request. */
+export interface NetworkCall {
+  /** The key the client was made with, never to be shown in an error. */
+  apiKey: string;
+  /** The idle timeout of an attempt, ms. */
+  timeoutMs: number;
+}
+
+/** What {@link networkProvider} needs from a provider package: its SDK client and one attempt. */
+export interface NetworkProviderSpec<Client> {
+  /** The provider's registry name, such as `openai`. */
+  name: string;
+  /** The API key; a function is asked on the first request (so a missing key fails then, not earlier). */
+  apiKey: string | (() => string);
+  /** The model used when a request names none. */
+  defaultModel?: string;
+  /** Ms without any data from the server, before its answer starts or between events, that fail an attempt. Default 60000. */
+  timeout?: number;
+  /** Attempts and backoff of the retries; retries happen only before the first token. */
+  retry?: Partial<RetryPolicy>;
+  /** Makes the SDK client, once, at the first request; its own retries must be off. */
+  connect(apiKey: string, timeoutMs: number): Client;
+  /** Builds the request once per call and returns one attempt of it, made again on each retry. */
+  prepare(
+    client: Client,
+    params: ChatParams & { model: string },
+    call: NetworkCall,
+  ): (control: AttemptControl) => AsyncIterable<StreamEvent>;
+}
+
+/**
+ * The provider of a vendor SDK: the client made lazily with the key, each call streamed through
+ * {@link providerStream} (the shared retry policy, the idle timeout, one final `error` event), and
+ * `withRetry` for the retry middleware. Provider packages supply only the client and the attempt.
+ *
+ * @example
+ * networkProvider({ name: 'acme', apiKey, connect: (key) => new Acme({ key, maxRetries: 0 }), prepare: (client, params) => (control) => acmeAttempt(client, params, control) });
+ */
+export function networkProvider<Client>(spec: NetworkProviderSpec<Client>): ModelProvider {
+  const policy = retryPolicy(spec.retry);
+  const timeoutMs = spec.timeout ?? 60_000;
+  let client: Client | undefined;
+  let apiKey = '';
+  const connect = (): Client => {
+    if (client !== undefined) return client;
+    apiKey = typeof spec.apiKey === 'function' ? spec.apiKey() : spec.apiKey;
+    client = spec.connect(apiKey, timeoutMs);
+    return client;
+  };
+  const provider: ModelProvider = {
+    name: spec.name,
+    withRetry: (more) => networkProvider({ ...spec, retry: { ...spec.retry, ...more } }),
+    chat: (params: ChatParams): Promise<ModelResponse> => collectStream(provider.stream(params)),
+    stream: (params: ChatParams) =>
+      providerStream({
+        provider: spec.name,
+        model: params.model || spec.defaultModel,
+        signal: params.signal,
+        policy,
+        idleTimeoutMs: timeoutMs,
+        secrets: () => [apiKey],
+        prepare: (model) => spec.prepare(connect(), { ...params, model }, { apiKey, timeoutMs }),
+      }),
+    dispose: async () => {
+      client = undefined;
+    },
+  };
+  return provider;
+}
+
+/** A provider's parser of its SDK's stream: raw items in, stream events out. */
+export interface StreamAssembler<Item> {
+  /** Reads one item of the SDK's stream and returns the stream events it produces. */
+  push(item: Item): StreamEvent[];
+  /** True once the stream's last event (a stop or finish reason) arrived. */
+  readonly complete: boolean;
+  /** Tokens the server reported so far: spent even when the call fails. */
+  readonly reportedUsage: TokenUsage | undefined;
+  /** The closing events: tool call ends, then `done`. */
+  finish(): StreamEvent[];
+}
+
+/** One attempt of an SDK streaming call, as {@link sdkAttempt} runs it. */
+export interface SdkAttempt<Item> {
+  provider: string;
+  model: string;
+  control: AttemptControl;
+  /** The caller's signal, to tell a cancel from a timeout. */
+  signal: AbortSignal | undefined;
+  call: NetworkCall;
+  assembler: StreamAssembler<Item>;
+  /** Starts the request with the attempt's signal; returns the SDK's stream. */
+  open(signal: AbortSignal): Promise<AsyncIterable<Item>>;
+  /** What the error says of itself beyond its status: the API's message, a transient stream error. */
+  describe?(error: unknown): Pick<FailureContext, 'apiMessage' | 'transient'>;
+  /** Adds what only the provider can read to the final failure (a retry delay in the error body). */
+  amend?(failure: AgentError, error: unknown): void;
+}
+
+/**
+ * Runs one attempt of an SDK's streaming call: the SDK's per-request warnings shown once
+ * ({@link sdkWarningsOnce}), the idle timer touched on every item, a stream that ends before its
+ * last event treated as a dropped connection, and any failure turned by {@link providerFailure}
+ * into an error that says whether output had begun and what the failed call spent.
+ */
+export async function* sdkAttempt<Item>(attempt: SdkAttempt<Item>): AsyncGenerator<StreamEvent> {
+  const { provider, model, control, assembler } = attempt;
+  let committed = false;
+  try {
+    const stream = await sdkWarningsOnce(() => attempt.open(control.signal));
+    control.touch();
+    for await (const item of stream) {
+      control.touch();
+      for (const out of assembler.push(item)) {
+        committed = true;
+        yield out;
+      }
+    }
+    // SDKs end a stream quietly when it is aborted, so an early end is checked here.
+    if (control.signal.aborted) throw new Error('aborted');
+    if (!assembler.complete) {
+      throw providerFailure(new Error('the stream ended before its last event'), {
+        provider,
+        model,
+        committed,
+        incomplete: true,
+        usage: assembler.reportedUsage,
+      });
+    }
+  } catch (error) {
+    const failure = providerFailure(error, {
+      provider,
+      model,
+      committed,
+      aborted: attempt.signal?.aborted,
+      timedOut: control.timedOut,
+      idleTimeoutMs: attempt.call.timeoutMs,
+      usage: assembler.reportedUsage,
+      secrets: [attempt.call.apiKey],
+      ...attempt.describe?.(error),
+    });
+    attempt.amend?.(failure, error);
+    throw failure;
+  }
+  yield* assembler.finish();
+}

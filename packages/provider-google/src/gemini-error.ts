@@ -1,0 +1,54 @@
+import { parseDuration } from '@agentctl/core';
+
+/** What a Gemini API error body says, as far as a retry and a message need it. */
+export interface GeminiErrorFacts {
+  /** The API's message (`error.message`). */
+  message?: string;
+  /** The canonical status, such as `RESOURCE_EXHAUSTED` or `UNAVAILABLE`. */
+  status?: string;
+  /** The server's wait hint from a `google.rpc.RetryInfo` detail, in ms. */
+  retryAfterMs?: number;
+}
+
+const RETRY_INFO = 'type.googleapis.com/google.rpc.RetryInfo';
+
+/**
+ * Reads the error body the SDK puts in an `ApiError`'s message: the JSON of an HTTP error
+ * response, or `got status: ... {json}` for an error chunk inside a stream. Gemini gives no
+ * `Retry-After` header; its wait hint is the `retryDelay` (a protobuf Duration such as `"27s"`
+ * or `"1.5s"`) of a `RetryInfo` detail.
+ */
+export function geminiErrorFacts(error: unknown): GeminiErrorFacts {
+  const text = (error as { message?: unknown } | null)?.message;
+  if (typeof text !== 'string') return {};
+  const start = text.indexOf('{');
+  if (start < 0) return {};
+  let body: unknown;
+  try {
+    body = JSON.parse(text.slice(start));
+  } catch {
+    return {};
+  }
+  const inner = (body as { error?: unknown } | null)?.error;
+  if (!inner || typeof inner !== 'object') return {};
+  const e = inner as { message?: unknown; status?: unknown; details?: unknown };
+  const facts: GeminiErrorFacts = {};
+  if (typeof e.message === 'string' && e.message) facts.message = e.message;
+  if (typeof e.status === 'string' && e.status) facts.status = e.status;
+  for (const detail of Array.isArray(e.details) ? e.details : []) {
+    const d = detail as { '@type'?: unknown; retryDelay?: unknown };
+    if (d['@type'] === RETRY_INFO && typeof d.retryDelay === 'string') {
+      const ms = retryDelayMs(d.retryDelay);
+      if (ms !== undefined) facts.retryAfterMs = ms;
+    }
+  }
+  return facts;
+}
+
+function retryDelayMs(value: string): number | undefined {
+  try {
+    return parseDuration(value, 'retryDelay');
+  } catch {
+    return undefined;
+  }
+}

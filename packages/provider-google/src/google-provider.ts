@@ -1,0 +1,101 @@
+import {
+  type AttemptControl,
+  type ModelProvider,
+  type NetworkCall,
+  networkProvider,
+  type RetryPolicy,
+  type StreamEvent,
+  sdkAttempt,
+} from '@agentctl/core';
+import { GoogleGenAI } from '@google/genai';
+import { geminiErrorFacts } from './gemini-error.js';
+import { type ChunkLike, ResponseAssembler } from './response-assembler.js';
+import { type GeminiRequest, type GoogleThinking, toGeminiRequest } from './to-gemini-request.js';
+
+/** Options of {@link createGoogleProvider}. */
+export interface GoogleProviderOptions {
+  /** The API key; a function is asked on the first request (so a missing key fails then, not earlier). */
+  apiKey: string | (() => string);
+  /** Base URL of the API (the SDK's `httpOptions.baseUrl`). Default `https://generativelanguage.googleapis.com`. */
+  baseURL?: string;
+  /** The API version in the URL. Default `v1beta`. */
+  apiVersion?: string;
+  /** The model used when a request names none. */
+  defaultModel?: string;
+  /** Ms without any data from the server, before its answer starts or between chunks, that fail an attempt. Default 60000. */
+  timeout?: number;
+  /** Attempts and backoff of the retries; retries happen only before the first token. */
+  retry?: Partial<RetryPolicy>;
+  /** Thinking budget or level, for models that think. */
+  thinking?: GoogleThinking;
+  /** A context cache on the API (`cachedContents/...`) used as the prompt prefix. */
+  cachedContent?: string;
+  /** Extra headers on every request. */
+  headers?: Record<string, string>;
+}
+
+/**
+ * A model provider on the Gemini API (`streamGenerateContent?alt=sse`), through `@google/genai`.
+ * The SDK retries nothing when no `retryOptions` are given, so the core retry policy is the one
+ * owner, honouring the `RetryInfo` delay of a 429; it retries only before the first token. The
+ * model's parts are kept in `providerData.google` when they carry thought signatures.
+ *
+ * @example
+ * const provider = createGoogleProvider({ apiKey: process.env.GEMINI_API_KEY!, defaultModel: 'gemini-2.5-flash' });
+ * createAgent({ name: 'a', provider });
+ */
+export function createGoogleProvider(options: GoogleProviderOptions): ModelProvider {
+  const settings = { thinking: options.thinking, cachedContent: options.cachedContent };
+  return networkProvider({
+    name: 'google',
+    apiKey: options.apiKey,
+    defaultModel: options.defaultModel,
+    timeout: options.timeout,
+    retry: options.retry,
+    // No `retryOptions` and no `timeout`: the SDK then neither retries nor cuts a long stream;
+    // the retry policy and its idle timer own both.
+    connect: (apiKey) =>
+      new GoogleGenAI({
+        apiKey,
+        httpOptions: {
+          ...(options.baseURL ? { baseUrl: options.baseURL } : {}),
+          ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}),
+          ...(options.headers ? { headers: options.headers } : {}),
+        },
+      }),
+    prepare: (client, params, call) => {
+      const request = toGeminiRequest(params, settings);
+      return (control) => attempt(client, request, control, params.signal, call);
+    },
+  });
+}
+
+function attempt(
+  client: GoogleGenAI,
+  request: GeminiRequest,
+  control: AttemptControl,
+  signal: AbortSignal | undefined,
+  call: NetworkCall,
+): AsyncIterable<StreamEvent> {
+  return sdkAttempt<ChunkLike>({
+    provider: 'google',
+    model: request.model,
+    control,
+    signal,
+    call,
+    assembler: new ResponseAssembler(),
+    open: (attemptSignal) =>
+      client.models.generateContentStream({
+        ...request,
+        config: { ...request.config, abortSignal: attemptSignal },
+      }),
+    describe: (error) => ({ apiMessage: geminiErrorFacts(error).message }),
+    amend: (failure, error) => {
+      const facts = geminiErrorFacts(error);
+      if (facts.status && failure.context.type === undefined) failure.context.type = facts.status;
+      // The RetryInfo delay is Gemini's Retry-After; the retry loop reads it from the context.
+      if (facts.retryAfterMs !== undefined && failure.retryable)
+        failure.context.retryAfterMs = facts.retryAfterMs;
+    },
+  });
+}

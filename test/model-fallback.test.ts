@@ -1,0 +1,190 @@
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { defaultRegistry } from '../packages/cli/src/default-registry.js';
+import { compileProject, loadProject, readCassette } from '../packages/config/src/index.js';
+import { type AgentEvent, sleep } from '../packages/core/src/index.js';
+import { anthropicText } from '../packages/provider-anthropic/test/support/anthropic-wire.js';
+import { type FakeServer, startFakeServer } from '../packages/provider-openai/test/support/fake-server.js';
+import { openaiError, openaiText, sse } from '../packages/provider-openai/test/support/openai-wire.js';
+import { agentctl, parseNdjson, removeTempDirs, tempProject } from './support/cli.js';
+
+const servers: FakeServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+afterAll(removeTempDirs);
+
+const rateLimited = () => openaiError(429, 'Rate limit reached', { 'retry-after-ms': '5' });
+
+// The primary on the OpenAI wire retries twice (three attempts) before the chain moves on.
+function yaml(openai: string, anthropic: string, cooldown: string): string {
+  return `kind: model
+name: fast
+provider: openai
+model: gpt-4.1-mini
+base_url: ${openai}
+api_key: sk-fallback-openai-0123
+retry: { max_attempts: 3, initial_delay: 1ms, max_delay: 50ms }
+pricing: { input: 10, output: 10 }
+fallback: [steady]
+cooldown: ${cooldown}
+---
+kind: model
+name: steady
+provider: anthropic
+model: claude-haiku-4-5
+base_url: ${anthropic}
+api_key: sk-ant-fallback-0123
+pricing: { input: 1, output: 2 }
+---
+kind: agent
+name: desk
+model: fast
+instruction: Answer briefly.
+`;
+}
+
+async function servePair() {
+  const openai = await startFakeServer([]);
+  const anthropic = await startFakeServer([], '');
+  servers.push(openai, anthropic);
+  return { openai, anthropic };
+}
+
+describe('fallback chains from YAML', () => {
+  it('goes OpenAI (429 x3) -> Anthropic, stays there during the cooldown, and returns to OpenAI after it', async () => {
+    const { openai, anthropic } = await servePair();
+    const dir = await tempProject({ 'agents/desk.yaml': yaml(openai.url, anthropic.url, '400ms') });
+    const loaded = await loadProject({ project: dir, env: {}, registry: defaultRegistry() });
+    expect(loaded.diagnostics).toEqual([]);
+    const { runtime, diagnostics } = await compileProject(loaded, { registry: defaultRegistry(), env: {} });
+    expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const desk = runtime?.agents.get('desk');
+    if (!runtime || !desk) throw new Error('no agent');
+    const run = async (input: string) => {
+      const handle = desk.run(input);
+      const events: AgentEvent[] = [];
+      for await (const event of handle as AsyncIterable<AgentEvent>) events.push(event);
+      return { events, output: (await handle).output };
+    };
+    try {
+      openai.reply(rateLimited(), rateLimited(), rateLimited());
+      anthropic.reply(
+        sse(anthropicText('Claude here.', { usage: { input_tokens: 1000, output_tokens: 500 } })),
+      );
+      const first = await run('hello');
+      expect(first.output).toBe('Claude here.');
+      expect(openai.requests).toHaveLength(3);
+      expect(anthropic.requests).toHaveLength(1);
+      expect(anthropic.requests[0].body.model).toBe('claude-haiku-4-5');
+      expect(first.events.find((e) => e.type === 'model_fallback')).toMatchObject({
+        from: 'fast',
+        to: 'steady',
+        code: 'PROVIDER_ERROR',
+        status: 429,
+      });
+      // The tokens are Anthropic's, priced at its prices: 1000 x $1/M + 500 x $2/M.
+      const usage = first.events.filter((e) => e.type === 'usage');
+      expect(usage.map((e) => [e.model, e.usage.inputTokens, e.usage.estimatedCost])).toEqual([
+        ['steady', 1000, 0.002],
+      ]);
+
+      // Within the cooldown the primary is passed over: not one request reaches OpenAI.
+      anthropic.reply(sse(anthropicText('Still Claude.')));
+      const second = await run('again');
+      expect(second.output).toBe('Still Claude.');
+      expect(openai.requests).toHaveLength(3);
+      expect(second.events.some((e) => e.type === 'model_fallback')).toBe(false);
+
+      await sleep(600);
+      openai.reply(sse(openaiText('OpenAI is back.')));
+      const third = await run('and now?');
+      expect(third.output).toBe('OpenAI is back.');
+      expect(openai.requests).toHaveLength(4);
+      expect(anthropic.requests).toHaveLength(2);
+      expect(third.events.find((e) => e.type === 'usage')).toMatchObject({ model: 'fast' });
+    } finally {
+      await runtime.dispose();
+    }
+  });
+
+  it('does not fall back on a 401', async () => {
+    const { openai, anthropic } = await servePair();
+    const dir = await tempProject({ 'agents/desk.yaml': yaml(openai.url, anthropic.url, '1m') });
+    openai.reply(openaiError(401, 'Incorrect API key provided'));
+    const result = await agentctl(['run', 'desk', 'hi', '--json'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(openai.requests).toHaveLength(1);
+    expect(anthropic.requests).toHaveLength(0);
+    expect(parseNdjson(result.stdout).some((e) => e.type === 'model_fallback')).toBe(false);
+  });
+
+  it('falls back through the real CLI, prints the switch in --json, and records the chain as one model', async () => {
+    const { openai, anthropic } = await servePair();
+    const dir = await tempProject({ 'agents/desk.yaml': yaml(openai.url, anthropic.url, '1m') });
+    openai.reply(rateLimited(), rateLimited(), rateLimited());
+    anthropic.reply(sse(anthropicText('Answered by Claude.')));
+    const result = await agentctl(['run', 'desk', 'hi', '--json', '--record', 'agents/cassettes/desk.yaml'], {
+      cwd: dir,
+    });
+    expect(result.stderr).toContain('recorded 1 model call(s)');
+    expect(result.code).toBe(0);
+    const events = parseNdjson(result.stdout);
+    expect(events.find((e) => e.type === 'model_fallback')).toMatchObject({
+      from: 'fast',
+      to: 'steady',
+      status: 429,
+    });
+    expect(events.find((e) => e.type === 'run_end')).toMatchObject({ output: 'Answered by Claude.' });
+    // The agent asked `fast`; the cassette says `steady` answered, so a replay prices it the same.
+    const cassette = await readCassette(join(dir, 'agents/cassettes/desk.yaml'));
+    expect(cassette.interactions).toHaveLength(1);
+    expect(cassette.interactions[0].request.model).toBe('gpt-4.1-mini');
+    expect(cassette.interactions[0].response).toMatchObject({
+      content: 'Answered by Claude.',
+      servedBy: { model: 'steady', provider: 'anthropic' },
+    });
+
+    // Without --json the switch is one line on stderr; the cooldown lived in the last process only.
+    openai.reply(rateLimited(), rateLimited(), rateLimited());
+    anthropic.reply(sse(anthropicText('Claude again.')));
+    const text = await agentctl(['run', 'desk', 'hi'], { cwd: dir });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('Claude again.');
+    expect(text.stderr).toContain(
+      'model fast failed (openai model gpt-4.1-mini failed with HTTP 429: Rate limit reached); asking steady',
+    );
+    expect(openai.requests).toHaveLength(6);
+  });
+
+  it('validate names a missing fallback model and a cycle, with file, line and column', async () => {
+    const dir = await tempProject({
+      'agents/models.yaml': `kind: model
+name: fast
+provider: google
+model: gemini-2.5-flash
+fallback: [steddy]
+---
+kind: model
+name: steady
+provider: openai
+model: gpt-4.1-mini
+fallback: [backup]
+---
+kind: model
+name: backup
+provider: anthropic
+model: claude-haiku-4-5
+fallback: [steady]
+`,
+    });
+    const result = await agentctl(['validate'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stdout + result.stderr).toContain(
+      'agents/models.yaml:5:12: error: fallback model `steddy` of model `fast` is not defined; did you mean `steady`? [model-fallback]',
+    );
+    expect(result.stdout + result.stderr).toMatch(
+      /agents\/models\.yaml:11:12: error: fallback cycle: steady -> backup -> steady/,
+    );
+  });
+});

@@ -8,6 +8,7 @@ const packages = [
   'store-file',
   'mcp',
   'server',
+  'queue',
   'cli',
 ];
 

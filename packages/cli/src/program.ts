@@ -76,6 +76,7 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
       'run matching calls without asking: TOOL, TOOL:GLOB (an argument) or TOOL:ARG=GLOB',
     )
     .option('--watch', 'reload the project on every change and run the prompt again on the new version')
+    .option('--queue', 'enqueue the run for `agentctl worker` (AGENTCTL_QUEUE_URL) and follow its events')
     .action(action('run', ['agent', 'prompt']));
 
   program
@@ -162,6 +163,13 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     .option('--model <name>', 'use this model (a named model or provider/model) for every agent')
     .option('--watch', 'reload the project on every change; a run keeps the version it started on')
     .action(action('serve', []));
+
+  program
+    .command('worker')
+    .description('run queued runs from the project queue (AGENTCTL_QUEUE_URL) until SIGTERM')
+    .option('--concurrency <n>', 'runs at once in this process (default: queue.concurrency, else 1)')
+    .option('--grace <duration>', 'on SIGTERM, how long runs may finish before they go back to the queue', '30s')
+    .action(action('worker', []));
 
   return { program, result: () => exitCode };
 }

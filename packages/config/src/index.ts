@@ -16,6 +16,7 @@ export { didYouMean } from './load/did-you-mean.js';
 export { type LoadedProject, type LoadOptions, loadProject } from './load/load-project.js';
 export type { DataPath } from './load/node-range.js';
 export type { ProjectSpecs, SpecEntry } from './load/project-specs.js';
+export { normaliseQueue, type QueueSettings } from './normalise/normalise-queue.js';
 export { findProjectRoot, PROJECT_FILE } from './project-root.js';
 export {
   type BuiltinToolFactory,

@@ -19,6 +19,18 @@ export interface ProjectSpec {
   exclude?: string[];
   env_file?: string;
   defaults?: { model?: string; memory?: string };
+  queue?: QueueSpec;
+}
+
+/** `queue:` of the project file: the run queue (BullMQ on Redis) and its retries, as written. */
+export interface QueueSpec {
+  url?: string;
+  concurrency?: number;
+  attempts?: number;
+  backoff?: { type: 'fixed' | 'exponential'; delay: DurationSpec };
+  lock_duration?: DurationSpec;
+  stalled_interval?: DurationSpec;
+  max_stalled?: number;
 }
 
 /**
@@ -159,6 +171,7 @@ export interface ToolSpec {
   parameters?: Record<string, unknown>;
   needs_approval?: boolean;
   timeout?: DurationSpec;
+  idempotent?: boolean;
   module?: { path: string; export?: string };
   http?: HttpToolSpec;
   command?: CommandToolSpec;

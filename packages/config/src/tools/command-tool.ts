@@ -30,6 +30,7 @@ export function commandTool(spec: ToolSpec, ctx: FactoryContext): AnyTool {
     description: spec.description ?? `Runs ${command.argv[0]}`,
     parameters: spec.parameters ?? { type: 'object', properties: {} },
     needsApproval: spec.needs_approval,
+    idempotent: spec.idempotent,
     timeout: parseDuration(spec.timeout),
     async execute(args: Record<string, unknown>, call: ToolContext) {
       const argv = command.argv.map((part, i) => {

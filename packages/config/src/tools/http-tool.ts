@@ -76,6 +76,7 @@ export function httpTool(spec: ToolSpec, _ctx: FactoryContext): AnyTool {
     description: spec.description ?? `${method} ${http.url.replace(/\?.*$/, '')}`,
     parameters: spec.parameters ?? { type: 'object', properties: {} },
     needsApproval: spec.needs_approval,
+    idempotent: spec.idempotent,
     timeout: parseDuration(spec.timeout),
     async execute(args: Record<string, unknown>, call: ToolContext) {
       let url: URL;

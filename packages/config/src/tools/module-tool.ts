@@ -48,6 +48,7 @@ export async function moduleTool(spec: ToolSpec, ctx: FactoryContext): Promise<A
     description: spec.description ?? tool.description,
     parameters: spec.parameters ?? tool.parameters ?? { type: 'object', properties: {} },
     needsApproval: spec.needs_approval ?? tool.needsApproval,
+    idempotent: spec.idempotent ?? tool.idempotent,
     timeout: parseDuration(spec.timeout) ?? tool.timeout,
   };
 }

@@ -1,0 +1,63 @@
+import { RunWorker, redisConnection } from '@agentctl/queue';
+import { CliError, EXIT } from '../../cli-error.js';
+import type { Io } from '../../io.js';
+import { openRuntime } from '../../project.js';
+import { queueSettings, requireQueueUrl } from '../../queue-settings.js';
+import { projectSessionStore } from '../../session-store.js';
+import { duration, integer } from '../serve/serve-options.js';
+import { projectSource } from '../serve/project-source.js';
+
+/**
+ * `agentctl worker`: takes queued runs from the project's queue and runs them on the project's
+ * session store until SIGTERM or SIGINT, which let running jobs finish for `--grace` and hand the
+ * rest back to the queue.
+ */
+export async function workerCommand(raw: Record<string, unknown>, io: Io): Promise<number> {
+  const graceMs = duration(raw.grace, '--grace', 30_000);
+  const { project, runtime } = await openRuntime(raw, io);
+  const settings = queueSettings(project, io.env);
+  const concurrency = integer(raw.concurrency, '--concurrency', settings.concurrency ?? 1, 1, 1000);
+  let connection: ReturnType<typeof redisConnection>;
+  try {
+    connection = redisConnection(requireQueueUrl(settings, 'agentctl worker'));
+  } catch (error) {
+    await runtime.dispose();
+    if (error instanceof CliError) throw error;
+    throw new CliError((error as Error).message, EXIT.usage);
+  }
+  const store = await projectSessionStore(runtime.root);
+  const source = projectSource(() => ({ runtime, release: () => undefined }), store);
+  const worker = new RunWorker({
+    connection,
+    agents: (name) => source.lease(name),
+    concurrency,
+    lockDurationMs: settings.lockDurationMs,
+    stalledIntervalMs: settings.stalledIntervalMs,
+    maxStalledCount: settings.maxStalled,
+    log: (line) => io.stderr(`${line}\n`),
+  });
+  try {
+    await worker.start();
+  } catch (error) {
+    connection.disconnect();
+    await runtime.dispose();
+    throw new CliError(`cannot reach the queue: ${(error as Error).message}`, EXIT.failed);
+  }
+  io.stdout(`worker ready: ${concurrency} run(s) at once\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      resolve();
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+  io.stderr(`shutting down: ${worker.active} run(s) in flight, up to ${graceMs} ms to finish\n`);
+  const { finished, handedBack } = await worker.close(graceMs);
+  io.stderr(`stopped: ${finished} run(s) finished, ${handedBack} handed back to the queue\n`);
+  connection.disconnect();
+  await runtime.dispose();
+  await (store as { close?: () => Promise<void> }).close?.();
+  return EXIT.ok;
+}

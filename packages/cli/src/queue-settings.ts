@@ -1,0 +1,21 @@
+import { type LoadedProject, normaliseQueue, type ProjectSpec, type QueueSettings } from '@agentctl/config';
+import { CliError, EXIT } from './cli-error.js';
+
+/** The project's `queue:` settings, AGENTCTL_QUEUE_URL winning over `queue.url`. */
+export function queueSettings(project: LoadedProject, env: Record<string, string | undefined>): QueueSettings {
+  const spec = project.specs.project?.spec as ProjectSpec | undefined;
+  try {
+    return normaliseQueue(spec?.queue, env);
+  } catch (error) {
+    throw new CliError(`agentctl.yaml queue: ${(error as Error).message}`, EXIT.failed);
+  }
+}
+
+/** The queue URL, or a usage error saying where to set one. */
+export function requireQueueUrl(settings: QueueSettings, what: string): string {
+  if (settings.url) return settings.url;
+  throw new CliError(
+    `${what} needs a queue: set AGENTCTL_QUEUE_URL=redis://HOST:PORT (or queue.url in agentctl.yaml)`,
+    EXIT.usage,
+  );
+}

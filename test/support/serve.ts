@@ -73,6 +73,7 @@ export async function stopServers(): Promise<void> {
 
 /** One server-sent event. */
 export interface SseEvent {
+  id?: string;
   event?: string;
   data: string;
 }
@@ -87,6 +88,7 @@ export async function readSse(response: Response): Promise<SseEvent[]> {
     const data: string[] = [];
     for (const line of block.split(/\r?\n/)) {
       if (line.startsWith('event:')) event.event = line.slice(6).trim();
+      else if (line.startsWith('id:')) event.id = line.slice(3).trim();
       else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
     }
     event.data = data.join('\n');

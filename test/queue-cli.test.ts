@@ -57,6 +57,14 @@ command:
 needs_approval: false
 timeout: 60s
 `,
+  'agents/schedules.yaml': `kind: schedule
+name: new-year
+description: Stamps the forms of the new year
+cron: "0 0 1 1 *"
+timezone: Europe/Paris
+agent: clerk
+input: stamp the new year's forms
+`,
 };
 
 let redis: RedisProcess;
@@ -238,6 +246,32 @@ describe('queued runs through the real processes', () => {
     const stored = (await session(second.sessionId)).events;
     expect(stored.filter((e) => e.type === 'run_end')).toHaveLength(1);
   }, 60_000);
+
+  it('schedules list shows the schedules a worker registered, with their next run', async () => {
+    const listed = await agentctl(['schedules', 'list', '--json'], { cwd: dir, env });
+    expect(listed.code).toBe(0);
+    const [row] = JSON.parse(listed.stdout) as Array<{ name: string; registered: boolean; next: number }>;
+    expect(row).toMatchObject({ name: 'new-year', registered: true });
+    // Midnight of January 1st in Paris is 23:00 UTC on December 31st.
+    expect(new Date(row.next).toISOString()).toMatch(/-12-31T23:00:00/);
+    const text = await agentctl(['schedules', 'list'], { cwd: dir, env: { AGENTCTL_QUEUE_URL: undefined } });
+    expect(text.stdout).toMatch(/new-year\s+0 0 1 1 \*\s+Europe\/Paris\s+clerk\s+no queue/);
+  });
+
+  it('validate reports a bad cron, time zone or agent of a schedule with its line', async () => {
+    const bad = await tempDir('agentctl-schedule-');
+    await mkdir(join(bad, 'agents'));
+    await writeFile(join(bad, 'agents/clerk.yaml'), PROJECT['agents/clerk.yaml']);
+    await writeFile(
+      join(bad, 'agents/bad.yaml'),
+      'kind: schedule\nname: bad\ncron: "61 * * * *"\ntimezone: Mars/Olympus\nagent: clerkk\ninput: x\n',
+    );
+    const result = await agentctl(['validate'], { cwd: bad });
+    expect(result.code).toBe(1);
+    expect(result.stdout + result.stderr).toContain('agents/bad.yaml:3:7: error: invalid cron pattern "61 * * * *"');
+    expect(result.stdout + result.stderr).toContain('agents/bad.yaml:4:11: error: unknown time zone "Mars/Olympus"');
+    expect(result.stdout + result.stderr).toContain('agents/bad.yaml:5:8: error: agent `clerkk` is not defined');
+  });
 
   it('a worker without a queue URL is a usage error', async () => {
     const result = await agentctl(['worker'], { cwd: dir, env: { AGENTCTL_QUEUE_URL: undefined } });

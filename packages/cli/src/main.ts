@@ -57,6 +57,8 @@ async function loadCommand(
       return (await import('./commands/init/index.js')).initCommand;
     case 'serve':
       return (await import('./commands/serve/index.js')).serveCommand;
+    case 'schedules':
+      return (await import('./commands/schedules/index.js')).schedulesCommand;
     case 'worker':
       return (await import('./commands/worker/index.js')).workerCommand;
     case 'sessions':

@@ -171,6 +171,13 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     .option('--grace <duration>', 'on SIGTERM, how long runs may finish before they go back to the queue', '30s')
     .action(action('worker', []));
 
+  program
+    .command('schedules')
+    .description('list the project schedules and when the queue runs them next')
+    .argument('<action>', 'list')
+    .option('--json', 'print JSON')
+    .action(action('schedules', ['action']));
+
   return { program, result: () => exitCode };
 }
 

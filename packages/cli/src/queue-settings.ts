@@ -1,4 +1,11 @@
-import { type LoadedProject, normaliseQueue, type ProjectSpec, type QueueSettings } from '@agentctl/config';
+import {
+  type LoadedProject,
+  normaliseQueue,
+  type ProjectSpec,
+  type QueueSettings,
+  type ScheduleSpec,
+} from '@agentctl/config';
+import type { ScheduleDefinition } from '@agentctl/queue';
 import { CliError, EXIT } from './cli-error.js';
 
 /** The project's `queue:` settings, AGENTCTL_QUEUE_URL winning over `queue.url`. */
@@ -18,4 +25,18 @@ export function requireQueueUrl(settings: QueueSettings, what: string): string {
     `${what} needs a queue: set AGENTCTL_QUEUE_URL=redis://HOST:PORT (or queue.url in agentctl.yaml)`,
     EXIT.usage,
   );
+}
+
+/** The project's `kind: schedule` documents, as the queue takes them. */
+export function scheduleDefinitions(project: LoadedProject): ScheduleDefinition[] {
+  return [...project.specs.schedule.values()]
+    .map(({ spec }: { spec: ScheduleSpec }) => ({
+      name: spec.name,
+      cron: spec.cron,
+      agent: spec.agent,
+      input: spec.input,
+      timezone: spec.timezone,
+      session: spec.session,
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name));
 }

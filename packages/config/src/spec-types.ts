@@ -226,4 +226,18 @@ export interface SpecByKind {
   toolset: ToolsetSpec;
   middleware: MiddlewareSpec;
   memory: MemorySpec;
+  schedule: ScheduleSpec;
+}
+
+/** A run on a cron schedule (`kind: schedule`), as written. */
+export interface ScheduleSpec {
+  $schema?: string;
+  kind: 'schedule';
+  name: string;
+  description?: string;
+  cron: string;
+  agent: string;
+  input: string;
+  timezone?: string;
+  session?: string;
 }

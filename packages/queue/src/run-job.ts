@@ -13,11 +13,13 @@ export interface RunRequest {
   decisions?: ApprovalDecision[];
 }
 
-/** The data of one job on the run queue. Its job id is the run id. */
+/** The data of one job on the run queue. */
 export interface RunJobData {
-  runId: string;
+  /** The run id (the job id); a schedule's jobs have none and take theirs from the job id. */
+  runId?: string;
   agent: string;
-  sessionId: string;
+  /** The session; a schedule's job without one runs in a new session named after the run. */
+  sessionId?: string;
   userId?: string;
   input?: string;
   decisions?: ApprovalDecision[];

@@ -103,7 +103,7 @@ export class RunWorker {
   }
 
   async #process(job: Job<RunJobData, RunEnd>, token: string | undefined): Promise<RunEnd> {
-    const data = job.data;
+    const data = await identify(job, this.#log);
     const held = this.#options.agents(data.agent);
     if (!held) {
       const end: RunEnd = { status: 'error', sessionId: data.sessionId, code: 'USAGE', message: `no agent named "${data.agent}"` };
@@ -114,7 +114,7 @@ export class RunWorker {
     const slot: { controller: AbortController; store?: PublishingStore } = { controller };
     this.#active.set(data.runId, slot);
     try {
-      return await this.#runJob(job, held, slot);
+      return await this.#runJob(job, data, held, slot);
     } catch (error) {
       if (this.#handingBack && (error instanceof DetachedRunError || controller.signal.aborted)) {
         await job.moveToDelayed(Date.now(), token);
@@ -139,10 +139,10 @@ export class RunWorker {
 
   async #runJob(
     job: Job<RunJobData, RunEnd>,
+    data: IdentifiedJob,
     held: WorkerAgentLease,
     slot: { controller: AbortController; store?: PublishingStore },
   ): Promise<RunEnd> {
-    const data = job.data;
     const lockMs = this.#options.lockDurationMs ?? 30_000;
     let checkpoint = data.checkpoint;
     const session = await held.store.get(data.sessionId);
@@ -198,11 +198,24 @@ export class RunWorker {
     return end;
   }
 
-  async #refuse(data: RunJobData, message: string): Promise<RunEnd> {
+  async #refuse(data: IdentifiedJob, message: string): Promise<RunEnd> {
     const end: RunEnd = { status: 'error', sessionId: data.sessionId, code: 'USAGE', message };
     await this.#log.end(data.runId, end);
     return end;
   }
+}
+
+type IdentifiedJob = RunJobData & { runId: string; sessionId: string };
+
+// A schedule's jobs carry no run id: it is made from the job id, the same on every worker that
+// picks the job up, and so is the session's when the schedule names none.
+async function identify(job: Job<RunJobData, RunEnd>, log: RunEventLog): Promise<IdentifiedJob> {
+  const data = job.data;
+  if (data.runId && data.sessionId) return data as IdentifiedJob;
+  const runId = data.runId ?? `run-${String(job.id).replace(/[^A-Za-z0-9._-]/g, '-')}`;
+  const sessionId = data.sessionId ?? runId;
+  await log.open(runId, { agent: data.agent, sessionId });
+  return { ...data, runId, sessionId };
 }
 
 function endOf(sessionId: string, result: InvocationResult | AgentError): RunEnd {

@@ -34,5 +34,6 @@ export function emptySpecs(): ProjectSpecs {
     toolset: new Map(),
     middleware: new Map(),
     memory: new Map(),
+    schedule: new Map(),
   };
 }

@@ -12,6 +12,7 @@ import { outputSchemaValid } from './output-schema-valid.js';
 import { pluginOptions } from './plugin-options.js';
 import { reservedName } from './reserved-name.js';
 import type { Rule } from './rule.js';
+import { scheduleTiming } from './schedule-timing.js';
 import { singleParent } from './single-parent.js';
 import { uniqueNames } from './unique-names.js';
 import { unknownBuiltin } from './unknown-builtin.js';
@@ -42,4 +43,5 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'command-argv', check: commandArgv },
   { id: 'approval-rule', check: approvalRules },
   { id: 'unset-state-key', check: unsetStateKey },
+  { id: 'schedule-timing', check: scheduleTiming },
 ];

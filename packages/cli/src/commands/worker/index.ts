@@ -1,8 +1,8 @@
-import { RunWorker, redisConnection } from '@agentctl/queue';
+import { RunQueue, RunWorker, redisConnection, syncSchedules } from '@agentctl/queue';
 import { CliError, EXIT } from '../../cli-error.js';
 import type { Io } from '../../io.js';
 import { openRuntime } from '../../project.js';
-import { queueSettings, requireQueueUrl } from '../../queue-settings.js';
+import { queueSettings, requireQueueUrl, scheduleDefinitions } from '../../queue-settings.js';
 import { projectSessionStore } from '../../session-store.js';
 import { duration, integer } from '../serve/serve-options.js';
 import { projectSource } from '../serve/project-source.js';
@@ -36,14 +36,20 @@ export async function workerCommand(raw: Record<string, unknown>, io: Io): Promi
     maxStalledCount: settings.maxStalled,
     log: (line) => io.stderr(`${line}\n`),
   });
+  const producer = new RunQueue(connection, { attempts: settings.attempts, backoff: settings.backoff });
+  const schedules = scheduleDefinitions(project);
   try {
     await worker.start();
+    // Every worker registers the project's schedules: upserts are idempotent, the last one wins.
+    await syncSchedules(producer, schedules);
   } catch (error) {
+    await worker.close(0).catch(() => undefined);
+    await producer.close();
     connection.disconnect();
     await runtime.dispose();
     throw new CliError(`cannot reach the queue: ${(error as Error).message}`, EXIT.failed);
   }
-  io.stdout(`worker ready: ${concurrency} run(s) at once\n`);
+  io.stdout(`worker ready: ${concurrency} run(s) at once, ${schedules.length} schedule(s)\n`);
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGTERM', stop);
@@ -56,6 +62,7 @@ export async function workerCommand(raw: Record<string, unknown>, io: Io): Promi
   io.stderr(`shutting down: ${worker.active} run(s) in flight, up to ${graceMs} ms to finish\n`);
   const { finished, handedBack } = await worker.close(graceMs);
   io.stderr(`stopped: ${finished} run(s) finished, ${handedBack} handed back to the queue\n`);
+  await producer.close();
   connection.disconnect();
   await runtime.dispose();
   await (store as { close?: () => Promise<void> }).close?.();

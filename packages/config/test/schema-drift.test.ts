@@ -6,6 +6,7 @@ import type {
   MiddlewareSpec,
   ModelSpec,
   ProjectSpec,
+  ScheduleSpec,
   ToolSpec,
   ToolsetSpec,
 } from '../src/index.js';
@@ -100,6 +101,7 @@ const tool: Required<Omit<ToolSpec, 'http' | 'command'>> = {
   parameters: { type: 'object' },
   needs_approval: true,
   timeout: 1000,
+  idempotent: true,
   module: { path: './t.ts', export: 'x' },
 };
 const httpTool: ToolSpec = {
@@ -158,6 +160,26 @@ const project: Required<ProjectSpec> = {
   exclude: ['x'],
   env_file: '.env',
   defaults: { model: 'offline/echo', memory: 'm' },
+  queue: {
+    url: '${AGENTCTL_QUEUE_URL}',
+    concurrency: 4,
+    attempts: 3,
+    backoff: { type: 'exponential', delay: '1s' },
+    lock_duration: '30s',
+    stalled_interval: '30s',
+    max_stalled: 2,
+  },
+};
+const schedule: Required<ScheduleSpec> = {
+  $schema: 's',
+  kind: 'schedule',
+  name: 'daily',
+  description: 'd',
+  cron: '0 8 * * 1-5',
+  agent: 'a',
+  input: 'write the digest',
+  timezone: 'Europe/Paris',
+  session: 'digest',
 };
 
 function schemaKeys(kind: string): string[] {
@@ -174,6 +196,7 @@ describe('schema and TypeScript types agree', () => {
     ['middleware', middleware, ['module', 'export']],
     ['memory', memory, []],
     ['project', project, []],
+    ['schedule', schedule, []],
   ];
   it.each(samples)('%s: same keys, and the full sample validates', (kind, sample, leftOut) => {
     expect([...Object.keys(sample), ...leftOut].sort()).toEqual(schemaKeys(kind));

@@ -107,8 +107,8 @@ async function measure(workerCount, queueModule) {
       start(process.execPath, [BIN, 'worker', '--concurrency', String(CONCURRENCY)], { cwd: dir, env }, /worker ready/),
     ),
   );
-  const { RunQueue, redisConnection } = queueModule;
-  const connection = redisConnection(url);
+  const { RunQueue, connectRedis } = queueModule;
+  const connection = await connectRedis(url);
   const queue = new RunQueue(connection);
   try {
     // A warm-up batch, unmeasured: every worker slot has run once before the clock starts.

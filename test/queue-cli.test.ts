@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentctl, parseNdjson, removeTempDirs, tempDir } from './support/cli.js';
-import { type RedisProcess, startRedis } from './support/redis.js';
+import { freePort, type RedisProcess, startRedis } from './support/redis.js';
 import { readSse, type ServeProcess, startServe, stopServers } from './support/serve.js';
 import { startWorker, stopWorkers, type WorkerProcess } from './support/worker.js';
 
@@ -280,5 +280,21 @@ describe('queued runs through the real processes', () => {
     expect(result.stderr).toContain('AGENTCTL_QUEUE_URL');
     const run = await agentctl(['run', 'clerk', 'x', '--queue'], { cwd: dir, env: { AGENTCTL_QUEUE_URL: undefined } });
     expect(run.code).toBe(2);
+  });
+
+  it('a queue that is not a Redis URL is bad usage; one that does not answer fails at once, naming it', async () => {
+    const bad = await agentctl(['run', 'clerk', 'x', '--queue'], { cwd: dir, env: { AGENTCTL_QUEUE_URL: 'http://x' } });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('must start with redis://');
+    const nobody = `redis://127.0.0.1:${await freePort()}`;
+    const [worker, run] = await Promise.all([
+      agentctl(['worker'], { cwd: dir, env: { AGENTCTL_QUEUE_URL: nobody } }),
+      agentctl(['run', 'clerk', 'x', '--queue'], { cwd: dir, env: { AGENTCTL_QUEUE_URL: nobody } }),
+    ]);
+    for (const result of [worker, run]) {
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`agentctl: cannot reach the queue at ${nobody}`);
+      expect(result.stderr).not.toContain('    at ');
+    }
   });
 });

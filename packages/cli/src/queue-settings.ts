@@ -40,3 +40,15 @@ export function scheduleDefinitions(project: LoadedProject): ScheduleDefinition[
     }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }
+
+/** Connects to the queue: a bad URL is bad usage (exit 2), an unreachable Redis a failure (exit 1). */
+export async function connectQueue(
+  url: string,
+): Promise<Awaited<ReturnType<typeof import('@agentctl/queue').connectRedis>>> {
+  const { connectRedis, QueueUrlError } = await import('@agentctl/queue');
+  try {
+    return await connectRedis(url);
+  } catch (error) {
+    throw new CliError((error as Error).message, error instanceof QueueUrlError ? EXIT.usage : EXIT.failed);
+  }
+}

@@ -1,5 +1,5 @@
 export { DetachedRunError, PublishingStore } from './publishing-store.js';
-export { redisConnection } from './redis-connection.js';
+export { connectRedis, QueueUnreachableError, QueueUrlError } from './redis-connection.js';
 export { RunEventLog, type RunStreamEntry } from './run-event-log.js';
 export { RUN_QUEUE_NAME, type RunEnd, type RunJobData, type RunRequest } from './run-job.js';
 export { attemptOf, INTERRUPTED_RESULT, planRun, type RunPlan } from './run-plan.js';

@@ -4,6 +4,7 @@ import {
   type InvocationResult,
   isAgentError,
   Runner,
+  SessionBusyError,
   type SessionStore,
   sleep,
   UsageError,
@@ -126,7 +127,8 @@ export class RunWorker {
         await this.#log.end(data.runId, {
           status: 'error',
           sessionId: data.sessionId,
-          code: 'INTERNAL_ERROR',
+          // A session another run kept busy past every try is the caller's to retry later.
+          code: error instanceof SessionBusyError ? 'SESSION_BUSY' : 'INTERNAL_ERROR',
           message: (error as Error).message,
         });
       }

@@ -10,12 +10,12 @@ import {
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisProcess, startRedis } from '../../../test/support/redis.js';
-import { INTERRUPTED_RESULT, RunEnd, redisConnection, RunQueue, type RunStreamEntry, RunWorker } from '../src/index.js';
+import { INTERRUPTED_RESULT, RunEnd, connectRedis, RunQueue, type RunStreamEntry, RunWorker } from '../src/index.js';
 
 let redis: RedisProcess;
 const connections: Redis[] = [];
-const connect = () => {
-  const c = redisConnection(redis.url);
+const connect = async () => {
+  const c = await connectRedis(redis.url);
   connections.push(c);
   return c;
 };
@@ -41,7 +41,7 @@ function streamEvents(entries: RunStreamEntry[]): AgentEvent[] {
 
 describe('queued runs', () => {
   it('a worker runs a queued run and its events reach the stream once each, in session order', async () => {
-    await connect().flushall();
+    await (await connect()).flushall();
     const store = new InMemorySessionStore();
     const lookup = defineTool<{ id: string }>({
       name: 'lookup',
@@ -50,9 +50,9 @@ describe('queued runs', () => {
       execute: ({ id }) => `order ${id}: shipped`,
     });
     const agent = createAgent({ name: 'clerk', provider: new AutoModel(), tools: [lookup] });
-    const worker = new RunWorker({ connection: connect(), agents: () => ({ agent, store, release: () => undefined }) });
+    const worker = new RunWorker({ connection: await connect(), agents: () => ({ agent, store, release: () => undefined }) });
     await worker.start();
-    const queue = new RunQueue(connect());
+    const queue = new RunQueue(await connect());
     const { runId, sessionId } = await queue.enqueue({ agent: 'clerk', input: 'where is my order?' });
     const entries = await collect(queue, runId);
     const end = entries.at(-1)?.end as RunEnd;
@@ -73,7 +73,7 @@ describe('queued runs', () => {
 
   for (const idempotent of [false, true]) {
     it(`a run handed back mid-tool is continued by another worker (${idempotent ? 'idempotent: runs again' : 'reported as interrupted'})`, async () => {
-      await connect().flushall();
+      await (await connect()).flushall();
       const store = new InMemorySessionStore();
       let executions = 0;
       let release: () => void = () => undefined;
@@ -97,13 +97,13 @@ describe('queued runs', () => {
       });
       const agent = createAgent({ name: 'cashier', provider: new AutoModel(), tools: [charge] });
       const lease = () => ({ agent, store, release: () => undefined });
-      const first = new RunWorker({ connection: connect(), agents: lease, lockDurationMs: 2000 });
+      const first = new RunWorker({ connection: await connect(), agents: lease, lockDurationMs: 2000 });
       await first.start();
-      const queue = new RunQueue(connect());
+      const queue = new RunQueue(await connect());
       const { runId, sessionId } = await queue.enqueue({ agent: 'cashier', input: 'charge me' });
       await started;
       expect(await first.close(0)).toEqual({ finished: 0, handedBack: 1 });
-      const second = new RunWorker({ connection: connect(), agents: lease, lockDurationMs: 2000 });
+      const second = new RunWorker({ connection: await connect(), agents: lease, lockDurationMs: 2000 });
       await second.start();
       const entries = await collect(queue, runId);
       expect(entries.at(-1)?.end).toMatchObject({ status: 'complete', sessionId });
@@ -129,8 +129,8 @@ describe('queued runs', () => {
   }
 
   it('reports queue depth and connected workers', async () => {
-    await connect().flushall();
-    const queue = new RunQueue(connect());
+    await (await connect()).flushall();
+    const queue = new RunQueue(await connect());
     expect(await queue.depth()).toMatchObject({ waiting: 0, active: 0, workers: 0 });
     await queue.enqueue({ agent: 'nobody', input: 'hi' });
     expect((await queue.depth()).waiting).toBe(1);

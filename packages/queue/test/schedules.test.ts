@@ -2,12 +2,12 @@ import { AutoModel, createAgent, InMemorySessionStore } from '@agentctl/core';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type RedisProcess, startRedis } from '../../../test/support/redis.js';
-import { listSchedules, RunQueue, RunWorker, redisConnection, syncSchedules } from '../src/index.js';
+import { listSchedules, RunQueue, RunWorker, connectRedis, syncSchedules } from '../src/index.js';
 
 let redis: RedisProcess;
 const connections: Redis[] = [];
-const connect = () => {
-  const c = redisConnection(redis.url);
+const connect = async () => {
+  const c = await connectRedis(redis.url);
   connections.push(c);
   return c;
 };
@@ -24,9 +24,9 @@ afterAll(async () => {
 it('a schedule runs its agent on its cron through BullMQ job schedulers, and goes when the project drops it', async () => {
   const store = new InMemorySessionStore();
   const agent = createAgent({ name: 'digest', provider: new AutoModel() });
-  const worker = new RunWorker({ connection: connect(), agents: () => ({ agent, store, release: () => undefined }) });
+  const worker = new RunWorker({ connection: await connect(), agents: () => ({ agent, store, release: () => undefined }) });
   await worker.start();
-  const queue = new RunQueue(connect());
+  const queue = new RunQueue(await connect());
   // Six fields: seconds first, so the test sees runs within seconds.
   await syncSchedules(queue, [
     { name: 'every-second', cron: '*/1 * * * * *', agent: 'digest', input: 'write the digest', timezone: 'Europe/Paris' },

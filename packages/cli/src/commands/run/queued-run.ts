@@ -1,9 +1,9 @@
 import type { ApprovalDecision, PendingApproval } from '@agentctl/core';
-import { type RunEnd, RunQueue, redisConnection } from '@agentctl/queue';
+import { type RunEnd, RunQueue } from '@agentctl/queue';
 import { CliError, EXIT } from '../../cli-error.js';
 import { type Io, styles } from '../../io.js';
 import { openProject } from '../../project.js';
-import { queueSettings, requireQueueUrl } from '../../queue-settings.js';
+import { connectQueue, queueSettings, requireQueueUrl } from '../../queue-settings.js';
 import { exitCodeOf, type RunCommandOptions, reportPause } from './index.js';
 import { readStdin } from './read-stdin.js';
 import { jsonRenderer, textRenderer } from './render-events.js';
@@ -37,7 +37,7 @@ export async function queuedRun(
     input = options.prompt ?? (io.stdinIsTTY ? undefined : (await readStdin()).trim());
     if (!input) throw new CliError('run --queue needs a prompt: pass one as an argument or on stdin', EXIT.usage);
   }
-  const connection = redisConnection(url);
+  const connection = await connectQueue(url);
   const queue = new RunQueue(connection, { attempts: settings.attempts, backoff: settings.backoff });
   const stop = new AbortController();
   const onSigint = () => stop.abort();

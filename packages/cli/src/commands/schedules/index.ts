@@ -1,8 +1,8 @@
-import { listSchedules, RunQueue, redisConnection } from '@agentctl/queue';
+import { listSchedules, RunQueue } from '@agentctl/queue';
 import { CliError, EXIT } from '../../cli-error.js';
 import type { Io } from '../../io.js';
 import { openProject } from '../../project.js';
-import { queueSettings, scheduleDefinitions } from '../../queue-settings.js';
+import { connectQueue, queueSettings, scheduleDefinitions } from '../../queue-settings.js';
 import { alignColumns, formatTime } from '../sessions/sessions-table.js';
 
 /**
@@ -16,7 +16,7 @@ export async function schedulesCommand(raw: Record<string, unknown>, io: Io): Pr
   const settings = queueSettings(project, io.env);
   const registered = new Map<string, number | undefined>();
   if (settings.url) {
-    const connection = redisConnection(settings.url);
+    const connection = await connectQueue(settings.url);
     const queue = new RunQueue(connection);
     try {
       for (const s of await listSchedules(queue)) registered.set(s.name, s.next);

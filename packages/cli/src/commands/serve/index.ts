@@ -11,7 +11,7 @@ import { CliError, EXIT } from '../../cli-error.js';
 import { defaultRegistry } from '../../default-registry.js';
 import type { Io } from '../../io.js';
 import { openRuntime } from '../../project.js';
-import { queueSettings } from '../../queue-settings.js';
+import { connectQueue, queueSettings } from '../../queue-settings.js';
 import { projectSessionStore } from '../../session-store.js';
 import { projectSource, type RuntimeLease } from './project-source.js';
 import { serveOptions } from './serve-options.js';
@@ -25,7 +25,10 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
   const project = options.watch ? await watchedRuntime(raw, io) : await fixedRuntime(raw, io);
   const store = await projectSessionStore(project.root);
   const source = projectSource(project.acquire, store);
-  const queue = await openQueue(project.queue);
+  const queue = await openQueue(project.queue).catch(async (error: unknown) => {
+    await project.close();
+    throw error;
+  });
   const { app, tracker } = createApp({
     source,
     queue,
@@ -73,13 +76,8 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
 // With a queue URL, `async: true` runs go to the workers and any node streams their events.
 async function openQueue(settings: QueueSettings) {
   if (!settings.url) return undefined;
-  const { RunQueue, redisConnection } = await import('@agentctl/queue');
-  let connection: ReturnType<typeof redisConnection>;
-  try {
-    connection = redisConnection(settings.url);
-  } catch (error) {
-    throw new CliError((error as Error).message, EXIT.usage);
-  }
+  const { RunQueue } = await import('@agentctl/queue');
+  const connection = await connectQueue(settings.url);
   const queue = new RunQueue(connection, { attempts: settings.attempts, backoff: settings.backoff });
   return {
     enqueue: queue.enqueue.bind(queue),

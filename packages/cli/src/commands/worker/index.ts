@@ -1,8 +1,8 @@
-import { RunQueue, RunWorker, redisConnection, syncSchedules } from '@agentctl/queue';
+import { RunQueue, RunWorker, syncSchedules } from '@agentctl/queue';
 import { CliError, EXIT } from '../../cli-error.js';
 import type { Io } from '../../io.js';
 import { openRuntime } from '../../project.js';
-import { queueSettings, requireQueueUrl, scheduleDefinitions } from '../../queue-settings.js';
+import { connectQueue, queueSettings, requireQueueUrl, scheduleDefinitions } from '../../queue-settings.js';
 import { projectSessionStore } from '../../session-store.js';
 import { duration, integer } from '../serve/serve-options.js';
 import { projectSource } from '../serve/project-source.js';
@@ -17,13 +17,12 @@ export async function workerCommand(raw: Record<string, unknown>, io: Io): Promi
   const { project, runtime } = await openRuntime(raw, io);
   const settings = queueSettings(project, io.env);
   const concurrency = integer(raw.concurrency, '--concurrency', settings.concurrency ?? 1, 1, 1000);
-  let connection: ReturnType<typeof redisConnection>;
+  let connection: Awaited<ReturnType<typeof connectQueue>>;
   try {
-    connection = redisConnection(requireQueueUrl(settings, 'agentctl worker'));
+    connection = await connectQueue(requireQueueUrl(settings, 'agentctl worker'));
   } catch (error) {
     await runtime.dispose();
-    if (error instanceof CliError) throw error;
-    throw new CliError((error as Error).message, EXIT.usage);
+    throw error;
   }
   const store = await projectSessionStore(runtime.root);
   const source = projectSource(() => ({ runtime, release: () => undefined }), store);

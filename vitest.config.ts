@@ -6,6 +6,7 @@ const packages = [
   'provider-openai',
   'provider-anthropic',
   'store-file',
+  'store-postgres',
   'mcp',
   'server',
   'queue',
@@ -15,6 +16,10 @@ const packages = [
 // Tests import workspace packages from their TypeScript source (the `agentctl-source` export
 // condition), so a change is tested without a build; end-to-end tests run the built CLI.
 const resolve = { conditions: ['agentctl-source', 'node', 'import', 'module', 'default'] };
+// Vitest hands these conditions to Node for the packages it does not transform, and `import` there
+// makes a CommonJS package's require() of a dual package (pg -> pg-pool) load the ESM build.
+const cjsSafe = { conditions: ['agentctl-source', 'node', 'default'] };
+const cjsPackages = new Set(['store-postgres']);
 
 export default defineConfig({
   test: {
@@ -22,14 +27,17 @@ export default defineConfig({
     reporters: process.env.AGENTCTL_TEST_REPORT ? ['default', 'json'] : ['default'],
     outputFile: process.env.AGENTCTL_TEST_REPORT ? { json: process.env.AGENTCTL_TEST_REPORT } : undefined,
     projects: [
-      ...packages.map((name) => ({
-        resolve,
-        ssr: { resolve: { conditions: resolve.conditions, externalConditions: ['agentctl-source'] } },
-        test: { name, root: `packages/${name}`, include: ['test/**/*.test.ts'], testTimeout: 20_000 },
-      })),
+      ...packages.map((name) => {
+        const conditions = cjsPackages.has(name) ? cjsSafe : resolve;
+        return {
+          resolve: conditions,
+          ssr: { resolve: { conditions: conditions.conditions, externalConditions: ['agentctl-source'] } },
+          test: { name, root: `packages/${name}`, include: ['test/**/*.test.ts'], testTimeout: 20_000 },
+        };
+      }),
       {
-        resolve,
-        ssr: { resolve: { conditions: resolve.conditions, externalConditions: ['agentctl-source'] } },
+        resolve: cjsSafe,
+        ssr: { resolve: { conditions: cjsSafe.conditions, externalConditions: ['agentctl-source'] } },
         test: { name: 'e2e', root: '.', include: ['test/**/*.test.ts'], testTimeout: 60_000 },
       },
     ],

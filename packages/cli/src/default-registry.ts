@@ -2,6 +2,7 @@ import { createRegistry, type Registry } from '@agentctl/config';
 import { BUILTIN_TOOLS } from '@agentctl/core';
 import { ANTHROPIC_OPTIONS_SCHEMA } from '@agentctl/provider-anthropic/options-schema';
 import { OPENAI_OPTIONS_SCHEMA } from '@agentctl/provider-openai/options-schema';
+import { POSTGRES_OPTIONS_SCHEMA } from '@agentctl/store-postgres/options-schema';
 
 const network = { ownsRetries: true, needsNetwork: true };
 
@@ -30,6 +31,15 @@ export function defaultRegistry(): Registry {
       'file',
       async (spec, ctx) => (await import('@agentctl/store-file')).fileMemoryBackend(spec as never, ctx),
       { description: 'Sessions on disk (the default).' },
+    )
+    .registerMemory(
+      'postgres',
+      async (spec) => (await import('@agentctl/store-postgres')).postgresMemoryBackend(spec as never),
+      {
+        description: 'Sessions in PostgreSQL, shared by every process and machine (`url: ${DATABASE_URL}`).',
+        schema: POSTGRES_OPTIONS_SCHEMA,
+        capabilities: { needsNetwork: true },
+      },
     )
     .registerToolset(
       'mcp',

@@ -45,7 +45,10 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     .argument('[paths...]', 'files to check (default: the whole project)')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'github', 'sarif']))
     .option('--strict', 'treat warnings as errors')
-    .option('--connect', 'also start MCP servers and check tool names against their real tool lists')
+    .option(
+      '--connect',
+      'also start MCP servers (tool names against their real tool lists) and connect to memory servers (postgres)',
+    )
     .action(action('validate', ['paths']));
 
   program
@@ -137,6 +140,7 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     .argument('<action>', 'list | show | rm | export | import')
     .argument('[args...]', 'session id, or file')
     .option('--json', 'print JSON')
+    .option('--memory <name>', "the memory to work on (default: the project's defaults.memory)")
     .action(action('sessions', ['action', 'args']));
 
   program

@@ -3,8 +3,10 @@ export { CassetteError, readCassette, writeCassette } from './compile/cassette-f
 export { type CompileOptions, compileProject, type Runtime } from './compile/compile-project.js';
 export { connectToolsets } from './compile/connect-toolsets.js';
 export { renderInstruction } from './compile/instruction.js';
+export type { MadeMemory } from './compile/make-memory.js';
 export { CATALOGUE_DATE, type ModelInfo, modelInfo } from './compile/model-catalogue.js';
 export { toScriptTurn } from './compile/offline-provider.js';
+export { connectMemories, type OpenedMemory, openMemory } from './compile/open-memory.js';
 export type { ProviderWrapper } from './compile/resolve-model.js';
 export { createRegistry } from './create-registry.js';
 export { type Diagnostic, formatDiagnostic, type SourceRange } from './diagnostic.js';

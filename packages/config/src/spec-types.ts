@@ -212,6 +212,8 @@ export interface MemorySpec {
   name: string;
   description?: string;
   backend?: string;
+  /** Connection URL of a server backend (postgres). */
+  url?: string;
   path?: string;
   retention?: { max_sessions?: number; max_age?: DurationSpec };
   options?: Record<string, unknown>;

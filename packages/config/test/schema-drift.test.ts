@@ -147,6 +147,7 @@ const memory: Required<MemorySpec> = {
   name: 'm',
   description: 'd',
   backend: 'file',
+  url: 'postgres://db/x',
   path: '.agentctl',
   retention: { max_sessions: 5, max_age: '1h' },
   options: {},

@@ -136,6 +136,7 @@ export {
   normaliseRequest,
   recordingProvider,
 } from './recording-provider.js';
+export { type RetentionPolicy, type RetentionSpec, retentionPolicy } from './retention-policy.js';
 export {
   type AttemptControl,
   classifyFailure,
@@ -169,6 +170,15 @@ export {
   type SessionSummary,
   summarise,
 } from './session.js';
+export {
+  assertSessionExport,
+  flattenExport,
+  InvalidExportError,
+  SESSION_FORMAT_VERSION,
+  type SessionExport,
+  type StoredSession,
+  sessionShapeProblem,
+} from './session-export.js';
 export { assertSessionId, InvalidSessionIdError, SESSION_ID_RULE } from './session-id.js';
 export {
   holderOf,

@@ -53,5 +53,5 @@ export class LockTimeoutError extends SessionStoreError {
   }
 }
 
-/** Data given to `importSession` that is not a session export. */
-export class InvalidExportError extends SessionStoreError {}
+/** Data given to `importSession` that is not a session export (core's, shared by every store). */
+export { InvalidExportError } from '@agentctl/core';

@@ -1,17 +1,12 @@
 import { isAbsolute, relative, resolve } from 'node:path';
-import { parseDuration } from '@agentctl/core';
+import { parseDuration, type RetentionSpec, retentionPolicy } from '@agentctl/core';
 import { FileSessionStore } from './file-session-store.js';
-import type { RetentionPolicy } from './retention.js';
 
 /** The `kind: memory` fields the file backend reads (snake_case as in YAML, camelCase from code). */
 export interface FileMemorySpec {
   /** Sessions folder, relative to the project root. Default `.agentctl/sessions`. */
   path?: string;
-  retention?: RetentionPolicy & {
-    max_sessions?: number;
-    /** Milliseconds, or a duration such as `30d`, `12h`, `15m`, `90s`. */
-    max_age?: number | string;
-  };
+  retention?: RetentionSpec;
 }
 
 /** What the registry passes to a memory backend factory. */
@@ -37,22 +32,7 @@ export function fileMemoryBackend(spec: FileMemorySpec, ctx: FileMemoryContext):
   if (inside.startsWith('..') || isAbsolute(inside)) {
     throw new Error(`memory path ${spec.path} is outside the project folder ${root}`);
   }
-  return new FileSessionStore({ path, retention: retentionOf(spec.retention) });
-}
-
-function retentionOf(raw: FileMemorySpec['retention']): RetentionPolicy | undefined {
-  if (!raw) return undefined;
-  const maxSessions = raw.maxSessions ?? raw.max_sessions;
-  const age = raw.maxAgeMs ?? raw.max_age;
-  const policy: RetentionPolicy = {};
-  if (maxSessions !== undefined) {
-    if (!Number.isInteger(maxSessions) || maxSessions < 1) {
-      throw new Error(`retention.max_sessions must be a whole number of at least 1, not ${maxSessions}`);
-    }
-    policy.maxSessions = maxSessions;
-  }
-  if (age !== undefined) policy.maxAgeMs = durationMs(age);
-  return policy;
+  return new FileSessionStore({ path, retention: retentionPolicy(spec.retention) });
 }
 
 /** Milliseconds from a number or a string like `30d`; throws naming the field when it cannot be read. */

@@ -1,12 +1,6 @@
-import type { SessionSummary } from '@agentctl/core';
+import type { RetentionPolicy, SessionSummary } from '@agentctl/core';
 
-/** How many sessions to keep, and for how long; applied when a top-level session is created. */
-export interface RetentionPolicy {
-  /** Keep at most this many top-level sessions (their child sessions go with them). */
-  maxSessions?: number;
-  /** Remove top-level sessions not updated for this many milliseconds. */
-  maxAgeMs?: number;
-}
+export type { RetentionPolicy };
 
 /**
  * The top-level sessions a policy removes, least recently updated first. Child sessions are not

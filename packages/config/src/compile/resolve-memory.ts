@@ -1,7 +1,8 @@
 import type { MemoryProvider } from '@agentctl/core';
 import type { SpecEntry } from '../load/project-specs.js';
-import type { AgentSpec, MemorySpec, ProjectSpec } from '../spec-types.js';
+import type { AgentSpec, ProjectSpec } from '../spec-types.js';
 import type { Compiler } from './compiler.js';
+import { makeMemory } from './make-memory.js';
 
 /** The memory of an agent (its own or the project default), made once per name; undefined when none is set. */
 export async function resolveMemory(
@@ -16,33 +17,7 @@ export async function resolveMemory(
   const path = spec.memory !== undefined ? ['memory'] : ['defaults', 'memory'];
   let pending = compiler.memories.get(name);
   if (!pending) {
-    pending = (async () => {
-      const entry = compiler.specs.memory.get(name) as SpecEntry<MemorySpec> | undefined;
-      const memorySpec: MemorySpec | undefined = entry
-        ? compiler.resolved(entry)
-        : { kind: 'memory', name, backend: name };
-      if (!memorySpec) return undefined;
-      const backend = memorySpec.backend ?? 'file';
-      const factory = compiler.registry.memory.get(backend);
-      const at = entry ?? where;
-      const atPath = entry ? ['backend'] : path;
-      if (!factory) {
-        compiler.error(
-          at,
-          atPath,
-          'unknown-memory',
-          `memory backend \`${backend}\` is not available (registered: ${[...compiler.registry.memory.keys()].join(', ')})`,
-        );
-        return undefined;
-      }
-      // The path is relative to the memory document's file, as validate reads it, and confined
-      // by the path resolver before any backend writes there.
-      return compiler.attempt(at, memorySpec.path !== undefined ? ['path'] : atPath, 'memory', () => {
-        const ctx = compiler.factoryContext(at);
-        const path = memorySpec.path === undefined ? undefined : ctx.resolvePath(memorySpec.path);
-        return factory({ ...memorySpec, path }, ctx);
-      });
-    })();
+    pending = makeMemory(compiler, name, where, path);
     compiler.memories.set(name, pending);
   }
   return (await pending) ?? false;

@@ -7,6 +7,7 @@ import { envEmpty } from './env-empty.js';
 import { envRequired } from './env-required.js';
 import { filePath } from './file-path.js';
 import { instructionTemplate } from './instruction-template.js';
+import { memoryBackend } from './memory-backend.js';
 import { modulePath } from './module-path.js';
 import { outputSchemaValid } from './output-schema-valid.js';
 import { pluginOptions } from './plugin-options.js';
@@ -29,6 +30,7 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'unknown-provider', check: unknownProvider },
   { id: 'unknown-builtin', check: unknownBuiltin },
   { id: 'plugin-options', check: pluginOptions },
+  { id: 'memory-backend', check: memoryBackend },
   { id: 'duplicate-tool', check: duplicateTool },
   { id: 'agent-cycle', check: agentCycle },
   { id: 'single-parent', check: singleParent },

@@ -2,7 +2,7 @@ import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import { nearest } from '../load/did-you-mean.js';
 import type { IndexedEntry } from '../load/index-documents.js';
 import type { PluginKind } from '../registry.js';
-import type { MiddlewareSpec, ModelSpec } from '../spec-types.js';
+import type { MemorySpec, MiddlewareSpec, ModelSpec } from '../spec-types.js';
 import { checkOptions } from './check-options.js';
 import { type RuleContext, validAgents, validEntries } from './rule.js';
 
@@ -21,7 +21,7 @@ function movedHint(kind: PluginKind, message: string): string {
 
 /**
  * Options written for a plugin match the schema and rules it registered: a model's `options:`
- * against its provider, a middleware's options against the middleware. `extra_body` is the one
+ * against its provider, a middleware's options against the middleware, a memory's against its backend. `extra_body` is the one
  * key a provider's options schema must list to let unchecked values through.
  */
 export function pluginOptions(ctx: RuleContext): Diagnostic[] {
@@ -48,7 +48,7 @@ export function pluginOptions(ctx: RuleContext): Diagnostic[] {
           entry.file,
           entry.locate([...at, ...problem.path], { key: unknownKey }),
           'plugin-options',
-          `${kind === 'provider' ? `provider ${name}` : `${name}`}: ${problem.message}${movedHint(kind, problem.message)}`,
+          `${kind === 'provider' ? `provider ${name}` : kind === 'memory' ? `backend ${name}` : `${name}`}: ${problem.message}${movedHint(kind, problem.message)}`,
           problem.severity,
         ),
       );
@@ -59,6 +59,9 @@ export function pluginOptions(ctx: RuleContext): Diagnostic[] {
   for (const mw of validEntries<MiddlewareSpec>(ctx, 'middleware'))
     if (mw.spec.builtin && mw.spec.options)
       check('middleware', mw.spec.builtin, mw.spec.options, mw, ['options']);
+  for (const memory of validEntries<MemorySpec>(ctx, 'memory'))
+    if (memory.spec.options)
+      check('memory', memory.spec.backend ?? 'file', memory.spec.options, memory, ['options']);
   for (const agent of validAgents(ctx)) {
     agent.spec.middleware?.forEach((ref, i) => {
       if (typeof ref === 'string') return;

@@ -1,10 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { UsageError } from '@agentctl/core';
+import { InvalidExportError, type SessionExport, type SessionStore, UsageError } from '@agentctl/core';
 import {
   CorruptSessionError,
   FileSessionStore,
-  InvalidExportError,
+  type FileSessionSummary,
   type RetentionPolicy,
   SessionStoreError,
 } from '@agentctl/store-file';
@@ -20,6 +20,14 @@ export interface SessionsOptions {
   /** Sessions folder (from the project's memory spec), relative to the project root. */
   path?: string;
   retention?: RetentionPolicy;
+  /** The store to work on (the project's memory); the file store at `path` when left out. */
+  store?: SessionsStore;
+}
+
+/** A store the command works on: it keeps sessions and moves them in and out as exports. */
+export interface SessionsStore extends SessionStore {
+  exportSession(id: string): Promise<SessionExport>;
+  importSession(data: unknown): Promise<string>;
 }
 
 /** Where the command writes. */
@@ -41,10 +49,13 @@ export async function sessionsCommand(
   io: SessionsIo,
 ): Promise<number> {
   const root = resolve(options.project ?? process.cwd());
-  const store = new FileSessionStore({
-    path: resolve(root, options.path ?? '.agentctl/sessions'),
-    retention: options.retention,
-  });
+  const store =
+    options.store ??
+    new FileSessionStore({
+      path: resolve(root, options.path ?? '.agentctl/sessions'),
+      retention: options.retention,
+    });
+  const where = whereOf(store);
   const fail = (message: string, code = 1) => {
     io.stderr(`agentctl: ${message}\n`);
     return code;
@@ -54,13 +65,13 @@ export async function sessionsCommand(
     switch (action) {
       case 'list':
       case 'ls':
-        return await list(store, options, io);
+        return await list(store, where, options, io);
       case 'show':
         if (needs(1)) return fail(USAGE, 2);
-        return await show(store, args[0]!, options, io);
+        return await show(store, where, args[0]!, options, io);
       case 'rm':
         if (needs(1)) return fail(USAGE, 2);
-        if (!(await store.delete(args[0]!))) return fail(`no session ${args[0]} in ${store.path}`);
+        if (!(await store.delete(args[0]!))) return fail(`no session ${args[0]} in ${where}`);
         io.stdout(
           options.json ? `${JSON.stringify({ id: args[0], deleted: true })}\n` : `removed ${args[0]}\n`,
         );
@@ -89,22 +100,49 @@ export async function sessionsCommand(
         return fail(`unknown sessions action ${JSON.stringify(action)}\n${USAGE}`, 2);
     }
   } catch (error) {
-    if (error instanceof SessionStoreError || error instanceof UserFileError) return fail(error.message);
+    if (error instanceof UserFileError || (await isStoreError(error))) return fail((error as Error).message);
     if (error instanceof UsageError) return fail(error.message, 2);
     throw error;
   } finally {
-    await store.close();
+    // A store given by the caller is the caller's to close.
+    if (!options.store) await store.close?.();
   }
 }
 
-async function list(store: FileSessionStore, options: SessionsOptions, io: SessionsIo): Promise<number> {
-  const sessions = await store.list({ verify: true });
+/** Where the store keeps sessions, for messages: a folder, or a server with its password hidden. */
+function whereOf(store: SessionsStore): string {
+  if (store instanceof FileSessionStore) return store.path;
+  const where = (store as { where?: unknown }).where;
+  return typeof where === 'string' ? where : 'the session store';
+}
+
+/** A store's own refusal (a missing or taken session, a bad export, a lost server): one line for the user. */
+async function isStoreError(error: unknown): Promise<boolean> {
+  if (error instanceof SessionStoreError || error instanceof InvalidExportError) return true;
+  // Only a postgres store throws these, and it has loaded the package already.
+  if (!(error instanceof Error) || !error.name.startsWith('Postgres')) return false;
+  const pg = await import('@agentctl/store-postgres');
+  return error instanceof pg.PostgresStoreError || error instanceof pg.PostgresConnectionError;
+}
+
+/** The sessions with, for the file store, every file checked (corrupt ones marked). */
+function listAll(store: SessionsStore): Promise<FileSessionSummary[]> {
+  return store instanceof FileSessionStore ? store.list({ verify: true }) : store.list();
+}
+
+async function list(
+  store: SessionsStore,
+  where: string,
+  options: SessionsOptions,
+  io: SessionsIo,
+): Promise<number> {
+  const sessions = await listAll(store);
   if (options.json) {
     io.stdout(`${JSON.stringify(sessions, null, 2)}\n`);
     return 0;
   }
   if (sessions.length === 0) {
-    io.stdout(`no sessions in ${store.path}\n`);
+    io.stdout(`no sessions in ${where}\n`);
     return 0;
   }
   io.stdout(`${formatSessionsTable(sessions)}\n`);
@@ -113,12 +151,13 @@ async function list(store: FileSessionStore, options: SessionsOptions, io: Sessi
 }
 
 async function show(
-  store: FileSessionStore,
+  store: SessionsStore,
+  where: string,
   id: string,
   options: SessionsOptions,
   io: SessionsIo,
 ): Promise<number> {
-  let session: Awaited<ReturnType<FileSessionStore['get']>>;
+  let session: Awaited<ReturnType<SessionsStore['get']>>;
   try {
     session = await store.get(id);
   } catch (error) {
@@ -129,14 +168,14 @@ async function show(
     throw error;
   }
   if (!session) {
-    io.stderr(`agentctl: no session ${id} in ${store.path}\n`);
+    io.stderr(`agentctl: no session ${id} in ${where}\n`);
     return 1;
   }
   if (options.json) {
     io.stdout(`${JSON.stringify(await store.exportSession(id), null, 2)}\n`);
     return 0;
   }
-  const all = await store.list({ verify: true });
+  const all = await listAll(store);
   const header = [
     `session ${session.id}${session.agent ? ` (agent ${session.agent})` : ''}`,
     `created ${formatTime(session.createdAt)}, updated ${formatTime(session.updatedAt)}, ${session.events.length} events${session.checkpoint !== undefined ? ', paused' : ''}`,

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { connectToolsets, loadProject } from '@agentctl/config';
+import { connectMemories, connectToolsets, loadProject } from '@agentctl/config';
 import { CliError, EXIT } from '../../cli-error.js';
 import { defaultRegistry } from '../../default-registry.js';
 import type { Io } from '../../io.js';
@@ -15,7 +15,7 @@ export interface ValidateOptions {
   format?: 'text' | 'json' | 'github' | 'sarif';
   strict?: boolean;
   project?: string;
-  /** Also start the MCP servers and check tool names against their real tool lists. */
+  /** Also start the MCP servers (tool names against their real lists) and connect to memory servers (postgres). */
   connect?: boolean;
 }
 
@@ -37,7 +37,10 @@ export async function validateCommand(raw: Record<string, unknown>, io: Io): Pro
   const registry = defaultRegistry();
   const connected =
     options.connect && !project.diagnostics.some((d) => d.severity === 'error')
-      ? await connectToolsets(project, { registry, env: io.env })
+      ? [
+          ...(await connectToolsets(project, { registry, env: io.env })),
+          ...(await connectMemories(project, { registry, env: io.env })),
+        ]
       : [];
   const diagnostics = [...project.diagnostics, ...connected];
   switch (format) {

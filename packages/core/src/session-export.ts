@@ -1,0 +1,70 @@
+import type { Message } from './messages.js';
+import type { Session } from './session.js';
+
+/** The session layout version every store reads and writes. */
+export const SESSION_FORMAT_VERSION = 1;
+
+/** A session as stores keep and export it: the core session plus the conversation saved through `MemoryProvider`. */
+export interface StoredSession extends Session {
+  /** The conversation saved through the `MemoryProvider` interface, when any. */
+  messages?: Message[];
+}
+
+/** A session and its child sessions as one JSON document, for `export` and `import` between any stores. */
+export interface SessionExport {
+  format: 'agentctl-session';
+  version: 1;
+  session: StoredSession;
+  children: SessionExport[];
+}
+
+/** Data given to a store's `importSession` that is not a {@link SessionExport}. */
+export class InvalidExportError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** What is wrong with a parsed value as a stored session, or undefined when nothing is. */
+export function sessionShapeProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
+  const session = value as Record<string, unknown>;
+  if (session.version !== SESSION_FORMAT_VERSION) {
+    return `unsupported version ${JSON.stringify(session.version)} (this agentctl reads version ${SESSION_FORMAT_VERSION})`;
+  }
+  if (typeof session.id !== 'string') return '"id" is missing or not a string';
+  if (!Array.isArray(session.events)) return '"events" is missing or not a list';
+  if (typeof session.state !== 'object' || session.state === null || Array.isArray(session.state)) {
+    return '"state" is missing or not an object';
+  }
+  if (typeof session.createdAt !== 'number' || typeof session.updatedAt !== 'number') {
+    return '"createdAt"/"updatedAt" are missing or not numbers';
+  }
+  if (session.messages !== undefined && !Array.isArray(session.messages)) return '"messages" is not a list';
+  return undefined;
+}
+
+/** Checks that `data` is a {@link SessionExport}; throws {@link InvalidExportError} naming the offending part when not. */
+export function assertSessionExport(data: unknown, where = 'export'): asserts data is SessionExport {
+  if (typeof data !== 'object' || data === null) throw new InvalidExportError(`${where}: not a JSON object`);
+  const value = data as Partial<SessionExport>;
+  if (value.format !== 'agentctl-session')
+    throw new InvalidExportError(`${where}: "format" must be "agentctl-session"`);
+  if (value.version !== 1)
+    throw new InvalidExportError(`${where}: unsupported version ${JSON.stringify(value.version)}`);
+  const problem = sessionShapeProblem(value.session);
+  if (problem) throw new InvalidExportError(`${where}: session: ${problem}`);
+  if (!Array.isArray(value.children)) throw new InvalidExportError(`${where}: "children" must be a list`);
+  value.children.forEach((child, i) => {
+    assertSessionExport(child, `${where}.children[${i}]`);
+    if (child.session.parentId !== value.session?.id) {
+      throw new InvalidExportError(`${where}.children[${i}]: parentId does not match ${value.session?.id}`);
+    }
+  });
+}
+
+/** Every session of an export, parents before children. */
+export function flattenExport(data: SessionExport): StoredSession[] {
+  return [data.session, ...data.children.flatMap(flattenExport)];
+}

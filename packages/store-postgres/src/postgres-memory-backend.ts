@@ -1,0 +1,76 @@
+import { parseDuration, type RetentionSpec, retentionPolicy } from '@agentctl/core';
+import { urlProblem } from './connection-error.js';
+import { PostgresSessionStore } from './postgres-session-store.js';
+import { identifierProblem } from './tables.js';
+
+/** The `kind: memory` fields the postgres backend reads (snake_case as in YAML, camelCase from code). */
+export interface PostgresMemorySpec {
+  /** `postgres://USER:PASSWORD@HOST:PORT/DATABASE`, usually `${DATABASE_URL}`. */
+  url?: string;
+  retention?: RetentionSpec;
+  options?: PostgresMemoryOptions;
+}
+
+/** `options:` of a postgres memory, as written in YAML. */
+export interface PostgresMemoryOptions {
+  /** Most connections per process. Default 10. */
+  pool_size?: number;
+  /** PostgreSQL schema of the tables. Default `public`. */
+  schema?: string;
+  /** Prefix of the table names. Default `agentctl_`. */
+  table_prefix?: string;
+  /** How long to wait for the server (a duration such as `5s`, or milliseconds). Default 10s. */
+  connect_timeout?: number | string;
+}
+
+/** The name to register the backend under (`backend: postgres` in YAML). */
+export const POSTGRES_MEMORY_BACKEND = 'postgres';
+
+/**
+ * The `postgres` memory backend for the config registry: a {@link PostgresSessionStore} on the
+ * server at `url`, connected and migrated before it is returned, so an unreachable server or a
+ * refused login fails the compile with a message naming `url` (and no run starts).
+ *
+ * @example
+ * registry.registerMemory(POSTGRES_MEMORY_BACKEND, postgresMemoryBackend, { schema: POSTGRES_OPTIONS_SCHEMA });
+ */
+export async function postgresMemoryBackend(spec: PostgresMemorySpec): Promise<PostgresSessionStore> {
+  const store = postgresStoreFromSpec(spec);
+  try {
+    await store.open();
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
+}
+
+/** A store from a memory spec, checked but not yet connected. Throws an error naming the bad field. */
+export function postgresStoreFromSpec(spec: PostgresMemorySpec): PostgresSessionStore {
+  if (spec.url === undefined || spec.url === '') {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the YAML's ${VAR} syntax, shown to the user
+    throw new Error('url: backend postgres needs a connection URL (e.g. url: ${DATABASE_URL})');
+  }
+  const problem = urlProblem(spec.url);
+  if (problem) throw new Error(problem);
+  const options = spec.options ?? {};
+  for (const [field, value] of [
+    ['options.schema', options.schema],
+    ['options.table_prefix', options.table_prefix],
+  ] as const) {
+    const bad =
+      value === undefined ? undefined : identifierProblem(value, field, field === 'options.table_prefix');
+    if (bad) throw new Error(bad);
+  }
+  return new PostgresSessionStore({
+    url: spec.url,
+    schema: options.schema,
+    tablePrefix: options.table_prefix,
+    poolSize: options.pool_size,
+    connectTimeoutMs:
+      options.connect_timeout === undefined
+        ? undefined
+        : parseDuration(options.connect_timeout, 'options.connect_timeout'),
+    retention: retentionPolicy(spec.retention),
+  });
+}

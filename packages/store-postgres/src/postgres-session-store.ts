@@ -1,0 +1,479 @@
+import { hostname } from 'node:os';
+import {
+  type AgentEvent,
+  assertSessionExport,
+  assertSessionId,
+  flattenExport,
+  type LeaseAttempt,
+  type LeaseHolder,
+  type LeaseRequest,
+  type MemoryProvider,
+  type Message,
+  newSession,
+  type RetentionPolicy,
+  type SessionExport,
+  type SessionInit,
+  type SessionLease,
+  SessionLeaseLostError,
+  type SessionStore,
+  type SessionSummary,
+  type StoredSession,
+} from '@agentctl/core';
+import pg from 'pg';
+import { connectionError, describeServer, urlProblem } from './connection-error.js';
+import { PostgresStoreError } from './errors.js';
+import { migrate } from './migrations.js';
+import { foldDeltas, foldEventDeltas } from './state-delta-sql.js';
+import { type TableNames, tableNames } from './tables.js';
+
+/** Where and how a {@link PostgresSessionStore} keeps sessions. */
+export interface PostgresSessionStoreOptions {
+  /** `postgres://USER:PASSWORD@HOST:PORT/DATABASE`; ignored when `pool` is given. */
+  url?: string;
+  /** A pool to use instead of opening one; the store then leaves it open on `close`. */
+  pool?: pg.Pool;
+  /** The PostgreSQL schema of the tables (created when missing). Default `public`. */
+  schema?: string;
+  /** Prefix of every table name. Default `agentctl_`. */
+  tablePrefix?: string;
+  /** Most connections the store opens at once. Default 10. */
+  poolSize?: number;
+  /** How long to wait for a connection before failing with a clear error. Default 10 s. */
+  connectTimeoutMs?: number;
+  retention?: RetentionPolicy;
+}
+
+// Epoch milliseconds by the database's clock: one clock for every machine sharing the leases.
+const NOW_MS = `(extract(epoch from clock_timestamp()) * 1000)::bigint`;
+const HOST = hostname();
+
+interface SessionRow {
+  id: string;
+  agent: string | null;
+  parent_id: string | null;
+  parent_call_id: string | null;
+  event_count: number;
+  paused: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * A {@link SessionStore} and {@link MemoryProvider} in PostgreSQL, shared by every process and
+ * machine that opens the same database: a row per session, an append-only events table keyed by
+ * (session, sequence), scoped state, and leases that expire by the database's clock. An append is
+ * one statement touching one session row and inserting the new events, so it costs the same with
+ * 10 sessions or 100,000 and at 10 events or 50,000. The schema is migrated on first use.
+ *
+ * @example
+ * const store = new PostgresSessionStore({ url: process.env.DATABASE_URL });
+ * const session = await store.create({ agent: 'triage' });
+ * await store.append(session.id, events);
+ * await store.close();
+ */
+export class PostgresSessionStore implements SessionStore, MemoryProvider {
+  readonly #pool: pg.Pool;
+  readonly #ownsPool: boolean;
+  readonly #t: TableNames;
+  readonly #url: string;
+  readonly #retention: RetentionPolicy | undefined;
+  #ready: Promise<void> | undefined;
+
+  constructor(options: PostgresSessionStoreOptions) {
+    this.#t = tableNames(options.schema ?? 'public', options.tablePrefix ?? 'agentctl_');
+    this.#retention = options.retention;
+    if (options.pool) {
+      this.#pool = options.pool;
+      this.#ownsPool = false;
+      this.#url = 'the given pool';
+      return;
+    }
+    const url = options.url ?? '';
+    const problem = urlProblem(url);
+    if (problem) throw new Error(problem);
+    this.#url = url;
+    this.#ownsPool = true;
+    this.#pool = new pg.Pool({
+      connectionString: url,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+      // An idle pool never keeps a finished command alive.
+      allowExitOnIdle: true,
+    });
+    // A server restart kills idle clients; the pool replaces them, the error must not crash the process.
+    this.#pool.on('error', () => undefined);
+  }
+
+  /** Where the store connects, for messages: `PostgreSQL at HOST:PORT, database D, user U` (no password). */
+  get where(): string {
+    return this.#ownsPool ? `PostgreSQL ${describeServer(this.#url)}` : 'PostgreSQL (the given pool)';
+  }
+
+  /**
+   * Connects and brings the schema up to date (run once; every other method waits for it). Throws
+   * `PostgresConnectionError` for a server that cannot be reached or refuses the login.
+   */
+  open(): Promise<void> {
+    this.#ready ??= migrate(this.#pool, this.#t).then(
+      () => undefined,
+      (error: unknown) => {
+        this.#ready = undefined;
+        throw connectionError(error, this.#url) ?? error;
+      },
+    );
+    return this.#ready;
+  }
+
+  async create(init: SessionInit = {}): Promise<StoredSession> {
+    const session: StoredSession = newSession(init);
+    assertSessionId(session.id);
+    if (session.parentId !== undefined) assertSessionId(session.parentId);
+    await this.#insert(session);
+    if (session.parentId === undefined && this.#retention) await this.applyRetention(session.id);
+    return session;
+  }
+
+  /** The session with its events in order, its state and saved messages; undefined when there is none. */
+  async get(id: string): Promise<StoredSession | undefined> {
+    assertSessionId(id);
+    const t = this.#t;
+    // One statement, so the events and the state are read from the same snapshot.
+    const { rows } = await this.#query<
+      SessionRow & {
+        state: Record<string, unknown>;
+        checkpoint: unknown;
+        messages: Message[] | null;
+        events: AgentEvent[];
+      }
+    >(
+      `SELECT s.*, s.checkpoint IS NOT NULL AS paused,
+              (SELECT coalesce(json_agg(e.event ORDER BY e.seq), '[]'::json) FROM ${t.events} e WHERE e.session_id = s.id) AS events
+         FROM ${t.sessions} s WHERE s.id = $1`,
+      [id],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    const session: StoredSession = {
+      version: 1,
+      id: row.id,
+      state: row.state,
+      events: row.events,
+      createdAt: Number(row.created_at),
+      updatedAt: Number(row.updated_at),
+    };
+    if (row.agent !== null) session.agent = row.agent;
+    if (row.parent_id !== null) session.parentId = row.parent_id;
+    if (row.parent_call_id !== null) session.parentCallId = row.parent_call_id;
+    if (row.paused) session.checkpoint = row.checkpoint;
+    if (row.messages !== null) session.messages = row.messages;
+    return session;
+  }
+
+  async append(id: string, events: readonly AgentEvent[]): Promise<void> {
+    assertSessionId(id);
+    const t = this.#t;
+    const { set, remove } = foldEventDeltas(events);
+    // The UPDATE locks the session row, so concurrent appends to one session take numbers in turn.
+    const result = await this.#query<{ n: string }>(
+      `WITH s AS (
+         UPDATE ${t.sessions}
+            SET event_count = event_count + $2, state = (state - $3::text[]) || $4::jsonb, updated_at = $5
+          WHERE id = $1
+      RETURNING event_count),
+       added AS (
+         INSERT INTO ${t.events} (session_id, seq, event)
+         SELECT $1, s.event_count - $2 + e.ord::integer, e.event
+           FROM s, json_array_elements($6::json) WITH ORDINALITY AS e(event, ord))
+       SELECT count(*) AS n FROM s`,
+      [id, events.length, remove, JSON.stringify(set), Date.now(), JSON.stringify(events)],
+    );
+    if (Number(result.rows[0]?.n ?? 0) === 0) throw this.#missing(id);
+  }
+
+  async setCheckpoint(id: string, checkpoint: unknown): Promise<void> {
+    assertSessionId(id);
+    const { rowCount } = await this.#query(
+      `UPDATE ${this.#t.sessions} SET checkpoint = $2::json, updated_at = $3 WHERE id = $1`,
+      [id, checkpoint === undefined ? null : JSON.stringify(checkpoint), Date.now()],
+    );
+    if (rowCount === 0) throw this.#missing(id);
+  }
+
+  async list(filter: { parentId?: string } = {}): Promise<SessionSummary[]> {
+    const where = filter.parentId === undefined ? '' : 'WHERE parent_id = $1';
+    const { rows } = await this.#query<SessionRow>(
+      `SELECT id, agent, parent_id, parent_call_id, event_count, checkpoint IS NOT NULL AS paused, created_at, updated_at
+         FROM ${this.#t.sessions} ${where} ORDER BY created_at, id`,
+      filter.parentId === undefined ? [] : [filter.parentId],
+    );
+    return rows.map(summaryOf);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    assertSessionId(id);
+    return (await this.#deleteTrees([id])).includes(id);
+  }
+
+  async lease(id: string, request: LeaseRequest): Promise<LeaseAttempt> {
+    assertSessionId(id);
+    const t = this.#t;
+    const token = crypto.randomUUID();
+    for (;;) {
+      // Taken when there is no row, or the row's lease has lapsed; otherwise nothing is written.
+      const taken = await this.#query<{ since: string; expires_at: string }>(
+        `INSERT INTO ${t.leases} AS l (session_id, token, holder, holder_where, since, expires_at)
+         VALUES ($1, $2, $3, $4, ${NOW_MS}, ${NOW_MS} + $5)
+         ON CONFLICT (session_id) DO UPDATE
+            SET token = excluded.token, holder = excluded.holder, holder_where = excluded.holder_where,
+                since = excluded.since, expires_at = excluded.expires_at
+          WHERE l.expires_at <= excluded.since
+         RETURNING since, expires_at`,
+        [id, token, request.holder, `pid ${process.pid} on ${HOST}`, Math.ceil(request.ttlMs)],
+      );
+      const row = taken.rows[0];
+      if (row) {
+        const lease: SessionLease = {
+          sessionId: id,
+          token,
+          holder: request.holder,
+          since: Number(row.since),
+          expiresAt: Number(row.expires_at),
+        };
+        return { lease };
+      }
+      const holder = await this.#holder(id);
+      // Released between the two statements: ask again.
+      if (holder) return { busy: holder };
+    }
+  }
+
+  async renewLease(lease: SessionLease, ttlMs: number): Promise<SessionLease> {
+    const { rows } = await this.#query<{ expires_at: string }>(
+      `UPDATE ${this.#t.leases} SET expires_at = ${NOW_MS} + $3 WHERE session_id = $1 AND token = $2 RETURNING expires_at`,
+      [lease.sessionId, lease.token, Math.ceil(ttlMs)],
+    );
+    const row = rows[0];
+    if (!row) throw new SessionLeaseLostError(lease.sessionId, await this.#holder(lease.sessionId));
+    return { ...lease, expiresAt: Number(row.expires_at) };
+  }
+
+  async releaseLease(lease: SessionLease): Promise<void> {
+    await this.#query(`DELETE FROM ${this.#t.leases} WHERE session_id = $1 AND token = $2`, [
+      lease.sessionId,
+      lease.token,
+    ]);
+  }
+
+  /** State shared by every session (`app`) or by one user's sessions (`user:<id>`). */
+  async getScopedState(scope: string): Promise<Record<string, unknown>> {
+    const { rows } = await this.#query<{ state: Record<string, unknown> }>(
+      `SELECT state FROM ${this.#t.scopes} WHERE scope = $1`,
+      [scope],
+    );
+    return rows[0]?.state ?? {};
+  }
+
+  /** Applies a delta to a shared scope in one statement, so concurrent writers lose nothing. */
+  async updateScopedState(scope: string, delta: Record<string, unknown>): Promise<void> {
+    const { set, remove } = foldDeltas([delta]);
+    await this.#query(
+      `INSERT INTO ${this.#t.scopes} AS s (scope, state) VALUES ($1, $3::jsonb)
+       ON CONFLICT (scope) DO UPDATE SET state = (s.state - $2::text[]) || $3::jsonb`,
+      [scope, remove, JSON.stringify(set)],
+    );
+  }
+
+  /** The conversation saved under `sessionId` (MemoryProvider). */
+  async load(sessionId: string): Promise<Message[]> {
+    assertSessionId(sessionId);
+    const { rows } = await this.#query<{ messages: Message[] | null }>(
+      `SELECT messages FROM ${this.#t.sessions} WHERE id = $1`,
+      [sessionId],
+    );
+    return rows[0]?.messages ?? [];
+  }
+
+  /** Saves the conversation, creating the session when needed (MemoryProvider). */
+  async save(sessionId: string, messages: readonly Message[]): Promise<void> {
+    assertSessionId(sessionId);
+    const now = Date.now();
+    await this.#query(
+      `INSERT INTO ${this.#t.sessions} AS s (id, messages, created_at, updated_at) VALUES ($1, $2::json, $3, $3)
+       ON CONFLICT (id) DO UPDATE SET messages = excluded.messages, updated_at = excluded.updated_at`,
+      [sessionId, JSON.stringify(messages), now],
+    );
+  }
+
+  /** Forgets the saved conversation; the event log stays (MemoryProvider). */
+  async clear(sessionId: string): Promise<void> {
+    assertSessionId(sessionId);
+    await this.#query(`UPDATE ${this.#t.sessions} SET messages = NULL WHERE id = $1`, [sessionId]);
+  }
+
+  /** The session and all its child sessions as one JSON document. */
+  async exportSession(id: string): Promise<SessionExport> {
+    const session = await this.get(id);
+    if (!session) throw this.#missing(id);
+    const children = await this.list({ parentId: id });
+    return {
+      format: 'agentctl-session',
+      version: 1,
+      session,
+      children: await Promise.all(children.map((c) => this.exportSession(c.id))),
+    };
+  }
+
+  /** Stores an exported session tree under its original ids (none may exist yet), all or nothing; returns the root id. */
+  async importSession(data: unknown): Promise<string> {
+    assertSessionExport(data);
+    const sessions = flattenExport(data);
+    for (const s of sessions) assertSessionId(s.id);
+    await this.#transaction(async (client) => {
+      for (const session of sessions) await this.#insert(session, client);
+    });
+    return data.session.id;
+  }
+
+  /**
+   * Removes the top-level sessions the retention policy no longer keeps (with their child
+   * sessions), sparing `keep`; returns the removed ids. `create` calls it for each top-level session.
+   */
+  async applyRetention(keep?: string): Promise<string[]> {
+    const policy = this.#retention ?? {};
+    const t = this.#t;
+    const doomed: string[] = [];
+    if (policy.maxAgeMs !== undefined) {
+      const { rows } = await this.#query<{ id: string }>(
+        `SELECT id FROM ${t.sessions} WHERE parent_id IS NULL AND updated_at < $1 AND id IS DISTINCT FROM $2`,
+        [Date.now() - policy.maxAgeMs, keep ?? null],
+      );
+      doomed.push(...rows.map((r) => r.id));
+    }
+    if (policy.maxSessions !== undefined) {
+      // The kept session counts toward the limit.
+      const allowed = Math.max(0, policy.maxSessions - (keep === undefined ? 0 : 1));
+      const { rows } = await this.#query<{ id: string }>(
+        `SELECT id FROM ${t.sessions} WHERE parent_id IS NULL AND id IS DISTINCT FROM $1
+          ORDER BY updated_at DESC, id DESC OFFSET $2`,
+        [keep ?? null, allowed],
+      );
+      doomed.push(...rows.map((r) => r.id));
+    }
+    return doomed.length === 0 ? [] : this.#deleteTrees([...new Set(doomed)]);
+  }
+
+  /** Closes the connections (unless the pool was given). */
+  async close(): Promise<void> {
+    if (this.#ownsPool && !this.#pool.ended) await this.#pool.end();
+  }
+
+  async #insert(session: StoredSession, client?: pg.PoolClient): Promise<void> {
+    const t = this.#t;
+    const run = client ? client.query.bind(client) : this.#query.bind(this);
+    try {
+      await run(
+        `WITH s AS (
+           INSERT INTO ${t.sessions} (id, agent, parent_id, parent_call_id, state, checkpoint, messages, event_count, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5::jsonb, $6::json, $7::json, $8, $9, $10) RETURNING id)
+         INSERT INTO ${t.events} (session_id, seq, event)
+         SELECT s.id, e.ord::integer, e.event FROM s, json_array_elements($11::json) WITH ORDINALITY AS e(event, ord)`,
+        [
+          session.id,
+          session.agent ?? null,
+          session.parentId ?? null,
+          session.parentCallId ?? null,
+          JSON.stringify(session.state),
+          session.checkpoint === undefined ? null : JSON.stringify(session.checkpoint),
+          session.messages === undefined ? null : JSON.stringify(session.messages),
+          session.events.length,
+          session.createdAt,
+          session.updatedAt,
+          JSON.stringify(session.events),
+        ],
+      );
+    } catch (error) {
+      if ((error as { code?: string }).code === '23505') {
+        throw new PostgresStoreError(session.id, `session ${session.id} already exists in ${this.where}`);
+      }
+      throw error;
+    }
+  }
+
+  /** Deletes sessions with all their descendants in one statement; returns the ids removed. */
+  async #deleteTrees(roots: string[]): Promise<string[]> {
+    const t = this.#t;
+    const { rows } = await this.#query<{ id: string }>(
+      `WITH RECURSIVE tree(id) AS (
+         SELECT id FROM ${t.sessions} WHERE id = ANY($1::text[])
+         UNION SELECT c.id FROM ${t.sessions} c JOIN tree ON c.parent_id = tree.id)
+       DELETE FROM ${t.sessions} WHERE id IN (SELECT id FROM tree) RETURNING id`,
+      [roots],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async #holder(id: string): Promise<LeaseHolder | undefined> {
+    const { rows } = await this.#query<{
+      holder: string;
+      holder_where: string | null;
+      since: string;
+      expires_at: string;
+    }>(`SELECT holder, holder_where, since, expires_at FROM ${this.#t.leases} WHERE session_id = $1`, [id]);
+    const row = rows[0];
+    if (!row) return undefined;
+    const holder: LeaseHolder = {
+      holder: row.holder,
+      since: Number(row.since),
+      expiresAt: Number(row.expires_at),
+    };
+    if (row.holder_where !== null) holder.where = row.holder_where;
+    return holder;
+  }
+
+  #missing(id: string): PostgresStoreError {
+    return new PostgresStoreError(id, `no session with id ${id} in ${this.where}`);
+  }
+
+  async #query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+    text: string,
+    values: unknown[],
+  ): Promise<pg.QueryResult<R>> {
+    await this.open();
+    try {
+      return await this.#pool.query<R>(text, values);
+    } catch (error) {
+      throw connectionError(error, this.#url) ?? error;
+    }
+  }
+
+  async #transaction(work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+    await this.open();
+    const client = await this.#pool.connect().catch((error: unknown) => {
+      throw connectionError(error, this.#url) ?? error;
+    });
+    try {
+      await client.query('BEGIN');
+      await work(client);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+}
+
+function summaryOf(row: SessionRow): SessionSummary {
+  const summary: SessionSummary = {
+    id: row.id,
+    eventCount: row.event_count,
+    paused: row.paused,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+  if (row.agent !== null) summary.agent = row.agent;
+  if (row.parent_id !== null) summary.parentId = row.parent_id;
+  if (row.parent_call_id !== null) summary.parentCallId = row.parent_call_id;
+  return summary;
+}

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { PostgresStoreError } from '../src/index.js';
+import { messageEvent } from './support/events.js';
+import { usePostgres } from './support/server.js';
+
+describe('PostgresSessionStore', () => {
+  const pg = usePostgres();
+
+  it('export and import round-trip a session tree with state, messages and checkpoint; import is all or nothing', async () => {
+    const source = pg.freshStore();
+    const target = pg.freshStore();
+    try {
+      const { store } = source;
+      await store.create({ id: 'root', agent: 'triage', state: { company: 'Acme' } });
+      await store.append('root', [messageEvent('hi', { queue: 'billing' }), messageEvent('there')]);
+      await store.save('root', [{ role: 'user', content: 'hi' }]);
+      await store.setCheckpoint('root', { version: 1, pending: ['x'] });
+      await store.create({ id: 'kid', agent: 'billing', parentId: 'root', parentCallId: 'c1' });
+      await store.append('kid', [messageEvent('refund done')]);
+      await store.create({ id: 'grandkid', parentId: 'kid', parentCallId: 'c2' });
+      await store.create({ id: 'unrelated' });
+
+      const exported = JSON.parse(JSON.stringify(await store.exportSession('root')));
+      expect(await target.store.importSession(exported)).toBe('root');
+      for (const id of ['root', 'kid', 'grandkid'])
+        expect(await target.store.get(id)).toEqual(await store.get(id));
+      expect(await target.store.get('unrelated')).toBeUndefined();
+      expect(await target.store.load('root')).toEqual([{ role: 'user', content: 'hi' }]);
+      expect(await target.store.exportSession('root')).toEqual(exported);
+      // Appending after an import continues the sequence.
+      await target.store.append('root', [messageEvent('more')]);
+      expect(
+        (await target.store.get('root'))?.events.map((e) => (e.type === 'message' ? e.message.content : '')),
+      ).toEqual(['hi', 'there', 'more']);
+
+      // A second import collides on the root: nothing of it is written, not even the children.
+      await target.store.delete('kid');
+      await expect(target.store.importSession(exported)).rejects.toBeInstanceOf(PostgresStoreError);
+      expect(await target.store.get('kid')).toBeUndefined();
+      await expect(target.store.importSession({ format: 'other' })).rejects.toThrow(
+        /"format" must be "agentctl-session"/,
+      );
+      await expect(store.exportSession('missing')).rejects.toThrow(
+        /no session with id missing in PostgreSQL at 127\.0\.0\.1/,
+      );
+    } finally {
+      await Promise.all([source.drop(), target.drop()]);
+    }
+  });
+
+  it('delete removes the whole tree with its events; the lease of a session outlives it', async () => {
+    const { store, drop, schema } = pg.freshStore();
+    try {
+      await store.create({ id: 'p' });
+      await store.create({ id: 'c', parentId: 'p', parentCallId: 'x' });
+      await store.append('p', [messageEvent('a'), messageEvent('b')]);
+      await store.append('c', [messageEvent('c')]);
+      const lease = await store.lease('p', { holder: 'h', ttlMs: 10_000 });
+      expect(await store.delete('p')).toBe(true);
+      expect(await pg.server().sql(`SELECT count(*) FROM ${schema}.agentctl_events`)).toBe('0');
+      expect('busy' in (await store.lease('p', { holder: 'other', ttlMs: 1_000 }))).toBe(true);
+      if ('lease' in lease) await store.releaseLease(lease.lease);
+    } finally {
+      await drop();
+    }
+  });
+
+  it('the memory interface: save creates the session, load reads it back, clear keeps the events', async () => {
+    const { store, drop } = pg.freshStore();
+    try {
+      expect(await store.load('m')).toEqual([]);
+      await store.save('m', [{ role: 'user', content: 'one' }]);
+      await store.append('m', [messageEvent('ev')]);
+      await store.save('m', [
+        { role: 'user', content: 'one' },
+        { role: 'assistant', content: 'two' },
+      ]);
+      expect(await store.load('m')).toHaveLength(2);
+      await store.clear('m');
+      expect(await store.load('m')).toEqual([]);
+      expect((await store.get('m'))?.events).toHaveLength(1);
+    } finally {
+      await drop();
+    }
+  });
+
+  it('state deltas in one append apply in order; events read back exactly as written', async () => {
+    const { store, drop } = pg.freshStore();
+    try {
+      await store.create({ id: 's', state: { gone: 1, kept: 'k' } });
+      const odd = {
+        ...messageEvent('ünïcødé \u2028 "quoted" \\ back'),
+        extra: { z: 1, a: [null, 2.5, 'x'] },
+      };
+      await store.append('s', [
+        messageEvent('1', { x: 1, gone: null }),
+        messageEvent('2', { x: null, y: 2 }),
+        messageEvent('3', { x: 3, gone: 'again' }),
+        odd,
+      ]);
+      const session = await store.get('s');
+      expect(session?.state).toEqual({ kept: 'k', x: 3, y: 2, gone: 'again' });
+      expect(JSON.stringify(session?.events.at(-1))).toBe(JSON.stringify(odd));
+      await store.append('s', []);
+      await expect(store.append('nope', [])).rejects.toThrow(/no session with id nope/);
+      await expect(store.setCheckpoint('nope', 1)).rejects.toThrow(/no session with id nope/);
+    } finally {
+      await drop();
+    }
+  });
+});

@@ -1,0 +1,262 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PostgresSessionStore } from '../packages/store-postgres/src/index.js';
+import { agentctl, removeTempDirs, tempDir } from './support/cli.js';
+import { startPostgres, type TestPostgres } from './support/postgres.js';
+
+// `backend: postgres` from YAML through the built CLI, on a real PostgreSQL started on loopback.
+// The `worker` agent naps in a command tool, so two runs started together overlap.
+const AGENTS = `kind: agent
+name: hello
+model: offline/echo
+instruction: Answer.
+---
+kind: agent
+name: worker
+model: offline/auto
+instruction: Take a nap, then say so.
+tools: [nap]
+---
+kind: tool
+name: nap
+description: Sleeps a little.
+parameters: { type: object, properties: {} }
+command: { argv: [sleep, "2"] }
+timeout: 10s
+needs_approval: false
+`;
+
+const memoryDoc = (extra = '') => `kind: memory
+name: shared
+backend: postgres
+url: \${DATABASE_URL}
+${extra}`;
+
+let pg: TestPostgres;
+let databases = 0;
+beforeAll(async () => {
+  pg = await startPostgres();
+}, 60_000);
+afterAll(async () => {
+  await pg?.stop();
+  await removeTempDirs();
+});
+
+/** A project whose sessions live in a fresh database; returns its folder and the env to run it with. */
+async function project(
+  memory = memoryDoc(),
+): Promise<{ dir: string; env: Record<string, string>; url: string }> {
+  const dir = await tempDir('agentctl-pg-cli-');
+  await mkdir(join(dir, 'agents'));
+  await writeFile(join(dir, 'agentctl.yaml'), 'kind: project\nname: shared\ndefaults: { memory: shared }\n');
+  await writeFile(join(dir, 'agents', 'agents.yaml'), AGENTS);
+  await writeFile(join(dir, 'agents', 'memory.yaml'), memory);
+  const url = await pg.createDatabase(`cli_${++databases}`);
+  return { dir, env: { DATABASE_URL: url }, url };
+}
+
+async function stored(url: string, id: string) {
+  const store = new PostgresSessionStore({ url });
+  try {
+    return await store.get(id);
+  } finally {
+    await store.close();
+  }
+}
+
+describe('agentctl with backend: postgres', () => {
+  it('keeps sessions in the database: a second run continues the first', async () => {
+    const p = await project();
+    const first = await agentctl(['run', 'hello', 'first words', '--session', 's1'], {
+      cwd: p.dir,
+      env: p.env,
+    });
+    expect(first.stderr).not.toMatch(/error/);
+    expect(first.code).toBe(0);
+    const second = await agentctl(['run', 'hello', 'second words', '--session', 's1'], {
+      cwd: p.dir,
+      env: p.env,
+    });
+    expect(second.code).toBe(0);
+    const session = await stored(p.url, 's1');
+    expect(session?.agent).toBe('hello');
+    const inputs = session?.events.flatMap((e) => (e.type === 'run_start' ? [e.input] : []));
+    expect(inputs).toEqual(['first words', 'second words']);
+    expect(new Set(session?.events.map((e) => e.invocationId)).size).toBe(2);
+    // Nothing was written to the file store.
+    await expect(readFile(join(p.dir, '.agentctl', 'sessions', 's1.jsonl'))).rejects.toThrow();
+  });
+
+  it('two processes on one new session: one runs, the other fails at once naming the holder', async () => {
+    const p = await project();
+    const run = () =>
+      agentctl(['run', 'worker', 'nap please', '--session', 'race'], {
+        cwd: p.dir,
+        env: p.env,
+        timeoutMs: 60_000,
+      });
+    const results = await Promise.all([run(), run()]);
+    expect(results.map((r) => r.code).sort()).toEqual([0, 1]);
+    const refused = results.find((r) => r.code === 1)!;
+    expect(refused.stderr).toMatch(/session race is busy: invocation .* holds it \(since .*, pid \d+ on /);
+    expect(refused.stderr).toMatch(/--wait/);
+    expect(refused.stderr).not.toMatch(/internal error|\n\s+at /);
+    const session = await stored(p.url, 'race');
+    expect(new Set(session?.events.map((e) => e.invocationId)).size).toBe(1);
+  });
+
+  it('with --wait, the second process waits for the first and then continues the session', async () => {
+    const p = await project();
+    const run = (extra: string[]) =>
+      agentctl(['run', 'worker', 'nap please', '--session', 'queue', ...extra], {
+        cwd: p.dir,
+        env: p.env,
+        timeoutMs: 90_000,
+      });
+    const results = await Promise.all([run(['--wait', '60s']), run(['--wait', '60s'])]);
+    expect(results.map((r) => r.code)).toEqual([0, 0]);
+    const session = await stored(p.url, 'queue');
+    const ids = session!.events.map((e) => e.invocationId);
+    const order = [...new Set(ids)];
+    expect(order).toHaveLength(2);
+    // Each invocation's events are contiguous: they did not interleave.
+    for (const id of order)
+      expect(ids.lastIndexOf(id) - ids.indexOf(id) + 1).toBe(ids.filter((x) => x === id).length);
+  });
+
+  it('sessions list, show, export, import and rm work on the project memory', async () => {
+    const p = await project();
+    expect(
+      (await agentctl(['run', 'hello', 'remember me', '--session', 'kept'], { cwd: p.dir, env: p.env })).code,
+    ).toBe(0);
+    const list = await agentctl(['sessions', 'list', '--json'], { cwd: p.dir, env: p.env });
+    expect(list.code).toBe(0);
+    const listed = JSON.parse(list.stdout) as Array<{ id: string; agent: string; eventCount: number }>;
+    expect(listed.map((s) => [s.id, s.agent])).toEqual([['kept', 'hello']]);
+    expect(listed[0]!.eventCount).toBeGreaterThan(2);
+    const show = await agentctl(['sessions', 'show', 'kept'], { cwd: p.dir, env: p.env });
+    expect(show.stdout).toMatch(/session kept \(agent hello\)/);
+    expect(show.stdout).toMatch(/user: remember me/);
+    const file = join(p.dir, 'kept.json');
+    expect((await agentctl(['sessions', 'export', 'kept', file], { cwd: p.dir, env: p.env })).code).toBe(0);
+    // Into another project's database: the same session, event for event.
+    const other = await project();
+    const imported = await agentctl(['sessions', 'import', file], { cwd: other.dir, env: other.env });
+    expect(imported.stdout).toBe('imported kept\n');
+    expect(await stored(other.url, 'kept')).toEqual(await stored(p.url, 'kept'));
+    const again = await agentctl(['sessions', 'import', file], { cwd: other.dir, env: other.env });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(
+      /session kept already exists in PostgreSQL at 127\.0\.0\.1:\d+, database cli_\d+/,
+    );
+    const rm = await agentctl(['sessions', 'rm', 'kept'], { cwd: p.dir, env: p.env });
+    expect(rm.stdout).toBe('removed kept\n');
+    const gone = await agentctl(['sessions', 'show', 'kept'], { cwd: p.dir, env: p.env });
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toMatch(/no session kept in PostgreSQL at/);
+    const missing = await agentctl(['sessions', 'list', '--memory', 'nope'], { cwd: p.dir, env: p.env });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(
+      /--memory nope: the project has no memory of that name \(memories: shared\)/,
+    );
+  });
+});
+
+describe('backend: postgres errors are clear, exit 1, never a hang or a stack', () => {
+  const refusedPort = async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise((resolve) => probe.close(resolve));
+    return port;
+  };
+
+  it.each([
+    [
+      'a wrong password',
+      () => `postgres://agentctl:wrong-secret@127.0.0.1:${pg.port}/postgres`,
+      /password authentication failed/,
+    ],
+    ['a missing database', () => pg.url('no_such_db'), /the database does not exist/],
+    [
+      'a refused connection',
+      async () => `postgres://agentctl:wrong-secret@127.0.0.1:${await refusedPort()}/x`,
+      /connection refused/,
+    ],
+    [
+      'another scheme',
+      () => 'mysql://agentctl@127.0.0.1/db',
+      /url must start with postgres:\/\/ or postgresql:\/\//,
+    ],
+    ['no URL at all', () => 'not a url', /url is not a URL/],
+  ])('%s', async (_, url, reason) => {
+    const p = await project();
+    const result = await agentctl(['run', 'hello', 'hi'], { cwd: p.dir, env: { DATABASE_URL: await url() } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/agents\/memory\.yaml:4:\d+: error: url/);
+    expect(result.stderr).toMatch(reason);
+    expect(result.stderr).toMatch(/nothing was run/);
+    expect(result.stderr).not.toMatch(/wrong-secret|internal error|\n\s+at /);
+  });
+
+  it('a server that accepts but never answers fails at the connect timeout', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (silent.address() as { port: number }).port;
+      const p = await project(memoryDoc('options: { connect_timeout: 1s }\n'));
+      const result = await agentctl(['run', 'hello', 'hi'], {
+        cwd: p.dir,
+        env: { DATABASE_URL: `postgres://agentctl:pw@127.0.0.1:${port}/x` },
+        timeoutMs: 30_000,
+      });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(
+        /url: cannot connect to PostgreSQL at 127\.0\.0\.1:\d+, database x, user agentctl: no answer before the connect timeout/,
+      );
+    } finally {
+      for (const s of sockets) s.destroy();
+      silent.close();
+    }
+  });
+
+  it('validate checks the backend offline; validate --connect reaches the server', async () => {
+    const noUrl = await project('kind: memory\nname: shared\nbackend: postgres\n');
+    const a = await agentctl(['validate'], { cwd: noUrl.dir });
+    expect(a.code).toBe(1);
+    expect(a.stdout).toMatch(/memory\.yaml:3:\d+: error: backend postgres needs `url`/);
+
+    const badOptions = await project(memoryDoc('options: { pool_sise: 4, table_prefix: "Bad-Prefix" }\n'));
+    const b = await agentctl(['validate'], { cwd: badOptions.dir });
+    expect(b.code).toBe(1);
+    expect(b.stdout).toMatch(
+      /memory\.yaml:5:\d+: error: backend postgres: unknown option `pool_sise`; did you mean `pool_size`\?/,
+    );
+    expect(b.stdout).toMatch(
+      /memory\.yaml:5:\d+: error: backend postgres: option table_prefix must match pattern/,
+    );
+
+    const ok = await project();
+    // Offline, an unreachable server is not validate's business...
+    const offline = await agentctl(['validate'], {
+      cwd: ok.dir,
+      env: { DATABASE_URL: 'postgres://a:b@127.0.0.1:1/x' },
+    });
+    expect(offline.code).toBe(0);
+    // ...but --connect reports it at the url, and passes once the server answers.
+    const refused = await agentctl(['validate', '--connect'], {
+      cwd: ok.dir,
+      env: { DATABASE_URL: `postgres://a:b@127.0.0.1:${await refusedPort()}/x` },
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toMatch(
+      /memory\.yaml:4:\d+: error: url: cannot connect to PostgreSQL at 127\.0\.0\.1:\d+, database x, user a: connection refused/,
+    );
+    const connected = await agentctl(['validate', '--connect'], { cwd: ok.dir, env: ok.env });
+    expect(connected.stdout).toMatch(/no problems/);
+    expect(connected.code).toBe(0);
+  });
+});

@@ -1,0 +1,207 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { chmod, chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** A PostgreSQL server started for a test on 127.0.0.1, with its own temporary data folder. */
+export interface TestPostgres {
+  /** `postgres://agentctl:<password>@127.0.0.1:<port>/<database>` (default database `postgres`). */
+  url(database?: string): string;
+  readonly port: number;
+  readonly user: string;
+  readonly password: string;
+  /** Creates a database (a fresh one per test keeps tests apart); returns its URL. */
+  createDatabase(name: string): Promise<string>;
+  /** Runs SQL through `psql` (no client library needed) and returns its unaligned output. */
+  sql(statement: string, database?: string): Promise<string>;
+  /** Stops the server (fast shutdown) and removes its data folder. */
+  stop(): Promise<void>;
+}
+
+const USER = 'agentctl';
+const PASSWORD = 'agentctl-test';
+const DEBIAN = '/usr/lib/postgresql';
+
+/** The newest of Debian's PostgreSQL binary folders (`/usr/lib/postgresql/<major>/bin`), if any. */
+export function postgresBinDir(): string | undefined {
+  const majors = existsSync(DEBIAN) ? readdirSync(DEBIAN).filter((v) => /^\d+$/.test(v)) : [];
+  return majors
+    .sort((a, b) => Number(b) - Number(a))
+    .map((major) => join(DEBIAN, major, 'bin'))
+    .find((dir) => existsSync(join(dir, 'postgres')));
+}
+
+/**
+ * Starts a real PostgreSQL (initdb + postgres from /usr/lib/postgresql/N/bin) on a free port of
+ * 127.0.0.1 with a temporary data folder, password authentication over TCP, fsync off and small
+ * buffers. As root (CI), the server runs as the `postgres` user, since PostgreSQL refuses root.
+ *
+ * @example
+ * const pg = await startPostgres();
+ * try { await use(await pg.createDatabase('t1')); } finally { await pg.stop(); }
+ */
+export async function startPostgres(): Promise<TestPostgres> {
+  const bin = postgresBinDir();
+  if (!bin)
+    throw new Error('PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/postgres); see .ci/services');
+  const folder = await mkdtemp(join(tmpdir(), 'agentctl-pg-'));
+  const data = join(folder, 'data');
+  const asPostgres = process.getuid?.() === 0;
+  const owner = asPostgres ? await postgresUser() : undefined;
+  if (owner) await chown(folder, owner.uid, owner.gid);
+  await chmod(folder, 0o700);
+  const pwfile = join(folder, 'pw');
+  await writeFile(pwfile, `${PASSWORD}\n`);
+  if (owner) await chown(pwfile, owner.uid, owner.gid);
+  const command = (file: string, args: string[]): [string, string[]] =>
+    asPostgres
+      ? ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', '--', join(bin, file), ...args]]
+      : [join(bin, file), args];
+  try {
+    await run(
+      ...command('initdb', [
+        '-D',
+        data,
+        '-U',
+        USER,
+        `--pwfile=${pwfile}`,
+        '--auth-local=trust',
+        '--auth-host=scram-sha-256',
+        '--no-sync',
+        '-E',
+        'UTF8',
+        '--locale=C',
+      ]),
+    );
+  } catch (error) {
+    await rm(folder, { recursive: true, force: true });
+    throw new Error(`initdb failed: ${(error as { stderr?: string }).stderr ?? error}`);
+  }
+  for (let attempt = 0; ; attempt++) {
+    const port = await freePort();
+    const server = spawn(
+      ...command('postgres', [
+        '-D',
+        data,
+        '-p',
+        String(port),
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        `unix_socket_directories=${folder}`,
+        '-c',
+        'fsync=off',
+        '-c',
+        'synchronous_commit=off',
+        '-c',
+        'full_page_writes=off',
+        '-c',
+        'shared_buffers=16MB',
+        '-c',
+        'max_connections=200',
+      ]),
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    const started = await ready(server, bin, port);
+    if (started === true) return handle(server, bin, port, folder);
+    // Another process took the port between the probe and the start: try another one.
+    if (attempt < 3 && /already in use|could not bind/i.test(started)) continue;
+    await rm(folder, { recursive: true, force: true });
+    throw new Error(`postgres did not start: ${started}`);
+  }
+}
+
+async function postgresUser(): Promise<{ uid: number; gid: number }> {
+  const [uid, gid] = await Promise.all([run('id', ['-u', 'postgres']), run('id', ['-g', 'postgres'])]);
+  return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
+}
+
+// Resolves true once the server accepts connections, else the log that says why it did not.
+function ready(server: ChildProcess, bin: string, port: number): Promise<true | string> {
+  return new Promise((resolve) => {
+    let log = '';
+    let done = false;
+    const finish = (value: true | string) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve(value);
+    };
+    server.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      if (log.length < 20_000) log += chunk;
+      if (log.includes('ready to accept connections')) {
+        // Logged before the listener is certain to answer: confirm with pg_isready.
+        run(join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port), '-t', '10']).then(
+          () => finish(true),
+          (error: unknown) => finish(`pg_isready: ${error}`),
+        );
+      }
+    });
+    server.on('exit', (code) => finish(`exited with ${code}: ${log}`));
+    const timer = setTimeout(() => {
+      server.kill('SIGKILL');
+      finish(`not ready after 60 s: ${log}`);
+    }, 60_000);
+  });
+}
+
+function handle(server: ChildProcess, bin: string, port: number, folder: string): TestPostgres {
+  // A crashed test runner must not leave the server behind: immediate shutdown on exit.
+  const onExit = () => server.kill('SIGQUIT');
+  process.once('exit', onExit);
+  const url = (database = 'postgres') =>
+    `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
+  const sql = async (statement: string, database = 'postgres') => {
+    const { stdout } = await run(
+      join(bin, 'psql'),
+      ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-d', url(database), '-c', statement],
+      { env: { ...process.env, PGCONNECT_TIMEOUT: '10' } },
+    );
+    return stdout.trim();
+  };
+  let stopped: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    user: USER,
+    password: PASSWORD,
+    sql,
+    async createDatabase(name) {
+      await sql(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+      return url(name);
+    },
+    stop() {
+      stopped ??= (async () => {
+        process.removeListener('exit', onExit);
+        if (server.exitCode === null && server.signalCode === null) {
+          const exited = new Promise((resolve) => server.once('exit', resolve));
+          server.kill('SIGINT');
+          const timer = setTimeout(() => server.kill('SIGKILL'), 20_000);
+          await exited;
+          clearTimeout(timer);
+        }
+        await rm(folder, { recursive: true, force: true });
+      })();
+      return stopped;
+    },
+  };
+}
+
+/** A TCP port on 127.0.0.1 that nothing listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}

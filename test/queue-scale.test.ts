@@ -3,23 +3,31 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentEvent, findPairingProblem, historyFor } from '../packages/core/src/index.js';
 import { removeTempDirs, tempDir } from './support/cli.js';
+import { startPostgres, type TestPostgres } from './support/postgres.js';
 import { type RedisProcess, startRedis } from './support/redis.js';
 import { readSse, type ServeProcess, type SseEvent, startServe, stopServers } from './support/serve.js';
 import { startWorker, stopWorkers, type WorkerProcess } from './support/worker.js';
 
 // The deployment of docs/deploy.md in small: 2 `serve` + 3 `worker` processes on one Redis and
-// one shared session store, 300 queued runs with tool calls, one worker SIGKILLed mid-run.
+// one PostgreSQL (real servers on loopback), 300 queued runs with tool calls, one worker SIGKILLed
+// mid-run.
 
 const RUNS = 300;
 
 const PROJECT = {
   'agentctl.yaml': `kind: project
 name: scale
+defaults: { memory: shared }
 queue:
   attempts: 3
   backoff: { type: fixed, delay: 200ms }
   lock_duration: 3s
   stalled_interval: 1s
+`,
+  'agents/memory.yaml': `kind: memory
+name: shared
+backend: postgres
+url: \${DATABASE_URL}
 `,
   'agents/clerk.yaml': `kind: agent
 name: clerk
@@ -49,6 +57,7 @@ command:
 };
 
 let redis: RedisProcess;
+let postgres: TestPostgres;
 let dir: string;
 let serves: ServeProcess[];
 let workers: WorkerProcess[];
@@ -81,13 +90,13 @@ async function health(server: ServeProcess) {
 }
 
 beforeAll(async () => {
-  redis = await startRedis();
+  [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
   dir = await tempDir('agentctl-scale-');
   for (const [path, content] of Object.entries(PROJECT)) {
     await mkdir(join(dir, path, '..'), { recursive: true });
     await writeFile(join(dir, path), content);
   }
-  const env = { AGENTCTL_QUEUE_URL: redis.url };
+  const env = { AGENTCTL_QUEUE_URL: redis.url, DATABASE_URL: await postgres.createDatabase('scale') };
   const started = await Promise.all([
     startServe(dir, [], env),
     startServe(dir, [], env),
@@ -101,6 +110,7 @@ afterAll(async () => {
   await stopWorkers();
   await stopServers();
   await redis?.stop();
+  await postgres?.stop();
   await removeTempDirs();
 });
 
@@ -148,7 +158,8 @@ describe('2 serve + 3 worker processes', () => {
       const stored = session.events;
       expect(session.paused).toBe(false);
       expect(new Set(stored.map((e) => e.id)).size, `session ${i}`).toBe(stored.length);
-      expect(findPairingProblem(historyFor(stored, 'clerk', new Set())), `session ${i}`).toBeUndefined();
+      const shape = stored.map((e) => `${e.id.split('.').slice(1).join('.')}:${e.type}${e.type === 'message' ? `/${e.message.role}` : ''}`);
+      expect(findPairingProblem(historyFor(stored, 'clerk', new Set())), `session ${i}: ${shape.join(' ')}`).toBeUndefined();
       const ends = stored.filter((e) => e.type === 'run_end');
       expect(ends.map((e) => e.type === 'run_end' && e.status), `session ${i}`).toEqual(['complete']);
       expect(stored.filter((e) => e.type === 'tool_result'), `session ${i}`).toHaveLength(1);

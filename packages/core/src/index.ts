@@ -60,6 +60,7 @@ export {
 } from './events.js';
 export { controlTools, EXIT_LOOP_TOOL, TRANSFER_TOOL, transferTargets } from './invocation/control-tools.js';
 export { historyFor, isVisible } from './invocation/history.js';
+export { type HeldSession, type HoldOptions, holdSession } from './invocation/session-lease.js';
 export {
   type EscalationScope,
   InvocationContext,

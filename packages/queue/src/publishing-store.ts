@@ -24,6 +24,9 @@ export class DetachedRunError extends Error {
  * reader never sees an event the session lost, and a worker that takes over publishes what is
  * missing from the session. Text deltas are never stored: they are published at once, unless an
  * earlier event still waits for the store.
+ *
+ * The worker holds the run's session for the whole job (its plan is read under that hold); the
+ * runner's own lease on it is granted from that hold, so no other worker can slip in between.
  */
 export class PublishingStore implements SessionStore {
   readonly getScopedState?: SessionStore['getScopedState'];
@@ -31,16 +34,18 @@ export class PublishingStore implements SessionStore {
   readonly #inner: SessionStore;
   readonly #log: RunEventLog;
   readonly #runId: string;
+  readonly #held: { readonly lease: SessionLease };
   readonly #waiting: AgentEvent[] = [];
   readonly #stored = new Set<string>();
   #publishing: Promise<void> = Promise.resolve();
   #failure: unknown;
   #detached = false;
 
-  constructor(inner: SessionStore, log: RunEventLog, runId: string) {
+  constructor(inner: SessionStore, log: RunEventLog, runId: string, held: { readonly lease: SessionLease }) {
     this.#inner = inner;
     this.#log = log;
     this.#runId = runId;
+    this.#held = held;
     if (inner.getScopedState) this.getScopedState = (scope) => inner.getScopedState!(scope);
     if (inner.updateScopedState)
       this.updateScopedState = (scope, delta) => {
@@ -100,15 +105,19 @@ export class PublishingStore implements SessionStore {
     return this.#inner.delete(id);
   }
 
-  lease(id: string, request: LeaseRequest): Promise<LeaseAttempt> {
+  async lease(id: string, request: LeaseRequest): Promise<LeaseAttempt> {
+    if (id === this.#held.lease.sessionId) return { lease: this.#held.lease };
     return this.#inner.lease(id, request);
   }
 
-  renewLease(lease: SessionLease, ttlMs: number): Promise<SessionLease> {
+  async renewLease(lease: SessionLease, ttlMs: number): Promise<SessionLease> {
+    // The worker's hold renews the session's lease; the runner sees the latest.
+    if (lease.token === this.#held.lease.token) return this.#held.lease;
     return this.#inner.renewLease(lease, ttlMs);
   }
 
-  releaseLease(lease: SessionLease): Promise<void> {
+  async releaseLease(lease: SessionLease): Promise<void> {
+    if (lease.token === this.#held.lease.token) return;
     return this.#inner.releaseLease(lease);
   }
 

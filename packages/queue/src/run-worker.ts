@@ -1,6 +1,8 @@
 import {
   type Agent,
   AgentError,
+  type HeldSession,
+  holdSession,
   type InvocationResult,
   isAgentError,
   Runner,
@@ -146,6 +148,31 @@ export class RunWorker {
     slot: { controller: AbortController; store?: PublishingStore },
   ): Promise<RunEnd> {
     const lockMs = this.#options.lockDurationMs ?? 30_000;
+    // The session is held for the whole job, from before the plan is read: a second worker given
+    // the same job (its lock expired under load) waits, then finds the run done or continues it.
+    const hold = await holdSession(held.store, data.sessionId, {
+      holder: `run ${data.runId} on a worker`,
+      ttlMs: lockMs,
+      // A stopped worker's hold on the session lapses within one lock duration.
+      wait: 2 * lockMs + 5_000,
+      signal: slot.controller.signal,
+      onLost: (error) => slot.controller.abort(error),
+    });
+    try {
+      return await this.#runHeld(job, data, held, slot, hold);
+    } finally {
+      await hold.release();
+    }
+  }
+
+  async #runHeld(
+    job: Job<RunJobData, RunEnd>,
+    data: IdentifiedJob,
+    held: WorkerAgentLease,
+    slot: { controller: AbortController; store?: PublishingStore },
+    hold: HeldSession,
+  ): Promise<RunEnd> {
+    const lockMs = this.#options.lockDurationMs ?? 30_000;
     let checkpoint = data.checkpoint;
     const session = await held.store.get(data.sessionId);
     if (data.decisions && !checkpoint) {
@@ -163,7 +190,7 @@ export class RunWorker {
       await this.#log.end(data.runId, end);
       return end;
     }
-    const store = new PublishingStore(held.store, this.#log, data.runId);
+    const store = new PublishingStore(held.store, this.#log, data.runId, hold);
     slot.store = store;
     const runner = new Runner({ agent: held.agent, store, leaseTtlMs: lockMs });
     const common = {
@@ -171,8 +198,6 @@ export class RunWorker {
       userId: data.userId,
       signal: slot.controller.signal,
       timeout: this.#options.runTimeoutMs,
-      // A stopped worker's session lease runs out within one lock duration.
-      wait: 2 * lockMs + 5_000,
       onEvent: store.observe,
     };
     if (plan.kind === 'recover') {

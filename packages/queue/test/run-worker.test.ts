@@ -6,6 +6,7 @@ import {
   findPairingProblem,
   historyFor,
   InMemorySessionStore,
+  Runner,
 } from '@agentctl/core';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -127,6 +128,50 @@ describe('queued runs', () => {
       await queue.close();
     });
   }
+
+  it('a worker given a run that another worker is running waits for the session, then reports it without running it again', async () => {
+    await (await connect()).flushall();
+    const store = new InMemorySessionStore();
+    let executions = 0;
+    let finishTool: () => void = () => undefined;
+    const toolFinished = new Promise<void>((resolve) => {
+      finishTool = resolve;
+    });
+    let toolStarted: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => {
+      toolStarted = resolve;
+    });
+    const stamp = defineTool({
+      name: 'stamp',
+      description: 'stamps',
+      parameters: { type: 'object', properties: {} },
+      execute: async () => {
+        executions++;
+        toolStarted();
+        await toolFinished;
+        return 'stamped';
+      },
+    });
+    const agent = createAgent({ name: 'clerk', provider: new AutoModel(), tools: [stamp] });
+    const queue = new RunQueue(await connect());
+    const { runId, sessionId } = await queue.enqueue({ agent: 'clerk', input: 'stamp it' });
+    // The "first worker": the same run (same invocation id, same session) already running.
+    const first = new Runner({ agent, store }).run({ sessionId, invocationId: runId, input: 'stamp it' });
+    await started;
+    const worker = new RunWorker({ connection: await connect(), agents: () => ({ agent, store, release: () => undefined }) });
+    await worker.start();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    finishTool();
+    await first.invocation;
+    const entries = await collect(queue, runId);
+    expect(entries.at(-1)?.end).toMatchObject({ status: 'complete', sessionId });
+    const session = (await store.get(sessionId))!;
+    expect(executions).toBe(1);
+    expect(session.events.filter((e) => e.type === 'run_end')).toHaveLength(1);
+    expect(streamEvents(entries).map((e) => e.id)).toEqual(session.events.map((e) => e.id));
+    await worker.close(1000);
+    await queue.close();
+  });
 
   it('reports queue depth and connected workers', async () => {
     await (await connect()).flushall();

@@ -91,7 +91,11 @@ async function events(server: ServeProcess, runId: string, lastEventId?: string)
 }
 
 // Reads a run's SSE until `stop` says so, then drops the connection.
-async function watchUntil(server: ServeProcess, runId: string, stop: (type: string) => boolean): Promise<void> {
+async function watchUntil(
+  server: ServeProcess,
+  runId: string,
+  stop: (type: string) => boolean,
+): Promise<void> {
   const controller = new AbortController();
   const response = await fetch(`${server.url}/runs/${runId}/events`, { signal: controller.signal });
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
@@ -112,8 +116,9 @@ async function watchUntil(server: ServeProcess, runId: string, stop: (type: stri
 async function session(id: string) {
   const { stdout, code } = await agentctl(['sessions', 'show', id, '--json'], { cwd: dir, env });
   expect(code).toBe(0);
-  return (JSON.parse(stdout) as { session: { events: Array<{ id: string; type: string; content?: string }> } })
-    .session;
+  return (
+    JSON.parse(stdout) as { session: { events: Array<{ id: string; type: string; content?: string }> } }
+  ).session;
 }
 
 beforeAll(async () => {
@@ -165,7 +170,9 @@ describe('queued runs through the real processes', () => {
     expect(rest.map((e) => e.id)).toEqual(all.slice(5).map((e) => e.id));
     // Every stored event reached the stream once, in the session's order.
     const stored = (await session(sessionId)).events.map((e) => e.id);
-    const streamed = all.filter((e) => e.event !== 'end' && e.event !== 'text_delta').map((e) => JSON.parse(e.data).id);
+    const streamed = all
+      .filter((e) => e.event !== 'end' && e.event !== 'text_delta')
+      .map((e) => JSON.parse(e.data).id);
     expect(streamed).toEqual(stored);
     const unknown = await fetch(`${serveB.url}/runs/no-such-run/events`);
     expect(unknown.status).toBe(404);
@@ -175,7 +182,10 @@ describe('queued runs through the real processes', () => {
     const started = await post(serveA, '/agents/cashier/runs', { input: 'refund A-1', async: true });
     const { runId, sessionId } = (await started.json()) as { runId: string; sessionId: string };
     const first = await events(serveA, runId);
-    const end = JSON.parse(first.at(-1)!.data) as { status: string; pending: Array<{ call: { id: string } }> };
+    const end = JSON.parse(first.at(-1)!.data) as {
+      status: string;
+      pending: Array<{ call: { id: string } }>;
+    };
     expect(end.status).toBe('paused');
     // Paused, the run holds no worker: the other jobs go through meanwhile.
     const other = await agentctl(['run', 'clerk', 'meanwhile', '--queue'], { cwd: dir, env });
@@ -223,7 +233,9 @@ describe('queued runs through the real processes', () => {
     expect(results).toHaveLength(1);
     expect(results[0].content).toMatch(/^\[interrupted\]/);
     expect(stored.filter((e) => e.type === 'run_end')).toHaveLength(1);
-    const streamed = all.filter((e) => e.event !== 'end' && e.event !== 'text_delta').map((e) => JSON.parse(e.data).id);
+    const streamed = all
+      .filter((e) => e.event !== 'end' && e.event !== 'text_delta')
+      .map((e) => JSON.parse(e.data).id);
     expect(streamed).toEqual(stored.map((e) => e.id));
   }, 60_000);
 
@@ -233,7 +245,9 @@ describe('queued runs through the real processes', () => {
     await watchUntil(serveA, first.runId, (type) => type === 'tool_call');
     expect(await worker.stop('SIGTERM')).toBe(0);
     expect(worker.stderr()).toContain('stopped: 1 run(s) finished, 0 handed back');
-    expect(JSON.parse((await events(serveB, first.runId)).at(-1)!.data)).toMatchObject({ status: 'complete' });
+    expect(JSON.parse((await events(serveB, first.runId)).at(-1)!.data)).toMatchObject({
+      status: 'complete',
+    });
 
     worker = await startWorker(dir, ['--grace', '0s'], env);
     const handed = await post(serveA, '/agents/slow/runs', { input: 'crunch it', async: true });
@@ -242,7 +256,9 @@ describe('queued runs through the real processes', () => {
     expect(await worker.stop('SIGTERM')).toBe(0);
     expect(worker.stderr()).toContain('stopped: 0 run(s) finished, 1 handed back');
     worker = await startWorker(dir, [], env);
-    expect(JSON.parse((await events(serveB, second.runId)).at(-1)!.data)).toMatchObject({ status: 'complete' });
+    expect(JSON.parse((await events(serveB, second.runId)).at(-1)!.data)).toMatchObject({
+      status: 'complete',
+    });
     const stored = (await session(second.sessionId)).events;
     expect(stored.filter((e) => e.type === 'run_end')).toHaveLength(1);
   }, 60_000);
@@ -268,9 +284,15 @@ describe('queued runs through the real processes', () => {
     );
     const result = await agentctl(['validate'], { cwd: bad });
     expect(result.code).toBe(1);
-    expect(result.stdout + result.stderr).toContain('agents/bad.yaml:3:7: error: invalid cron pattern "61 * * * *"');
-    expect(result.stdout + result.stderr).toContain('agents/bad.yaml:4:11: error: unknown time zone "Mars/Olympus"');
-    expect(result.stdout + result.stderr).toContain('agents/bad.yaml:5:8: error: agent `clerkk` is not defined');
+    expect(result.stdout + result.stderr).toContain(
+      'agents/bad.yaml:3:7: error: invalid cron pattern "61 * * * *"',
+    );
+    expect(result.stdout + result.stderr).toContain(
+      'agents/bad.yaml:4:11: error: unknown time zone "Mars/Olympus"',
+    );
+    expect(result.stdout + result.stderr).toContain(
+      'agents/bad.yaml:5:8: error: agent `clerkk` is not defined',
+    );
   });
 
   it('a worker without a queue URL is a usage error', async () => {
@@ -278,12 +300,18 @@ describe('queued runs through the real processes', () => {
     // The project names no queue.url, so nothing says where the queue is.
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('AGENTCTL_QUEUE_URL');
-    const run = await agentctl(['run', 'clerk', 'x', '--queue'], { cwd: dir, env: { AGENTCTL_QUEUE_URL: undefined } });
+    const run = await agentctl(['run', 'clerk', 'x', '--queue'], {
+      cwd: dir,
+      env: { AGENTCTL_QUEUE_URL: undefined },
+    });
     expect(run.code).toBe(2);
   });
 
   it('a queue that is not a Redis URL is bad usage; one that does not answer fails at once, naming it', async () => {
-    const bad = await agentctl(['run', 'clerk', 'x', '--queue'], { cwd: dir, env: { AGENTCTL_QUEUE_URL: 'http://x' } });
+    const bad = await agentctl(['run', 'clerk', 'x', '--queue'], {
+      cwd: dir,
+      env: { AGENTCTL_QUEUE_URL: 'http://x' },
+    });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('must start with redis://');
     const nobody = `redis://127.0.0.1:${await freePort()}`;

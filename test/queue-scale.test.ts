@@ -117,7 +117,9 @@ afterAll(async () => {
 describe('2 serve + 3 worker processes', () => {
   it('300 queued runs complete exactly once through a worker SIGKILL, every event streamed once', async () => {
     // A run that pauses for approval, to be approved through the other node at the end.
-    const paused = (await (await post(serves[0], '/agents/cashier/runs', { input: 'refund A-1', async: true })).json()) as {
+    const paused = (await (
+      await post(serves[0], '/agents/cashier/runs', { input: 'refund A-1', async: true })
+    ).json()) as {
       runId: string;
       sessionId: string;
     };
@@ -134,7 +136,10 @@ describe('2 serve + 3 worker processes', () => {
     await workers[1].stop('SIGKILL');
 
     const pausedStream = await streamOf(serves[1], paused.runId);
-    const pausedEnd = JSON.parse(pausedStream.at(-1)!.data) as { status: string; pending: Array<{ call: { id: string } }> };
+    const pausedEnd = JSON.parse(pausedStream.at(-1)!.data) as {
+      status: string;
+      pending: Array<{ call: { id: string } }>;
+    };
     expect(pausedEnd.status).toBe('paused');
     const decided = await post(serves[1], `/sessions/${paused.sessionId}/decisions`, {
       decisions: [{ callId: pausedEnd.pending[0].call.id, decision: 'approve' }],
@@ -158,11 +163,23 @@ describe('2 serve + 3 worker processes', () => {
       const stored = session.events;
       expect(session.paused).toBe(false);
       expect(new Set(stored.map((e) => e.id)).size, `session ${i}`).toBe(stored.length);
-      const shape = stored.map((e) => `${e.id.split('.').slice(1).join('.')}:${e.type}${e.type === 'message' ? `/${e.message.role}` : ''}`);
-      expect(findPairingProblem(historyFor(stored, 'clerk', new Set())), `session ${i}: ${shape.join(' ')}`).toBeUndefined();
+      const shape = stored.map(
+        (e) =>
+          `${e.id.split('.').slice(1).join('.')}:${e.type}${e.type === 'message' ? `/${e.message.role}` : ''}`,
+      );
+      expect(
+        findPairingProblem(historyFor(stored, 'clerk', new Set())),
+        `session ${i}: ${shape.join(' ')}`,
+      ).toBeUndefined();
       const ends = stored.filter((e) => e.type === 'run_end');
-      expect(ends.map((e) => e.type === 'run_end' && e.status), `session ${i}`).toEqual(['complete']);
-      expect(stored.filter((e) => e.type === 'tool_result'), `session ${i}`).toHaveLength(1);
+      expect(
+        ends.map((e) => e.type === 'run_end' && e.status),
+        `session ${i}`,
+      ).toEqual(['complete']);
+      expect(
+        stored.filter((e) => e.type === 'tool_result'),
+        `session ${i}`,
+      ).toHaveLength(1);
       const streamed = streams[i]
         .filter((e) => e.event !== 'end' && e.event !== 'text_delta')
         .map((e) => (JSON.parse(e.data) as AgentEvent).id);
@@ -171,7 +188,11 @@ describe('2 serve + 3 worker processes', () => {
     const interrupted = sessions.filter((s) =>
       s.events.some((e) => e.type === 'tool_result' && e.content.startsWith('[interrupted]')),
     );
-    const recovered = workers.map((w) => w.stderr()).join('').match(/resumes from its session/g) ?? [];
+    const recovered =
+      workers
+        .map((w) => w.stderr())
+        .join('')
+        .match(/resumes from its session/g) ?? [];
     expect(recovered.length).toBeGreaterThan(0);
     expect(interrupted.length).toBeLessThanOrEqual(recovered.length);
 

@@ -57,7 +57,9 @@ function start(command, args, options, ready) {
     };
     child.stdout.setEncoding('utf8').on('data', onData);
     child.stderr.setEncoding('utf8').on('data', onData);
-    child.on('exit', (code) => reject(new Error(`${command} ${args.join(' ')} exited with ${code}:\n${out}`)));
+    child.on('exit', (code) =>
+      reject(new Error(`${command} ${args.join(' ')} exited with ${code}:\n${out}`)),
+    );
   });
 }
 
@@ -106,14 +108,21 @@ async function measure(store, workerCount, context) {
   const url = `redis://127.0.0.1:${port}`;
   const env = { ...process.env, AGENTCTL_QUEUE_URL: url, DATABASE_URL: context.pgUrl ?? '', NO_COLOR: '1' };
   const workers = [];
-  const { RunQueue, connectRedis } = await import(pathToFileURL(join(repo, 'packages/queue/dist/index.js')).href);
+  const { RunQueue, connectRedis } = await import(
+    pathToFileURL(join(repo, 'packages/queue/dist/index.js')).href
+  );
   const connection = await connectRedis(url);
   const queue = new RunQueue(connection);
   try {
     // One at a time: the first creates the PostgreSQL schema the others then find.
     for (let i = 0; i < workerCount; i++)
       workers.push(
-        await start(process.execPath, [BIN, 'worker', '--concurrency', String(CONCURRENCY)], { cwd: dir, env }, /worker ready/),
+        await start(
+          process.execPath,
+          [BIN, 'worker', '--concurrency', String(CONCURRENCY)],
+          { cwd: dir, env },
+          /worker ready/,
+        ),
       );
     // A warm-up batch, unmeasured: every worker slot has run once before the clock starts.
     const warm = workerCount * CONCURRENCY;
@@ -127,10 +136,14 @@ async function measure(store, workerCount, context) {
     );
     const ends = await finish(queue, runs, warm + RUNS);
     const seconds = (performance.now() - started) / 1000;
-    const complete = ends.filter((end) => end?.status === 'complete' && end.output?.includes('Called 1 tool(s)')).length;
+    const complete = ends.filter(
+      (end) => end?.status === 'complete' && end.output?.includes('Called 1 tool(s)'),
+    ).length;
     const bad = ends.find((end) => !(end?.status === 'complete' && end.output?.includes('Called 1 tool(s)')));
     if (complete !== RUNS)
-      throw new Error(`${RUNS - complete} run(s) did not complete with the tool's result: ${JSON.stringify(bad)}`);
+      throw new Error(
+        `${RUNS - complete} run(s) did not complete with the tool's result: ${JSON.stringify(bad)}`,
+      );
     const workerCpu = workers.reduce((sum, w, i) => sum + cpuSeconds(w.pid) - cpuBefore[i], 0);
     return {
       runsPerSecond: RUNS / seconds,
@@ -172,12 +185,35 @@ export const runs = {
       const base = bySubject[`${store}:1`].map((f) => f.runsPerSecond);
       for (const n of WORKERS) {
         const figures = bySubject[`${store}:${n}`];
-        const rps = spread(figures.map((f) => f.runsPerSecond), 1);
-        const ratio = pairedRatio(figures.map((f) => f.runsPerSecond), base);
-        const cpu = spread(figures.map((f) => f.workerCpuMsPerRun), 1);
-        const cores = spread(figures.map((f) => f.workerCores), 2);
-        const redisCpu = spread(figures.map((f) => f.redisCpuMsPerRun), 2);
-        rows.push([store, n, showSpread(rps), showSpread(ratio, '×'), showSpread(cpu), showSpread(cores), showSpread(redisCpu)]);
+        const rps = spread(
+          figures.map((f) => f.runsPerSecond),
+          1,
+        );
+        const ratio = pairedRatio(
+          figures.map((f) => f.runsPerSecond),
+          base,
+        );
+        const cpu = spread(
+          figures.map((f) => f.workerCpuMsPerRun),
+          1,
+        );
+        const cores = spread(
+          figures.map((f) => f.workerCores),
+          2,
+        );
+        const redisCpu = spread(
+          figures.map((f) => f.redisCpuMsPerRun),
+          2,
+        );
+        rows.push([
+          store,
+          n,
+          showSpread(rps),
+          showSpread(ratio, '×'),
+          showSpread(cpu),
+          showSpread(cores),
+          showSpread(redisCpu),
+        ]);
         results.push({
           workload: 'queued runs',
           subject: `${store}, ${n} worker${n > 1 ? 's' : ''}`,
@@ -192,7 +228,15 @@ export const runs = {
     }
     printTable(
       `${this.title}; ${cpus().length} cores`,
-      ['store', 'workers', 'runs/s', 'vs 1 worker', 'worker CPU ms/run', 'worker cores busy', 'redis CPU ms/run'],
+      [
+        'store',
+        'workers',
+        'runs/s',
+        'vs 1 worker',
+        'worker CPU ms/run',
+        'worker cores busy',
+        'redis CPU ms/run',
+      ],
       rows,
     );
     return results;

@@ -172,7 +172,11 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     .command('worker')
     .description('run queued runs from the project queue (AGENTCTL_QUEUE_URL) until SIGTERM')
     .option('--concurrency <n>', 'runs at once in this process (default: queue.concurrency, else 1)')
-    .option('--grace <duration>', 'on SIGTERM, how long runs may finish before they go back to the queue', '30s')
+    .option(
+      '--grace <duration>',
+      'on SIGTERM, how long runs may finish before they go back to the queue',
+      '30s',
+    )
     .action(action('worker', []));
 
   program

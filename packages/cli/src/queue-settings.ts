@@ -9,7 +9,10 @@ import type { ScheduleDefinition } from '@agentctl/queue';
 import { CliError, EXIT } from './cli-error.js';
 
 /** The project's `queue:` settings, AGENTCTL_QUEUE_URL winning over `queue.url`. */
-export function queueSettings(project: LoadedProject, env: Record<string, string | undefined>): QueueSettings {
+export function queueSettings(
+  project: LoadedProject,
+  env: Record<string, string | undefined>,
+): QueueSettings {
   const spec = project.specs.project?.spec as ProjectSpec | undefined;
   try {
     return normaliseQueue(spec?.queue, env);

@@ -15,7 +15,16 @@ export const SCHEMA_DIR: string = existsSync(packaged)
   : fileURLToPath(new URL('../../../schemas/', import.meta.url)).replace(/[\\/]$/, '');
 
 /** Every document kind, in the order they are documented. */
-export const KINDS = ['project', 'agent', 'model', 'tool', 'toolset', 'middleware', 'memory', 'schedule'] as const;
+export const KINDS = [
+  'project',
+  'agent',
+  'model',
+  'tool',
+  'toolset',
+  'middleware',
+  'memory',
+  'schedule',
+] as const;
 
 /** One document kind. */
 export type Kind = (typeof KINDS)[number];

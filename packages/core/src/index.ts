@@ -60,13 +60,13 @@ export {
 } from './events.js';
 export { controlTools, EXIT_LOOP_TOOL, TRANSFER_TOOL, transferTargets } from './invocation/control-tools.js';
 export { historyFor, isVisible } from './invocation/history.js';
-export { type HeldSession, type HoldOptions, holdSession } from './invocation/session-lease.js';
 export {
   type EscalationScope,
   InvocationContext,
   type InvocationLimits,
   type InvocationShared,
 } from './invocation/invocation-context.js';
+export { type HeldSession, type HoldOptions, holdSession } from './invocation/session-lease.js';
 export { createAgent, LlmAgent } from './llm-agent.js';
 export { AgentRun } from './loop/agent-run.js';
 export { type HistoryWindow, windowOf } from './loop/history-window.js';

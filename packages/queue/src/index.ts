@@ -5,4 +5,9 @@ export { RUN_QUEUE_NAME, type RunEnd, type RunJobData, type RunRequest } from '.
 export { attemptOf, INTERRUPTED_RESULT, planRun, type RunPlan } from './run-plan.js';
 export { type QueueDepth, type RetrySettings, RunQueue } from './run-queue.js';
 export { RunWorker, type RunWorkerOptions, type WorkerAgentLease } from './run-worker.js';
-export { listSchedules, type RegisteredSchedule, type ScheduleDefinition, syncSchedules } from './schedules.js';
+export {
+  listSchedules,
+  type RegisteredSchedule,
+  type ScheduleDefinition,
+  syncSchedules,
+} from './schedules.js';

@@ -27,7 +27,9 @@ export async function connectRedis(url: string, options: { timeoutMs?: number } 
   try {
     parsed = new URL(url);
   } catch {
-    throw new QueueUrlError(`the queue URL ${JSON.stringify(shown(url))} is not a URL (expected redis://HOST:PORT)`);
+    throw new QueueUrlError(
+      `the queue URL ${JSON.stringify(shown(url))} is not a URL (expected redis://HOST:PORT)`,
+    );
   }
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
     throw new QueueUrlError(`the queue URL must start with redis:// or rediss://, not ${parsed.protocol}//`);

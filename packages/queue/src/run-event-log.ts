@@ -23,7 +23,14 @@ return id
 `;
 
 type Publisher = Redis & {
-  agentctlPublishOnce(stream: string, ids: string, id: string, field: string, json: string, ttl: number): Promise<string | null>;
+  agentctlPublishOnce(
+    stream: string,
+    ids: string,
+    id: string,
+    field: string,
+    json: string,
+    ttl: number,
+  ): Promise<string | null>;
 };
 
 /**

@@ -21,7 +21,12 @@ export type RunPlan =
   /** The run ended already (its worker stopped before the queue heard): report how. */
   | { kind: 'done'; end: Extract<AgentEvent, { type: 'run_end' }>; events: AgentEvent[] }
   /** The run was interrupted: continue it from the session with these decisions. */
-  | { kind: 'recover'; checkpoint: InvocationCheckpoint; decisions: ApprovalDecision[]; events: AgentEvent[] };
+  | {
+      kind: 'recover';
+      checkpoint: InvocationCheckpoint;
+      decisions: ApprovalDecision[];
+      events: AgentEvent[];
+    };
 
 /**
  * Reads a session for the events of one run: invocation `invocationId` from attempt `fromAttempt`

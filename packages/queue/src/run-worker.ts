@@ -76,7 +76,9 @@ export class RunWorker {
 
   /** Starts taking jobs; resolves once the worker is connected. */
   async start(): Promise<void> {
-    void this.#worker.run().catch((error: unknown) => this.#options.log?.(`worker stopped: ${String(error)}`));
+    void this.#worker
+      .run()
+      .catch((error: unknown) => this.#options.log?.(`worker stopped: ${String(error)}`));
     await this.#worker.waitUntilReady();
   }
 
@@ -99,7 +101,9 @@ export class RunWorker {
     this.#handingBack = true;
     for (const run of this.#active.values()) {
       run.store?.detach();
-      run.controller.abort(new AgentError('the worker is shutting down; the run goes back to the queue', 'ABORTED'));
+      run.controller.abort(
+        new AgentError('the worker is shutting down; the run goes back to the queue', 'ABORTED'),
+      );
     }
     await closing;
     return { finished: before - handedBack, handedBack };
@@ -109,7 +113,12 @@ export class RunWorker {
     const data = await identify(job, this.#log);
     const held = this.#options.agents(data.agent);
     if (!held) {
-      const end: RunEnd = { status: 'error', sessionId: data.sessionId, code: 'USAGE', message: `no agent named "${data.agent}"` };
+      const end: RunEnd = {
+        status: 'error',
+        sessionId: data.sessionId,
+        code: 'USAGE',
+        message: `no agent named "${data.agent}"`,
+      };
       await this.#log.end(data.runId, end);
       throw new UnrecoverableError(end.message);
     }
@@ -247,6 +256,12 @@ async function identify(job: Job<RunJobData, RunEnd>, log: RunEventLog): Promise
 
 function endOf(sessionId: string, result: InvocationResult | AgentError): RunEnd {
   if (isAgentError(result))
-    return { status: 'error', sessionId, code: result.code, message: result.message, output: (result.result as { text?: string } | undefined)?.text };
+    return {
+      status: 'error',
+      sessionId,
+      code: result.code,
+      message: result.message,
+      output: (result.result as { text?: string } | undefined)?.text,
+    };
   return { status: result.status, sessionId, output: result.output, pending: result.pending };
 }

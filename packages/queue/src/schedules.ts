@@ -27,7 +27,10 @@ export interface RegisteredSchedule {
  * delayed job per occurrence, whichever worker runs it), and schedulers the project no longer
  * declares removed.
  */
-export async function syncSchedules(queue: RunQueue, schedules: readonly ScheduleDefinition[]): Promise<void> {
+export async function syncSchedules(
+  queue: RunQueue,
+  schedules: readonly ScheduleDefinition[],
+): Promise<void> {
   const wanted = new Set(schedules.map((s) => s.name));
   for (const schedule of schedules) {
     await queue.queue.upsertJobScheduler(

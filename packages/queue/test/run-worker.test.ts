@@ -11,7 +11,14 @@ import {
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisProcess, startRedis } from '../../../test/support/redis.js';
-import { INTERRUPTED_RESULT, RunEnd, connectRedis, RunQueue, type RunStreamEntry, RunWorker } from '../src/index.js';
+import {
+  connectRedis,
+  INTERRUPTED_RESULT,
+  type RunEnd,
+  RunQueue,
+  type RunStreamEntry,
+  RunWorker,
+} from '../src/index.js';
 
 let redis: RedisProcess;
 const connections: Redis[] = [];
@@ -51,7 +58,10 @@ describe('queued runs', () => {
       execute: ({ id }) => `order ${id}: shipped`,
     });
     const agent = createAgent({ name: 'clerk', provider: new AutoModel(), tools: [lookup] });
-    const worker = new RunWorker({ connection: await connect(), agents: () => ({ agent, store, release: () => undefined }) });
+    const worker = new RunWorker({
+      connection: await connect(),
+      agents: () => ({ agent, store, release: () => undefined }),
+    });
     await worker.start();
     const queue = new RunQueue(await connect());
     const { runId, sessionId } = await queue.enqueue({ agent: 'clerk', input: 'where is my order?' });
@@ -91,7 +101,9 @@ describe('queued runs', () => {
           if (executions === 1) {
             release();
             // The first worker never finishes this call: it is stopped while the call runs.
-            await new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+            await new Promise((_resolve, reject) =>
+              signal.addEventListener('abort', () => reject(signal.reason)),
+            );
           }
           return 'charged';
         },
@@ -121,7 +133,9 @@ describe('queued runs', () => {
       // One run_end for the whole run, the session valid, every stored event streamed once.
       expect(session.events.filter((e) => e.type === 'run_end')).toHaveLength(1);
       expect(findPairingProblem(historyFor(session.events, 'cashier', new Set()))).toBeUndefined();
-      const streamed = streamEvents(entries).filter((e) => e.type !== 'text_delta').map((e) => e.id);
+      const streamed = streamEvents(entries)
+        .filter((e) => e.type !== 'text_delta')
+        .map((e) => e.id);
       expect(streamed).toEqual(session.events.map((e) => e.id));
       expect(new Set(streamed).size).toBe(streamed.length);
       await second.close(1000);
@@ -158,7 +172,10 @@ describe('queued runs', () => {
     // The "first worker": the same run (same invocation id, same session) already running.
     const first = new Runner({ agent, store }).run({ sessionId, invocationId: runId, input: 'stamp it' });
     await started;
-    const worker = new RunWorker({ connection: await connect(), agents: () => ({ agent, store, release: () => undefined }) });
+    const worker = new RunWorker({
+      connection: await connect(),
+      agents: () => ({ agent, store, release: () => undefined }),
+    });
     await worker.start();
     await new Promise((resolve) => setTimeout(resolve, 300));
     finishTool();

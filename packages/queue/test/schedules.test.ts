@@ -2,7 +2,7 @@ import { AutoModel, createAgent, InMemorySessionStore } from '@agentctl/core';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type RedisProcess, startRedis } from '../../../test/support/redis.js';
-import { listSchedules, RunQueue, RunWorker, connectRedis, syncSchedules } from '../src/index.js';
+import { connectRedis, listSchedules, RunQueue, RunWorker, syncSchedules } from '../src/index.js';
 
 let redis: RedisProcess;
 const connections: Redis[] = [];
@@ -24,18 +24,33 @@ afterAll(async () => {
 it('a schedule runs its agent on its cron through BullMQ job schedulers, and goes when the project drops it', async () => {
   const store = new InMemorySessionStore();
   const agent = createAgent({ name: 'digest', provider: new AutoModel() });
-  const worker = new RunWorker({ connection: await connect(), agents: () => ({ agent, store, release: () => undefined }) });
+  const worker = new RunWorker({
+    connection: await connect(),
+    agents: () => ({ agent, store, release: () => undefined }),
+  });
   await worker.start();
   const queue = new RunQueue(await connect());
   // Six fields: seconds first, so the test sees runs within seconds.
   await syncSchedules(queue, [
-    { name: 'every-second', cron: '*/1 * * * * *', agent: 'digest', input: 'write the digest', timezone: 'Europe/Paris' },
+    {
+      name: 'every-second',
+      cron: '*/1 * * * * *',
+      agent: 'digest',
+      input: 'write the digest',
+      timezone: 'Europe/Paris',
+    },
   ]);
   const [registered] = await listSchedules(queue);
-  expect(registered).toMatchObject({ name: 'every-second', cron: '*/1 * * * * *', timezone: 'Europe/Paris', agent: 'digest' });
+  expect(registered).toMatchObject({
+    name: 'every-second',
+    cron: '*/1 * * * * *',
+    timezone: 'Europe/Paris',
+    agent: 'digest',
+  });
   expect(registered.next).toBeGreaterThan(Date.now() - 5000);
   const deadline = Date.now() + 20_000;
-  while ((await store.list()).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  while ((await store.list()).length < 2 && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 100));
   const sessions = await store.list();
   expect(sessions.length).toBeGreaterThanOrEqual(2);
   for (const summary of sessions) {

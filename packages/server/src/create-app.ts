@@ -10,8 +10,8 @@ import type { InvokeContext } from './invoke.js';
 import { nativeRoutes } from './native-routes.js';
 import { openaiRoutes } from './openai-routes.js';
 import { OPENAPI_DOCUMENT } from './openapi.js';
-import type { QueuedRuns } from './queued-runs.js';
 import { queuedRoutes } from './queued-routes.js';
+import type { QueuedRuns } from './queued-runs.js';
 import { RunTracker } from './run-tracker.js';
 
 /** Options of {@link createApp}. */

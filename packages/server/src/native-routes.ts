@@ -83,7 +83,8 @@ async function checkQueuedSession(context: InvokeContext, request: InvokeRequest
   for (const store of await context.source.stores()) {
     if (await store.get(request.sessionId!)) return checkSession(store, request.sessionId!, request);
   }
-  if (request.decisions) throw new HttpError(404, 'unknown_session', `no session with id ${request.sessionId}`);
+  if (request.decisions)
+    throw new HttpError(404, 'unknown_session', `no session with id ${request.sessionId}`);
 }
 
 async function findSession(context: InvokeContext, id: string): Promise<Session> {

@@ -1,4 +1,4 @@
-import { Hono, type Context } from 'hono';
+import { type Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { HttpError } from './http-error.js';
 import type { InvokeContext, InvokeRequest } from './invoke.js';
@@ -30,7 +30,11 @@ export function queuedRoutes(context: InvokeContext): Hono {
 }
 
 /** Enqueues a run (`async: true`) and answers 202 with its id and where its events stream. */
-export async function enqueueRun(c: Context, context: InvokeContext, request: InvokeRequest): Promise<Response> {
+export async function enqueueRun(
+  c: Context,
+  context: InvokeContext,
+  request: InvokeRequest,
+): Promise<Response> {
   const queue = requireQueue(context);
   const lease = context.source.lease(request.agent);
   if (!lease) throw new HttpError(404, 'unknown_agent', `no agent named "${request.agent}"`);

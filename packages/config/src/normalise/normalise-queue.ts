@@ -22,7 +22,9 @@ export function normaliseQueue(spec: QueueSpec | undefined, env: Env): QueueSett
   const fromEnv = env.AGENTCTL_QUEUE_URL?.trim();
   const url = fromEnv || (spec?.url ? interpolate(spec.url, env).trim() || undefined : undefined);
   const ms = (value: string | number | undefined, field: string) =>
-    value === undefined ? undefined : parseDuration(typeof value === 'string' ? interpolate(value, env) : value, field);
+    value === undefined
+      ? undefined
+      : parseDuration(typeof value === 'string' ? interpolate(value, env) : value, field);
   return {
     url,
     concurrency: spec?.concurrency,

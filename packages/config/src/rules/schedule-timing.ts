@@ -54,7 +54,9 @@ export function scheduleTiming(ctx: RuleContext): Diagnostic[] {
       try {
         assertSessionId(session);
       } catch (error) {
-        out.push(diagnostic(entry.file, entry.locate(['session']), 'schedule-timing', (error as Error).message));
+        out.push(
+          diagnostic(entry.file, entry.locate(['session']), 'schedule-timing', (error as Error).message),
+        );
       }
     }
   }

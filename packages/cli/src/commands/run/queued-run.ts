@@ -35,7 +35,8 @@ export async function queuedRun(
   let input: string | undefined;
   if (decisions.length === 0) {
     input = options.prompt ?? (io.stdinIsTTY ? undefined : (await readStdin()).trim());
-    if (!input) throw new CliError('run --queue needs a prompt: pass one as an argument or on stdin', EXIT.usage);
+    if (!input)
+      throw new CliError('run --queue needs a prompt: pass one as an argument or on stdin', EXIT.usage);
   }
   const connection = await connectQueue(url);
   const queue = new RunQueue(connection, { attempts: settings.attempts, backoff: settings.backoff });
@@ -64,7 +65,13 @@ export async function queuedRun(
       return EXIT.interrupted;
     }
     if (end.status === 'paused' && !options.json) {
-      reportPause({ status: 'paused', pending: end.pending as PendingApproval[] }, options.agent, sessionId, options, io);
+      reportPause(
+        { status: 'paused', pending: end.pending as PendingApproval[] },
+        options.agent,
+        sessionId,
+        options,
+        io,
+      );
       io.stderr(s.dim('(add --queue to resume it through the queue)\n'));
     }
     if (end.status !== 'error') return EXIT.ok;

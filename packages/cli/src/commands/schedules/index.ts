@@ -10,7 +10,8 @@ import { alignColumns, formatTime } from '../sessions/sessions-table.js';
  * queue holds each one (a worker registers them) and when it runs next.
  */
 export async function schedulesCommand(raw: Record<string, unknown>, io: Io): Promise<number> {
-  if (raw.action !== 'list') throw new CliError(`unknown action "${String(raw.action)}"; expected list`, EXIT.usage);
+  if (raw.action !== 'list')
+    throw new CliError(`unknown action "${String(raw.action)}"; expected list`, EXIT.usage);
   const project = await openProject(raw, io);
   const declared = scheduleDefinitions(project);
   const settings = queueSettings(project, io.env);

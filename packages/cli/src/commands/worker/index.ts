@@ -4,8 +4,8 @@ import type { Io } from '../../io.js';
 import { openRuntime } from '../../project.js';
 import { connectQueue, queueSettings, requireQueueUrl, scheduleDefinitions } from '../../queue-settings.js';
 import { projectSessionStore } from '../../session-store.js';
-import { duration, integer } from '../serve/serve-options.js';
 import { projectSource } from '../serve/project-source.js';
+import { duration, integer } from '../serve/serve-options.js';
 
 /**
  * `agentctl worker`: takes queued runs from the project's queue and runs them on the project's

@@ -1,7 +1,7 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentctl, parseNdjson, removeTempDirs, tempDir } from './support/cli.js';
+import { agentctl, fixtureProject, parseNdjson, removeTempDirs, tempDir } from './support/cli.js';
 import { freePort, type RedisProcess, startRedis } from './support/redis.js';
 import { readSse, type ServeProcess, startServe, stopServers } from './support/serve.js';
 import { startWorker, stopWorkers, type WorkerProcess } from './support/worker.js';
@@ -9,63 +9,14 @@ import { startWorker, stopWorkers, type WorkerProcess } from './support/worker.j
 // Queued runs through the real processes: `agentctl worker`, `agentctl serve` with a queue and
 // `agentctl run --queue`, on one real redis-server and the file store several processes share.
 
-const PROJECT = {
-  'agentctl.yaml': `kind: project
+const PROJECT_FILE = `kind: project
 name: queued
 queue:
   attempts: 2
   backoff: { type: fixed, delay: 200ms }
   lock_duration: 3s
   stalled_interval: 1s
-`,
-  'agents/clerk.yaml': `kind: agent
-name: clerk
-description: Stamps a form, then says so
-model: offline/auto
-tools: [stamp]
----
-kind: tool
-name: stamp
-description: Stamps the form
-command:
-  argv: [sh, -c, "sleep 0.2; echo stamped"]
-needs_approval: false
----
-kind: agent
-name: cashier
-description: Refunds an order once a person approves
-model: offline/auto
-tools: [refund]
----
-kind: tool
-name: refund
-description: Refunds an order
-command:
-  argv: [echo, refunded]
----
-kind: agent
-name: slow
-description: Runs one long tool
-model: offline/auto
-tools: [crunch]
----
-kind: tool
-name: crunch
-description: Takes a while and cannot be repeated safely
-command:
-  argv: [sh, -c, "sleep \${CRUNCH_SECONDS:-4}; echo crunched"]
-needs_approval: false
-timeout: 60s
-`,
-  'agents/schedules.yaml': `kind: schedule
-name: new-year
-description: Stamps the forms of the new year
-cron: "0 0 1 1 *"
-timezone: Europe/Paris
-agent: clerk
-input: stamp the new year's forms
-`,
-};
+`;
 
 let redis: RedisProcess;
 let dir: string;
@@ -123,11 +74,8 @@ async function session(id: string) {
 
 beforeAll(async () => {
   redis = await startRedis();
-  dir = await tempDir('agentctl-queue-');
-  for (const [path, content] of Object.entries(PROJECT)) {
-    await mkdir(join(dir, path, '..'), { recursive: true });
-    await writeFile(join(dir, path), content);
-  }
+  dir = await fixtureProject('queue');
+  await writeFile(join(dir, 'agentctl.yaml'), PROJECT_FILE);
   env = { AGENTCTL_QUEUE_URL: redis.url };
   [serveA, serveB, worker] = await Promise.all([
     startServe(dir, [], env),
@@ -277,7 +225,7 @@ describe('queued runs through the real processes', () => {
   it('validate reports a bad cron, time zone or agent of a schedule with its line', async () => {
     const bad = await tempDir('agentctl-schedule-');
     await mkdir(join(bad, 'agents'));
-    await writeFile(join(bad, 'agents/clerk.yaml'), PROJECT['agents/clerk.yaml']);
+    await writeFile(join(bad, 'agents/clerk.yaml'), await readFile(join(dir, 'agents/agents.yaml'), 'utf8'));
     await writeFile(
       join(bad, 'agents/bad.yaml'),
       'kind: schedule\nname: bad\ncron: "61 * * * *"\ntimezone: Mars/Olympus\nagent: clerkk\ninput: x\n',

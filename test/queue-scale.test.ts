@@ -1,8 +1,8 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentEvent, findPairingProblem, historyFor } from '../packages/core/src/index.js';
-import { removeTempDirs, tempDir } from './support/cli.js';
+import { fixtureProject, removeTempDirs } from './support/cli.js';
 import { startPostgres, type TestPostgres } from './support/postgres.js';
 import { type RedisProcess, startRedis } from './support/redis.js';
 import { readSse, type ServeProcess, type SseEvent, startServe, stopServers } from './support/serve.js';
@@ -14,8 +14,7 @@ import { startWorker, stopWorkers, type WorkerProcess } from './support/worker.j
 
 const RUNS = 300;
 
-const PROJECT = {
-  'agentctl.yaml': `kind: project
+const PROJECT_FILE = `kind: project
 name: scale
 defaults: { memory: shared }
 queue:
@@ -23,38 +22,13 @@ queue:
   backoff: { type: fixed, delay: 200ms }
   lock_duration: 3s
   stalled_interval: 1s
-`,
-  'agents/memory.yaml': `kind: memory
+`;
+
+const MEMORY = `kind: memory
 name: shared
 backend: postgres
 url: \${DATABASE_URL}
-`,
-  'agents/clerk.yaml': `kind: agent
-name: clerk
-description: Stamps a form, then says so
-model: offline/auto
-tools: [stamp]
----
-kind: tool
-name: stamp
-description: Stamps the form
-command:
-  argv: [sh, -c, "sleep 0.1; echo stamped"]
-needs_approval: false
----
-kind: agent
-name: cashier
-description: Refunds an order once a person approves
-model: offline/auto
-tools: [refund]
----
-kind: tool
-name: refund
-description: Refunds an order
-command:
-  argv: [echo, refunded]
-`,
-};
+`;
 
 let redis: RedisProcess;
 let postgres: TestPostgres;
@@ -91,11 +65,9 @@ async function health(server: ServeProcess) {
 
 beforeAll(async () => {
   [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
-  dir = await tempDir('agentctl-scale-');
-  for (const [path, content] of Object.entries(PROJECT)) {
-    await mkdir(join(dir, path, '..'), { recursive: true });
-    await writeFile(join(dir, path), content);
-  }
+  dir = await fixtureProject('queue');
+  await writeFile(join(dir, 'agentctl.yaml'), PROJECT_FILE);
+  await writeFile(join(dir, 'agents/memory.yaml'), MEMORY);
   const env = { AGENTCTL_QUEUE_URL: redis.url, DATABASE_URL: await postgres.createDatabase('scale') };
   const started = await Promise.all([
     startServe(dir, [], env),

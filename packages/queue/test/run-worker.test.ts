@@ -8,34 +8,11 @@ import {
   InMemorySessionStore,
   Runner,
 } from '@agentctl/core';
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisProcess, startRedis } from '../../../test/support/redis.js';
-import {
-  connectRedis,
-  INTERRUPTED_RESULT,
-  type RunEnd,
-  RunQueue,
-  type RunStreamEntry,
-  RunWorker,
-} from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { INTERRUPTED_RESULT, type RunEnd, RunQueue, type RunStreamEntry, RunWorker } from '../src/index.js';
+import { useRedis } from './support/use-redis.js';
 
-let redis: RedisProcess;
-const connections: Redis[] = [];
-const connect = async () => {
-  const c = await connectRedis(redis.url);
-  connections.push(c);
-  return c;
-};
-
-beforeAll(async () => {
-  redis = await startRedis();
-});
-
-afterAll(async () => {
-  for (const c of connections) c.disconnect();
-  await redis?.stop();
-});
+const { connect } = useRedis();
 
 async function collect(queue: RunQueue, runId: string): Promise<RunStreamEntry[]> {
   const out: RunStreamEntry[] = [];

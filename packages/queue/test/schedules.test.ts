@@ -1,25 +1,9 @@
 import { AutoModel, createAgent, InMemorySessionStore } from '@agentctl/core';
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type RedisProcess, startRedis } from '../../../test/support/redis.js';
-import { connectRedis, listSchedules, RunQueue, RunWorker, syncSchedules } from '../src/index.js';
+import { expect, it } from 'vitest';
+import { listSchedules, RunQueue, RunWorker, syncSchedules } from '../src/index.js';
+import { useRedis } from './support/use-redis.js';
 
-let redis: RedisProcess;
-const connections: Redis[] = [];
-const connect = async () => {
-  const c = await connectRedis(redis.url);
-  connections.push(c);
-  return c;
-};
-
-beforeAll(async () => {
-  redis = await startRedis();
-});
-
-afterAll(async () => {
-  for (const c of connections) c.disconnect();
-  await redis?.stop();
-});
+const { connect } = useRedis();
 
 it('a schedule runs its agent on its cron through BullMQ job schedulers, and goes when the project drops it', async () => {
   const store = new InMemorySessionStore();

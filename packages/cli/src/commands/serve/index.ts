@@ -13,6 +13,7 @@ import type { Io } from '../../io.js';
 import { openRuntime } from '../../project.js';
 import { connectQueue, queueSettings } from '../../queue-settings.js';
 import { projectSessionStore } from '../../session-store.js';
+import { untilStopped } from '../../until-stopped.js';
 import { projectSource, type RuntimeLease } from './project-source.js';
 import { serveOptions } from './serve-options.js';
 
@@ -55,15 +56,7 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
     );
   }
   io.stdout(`listening on ${server.url}\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      resolve();
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
-  });
+  await untilStopped();
   io.stderr(`shutting down: ${tracker.size} run(s) in flight, up to ${options.graceMs} ms to finish\n`);
   const { finished, cancelled } = await server.shutdown(options.graceMs);
   io.stderr(`stopped: ${finished} run(s) finished, ${cancelled} cancelled\n`);

@@ -4,6 +4,7 @@ import type { Io } from '../../io.js';
 import { openRuntime } from '../../project.js';
 import { connectQueue, queueSettings, requireQueueUrl, scheduleDefinitions } from '../../queue-settings.js';
 import { projectSessionStore } from '../../session-store.js';
+import { untilStopped } from '../../until-stopped.js';
 import { projectSource } from '../serve/project-source.js';
 import { duration, integer } from '../serve/serve-options.js';
 
@@ -49,15 +50,7 @@ export async function workerCommand(raw: Record<string, unknown>, io: Io): Promi
     throw new CliError(`cannot reach the queue: ${(error as Error).message}`, EXIT.failed);
   }
   io.stdout(`worker ready: ${concurrency} run(s) at once, ${schedules.length} schedule(s)\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      resolve();
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
-  });
+  await untilStopped();
   io.stderr(`shutting down: ${worker.active} run(s) in flight, up to ${graceMs} ms to finish\n`);
   const { finished, handedBack } = await worker.close(graceMs);
   io.stderr(`stopped: ${finished} run(s) finished, ${handedBack} handed back to the queue\n`);

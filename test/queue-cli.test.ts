@@ -124,6 +124,8 @@ describe('queued runs through the real processes', () => {
     expect(streamed).toEqual(stored);
     const unknown = await fetch(`${serveB.url}/runs/no-such-run/events`);
     expect(unknown.status).toBe(404);
+    const doc = (await (await fetch(`${serveB.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(doc.paths)).toContain('/runs/{id}/events');
   });
 
   it('a paused run frees its worker and is approved through the other node', async () => {

@@ -100,6 +100,7 @@ describe.concurrent('agentctl list, tree, schema', () => {
       'middleware.schema.json',
       'model.schema.json',
       'project.schema.json',
+      'schedule.schema.json',
       'tool.schema.json',
       'toolset.schema.json',
     ]);

@@ -1,10 +1,14 @@
-// Cold start of `agentctl run hello "hi" --json` from /work/main (the repository is an agentctl
-// project): from spawning the process to its first stdout line (the first event) and to its exit,
-// beside bare `node -e 0` and a bare import of the built core, in interleaved rounds with each ratio
-// taken against the `node -e 0` of its own round. Run after a build:
-//   npx tsc -b && node bench/cold-start.js
+// Cold start of `agentctl run hello "hi" --json` in this repository (itself an agentctl project):
+// from spawning the process to its first stdout line (the first event) and to its exit, beside bare
+// `node -e 0` and a bare import of the built core, in interleaved rounds with each ratio taken
+// against the `node -e 0` of its own round. The same command runs twice a round: as a user runs it
+// again (the project's parse cache, .agentctl/cache/parsed.json, holds its files) and as after an
+// edit (the cache removed first, outside the timing). Run after a full build, which also bundles the
+// CLI (`tsc -b` alone leaves the bin on the unbundled modules):
+//   pnpm build && node bench/cold-start.js
 // Prints a table and writes bench/results/cold-start.json.
 import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { printTable, round, writeResult } from './lib/report.js';
 import { pairedRatio, showSpread, spread } from './lib/rounds.js';
@@ -12,6 +16,7 @@ import { pairedRatio, showSpread, spread } from './lib/rounds.js';
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const coreUrl = pathToFileURL(`${repo}packages/core/dist/index.js`).href;
+const runHello = ['packages/cli/bin/agentctl.js', 'run', 'hello', 'hi', '--json'];
 
 const COMMANDS = [
   { key: 'node', label: 'node -e 0', args: ['-e', '0'] },
@@ -23,12 +28,20 @@ const COMMANDS = [
   {
     key: 'agentctl',
     label: 'agentctl run hello "hi" --json',
-    args: ['packages/cli/bin/agentctl.js', 'run', 'hello', 'hi', '--json'],
+    args: runHello,
     expectFirst: /"type":"run_start"/,
+  },
+  {
+    key: 'agentctl-edited',
+    label: 'same, files changed (parse cache empty)',
+    args: runHello,
+    expectFirst: /"type":"run_start"/,
+    before: () => rmSync(`${repo}.agentctl/cache/parsed.json`, { force: true }),
   },
 ];
 
 function once(command) {
+  command.before?.();
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, command.args, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });

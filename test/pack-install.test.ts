@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { publint } from 'publint';
@@ -115,5 +116,32 @@ export const add = defineTool<{ a: number; b: number }>({
     // The schema the installed package ships is the one a clone has.
     const schema = await installed(['schema']);
     expect(JSON.parse(schema.stdout).title).toBe('agentctl document');
+  });
+
+  it('runs from the bundle packed with the CLI, which finds its assets in the installed packages', async () => {
+    const cli = join(app, 'node_modules/@agentctl/cli');
+    expect(existsSync(join(cli, 'dist/bundle/main.js'))).toBe(true);
+    // Without the unbundled entry, only the bundle can answer.
+    const entry = join(cli, 'dist/main.js');
+    await rename(entry, `${entry}.away`);
+    try {
+      const project = join(app, 'my-project');
+      // A .ts module tool: tsx and the precompiled validators are found through @agentctl/config.
+      const added = await installed(['run', 'adder', 'add', '--json'], project);
+      expect(added.code, added.stderr).toBe(0);
+      expect(added.stdout).toContain('"name":"add"');
+      expect(added.stdout).not.toContain('"isError":true');
+      // A schema error is reported from the packed schemas, with its position.
+      await writeFile(
+        join(project, 'agents/broken.yaml'),
+        'kind: agent\nname: broken\nmodle: offline/echo\n',
+      );
+      const validate = await installed(['validate'], project);
+      expect(validate.code).toBe(1);
+      expect(validate.stdout).toContain('agents/broken.yaml:3:1');
+      expect(validate.stdout).toContain('modle');
+    } finally {
+      await rename(`${entry}.away`, entry);
+    }
   });
 });

@@ -1,6 +1,11 @@
 #!/usr/bin/env node
-// Kept tiny so start-up loads only what the chosen command needs.
-import { main } from '../dist/main.js';
+// Kept tiny so start-up loads only what the chosen command needs: the bundle while it holds the
+// code of the current build (a bare `tsc -b` since makes it stale), else the build's modules.
+import { fileURLToPath } from 'node:url';
+import { bundleIsCurrent } from '../dist/bundle-stamp.js';
+
+const bundled = bundleIsCurrent(fileURLToPath(new URL('../dist/bundle/', import.meta.url)));
+const { main } = await import(bundled ? '../dist/bundle/main.js' : '../dist/main.js');
 
 main(process.argv).then((code) => {
   process.exitCode = code;

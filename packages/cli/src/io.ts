@@ -1,3 +1,5 @@
+import { isatty } from 'node:tty';
+
 /** Where a command writes, and what it knows about the terminal; tests pass their own. */
 export interface Io {
   stdout(text: string): void;
@@ -30,7 +32,8 @@ export function processIo(): Io {
     outputClosed: closed.signal,
     stderr: (text) => process.stderr.write(text),
     isTTY: Boolean(process.stdout.isTTY) && process.env.NO_COLOR === undefined,
-    stdinIsTTY: Boolean(process.stdin.isTTY),
+    // Asked of the descriptor: reading process.stdin would open a stream a one-shot run never reads.
+    stdinIsTTY: isatty(0),
     stderrIsTTY: Boolean(process.stderr.isTTY),
     env: process.env,
     cwd: process.cwd(),

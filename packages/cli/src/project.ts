@@ -28,6 +28,7 @@ export async function openProject(
     project: options.project as string | undefined,
     env: io.env,
     registry: defaultRegistry(),
+    cache: true,
   });
   if (!loaded.configFile && loaded.files.length === 0) {
     throw new CliError(

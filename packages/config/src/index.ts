@@ -1,4 +1,5 @@
 export { parseDuration } from '@agentctl/core';
+export { type ConfigAssets, configAssets } from './assets.js';
 export { CassetteError, readCassette, writeCassette } from './compile/cassette-file.js';
 export { type CompileOptions, compileProject, type Runtime } from './compile/compile-project.js';
 export { connectToolsets } from './compile/connect-toolsets.js';

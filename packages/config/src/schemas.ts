@@ -1,18 +1,11 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { Options, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { configAssets } from './assets.js';
 import { precompiledValidators } from './load/precompiled-validators.js';
 
-// An installed package carries its copy of the schemas (made when packing); a clone reads the
-// repository's own folder, the one source of truth.
-const packaged = fileURLToPath(new URL('../schemas', import.meta.url));
-
 /** Absolute path of the `schemas/` folder: the JSON Schemas the loader enforces. */
-export const SCHEMA_DIR: string = existsSync(packaged)
-  ? packaged
-  : fileURLToPath(new URL('../../../schemas/', import.meta.url)).replace(/[\\/]$/, '');
+export const SCHEMA_DIR: string = configAssets().schemaDir;
 
 /** Every document kind, in the order they are documented. */
 export const KINDS = [
@@ -39,13 +32,11 @@ export const SCHEMA_AJV_OPTIONS: Options = {
   strictRequired: false,
 };
 
-// ajv is CommonJS and costs ~40 ms to load: required on first use only, since a build ships the
-// validators precompiled and a start-up then never needs it.
-const require = createRequire(import.meta.url);
-
 /** The Ajv 2020 class, loaded on first call. */
 export function ajv2020Class(): typeof Ajv2020 {
-  return (require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020;
+  // ajv is CommonJS and costs ~40 ms to load: required on first use only, since a build ships the
+  // validators precompiled and a start-up then never needs it.
+  return (configAssets().require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020;
 }
 
 const cache = new Map<string, object>();

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { deadline, sleep } from '@agentctl/core';
@@ -12,8 +13,15 @@ import { McpStartError } from './mcp-start-error.js';
 import { isStdioServer, type McpServerSpec } from './mcp-toolset-spec.js';
 import { StderrLog } from './stderr-log.js';
 
+// Found through the package's own name, not beside this file: the CLI's bundle moves this code.
+// The `default` export is dist/index.js, whether the package is a workspace link or installed.
 const VERSION = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+  JSON.parse(
+    readFileSync(
+      path.join(path.dirname(createRequire(import.meta.url).resolve('@agentctl/mcp')), '../package.json'),
+      'utf8',
+    ),
+  ) as { version: string }
 ).version;
 
 /** What the server says about itself in the handshake. */

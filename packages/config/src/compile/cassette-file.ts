@@ -1,9 +1,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Cassette } from '@agentctl/core';
-import { LineCounter, parseDocument, stringify } from 'yaml';
-import type { DataPath } from '../load/node-range.js';
-import { locate } from '../load/node-range.js';
+import { type DataPath, locate } from '../load/document-positions.js';
 import { MAX_ALIAS_COUNT } from '../load/parse-file.js';
 import { readRegularFile } from '../paths.js';
 
@@ -35,6 +33,11 @@ export async function readCassette(absolute: string, display = absolute): Promis
         : `cannot read cassette ${display} (${code ?? (error as Error).message})`,
     );
   }
+  // yaml and its positions are loaded only by a project that replays or records.
+  const [{ LineCounter, parseDocument }, { documentPositions }] = await Promise.all([
+    import('yaml'),
+    import('../load/node-range.js'),
+  ]);
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
   const syntax = doc.errors[0];
@@ -45,7 +48,7 @@ export async function readCassette(absolute: string, display = absolute): Promis
   const data: unknown = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   const problem = cassetteProblem(data);
   if (problem) {
-    const at = locate(doc, lineCounter, problem.path);
+    const at = locate(documentPositions(doc, lineCounter), problem.path);
     throw new CassetteError(`${display}:${at.line}:${at.col}: not a cassette: ${problem.message}`);
   }
   return data as Cassette;
@@ -60,6 +63,7 @@ export async function readCassette(absolute: string, display = absolute): Promis
  */
 export async function writeCassette(path: string, cassette: Cassette): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
+  const { stringify } = await import('yaml');
   const text = HEADER + stringify(cassette, { lineWidth: 0, aliasDuplicateObjects: false });
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   await writeFile(temporary, text, 'utf8');

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { pathToFileURL } from 'node:url';
+import { configAssets } from '../assets.js';
 
 /** Imports a module by absolute path; what {@link withModuleLoader} can replace. */
 export type ModuleLoader = (absolutePath: string) => Promise<Record<string, unknown>>;
@@ -29,8 +30,12 @@ export async function importModule(absolutePath: string): Promise<Record<string,
   const url = pathToFileURL(absolutePath).href;
   // tsx costs ~15 ms to load: only a project with a .ts module pays for it, when it imports one.
   if (/\.(m|c)?ts$/.test(absolutePath)) {
-    const { tsImport } = await import('tsx/esm/api');
-    const mod = (await tsImport(url, import.meta.url)) as Record<string, unknown>;
+    const assets = configAssets();
+    const { tsImport } = (await import(assets.tsxApiUrl())) as typeof import('tsx/esm/api');
+    const mod = (await tsImport(url, pathToFileURL(`${assets.root}/package.json`).href)) as Record<
+      string,
+      unknown
+    >;
     // A .ts file outside a "type": "module" package is compiled to CommonJS: use its exports.
     const cjs = mod.default as { __esModule?: boolean } | undefined;
     return cjs?.__esModule ? (cjs as Record<string, unknown>) : mod;

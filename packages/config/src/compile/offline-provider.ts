@@ -1,6 +1,5 @@
 import type { ModelDefinition } from '@agentctl/core';
 import { type AgentErrorCode, type ModelProvider, offline, type ScriptTurn } from '@agentctl/core';
-import { parse } from 'yaml';
 import { MAX_ALIAS_COUNT } from '../load/parse-file.js';
 import { displayPath } from '../paths.js';
 import type { FactoryContext } from '../registry.js';
@@ -39,6 +38,8 @@ export function toScriptTurn(turn: ScriptTurnSpec): ScriptTurn {
 }
 
 async function readScript(path: string, ctx: FactoryContext): Promise<ScriptTurnSpec[]> {
+  // yaml is loaded only by a project with a script model.
+  const { parse } = await import('yaml');
   const data: unknown = parse(ctx.readText(path, 'script'), {
     maxAliasCount: MAX_ALIAS_COUNT,
     logLevel: 'error',

@@ -2,7 +2,7 @@ import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import { KINDS, type Kind, kindValidator } from '../schemas.js';
 import type { AgentSpec } from '../spec-types.js';
 import { didYouMean } from './did-you-mean.js';
-import { type DataPath, locate, locateKey } from './node-range.js';
+import { type DataPath, locate, locateKey } from './document-positions.js';
 import type { ParsedDocument } from './parse-file.js';
 import type { SpecEntry } from './project-specs.js';
 import { schemaDiagnostics } from './schema-errors.js';
@@ -27,9 +27,9 @@ function entryFor(
   valid: boolean,
   parent?: string,
 ): IndexedEntry {
-  const { doc, lineCounter } = parsed;
+  const { positions } = parsed;
   const locateIn = (path: DataPath, options?: { key?: boolean }) =>
-    locate(doc, lineCounter, [...prefix, ...path], options);
+    locate(positions, [...prefix, ...path], options);
   return {
     kind,
     name: String(spec.name),
@@ -54,10 +54,10 @@ function inlineAgents(parsed: ParsedDocument, agent: AgentSpec, prefix: DataPath
 
 /** Checks one document's `kind` and schema, and makes its index entries (inline agents included). */
 export function checkDocument(parsed: ParsedDocument, options: { projectFile: boolean }): CheckedDocument {
-  const { doc, lineCounter, file, value } = parsed;
+  const { positions, file, value } = parsed;
   const diagnostics: Diagnostic[] = [];
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    const range = locate(doc, lineCounter, []);
+    const range = locate(positions, []);
     diagnostics.push(
       diagnostic(file, range, 'schema', 'a document must be a mapping with a `kind` and a `name`'),
     );
@@ -66,7 +66,7 @@ export function checkDocument(parsed: ParsedDocument, options: { projectFile: bo
   const record = value as Record<string, unknown>;
   const kind = record.kind;
   if (kind === undefined) {
-    const range = locateKey(doc, lineCounter, [Object.keys(record)[0] ?? '']);
+    const range = locateKey(positions, [Object.keys(record)[0] ?? '']);
     diagnostics.push(
       diagnostic(
         file,
@@ -78,7 +78,7 @@ export function checkDocument(parsed: ParsedDocument, options: { projectFile: bo
     return { entries: [], diagnostics };
   }
   if (typeof kind !== 'string' || !(KINDS as readonly string[]).includes(kind)) {
-    const range = locate(doc, lineCounter, ['kind']);
+    const range = locate(positions, ['kind']);
     const hint = typeof kind === 'string' ? didYouMean(kind, KINDS) : '';
     diagnostics.push(
       diagnostic(
@@ -94,7 +94,7 @@ export function checkDocument(parsed: ParsedDocument, options: { projectFile: bo
     const message = options.projectFile
       ? `agentctl.yaml holds the project only (kind: project), not kind: ${kind}; put it in a file matched by \`include\``
       : 'kind: project belongs in agentctl.yaml at the project root';
-    diagnostics.push(diagnostic(file, locate(doc, lineCounter, ['kind']), 'project-file', message));
+    diagnostics.push(diagnostic(file, locate(positions, ['kind']), 'project-file', message));
     return { entries: [], diagnostics };
   }
   const validate = kindValidator(kind as Kind);

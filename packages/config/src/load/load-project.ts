@@ -12,6 +12,7 @@ import { checkGlobs } from './check-globs.js';
 import { checkModules } from './check-modules.js';
 import { DEFAULT_INCLUDE, findFiles } from './find-files.js';
 import { checkDocument, type IndexedEntry } from './index-documents.js';
+import { ParseCache } from './parse-cache.js';
 import { parseFile } from './parse-file.js';
 import { emptySpecs, type ProjectSpecs } from './project-specs.js';
 
@@ -32,6 +33,11 @@ export interface LoadOptions {
   registry?: Registry;
   /** Also import module tools and middleware (in a worker that is then stopped) to check their exports. */
   checkModules?: boolean;
+  /**
+   * Keep parsed files in the project's `.agentctl/cache`, so an unchanged file is not parsed (nor
+   * the YAML library loaded) again. Every check still runs on every load.
+   */
+  cache?: boolean;
 }
 
 /** A project read and checked: its files, its index and every problem found. */
@@ -61,8 +67,9 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
   const entries: IndexedEntry[] = [];
   const configPath = join(root, PROJECT_FILE);
   const configFile = existsSync(configPath) ? configPath : undefined;
+  const cache = options.cache ? new ParseCache(root) : undefined;
   const read = async (absFile: string, projectFile: boolean) => {
-    const parsed = await parseFile(absFile, displayPath(root, absFile));
+    const parsed = await parseFile(absFile, displayPath(root, absFile), cache);
     diagnostics.push(...parsed.diagnostics);
     for (const doc of parsed.documents) {
       const checked = checkDocument(doc, { projectFile });
@@ -85,7 +92,8 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
     } else if (path !== configFile && !files.includes(path)) files = [...files, path];
   }
   // Recorded in file order, so diagnostics and first definitions are stable.
-  const parsed = await Promise.all(files.map((f) => parseFile(f, displayPath(root, f))));
+  const parsed = await Promise.all(files.map((f) => parseFile(f, displayPath(root, f), cache)));
+  cache?.save();
   parsed.forEach((file, i) => {
     diagnostics.push(...file.diagnostics);
     for (const doc of file.documents) {

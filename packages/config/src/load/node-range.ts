@@ -1,20 +1,8 @@
-import { type Document, isAlias, isMap, isScalar, isSeq, type LineCounter, type Node } from 'yaml';
+import { type Document, isAlias, isMap, isNode, isScalar, isSeq, type LineCounter, type Node } from 'yaml';
 import type { SourceRange } from '../diagnostic.js';
+import type { DocumentPositions, PositionNode, Span } from './document-positions.js';
 
-/** A path into a document's data: keys and list indexes. */
-export type DataPath = ReadonlyArray<string | number>;
-
-/** Turns `/a/0/b~1c` (an Ajv instancePath) into `['a', 0, 'b/c']`. */
-export function pointerToPath(pointer: string): Array<string | number> {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((part) => {
-      const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
-      return /^(0|[1-9]\d*)$/.test(key) ? Number(key) : key;
-    });
-}
+export type { DataPath } from './document-positions.js';
 
 /** The range of text between two offsets. */
 export function offsetRange(lineCounter: LineCounter, start: number, end: number): SourceRange {
@@ -23,54 +11,37 @@ export function offsetRange(lineCounter: LineCounter, start: number, end: number
   return { line: a.line, col: a.col, endLine: b.line, endCol: b.col };
 }
 
-function rangeOf(
-  node: Node | null | undefined,
-  lineCounter: LineCounter,
-  fallback: SourceRange,
-): SourceRange {
-  if (!node?.range) return fallback;
-  return offsetRange(lineCounter, node.range[0], node.range[1]);
+function span(lineCounter: LineCounter, start: number, end: number): Span {
+  const { line, col, endLine, endCol } = offsetRange(lineCounter, start, end);
+  return [line, col, endLine, endCol];
 }
 
-/** Where a data path sits in a YAML document: the value node, or its key with `key: true`. */
-export function locate(
-  doc: Document,
-  lineCounter: LineCounter,
-  path: DataPath,
-  options: { key?: boolean } = {},
-): SourceRange {
-  const docStart = doc.contents?.range ? doc.contents.range[0] : 0;
-  let range = offsetRange(lineCounter, docStart, docStart);
-  let node: unknown = doc.contents;
-  for (let i = 0; i < path.length; i++) {
-    if (isAlias(node)) node = node.resolve(doc);
-    const segment = path[i];
-    const last = i === path.length - 1;
-    if (isMap(node)) {
-      const pair = node.items.find(
-        (p) => (isScalar(p.key) ? String(p.key.value) : String(p.key)) === String(segment),
-      );
-      if (!pair) return range;
-      if (last && options.key) return rangeOf(pair.key as Node, lineCounter, range);
-      range = rangeOf(
-        (pair.value ?? pair.key) as Node,
-        lineCounter,
-        rangeOf(pair.key as Node, lineCounter, range),
-      );
-      node = pair.value;
-    } else if (isSeq(node) && typeof segment === 'number') {
-      const item = node.items[segment] as Node | undefined;
-      if (!item) return range;
-      range = rangeOf(item, lineCounter, range);
-      node = item;
-    } else {
-      return range;
+/**
+ * The positions of every node of a parsed document, as plain data: what `locate` reads, with or
+ * without the `yaml` library loaded. An alias holds the children of the node it names.
+ */
+export function documentPositions(doc: Document, lineCounter: LineCounter): DocumentPositions {
+  const rangeOf = (node: unknown): Span | undefined =>
+    isNode(node) && node.range ? span(lineCounter, node.range[0], node.range[1]) : undefined;
+  const build = (node: unknown): PositionNode => {
+    const out: PositionNode = {};
+    const r = rangeOf(node);
+    if (r) out.r = r;
+    const target = isAlias(node) ? node.resolve(doc) : node;
+    if (isMap(target)) {
+      out.m = target.items.map((pair) => [
+        isScalar(pair.key) ? String(pair.key.value) : String(pair.key),
+        rangeOf(pair.key),
+        pair.value == null ? undefined : build(pair.value),
+      ]);
+    } else if (isSeq(target)) {
+      out.s = target.items.map((item) => build(item));
     }
-  }
-  return range;
-}
-
-/** The key range when `path` ends at a mapping key, else the value's range. */
-export function locateKey(doc: Document, lineCounter: LineCounter, path: DataPath): SourceRange {
-  return locate(doc, lineCounter, path, { key: true });
+    return out;
+  };
+  const start = doc.contents?.range ? doc.contents.range[0] : 0;
+  return {
+    start: span(lineCounter, start, start),
+    root: doc.contents == null ? undefined : build(doc.contents as Node),
+  };
 }

@@ -1,8 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
-import { type Document, isCollection, isNode, LineCounter, type Node, parseAllDocuments, visit } from 'yaml';
-import { type Diagnostic, diagnostic, FILE_START, type SourceRange } from '../diagnostic.js';
-import { excerpt } from '../rules/excerpt.js';
-import { offsetRange } from './node-range.js';
+import { type Diagnostic, diagnostic, FILE_START } from '../diagnostic.js';
+import type { DocumentPositions } from './document-positions.js';
+import type { ParseCache } from './parse-cache.js';
 
 /** Files above this size are refused unread: a config has no reason to be this large. */
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -18,8 +17,8 @@ export interface ParsedDocument {
   absFile: string;
   /** Index of the document in its file, from 0. */
   index: number;
-  doc: Document;
-  lineCounter: LineCounter;
+  /** Where each node of the document is, for diagnostics. */
+  positions: DocumentPositions;
   /** The document as plain data; undefined when it could not be converted. */
   value: unknown;
 }
@@ -30,8 +29,11 @@ export interface ParsedFile {
   diagnostics: Diagnostic[];
 }
 
-/** Reads and parses one YAML file into documents; never throws for what the file contains. */
-export async function parseFile(absFile: string, file: string): Promise<ParsedFile> {
+/**
+ * Reads and parses one YAML file into documents; never throws for what the file contains. With a
+ * cache, text parsed before is not parsed again, and the `yaml` library is loaded only for new text.
+ */
+export async function parseFile(absFile: string, file: string, cache?: ParseCache): Promise<ParsedFile> {
   const diagnostics: Diagnostic[] = [];
   try {
     // Synchronous: a project's files are small (1 MiB at most), and a thread-pool round trip per
@@ -49,153 +51,15 @@ export async function parseFile(absFile: string, file: string): Promise<ParsedFi
       );
       return { documents: [], diagnostics };
     }
-    return parseText(bytes.toString('utf8'), absFile, file);
+    const cached = cache?.get(bytes, absFile, file);
+    if (cached) return cached;
+    const { parseText } = await import('./parse-text.js');
+    const parsed = parseText(bytes.toString('utf8'), absFile, file);
+    cache?.set(bytes, parsed);
+    return parsed;
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     diagnostics.push(diagnostic(file, FILE_START, 'file-unreadable', `cannot read file (${reason})`));
     return { documents: [], diagnostics };
   }
-}
-
-/** Parses YAML text into documents and diagnostics. */
-export function parseText(text: string, absFile: string, file: string): ParsedFile {
-  const diagnostics: Diagnostic[] = [];
-  const documents: ParsedDocument[] = [];
-  const lineCounter = new LineCounter();
-  let docs: Document[];
-  try {
-    const tooDeep = depthProblem(text);
-    if (tooDeep !== undefined) {
-      const range = offsetRange(indexLines(text), tooDeep, tooDeep + 1);
-      diagnostics.push(diagnostic(file, range, 'yaml-syntax', `nesting is deeper than ${MAX_DEPTH} levels`));
-      return { documents, diagnostics };
-    }
-    docs = parseAllDocuments(text, {
-      lineCounter,
-      uniqueKeys: true,
-      prettyErrors: false,
-      strict: true,
-      // The library warns on stderr (process.emitWarning) about collection keys; they are
-      // reported as diagnostics instead, so nothing reaches the user's terminal unasked.
-      logLevel: 'error',
-    }) as Document[];
-    if (!Array.isArray(docs)) docs = [];
-  } catch (error) {
-    diagnostics.push(
-      diagnostic(file, FILE_START, 'yaml-syntax', `cannot parse YAML: ${(error as Error).message}`),
-    );
-    return { documents, diagnostics };
-  }
-  if (docs.every((doc) => doc.contents === null) && docs.every((doc) => doc.errors.length === 0)) {
-    diagnostics.push(diagnostic(file, FILE_START, 'empty-file', 'file holds no YAML document', 'warning'));
-    return { documents, diagnostics };
-  }
-  docs.forEach((doc, index) => {
-    for (const problem of doc.errors) {
-      const [start, end] = problem.pos;
-      diagnostics.push(
-        diagnostic(file, offsetRange(lineCounter, start, end), 'yaml-syntax', yamlMessage(problem)),
-      );
-    }
-    for (const problem of doc.warnings) {
-      const [start, end] = problem.pos;
-      diagnostics.push(
-        diagnostic(
-          file,
-          offsetRange(lineCounter, start, end),
-          'yaml-syntax',
-          yamlMessage(problem),
-          'warning',
-        ),
-      );
-    }
-    if (doc.errors.length > 0 || doc.contents === null) return;
-    // Only text that can hold an alias or a collection key pays for the walk.
-    const shape =
-      text.includes('*') || text.includes('?') || /[\]}]\s*:/.test(text) ? shapeProblem(doc) : undefined;
-    if (shape) {
-      diagnostics.push(diagnostic(file, rangeOf(lineCounter, shape.node), 'yaml-syntax', shape.message));
-      return;
-    }
-    let value: unknown;
-    try {
-      value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-    } catch (error) {
-      const range = doc.contents.range
-        ? offsetRange(lineCounter, doc.contents.range[0], doc.contents.range[0])
-        : FILE_START;
-      const message = /alias/i.test((error as Error).message)
-        ? `too many aliases expanded (more than ${MAX_ALIAS_COUNT}); refusing a possible alias bomb`
-        : `cannot read YAML document: ${(error as Error).message}`;
-      diagnostics.push(diagnostic(file, range, 'yaml-syntax', message));
-      return;
-    }
-    documents.push({ file, absFile, index, doc, lineCounter, value });
-  });
-  return { documents, diagnostics };
-}
-
-/**
- * What the loader refuses in a well-formed document: an alias inside the node it names (a cycle,
- * which would recurse forever in every rule), and a key that is a collection (a JS object key can
- * only be a string).
- */
-function shapeProblem(doc: Document): { node: Node; message: string } | undefined {
-  let found: { node: Node; message: string } | undefined;
-  visit(doc, {
-    Alias(_, node, path) {
-      const target = node.resolve(doc);
-      if (target && path.includes(target as never)) {
-        found = { node, message: `alias *${excerpt(node.source)} refers to a node it is inside: a cycle` };
-        return visit.BREAK;
-      }
-      return undefined;
-    },
-    Pair(_, pair) {
-      if (isCollection(pair.key) && isNode(pair.key)) {
-        found = { node: pair.key, message: 'a key must be a plain value, not a list or a mapping' };
-        return visit.BREAK;
-      }
-      return undefined;
-    },
-  });
-  return found;
-}
-
-function rangeOf(lineCounter: LineCounter, node: Node): SourceRange {
-  return node.range ? offsetRange(lineCounter, node.range[0], node.range[1]) : FILE_START;
-}
-
-function yamlMessage(problem: { code: string; message: string }): string {
-  // The library's message can carry a code frame over several lines; the first line is the message.
-  const first = problem.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-  if (problem.code === 'DUPLICATE_KEY') return `duplicate key: ${first}`;
-  if (problem.code === 'TAB_AS_INDENT') return 'tabs are not allowed for indentation in YAML; use spaces';
-  return first;
-}
-
-/** The offset where flow or block nesting passes the limit, without building anything. */
-function depthProblem(text: string): number | undefined {
-  let flow = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x5b || c === 0x7b) {
-      if (++flow > MAX_DEPTH) return i;
-    } else if ((c === 0x5d || c === 0x7d) && flow > 0) flow--;
-  }
-  let offset = 0;
-  for (const line of text.split('\n')) {
-    let indent = 0;
-    while (indent < line.length && (line[indent] === ' ' || line[indent] === '-')) indent++;
-    if (indent > MAX_DEPTH * 4) return offset;
-    offset += line.length + 1;
-  }
-  return undefined;
-}
-
-function indexLines(text: string): LineCounter {
-  const counter = new LineCounter();
-  counter.addNewLine(0);
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) counter.addNewLine(i + 1);
-  return counter;
 }

@@ -1,14 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import type { ValidateFunction } from 'ajv';
+import { configAssets } from '../assets.js';
 
 /** Where the build writes the generated validators (beside the built `schemas.js`; absent in `src/`). */
-export const GENERATED_VALIDATORS: string = fileURLToPath(
-  new URL('../schema-validators.cjs', import.meta.url),
-);
+export const GENERATED_VALIDATORS: string = configAssets().validatorsFile;
 
 /** The validators a generated file holds: one per kind, `agentctl`, `turns` and `meta` (draft 2020-12). */
 export type Validators = Partial<Record<string, ValidateFunction>>;
@@ -63,7 +60,7 @@ export function validatorScript(code: string, file: string, cachedData?: Buffer)
 /** Runs a compiled script; its `require`s (ajv's small runtime helpers) resolve from this package. */
 export function runValidatorScript(script: Script): Validators {
   const module = { exports: {} as Validators };
-  script.runInThisContext()(module, module.exports, createRequire(import.meta.url));
+  script.runInThisContext()(module, module.exports, configAssets().require);
   return module.exports;
 }
 

@@ -2,7 +2,7 @@ import type { ErrorObject } from 'ajv';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import { excerpt } from '../rules/excerpt.js';
 import { didYouMean } from './did-you-mean.js';
-import { locate, locateKey, pointerToPath } from './node-range.js';
+import { locate, locateKey, pointerToPath } from './document-positions.js';
 import type { ParsedDocument } from './parse-file.js';
 
 type SchemaNode = Record<string, unknown>;
@@ -157,7 +157,7 @@ const TYPE_NAMES: Record<string, string> = {
 };
 
 function toDiagnostic(parsed: ParsedDocument, error: ErrorObject, kind: string): Diagnostic {
-  const { doc, lineCounter, file } = parsed;
+  const { positions, file } = parsed;
   const path = pointerToPath(error.instancePath);
   const field = fieldName(path, kind);
   const params = error.params as Record<string, unknown>;
@@ -166,7 +166,7 @@ function toDiagnostic(parsed: ParsedDocument, error: ErrorObject, kind: string):
       const key = String(params.additionalProperty);
       const allowed = Object.keys(((error.parentSchema as SchemaNode)?.properties as SchemaNode) ?? {});
       const where = path.length === 0 ? kind : field;
-      const range = locateKey(doc, lineCounter, [...path, key]);
+      const range = locateKey(positions, [...path, key]);
       return diagnostic(
         file,
         range,
@@ -177,8 +177,8 @@ function toDiagnostic(parsed: ParsedDocument, error: ErrorObject, kind: string):
     case 'required': {
       const range =
         path.length === 0
-          ? locateKey(doc, lineCounter, [Object.keys(parsed.value as object)[0] ?? ''])
-          : locateKey(doc, lineCounter, path);
+          ? locateKey(positions, [Object.keys(parsed.value as object)[0] ?? ''])
+          : locateKey(positions, path);
       const where = path.length === 0 ? `${kind}` : field;
       return diagnostic(
         file,
@@ -188,7 +188,7 @@ function toDiagnostic(parsed: ParsedDocument, error: ErrorObject, kind: string):
       );
     }
     case 'dependentRequired': {
-      const range = locateKey(doc, lineCounter, [...path, String(params.property)]);
+      const range = locateKey(positions, [...path, String(params.property)]);
       return diagnostic(
         file,
         range,
@@ -203,7 +203,7 @@ function toDiagnostic(parsed: ParsedDocument, error: ErrorObject, kind: string):
         .join(' or ');
       return diagnostic(
         file,
-        locate(doc, lineCounter, path),
+        locate(positions, path),
         'schema',
         `${field} must be ${expected}, not ${describeValue(error.data)}`,
       );
@@ -213,7 +213,7 @@ function toDiagnostic(parsed: ParsedDocument, error: ErrorObject, kind: string):
       const hint = typeof error.data === 'string' ? didYouMean(error.data, allowed) : '';
       return diagnostic(
         file,
-        locate(doc, lineCounter, path),
+        locate(positions, path),
         'schema',
         `${field} must be one of ${excerpt(allowed.join(', '), 300)} (got ${describeValue(error.data)})${hint}`,
       );
@@ -221,7 +221,7 @@ function toDiagnostic(parsed: ParsedDocument, error: ErrorObject, kind: string):
     case 'const':
       return diagnostic(
         file,
-        locate(doc, lineCounter, path),
+        locate(positions, path),
         'schema',
         `${field} must be ${JSON.stringify(params.allowedValue)}`,
       );
@@ -233,7 +233,7 @@ function toDiagnostic(parsed: ParsedDocument, error: ErrorObject, kind: string):
           : ` (must match ${String(params.pattern)})`;
       return diagnostic(
         file,
-        locate(doc, lineCounter, path),
+        locate(positions, path),
         'schema',
         `${field} is not valid: ${describeValue(error.data)}${expected}`,
       );
@@ -241,17 +241,17 @@ function toDiagnostic(parsed: ParsedDocument, error: ErrorObject, kind: string):
     case 'false schema':
       return diagnostic(
         file,
-        locateKey(doc, lineCounter, path),
+        locateKey(positions, path),
         'schema',
         `${field} is only for provider \`offline\``, // the schemas use `false` only for offline-only model keys
       );
     case 'anyOf':
     case 'oneOf':
-      return diagnostic(file, locate(doc, lineCounter, path), 'schema', alternativesMessage(error, kind));
+      return diagnostic(file, locate(positions, path), 'schema', alternativesMessage(error, kind));
     default:
       return diagnostic(
         file,
-        locate(doc, lineCounter, path),
+        locate(positions, path),
         'schema',
         `${field} ${error.message ?? 'is not valid'}`,
       );

@@ -1,6 +1,6 @@
 import { renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Options } from 'ajv';
+import { configAssets } from '../assets.js';
 import { createSchemaAjv, KINDS, SCHEMA_AJV_OPTIONS, SCHEMA_DIR } from '../schemas.js';
 import { META_AJV_OPTIONS, META_SCHEMA_ID } from './json-schema-problem.js';
 import {
@@ -13,10 +13,8 @@ import {
   validatorScript,
 } from './precompiled-validators.js';
 
-const require = createRequire(import.meta.url);
-
 function standalone(options: Options, refs: Record<string, string>): string {
-  const standaloneCode = require('ajv/dist/standalone/index.js').default as (
+  const standaloneCode = configAssets().require('ajv/dist/standalone/index.js').default as (
     ajv: unknown,
     refs: Record<string, string>,
   ) => string;

@@ -1,12 +1,8 @@
-import { fileURLToPath } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AgentAction, AnyTool, Middleware, ToolContext } from '@agentctl/core';
+import { configAssets } from '../assets.js';
 import { MODULE_HOST_WORKER } from './module-host-worker.js';
-
-// The TypeScript source ships in the package beside dist, so this path holds from either.
-const WARM_UP = ['warm-up.ts', 'warm-up-cjs.cts'].map((name) =>
-  fileURLToPath(new URL(`../../src/watch/${name}`, import.meta.url)),
-);
 
 interface Reply {
   type: 'result';
@@ -42,9 +38,14 @@ export class ModuleHost {
   #closed = false;
 
   constructor() {
+    const assets = configAssets();
     this.#worker = new Worker(MODULE_HOST_WORKER, {
       eval: true,
-      workerData: { tsx: import.meta.resolve('tsx/esm/api'), parent: import.meta.url, warm: WARM_UP },
+      workerData: {
+        tsx: assets.tsxApiUrl(),
+        parent: pathToFileURL(`${assets.root}/package.json`).href,
+        warm: assets.warmUpFiles,
+      },
     });
     // The worker must not keep a CLI alive; runs in flight hold their own promises.
     this.#worker.unref();

@@ -1,11 +1,11 @@
-import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
+import { configAssets } from '../assets.js';
 import { PROJECT_FILE } from '../project-root.js';
 
 type Matcher = (path: string) => boolean;
 // picomatch ships no types of its own; this is the one call used.
-const picomatch = createRequire(import.meta.url)('picomatch') as (
+const picomatch = configAssets().require('picomatch') as (
   globs: string[],
   options?: { dot?: boolean },
 ) => Matcher;

@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { assertSessionId } from '@agentctl/core';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import type { ScheduleSpec } from '../spec-types.js';
@@ -6,11 +5,18 @@ import { type RuleContext, validEntries } from './rule.js';
 
 type CronParser = { parse(expression: string, options?: { tz?: string }): unknown };
 
-// Loaded only for a project with schedules: most projects never pay for the parser.
 let parser: CronParser | undefined;
+
+/**
+ * Loads the cron parser (the one BullMQ uses) for {@link scheduleTiming}. Rules are synchronous,
+ * so the loader calls this first, and only for a project with schedules: most never pay for it.
+ */
+export async function loadCronParser(): Promise<void> {
+  parser ??= (await import('cron-parser')).CronExpressionParser as CronParser;
+}
+
 function cronParser(): CronParser {
-  parser ??= (createRequire(import.meta.url)('cron-parser') as { CronExpressionParser: CronParser })
-    .CronExpressionParser;
+  if (!parser) throw new Error('the cron parser is not loaded (loadCronParser)');
   return parser;
 }
 

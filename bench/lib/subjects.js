@@ -51,7 +51,9 @@ export const SUBJECTS = {
       for await (const event of run) if (event.type === 'tool_result' && !event.isError) toolResults++;
       const result = await run.invocation;
       check(result.output, toolResults, steps, 'Runner');
-      return { result, runner };
+      // The result, as every other subject returns its result: not the runner, whose in-memory
+      // store would keep the whole session of every finished run alive until the batch ends.
+      return result;
     },
   },
 };

@@ -196,7 +196,7 @@ export {
 } from './session-lease.js';
 export { applyDelta } from './state-delta.js';
 export { backoffDelay, DEFAULT_RETRY_POLICY, type RetryPolicy, retryPolicy } from './timing/backoff.js';
-export { type Deadline, deadline } from './timing/deadline.js';
+export { type Deadline, type DeadlineOptions, deadline } from './timing/deadline.js';
 export { sleep } from './timing/sleep.js';
 export {
   type AnyTool,

@@ -20,6 +20,7 @@ import {
   type InvocationShared,
 } from './invocation/invocation-context.js';
 import { holdSession } from './invocation/session-lease.js';
+import { SessionWriter } from './invocation/session-writer.js';
 import { AgentRun } from './loop/agent-run.js';
 import { EventChannel } from './loop/event-channel.js';
 import type { Message, ToolCall } from './messages.js';
@@ -106,12 +107,7 @@ export class Runner {
     this.agent = options.agent;
     this.store = options.store ?? new InMemorySessionStore();
     this.#leaseTtlMs = options.leaseTtlMs;
-    if (!this.agent.parent) linkTree(this.agent);
-    this.#parallel = new Set(
-      listAgents(this.agent)
-        .filter((a) => a.type === 'parallel')
-        .map((a) => a.name),
-    );
+    this.#parallel = parallelAgentsOf(this.agent);
   }
 
   /** Starts an invocation with a user message. */
@@ -175,7 +171,7 @@ export class Runner {
     controller: AbortController,
   ): Promise<InvocationResult> {
     const started = performance.now();
-    const history = await options.history;
+    const history = options.history === undefined ? undefined : await options.history;
     const session = await this.#session(options, decisions !== undefined);
     await this.#loadScopedState(session, options.userId);
     const checkpoint = session.checkpoint as InvocationCheckpoint | undefined;
@@ -331,20 +327,7 @@ export class Runner {
     decisions: readonly ApprovalDecision[] | undefined,
   ): InvocationShared & { flush(): Promise<void> } {
     const store = this.store;
-    let queue: AgentEvent[] = [];
-    let writing: Promise<void> = Promise.resolve();
-    let failure: unknown;
-    const flushQueue = () => {
-      const batch = queue;
-      queue = [];
-      if (batch.length === 0) return writing;
-      writing = writing
-        .then(() => store.append(session.id, batch))
-        .catch((error: unknown) => {
-          failure ??= error;
-        });
-      return writing;
-    };
+    const writer = new SessionWriter(store, session.id);
     const usage = emptyUsage();
     const replay = new Map<string, number>();
     const toolCalls: ExecutedToolCall[] = [];
@@ -386,19 +369,9 @@ export class Runner {
         channel.push(event);
         options.onEvent?.(event);
       },
-      persist: (event) => {
-        queue.push(event);
-        if (queue.length === 1) queueMicrotask(() => void flushQueue());
-      },
+      persist: (event) => writer.event(event),
       persistScoped: (delta) => {
-        const updates = scopedUpdates(delta, options.userId);
-        for (const [scope, part] of updates) {
-          writing = writing
-            .then(() => store.updateScopedState?.(scope, part))
-            .catch((error: unknown) => {
-              failure ??= error;
-            });
-        }
+        for (const [scope, part] of scopedUpdates(delta, options.userId)) writer.scoped(scope, part);
       },
       ended: false,
       temp: {},
@@ -413,12 +386,25 @@ export class Runner {
       },
       toolCalls,
       value: undefined,
-      flush: async () => {
-        await flushQueue();
-        if (failure) throw failure;
-      },
+      flush: () => writer.flush(),
     };
   }
+}
+
+// A server makes a runner per request: the tree is linked and searched once per root agent.
+const parallelOf = new WeakMap<Agent, ReadonlySet<string>>();
+
+function parallelAgentsOf(root: Agent): ReadonlySet<string> {
+  let names = parallelOf.get(root);
+  if (names) return names;
+  if (!root.parent) linkTree(root);
+  names = new Set(
+    listAgents(root)
+      .filter((a) => a.type === 'parallel')
+      .map((a) => a.name),
+  );
+  parallelOf.set(root, names);
+  return names;
 }
 
 // The result as `agent.run` gives it: the parsed answer as `output`, its text as `text`.

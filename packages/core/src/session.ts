@@ -114,6 +114,11 @@ export function newSession(init: SessionInit = {}): Session {
   };
 }
 
+function isEmpty(state: Record<string, unknown>): boolean {
+  for (const _ in state) return false;
+  return true;
+}
+
 /** A {@link SessionStore} (and {@link MemoryProvider}) in this process's memory. */
 export class InMemorySessionStore implements SessionStore, MemoryProvider {
   readonly #sessions = new Map<string, Session>();
@@ -135,7 +140,8 @@ export class InMemorySessionStore implements SessionStore, MemoryProvider {
   }
 
   async getScopedState(scope: string): Promise<Record<string, unknown>> {
-    return structuredClone(this.#scopes.get(scope) ?? {});
+    const state = this.#scopes.get(scope);
+    return state ? structuredClone(state) : {};
   }
 
   async updateScopedState(scope: string, delta: Record<string, unknown>): Promise<void> {
@@ -162,7 +168,7 @@ export class InMemorySessionStore implements SessionStore, MemoryProvider {
     if (this.#sessions.has(session.id)) throw new Error(`session ${session.id} already exists`);
     this.#sessions.set(session.id, session);
     // A new session has no events yet: a copy of its state is all a caller could share with the store.
-    return { ...session, state: structuredClone(session.state), events: [] };
+    return { ...session, state: isEmpty(session.state) ? {} : structuredClone(session.state), events: [] };
   }
 
   async get(id: string): Promise<Session | undefined> {

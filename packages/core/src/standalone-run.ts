@@ -13,7 +13,7 @@ import {
   type SessionSummary,
   summarise,
 } from './session.js';
-import { type LeaseAttempt, type LeaseRequest, LeaseTable, type SessionLease } from './session-lease.js';
+import type { LeaseAttempt, LeaseRequest, SessionLease } from './session-lease.js';
 
 /** A run of one agent outside any session: a {@link Runner} over an in-memory session kept for this run only. */
 export function runStandalone<T>(
@@ -122,19 +122,26 @@ async function finish<T>(
  */
 class RunStore implements SessionStore {
   readonly #sessions = new Map<string, Session>();
-  readonly #leases = new LeaseTable();
 
+  // Nothing else can reach these sessions, and each child session belongs to one tool call: one
+  // holder at a time is given, so the lease is a formality that never expires (and is never renewed).
   async lease(id: string, request: LeaseRequest): Promise<LeaseAttempt> {
-    return this.#leases.acquire(id, request);
+    return {
+      lease: {
+        sessionId: id,
+        token: id,
+        holder: request.holder,
+        since: 0,
+        expiresAt: Number.POSITIVE_INFINITY,
+      },
+    };
   }
 
-  async renewLease(lease: SessionLease, ttlMs: number): Promise<SessionLease> {
-    return this.#leases.renew(lease, ttlMs);
+  async renewLease(lease: SessionLease): Promise<SessionLease> {
+    return lease;
   }
 
-  async releaseLease(lease: SessionLease): Promise<void> {
-    this.#leases.release(lease);
-  }
+  async releaseLease(): Promise<void> {}
 
   restore(session: Session): void {
     this.#sessions.set(session.id, session);

@@ -106,6 +106,30 @@ describe('the agent loop', () => {
     expect(toolMessages[0].isError).toBe(true);
   });
 
+  it('times out a tool that never looks at its signal, and a cancel stops the wait on it', async () => {
+    const deaf = defineTool({
+      name: 'deaf',
+      description: 'never settles and never reads its signal',
+      parameters: { type: 'object', properties: {} },
+      timeout: 50,
+      execute: () => new Promise(() => undefined),
+    });
+    const model = scriptedModel([{ toolCalls: [{ name: 'deaf' }] }, { text: 'gave up' }]);
+    const result = await createAgent({ name: 'a', provider: model, tools: [deaf] }).run('x');
+    expect(result.toolCalls[0]).toMatchObject({
+      isError: true,
+      result: expect.stringContaining('timed out after 50 ms'),
+    });
+    expect(result.text).toBe('gave up');
+    const stuck = scriptedModel([{ toolCalls: [{ name: 'deaf' }] }]);
+    const controller = new AbortController();
+    const run = createAgent({ name: 'b', provider: stuck, tools: [{ ...deaf, timeout: 60_000 }] }).run('x', {
+      signal: controller.signal,
+      onToolCall: () => setTimeout(() => controller.abort(), 10),
+    });
+    await expect(run).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+
   it('gives a throwing tool TOOL_EXECUTION_ERROR as a result, not a crash', async () => {
     const broken = defineTool({
       name: 'broken',

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   agentTool,
+  type ChatParams,
   createAgent,
   defineTool,
   InMemorySessionStore,
   InvalidSessionIdError,
   type LeaseRequest,
+  type ModelResponse,
   Runner,
   SessionBusyError,
   type SessionStore,
@@ -191,5 +193,68 @@ describe('the lease while an invocation runs', () => {
     const error = await run.invocation.catch((e: unknown) => e);
     expect(seen).toEqual(['held', 'taken']);
     expect(error).toMatchObject({ message: expect.stringContaining('lost the lease on session s') });
+  });
+});
+
+describe('lease renewal under load', () => {
+  it('concurrent invocations share one renewal timer, and each keeps its lease', async () => {
+    const store = new InMemorySessionStore();
+    const runs = 40;
+    let inside = 0;
+    let release!: () => void;
+    const gateOpen = new Promise<void>((r) => {
+      release = r;
+    });
+    let allInside!: () => void;
+    const everyoneInside = new Promise<void>((r) => {
+      allInside = r;
+    });
+    const hold = defineTool({
+      name: 'hold',
+      description: 'waits until every run is inside',
+      parameters: {},
+      execute: async () => {
+        if (++inside === runs) allInside();
+        await gateOpen;
+        return 'ok';
+      },
+    });
+    const agent = createAgent({
+      name: 'held',
+      // Stateless, so the concurrent runs can share it: a call first, then the answer.
+      provider: {
+        name: 'stateless',
+        async chat(params: ChatParams): Promise<ModelResponse> {
+          const answered = params.messages.at(-1)?.role === 'tool';
+          return {
+            content: answered ? 'done' : null,
+            toolCalls: answered ? [] : [{ id: 'h', name: 'hold', arguments: {} }],
+            usage: { inputTokens: 1, outputTokens: 1 },
+            finishReason: answered ? 'stop' : 'tool_calls',
+          };
+        },
+        async *stream(params: ChatParams) {
+          yield { type: 'done' as const, response: await this.chat(params) };
+        },
+      },
+      tools: [hold],
+    });
+    const results = Array.from(
+      { length: runs },
+      (_, i) =>
+        new Runner({ agent, store, leaseTtlMs: 60_000 }).run({ input: 'x', sessionId: `load-${i}` })
+          .invocation,
+    );
+    await everyoneInside;
+    // Every run waits in its tool: one timer per tool call (its timeout) and one shared renewal
+    // timer, where a timer per invocation would make twice as many.
+    const timers = process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    expect(timers).toBeGreaterThanOrEqual(runs);
+    expect(timers).toBeLessThan(runs + 10);
+    for (let i = 0; i < runs; i++) {
+      expect(await store.lease(`load-${i}`, { holder: 'other', ttlMs: 1_000 })).toHaveProperty('busy');
+    }
+    release();
+    for (const result of await Promise.all(results)) expect(result.output).toBe('done');
   });
 });

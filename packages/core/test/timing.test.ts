@@ -20,6 +20,28 @@ describe('timing helpers', () => {
     limit.dispose();
   });
 
+  it('startWhenUsed makes no timer until used, then counts from its creation', async () => {
+    const before = process.getActiveResourcesInfo().filter((k) => k === 'Timeout').length;
+    const limit = deadline(undefined, 30, () => new Error('late'), { startWhenUsed: true });
+    expect(process.getActiveResourcesInfo().filter((k) => k === 'Timeout').length).toBe(before);
+    await sleep(40);
+    // Unused, it never expired; raced now, the time already spent counts, so it fails at once.
+    expect(limit.expired).toBe(false);
+    await expect(limit.race(new Promise(() => undefined))).rejects.toThrow('late');
+    expect(limit.expired).toBe(true);
+    expect((limit.signal.reason as Error).message).toBe('late');
+    limit.dispose();
+  });
+
+  it('race settles with the work, or rejects with the reason once the time is up', async () => {
+    const quick = deadline(undefined, 1_000, () => new Error('late'));
+    await expect(quick.race(Promise.resolve('done'))).resolves.toBe('done');
+    quick.dispose();
+    const slow = deadline(undefined, 10, () => new Error('late'));
+    await expect(slow.race(new Promise(() => undefined))).rejects.toThrow('late');
+    slow.dispose();
+  });
+
   it('restart pushes an idle deadline back', async () => {
     const limit = deadline(undefined, 40, () => 'idle');
     for (let i = 0; i < 4; i++) {

@@ -34,7 +34,10 @@ export interface FileSessionStoreOptions {
   path?: string;
   /** Old sessions to remove when a new top-level session is created. */
   retention?: RetentionPolicy;
-  /** fsync files and the folder on every write (default true); off only trades crash safety for speed. */
+  /**
+   * fsync files and the folder on every write (default true); off only trades crash safety for speed.
+   * A new session is not fsynced on its own: it becomes durable with its first append.
+   */
   durable?: boolean;
   /** Lock waiting and stale-lock bounds. */
   lock?: LockOptions;
@@ -210,7 +213,8 @@ export class FileSessionStore implements SessionStore, MemoryProvider {
       if (await this.get(s.id)) throw new SessionExistsError(s.id, this.path);
     }
     await this.#ensureDir();
-    for (const session of sessions) await this.#index.put(await this.#logs.create(session));
+    // Imported sessions hold what users wrote: each is made durable as it is created.
+    for (const session of sessions) await this.#index.put(await this.#logs.create(session, true));
     return data.session.id;
   }
 

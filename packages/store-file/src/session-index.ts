@@ -1,4 +1,5 @@
-import { open, readFile, stat } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, type Stats, writeSync } from 'node:fs';
+import { appendFile, type FileHandle, open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
 import { acquireLock, type LockOptions } from './file-lock.js';
@@ -14,8 +15,15 @@ interface Snapshot {
   sessions: IndexEntry[];
 }
 
-/** One line of `index.jsonl`. */
-type JournalLine = { generation: number } | { put: IndexEntry } | { del: string };
+/**
+ * One line of `index.jsonl`. `copied` marks a line a compaction carried over from the journal it
+ * replaced: it is older than any line of the new journal for the same session, so it never
+ * overrides one.
+ */
+type JournalLine =
+  | { generation: number }
+  | { put: IndexEntry; copied?: true }
+  | { del: string; copied?: true };
 
 // The journal is folded into the snapshot once it outgrows it, so compaction's O(sessions) cost is
 // spread over at least as many appends: an append stays O(1) in the number of sessions.
@@ -26,12 +34,19 @@ interface Cache {
   journalKey: string;
   journalOffset: number;
   entries: Map<string, IndexEntry>;
+  /** Sessions set by a line of this journal written by its writer (not copied). */
+  written: Set<string>;
 }
 
 /**
  * The summaries `list` reads, so listing never opens session files: a snapshot (`index.json`) plus
- * an append-only journal (`index.jsonl`) of changes since, both guarded by `index.lock`. The index
- * is derived data: when it is missing or unreadable it is rebuilt from the session files.
+ * an append-only journal (`index.jsonl`) of changes since. A change is one `O_APPEND` write of one
+ * line, with no lock: the kernel keeps concurrent appends whole and in order, and the writes of one
+ * session are already ordered by that session's lock. Only folding the journal into the snapshot
+ * (rare: the journal must outgrow 256 KiB and the snapshot) takes `index.lock`; a writer whose line
+ * went to a journal the fold replaced writes it again, and the fold carries over the lines written
+ * while it ran (see {@link JournalLine}). The index is derived data: when it is missing or
+ * unreadable it is rebuilt from the session files.
  */
 export class SessionIndex {
   readonly #dir: string;
@@ -80,31 +95,53 @@ export class SessionIndex {
   }
 
   async #rebuildLocked(): Promise<Map<string, IndexEntry>> {
-    const entries = new Map((await scanSessions(this.#dir)).map((e) => [e.id, e]));
-    await this.#writeSnapshot(entries, await this.#currentGeneration());
-    return entries;
+    // Lines written from here on may describe writes the scan below misses: they are carried over.
+    const old = await openIfExists(this.#journalPath);
+    try {
+      const from = old ? (await old.stat()).size : 0;
+      const entries = new Map((await scanSessions(this.#dir)).map((e) => [e.id, e]));
+      await this.#writeSnapshot(entries, await this.#currentGeneration(), old, from);
+      return entries;
+    } finally {
+      await old?.close();
+    }
   }
 
   async #append(line: JournalLine): Promise<void> {
-    await this.#underLock(async () => {
-      const handle = await open(this.#journalPath, 'a');
-      let journalBytes: number;
+    const text = `\n${JSON.stringify(line)}\n`;
+    let info: Stats;
+    for (;;) {
+      // One small write to the page cache, made synchronously (microseconds, less than a round trip
+      // to the thread pool); the leading newline ends any line a killed writer left half-written.
+      const fd = openSync(this.#journalPath, 'a');
       try {
-        // The leading newline ends any line a killed writer left half-written.
-        await handle.write(`\n${JSON.stringify(line)}\n`);
-        journalBytes = (await handle.stat()).size;
+        writeSync(fd, text);
+        info = fstatSync(fd);
       } finally {
-        await handle.close();
+        closeSync(fd);
       }
-      if (journalBytes <= MIN_COMPACT_BYTES) return;
-      const snapshotBytes = (await stat(this.#snapshotPath).catch(() => undefined))?.size ?? 0;
-      if (journalBytes > snapshotBytes) await this.#compact();
-    });
+      // A fold renamed a new journal over this one before the line landed: write it again there.
+      if (info.nlink > 0) break;
+    }
+    if (info.size <= MIN_COMPACT_BYTES) return;
+    const snapshotBytes = (await stat(this.#snapshotPath).catch(() => undefined))?.size ?? 0;
+    if (info.size > snapshotBytes) await this.#underLock(() => this.#compact());
   }
 
   async #compact(): Promise<void> {
-    const entries = await this.#tryRead(true);
-    if (entries) await this.#writeSnapshot(entries, await this.#currentGeneration());
+    // Another process may have folded the journal while this one waited for the lock.
+    const size = (await stat(this.#journalPath).catch(() => undefined))?.size ?? 0;
+    if (size <= MIN_COMPACT_BYTES) return;
+    const old = await openIfExists(this.#journalPath);
+    try {
+      const ino = old ? (await old.stat()).ino : undefined;
+      const entries = await this.#tryRead(true);
+      const cache = this.#cache;
+      if (!entries || !cache || cache.journalKey !== `${ino}`) return;
+      await this.#writeSnapshot(entries, await this.#currentGeneration(), old, cache.journalOffset);
+    } finally {
+      await old?.close();
+    }
   }
 
   async #currentGeneration(): Promise<number> {
@@ -112,13 +149,33 @@ export class SessionIndex {
     return snapshot?.generation ?? 0;
   }
 
-  /** Writes the snapshot first, then a fresh journal: a crash in between leaves an older journal, ignored. */
-  async #writeSnapshot(entries: Map<string, IndexEntry>, previousGeneration: number): Promise<void> {
+  /**
+   * Writes the snapshot first, then a fresh journal: a crash in between leaves an older journal,
+   * ignored. Then the lines written to the old journal (`old`) after byte `from`, which the snapshot
+   * may lack, are copied into the new one (writers that see their journal replaced write again).
+   */
+  async #writeSnapshot(
+    entries: Map<string, IndexEntry>,
+    previousGeneration: number,
+    old?: FileHandle,
+    from = 0,
+  ): Promise<void> {
     const generation = previousGeneration + 1;
     const snapshot: Snapshot = { version: FORMAT_VERSION, generation, sessions: [...entries.values()] };
     await writeFileAtomic(this.#snapshotPath, `${JSON.stringify(snapshot)}\n`, this.#durable);
     await writeFileAtomic(this.#journalPath, `${JSON.stringify({ generation })}\n`, this.#durable);
     this.#cache = undefined;
+    if (!old) return;
+    const size = (await old.stat()).size;
+    if (size <= from) return;
+    const late = Buffer.alloc(size - from);
+    await old.read(late, 0, late.length, from);
+    const copies: string[] = [];
+    for (const text of late.toString('utf8').split('\n')) {
+      const line = parseLine(text);
+      if (line && !('generation' in line)) copies.push(JSON.stringify({ ...line, copied: true }));
+    }
+    if (copies.length > 0) await appendFile(this.#journalPath, `\n${copies.join('\n')}\n`);
   }
 
   async #readSnapshot(): Promise<Snapshot | undefined> {
@@ -160,6 +217,7 @@ export class SessionIndex {
     ) {
       const offset = await this.#replayJournal(
         cache.entries,
+        cache.written,
         cache.journalOffset,
         undefined,
         journalInfo?.ino,
@@ -178,9 +236,10 @@ export class SessionIndex {
     }
     const entries = new Map((snapshot?.sessions ?? []).map((e) => [e.id, e]));
     const generation = snapshot?.generation ?? 0;
-    const offset = await this.#replayJournal(entries, 0, generation);
+    const written = new Set<string>();
+    const offset = await this.#replayJournal(entries, written, 0, generation);
     if (offset < 0) return undefined;
-    this.#cache = { snapshotKey, journalKey, journalOffset: offset, entries: new Map(entries) };
+    this.#cache = { snapshotKey, journalKey, journalOffset: offset, entries: new Map(entries), written };
     return entries;
   }
 
@@ -191,6 +250,7 @@ export class SessionIndex {
    */
   async #replayJournal(
     entries: Map<string, IndexEntry>,
+    written: Set<string>,
     from: number,
     generation?: number,
     expectedIno?: number,
@@ -216,20 +276,22 @@ export class SessionIndex {
     const lines = buffer.subarray(0, end).toString('utf8').split('\n');
     let applying = true;
     for (const text of lines) {
-      if (text === '') continue;
-      let line: JournalLine;
-      try {
-        line = JSON.parse(text) as JournalLine;
-      } catch {
-        continue; // half a line from a killed writer
-      }
+      const line = parseLine(text);
+      if (!line) continue; // empty, or half a line from a killed writer
       if ('generation' in line) {
         if (generation === undefined) continue;
         if (line.generation > generation) return -1;
         // A journal older than the snapshot is already folded into it (a compaction died midway).
         applying = line.generation === generation;
-      } else if (applying && 'put' in line) entries.set(line.put.id, line.put);
-      else if (applying && 'del' in line) entries.delete(line.del);
+        continue;
+      }
+      if (!applying) continue;
+      const id = 'put' in line ? line.put.id : line.del;
+      if (line.copied) {
+        if (written.has(id)) continue;
+      } else written.add(id);
+      if ('put' in line) entries.set(id, line.put);
+      else entries.delete(id);
     }
     return from + end;
   }
@@ -244,5 +306,23 @@ export class SessionIndex {
         await release();
       }
     });
+  }
+}
+
+function parseLine(text: string): JournalLine | undefined {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as JournalLine;
+  } catch {
+    return undefined;
+  }
+}
+
+async function openIfExists(path: string): Promise<FileHandle | undefined> {
+  try {
+    return await open(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { type FileHandle, link, open, readFile, stat, unlink } from 'node:fs/promises';
+import { existsSync, linkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { type FileHandle, open, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { syncDirectory, writeFileAtomic } from './atomic-write.js';
 import { SessionExistsError, SessionNotFoundError } from './errors.js';
@@ -22,6 +23,8 @@ export class SessionLogs {
   readonly #durable: boolean;
   /** Where each log ended when this process last read or wrote it, by file identity. */
   readonly #tails = new Map<string, { ino: number; tail: LogTail }>();
+  // Set by a create that did not fsync the folder; the next durable append does.
+  #unsyncedFolder = false;
 
   constructor(dir: string, durable: boolean) {
     this.#dir = dir;
@@ -66,29 +69,36 @@ export class SessionLogs {
       : indexEntryOf(session, (await stat(this.legacyPathOf(id))).size);
   }
 
-  /** Writes a new session; its log is linked into place whole, so an existing one is never touched. */
-  async create(session: StoredSession): Promise<IndexEntry> {
+  /**
+   * Writes a new session; its log is linked into place whole, so an existing one is never touched
+   * and no reader ever sees half of it. The link is the arbiter between two creators of one id.
+   * Nothing is fsynced unless `sync`: a new session holds nothing a user wrote yet, and the first
+   * durable append to it fsyncs its file and the folder (see {@link SessionLogs.append}).
+   */
+  async create(session: StoredSession, sync = false): Promise<IndexEntry> {
     const path = this.pathOf(session.id);
-    if (await exists(this.legacyPathOf(session.id))) throw new SessionExistsError(session.id, this.#dir);
     const text = serialiseStoredSession(session);
     const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    const handle = await open(temp, 'w');
+    if (sync && this.#durable) await writeSynced(temp, text);
     try {
-      await handle.writeFile(text);
-      if (this.#durable) await handle.datasync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      await link(temp, path);
+      // Small writes to the page cache, made synchronously: each takes microseconds, less than the
+      // round trip to the thread pool an asynchronous call costs. Only fsyncs wait on the disk.
+      if (!(sync && this.#durable)) writeFileSync(temp, text);
+      if (existsSync(this.legacyPathOf(session.id))) throw new SessionExistsError(session.id, this.#dir);
+      linkSync(temp, path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST')
         throw new SessionExistsError(session.id, this.#dir);
       throw error;
     } finally {
-      await unlink(temp).catch(() => undefined);
+      try {
+        unlinkSync(temp);
+      } catch {
+        // already gone
+      }
     }
-    if (this.#durable) await syncDirectory(this.#dir);
+    if (sync && this.#durable) await syncDirectory(this.#dir);
+    else this.#unsyncedFolder = true;
     // No tail is cached: the first append reads this one-line file, cheaper than a stat here.
     return indexEntryOf(session, Buffer.byteLength(text));
   }
@@ -114,6 +124,11 @@ export class SessionLogs {
       const line = encodeRecord(record);
       await handle.write(line, 0, line.length, tail.size);
       if (this.#durable) await handle.datasync();
+      // The folder entries of sessions created since the last durable write become durable too.
+      if (this.#durable && this.#unsyncedFolder) {
+        this.#unsyncedFolder = false;
+        await syncDirectory(this.#dir);
+      }
       foldRecords(line, 0, tail, path, undefined, tail.size);
       this.#tails.set(id, { ino, tail });
     } catch (error) {
@@ -187,6 +202,16 @@ export class SessionLogs {
     await writeFileAtomic(this.pathOf(id), serialiseStoredSession(session), this.#durable);
     await unlinkIfExists(this.legacyPathOf(id));
     return true;
+  }
+}
+
+async function writeSynced(path: string, text: string): Promise<void> {
+  const handle = await open(path, 'w');
+  try {
+    await handle.writeFile(text);
+    await handle.datasync();
+  } finally {
+    await handle.close();
   }
 }
 

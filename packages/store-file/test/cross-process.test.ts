@@ -124,6 +124,20 @@ describe('FileSessionStore across processes', () => {
     await assertAllFilesValid(dir);
   }, 60_000);
 
+  it('keeps the index complete when its journal is folded while other processes write to it', async () => {
+    const dir = await tempDir();
+    const tags = ['f0', 'f1', 'f2', 'f3'];
+    // 4 × 400 sessions: over 2,000 journal lines, so the journal outgrows 256 KiB (and the
+    // snapshot) several times, and each fold runs while the other processes append lines unlocked.
+    await Promise.all(tags.map((tag) => run(process.execPath, [fixture('creator.mjs'), dir, tag, '400'])));
+    const snapshot = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8'));
+    expect(snapshot.generation).toBeGreaterThanOrEqual(1);
+    const listed = await new FileSessionStore({ path: dir }).list();
+    expect(listed).toHaveLength(1600);
+    for (const s of listed) expect(s.eventCount, s.id).toBe(Number(s.id.split('-')[1]) % 3);
+    expect((await readdir(dir)).filter((n) => n.endsWith('.lock'))).toEqual([]);
+  }, 120_000);
+
   it('keeps every file valid and continuable through 50 writers killed with SIGKILL', async () => {
     const dir = await tempDir();
     const store = new FileSessionStore({ path: dir });

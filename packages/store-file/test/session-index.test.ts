@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../src/index.js';
@@ -25,6 +25,45 @@ describe('the session index', () => {
       expect(listed).toHaveLength(39);
       expect(listed.every((s) => s.eventCount === 70 && s.agent === 'bulk')).toBe(true);
     }
+  });
+
+  it('creates and appends without leaving a lock or temp file behind', async () => {
+    const dir = await tempDir();
+    const store = new FileSessionStore({ path: dir });
+    const made = await Promise.all(Array.from({ length: 30 }, () => store.create({ agent: 'a' })));
+    await Promise.all(made.map((s) => store.append(s.id, [messageEvent('hi')])));
+    const names = await readdir(dir);
+    expect(names.filter((n) => n.endsWith('.lock') || n.endsWith('.tmp'))).toEqual([]);
+    expect((await new FileSessionStore({ path: dir }).list()).map((s) => s.eventCount)).toEqual(
+      made.map(() => 1),
+    );
+  });
+
+  it('a line a fold carried over never overrides a newer line of the same session', async () => {
+    const dir = await tempDir();
+    const summary = (id: string, eventCount: number) => ({
+      id,
+      eventCount,
+      paused: false,
+      createdAt: 1,
+      updatedAt: eventCount,
+      bytes: 10 * eventCount,
+    });
+    await writeFile(
+      join(dir, 'index.json'),
+      `${JSON.stringify({ version: 1, generation: 2, sessions: [summary('a', 1), summary('b', 1)] })}\n`,
+    );
+    // After the fold: the writer of `a` put its newer summary, then the fold copied an older one;
+    // `b`'s only change since the snapshot arrived as a copy, and counts.
+    const lines = [
+      { generation: 2 },
+      { put: summary('a', 3) },
+      { put: summary('a', 2), copied: true },
+      { put: summary('b', 2), copied: true },
+    ];
+    await writeFile(join(dir, 'index.jsonl'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const listed = await new FileSessionStore({ path: dir }).list();
+    expect(Object.fromEntries(listed.map((s) => [s.id, s.eventCount]))).toEqual({ a: 3, b: 2 });
   });
 
   it('skips a half-written journal line left by a killed writer', async () => {

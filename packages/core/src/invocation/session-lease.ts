@@ -60,14 +60,17 @@ export async function holdSession(
       // A failed write is retried at the next tick; only a lease past its expiry is given up for lost.
       if (released) return;
       if (!(error instanceof SessionLeaseLostError) && Date.now() < lease.expiresAt) return;
-      clearInterval(timer);
+      stopRenewing();
       options.onLost(error);
     }
   };
-  const timer = setInterval(() => {
-    renewing = renewing.then(renew);
-  }, ttlMs / 3);
-  timer.unref();
+  // A lease that never expires (a store private to one run) needs no renewal.
+  const stopRenewing =
+    lease.expiresAt === Number.POSITIVE_INFINITY
+      ? () => undefined
+      : renewEvery(ttlMs, () => {
+          renewing = renewing.then(renew);
+        });
   return {
     get lease() {
       return lease;
@@ -75,10 +78,34 @@ export async function holdSession(
     async release() {
       if (released) return;
       released = true;
-      clearInterval(timer);
+      stopRenewing();
       await renewing;
       // A lease that cannot be released lapses at its expiry (or at once, for a dead local holder).
       await store.releaseLease(lease).catch(() => undefined);
     },
+  };
+}
+
+// One renewal timer per TTL for all the leases this process holds, not one per invocation: a
+// thousand concurrent runs share one timer. Each lease is renewed within a third of its TTL.
+const renewals = new Map<number, { timer: ReturnType<typeof setInterval>; ticks: Set<() => void> }>();
+
+function renewEvery(ttlMs: number, tick: () => void): () => void {
+  let group = renewals.get(ttlMs);
+  if (!group) {
+    const ticks = new Set<() => void>();
+    const timer = setInterval(() => {
+      for (const each of ticks) each();
+    }, ttlMs / 3);
+    timer.unref();
+    group = { timer, ticks };
+    renewals.set(ttlMs, group);
+  }
+  const joined = group;
+  joined.ticks.add(tick);
+  return () => {
+    if (!joined.ticks.delete(tick) || joined.ticks.size > 0) return;
+    clearInterval(joined.timer);
+    renewals.delete(ttlMs);
   };
 }

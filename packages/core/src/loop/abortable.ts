@@ -7,6 +7,29 @@ export function abortError(signal: AbortSignal): AgentError {
   return new AgentError('the run was cancelled', 'ABORTED', { cause: reason });
 }
 
+// One abort listener per signal, however many waits are in flight on it: an EventTarget listener
+// added and removed per model call and per tool call was a tenth of the loop's time under load.
+// The set is reached only through the signal (and the listener), so it goes with the signal.
+const waitsOn = new WeakMap<AbortSignal, Set<() => void>>();
+
+function waitsFor(signal: AbortSignal): Set<() => void> {
+  let waits = waitsOn.get(signal);
+  if (!waits) {
+    const created = new Set<() => void>();
+    waits = created;
+    waitsOn.set(signal, created);
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const reject of created) reject();
+        created.clear();
+      },
+      { once: true },
+    );
+  }
+  return waits;
+}
+
 /**
  * Settles with `promise`, or rejects as soon as `signal` aborts: work that ignores its signal
  * must not hold the loop.
@@ -17,16 +40,17 @@ export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<
     promise.catch(() => undefined);
     return Promise.reject(abortError(signal));
   }
+  const waits = waitsFor(signal);
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(abortError(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
+    waits.add(onAbort);
     promise.then(
       (value) => {
-        signal.removeEventListener('abort', onAbort);
+        waits.delete(onAbort);
         resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
+        waits.delete(onAbort);
         reject(error);
       },
     );

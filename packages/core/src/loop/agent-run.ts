@@ -54,14 +54,19 @@ export class AgentRun<T = string> implements AsyncIterable<AgentEvent>, PromiseL
     return this.result.then(onFulfilled, onRejected);
   }
 
-  async *[Symbol.asyncIterator](): AsyncGenerator<AgentEvent, void, undefined> {
-    let finished = false;
+  // Hand-written rather than an async generator (see EventChannel); leaving early (`return`, as
+  // `break` calls it) cancels a run still going.
+  [Symbol.asyncIterator](): AsyncIterableIterator<AgentEvent, undefined> {
     this.#iterating = true;
-    try {
-      for await (const event of this.#events) yield event;
-      finished = true;
-    } finally {
-      if (!finished && !this.#settled) this.abort();
-    }
+    const events = this.#events;
+    const iterator: AsyncIterableIterator<AgentEvent, undefined> = {
+      next: () => events.next(),
+      return: () => {
+        if (!events.drained && !this.#settled) this.abort();
+        return Promise.resolve({ value: undefined, done: true });
+      },
+      [Symbol.asyncIterator]: () => iterator,
+    };
+    return iterator;
   }
 }

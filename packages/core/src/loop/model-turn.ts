@@ -12,7 +12,7 @@ export async function modelTurn(ctx: LoopContext): Promise<Message> {
   checkPairing(ctx);
   const request: ChatParams = {
     model: ctx.model,
-    system: await renderInstruction(ctx),
+    system: typeof ctx.instruction === 'function' ? await renderInstruction(ctx) : ctx.instruction,
     messages: windowOf(ctx.messages, ctx.historyWindow),
     tools: ctx.toolDefinitions.length > 0 ? ctx.toolDefinitions : undefined,
     temperature: ctx.settings.temperature,
@@ -25,18 +25,12 @@ export async function modelTurn(ctx: LoopContext): Promise<Message> {
   let streamed = false;
   let response: ModelResponse;
   try {
-    const called = await ctx.dispatch(action('model_call', ctx.agentName, { request }), async (current) => {
-      if (current.type !== 'model_call') return current;
-      const result = await abortable(
-        streamModel(ctx, current.payload.request, () => (streamed = true)),
+    if (!ctx.hasMiddleware) {
+      response = await abortable(
+        streamModel(ctx, request, () => (streamed = true)),
         ctx.signal,
       );
-      return { ...current, payload: { ...current.payload, response: result } };
-    });
-    if (called.type !== 'model_call' || !called.payload.response) {
-      throw new AgentError('a middleware ended the model call without a response', 'MODEL_ERROR');
-    }
-    response = called.payload.response;
+    } else response = await dispatchModelCall(ctx, request, () => (streamed = true));
   } catch (error) {
     // Tokens the provider reported before the call failed were spent: they count for usage and limits.
     const spent = error instanceof AgentError ? (error.context.usage as TokenUsage | undefined) : undefined;
@@ -51,7 +45,7 @@ export async function modelTurn(ctx: LoopContext): Promise<Message> {
     ctx.options.onToken?.(response.content);
   }
   const usage = usageOfCall(response.usage, ctx.pricing);
-  response = (await review(ctx, 'model_response', { response, usage })).response;
+  if (ctx.hasMiddleware) response = (await review(ctx, 'model_response', { response, usage })).response;
   countUsage(ctx, usage);
   const message: Message = { role: 'assistant', content: response.content };
   if (response.toolCalls.length > 0) message.toolCalls = response.toolCalls.map(normaliseCall);
@@ -59,6 +53,23 @@ export async function modelTurn(ctx: LoopContext): Promise<Message> {
   ctx.messages.push(message);
   ctx.emit('message', { message });
   return message;
+}
+
+// The model call as an action middleware can wrap (retry, timeout, logging).
+async function dispatchModelCall(
+  ctx: LoopContext,
+  request: ChatParams,
+  markStreamed: () => void,
+): Promise<ModelResponse> {
+  const called = await ctx.dispatch(action('model_call', ctx.agentName, { request }), async (current) => {
+    if (current.type !== 'model_call') return current;
+    const result = await abortable(streamModel(ctx, current.payload.request, markStreamed), ctx.signal);
+    return { ...current, payload: { ...current.payload, response: result } };
+  });
+  if (called.type !== 'model_call' || !called.payload.response) {
+    throw new AgentError('a middleware ended the model call without a response', 'MODEL_ERROR');
+  }
+  return called.payload.response;
 }
 
 function countUsage(ctx: LoopContext, usage: UsageStats): void {

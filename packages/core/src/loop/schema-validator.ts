@@ -30,6 +30,13 @@ function loadAjv(): Promise<AjvInstance> {
 // wait on one compile instead of each compiling it after `await loadAjv()`.
 const cache = new WeakMap<JsonSchema, Promise<SchemaValidator>>();
 const byText = new Map<string, Promise<SchemaValidator>>();
+// The validators already compiled, for callers that can skip a wait when there is nothing to wait for.
+const ready = new WeakMap<JsonSchema, SchemaValidator>();
+
+/** The compiled validator of `schema` when {@link schemaValidator} has already made it, else undefined. */
+export function compiledValidator(schema: JsonSchema): SchemaValidator | undefined {
+  return ready.get(schema);
+}
 
 const DRAFT_2020 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
 
@@ -59,6 +66,12 @@ export function schemaValidator(schema: JsonSchema): Promise<SchemaValidator> {
     });
   }
   cache.set(schema, pending);
+  pending.then(
+    (validator) => {
+      if (cache.get(schema) === pending) ready.set(schema, validator);
+    },
+    () => undefined,
+  );
   return pending;
 }
 

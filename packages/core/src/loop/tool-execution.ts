@@ -4,11 +4,12 @@ import type { PendingApproval } from '../events.js';
 import { allowListeners } from '../listener-limit.js';
 import { isImageContent, type Message, type ToolCall } from '../messages.js';
 import type { ToolOutcome } from '../middleware/types.js';
-import { deadline } from '../timing/deadline.js';
-import type { AnyTool, ToolContext } from '../tool.js';
+import { type Deadline, deadline } from '../timing/deadline.js';
+import type { AnyTool } from '../tool.js';
 import { abortable, abortError } from './abortable.js';
 import { action, type LoopContext, review } from './loop-context.js';
-import { schemaValidator } from './schema-validator.js';
+import { compiledValidator, type SchemaCheck, schemaValidator } from './schema-validator.js';
+import { InputRequest, PauseRequest, ToolCallContext } from './tool-call-context.js';
 
 type Plan = { call: ToolCall; tool?: AnyTool } & (
   | { kind: 'run' }
@@ -31,61 +32,18 @@ export async function executeToolCalls(
   for (const call of calls) {
     ctx.emit('tool_call', { call });
     ctx.options.onToolCall?.(call.name, call.arguments);
-    plans.push(await plan(ctx, call));
+    const planned = plan(ctx, call);
+    plans.push(planned instanceof Promise ? await planned : planned);
   }
   const pending: PendingApproval[] = [];
-  allowListeners(ctx.signal, plans.length);
-  const outcomes = await Promise.all(
-    plans.map(async (p): Promise<ToolOutcome | undefined> => {
-      if (p.kind === 'refuse') return finish(ctx, p.call, refusal(p.reason));
-      if (p.kind === 'invalid')
-        return finish(ctx, p.call, await failure(ctx, p.call, 'TOOL_VALIDATION_ERROR', p.text, 0));
-      if (p.kind === 'answer') return finish(ctx, p.call, { content: p.input, isError: false, duration: 0 });
-      if (p.kind === 'ask') {
-        const decision = ctx.options.onApproval
-          ? normalise(
-              p.call.id,
-              await ctx.options.onApproval({ call: p.call, agent: ctx.agentName, reason: p.reason }),
-            )
-          : undefined;
-        if (!decision) {
-          pending.push({
-            call: p.call,
-            agent: ctx.agentName,
-            reason: p.reason,
-            kind: 'approval',
-            branch: ctx.branch,
-          });
-          return undefined;
-        }
-        if (!decision.approve) return finish(ctx, p.call, refusal(decision.reason ?? 'denied by the user'));
-      }
-      const outcome = await runTool(ctx, p.call, p.tool);
-      if (outcome.pausedOn) {
-        const via = { callId: p.call.id, agent: ctx.agentName, branch: ctx.branch };
-        for (const inner of outcome.pausedOn) pending.push({ ...inner, via: inner.via ?? via });
-        return undefined;
-      }
-      if (outcome.needsInput === undefined) return outcome;
-      const request: PendingApproval = {
-        call: p.call,
-        agent: ctx.agentName,
-        reason: outcome.needsInput,
-        kind: 'input',
-        branch: ctx.branch,
-      };
-      // Someone at hand (a terminal) answers now; otherwise the run pauses for an answer later.
-      const answer = ctx.options.onApproval
-        ? normalise(p.call.id, await ctx.options.onApproval(request))
-        : undefined;
-      if (!answer) {
-        pending.push(request);
-        return undefined;
-      }
-      if (!answer.approve) return finish(ctx, p.call, refusal(answer.reason ?? 'the user gave no answer'));
-      return finish(ctx, p.call, { content: answer.input ?? '', isError: false, duration: outcome.duration });
-    }),
-  );
+  let outcomes: Array<ToolOutcome | undefined>;
+  if (plans.length === 1) {
+    const only = settle(ctx, plans[0], pending);
+    outcomes = [only instanceof Promise ? await only : only];
+  } else {
+    allowListeners(ctx.signal, plans.length);
+    outcomes = await Promise.all(plans.map((p) => settle(ctx, p, pending)));
+  }
   for (let i = 0; i < plans.length; i++) {
     const outcome = outcomes[i];
     if (!outcome) continue;
@@ -97,7 +55,88 @@ export async function executeToolCalls(
   return pending;
 }
 
-async function plan(ctx: LoopContext, call: ToolCall): Promise<Plan> {
+type Settled = ToolOutcome | undefined | Promise<ToolOutcome | undefined>;
+
+// One planned call to its outcome; undefined when it waits for a human (then it is in `pending`).
+// A call that runs a synchronous tool settles without a single await.
+function settle(ctx: LoopContext, p: Plan, pending: PendingApproval[]): Settled {
+  if (p.kind !== 'run') return settleDecided(ctx, p, pending);
+  const outcome = runTool(ctx, p.call, p.tool);
+  return outcome instanceof Promise
+    ? outcome.then((done) => afterRun(ctx, p, done, pending))
+    : afterRun(ctx, p, outcome, pending);
+}
+
+async function settleDecided(
+  ctx: LoopContext,
+  p: Plan,
+  pending: PendingApproval[],
+): Promise<ToolOutcome | undefined> {
+  if (p.kind === 'refuse') return finish(ctx, p.call, refusal(p.reason));
+  if (p.kind === 'invalid')
+    return finish(ctx, p.call, await failure(ctx, p.call, 'TOOL_VALIDATION_ERROR', p.text, 0));
+  if (p.kind === 'answer') return finish(ctx, p.call, { content: p.input, isError: false, duration: 0 });
+  if (p.kind === 'ask') {
+    const decision = ctx.options.onApproval
+      ? normalise(
+          p.call.id,
+          await ctx.options.onApproval({ call: p.call, agent: ctx.agentName, reason: p.reason }),
+        )
+      : undefined;
+    if (!decision) {
+      pending.push({
+        call: p.call,
+        agent: ctx.agentName,
+        reason: p.reason,
+        kind: 'approval',
+        branch: ctx.branch,
+      });
+      return undefined;
+    }
+    if (!decision.approve) return finish(ctx, p.call, refusal(decision.reason ?? 'denied by the user'));
+  }
+  return afterRun(ctx, p, await runTool(ctx, p.call, p.tool), pending);
+}
+
+// What a run call's outcome leads to: its result, or a pause (inner calls, or a question).
+function afterRun(ctx: LoopContext, p: Plan, outcome: ToolOutcome, pending: PendingApproval[]): Settled {
+  if (outcome.pausedOn) {
+    const via = { callId: p.call.id, agent: ctx.agentName, branch: ctx.branch };
+    for (const inner of outcome.pausedOn) pending.push({ ...inner, via: inner.via ?? via });
+    return undefined;
+  }
+  if (outcome.needsInput === undefined) return outcome;
+  return askForInput(ctx, p, outcome, outcome.needsInput, pending);
+}
+
+async function askForInput(
+  ctx: LoopContext,
+  p: Plan,
+  outcome: ToolOutcome,
+  question: string,
+  pending: PendingApproval[],
+): Promise<ToolOutcome | undefined> {
+  const request: PendingApproval = {
+    call: p.call,
+    agent: ctx.agentName,
+    reason: question,
+    kind: 'input',
+    branch: ctx.branch,
+  };
+  // Someone at hand (a terminal) answers now; otherwise the run pauses for an answer later.
+  const answer = ctx.options.onApproval
+    ? normalise(p.call.id, await ctx.options.onApproval(request))
+    : undefined;
+  if (!answer) {
+    pending.push(request);
+    return undefined;
+  }
+  if (!answer.approve) return finish(ctx, p.call, refusal(answer.reason ?? 'the user gave no answer'));
+  return finish(ctx, p.call, { content: answer.input ?? '', isError: false, duration: outcome.duration });
+}
+
+// Synchronous when the tool's validator is compiled already: the common step awaits nothing here.
+function plan(ctx: LoopContext, call: ToolCall): Plan | Promise<Plan> {
   const tool = ctx.tools.get(call.name);
   const decided = ctx.decisions.get(call.id);
   if (decided) {
@@ -109,7 +148,12 @@ async function plan(ctx: LoopContext, call: ToolCall): Promise<Plan> {
   }
   if (!tool) return unknownTool(ctx, call);
   // Arguments are checked before anyone is asked: an invalid call goes back to the model, unapproved.
-  const invalid = await invalidArguments(call, tool);
+  const compiled = compiledValidator(tool.parameters);
+  if (compiled) return checkedPlan(ctx, call, tool, invalidText(call, compiled(call.arguments)));
+  return invalidArguments(call, tool).then((invalid) => checkedPlan(ctx, call, tool, invalid));
+}
+
+function checkedPlan(ctx: LoopContext, call: ToolCall, tool: AnyTool, invalid: string | undefined): Plan {
   if (invalid) return { kind: 'invalid', call, tool, text: invalid };
   const verdict = policyVerdict(ctx, call, tool);
   if (verdict === 'deny') return { kind: 'refuse', call, tool, reason: 'denied by the approval policy' };
@@ -133,7 +177,10 @@ function unknownTool(ctx: LoopContext, call: ToolCall): Plan {
 }
 
 async function invalidArguments(call: ToolCall, tool: AnyTool): Promise<string | undefined> {
-  const check = (await schemaValidator(tool.parameters))(call.arguments);
+  return invalidText(call, (await schemaValidator(tool.parameters))(call.arguments));
+}
+
+function invalidText(call: ToolCall, check: SchemaCheck): string | undefined {
   if (check.ok) return undefined;
   return `Invalid arguments for ${call.name}: ${check.errors.join('; ')}. Fix the arguments and call again.`;
 }
@@ -160,23 +207,66 @@ function refusal(reason: string): ToolOutcome {
   return { content: `The call was not run: ${reason}.`, isError: true, duration: 0 };
 }
 
-async function runTool(ctx: LoopContext, call: ToolCall, tool: AnyTool | undefined): Promise<ToolOutcome> {
+type Outcome = ToolOutcome | Promise<ToolOutcome>;
+
+function runTool(ctx: LoopContext, call: ToolCall, tool: AnyTool | undefined): Outcome {
   const started = performance.now();
   const ms = tool?.timeout ?? ctx.limits.toolTimeout;
+  // The call's own signal (and its timer) are made only once the tool reads the signal or returns
+  // a promise: a synchronous tool costs neither.
   const limit = deadline(
     ctx.signal,
     ms,
     () => new AgentError(`tool ${call.name} timed out after ${ms} ms`, 'TIMEOUT'),
+    { startWhenUsed: true },
   );
+  if (ctx.hasMiddleware) return runThroughMiddleware(ctx, call, tool, started, limit);
+  let outcome: Outcome;
   try {
-    const signal = limit.signal;
+    outcome = invoke(ctx, call, call, tool, started, limit, undefined);
+  } catch (error) {
+    limit.dispose();
+    return toolFailed(ctx, call, started, error);
+  }
+  if (outcome instanceof Promise) {
+    return outcome.then(
+      (done) => {
+        limit.dispose();
+        return finished(ctx, call, done);
+      },
+      (error: unknown) => {
+        limit.dispose();
+        return toolFailed(ctx, call, started, error);
+      },
+    );
+  }
+  limit.dispose();
+  return finished(ctx, call, outcome);
+}
+
+async function runThroughMiddleware(
+  ctx: LoopContext,
+  call: ToolCall,
+  tool: AnyTool | undefined,
+  started: number,
+  limit: Deadline,
+): Promise<ToolOutcome> {
+  try {
     let outcome: ToolOutcome;
     try {
       const done = await ctx.dispatch(
-        action('tool_call', ctx.agentName, { call, signal }),
+        action('tool_call', ctx.agentName, { call, signal: limit.signal }),
         async (current) => {
           if (current.type !== 'tool_call' || current.payload.result) return current;
-          const result = await invoke(ctx, current.payload.call, call, tool, current.payload.signal, started);
+          const result = await invoke(
+            ctx,
+            current.payload.call,
+            call,
+            tool,
+            started,
+            limit,
+            current.payload.signal,
+          );
           return { ...current, payload: { ...current.payload, result } };
         },
       );
@@ -185,36 +275,47 @@ async function runTool(ctx: LoopContext, call: ToolCall, tool: AnyTool | undefin
       }
       outcome = done.payload.result;
     } catch (error) {
-      // A middleware failing the call (a timeout, a guard) is the tool's failure, reported to the model.
-      if (ctx.signal.aborted) throw abortError(ctx.signal);
-      const timedOut = error instanceof AgentError && error.code === 'TIMEOUT';
-      const text = timedOut
-        ? `Tool ${call.name} ${(error as AgentError).message}`
-        : `Tool ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`;
-      outcome = await failure(
-        ctx,
-        call,
-        timedOut ? 'TIMEOUT' : 'TOOL_EXECUTION_ERROR',
-        text,
-        performance.now() - started,
-        error,
-      );
+      outcome = await toolFailed(ctx, call, started, error);
     }
-    return outcome.needsInput === undefined && !outcome.pausedOn ? finish(ctx, call, outcome) : outcome;
+    return finished(ctx, call, outcome);
   } finally {
     limit.dispose();
   }
 }
 
-async function invoke(
+// A failure of the call from outside the tool (a middleware's timeout or guard) is the tool's
+// failure, reported to the model; a cancelled run is not.
+function toolFailed(ctx: LoopContext, call: ToolCall, started: number, error: unknown): Promise<ToolOutcome> {
+  if (ctx.signal.aborted) return Promise.reject(abortError(ctx.signal));
+  const timedOut = error instanceof AgentError && error.code === 'TIMEOUT';
+  const text = timedOut
+    ? `Tool ${call.name} ${(error as AgentError).message}`
+    : `Tool ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`;
+  return failure(
+    ctx,
+    call,
+    timedOut ? 'TIMEOUT' : 'TOOL_EXECUTION_ERROR',
+    text,
+    performance.now() - started,
+    error,
+  );
+}
+
+function finished(ctx: LoopContext, call: ToolCall, outcome: ToolOutcome): Outcome {
+  return outcome.needsInput === undefined && !outcome.pausedOn ? finish(ctx, call, outcome) : outcome;
+}
+
+// `given` is the signal a middleware passed down; without middleware the call's signal is `limit`'s,
+// made only if the tool reads it, and the wait races the call's timer and the run's signal instead.
+function invoke(
   ctx: LoopContext,
   call: ToolCall,
   planned: ToolCall,
   tool: AnyTool | undefined,
-  signal: AbortSignal,
   started: number,
-): Promise<ToolOutcome> {
-  const elapsed = () => performance.now() - started;
+  limit: Deadline,
+  given: AbortSignal | undefined,
+): Outcome {
   if (!tool) {
     const known = [...ctx.tools.keys()].join(', ') || 'none';
     return failure(
@@ -222,62 +323,82 @@ async function invoke(
       call,
       'TOOL_VALIDATION_ERROR',
       `Unknown tool "${call.name}". Available tools: ${known}.`,
-      elapsed(),
+      performance.now() - started,
     );
   }
   // Checked when planned; a middleware that rewrote the call gets its arguments checked again.
-  const invalid = call === planned ? undefined : await invalidArguments(call, tool);
-  if (invalid) return failure(ctx, call, 'TOOL_VALIDATION_ERROR', invalid, elapsed());
-  const delta: Record<string, unknown> = {};
+  if (call === planned) return execute(ctx, call, tool, started, limit, given);
+  return invalidArguments(call, tool).then((invalid) =>
+    invalid
+      ? failure(ctx, call, 'TOOL_VALIDATION_ERROR', invalid, performance.now() - started)
+      : execute(ctx, call, tool, started, limit, given),
+  );
+}
+
+function execute(
+  ctx: LoopContext,
+  call: ToolCall,
+  tool: AnyTool,
+  started: number,
+  limit: Deadline,
+  given: AbortSignal | undefined,
+): Outcome {
+  const context = new ToolCallContext(ctx, call.id, limit, given);
   try {
-    const context: ToolContext = {
-      callId: call.id,
-      signal,
-      messages: ctx.messages,
-      endInvocation: () => {
-        ctx.endInvocation();
-      },
-      state: {
-        get: (key) => (key in delta ? delta[key] : ctx.readState()[key]),
-        set: (key, value) => {
-          delta[key] = value;
-        },
-      },
-      requestInput: (question) => {
-        throw new InputRequest(question);
-      },
-      pause: (pending) => {
-        throw new PauseRequest(pending);
-      },
-      invocation: ctx.invocation,
-    };
-    const value = await abortable(
-      // A run cancelled before the call starts never starts it (a child process would outlive the run).
-      Promise.resolve().then(() => {
-        signal.throwIfAborted();
-        return tool.execute(call.arguments, context);
-      }),
-      signal,
-    );
-    const outcome = outcomeOf(value, elapsed());
-    if (Object.keys(delta).length > 0) outcome.stateDelta = delta;
-    return outcome;
+    const watched = given ?? ctx.signal;
+    // A run cancelled before the call starts never starts it (a child process would outlive the run).
+    watched.throwIfAborted();
+    const value: unknown = tool.execute(call.arguments, context);
+    if (isThenable(value))
+      return awaitTool(ctx, call, started, limit, given, context, Promise.resolve(value));
+    watched.throwIfAborted();
+    return outcomeOf(value, performance.now() - started, context);
   } catch (error) {
-    if (error instanceof PauseRequest) {
-      return { content: '', isError: false, duration: elapsed(), pausedOn: error.pending };
-    }
-    if (error instanceof InputRequest) {
-      return { content: '', isError: false, duration: elapsed(), needsInput: error.question };
-    }
-    if (ctx.signal.aborted) throw abortError(ctx.signal);
-    const timedOut =
-      signal.aborted && signal.reason instanceof AgentError && signal.reason.code === 'TIMEOUT';
-    const code: AgentErrorCode = timedOut ? 'TIMEOUT' : 'TOOL_EXECUTION_ERROR';
-    const message = timedOut
-      ? (signal.reason as AgentError).message
-      : `Tool ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`;
-    return failure(ctx, call, code, message, elapsed(), error);
+    return caught(ctx, call, started, limit, given, error);
   }
+}
+
+async function awaitTool(
+  ctx: LoopContext,
+  call: ToolCall,
+  started: number,
+  limit: Deadline,
+  given: AbortSignal | undefined,
+  context: ToolCallContext,
+  work: Promise<unknown>,
+): Promise<ToolOutcome> {
+  try {
+    const value = await (given ? abortable(work, given) : abortable(limit.race(work), ctx.signal));
+    return outcomeOf(value, performance.now() - started, context);
+  } catch (error) {
+    return caught(ctx, call, started, limit, given, error);
+  }
+}
+
+// What a tool's throw (or rejection) means: a pause, a question, a timeout, a failure, or (the run
+// was cancelled) nothing the model is told about.
+function caught(
+  ctx: LoopContext,
+  call: ToolCall,
+  started: number,
+  limit: Deadline,
+  given: AbortSignal | undefined,
+  error: unknown,
+): Outcome {
+  const duration = performance.now() - started;
+  if (error instanceof PauseRequest)
+    return { content: '', isError: false, duration, pausedOn: error.pending };
+  if (error instanceof InputRequest)
+    return { content: '', isError: false, duration, needsInput: error.question };
+  if (ctx.signal.aborted) throw abortError(ctx.signal);
+  const signal = given ?? (limit.expired ? limit.signal : undefined);
+  const timedOut =
+    signal?.aborted === true && signal.reason instanceof AgentError && signal.reason.code === 'TIMEOUT';
+  const code: AgentErrorCode = timedOut ? 'TIMEOUT' : 'TOOL_EXECUTION_ERROR';
+  const message = timedOut
+    ? (signal.reason as AgentError).message
+    : `Tool ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`;
+  return failure(ctx, call, code, message, duration, error);
 }
 
 async function failure(
@@ -293,10 +414,16 @@ async function failure(
   return { content, isError: true, errorCode: code, duration };
 }
 
-function outcomeOf(value: unknown, duration: number): ToolOutcome {
-  if (isImageContent(value))
-    return { content: value.text ?? '[image]', value, image: value, isError: false, duration };
-  return { content: stringify(value), value, isError: false, duration };
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+}
+
+function outcomeOf(value: unknown, duration: number, context: ToolCallContext): ToolOutcome {
+  const outcome: ToolOutcome = isImageContent(value)
+    ? { content: value.text ?? '[image]', value, image: value, isError: false, duration }
+    : { content: stringify(value), value, isError: false, duration };
+  if (context.delta && Object.keys(context.delta).length > 0) outcome.stateDelta = context.delta;
+  return outcome;
 }
 
 function stringify(value: unknown): string {
@@ -309,8 +436,15 @@ function stringify(value: unknown): string {
   }
 }
 
-async function finish(ctx: LoopContext, call: ToolCall, outcome: ToolOutcome): Promise<ToolOutcome> {
-  const result = (await review(ctx, 'tool_result', { call, result: outcome })).result;
+// Without middleware nothing can change the outcome, so nothing is awaited.
+function finish(ctx: LoopContext, call: ToolCall, outcome: ToolOutcome): ToolOutcome | Promise<ToolOutcome> {
+  if (!ctx.hasMiddleware) return recordOutcome(ctx, call, outcome);
+  return review(ctx, 'tool_result', { call, result: outcome }).then((reviewed) =>
+    recordOutcome(ctx, call, reviewed.result),
+  );
+}
+
+function recordOutcome(ctx: LoopContext, call: ToolCall, result: ToolOutcome): ToolOutcome {
   ctx.toolCalls.push({
     id: call.id,
     name: call.name,
@@ -341,18 +475,4 @@ function toolMessage(call: ToolCall, outcome: ToolOutcome): Message {
   if (outcome.isError) message.isError = true;
   if (outcome.image) message.image = outcome.image;
   return message;
-}
-
-// Thrown through a tool's own code by `requestInput`; caught here and turned into a pause.
-class InputRequest extends Error {
-  constructor(readonly question: string) {
-    super(`input requested: ${question}`);
-  }
-}
-
-// Thrown by `pause` from a tool whose own calls wait for a human; the run pauses on them.
-class PauseRequest extends Error {
-  constructor(readonly pending: PendingApproval[]) {
-    super('paused on inner calls');
-  }
 }

@@ -8,6 +8,13 @@ export interface Deadline {
   restart(): void;
   /** Stops the timer and lets go of the outer signal; call it in a `finally`. */
   dispose(): void;
+  /**
+   * Settles with `work`, or rejects with the deadline's reason once the time runs out. The outer
+   * signal is not watched here (wrap the result in `abortable` for that), and `signal` is not made
+   * unless someone reads it: work that never looks at its signal costs a timer, not a controller.
+   * One piece of work at a time.
+   */
+  race<T>(work: Promise<T>): Promise<T>;
 }
 
 const NEVER = new AbortController().signal;
@@ -16,12 +23,14 @@ const NOTHING: Deadline = {
   expired: false,
   restart: () => undefined,
   dispose: () => undefined,
+  race: (work) => work,
 };
 
 /**
  * The one deadline helper: a signal that aborts when `outer` aborts or after `ms`, with
  * `reason()` as its reason. Without `ms` it is `outer` itself, so the common case of no timeout
- * costs no controller, listener or timer.
+ * costs no controller, listener or timer. With `ms`, the controller (and its listener on `outer`)
+ * is made the first time `signal` is read.
  *
  * @example
  * const limit = deadline(signal, 5_000, () => new AgentError('too slow', 'TIMEOUT'));
@@ -31,45 +40,132 @@ export function deadline(
   outer: AbortSignal | undefined,
   ms: number | undefined,
   reason: () => unknown,
+  options: DeadlineOptions = {},
 ): Deadline {
   if (ms === undefined || !Number.isFinite(ms)) {
     return outer
-      ? { signal: outer, expired: false, restart: () => undefined, dispose: () => undefined }
+      ? {
+          signal: outer,
+          expired: false,
+          restart: () => undefined,
+          dispose: () => undefined,
+          race: (work) => work,
+        }
       : NOTHING;
   }
-  const controller = new AbortController();
-  let expired = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const forward = () => {
-    clearTimeout(timer);
-    controller.abort(outer?.reason);
-  };
-  const start = () => {
-    if (controller.signal.aborted) return;
-    clearTimeout(timer);
-    timer = setTimeout(
-      () => {
-        expired = true;
-        outer?.removeEventListener('abort', forward);
-        controller.abort(reason());
-      },
-      Math.max(0, ms),
-    );
-  };
-  if (outer?.aborted) controller.abort(outer.reason);
-  else {
-    outer?.addEventListener('abort', forward, { once: true });
-    start();
+  return new TimedDeadline(outer, ms, reason, options.startWhenUsed === true);
+}
+
+/** Options of {@link deadline}. */
+export interface DeadlineOptions {
+  /**
+   * Start the timer only when `signal` is first read or work is raced (counting from the deadline's
+   * creation): work that finishes synchronously never makes a timer. `expired` stays false until then.
+   */
+  startWhenUsed?: boolean;
+}
+
+// A class: a run makes one per tool call, and the signal's controller and listener only on demand.
+class TimedDeadline implements Deadline {
+  readonly #outer: AbortSignal | undefined;
+  readonly #ms: number;
+  readonly #reason: () => unknown;
+  #controller: AbortController | undefined;
+  #expired = false;
+  #expiry: unknown;
+  #racer: ((reason: unknown) => void) | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #forward: (() => void) | undefined;
+  // Set while the timer waits to be started on first use: when the time started counting.
+  #since: number | undefined;
+
+  constructor(outer: AbortSignal | undefined, ms: number, reason: () => unknown, startWhenUsed: boolean) {
+    this.#outer = outer;
+    this.#ms = Math.max(0, ms);
+    this.#reason = reason;
+    if (startWhenUsed) this.#since = performance.now();
+    else this.restart();
   }
-  return {
-    signal: controller.signal,
-    get expired() {
-      return expired;
-    },
-    restart: start,
-    dispose() {
-      clearTimeout(timer);
-      outer?.removeEventListener('abort', forward);
-    },
+
+  #startNow(): void {
+    if (this.#since === undefined) return;
+    const left = this.#ms - (performance.now() - this.#since);
+    this.#since = undefined;
+    if (this.#expired || this.#outer?.aborted) return;
+    this.#timer = setTimeout(expire, Math.max(0, left), this);
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller) return this.#controller.signal;
+    this.#startNow();
+    const controller = new AbortController();
+    this.#controller = controller;
+    const outer = this.#outer;
+    if (this.#expired) controller.abort(this.#expiry);
+    else if (outer?.aborted) controller.abort(outer.reason);
+    else if (outer) {
+      this.#forward = () => {
+        clearTimeout(this.#timer);
+        controller.abort(outer.reason);
+      };
+      outer.addEventListener('abort', this.#forward, { once: true });
+    }
+    return controller.signal;
+  }
+
+  get expired(): boolean {
+    return this.#expired;
+  }
+
+  // Fields, not methods: callers pass `restart` and `dispose` around on their own.
+  readonly restart = (): void => {
+    if (this.#since !== undefined) {
+      this.#since = performance.now();
+      return;
+    }
+    if (this.#expired || this.#outer?.aborted) return;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(expire, this.#ms, this);
   };
+
+  readonly dispose = (): void => {
+    clearTimeout(this.#timer);
+    this.#racer = undefined;
+    if (this.#forward) this.#outer?.removeEventListener('abort', this.#forward);
+  };
+
+  race<T>(work: Promise<T>): Promise<T> {
+    this.#startNow();
+    if (this.#expired) {
+      work.catch(() => undefined);
+      return Promise.reject(this.#expiry);
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.#racer = reject;
+      work.then(
+        (value) => {
+          this.#racer = undefined;
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.#racer = undefined;
+          reject(error);
+        },
+      );
+    });
+  }
+
+  /** The timer's end: called by {@link expire}. */
+  expireNow(): void {
+    if (this.#outer?.aborted) return;
+    this.#expired = true;
+    this.#expiry = this.#reason();
+    if (this.#forward) this.#outer?.removeEventListener('abort', this.#forward);
+    this.#controller?.abort(this.#expiry);
+    this.#racer?.(this.#expiry);
+  }
+}
+
+function expire(limit: TimedDeadline): void {
+  limit.expireNow();
 }

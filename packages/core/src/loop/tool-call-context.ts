@@ -1,0 +1,75 @@
+import type { PendingApproval } from '../events.js';
+import type { Message } from '../messages.js';
+import type { Deadline } from '../timing/deadline.js';
+import type { ToolContext, ToolInvocationInfo } from '../tool.js';
+import type { LoopContext } from './loop-context.js';
+
+/** Thrown through a tool's own code by `requestInput`; caught by the loop and turned into a pause. */
+export class InputRequest extends Error {
+  constructor(readonly question: string) {
+    super(`input requested: ${question}`);
+  }
+}
+
+/** Thrown by `pause` from a tool whose own calls wait for a human; the run pauses on them. */
+export class PauseRequest extends Error {
+  constructor(readonly pending: PendingApproval[]) {
+    super('paused on inner calls');
+  }
+}
+
+/**
+ * What one tool call's `execute` receives. A class with lazy parts, not an object of closures:
+ * the call's signal is made only if the tool reads it, its state view only if it uses state.
+ */
+export class ToolCallContext implements ToolContext {
+  readonly callId: string;
+  readonly messages: readonly Message[];
+  readonly invocation: ToolInvocationInfo | undefined;
+  /** The state writes of this call, travelling as its result's delta. */
+  delta: Record<string, unknown> | undefined;
+  readonly #loop: LoopContext;
+  readonly #limit: Deadline;
+  readonly #given: AbortSignal | undefined;
+  #state: ToolContext['state'] | undefined;
+
+  /** `given` is the signal a middleware passed down; without one, the call's own `limit` signal. */
+  constructor(loop: LoopContext, callId: string, limit: Deadline, given: AbortSignal | undefined) {
+    this.callId = callId;
+    this.messages = loop.messages;
+    this.invocation = loop.invocation;
+    this.#loop = loop;
+    this.#limit = limit;
+    this.#given = given;
+  }
+
+  get signal(): AbortSignal {
+    return this.#given ?? this.#limit.signal;
+  }
+
+  get state(): ToolContext['state'] {
+    if (this.#state) return this.#state;
+    const loop = this.#loop;
+    this.#state = {
+      get: (key) => (this.delta && key in this.delta ? this.delta[key] : loop.readState()[key]),
+      set: (key, value) => {
+        this.delta ??= {};
+        this.delta[key] = value;
+      },
+    };
+    return this.#state;
+  }
+
+  // An own property: tools call it detached (`const { endInvocation } = context`).
+  readonly endInvocation = (): void => {
+    this.#loop.endInvocation();
+  };
+
+  requestInput(question: string): never {
+    throw new InputRequest(question);
+  }
+
+  pause(pending: PendingApproval[]): never {
+    throw new PauseRequest(pending);
+  }
+}

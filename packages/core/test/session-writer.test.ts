@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../src/index.js';
+import { InMemorySessionStore } from '../src/index.js';
+import { SessionWriter } from '../src/invocation/session-writer.js';
+
+const event = (id: string): AgentEvent =>
+  ({
+    type: 'state_delta',
+    id,
+    invocationId: 'i',
+    branch: 'a',
+    author: 'a',
+    time: 0,
+    delta: {},
+  }) as AgentEvent;
+
+// A store that records the order of its writes.
+function recordingStore() {
+  const store = new InMemorySessionStore();
+  const writes: string[] = [];
+  const append = store.append.bind(store);
+  const update = store.updateScopedState.bind(store);
+  store.append = async (id, events) => {
+    writes.push(`append ${events.map((e) => e.id).join(',')}`);
+    await append(id, events);
+  };
+  store.updateScopedState = async (scope, delta) => {
+    writes.push(`scope ${scope}`);
+    await update(scope, delta);
+  };
+  return { store, writes };
+}
+
+describe('SessionWriter', () => {
+  it('writes the events of one turn together, in order with shared-scope updates', async () => {
+    const { store, writes } = recordingStore();
+    const session = await store.create({ id: 's' });
+    const writer = new SessionWriter(store, session.id);
+    writer.event(event('1'));
+    writer.event(event('2'));
+    writer.scoped('app', { 'app:x': 1 });
+    writer.event(event('3'));
+    await new Promise((resolve) => setImmediate(resolve));
+    writer.event(event('4'));
+    await writer.flush();
+    expect(writes).toEqual(['append 1,2', 'scope app', 'append 3', 'append 4']);
+    expect((await store.get('s'))?.events.map((e) => e.id)).toEqual(['1', '2', '3', '4']);
+    expect(await store.getScopedState('app')).toEqual({ 'app:x': 1 });
+  });
+
+  it('flush writes at once and throws the first failed write; later writes still go out', async () => {
+    const { store, writes } = recordingStore();
+    await store.create({ id: 's' });
+    const append = store.append;
+    let calls = 0;
+    store.append = async (id, events) => {
+      if (calls++ === 0) throw new Error('disk full');
+      await append(id, events);
+    };
+    const writer = new SessionWriter(store, 's');
+    writer.event(event('1'));
+    await expect(writer.flush()).rejects.toThrow('disk full');
+    writer.event(event('2'));
+    await expect(writer.flush()).rejects.toThrow('disk full');
+    expect(writes).toEqual(['append 2']);
+  });
+});

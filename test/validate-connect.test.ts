@@ -38,8 +38,13 @@ describe('agentctl validate --connect', () => {
     );
     const plain = await agentctl(['validate', '-C', dir]);
     expect(plain.code).toBe(0); // without --connect no server is started, so nothing is known
+    // ... and it says so: the mcp toolset kind declares that it needs a server.
+    expect(plain.stderr).toContain(
+      'note: not reached offline: toolset ev (mcp); `agentctl validate --connect` starts and checks them',
+    );
     const connected = await agentctl(['validate', '-C', dir, '--connect'], { timeoutMs: 60_000 });
     expect(connected.code).toBe(1);
+    expect(connected.stderr).not.toContain('not reached offline');
     const lines = connected.stdout.split('\n').filter((l) => l.includes('[mcp-names]'));
     expect(lines).toEqual([
       expect.stringMatching(

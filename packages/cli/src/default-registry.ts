@@ -1,5 +1,4 @@
-import { createRegistry, type Registry } from '@agentctl/config';
-import { BUILTIN_TOOLS } from '@agentctl/core';
+import { createRegistry, NO_OPTIONS_SCHEMA, type Registry } from '@agentctl/config';
 import { ANTHROPIC_OPTIONS_SCHEMA } from '@agentctl/provider-anthropic/options-schema';
 import { OPENAI_OPTIONS_SCHEMA } from '@agentctl/provider-openai/options-schema';
 import { POSTGRES_OPTIONS_SCHEMA } from '@agentctl/store-postgres/options-schema';
@@ -25,16 +24,21 @@ export function defaultRegistry(): Registry {
     .registerProvider(
       'anthropic',
       async (def) => (await import('@agentctl/provider-anthropic')).anthropicFromSpec(def),
-      { description: 'The Anthropic Messages API.', schema: ANTHROPIC_OPTIONS_SCHEMA, capabilities: network },
+      {
+        description: 'The Anthropic Messages API.',
+        schema: ANTHROPIC_OPTIONS_SCHEMA,
+        // Its request types have no temperature or top_p.
+        capabilities: { ...network, unsupportedSettings: ['temperature', 'top_p'] },
+      },
     )
     .registerMemory(
       'file',
-      async (spec, ctx) => (await import('@agentctl/store-file')).fileMemoryBackend(spec as never, ctx),
-      { description: 'Sessions on disk (the default).' },
+      async (memory, ctx) => (await import('@agentctl/store-file')).fileMemoryBackend(memory, ctx),
+      { description: 'Sessions on disk (the default).', schema: NO_OPTIONS_SCHEMA },
     )
     .registerMemory(
       'postgres',
-      async (spec) => (await import('@agentctl/store-postgres')).postgresMemoryBackend(spec as never),
+      async (memory) => (await import('@agentctl/store-postgres')).postgresMemoryBackend(memory),
       {
         description: 'Sessions in PostgreSQL, shared by every process and machine (`url: ${DATABASE_URL}`).',
         schema: POSTGRES_OPTIONS_SCHEMA,
@@ -43,14 +47,9 @@ export function defaultRegistry(): Registry {
     )
     .registerToolset(
       'mcp',
-      async (spec, ctx) => (await import('@agentctl/mcp')).mcpToolsetFactory(spec as never, ctx),
+      async (toolset, ctx) => (await import('@agentctl/mcp')).mcpToolsetFactory(toolset, ctx),
       { description: 'An MCP server over stdio or HTTP.', capabilities: { needsNetwork: true } },
     )
     .registerRemoteAgent('a2a', async (spec) => (await import('@agentctl/server')).a2aRemoteAgent(spec));
-  for (const [name, factory] of Object.entries(BUILTIN_TOOLS)) {
-    registry.registerBuiltinTool(name, (options, ctx) =>
-      (factory as (o: unknown) => never)({ root: ctx.root, ...options }),
-    );
-  }
   return registry;
 }

@@ -1,13 +1,14 @@
-import { InMemorySessionStore } from '@agentctl/core';
+import { BUILTIN_TOOLS, InMemorySessionStore } from '@agentctl/core';
 import {
   loggingFromOptions,
   redactionFromOptions,
   retryFromOptions,
   timeoutFromOptions,
 } from './compile/builtin-middleware.js';
-import { BUILTIN_MIDDLEWARE_SCHEMAS, OFFLINE_OPTIONS_SCHEMA } from './compile/builtin-middleware-schemas.js';
+import { BUILTIN_MIDDLEWARE_SCHEMAS, NO_OPTIONS_SCHEMA } from './compile/builtin-middleware-schemas.js';
 import { offlineProvider } from './compile/offline-provider.js';
 import { Registry } from './registry.js';
+import { BUILTIN_TOOL_SCHEMAS } from './toolbox/builtin-tool-schemas.js';
 import { TOOLBOX } from './toolbox/toolbox.js';
 import { commandTool } from './tools/command-tool.js';
 import { httpTool } from './tools/http-tool.js';
@@ -17,8 +18,9 @@ const mw = BUILTIN_MIDDLEWARE_SCHEMAS;
 
 /**
  * A registry with the built-ins: provider `offline`; middleware retry, timeout, logging,
- * redaction; memory `memory`; tool kinds module, http, command; the toolbox built-ins shell,
- * filesystem, fetch, think, todo, memory.
+ * redaction; memory `memory`; tool kinds module, http, command; the built-in tools of core
+ * (current_time, read_file, list_dir, http_get, user_input) and of the toolbox (shell,
+ * filesystem, fetch, think, todo, memory), each with its options schema.
  *
  * @example
  * const registry = createRegistry().registerProvider('openai', (model) => openai(model));
@@ -27,7 +29,7 @@ export function createRegistry(): Registry {
   const registry = new Registry()
     .registerProvider('offline', offlineProvider, {
       description: 'Offline models: echo, script, auto, replay. Needs no key and no network.',
-      schema: OFFLINE_OPTIONS_SCHEMA,
+      schema: NO_OPTIONS_SCHEMA,
       capabilities: { ownsRetries: false, needsNetwork: false },
     })
     .registerMiddleware('retry', retryFromOptions, { description: 'Retries failed calls.', schema: mw.retry })
@@ -37,13 +39,31 @@ export function createRegistry(): Registry {
       description: 'Redacts secrets from text.',
       schema: mw.redaction,
     })
-    .registerMemory('memory', () => new InMemorySessionStore(), { description: 'In process, lost on exit.' })
+    .registerMemory('memory', () => new InMemorySessionStore(), {
+      description: 'In process, lost on exit.',
+      schema: NO_OPTIONS_SCHEMA,
+    })
     .registerToolKind('module', moduleTool, { description: 'A tool exported by a .ts/.js module.' })
     .registerToolKind('http', httpTool, {
       description: 'An HTTP request.',
-      capabilities: { needsNetwork: true },
+      capabilities: { needsNetwork: true, asksApproval: true },
     })
-    .registerToolKind('command', commandTool, { description: 'A command run without a shell.' });
-  for (const [name, factory] of Object.entries(TOOLBOX)) registry.registerBuiltinTool(name, factory);
+    .registerToolKind('command', commandTool, {
+      description: 'A command run without a shell.',
+      capabilities: { asksApproval: true },
+    });
+  for (const [name, factory] of Object.entries(BUILTIN_TOOLS)) {
+    const make = factory as (options: Record<string, unknown>) => ReturnType<typeof factory>;
+    registry.registerBuiltinTool(name, (options, ctx) => make({ root: ctx.root, ...options }), {
+      description: BUILTIN_TOOL_SCHEMAS[name].description as string,
+      schema: BUILTIN_TOOL_SCHEMAS[name],
+    });
+  }
+  for (const [name, factory] of Object.entries(TOOLBOX)) {
+    registry.registerBuiltinTool(name, factory, {
+      description: BUILTIN_TOOL_SCHEMAS[name].description as string,
+      schema: BUILTIN_TOOL_SCHEMAS[name],
+    });
+  }
   return registry;
 }

@@ -1,15 +1,18 @@
 export { parseDuration } from '@agentctl/core';
 export { type ConfigAssets, configAssets } from './assets.js';
+export { NO_OPTIONS_SCHEMA } from './compile/builtin-middleware-schemas.js';
 export { CassetteError, readCassette, writeCassette } from './compile/cassette-file.js';
 export { type CompileOptions, compileProject, type Runtime } from './compile/compile-project.js';
 export { connectToolsets } from './compile/connect-toolsets.js';
 export { renderInstruction } from './compile/instruction.js';
 export type { MadeMemory } from './compile/make-memory.js';
 export { CATALOGUE_DATE, type ModelInfo, modelInfo } from './compile/model-catalogue.js';
+export { type NetworkUse, networkUses } from './compile/network-plugins.js';
 export { toScriptTurn } from './compile/offline-provider.js';
 export { connectMemories, type OpenedMemory, openMemory } from './compile/open-memory.js';
 export type { ProviderWrapper } from './compile/resolve-model.js';
 export { createRegistry } from './create-registry.js';
+export type * from './definitions.js';
 export { type Diagnostic, formatDiagnostic, type SourceRange } from './diagnostic.js';
 export { parseDotenv } from './env/dotenv.js';
 export { type Env, interpolate, MissingEnvError } from './env/interpolate.js';
@@ -19,13 +22,21 @@ export { didYouMean } from './load/did-you-mean.js';
 export { type LoadedProject, type LoadOptions, loadProject } from './load/load-project.js';
 export type { DataPath } from './load/node-range.js';
 export type { ProjectSpecs, SpecEntry } from './load/project-specs.js';
+export { normalise } from './normalise/normalise.js';
 export { normaliseQueue, type QueueSettings } from './normalise/normalise-queue.js';
 export { findProjectRoot, PROJECT_FILE } from './project-root.js';
 export {
   type BuiltinToolFactory,
+  type Descriptor,
+  type DescriptorMeta,
   type FactoryContext,
+  type JsonSchema,
   type MemoryFactory,
   type MiddlewareFactory,
+  type PluginCapabilities,
+  type PluginKind,
+  type PluginProblem,
+  type PluginRule,
   type ProviderFactory,
   Registry,
   type RemoteAgentFactory,
@@ -33,6 +44,8 @@ export {
   type ToolKindFactory,
   type ToolsetFactory,
 } from './registry.js';
+export { PLUGIN_SCHEMA_ID, pluginSchema } from './schema/plugin-schema.js';
+export { builtinInlineKeys, projectSchema } from './schema/project-schema.js';
 export { KINDS, type Kind, loadSchema, SCHEMA_DIR } from './schemas.js';
 export type * from './spec-types.js';
 export { type FilesystemOptions, filesystem } from './toolbox/filesystem.js';

@@ -7,9 +7,9 @@ import type {
   ModelProvider,
   SessionStore,
 } from '@agentctl/core';
+import type { MemoryDefinition, ToolDefinition, ToolsetDefinition } from './definitions.js';
 import type { Env } from './env/interpolate.js';
 import type { Secrets } from './env/secrets.js';
-import type { MemorySpec, ToolSpec, ToolsetSpec } from './spec-types.js';
 
 /** What a factory gets besides its spec: where it was written and how to resolve paths there. */
 export interface FactoryContext {
@@ -34,24 +34,27 @@ export type ProviderFactory = (
   model: ModelDefinition,
   ctx: FactoryContext,
 ) => ModelProvider | Promise<ModelProvider>;
-/** Makes a middleware from its options (snake_case keys, as written). */
+/** Makes a middleware from its options (camelCased, durations in ms where its schema says so). */
 export type MiddlewareFactory = (
   options: Record<string, unknown>,
   ctx: FactoryContext,
 ) => Middleware | Promise<Middleware>;
-/** Makes a memory backend; it may also be a session store. */
+/** Makes a memory backend from its definition (path resolved inside the project); it may also be a session store. */
 export type MemoryFactory = (
-  spec: MemorySpec,
+  memory: MemoryDefinition,
   ctx: FactoryContext,
 ) => (MemoryProvider & Partial<SessionStore>) | Promise<MemoryProvider & Partial<SessionStore>>;
-/** Opens a toolset (an MCP server) and lists its tools. */
+/** Opens a toolset (an MCP server) from its definition and lists its tools. */
 export type ToolsetFactory = (
-  spec: ToolsetSpec,
+  toolset: ToolsetDefinition,
   ctx: FactoryContext,
 ) => Promise<{ tools: AnyTool[]; dispose(): Promise<void> }>;
-/** Makes a tool from a tool spec of one implementation kind (`module`, `http`, `command`, ...). */
-export type ToolKindFactory = (spec: ToolSpec, ctx: FactoryContext) => AnyTool | Promise<AnyTool>;
-/** Makes a built-in tool (`- builtin: NAME`) from its options; a toolbox entry may make several. */
+/** Makes a tool from a tool definition of one implementation kind (`module`, `http`, `command`, ...). */
+export type ToolKindFactory = (tool: ToolDefinition, ctx: FactoryContext) => AnyTool | Promise<AnyTool>;
+/**
+ * Makes a built-in tool (`- builtin: NAME`) from its options (camelCased, durations in ms, `root`
+ * resolved); a toolbox entry may make several.
+ */
 export type BuiltinToolFactory = (
   options: Record<string, unknown>,
   ctx: FactoryContext,
@@ -77,6 +80,10 @@ export interface PluginCapabilities {
   ownsRetries?: boolean;
   /** It talks to the network (a model call, a server): `validate` never starts it. */
   needsNetwork?: boolean;
+  /** A tool kind whose tools ask a person before running unless the YAML says otherwise (command, http). */
+  asksApproval?: boolean;
+  /** A provider's API refuses these model settings as written (`temperature`, `top_p`): validate says so. */
+  unsupportedSettings?: readonly string[];
 }
 
 /** Everything a registration says about a plugin besides its factory. */

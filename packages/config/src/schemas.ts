@@ -3,6 +3,7 @@ import type { Options, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { configAssets } from './assets.js';
 import { precompiledValidators } from './load/precompiled-validators.js';
+import { loaderPluginSchema } from './schema/plugin-schema.js';
 
 /** Absolute path of the `schemas/` folder: the JSON Schemas the loader enforces. */
 export const SCHEMA_DIR: string = configAssets().schemaDir;
@@ -43,7 +44,11 @@ const cache = new Map<string, object>();
 
 /** The JSON Schema of one kind (`agent`, `model`, ...), or the entry schema that dispatches on `kind`. */
 export function loadSchema(kind = 'agentctl'): object {
-  const known = kind === 'agentctl' || kind === 'common' || (KINDS as readonly string[]).includes(kind);
+  const known =
+    kind === 'agentctl' ||
+    kind === 'common' ||
+    kind === 'plugins' ||
+    (KINDS as readonly string[]).includes(kind);
   if (!known) throw new TypeError(`unknown schema "${kind}"; known: agentctl, ${KINDS.join(', ')}`);
   let schema = cache.get(kind);
   if (!schema) {
@@ -57,7 +62,10 @@ export function loadSchema(kind = 'agentctl'): object {
 export function createSchemaAjv(options: Options = SCHEMA_AJV_OPTIONS): Ajv2020 {
   const ajv = new (ajv2020Class())(options);
   for (const file of readdirSync(SCHEMA_DIR)) {
-    if (file.endsWith('.schema.json')) ajv.addSchema(loadSchema(file.slice(0, -'.schema.json'.length)));
+    if (!file.endsWith('.schema.json')) continue;
+    const name = file.slice(0, -'.schema.json'.length);
+    // Plugin options are checked by the plugin-options rule against the registry in use.
+    ajv.addSchema(name === 'plugins' ? loaderPluginSchema() : loadSchema(name));
   }
   return ajv;
 }

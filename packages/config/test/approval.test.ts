@@ -47,10 +47,16 @@ async function compile(files: Record<string, string>) {
   const registry = createRegistry();
   const given: Record<string, unknown>[] = [];
   for (const [name, factory] of Object.entries(BUILTIN_TOOLS)) {
-    registry.registerBuiltinTool(name, (options, ctx) => {
-      given.push(options);
-      return (factory as (o: unknown) => AnyTool)({ root: ctx.root, ...options });
-    });
+    // Re-registered with the built-in's descriptor: its options schema still types the options.
+    const meta = registry.describe('builtinTool', name);
+    registry.registerBuiltinTool(
+      name,
+      (options, ctx) => {
+        given.push(options);
+        return (factory as (o: unknown) => AnyTool)({ root: ctx.root, ...options });
+      },
+      meta,
+    );
   }
   const compiled = await compileProject(loaded, { env: {}, registry });
   return { root, given, ...compiled };
@@ -205,9 +211,9 @@ describe('built-in tool options', () => {
     });
     const text = diagnostics.map(formatDiagnostic).join('\n');
     expect(text).toContain(
-      '`allowed_hosts` is not an option of built-in `current_time` (its options: timezone)',
+      'error: built-in current_time: unknown option `allowed_hosts` (known: timezone) [plugin-options]',
     );
-    expect(text).toMatch(/agents\/a\.yaml:6:\d+: error: .*(outside|escape|leaves)/);
+    expect(text).toMatch(/agents\/a\.yaml:6:\d+: error: .*(outside|escape|leaves).*\[file-path\]/);
   });
 });
 

@@ -62,7 +62,7 @@ describe('the one path resolver', () => {
       'agents/memory/m.yaml': 'kind: memory\nname: store\nbackend: file\npath: ./sessions\n',
     });
     const registry = createRegistry().registerMemory('file', async (spec, ctx) =>
-      (await import('../../store-file/src/index.js')).fileMemoryBackend(spec as never, ctx),
+      (await import('../../store-file/src/index.js')).fileMemoryBackend(spec, ctx),
     );
     const loaded = await loadProject({ project: root, env: {}, registry });
     expect(loaded.diagnostics).toEqual([]);

@@ -8,8 +8,9 @@ async function compile(tools: string) {
     'agents/a.yaml': `kind: agent\nname: a\nmodel: offline/echo\ntools:\n${tools}`,
   });
   const loaded = await loadProject({ project: root, env: {} });
-  const registry = createRegistry().registerBuiltinTool('user_input', BUILTIN_TOOLS.user_input);
-  registry.registerBuiltinTool('current_time', BUILTIN_TOOLS.current_time);
+  const registry = createRegistry();
+  for (const name of ['user_input', 'current_time'] as const)
+    registry.registerBuiltinTool(name, BUILTIN_TOOLS[name], registry.describe('builtinTool', name));
   const compiled = await compileProject(loaded, { env: {}, registry });
   return { loaded, ...compiled };
 }
@@ -39,7 +40,7 @@ describe('builtin: user_input', () => {
     const { diagnostics } = await compile('  - builtin: current_time\n    description: what time\n');
     expect(diagnostics.map(formatDiagnostic)).toEqual([
       expect.stringMatching(
-        /`description` is not an option of built-in `current_time` \(its options: timezone\)/,
+        /built-in current_time: unknown option `description` \(known: timezone\) \[plugin-options\]/,
       ),
     ]);
   });

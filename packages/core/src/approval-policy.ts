@@ -21,14 +21,6 @@ export interface ApprovalPolicyOptions {
   deny?: ApprovalRule[];
 }
 
-/** The kinds of tool a project declares, for {@link defaultNeedsApproval}. */
-export type ToolKind = 'builtin' | 'module' | 'http' | 'command' | 'mcp' | 'agent';
-
-/** Whether tools of a kind ask before running when nothing says otherwise: command and HTTP tools do. */
-export function defaultNeedsApproval(kind: ToolKind | (string & {})): boolean {
-  return kind === 'command' || kind === 'http';
-}
-
 /**
  * Builds an approval policy: deny rules first, then allow rules, then the tool's mode decides
  * whether to ask. A tool with no mode in `tools` keeps its own `needsApproval` when it declares

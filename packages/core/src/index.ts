@@ -21,8 +21,6 @@ export {
   type ApprovalMode,
   type ApprovalPolicyOptions,
   createApprovalPolicy,
-  defaultNeedsApproval,
-  type ToolKind,
 } from './approval-policy.js';
 export {
   APPROVAL_RULE_GRAMMAR,
@@ -73,6 +71,7 @@ export { type HistoryWindow, windowOf } from './loop/history-window.js';
 export { type SchemaCheck, type SchemaValidator, schemaValidator } from './loop/schema-validator.js';
 export { CANCELLED_RESULT, ensureToolResultsComplete, findPairingProblem } from './loop/tool-pairing.js';
 export { InMemoryMemory, type MemoryProvider } from './memory.js';
+export type { MemoryDefinition, RetentionDefinition } from './memory-definition.js';
 export {
   type ImageContent,
   type ImageMediaType,
@@ -220,6 +219,7 @@ export {
   runProcess,
 } from './tools/run-process.js';
 export { type UserInputArgs, type UserInputOptions, userInput } from './tools/user-input.js';
+export type { McpServerDefinition, ToolsetDefinition } from './toolset-definition.js';
 export {
   addUsage,
   costOf,

@@ -3,7 +3,6 @@ import {
   type AnyTool,
   createAgent,
   createApprovalPolicy,
-  defaultNeedsApproval,
   defineTool,
   type Message,
   type ToolCall,
@@ -111,14 +110,6 @@ describe('createApprovalPolicy', () => {
     );
     expect(() => createApprovalPolicy({ tools: { x: 'sometimes' as never } })).toThrow(/approval\.tools\.x/);
     expect(() => createApprovalPolicy({ allow: [{} as never] })).toThrow(/approval rule allow\[0\]/);
-  });
-
-  it('command and HTTP tools need approval by default', () => {
-    expect(defaultNeedsApproval('command')).toBe(true);
-    expect(defaultNeedsApproval('http')).toBe(true);
-    expect(defaultNeedsApproval('module')).toBe(false);
-    expect(defaultNeedsApproval('builtin')).toBe(false);
-    expect(defaultNeedsApproval('mcp')).toBe(false);
   });
 });
 

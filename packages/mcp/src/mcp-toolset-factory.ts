@@ -1,16 +1,17 @@
+import type { ToolsetDefinition } from '@agentctl/core';
 import { createMcpToolset, type McpToolset } from './mcp-toolset.js';
-import type { McpToolsetContext, McpToolsetSpec } from './mcp-toolset-spec.js';
+import type { McpToolsetContext } from './mcp-toolset-spec.js';
 
 /**
- * The registry entry for `kind: toolset` with `mcp:`: checks the server spec (one of `command`
- * or `url`), then connects and lists tools (or defers that to `load()` when `lazy`).
+ * The registry entry for `kind: toolset` with `mcp:`, from the normalised toolset definition:
+ * checks the server (one of `command` or `url`), then connects and lists tools.
  *
  * @example
  * registry.toolsets.set('mcp', mcpToolsetFactory);
  * const toolset = await mcpToolsetFactory(spec, { root: projectDir });
  */
 export async function mcpToolsetFactory(
-  spec: McpToolsetSpec,
+  spec: ToolsetDefinition,
   context: McpToolsetContext,
 ): Promise<McpToolset> {
   const server = spec.mcp as unknown as Record<string, unknown> | undefined;
@@ -28,5 +29,6 @@ export async function mcpToolsetFactory(
       throw new TypeError(`toolset "${spec.name}": mcp.url "${String(server?.url)}" is not a valid URL`);
     }
   }
-  return createMcpToolset(spec, context);
+  const { timeoutMs, description: _, ...rest } = spec;
+  return createMcpToolset({ ...rest, timeout: timeoutMs }, context);
 }

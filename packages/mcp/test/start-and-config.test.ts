@@ -159,16 +159,16 @@ describe('mcpToolsetFactory', () => {
     );
   });
 
-  it('takes the toolset as YAML writes it: duration strings, approval per tool, cwd relative to the file', async () => {
+  it('takes the normalised toolset definition: timeout in ms, approval per tool, cwd relative to the file', async () => {
     const resolved: string[] = [];
     const set = await mcpToolsetFactory(
       {
         name: 'yaml',
         mcp: { command: process.execPath, args: [fixture('env-cwd.js')], cwd: './work' },
         prefix: 'y_',
-        timeout: '2s',
+        timeoutMs: 2000,
         approval: { y_where: 'once-per-session', '*': 'always' },
-        ...({ kind: 'toolset', description: 'from YAML' } as object),
+        description: 'from YAML',
       },
       {
         root,
@@ -190,8 +190,9 @@ describe('mcpToolsetFactory', () => {
     } finally {
       await set.dispose();
     }
+    // From code, a duration string is read by createMcpToolset; from YAML, config normalised it.
     await expect(
-      mcpToolsetFactory({ name: 'bad', mcp: { command: 'x' }, timeout: 'soon' }, { root }),
+      createMcpToolset({ name: 'bad', mcp: { command: 'x' }, timeout: 'soon' }, { root }),
     ).rejects.toThrow('toolset "bad": timeout: "soon" is not a duration (use e.g. 500ms, 30s, 2m, 1h)');
   });
 

@@ -10,10 +10,9 @@ export {
 } from './errors.js';
 export type { LockOptions } from './file-lock.js';
 export {
-  durationMs,
   FILE_MEMORY_BACKEND,
   type FileMemoryContext,
-  type FileMemorySpec,
+  type FileMemoryDefinition,
   fileMemoryBackend,
 } from './file-memory-backend.js';
 export {

@@ -1,26 +1,26 @@
-import { parseDuration, type RetentionSpec, retentionPolicy } from '@agentctl/core';
+import { type MemoryDefinition, parseDuration, retentionPolicy } from '@agentctl/core';
 import { urlProblem } from './connection-error.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { identifierProblem } from './tables.js';
 
-/** The `kind: memory` fields the postgres backend reads (snake_case as in YAML, camelCase from code). */
-export interface PostgresMemorySpec {
-  /** `postgres://USER:PASSWORD@HOST:PORT/DATABASE`, usually `${DATABASE_URL}`. */
-  url?: string;
-  retention?: RetentionSpec;
+/**
+ * What the postgres backend reads of a memory definition (config passes the whole normalised one):
+ * `url` is `postgres://USER:PASSWORD@HOST:PORT/DATABASE`, usually `${DATABASE_URL}`.
+ */
+export type PostgresMemorySpec = Partial<Pick<MemoryDefinition, 'url' | 'retention'>> & {
   options?: PostgresMemoryOptions;
-}
+};
 
-/** `options:` of a postgres memory, as written in YAML. */
+/** `options:` of a postgres memory, normalised (YAML writes them snake_case). */
 export interface PostgresMemoryOptions {
   /** Most connections per process. Default 10. */
-  pool_size?: number;
+  poolSize?: number;
   /** PostgreSQL schema of the tables. Default `public`. */
   schema?: string;
   /** Prefix of the table names. Default `agentctl_`. */
-  table_prefix?: string;
+  tablePrefix?: string;
   /** How long to wait for the server (a duration such as `5s`, or milliseconds). Default 10s. */
-  connect_timeout?: number | string;
+  connectTimeout?: number | string;
 }
 
 /** The name to register the backend under (`backend: postgres` in YAML). */
@@ -56,7 +56,7 @@ export function postgresStoreFromSpec(spec: PostgresMemorySpec): PostgresSession
   const options = spec.options ?? {};
   for (const [field, value] of [
     ['options.schema', options.schema],
-    ['options.table_prefix', options.table_prefix],
+    ['options.table_prefix', options.tablePrefix],
   ] as const) {
     const bad =
       value === undefined ? undefined : identifierProblem(value, field, field === 'options.table_prefix');
@@ -65,12 +65,12 @@ export function postgresStoreFromSpec(spec: PostgresMemorySpec): PostgresSession
   return new PostgresSessionStore({
     url: spec.url,
     schema: options.schema,
-    tablePrefix: options.table_prefix,
-    poolSize: options.pool_size,
+    tablePrefix: options.tablePrefix,
+    poolSize: options.poolSize,
     connectTimeoutMs:
-      options.connect_timeout === undefined
+      options.connectTimeout === undefined
         ? undefined
-        : parseDuration(options.connect_timeout, 'options.connect_timeout'),
+        : parseDuration(options.connectTimeout, 'options.connect_timeout'),
     retention: retentionPolicy(spec.retention),
   });
 }

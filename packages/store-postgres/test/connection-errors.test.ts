@@ -35,7 +35,7 @@ describe('connection problems are clear errors, never a hang', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
       const port = (silent.address() as { port: number }).port;
-      const spec = { url: `postgres://u:p@127.0.0.1:${port}/db`, options: { connect_timeout: '300ms' } };
+      const spec = { url: `postgres://u:p@127.0.0.1:${port}/db`, options: { connectTimeout: '300ms' } };
       await expect(postgresMemoryBackend(spec)).rejects.toThrow(/no answer before the connect timeout/);
     } finally {
       for (const s of sockets) s.destroy();
@@ -50,9 +50,9 @@ describe('connection problems are clear errors, never a hang', () => {
       /options\.schema "A B"/,
     );
     expect(() =>
-      postgresStoreFromSpec({ url: 'postgres://h/db', options: { connect_timeout: 'soon' } }),
+      postgresStoreFromSpec({ url: 'postgres://h/db', options: { connectTimeout: 'soon' } }),
     ).toThrow(/options\.connect_timeout: "soon" is not a duration/);
-    expect(() => postgresStoreFromSpec({ url: 'postgres://h/db', retention: { max_sessions: 0 } })).toThrow(
+    expect(() => postgresStoreFromSpec({ url: 'postgres://h/db', retention: { maxSessions: 0 } })).toThrow(
       /retention\.max_sessions must be a whole number/,
     );
   });

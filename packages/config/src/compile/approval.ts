@@ -7,7 +7,8 @@ import {
   globMatcher,
   parseApprovalRule,
 } from '@agentctl/core';
-import type { AgentSpec, ApprovalMode, ApprovalRuleSpec, ToolsetSpec } from '../spec-types.js';
+import type { ApprovalDefinition, ToolsetDefinition } from '../definitions.js';
+import type { ApprovalMode, ApprovalRuleSpec } from '../spec-types.js';
 
 // Modes declared where a tool comes from (a toolset's `approval`), kept beside the tool object so
 // that every agent using the tool gets the mode without the registry's types knowing about it.
@@ -22,7 +23,7 @@ export function declareApprovalMode(tool: AnyTool, mode: ApprovalMode): void {
  * The mode a toolset's `approval` gives one of its tools: the single mode, or the entry for the
  * name the model sees, then the server's own name, then the first matching `*` pattern.
  */
-export function toolsetApprovalMode(spec: ToolsetSpec, exposed: string): ApprovalMode | undefined {
+export function toolsetApprovalMode(spec: ToolsetDefinition, exposed: string): ApprovalMode | undefined {
   const approval = spec.approval;
   if (approval === undefined || typeof approval === 'string') return approval;
   const original =
@@ -39,10 +40,10 @@ export function toolsetApprovalMode(spec: ToolsetSpec, exposed: string): Approva
  * `needsApproval`). Undefined when nothing is declared, so each tool keeps its own setting.
  */
 export function agentApprovalPolicy(
-  approval: AgentSpec['approval'],
+  approval: ApprovalDefinition,
   tools: readonly AnyTool[],
 ): ApprovalPolicy | undefined {
-  const written = Object.entries(approval?.tools ?? {});
+  const written = Object.entries(approval.tools);
   const patterns = written
     .filter(([name]) => name.includes('*'))
     .map(([name, mode]) => [globMatcher(name), mode] as const);
@@ -61,8 +62,8 @@ export function agentApprovalPolicy(
       );
     }
   }
-  const allow = (approval?.allow ?? []).map((spec, i) => rule(spec, tools, `approval.allow[${i}]`));
-  const deny = (approval?.deny ?? []).map((spec, i) => rule(spec, tools, `approval.deny[${i}]`));
+  const allow = approval.allow.map((spec, i) => rule(spec, tools, `approval.allow[${i}]`));
+  const deny = approval.deny.map((spec, i) => rule(spec, tools, `approval.deny[${i}]`));
   if (Object.keys(modes).length === 0 && allow.length === 0 && deny.length === 0) return undefined;
   return createApprovalPolicy({ tools: modes, allow, deny });
 }

@@ -4,9 +4,9 @@ import {
   createAgent,
   LoopAgent,
   ParallelAgent,
-  parseDuration,
   SequentialAgent,
 } from '@agentctl/core';
+import type { AgentDefinition } from '../definitions.js';
 import type { SpecEntry } from '../load/project-specs.js';
 import type { AgentSpec } from '../spec-types.js';
 import { agentApprovalPolicy } from './approval.js';
@@ -32,11 +32,11 @@ export function buildAgent(entry: SpecEntry<AgentSpec>, compiler: Compiler): Pro
 }
 
 async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<Agent | undefined> {
-  const spec = compiler.resolved(entry);
+  const spec = compiler.definition('agent', entry);
   if (!spec) return undefined;
   const subAgents = await buildSubAgents(entry, spec, compiler);
   if (!subAgents) return undefined;
-  const type = spec.type ?? 'llm';
+  const type = spec.type;
   if (type === 'a2a') return buildRemote(entry, spec, compiler);
   if (type !== 'llm') {
     const base = { name: spec.name, description: spec.description, subAgents };
@@ -45,18 +45,18 @@ async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<A
         ? new SequentialAgent(base)
         : type === 'parallel'
           ? new ParallelAgent(base)
-          : new LoopAgent({ ...base, maxIterations: spec.max_iterations }),
+          : new LoopAgent({ ...base, maxIterations: spec.maxIterations }),
     );
   }
-  const model = await resolveModel(entry, compiler);
+  const model = await resolveModel(entry, spec, compiler);
   const tools = await resolveTools(entry, spec, compiler);
   const memory = await resolveMemory(entry, spec, compiler);
   const resolved = model
-    ? await resolveMiddleware(entry, spec, model.spec, model.provider, compiler)
+    ? await resolveMiddleware(entry, spec, model.definition, model.provider, compiler)
     : undefined;
   let template = spec.instruction;
-  if (spec.instruction_file !== undefined) {
-    const file = spec.instruction_file;
+  if (spec.instructionFile !== undefined) {
+    const file = spec.instructionFile;
     template = await compiler.attempt(entry, ['instruction_file'], 'file-path', () =>
       compiler.factoryContext(entry).readText(file, 'instruction file'),
     );
@@ -67,13 +67,12 @@ async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<A
     policy: agentApprovalPolicy(spec.approval, tools),
   }));
   if (!approval) return undefined;
-  const limits = await compiler.attempt(entry, ['limits'], 'schema', () => ({
-    maxIterations: spec.limits?.max_iterations,
-    maxTokens: spec.limits?.max_tokens,
-    timeout: parseDuration(spec.limits?.timeout),
-    toolTimeout: parseDuration(spec.limits?.tool_timeout),
-  }));
-  if (!limits) return undefined;
+  const limits = {
+    maxIterations: spec.limits.maxIterations,
+    maxTokens: spec.limits.maxTokens,
+    timeout: spec.limits.timeoutMs,
+    toolTimeout: spec.limits.toolTimeoutMs,
+  };
   const text = template;
   const config: AgentConfig = {
     name: spec.name,
@@ -86,16 +85,16 @@ async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<A
     middleware: resolved.middleware,
     memory: memory ?? undefined,
     approvalPolicy: approval.policy,
-    outputSchema: spec.output_schema,
+    outputSchema: spec.outputSchema,
     ...limits,
     temperature: spec.temperature ?? model.definition.temperature,
-    topP: spec.top_p ?? model.definition.topP,
-    maxOutputTokens: spec.max_output_tokens ?? model.definition.maxOutputTokens,
+    topP: spec.topP ?? model.definition.topP,
+    maxOutputTokens: spec.maxOutputTokens ?? model.definition.maxOutputTokens,
     subAgents,
-    outputKey: spec.output_key,
-    disallowTransferToParent: spec.disallow_transfer_to_parent,
-    disallowTransferToPeers: spec.disallow_transfer_to_peers,
-    maxHistory: spec.max_history,
+    outputKey: spec.outputKey,
+    disallowTransferToParent: spec.disallowTransferToParent,
+    disallowTransferToPeers: spec.disallowTransferToPeers,
+    maxHistory: spec.maxHistory,
   };
   return compiler.attempt(entry, ['name'], 'compile', () => createAgent(config));
 }
@@ -103,7 +102,7 @@ async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<A
 // A remote agent comes from the registry, so config needs no protocol client of its own.
 async function buildRemote(
   entry: SpecEntry<AgentSpec>,
-  spec: AgentSpec,
+  spec: AgentDefinition,
   compiler: Compiler,
 ): Promise<Agent | undefined> {
   const factory = compiler.registry.remoteAgents.get('a2a');
@@ -115,20 +114,19 @@ async function buildRemote(
     name: spec.name,
     description: spec.description ?? '',
     url: spec.url ?? '',
-    headers: spec.headers ?? {},
+    headers: spec.headers,
   };
   return compiler.attempt(entry, ['url'], 'compile', () => factory(remote, compiler.factoryContext(entry)));
 }
 
 async function buildSubAgents(
   entry: SpecEntry<AgentSpec>,
-  spec: AgentSpec,
+  spec: AgentDefinition,
   compiler: Compiler,
 ): Promise<Agent[] | undefined> {
   const out: Agent[] = [];
   let ok = true;
-  for (const [i, ref] of (spec.sub_agents ?? []).entries()) {
-    const name = typeof ref === 'string' ? ref : ref.name;
+  for (const [i, name] of spec.subAgents.entries()) {
     const child = compiler.specs.agent.get(name) as SpecEntry<AgentSpec> | undefined;
     if (!child) {
       compiler.error(entry, ['sub_agents', i], 'unresolved-reference', `agent \`${name}\` is not defined`);

@@ -30,8 +30,8 @@ export const BUILTIN_MIDDLEWARE_SCHEMAS: Readonly<Record<string, JsonSchema>> = 
   }),
 };
 
-/** The options of the `offline` provider: none. */
-export const OFFLINE_OPTIONS_SCHEMA: JsonSchema = {
+/** The options schema of a plugin that takes none (the `offline` provider, the `memory` and `file` backends). */
+export const NO_OPTIONS_SCHEMA: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {},

@@ -1,45 +1,34 @@
-import {
-  logging,
-  type Middleware,
-  parseDuration,
-  type RetryOptions,
-  redaction,
-  retry,
-  timeout,
-} from '@agentctl/core';
+import { logging, type Middleware, type RetryOptions, redaction, retry, timeout } from '@agentctl/core';
 
+// Options arrive normalised (camelCase, durations in ms: see normaliseOptions).
 type Options = Record<string, unknown>;
 
-function duration(value: unknown): number | undefined {
-  return parseDuration(value as number | string | undefined);
-}
-
-/** `retry` from YAML: max_attempts, initial_delay, max_delay, on. */
+/** `retry`: maxAttempts, initialDelay, maxDelay (ms), on. */
 export function retryFromOptions(options: Options): Middleware {
   return retry(retryOptions(options));
 }
 
-/** The options of a YAML `retry` middleware, durations read. */
+/** The options of a `retry` middleware, typed. */
 export function retryOptions(options: Options): RetryOptions {
   return {
-    maxAttempts: options.max_attempts as number | undefined,
-    initialDelay: duration(options.initial_delay),
-    maxDelay: duration(options.max_delay),
+    maxAttempts: options.maxAttempts as number | undefined,
+    initialDelay: options.initialDelay as number | undefined,
+    maxDelay: options.maxDelay as number | undefined,
     on: options.on as Array<'model_call' | 'tool_call'> | undefined,
   };
 }
 
-/** `timeout` from YAML: model, tool (durations). */
+/** `timeout`: model, tool (ms). */
 export function timeoutFromOptions(options: Options): Middleware {
-  return timeout({ model: duration(options.model), tool: duration(options.tool) });
+  return timeout({ model: options.model as number | undefined, tool: options.tool as number | undefined });
 }
 
-/** `logging` from YAML: verbose. */
+/** `logging`: verbose. */
 export function loggingFromOptions(options: Options): Middleware {
   return logging({ verbose: options.verbose === true });
 }
 
-/** `redaction` from YAML: patterns (regular expressions as strings), builtins, replacement. */
+/** `redaction`: patterns (regular expressions as strings), builtins, replacement. */
 export function redactionFromOptions(options: Options): Middleware {
   const patterns = ((options.patterns as string[] | undefined) ?? []).map((p) => new RegExp(p, 'g'));
   return redaction({

@@ -10,6 +10,7 @@ import type { Registry } from '../registry.js';
 import type { AgentSpec } from '../spec-types.js';
 import { buildAgent } from './build-agent.js';
 import { Compiler } from './compiler.js';
+import { registryDiagnostics } from './registry-check.js';
 import type { ProviderWrapper } from './resolve-model.js';
 
 /** Options of {@link compileProject}. */
@@ -51,10 +52,12 @@ export async function compileProject(
   project: LoadedProject,
   options: CompileOptions = {},
 ): Promise<{ runtime?: Runtime; diagnostics: Diagnostic[] }> {
-  const loadErrors = project.diagnostics.filter((d) => d.severity === 'error');
-  if (loadErrors.length > 0) return { diagnostics: project.diagnostics };
+  const registry = options.registry ?? createRegistry();
+  const unchecked = registryDiagnostics(project, registry);
+  const checked = [...project.diagnostics, ...unchecked].sort(compareDiagnostics);
+  if (checked.some((d) => d.severity === 'error')) return { diagnostics: checked };
   const env = await projectEnv(project.root, project.specs, options.env);
-  const compiler = new Compiler(project.root, project.specs, options.registry ?? createRegistry(), env);
+  const compiler = new Compiler(project.root, project.specs, registry, env);
   compiler.modelOverride = options.model;
   compiler.wrapProvider = options.wrapProvider;
   const agents = new Map<string, Agent>();

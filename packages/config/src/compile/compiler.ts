@@ -1,11 +1,16 @@
 import type { Agent, AnyTool, MemoryProvider, ModelProvider } from '@agentctl/core';
+import type { DefinitionByKind, ProjectDefinition } from '../definitions.js';
 import { type Diagnostic, diagnostic, type SourceRange } from '../diagnostic.js';
 import { type Env, interpolate, interpolateDeep, MissingEnvError } from '../env/interpolate.js';
 import { isSecretPath, Secrets } from '../env/secrets.js';
 import type { DataPath } from '../load/node-range.js';
 import type { ProjectSpecs, SpecEntry } from '../load/project-specs.js';
+import { normalise } from '../normalise/normalise.js';
+import { normaliseProject } from '../normalise/normalise-project.js';
 import { readProjectFile, resolveProjectPath } from '../paths.js';
 import type { FactoryContext, Registry } from '../registry.js';
+import type { Kind } from '../schemas.js';
+import type { SpecByKind } from '../spec-types.js';
 import { importModule } from './import-module.js';
 import type { ProviderWrapper } from './resolve-model.js';
 
@@ -25,6 +30,8 @@ export class Compiler {
   /** Wraps every provider made (`agentctl run --record`). */
   wrapProvider?: ProviderWrapper;
   readonly #interpolated = new WeakMap<object, unknown>();
+  readonly #definitions = new WeakMap<object, unknown>();
+  #project?: ProjectDefinition;
 
   constructor(
     readonly root: string,
@@ -71,6 +78,33 @@ export class Compiler {
     });
     this.#interpolated.set(entry as object, ok ? (value as object) : false);
     return ok ? value : undefined;
+  }
+
+  /** The project's definition (`agentctl.yaml`, or none), `${VAR}` resolved. */
+  get project(): ProjectDefinition {
+    const entry = this.specs.project;
+    this.#project ??= normaliseProject(entry && this.resolved(entry));
+    return this.#project;
+  }
+
+  /**
+   * The entry's definition: `${VAR}` resolved, then normalised (camelCase, defaults, ms). Undefined,
+   * with a diagnostic, when a variable is unset or a value that came from one is not valid.
+   */
+  definition<K extends Kind>(kind: K, entry: SpecEntry<SpecByKind[K]>): DefinitionByKind[K] | undefined {
+    if (this.#definitions.has(entry)) return this.#definitions.get(entry) as DefinitionByKind[K] | undefined;
+    const spec = this.resolved(entry);
+    let made: DefinitionByKind[K] | undefined;
+    if (spec) {
+      try {
+        made = normalise(kind, spec, this.registry);
+      } catch (error) {
+        // Only a `${VAR}` the schema could not see gets here (a duration such as `timeout: ${T}`).
+        this.error(entry, ['name'], 'schema', (error as Error).message);
+      }
+    }
+    this.#definitions.set(entry, made);
+    return made;
   }
 
   /** What a factory receives for a spec written in `entry`'s file. */

@@ -7,13 +7,15 @@ import type { LoadedProject } from '../load/load-project.js';
 import type { SpecEntry } from '../load/project-specs.js';
 import type { Registry } from '../registry.js';
 import { excerpt } from '../rules/excerpt.js';
-import type { AgentSpec, ToolsetSpec } from '../spec-types.js';
+import type { AgentSpec } from '../spec-types.js';
 import { Compiler } from './compiler.js';
+import { networkUses, toolsetKindOf } from './network-plugins.js';
 
 const matches = (pattern: string, names: readonly string[]) => names.some((n) => globMatcher(pattern)(n));
 
 /**
- * `validate --connect`: starts every toolset's server, lists its real tools, and checks the names
+ * `validate --connect`: starts the server of every toolset whose kind needs the network (what an
+ * offline validate could not reach, see {@link networkUses}), lists its real tools, and checks the names
  * the YAML writes against them: the toolset's `include`/`exclude` and `approval` keys (server
  * names, or names with the prefix), and agents' approval keys that carry a toolset's prefix. No
  * model is called; every server is stopped before this returns.
@@ -28,10 +30,13 @@ export async function connectToolsets(
   const report = (entry: SpecEntry, path: Array<string | number>, message: string, key = false) =>
     out.push(diagnostic(entry.file, entry.locate(path, { key }), 'mcp-names', message));
   const exposedBySet = new Map<string, { prefix: string; names: string[] }>();
-  for (const entry of project.specs.toolset.values()) {
-    const spec = compiler.resolved(entry as SpecEntry<ToolsetSpec>);
-    const factory = compiler.registry.toolsets.get('mcp');
-    if (!spec || !factory) continue;
+  const reach = networkUses(project, compiler.registry).filter((use) => use.kind === 'toolset');
+  for (const { name } of reach) {
+    const entry = project.specs.toolset.get(name);
+    const kind = entry && toolsetKindOf(entry.spec as object, compiler.registry);
+    const factory = kind === undefined ? undefined : compiler.registry.toolsets.get(kind);
+    const spec = entry && compiler.definition('toolset', entry);
+    if (!entry || !spec || !factory) continue;
     // Opened unfiltered and unprefixed: the names are the server's own.
     const bare = { ...spec, include: undefined, exclude: undefined, prefix: undefined, approval: undefined };
     const opened = await compiler.attempt(entry, ['mcp'], 'toolset', () =>

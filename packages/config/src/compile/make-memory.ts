@@ -1,7 +1,6 @@
-import type { MemoryProvider, SessionStore } from '@agentctl/core';
+import type { MemoryDefinition, MemoryProvider, SessionStore } from '@agentctl/core';
 import type { DataPath } from '../load/node-range.js';
 import type { SpecEntry } from '../load/project-specs.js';
-import type { MemorySpec } from '../spec-types.js';
 import type { Compiler } from './compiler.js';
 
 /** A memory backend's product: a MemoryProvider, often a session store too. */
@@ -18,12 +17,13 @@ export async function makeMemory(
   where: SpecEntry,
   wherePath: DataPath,
 ): Promise<MadeMemory | undefined> {
-  const entry = compiler.specs.memory.get(name) as SpecEntry<MemorySpec> | undefined;
-  const memorySpec: MemorySpec | undefined = entry
-    ? compiler.resolved(entry)
-    : { kind: 'memory', name, backend: name };
-  if (!memorySpec) return undefined;
-  const backend = memorySpec.backend ?? 'file';
+  const entry = compiler.specs.memory.get(name);
+  // A name with no document is a backend used with its defaults (`memory: memory`).
+  const memory: MemoryDefinition | undefined = entry
+    ? compiler.definition('memory', entry)
+    : { name, backend: name, options: {} };
+  if (!memory) return undefined;
+  const backend = memory.backend;
   const factory = compiler.registry.memory.get(backend);
   const at = entry ?? where;
   const atPath = entry ? ['backend'] : wherePath;
@@ -38,13 +38,13 @@ export async function makeMemory(
   }
   // The path is relative to the memory document's file, as validate reads it, and confined
   // by the path resolver before any backend writes there.
-  const field = memorySpec.path !== undefined ? ['path'] : memorySpec.url !== undefined ? ['url'] : atPath;
-  const memory = await compiler.attempt(at, field, 'memory', () => {
+  const field = memory.path !== undefined ? ['path'] : memory.url !== undefined ? ['url'] : atPath;
+  const made = await compiler.attempt(at, field, 'memory', () => {
     const ctx = compiler.factoryContext(at);
-    const path = memorySpec.path === undefined ? undefined : ctx.resolvePath(memorySpec.path);
-    return factory({ ...memorySpec, path }, ctx);
+    const path = memory.path === undefined ? undefined : ctx.resolvePath(memory.path);
+    return factory({ ...memory, path }, ctx);
   });
   // A store holding connections (postgres) lets them go with the generation.
-  if (memory?.close) compiler.disposers.push(() => memory.close?.() ?? Promise.resolve());
-  return memory;
+  if (made?.close) compiler.disposers.push(() => made.close?.() ?? Promise.resolve());
+  return made;
 }

@@ -1,20 +1,26 @@
-import { type Middleware, type ModelProvider, ownsRetries, retry } from '@agentctl/core';
+import {
+  type Middleware,
+  type ModelDefinition,
+  type ModelProvider,
+  ownsRetries,
+  retry,
+} from '@agentctl/core';
+import type { AgentDefinition, MiddlewareDefinition } from '../definitions.js';
 import type { SpecEntry } from '../load/project-specs.js';
-import type { AgentSpec, MiddlewareSpec, ModelSpec } from '../spec-types.js';
 import { retryOptions } from './builtin-middleware.js';
 import type { Compiler } from './compiler.js';
 
 async function fromModule(
-  entry: SpecEntry<MiddlewareSpec>,
-  spec: MiddlewareSpec,
+  entry: SpecEntry,
+  spec: MiddlewareDefinition,
   options: Record<string, unknown>,
   compiler: Compiler,
 ): Promise<Middleware> {
   const ctx = compiler.factoryContext(entry);
   const mod = await ctx.importModule(ctx.resolvePath(spec.module as string));
-  const value = mod[spec.export ?? 'default'];
+  const value = mod[spec.export];
   if (typeof value !== 'function')
-    throw new Error(`module ${spec.module} has no function exported as \`${spec.export ?? 'default'}\``);
+    throw new Error(`module ${spec.module} has no function exported as \`${spec.export}\``);
   // A middleware takes (action, next); anything taking fewer parameters is a factory of one.
   if (value.length >= 2) return value as Middleware;
   const made = await (value as (o: Record<string, unknown>) => unknown)(options);
@@ -30,9 +36,9 @@ async function fromModule(
  * of multiplying its attempts, and is kept only for the tool calls it names.
  */
 export async function resolveMiddleware(
-  agent: SpecEntry<AgentSpec>,
-  spec: AgentSpec,
-  model: ModelSpec,
+  agent: SpecEntry,
+  spec: AgentDefinition,
+  model: ModelDefinition,
   provider: ModelProvider,
   compiler: Compiler,
 ): Promise<{ middleware: Middleware[]; provider: ModelProvider } | undefined> {
@@ -72,15 +78,13 @@ export async function resolveMiddleware(
       factory(options, compiler.factoryContext(entry)),
     );
   };
-  for (const [i, ref] of (spec.middleware ?? []).entries()) {
-    const name = typeof ref === 'string' ? ref : Object.keys(ref)[0];
-    const given = typeof ref === 'string' ? {} : (ref[name] ?? {});
-    const doc = compiler.specs.middleware.get(name) as SpecEntry<MiddlewareSpec> | undefined;
+  for (const [i, { name, options: given }] of spec.middleware.entries()) {
+    const doc = compiler.specs.middleware.get(name);
     let made: Middleware | undefined;
     if (doc) {
-      const docSpec = compiler.resolved(doc);
+      const docSpec = compiler.definition('middleware', doc);
       if (docSpec) {
-        const options = { ...(docSpec.options ?? {}), ...given };
+        const options = { ...docSpec.options, ...given };
         made = docSpec.builtin
           ? await builtin(docSpec.builtin, options, doc, ['builtin'])
           : await compiler.attempt(doc, ['module'], 'middleware', () =>
@@ -97,12 +101,14 @@ export async function resolveMiddleware(
   // token, from the model's own settings; a middleware would repeat a call after text was streamed.
   const owned = ownsRetries(provider);
   if (model.retry && modelEntry && !owned) {
-    const made = await builtin('retry', model.retry, modelEntry, ['retry']);
+    const { maxAttempts, initialDelayMs, maxDelayMs } = model.retry;
+    const options = { maxAttempts, initialDelay: initialDelayMs, maxDelay: maxDelayMs };
+    const made = await builtin('retry', options, modelEntry, ['retry']);
     if (made) out.push(made);
     else ok = false;
   }
-  if (model.timeout !== undefined && modelEntry && !owned) {
-    const made = await builtin('timeout', { model: model.timeout }, modelEntry, ['timeout']);
+  if (model.timeoutMs !== undefined && modelEntry && !owned) {
+    const made = await builtin('timeout', { model: model.timeoutMs }, modelEntry, ['timeout']);
     if (made) out.push(made);
     else ok = false;
   }

@@ -1,10 +1,11 @@
 import type { ModelDefinition, ModelPricing, ModelProvider } from '@agentctl/core';
+import type { AgentDefinition } from '../definitions.js';
 import { diagnostic } from '../diagnostic.js';
 import type { SpecEntry } from '../load/project-specs.js';
 import { normaliseModel } from '../normalise/normalise-model.js';
 import { displayPath, resolveProjectPath } from '../paths.js';
 import type { ProviderFactory } from '../registry.js';
-import type { AgentSpec, ModelSpec, ProjectSpec } from '../spec-types.js';
+import type { ModelSpec } from '../spec-types.js';
 import type { Compiler } from './compiler.js';
 import { modelInfo } from './model-catalogue.js';
 import { replayFromSpec } from './offline-provider.js';
@@ -25,69 +26,70 @@ const KEY_REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(?::[-?][^}]*)?\}$/;
 /** The model an agent ends up with. */
 export interface ResolvedModel {
   provider: ModelProvider;
-  /** The raw spec, `${VAR}` resolved (for the retry and timeout middleware of offline models). */
-  spec: ModelSpec;
   definition: ModelDefinition;
   pricing?: ModelPricing;
 }
 
 /** The model reference an agent uses: the override given to compile, its own, the project default, or offline/echo. */
-export function modelRefOf(agent: AgentSpec, compiler: Compiler): string {
-  const defaults = (compiler.specs.project?.spec as ProjectSpec | undefined)?.defaults;
-  return compiler.modelOverride ?? agent.model ?? defaults?.model ?? 'offline/echo';
+export function modelRefOf(agent: AgentDefinition, compiler: Compiler): string {
+  return compiler.modelOverride ?? agent.model ?? compiler.project.defaults.model ?? 'offline/echo';
 }
 
 /** Makes (once per model) the provider of an agent's model, reporting why when it cannot. */
 export async function resolveModel(
-  agent: SpecEntry<AgentSpec>,
+  agent: SpecEntry,
+  spec: AgentDefinition,
   compiler: Compiler,
 ): Promise<ResolvedModel | undefined> {
-  const ref = modelRefOf(agent.spec, compiler);
+  const ref = modelRefOf(spec, compiler);
   const named = compiler.specs.model.get(ref);
-  const modelPath = agent.spec.model !== undefined ? ['model'] : [];
-  let spec: ModelSpec | undefined;
+  const modelPath = spec.model !== undefined ? ['model'] : [];
+  let found: ModelDefinition | undefined;
   let where: SpecEntry = agent;
   let path: Array<string | number> = modelPath;
   if (named) {
-    spec = compiler.resolved(named);
+    found = compiler.definition('model', named);
     where = named;
     path = ['provider'];
-    if (!spec) return undefined;
+    if (!found) return undefined;
+    // `api_key: ${VAR}`: the variable a missing key is blamed on, read from the spec as written.
+    found = { ...found, apiKeyEnv: KEY_REFERENCE.exec((named.spec as ModelSpec).api_key ?? '')?.[1] };
   } else {
     const slash = ref.indexOf('/');
     if (slash <= 0) {
       compiler.error(agent, modelPath, 'unresolved-reference', `model \`${ref}\` is not defined`);
       return undefined;
     }
-    spec = { kind: 'model', name: ref, provider: ref.slice(0, slash), model: ref.slice(slash + 1) };
+    found = normaliseModel({
+      kind: 'model',
+      name: ref,
+      provider: ref.slice(0, slash),
+      model: ref.slice(slash + 1),
+    });
   }
-  const keyEnv = named ? KEY_REFERENCE.exec((named.spec as ModelSpec).api_key ?? '')?.[1] : undefined;
-  let definition: ModelDefinition;
-  try {
-    definition = normaliseModel(spec, keyEnv);
-  } catch (error) {
-    // Only a `${VAR}` the schema could not see gets here (a duration such as `timeout: ${T}`).
-    compiler.error(where, path, 'schema', (error as Error).message);
-    return undefined;
-  }
-  const replaying = named !== undefined && replaysInstead(spec);
-  if (replaying || (spec.provider === 'offline' && spec.model === 'replay' && spec.cassette))
+  const definition = found;
+  const keyEnv = definition.apiKeyEnv;
+  const replaying = named !== undefined && replaysInstead(definition, compiler);
+  if (
+    replaying ||
+    (definition.provider === 'offline' && definition.model === 'replay' && definition.cassette)
+  )
     path = ['cassette'];
   // A model that replays needs no provider package: the cassette stands in for it.
   const factory: ProviderFactory | undefined = replaying
     ? (m, ctx) => replayFromSpec(m, ctx, true)
-    : compiler.registry.providers.get(spec.provider);
+    : compiler.registry.providers.get(definition.provider);
   if (!factory) {
     const known = [...compiler.registry.providers.keys()].join(', ');
     compiler.error(
       where,
       path,
       'unknown-provider',
-      `provider \`${spec.provider}\` of model \`${spec.name}\` is not available (registered: ${known})`,
+      `provider \`${definition.provider}\` of model \`${definition.name}\` is not available (registered: ${known})`,
     );
     return undefined;
   }
-  let pending = compiler.providers.get(spec.name);
+  let pending = compiler.providers.get(definition.name);
   if (!pending) {
     const model = definition;
     if (replaying) {
@@ -107,7 +109,7 @@ export async function resolveModel(
       const made = await factory(model, compiler.factoryContext(where));
       return compiler.wrapProvider ? compiler.wrapProvider(made, model, compiler.secrets) : made;
     });
-    compiler.providers.set(spec.name, pending);
+    compiler.providers.set(definition.name, pending);
     const made = await pending;
     if (made?.dispose) compiler.disposers.push(() => made.dispose?.() ?? Promise.resolve());
   }
@@ -115,13 +117,15 @@ export async function resolveModel(
   if (!provider) return undefined;
   // Prices written in YAML win over the catalogue's list prices.
   const pricing = definition.pricing ?? modelInfo(definition.provider, definition.model ?? '')?.pricing;
-  return { provider, spec, definition, pricing };
+  return { provider, definition, pricing };
 }
 
 // A network model with a `cassette:` plays it when it has no key, so a project with real models
 // still runs (and is tested) where no key is set.
-function replaysInstead(spec: ModelSpec): boolean {
-  return spec.provider !== 'offline' && spec.cassette !== undefined && !spec.api_key;
+function replaysInstead(model: ModelDefinition, compiler: Compiler): boolean {
+  // A provider that does not say it works offline is taken to need the network (and a key).
+  const network = compiler.registry.describe('provider', model.provider)?.capabilities?.needsNetwork;
+  return network !== false && model.cassette !== undefined && !model.apiKey;
 }
 
 function shown(compiler: Compiler, where: SpecEntry, written: string | undefined): string {

@@ -1,14 +1,12 @@
-import { type AnyTool, agentTool, defaultNeedsApproval } from '@agentctl/core';
+import { type AnyTool, agentTool } from '@agentctl/core';
+import type { AgentDefinition } from '../definitions.js';
 import { scrubbedTool } from '../env/scrubbed-tool.js';
 import type { SpecEntry } from '../load/project-specs.js';
-import type { AgentSpec, ToolsetSpec } from '../spec-types.js';
+import type { AgentSpec } from '../spec-types.js';
 import { toolsOfModule } from '../tools/module-tool.js';
 import { declareApprovalMode, toolsetApprovalMode } from './approval.js';
 import { buildAgent } from './build-agent.js';
-import { builtinOptions } from './builtin-options.js';
 import type { Compiler } from './compiler.js';
-
-const TOOL_KINDS = ['module', 'http', 'command'] as const;
 
 async function namedTool(name: string, compiler: Compiler): Promise<AnyTool | undefined> {
   let pending = compiler.tools.get(name);
@@ -16,9 +14,9 @@ async function namedTool(name: string, compiler: Compiler): Promise<AnyTool | un
     pending = (async () => {
       const entry = compiler.specs.tool.get(name);
       if (!entry) return undefined;
-      const spec = compiler.resolved(entry);
+      const spec = compiler.definition('tool', entry);
       if (!spec) return undefined;
-      const kind = TOOL_KINDS.find((k) => spec[k] !== undefined) ?? 'module';
+      const kind = spec.kind;
       const factory = compiler.registry.toolKinds.get(kind);
       if (!factory) {
         compiler.error(entry, [kind], 'unknown-tool-kind', `tool kind \`${kind}\` is not registered`, {
@@ -30,13 +28,10 @@ async function namedTool(name: string, compiler: Compiler): Promise<AnyTool | un
         factory(spec, compiler.factoryContext(entry)),
       );
       const tool = made && scrubbedTool(made, compiler.secrets);
-      // Command and HTTP tools reach outside the process: they ask first unless the YAML says not to.
-      if (
-        tool &&
-        tool.needsApproval === undefined &&
-        spec.needs_approval === undefined &&
-        defaultNeedsApproval(kind)
-      )
+      // Tool kinds that reach outside the process (command, http) say so in their descriptor:
+      // their tools ask first unless the YAML says not to.
+      const asks = compiler.registry.describe('toolKind', kind)?.capabilities?.asksApproval === true;
+      if (tool && tool.needsApproval === undefined && spec.needsApproval === undefined && asks)
         return { ...tool, needsApproval: true };
       return tool;
     })();
@@ -49,9 +44,9 @@ async function toolset(name: string, compiler: Compiler): Promise<AnyTool[] | un
   let pending = compiler.toolsets.get(name);
   if (!pending) {
     pending = (async () => {
-      const entry = compiler.specs.toolset.get(name) as SpecEntry<ToolsetSpec> | undefined;
+      const entry = compiler.specs.toolset.get(name);
       if (!entry) return undefined;
-      const spec = compiler.resolved(entry);
+      const spec = compiler.definition('toolset', entry);
       if (!spec) return undefined;
       const factory = compiler.registry.toolsets.get('mcp');
       if (!factory) {
@@ -83,52 +78,56 @@ async function toolset(name: string, compiler: Compiler): Promise<AnyTool[] | un
 
 /** The tools of an agent, made through the registry; each failure is a diagnostic at its entry. */
 export async function resolveTools(
-  agent: SpecEntry<AgentSpec>,
-  spec: AgentSpec,
+  agent: SpecEntry,
+  spec: AgentDefinition,
   compiler: Compiler,
 ): Promise<AnyTool[] | undefined> {
   const out: AnyTool[] = [];
   let ok = true;
-  for (const [i, ref] of (spec.tools ?? []).entries()) {
+  for (const [i, ref] of spec.tools.entries()) {
     let made: AnyTool[] | undefined;
-    if (typeof ref === 'string') {
-      const tool = await namedTool(ref, compiler);
-      if (!compiler.specs.tool.has(ref))
-        compiler.error(agent, ['tools', i], 'unresolved-reference', `tool \`${ref}\` is not defined`);
+    if (ref.kind === 'tool') {
+      const tool = await namedTool(ref.name, compiler);
+      if (!compiler.specs.tool.has(ref.name))
+        compiler.error(agent, ['tools', i], 'unresolved-reference', `tool \`${ref.name}\` is not defined`);
       made = tool ? [tool] : undefined;
-    } else if ('builtin' in ref) {
-      const factory = compiler.registry.builtinTools.get(ref.builtin);
+    } else if (ref.kind === 'builtin') {
+      const factory = compiler.registry.builtinTools.get(ref.name);
       if (!factory) {
         const known = [...compiler.registry.builtinTools.keys()].join(', ') || 'none registered';
         compiler.error(
           agent,
           ['tools', i, 'builtin'],
           'unknown-builtin',
-          `built-in tool \`${ref.builtin}\` is not available (${known})`,
+          `built-in tool \`${ref.name}\` is not available (${known})`,
         );
       } else {
         const context = compiler.factoryContext(agent);
-        const tool = await compiler.attempt(agent, ['tools', i], 'tool', () =>
-          factory(builtinOptions(ref, context), context),
-        );
+        const tool = await compiler.attempt(agent, ['tools', i], 'tool', () => {
+          // `root` is a path like any other: relative to this file, confined to the project.
+          const { root } = ref.options;
+          const options =
+            typeof root === 'string' ? { ...ref.options, root: context.resolvePath(root) } : ref.options;
+          return factory(options, context);
+        });
         made = tool ? [tool].flat().map((t) => scrubbedTool(t, compiler.secrets)) : undefined;
       }
-    } else if ('module' in ref) {
+    } else if (ref.kind === 'module') {
       const tools = await compiler.attempt(agent, ['tools', i, 'module'], 'tool', () =>
-        toolsOfModule(ref.module, compiler.factoryContext(agent), ref.export),
+        toolsOfModule(ref.path, compiler.factoryContext(agent), ref.export),
       );
       made = tools?.map((tool) => scrubbedTool(tool, compiler.secrets));
-    } else if ('toolset' in ref) {
-      made = await toolset(ref.toolset, compiler);
-    } else if ('agent' in ref) {
-      const target = compiler.specs.agent.get(ref.agent) as SpecEntry<AgentSpec> | undefined;
+    } else if (ref.kind === 'toolset') {
+      made = await toolset(ref.name, compiler);
+    } else {
+      const target = compiler.specs.agent.get(ref.name) as SpecEntry<AgentSpec> | undefined;
       const built = target ? await buildAgent(target, compiler) : undefined;
       if (!target)
         compiler.error(
           agent,
           ['tools', i, 'agent'],
           'unresolved-reference',
-          `agent \`${ref.agent}\` is not defined`,
+          `agent \`${ref.name}\` is not defined`,
         );
       if (built) made = [agentTool(built)];
     }

@@ -51,6 +51,8 @@ export interface LoadedProject {
   specs: ProjectSpecs;
   /** Sorted by file and position. */
   diagnostics: Diagnostic[];
+  /** The registry plugin names and options were checked against (none: they were not). */
+  registry?: Registry;
 }
 
 /**
@@ -151,6 +153,7 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
     files: [...(configFile ? [configFile] : []), ...files],
     specs,
     diagnostics: reported.sort(compareDiagnostics),
+    registry: options.registry,
   };
 }
 

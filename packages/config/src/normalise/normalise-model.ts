@@ -1,14 +1,16 @@
 import type { ModelDefinition } from '@agentctl/core';
 import { parseDuration } from '@agentctl/core';
 import { toScriptTurn } from '../compile/offline-provider.js';
+import type { Registry } from '../registry.js';
 import type { ModelSpec } from '../spec-types.js';
-import { camelKeys } from './camel-case.js';
+import { normaliseOptions } from './normalise-options.js';
 
 /**
  * The definition of a model spec that passed its schema (and had `${VAR}` resolved): the one place
- * that reads a model's YAML spelling. `extra_body` leaves `options` for its own field.
+ * that reads a model's YAML spelling. `extra_body` leaves `options` for its own field; the other
+ * options are normalised by the provider's registered schema (camelCase, durations in ms).
  */
-export function normaliseModel(spec: ModelSpec, apiKeyEnv?: string): ModelDefinition {
+export function normaliseModel(spec: ModelSpec, registry?: Registry): ModelDefinition {
   const { extra_body, ...options } = spec.options ?? {};
   const r = spec.retry;
   const p = spec.pricing;
@@ -23,7 +25,6 @@ export function normaliseModel(spec: ModelSpec, apiKeyEnv?: string): ModelDefini
     description: spec.description,
     baseUrl: spec.base_url,
     apiKey: spec.api_key,
-    apiKeyEnv,
     temperature: spec.temperature,
     topP: spec.top_p,
     maxOutputTokens: spec.max_output_tokens,
@@ -36,7 +37,7 @@ export function normaliseModel(spec: ModelSpec, apiKeyEnv?: string): ModelDefini
     pricing: p && { input: p.input, output: p.output, cacheRead: p.cache_read, cacheWrite: p.cache_write },
     reasoning,
     parallelToolCalls: spec.parallel_tool_calls,
-    options: camelKeys(options),
+    options: normaliseOptions(options, registry?.describe('provider', spec.provider)?.schema),
     extraBody: extra_body as Record<string, unknown> | undefined,
     script: typeof spec.script === 'string' ? spec.script : spec.script?.map(toScriptTurn),
     cassette: spec.cassette,

@@ -19,6 +19,21 @@ export function filePath(ctx: RuleContext): Diagnostic[] {
         what: 'instruction file',
         expects: 'file',
       });
+    // A built-in's `root` (inline or under `options:`) is the folder it is confined to.
+    agent.spec.tools?.forEach((tool, i) => {
+      if (typeof tool !== 'object' || !('builtin' in tool)) return;
+      const inline = typeof tool.root === 'string';
+      const root = inline ? tool.root : tool.options?.root;
+      if (typeof root === 'string')
+        uses.push({
+          entry: agent,
+          path: inline ? ['tools', i, 'root'] : ['tools', i, 'options', 'root'],
+          written: root,
+          mustExist: true,
+          what: 'root folder',
+          expects: 'dir',
+        });
+    });
   }
   for (const model of validEntries<ModelSpec>(ctx, 'model')) {
     if (typeof model.spec.script === 'string')

@@ -1,5 +1,4 @@
 import { agentCycle } from './agent-cycle.js';
-import { anthropicSampling } from './anthropic-sampling.js';
 import { approvalRules } from './approval-rules.js';
 import { commandArgv } from './command-argv.js';
 import { duplicateTool } from './duplicate-tool.js';
@@ -20,6 +19,7 @@ import { unknownBuiltin } from './unknown-builtin.js';
 import { unknownProvider } from './unknown-provider.js';
 import { unresolvedReference } from './unresolved-reference.js';
 import { unsetStateKey } from './unset-state-key.js';
+import { unsupportedSetting } from './unsupported-setting.js';
 import { workflowConstraints } from './workflow-constraints.js';
 
 /** Every semantic rule, in the order their diagnostics are most useful. */
@@ -40,7 +40,7 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'output-schema-valid', check: outputSchemaValid },
   { id: 'env-required', check: envRequired },
   { id: 'env-empty', check: envEmpty },
-  { id: 'anthropic-sampling', check: anthropicSampling },
+  { id: 'unsupported-setting', check: unsupportedSetting },
   { id: 'instruction-template', check: instructionTemplate },
   { id: 'command-argv', check: commandArgv },
   { id: 'approval-rule', check: approvalRules },

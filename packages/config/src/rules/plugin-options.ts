@@ -1,6 +1,7 @@
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import { nearest } from '../load/did-you-mean.js';
 import type { IndexedEntry } from '../load/index-documents.js';
+import { DEFAULT_MEMORY_BACKEND } from '../normalise/normalise-memory.js';
 import type { PluginKind } from '../registry.js';
 import type { MemorySpec, MiddlewareSpec, ModelSpec } from '../spec-types.js';
 import { checkOptions } from './check-options.js';
@@ -13,6 +14,16 @@ const MODEL_FIELDS: Readonly<Record<string, string>> = {
   parallel_tool_calls: '`parallel_tool_calls`',
 };
 
+// How a problem names the plugin it belongs to.
+const PREFIX: Readonly<Record<PluginKind, string>> = {
+  provider: 'provider ',
+  middleware: '',
+  memory: 'backend ',
+  toolset: 'toolset ',
+  toolKind: 'tool kind ',
+  builtinTool: 'built-in ',
+};
+
 function movedHint(kind: PluginKind, message: string): string {
   const key = kind === 'provider' ? /^unknown option `([^`]+)`/.exec(message)?.[1] : undefined;
   const near = key === undefined ? undefined : nearest(key, Object.keys(MODEL_FIELDS));
@@ -21,8 +32,9 @@ function movedHint(kind: PluginKind, message: string): string {
 
 /**
  * Options written for a plugin match the schema and rules it registered: a model's `options:`
- * against its provider, a middleware's options against the middleware, a memory's against its backend. `extra_body` is the one
- * key a provider's options schema must list to let unchecked values through.
+ * against its provider, a middleware's options against the middleware, a memory's against its
+ * backend, a built-in tool's (inline keys and `options:`) against the built-in. `extra_body` is
+ * the one key a provider's options schema must list to let unchecked values through.
  */
 export function pluginOptions(ctx: RuleContext): Diagnostic[] {
   const registry = ctx.registry;
@@ -33,7 +45,7 @@ export function pluginOptions(ctx: RuleContext): Diagnostic[] {
     name: string,
     options: unknown,
     entry: IndexedEntry,
-    at: Array<string | number>,
+    at: Array<string | number> | ((path: Array<string | number>) => Array<string | number>),
   ) => {
     const descriptor = registry.describe(kind, name);
     if (!descriptor || typeof options !== 'object' || options === null) return;
@@ -43,12 +55,13 @@ export function pluginOptions(ctx: RuleContext): Diagnostic[] {
       descriptor.rules,
     )) {
       const unknownKey = problem.message.startsWith('unknown option');
+      const where = typeof at === 'function' ? at(problem.path) : [...at, ...problem.path];
       out.push(
         diagnostic(
           entry.file,
-          entry.locate([...at, ...problem.path], { key: unknownKey }),
+          entry.locate(where, { key: unknownKey }),
           'plugin-options',
-          `${kind === 'provider' ? `provider ${name}` : kind === 'memory' ? `backend ${name}` : `${name}`}: ${problem.message}${movedHint(kind, problem.message)}`,
+          `${PREFIX[kind]}${name}: ${problem.message}${movedHint(kind, problem.message)}`,
           problem.severity,
         ),
       );
@@ -61,8 +74,20 @@ export function pluginOptions(ctx: RuleContext): Diagnostic[] {
       check('middleware', mw.spec.builtin, mw.spec.options, mw, ['options']);
   for (const memory of validEntries<MemorySpec>(ctx, 'memory'))
     if (memory.spec.options)
-      check('memory', memory.spec.backend ?? 'file', memory.spec.options, memory, ['options']);
+      check('memory', memory.spec.backend ?? DEFAULT_MEMORY_BACKEND, memory.spec.options, memory, [
+        'options',
+      ]);
   for (const agent of validAgents(ctx)) {
+    agent.spec.tools?.forEach((tool, i) => {
+      if (typeof tool !== 'object' || !('builtin' in tool)) return;
+      // Inline keys and `options:` are one set of options; each problem points where it was written.
+      const { builtin, options, ...inline } = tool;
+      check('builtinTool', builtin, { ...options, ...inline }, agent, (path) =>
+        path.length > 0 && String(path[0]) in inline
+          ? ['tools', i, ...path]
+          : ['tools', i, 'options', ...path],
+      );
+    });
     agent.spec.middleware?.forEach((ref, i) => {
       if (typeof ref === 'string') return;
       const name = Object.keys(ref)[0];

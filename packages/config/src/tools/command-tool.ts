@@ -1,7 +1,7 @@
 import type { AnyTool, ToolContext } from '@agentctl/core';
-import { OutputLimitError, parseDuration, runProcess } from '@agentctl/core';
+import { OutputLimitError, runProcess } from '@agentctl/core';
+import type { ToolDefinition } from '../definitions.js';
 import type { FactoryContext } from '../registry.js';
-import type { CommandToolSpec, ToolSpec } from '../spec-types.js';
 import { fillArgs } from './args-template.js';
 import { argvProblems } from './command-argv.js';
 
@@ -9,16 +9,16 @@ const DEFAULT_MAX_BYTES = 1024 * 1024;
 const ELEMENT_TEMPLATE = /^\{\{\s*args\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/;
 
 /** A `kind: tool` with `command`: runs a program (never a shell) per call and returns its output. */
-export function commandTool(spec: ToolSpec, ctx: FactoryContext): AnyTool {
-  const command = spec.command as CommandToolSpec;
+export function commandTool(spec: ToolDefinition, ctx: FactoryContext): AnyTool {
+  const command = spec.command as NonNullable<ToolDefinition['command']>;
   const [problem] = argvProblems(command.argv);
   if (problem) throw new Error(problem.message);
   const cwd = ctx.resolvePath(command.cwd ?? '.');
-  const limit = command.max_output_bytes ?? DEFAULT_MAX_BYTES;
-  const allowDash = new Set(command.allow_dash ?? []);
+  const limit = command.maxOutputBytes ?? DEFAULT_MAX_BYTES;
+  const allowDash = new Set(command.allowDash);
   // Only PATH and the declared names: a tool must not see the API keys of the process running it.
   const env: Record<string, string> = {};
-  for (const name of ['PATH', ...(command.env ?? [])]) {
+  for (const name of ['PATH', ...command.env]) {
     const value = ctx.env[name];
     if (value !== undefined) {
       env[name] = value;
@@ -29,9 +29,9 @@ export function commandTool(spec: ToolSpec, ctx: FactoryContext): AnyTool {
     name: spec.name,
     description: spec.description ?? `Runs ${command.argv[0]}`,
     parameters: spec.parameters ?? { type: 'object', properties: {} },
-    needsApproval: spec.needs_approval,
+    needsApproval: spec.needsApproval,
     idempotent: spec.idempotent,
-    timeout: parseDuration(spec.timeout),
+    timeout: spec.timeoutMs,
     async execute(args: Record<string, unknown>, call: ToolContext) {
       const argv = command.argv.map((part, i) => {
         const filled = fillArgs(part, args);
@@ -50,7 +50,7 @@ export function commandTool(spec: ToolSpec, ctx: FactoryContext): AnyTool {
           cwd,
           env,
           maxOutputBytes: limit,
-          stdin: command.stdin_json ? JSON.stringify(args) : undefined,
+          stdin: command.stdinJson ? JSON.stringify(args) : undefined,
           signal: call.signal,
         });
       } catch (error) {

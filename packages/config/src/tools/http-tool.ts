@@ -1,13 +1,14 @@
 import type { AnyTool, ToolContext } from '@agentctl/core';
-import { parseDuration } from '@agentctl/core';
+import type { ToolDefinition } from '../definitions.js';
 import type { FactoryContext } from '../registry.js';
-import type { HttpToolSpec, ToolSpec } from '../spec-types.js';
 import { fillArgs, fillArgsDeep } from './args-template.js';
 
 const DEFAULT_MAX_BYTES = 1024 * 1024;
 
-function hostsOf(spec: HttpToolSpec, name: string): string[] {
-  if (spec.allowed_hosts) return spec.allowed_hosts.map((h) => h.toLowerCase());
+type HttpDefinition = NonNullable<ToolDefinition['http']>;
+
+function hostsOf(spec: HttpDefinition, name: string): string[] {
+  if (spec.allowedHosts) return spec.allowedHosts.map((h) => h.toLowerCase());
   let written: URL;
   try {
     written = new URL(spec.url.replace(/\{\{[^}]*\}\}/g, 'ARG'));
@@ -66,18 +67,18 @@ function fillUrl(template: string, args: Record<string, unknown>): string {
 }
 
 /** A `kind: tool` with `http`: one request per call, to the allowed hosts only. */
-export function httpTool(spec: ToolSpec, _ctx: FactoryContext): AnyTool {
-  const http = spec.http as HttpToolSpec;
+export function httpTool(spec: ToolDefinition, _ctx: FactoryContext): AnyTool {
+  const http = spec.http as HttpDefinition;
   const allowed = hostsOf(http, spec.name);
-  const method = http.method ?? 'GET';
-  const limit = http.max_response_bytes ?? DEFAULT_MAX_BYTES;
+  const method = http.method;
+  const limit = http.maxResponseBytes ?? DEFAULT_MAX_BYTES;
   return {
     name: spec.name,
     description: spec.description ?? `${method} ${http.url.replace(/\?.*$/, '')}`,
     parameters: spec.parameters ?? { type: 'object', properties: {} },
-    needsApproval: spec.needs_approval,
+    needsApproval: spec.needsApproval,
     idempotent: spec.idempotent,
-    timeout: parseDuration(spec.timeout),
+    timeout: spec.timeoutMs,
     async execute(args: Record<string, unknown>, call: ToolContext) {
       let url: URL;
       try {
@@ -92,7 +93,7 @@ export function httpTool(spec: ToolSpec, _ctx: FactoryContext): AnyTool {
         throw new Error(`host ${url.host} is not in allowed_hosts (${allowed.join(', ')})`);
       }
       const headers: Record<string, string> = {};
-      for (const [key, value] of Object.entries(http.headers ?? {})) headers[key] = fillArgs(value, args);
+      for (const [key, value] of Object.entries(http.headers)) headers[key] = fillArgs(value, args);
       let body: string | undefined;
       if (method !== 'GET' && method !== 'HEAD') {
         if (typeof http.body === 'string') body = fillArgs(http.body, args);

@@ -1,7 +1,6 @@
 import type { AnyTool } from '@agentctl/core';
-import { parseDuration } from '@agentctl/core';
+import type { ToolDefinition } from '../definitions.js';
 import type { FactoryContext } from '../registry.js';
-import type { ToolSpec } from '../spec-types.js';
 
 /** Whether a module export looks like a tool made with defineTool(). */
 export function isTool(value: unknown): value is AnyTool {
@@ -28,8 +27,8 @@ export async function toolsOfModule(
 }
 
 /** A `kind: tool` with `module`: the module's tool, with name and settings from the YAML. */
-export async function moduleTool(spec: ToolSpec, ctx: FactoryContext): Promise<AnyTool> {
-  const module = spec.module as NonNullable<ToolSpec['module']>;
+export async function moduleTool(spec: ToolDefinition, ctx: FactoryContext): Promise<AnyTool> {
+  const module = spec.module as NonNullable<ToolDefinition['module']>;
   const mod = await ctx.importModule(ctx.resolvePath(module.path));
   let tool: unknown;
   if (module.export !== undefined) tool = mod[module.export];
@@ -47,8 +46,8 @@ export async function moduleTool(spec: ToolSpec, ctx: FactoryContext): Promise<A
     name: spec.name,
     description: spec.description ?? tool.description,
     parameters: spec.parameters ?? tool.parameters ?? { type: 'object', properties: {} },
-    needsApproval: spec.needs_approval ?? tool.needsApproval,
+    needsApproval: spec.needsApproval ?? tool.needsApproval,
     idempotent: spec.idempotent ?? tool.idempotent,
-    timeout: parseDuration(spec.timeout) ?? tool.timeout,
+    timeout: spec.timeoutMs ?? tool.timeout,
   };
 }

@@ -1,6 +1,12 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { connectMemories, connectToolsets, loadProject } from '@agentctl/config';
+import {
+  connectMemories,
+  connectToolsets,
+  loadProject,
+  type NetworkUse,
+  networkUses,
+} from '@agentctl/config';
 import { CliError, EXIT } from '../../cli-error.js';
 import { defaultRegistry } from '../../default-registry.js';
 import type { Io } from '../../io.js';
@@ -55,8 +61,17 @@ export async function validateCommand(raw: Record<string, unknown>, io: Io): Pro
       break;
     default:
       io.stdout(formatText(diagnostics, project.root, io.isTTY));
+      if (!options.connect) io.stderr(offlineNote(networkUses(project, registry)));
   }
   const errors = diagnostics.some((d) => d.severity === 'error');
   const warnings = diagnostics.some((d) => d.severity === 'warning');
   return errors || (options.strict && warnings) ? EXIT.failed : EXIT.ok;
+}
+
+// What the plugins' descriptors say an offline check could not reach (capabilities.needsNetwork).
+function offlineNote(uses: readonly NetworkUse[]): string {
+  const reachable = uses.filter((use) => use.kind !== 'model');
+  if (reachable.length === 0) return '';
+  const names = reachable.map((use) => `${use.kind} ${use.name} (${use.plugin})`).join(', ');
+  return `note: not reached offline: ${names}; \`agentctl validate --connect\` starts and checks them\n`;
 }

@@ -1,0 +1,27 @@
+import { parseDuration } from '@agentctl/core';
+import type { JsonSchema } from '../registry.js';
+import { camelCase } from './camel-case.js';
+
+// Options whose schema is the shared duration type arrive in ms, whichever plugin owns them.
+function isDuration(property: unknown): boolean {
+  const ref = (property as { $ref?: unknown } | undefined)?.$ref;
+  return typeof ref === 'string' && ref.endsWith('#/$defs/duration');
+}
+
+/**
+ * A plugin's options as its factory takes them: keys camelCased, and durations (a property whose
+ * schema is `common.schema.json#/$defs/duration`) in milliseconds. The plugin's registered
+ * schema says which is which, so no plugin parses YAML spellings itself.
+ */
+export function normaliseOptions(
+  options: Record<string, unknown> | undefined,
+  schema: JsonSchema | undefined,
+): Record<string, unknown> {
+  const properties = (schema?.properties ?? {}) as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options ?? {})) {
+    if (value === undefined) continue;
+    out[camelCase(key)] = isDuration(properties[key]) ? parseDuration(value as number | string, key) : value;
+  }
+  return out;
+}

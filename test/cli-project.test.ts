@@ -99,6 +99,7 @@ describe.concurrent('agentctl list, tree, schema', () => {
       'memory.schema.json',
       'middleware.schema.json',
       'model.schema.json',
+      'plugins.schema.json',
       'project.schema.json',
       'schedule.schema.json',
       'tool.schema.json',

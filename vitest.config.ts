@@ -7,6 +7,7 @@ const packages = [
   'provider-anthropic',
   'store-file',
   'store-postgres',
+  'tracing',
   'mcp',
   'server',
   'queue',
@@ -19,7 +20,9 @@ const resolve = { conditions: ['agentctl-source', 'node', 'import', 'module', 'd
 // Vitest hands these conditions to Node for the packages it does not transform, and `import` there
 // makes a CommonJS package's require() of a dual package (pg -> pg-pool) load the ESM build.
 const cjsSafe = { conditions: ['agentctl-source', 'node', 'default'] };
-const cjsPackages = new Set(['store-postgres']);
+// OpenTelemetry's `module` builds are not valid Node ESM (extensionless imports): tracing's tests load
+// what Node loads, as agentctl does.
+const cjsPackages = new Set(['store-postgres', 'tracing']);
 
 export default defineConfig({
   test: {

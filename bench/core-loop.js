@@ -55,15 +55,17 @@ export async function main() {
     perRound: figures(key).map((x) => round(x, 2)),
     vsFloor: pairedRatio(figures(key), figures('floor')),
     vsAi7: keys.includes('ai7') ? pairedRatio(figures(key), figures('ai7')) : undefined,
+    vsTracingOff: key.startsWith('tracing') ? pairedRatio(figures(key), figures('tracingOff')) : undefined,
   }));
   printTable(
     `core loop: ${STEPS}-step tool loop, zero-latency model, µs/step (median sample in each fresh process; median (min–max) over ${ROUNDS} interleaved rounds; ratios taken round by round)`,
-    ['subject', 'µs/step', '÷ floor', '÷ AI SDK 7'],
+    ['subject', 'µs/step', '÷ floor', '÷ AI SDK 7', '÷ tracing off'],
     results.map((r) => [
       r.label,
       showSpread(r.usPerStep),
       showSpread(r.vsFloor, '×'),
       r.vsAi7 ? showSpread(r.vsAi7, '×') : '-',
+      r.vsTracingOff ? showSpread(r.vsTracingOff, '×') : '-',
     ]),
   );
   const summary = results.map((r) => ({
@@ -74,6 +76,7 @@ export async function main() {
     value: r.usPerStep.median,
     spread: r.usPerStep,
     vsAi7: r.vsAi7,
+    vsTracingOff: r.vsTracingOff,
     ratio: r.vsFloor,
     baseline: r.key === 'floor',
   }));

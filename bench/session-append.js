@@ -12,25 +12,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FileSessionStore } from '../packages/store-file/dist/index.js';
 import { median, printTable, round, writeResult } from './lib/report.js';
+import { benchEvent as event, sessionLogText, timeEach } from './lib/store-workload.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const APPENDS = Number(process.env.BENCH_APPENDS ?? 200);
 const LENGTHS = [10, 1_000, 10_000, 50_000];
 const TARGET = 'target';
 const OTHERS = 10;
-
-function event(i) {
-  return {
-    type: 'message',
-    id: `e${i}`,
-    invocationId: 'bench',
-    branch: 'bench',
-    author: 'bench',
-    time: 1_700_000_000_000 + i,
-    message: { role: 'assistant', content: `message number ${i}: ${'lorem ipsum '.repeat(6)}` },
-    stateDelta: { last: i },
-  };
-}
 
 /**
  * A sessions folder in the documented layout (packages/store-file/README.md): the target's log holds
@@ -43,18 +31,7 @@ function generate(events, small = 10) {
   for (let n = 0; n <= OTHERS; n++) {
     const id = n === 0 ? TARGET : `s${n}`;
     const count = n === 0 ? events : small;
-    const snapshot = {
-      version: 1,
-      id,
-      agent: 'bench',
-      state: {},
-      events: [],
-      createdAt: now,
-      updatedAt: now,
-    };
-    const lines = [JSON.stringify(snapshot)];
-    for (let i = 0; i < count; i++) lines.push(JSON.stringify({ t: now, events: [event(i)] }));
-    const text = `${lines.join('\n')}\n`;
+    const text = sessionLogText(id, count, now);
     writeFileSync(join(dir, `${id}.jsonl`), text);
     index.push({
       id,
@@ -72,22 +49,6 @@ function generate(events, small = 10) {
   );
   writeFileSync(join(dir, 'index.jsonl'), `${JSON.stringify({ generation: 1 })}\n`);
   return dir;
-}
-
-/** Wall and CPU (user + system, this process) milliseconds of each of `count` calls. */
-async function timeEach(count, task) {
-  const times = [];
-  const cpu = [];
-  for (let i = 0; i < count; i++) {
-    const start = performance.now();
-    const startCpu = process.cpuUsage();
-    await task(i);
-    const used = process.cpuUsage(startCpu);
-    cpu.push((used.user + used.system) / 1000);
-    times.push(performance.now() - start);
-  }
-  times.cpu = cpu;
-  return times;
 }
 
 /** One subject in this (child) process: `append:<events>` or `create`. Prints its figures as JSON. */

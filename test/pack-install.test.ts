@@ -7,6 +7,7 @@ import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, REPO, removeTempDirs, tempDir } from './support/cli.js';
+import { startOtlpReceiver } from './support/otlp-receiver.js';
 
 const run = promisify(execFile);
 
@@ -142,6 +143,22 @@ export const add = defineTool<{ a: number; b: number }>({
       expect(validate.stdout).toContain('modle');
     } finally {
       await rename(`${entry}.away`, entry);
+    }
+  });
+
+  it('traces a run of the installed command: @agentctl/tracing loads beside the bundle', async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const project = join(app, 'my-project');
+      const run = await installed(['run', 'assistant', 'hi', '--json'], project, {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+      });
+      expect(run.code, run.stderr).toBe(0);
+      expect(receiver.spans.map((s) => s.name)).toEqual(
+        expect.arrayContaining(['invocation assistant', 'invoke_agent assistant']),
+      );
+    } finally {
+      await receiver.close();
     }
   });
 });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresSessionStore } from '../packages/store-postgres/src/index.js';
 import { agentctl, removeTempDirs, tempDir } from './support/cli.js';
 import { startPostgres, type TestPostgres } from './support/postgres.js';
+import { startServe, stopServers } from './support/serve.js';
 
 // `backend: postgres` from YAML through the built CLI, on a real PostgreSQL started on loopback.
 // The `worker` agent naps in a command tool, so two runs started together overlap.
@@ -12,6 +13,11 @@ const AGENTS = `kind: agent
 name: hello
 model: offline/echo
 instruction: Answer.
+---
+kind: agent
+name: remember
+model: offline/echo
+output_key: user:last
 ---
 kind: agent
 name: worker
@@ -40,6 +46,7 @@ beforeAll(async () => {
   pg = await startPostgres();
 }, 60_000);
 afterAll(async () => {
+  await stopServers();
   await pg?.stop();
   await removeTempDirs();
 });
@@ -89,6 +96,21 @@ describe('agentctl with backend: postgres', () => {
     await expect(readFile(join(p.dir, '.agentctl', 'sessions', 's1.jsonl'))).rejects.toThrow();
   });
 
+  it('four processes starting together on an empty database create the tables once', async () => {
+    const p = await project();
+    const results = await Promise.all(
+      [1, 2, 3, 4].map((n) =>
+        agentctl(['run', 'hello', `hi ${n}`, '--session', `first-${n}`], { cwd: p.dir, env: p.env }),
+      ),
+    );
+    expect(results.map((r) => r.code)).toEqual([0, 0, 0, 0]);
+    const database = new URL(p.url).pathname.slice(1);
+    expect(await pg.sql("SELECT string_agg(version::text, ',') FROM agentctl_migrations", database)).toBe(
+      '1',
+    );
+    expect(await pg.sql('SELECT count(*) FROM agentctl_sessions', database)).toBe('4');
+  });
+
   it('two processes on one new session: one runs, the other fails at once naming the holder', async () => {
     const p = await project();
     const run = () =>
@@ -124,6 +146,44 @@ describe('agentctl with backend: postgres', () => {
     // Each invocation's events are contiguous: they did not interleave.
     for (const id of order)
       expect(ids.lastIndexOf(id) - ids.indexOf(id) + 1).toBe(ids.filter((x) => x === id).length);
+  });
+
+  it('user: state written in one session is in the database for every session of that user', async () => {
+    const p = await project();
+    const env = p.env;
+    expect(
+      (await agentctl(['run', 'remember', 'blue', '--user', 'ada', '--session', 'one'], { cwd: p.dir, env }))
+        .code,
+    ).toBe(0);
+    expect(
+      (await agentctl(['run', 'remember', 'green', '--user', 'bob', '--session', 'two'], { cwd: p.dir, env }))
+        .code,
+    ).toBe(0);
+    const store = new PostgresSessionStore({ url: p.url });
+    try {
+      expect(await store.getScopedState('user:ada')).toEqual({ 'user:last': 'blue' });
+      expect(await store.getScopedState('user:bob')).toEqual({ 'user:last': 'green' });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('two serve processes on one database: a session started on one continues on the other', async () => {
+    const p = await project();
+    const [a, b] = await Promise.all([startServe(p.dir, [], p.env), startServe(p.dir, [], p.env)]);
+    const post = (url: string, body: unknown) =>
+      fetch(`${url}/agents/hello/runs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.json() as Promise<{ sessionId: string }>);
+    const first = await post(a.url, { input: 'on a', stream: false });
+    await post(b.url, { input: 'on b', sessionId: first.sessionId, stream: false });
+    const seen = (await (await fetch(`${a.url}/sessions/${first.sessionId}`)).json()) as {
+      events: Array<{ type: string; input?: string }>;
+    };
+    expect(seen.events.filter((e) => e.type === 'run_start').map((e) => e.input)).toEqual(['on a', 'on b']);
+    expect(await Promise.all([a.stop(), b.stop()])).toEqual([0, 0]);
   });
 
   it('sessions list, show, export, import and rm work on the project memory', async () => {
@@ -229,7 +289,9 @@ describe('backend: postgres errors are clear, exit 1, never a hang or a stack', 
     expect(a.code).toBe(1);
     expect(a.stdout).toMatch(/memory\.yaml:3:\d+: error: backend postgres needs `url`/);
 
-    const badOptions = await project(memoryDoc('options: { pool_sise: 4, table_prefix: "Bad-Prefix" }\n'));
+    const badOptions = await project(
+      memoryDoc('options: { pool_sise: 4, table_prefix: "Bad-Prefix", connect_timeout: soon }\n'),
+    );
     const b = await agentctl(['validate'], { cwd: badOptions.dir });
     expect(b.code).toBe(1);
     expect(b.stdout).toMatch(
@@ -258,5 +320,27 @@ describe('backend: postgres errors are clear, exit 1, never a hang or a stack', 
     const connected = await agentctl(['validate', '--connect'], { cwd: ok.dir, env: ok.env });
     expect(connected.stdout).toMatch(/no problems/);
     expect(connected.code).toBe(0);
+  });
+});
+
+describe('agentctl sessions finds the project memory whatever its backend', () => {
+  it('a file memory with its own path: run writes there and sessions reads there', async () => {
+    const dir = await tempDir('agentctl-file-memory-');
+    await mkdir(join(dir, 'agents'));
+    await writeFile(join(dir, 'agentctl.yaml'), 'kind: project\nname: files\ndefaults: { memory: kept }\n');
+    await writeFile(
+      join(dir, 'agents', 'agents.yaml'),
+      `${AGENTS}---\nkind: memory\nname: kept\npath: ../data/sessions\n`,
+    );
+    expect(
+      (await agentctl(['run', 'hello', 'stored on disk', '--session', 'disk1'], { cwd: dir })).code,
+    ).toBe(0);
+    await expect(readFile(join(dir, 'data', 'sessions', 'disk1.jsonl'), 'utf8')).resolves.toMatch(
+      /stored on disk/,
+    );
+    const list = await agentctl(['sessions', 'list', '--json'], { cwd: dir });
+    expect((JSON.parse(list.stdout) as Array<{ id: string }>).map((s) => s.id)).toEqual(['disk1']);
+    const rm = await agentctl(['sessions', 'rm', 'nope'], { cwd: dir });
+    expect(rm.stderr).toMatch(/no session nope in .*data\/sessions/);
   });
 });

@@ -71,8 +71,9 @@ const { metafile } = await build({
   target: 'node20',
   metafile: true,
   logLevel: 'warning',
-  // tsx is imported by the URL @agentctl/config resolves (a loader of its own); fsevents is native.
-  external: ['tsx', 'fsevents'],
+  // tsx is imported by the URL @agentctl/config resolves (a loader of its own); fsevents is native;
+  // @agentctl/tracing (and OpenTelemetry, CommonJS) is imported only when tracing is on, from node_modules.
+  external: ['tsx', 'fsevents', '@agentctl/tracing'],
   plugins: [commonJsDynamicImports],
   // Bundled CommonJS code requires Node's built-ins: give it a require.
   banner: {

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { CliError, EXIT } from './cli-error.js';
 import { type Io, processIo } from './io.js';
 import { CommanderError, createProgram, type Invocation, isCleanExit } from './program.js';
+import { startCommandTracing } from './tracing.js';
 
 /** Runs the command line and returns the exit code. */
 export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
@@ -23,16 +24,21 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
 }
 
 async function execute(invocation: Invocation, io: Io): Promise<number> {
+  let tracing: Awaited<ReturnType<typeof startCommandTracing>>;
   try {
     // A mistyped -C would load an empty project: `validate` would pass and `run` find no agent.
     const dir = invocation.options.project;
     if (typeof dir === 'string' && invocation.command !== 'init' && !existsSync(resolve(io.cwd, dir))) {
       throw new CliError(`no such project folder: ${dir}`, EXIT.usage);
     }
+    tracing = await startCommandTracing(invocation.command, invocation.options, io);
     const command = await loadCommand(invocation.command);
     return await command(invocation.options, io);
   } catch (error) {
     return report(error, io, invocation.options.debug === true);
+  } finally {
+    // Every exit path (a failed run, Ctrl-C ending the run) flushes the spans before the process ends.
+    await tracing?.shutdown();
   }
 }
 

@@ -7,6 +7,10 @@ export interface Invocation {
   options: Record<string, unknown>;
 }
 
+const TRACE_HELP =
+  'export OpenTelemetry traces over OTLP/HTTP (on by itself when OTEL_EXPORTER_OTLP_ENDPOINT is set)';
+const TRACE_CONTENT_HELP = 'with --trace: also record prompts, answers and tool arguments and results';
+
 /** The version printed by `--version`. */
 export const VERSION = '0.1.0';
 
@@ -80,6 +84,8 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     )
     .option('--watch', 'reload the project on every change and run the prompt again on the new version')
     .option('--queue', 'enqueue the run for `agentctl worker` (AGENTCTL_QUEUE_URL) and follow its events')
+    .option('--trace', TRACE_HELP)
+    .option('--trace-content', TRACE_CONTENT_HELP)
     .action(action('run', ['agent', 'prompt']));
 
   program
@@ -97,6 +103,8 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
       '--allow <pattern...>',
       'run matching calls without asking: TOOL, TOOL:GLOB (an argument) or TOOL:ARG=GLOB',
     )
+    .option('--trace', TRACE_HELP)
+    .option('--trace-content', TRACE_CONTENT_HELP)
     .action(action('dev', ['agent']));
 
   program
@@ -166,6 +174,8 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     )
     .option('--model <name>', 'use this model (a named model or provider/model) for every agent')
     .option('--watch', 'reload the project on every change; a run keeps the version it started on')
+    .option('--trace', TRACE_HELP)
+    .option('--trace-content', TRACE_CONTENT_HELP)
     .action(action('serve', []));
 
   program

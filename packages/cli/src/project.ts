@@ -13,6 +13,7 @@ import { CliError, EXIT } from './cli-error.js';
 import { Recorder } from './commands/run/record.js';
 import { defaultRegistry } from './default-registry.js';
 import type { Io } from './io.js';
+import { traceSecrets } from './tracing.js';
 
 /**
  * Loads the project the command line points at, failing with its diagnostics when it has errors.
@@ -92,6 +93,7 @@ export async function openRuntime(
     throw error;
   }
   if (!runtime) throw new CliError('the project could not be compiled');
+  traceSecrets(runtime);
   return { project, runtime: recorder ? recorder.attach(runtime) : runtime };
 }
 

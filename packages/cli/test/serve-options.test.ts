@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { serveOptions } from '../src/commands/serve/serve-options.js';
-import { createProgram, type Invocation } from '../src/program.js';
-
-async function parse(argv: string[]): Promise<Invocation> {
-  let seen: Invocation | undefined;
-  const { program } = createProgram(async (invocation) => {
-    seen = invocation;
-    return 0;
-  });
-  await program.parseAsync(['node', 'agentctl', ...argv]);
-  return seen as Invocation;
-}
+import { parseArgv } from './support/parse-argv.js';
 
 describe('agentctl serve options', () => {
   it('has the documented defaults', async () => {
-    const { command, options } = await parse(['serve']);
+    const { command, options } = await parseArgv(['serve']);
     expect(command).toBe('serve');
     expect(serveOptions(options, {})).toEqual({
       host: '127.0.0.1',
@@ -31,7 +21,7 @@ describe('agentctl serve options', () => {
   });
 
   it('reads every flag and the tokens from the environment', async () => {
-    const { options } = await parse([
+    const { options } = await parseArgv([
       'serve',
       '--host',
       '0.0.0.0',

@@ -153,6 +153,13 @@ export {
   retryStream,
 } from './retry-policy.js';
 export {
+  type ModelCallObservation,
+  type ObservedInvocation,
+  type ObservedModelCall,
+  observeRuns,
+  type RunObserver,
+} from './run-observer.js';
+export {
   type InvocationCheckpoint,
   type InvocationOptions,
   type InvocationResult,

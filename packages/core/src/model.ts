@@ -46,6 +46,8 @@ export interface ModelResponse {
   toolCalls: ToolCall[];
   usage: TokenUsage;
   finishReason?: FinishReason;
+  /** The model that answered, as the provider names it (it may differ from the one requested). */
+  model?: string;
   /** Provider-specific data the next request must send back (for example thinking blocks). */
   providerData?: Record<string, unknown>;
 }

@@ -24,6 +24,7 @@ import { SessionWriter } from './invocation/session-writer.js';
 import { AgentRun } from './loop/agent-run.js';
 import { EventChannel } from './loop/event-channel.js';
 import type { Message, ToolCall } from './messages.js';
+import { observingRuns } from './run-observer.js';
 import { InMemorySessionStore, type Session, type SessionStore } from './session.js';
 import { deadline } from './timing/deadline.js';
 import { addUsage, emptyUsage, type UsageStats } from './usage.js';
@@ -386,6 +387,9 @@ export class Runner {
       },
       toolCalls,
       value: undefined,
+      observed: observingRuns()
+        ? { invocationId, sessionId: session.id, agent: this.agent, parent: options.parent }
+        : undefined,
       flush: () => writer.flush(),
     };
   }

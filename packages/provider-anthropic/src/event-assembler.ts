@@ -5,7 +5,7 @@ import type { ThinkingBlock } from './to-anthropic-messages.js';
 export interface RawEventLike {
   type: string;
   index?: number;
-  message?: { usage?: UsageLike | null } | null;
+  message?: { usage?: UsageLike | null; model?: string | null } | null;
   content_block?: {
     type: string;
     id?: string;
@@ -46,6 +46,7 @@ type Block =
 export class EventAssembler {
   #blocks = new Map<number, Block>();
   #stopReason: string | undefined;
+  #model: string | undefined;
   #stopped = false;
   #usage: Required<{ [K in keyof UsageLike]: number }> = {
     input_tokens: 0,
@@ -64,6 +65,7 @@ export class EventAssembler {
     switch (event.type) {
       case 'message_start':
         this.#addUsage(event.message?.usage);
+        this.#model = event.message?.model ?? undefined;
         return [];
       case 'content_block_start':
         return this.#start(event.index ?? this.#blocks.size, event.content_block);
@@ -107,6 +109,7 @@ export class EventAssembler {
       },
       finishReason: finishReason(this.#stopReason, toolCalls.length > 0),
     };
+    if (this.#model) response.model = this.#model;
     if (thinking.length > 0) response.providerData = { anthropic: { thinking } };
     events.push({ type: 'done', response });
     return events;

@@ -53,7 +53,7 @@ describe('anthropic provider on the wire', () => {
     expect(tokens.join('')).toBe('Hello from Claude!');
     expect(list.at(-1)).toMatchObject({
       type: 'done',
-      response: { content: 'Hello from Claude!', finishReason: 'stop' },
+      response: { content: 'Hello from Claude!', finishReason: 'stop', model: 'claude-fake' },
     });
     const request = server.requests[0];
     expect(request.url).toBe('/v1/messages');

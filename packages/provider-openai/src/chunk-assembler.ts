@@ -9,6 +9,8 @@ import {
 
 /** The parts of a Chat Completions chunk we read; everything else is ignored. */
 export interface ChunkLike {
+  /** The model that answered (it may name a dated version of the one requested). */
+  model?: string | null;
   choices?: Array<{
     index?: number;
     delta?: {
@@ -47,6 +49,7 @@ export class ChunkAssembler {
   #calls = new Map<number, PartialCall>();
   #finish: string | undefined;
   #usage: ChunkLike['usage'];
+  #model: string | undefined;
   #seenChoice = false;
   readonly #idPrefix = `call_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
@@ -58,6 +61,7 @@ export class ChunkAssembler {
   /** Reads one chunk and returns the events it produces. */
   push(chunk: ChunkLike): StreamEvent[] {
     if (chunk.usage) this.#usage = chunk.usage;
+    if (chunk.model) this.#model = chunk.model;
     const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
     if (!choice) return [];
     this.#seenChoice = true;
@@ -104,6 +108,7 @@ export class ChunkAssembler {
       usage: this.#tokens(toolCalls),
       finishReason: finishReason(this.#finish, toolCalls.length > 0),
     };
+    if (this.#model) response.model = this.#model;
     events.push({ type: 'done', response });
     return events;
   }

@@ -54,7 +54,7 @@ describe('openai provider on the wire', () => {
     const done = list.at(-1);
     expect(done).toMatchObject({
       type: 'done',
-      response: { content: 'Hello there, world!', finishReason: 'stop' },
+      response: { content: 'Hello there, world!', finishReason: 'stop', model: 'gpt-fake' },
     });
     expect(list.filter((e) => e.type === 'done')).toHaveLength(1);
     const request = server.requests[0];

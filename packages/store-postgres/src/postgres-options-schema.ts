@@ -26,7 +26,7 @@ export const POSTGRES_OPTIONS_SCHEMA = {
         'How long to wait for the server before failing: a duration such as 5s, or milliseconds. Default 10s.',
       type: ['integer', 'string'],
       minimum: 1,
-      pattern: '^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)?$',
+      pattern: '^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$',
     },
   },
 } as const;

@@ -1,11 +1,9 @@
-import { hostname } from 'node:os';
 import {
   type AgentEvent,
   assertSessionExport,
   assertSessionId,
   flattenExport,
   type LeaseAttempt,
-  type LeaseHolder,
   type LeaseRequest,
   type MemoryProvider,
   type Message,
@@ -14,7 +12,6 @@ import {
   type SessionExport,
   type SessionInit,
   type SessionLease,
-  SessionLeaseLostError,
   type SessionStore,
   type SessionSummary,
   type StoredSession,
@@ -22,6 +19,7 @@ import {
 import pg from 'pg';
 import { connectionError, describeServer, urlProblem } from './connection-error.js';
 import { PostgresStoreError } from './errors.js';
+import { LeaseRows } from './lease-rows.js';
 import { migrate } from './migrations.js';
 import { foldDeltas, foldEventDeltas } from './state-delta-sql.js';
 import { type TableNames, tableNames } from './tables.js';
@@ -43,10 +41,6 @@ export interface PostgresSessionStoreOptions {
   retention?: RetentionPolicy;
 }
 
-// Epoch milliseconds by the database's clock: one clock for every machine sharing the leases.
-const NOW_MS = `(extract(epoch from clock_timestamp()) * 1000)::bigint`;
-const HOST = hostname();
-
 interface SessionRow {
   id: string;
   agent: string | null;
@@ -61,9 +55,10 @@ interface SessionRow {
 /**
  * A {@link SessionStore} and {@link MemoryProvider} in PostgreSQL, shared by every process and
  * machine that opens the same database: a row per session, an append-only events table keyed by
- * (session, sequence), scoped state, and leases that expire by the database's clock. An append is
- * one statement touching one session row and inserting the new events, so it costs the same with
- * 10 sessions or 100,000 and at 10 events or 50,000. The schema is migrated on first use.
+ * (session, sequence), scoped state, and leases that expire by the database's clock
+ * ({@link LeaseRows}). An append is one statement touching one session row and inserting the new
+ * events, so it costs the same with 10 sessions or 100,000 and at 10 events or 50,000. The schema
+ * is migrated on first use.
  *
  * @example
  * const store = new PostgresSessionStore({ url: process.env.DATABASE_URL });
@@ -77,11 +72,13 @@ export class PostgresSessionStore implements SessionStore, MemoryProvider {
   readonly #t: TableNames;
   readonly #url: string;
   readonly #retention: RetentionPolicy | undefined;
+  readonly #leases: LeaseRows;
   #ready: Promise<void> | undefined;
 
   constructor(options: PostgresSessionStoreOptions) {
     this.#t = tableNames(options.schema ?? 'public', options.tablePrefix ?? 'agentctl_');
     this.#retention = options.retention;
+    this.#leases = new LeaseRows((text, values) => this.#query(text, values), this.#t.leases);
     if (options.pool) {
       this.#pool = options.pool;
       this.#ownsPool = false;
@@ -214,54 +211,20 @@ export class PostgresSessionStore implements SessionStore, MemoryProvider {
     return (await this.#deleteTrees([id])).includes(id);
   }
 
+  /** Takes the session's lease (a row of the leases table) unless a live invocation holds it. */
   async lease(id: string, request: LeaseRequest): Promise<LeaseAttempt> {
     assertSessionId(id);
-    const t = this.#t;
-    const token = crypto.randomUUID();
-    for (;;) {
-      // Taken when there is no row, or the row's lease has lapsed; otherwise nothing is written.
-      const taken = await this.#query<{ since: string; expires_at: string }>(
-        `INSERT INTO ${t.leases} AS l (session_id, token, holder, holder_where, since, expires_at)
-         VALUES ($1, $2, $3, $4, ${NOW_MS}, ${NOW_MS} + $5)
-         ON CONFLICT (session_id) DO UPDATE
-            SET token = excluded.token, holder = excluded.holder, holder_where = excluded.holder_where,
-                since = excluded.since, expires_at = excluded.expires_at
-          WHERE l.expires_at <= excluded.since
-         RETURNING since, expires_at`,
-        [id, token, request.holder, `pid ${process.pid} on ${HOST}`, Math.ceil(request.ttlMs)],
-      );
-      const row = taken.rows[0];
-      if (row) {
-        const lease: SessionLease = {
-          sessionId: id,
-          token,
-          holder: request.holder,
-          since: Number(row.since),
-          expiresAt: Number(row.expires_at),
-        };
-        return { lease };
-      }
-      const holder = await this.#holder(id);
-      // Released between the two statements: ask again.
-      if (holder) return { busy: holder };
-    }
+    return this.#leases.acquire(id, request);
   }
 
-  async renewLease(lease: SessionLease, ttlMs: number): Promise<SessionLease> {
-    const { rows } = await this.#query<{ expires_at: string }>(
-      `UPDATE ${this.#t.leases} SET expires_at = ${NOW_MS} + $3 WHERE session_id = $1 AND token = $2 RETURNING expires_at`,
-      [lease.sessionId, lease.token, Math.ceil(ttlMs)],
-    );
-    const row = rows[0];
-    if (!row) throw new SessionLeaseLostError(lease.sessionId, await this.#holder(lease.sessionId));
-    return { ...lease, expiresAt: Number(row.expires_at) };
+  /** Extends a held lease by `ttlMs` from now, by the database's clock. */
+  renewLease(lease: SessionLease, ttlMs: number): Promise<SessionLease> {
+    return this.#leases.renew(lease, ttlMs);
   }
 
-  async releaseLease(lease: SessionLease): Promise<void> {
-    await this.#query(`DELETE FROM ${this.#t.leases} WHERE session_id = $1 AND token = $2`, [
-      lease.sessionId,
-      lease.token,
-    ]);
+  /** Gives a lease up. */
+  releaseLease(lease: SessionLease): Promise<void> {
+    return this.#leases.release(lease);
   }
 
   /** State shared by every session (`app`) or by one user's sessions (`user:<id>`). */
@@ -410,24 +373,6 @@ export class PostgresSessionStore implements SessionStore, MemoryProvider {
       [roots],
     );
     return rows.map((r) => r.id);
-  }
-
-  async #holder(id: string): Promise<LeaseHolder | undefined> {
-    const { rows } = await this.#query<{
-      holder: string;
-      holder_where: string | null;
-      since: string;
-      expires_at: string;
-    }>(`SELECT holder, holder_where, since, expires_at FROM ${this.#t.leases} WHERE session_id = $1`, [id]);
-    const row = rows[0];
-    if (!row) return undefined;
-    const holder: LeaseHolder = {
-      holder: row.holder,
-      since: Number(row.since),
-      expiresAt: Number(row.expires_at),
-    };
-    if (row.holder_where !== null) holder.where = row.holder_where;
-    return holder;
   }
 
   #missing(id: string): PostgresStoreError {

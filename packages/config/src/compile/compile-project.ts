@@ -33,6 +33,8 @@ export interface Runtime {
   /** Every named agent (inline sub-agents included), linked into their trees. */
   agents: ReadonlyMap<string, Agent>;
   specs: ProjectSpecs;
+  /** The text with every secret value this project interpolated (keys, URLs, headers) replaced by `***`. */
+  scrub(text: string): string;
   /** Closes toolsets (MCP servers) and providers; call once when the runtime is no longer used. */
   dispose(): Promise<void>;
 }
@@ -94,6 +96,7 @@ export async function compileProject(
     root: project.root,
     agents,
     specs: project.specs,
+    scrub: (text) => compiler.secrets.scrub(text),
     async dispose() {
       if (disposed) return;
       disposed = true;

@@ -3,6 +3,7 @@ import type { ApprovalDecision, ExecutedToolCall, RunOptions } from '../agent-co
 import { AgentError } from '../errors.js';
 import type { AgentEvent, EventPayloads, EventType, PendingApproval } from '../events.js';
 import type { Message } from '../messages.js';
+import { notifyEvent, type ObservedInvocation } from '../run-observer.js';
 import type { Session, SessionStore } from '../session.js';
 import { applyDelta } from '../state-delta.js';
 import { addUsage, type UsageStats } from '../usage.js';
@@ -56,6 +57,8 @@ export interface InvocationShared {
   toolCalls: ExecutedToolCall[];
   /** The parsed final answer of the last agent that answered. */
   value: unknown;
+  /** Set when run observers were registered as the invocation started: they see its events. */
+  observed?: ObservedInvocation;
 }
 
 /** A run of an agent that completed before the invocation paused, met again on resume. */
@@ -212,6 +215,7 @@ export class InvocationContext {
 
   /** Hands an already-built event to the stream and, unless it is a text delta, to the session log. */
   record(event: AgentEvent): void {
+    if (this.shared.observed) notifyEvent(event, this.shared.observed);
     this.shared.sink(event);
     if (event.type === 'text_delta') return;
     this.shared.session.events.push(event);

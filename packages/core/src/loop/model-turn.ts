@@ -1,6 +1,7 @@
 import { AgentError, toAgentError } from '../errors.js';
 import type { Message, ToolCall } from '../messages.js';
 import type { ChatParams, ModelResponse } from '../model.js';
+import { notifyModelCall, observingRuns } from '../run-observer.js';
 import { addUsage, type TokenUsage, type UsageStats, usageOfCall } from '../usage.js';
 import { abortable, abortError } from './abortable.js';
 import { windowOf } from './history-window.js';
@@ -25,12 +26,8 @@ export async function modelTurn(ctx: LoopContext): Promise<Message> {
   let streamed = false;
   let response: ModelResponse;
   try {
-    if (!ctx.hasMiddleware) {
-      response = await abortable(
-        streamModel(ctx, request, () => (streamed = true)),
-        ctx.signal,
-      );
-    } else response = await dispatchModelCall(ctx, request, () => (streamed = true));
+    if (!ctx.hasMiddleware) response = await callProvider(ctx, request, () => (streamed = true));
+    else response = await dispatchModelCall(ctx, request, () => (streamed = true));
   } catch (error) {
     // Tokens the provider reported before the call failed were spent: they count for usage and limits.
     const spent = error instanceof AgentError ? (error.context.usage as TokenUsage | undefined) : undefined;
@@ -63,13 +60,43 @@ async function dispatchModelCall(
 ): Promise<ModelResponse> {
   const called = await ctx.dispatch(action('model_call', ctx.agentName, { request }), async (current) => {
     if (current.type !== 'model_call') return current;
-    const result = await abortable(streamModel(ctx, current.payload.request, markStreamed), ctx.signal);
+    const result = await callProvider(ctx, current.payload.request, markStreamed);
     return { ...current, payload: { ...current.payload, response: result } };
   });
   if (called.type !== 'model_call' || !called.payload.response) {
     throw new AgentError('a middleware ended the model call without a response', 'MODEL_ERROR');
   }
   return called.payload.response;
+}
+
+// One provider call, seen by run observers when there are any (a retry middleware calling again
+// makes a second one); without observers it is the bare stream.
+function callProvider(
+  ctx: LoopContext,
+  request: ChatParams,
+  markStreamed: () => void,
+): Promise<ModelResponse> {
+  const observation = observingRuns()
+    ? notifyModelCall({
+        invocationId: ctx.invocationId,
+        branch: ctx.branch,
+        agent: ctx.agentName,
+        provider: ctx.provider.name,
+        request,
+      })
+    : undefined;
+  const running = abortable(streamModel(ctx, request, markStreamed), ctx.signal);
+  if (!observation) return running;
+  return running.then(
+    (response) => {
+      observation.end(response);
+      return response;
+    },
+    (error: unknown) => {
+      observation.fail(toAgentError(error, 'PROVIDER_ERROR'));
+      throw error;
+    },
+  );
 }
 
 function countUsage(ctx: LoopContext, usage: UsageStats): void {

@@ -11,6 +11,7 @@ import { CliError, EXIT } from '../../cli-error.js';
 import { defaultRegistry } from '../../default-registry.js';
 import { type Io, styles } from '../../io.js';
 import { sessionStoreFor } from '../../session-store.js';
+import { traceSecrets } from '../../tracing.js';
 
 /** A project kept live by `dev` and `run --watch`. */
 export interface LiveProject {
@@ -44,6 +45,7 @@ export async function openLiveProject(
     io.cwd,
     (generation, warnings) => {
       started.set(generation, Date.now());
+      traceSecrets(generation.runtime);
       for (const d of warnings) io.stderr(`${formatDiagnostic(d)}\n`);
       if (generation.id > 1) {
         const files = generation.files.length;

@@ -14,6 +14,7 @@ import { openRuntime } from '../../project.js';
 import { connectQueue, queueSettings } from '../../queue-settings.js';
 import { projectSessionStore } from '../../session-store.js';
 import { untilStopped } from '../../until-stopped.js';
+import { traceSecrets } from '../../tracing.js';
 import { projectSource, type RuntimeLease } from './project-source.js';
 import { serveOptions } from './serve-options.js';
 
@@ -109,6 +110,7 @@ async function watchedRuntime(raw: Record<string, unknown>, io: Io): Promise<Ser
   watch = await watchProject(
     io.cwd,
     (generation, warnings) => {
+      traceSecrets(generation.runtime);
       for (const d of warnings) io.stderr(`${formatDiagnostic(d)}\n`);
       if (generation.id > 1)
         io.stderr(`[reload] generation ${generation.id} live: ${formatAgentChanges(generation.changes)}\n`);

@@ -1,4 +1,6 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+// Plain JavaScript (typed by postgres.d.ts) so the benchmarks, which run on Node without a build
+// step, start PostgreSQL the same way the tests do.
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { chmod, chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -8,27 +10,12 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-/** A PostgreSQL server started for a test on 127.0.0.1, with its own temporary data folder. */
-export interface TestPostgres {
-  /** `postgres://agentctl:<password>@127.0.0.1:<port>/<database>` (default database `postgres`). */
-  url(database?: string): string;
-  readonly port: number;
-  readonly user: string;
-  readonly password: string;
-  /** Creates a database (a fresh one per test keeps tests apart); returns its URL. */
-  createDatabase(name: string): Promise<string>;
-  /** Runs SQL through `psql` (no client library needed) and returns its unaligned output. */
-  sql(statement: string, database?: string): Promise<string>;
-  /** Stops the server (fast shutdown) and removes its data folder. */
-  stop(): Promise<void>;
-}
-
 const USER = 'agentctl';
 const PASSWORD = 'agentctl-test';
 const DEBIAN = '/usr/lib/postgresql';
 
 /** The newest of Debian's PostgreSQL binary folders (`/usr/lib/postgresql/<major>/bin`), if any. */
-export function postgresBinDir(): string | undefined {
+export function postgresBinDir() {
   const majors = existsSync(DEBIAN) ? readdirSync(DEBIAN).filter((v) => /^\d+$/.test(v)) : [];
   return majors
     .sort((a, b) => Number(b) - Number(a))
@@ -40,12 +27,17 @@ export function postgresBinDir(): string | undefined {
  * Starts a real PostgreSQL (initdb + postgres from /usr/lib/postgresql/N/bin) on a free port of
  * 127.0.0.1 with a temporary data folder, password authentication over TCP, fsync off and small
  * buffers. As root (CI), the server runs as the `postgres` user, since PostgreSQL refuses root.
+ * `durable: true` keeps PostgreSQL's default fsync and synchronous commit, for benchmarks that
+ * compare it with a store that syncs every write.
  *
+ * @param {{ durable?: boolean }} [options]
  * @example
  * const pg = await startPostgres();
  * try { await use(await pg.createDatabase('t1')); } finally { await pg.stop(); }
+ *
+ * @returns {Promise<import('./postgres').TestPostgres>}
  */
-export async function startPostgres(): Promise<TestPostgres> {
+export async function startPostgres(options = {}) {
   const bin = postgresBinDir();
   if (!bin)
     throw new Error('PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/postgres); see .ci/services');
@@ -58,7 +50,8 @@ export async function startPostgres(): Promise<TestPostgres> {
   const pwfile = join(folder, 'pw');
   await writeFile(pwfile, `${PASSWORD}\n`);
   if (owner) await chown(pwfile, owner.uid, owner.gid);
-  const command = (file: string, args: string[]): [string, string[]] =>
+  /** @type {(file: string, args: string[]) => [string, string[]]} */
+  const command = (file, args) =>
     asPostgres
       ? ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', '--', join(bin, file), ...args]]
       : [join(bin, file), args];
@@ -80,7 +73,7 @@ export async function startPostgres(): Promise<TestPostgres> {
     );
   } catch (error) {
     await rm(folder, { recursive: true, force: true });
-    throw new Error(`initdb failed: ${(error as { stderr?: string }).stderr ?? error}`);
+    throw new Error(`initdb failed: ${error.stderr ?? error}`);
   }
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
@@ -94,12 +87,9 @@ export async function startPostgres(): Promise<TestPostgres> {
         'listen_addresses=127.0.0.1',
         '-c',
         `unix_socket_directories=${folder}`,
-        '-c',
-        'fsync=off',
-        '-c',
-        'synchronous_commit=off',
-        '-c',
-        'full_page_writes=off',
+        ...(options.durable
+          ? []
+          : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
         '-c',
         'shared_buffers=16MB',
         '-c',
@@ -116,29 +106,29 @@ export async function startPostgres(): Promise<TestPostgres> {
   }
 }
 
-async function postgresUser(): Promise<{ uid: number; gid: number }> {
+async function postgresUser() {
   const [uid, gid] = await Promise.all([run('id', ['-u', 'postgres']), run('id', ['-g', 'postgres'])]);
   return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
 }
 
 // Resolves true once the server accepts connections, else the log that says why it did not.
-function ready(server: ChildProcess, bin: string, port: number): Promise<true | string> {
+function ready(server, bin, port) {
   return new Promise((resolve) => {
     let log = '';
     let done = false;
-    const finish = (value: true | string) => {
+    const finish = (value) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
       resolve(value);
     };
-    server.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    server.stderr?.setEncoding('utf8').on('data', (chunk) => {
       if (log.length < 20_000) log += chunk;
       if (log.includes('ready to accept connections')) {
         // Logged before the listener is certain to answer: confirm with pg_isready.
         run(join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port), '-t', '10']).then(
           () => finish(true),
-          (error: unknown) => finish(`pg_isready: ${error}`),
+          (error) => finish(`pg_isready: ${error}`),
         );
       }
     });
@@ -150,13 +140,13 @@ function ready(server: ChildProcess, bin: string, port: number): Promise<true | 
   });
 }
 
-function handle(server: ChildProcess, bin: string, port: number, folder: string): TestPostgres {
+function handle(server, bin, port, folder) {
   // A crashed test runner must not leave the server behind: immediate shutdown on exit.
   const onExit = () => server.kill('SIGQUIT');
   process.once('exit', onExit);
   const url = (database = 'postgres') =>
     `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
-  const sql = async (statement: string, database = 'postgres') => {
+  const sql = async (statement, database = 'postgres') => {
     const { stdout } = await run(
       join(bin, 'psql'),
       ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-d', url(database), '-c', statement],
@@ -164,7 +154,7 @@ function handle(server: ChildProcess, bin: string, port: number, folder: string)
     );
     return stdout.trim();
   };
-  let stopped: Promise<void> | undefined;
+  let stopped;
   return {
     url,
     port,
@@ -193,7 +183,7 @@ function handle(server: ChildProcess, bin: string, port: number, folder: string)
 }
 
 /** A TCP port on 127.0.0.1 that nothing listens on right now. */
-export function freePort(): Promise<number> {
+export function freePort() {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

@@ -1,0 +1,117 @@
+import type { Agent } from './agent.js';
+import type { AgentError } from './errors.js';
+import type { AgentEvent } from './events.js';
+import type { ChatParams, ModelResponse } from './model.js';
+
+/** The invocation an observed event belongs to. */
+export interface ObservedInvocation {
+  invocationId: string;
+  sessionId: string;
+  /** The agent the runner runs: the root of the tree its events' authors belong to. */
+  agent: Agent;
+  /** For the child invocation of an agent tool: the calling session and tool call. */
+  parent?: { sessionId: string; callId: string };
+}
+
+/** A model call about to be made through an agent's middleware. */
+export interface ObservedModelCall {
+  invocationId: string;
+  /** The branch of the agent that makes the call. */
+  branch: string;
+  agent: string;
+  /** The provider's name, such as `openai` or `offline`. */
+  provider: string;
+  /** The request as the middleware left it; its `messages` grow after the call, so read them at once. */
+  request: ChatParams;
+}
+
+/** Told exactly once how an observed model call ended. */
+export interface ModelCallObservation {
+  end(response: ModelResponse): void;
+  fail(error: AgentError): void;
+}
+
+/**
+ * Watches every invocation of every runner in the process, for tracing and metrics. Observers
+ * see what happened; they cannot change it, and an observer that throws is ignored.
+ */
+export interface RunObserver {
+  /** Every event an invocation records, once, in order (an agent tool's events under its own invocation). */
+  event?(event: AgentEvent, invocation: ObservedInvocation): void;
+  /** A model call starts; the observation returned is told how it ended. */
+  modelCall?(call: ObservedModelCall): ModelCallObservation | undefined;
+}
+
+// One list per process, not per copy of this module: a bundled CLI carries its own copy of core,
+// and `@agentctl/tracing`, loaded beside it from node_modules, observes through another.
+const OBSERVERS = Symbol.for('agentctl.runObservers');
+const observers: RunObserver[] = ((globalThis as { [OBSERVERS]?: RunObserver[] })[OBSERVERS] ??= []);
+
+/**
+ * Adds an observer of every run in the process and returns the function that removes it. With no
+ * observer, runs pay one length check per event and per model call.
+ *
+ * @example
+ * const stop = observeRuns({ event: (e) => console.error(e.type) });
+ */
+export function observeRuns(observer: RunObserver): () => void {
+  observers.push(observer);
+  return () => {
+    const at = observers.indexOf(observer);
+    if (at >= 0) observers.splice(at, 1);
+  };
+}
+
+/** Whether anyone observes runs (checked before building what observers would be given). */
+export function observingRuns(): boolean {
+  return observers.length > 0;
+}
+
+/** Hands an event to every observer. */
+export function notifyEvent(event: AgentEvent, invocation: ObservedInvocation): void {
+  for (const observer of observers) {
+    try {
+      observer.event?.(event, invocation);
+    } catch {
+      // An observer's failure must not change the run it watches.
+    }
+  }
+}
+
+/** Tells every observer a model call starts; the result is told how it ends (undefined: nobody watches). */
+export function notifyModelCall(call: ObservedModelCall): ModelCallObservation | undefined {
+  // The usual case, one observer (tracing), hands its observation back as it is.
+  if (observers.length === 1) {
+    try {
+      return observers[0].modelCall?.(call);
+    } catch {
+      return undefined;
+    }
+  }
+  const watching: ModelCallObservation[] = [];
+  for (const observer of observers) {
+    try {
+      const observation = observer.modelCall?.(call);
+      if (observation) watching.push(observation);
+    } catch {
+      // As above: observing never breaks the call.
+    }
+  }
+  if (watching.length === 0) return undefined;
+  return {
+    end: (response) => {
+      for (const w of watching) attempt(() => w.end(response));
+    },
+    fail: (error) => {
+      for (const w of watching) attempt(() => w.fail(error));
+    },
+  };
+}
+
+function attempt(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // Ignored for the same reason.
+  }
+}

@@ -1,0 +1,114 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  type AgentEvent,
+  agentTool,
+  createAgent,
+  InMemorySessionStore,
+  type ObservedInvocation,
+  type ObservedModelCall,
+  observeRuns,
+  Runner,
+} from '../src/index.js';
+import { scriptedModel } from '../src/testing/index.js';
+
+const stops: Array<() => void> = [];
+afterEach(() => {
+  for (const stop of stops.splice(0)) stop();
+});
+
+function watch() {
+  const events: Array<{ event: AgentEvent; invocation: ObservedInvocation }> = [];
+  const calls: Array<{ call: ObservedModelCall; outcome?: string }> = [];
+  stops.push(
+    observeRuns({
+      event: (event, invocation) => events.push({ event, invocation }),
+      modelCall: (call) => {
+        const entry: { call: ObservedModelCall; outcome?: string } = { call };
+        calls.push(entry);
+        return {
+          end: (response) => {
+            entry.outcome = `end:${response.content ?? ''}:${response.usage.outputTokens}`;
+          },
+          fail: (error) => {
+            entry.outcome = `fail:${error.code}`;
+          },
+        };
+      },
+    }),
+  );
+  return { events, calls };
+}
+
+describe('run observers', () => {
+  it('see every event once, and an agent tool child under its own invocation with its parent call', async () => {
+    const seen = watch();
+    const summarizer = createAgent({ name: 'summarizer', provider: scriptedModel([{ text: 'short' }]) });
+    const writer = createAgent({
+      name: 'writer',
+      provider: scriptedModel([
+        { toolCalls: [{ name: 'summarizer', arguments: { request: 'sum' }, id: 'c1' }] },
+        { text: 'done' },
+      ]),
+      tools: [agentTool(summarizer)],
+    });
+    const store = new InMemorySessionStore();
+    const run = new Runner({ agent: writer, store }).run({ input: 'go', sessionId: 'p' });
+    const streamed: AgentEvent[] = [];
+    for await (const e of run) streamed.push(e);
+    const result = await run.invocation;
+    // The caller's stream carries the child's events too; observers get each exactly once.
+    expect(seen.events.map((s) => s.event.id).sort()).toEqual(streamed.map((e) => e.id).sort());
+    expect(new Set(seen.events.map((s) => s.event.id)).size).toBe(seen.events.length);
+    const child = seen.events.find((s) => s.event.author === 'summarizer')!.invocation;
+    expect(child).toMatchObject({ agent: summarizer, parent: { sessionId: 'p', callId: 'c1' } });
+    expect(child.invocationId).not.toBe(result.invocationId);
+    const own = seen.events.find((s) => s.event.type === 'run_start')!.invocation;
+    expect(own).toEqual({
+      invocationId: result.invocationId,
+      sessionId: 'p',
+      agent: writer,
+      parent: undefined,
+    });
+    expect(seen.calls.map((c) => [c.call.agent, c.call.branch, c.call.provider, c.outcome])).toEqual([
+      ['writer', 'writer', 'offline', expect.stringMatching(/^end::/)],
+      ['summarizer', 'writer.summarizer', 'offline', expect.stringMatching(/^end:short:/)],
+      ['writer', 'writer', 'offline', expect.stringMatching(/^end:done:/)],
+    ]);
+    expect(seen.calls[0].call.request.messages[0]).toMatchObject({ role: 'user', content: 'go' });
+  });
+
+  it('are told when a model call fails, and an observer that throws changes nothing', async () => {
+    const seen = watch();
+    stops.push(
+      observeRuns({
+        event: () => {
+          throw new Error('observer bug');
+        },
+        modelCall: () => {
+          throw new Error('observer bug');
+        },
+      }),
+    );
+    const agent = createAgent({
+      name: 'flaky',
+      provider: scriptedModel([{ error: { message: 'upstream down', code: 'MODEL_ERROR' } }]),
+    });
+    await expect(new Runner({ agent }).run({ input: 'hi' }).invocation).rejects.toMatchObject({
+      code: 'MODEL_ERROR',
+    });
+    expect(seen.calls.map((c) => c.outcome)).toEqual(['fail:MODEL_ERROR']);
+    expect(seen.events.map((s) => s.event.type)).toEqual(
+      expect.arrayContaining(['run_start', 'agent_start', 'error', 'run_end']),
+    );
+  });
+
+  it('cost nothing once removed: a run after the last one is removed is not observed', async () => {
+    const seen = watch();
+    for (const stop of stops.splice(0)) stop();
+    const agent = createAgent({ name: 'quiet', provider: scriptedModel([{ text: 'ok' }]) });
+    const result = await new Runner({ agent }).run({ input: 'hi' }).invocation;
+    expect(result.output).toBe('ok');
+    expect(seen.events).toEqual([]);
+    expect(seen.calls).toEqual([]);
+  });
+});

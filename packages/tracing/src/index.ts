@@ -1,0 +1,15 @@
+export { AGENTCTL, GEN_AI, providerName } from './gen-ai.js';
+export {
+  type ConventionMessage,
+  inputMessages,
+  outputMessages,
+  systemInstructions,
+} from './message-parts.js';
+export {
+  protocolOf,
+  startTracing,
+  TRACE_PROTOCOLS,
+  type Tracing,
+  type TracingOptions,
+} from './start-tracing.js';
+export { TraceObserver, type TraceObserverOptions } from './trace-observer.js';

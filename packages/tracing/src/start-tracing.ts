@@ -1,0 +1,123 @@
+import { observeRuns } from '@agentctl/core';
+import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  type Sampler,
+  type SpanExporter,
+  TraceIdRatioBasedSampler,
+} from '@opentelemetry/sdk-trace-base';
+import { TraceObserver } from './trace-observer.js';
+
+/** The OTLP/HTTP encodings agentctl can export in (`OTEL_EXPORTER_OTLP_PROTOCOL`). */
+export const TRACE_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
+
+/** Options of {@link startTracing}. */
+export interface TracingOptions {
+  /** Record prompts, answers, tool arguments and results on the spans (off by default). */
+  captureContent?: boolean;
+  /** `OTEL_*` variables: service name and protocol. The exporter reads endpoint, headers and timeout from the process. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Where spans go instead of OTLP/HTTP (benchmarks use a no-op exporter). */
+  exporter?: SpanExporter;
+}
+
+/** Tracing switched on for the process; {@link Tracing.shutdown} flushes what is left. */
+export interface Tracing {
+  /** Also removes this scrubber's secrets from every recorded text (one per compiled project). */
+  scrubWith(scrubber: { scrub(text: string): string }): void;
+  /** Stops observing, exports the spans not yet sent and closes the exporter. */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Traces every run of the process as OpenTelemetry spans (GenAI conventions) exported over
+ * OTLP/HTTP to `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`,
+ * or `http://localhost:4318/v1/traces`.
+ *
+ * @example
+ * const tracing = await startTracing({ env: process.env });
+ * try { await runner.run({ input: 'hi' }).invocation; } finally { await tracing.shutdown(); }
+ */
+export async function startTracing(options: TracingOptions = {}): Promise<Tracing> {
+  const env = options.env ?? {};
+  const exporter = options.exporter ?? (await otlpExporter(protocolOf(env)));
+  const provider = new BasicTracerProvider({
+    resource: defaultResource().merge(
+      resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || 'agentctl' }),
+    ),
+    spanProcessors: [new BatchSpanProcessor(exporter)],
+    sampler: samplerOf(env),
+  });
+  const scrubbers = new Set<{ scrub(text: string): string }>();
+  const observer = new TraceObserver(provider.getTracer('@agentctl/tracing'), {
+    captureContent: options.captureContent,
+    scrub: (text) => {
+      let out = text;
+      for (const s of scrubbers) out = s.scrub(out);
+      return out;
+    },
+  });
+  const stop = observeRuns(observer);
+  let closing: Promise<void> | undefined;
+  return {
+    scrubWith: (scrubber) => {
+      scrubbers.add(scrubber);
+    },
+    shutdown: () => {
+      closing ??= (async () => {
+        stop();
+        await provider.shutdown();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** The protocol the `OTEL_*` variables ask for; throws on one agentctl cannot speak. */
+export function protocolOf(
+  env: Readonly<Record<string, string | undefined>>,
+): (typeof TRACE_PROTOCOLS)[number] {
+  const asked = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || env.OTEL_EXPORTER_OTLP_PROTOCOL || 'http/protobuf';
+  const known = TRACE_PROTOCOLS.find((p) => p === asked);
+  if (!known) {
+    throw new Error(
+      `OTEL_EXPORTER_OTLP_PROTOCOL=${asked} is not supported: agentctl exports traces over ${TRACE_PROTOCOLS.join(' or ')}`,
+    );
+  }
+  return known;
+}
+
+// The standard `OTEL_TRACES_SAMPLER` / `OTEL_TRACES_SAMPLER_ARG` (this SDK no longer reads them
+// itself): a sampled-out invocation costs its runs almost nothing, its spans being non-recording.
+function samplerOf(env: Readonly<Record<string, string | undefined>>): Sampler {
+  const arg = Number(env.OTEL_TRACES_SAMPLER_ARG ?? 1);
+  const ratio = Number.isFinite(arg) && arg >= 0 && arg <= 1 ? arg : 1;
+  switch (env.OTEL_TRACES_SAMPLER) {
+    case 'always_off':
+      return new AlwaysOffSampler();
+    case 'traceidratio':
+      return new TraceIdRatioBasedSampler(ratio);
+    case 'parentbased_always_off':
+      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
+    case 'parentbased_traceidratio':
+      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) });
+    case 'always_on':
+      return new AlwaysOnSampler();
+    default:
+      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+  }
+}
+
+// Each exporter is imported only for its protocol: a run that traces loads one of them.
+async function otlpExporter(protocol: (typeof TRACE_PROTOCOLS)[number]): Promise<SpanExporter> {
+  if (protocol === 'http/json') {
+    const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
+    return new OTLPTraceExporter();
+  }
+  const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-proto');
+  return new OTLPTraceExporter();
+}

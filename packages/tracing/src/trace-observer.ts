@@ -1,0 +1,291 @@
+import {
+  type AgentError,
+  type AgentEvent,
+  findAgent,
+  type ModelCallObservation,
+  type ModelResponse,
+  type ObservedInvocation,
+  type ObservedModelCall,
+  type RunObserver,
+} from '@agentctl/core';
+import {
+  type Attributes,
+  type Context,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type Tracer,
+  trace,
+} from '@opentelemetry/api';
+import { AGENTCTL, GEN_AI, providerName } from './gen-ai.js';
+import { inputMessages, outputMessages, systemInstructions } from './message-parts.js';
+
+/** Options of a {@link TraceObserver}. */
+export interface TraceObserverOptions {
+  /** Record prompts, answers, tool arguments and results (opt-in: they may hold personal data). */
+  captureContent?: boolean;
+  /** Applied to every recorded text: removes secret values. */
+  scrub?: (text: string) => string;
+}
+
+/** A span with the context that makes it a parent, made once. */
+interface Scope {
+  span: Span;
+  context: Context;
+}
+
+interface OpenInvocation extends Scope {
+  info: ObservedInvocation;
+  /** Open agent spans per branch (a loop reruns a branch; only one run of it is open at a time). */
+  open: Map<string, Scope[]>;
+  /** The latest agent span of each branch, open or ended: the parent of what it handed over to. */
+  latest: Map<string, Scope>;
+  tools: Map<string, Span>;
+  error?: { code: string; message: string };
+}
+
+const WORKFLOW_TYPES = new Set(['sequential', 'parallel', 'loop']);
+
+/**
+ * Turns the runs of the process into OpenTelemetry spans following the GenAI conventions: one span
+ * per invocation, `invoke_agent NAME` (or `invoke_workflow NAME`) per agent run, `chat MODEL` per
+ * model call and `execute_tool NAME` per tool call, each under the agent that made it.
+ */
+export class TraceObserver implements RunObserver {
+  readonly #tracer: Tracer;
+  readonly #capture: boolean;
+  readonly #scrub: (text: string) => string;
+  readonly #invocations = new Map<string, OpenInvocation>();
+
+  constructor(tracer: Tracer, options: TraceObserverOptions = {}) {
+    this.#tracer = tracer;
+    this.#capture = options.captureContent ?? false;
+    this.#scrub = options.scrub ?? ((text) => text);
+  }
+
+  /** Starts, annotates and ends spans as the invocation's events arrive. */
+  event(event: AgentEvent, info: ObservedInvocation): void {
+    if (event.type === 'run_start') {
+      this.#startInvocation(info);
+      return;
+    }
+    const inv = this.#invocations.get(info.invocationId);
+    if (!inv) return;
+    switch (event.type) {
+      case 'agent_start':
+        this.#startAgent(inv, event.agent, event.branch);
+        break;
+      case 'agent_end':
+        inv.open.get(event.branch)?.pop()?.span.end();
+        break;
+      case 'transfer':
+        this.#agentScope(inv, event.branch)?.span.addEvent('transfer', { [AGENTCTL.transferTo]: event.to });
+        break;
+      case 'tool_call':
+        this.#startTool(inv, event.call.id, event.call.name, event.call.arguments, event.branch);
+        break;
+      case 'tool_result':
+        this.#endTool(inv, event.callId, event.isError, event.errorCode, event.content);
+        break;
+      case 'error':
+        inv.error = { code: event.code, message: this.#scrub(event.message) };
+        break;
+      case 'run_end':
+        this.#endInvocation(inv, event.status, event.usage);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Starts a `chat MODEL` span under the calling agent's span. */
+  modelCall(call: ObservedModelCall): ModelCallObservation | undefined {
+    const inv = this.#invocations.get(call.invocationId);
+    const parent = inv ? this.#parentOf(inv, call.branch) : ROOT_CONTEXT;
+    const { request } = call;
+    const attributes: Attributes = {
+      [GEN_AI.operation]: 'chat',
+      [GEN_AI.provider]: providerName(call.provider),
+      [GEN_AI.requestModel]: request.model,
+      [GEN_AI.agentName]: call.agent,
+    };
+    // Unset settings are left out rather than set to undefined, which the SDK would reject one by one.
+    if (request.temperature !== undefined) attributes[GEN_AI.requestTemperature] = request.temperature;
+    if (request.topP !== undefined) attributes[GEN_AI.requestTopP] = request.topP;
+    if (request.maxOutputTokens !== undefined) attributes[GEN_AI.requestMaxTokens] = request.maxOutputTokens;
+    if (inv) attributes[GEN_AI.conversationId] = inv.info.sessionId;
+    // The history array grows after the call: what was sent is read now.
+    if (this.#capture) {
+      if (request.system)
+        attributes[GEN_AI.systemInstructions] = this.#json(systemInstructions(request.system));
+      attributes[GEN_AI.inputMessages] = this.#json(inputMessages(request.messages));
+    }
+    const span = this.#tracer.startSpan(
+      `chat ${request.model}`,
+      { kind: SpanKind.CLIENT, attributes },
+      parent,
+    );
+    return {
+      end: (response: ModelResponse) => {
+        const usage = response.usage;
+        const cacheRead = usage.cacheReadTokens ?? 0;
+        const cacheWrite = usage.cacheWriteTokens ?? 0;
+        span.setAttributes({
+          [GEN_AI.responseModel]: response.model ?? request.model,
+          [GEN_AI.finishReasons]: [response.finishReason ?? 'stop'],
+          // The conventions count cached input inside the input tokens; agentctl keeps them apart.
+          [GEN_AI.inputTokens]: usage.inputTokens + cacheRead + cacheWrite,
+          [GEN_AI.outputTokens]: usage.outputTokens,
+          [GEN_AI.cacheReadTokens]: cacheRead,
+          [GEN_AI.cacheCreationTokens]: cacheWrite,
+        });
+        if (this.#capture) span.setAttribute(GEN_AI.outputMessages, this.#json(outputMessages(response)));
+        span.end();
+      },
+      fail: (error: AgentError) => {
+        span.setAttribute(GEN_AI.errorType, error.code);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: this.#scrub(error.message) });
+        span.end();
+      },
+    };
+  }
+
+  #startInvocation(info: ObservedInvocation): void {
+    const caller = info.parent && this.#toolSpan(info.parent.sessionId, info.parent.callId);
+    const span = this.#tracer.startSpan(
+      `invocation ${info.agent.name}`,
+      {
+        kind: SpanKind.INTERNAL,
+        attributes: {
+          [GEN_AI.agentName]: info.agent.name,
+          [GEN_AI.conversationId]: info.sessionId,
+          [AGENTCTL.invocationId]: info.invocationId,
+          [AGENTCTL.sessionId]: info.sessionId,
+        },
+      },
+      caller ? trace.setSpan(ROOT_CONTEXT, caller) : ROOT_CONTEXT,
+    );
+    this.#invocations.set(info.invocationId, {
+      span,
+      context: trace.setSpan(ROOT_CONTEXT, span),
+      info,
+      open: new Map(),
+      latest: new Map(),
+      tools: new Map(),
+    });
+  }
+
+  #startAgent(inv: OpenInvocation, name: string, branch: string): void {
+    const agent = findAgent(inv.info.agent, name);
+    const type = agent?.type ?? 'llm';
+    const operation = WORKFLOW_TYPES.has(type) ? 'invoke_workflow' : 'invoke_agent';
+    const attributes: Attributes = {
+      [GEN_AI.operation]: operation,
+      [GEN_AI.agentName]: name,
+      [GEN_AI.conversationId]: inv.info.sessionId,
+      [AGENTCTL.agentType]: type,
+      [AGENTCTL.branch]: branch,
+    };
+    if (agent?.description) attributes[GEN_AI.agentDescription] = agent.description;
+    // A sub-agent, a workflow step or a transfer target sits under the agent of the enclosing branch.
+    const dot = branch.lastIndexOf('.');
+    const above = dot > 0 ? inv.latest.get(branch.slice(0, dot)) : undefined;
+    const span = this.#tracer.startSpan(
+      `${operation} ${name}`,
+      { kind: SpanKind.INTERNAL, attributes },
+      (above ?? inv).context,
+    );
+    const scope = { span, context: trace.setSpan(ROOT_CONTEXT, span) };
+    const stack = inv.open.get(branch) ?? [];
+    stack.push(scope);
+    inv.open.set(branch, stack);
+    inv.latest.set(branch, scope);
+  }
+
+  #startTool(inv: OpenInvocation, id: string, name: string, args: unknown, branch: string): void {
+    const attributes: Attributes = {
+      [GEN_AI.operation]: 'execute_tool',
+      [GEN_AI.toolName]: name,
+      [GEN_AI.toolCallId]: id,
+      [GEN_AI.toolType]: 'function',
+    };
+    if (this.#capture) attributes[GEN_AI.toolArguments] = this.#json(args);
+    const span = this.#tracer.startSpan(
+      `execute_tool ${name}`,
+      { kind: SpanKind.INTERNAL, attributes },
+      this.#parentOf(inv, branch),
+    );
+    inv.tools.set(id, span);
+  }
+
+  #endTool(
+    inv: OpenInvocation,
+    id: string,
+    isError: boolean,
+    code: string | undefined,
+    content: string,
+  ): void {
+    const span = inv.tools.get(id);
+    if (!span) return;
+    inv.tools.delete(id);
+    if (this.#capture) span.setAttribute(GEN_AI.toolResult, this.#scrub(content));
+    if (isError) {
+      span.setAttribute(GEN_AI.errorType, code ?? 'TOOL_EXECUTION_ERROR');
+      span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    span.end();
+  }
+
+  #endInvocation(
+    inv: OpenInvocation,
+    status: string,
+    usage: { inputTokens: number; outputTokens: number },
+  ): void {
+    this.#invocations.delete(inv.info.invocationId);
+    // A paused call has no result yet; a failed run leaves its agents open: both end here.
+    for (const span of inv.tools.values()) {
+      span.setAttribute(AGENTCTL.status, status === 'paused' ? 'paused' : 'unfinished');
+      if (inv.error) this.#fail(span, inv.error);
+      span.end();
+    }
+    const open = [...inv.open.values()].flat().reverse();
+    for (const { span } of open) {
+      if (inv.error) this.#fail(span, inv.error);
+      span.end();
+    }
+    inv.span.setAttributes({
+      [AGENTCTL.status]: status,
+      [AGENTCTL.totalInputTokens]: usage.inputTokens,
+      [AGENTCTL.totalOutputTokens]: usage.outputTokens,
+    });
+    if (inv.error) this.#fail(inv.span, inv.error);
+    inv.span.end();
+  }
+
+  #fail(span: Span, error: { code: string; message: string }): void {
+    span.setAttribute(GEN_AI.errorType, error.code);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
+  }
+
+  #agentScope(inv: OpenInvocation, branch: string): Scope | undefined {
+    return inv.open.get(branch)?.at(-1);
+  }
+
+  #parentOf(inv: OpenInvocation, branch: string): Context {
+    return (this.#agentScope(inv, branch) ?? inv).context;
+  }
+
+  // An agent tool's child invocation starts under the call that runs it, in the caller's session.
+  #toolSpan(sessionId: string, callId: string): Span | undefined {
+    for (const inv of this.#invocations.values()) {
+      const span = inv.info.sessionId === sessionId ? inv.tools.get(callId) : undefined;
+      if (span) return span;
+    }
+    return undefined;
+  }
+
+  #json(value: unknown): string {
+    return this.#scrub(JSON.stringify(value));
+  }
+}

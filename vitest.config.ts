@@ -11,6 +11,7 @@ const packages = [
   'tracing',
   'mcp',
   'server',
+  'queue',
   'cli',
 ];
 

@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { FileSessionStore } from '../packages/store-file/dist/index.js';
 import { PostgresSessionStore } from '../packages/store-postgres/dist/index.js';
 import { startPostgres } from '../test/support/postgres.js';
+import { runs } from './lib/queue-runs.js';
 import { gc, median, printTable, round, writeResult } from './lib/report.js';
 import { childKey, interleavedRounds, pairedRatio, showSpread, spread } from './lib/rounds.js';
 import { benchEvent as event, sessionLogText, timeEach } from './lib/store-workload.js';
@@ -253,10 +254,9 @@ const append = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Section `runs` (queue): runs/s with 1, 2 and 3 workers. Add it here with the same shape as `append`
-// and list it in SECTIONS.
+// Section `runs` (queue): queued runs/s with 1, 2 and 3 workers, in lib/queue-runs.js.
 
-const SECTIONS = { append };
+const SECTIONS = { append, runs };
 
 const key = childKey();
 if (key !== undefined) {

@@ -101,6 +101,7 @@ describe.concurrent('agentctl list, tree, schema', () => {
       'model.schema.json',
       'plugins.schema.json',
       'project.schema.json',
+      'schedule.schema.json',
       'test.schema.json',
       'tool.schema.json',
       'toolset.schema.json',

@@ -1,14 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { BIN, cliEnv } from './cli.js';
+import { type LongRunning, startLongRunning } from './long-running.js';
 
 /** A running `agentctl serve` process. */
-export interface ServeProcess {
+export interface ServeProcess extends LongRunning {
   url: string;
-  child: ChildProcess;
-  /** Everything it wrote on stderr so far. */
-  stderr(): string;
-  /** Sends `signal` and resolves with the exit code (the process is killed after `timeoutMs`). */
-  stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<number | null>;
 }
 
 /** Running servers, stopped by {@link stopServers}. */
@@ -18,52 +12,20 @@ const running: ServeProcess[] = [];
  * Starts the real `agentctl serve --port 0 ...` in `cwd` and resolves once it prints
  * `listening on URL`; rejects with its stderr when it exits first.
  */
-export function startServe(
+export async function startServe(
   cwd: string,
   args: readonly string[] = [],
   env: Record<string, string | undefined> = {},
 ): Promise<ServeProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
-      cwd,
-      env: cliEnv(env),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`agentctl serve did not start; stderr:\n${stderr}`));
-    }, 20_000);
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      const match = /listening on (http:\/\/\S+)\n/.exec(stdout);
-      if (!match) return;
-      clearTimeout(timer);
-      const server: ServeProcess = {
-        url: match[1],
-        child,
-        stderr: () => stderr,
-        async stop(signal = 'SIGTERM', timeoutMs = 20_000) {
-          if (!child.killed && child.exitCode === null) child.kill(signal);
-          const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-          const code = await exited;
-          clearTimeout(killer);
-          return code;
-        },
-      };
-      running.push(server);
-      resolve(server);
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`agentctl serve exited with ${code} before listening; stderr:\n${stderr}`));
-    });
-  });
+  const started = await startLongRunning(
+    cwd,
+    ['serve', '--port', '0', ...args],
+    env,
+    /listening on (http:\/\/\S+)\n/,
+  );
+  const server = { ...started, url: started.match[1] };
+  running.push(server);
+  return server;
 }
 
 /** Stops every server {@link startServe} started; call it from `afterAll`. */
@@ -73,6 +35,7 @@ export async function stopServers(): Promise<void> {
 
 /** One server-sent event. */
 export interface SseEvent {
+  id?: string;
   event?: string;
   data: string;
 }
@@ -87,6 +50,7 @@ export async function readSse(response: Response): Promise<SseEvent[]> {
     const data: string[] = [];
     for (const line of block.split(/\r?\n/)) {
       if (line.startsWith('event:')) event.event = line.slice(6).trim();
+      else if (line.startsWith('id:')) event.id = line.slice(3).trim();
       else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
     }
     event.data = data.join('\n');

@@ -65,6 +65,10 @@ async function loadCommand(
       return (await import('./commands/serve/index.js')).serveCommand;
     case 'test':
       return (await import('./commands/test/index.js')).testCommand;
+    case 'schedules':
+      return (await import('./commands/schedules/index.js')).schedulesCommand;
+    case 'worker':
+      return (await import('./commands/worker/index.js')).workerCommand;
     case 'sessions':
       return (await import('./commands/sessions-entry.js')).sessionsEntry;
     default:

@@ -83,6 +83,7 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
       'run matching calls without asking: TOOL, TOOL:GLOB (an argument) or TOOL:ARG=GLOB',
     )
     .option('--watch', 'reload the project on every change and run the prompt again on the new version')
+    .option('--queue', 'enqueue the run for `agentctl worker` (AGENTCTL_QUEUE_URL) and follow its events')
     .option('--trace', TRACE_HELP)
     .option('--trace-content', TRACE_CONTENT_HELP)
     .action(action('run', ['agent', 'prompt']));
@@ -189,6 +190,24 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     .option('--trace', TRACE_HELP)
     .option('--trace-content', TRACE_CONTENT_HELP)
     .action(action('serve', []));
+
+  program
+    .command('worker')
+    .description('run queued runs from the project queue (AGENTCTL_QUEUE_URL) until SIGTERM')
+    .option('--concurrency <n>', 'runs at once in this process (default: queue.concurrency, else 1)')
+    .option(
+      '--grace <duration>',
+      'on SIGTERM, how long runs may finish before they go back to the queue',
+      '30s',
+    )
+    .action(action('worker', []));
+
+  program
+    .command('schedules')
+    .description('list the project schedules and when the queue runs them next')
+    .argument('<action>', 'list')
+    .option('--json', 'print JSON')
+    .action(action('schedules', ['action']));
 
   return { program, result: () => exitCode };
 }

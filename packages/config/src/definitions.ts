@@ -25,6 +25,18 @@ export interface ProjectDefinition {
   defaults: { model?: string; memory?: string };
 }
 
+/** A `kind: schedule` document, normalised: a run of `agent` on `cron` (in `timezone`, default UTC). */
+export interface ScheduleDefinition {
+  name: string;
+  description?: string;
+  cron: string;
+  agent: string;
+  input: string;
+  timezone?: string;
+  /** A session every run continues; a new one per run when absent. */
+  session?: string;
+}
+
 /** One entry of an agent's `tools`, normalised: what it names, and a built-in's options. */
 export type ToolRefDefinition =
   | { kind: 'tool'; name: string }
@@ -90,6 +102,8 @@ export interface ToolDefinition {
   parameters?: Record<string, unknown>;
   needsApproval?: boolean;
   timeoutMs?: number;
+  /** Safe to run again after a worker stopped in the middle of a call. */
+  idempotent?: boolean;
   /** The tool kind (`module`, `http`, `command`, ...) its implementation key names. */
   kind: string;
   module?: { path: string; export?: string };
@@ -130,6 +144,7 @@ export interface DefinitionByKind {
   agent: AgentDefinition;
   model: ModelDefinition;
   tool: ToolDefinition;
+  schedule: ScheduleDefinition;
   toolset: ToolsetDefinition;
   middleware: MiddlewareDefinition;
   memory: MemoryDefinition;

@@ -25,6 +25,7 @@ export type { ProjectSpecs, SpecEntry } from './load/project-specs.js';
 export { normalise } from './normalise/normalise.js';
 export { normaliseTest } from './normalise/normalise-test.js';
 export { displayPath, type ResolvedPath, resolveProjectPath } from './paths.js';
+export { normaliseQueue, type QueueSettings } from './normalise/normalise-queue.js';
 export { findProjectRoot, PROJECT_FILE } from './project-root.js';
 export {
   type BuiltinToolFactory,

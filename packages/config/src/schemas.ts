@@ -18,6 +18,7 @@ export const KINDS = [
   'middleware',
   'memory',
   'test',
+  'schedule',
 ] as const;
 
 /** One document kind. */

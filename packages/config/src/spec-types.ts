@@ -25,6 +25,18 @@ export interface ProjectSpec {
   defaults?: { model?: string; memory?: string };
   /** Globs of the files holding `kind: test` documents. */
   tests?: string[];
+  queue?: QueueSpec;
+}
+
+/** `queue:` of the project file: the run queue (BullMQ on Redis) and its retries, as written. */
+export interface QueueSpec {
+  url?: string;
+  concurrency?: number;
+  attempts?: number;
+  backoff?: { type: 'fixed' | 'exponential'; delay: DurationSpec };
+  lock_duration?: DurationSpec;
+  stalled_interval?: DurationSpec;
+  max_stalled?: number;
 }
 
 /**
@@ -169,6 +181,7 @@ export interface ToolSpec {
   parameters?: Record<string, unknown>;
   needs_approval?: boolean;
   timeout?: DurationSpec;
+  idempotent?: boolean;
   module?: { path: string; export?: string };
   http?: HttpToolSpec;
   command?: CommandToolSpec;
@@ -226,4 +239,18 @@ export interface SpecByKind {
   middleware: MiddlewareSpec;
   memory: MemorySpec;
   test: TestSpec;
+  schedule: ScheduleSpec;
+}
+
+/** A run on a cron schedule (`kind: schedule`), as written. */
+export interface ScheduleSpec {
+  $schema?: string;
+  kind: 'schedule';
+  name: string;
+  description?: string;
+  cron: string;
+  agent: string;
+  input: string;
+  timezone?: string;
+  session?: string;
 }

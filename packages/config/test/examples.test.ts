@@ -114,8 +114,10 @@ describe('examples', () => {
             `${source}:\n${block}`,
           ).toEqual([]);
           const value = doc.toJS() as { kind?: unknown; jobs?: unknown } | null;
-          // Every block is an agentctl document, but for GitHub Actions workflows (`jobs:`).
-          if (value && typeof value === 'object' && 'jobs' in value && !('kind' in value)) continue;
+          // Every block is an agentctl document, but for GitHub Actions workflows (`jobs:`) and
+          // compose files (`services:`).
+          const foreign = value && typeof value === 'object' && ('jobs' in value || 'services' in value);
+          if (foreign && !('kind' in value)) continue;
           checked++;
           expect(validate(value), `${source}: ${JSON.stringify(validate.errors)}\n${block}`).toBe(true);
         }

@@ -7,6 +7,7 @@ import type {
   ModelSpec,
   ProjectSpec,
   TestSpec,
+  ScheduleSpec,
   ToolSpec,
   ToolsetSpec,
 } from '../src/index.js';
@@ -103,6 +104,7 @@ const tool: Required<Omit<ToolSpec, 'http' | 'command'>> = {
   parameters: { type: 'object' },
   needs_approval: true,
   timeout: 1000,
+  idempotent: true,
   module: { path: './t.ts', export: 'x' },
 };
 const httpTool: ToolSpec = {
@@ -163,6 +165,15 @@ const project: Required<ProjectSpec> = {
   env_file: '.env',
   defaults: { model: 'offline/echo', memory: 'm' },
   tests: ['tests/**/*.yaml'],
+  queue: {
+    url: '${AGENTCTL_QUEUE_URL}',
+    concurrency: 4,
+    attempts: 3,
+    backoff: { type: 'exponential', delay: '1s' },
+    lock_duration: '30s',
+    stalled_interval: '30s',
+    max_stalled: 2,
+  },
 };
 const test: Required<TestSpec> = {
   $schema: 's',
@@ -190,6 +201,17 @@ const test: Required<TestSpec> = {
     { approve: ['t'], deny: ['u'], reason: 'no', answer: { ask: 'yes' } },
   ],
 };
+const schedule: Required<ScheduleSpec> = {
+  $schema: 's',
+  kind: 'schedule',
+  name: 'daily',
+  description: 'd',
+  cron: '0 8 * * 1-5',
+  agent: 'a',
+  input: 'write the digest',
+  timezone: 'Europe/Paris',
+  session: 'digest',
+};
 
 function schemaKeys(kind: string): string[] {
   const schema = loadSchema(kind) as { properties?: object; $defs?: { agent?: { properties: object } } };
@@ -206,6 +228,7 @@ describe('schema and TypeScript types agree', () => {
     ['memory', memory, []],
     ['project', project, []],
     ['test', test, []],
+    ['schedule', schedule, []],
   ];
   it.each(samples)('%s: same keys, and the full sample validates', (kind, sample, leftOut) => {
     expect([...Object.keys(sample), ...leftOut].sort()).toEqual(schemaKeys(kind));

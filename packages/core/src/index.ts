@@ -71,6 +71,7 @@ export {
   type InvocationLimits,
   type InvocationShared,
 } from './invocation/invocation-context.js';
+export { type HeldSession, type HoldOptions, holdSession } from './invocation/session-lease.js';
 export { createAgent, LlmAgent } from './llm-agent.js';
 export { AgentRun } from './loop/agent-run.js';
 export { type HistoryWindow, windowOf } from './loop/history-window.js';

@@ -34,6 +34,11 @@ export interface InvocationOptions {
   input: string;
   /** Continue this session; a new one is created when it does not exist. */
   sessionId?: string;
+  /**
+   * Id of the new invocation (default: a random one). A queued run passes its run id, so whoever
+   * picks the job up again finds the run's events in the session by it.
+   */
+  invocationId?: string;
   /** Milliseconds to wait for a session busy with another invocation; default 0: fail at once. */
   wait?: number;
   userId?: string;
@@ -142,7 +147,7 @@ export class Runner {
     controller: AbortController,
   ): Promise<InvocationResult> {
     const sessionId = options.sessionId ?? randomUUID();
-    const freshId = randomUUID();
+    const freshId = options.invocationId ?? randomUUID();
     const held = await holdSession(this.store, sessionId, {
       holder: decisions
         ? `a resume of agent ${this.agent.name}`

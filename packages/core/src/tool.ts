@@ -58,6 +58,11 @@ export interface Tool<TParams = Record<string, unknown>, TResult = unknown> {
   needsApproval?: ApprovalRequirement;
   /** Milliseconds one call may take; the agent's tool timeout applies when unset. */
   timeout?: number;
+  /**
+   * Safe to run again with the same arguments. A queued run whose worker stopped while this call ran
+   * runs it again; any other interrupted call is reported to the model as interrupted instead.
+   */
+  idempotent?: boolean;
   /** Arguments whose value a shell runs as code: no approval rule may match them (a pattern cannot make a script safe). */
   shellArguments?: readonly string[];
 }

@@ -10,6 +10,8 @@ import type { InvokeContext } from './invoke.js';
 import { nativeRoutes } from './native-routes.js';
 import { openaiRoutes } from './openai-routes.js';
 import { OPENAPI_DOCUMENT } from './openapi.js';
+import { queuedRoutes } from './queued-routes.js';
+import type { QueuedRuns } from './queued-runs.js';
 import { RunTracker } from './run-tracker.js';
 
 /** Options of {@link createApp}. */
@@ -27,6 +29,8 @@ export interface AppOptions {
   corsOrigins?: readonly string[];
   /** Receives one entry per request. */
   log?: (entry: AccessLogEntry) => void;
+  /** The run queue: enables `async: true` runs and `GET /runs/{id}/events`, and adds depth to `/health`. */
+  queue?: QueuedRuns;
   /** Receives internal errors (message only) that were answered 500. */
   onInternalError?: (error: unknown) => void;
 }
@@ -50,6 +54,7 @@ export function createApp(options: AppOptions): ServerApp {
     source: options.source,
     tracker,
     runTimeoutMs: options.runTimeoutMs ?? 5 * 60_000,
+    queue: options.queue,
   };
   const app = new Hono();
   if (options.log) app.use(accessLog(options.log));
@@ -63,8 +68,16 @@ export function createApp(options: AppOptions): ServerApp {
       onError: (c) => c.json(errorBody('body_too_large', `the body is larger than ${maxBytes} bytes`), 413),
     }),
   );
-  app.get('/health', (c) => c.json({ status: 'ok' }));
+  app.get('/health', async (c) => {
+    if (!options.queue) return c.json({ status: 'ok' });
+    try {
+      return c.json({ status: 'ok', queue: await options.queue.depth() });
+    } catch (error) {
+      return c.json({ status: 'degraded', queue: { error: (error as Error).message } }, 503);
+    }
+  });
   app.get('/openapi.json', (c) => c.json(OPENAPI_DOCUMENT));
+  app.route('/', queuedRoutes(context));
   app.route('/', nativeRoutes(context));
   app.route('/', openaiRoutes(context));
   app.route('/', a2aRoutes(context, (options.tokens ?? []).length > 0));

@@ -5,5 +5,6 @@ export { type AppOptions, createApp, type ServerApp } from './create-app.js';
 export { errorBody, HttpError } from './http-error.js';
 export { SESSION_HEADER } from './openai-routes.js';
 export { OPENAPI_DOCUMENT } from './openapi.js';
+export type { QueuedRunEntry, QueuedRuns } from './queued-runs.js';
 export { type RunTicket, RunTracker } from './run-tracker.js';
 export { type RunningServer, startServer } from './start-server.js';

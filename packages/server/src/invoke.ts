@@ -10,6 +10,7 @@ import {
 } from '@agentctl/core';
 import type { AgentSource } from './agent-source.js';
 import { HttpError } from './http-error.js';
+import type { QueuedRuns } from './queued-runs.js';
 import type { RunTracker } from './run-tracker.js';
 import { toHttpError } from './to-http-error.js';
 
@@ -19,6 +20,8 @@ export interface InvokeContext {
   tracker: RunTracker;
   /** Milliseconds a run may take before it ends as TIMEOUT. */
   runTimeoutMs: number;
+  /** Where `async: true` runs go; without it they are refused. */
+  queue?: QueuedRuns;
 }
 
 /** One run to start: a new user message, or decisions for a paused session. */
@@ -88,7 +91,8 @@ export async function invoke(context: InvokeContext, request: InvokeRequest): Pr
 }
 
 // A paused session takes decisions, not a message; decisions need a paused session.
-async function checkSession(store: SessionStore, id: string, request: InvokeRequest): Promise<void> {
+/** Refuses a message for a paused session, or decisions for one that is not paused. */
+export async function checkSession(store: SessionStore, id: string, request: InvokeRequest): Promise<void> {
   if (!request.decisions) {
     const existing = await store.get(id);
     if (existing?.checkpoint !== undefined) {

@@ -3,7 +3,8 @@ import { isAgentError } from '@agentctl/core';
 import { type Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { HttpError } from './http-error.js';
-import { type InvokeContext, type InvokeRequest, invoke, type StartedRun } from './invoke.js';
+import { checkSession, type InvokeContext, type InvokeRequest, invoke, type StartedRun } from './invoke.js';
+import { enqueueRun } from './queued-routes.js';
 import { optionalString, readJson } from './read-json.js';
 
 /**
@@ -26,6 +27,10 @@ export function nativeRoutes(context: InvokeContext): Hono {
       sessionId: optionalString(body, 'sessionId'),
       userId: optionalString(body, 'userId'),
     };
+    if (body.async === true) {
+      if (request.sessionId) await checkQueuedSession(context, request);
+      return enqueueRun(c, context, request);
+    }
     return respond(c, await invoke(context, request), body.stream !== false);
   });
 
@@ -63,10 +68,23 @@ export function nativeRoutes(context: InvokeContext): Hono {
       decisions,
       userId: optionalString(body, 'userId'),
     };
+    if (body.async === true) {
+      await checkQueuedSession(context, request);
+      return enqueueRun(c, context, request);
+    }
     return respond(c, await invoke(context, request), body.stream !== false);
   });
 
   return app;
+}
+
+// A queued run is refused at once for a session in the wrong state, like a direct one.
+async function checkQueuedSession(context: InvokeContext, request: InvokeRequest): Promise<void> {
+  for (const store of await context.source.stores()) {
+    if (await store.get(request.sessionId!)) return checkSession(store, request.sessionId!, request);
+  }
+  if (request.decisions)
+    throw new HttpError(404, 'unknown_session', `no session with id ${request.sessionId}`);
 }
 
 async function findSession(context: InvokeContext, id: string): Promise<Session> {

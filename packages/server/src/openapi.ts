@@ -26,6 +26,9 @@ const sse = {
 const runResult = {
   'application/json': { schema: { $ref: '#/components/schemas/RunResult' } },
 };
+const queued = {
+  'application/json': { schema: { $ref: '#/components/schemas/Queued' } },
+};
 
 /** The OpenAPI 3.1 document of the native API, served at `/openapi.json`. */
 export const OPENAPI_DOCUMENT = {
@@ -58,6 +61,20 @@ export const OPENAPI_DOCUMENT = {
           sessionId: { type: 'string', description: 'continue (or create) this session; a new id otherwise' },
           userId: { type: 'string', description: 'the user whose `user:` state the run shares' },
           stream: { type: 'boolean', default: true, description: 'false: one JSON result instead of SSE' },
+          async: {
+            type: 'boolean',
+            default: false,
+            description: 'true: queue the run for a worker and answer 202 with its run id (needs a queue)',
+          },
+        },
+      },
+      Queued: {
+        type: 'object',
+        properties: {
+          status: { const: 'queued' },
+          runId: { type: 'string' },
+          sessionId: { type: 'string' },
+          events: { type: 'string', description: 'where the run streams: /runs/{runId}/events' },
         },
       },
       Decision: {
@@ -107,8 +124,21 @@ export const OPENAPI_DOCUMENT = {
         },
         responses: {
           '200': { description: 'events, or the result', content: { ...sse, ...runResult } },
+          '202': { description: 'queued (`async: true`)', content: { ...queued } },
           ...errors(400, 401, 404, 409, 413, 429, 503),
         },
+      },
+    },
+    '/runs/{id}/events': {
+      get: {
+        summary:
+          "a queued run's events as SSE from any node, each with its stream id; Last-Event-ID (or ?after=) resumes after it; ends with an `end` event",
+        parameters: [
+          { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+          { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' } },
+          { name: 'after', in: 'query', required: false, schema: { type: 'string' } },
+        ],
+        responses: { '200': { description: 'events', content: { ...sse } }, ...errors(400, 401, 404) },
       },
     },
     '/sessions': {
@@ -142,6 +172,11 @@ export const OPENAPI_DOCUMENT = {
                 properties: {
                   decisions: { type: 'array', items: { $ref: '#/components/schemas/Decision' } },
                   stream: { type: 'boolean', default: true },
+                  async: {
+                    type: 'boolean',
+                    default: false,
+                    description: 'true: resume through the queue (202)',
+                  },
                 },
               },
             },
@@ -149,6 +184,7 @@ export const OPENAPI_DOCUMENT = {
         },
         responses: {
           '200': { description: 'events, or the result', content: { ...sse, ...runResult } },
+          '202': { description: 'queued (`async: true`)', content: { ...queued } },
           ...errors(400, 401, 404, 409, 429, 503),
         },
       },

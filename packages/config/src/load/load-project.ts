@@ -7,6 +7,7 @@ import { displayPath, isInside } from '../paths.js';
 import { findProjectRoot, PROJECT_FILE } from '../project-root.js';
 import type { Registry } from '../registry.js';
 import { RULES } from '../rules/index.js';
+import { loadCronParser } from '../rules/schedule-timing.js';
 import type { ProjectSpec } from '../spec-types.js';
 import { checkGlobs } from './check-globs.js';
 import { checkModules } from './check-modules.js';
@@ -134,6 +135,7 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
   const env = await projectEnv(root, specs, options.env);
   const modules = options.checkModules ? await checkModules(root, entries) : undefined;
   if (modules) diagnostics.push(...modules.diagnostics);
+  if (specs.schedule.size > 0) await loadCronParser();
   const context = {
     root,
     specs,

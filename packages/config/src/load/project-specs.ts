@@ -35,5 +35,6 @@ export function emptySpecs(): ProjectSpecs {
     middleware: new Map(),
     memory: new Map(),
     test: new Map(),
+    schedule: new Map(),
   };
 }

@@ -15,6 +15,7 @@ export function normaliseTool(spec: ToolSpec, kinds: readonly string[]): ToolDef
     description: spec.description,
     parameters: spec.parameters,
     needsApproval: spec.needs_approval,
+    idempotent: spec.idempotent,
     timeoutMs: parseDuration(spec.timeout, 'timeout'),
     kind: kinds.find((kind) => written[kind] !== undefined) ?? 'module',
     module: spec.module && { path: spec.module.path, export: spec.module.export },

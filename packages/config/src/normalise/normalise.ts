@@ -8,6 +8,7 @@ import { normaliseMiddleware } from './normalise-middleware.js';
 import { normaliseModel } from './normalise-model.js';
 import { normaliseProject } from './normalise-project.js';
 import { normaliseTest } from './normalise-test.js';
+import { normaliseSchedule } from './normalise-schedule.js';
 import { normaliseTool } from './normalise-tool.js';
 import { normaliseToolset } from './normalise-toolset.js';
 
@@ -33,4 +34,5 @@ const NORMALISERS: { [K in Kind]: (spec: SpecByKind[K], registry: Registry) => D
   middleware: normaliseMiddleware,
   memory: normaliseMemory,
   test: (spec) => normaliseTest(spec),
+  schedule: (spec) => normaliseSchedule(spec),
 };

@@ -14,6 +14,7 @@ import { outputSchemaValid } from './output-schema-valid.js';
 import { pluginOptions } from './plugin-options.js';
 import { reservedName } from './reserved-name.js';
 import type { Rule } from './rule.js';
+import { scheduleTiming } from './schedule-timing.js';
 import { singleParent } from './single-parent.js';
 import { testDocuments } from './test-documents.js';
 import { uniqueNames } from './unique-names.js';
@@ -50,4 +51,5 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'approval-rule', check: approvalRules },
   { id: 'unset-state-key', check: unsetStateKey },
   { id: 'test-expectation', check: testDocuments },
+  { id: 'schedule-timing', check: scheduleTiming },
 ];

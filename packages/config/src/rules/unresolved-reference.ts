@@ -1,7 +1,7 @@
 import { type Diagnostic, diagnostic, type SourceRange } from '../diagnostic.js';
 import { didYouMean } from '../load/did-you-mean.js';
 import type { ProjectSpecs } from '../load/project-specs.js';
-import type { MemorySpec, MiddlewareSpec } from '../spec-types.js';
+import type { MemorySpec, MiddlewareSpec, ScheduleSpec } from '../spec-types.js';
 import { excerpt } from './excerpt.js';
 import { type RuleContext, validAgents, validEntries } from './rule.js';
 
@@ -78,6 +78,8 @@ export function unresolvedReference(ctx: RuleContext): Diagnostic[] {
         `built-in middleware \`${excerpt(name)}\` is not registered${didYouMean(name, middlewareNames)} (registered: ${middlewareNames.join(', ')})`,
       );
   }
+  for (const schedule of validEntries<ScheduleSpec>(ctx, 'schedule'))
+    report(schedule.file, () => schedule.locate(['agent']), missing(specs, 'agent', schedule.spec.agent));
   for (const memory of validEntries<MemorySpec>(ctx, 'memory')) {
     const backend = memory.spec.backend;
     if (backend !== undefined && memoryNames && !memoryNames.includes(backend))

@@ -30,6 +30,7 @@ export function commandTool(spec: ToolDefinition, ctx: FactoryContext): AnyTool 
     description: spec.description ?? `Runs ${command.argv[0]}`,
     parameters: spec.parameters ?? { type: 'object', properties: {} },
     needsApproval: spec.needsApproval,
+    idempotent: spec.idempotent,
     timeout: spec.timeoutMs,
     async execute(args: Record<string, unknown>, call: ToolContext) {
       const argv = command.argv.map((part, i) => {

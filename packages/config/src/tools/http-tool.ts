@@ -77,6 +77,7 @@ export function httpTool(spec: ToolDefinition, _ctx: FactoryContext): AnyTool {
     description: spec.description ?? `${method} ${http.url.replace(/\?.*$/, '')}`,
     parameters: spec.parameters ?? { type: 'object', properties: {} },
     needsApproval: spec.needsApproval,
+    idempotent: spec.idempotent,
     timeout: spec.timeoutMs,
     async execute(args: Record<string, unknown>, call: ToolContext) {
       let url: URL;

@@ -47,6 +47,7 @@ export async function moduleTool(spec: ToolDefinition, ctx: FactoryContext): Pro
     description: spec.description ?? tool.description,
     parameters: spec.parameters ?? tool.parameters ?? { type: 'object', properties: {} },
     needsApproval: spec.needsApproval ?? tool.needsApproval,
+    idempotent: spec.idempotent ?? tool.idempotent,
     timeout: spec.timeoutMs ?? tool.timeout,
   };
 }

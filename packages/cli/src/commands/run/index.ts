@@ -44,6 +44,8 @@ export interface RunCommandOptions {
   project?: string;
   /** Reload the project on every change and run the prompt again (`--watch`). */
   watch?: boolean;
+  /** Enqueue the run for a worker and follow its events (`--queue`). */
+  queue?: boolean;
 }
 
 /** `agentctl run <agent> [prompt]`: one-shot, from stdin, a chat on a terminal, or a resume. */
@@ -52,6 +54,7 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
   parseAllowRules(options.allow ?? []); // a malformed --allow is a usage error before any server starts
   waitMs(options); // a bad --session or --wait is a usage error before any server starts
   if (options.watch) return (await import('./watch-run.js')).watchRun(options, io);
+  if (options.queue) return (await import('./queued-run.js')).queuedRun(options, decisionsOf, io);
   // Only the agent asked for (and what it uses) is compiled: another agent's missing key must not stop it.
   const { project, runtime } = await openRuntime(raw, io, [options.agent]);
   try {
@@ -119,7 +122,8 @@ function waitMs(options: RunCommandOptions): number {
   }
 }
 
-async function decisionsOf(options: RunCommandOptions, cwd: string): Promise<ApprovalDecision[]> {
+/** The decisions given by --approve, --deny, --answer and --answer-file. */
+export async function decisionsOf(options: RunCommandOptions, cwd: string): Promise<ApprovalDecision[]> {
   const answers: ApprovalDecision[] = [];
   for (const pair of options.answer ?? []) {
     const [callId, text] = splitPair(pair, '--answer', 'TEXT');
@@ -197,12 +201,7 @@ export async function invoke(
     );
     const result = await run.invocation.catch((error: unknown) => error);
     if (io.outputClosed?.aborted) return EXIT.outputClosed;
-    if (isAgentError(result))
-      return result.code === 'ABORTED'
-        ? EXIT.interrupted
-        : result.code === 'INTERNAL_ERROR'
-          ? EXIT.internal
-          : EXIT.failed;
+    if (isAgentError(result)) return exitCodeOf(result.code);
     if (result instanceof UsageError) throw new CliError(result.message, EXIT.usage);
     if (result instanceof SessionBusyError) {
       const hint = options.wait ? '' : '; pass --wait [DURATION] to wait for it';
@@ -217,6 +216,11 @@ export async function invoke(
     rl?.off('SIGINT', onSigint);
     io.outputClosed?.removeEventListener('abort', onOutputClosed);
   }
+}
+
+/** The exit code of a run that ended with an error of this code. */
+export function exitCodeOf(code: string): number {
+  return code === 'ABORTED' ? EXIT.interrupted : code === 'INTERNAL_ERROR' ? EXIT.internal : EXIT.failed;
 }
 
 function approver(
@@ -275,8 +279,9 @@ function prompter(
   };
 }
 
-function reportPause(
-  result: InvocationResult,
+/** Tells on stderr which calls a paused run waits for and how to resume it. */
+export function reportPause(
+  result: Pick<InvocationResult, 'status' | 'pending'>,
   agent: string,
   sessionId: string,
   options: RunCommandOptions,

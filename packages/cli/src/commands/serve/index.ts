@@ -1,10 +1,19 @@
-import { formatAgentChanges, formatDiagnostic, type ProjectWatch, watchProject } from '@agentctl/config';
+import {
+  formatAgentChanges,
+  formatDiagnostic,
+  normaliseQueue,
+  type ProjectWatch,
+  type QueueSettings,
+  watchProject,
+} from '@agentctl/config';
 import { createApp, formatAccessLog, startServer } from '@agentctl/server';
 import { CliError, EXIT } from '../../cli-error.js';
 import { defaultRegistry } from '../../default-registry.js';
 import type { Io } from '../../io.js';
 import { openRuntime } from '../../project.js';
+import { connectQueue, queueSettings } from '../../queue-settings.js';
 import { projectSessionStore } from '../../session-store.js';
+import { untilStopped } from '../../until-stopped.js';
 import { traceSecrets } from '../../tracing.js';
 import { projectSource, type RuntimeLease } from './project-source.js';
 import { serveOptions } from './serve-options.js';
@@ -18,8 +27,13 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
   const project = options.watch ? await watchedRuntime(raw, io) : await fixedRuntime(raw, io);
   const store = await projectSessionStore(project.root);
   const source = projectSource(project.acquire, store);
+  const queue = await openQueue(project.queue).catch(async (error: unknown) => {
+    await project.close();
+    throw error;
+  });
   const { app, tracker } = createApp({
     source,
+    queue,
     tokens: options.tokens,
     maxRuns: options.maxRuns,
     runTimeoutMs: options.runTimeoutMs,
@@ -36,39 +50,54 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
     server = await startServer(app, tracker, options.host, options.port);
   } catch (error) {
     await project.close();
+    await queue?.close();
     throw new CliError(
       `cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`,
       EXIT.usage,
     );
   }
   io.stdout(`listening on ${server.url}\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      resolve();
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
-  });
+  await untilStopped();
   io.stderr(`shutting down: ${tracker.size} run(s) in flight, up to ${options.graceMs} ms to finish\n`);
   const { finished, cancelled } = await server.shutdown(options.graceMs);
   io.stderr(`stopped: ${finished} run(s) finished, ${cancelled} cancelled\n`);
   await project.close();
+  await queue?.close();
   await (store as { close?: () => Promise<void> }).close?.();
   return EXIT.ok;
 }
 
+// With a queue URL, `async: true` runs go to the workers and any node streams their events.
+async function openQueue(settings: QueueSettings) {
+  if (!settings.url) return undefined;
+  const { RunQueue } = await import('@agentctl/queue');
+  const connection = await connectQueue(settings.url);
+  const queue = new RunQueue(connection, { attempts: settings.attempts, backoff: settings.backoff });
+  return {
+    enqueue: queue.enqueue.bind(queue),
+    exists: queue.exists.bind(queue),
+    follow: queue.follow.bind(queue),
+    depth: queue.depth.bind(queue),
+    async close() {
+      await queue.close();
+      connection.disconnect();
+    },
+  };
+}
+
 interface ServedProject {
   root: string;
+  /** The project's queue settings (with --watch, from AGENTCTL_QUEUE_URL only). */
+  queue: QueueSettings;
   acquire: () => RuntimeLease | undefined;
   close(): Promise<void>;
 }
 
 async function fixedRuntime(raw: Record<string, unknown>, io: Io): Promise<ServedProject> {
-  const { runtime } = await openRuntime(raw, io);
+  const { project, runtime } = await openRuntime(raw, io);
   return {
     root: runtime.root,
+    queue: queueSettings(project, io.env),
     acquire: () => ({ runtime, release: () => undefined }),
     close: () => runtime.dispose(),
   };
@@ -107,6 +136,7 @@ async function watchedRuntime(raw: Record<string, unknown>, io: Io): Promise<Ser
   io.stderr(`watching ${live.root} for changes\n`);
   return {
     root: live.root,
+    queue: normaliseQueue(undefined, io.env),
     acquire: () => {
       const held = live.acquire();
       return held && { runtime: held.generation.runtime, release: held.release };

@@ -62,7 +62,8 @@ export function serveOptions(
   };
 }
 
-function integer(value: unknown, flag: string, fallback: number, min: number, max: number): number {
+/** A whole number option within bounds, or a usage error naming the flag. */
+export function integer(value: unknown, flag: string, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < min || n > max)
@@ -73,7 +74,8 @@ function integer(value: unknown, flag: string, fallback: number, min: number, ma
   return n;
 }
 
-function duration(value: unknown, flag: string, fallback: number): number {
+/** A duration option in milliseconds, or a usage error naming the flag. */
+export function duration(value: unknown, flag: string, fallback: number): number {
   if (value === undefined) return fallback;
   try {
     return parseDuration(String(value), flag);

@@ -25,6 +25,11 @@ export function formatSessionsTable(sessions: readonly FileSessionSummary[]): st
     }
   };
   visit(undefined, 0);
+  return alignColumns(rows);
+}
+
+/** Rows of cells as text columns, each as wide as its widest cell. */
+export function alignColumns(rows: readonly string[][]): string {
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => row[col]!.length)));
   return rows
     .map((row) =>

@@ -1,0 +1,62 @@
+import { RunQueue, RunWorker, syncSchedules } from '@agentctl/queue';
+import { CliError, EXIT } from '../../cli-error.js';
+import type { Io } from '../../io.js';
+import { openRuntime } from '../../project.js';
+import { connectQueue, queueSettings, requireQueueUrl, scheduleDefinitions } from '../../queue-settings.js';
+import { projectSessionStore } from '../../session-store.js';
+import { untilStopped } from '../../until-stopped.js';
+import { projectSource } from '../serve/project-source.js';
+import { duration, integer } from '../serve/serve-options.js';
+
+/**
+ * `agentctl worker`: takes queued runs from the project's queue and runs them on the project's
+ * session store until SIGTERM or SIGINT, which let running jobs finish for `--grace` and hand the
+ * rest back to the queue.
+ */
+export async function workerCommand(raw: Record<string, unknown>, io: Io): Promise<number> {
+  const graceMs = duration(raw.grace, '--grace', 30_000);
+  const { project, runtime } = await openRuntime(raw, io);
+  const settings = queueSettings(project, io.env);
+  const concurrency = integer(raw.concurrency, '--concurrency', settings.concurrency ?? 1, 1, 1000);
+  let connection: Awaited<ReturnType<typeof connectQueue>>;
+  try {
+    connection = await connectQueue(requireQueueUrl(settings, 'agentctl worker'));
+  } catch (error) {
+    await runtime.dispose();
+    throw error;
+  }
+  const store = await projectSessionStore(runtime.root);
+  const source = projectSource(() => ({ runtime, release: () => undefined }), store);
+  const worker = new RunWorker({
+    connection,
+    agents: (name) => source.lease(name),
+    concurrency,
+    lockDurationMs: settings.lockDurationMs,
+    stalledIntervalMs: settings.stalledIntervalMs,
+    maxStalledCount: settings.maxStalled,
+    log: (line) => io.stderr(`${line}\n`),
+  });
+  const producer = new RunQueue(connection, { attempts: settings.attempts, backoff: settings.backoff });
+  const schedules = scheduleDefinitions(project);
+  try {
+    await worker.start();
+    // Every worker registers the project's schedules: upserts are idempotent, the last one wins.
+    await syncSchedules(producer, schedules);
+  } catch (error) {
+    await worker.close(0).catch(() => undefined);
+    await producer.close();
+    connection.disconnect();
+    await runtime.dispose();
+    throw new CliError(`cannot reach the queue: ${(error as Error).message}`, EXIT.failed);
+  }
+  io.stdout(`worker ready: ${concurrency} run(s) at once, ${schedules.length} schedule(s)\n`);
+  await untilStopped();
+  io.stderr(`shutting down: ${worker.active} run(s) in flight, up to ${graceMs} ms to finish\n`);
+  const { finished, handedBack } = await worker.close(graceMs);
+  io.stderr(`stopped: ${finished} run(s) finished, ${handedBack} handed back to the queue\n`);
+  await producer.close();
+  connection.disconnect();
+  await runtime.dispose();
+  await (store as { close?: () => Promise<void> }).close?.();
+  return EXIT.ok;
+}

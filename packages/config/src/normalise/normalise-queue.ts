@@ -1,0 +1,40 @@
+import { parseDuration } from '@agentctl/core';
+import { type Env, interpolate } from '../env/interpolate.js';
+import type { QueueSpec } from '../spec-types.js';
+
+/** The run queue's settings, normalised: the URL resolved, durations in milliseconds. */
+export interface QueueSettings {
+  /** The Redis URL, or undefined when neither AGENTCTL_QUEUE_URL nor `queue.url` names one. */
+  url?: string;
+  concurrency?: number;
+  attempts?: number;
+  backoff?: { type: 'fixed' | 'exponential'; delayMs: number };
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+  maxStalled?: number;
+}
+
+/**
+ * The project's `queue:` section with its `${VAR}`s resolved; `AGENTCTL_QUEUE_URL` wins over
+ * `queue.url`, so one project file serves every deployment.
+ */
+export function normaliseQueue(spec: QueueSpec | undefined, env: Env): QueueSettings {
+  const fromEnv = env.AGENTCTL_QUEUE_URL?.trim();
+  const url = fromEnv || (spec?.url ? interpolate(spec.url, env).trim() || undefined : undefined);
+  const ms = (value: string | number | undefined, field: string) =>
+    value === undefined
+      ? undefined
+      : parseDuration(typeof value === 'string' ? interpolate(value, env) : value, field);
+  return {
+    url,
+    concurrency: spec?.concurrency,
+    attempts: spec?.attempts,
+    backoff: spec?.backoff && {
+      type: spec.backoff.type,
+      delayMs: ms(spec.backoff.delay, 'queue.backoff.delay') ?? 0,
+    },
+    lockDurationMs: ms(spec?.lock_duration, 'queue.lock_duration'),
+    stalledIntervalMs: ms(spec?.stalled_interval, 'queue.stalled_interval'),
+    maxStalled: spec?.max_stalled,
+  };
+}

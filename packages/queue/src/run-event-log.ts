@@ -1,0 +1,154 @@
+import type { AgentEvent } from '@agentctl/core';
+import type { Redis } from 'ioredis';
+import type { RunEnd } from './run-job.js';
+
+/** One entry of a run's event stream: an event, or the end of the run. */
+export interface RunStreamEntry {
+  /** The Redis stream id: ordered, usable as an SSE id and a `Last-Event-ID`. */
+  id: string;
+  event?: AgentEvent;
+  end?: RunEnd;
+}
+
+const KEEP_SECONDS = 7 * 24 * 3600;
+
+// Adds an entry only when its id was never added: the set makes a republished event a no-op, so
+// a worker that takes over a run can publish what the session holds without duplicating anything.
+const PUBLISH_ONCE = `
+if redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return false end
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+local id = redis.call('XADD', KEYS[1], '*', ARGV[2], ARGV[3])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+return id
+`;
+
+type Publisher = Redis & {
+  agentctlPublishOnce(
+    stream: string,
+    ids: string,
+    id: string,
+    field: string,
+    json: string,
+    ttl: number,
+  ): Promise<string | null>;
+};
+
+/**
+ * The events of queued runs in Redis streams (one per run), shared by every serve node and worker:
+ * workers publish each event once (deduplicated by event id), any node reads them in order from
+ * any point.
+ */
+export class RunEventLog {
+  readonly #redis: Publisher;
+
+  constructor(redis: Redis) {
+    if (!('agentctlPublishOnce' in redis)) {
+      redis.defineCommand('agentctlPublishOnce', { numberOfKeys: 2, lua: PUBLISH_ONCE });
+    }
+    this.#redis = redis as Publisher;
+  }
+
+  /** Records that a run exists (so readers can tell an unknown run from one not started yet). */
+  async open(runId: string, info: { agent: string; sessionId: string }): Promise<void> {
+    await this.#redis.set(metaKey(runId), JSON.stringify(info), 'EX', KEEP_SECONDS);
+  }
+
+  /** What {@link open} recorded, or undefined for an unknown run. */
+  async info(runId: string): Promise<{ agent: string; sessionId: string } | undefined> {
+    const raw = await this.#redis.get(metaKey(runId));
+    return raw ? (JSON.parse(raw) as { agent: string; sessionId: string }) : undefined;
+  }
+
+  /** Publishes events in order; any already published (same id) are skipped. */
+  async publish(runId: string, events: readonly AgentEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const pipeline = this.#redis.pipeline() as unknown as Publisher;
+    for (const event of events) {
+      void pipeline.agentctlPublishOnce(
+        streamKey(runId),
+        idsKey(runId),
+        event.id,
+        'event',
+        JSON.stringify(event),
+        KEEP_SECONDS,
+      );
+    }
+    const results = (await (pipeline as unknown as ReturnType<Redis['pipeline']>).exec()) ?? [];
+    for (const [error] of results) if (error) throw error;
+  }
+
+  /** Publishes the end of a run (once). */
+  async end(runId: string, end: RunEnd): Promise<void> {
+    await this.#redis.agentctlPublishOnce(
+      streamKey(runId),
+      idsKey(runId),
+      '#end',
+      'end',
+      JSON.stringify(end),
+      KEEP_SECONDS,
+    );
+  }
+
+  /** The end of a run if it was published. */
+  async ending(runId: string): Promise<RunEnd | undefined> {
+    for (const entry of await this.entries(runId)) if (entry.end) return entry.end;
+    return undefined;
+  }
+
+  /** Every entry published so far. */
+  async entries(runId: string, after = '-'): Promise<RunStreamEntry[]> {
+    const start = after === '-' ? '-' : `(${after}`;
+    const rows = (await this.#redis.xrange(streamKey(runId), start, '+')) as [string, string[]][];
+    return rows.map(toEntry);
+  }
+
+  /**
+   * Reads a run's entries after `after` (a stream id; default: from the start), waiting for new
+   * ones, until the end entry (included) or `signal` aborts. Uses its own connection while it blocks.
+   */
+  async *follow(runId: string, after = '0-0', signal?: AbortSignal): AsyncGenerator<RunStreamEntry> {
+    const reader = this.#redis.duplicate();
+    const stop = () => reader.disconnect();
+    signal?.addEventListener('abort', stop, { once: true });
+    let cursor = after;
+    try {
+      while (!signal?.aborted) {
+        const reply = (await reader
+          .xread('COUNT', 500, 'BLOCK', 5000, 'STREAMS', streamKey(runId), cursor)
+          .catch((error: unknown) => {
+            if (signal?.aborted) return null;
+            throw error;
+          })) as [string, [string, string[]][]][] | null;
+        if (!reply) continue;
+        for (const row of reply[0][1]) {
+          const entry = toEntry(row);
+          cursor = entry.id;
+          yield entry;
+          if (entry.end) return;
+        }
+      }
+    } finally {
+      signal?.removeEventListener('abort', stop);
+      reader.disconnect();
+    }
+  }
+}
+
+function toEntry([id, fields]: [string, string[]]): RunStreamEntry {
+  const [field, json] = fields;
+  return field === 'end'
+    ? { id, end: JSON.parse(json) as RunEnd }
+    : { id, event: JSON.parse(json) as AgentEvent };
+}
+
+function metaKey(runId: string): string {
+  return `agentctl:run:{${runId}}`;
+}
+
+function streamKey(runId: string): string {
+  return `agentctl:run:{${runId}}:events`;
+}
+
+function idsKey(runId: string): string {
+  return `agentctl:run:{${runId}}:ids`;
+}

@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { assertSessionId } from '@agentctl/core';
+import { type JobsOptions, Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { RunEventLog, type RunStreamEntry } from './run-event-log.js';
+import { RUN_QUEUE_NAME, type RunJobData, type RunRequest } from './run-job.js';
+
+/** How BullMQ retries a job whose worker failed (not a run that ended in an error). */
+export interface RetrySettings {
+  /** Tries per job, the first included. Default 3. */
+  attempts?: number;
+  /** Wait between tries: `fixed` or `exponential` from `delayMs`. Default exponential from 1 s. */
+  backoff?: { type: 'fixed' | 'exponential'; delayMs: number };
+}
+
+/** Jobs by state, and the workers connected. */
+export interface QueueDepth {
+  waiting: number;
+  active: number;
+  delayed: number;
+  failed: number;
+  completed: number;
+  workers: number;
+}
+
+/**
+ * The producer side of the run queue, for serve nodes and `run --queue`: enqueues runs and reads
+ * their events from any node.
+ */
+export class RunQueue {
+  readonly events: RunEventLog;
+  readonly #queue: Queue<RunJobData>;
+  readonly #jobOptions: JobsOptions;
+
+  constructor(connection: Redis, retry: RetrySettings = {}) {
+    this.events = new RunEventLog(connection);
+    this.#queue = new Queue<RunJobData>(RUN_QUEUE_NAME, { connection });
+    const backoff = retry.backoff ?? { type: 'exponential', delayMs: 1000 };
+    this.#jobOptions = {
+      attempts: retry.attempts ?? 3,
+      backoff: { type: backoff.type, delay: backoff.delayMs },
+      removeOnComplete: { age: 24 * 3600, count: 100_000 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    };
+  }
+
+  /** The BullMQ queue (for schedules). */
+  get queue(): Queue<RunJobData> {
+    return this.#queue;
+  }
+
+  /** The options every run job is added with (retries and backoff from the project). */
+  get jobOptions(): JobsOptions {
+    return this.#jobOptions;
+  }
+
+  /** Adds a run to the queue; answers at once with its run id and session id. */
+  async enqueue(request: RunRequest): Promise<{ runId: string; sessionId: string }> {
+    const runId = randomUUID();
+    const sessionId = request.sessionId ?? randomUUID();
+    assertSessionId(sessionId);
+    await this.events.open(runId, { agent: request.agent, sessionId });
+    const data: RunJobData = {
+      runId,
+      agent: request.agent,
+      sessionId,
+      userId: request.userId,
+      input: request.input,
+      decisions: request.decisions,
+    };
+    await this.#queue.add('run', data, { ...this.#jobOptions, jobId: runId });
+    return { runId, sessionId };
+  }
+
+  /** Whether a run of that id was enqueued (and not yet forgotten). */
+  async exists(runId: string): Promise<boolean> {
+    return (await this.events.info(runId)) !== undefined;
+  }
+
+  /** A run's events from after `after` (a stream id), until its end or `signal`. */
+  follow(runId: string, after?: string, signal?: AbortSignal): AsyncGenerator<RunStreamEntry> {
+    return this.events.follow(runId, after, signal);
+  }
+
+  /** How many jobs wait, run, wait to retry, failed and completed, and how many workers listen. */
+  async depth(): Promise<QueueDepth> {
+    const counts = await this.#queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
+    return {
+      waiting: counts.waiting ?? 0,
+      active: counts.active ?? 0,
+      delayed: counts.delayed ?? 0,
+      failed: counts.failed ?? 0,
+      completed: counts.completed ?? 0,
+      workers: await this.#queue.getWorkersCount(),
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.#queue.close();
+  }
+}

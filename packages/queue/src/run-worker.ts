@@ -1,0 +1,267 @@
+import {
+  type Agent,
+  AgentError,
+  type HeldSession,
+  holdSession,
+  type InvocationResult,
+  isAgentError,
+  Runner,
+  SessionBusyError,
+  type SessionStore,
+  sleep,
+  UsageError,
+} from '@agentctl/core';
+import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { DetachedRunError, PublishingStore } from './publishing-store.js';
+import { RunEventLog } from './run-event-log.js';
+import { RUN_QUEUE_NAME, type RunEnd, type RunJobData } from './run-job.js';
+import { planRun } from './run-plan.js';
+
+/** An agent to run a job with, held until `release`. */
+export interface WorkerAgentLease {
+  agent: Agent;
+  store: SessionStore;
+  release(): void;
+}
+
+/** Options of {@link RunWorker}. */
+export interface RunWorkerOptions {
+  /** The Redis connection jobs are taken from (BullMQ duplicates it for blocking reads). */
+  connection: Redis;
+  /** The agent a job names, or undefined when the project has none by that name. */
+  agents(name: string): WorkerAgentLease | undefined;
+  /** Jobs run at once in this process. Default 1. */
+  concurrency?: number;
+  /**
+   * Milliseconds a job's lock lasts without renewal: a worker that stops renewing it (killed) has
+   * its job moved back to the queue once it runs out. Also the session lease of each run. Default 30 s.
+   */
+  lockDurationMs?: number;
+  /** Milliseconds between checks for stalled jobs. Default: BullMQ's (30 s). */
+  stalledIntervalMs?: number;
+  /** Times a job may stall (its worker die) before it fails. Default 3. */
+  maxStalledCount?: number;
+  /** Milliseconds a run may take before it ends as TIMEOUT. */
+  runTimeoutMs?: number;
+  /** Receives one line per job event (taken, ended, handed back). */
+  log?(line: string): void;
+}
+
+/**
+ * A worker of the run queue: takes jobs, runs each through the one executor (`Runner`) on the
+ * project's session store, publishes its events to the run's stream once stored, and picks up
+ * where a stopped worker left off (from the session, see {@link planRun}).
+ */
+export class RunWorker {
+  readonly #options: RunWorkerOptions;
+  readonly #log: RunEventLog;
+  readonly #worker: Worker<RunJobData, RunEnd>;
+  readonly #active = new Map<string, { controller: AbortController; store?: PublishingStore }>();
+  #handingBack = false;
+
+  constructor(options: RunWorkerOptions) {
+    this.#options = options;
+    this.#log = new RunEventLog(options.connection);
+    this.#worker = new Worker<RunJobData, RunEnd>(RUN_QUEUE_NAME, (job, token) => this.#process(job, token), {
+      connection: options.connection,
+      concurrency: options.concurrency ?? 1,
+      lockDuration: options.lockDurationMs ?? 30_000,
+      ...(options.stalledIntervalMs !== undefined && { stalledInterval: options.stalledIntervalMs }),
+      maxStalledCount: options.maxStalledCount ?? 3,
+      autorun: false,
+    });
+    this.#worker.on('error', (error) => options.log?.(`worker error: ${error.message}`));
+  }
+
+  /** Starts taking jobs; resolves once the worker is connected. */
+  async start(): Promise<void> {
+    void this.#worker
+      .run()
+      .catch((error: unknown) => this.#options.log?.(`worker stopped: ${String(error)}`));
+    await this.#worker.waitUntilReady();
+  }
+
+  /** Jobs running now. */
+  get active(): number {
+    return this.#active.size;
+  }
+
+  /**
+   * Stops taking jobs, lets the running ones finish for `graceMs`, then hands the rest back to the
+   * queue as they are: another worker continues them from their sessions.
+   */
+  async close(graceMs: number): Promise<{ finished: number; handedBack: number }> {
+    const before = this.#active.size;
+    const closing = this.#worker.close();
+    const stop = new AbortController();
+    await Promise.race([closing, sleep(graceMs, stop.signal).catch(() => undefined)]);
+    stop.abort();
+    const handedBack = this.#active.size;
+    this.#handingBack = true;
+    for (const run of this.#active.values()) {
+      run.store?.detach();
+      run.controller.abort(
+        new AgentError('the worker is shutting down; the run goes back to the queue', 'ABORTED'),
+      );
+    }
+    await closing;
+    return { finished: before - handedBack, handedBack };
+  }
+
+  async #process(job: Job<RunJobData, RunEnd>, token: string | undefined): Promise<RunEnd> {
+    const data = await identify(job, this.#log);
+    const held = this.#options.agents(data.agent);
+    if (!held) {
+      const end: RunEnd = {
+        status: 'error',
+        sessionId: data.sessionId,
+        code: 'USAGE',
+        message: `no agent named "${data.agent}"`,
+      };
+      await this.#log.end(data.runId, end);
+      throw new UnrecoverableError(end.message);
+    }
+    const controller = new AbortController();
+    const slot: { controller: AbortController; store?: PublishingStore } = { controller };
+    this.#active.set(data.runId, slot);
+    try {
+      return await this.#runJob(job, data, held, slot);
+    } catch (error) {
+      if (this.#handingBack && (error instanceof DetachedRunError || controller.signal.aborted)) {
+        await job.moveToDelayed(Date.now(), token);
+        this.#options.log?.(`run ${data.runId} handed back`);
+        throw new DelayedError();
+      }
+      const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      if (final || error instanceof UnrecoverableError) {
+        await this.#log.end(data.runId, {
+          status: 'error',
+          sessionId: data.sessionId,
+          // A session another run kept busy past every try is the caller's to retry later.
+          code: error instanceof SessionBusyError ? 'SESSION_BUSY' : 'INTERNAL_ERROR',
+          message: (error as Error).message,
+        });
+      }
+      throw error;
+    } finally {
+      this.#active.delete(data.runId);
+      held.release();
+    }
+  }
+
+  async #runJob(
+    job: Job<RunJobData, RunEnd>,
+    data: IdentifiedJob,
+    held: WorkerAgentLease,
+    slot: { controller: AbortController; store?: PublishingStore },
+  ): Promise<RunEnd> {
+    const lockMs = this.#options.lockDurationMs ?? 30_000;
+    // The session is held for the whole job, from before the plan is read: a second worker given
+    // the same job (its lock expired under load) waits, then finds the run done or continues it.
+    const hold = await holdSession(held.store, data.sessionId, {
+      holder: `run ${data.runId} on a worker`,
+      ttlMs: lockMs,
+      // A stopped worker's hold on the session lapses within one lock duration.
+      wait: 2 * lockMs + 5_000,
+      signal: slot.controller.signal,
+      onLost: (error) => slot.controller.abort(error),
+    });
+    try {
+      return await this.#runHeld(job, data, held, slot, hold);
+    } finally {
+      await hold.release();
+    }
+  }
+
+  async #runHeld(
+    job: Job<RunJobData, RunEnd>,
+    data: IdentifiedJob,
+    held: WorkerAgentLease,
+    slot: { controller: AbortController; store?: PublishingStore },
+    hold: HeldSession,
+  ): Promise<RunEnd> {
+    const lockMs = this.#options.lockDurationMs ?? 30_000;
+    let checkpoint = data.checkpoint;
+    const session = await held.store.get(data.sessionId);
+    if (data.decisions && !checkpoint) {
+      const saved = session?.checkpoint as RunJobData['checkpoint'];
+      if (!saved) return this.#refuse(data, `session ${data.sessionId} is not waiting for a decision`);
+      checkpoint = saved;
+      // Kept in the job: a worker that picks it up again knows the run's invocation and attempt.
+      await job.updateData({ ...data, checkpoint });
+    }
+    const invocationId = checkpoint?.invocationId ?? data.runId;
+    const plan = planRun(session, invocationId, checkpoint?.attempts ?? 0, held.agent);
+    if (plan.kind !== 'start') await this.#log.publish(data.runId, plan.events);
+    if (plan.kind === 'done') {
+      const end: RunEnd = { status: plan.end.status, sessionId: data.sessionId, output: plan.end.output };
+      await this.#log.end(data.runId, end);
+      return end;
+    }
+    const store = new PublishingStore(held.store, this.#log, data.runId, hold);
+    slot.store = store;
+    const runner = new Runner({ agent: held.agent, store, leaseTtlMs: lockMs });
+    const common = {
+      sessionId: data.sessionId,
+      userId: data.userId,
+      signal: slot.controller.signal,
+      timeout: this.#options.runTimeoutMs,
+      onEvent: store.observe,
+    };
+    if (plan.kind === 'recover') {
+      this.#options.log?.(`run ${data.runId} resumes from its session (attempt ${plan.checkpoint.attempts})`);
+      await held.store.setCheckpoint(data.sessionId, plan.checkpoint);
+    } else if (checkpoint && session?.checkpoint === undefined) {
+      // The worker before stopped after clearing the checkpoint and before storing anything.
+      await held.store.setCheckpoint(data.sessionId, checkpoint);
+    }
+    const decisions = plan.kind === 'recover' ? plan.decisions : data.decisions;
+    const run = decisions
+      ? runner.resume({ ...common, decisions })
+      : runner.run({ ...common, input: data.input ?? '', invocationId });
+    run.then(
+      () => undefined,
+      () => undefined,
+    );
+    const result = await run.invocation.catch((error: unknown) => error);
+    if (slot.controller.signal.aborted && this.#handingBack) throw new DetachedRunError();
+    await store.settle();
+    if (result instanceof UsageError) return this.#refuse(data, result.message);
+    if (result instanceof Error && !isAgentError(result)) throw result;
+    const end = endOf(data.sessionId, result as InvocationResult | AgentError);
+    await this.#log.end(data.runId, end);
+    return end;
+  }
+
+  async #refuse(data: IdentifiedJob, message: string): Promise<RunEnd> {
+    const end: RunEnd = { status: 'error', sessionId: data.sessionId, code: 'USAGE', message };
+    await this.#log.end(data.runId, end);
+    return end;
+  }
+}
+
+type IdentifiedJob = RunJobData & { runId: string; sessionId: string };
+
+// A schedule's jobs carry no run id: it is made from the job id, the same on every worker that
+// picks the job up, and so is the session's when the schedule names none.
+async function identify(job: Job<RunJobData, RunEnd>, log: RunEventLog): Promise<IdentifiedJob> {
+  const data = job.data;
+  if (data.runId && data.sessionId) return data as IdentifiedJob;
+  const runId = data.runId ?? `run-${String(job.id).replace(/[^A-Za-z0-9._-]/g, '-')}`;
+  const sessionId = data.sessionId ?? runId;
+  await log.open(runId, { agent: data.agent, sessionId });
+  return { ...data, runId, sessionId };
+}
+
+function endOf(sessionId: string, result: InvocationResult | AgentError): RunEnd {
+  if (isAgentError(result))
+    return {
+      status: 'error',
+      sessionId,
+      code: result.code,
+      message: result.message,
+      output: (result.result as { text?: string } | undefined)?.text,
+    };
+  return { status: result.status, sessionId, output: result.output, pending: result.pending };
+}

@@ -1,0 +1,178 @@
+import {
+  type AgentEvent,
+  AutoModel,
+  createAgent,
+  defineTool,
+  findPairingProblem,
+  historyFor,
+  InMemorySessionStore,
+  Runner,
+} from '@agentctl/core';
+import { describe, expect, it } from 'vitest';
+import { INTERRUPTED_RESULT, type RunEnd, RunQueue, type RunStreamEntry, RunWorker } from '../src/index.js';
+import { useRedis } from './support/use-redis.js';
+
+const { connect } = useRedis();
+
+async function collect(queue: RunQueue, runId: string): Promise<RunStreamEntry[]> {
+  const out: RunStreamEntry[] = [];
+  for await (const entry of queue.follow(runId)) out.push(entry);
+  return out;
+}
+
+function streamEvents(entries: RunStreamEntry[]): AgentEvent[] {
+  return entries.flatMap((e) => (e.event ? [e.event] : []));
+}
+
+describe('queued runs', () => {
+  it('a worker runs a queued run and its events reach the stream once each, in session order', async () => {
+    await (await connect()).flushall();
+    const store = new InMemorySessionStore();
+    const lookup = defineTool<{ id: string }>({
+      name: 'lookup',
+      description: 'looks up an order',
+      parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+      execute: ({ id }) => `order ${id}: shipped`,
+    });
+    const agent = createAgent({ name: 'clerk', provider: new AutoModel(), tools: [lookup] });
+    const worker = new RunWorker({
+      connection: await connect(),
+      agents: () => ({ agent, store, release: () => undefined }),
+    });
+    await worker.start();
+    const queue = new RunQueue(await connect());
+    const { runId, sessionId } = await queue.enqueue({ agent: 'clerk', input: 'where is my order?' });
+    const entries = await collect(queue, runId);
+    const end = entries.at(-1)?.end as RunEnd;
+    expect(end).toMatchObject({ status: 'complete', sessionId });
+    expect(end.output).toContain('order');
+    const session = await store.get(sessionId);
+    const streamed = streamEvents(entries).filter((e) => e.type !== 'text_delta');
+    expect(streamed.map((e) => e.id)).toEqual(session?.events.map((e) => e.id));
+    expect(streamEvents(entries).some((e) => e.type === 'text_delta')).toBe(true);
+    // Stream ids are ordered: a reader resumes after any of them.
+    const middle = entries[3].id;
+    const rest: RunStreamEntry[] = [];
+    for await (const entry of queue.follow(runId, middle)) rest.push(entry);
+    expect(rest.map((e) => e.id)).toEqual(entries.slice(4).map((e) => e.id));
+    await worker.close(1000);
+    await queue.close();
+  });
+
+  for (const idempotent of [false, true]) {
+    it(`a run handed back mid-tool is continued by another worker (${idempotent ? 'idempotent: runs again' : 'reported as interrupted'})`, async () => {
+      await (await connect()).flushall();
+      const store = new InMemorySessionStore();
+      let executions = 0;
+      let release: () => void = () => undefined;
+      const started = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const charge = defineTool({
+        name: 'charge',
+        description: 'charges a card',
+        parameters: { type: 'object', properties: {} },
+        idempotent,
+        execute: async (_args, { signal }) => {
+          executions++;
+          if (executions === 1) {
+            release();
+            // The first worker never finishes this call: it is stopped while the call runs.
+            await new Promise((_resolve, reject) =>
+              signal.addEventListener('abort', () => reject(signal.reason)),
+            );
+          }
+          return 'charged';
+        },
+      });
+      const agent = createAgent({ name: 'cashier', provider: new AutoModel(), tools: [charge] });
+      const lease = () => ({ agent, store, release: () => undefined });
+      const first = new RunWorker({ connection: await connect(), agents: lease, lockDurationMs: 2000 });
+      await first.start();
+      const queue = new RunQueue(await connect());
+      const { runId, sessionId } = await queue.enqueue({ agent: 'cashier', input: 'charge me' });
+      await started;
+      expect(await first.close(0)).toEqual({ finished: 0, handedBack: 1 });
+      const second = new RunWorker({ connection: await connect(), agents: lease, lockDurationMs: 2000 });
+      await second.start();
+      const entries = await collect(queue, runId);
+      expect(entries.at(-1)?.end).toMatchObject({ status: 'complete', sessionId });
+      const session = (await store.get(sessionId))!;
+      const results = session.events.filter((e) => e.type === 'tool_result');
+      expect(results).toHaveLength(1);
+      if (idempotent) {
+        expect(executions).toBe(2);
+        expect(results[0]).toMatchObject({ content: 'charged' });
+      } else {
+        expect(executions).toBe(1);
+        expect(results[0]).toMatchObject({ content: INTERRUPTED_RESULT });
+      }
+      // One run_end for the whole run, the session valid, every stored event streamed once.
+      expect(session.events.filter((e) => e.type === 'run_end')).toHaveLength(1);
+      expect(findPairingProblem(historyFor(session.events, 'cashier', new Set()))).toBeUndefined();
+      const streamed = streamEvents(entries)
+        .filter((e) => e.type !== 'text_delta')
+        .map((e) => e.id);
+      expect(streamed).toEqual(session.events.map((e) => e.id));
+      expect(new Set(streamed).size).toBe(streamed.length);
+      await second.close(1000);
+      await queue.close();
+    });
+  }
+
+  it('a worker given a run that another worker is running waits for the session, then reports it without running it again', async () => {
+    await (await connect()).flushall();
+    const store = new InMemorySessionStore();
+    let executions = 0;
+    let finishTool: () => void = () => undefined;
+    const toolFinished = new Promise<void>((resolve) => {
+      finishTool = resolve;
+    });
+    let toolStarted: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => {
+      toolStarted = resolve;
+    });
+    const stamp = defineTool({
+      name: 'stamp',
+      description: 'stamps',
+      parameters: { type: 'object', properties: {} },
+      execute: async () => {
+        executions++;
+        toolStarted();
+        await toolFinished;
+        return 'stamped';
+      },
+    });
+    const agent = createAgent({ name: 'clerk', provider: new AutoModel(), tools: [stamp] });
+    const queue = new RunQueue(await connect());
+    const { runId, sessionId } = await queue.enqueue({ agent: 'clerk', input: 'stamp it' });
+    // The "first worker": the same run (same invocation id, same session) already running.
+    const first = new Runner({ agent, store }).run({ sessionId, invocationId: runId, input: 'stamp it' });
+    await started;
+    const worker = new RunWorker({
+      connection: await connect(),
+      agents: () => ({ agent, store, release: () => undefined }),
+    });
+    await worker.start();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    finishTool();
+    await first.invocation;
+    const entries = await collect(queue, runId);
+    expect(entries.at(-1)?.end).toMatchObject({ status: 'complete', sessionId });
+    const session = (await store.get(sessionId))!;
+    expect(executions).toBe(1);
+    expect(session.events.filter((e) => e.type === 'run_end')).toHaveLength(1);
+    expect(streamEvents(entries).map((e) => e.id)).toEqual(session.events.map((e) => e.id));
+    await worker.close(1000);
+    await queue.close();
+  });
+
+  it('reports queue depth and connected workers', async () => {
+    await (await connect()).flushall();
+    const queue = new RunQueue(await connect());
+    expect(await queue.depth()).toMatchObject({ waiting: 0, active: 0, workers: 0 });
+    await queue.enqueue({ agent: 'nobody', input: 'hi' });
+    expect((await queue.depth()).waiting).toBe(1);
+    await queue.close();
+  });
+});

@@ -1,0 +1,61 @@
+import { type Context, Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { HttpError } from './http-error.js';
+import type { InvokeContext, InvokeRequest } from './invoke.js';
+import type { QueuedRuns } from './queued-runs.js';
+
+/**
+ * `GET /runs/{id}/events`: a queued run's events as SSE, from any server node, each with the id of
+ * its place in the run's stream; `Last-Event-ID` (or `?after=`) resumes after that place. The
+ * stream ends with an `end` event carrying how the run ended.
+ */
+export function queuedRoutes(context: InvokeContext): Hono {
+  const app = new Hono();
+  app.get('/runs/:id/events', async (c) => {
+    const queue = requireQueue(context);
+    const id = c.req.param('id');
+    if (!(await queue.exists(id))) throw new HttpError(404, 'unknown_run', `no queued run with id ${id}`);
+    const after = c.req.header('last-event-id') ?? c.req.query('after') ?? undefined;
+    return streamSSE(c, async (sse) => {
+      const stop = new AbortController();
+      sse.onAbort(() => stop.abort());
+      for await (const entry of queue.follow(id, after, stop.signal)) {
+        if (entry.event)
+          await sse.writeSSE({ id: entry.id, event: entry.event.type, data: JSON.stringify(entry.event) });
+        else await sse.writeSSE({ id: entry.id, event: 'end', data: JSON.stringify(entry.end) });
+      }
+    });
+  });
+  return app;
+}
+
+/** Enqueues a run (`async: true`) and answers 202 with its id and where its events stream. */
+export async function enqueueRun(
+  c: Context,
+  context: InvokeContext,
+  request: InvokeRequest,
+): Promise<Response> {
+  const queue = requireQueue(context);
+  const lease = context.source.lease(request.agent);
+  if (!lease) throw new HttpError(404, 'unknown_agent', `no agent named "${request.agent}"`);
+  lease.release();
+  const { runId, sessionId } = await queue.enqueue({
+    agent: request.agent,
+    sessionId: request.sessionId,
+    userId: request.userId,
+    input: request.input,
+    decisions: request.decisions,
+  });
+  c.header('x-agentctl-session', sessionId);
+  c.header('location', `/runs/${runId}/events`);
+  return c.json({ status: 'queued', runId, sessionId, events: `/runs/${runId}/events` }, 202);
+}
+
+function requireQueue(context: InvokeContext): QueuedRuns {
+  if (context.queue) return context.queue;
+  throw new HttpError(
+    400,
+    'no_queue',
+    'queued runs need a queue: start serve with AGENTCTL_QUEUE_URL=redis://HOST:PORT (or queue.url in agentctl.yaml)',
+  );
+}

@@ -1,0 +1,77 @@
+import { createAgent, InMemorySessionStore, offline } from '@agentctl/core';
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../src/create-app.js';
+import type { QueuedRuns } from '../src/queued-runs.js';
+
+const json = (body: unknown) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+function appWith(queue?: QueuedRuns) {
+  const store = new InMemorySessionStore();
+  const agent = createAgent({ name: 'echo', provider: offline('echo') });
+  const source = {
+    list: () => [{ name: 'echo' }],
+    lease: (name: string) => (name === 'echo' ? { agent, store, release: () => undefined } : undefined),
+    stores: async () => [store],
+  };
+  return { ...createApp({ source, queue }), store };
+}
+
+describe('queued routes', () => {
+  it('without a queue, async runs and run events are refused with a 400 saying what to set', async () => {
+    const { app } = appWith();
+    const run = await app.request('/agents/echo/runs', json({ input: 'hi', async: true }));
+    expect(run.status).toBe(400);
+    expect((await run.json()).error).toMatchObject({ code: 'no_queue' });
+    expect((await (await app.request('/runs/abc/events')).json()).error.message).toContain(
+      'AGENTCTL_QUEUE_URL',
+    );
+  });
+
+  it('with a queue, checks the agent and session before enqueuing, and reports depth at /health', async () => {
+    const enqueued: unknown[] = [];
+    const queue: QueuedRuns = {
+      enqueue: async (request) => {
+        enqueued.push(request);
+        return { runId: 'r1', sessionId: request.sessionId ?? 's1' };
+      },
+      exists: async () => false,
+      follow: async function* () {},
+      depth: async () => ({ waiting: 2, workers: 1 }),
+    };
+    const { app, store } = appWith(queue);
+    expect((await app.request('/agents/nobody/runs', json({ input: 'hi', async: true }))).status).toBe(404);
+    await store.create({ id: 'paused', agent: 'echo' });
+    await store.setCheckpoint('paused', { pending: [] });
+    const busy = await app.request(
+      '/agents/echo/runs',
+      json({ input: 'hi', sessionId: 'paused', async: true }),
+    );
+    expect(busy.status).toBe(409);
+    await store.create({ id: 'idle', agent: 'echo' });
+    const notPaused = await app.request(
+      '/sessions/idle/decisions',
+      json({ decisions: [{ callId: 'c', decision: 'approve' }], async: true }),
+    );
+    expect(notPaused.status).toBe(409);
+    expect(enqueued).toEqual([]);
+    const ok = await app.request('/agents/echo/runs', json({ input: 'hi', async: true }));
+    expect(ok.status).toBe(202);
+    expect(ok.headers.get('location')).toBe('/runs/r1/events');
+    expect(await ok.json()).toEqual({
+      status: 'queued',
+      runId: 'r1',
+      sessionId: 's1',
+      events: '/runs/r1/events',
+    });
+    expect(enqueued).toEqual([{ agent: 'echo', input: 'hi' }]);
+    expect((await app.request('/runs/r9/events')).status).toBe(404);
+    expect(await (await app.request('/health')).json()).toEqual({
+      status: 'ok',
+      queue: { waiting: 2, workers: 1 },
+    });
+  });
+});

@@ -1,0 +1,77 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** A real `redis-server` on 127.0.0.1, with no persistence, in a temporary folder. */
+export interface RedisProcess {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** Stops the server and removes its folder. */
+  stop(): Promise<void>;
+}
+
+const REDIS_BIN = process.env.AGENTCTL_REDIS_SERVER ?? 'redis-server';
+
+/** A TCP port nobody listens on right now (the OS picks it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts `redis-server` on a free loopback port (`--save '' --appendonly no`, data folder in a
+ * temporary directory) and resolves once it accepts connections.
+ */
+export async function startRedis(): Promise<RedisProcess> {
+  const dir = await mkdtemp(join(tmpdir(), 'agentctl-redis-'));
+  const port = await freePort();
+  const child = spawn(
+    REDIS_BIN,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const exited = new Promise<void>((done) => child.on('close', () => done()));
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited with ${code}:\n${output}`));
+    });
+  });
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    child,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(killer);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

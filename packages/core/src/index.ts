@@ -202,6 +202,7 @@ export {
 } from './session.js';
 export {
   assertSessionExport,
+  exportSessionTree,
   flattenExport,
   InvalidExportError,
   SESSION_FORMAT_VERSION,

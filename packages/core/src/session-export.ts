@@ -68,3 +68,23 @@ export function assertSessionExport(data: unknown, where = 'export'): asserts da
 export function flattenExport(data: SessionExport): StoredSession[] {
   return [data.session, ...data.children.flatMap(flattenExport)];
 }
+
+/** Reads session `id` and, recursively, its child sessions from a store as one export document. */
+export async function exportSessionTree(
+  store: {
+    get(id: string): Promise<StoredSession | undefined>;
+    list(filter: { parentId: string }): Promise<ReadonlyArray<{ id: string }>>;
+  },
+  id: string,
+  missing: (id: string) => Error,
+): Promise<SessionExport> {
+  const session = await store.get(id);
+  if (!session) throw missing(id);
+  const children = await store.list({ parentId: id });
+  return {
+    format: 'agentctl-session',
+    version: 1,
+    session,
+    children: await Promise.all(children.map((c) => exportSessionTree(store, c.id, missing))),
+  };
+}

@@ -22,7 +22,12 @@ import { LeaseFile } from './lease-file.js';
 import { type RetentionPolicy, sessionsToRemove } from './retention.js';
 import { entryFromFile, sessionFileIds } from './scan-sessions.js';
 import { ScopedStateFiles } from './scoped-state.js';
-import { assertSessionExport, flattenExport, type SessionExport } from './session-export.js';
+import {
+  assertSessionExport,
+  exportSessionTree,
+  flattenExport,
+  type SessionExport,
+} from './session-export.js';
 import { SessionIndex } from './session-index.js';
 import type { LogRecord } from './session-log.js';
 import { SessionLogs } from './session-logs.js';
@@ -193,15 +198,7 @@ export class FileSessionStore implements SessionStore, MemoryProvider {
 
   /** The session and all its child sessions as one JSON document. */
   async exportSession(id: string): Promise<SessionExport> {
-    const session = await this.get(id);
-    if (!session) throw new SessionNotFoundError(id, this.path);
-    const children = await this.list({ parentId: id });
-    return {
-      format: 'agentctl-session',
-      version: 1,
-      session,
-      children: await Promise.all(children.map((c) => this.exportSession(c.id))),
-    };
+    return exportSessionTree(this, id, (missing) => new SessionNotFoundError(missing, this.path));
   }
 
   /** Stores an exported session tree under its original ids (none may exist yet); returns the root id. */

@@ -1,2 +1,2 @@
 // The export format is core's, so a session moves between any two stores.
-export { assertSessionExport, flattenExport, type SessionExport } from '@agentctl/core';
+export { assertSessionExport, exportSessionTree, flattenExport, type SessionExport } from '@agentctl/core';

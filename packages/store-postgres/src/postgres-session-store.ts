@@ -2,6 +2,7 @@ import {
   type AgentEvent,
   assertSessionExport,
   assertSessionId,
+  exportSessionTree,
   flattenExport,
   type LeaseAttempt,
   type LeaseRequest,
@@ -275,15 +276,7 @@ export class PostgresSessionStore implements SessionStore, MemoryProvider {
 
   /** The session and all its child sessions as one JSON document. */
   async exportSession(id: string): Promise<SessionExport> {
-    const session = await this.get(id);
-    if (!session) throw this.#missing(id);
-    const children = await this.list({ parentId: id });
-    return {
-      format: 'agentctl-session',
-      version: 1,
-      session,
-      children: await Promise.all(children.map((c) => this.exportSession(c.id))),
-    };
+    return exportSessionTree(this, id, (missing) => this.#missing(missing));
   }
 
   /** Stores an exported session tree under its original ids (none may exist yet), all or nothing; returns the root id. */

@@ -12,6 +12,7 @@ const noopExporter = {
   async forceFlush() {},
 };
 
+// The start promise, shared: a thousand runs started at once must start tracing once, not once each.
 let tracing;
 
 /** `tracingOff` and `tracingOn`: the Runner workload without and with tracing. */
@@ -20,7 +21,8 @@ export const TRACING_SUBJECTS = {
   tracingOn: {
     label: 'agentctl Runner, tracing on (no-op exporter)',
     async run(steps) {
-      tracing ??= await startTracing({ exporter: noopExporter });
+      tracing ??= startTracing({ exporter: noopExporter });
+      await tracing;
       return SUBJECTS.runner.run(steps);
     },
   },

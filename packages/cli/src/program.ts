@@ -200,6 +200,8 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
       'on SIGTERM, how long runs may finish before they go back to the queue',
       '30s',
     )
+    .option('--trace', TRACE_HELP)
+    .option('--trace-content', TRACE_CONTENT_HELP)
     .action(action('worker', []));
 
   program

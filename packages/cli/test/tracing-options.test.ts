@@ -3,8 +3,8 @@ import { TRACED_COMMANDS, tracingRequested } from '../src/tracing.js';
 import { parseArgv } from './support/parse-argv.js';
 
 describe('when a command traces', () => {
-  it('run, dev and serve take --trace and --trace-content', async () => {
-    for (const argv of [['run', 'hello', 'hi'], ['dev', 'hello'], ['serve']]) {
+  it('run, dev, serve, test and worker take --trace and --trace-content', async () => {
+    for (const argv of [['run', 'hello', 'hi'], ['dev', 'hello'], ['serve'], ['test'], ['worker']]) {
       const { command, options } = await parseArgv([...argv, '--trace', '--trace-content']);
       expect(TRACED_COMMANDS.has(command)).toBe(true);
       expect(options).toMatchObject({ trace: true, traceContent: true });

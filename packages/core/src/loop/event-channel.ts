@@ -40,6 +40,11 @@ export class EventChannel<T> implements AsyncIterable<T> {
     else reader.resolve({ value: undefined, done: true });
   }
 
+  /** True once the producer closed the channel (items may be left to read). */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
   /** True once the channel is closed and every item was read. */
   get drained(): boolean {
     return this.#closed && this.#head >= this.#items.length;

@@ -188,7 +188,8 @@ function invalidText(call: ToolCall, check: SchemaCheck): string | undefined {
 function policyVerdict(ctx: LoopContext, call: ToolCall, tool: AnyTool): 'allow' | 'ask' | 'deny' {
   const fromPolicy = ctx.approvalPolicy?.(call, tool, {
     messages: ctx.messages,
-    sessionId: ctx.options.sessionId,
+    // The caller's session key (`agent.run`'s memory key) when given, else the session's id.
+    sessionId: ctx.options.sessionId ?? ctx.invocation?.sessionId,
   });
   if (fromPolicy) return fromPolicy;
   const needs = tool.needsApproval;

@@ -8,7 +8,8 @@ export class EventChannel<T> implements AsyncIterable<T> {
   #closed = false;
   #failure: { error: unknown } | undefined;
   // The reader waiting on an empty channel: the next push settles its `next()` directly.
-  #reader: { resolve(step: IteratorResult<T, undefined>): void; reject(error: unknown): void } | undefined;
+  #resolve: ((step: IteratorResult<T, undefined>) => void) | undefined;
+  #reject: ((error: unknown) => void) | undefined;
   #discard = false;
 
   /** Stops keeping items for a reader that will never come (the run is only awaited). */
@@ -20,10 +21,10 @@ export class EventChannel<T> implements AsyncIterable<T> {
 
   push(item: T): void {
     if (this.#closed || this.#discard) return;
-    const reader = this.#reader;
-    if (reader) {
-      this.#reader = undefined;
-      reader.resolve({ value: item, done: false });
+    const resolve = this.#resolve;
+    if (resolve) {
+      this.#resolve = this.#reject = undefined;
+      resolve({ value: item, done: false });
       return;
     }
     this.#items.push(item);
@@ -33,11 +34,12 @@ export class EventChannel<T> implements AsyncIterable<T> {
     if (this.#closed) return;
     this.#closed = true;
     if (error !== undefined) this.#failure = { error };
-    const reader = this.#reader;
-    this.#reader = undefined;
-    if (!reader) return;
-    if (this.#failure) reader.reject(this.#failure.error);
-    else reader.resolve({ value: undefined, done: true });
+    const resolve = this.#resolve;
+    const reject = this.#reject;
+    this.#resolve = this.#reject = undefined;
+    if (!resolve || !reject) return;
+    if (this.#failure) reject(this.#failure.error);
+    else resolve({ value: undefined, done: true });
   }
 
   /** True once the producer closed the channel (items may be left to read). */
@@ -58,7 +60,8 @@ export class EventChannel<T> implements AsyncIterable<T> {
       return Promise.resolve({ value: undefined, done: true });
     }
     return new Promise((resolve, reject) => {
-      this.#reader = { resolve, reject };
+      this.#resolve = resolve;
+      this.#reject = reject;
     });
   }
 

@@ -46,7 +46,7 @@ export async function modelTurn(ctx: LoopContext): Promise<Message> {
   if (ctx.hasMiddleware) response = (await review(ctx, 'model_response', { response, usage })).response;
   countUsage(ctx, usage, servedBy?.model);
   const message: Message = { role: 'assistant', content: response.content };
-  if (response.toolCalls.length > 0) message.toolCalls = response.toolCalls.map(normaliseCall);
+  if (response.toolCalls.length > 0) message.toolCalls = normaliseCalls(response.toolCalls);
   if (response.providerData) message.providerData = response.providerData;
   ctx.messages.push(message);
   ctx.emit('message', { message });
@@ -103,7 +103,8 @@ function callProvider(
 function countUsage(ctx: LoopContext, usage: UsageStats, model?: string): void {
   addUsage(ctx.usage, usage);
   addUsage(ctx.agentUsage, usage);
-  ctx.emit('usage', { usage, total: { ...ctx.usage }, ...(model === undefined ? {} : { model }) });
+  const total = { ...ctx.usage };
+  ctx.emit('usage', model === undefined ? { usage, total } : { usage, total, model });
 }
 
 // A fallback chain left a model: its spent tokens count against it, and the switch is an event.
@@ -147,6 +148,12 @@ async function streamModel(
   throw new AgentError(`model ${request.model} ended its stream without a final response`, 'MODEL_ERROR', {
     retryable: true,
   });
+}
+
+// The provider's own list unless a call's arguments are not an object (the common answer costs no copy).
+function normaliseCalls(calls: ToolCall[]): ToolCall[] {
+  for (const call of calls) if (normaliseCall(call) !== call) return calls.map(normaliseCall);
+  return calls;
 }
 
 function normaliseCall(call: ToolCall): ToolCall {

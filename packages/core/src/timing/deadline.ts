@@ -126,8 +126,7 @@ class TimedDeadline implements Deadline {
     return this.#expired;
   }
 
-  // Fields, not methods: callers pass `restart` and `dispose` around on their own.
-  readonly restart = (): void => {
+  restart(): void {
     if (this.#since !== undefined) {
       this.#since = performance.now();
       return;
@@ -135,13 +134,13 @@ class TimedDeadline implements Deadline {
     if (this.#expired || this.#outer?.aborted) return;
     clearTimeout(this.#timer);
     this.#timer = setTimeout(expire, this.#ms, this);
-  };
+  }
 
-  readonly dispose = (): void => {
+  dispose(): void {
     clearTimeout(this.#timer);
     this.#racer = undefined;
     if (this.#forward) this.#outer?.removeEventListener('abort', this.#forward);
-  };
+  }
 
   race<T>(work: Promise<T>): Promise<T> {
     this.#startNow();

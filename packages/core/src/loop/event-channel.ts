@@ -1,3 +1,15 @@
+// The resolvers of the promise just made: one shared executor instead of a closure per wait (a
+// reader waits once per burst of events, thousands of times a second under load).
+const captured: { resolve: (value: unknown) => void; reject: (error: unknown) => void } = {
+  resolve: () => undefined,
+  reject: () => undefined,
+};
+
+function capture(resolve: (value: never) => void, reject: (error: unknown) => void): void {
+  captured.resolve = resolve as (value: unknown) => void;
+  captured.reject = reject;
+}
+
 /**
  * An unbounded queue from one producer to one async-iterating consumer. The loop pushes events
  * synchronously (from inside middleware and stream callbacks) and never waits for the reader.
@@ -59,10 +71,10 @@ export class EventChannel<T> implements AsyncIterable<T> {
       if (this.#failure) return Promise.reject(this.#failure.error);
       return Promise.resolve({ value: undefined, done: true });
     }
-    return new Promise((resolve, reject) => {
-      this.#resolve = resolve;
-      this.#reject = reject;
-    });
+    const waiting = new Promise<IteratorResult<T, undefined>>(capture);
+    this.#resolve = captured.resolve as (step: IteratorResult<T, undefined>) => void;
+    this.#reject = captured.reject;
+    return waiting;
   }
 
   // Hand-written rather than an async generator: two generator layers (here and in the run) were a

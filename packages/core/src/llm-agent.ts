@@ -13,9 +13,9 @@ import { schemaValidator } from './loop/schema-validator.js';
 import { ensureToolResultsComplete } from './loop/tool-pairing.js';
 import { compose } from './middleware/compose.js';
 import type { LoopEndReason } from './middleware/types.js';
+import type { ToolDefinition } from './model.js';
 import { resumeStandalone, runStandalone } from './standalone-run.js';
 import { deadline } from './timing/deadline.js';
-import type { ToolDefinition } from './model.js';
 import { type AnyTool, toolDefinition } from './tool.js';
 import { emptyUsage, type UsageStats } from './usage.js';
 

@@ -1,4 +1,3 @@
-import { newId } from './new-id.js';
 import type { Agent } from './agent.js';
 import type {
   AgentResult,
@@ -7,6 +6,7 @@ import type {
   InvocationCheckpoint,
   RunOptions,
 } from './agent-config.js';
+import { newId } from './new-id.js';
 
 export type { InvocationCheckpoint } from './agent-config.js';
 
@@ -19,8 +19,8 @@ import { holdSession } from './invocation/session-lease.js';
 import { SessionWriter } from './invocation/session-writer.js';
 import { SharedInvocation } from './invocation/shared-invocation.js';
 import { AgentRun } from './loop/agent-run.js';
-import { NO_DECISIONS } from './loop/loop-context.js';
 import { EventChannel } from './loop/event-channel.js';
+import { NO_DECISIONS } from './loop/loop-context.js';
 import type { Message, ToolCall } from './messages.js';
 import { observingRuns } from './run-observer.js';
 import { InMemorySessionStore, type Session, type SessionStore } from './session.js';
@@ -123,7 +123,11 @@ export class Runner {
     const channel = new EventChannel<AgentEvent>();
     const controller = new AbortController();
     const invocation = this.#execute(options, decisions, channel, controller);
-    const run = new AgentRun<string>(channel, invocation.then(agentResult), controller) as AgentRun<string> & {
+    const run = new AgentRun<string>(
+      channel,
+      invocation.then(agentResult),
+      controller,
+    ) as AgentRun<string> & {
       invocation: Promise<InvocationResult>;
     };
     Object.defineProperty(run, 'invocation', { value: invocation });

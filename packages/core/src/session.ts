@@ -1,7 +1,7 @@
-import { newId } from './new-id.js';
 import type { AgentEvent } from './events.js';
 import { InMemoryMemory, type MemoryProvider } from './memory.js';
 import type { Message } from './messages.js';
+import { newId } from './new-id.js';
 import { assertSessionId } from './session-id.js';
 import { type LeaseAttempt, type LeaseRequest, LeaseTable, type SessionLease } from './session-lease.js';
 import { applyDelta } from './state-delta.js';

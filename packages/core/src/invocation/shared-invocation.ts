@@ -1,5 +1,5 @@
-import type { ApprovalDecision, ExecutedToolCall, RunOptions } from '../agent-config.js';
 import type { Agent } from '../agent.js';
+import type { ApprovalDecision, ExecutedToolCall, RunOptions } from '../agent-config.js';
 import type { AgentEvent, PendingApproval } from '../events.js';
 import type { EventChannel } from '../loop/event-channel.js';
 import type { ObservedInvocation } from '../run-observer.js';

@@ -9,25 +9,26 @@ import type { InvocationLimits, InvocationShared } from './invocation-context.js
 import type { SessionWriter } from './session-writer.js';
 
 /** What a runner knows when it starts an invocation; the rest of {@link SharedInvocation} starts empty. */
-export interface SharedInvocationInit {
-  invocationId: string;
-  attempt: number;
-  session: Session;
-  store: SessionStore;
-  root: Agent;
-  input: string;
-  userId: string | undefined;
-  signal: AbortSignal;
-  usage: UsageStats;
-  limits: InvocationLimits;
-  decisions: Map<string, ApprovalDecision>;
-  resumePending: readonly PendingApproval[];
-  replay: Map<string, number>;
-  parallel: ReadonlySet<string>;
-  options: RunOptions;
-  toolCalls: ExecutedToolCall[];
-  observed: ObservedInvocation | undefined;
-}
+export type SharedInvocationInit = Pick<
+  InvocationShared,
+  | 'invocationId'
+  | 'attempt'
+  | 'session'
+  | 'store'
+  | 'root'
+  | 'input'
+  | 'userId'
+  | 'signal'
+  | 'usage'
+  | 'limits'
+  | 'decisions'
+  | 'resumePending'
+  | 'replay'
+  | 'parallel'
+  | 'options'
+  | 'toolCalls'
+  | 'observed'
+>;
 
 /**
  * The state every context of one runner invocation shares, and where its events go: the caller's

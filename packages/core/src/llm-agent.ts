@@ -165,7 +165,8 @@ export class LlmAgent implements Agent {
       }),
     });
     for (const decision of decisions) ctx.shared.decisions.delete(decision.callId);
-    await review(loop, 'loop_start', { prompt: ctx.shared.input });
+    // Without middleware nobody reviews: no action, no await.
+    if (loop.hasMiddleware) await review(loop, 'loop_start', { prompt: ctx.shared.input });
     let reason: LoopEndReason = 'error';
     let text = '';
     try {
@@ -176,7 +177,7 @@ export class LlmAgent implements Agent {
         ctx.shared.pending.push(...outcome.pending);
         return;
       }
-      const output = await parseOutput(loop, text);
+      const output = loop.outputSchema ? await parseOutput(loop, text) : text;
       ctx.shared.value = output;
       const key = this.#config.outputKey;
       ctx.emit('agent_end', { agent: this.name, output: text }, key ? { [key]: output } : undefined);
@@ -189,7 +190,7 @@ export class LlmAgent implements Agent {
       throw error;
     } finally {
       budget.dispose();
-      await review(loop, 'loop_end', { reason, output: text, usage: { ...usage } });
+      if (loop.hasMiddleware) await review(loop, 'loop_end', { reason, output: text, usage: { ...usage } });
     }
     if (transfer && !ctx.stopped) await transfer.runInvocation(ctx.transferTo(transfer, branchOf(transfer)));
   }

@@ -59,11 +59,6 @@ export class EventChannel<T> implements AsyncIterable<T> {
     return this.#closed;
   }
 
-  /** True once the channel is closed and every item was read. */
-  get drained(): boolean {
-    return this.#closed && this.#head >= this.#items.length;
-  }
-
   /** The next item, as an iterator result: done once the channel is closed and drained. */
   next(): Promise<IteratorResult<T, undefined>> {
     if (this.#head < this.#items.length) return Promise.resolve({ value: this.#take(), done: false });

@@ -17,6 +17,7 @@ describe('agentctl serve options', () => {
       maxBodyBytes: 1_048_576,
       logFormat: 'text',
       watch: false,
+      ui: false,
     });
   });
 

@@ -13,6 +13,8 @@ export interface ServeOptions {
   maxBodyBytes: number;
   logFormat: 'text' | 'json';
   watch: boolean;
+  /** Serve the dev UI at /ui. */
+  ui: boolean;
 }
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
@@ -59,6 +61,7 @@ export function serveOptions(
     maxBodyBytes: integer(raw.maxBody, '--max-body', 1024 * 1024, 1, 2 ** 31),
     logFormat,
     watch: raw.watch === true,
+    ui: raw.ui === true,
   };
 }
 

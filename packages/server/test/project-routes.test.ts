@@ -230,3 +230,21 @@ describe('GET /project/status and /project/events', () => {
     expect(listeners).toBe(0);
   });
 });
+
+describe('/openapi.json', () => {
+  it('documents the project routes and the page, every $ref pointing at a schema it has', async () => {
+    const url = await listen({ source: sourceOf(new ProjectStatusBoard(false, 1)) });
+    const doc = await (await fetch(`${url}/openapi.json`)).json();
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/project', '/project/status', '/project/events', '/ui/{path}']),
+    );
+    expect(doc.components.securitySchemes.pageCookie).toMatchObject({ in: 'cookie', name: 'agentctl_token' });
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/(\w+)"/g)].map((m) => m[1]);
+    expect(refs).toEqual(expect.arrayContaining(['Project', 'ProjectStatus', 'AgentNode', 'ToolNode']));
+    for (const ref of refs) expect(doc.components.schemas[ref], ref).toBeDefined();
+    // The documented shape is the one served.
+    const project = await (await fetch(`${url}/project`)).json();
+    const required = doc.components.schemas.AgentNode.required as string[];
+    for (const agent of project.agents) for (const key of required) expect(agent, key).toHaveProperty(key);
+  });
+});

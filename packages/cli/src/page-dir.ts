@@ -10,7 +10,11 @@ const PACKAGE = '@agentctl/ui';
  * the `dist/` of the installed @agentctl/ui, found the way Node finds the package, so the build,
  * the bundle and an installed CLI all find it. A clear error when it is missing or not built.
  */
-export function pageDir(env: Record<string, string | undefined>): string {
+export function pageDir(
+  env: Record<string, string | undefined>,
+  /** Where the lookup starts, as Node resolves from a module: this one's own place by default. */
+  from: string = import.meta.url,
+): string {
   const chosen = env.AGENTCTL_UI_DIR;
   if (chosen) {
     if (!existsSync(join(chosen, 'index.html')))
@@ -18,7 +22,7 @@ export function pageDir(env: Record<string, string | undefined>): string {
     return chosen;
   }
   // By the package's folder rather than require.resolve: the page is files, not a module entry.
-  const bases = createRequire(import.meta.url).resolve.paths(PACKAGE) ?? [];
+  const bases = createRequire(from).resolve.paths(PACKAGE) ?? [];
   const found = bases.map((base) => join(base, PACKAGE)).find((dir) => existsSync(join(dir, 'package.json')));
   if (!found)
     throw new CliError(`the dev UI is not installed: ${PACKAGE} was not found beside @agentctl/cli`, EXIT.internal);

@@ -10,7 +10,10 @@ export interface LiveEvents {
   /** Every block so far, in order. */
   readonly events: LiveEvent[];
   /** The first block from `from` on (default: the start) that `match` accepts; rejects after `timeoutMs`. */
-  waitFor(match: (event: LiveEvent) => boolean, options?: { from?: number; timeoutMs?: number }): Promise<LiveEvent>;
+  waitFor(
+    match: (event: LiveEvent) => boolean,
+    options?: { from?: number; timeoutMs?: number },
+  ): Promise<LiveEvent>;
   /** Stops reading and lets go of the connection. */
   close(): Promise<void>;
 }
@@ -59,7 +62,11 @@ export function liveEvents(response: Response): LiveEvents {
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`nothing matched within ${timeoutMs} ms; the stream sent:\n${JSON.stringify(events, null, 2)}`));
+          reject(
+            new Error(
+              `nothing matched within ${timeoutMs} ms; the stream sent:\n${JSON.stringify(events, null, 2)}`,
+            ),
+          );
         }, timeoutMs);
         waiters.add(check);
         check();

@@ -37,7 +37,8 @@ export function projectRoutes(source: AgentSource, heartbeatMs = DEFAULT_HEARTBE
       const queue = (write: () => Promise<void>) => {
         writing = writing.then(write).catch(() => closed.abort());
       };
-      const send = (s: ProjectStatus) => queue(() => sse.writeSSE({ event: 'status', data: JSON.stringify(s) }));
+      const send = (s: ProjectStatus) =>
+        queue(() => sse.writeSSE({ event: 'status', data: JSON.stringify(s) }));
       const stop = onStatus.call(source, send);
       try {
         send(status.call(source));

@@ -25,7 +25,11 @@ export interface RawResponse {
 }
 
 /** A GET with the path sent exactly as given: `fetch` would resolve `..` before sending it. */
-export function rawGet(base: string, path: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+export function rawGet(
+  base: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     const req = request({ host: hostname, port, path, method: 'GET', headers }, (res) => {

@@ -100,10 +100,15 @@ describe('the page behind tokens', () => {
     expect(await bearer.json()).toMatchObject({ status: 'complete' });
   });
 
-  it('is open with no tokens configured, page and API alike', async () => {
+  it('is open with no tokens configured, page and API alike (other sites still may not change state)', async () => {
     const url = await listen({ source, pageDir: PAGE });
     expect((await fetch(`${url}/ui/`)).status).toBe(200);
-    const response = await fetch(`${url}/agents/echo/runs`, run({ origin: 'http://elsewhere.example' }));
-    expect(await response.json()).toMatchObject({ status: 'complete' });
+    const fromPage = await fetch(`${url}/agents/echo/runs`, run({ origin: url }));
+    expect(await fromPage.json()).toMatchObject({ status: 'complete' });
+    const fromCurl = await fetch(`${url}/agents/echo/runs`, run({}));
+    expect(await fromCurl.json()).toMatchObject({ status: 'complete' });
+    const elsewhere = await fetch(`${url}/agents/echo/runs`, run({ origin: 'http://elsewhere.example' }));
+    expect(elsewhere.status).toBe(403);
+    await elsewhere.text();
   });
 });

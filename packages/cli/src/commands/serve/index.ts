@@ -45,6 +45,8 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
     runTimeoutMs: options.runTimeoutMs,
     maxBodyBytes: options.maxBodyBytes,
     corsOrigins: options.corsOrigins,
+    // Without a token the server is on loopback (serveOptions sees to it): it answers only there.
+    localOnly: options.tokens.length === 0,
     pageDir: page,
     log: (entry) => io.stderr(formatAccessLog(entry, options.logFormat)),
     onInternalError: (error) =>

@@ -14,6 +14,8 @@ export interface LiveEvents {
     match: (event: LiveEvent) => boolean,
     options?: { from?: number; timeoutMs?: number },
   ): Promise<LiveEvent>;
+  /** How the stream stopped: the server ended it (`end`), or the connection broke or was cancelled (`error`). */
+  readonly finished: Promise<'end' | 'error'>;
   /** Stops reading and lets go of the connection. */
   close(): Promise<void>;
 }
@@ -27,12 +29,12 @@ export function liveEvents(response: Response): LiveEvents {
   const wake = () => {
     for (const waiter of waiters) waiter();
   };
-  void (async () => {
+  const finished = (async (): Promise<'end' | 'error'> => {
     let buffer = '';
     try {
       while (true) {
         const { value, done } = await reader.read();
-        if (done) break;
+        if (done) return 'end';
         buffer += value;
         for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
           events.push(parseBlock(buffer.slice(0, end)));
@@ -41,7 +43,7 @@ export function liveEvents(response: Response): LiveEvents {
         wake();
       }
     } catch {
-      // cancelled by close()
+      return 'error';
     } finally {
       ended = true;
       wake();
@@ -49,6 +51,7 @@ export function liveEvents(response: Response): LiveEvents {
   })();
   return {
     events,
+    finished,
     waitFor(match, { from = 0, timeoutMs = 15_000 } = {}) {
       return new Promise((resolve, reject) => {
         const check = () => {

@@ -90,7 +90,7 @@ export function createApp(options: AppOptions): ServerApp {
     }
   });
   app.get('/openapi.json', (c) => c.json(OPENAPI_DOCUMENT));
-  app.route('/', projectRoutes(options.source, options.heartbeatMs));
+  app.route('/', projectRoutes(options.source, tracker.closing, options.heartbeatMs));
   if (options.pageDir) app.route('/', pageRoutes(options.pageDir));
   app.route('/', queuedRoutes(context));
   app.route('/', nativeRoutes(context));

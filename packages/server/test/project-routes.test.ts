@@ -7,7 +7,7 @@ import type { AgentSource } from '../src/agent-source.js';
 import { projectGraph } from '../src/project-graph.js';
 import { ProjectStatusBoard } from '../src/project-status-board.js';
 import type { ProjectStatus, ProjectView } from '../src/project-view.js';
-import { listen, stopAll } from './support/listen.js';
+import { listen, shutdownAll, stopAll } from './support/listen.js';
 
 const DESK = `kind: agent
 name: triage
@@ -243,6 +243,17 @@ describe('GET /project/status and /project/events', () => {
     // The server learns of the closed connection at its next write, a heartbeat away.
     for (let i = 0; i < 500 && listeners > 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect(listeners).toBe(0);
+  });
+});
+
+describe('shutting down', () => {
+  it('ends the open /project/events streams, so no browser tab holds the server up', async () => {
+    const url = await listen({ source: sourceOf(new ProjectStatusBoard(true, 1)) });
+    const stream = liveEvents(await fetch(`${url}/project/events`));
+    await stream.waitFor((e) => e.event === 'status');
+    await shutdownAll();
+    // Ended by the server, not cut when the lingering connections were closed.
+    expect(await stream.finished).toBe('end');
   });
 });
 

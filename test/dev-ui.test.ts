@@ -104,7 +104,8 @@ describe('agentctl dev --ui', () => {
     } finally {
       await events.close();
     }
-    expect(await dev.stop('SIGTERM')).toBe(0);
+    // Ctrl-C stops it like serve.
+    expect(await dev.stop('SIGINT')).toBe(0);
   });
 
   it('prints the bare address without a token, and runs the page agent over the API', async () => {

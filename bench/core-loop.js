@@ -33,7 +33,11 @@ async function timed(subject, count) {
   const t = performance.now();
   for (let i = 0; i < count; i++) await subject.run(STEPS);
   const wallUs = (performance.now() - t) * 1000;
-  return { wallUs: wallUs / count / STEPS, cpuUs: (cpuNow() - cpu) / count / STEPS, msPerRun: wallUs / 1000 / count };
+  return {
+    wallUs: wallUs / count / STEPS,
+    cpuUs: (cpuNow() - cpu) / count / STEPS,
+    msPerRun: wallUs / 1000 / count,
+  };
 }
 
 // Warm-up: at least WARMUP_MIN_MS and at least WARMUP_RUNS conversations, the same number for every
@@ -48,7 +52,9 @@ async function warmUp(subject) {
   for (;;) {
     const elapsed = performance.now() - started;
     if (elapsed >= WARMUP_MAX_MS || (elapsed >= WARMUP_MIN_MS && runs >= WARMUP_RUNS)) break;
-    const count = Number.isFinite(msPerRun) ? Math.max(1, Math.ceil(WINDOW_MS / Math.max(msPerRun, 0.001))) : 1;
+    const count = Number.isFinite(msPerRun)
+      ? Math.max(1, Math.ceil(WINDOW_MS / Math.max(msPerRun, 0.001)))
+      : 1;
     const window = await timed(subject, count);
     runs += count;
     msPerRun = window.msPerRun;
@@ -127,17 +133,33 @@ export async function main() {
       warmupMs: r.warmupMs,
       runQueueWait: r.runQueueWait,
     })),
-    warmupMs: spread(rounds[key].map((r) => r.warmupMs), 0),
+    warmupMs: spread(
+      rounds[key].map((r) => r.warmupMs),
+      0,
+    ),
     vsFloor: pairedRatio(figures(key), figures('floor')),
     vsAi7: hasAi7 ? pairedRatio(figures(key), figures('ai7')) : undefined,
     cpuVsAi7: hasAi7 ? pairedRatio(cpuFigures(key), cpuFigures('ai7')) : undefined,
     vsTracingOff: key.startsWith('tracing') ? pairedRatio(figures(key), figures('tracingOff')) : undefined,
-    cpuVsTracingOff: key.startsWith('tracing') ? pairedRatio(cpuFigures(key), cpuFigures('tracingOff')) : undefined,
+    cpuVsTracingOff: key.startsWith('tracing')
+      ? pairedRatio(cpuFigures(key), cpuFigures('tracingOff'))
+      : undefined,
   }));
   const waits = (key) => rounds[key].map((r) => r.runQueueWait).filter((w) => w !== undefined);
   printTable(
     `core loop: ${STEPS}-step tool loop, zero-latency model (each subject warmed up for the same number of conversations, then its median sample of wall and CPU µs/step in a fresh process; median (min–max) over ${ROUNDS} interleaved rounds; ratios taken round by round)`,
-    ['subject', 'µs/step', 'CPU µs/step', '÷ floor', '÷ AI SDK 7', 'CPU ÷ AI SDK 7', '÷ tracing off', 'CPU ÷ tracing off', 'warm-up s', 'waiting for a CPU'],
+    [
+      'subject',
+      'µs/step',
+      'CPU µs/step',
+      '÷ floor',
+      '÷ AI SDK 7',
+      'CPU ÷ AI SDK 7',
+      '÷ tracing off',
+      'CPU ÷ tracing off',
+      'warm-up s',
+      'waiting for a CPU',
+    ],
     results.map((r) => [
       r.label,
       showSpread(r.usPerStep),
@@ -147,8 +169,21 @@ export async function main() {
       r.cpuVsAi7 ? showSpread(r.cpuVsAi7, '×') : '-',
       r.vsTracingOff ? showSpread(r.vsTracingOff, '×') : '-',
       r.cpuVsTracingOff ? showSpread(r.cpuVsTracingOff, '×') : '-',
-      showSpread(spread(rounds[r.key].map((x) => x.warmupMs / 1000), 1)),
-      waits(r.key).length ? showSpread(spread(waits(r.key).map((w) => w * 100), 0), '%') : '-',
+      showSpread(
+        spread(
+          rounds[r.key].map((x) => x.warmupMs / 1000),
+          1,
+        ),
+      ),
+      waits(r.key).length
+        ? showSpread(
+            spread(
+              waits(r.key).map((w) => w * 100),
+              0,
+            ),
+            '%',
+          )
+        : '-',
     ]),
   );
   const summary = results.map((r) => ({

@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { defaultRegistry } from '../packages/cli/src/default-registry.js';
-import { compileProject, filesystem, loadProject, memory, shell, think, todo } from '../packages/config/src/index.js';
+import {
+  compileProject,
+  filesystem,
+  loadProject,
+  memory,
+  shell,
+  think,
+  todo,
+} from '../packages/config/src/index.js';
 import { type AnyTool, type JsonSchema, LlmAgent } from '../packages/core/src/index.js';
-import { compiledValidator } from '../packages/core/src/loop/schema-validator.js';
 import { compilePlainSchema } from '../packages/core/src/loop/plain-schema.js';
+import { compiledValidator } from '../packages/core/src/loop/schema-validator.js';
 import { BUILTIN_TOOLS } from '../packages/core/src/tools/builtin-tools.js';
 import { ajvCheck, seeded, valuesFor } from '../packages/core/test/support/schema-corpus.js';
 import { REPO } from './support/cli.js';
@@ -27,7 +35,8 @@ async function repositorySchemas(): Promise<Map<string, unknown>> {
     await runtime?.dispose();
   }
   for (const [name, make] of Object.entries(BUILTIN_TOOLS)) add(`builtin ${name}`, make({}));
-  for (const tool of [...filesystem({ root: REPO }), memory(), shell({ root: REPO }), think(), todo()]) add('toolbox', tool);
+  for (const tool of [...filesystem({ root: REPO }), memory(), shell({ root: REPO }), think(), todo()])
+    add('toolbox', tool);
   return schemas;
 }
 
@@ -42,7 +51,8 @@ describe("the repository's own schemas take the plain validator, with Ajv's verd
       if (!compiledValidator(schema as JsonSchema)) needAjv.push(where);
       // Both validators get the schema without another dialect's `$schema`, as schemaValidator gives it.
       const { $schema, ...rest } = schema as JsonSchema;
-      const given = $schema === undefined || $schema === 'https://json-schema.org/draft/2020-12/schema' ? schema : rest;
+      const given =
+        $schema === undefined || $schema === 'https://json-schema.org/draft/2020-12/schema' ? schema : rest;
       const plain = compilePlainSchema(given);
       if (!plain) continue;
       const reference = ajvCheck(given);

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { compilePlainSchema } from '../src/loop/plain-schema.js';
-import { ajvCheck, ajvCompileError, randomSchema, randomValue, seeded, valuesFor } from './support/schema-corpus.js';
+import {
+  ajvCheck,
+  ajvCompileError,
+  randomSchema,
+  randomValue,
+  seeded,
+  valuesFor,
+} from './support/schema-corpus.js';
 
 // The plain validator must be Ajv, as the model and the user see it: same verdict and the same
 // errors (path, message, params: the wording is made of them) in the same order, value by value.
@@ -26,7 +33,12 @@ describe('the plain JSON Schema validator gives Ajv’s verdicts and errors', ()
     for (let i = 0; i < 600; i++) {
       const schema = randomSchema(random);
       for (const key of Object.keys(schema as object)) seen.add(key);
-      const counts = expectSameAsAjv(schema, [...valuesFor(schema, random, 9), randomValue(random), randomValue(random), {}]);
+      const counts = expectSameAsAjv(schema, [
+        ...valuesFor(schema, random, 9),
+        randomValue(random),
+        randomValue(random),
+        {},
+      ]);
       valid += counts.valid;
       invalid += counts.invalid;
     }
@@ -35,10 +47,30 @@ describe('the plain JSON Schema validator gives Ajv’s verdicts and errors', ()
     expect(invalid).toBeGreaterThan(800);
     expect([...seen].sort()).toEqual(
       [
-        'additionalProperties', 'anyOf', 'const', 'default', 'description', 'enum', 'exclusiveMaximum',
-        'exclusiveMinimum', 'items', 'maxItems', 'maxLength', 'maxProperties', 'maximum', 'minItems',
-        'minLength', 'minProperties', 'minimum', 'multipleOf', 'oneOf', 'pattern', 'properties', 'required',
-        'title', 'type',
+        'additionalProperties',
+        'anyOf',
+        'const',
+        'default',
+        'description',
+        'enum',
+        'exclusiveMaximum',
+        'exclusiveMinimum',
+        'items',
+        'maxItems',
+        'maxLength',
+        'maxProperties',
+        'maximum',
+        'minItems',
+        'minLength',
+        'minProperties',
+        'minimum',
+        'multipleOf',
+        'oneOf',
+        'pattern',
+        'properties',
+        'required',
+        'title',
+        'type',
       ].sort(),
     );
   });
@@ -64,10 +96,19 @@ describe('the plain JSON Schema validator gives Ajv’s verdicts and errors', ()
         },
         [{ a: 1, c: 2, 'x/y': 'q', 'm~n': 2 }, {}, { a: 'ok', b: 1 }],
       ],
-      [{ type: 'object', additionalProperties: { type: 'integer' }, properties: { a: true } }, [{ a: 'x', b: 'y', 'c/d': 1.5 }]],
+      [
+        { type: 'object', additionalProperties: { type: 'integer' }, properties: { a: true } },
+        [{ a: 'x', b: 'y', 'c/d': 1.5 }],
+      ],
       // An inherited property counts as present, as Ajv reads it.
-      [{ type: 'object', required: ['toString'], properties: { toString: { type: 'string' } } }, [{}, { toString: 'x' }]],
-      [{ type: 'array', items: { type: 'object', required: ['id'] }, minItems: 1, maxItems: 2 }, [[], [{}, { id: 1 }, 3]]],
+      [
+        { type: 'object', required: ['toString'], properties: { toString: { type: 'string' } } },
+        [{}, { toString: 'x' }],
+      ],
+      [
+        { type: 'array', items: { type: 'object', required: ['id'] }, minItems: 1, maxItems: 2 },
+        [[], [{}, { id: 1 }, 3]],
+      ],
       [{ type: 'string', minLength: 2, maxLength: 2, pattern: '^\\p{L}+$' }, ['😀😀', '😀', 'ab', 'a1']],
       [{ anyOf: [{ type: 'string' }, { type: 'number', minimum: 3 }] }, [1, 'x', 5, null]],
       [{ oneOf: [{ type: 'number' }, { type: 'integer' }, { minimum: 0 }] }, [1.5, 2, -1, 'x']],
@@ -76,8 +117,18 @@ describe('the plain JSON Schema validator gives Ajv’s verdicts and errors', ()
       [{ enum: [1, '1', null, true] }, [1, '1', null, true, false, 2, { a: 1 }]],
       [{ const: 'x' }, ['x', 'y', null]],
       [{ const: null }, [null, 0]],
-      [{ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', maxProperties: 1 }, [{ a: 1, b: 2 }, {}]],
-      [{ type: 'object', properties: Object.fromEntries('abcdefghij'.split('').map((n) => [n, { type: 'integer' }])), additionalProperties: false }, [{ a: 1, k: 2, j: 'x' }]],
+      [
+        { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', maxProperties: 1 },
+        [{ a: 1, b: 2 }, {}],
+      ],
+      [
+        {
+          type: 'object',
+          properties: Object.fromEntries('abcdefghij'.split('').map((n) => [n, { type: 'integer' }])),
+          additionalProperties: false,
+        },
+        [{ a: 1, k: 2, j: 'x' }],
+      ],
     ];
     for (const [schema, values] of cases) expectSameAsAjv(schema, values);
   });
@@ -92,7 +143,7 @@ describe('the plain JSON Schema validator gives Ajv’s verdicts and errors', ()
       { type: 'array', items: false },
       { allOf: [{ type: 'string' }] },
       { not: { type: 'string' } },
-      { if: { type: 'string' }, then: { minLength: 1 } },
+      JSON.parse('{"if":{"type":"string"},"then":{"minLength":1}}'),
       { type: 'object', properties: { a: { type: 'string', format: 'email' } } },
       { $schema: 'http://json-schema.org/draft-07/schema#', type: 'string' },
       { $id: 'https://example.com/x', type: 'string' },
@@ -102,7 +153,8 @@ describe('the plain JSON Schema validator gives Ajv’s verdicts and errors', ()
       { const: [1] },
       { enum: Array.from({ length: 200 }, (_, i) => i) },
     ];
-    for (const schema of unsupported) expect(compilePlainSchema(schema), JSON.stringify(schema)).toBeUndefined();
+    for (const schema of unsupported)
+      expect(compilePlainSchema(schema), JSON.stringify(schema)).toBeUndefined();
     // Schemas Ajv refuses to compile: handed to it, so its error reaches the user unchanged.
     const refused: unknown[] = [
       { type: 'strin' },

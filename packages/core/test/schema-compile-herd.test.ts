@@ -64,14 +64,21 @@ describe('tool schemas are compiled once, however many runs start cold at once',
       execute: () => 'found',
     });
     const model = scriptedModel([
-      { toolCalls: calls.map((args, i) => ({ id: `c${i}`, name: 'lookup', arguments: args as Record<string, unknown> })) },
+      {
+        toolCalls: calls.map((args, i) => ({
+          id: `c${i}`,
+          name: 'lookup',
+          arguments: args as Record<string, unknown>,
+        })),
+      },
       { text: 'done' },
     ]);
     const agent = createAgent({ name: 'plain', provider: model, tools: [lookup] });
     const before = compiles.count;
     const result = await new Runner({ agent }).run({ input: 'go' }).invocation;
     expect(result.status).toBe('complete');
-    for (const message of model.requests[1]?.messages ?? []) if (message.role === 'tool') sent.push(String(message.content));
+    for (const message of model.requests[1]?.messages ?? [])
+      if (message.role === 'tool') sent.push(String(message.content));
     expect(sent).toEqual([
       'Invalid arguments for lookup: arguments must NOT have additional properties ("extra"); arguments.order must be >= 1. Fix the arguments and call again.',
       'Invalid arguments for lookup: arguments.note must be equal to one of the allowed values: ["a","b"]. Fix the arguments and call again.',

@@ -32,7 +32,11 @@ describe('schemaValidator cache', () => {
   it('shares one compiled validator between schema objects with the same text (a reload makes new ones)', async () => {
     // Ajv's compile is the costly one to share (a plain schema compiles in microseconds without it):
     // `format` sends this schema to Ajv.
-    const schema = { type: 'object', properties: { n: { type: 'integer' }, d: { format: 'date' } }, required: ['n'] };
+    const schema = {
+      type: 'object',
+      properties: { n: { type: 'integer' }, d: { format: 'date' } },
+      required: ['n'],
+    };
     const first = await schemaValidator(schema);
     const again = await schemaValidator(structuredClone(schema));
     expect(again).toBe(first);

@@ -59,7 +59,8 @@ function need(condition: boolean): void {
 }
 
 const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function compile(schema: unknown, top = false): Check {
   if (schema === true) return () => true;
@@ -73,7 +74,9 @@ function compile(schema: unknown, top = false): Check {
   const s = schema as Record<string, unknown>;
   for (const key of Object.keys(s)) {
     const annotation = Object.hasOwn(ANNOTATIONS, key) ? ANNOTATIONS[key] : undefined;
-    need(KNOWN.has(key) || annotation?.(s[key]) === true || (top && key === '$schema' && s[key] === DRAFT_2020));
+    need(
+      KNOWN.has(key) || annotation?.(s[key]) === true || (top && key === '$schema' && s[key] === DRAFT_2020),
+    );
   }
   const types = typeList(s.type);
   const hasRules = (type: string) => GROUP_OF[type]?.some((key) => s[key] !== undefined) ?? false;
@@ -156,7 +159,11 @@ function anyTypeChecks(s: Record<string, unknown>): Check[] {
     // Past 200 values Ajv compares with that deep equality too (NaN equals NaN): left to Ajv.
     need(Array.isArray(allowed) && allowed.length > 0 && allowed.length < 200 && allowed.every(primitive));
     const values = allowed as unknown[];
-    checks.push(fail((v) => !values.includes(v) || Number.isNaN(v), 'must be equal to one of the allowed values', { allowedValues: values }));
+    checks.push(
+      fail((v) => !values.includes(v) || Number.isNaN(v), 'must be equal to one of the allowed values', {
+        allowedValues: values,
+      }),
+    );
   }
   if (s.anyOf !== undefined) checks.push(anyOf(s.anyOf));
   if (s.oneOf !== undefined) checks.push(oneOf(s.oneOf));
@@ -201,7 +208,11 @@ function oneOf(list: unknown): Check {
       errors.length = before;
       return true;
     }
-    errors.push({ instancePath: path, message: 'must match exactly one schema in oneOf', params: { passingSchemas: passing } });
+    errors.push({
+      instancePath: path,
+      message: 'must match exactly one schema in oneOf',
+      params: { passingSchemas: passing },
+    });
     return false;
   };
 }
@@ -234,8 +245,17 @@ function keywordCheck(key: string, rule: unknown, s: Record<string, unknown>): C
       const limit = rule as number;
       const op = LIMIT[key];
       const beyond =
-        op === '<=' ? (v: number) => v > limit : op === '>=' ? (v: number) => v < limit : op === '<' ? (v: number) => v >= limit : (v: number) => v <= limit;
-      return fail((v) => beyond(v as number) || Number.isNaN(v), `must be ${op} ${limit}`, { comparison: op, limit });
+        op === '<='
+          ? (v: number) => v > limit
+          : op === '>='
+            ? (v: number) => v < limit
+            : op === '<'
+              ? (v: number) => v >= limit
+              : (v: number) => v <= limit;
+      return fail((v) => beyond(v as number) || Number.isNaN(v), `must be ${op} ${limit}`, {
+        comparison: op,
+        limit,
+      });
     }
     case 'multipleOf': {
       need(typeof rule === 'number' && Number.isFinite(rule) && rule > 0);
@@ -243,7 +263,7 @@ function keywordCheck(key: string, rule: unknown, s: Record<string, unknown>): C
       return fail(
         (v) => {
           const ratio = (v as number) / divisor;
-          return ratio !== Number.parseInt(String(ratio));
+          return ratio !== Number.parseInt(String(ratio), 10);
         },
         `must be multiple of ${divisor}`,
         { multipleOf: divisor },
@@ -266,7 +286,9 @@ function keywordCheck(key: string, rule: unknown, s: Record<string, unknown>): C
       } catch {
         throw new Unsupported();
       }
-      return fail((v) => !regexp.test(v as string), `must match pattern "${rule as string}"`, { pattern: rule });
+      return fail((v) => !regexp.test(v as string), `must match pattern "${rule as string}"`, {
+        pattern: rule,
+      });
     }
     case 'items': {
       need(rule === true || isObject(rule));
@@ -304,21 +326,35 @@ function codePoints(text: string): number {
   for (let i = 0; i < text.length; i++) {
     length++;
     const unit = text.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+    if (
+      unit >= 0xd800 &&
+      unit <= 0xdbff &&
+      i + 1 < text.length &&
+      (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00
+    )
+      i++;
   }
   return length;
 }
 
 // Ajv reads `value[name] !== undefined`, inherited properties included; so does this.
 function requiredCheck(rule: unknown): Check {
-  need(Array.isArray(rule) && rule.every((name) => typeof name === 'string') && new Set(rule).size === rule.length);
+  need(
+    Array.isArray(rule) &&
+      rule.every((name) => typeof name === 'string') &&
+      new Set(rule).size === rule.length,
+  );
   const names = rule as string[];
   return (value, path, errors) => {
     const object = value as Record<string, unknown>;
     let valid = true;
     for (const name of names) {
       if (object[name] !== undefined) continue;
-      errors.push({ instancePath: path, message: `must have required property '${name}'`, params: { missingProperty: name } });
+      errors.push({
+        instancePath: path,
+        message: `must have required property '${name}'`,
+        params: { missingProperty: name },
+      });
       valid = false;
     }
     return valid;
@@ -355,7 +391,11 @@ function additionalCheck(rule: unknown, properties: unknown): Check {
       if (extra) {
         if (!extra(object[key], `${path}/${pointer(key)}`, errors)) valid = false;
       } else {
-        errors.push({ instancePath: path, message: 'must NOT have additional properties', params: { additionalProperty: key } });
+        errors.push({
+          instancePath: path,
+          message: 'must NOT have additional properties',
+          params: { additionalProperty: key },
+        });
         valid = false;
       }
     }

@@ -27,7 +27,11 @@ export function ajvCheck(schema: unknown): (value: unknown) => SchemaError[] {
   return (value) =>
     check(value)
       ? []
-      : (check.errors ?? []).map((e) => ({ instancePath: e.instancePath, message: e.message ?? '', params: e.params }));
+      : (check.errors ?? []).map((e) => ({
+          instancePath: e.instancePath,
+          message: e.message ?? '',
+          params: e.params,
+        }));
 }
 
 /** Ajv's verdict on compiling `schema`: undefined, or the message it throws. */
@@ -117,7 +121,8 @@ export function randomSchema(random: () => number, depth = 0): Schema {
   }
   if (has('array') && chance(random, 0.7)) {
     // `items: false` is a tuple's end (left to Ajv): a true schema stands in for it.
-    if (chance(random, 0.7)) schema.items = depth > 2 ? { type: pick(random, TYPES) } : randomSchema(random, depth + 1) || true;
+    if (chance(random, 0.7))
+      schema.items = depth > 2 ? { type: pick(random, TYPES) } : randomSchema(random, depth + 1) || true;
     if (chance(random, 0.3)) schema.minItems = Math.floor(random() * 3);
     if (chance(random, 0.3)) schema.maxItems = Math.floor(random() * 3);
   }
@@ -138,9 +143,13 @@ export function randomSchema(random: () => number, depth = 0): Schema {
   }
   if (chance(random, 0.05)) schema.const = primitiveValue(random);
   if (depth < 2 && chance(random, 0.1))
-    schema.anyOf = Array.from({ length: 1 + Math.floor(random() * 3) }, () => randomSchema(random, depth + 1));
+    schema.anyOf = Array.from({ length: 1 + Math.floor(random() * 3) }, () =>
+      randomSchema(random, depth + 1),
+    );
   if (depth < 2 && chance(random, 0.08))
-    schema.oneOf = Array.from({ length: 1 + Math.floor(random() * 3) }, () => randomSchema(random, depth + 1));
+    schema.oneOf = Array.from({ length: 1 + Math.floor(random() * 3) }, () =>
+      randomSchema(random, depth + 1),
+    );
   if (chance(random, 0.3)) schema.description = 'a field';
   if (chance(random, 0.05)) schema.title = 'Title';
   if (chance(random, 0.05)) schema.default = randomValue(random, 2);

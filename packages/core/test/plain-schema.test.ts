@@ -25,12 +25,12 @@ function expectSameAsAjv(schema: unknown, values: readonly unknown[]): { valid: 
 }
 
 describe('the plain JSON Schema validator gives Ajv’s verdicts and errors', () => {
-  it('on 600 generated schemas × 12 values each, both verdicts well represented', () => {
+  it('on 400 generated schemas × 12 values each, both verdicts well represented', () => {
     const random = seeded(16);
     let valid = 0;
     let invalid = 0;
     const seen = new Set<string>();
-    for (let i = 0; i < 600; i++) {
+    for (let i = 0; i < 400; i++) {
       const schema = randomSchema(random);
       for (const key of Object.keys(schema as object)) seen.add(key);
       const counts = expectSameAsAjv(schema, [
@@ -43,8 +43,8 @@ describe('the plain JSON Schema validator gives Ajv’s verdicts and errors', ()
       invalid += counts.invalid;
     }
     // The corpus exercises both outcomes and every supported keyword at the top level.
-    expect(valid).toBeGreaterThan(800);
-    expect(invalid).toBeGreaterThan(800);
+    expect(valid).toBeGreaterThan(500);
+    expect(invalid).toBeGreaterThan(500);
     expect([...seen].sort()).toEqual(
       [
         'additionalProperties',

@@ -18,8 +18,12 @@ const WARMUP_RUNS = Number(process.env.BENCH_WARMUP_RUNS ?? 60);
 const WARMUP_MAX_MS = Number(process.env.BENCH_WARMUP_MAX_MS ?? 30000);
 const BUDGET_MS = Number(process.env.BENCH_BUDGET_MS ?? 1000);
 const WINDOW_MS = 250; // warm-up runs in windows this long (its CPU µs/step per window is reported)
-const SAMPLE_MS = 5; // one sample runs enough conversations to last this long, so GC is amortised in it
-const MIN_SAMPLES = 10;
+// One sample runs enough conversations to last this long: GC is amortised in it, and on a loaded
+// machine it spans several scheduler time slices, as a peer's sample (one conversation of 50 steps
+// takes it 50-200 ms) always does. With 5 ms samples the median picked agentctl's samples that
+// were never preempted while every peer sample was: wall figures were not taken the same way.
+const SAMPLE_MS = 100;
+const MIN_SAMPLES = 10; // the budget is extended until there are this many
 
 // CPU time of the whole process (every thread: the collector's helpers too), in µs.
 const cpuNow = () => {

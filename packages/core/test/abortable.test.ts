@@ -18,3 +18,41 @@ describe('abortable', () => {
     expect(unhandled).toBeUndefined();
   });
 });
+
+describe('abortable, several waits on one signal', () => {
+  const never = () => new Promise<never>(() => undefined);
+
+  it('rejects every wait in flight when the signal aborts, in the slot and beyond it', async () => {
+    const controller = new AbortController();
+    const waits = [never(), never(), never()].map((work) => abortable(work, controller.signal));
+    controller.abort('stop');
+    for (const wait of waits) await expect(wait).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+
+  it('settles each wait with its own work, and an abort afterwards touches none of them', async () => {
+    const controller = new AbortController();
+    const first = abortable(Promise.resolve(1), controller.signal);
+    const second = abortable(Promise.resolve(2), controller.signal);
+    await expect(first).resolves.toBe(1);
+    await expect(second).resolves.toBe(2);
+    // A wait made after the first ones settled takes the freed slot and is still rejected on abort.
+    const later = abortable(never(), controller.signal);
+    const failed = abortable(Promise.reject(new Error('tool broke')), controller.signal);
+    await expect(failed).rejects.toThrow('tool broke');
+    controller.abort('stop');
+    await expect(later).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+
+  it('keeps a wait that moved out of the slot: one settled in the slot, the one in the set still aborts', async () => {
+    const controller = new AbortController();
+    let finish: (value: string) => void = () => undefined;
+    const inSlot = abortable(new Promise<string>((resolve) => (finish = resolve)), controller.signal);
+    const inSet = abortable(never(), controller.signal);
+    finish('done');
+    await expect(inSlot).resolves.toBe('done');
+    const reusesSlot = abortable(never(), controller.signal);
+    controller.abort('stop');
+    await expect(inSet).rejects.toMatchObject({ code: 'ABORTED' });
+    await expect(reusesSlot).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+});

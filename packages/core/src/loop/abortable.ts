@@ -9,25 +9,84 @@ export function abortError(signal: AbortSignal): AgentError {
 
 // One abort listener per signal, however many waits are in flight on it: an EventTarget listener
 // added and removed per model call and per tool call was a tenth of the loop's time under load.
-// The set is reached only through the signal (and the listener), so it goes with the signal.
-const waitsOn = new WeakMap<AbortSignal, Set<() => void>>();
+// The waits are reached only through the signal (and the listener), so they go with the signal.
+const waitsOn = new WeakMap<AbortSignal, Waits>();
 
-function waitsFor(signal: AbortSignal): Set<() => void> {
+// The waits in flight on one signal. A run waits on one thing at a time (a model call, or a tool
+// call) except while tool calls run concurrently: one slot, and a set only for the extra ones, so
+// the common wait adds and removes no set entry.
+class Waits {
+  #one: Wait<unknown> | undefined;
+  #more: Set<Wait<unknown>> | undefined;
+
+  add(wait: Wait<unknown>): void {
+    if (this.#one === undefined) this.#one = wait;
+    else (this.#more ??= new Set()).add(wait);
+  }
+
+  delete(wait: Wait<unknown>): void {
+    if (this.#one === wait) this.#one = undefined;
+    else this.#more?.delete(wait);
+  }
+
+  abort(): void {
+    const one = this.#one;
+    const more = this.#more;
+    this.#one = this.#more = undefined;
+    one?.abort();
+    if (more) for (const wait of more) wait.abort();
+  }
+}
+
+function waitsFor(signal: AbortSignal): Waits {
   let waits = waitsOn.get(signal);
   if (!waits) {
-    const created = new Set<() => void>();
+    const created = new Waits();
     waits = created;
     waitsOn.set(signal, created);
-    signal.addEventListener(
-      'abort',
-      () => {
-        for (const reject of created) reject();
-        created.clear();
-      },
-      { once: true },
-    );
+    signal.addEventListener('abort', () => created.abort(), { once: true });
   }
   return waits;
+}
+
+// The resolvers of the promise just made: one shared executor instead of a closure per wait.
+let madeResolve: (value: never) => void = () => undefined;
+let madeReject: (error: unknown) => void = () => undefined;
+function capture(resolve: (value: never) => void, reject: (error: unknown) => void): void {
+  madeResolve = resolve;
+  madeReject = reject;
+}
+
+// One wait: settles its promise with the work's outcome, or rejects it when the signal aborts.
+// A class: its methods are shared, where closures were made per model call and per tool call.
+class Wait<T> {
+  readonly promise: Promise<T>;
+  readonly #resolve: (value: T) => void;
+  readonly #reject: (error: unknown) => void;
+  readonly #signal: AbortSignal;
+  readonly #waits: Waits;
+
+  constructor(signal: AbortSignal, waits: Waits) {
+    this.promise = new Promise<T>(capture);
+    this.#resolve = madeResolve as (value: T) => void;
+    this.#reject = madeReject;
+    this.#signal = signal;
+    this.#waits = waits;
+  }
+
+  settle(value: T): void {
+    this.#waits.delete(this as Wait<unknown>);
+    this.#resolve(value);
+  }
+
+  fail(error: unknown): void {
+    this.#waits.delete(this as Wait<unknown>);
+    this.#reject(error);
+  }
+
+  abort(): void {
+    this.#reject(abortError(this.#signal));
+  }
 }
 
 /**
@@ -41,18 +100,11 @@ export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<
     return Promise.reject(abortError(signal));
   }
   const waits = waitsFor(signal);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal));
-    waits.add(onAbort);
-    promise.then(
-      (value) => {
-        waits.delete(onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        waits.delete(onAbort);
-        reject(error);
-      },
-    );
-  });
+  const wait = new Wait<T>(signal, waits);
+  waits.add(wait as Wait<unknown>);
+  promise.then(
+    (value) => wait.settle(value),
+    (error: unknown) => wait.fail(error),
+  );
+  return wait.promise;
 }

@@ -64,4 +64,31 @@ describe('SessionWriter', () => {
     await expect(writer.flush()).rejects.toThrow('disk full');
     expect(writes).toEqual(['append 2']);
   });
+
+  it('many writers in one turn each write their own events together, after the turn and in order', async () => {
+    const { store, writes } = recordingStore();
+    const writers = await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => {
+        await store.create({ id: `s${i}` });
+        return new SessionWriter(store, `s${i}`);
+      }),
+    );
+    writers.forEach((writer, i) => {
+      writer.event(event(`${i}.1`));
+      writer.event(event(`${i}.2`));
+    });
+    // Nothing is written during the turn that made the events.
+    await Promise.resolve();
+    expect(writes).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    writers.forEach((writer, i) => writer.event(event(`${i}.3`)));
+    await Promise.all(writers.map((writer) => writer.flush()));
+    expect(writes).toEqual([
+      ...writers.map((_, i) => `append ${i}.1,${i}.2`),
+      ...writers.map((_, i) => `append ${i}.3`),
+    ]);
+    for (let i = 0; i < writers.length; i++) {
+      expect((await store.get(`s${i}`))?.events.map((e) => e.id)).toEqual([`${i}.1`, `${i}.2`, `${i}.3`]);
+    }
+  });
 });

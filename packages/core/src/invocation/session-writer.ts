@@ -3,6 +3,27 @@ import type { SessionStore } from '../session.js';
 
 type Job = AgentEvent[] | { scope: string; delta: Record<string, unknown> };
 
+// The resolver of the promise just made: one shared executor instead of a closure per write.
+let captured: () => void = () => undefined;
+function capture(resolve: () => void): void {
+  captured = resolve;
+}
+
+// Writers waiting for the end of this turn of the event loop: one immediate wakes them all, where
+// an immediate per writer made a thousand of them per turn with a thousand runs in flight.
+let waiting: Array<() => void> = [];
+
+function atTurnEnd(wake: () => void): void {
+  waiting.push(wake);
+  if (waiting.length === 1) setImmediate(wakeWaiting);
+}
+
+function wakeWaiting(): void {
+  const woken = waiting;
+  waiting = [];
+  for (const wake of woken) wake();
+}
+
 /**
  * Writes an invocation's events (and its shared-scope state updates) to the store in the order
  * they happened, one write at a time. A write waits for the end of the current turn of the event
@@ -45,10 +66,10 @@ export class SessionWriter {
   }
 
   async #drain(): Promise<void> {
-    await new Promise<void>((resolve) => {
-      this.#wake = resolve;
-      setImmediate(resolve);
-    });
+    const turnEnd = new Promise<void>(capture);
+    this.#wake = captured;
+    atTurnEnd(captured);
+    await turnEnd;
     this.#wake = undefined;
     for (let job = this.#jobs.shift(); job; job = this.#jobs.shift()) {
       try {

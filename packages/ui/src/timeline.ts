@@ -32,6 +32,7 @@ export type TimelineEntry = EntryBase &
     | { kind: 'state'; delta: Record<string, unknown> }
     | { kind: 'transfer'; from: string; to: string }
     | { kind: 'approval'; pending: Pending[] }
+    | { kind: 'resumed' }
     | { kind: 'fallback'; from: string; to: string; reason: string }
     | { kind: 'error'; code: string; message: string }
   );
@@ -74,8 +75,12 @@ export function buildTimeline(events: readonly RunEvent[]): Invocation[] {
 
     switch (event.type) {
       case 'run_start':
-        invocation.input = field<string>('input');
-        conversation.push({ role: 'user', content: invocation.input });
+        // A paused invocation resumes under the same id, starting again with the same input.
+        if (invocation.input !== undefined) add({ ...base, kind: 'resumed' });
+        else {
+          invocation.input = field<string>('input');
+          conversation.push({ role: 'user', content: invocation.input });
+        }
         break;
       case 'run_end':
         invocation.end = {
@@ -117,6 +122,8 @@ export function buildTimeline(events: readonly RunEvent[]): Invocation[] {
         break;
       }
       case 'tool_call': {
+        // A resumed run calls again what waited for approval: one entry, which its result completes.
+        if (tools.has(field<ToolCall>('call').id)) break;
         const entry: TimelineEntry = { ...base, kind: 'tool', call: field('call') };
         tools.set(entry.call.id, entry);
         add(entry);

@@ -194,6 +194,8 @@ export class ChatView {
   }
 
   #toolCall(call: ToolCall): void {
+    // A resumed run calls again what waited for a decision: the card it has already is the one.
+    if (this.#tools.has(call.id)) return;
     const card = h(
       'details',
       { class: 'tool-call pending', 'data-call': call.id, open: true },

@@ -29,7 +29,9 @@ export class GraphView {
     replace(
       this.#canvas,
       this.#svg,
-      layout.rows.map((row) => h('div', { class: 'graph-row' }, row.map(card))),
+      layout.trees.map((rows) =>
+        h('div', { class: 'graph-tree' }, rows.map((row) => h('div', { class: 'graph-row' }, row.map(card)))),
+      ),
     );
     replace(
       this.element,

@@ -154,6 +154,8 @@ export class SessionsView {
           h('span', { class: 'kind' }, 'approval'),
           `waited for a person on ${entry.pending.map((p) => p.call.name).join(', ')}`,
         ]);
+      case 'resumed':
+        return row([h('span', { class: 'kind' }, 'resumed'), 'after the decisions, the run goes on']);
       case 'fallback':
         return row([h('span', { class: 'kind' }, 'fallback'), `${entry.from} → ${entry.to}: ${entry.reason}`]);
       case 'error':

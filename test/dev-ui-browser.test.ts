@@ -62,13 +62,17 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI in Chromium', () => {
     await triage.waitFor(WAIT);
     await expect.poll(() => triage.textContent()).toContain('agents/triage.yaml:4:7');
     expect(await triage.textContent()).toContain('Routes support questions to the right specialist');
-    expect(await page.locator('[data-agent="billing"]').textContent()).toContain('transfers to: triage, tech');
+    expect(await page.locator('[data-agent="billing"]').textContent()).toContain(
+      'transfers to: triage, tech',
+    );
     const housekeeper = await page.locator('[data-agent="housekeeper"]').textContent();
     for (const tool of ['shell', 'filesystem', 'todo']) expect(housekeeper).toContain(tool);
     expect(housekeeper).toContain('agents/housekeeper.yaml:12:5');
     expect(await page.locator('[data-agent="research"] .badge').first().textContent()).toBe('sequential');
     await page.locator('path.edge-sub[data-edge="triage->billing"]').waitFor({ state: 'attached', ...WAIT });
-    await page.locator('path.edge-transfer[data-edge="billing->triage"]').waitFor({ state: 'attached', ...WAIT });
+    await page
+      .locator('path.edge-transfer[data-edge="billing->triage"]')
+      .waitFor({ state: 'attached', ...WAIT });
     expect(await page.locator('.status-badge').textContent()).toBe('generation 1');
     await screenshot(page, 'graph');
   });
@@ -85,16 +89,24 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI in Chromium', () => {
     expect(await approval.textContent()).toContain('write_file');
     expect(await approval.textContent()).toContain('INDEX.md');
     // What ran at once is shown with its result; the write has not happened.
-    await expect.poll(() => page.locator('.tool-call[data-call="look"] .tool-status').textContent(), WAIT).toMatch(/^done/);
+    await expect
+      .poll(() => page.locator('.tool-call[data-call="look"] .tool-status').textContent(), WAIT)
+      .toMatch(/^done/);
     expect(await page.locator('.run-end').last().getAttribute('data-status')).toBe('paused');
     await expect(readFile(join(project, 'agents/housekeeping/INDEX.md'), 'utf8')).rejects.toThrow();
     await screenshot(page, 'chat-approval');
 
     await approval.getByRole('button', { name: 'Approve' }).click();
     await page.locator('.run-end[data-status="complete"]').waitFor(WAIT);
-    expect(await page.locator('.bubble.assistant').last().textContent()).toContain('Indexed 2 notes in INDEX.md.');
-    await expect.poll(() => page.locator('.tool-call[data-call="write_index"] .tool-status').textContent(), WAIT).toMatch(/^done/);
-    expect(await readFile(join(project, 'agents/housekeeping/INDEX.md'), 'utf8')).toContain('- notes/work.md');
+    expect(await page.locator('.bubble.assistant').last().textContent()).toContain(
+      'Indexed 2 notes in INDEX.md.',
+    );
+    await expect
+      .poll(() => page.locator('.tool-call[data-call="write_index"] .tool-status').textContent(), WAIT)
+      .toMatch(/^done/);
+    expect(await readFile(join(project, 'agents/housekeeping/INDEX.md'), 'utf8')).toContain(
+      '- notes/work.md',
+    );
     await screenshot(page, 'chat');
   });
 
@@ -110,7 +122,9 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI in Chromium', () => {
     expect(await invocation.locator('q').textContent()).toBe('tidy the notes');
     expect(await invocation.locator('header .badge').textContent()).toBe('complete');
     expect(await invocation.locator('.output').textContent()).toBe('Indexed 2 notes in INDEX.md.');
-    const kinds = await page.locator('.entry').evaluateAll((rows) => rows.map((r) => r.className.replace('entry entry-', '')));
+    const kinds = await page
+      .locator('.entry')
+      .evaluateAll((rows) => rows.map((r) => r.className.replace('entry entry-', '')));
     expect(kinds.filter((k) => k !== 'tool' && k !== 'state')).toEqual([
       'agent_start',
       'model',
@@ -124,9 +138,13 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI in Chromium', () => {
 
     const models = page.locator('.entry-model');
     expect(await models.count()).toBe(3);
-    expect(await models.first().locator('summary').textContent()).toMatch(/script housekeeper · \d+ in \/ \d+ out tokens · \d+ ms/);
+    expect(await models.first().locator('summary').textContent()).toMatch(
+      /script housekeeper · \d+ in \/ \d+ out tokens · \d+ ms/,
+    );
     await models.first().locator('summary').click();
-    expect(await models.first().textContent()).toContain('Request: the conversation up to this call (1 messages)');
+    expect(await models.first().textContent()).toContain(
+      'Request: the conversation up to this call (1 messages)',
+    );
     expect(await models.first().locator('.message.role-assistant').textContent()).toContain('todo(');
 
     const write = page.locator('.entry-tool', { hasText: 'write_file' });
@@ -135,14 +153,9 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI in Chromium', () => {
     expect(await write.textContent()).toContain('"path": "INDEX.md"');
     expect(await page.locator('.entry-approval').textContent()).toContain('write_file');
     // Each call once, the approved one too (the resumed run calls it again under the same id).
-    expect(await page.locator('.entry-tool summary .tool-name, .entry-tool summary strong').allTextContents()).toEqual([
-      'todo',
-      'shell',
-      'shell',
-      'read_file',
-      'write_file',
-      'todo',
-    ]);
+    expect(
+      await page.locator('.entry-tool summary .tool-name, .entry-tool summary strong').allTextContents(),
+    ).toEqual(['todo', 'shell', 'shell', 'read_file', 'write_file', 'todo']);
     await screenshot(page, 'timeline');
   });
 
@@ -157,10 +170,9 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI in Chromium', () => {
     }
     const session = await page.locator('.session-label code').textContent();
     await page.goto(`${new URL(url).origin}/ui/#view=sessions&session=${session}`);
-    await expect.poll(() => page.locator('.invocation q').allTextContents(), WAIT).toEqual([
-      'first message',
-      'second message',
-    ]);
+    await expect
+      .poll(() => page.locator('.invocation q').allTextContents(), WAIT)
+      .toEqual(['first message', 'second message']);
   });
 
   it('shows a broken save live with file:line:col, then the next generation once it is fixed', async () => {

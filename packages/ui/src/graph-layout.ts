@@ -30,7 +30,8 @@ export function layoutGraph(agents: readonly AgentNode[]): GraphLayout {
     for (const to of agent.subAgents) if (byName.has(to)) edges.push({ from: agent.name, to, kind: 'sub' });
     for (const to of agent.agentTools) if (byName.has(to)) edges.push({ from: agent.name, to, kind: 'tool' });
     for (const to of agent.transfers)
-      if (byName.has(to) && !agent.subAgents.includes(to)) edges.push({ from: agent.name, to, kind: 'transfer' });
+      if (byName.has(to) && !agent.subAgents.includes(to))
+        edges.push({ from: agent.name, to, kind: 'transfer' });
   }
   const children = new Map<string, string[]>();
   const hasParent = new Set<string>();
@@ -56,17 +57,22 @@ export function layoutGraph(agents: readonly AgentNode[]): GraphLayout {
 
   const trees = groups(agents, edges).map((group) => {
     const rows: AgentNode[][] = [];
-    for (const agent of group) (rows[depth.get(agent.name)!] ??= []).push(agent);
+    for (const agent of group) {
+      const level = depth.get(agent.name)!;
+      rows[level] = [...(rows[level] ?? []), agent];
+    }
     const order = new Map<string, number>();
     rows.forEach((row, r) => {
       if (r > 0) {
         const place = (a: AgentNode) =>
           Math.min(
-            ...edges.filter((e) => e.to === a.name && e.kind !== 'transfer').map((e) => order.get(e.from) ?? 1e9),
+            ...edges
+              .filter((e) => e.to === a.name && e.kind !== 'transfer')
+              .map((e) => order.get(e.from) ?? 1e9),
           );
         row.sort((a, b) => place(a) - place(b) || a.name.localeCompare(b.name));
       }
-      row.forEach((a, i) => order.set(a.name, r * 1e4 + i));
+      for (const [i, a] of row.entries()) order.set(a.name, r * 1e4 + i);
     });
     return rows.filter(Boolean);
   });

@@ -154,7 +154,11 @@ export class ChatView {
         break;
       case 'text_delta':
         this.#bubble ??= this.#add(
-          h('div', { class: 'bubble assistant', 'data-author': event.author }, h('span', { class: 'author' }, event.author)),
+          h(
+            'div',
+            { class: 'bubble assistant', 'data-author': event.author },
+            h('span', { class: 'author' }, event.author),
+          ),
         );
         this.#bubble.append(event.text as string);
         break;
@@ -169,9 +173,16 @@ export class ChatView {
         this.#toolResult(event);
         break;
       case 'transfer':
-        this.#add(h('div', { class: 'line transfer' }, `transfer ${event.from as string} → ${event.to as string}`));
+        this.#add(
+          h('div', { class: 'line transfer' }, `transfer ${event.from as string} → ${event.to as string}`),
+        );
         break;
       case 'approval_required':
+        for (const item of event.pending as Pending[]) {
+          const status = this.#tools.get(item.call.id)?.querySelector('.tool-status');
+          if (status)
+            status.textContent = item.kind === 'input' ? 'waiting for your answer' : 'waiting for approval';
+        }
         this.#add(this.#decisions(event.pending as Pending[]));
         break;
       case 'error':
@@ -250,12 +261,31 @@ export class ChatView {
         const answer = h('input', { type: 'text', 'aria-label': 'Answer', placeholder: 'Your answer' });
         row.append(
           answer,
-          h('button', { class: 'primary', onclick: () => decide(row, item.call.id, { decision: 'answer', answer: answer.value }, 'answered') }, 'Answer'),
+          h(
+            'button',
+            {
+              class: 'primary',
+              onclick: () =>
+                decide(row, item.call.id, { decision: 'answer', answer: answer.value }, 'answered'),
+            },
+            'Answer',
+          ),
         );
       } else {
         row.append(
-          h('button', { class: 'primary', onclick: () => decide(row, item.call.id, { decision: 'approve' }, 'approved') }, 'Approve'),
-          h('button', { class: 'danger', onclick: () => decide(row, item.call.id, { decision: 'deny' }, 'denied') }, 'Deny'),
+          h(
+            'button',
+            {
+              class: 'primary',
+              onclick: () => decide(row, item.call.id, { decision: 'approve' }, 'approved'),
+            },
+            'Approve',
+          ),
+          h(
+            'button',
+            { class: 'danger', onclick: () => decide(row, item.call.id, { decision: 'deny' }, 'denied') },
+            'Deny',
+          ),
         );
       }
       block.append(row);

@@ -30,7 +30,11 @@ export class GraphView {
       this.#canvas,
       this.#svg,
       layout.trees.map((rows) =>
-        h('div', { class: 'graph-tree' }, rows.map((row) => h('div', { class: 'graph-row' }, row.map(card)))),
+        h(
+          'div',
+          { class: 'graph-tree' },
+          rows.map((row) => h('div', { class: 'graph-row' }, row.map(card))),
+        ),
       ),
     );
     replace(
@@ -91,7 +95,11 @@ function card(agent: AgentNode): HTMLElement {
       h('strong', { class: 'agent-name' }, agent.name),
       h('span', { class: 'badge' }, agent.type),
       agent.runnable &&
-        h('a', { class: 'chat-link', href: formatRoute({ view: 'chat', agent: agent.name }), title: 'Chat' }, 'chat →'),
+        h(
+          'a',
+          { class: 'chat-link', href: formatRoute({ view: 'chat', agent: agent.name }), title: 'Chat' },
+          'chat →',
+        ),
     ),
     agent.model && h('div', { class: 'model' }, agent.model),
     agent.description && h('p', { class: 'description' }, agent.description),
@@ -99,7 +107,8 @@ function card(agent: AgentNode): HTMLElement {
     agent.parent && h('div', { class: 'muted' }, `inline in ${agent.parent}`),
     list('tools', agent.tools),
     list('toolsets', agent.toolsets),
-    agent.transfers.length > 0 && h('div', { class: 'transfers' }, `transfers to: ${agent.transfers.join(', ')}`),
+    agent.transfers.length > 0 &&
+      h('div', { class: 'transfers' }, `transfers to: ${agent.transfers.join(', ')}`),
   );
 }
 

@@ -67,9 +67,13 @@ export class SessionsView {
         {},
         h('h3', {}, `${view.agent ?? 'session'} `, h('code', {}, view.id)),
         view.parentId &&
-          h('a', { href: formatRoute({ view: 'sessions', session: view.parentId }) }, '← the calling session'),
+          h(
+            'a',
+            { href: formatRoute({ view: 'sessions', session: view.parentId }) },
+            '← the calling session',
+          ),
         view.agent &&
-          h('a', { href: formatRoute({ view: 'chat', agent: view.agent }) }, 'chat with ' + view.agent),
+          h('a', { href: formatRoute({ view: 'chat', agent: view.agent }) }, `chat with ${view.agent}`),
       ),
       buildTimeline(view.events).map((invocation) => this.#invocation(invocation, view.id)),
       Object.keys(view.state).length > 0 &&
@@ -90,7 +94,11 @@ export class SessionsView {
         end && h('span', { class: `badge status-${end.status}` }, end.status),
         end && h('span', { class: 'muted' }, `${formatDuration(end.duration)} · ${formatUsage(end.usage)}`),
       ),
-      h('ol', {}, invocation.entries.map((entry) => this.#entry(entry, session))),
+      h(
+        'ol',
+        {},
+        invocation.entries.map((entry) => this.#entry(entry, session)),
+      ),
       end?.output && h('div', { class: 'output' }, end.output),
     );
   }
@@ -113,7 +121,10 @@ export class SessionsView {
       case 'agent_start':
         return row([h('span', { class: 'kind' }, 'agent'), h('strong', {}, entry.agent), ' starts']);
       case 'agent_end':
-        return row([h('span', { class: 'kind' }, 'agent'), h('strong', {}, entry.agent), ' ends'], h('pre', {}, entry.output));
+        return row(
+          [h('span', { class: 'kind' }, 'agent'), h('strong', {}, entry.agent), ' ends'],
+          h('pre', {}, entry.output),
+        );
       case 'model':
         return row(
           [
@@ -135,18 +146,30 @@ export class SessionsView {
             h('strong', {}, entry.call.name),
             ` ${entry.agent} · `,
             result
-              ? h('span', { class: result.isError ? 'error' : '' }, `${result.isError ? 'failed' : 'ok'} · ${formatDuration(result.duration)}`)
+              ? h(
+                  'span',
+                  { class: result.isError ? 'error' : '' },
+                  `${result.isError ? 'failed' : 'ok'} · ${formatDuration(result.duration)}`,
+                )
               : h('span', { class: 'muted' }, 'no result'),
           ],
           h('h4', {}, 'Arguments'),
           h('pre', {}, formatJson(entry.call.arguments)),
           h('h4', {}, 'Result'),
           h('pre', {}, result ? result.content : '(none)'),
-          child && h('a', { href: formatRoute({ view: 'sessions', session: child.id }) }, 'the agent tool’s session →'),
+          child &&
+            h(
+              'a',
+              { href: formatRoute({ view: 'sessions', session: child.id }) },
+              'the agent tool’s session →',
+            ),
         );
       }
       case 'state':
-        return row([h('span', { class: 'kind' }, 'state'), Object.keys(entry.delta).join(', ')], h('pre', {}, formatJson(entry.delta)));
+        return row(
+          [h('span', { class: 'kind' }, 'state'), Object.keys(entry.delta).join(', ')],
+          h('pre', {}, formatJson(entry.delta)),
+        );
       case 'transfer':
         return row([h('span', { class: 'kind' }, 'transfer'), `${entry.from} → ${entry.to}`]);
       case 'approval':
@@ -157,7 +180,10 @@ export class SessionsView {
       case 'resumed':
         return row([h('span', { class: 'kind' }, 'resumed'), 'after the decisions, the run goes on']);
       case 'fallback':
-        return row([h('span', { class: 'kind' }, 'fallback'), `${entry.from} → ${entry.to}: ${entry.reason}`]);
+        return row([
+          h('span', { class: 'kind' }, 'fallback'),
+          `${entry.from} → ${entry.to}: ${entry.reason}`,
+        ]);
       case 'error':
         return row([h('span', { class: 'kind error' }, 'error'), `${entry.code}: ${entry.message}`]);
     }

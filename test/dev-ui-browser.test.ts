@@ -18,6 +18,22 @@ model: offline/echo
 instruction: Be brief.
 `;
 
+// A tool that asks the person: the run pauses until the page sends an answer.
+const ASKER = `kind: agent
+name: asker
+description: Asks which city
+model: asker_script
+tools: [{ builtin: user_input }]
+---
+kind: model
+name: asker_script
+provider: offline
+model: script
+script:
+  - tool_calls: [{ id: ask_city, name: user_input, arguments: { question: Which city?, choices: [Oslo, Lima] } }]
+  - text: Noted.
+`;
+
 let project: string;
 let dev: LongRunning;
 let url: string;
@@ -35,6 +51,7 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI in Chromium', () => {
     // files.yaml starts an MCP server from the repository's node_modules, which a copy has not.
     await rm(join(project, 'agents/files.yaml'));
     await writeFile(join(project, 'agents/hello.yaml'), HELLO);
+    await writeFile(join(project, 'agents/asker.yaml'), ASKER);
     dev = await startLongRunning(
       project,
       ['dev', '--ui', '--port', '0'],
@@ -73,7 +90,7 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI in Chromium', () => {
     await page
       .locator('path.edge-transfer[data-edge="billing->triage"]')
       .waitFor({ state: 'attached', ...WAIT });
-    expect(await page.locator('.status-badge').textContent()).toBe('generation 1');
+    await expect.poll(() => page.locator('.status-badge').textContent(), WAIT).toBe('generation 1');
     await screenshot(page, 'graph');
   });
 
@@ -92,7 +109,7 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI in Chromium', () => {
     await expect
       .poll(() => page.locator('.tool-call[data-call="look"] .tool-status').textContent(), WAIT)
       .toMatch(/^done/);
-    expect(await page.locator('.run-end').last().getAttribute('data-status')).toBe('paused');
+    await page.locator('.run-end[data-status="paused"]').waitFor(WAIT);
     await expect(readFile(join(project, 'agents/housekeeping/INDEX.md'), 'utf8')).rejects.toThrow();
     await screenshot(page, 'chat-approval');
 
@@ -157,6 +174,25 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI in Chromium', () => {
       await page.locator('.entry-tool summary .tool-name, .entry-tool summary strong').allTextContents(),
     ).toEqual(['todo', 'shell', 'shell', 'read_file', 'write_file', 'todo']);
     await screenshot(page, 'timeline');
+  });
+
+  it('asks for an answer in the page when a tool asks the person, and the answer becomes its result', async () => {
+    await page.goto(`${new URL(url).origin}/ui/#agent=asker`);
+    await page.locator('.chat-form textarea').fill('plan a trip');
+    await page.locator('.chat-form button[type=submit]').click();
+    const question = page.locator('.decision[data-call="ask_city"]');
+    await question.waitFor(WAIT);
+    expect(await question.locator('.reason').textContent()).toBe('Which city? (Oslo / Lima)');
+    expect(await page.locator('.tool-call[data-call="ask_city"] .tool-status').textContent()).toBe(
+      'waiting for your answer',
+    );
+    await question.getByRole('textbox', { name: 'Answer' }).fill('Oslo, by the fjord');
+    await question.getByRole('button', { name: 'Answer' }).click();
+    await page.locator('.run-end[data-status="complete"]').waitFor(WAIT);
+    expect(await page.locator('.tool-call[data-call="ask_city"] .result').textContent()).toContain(
+      'Oslo, by the fjord',
+    );
+    expect(await page.locator('.bubble.assistant').last().textContent()).toContain('Noted.');
   });
 
   it('keeps one session across messages', async () => {

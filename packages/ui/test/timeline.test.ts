@@ -1,19 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '../src/api-types.js';
+import type { AgentEvent } from '../src/api-types.js';
 import { buildTimeline } from '../src/timeline.js';
 
 // Events in the order the runner writes them to a session: text deltas are never kept; the usage of
 // a model call comes before its assistant message; a resumed run starts again under the same id.
 let n = 0;
-const ev = (type: string, fields: Record<string, unknown> = {}, branch = 'desk'): RunEvent => ({
-  id: `e${n++}`,
-  invocationId: (fields.inv as string) ?? 'inv1',
-  branch,
-  author: branch.split('.').at(-1)!,
-  time: 1000 + n,
-  type,
-  ...fields,
-});
+const ev = (type: string, fields: Record<string, unknown> = {}, branch = 'desk'): AgentEvent =>
+  ({
+    id: `e${n++}`,
+    invocationId: (fields.inv as string) ?? 'inv1',
+    branch,
+    author: branch.split('.').at(-1)!,
+    time: 1000 + n,
+    type,
+    ...fields,
+  }) as AgentEvent;
 const usage = (input: number, output: number) => ({
   inputTokens: input,
   outputTokens: output,
@@ -22,7 +23,7 @@ const usage = (input: number, output: number) => ({
 });
 const call = { id: 'c1', name: 'refund', arguments: { order: 7 } };
 
-const events: RunEvent[] = [
+const events: AgentEvent[] = [
   ev('run_start', { input: 'refund order 7' }),
   ev('message', { message: { role: 'user', content: 'refund order 7' } }, 'desk'),
   ev('agent_start', { agent: 'desk' }),

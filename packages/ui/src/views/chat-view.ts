@@ -1,5 +1,5 @@
 import { postStream } from '../api.js';
-import type { AgentNode, Pending, RunEvent, ToolCall, Usage } from '../api-types.js';
+import type { AgentEvent, AgentNode, EventOf, PendingApproval, ToolCall } from '../api-types.js';
 import { h, replace } from '../dom.js';
 import { formatDuration, formatJson, formatUsage } from '../format.js';
 import { formatRoute } from '../route.js';
@@ -129,7 +129,7 @@ export class ChatView {
           this.#session = session;
           this.#showSession();
         },
-        (event) => this.#onEvent(event as RunEvent),
+        (event) => this.#onEvent(event as AgentEvent),
       );
     } catch (error) {
       this.#add(h('div', { class: 'line error' }, `Failed: ${(error as Error).message}`));
@@ -146,11 +146,11 @@ export class ChatView {
     this.element.classList.toggle('busy', busy);
   }
 
-  #onEvent(event: RunEvent): void {
+  #onEvent(event: AgentEvent): void {
     switch (event.type) {
       case 'agent_start':
         if (event.author !== this.#agent)
-          this.#add(h('div', { class: 'line agent' }, `${event.agent as string} is answering`));
+          this.#add(h('div', { class: 'line agent' }, `${event.agent} is answering`));
         break;
       case 'text_delta':
         this.#bubble ??= this.#add(
@@ -160,43 +160,40 @@ export class ChatView {
             h('span', { class: 'author' }, event.author),
           ),
         );
-        this.#bubble.append(event.text as string);
+        this.#bubble.append(event.text);
         break;
       case 'message':
         this.#bubble = undefined;
         break;
       case 'tool_call':
         this.#bubble = undefined;
-        this.#toolCall(event.call as ToolCall);
+        this.#toolCall(event.call);
         break;
       case 'tool_result':
         this.#toolResult(event);
         break;
       case 'transfer':
-        this.#add(
-          h('div', { class: 'line transfer' }, `transfer ${event.from as string} → ${event.to as string}`),
-        );
+        this.#add(h('div', { class: 'line transfer' }, `transfer ${event.from} → ${event.to}`));
         break;
       case 'approval_required':
-        for (const item of event.pending as Pending[]) {
+        for (const item of event.pending) {
           const status = this.#tools.get(item.call.id)?.querySelector('.tool-status');
           if (status)
             status.textContent = item.kind === 'input' ? 'waiting for your answer' : 'waiting for approval';
         }
-        this.#add(this.#decisions(event.pending as Pending[]));
+        this.#add(this.#decisions(event.pending));
         break;
       case 'error':
-        this.#add(h('div', { class: 'line error' }, `${event.code as string}: ${event.message as string}`));
+        this.#add(h('div', { class: 'line error' }, `${event.code}: ${event.message}`));
         break;
       case 'run_end': {
-        const status = event.status as string;
-        const usage = event.usage as Usage;
+        const { status, usage } = event;
         this.#add(
           h(
             'div',
             { class: `line run-end status-${status}`, 'data-status': status },
             status === 'paused' ? 'paused: waiting for your decision' : status,
-            ` · ${formatDuration(event.duration as number)} · ${formatUsage(usage)}`,
+            ` · ${formatDuration(event.duration)} · ${formatUsage(usage)}`,
           ),
         );
         break;
@@ -222,21 +219,21 @@ export class ChatView {
     this.#add(card);
   }
 
-  #toolResult(event: RunEvent): void {
-    const card = this.#tools.get(event.callId as string);
+  #toolResult(event: EventOf<'tool_result'>): void {
+    const card = this.#tools.get(event.callId);
     if (!card) return;
     card.classList.remove('pending');
     card.classList.toggle('failed', event.isError === true);
     card.open = false;
     replace(
       card.querySelector('.tool-status')!,
-      `${event.isError ? 'failed' : 'done'} · ${formatDuration(event.duration as number)}`,
+      `${event.isError ? 'failed' : 'done'} · ${formatDuration(event.duration)}`,
     );
-    card.append(h('pre', { class: 'result' }, event.content as string));
+    card.append(h('pre', { class: 'result' }, event.content));
   }
 
   // One row per waiting call; once every call has a decision they go together, and the run resumes.
-  #decisions(pending: Pending[]): HTMLElement {
+  #decisions(pending: PendingApproval[]): HTMLElement {
     const chosen = new Map<string, Record<string, string>>();
     const block = h('div', { class: 'decisions' });
     const decide = (row: HTMLElement, callId: string, decision: Record<string, string>, label: string) => {

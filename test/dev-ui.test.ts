@@ -8,7 +8,8 @@ import { type LongRunning, startLongRunning } from './support/long-running.js';
 // A built page as esbuild makes one, until the test runs against @agentctl/ui's own build.
 const PAGE = join(REPO, 'packages/server/test/fixtures/page');
 const TOKEN = 'dev-ui-token';
-const HELLO = 'kind: agent\nname: hello\ndescription: Says hello\nmodel: offline/echo\ninstruction: Be brief.\n';
+const HELLO =
+  'kind: agent\nname: hello\ndescription: Says hello\nmodel: offline/echo\ninstruction: Be brief.\n';
 const DESK = `kind: agent
 name: desk
 model: offline/echo
@@ -51,7 +52,9 @@ describe('agentctl dev --ui', () => {
       source: { file: 'agents/desk.yaml', line: 2, column: 7 },
       subAgents: ['hello'],
       transfers: ['hello'],
-      tools: [{ name: 'current_time', kind: 'builtin', source: { file: 'agents/desk.yaml', line: 5, column: 5 } }],
+      tools: [
+        { name: 'current_time', kind: 'builtin', source: { file: 'agents/desk.yaml', line: 5, column: 5 } },
+      ],
       runnable: true,
     });
     expect(project.agents[1]).toMatchObject({ description: 'Says hello', transfers: ['desk'] });
@@ -89,14 +92,20 @@ describe('agentctl dev --ui', () => {
 
       await writeFile(join(root, 'agents/hello.yaml'), HELLO.replace('Says hello', 'Says hello again'));
       const fixed = JSON.parse((await events.waitFor((e) => e.data.includes('"generation":2'))).data);
-      expect(fixed).toMatchObject({ generation: 2, ok: true, diagnostics: [], changes: expect.stringContaining('~hello') });
+      expect(fixed).toMatchObject({
+        generation: 2,
+        ok: true,
+        diagnostics: [],
+        changes: expect.stringContaining('~hello'),
+      });
       const after = await (await fetch(`${base}/project`, { headers: auth })).json();
       expect(after.generation).toBe(2);
       expect(after.agents[1].description).toBe('Says hello again');
     } finally {
       await events.close();
     }
-    expect(await dev.stop('SIGTERM')).toBe(0);
+    // Ctrl-C stops it like serve.
+    expect(await dev.stop('SIGINT')).toBe(0);
   });
 
   it('prints the bare address without a token, and runs the page agent over the API', async () => {
@@ -120,8 +129,16 @@ describe('agentctl dev --ui', () => {
   it('refuses what it cannot do, with a clear message and exit 2', async () => {
     const root = await tempProject({ 'agents/hello.yaml': HELLO });
     const cases: Array<[string[], Record<string, string | undefined>, RegExp]> = [
-      [['dev', '--ui', 'nobody', '--port', '0'], { AGENTCTL_UI_DIR: PAGE }, /no agent named "nobody"\. Agents in this project: hello/],
-      [['dev', '--ui', '--json', '--port', '0'], { AGENTCTL_UI_DIR: PAGE }, /--json is for the terminal chat, not --ui/],
+      [
+        ['dev', '--ui', 'nobody', '--port', '0'],
+        { AGENTCTL_UI_DIR: PAGE },
+        /no agent named "nobody"\. Agents in this project: hello/,
+      ],
+      [
+        ['dev', '--ui', '--json', '--port', '0'],
+        { AGENTCTL_UI_DIR: PAGE },
+        /--json is for the terminal chat, not --ui/,
+      ],
       [['dev'], {}, /name the agent to chat with: agentctl dev <agent>/],
       [['dev', 'hello', '--port', '0'], {}, /--port is for --ui/],
       [['serve', '--ui', '--port', '0'], { AGENTCTL_UI_DIR: root }, /AGENTCTL_UI_DIR=.* has no index\.html/],
@@ -147,7 +164,9 @@ describe('agentctl serve --ui', () => {
     running.push(serve);
     const [, base, ui] = serve.match;
     expect(ui).toBe(`${base}/ui/?token=${TOKEN}`);
-    const status = await (await fetch(`${base}/project/status`, { headers: { authorization: `Bearer ${TOKEN}` } })).json();
+    const status = await (
+      await fetch(`${base}/project/status`, { headers: { authorization: `Bearer ${TOKEN}` } })
+    ).json();
     expect(status).toMatchObject({ watching: false, generation: 1, ok: true, diagnostics: [] });
     const locked = await fetch(`${base}/ui/`);
     expect(locked.status).toBe(401);

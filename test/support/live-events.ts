@@ -10,7 +10,12 @@ export interface LiveEvents {
   /** Every block so far, in order. */
   readonly events: LiveEvent[];
   /** The first block from `from` on (default: the start) that `match` accepts; rejects after `timeoutMs`. */
-  waitFor(match: (event: LiveEvent) => boolean, options?: { from?: number; timeoutMs?: number }): Promise<LiveEvent>;
+  waitFor(
+    match: (event: LiveEvent) => boolean,
+    options?: { from?: number; timeoutMs?: number },
+  ): Promise<LiveEvent>;
+  /** How the stream stopped: the server ended it (`end`), or the connection broke or was cancelled (`error`). */
+  readonly finished: Promise<'end' | 'error'>;
   /** Stops reading and lets go of the connection. */
   close(): Promise<void>;
 }
@@ -24,12 +29,12 @@ export function liveEvents(response: Response): LiveEvents {
   const wake = () => {
     for (const waiter of waiters) waiter();
   };
-  void (async () => {
+  const finished = (async (): Promise<'end' | 'error'> => {
     let buffer = '';
     try {
       while (true) {
         const { value, done } = await reader.read();
-        if (done) break;
+        if (done) return 'end';
         buffer += value;
         for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
           events.push(parseBlock(buffer.slice(0, end)));
@@ -38,7 +43,7 @@ export function liveEvents(response: Response): LiveEvents {
         wake();
       }
     } catch {
-      // cancelled by close()
+      return 'error';
     } finally {
       ended = true;
       wake();
@@ -46,6 +51,7 @@ export function liveEvents(response: Response): LiveEvents {
   })();
   return {
     events,
+    finished,
     waitFor(match, { from = 0, timeoutMs = 15_000 } = {}) {
       return new Promise((resolve, reject) => {
         const check = () => {
@@ -59,7 +65,11 @@ export function liveEvents(response: Response): LiveEvents {
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`nothing matched within ${timeoutMs} ms; the stream sent:\n${JSON.stringify(events, null, 2)}`));
+          reject(
+            new Error(
+              `nothing matched within ${timeoutMs} ms; the stream sent:\n${JSON.stringify(events, null, 2)}`,
+            ),
+          );
         }, timeoutMs);
         waiters.add(check);
         check();

@@ -25,9 +25,15 @@ export function pageDir(
   const bases = createRequire(from).resolve.paths(PACKAGE) ?? [];
   const found = bases.map((base) => join(base, PACKAGE)).find((dir) => existsSync(join(dir, 'package.json')));
   if (!found)
-    throw new CliError(`the dev UI is not installed: ${PACKAGE} was not found beside @agentctl/cli`, EXIT.internal);
+    throw new CliError(
+      `the dev UI is not installed: ${PACKAGE} was not found beside @agentctl/cli`,
+      EXIT.internal,
+    );
   const dist = join(found, 'dist');
   if (!existsSync(join(dist, 'index.html')))
-    throw new CliError(`the dev UI is not built: ${dist} has no index.html (run \`pnpm build\`)`, EXIT.internal);
+    throw new CliError(
+      `the dev UI is not built: ${dist} has no index.html (run \`pnpm build\`)`,
+      EXIT.internal,
+    );
   return dist;
 }

@@ -94,7 +94,10 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
       'chat with an agent while editing: every save reloads the project (broken saves keep the last good one)',
     )
     .argument('[agent]', 'agent name (with --ui: the agent the page opens on)')
-    .option('--ui', 'no terminal chat: serve the project and the dev UI on 127.0.0.1, like serve --watch --ui')
+    .option(
+      '--ui',
+      'no terminal chat: serve the project and the dev UI on 127.0.0.1, like serve --watch --ui',
+    )
     .option('--port <port>', 'with --ui: port to listen on (0 picks a free one; default 8787)')
     .option('--json', 'print events as NDJSON on stdout')
     .option('--session <id>', 'continue this session')

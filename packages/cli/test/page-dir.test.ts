@@ -22,7 +22,9 @@ describe('pageDir', () => {
     const ui = join(root, 'node_modules/@agentctl/ui');
     await mkdir(ui, { recursive: true });
     await writeFile(join(ui, 'package.json'), '{"name":"@agentctl/ui"}');
-    expect(() => pageDir({}, asker)).toThrow(/dev UI is not built: .*dist has no index\.html \(run `pnpm build`\)/);
+    expect(() => pageDir({}, asker)).toThrow(
+      /dev UI is not built: .*dist has no index\.html \(run `pnpm build`\)/,
+    );
     await mkdir(join(ui, 'dist'));
     await writeFile(join(ui, 'dist/index.html'), '<!doctype html>');
     expect(pageDir({}, asker)).toBe(join(ui, 'dist'));
@@ -31,7 +33,9 @@ describe('pageDir', () => {
   it('takes AGENTCTL_UI_DIR first, and refuses one without index.html', async () => {
     const own = join(root, 'own-page');
     await mkdir(own);
-    expect(() => pageDir({ AGENTCTL_UI_DIR: own }, asker)).toThrow(/AGENTCTL_UI_DIR=.*own-page has no index\.html/);
+    expect(() => pageDir({ AGENTCTL_UI_DIR: own }, asker)).toThrow(
+      /AGENTCTL_UI_DIR=.*own-page has no index\.html/,
+    );
     await writeFile(join(own, 'index.html'), '<!doctype html>');
     expect(pageDir({ AGENTCTL_UI_DIR: own }, asker)).toBe(own);
   });

@@ -10,7 +10,11 @@ async function usageEvents(run: AsyncIterable<AgentEvent>) {
 describe('the usage event of a model call', () => {
   it('names the model that answered and how long the call took', async () => {
     // Four words 25 ms apart: the call cannot take less than 75 ms.
-    const agent = createAgent({ name: 'slow', model: 'echo-slow', provider: offline('echo', { delayMs: 25 }) });
+    const agent = createAgent({
+      name: 'slow',
+      model: 'echo-slow',
+      provider: offline('echo', { delayMs: 25 }),
+    });
     const [usage, ...rest] = await usageEvents(agent.run('one two three four'));
     expect(rest).toEqual([]);
     expect(usage.model).toBe('echo-slow');

@@ -3,11 +3,10 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { errorBody } from './http-error.js';
 import { PAGE_PATH } from './page-routes.js';
+import { changesState, isSameOrigin } from './request-guard.js';
 
 /** The cookie that carries the token for the dev UI's page. */
 export const TOKEN_COOKIE = 'agentctl_token';
-
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 // Said to a browser that opened the page without a token; no token, URL or path is echoed.
 const LOCKED_PAGE = `<!doctype html>
@@ -44,7 +43,7 @@ export function tokenAuth(tokens: readonly string[]): MiddlewareHandler {
     const bearer = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '');
     if (bearer && valid(bearer[1].trim())) return next();
     if (offered === undefined && valid(getCookie(c, TOKEN_COOKIE))) {
-      if (!SAFE_METHODS.has(c.req.method) && !sameOrigin(c))
+      if (changesState(c) && !isSameOrigin(c))
         return c.json(
           errorBody('forbidden', 'a request authenticated by cookie must come from the page (same Origin)'),
           403,
@@ -70,14 +69,4 @@ function signIn(c: Context, token: string): Response {
   c.header('referrer-policy', 'no-referrer');
   c.header('cache-control', 'no-store');
   return c.redirect(`${url.pathname}${url.search}`, 302);
-}
-
-function sameOrigin(c: Context): boolean {
-  const origin = c.req.header('origin');
-  if (!origin) return false;
-  try {
-    return new URL(origin).host === (c.req.header('host') ?? new URL(c.req.url).host);
-  } catch {
-    return false;
-  }
 }

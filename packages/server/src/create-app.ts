@@ -14,6 +14,7 @@ import { pageRoutes } from './page-routes.js';
 import { projectRoutes } from './project-routes.js';
 import { queuedRoutes } from './queued-routes.js';
 import type { QueuedRuns } from './queued-runs.js';
+import { requestGuard } from './request-guard.js';
 import { RunTracker } from './run-tracker.js';
 
 /** Options of {@link createApp}. */
@@ -27,8 +28,13 @@ export interface AppOptions {
   runTimeoutMs?: number;
   /** Largest request body in bytes (413 beyond). Default 1 MiB. */
   maxBodyBytes?: number;
-  /** Origins allowed by CORS; none means no CORS headers at all. */
+  /** Origins allowed by CORS; none means no CORS headers at all. A browser request from any other origin may not change state (403). */
   corsOrigins?: readonly string[];
+  /**
+   * Answer only requests addressed to a loopback name (403 otherwise): what keeps a server without
+   * tokens safe from DNS rebinding. The command line sets it when it serves without a token.
+   */
+  localOnly?: boolean;
   /** Receives one entry per request. */
   log?: (entry: AccessLogEntry) => void;
   /** The run queue: enables `async: true` runs and `GET /runs/{id}/events`, and adds depth to `/health`. */
@@ -66,6 +72,7 @@ export function createApp(options: AppOptions): ServerApp {
   if (options.log) app.use(accessLog(options.log));
   if (options.corsOrigins?.length)
     app.use(cors({ origin: [...options.corsOrigins], exposeHeaders: ['x-agentctl-session'] }));
+  app.use(requestGuard(options.corsOrigins ?? [], options.localOnly ?? false));
   app.use(tokenAuth(options.tokens ?? []));
   const maxBytes = options.maxBodyBytes ?? 1024 * 1024;
   app.use(
@@ -83,7 +90,7 @@ export function createApp(options: AppOptions): ServerApp {
     }
   });
   app.get('/openapi.json', (c) => c.json(OPENAPI_DOCUMENT));
-  app.route('/', projectRoutes(options.source, options.heartbeatMs));
+  app.route('/', projectRoutes(options.source, tracker.closing, options.heartbeatMs));
   if (options.pageDir) app.route('/', pageRoutes(options.pageDir));
   app.route('/', queuedRoutes(context));
   app.route('/', nativeRoutes(context));

@@ -18,5 +18,6 @@ export type {
   ToolNode,
 } from './project-view.js';
 export type { QueuedRunEntry, QueuedRuns } from './queued-runs.js';
+export { isLoopback } from './request-guard.js';
 export { type RunTicket, RunTracker } from './run-tracker.js';
 export { type RunningServer, startServer } from './start-server.js';

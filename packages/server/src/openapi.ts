@@ -66,13 +66,26 @@ export const OPENAPI_DOCUMENT = {
         required: ['name', 'kind'],
         properties: {
           name: { type: 'string' },
-          kind: { type: 'string', description: 'builtin, module, command, http, a plugin tool kind, or mcp for a toolset' },
+          kind: {
+            type: 'string',
+            description: 'builtin, module, command, http, a plugin tool kind, or mcp for a toolset',
+          },
           source: { $ref: '#/components/schemas/SourcePosition' },
         },
       },
       AgentNode: {
         type: 'object',
-        required: ['name', 'type', 'source', 'subAgents', 'transfers', 'agentTools', 'tools', 'toolsets', 'runnable'],
+        required: [
+          'name',
+          'type',
+          'source',
+          'subAgents',
+          'transfers',
+          'agentTools',
+          'tools',
+          'toolsets',
+          'runnable',
+        ],
         properties: {
           name: { type: 'string' },
           type: { type: 'string', description: 'llm, sequential, parallel, loop, a2a' },
@@ -94,7 +107,11 @@ export const OPENAPI_DOCUMENT = {
         properties: {
           generation: { type: ['integer', 'null'] },
           root: { type: 'string' },
-          agents: { type: 'array', items: { $ref: '#/components/schemas/AgentNode' }, description: 'sorted by name' },
+          agents: {
+            type: 'array',
+            items: { $ref: '#/components/schemas/AgentNode' },
+            description: 'sorted by name',
+          },
         },
       },
       ProjectStatus: {
@@ -225,7 +242,8 @@ export const OPENAPI_DOCUMENT = {
     },
     '/project': {
       get: {
-        summary: 'the agent graph of the live generation, each agent, tool and toolset with its file:line:column',
+        summary:
+          'the agent graph of the live generation, each agent, tool and toolset with its file:line:column',
         responses: {
           '200': {
             description: 'the project',
@@ -252,7 +270,10 @@ export const OPENAPI_DOCUMENT = {
         summary:
           'the reload state as SSE: an `event: status` (ProjectStatus JSON) at connect and at each reload or failed save; `: heartbeat` comments every 15 s',
         responses: {
-          '200': { description: 'status events', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+          '200': {
+            description: 'status events',
+            content: { 'text/event-stream': { schema: { type: 'string' } } },
+          },
           ...errors(401, 404),
         },
       },

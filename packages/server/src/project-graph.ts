@@ -52,14 +52,26 @@ function agentNode(entry: SpecEntry<AgentSpec>, specs: ProjectSpecs, compiled: A
   if (spec.description) node.description = spec.description;
   if (typeof spec.model === 'string') node.model = spec.model;
   if (entry.parent) node.parent = entry.parent;
-  (spec.tools ?? []).forEach((ref, i) => addTool(node, ref, () => position(entry.file, entry.locate(['tools', i])), specs));
+  for (const [i, ref] of (spec.tools ?? []).entries())
+    addTool(node, ref, () => position(entry.file, entry.locate(['tools', i])), specs);
   return node;
 }
 
-function addTool(node: AgentNode, ref: ToolRefSpec, written: () => SourcePosition, specs: ProjectSpecs): void {
+function addTool(
+  node: AgentNode,
+  ref: ToolRefSpec,
+  written: () => SourcePosition,
+  specs: ProjectSpecs,
+): void {
   if (typeof ref === 'string') {
     const tool = specs.tool.get(ref);
-    node.tools.push(toolNode(ref, tool ? toolKind(tool.spec as unknown as Record<string, unknown>) : 'unknown', tool ?? written));
+    node.tools.push(
+      toolNode(
+        ref,
+        tool ? toolKind(tool.spec as unknown as Record<string, unknown>) : 'unknown',
+        tool ?? written,
+      ),
+    );
   } else if ('toolset' in ref) {
     const toolset = specs.toolset.get(ref.toolset);
     node.toolsets.push(toolNode(ref.toolset, 'mcp', toolset ?? written));

@@ -43,5 +43,12 @@ export class ProjectStatusBoard {
 }
 
 function projectDiagnostic(d: Diagnostic): ProjectDiagnostic {
-  return { severity: d.severity, code: d.rule, message: d.message, file: d.file, line: d.line, column: d.col };
+  return {
+    severity: d.severity,
+    code: d.rule,
+    message: d.message,
+    file: d.file,
+    line: d.line,
+    column: d.col,
+  };
 }

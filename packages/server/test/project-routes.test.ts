@@ -7,7 +7,7 @@ import type { AgentSource } from '../src/agent-source.js';
 import { projectGraph } from '../src/project-graph.js';
 import { ProjectStatusBoard } from '../src/project-status-board.js';
 import type { ProjectStatus, ProjectView } from '../src/project-view.js';
-import { listen, stopAll } from './support/listen.js';
+import { listen, shutdownAll, stopAll } from './support/listen.js';
 
 const DESK = `kind: agent
 name: triage
@@ -145,7 +145,11 @@ describe('GET /project', () => {
     // The rule the runtime applies: no transfer to peers when the YAML says so.
     expect(agent('billing').transfers).toEqual(['triage']);
     // Steps of a workflow transfer nowhere; the workflow lists them as sub-agents.
-    expect(agent('report')).toMatchObject({ type: 'sequential', subAgents: ['draft', 'review'], transfers: [] });
+    expect(agent('report')).toMatchObject({
+      type: 'sequential',
+      subAgents: ['draft', 'review'],
+      transfers: [],
+    });
     expect(agent('draft').transfers).toEqual([]);
     expect(agent('review').runnable).toBe(false);
   });
@@ -165,7 +169,13 @@ describe('GET /project/status and /project/events', () => {
     const board = new ProjectStatusBoard(true, 1);
     const url = await listen({ source: sourceOf(board) });
     const first = (await (await fetch(`${url}/project/status`)).json()) as ProjectStatus;
-    expect(first).toEqual({ watching: true, generation: 1, ok: true, updatedAt: expect.any(Number), diagnostics: [] });
+    expect(first).toEqual({
+      watching: true,
+      generation: 1,
+      ok: true,
+      updatedAt: expect.any(Number),
+      diagnostics: [],
+    });
 
     const response = await fetch(`${url}/project/events`);
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -197,7 +207,12 @@ describe('GET /project/status and /project/events', () => {
 
       board.reloaded(2, '1 changed: ~triage');
       const fixed = JSON.parse((await stream.waitFor((e) => e.data.includes('"generation":2'))).data);
-      expect(fixed).toMatchObject({ generation: 2, ok: true, diagnostics: [], changes: '1 changed: ~triage' });
+      expect(fixed).toMatchObject({
+        generation: 2,
+        ok: true,
+        diagnostics: [],
+        changes: '1 changed: ~triage',
+      });
     } finally {
       await stream.close();
     }
@@ -231,6 +246,17 @@ describe('GET /project/status and /project/events', () => {
   });
 });
 
+describe('shutting down', () => {
+  it('ends the open /project/events streams, so no browser tab holds the server up', async () => {
+    const url = await listen({ source: sourceOf(new ProjectStatusBoard(true, 1)) });
+    const stream = liveEvents(await fetch(`${url}/project/events`));
+    await stream.waitFor((e) => e.event === 'status');
+    await shutdownAll();
+    // Ended by the server, not cut when the lingering connections were closed.
+    expect(await stream.finished).toBe('end');
+  });
+});
+
 describe('/openapi.json', () => {
   it('documents the project routes and the page, every $ref pointing at a schema it has', async () => {
     const url = await listen({ source: sourceOf(new ProjectStatusBoard(false, 1)) });
@@ -239,7 +265,9 @@ describe('/openapi.json', () => {
       expect.arrayContaining(['/project', '/project/status', '/project/events', '/ui/{path}']),
     );
     expect(doc.components.securitySchemes.pageCookie).toMatchObject({ in: 'cookie', name: 'agentctl_token' });
-    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/(\w+)"/g)].map((m) => m[1]);
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/(\w+)"/g)].map(
+      (m) => m[1],
+    );
     expect(refs).toEqual(expect.arrayContaining(['Project', 'ProjectStatus', 'AgentNode', 'ToolNode']));
     for (const ref of refs) expect(doc.components.schemas[ref], ref).toBeDefined();
     // The documented shape is the one served.

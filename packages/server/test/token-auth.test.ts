@@ -58,7 +58,10 @@ describe('the page behind tokens', () => {
   it('shows a small HTML page saying how to get in, to a browser without a good token', async () => {
     const url = await listen({ source, tokens: [TOKEN], pageDir: PAGE });
     for (const path of ['/ui/', '/ui/assets/app-7F3KQ2ZB.js', '/ui/?token=wrong', '/ui']) {
-      const response = await fetch(`${url}${path}`, { redirect: 'manual', headers: { cookie: 'agentctl_token=wrong' } });
+      const response = await fetch(`${url}${path}`, {
+        redirect: 'manual',
+        headers: { cookie: 'agentctl_token=wrong' },
+      });
       expect(response.status, path).toBe(401);
       expect(response.headers.get('content-type')).toMatch(/^text\/html/);
       const text = await response.text();
@@ -82,7 +85,10 @@ describe('the page behind tokens', () => {
     const bare = await fetch(`${url}/agents/echo/runs`, run({ cookie }));
     expect(bare.status).toBe(403);
     await bare.text();
-    const removal = await fetch(`${url}/sessions/nope`, { method: 'DELETE', headers: { cookie, origin: 'null' } });
+    const removal = await fetch(`${url}/sessions/nope`, {
+      method: 'DELETE',
+      headers: { cookie, origin: 'null' },
+    });
     expect(removal.status).toBe(403);
     await removal.text();
     // From the page itself: same origin.
@@ -94,10 +100,15 @@ describe('the page behind tokens', () => {
     expect(await bearer.json()).toMatchObject({ status: 'complete' });
   });
 
-  it('is open with no tokens configured, page and API alike', async () => {
+  it('is open with no tokens configured, page and API alike (other sites still may not change state)', async () => {
     const url = await listen({ source, pageDir: PAGE });
     expect((await fetch(`${url}/ui/`)).status).toBe(200);
-    const response = await fetch(`${url}/agents/echo/runs`, run({ origin: 'http://elsewhere.example' }));
-    expect(await response.json()).toMatchObject({ status: 'complete' });
+    const fromPage = await fetch(`${url}/agents/echo/runs`, run({ origin: url }));
+    expect(await fromPage.json()).toMatchObject({ status: 'complete' });
+    const fromCurl = await fetch(`${url}/agents/echo/runs`, run({}));
+    expect(await fromCurl.json()).toMatchObject({ status: 'complete' });
+    const elsewhere = await fetch(`${url}/agents/echo/runs`, run({ origin: 'http://elsewhere.example' }));
+    expect(elsewhere.status).toBe(403);
+    await elsewhere.text();
   });
 });

@@ -12,9 +12,14 @@ export async function listen(options: AppOptions): Promise<string> {
   return server.url;
 }
 
+/** Shuts the servers {@link listen} started down as SIGTERM does, runs in flight given `graceMs`. */
+export async function shutdownAll(graceMs = 0): Promise<void> {
+  await Promise.all(running.splice(0).map((s) => s.shutdown(graceMs)));
+}
+
 /** Stops every server {@link listen} started; call it from `afterEach`. */
-export async function stopAll(): Promise<void> {
-  await Promise.all(running.splice(0).map((s) => s.shutdown(0)));
+export function stopAll(): Promise<void> {
+  return shutdownAll(0);
 }
 
 /** What {@link rawGet} received. */
@@ -25,7 +30,11 @@ export interface RawResponse {
 }
 
 /** A GET with the path sent exactly as given: `fetch` would resolve `..` before sending it. */
-export function rawGet(base: string, path: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+export function rawGet(
+  base: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     const req = request({ host: hostname, port, path, method: 'GET', headers }, (res) => {

@@ -28,8 +28,10 @@ export interface DevCommandOptions {
  */
 export async function devCommand(raw: Record<string, unknown>, io: Io): Promise<number> {
   if (raw.ui === true) return devUi(raw, io);
-  if (raw.agent === undefined) throw new CliError('name the agent to chat with: agentctl dev <agent>', EXIT.usage);
-  if (raw.port !== undefined) throw new CliError('--port is for --ui (the terminal chat listens on nothing)', EXIT.usage);
+  if (raw.agent === undefined)
+    throw new CliError('name the agent to chat with: agentctl dev <agent>', EXIT.usage);
+  if (raw.port !== undefined)
+    throw new CliError('--port is for --ui (the terminal chat listens on nothing)', EXIT.usage);
   const options = raw as unknown as DevCommandOptions;
   parseAllowRules(options.allow ?? []); // a malformed --allow is a usage error before the watch starts
   const tty = io.stdinIsTTY;
@@ -91,7 +93,13 @@ export async function devCommand(raw: Record<string, unknown>, io: Io): Promise<
 }
 
 // The terminal chat's options have no meaning for the page.
-const CHAT_ONLY = { json: '--json', session: '--session', user: '--user', approveAll: '--approve-all', allow: '--allow' };
+const CHAT_ONLY = {
+  json: '--json',
+  session: '--session',
+  user: '--user',
+  approveAll: '--approve-all',
+  allow: '--allow',
+};
 
 /** `agentctl dev --ui [agent]`: `serve --watch --ui` on loopback; the page opens on `agent`. */
 async function devUi(raw: Record<string, unknown>, io: Io): Promise<number> {

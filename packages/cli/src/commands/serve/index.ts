@@ -14,8 +14,8 @@ import { pageDir } from '../../page-dir.js';
 import { openRuntime } from '../../project.js';
 import { connectQueue, queueSettings } from '../../queue-settings.js';
 import { projectSessionStore } from '../../session-store.js';
-import { untilStopped } from '../../until-stopped.js';
 import { traceSecrets } from '../../tracing.js';
+import { untilStopped } from '../../until-stopped.js';
 import { projectSource, type RuntimeLease } from './project-source.js';
 import { serveOptions } from './serve-options.js';
 
@@ -45,6 +45,8 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
     runTimeoutMs: options.runTimeoutMs,
     maxBodyBytes: options.maxBodyBytes,
     corsOrigins: options.corsOrigins,
+    // Without a token the server is on loopback (serveOptions sees to it): it answers only there.
+    localOnly: options.tokens.length === 0,
     pageDir: page,
     log: (entry) => io.stderr(formatAccessLog(entry, options.logFormat)),
     onInternalError: (error) =>
@@ -88,7 +90,10 @@ async function checkAgent(project: ServedProject, name: string): Promise<void> {
   held?.release();
   if (names.includes(name)) return;
   await project.close();
-  throw new CliError(`no agent named "${name}". Agents in this project: ${names.join(', ') || '(none)'}`, EXIT.usage);
+  throw new CliError(
+    `no agent named "${name}". Agents in this project: ${names.join(', ') || '(none)'}`,
+    EXIT.usage,
+  );
 }
 
 // With a queue URL, `async: true` runs go to the workers and any node streams their events.
@@ -171,7 +176,9 @@ async function watchedRuntime(raw: Record<string, unknown>, io: Io): Promise<Ser
     queue: normaliseQueue(undefined, io.env),
     acquire: () => {
       const held = live.acquire();
-      return held && { runtime: held.generation.runtime, generation: held.generation.id, release: held.release };
+      return (
+        held && { runtime: held.generation.runtime, generation: held.generation.id, release: held.release }
+      );
     },
     status,
     close: () => live.close(),

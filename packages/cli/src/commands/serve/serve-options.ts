@@ -1,4 +1,5 @@
 import { parseDuration } from '@agentctl/core';
+import { isLoopback } from '@agentctl/server';
 import { CliError, EXIT } from '../../cli-error.js';
 
 /** `agentctl serve` options after checking. */
@@ -15,13 +16,6 @@ export interface ServeOptions {
   watch: boolean;
   /** Serve the dev UI at /ui. */
   ui: boolean;
-}
-
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
-
-/** True for a host name or address that only this machine can reach. */
-export function isLoopback(host: string): boolean {
-  return LOOPBACK.test(host);
 }
 
 /**

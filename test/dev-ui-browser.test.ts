@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAS_CHROMIUM, launchChromium, screenshot, warnNoChromium } from './support/browser.js';
-import { REPO, removeTempDirs, tempDir } from './support/cli.js';
+import { agentctl, REPO, removeTempDirs, tempDir } from './support/cli.js';
 import { type LongRunning, startLongRunning } from './support/long-running.js';
 
 // The dev UI in a real browser: the BUILT `agentctl dev --ui` on a copy of the example project
@@ -33,6 +33,14 @@ script:
   - tool_calls: [{ id: ask_city, name: user_input, arguments: { question: Which city?, choices: [Oslo, Lima] } }]
   - text: Noted.
 `;
+// The same question from offline/auto, which keeps no state: a run paused by one process (the CLI)
+// resumes in another (the server) with the same answers, as a real model would.
+const SURVEYOR = `kind: agent
+name: surveyor
+description: Asks the person, on the stateless offline/auto model
+model: offline/auto
+tools: [{ builtin: user_input }]
+`;
 
 let project: string;
 let dev: LongRunning;
@@ -52,6 +60,7 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI in Chromium', () => {
     await rm(join(project, 'agents/files.yaml'));
     await writeFile(join(project, 'agents/hello.yaml'), HELLO);
     await writeFile(join(project, 'agents/asker.yaml'), ASKER);
+    await writeFile(join(project, 'agents/surveyor.yaml'), SURVEYOR);
     dev = await startLongRunning(
       project,
       ['dev', '--ui', '--port', '0'],
@@ -193,6 +202,31 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI in Chromium', () => {
       'Oslo, by the fjord',
     );
     expect(await page.locator('.bubble.assistant').last().textContent()).toContain('Noted.');
+  });
+
+  it('opens a session paused by `agentctl run` in the chat, with its conversation, and answers it there', async () => {
+    const paused = await agentctl(['run', 'surveyor', 'plan a trip', '--session', 'from-the-cli'], {
+      cwd: project,
+    });
+    expect(paused.code, paused.stderr).toBe(0);
+    expect(paused.stderr).toContain('user_input(');
+    await page.goto(`${new URL(url).origin}/ui/#view=sessions&session=from-the-cli`);
+    const open = page.locator('.timeline a.continue');
+    await open.waitFor(WAIT);
+    expect(await open.textContent()).toBe('waiting for a decision: open in the chat');
+    await open.click();
+    await page.locator('.chat-view:not([hidden])').waitFor(WAIT);
+    expect(await page.locator('.session-label code').textContent()).toBe('from-the-cli');
+    await page.locator('.bubble.user', { hasText: 'plan a trip' }).waitFor(WAIT);
+    const question = page.locator('.decision');
+    await question.waitFor(WAIT);
+    await question.getByRole('textbox', { name: 'Answer' }).fill('Lima');
+    await question.getByRole('button', { name: 'Answer' }).click();
+    await page.locator('.run-end[data-status="complete"]').waitFor(WAIT);
+    const show = await agentctl(['sessions', 'show', 'from-the-cli'], { cwd: project });
+    expect(show.stdout, show.stderr).toContain('← user_input: Lima');
+    expect(show.stdout).toMatch(/\(run ended: paused\)[\s\S]*← user_input: Lima/);
+    expect(await page.locator('.bubble.user').allTextContents()).toEqual(['plan a trip']);
   });
 
   it('keeps one session across messages', async () => {

@@ -80,7 +80,7 @@ function route(): void {
   for (const link of nav.querySelectorAll<HTMLElement>('[data-nav]'))
     link.classList.toggle('current', link.dataset.nav === where.view);
   document.title = `${titles[where.view]} · agentctl`;
-  if (where.view === 'chat') chat.show(where.agent);
+  if (where.view === 'chat') chat.show(where.agent, where.session);
   if (where.view === 'sessions') void sessions.show(where.session).catch(report);
 }
 

@@ -1,5 +1,5 @@
-import { postStream } from '../api.js';
-import type { AgentEvent, AgentNode, EventOf, PendingApproval, ToolCall } from '../api-types.js';
+import { getJson, postStream } from '../api.js';
+import type { AgentEvent, AgentNode, EventOf, PendingApproval, SessionView, ToolCall } from '../api-types.js';
 import { h, replace } from '../dom.js';
 import { formatDuration, formatJson, formatUsage } from '../format.js';
 import { formatRoute } from '../route.js';
@@ -8,7 +8,8 @@ import { formatRoute } from '../route.js';
  * A chat with one agent: each message is a run (`POST /agents/:agent/runs`, continuing the session),
  * its events streamed into the log as they come: text as it is written, tool calls with their
  * results, transfers; a paused run asks here for approve/deny or an answer, sent as decisions
- * (`POST /sessions/:id/decisions`) whose resumed run streams the same way.
+ * (`POST /sessions/:id/decisions`) whose resumed run streams the same way. An existing session
+ * (one paused by `agentctl run`, say) opens with its conversation, and its waiting calls to decide.
  */
 export class ChatView {
   readonly element = h('section', { class: 'view chat-view', 'data-view': 'chat' });
@@ -16,6 +17,9 @@ export class ChatView {
   #agent: string | undefined;
   #session: string | undefined;
   #busy = false;
+  #running: Promise<void> = Promise.resolve();
+  // While a stored session's events are replayed: messages are shown whole, old pauses not asked again.
+  #replaying = false;
   #select = h('select', { 'aria-label': 'Agent', onchange: () => this.#choose(this.#select.value) });
   #sessionLabel = h('span', { class: 'session-label muted' });
   #log = h('div', { class: 'chat-log', role: 'log', 'aria-live': 'polite' });
@@ -51,7 +55,18 @@ export class ChatView {
         { class: 'view-head' },
         h('h2', {}, 'Chat'),
         h('label', {}, 'with ', this.#select),
-        h('button', { type: 'button', onclick: () => this.#reset() }, 'New session'),
+        h(
+          'button',
+          {
+            type: 'button',
+            onclick: () => {
+              this.#reset();
+              if (this.#agent)
+                history.replaceState(null, '', formatRoute({ view: 'chat', agent: this.#agent }));
+            },
+          },
+          'New session',
+        ),
         this.#sessionLabel,
       ),
       this.#log,
@@ -71,18 +86,39 @@ export class ChatView {
     if (!this.#agent && chosen) this.#agent = chosen;
   }
 
-  /** Opens the chat with `agent` (a new session when it changes). */
-  show(agent: string | undefined): void {
-    if (agent && agent !== this.#agent) this.#choose(agent);
+  /** Opens the chat with `agent` (a new session when it changes), or continues `session`. */
+  show(agent: string | undefined, session?: string): void {
+    if (agent && agent !== this.#agent) this.#choose(agent, session);
+    else if (session && session !== this.#session) this.#open(session);
     this.#input.focus();
   }
 
-  #choose(agent: string): void {
-    if (agent === this.#agent) return;
+  #choose(agent: string, session?: string): void {
+    if (agent === this.#agent && !session) return;
     this.#agent = agent;
     this.#select.value = agent;
+    if (session) return this.#open(session);
     this.#reset();
     history.replaceState(null, '', formatRoute({ view: 'chat', agent }));
+  }
+
+  #open(session: string): void {
+    this.#reset();
+    this.#session = session;
+    this.#showSession();
+    this.#log.replaceChildren();
+    getJson<SessionView>(`/sessions/${encodeURIComponent(session)}`)
+      .then((view) => {
+        this.#replaying = true;
+        try {
+          for (const event of view.events) this.#onEvent(event);
+        } finally {
+          this.#replaying = false;
+          this.#bubble = undefined;
+        }
+        if (view.paused && view.pending.length > 0) this.#add(this.#decisions(view.pending));
+      })
+      .catch((error: Error) => this.#add(h('div', { class: 'line error' }, `Failed: ${error.message}`)));
   }
 
   #reset(): void {
@@ -119,7 +155,14 @@ export class ChatView {
     });
   }
 
-  async #stream(path: string, body: unknown): Promise<void> {
+  // One run at a time: decisions taken while the paused run's stream is still closing wait for it
+  // (the server refuses a second run on a session that is still running).
+  #stream(path: string, body: unknown): Promise<void> {
+    this.#running = this.#running.then(() => this.#streamNow(path, body));
+    return this.#running;
+  }
+
+  async #streamNow(path: string, body: unknown): Promise<void> {
     this.#setBusy(true);
     try {
       await postStream(
@@ -162,9 +205,22 @@ export class ChatView {
         );
         this.#bubble.append(event.text);
         break;
-      case 'message':
+      case 'message': {
+        const { message } = event;
+        if (this.#replaying && message.role === 'user' && message.content)
+          this.#add(h('div', { class: 'bubble user' }, message.content));
+        if (this.#replaying && message.role === 'assistant' && message.content)
+          this.#add(
+            h(
+              'div',
+              { class: 'bubble assistant', 'data-author': event.author },
+              h('span', { class: 'author' }, event.author),
+              message.content,
+            ),
+          );
         this.#bubble = undefined;
         break;
+      }
       case 'tool_call':
         this.#bubble = undefined;
         this.#toolCall(event.call);
@@ -181,7 +237,7 @@ export class ChatView {
           if (status)
             status.textContent = item.kind === 'input' ? 'waiting for your answer' : 'waiting for approval';
         }
-        this.#add(this.#decisions(event.pending));
+        if (!this.#replaying) this.#add(this.#decisions(event.pending));
         break;
       case 'error':
         this.#add(h('div', { class: 'line error' }, `${event.code}: ${event.message}`));

@@ -33,8 +33,12 @@ export class SessionsView {
 
   /** Reloads the list and shows `session`'s timeline (or a prompt to pick one). */
   async show(session: string | undefined): Promise<void> {
+    // Never another session's timeline under this one's name while it loads.
+    if (session !== this.#shown) replace(this.#detail, h('p', { class: 'muted' }, 'Loading…'));
     this.#shown = session;
     const { sessions } = await getJson<{ sessions: SessionSummary[] }>('/sessions');
+    // A later show() won the race: its answer is the one to draw.
+    if (session !== this.#shown) return;
     this.#sessions = sessions;
     replace(
       this.#list,
@@ -60,6 +64,7 @@ export class SessionsView {
       return;
     }
     const view = await getJson<SessionView>(`/sessions/${encodeURIComponent(session)}`);
+    if (session !== this.#shown) return;
     replace(
       this.#detail,
       h(
@@ -73,7 +78,12 @@ export class SessionsView {
             '← the calling session',
           ),
         view.agent &&
-          h('a', { href: formatRoute({ view: 'chat', agent: view.agent }) }, `chat with ${view.agent}`),
+          !view.parentId &&
+          h(
+            'a',
+            { class: 'continue', href: formatRoute({ view: 'chat', agent: view.agent, session: view.id }) },
+            view.paused ? 'waiting for a decision: open in the chat' : 'continue in the chat',
+          ),
       ),
       buildTimeline(view.events).map((invocation) => this.#invocation(invocation, view.id)),
       Object.keys(view.state).length > 0 &&

@@ -97,7 +97,10 @@ export class ChatView {
     if (agent === this.#agent && !session) return;
     this.#agent = agent;
     this.#select.value = agent;
-    if (session) return this.#open(session);
+    if (session) {
+      this.#open(session);
+      return;
+    }
     this.#reset();
     history.replaceState(null, '', formatRoute({ view: 'chat', agent }));
   }

@@ -41,6 +41,21 @@ description: Asks the person, on the stateless offline/auto model
 model: offline/auto
 tools: [{ builtin: user_input }]
 `;
+// A model that writes slowly, word by word: the page shows the words as they come.
+const SLOW = `kind: agent
+name: slow
+description: Answers word by word
+model: slow_script
+---
+kind: model
+name: slow_script
+provider: offline
+model: script
+script:
+  - fallback: true
+    text: one two three four five six
+    delay_ms: 150
+`;
 
 let project: string;
 let dev: LongRunning;
@@ -61,6 +76,7 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI in Chromium', () => {
     await writeFile(join(project, 'agents/hello.yaml'), HELLO);
     await writeFile(join(project, 'agents/asker.yaml'), ASKER);
     await writeFile(join(project, 'agents/surveyor.yaml'), SURVEYOR);
+    await writeFile(join(project, 'agents/slow.yaml'), SLOW);
     dev = await startLongRunning(
       project,
       ['dev', '--ui', '--port', '0'],
@@ -124,7 +140,7 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI in Chromium', () => {
 
     await approval.getByRole('button', { name: 'Approve' }).click();
     await page.locator('.run-end[data-status="complete"]').waitFor(WAIT);
-    expect(await page.locator('.bubble.assistant').last().textContent()).toContain(
+    expect(await page.locator('.bubble.assistant .text').last().textContent()).toBe(
       'Indexed 2 notes in INDEX.md.',
     );
     await expect
@@ -201,7 +217,7 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI in Chromium', () => {
     expect(await page.locator('.tool-call[data-call="ask_city"] .result').textContent()).toContain(
       'Oslo, by the fjord',
     );
-    expect(await page.locator('.bubble.assistant').last().textContent()).toContain('Noted.');
+    expect(await page.locator('.bubble.assistant .text').last().textContent()).toBe('Noted.');
   });
 
   it('opens a session paused by `agentctl run` in the chat, with its conversation, and answers it there', async () => {
@@ -227,6 +243,28 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI in Chromium', () => {
     expect(show.stdout, show.stderr).toContain('← user_input: Lima');
     expect(show.stdout).toMatch(/\(run ended: paused\)[\s\S]*← user_input: Lima/);
     expect(await page.locator('.bubble.user').allTextContents()).toEqual(['plan a trip']);
+  });
+
+  it('shows the text while the model writes it, before the run ends', async () => {
+    await page.goto(`${new URL(url).origin}/ui/#agent=slow`);
+    await page.locator('.chat-view:not([hidden])').waitFor(WAIT);
+    await page.locator('.chat-form textarea').fill('count');
+    await page.locator('.chat-form button[type=submit]').click();
+    // Checked inside the page at every frame: some words shown, not all, and the run still going.
+    await page.waitForFunction(
+      () => {
+        const text = document.querySelector('.chat-view .bubble.assistant .text')?.textContent ?? '';
+        return (
+          text.includes('one') && !text.includes('six') && !document.querySelector('.chat-view .run-end')
+        );
+      },
+      null,
+      { ...WAIT, polling: 'raf' },
+    );
+    await page.locator('.run-end[data-status="complete"]').waitFor(WAIT);
+    expect(await page.locator('.bubble.assistant .text').last().textContent()).toBe(
+      'one two three four five six',
+    );
   });
 
   it('keeps one session across messages', async () => {

@@ -199,13 +199,7 @@ export class ChatView {
           this.#add(h('div', { class: 'line agent' }, `${event.agent} is answering`));
         break;
       case 'text_delta':
-        this.#bubble ??= this.#add(
-          h(
-            'div',
-            { class: 'bubble assistant', 'data-author': event.author },
-            h('span', { class: 'author' }, event.author),
-          ),
-        );
+        this.#bubble ??= this.#assistant(event.author);
         this.#bubble.append(event.text);
         break;
       case 'message': {
@@ -213,14 +207,7 @@ export class ChatView {
         if (this.#replaying && message.role === 'user' && message.content)
           this.#add(h('div', { class: 'bubble user' }, message.content));
         if (this.#replaying && message.role === 'assistant' && message.content)
-          this.#add(
-            h(
-              'div',
-              { class: 'bubble assistant', 'data-author': event.author },
-              h('span', { class: 'author' }, event.author),
-              message.content,
-            ),
-          );
+          this.#assistant(event.author).append(message.content);
         this.#bubble = undefined;
         break;
       }
@@ -258,6 +245,20 @@ export class ChatView {
         break;
       }
     }
+  }
+
+  // A new answer of `author`; returns where its text goes.
+  #assistant(author: string): HTMLElement {
+    const text = h('span', { class: 'text' });
+    this.#add(
+      h(
+        'div',
+        { class: 'bubble assistant', 'data-author': author },
+        h('span', { class: 'author' }, author),
+        text,
+      ),
+    );
+    return text;
   }
 
   #toolCall(call: ToolCall): void {

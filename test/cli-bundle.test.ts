@@ -1,10 +1,18 @@
-import { execFile } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, exampleProject, fixtureProject, parseNdjson, REPO, removeTempDirs } from './support/cli.js';
+import {
+  cliEnv,
+  exampleProject,
+  fixtureProject,
+  parseNdjson,
+  REPO,
+  removeTempDirs,
+  tempProject,
+} from './support/cli.js';
 
 const run = promisify(execFile);
 
@@ -62,6 +70,39 @@ describe('the bundled CLI', () => {
     const built = await agentctlFrom(entries.build, ['validate'], project);
     expect(bundled.code).toBe(1);
     expect(bundled).toEqual(built);
+  });
+
+  it('serves the dev UI page it finds through @agentctl/ui, as the build does', async () => {
+    // No module tool: a worker started under `-e --input-type=module` would read its code as ESM.
+    const project = await tempProject({
+      'agents/hello.yaml': 'kind: agent\nname: hello\nmodel: offline/echo\n',
+    });
+    const code = `const { main } = await import(${JSON.stringify(entries.bundle)}); process.exitCode = await main(['node', 'agentctl', 'dev', '--ui', 'hello', '--port', '0']);`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
+      cwd: project,
+      env: cliEnv({ AGENTCTL_UI_DIR: undefined }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let stdout = '';
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+      });
+      const address = await new Promise<string>((resolve, reject) => {
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          stdout += chunk;
+          const match = /ui: (http:\/\/\S+)\n/.exec(stdout);
+          if (match) resolve(match[1]);
+        });
+        child.on('close', (exit) => reject(new Error(`exited with ${exit}: ${stderr}`)));
+      });
+      const page = await fetch(new URL('/ui/', address));
+      expect(page.status).toBe(200);
+      expect(await page.text()).toBe(await readFile(join(REPO, 'packages/ui/dist/index.html'), 'utf8'));
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 
   it('prints the schema the packages hold', async () => {

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { agentctl, REPO, removeTempDirs, tempProject } from './support/cli.js';
@@ -124,6 +124,24 @@ describe('agentctl dev --ui', () => {
     const session = await (await fetch(`${base}/sessions/${result.sessionId}`)).json();
     const usage = session.events.find((e: { type: string }) => e.type === 'usage');
     expect(usage).toMatchObject({ model: 'echo', duration: expect.any(Number) });
+  });
+
+  it("serves @agentctl/ui's built page, found through the CLI's dependency", async () => {
+    const root = await tempProject({ 'agents/hello.yaml': HELLO });
+    const dev = await devUi(root, ['hello'], { AGENTCTL_UI_DIR: undefined });
+    const base = new URL(dev.url).origin;
+    const page = await fetch(`${base}/ui/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    const html = await page.text();
+    expect(html).toBe(await readFile(join(REPO, 'packages/ui/dist/index.html'), 'utf8'));
+    const script = /src="\.?\/?([^"]*app-[A-Z0-9]{8}\.js)"/.exec(html);
+    expect(script, html).not.toBeNull();
+    const asset = await fetch(`${base}/ui/${script![1].replace(/^ui\//, '')}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    await asset.text();
   });
 
   it('refuses what it cannot do, with a clear message and exit 2', async () => {

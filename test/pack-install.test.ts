@@ -1,6 +1,6 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { publint } from 'publint';
@@ -149,6 +149,42 @@ export const add = defineTool<{ a: number; b: number }>({
       expect(validate.stdout).toContain('modle');
     } finally {
       await rename(`${entry}.away`, entry);
+    }
+  });
+
+  it('serves the dev UI from the installed @agentctl/ui', async () => {
+    const project = join(app, 'ui-project');
+    await mkdir(join(project, 'agents'), { recursive: true });
+    await writeFile(
+      join(project, 'agents/assistant.yaml'),
+      'kind: agent\nname: assistant\nmodel: offline/echo\n',
+    );
+    const child = spawn(bin, ['dev', '--ui', 'assistant', '--port', '0'], {
+      cwd: project,
+      env: cliEnv({ AGENTCTL_UI_DIR: undefined }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let stdout = '';
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+      });
+      const address = await new Promise<string>((resolve, reject) => {
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          stdout += chunk;
+          const match = /ui: (http:\/\/\S+)\n/.exec(stdout);
+          if (match) resolve(match[1]);
+        });
+        child.on('close', (exit) => reject(new Error(`exited with ${exit}: ${stderr}`)));
+      });
+      expect(address).toMatch(/\/ui\/#agent=assistant$/);
+      const page = await fetch(new URL('/ui/', address));
+      expect(page.status).toBe(200);
+      const installedPage = join(app, 'node_modules/@agentctl/ui/dist/index.html');
+      expect(await page.text()).toBe(await readFile(installedPage, 'utf8'));
+    } finally {
+      child.kill('SIGKILL');
     }
   });
 

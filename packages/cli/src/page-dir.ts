@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CliError, EXIT } from './cli-error.js';
 
 const PACKAGE = '@agentctl/ui';
@@ -22,7 +23,13 @@ export function pageDir(
     return chosen;
   }
   // By the package's folder rather than require.resolve: the page is files, not a module entry.
-  const bases = createRequire(from).resolve.paths(PACKAGE) ?? [];
+  // Only the node_modules folders above the CLI, where a package manager puts its dependencies:
+  // not NODE_PATH nor the global folders, which would serve whatever page happens to be there.
+  const start = dirname(from.startsWith('file:') ? fileURLToPath(from) : from);
+  const bases = (createRequire(from).resolve.paths(PACKAGE) ?? []).filter((base) => {
+    const above = dirname(base);
+    return start === above || start.startsWith(`${above}${sep}`) || above === sep;
+  });
   const found = bases.map((base) => join(base, PACKAGE)).find((dir) => existsSync(join(dir, 'package.json')));
   if (!found)
     throw new CliError(

@@ -4,7 +4,10 @@ import type { AgentNode } from './api-types.js';
 export interface GraphEdge {
   from: string;
   to: string;
-  /** `sub`: a sub-agent; `tool`: an agent called as a tool; `transfer`: a transfer not already a sub-agent edge. */
+  /**
+   * `sub`: a sub-agent; `tool`: an agent called as a tool; `transfer`: a transfer not already a
+   * sub-agent edge (one per pair of peers that transfer both ways).
+   */
   kind: 'sub' | 'tool' | 'transfer';
 }
 
@@ -29,9 +32,12 @@ export function layoutGraph(agents: readonly AgentNode[]): GraphLayout {
   for (const agent of agents) {
     for (const to of agent.subAgents) if (byName.has(to)) edges.push({ from: agent.name, to, kind: 'sub' });
     for (const to of agent.agentTools) if (byName.has(to)) edges.push({ from: agent.name, to, kind: 'tool' });
-    for (const to of agent.transfers)
-      if (byName.has(to) && !agent.subAgents.includes(to))
+    for (const to of agent.transfers) {
+      // Peers transfer both ways: one edge says it.
+      const back = edges.some((e) => e.kind === 'transfer' && e.from === to && e.to === agent.name);
+      if (byName.has(to) && !agent.subAgents.includes(to) && !back)
         edges.push({ from: agent.name, to, kind: 'transfer' });
+    }
   }
   const children = new Map<string, string[]>();
   const hasParent = new Set<string>();

@@ -102,7 +102,7 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI in Chromium', () => {
     expect(page.url()).not.toContain('token=');
     const triage = page.locator('[data-agent="triage"]');
     await triage.waitFor(WAIT);
-    await expect.poll(() => triage.textContent()).toContain('agents/triage.yaml:4:7');
+    expect(await triage.textContent()).toContain('agents/triage.yaml:4:7');
     expect(await triage.textContent()).toContain('Routes support questions to the right specialist');
     expect(await page.locator('[data-agent="billing"]').textContent()).toContain(
       'transfers to: triage, tech',

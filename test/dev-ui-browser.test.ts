@@ -185,7 +185,7 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI in Chromium', () => {
     );
     await models.first().locator('summary').click();
     expect(await models.first().textContent()).toContain(
-      'Request: the conversation up to this call (1 messages)',
+      'Request: the conversation up to this call (1 message)',
     );
     expect(await models.first().locator('.message.role-assistant').textContent()).toContain('todo(');
 

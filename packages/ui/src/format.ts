@@ -27,3 +27,8 @@ export function formatTime(epochMs: number): string {
 export function formatJson(value: unknown): string {
   return JSON.stringify(value, null, 2) ?? String(value);
 }
+
+/** `1 message`, `2 messages`. */
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

@@ -4,6 +4,7 @@ import './styles.css';
 import { getJson, whenUnauthorized } from './api.js';
 import type { ProjectStatus, ProjectView } from './api-types.js';
 import { h, replace } from './dom.js';
+import { plural } from './format.js';
 import { formatRoute, parseRoute, VIEWS, type View } from './route.js';
 import { StatusFeed } from './status-feed.js';
 import { ChatView } from './views/chat-view.js';
@@ -62,7 +63,7 @@ function showStatus(status: ProjectStatus): void {
   badge.className = `status-badge ${status.ok ? 'ok' : 'broken'}`;
   badge.textContent = status.ok
     ? `generation ${status.generation ?? '–'}`
-    : `broken save · ${status.diagnostics.length} problem${status.diagnostics.length === 1 ? '' : 's'}`;
+    : `broken save · ${plural(status.diagnostics.length, 'problem')}`;
   reload.render(status);
   // A new generation may have new agents: the graph and the chat's list follow it.
   loading = (loading ?? Promise.resolve())

@@ -49,6 +49,7 @@ export interface Invocation {
   id: string;
   input?: string;
   start: number;
+  /** How the last run ended; `duration` adds up the runs of a resumed invocation. */
   end?: { status: string; output: string; duration: number; usage: UsageStats };
   entries: TimelineEntry[];
 }
@@ -89,10 +90,11 @@ export function buildTimeline(events: readonly AgentEvent[]): Invocation[] {
         }
         break;
       case 'run_end':
+        // A resumed invocation ran twice: its time is both runs' (not the wait for a person between).
         invocation.end = {
           status: event.status,
           output: event.output,
-          duration: event.duration,
+          duration: (invocation.end?.duration ?? 0) + event.duration,
           usage: event.usage,
         };
         break;

@@ -71,7 +71,7 @@ describe('buildTimeline', () => {
     expect(first).toMatchObject({
       id: 'inv1',
       input: 'refund order 7',
-      end: { status: 'complete', output: 'Done.' },
+      end: { status: 'complete', output: 'Done.', duration: 390 },
     });
     expect(second).toMatchObject({
       id: 'inv2',

@@ -1,7 +1,7 @@
 import { getJson } from '../api.js';
 import type { Message, SessionSummary, SessionView } from '../api-types.js';
 import { type Child, h, replace } from '../dom.js';
-import { formatDuration, formatJson, formatTime, formatUsage } from '../format.js';
+import { formatDuration, formatJson, formatTime, formatUsage, plural } from '../format.js';
 import { formatRoute } from '../route.js';
 import { buildTimeline, type Invocation, type TimelineEntry } from '../timeline.js';
 
@@ -142,7 +142,11 @@ export class SessionsView {
             h('strong', {}, entry.model ?? entry.agent),
             ` ${entry.agent} · ${formatUsage(entry.usage)} · ${formatDuration(entry.duration)}`,
           ],
-          h('h4', {}, `Request: the conversation up to this call (${entry.request.length} messages)`),
+          h(
+            'h4',
+            {},
+            `Request: the conversation up to this call (${plural(entry.request.length, 'message')})`,
+          ),
           h('ol', { class: 'messages' }, entry.request.map(message)),
           h('h4', {}, 'Response'),
           entry.response ? message(entry.response) : h('p', { class: 'muted' }, 'none recorded'),

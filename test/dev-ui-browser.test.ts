@@ -41,6 +41,20 @@ description: Asks the person, on the stateless offline/auto model
 model: offline/auto
 tools: [{ builtin: user_input }]
 `;
+// A command tool (which asks before it runs, by default) on offline/auto, which calls every tool once.
+const SHELL = `kind: agent
+name: shell_user
+description: Runs a command, once allowed
+model: offline/auto
+tools: [announce]
+---
+kind: tool
+name: announce
+description: Prints a line
+parameters: { type: object, properties: { line: { type: string } }, required: [line] }
+command: { argv: [echo, "{{ args.line }}"] }
+`;
+
 // A model that writes slowly, word by word: the page shows the words as they come.
 const SLOW = `kind: agent
 name: slow
@@ -77,6 +91,7 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI in Chromium', () => {
     await writeFile(join(project, 'agents/asker.yaml'), ASKER);
     await writeFile(join(project, 'agents/surveyor.yaml'), SURVEYOR);
     await writeFile(join(project, 'agents/slow.yaml'), SLOW);
+    await writeFile(join(project, 'agents/shell.yaml'), SHELL);
     dev = await startLongRunning(
       project,
       ['dev', '--ui', '--port', '0'],
@@ -199,6 +214,20 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI in Chromium', () => {
       await page.locator('.entry-tool summary .tool-name, .entry-tool summary strong').allTextContents(),
     ).toEqual(['todo', 'shell', 'shell', 'read_file', 'write_file', 'todo']);
     await screenshot(page, 'timeline');
+  });
+
+  it('denies a call in the page: the tool does not run and the model hears it was denied', async () => {
+    await page.goto(`${new URL(url).origin}/ui/#agent=shell_user`);
+    await page.locator('.chat-view:not([hidden])').waitFor(WAIT);
+    await page.locator('.chat-form textarea').fill('announce something');
+    await page.locator('.chat-form button[type=submit]').click();
+    const approval = page.locator('.decision', { hasText: 'announce' });
+    await approval.waitFor(WAIT);
+    await approval.getByRole('button', { name: 'Deny' }).click();
+    await page.locator('.run-end[data-status="complete"]').waitFor(WAIT);
+    const card = page.locator('.tool-call', { hasText: 'announce' });
+    expect(await card.getAttribute('class')).toContain('failed');
+    expect(await card.locator('.result').textContent()).toMatch(/denied/i);
   });
 
   it('asks for an answer in the page when a tool asks the person, and the answer becomes its result', async () => {

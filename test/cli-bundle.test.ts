@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,6 +13,7 @@ import {
   removeTempDirs,
   tempProject,
 } from './support/cli.js';
+import { startLongRunning } from './support/long-running.js';
 
 const run = promisify(execFile);
 
@@ -77,31 +78,20 @@ describe('the bundled CLI', () => {
     const project = await tempProject({
       'agents/hello.yaml': 'kind: agent\nname: hello\nmodel: offline/echo\n',
     });
-    const code = `const { main } = await import(${JSON.stringify(entries.bundle)}); process.exitCode = await main(['node', 'agentctl', 'dev', '--ui', 'hello', '--port', '0']);`;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
-      cwd: project,
-      env: cliEnv({ AGENTCTL_UI_DIR: undefined }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const code = `const { main } = await import(${JSON.stringify(entries.bundle)}); process.exitCode = await main(['node', 'agentctl', ...process.argv.slice(1)]);`;
+    const dev = await startLongRunning(
+      project,
+      ['dev', '--ui', 'hello', '--port', '0'],
+      { AGENTCTL_UI_DIR: undefined },
+      /ui: (http:\/\/\S+)\n/,
+      [process.execPath, '--input-type=module', '-e', code],
+    );
     try {
-      let stdout = '';
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-        stderr += chunk;
-      });
-      const address = await new Promise<string>((resolve, reject) => {
-        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-          stdout += chunk;
-          const match = /ui: (http:\/\/\S+)\n/.exec(stdout);
-          if (match) resolve(match[1]);
-        });
-        child.on('close', (exit) => reject(new Error(`exited with ${exit}: ${stderr}`)));
-      });
-      const page = await fetch(new URL('/ui/', address));
+      const page = await fetch(new URL('/ui/', dev.match[1]));
       expect(page.status).toBe(200);
       expect(await page.text()).toBe(await readFile(join(REPO, 'packages/ui/dist/index.html'), 'utf8'));
     } finally {
-      child.kill('SIGKILL');
+      await dev.stop('SIGKILL');
     }
   });
 

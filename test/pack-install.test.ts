@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, REPO, removeTempDirs, tempDir } from './support/cli.js';
+import { startLongRunning } from './support/long-running.js';
 import { startOtlpReceiver } from './support/otlp-receiver.js';
 
 const run = promisify(execFile);
@@ -159,32 +160,21 @@ export const add = defineTool<{ a: number; b: number }>({
       join(project, 'agents/assistant.yaml'),
       'kind: agent\nname: assistant\nmodel: offline/echo\n',
     );
-    const child = spawn(bin, ['dev', '--ui', 'assistant', '--port', '0'], {
-      cwd: project,
-      env: cliEnv({ AGENTCTL_UI_DIR: undefined }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const dev = await startLongRunning(
+      project,
+      ['dev', '--ui', 'assistant', '--port', '0'],
+      { AGENTCTL_UI_DIR: undefined },
+      /ui: (http:\/\/\S+)\n/,
+      [bin],
+    );
     try {
-      let stdout = '';
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-        stderr += chunk;
-      });
-      const address = await new Promise<string>((resolve, reject) => {
-        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-          stdout += chunk;
-          const match = /ui: (http:\/\/\S+)\n/.exec(stdout);
-          if (match) resolve(match[1]);
-        });
-        child.on('close', (exit) => reject(new Error(`exited with ${exit}: ${stderr}`)));
-      });
-      expect(address).toMatch(/\/ui\/#agent=assistant$/);
-      const page = await fetch(new URL('/ui/', address));
+      expect(dev.match[1]).toMatch(/\/ui\/#agent=assistant$/);
+      const page = await fetch(new URL('/ui/', dev.match[1]));
       expect(page.status).toBe(200);
       const installedPage = join(app, 'node_modules/@agentctl/ui/dist/index.html');
       expect(await page.text()).toBe(await readFile(installedPage, 'utf8'));
     } finally {
-      child.kill('SIGKILL');
+      await dev.stop('SIGKILL');
     }
   });
 

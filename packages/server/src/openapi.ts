@@ -90,7 +90,11 @@ export const OPENAPI_DOCUMENT = {
           name: { type: 'string' },
           type: { type: 'string', description: 'llm, sequential, parallel, loop, a2a' },
           description: { type: 'string' },
-          model: { type: 'string', description: 'the model as the YAML names it' },
+          model: {
+            type: 'string',
+            description:
+              "the model as the YAML names it (the project's defaults.model for an LLM agent without one)",
+          },
           source: { $ref: '#/components/schemas/SourcePosition' },
           parent: { type: 'string', description: 'an inline sub-agent: the agent it is written in' },
           subAgents: { type: 'array', items: { type: 'string' } },

@@ -50,7 +50,9 @@ function agentNode(entry: SpecEntry<AgentSpec>, specs: ProjectSpecs, compiled: A
     runnable: compiled !== undefined,
   };
   if (spec.description) node.description = spec.description;
-  if (typeof spec.model === 'string') node.model = spec.model;
+  // An LLM agent without a model of its own runs on the project's default.
+  const model = spec.model ?? (type === 'llm' ? specs.project?.spec.defaults?.model : undefined);
+  if (typeof model === 'string') node.model = model;
   if (entry.parent) node.parent = entry.parent;
   for (const [i, ref] of (spec.tools ?? []).entries())
     addTool(node, ref, () => position(entry.file, entry.locate(['tools', i])), specs);

@@ -31,7 +31,6 @@ disallow_transfer_to_peers: true
 ---
 kind: agent
 name: summarizer
-model: offline/echo
 `;
 const REPORT = `kind: agent
 name: report
@@ -65,7 +64,8 @@ mcp: { command: node, args: [${JSON.stringify(MCP_SERVER)}, .] }
 let project: CompiledProject;
 beforeAll(async () => {
   project = await compileYaml({
-    'agentctl.yaml': 'kind: project\nname: graph\n',
+    'agentctl.yaml': 'kind: project\nname: graph\ndefaults: { model: house }\n',
+    'agents/models.yaml': 'kind: model\nname: house\nprovider: offline\nmodel: echo\n',
     'agents/desk.yaml': DESK,
     'agents/report.yaml': REPORT,
     'agents/tools.yaml': TOOLS,
@@ -151,6 +151,9 @@ describe('GET /project', () => {
       transfers: [],
     });
     expect(agent('draft').transfers).toEqual([]);
+    // Without a model of its own, an LLM agent shows the project's default; a workflow shows none.
+    expect(agent('summarizer').model).toBe('house');
+    expect(agent('report').model).toBeUndefined();
     expect(agent('review').runnable).toBe(false);
   });
 

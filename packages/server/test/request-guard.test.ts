@@ -1,15 +1,8 @@
-import { createAgent, InMemorySessionStore, offline } from '@agentctl/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentSource } from '../src/agent-source.js';
+import { echoSource } from './support/echo-source.js';
 import { listen, rawGet, stopAll } from './support/listen.js';
 
-const store = new InMemorySessionStore();
-const echo = createAgent({ name: 'echo', provider: offline('echo') });
-const source: AgentSource = {
-  list: () => [{ name: 'echo' }],
-  lease: (name) => (name === 'echo' ? { agent: echo, store, release: () => undefined } : undefined),
-  stores: async () => [store],
-};
+const source = echoSource();
 // What a page on another site can send without asking first: a plain-text POST.
 const simplePost = (headers: Record<string, string> = {}) => ({
   method: 'POST',
@@ -25,7 +18,7 @@ describe('requests from other web sites', () => {
     const foreign = await fetch(`${url}/agents/echo/runs`, simplePost({ origin: 'https://evil.example' }));
     expect(foreign.status).toBe(403);
     expect(await foreign.json()).toMatchObject({ error: { code: 'forbidden' } });
-    expect(await store.list()).toEqual([]);
+    expect(await source.store.list()).toEqual([]);
     const allowed = await fetch(`${url}/agents/echo/runs`, simplePost({ origin: 'https://app.example' }));
     expect(await allowed.json()).toMatchObject({ status: 'complete' });
     const own = await fetch(`${url}/agents/echo/runs`, simplePost({ origin: url }));

@@ -1,18 +1,11 @@
 import { fileURLToPath } from 'node:url';
-import { createAgent, InMemorySessionStore, offline } from '@agentctl/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentSource } from '../src/agent-source.js';
+import { echoSource } from './support/echo-source.js';
 import { listen, stopAll } from './support/listen.js';
 
 const PAGE = fileURLToPath(new URL('./fixtures/page', import.meta.url));
 const TOKEN = 's3cret/token';
-const store = new InMemorySessionStore();
-const echo = createAgent({ name: 'echo', provider: offline('echo') });
-const source: AgentSource = {
-  list: () => [{ name: 'echo' }],
-  lease: (name) => (name === 'echo' ? { agent: echo, store, release: () => undefined } : undefined),
-  stores: async () => [store],
-};
+const source = echoSource();
 const run = (headers: Record<string, string>) => ({
   method: 'POST',
   headers: { 'content-type': 'application/json', ...headers },

@@ -10,7 +10,7 @@ import { CliError, EXIT } from './cli-error.js';
 
 /** The project's `queue:` settings, AGENTCTL_QUEUE_URL winning over `queue.url`. */
 export function queueSettings(
-  project: LoadedProject,
+  project: Pick<LoadedProject, 'specs'>,
   env: Record<string, string | undefined>,
 ): QueueSettings {
   const spec = project.specs.project?.spec as ProjectSpec | undefined;

@@ -1,7 +1,6 @@
 import {
   formatAgentChanges,
   formatDiagnostic,
-  normaliseQueue,
   type ProjectWatch,
   type QueueSettings,
   watchProject,
@@ -13,10 +12,11 @@ import type { Io } from '../../io.js';
 import { openRuntime } from '../../project.js';
 import { connectQueue, queueSettings } from '../../queue-settings.js';
 import { projectSessionStore } from '../../session-store.js';
-import { untilStopped } from '../../until-stopped.js';
 import { traceSecrets } from '../../tracing.js';
+import { untilStopped } from '../../until-stopped.js';
 import { projectSource, type RuntimeLease } from './project-source.js';
 import { serveOptions } from './serve-options.js';
+import { WatchedQueue } from './watched-queue.js';
 
 /**
  * `agentctl serve`: the project's agents over HTTP (native API, OpenAI-compatible, A2A) until
@@ -87,7 +87,7 @@ async function openQueue(settings: QueueSettings) {
 
 interface ServedProject {
   root: string;
-  /** The project's queue settings (with --watch, from AGENTCTL_QUEUE_URL only). */
+  /** The project's queue settings (with --watch, those of the first good generation). */
   queue: QueueSettings;
   acquire: () => RuntimeLease | undefined;
   close(): Promise<void>;
@@ -107,6 +107,7 @@ async function fixedRuntime(raw: Record<string, unknown>, io: Io): Promise<Serve
 async function watchedRuntime(raw: Record<string, unknown>, io: Io): Promise<ServedProject> {
   let watch: ProjectWatch | undefined;
   let firstFailure = '';
+  const queue = new WatchedQueue(io.env, io.stderr);
   watch = await watchProject(
     io.cwd,
     (generation, warnings) => {
@@ -114,6 +115,7 @@ async function watchedRuntime(raw: Record<string, unknown>, io: Io): Promise<Ser
       for (const d of warnings) io.stderr(`${formatDiagnostic(d)}\n`);
       if (generation.id > 1)
         io.stderr(`[reload] generation ${generation.id} live: ${formatAgentChanges(generation.changes)}\n`);
+      queue.see(generation.runtime);
     },
     (diagnostics) => {
       const text = diagnostics.map((d) => `  ${formatDiagnostic(d)}\n`).join('');
@@ -133,10 +135,17 @@ async function watchedRuntime(raw: Record<string, unknown>, io: Io): Promise<Ser
     io.stderr(firstFailure);
     throw new CliError('the project has errors; nothing was served', EXIT.failed);
   }
+  let settings: QueueSettings;
+  try {
+    settings = queue.settings;
+  } catch (error) {
+    await live.close();
+    throw error;
+  }
   io.stderr(`watching ${live.root} for changes\n`);
   return {
     root: live.root,
-    queue: normaliseQueue(undefined, io.env),
+    queue: settings,
     acquire: () => {
       const held = live.acquire();
       return held && { runtime: held.generation.runtime, release: held.release };

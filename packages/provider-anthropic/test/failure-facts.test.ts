@@ -1,17 +1,14 @@
 import { type AgentError, type AgentEvent, createAgent, Runner } from '@agentctl/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { type FakeReply, sse } from '../../../test/support/fake-server.js';
+import { fakeServers } from '../../../test/support/wire-harness.js';
 import { createAnthropicProvider } from '../src/index.js';
-import { anthropicError, anthropicText, sse } from './support/anthropic-wire.js';
-import { type FakeReply, type FakeServer, startFakeServer } from './support/fake-server.js';
+import { anthropicError, anthropicText } from './support/anthropic-wire.js';
 
-let server: FakeServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const start = fakeServers('');
 
 async function runner(replies: FakeReply[]) {
-  server = await startFakeServer(replies, '');
+  const server = await start(replies);
   const provider = createAnthropicProvider({
     apiKey: 'sk-ant-test-0123456789',
     baseURL: server.url,

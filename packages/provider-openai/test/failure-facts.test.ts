@@ -1,17 +1,13 @@
 import { type AgentError, createAgent, Runner } from '@agentctl/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { fakeServers } from '../../../test/support/wire-harness.js';
 import { createOpenAIProvider } from '../src/index.js';
-import { type FakeServer, startFakeServer } from './support/fake-server.js';
 
-let server: FakeServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const start = fakeServers('/v1');
 
 describe('a failed OpenAI call keeps its facts', () => {
   it('an HTTP error carries provider, status, type, code, request id and retryable', async () => {
-    server = await startFakeServer([
+    const server = await start([
       {
         status: 429,
         headers: { 'x-request-id': 'req_abc', 'retry-after': '600' },

@@ -13,3 +13,10 @@ export function lastError(list: StreamEvent[]): AgentError {
   if (last?.type !== 'error') throw new Error(`expected an error event, got ${JSON.stringify(last)}`);
   return last.error as AgentError;
 }
+
+/** The last event of a provider stream (all of it read). */
+export async function lastEvent(iterable: AsyncIterable<StreamEvent>): Promise<StreamEvent | undefined> {
+  let out: StreamEvent | undefined;
+  for await (const event of iterable) out = event;
+  return out;
+}

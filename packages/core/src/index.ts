@@ -127,6 +127,7 @@ export {
 } from './model-definition.js';
 export {
   type NetworkCall,
+  type NetworkProviderOptions,
   type NetworkProviderSpec,
   networkProvider,
   type SdkAttempt,

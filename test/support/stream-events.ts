@@ -1,4 +1,4 @@
-import type { AgentError, StreamEvent } from '@agentctl/core';
+import type { AgentError, ModelProvider, StreamEvent } from '@agentctl/core';
 
 /** Every event of a provider stream, in order. */
 export async function events(iterable: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
@@ -14,9 +14,7 @@ export function lastError(list: StreamEvent[]): AgentError {
   return last.error as AgentError;
 }
 
-/** The last event of a provider stream (all of it read). */
-export async function lastEvent(iterable: AsyncIterable<StreamEvent>): Promise<StreamEvent | undefined> {
-  let out: StreamEvent | undefined;
-  for await (const event of iterable) out = event;
-  return out;
+/** The error a provider's first call ends with (one user message, the provider's own model). */
+export async function firstCallError(provider: ModelProvider): Promise<AgentError> {
+  return lastError(await events(provider.stream({ model: '', messages: [{ role: 'user', content: 'hi' }] })));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sse } from '../../../test/support/fake-server.js';
-import { lastEvent } from '../../../test/support/stream-events.js';
+import { firstCallError } from '../../../test/support/stream-events.js';
 import { fakeServers } from '../../../test/support/wire-harness.js';
 import { anthropicFromSpec } from '../src/index.js';
 import { anthropicText } from './support/anthropic-wire.js';
@@ -17,11 +17,9 @@ describe('anthropicFromSpec', () => {
       options: {},
     });
     expect(provider.name).toBe('anthropic');
-    const event = await lastEvent(
-      provider.stream({ model: '', messages: [{ role: 'user', content: 'hi' }] }),
-    );
-    expect(event).toMatchObject({ type: 'error', error: { code: 'PROVIDER_ERROR' } });
-    expect((event as { error: Error }).error.message).toBe(
+    const error = await firstCallError(provider);
+    expect(error.code).toBe('PROVIDER_ERROR');
+    expect(error.message).toBe(
       "anthropic model claude-sonnet-4-5: no API key; set AGENTCTL_TEST_MISSING_KEY (or api_key in the model's YAML)",
     );
   });

@@ -1,7 +1,7 @@
 import type { ModelDefinition } from '@agentctl/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sse } from '../../../test/support/fake-server.js';
-import { lastEvent } from '../../../test/support/stream-events.js';
+import { firstCallError } from '../../../test/support/stream-events.js';
 import { fakeServers } from '../../../test/support/wire-harness.js';
 import { googleFromSpec } from '../src/index.js';
 import { geminiText } from './support/gemini-wire.js';
@@ -40,10 +40,9 @@ describe('googleFromSpec', () => {
       options: {},
     });
     expect(provider.name).toBe('google');
-    const event = await lastEvent(
-      provider.stream({ model: '', messages: [{ role: 'user', content: 'hi' }] }),
-    );
-    expect((event as { error: Error }).error.message).toBe(
+    const error = await firstCallError(provider);
+    expect(error.code).toBe('PROVIDER_ERROR');
+    expect(error.message).toBe(
       "google model gemini-2.5-flash: no API key; set GEMINI_API_KEY (or api_key in the model's YAML)",
     );
   });

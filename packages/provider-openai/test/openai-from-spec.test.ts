@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sse } from '../../../test/support/fake-server.js';
-import { lastEvent } from '../../../test/support/stream-events.js';
+import { firstCallError } from '../../../test/support/stream-events.js';
 import { fakeServers } from '../../../test/support/wire-harness.js';
 import { openaiFromSpec } from '../src/index.js';
 import { openaiText } from './support/openai-wire.js';
@@ -17,11 +17,7 @@ describe('openaiFromSpec', () => {
       options: {},
     });
     expect(provider.name).toBe('openai');
-    const event = await lastEvent(
-      provider.stream({ model: '', messages: [{ role: 'user', content: 'hi' }] }),
-    );
-    expect(event?.type).toBe('error');
-    const error = (event as { error: Error & { code: string } }).error;
+    const error = await firstCallError(provider);
     expect(error.code).toBe('PROVIDER_ERROR');
     expect(error.message).toBe(
       "openai model gpt-4.1-mini: no API key; set AGENTCTL_TEST_MISSING_KEY (or api_key in the model's YAML)",

@@ -11,7 +11,7 @@ import { waitFor } from './support/wait-for.js';
 
 let redis: RedisProcess;
 // No AGENTCTL_QUEUE_URL: the queue must come from the project file.
-const env = { AGENTCTL_QUEUE_URL: undefined };
+const env = { AGENTCTL_QUEUE_URL: undefined, LOCK: 'soon' };
 
 beforeAll(async () => {
   redis = await startRedis();
@@ -61,6 +61,12 @@ describe('agentctl serve --watch and queue:', () => {
     await writeFile(file, (await readFile(file, 'utf8')).replace('attempts: 5', 'attempts: 2'));
     await waitFor(() => server.stderr().includes('back to the settings in use'), 'back note');
     expect(notes()).toBe(1);
+
+    // A queue: that does not resolve is reported; the queue in use goes on.
+    await writeFile(file, (await readFile(file, 'utf8')).replace('attempts: 2', `lock_duration: \${LOCK}`));
+    await waitFor(() => server.stderr().includes('the queue in use is kept until restart'), 'invalid note');
+    expect(server.stderr()).toContain('agentctl.yaml queue: queue.lock_duration');
+    expect((await enqueue(server.url)).status).toBe(202);
   });
 
   it('refuses to start on a queue: whose settings do not resolve, naming the field (exit 1)', async () => {
@@ -71,7 +77,7 @@ describe('agentctl serve --watch and queue:', () => {
     );
     const result = await agentctl(['serve', '--watch', '--port', '0'], {
       cwd: dir,
-      env: { ...env, LOCK: 'soon' },
+      env,
     });
     expect(result.stderr).toContain('agentctl.yaml queue:');
     expect(result.stderr).toContain('queue.lock_duration');

@@ -105,17 +105,17 @@ async function fixedRuntime(raw: Record<string, unknown>, io: Io): Promise<Serve
 
 // Like `dev`: each save builds a new generation; a run keeps the one it started on.
 async function watchedRuntime(raw: Record<string, unknown>, io: Io): Promise<ServedProject> {
+  const queue = new WatchedQueue(io.env, io.stderr);
   let watch: ProjectWatch | undefined;
   let firstFailure = '';
-  const queue = new WatchedQueue(io.env, io.stderr);
   watch = await watchProject(
     io.cwd,
     (generation, warnings) => {
       traceSecrets(generation.runtime);
+      queue.see(generation.runtime);
       for (const d of warnings) io.stderr(`${formatDiagnostic(d)}\n`);
       if (generation.id > 1)
         io.stderr(`[reload] generation ${generation.id} live: ${formatAgentChanges(generation.changes)}\n`);
-      queue.see(generation.runtime);
     },
     (diagnostics) => {
       const text = diagnostics.map((d) => `  ${formatDiagnostic(d)}\n`).join('');

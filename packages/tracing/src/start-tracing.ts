@@ -10,6 +10,7 @@ import {
   type SpanExporter,
   TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace-base';
+import { startOnce } from './start-once.js';
 import { TraceObserver } from './trace-observer.js';
 
 /** The OTLP/HTTP encodings agentctl can export in (`OTEL_EXPORTER_OTLP_PROTOCOL`). */
@@ -42,7 +43,12 @@ export interface Tracing {
  * const tracing = await startTracing({ env: process.env });
  * try { await runner.run({ input: 'hi' }).invocation; } finally { await tracing.shutdown(); }
  */
-export async function startTracing(options: TracingOptions = {}): Promise<Tracing> {
+export function startTracing(options: TracingOptions = {}): Promise<Tracing> {
+  // Twice in one process (`--trace` and an OTLP endpoint, a harness) would double every span.
+  return startOnce(options, openTracing);
+}
+
+async function openTracing(options: TracingOptions): Promise<Tracing & { flush(): Promise<void> }> {
   const env = options.env ?? {};
   const exporter = options.exporter ?? (await otlpExporter(protocolOf(env)));
   const provider = new BasicTracerProvider({
@@ -67,6 +73,7 @@ export async function startTracing(options: TracingOptions = {}): Promise<Tracin
     scrubWith: (scrubber) => {
       scrubbers.add(scrubber);
     },
+    flush: () => provider.forceFlush(),
     shutdown: () => {
       closing ??= (async () => {
         stop();

@@ -1,0 +1,132 @@
+import {
+  type Attributes,
+  type AttributeValue,
+  type HrTime,
+  type Link,
+  type SpanContext,
+  type SpanKind,
+  type SpanStatus,
+  SpanStatusCode,
+  TraceFlags,
+} from '@opentelemetry/api';
+import type { Resource } from '@opentelemetry/resources';
+import type { ReadableSpan, SpanProcessor, TimedEvent } from '@opentelemetry/sdk-trace-base';
+import type { SinkSpan } from './span-sink.js';
+
+type InstrumentationScope = ReadableSpan['instrumentationScope'];
+
+/** What every span of one record sink shares: where it ends up and what it belongs to. */
+export interface RecordTarget {
+  processor: SpanProcessor;
+  resource: Resource;
+  scope: InstrumentationScope;
+}
+
+const UNSET: SpanStatus = Object.freeze({ code: SpanStatusCode.UNSET });
+const NONE: never[] = Object.freeze([]) as never[];
+const NO_TIME: HrTime = Object.freeze([0, 0]) as unknown as HrTime;
+
+// The clock of the SDK's spans: the time origin plus the monotonic clock, as [seconds, nanoseconds].
+const ORIGIN_MS = performance.timeOrigin;
+const ORIGIN_S = Math.trunc(ORIGIN_MS / 1000);
+const ORIGIN_NS = Math.round((ORIGIN_MS - ORIGIN_S * 1000) * 1e6);
+
+function hrTimeAt(sinceOriginMs: number): HrTime {
+  const s = Math.trunc(sinceOriginMs / 1000);
+  const ns = ORIGIN_NS + Math.round((sinceOriginMs - s * 1000) * 1e6);
+  return ns >= 1e9 ? [ORIGIN_S + s + 1, ns - 1e9] : [ORIGIN_S + s, ns];
+}
+
+function hrDuration(ms: number): HrTime {
+  const s = Math.trunc(ms / 1000);
+  return [s, Math.round((ms - s * 1000) * 1e6)];
+}
+
+/**
+ * A span record in the SDK's `ReadableSpan` shape, made by agentctl's own tracing: the attributes
+ * are the object it was started with (agentctl's observer only sets strings, numbers and string
+ * arrays, so nothing needs the SDK's per-attribute checks), the parent is set explicitly, and
+ * `end()` hands it to the SDK's span processor once. The record is its own span context (it has
+ * the trace id, span id and flags), which saves an object per span.
+ */
+export class SpanRecord implements ReadableSpan, SinkSpan, SpanContext {
+  readonly name: string;
+  readonly kind: SpanKind;
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly traceFlags: number = TraceFlags.SAMPLED;
+  readonly attributes: Attributes;
+  readonly parentSpanContext: SpanContext | undefined;
+  readonly resource: Resource;
+  readonly instrumentationScope: InstrumentationScope;
+  readonly links: Link[] = NONE;
+  events: TimedEvent[] = NONE;
+  status: SpanStatus = UNSET;
+  startTime: HrTime = NO_TIME;
+  endTime: HrTime = NO_TIME;
+  ended = false;
+  readonly droppedAttributesCount = 0;
+  readonly droppedEventsCount = 0;
+  readonly droppedLinksCount = 0;
+  readonly #processor: SpanProcessor;
+  readonly #started: number;
+  #ended = 0;
+
+  constructor(
+    target: RecordTarget,
+    name: string,
+    kind: SpanKind,
+    attributes: Attributes,
+    traceId: string,
+    spanId: string,
+    parent: SpanContext | undefined,
+  ) {
+    this.#started = performance.now();
+    this.name = name;
+    this.kind = kind;
+    this.traceId = traceId;
+    this.spanId = spanId;
+    this.attributes = attributes;
+    this.parentSpanContext = parent;
+    this.resource = target.resource;
+    this.instrumentationScope = target.scope;
+    this.#processor = target.processor;
+  }
+
+  /** The span's trace id, span id and flags: the record itself. */
+  spanContext(): SpanContext {
+    return this;
+  }
+
+  /** End time minus start time (derived: nothing agentctl exports reads it). */
+  get duration(): HrTime {
+    return hrDuration(this.#ended - this.#started);
+  }
+
+  setAttribute(key: string, value: AttributeValue): this {
+    if (!this.ended) this.attributes[key] = value;
+    return this;
+  }
+
+  setStatus(status: SpanStatus): this {
+    if (!this.ended) this.status = status;
+    return this;
+  }
+
+  addEvent(name: string, attributes: Attributes): this {
+    if (this.ended) return this;
+    if (this.events === NONE) this.events = [];
+    this.events.push({ name, attributes, time: hrTimeAt(performance.now()), droppedAttributesCount: 0 });
+    return this;
+  }
+
+  /** Stamps the times and hands the record to the span processor (once). */
+  end(): void {
+    if (this.ended) return;
+    this.#ended = performance.now();
+    this.startTime = hrTimeAt(this.#started);
+    this.endTime = hrTimeAt(this.#ended);
+    this.ended = true;
+    this.#processor.onEnd(this);
+  }
+}

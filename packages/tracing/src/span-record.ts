@@ -54,21 +54,14 @@ export class SpanRecord implements ReadableSpan, SinkSpan, SpanContext {
   readonly kind: SpanKind;
   readonly traceId: string;
   readonly spanId: string;
-  readonly traceFlags: number = TraceFlags.SAMPLED;
   readonly attributes: Attributes;
   readonly parentSpanContext: SpanContext | undefined;
-  readonly resource: Resource;
-  readonly instrumentationScope: InstrumentationScope;
-  readonly links: Link[] = NONE;
   events: TimedEvent[] = NONE;
   status: SpanStatus = UNSET;
   startTime: HrTime = NO_TIME;
   endTime: HrTime = NO_TIME;
-  ended = false;
-  readonly droppedAttributesCount = 0;
-  readonly droppedEventsCount = 0;
-  readonly droppedLinksCount = 0;
-  readonly #processor: SpanProcessor;
+  // Few fields: every span is kept until its batch is exported, so its size is paid in collections.
+  readonly #target: RecordTarget;
   readonly #started: number;
   #ended = 0;
 
@@ -88,9 +81,39 @@ export class SpanRecord implements ReadableSpan, SinkSpan, SpanContext {
     this.spanId = spanId;
     this.attributes = attributes;
     this.parentSpanContext = parent;
-    this.resource = target.resource;
-    this.instrumentationScope = target.scope;
-    this.#processor = target.processor;
+    this.#target = target;
+  }
+
+  get traceFlags(): number {
+    return TraceFlags.SAMPLED;
+  }
+
+  get resource(): Resource {
+    return this.#target.resource;
+  }
+
+  get instrumentationScope(): InstrumentationScope {
+    return this.#target.scope;
+  }
+
+  get links(): Link[] {
+    return NONE;
+  }
+
+  get ended(): boolean {
+    return this.#ended !== 0;
+  }
+
+  get droppedAttributesCount(): number {
+    return 0;
+  }
+
+  get droppedEventsCount(): number {
+    return 0;
+  }
+
+  get droppedLinksCount(): number {
+    return 0;
   }
 
   /** The span's trace id, span id and flags: the record itself. */
@@ -122,11 +145,10 @@ export class SpanRecord implements ReadableSpan, SinkSpan, SpanContext {
 
   /** Stamps the times and hands the record to the span processor (once). */
   end(): void {
-    if (this.ended) return;
+    if (this.#ended !== 0) return;
     this.#ended = performance.now();
     this.startTime = hrTimeAt(this.#started);
     this.endTime = hrTimeAt(this.#ended);
-    this.ended = true;
-    this.#processor.onEnd(this);
+    this.#target.processor.onEnd(this);
   }
 }

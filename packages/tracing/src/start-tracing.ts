@@ -113,9 +113,11 @@ async function ownProvider(
 
 // A provider the caller owns: spans through its tracer; shutting agentctl's tracing down flushes it.
 function callersProvider(provider: TracerProvider): Traced {
-  const flushable = provider as TracerProvider & { forceFlush?: () => Promise<void> };
+  // The API's global provider is a proxy: the SDK provider behind it is what flushes.
+  type Flushable = TracerProvider & { forceFlush?: () => Promise<void>; getDelegate?: () => TracerProvider };
   const flush = async () => {
-    await flushable.forceFlush?.();
+    const behind = (provider as Flushable).getDelegate?.() ?? provider;
+    await (behind as Flushable).forceFlush?.();
   };
   return { target: provider.getTracer('@agentctl/tracing'), flush, shutdown: flush };
 }

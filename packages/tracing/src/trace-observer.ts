@@ -33,6 +33,20 @@ interface OpenInvocation {
   error?: { code: string; message: string };
 }
 
+// A project has a few span names (an operation and a model, tool or agent name): each is made once
+// rather than per span. Bounded, as tool names come from the model.
+const NAMES = new Map<string, Map<string, string>>();
+function spanName(operation: string, subject: string): string {
+  let names = NAMES.get(operation);
+  if (!names) NAMES.set(operation, (names = new Map()));
+  let name = names.get(subject);
+  if (name === undefined) {
+    name = `${operation} ${subject}`;
+    if (names.size < 1000) names.set(subject, name);
+  }
+  return name;
+}
+
 // One finish-reasons array per reason, shared by the spans (attribute values are never mutated).
 const FINISH_REASONS = new Map<string, string[]>();
 function finishReasons(reason: string): string[] {
@@ -153,7 +167,7 @@ export class TraceObserver implements RunObserver {
       attributes[GEN_AI.inputMessages] = this.#json(inputMessages(request.messages));
     }
     const span = this.#sink.start(
-      `chat ${request.model}`,
+      spanName('chat', request.model),
       SpanKind.CLIENT,
       attributes,
       inv ? this.#parentOf(inv, call.branch) : undefined,
@@ -183,7 +197,7 @@ export class TraceObserver implements RunObserver {
       [AGENTCTL.invocationId]: info.invocationId,
       [AGENTCTL.sessionId]: info.sessionId,
     };
-    const span = this.#sink.start(`invocation ${info.agent.name}`, SpanKind.INTERNAL, attributes, caller);
+    const span = this.#sink.start(spanName('invocation', info.agent.name), SpanKind.INTERNAL, attributes, caller);
     this.#invocations.set(info.invocationId, {
       span,
       info,
@@ -208,7 +222,7 @@ export class TraceObserver implements RunObserver {
     // A sub-agent, a workflow step or a transfer target sits under the agent of the enclosing branch.
     const dot = branch.lastIndexOf('.');
     const above = dot > 0 ? inv.latest.get(branch.slice(0, dot)) : undefined;
-    const span = this.#sink.start(`${operation} ${name}`, SpanKind.INTERNAL, attributes, above ?? inv.span);
+    const span = this.#sink.start(spanName(operation, name), SpanKind.INTERNAL, attributes, above ?? inv.span);
     const stack = inv.open.get(branch);
     if (stack) stack.push(span);
     else inv.open.set(branch, [span]);
@@ -223,7 +237,7 @@ export class TraceObserver implements RunObserver {
       [GEN_AI.toolType]: 'function',
     };
     if (this.#capture) attributes[GEN_AI.toolArguments] = this.#json(args);
-    const span = this.#sink.start(`execute_tool ${name}`, SpanKind.INTERNAL, attributes, this.#parentOf(inv, branch));
+    const span = this.#sink.start(spanName('execute_tool', name), SpanKind.INTERNAL, attributes, this.#parentOf(inv, branch));
     inv.tools.set(id, span);
   }
 

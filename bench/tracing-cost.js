@@ -2,8 +2,8 @@
 // agentctl's own tracer provider and through a caller's TracerProvider. Two workloads, each subject
 // in its own fresh process, rounds interleaved, ratios taken round by round:
 // - loop: the 50-step tool loop of core-loop.js with the zero-latency model; wall-clock AND CPU time
-//   (process.cpuUsage, all threads) per step. A traced run flushes before it returns, so every span
-//   is made, processed and handed to the exporter inside the timed window.
+//   (process.cpuUsage, all threads) per step. Each timed sample ends with a flush, so every span of
+//   its runs is made, processed and handed to the exporter inside the timed window.
 // - concurrent: 1,000 runs in flight × 5 steps (as concurrent-runs.js): runs/s and peak RSS.
 // Every child checks that the exporter was handed every span (none dropped). Run after a build:
 //   pnpm build && node bench/tracing-cost.js
@@ -35,11 +35,14 @@ function checkSpans(key, runs, steps, before) {
 
 async function loopChild(key) {
   const subject = TRACING_SUBJECTS[key];
-  let t = performance.now();
-  await subject.run(LOOP_STEPS);
-  const batch = Math.max(1, Math.ceil(SAMPLE_MS / Math.max(performance.now() - t, 0.001)));
   const warmEnd = performance.now() + WARMUP_MS;
   while (performance.now() < warmEnd) await subject.run(LOOP_STEPS);
+  await subject.flush();
+  // A sample runs enough conversations to last SAMPLE_MS or so, sized once the code is warm.
+  let t = performance.now();
+  await subject.run(LOOP_STEPS);
+  await subject.flush();
+  const batch = Math.max(1, Math.ceil(SAMPLE_MS / Math.max(performance.now() - t, 0.001)));
   gc();
   const wall = [];
   let runs = 0;
@@ -51,6 +54,7 @@ async function loopChild(key) {
   while (performance.now() < end || wall.length < MIN_SAMPLES) {
     t = performance.now();
     for (let i = 0; i < batch; i++) await subject.run(LOOP_STEPS);
+    await subject.flush();
     wall.push(((performance.now() - t) * 1000) / batch / LOOP_STEPS);
     runs += batch;
   }
@@ -76,6 +80,7 @@ async function concurrentChild(key) {
     const spans = exported.spans;
     const t = performance.now();
     await Promise.all(Array.from({ length: IN_FLIGHT }, () => subject.run(CONCURRENT_STEPS)));
+    await subject.flush();
     const ms = performance.now() - t;
     if (executions.count - executed !== IN_FLIGHT * CONCURRENT_STEPS) throw new Error(`${key}: tool executions missing`);
     checkSpans(key, IN_FLIGHT, CONCURRENT_STEPS, spans);

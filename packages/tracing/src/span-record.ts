@@ -24,7 +24,6 @@ export interface RecordTarget {
 
 const UNSET: SpanStatus = Object.freeze({ code: SpanStatusCode.UNSET });
 const NONE: never[] = Object.freeze([]) as never[];
-const NO_TIME: HrTime = Object.freeze([0, 0]) as unknown as HrTime;
 
 // The clock of the SDK's spans: the time origin plus the monotonic clock, as [seconds, nanoseconds].
 const ORIGIN_MS = performance.timeOrigin;
@@ -58,9 +57,9 @@ export class SpanRecord implements ReadableSpan, SinkSpan, SpanContext {
   readonly parentSpanContext: SpanContext | undefined;
   events: TimedEvent[] = NONE;
   status: SpanStatus = UNSET;
-  startTime: HrTime = NO_TIME;
-  endTime: HrTime = NO_TIME;
-  // Few fields: every span is kept until its batch is exported, so its size is paid in collections.
+  // Few fields and objects: every span is kept until its batch is exported, and each object it
+  // holds is copied by every young-generation collection it survives. The two clock readings are
+  // kept as they are read; the [seconds, nanoseconds] pairs are made when the exporter reads them.
   readonly #target: RecordTarget;
   readonly #started: number;
   #ended = 0;
@@ -121,9 +120,17 @@ export class SpanRecord implements ReadableSpan, SinkSpan, SpanContext {
     return this;
   }
 
-  /** End time minus start time (derived: nothing agentctl exports reads it). */
+  get startTime(): HrTime {
+    return hrTimeAt(this.#started);
+  }
+
+  /** The end; before `end()`, the start. */
+  get endTime(): HrTime {
+    return hrTimeAt(this.#ended || this.#started);
+  }
+
   get duration(): HrTime {
-    return hrDuration(this.#ended - this.#started);
+    return hrDuration(this.#ended === 0 ? 0 : this.#ended - this.#started);
   }
 
   setAttribute(key: string, value: AttributeValue): this {
@@ -143,12 +150,10 @@ export class SpanRecord implements ReadableSpan, SinkSpan, SpanContext {
     return this;
   }
 
-  /** Stamps the times and hands the record to the span processor (once). */
+  /** Reads the clock and hands the record to the span processor (once). */
   end(): void {
     if (this.#ended !== 0) return;
     this.#ended = performance.now();
-    this.startTime = hrTimeAt(this.#started);
-    this.endTime = hrTimeAt(this.#ended);
     this.#target.processor.onEnd(this);
   }
 }

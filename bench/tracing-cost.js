@@ -60,7 +60,8 @@ async function loopChild(key) {
   }
   const used = process.cpuUsage(cpu);
   const steps = runs * LOOP_STEPS;
-  if (executions.count - executed !== steps) throw new Error(`${key}: ${executions.count - executed} tool executions for ${steps} steps`);
+  if (executions.count - executed !== steps)
+    throw new Error(`${key}: ${executions.count - executed} tool executions for ${steps} steps`);
   checkSpans(key, runs, LOOP_STEPS, spans);
   return {
     key,
@@ -82,7 +83,8 @@ async function concurrentChild(key) {
     await Promise.all(Array.from({ length: IN_FLIGHT }, () => subject.run(CONCURRENT_STEPS)));
     await subject.flush();
     const ms = performance.now() - t;
-    if (executions.count - executed !== IN_FLIGHT * CONCURRENT_STEPS) throw new Error(`${key}: tool executions missing`);
+    if (executions.count - executed !== IN_FLIGHT * CONCURRENT_STEPS)
+      throw new Error(`${key}: tool executions missing`);
     checkSpans(key, IN_FLIGHT, CONCURRENT_STEPS, spans);
     return ms;
   };
@@ -132,7 +134,10 @@ export async function main() {
     label: concurrent[key][0].label,
     runsPerSecond: spread(of(concurrent, key, 'runsPerSecond'), 0),
     peakRssMiB: spread(of(concurrent, key, 'peakRssMiB'), 1),
-    rateVsOff: pairedRatio(of(concurrent, key, 'runsPerSecond'), of(concurrent, 'tracingOff', 'runsPerSecond')),
+    rateVsOff: pairedRatio(
+      of(concurrent, key, 'runsPerSecond'),
+      of(concurrent, 'tracingOff', 'runsPerSecond'),
+    ),
     rssVsOff: pairedRatio(of(concurrent, key, 'peakRssMiB'), of(concurrent, 'tracingOff', 'peakRssMiB')),
     perRound: concurrent[key],
   }));
@@ -149,15 +154,55 @@ export async function main() {
   );
   const summary = [
     ...loopResults.flatMap((r) => [
-      { workload: `tool loop, ${LOOP_STEPS} steps`, subject: r.label, key: r.key, metric: 'µs/step', value: r.usPerStep.median, spread: r.usPerStep, ratio: r.wallVsOff, baseline: r.key === 'tracingOff' },
-      { workload: `tool loop, ${LOOP_STEPS} steps`, subject: r.label, key: r.key, metric: 'CPU µs/step', value: r.cpuUsPerStep.median, spread: r.cpuUsPerStep, ratio: r.cpuVsOff, baseline: r.key === 'tracingOff' },
+      {
+        workload: `tool loop, ${LOOP_STEPS} steps`,
+        subject: r.label,
+        key: r.key,
+        metric: 'µs/step',
+        value: r.usPerStep.median,
+        spread: r.usPerStep,
+        ratio: r.wallVsOff,
+        baseline: r.key === 'tracingOff',
+      },
+      {
+        workload: `tool loop, ${LOOP_STEPS} steps`,
+        subject: r.label,
+        key: r.key,
+        metric: 'CPU µs/step',
+        value: r.cpuUsPerStep.median,
+        spread: r.cpuUsPerStep,
+        ratio: r.cpuVsOff,
+        baseline: r.key === 'tracingOff',
+      },
     ]),
     ...concurrentResults.flatMap((r) => [
-      { workload: `${IN_FLIGHT} in flight × ${CONCURRENT_STEPS} steps`, subject: r.label, key: r.key, metric: 'runs/s', value: r.runsPerSecond.median, spread: r.runsPerSecond, ratio: r.rateVsOff, baseline: r.key === 'tracingOff' },
-      { workload: `${IN_FLIGHT} in flight × ${CONCURRENT_STEPS} steps`, subject: r.label, key: r.key, metric: 'peak RSS MiB', value: r.peakRssMiB.median, spread: r.peakRssMiB, ratio: r.rssVsOff, baseline: r.key === 'tracingOff' },
+      {
+        workload: `${IN_FLIGHT} in flight × ${CONCURRENT_STEPS} steps`,
+        subject: r.label,
+        key: r.key,
+        metric: 'runs/s',
+        value: r.runsPerSecond.median,
+        spread: r.runsPerSecond,
+        ratio: r.rateVsOff,
+        baseline: r.key === 'tracingOff',
+      },
+      {
+        workload: `${IN_FLIGHT} in flight × ${CONCURRENT_STEPS} steps`,
+        subject: r.label,
+        key: r.key,
+        metric: 'peak RSS MiB',
+        value: r.peakRssMiB.median,
+        spread: r.peakRssMiB,
+        ratio: r.rssVsOff,
+        baseline: r.key === 'tracingOff',
+      },
     ]),
   ];
-  return writeResult('tracing-cost', summary, { rounds: ROUNDS, loop: loopResults, concurrent: concurrentResults });
+  return writeResult('tracing-cost', summary, {
+    rounds: ROUNDS,
+    loop: loopResults,
+    concurrent: concurrentResults,
+  });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {

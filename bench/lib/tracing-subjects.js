@@ -26,7 +26,10 @@ const noopExporter = {
   export(spans, done) {
     for (const span of spans) {
       const context = span.spanContext();
-      if (context.spanId.length + span.startTime[1] + span.endTime[1] + Object.keys(span.attributes).length < 0) {
+      if (
+        context.spanId.length + span.startTime[1] + span.endTime[1] + Object.keys(span.attributes).length <
+        0
+      ) {
         throw new Error('unreachable: keeps the reads');
       }
     }

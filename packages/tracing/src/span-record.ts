@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import {
   type Attributes,
   type AttributeValue,
@@ -25,6 +26,8 @@ export interface RecordTarget {
 const UNSET: SpanStatus = Object.freeze({ code: SpanStatusCode.UNSET });
 const NONE: never[] = Object.freeze([]) as never[];
 
+// `performance` imported rather than the global one, which Node defines as a lazy getter: read on
+// every clock reading, twice per span.
 // The clock of the SDK's spans: the time origin plus the monotonic clock, as [seconds, nanoseconds].
 const ORIGIN_MS = performance.timeOrigin;
 const ORIGIN_S = Math.trunc(ORIGIN_MS / 1000);

@@ -1,6 +1,6 @@
 import { observeRuns } from '@agentctl/core';
-import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import type { TracerProvider } from '@opentelemetry/api';
+import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
   AlwaysOnSampler,

@@ -38,7 +38,10 @@ interface OpenInvocation {
 const NAMES = new Map<string, Map<string, string>>();
 function spanName(operation: string, subject: string): string {
   let names = NAMES.get(operation);
-  if (!names) NAMES.set(operation, (names = new Map()));
+  if (!names) {
+    names = new Map();
+    NAMES.set(operation, names);
+  }
   let name = names.get(subject);
   if (name === undefined) {
     name = `${operation} ${subject}`;
@@ -51,7 +54,10 @@ function spanName(operation: string, subject: string): string {
 const FINISH_REASONS = new Map<string, string[]>();
 function finishReasons(reason: string): string[] {
   let list = FINISH_REASONS.get(reason);
-  if (!list) FINISH_REASONS.set(reason, (list = [reason]));
+  if (!list) {
+    list = [reason];
+    FINISH_REASONS.set(reason, list);
+  }
   return list;
 }
 
@@ -197,7 +203,12 @@ export class TraceObserver implements RunObserver {
       [AGENTCTL.invocationId]: info.invocationId,
       [AGENTCTL.sessionId]: info.sessionId,
     };
-    const span = this.#sink.start(spanName('invocation', info.agent.name), SpanKind.INTERNAL, attributes, caller);
+    const span = this.#sink.start(
+      spanName('invocation', info.agent.name),
+      SpanKind.INTERNAL,
+      attributes,
+      caller,
+    );
     this.#invocations.set(info.invocationId, {
       span,
       info,
@@ -222,7 +233,12 @@ export class TraceObserver implements RunObserver {
     // A sub-agent, a workflow step or a transfer target sits under the agent of the enclosing branch.
     const dot = branch.lastIndexOf('.');
     const above = dot > 0 ? inv.latest.get(branch.slice(0, dot)) : undefined;
-    const span = this.#sink.start(spanName(operation, name), SpanKind.INTERNAL, attributes, above ?? inv.span);
+    const span = this.#sink.start(
+      spanName(operation, name),
+      SpanKind.INTERNAL,
+      attributes,
+      above ?? inv.span,
+    );
     const stack = inv.open.get(branch);
     if (stack) stack.push(span);
     else inv.open.set(branch, [span]);
@@ -237,7 +253,12 @@ export class TraceObserver implements RunObserver {
       [GEN_AI.toolType]: 'function',
     };
     if (this.#capture) attributes[GEN_AI.toolArguments] = this.#json(args);
-    const span = this.#sink.start(spanName('execute_tool', name), SpanKind.INTERNAL, attributes, this.#parentOf(inv, branch));
+    const span = this.#sink.start(
+      spanName('execute_tool', name),
+      SpanKind.INTERNAL,
+      attributes,
+      this.#parentOf(inv, branch),
+    );
     inv.tools.set(id, span);
   }
 

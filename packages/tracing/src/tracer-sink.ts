@@ -1,4 +1,12 @@
-import { type Attributes, type Context, ROOT_CONTEXT, type Span, type SpanKind, type Tracer, trace } from '@opentelemetry/api';
+import {
+  type Attributes,
+  type Context,
+  ROOT_CONTEXT,
+  type Span,
+  type SpanKind,
+  type Tracer,
+  trace,
+} from '@opentelemetry/api';
 import type { SinkSpan, SpanSink } from './span-sink.js';
 
 /** An API span with the context that makes it a parent, made the first time it is one. */

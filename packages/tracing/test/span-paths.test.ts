@@ -4,10 +4,10 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultRegistry } from '../../cli/src/default-registry.js';
-import { compileProject, loadProject, type Runtime } from '../../config/src/index.js';
 import { fixtureProject, removeTempDirs } from '../../../test/support/cli.js';
 import { type ReceivedSpan, startOtlpReceiver } from '../../../test/support/otlp-receiver.js';
+import { defaultRegistry } from '../../cli/src/default-registry.js';
+import { compileProject, loadProject, type Runtime } from '../../config/src/index.js';
 import { startTracing, type TracingOptions } from '../src/index.js';
 
 // agentctl makes its spans two ways: as SDK span records fed straight to the SDK's batch processor
@@ -111,12 +111,12 @@ describe('the two ways agentctl makes spans', () => {
     }
 
     // Every run made its spans: 3 invocations + the summarizer's, and nothing else twice.
-    expect(own.filter((s) => s.name.startsWith('invocation ')).map((s) => s.name).sort()).toEqual([
-      'invocation failing',
-      'invocation report',
-      'invocation summarizer',
-      'invocation triage',
-    ]);
+    expect(
+      own
+        .filter((s) => s.name.startsWith('invocation '))
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(['invocation failing', 'invocation report', 'invocation summarizer', 'invocation triage']);
     expect(callers.map((s) => s.name).sort()).toEqual(own.map((s) => s.name).sort());
     expect(own).toHaveLength(callers.length);
     expect(shape(own)).toEqual(shape(callers));
@@ -143,7 +143,9 @@ describe('the two ways agentctl makes spans', () => {
       expect(s.endMs, s.name).toBeGreaterThanOrEqual(s.startMs);
       expect(s.endMs, s.name).toBeLessThanOrEqual(Date.now());
     }
-    const ownChat = own.find((s) => s.name === 'chat script' && s.attributes['gen_ai.usage.output_tokens'] === 9);
+    const ownChat = own.find(
+      (s) => s.name === 'chat script' && s.attributes['gen_ai.usage.output_tokens'] === 9,
+    );
     expect(ownChat?.attributes).toMatchObject({
       'gen_ai.operation.name': 'chat',
       'gen_ai.provider.name': 'offline',

@@ -36,7 +36,10 @@ function tracedSpans(options: { captureContent?: boolean; scrub?: (text: string)
   const processor = new SimpleSpanProcessor(exporter);
   const target =
     way === 'span records'
-      ? new RecordSink({ processor, resource: defaultResource(), scope: { name: 'test' } }, new AlwaysOnSampler())
+      ? new RecordSink(
+          { processor, resource: defaultResource(), scope: { name: 'test' } },
+          new AlwaysOnSampler(),
+        )
       : new BasicTracerProvider({ spanProcessors: [processor] }).getTracer('test');
   stops.push(observeRuns(new TraceObserver(target, options)));
   // A copy: the exporter's own list grows as spans end.

@@ -1,0 +1,22 @@
+import { TRACING_SUBJECTS } from './lib/tracing-subjects.js';
+const key = process.argv[2] ?? 'tracingOn';
+const n = Number(process.argv[3] ?? 2000);
+import { observeRuns } from '../packages/core/dist/index.js';
+const OBS = { end() {}, fail() {} };
+if (key === 'hooks') observeRuns({ event() {}, modelCall() { return OBS; } });
+const { TraceObserver } = await import('../packages/tracing/dist/trace-observer.js');
+const { RecordSink } = await import('../packages/tracing/dist/record-sink.js');
+const DUMMY = { setAttribute() {}, setStatus() {}, addEvent() {}, end() {} };
+if (key === 'dummy') observeRuns(new TraceObserver({ start() { return DUMMY; } }));
+if (key === 'records') observeRuns(new TraceObserver(new RecordSink({ processor: { onEnd() {} }, resource: {}, scope: { name: 'x' } }, { shouldSample: () => ({ decision: 2 }) })));
+const s = TRACING_SUBJECTS[['hooks', 'dummy', 'records'].includes(key) ? 'tracingOff' :key === 'hooks' ? 'tracingOff' : key];
+for (let i = 0; i < 200; i++) await s.run(50);
+import { PerformanceObserver } from 'node:perf_hooks';
+const gcs = { n: 0, ms: 0, major: 0 };
+new PerformanceObserver((l) => { for (const e of l.getEntries()) { gcs.n++; gcs.ms += e.duration; if (e.detail?.kind !== 1) gcs.major++; } }).observe({ entryTypes: ['gc'] });
+const c0 = process.cpuUsage(); const t0 = performance.now();
+for (let i = 0; i < n; i++) { await s.run(50); if (i % 5 === 4) await s.flush?.(); }
+const wall = (performance.now() - t0) * 1000 / n / 50;
+const c = process.cpuUsage(c0);
+await new Promise((r) => setTimeout(r, 50));
+console.log(key, 'wall µs/step', wall.toFixed(2), 'cpu µs/step', ((c.user + c.system) / n / 50).toFixed(2), 'gc', gcs.n, gcs.major, (gcs.ms * 1000 / n / 50).toFixed(2));

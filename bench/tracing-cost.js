@@ -152,50 +152,27 @@ export async function main() {
       showSpread(r.rssVsOff, '×'),
     ]),
   );
+  // One summary row per figure, against tracing off.
+  const row = (workload, r, metric, spreadOf, ratio) => ({
+    workload,
+    subject: r.label,
+    key: r.key,
+    metric,
+    value: spreadOf.median,
+    spread: spreadOf,
+    ratio,
+    baseline: r.key === 'tracingOff',
+  });
+  const loopWorkload = `tool loop, ${LOOP_STEPS} steps`;
+  const concurrentWorkload = `${IN_FLIGHT} in flight × ${CONCURRENT_STEPS} steps`;
   const summary = [
     ...loopResults.flatMap((r) => [
-      {
-        workload: `tool loop, ${LOOP_STEPS} steps`,
-        subject: r.label,
-        key: r.key,
-        metric: 'µs/step',
-        value: r.usPerStep.median,
-        spread: r.usPerStep,
-        ratio: r.wallVsOff,
-        baseline: r.key === 'tracingOff',
-      },
-      {
-        workload: `tool loop, ${LOOP_STEPS} steps`,
-        subject: r.label,
-        key: r.key,
-        metric: 'CPU µs/step',
-        value: r.cpuUsPerStep.median,
-        spread: r.cpuUsPerStep,
-        ratio: r.cpuVsOff,
-        baseline: r.key === 'tracingOff',
-      },
+      row(loopWorkload, r, 'µs/step', r.usPerStep, r.wallVsOff),
+      row(loopWorkload, r, 'CPU µs/step', r.cpuUsPerStep, r.cpuVsOff),
     ]),
     ...concurrentResults.flatMap((r) => [
-      {
-        workload: `${IN_FLIGHT} in flight × ${CONCURRENT_STEPS} steps`,
-        subject: r.label,
-        key: r.key,
-        metric: 'runs/s',
-        value: r.runsPerSecond.median,
-        spread: r.runsPerSecond,
-        ratio: r.rateVsOff,
-        baseline: r.key === 'tracingOff',
-      },
-      {
-        workload: `${IN_FLIGHT} in flight × ${CONCURRENT_STEPS} steps`,
-        subject: r.label,
-        key: r.key,
-        metric: 'peak RSS MiB',
-        value: r.peakRssMiB.median,
-        spread: r.peakRssMiB,
-        ratio: r.rssVsOff,
-        baseline: r.key === 'tracingOff',
-      },
+      row(concurrentWorkload, r, 'runs/s', r.runsPerSecond, r.rateVsOff),
+      row(concurrentWorkload, r, 'peak RSS MiB', r.peakRssMiB, r.rssVsOff),
     ]),
   ];
   return writeResult('tracing-cost', summary, {

@@ -12,4 +12,5 @@ export {
   type Tracing,
   type TracingOptions,
 } from './start-tracing.js';
+export type { SinkSpan, SpanSink } from './span-sink.js';
 export { TraceObserver, type TraceObserverOptions } from './trace-observer.js';

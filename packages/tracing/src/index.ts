@@ -5,6 +5,7 @@ export {
   outputMessages,
   systemInstructions,
 } from './message-parts.js';
+export type { SinkSpan, SpanSink } from './span-sink.js';
 export {
   protocolOf,
   startTracing,
@@ -12,5 +13,4 @@ export {
   type Tracing,
   type TracingOptions,
 } from './start-tracing.js';
-export type { SinkSpan, SpanSink } from './span-sink.js';
 export { TraceObserver, type TraceObserverOptions } from './trace-observer.js';

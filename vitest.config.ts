@@ -13,6 +13,7 @@ const packages = [
   'server',
   'queue',
   'cli',
+  'ui',
 ];
 
 // Tests import workspace packages from their TypeScript source (the `agentctl-source` export

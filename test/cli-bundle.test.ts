@@ -1,10 +1,19 @@
 import { execFile } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, exampleProject, fixtureProject, parseNdjson, REPO, removeTempDirs } from './support/cli.js';
+import {
+  cliEnv,
+  exampleProject,
+  fixtureProject,
+  parseNdjson,
+  REPO,
+  removeTempDirs,
+  tempProject,
+} from './support/cli.js';
+import { startLongRunning } from './support/long-running.js';
 
 const run = promisify(execFile);
 
@@ -62,6 +71,28 @@ describe('the bundled CLI', () => {
     const built = await agentctlFrom(entries.build, ['validate'], project);
     expect(bundled.code).toBe(1);
     expect(bundled).toEqual(built);
+  });
+
+  it('serves the dev UI page it finds through @agentctl/ui, as the build does', async () => {
+    // No module tool: a worker started under `-e --input-type=module` would read its code as ESM.
+    const project = await tempProject({
+      'agents/hello.yaml': 'kind: agent\nname: hello\nmodel: offline/echo\n',
+    });
+    const code = `const { main } = await import(${JSON.stringify(entries.bundle)}); process.exitCode = await main(['node', 'agentctl', ...process.argv.slice(1)]);`;
+    const dev = await startLongRunning(
+      project,
+      ['dev', '--ui', 'hello', '--port', '0'],
+      { AGENTCTL_UI_DIR: undefined },
+      /ui: (http:\/\/\S+)\n/,
+      [process.execPath, '--input-type=module', '-e', code],
+    );
+    try {
+      const page = await fetch(new URL('/ui/', dev.match[1]));
+      expect(page.status).toBe(200);
+      expect(await page.text()).toBe(await readFile(join(REPO, 'packages/ui/dist/index.html'), 'utf8'));
+    } finally {
+      await dev.stop('SIGKILL');
+    }
   });
 
   it('prints the schema the packages hold', async () => {

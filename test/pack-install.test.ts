@@ -1,12 +1,13 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, REPO, removeTempDirs, tempDir } from './support/cli.js';
+import { startLongRunning } from './support/long-running.js';
 import { startOtlpReceiver } from './support/otlp-receiver.js';
 
 const run = promisify(execFile);
@@ -149,6 +150,31 @@ export const add = defineTool<{ a: number; b: number }>({
       expect(validate.stdout).toContain('modle');
     } finally {
       await rename(`${entry}.away`, entry);
+    }
+  });
+
+  it('serves the dev UI from the installed @agentctl/ui', async () => {
+    const project = join(app, 'ui-project');
+    await mkdir(join(project, 'agents'), { recursive: true });
+    await writeFile(
+      join(project, 'agents/assistant.yaml'),
+      'kind: agent\nname: assistant\nmodel: offline/echo\n',
+    );
+    const dev = await startLongRunning(
+      project,
+      ['dev', '--ui', 'assistant', '--port', '0'],
+      { AGENTCTL_UI_DIR: undefined },
+      /ui: (http:\/\/\S+)\n/,
+      [bin],
+    );
+    try {
+      expect(dev.match[1]).toMatch(/\/ui\/#agent=assistant$/);
+      const page = await fetch(new URL('/ui/', dev.match[1]));
+      expect(page.status).toBe(200);
+      const installedPage = join(app, 'node_modules/@agentctl/ui/dist/index.html');
+      expect(await page.text()).toBe(await readFile(installedPage, 'utf8'));
+    } finally {
+      await dev.stop('SIGKILL');
     }
   });
 

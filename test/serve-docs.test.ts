@@ -55,6 +55,12 @@ describe('docs/serve.md examples', () => {
     expect(JSON.parse(outputs[2]).events.length).toBeGreaterThan(0);
     expect(outputs[3]).toContain('"status":"paused"');
     expect(outputs[3]).toContain('"status":"complete"');
+    expect(JSON.parse(outputs[4])).toMatchObject({
+      watching: false,
+      generation: 1,
+      ok: true,
+      diagnostics: [],
+    });
   });
 
   it('the openai SDK and A2A SDK examples run', async () => {

@@ -23,9 +23,11 @@ export function startLongRunning(
   args: readonly string[],
   env: Record<string, string | undefined>,
   ready: RegExp,
+  /** The command and its first arguments: the repository's built bin unless told (a bundle, an installed bin). */
+  command: readonly string[] = [process.execPath, BIN],
 ): Promise<LongRunning> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(command[0], [...command.slice(1), ...args], {
       cwd,
       env: cliEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,9 +8,10 @@ import {
   type Runtime,
 } from '../../packages/config/src/index.js';
 import { type Agent, BUILTIN_TOOLS } from '../../packages/core/src/index.js';
+import { mcpToolsetFactory } from '../../packages/mcp/src/index.js';
 import { openaiFromSpec } from '../../packages/provider-openai/src/index.js';
 
-/** A project written to a temp folder and compiled with the openai provider registered. */
+/** A project written to a temp folder and compiled with the openai provider and MCP toolsets registered. */
 export interface CompiledProject {
   runtime: Runtime;
   agent(name: string): Agent;
@@ -24,7 +25,9 @@ export async function compileYaml(files: Record<string, string>): Promise<Compil
     await mkdir(dirname(join(root, path)), { recursive: true });
     await writeFile(join(root, path), content);
   }
-  const registry = createRegistry().registerProvider('openai', (spec) => openaiFromSpec(spec as never));
+  const registry = createRegistry()
+    .registerProvider('openai', (spec) => openaiFromSpec(spec as never))
+    .registerToolset('mcp', mcpToolsetFactory);
   for (const [name, factory] of Object.entries(BUILTIN_TOOLS)) {
     registry.registerBuiltinTool(name, (options, ctx) =>
       (factory as (o: unknown) => never)({ root: ctx.root, ...options }),

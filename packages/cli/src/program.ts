@@ -93,7 +93,12 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     .description(
       'chat with an agent while editing: every save reloads the project (broken saves keep the last good one)',
     )
-    .argument('<agent>', 'agent name')
+    .argument('[agent]', 'agent name (with --ui: the agent the page opens on)')
+    .option(
+      '--ui',
+      'no terminal chat: serve the project and the dev UI on 127.0.0.1, like serve --watch --ui',
+    )
+    .option('--port <port>', 'with --ui: port to listen on (0 picks a free one; default 8787)')
     .option('--json', 'print events as NDJSON on stdout')
     .option('--session <id>', 'continue this session')
     .option('--user <id>', 'the user of the chat: `user:` state keys are shared by all of their sessions')
@@ -187,6 +192,7 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     )
     .option('--model <name>', 'use this model (a named model or provider/model) for every agent')
     .option('--watch', 'reload the project on every change; a run keeps the version it started on')
+    .option('--ui', 'also serve the dev UI at /ui (prints its address)')
     .option('--trace', TRACE_HELP)
     .option('--trace-content', TRACE_CONTENT_HELP)
     .action(action('serve', []));

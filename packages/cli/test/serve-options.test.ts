@@ -17,6 +17,7 @@ describe('agentctl serve options', () => {
       maxBodyBytes: 1_048_576,
       logFormat: 'text',
       watch: false,
+      ui: false,
     });
   });
 
@@ -43,6 +44,7 @@ describe('agentctl serve options', () => {
       '--log-format',
       'json',
       '--watch',
+      '--ui',
     ]);
     expect(serveOptions(options, { KEYS: ' one , two ' })).toEqual({
       host: '0.0.0.0',
@@ -55,6 +57,7 @@ describe('agentctl serve options', () => {
       maxBodyBytes: 1000,
       logFormat: 'json',
       watch: true,
+      ui: true,
     });
   });
 

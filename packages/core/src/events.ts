@@ -62,8 +62,11 @@ export interface EventPayloads {
   state_delta: { delta: Record<string, unknown> };
   transfer: { from: string; to: string };
   escalate: { reason?: string };
-  /** `model` names the model that spent the tokens when a fallback chain picks among several. */
-  usage: { usage: UsageStats; total: UsageStats; model?: string };
+  /**
+   * One model call's tokens, the run's total so far, the model that spent them (the one a fallback
+   * chain picked, else the agent's) and `duration`, the call's wall time in ms, middleware included.
+   */
+  usage: { usage: UsageStats; total: UsageStats; model: string; duration: number };
   /** A fallback chain left a model that failed (after its retries) for the next one. */
   model_fallback: {
     from: string;

@@ -1,4 +1,5 @@
 import type { Agent, SessionStore } from '@agentctl/core';
+import type { ProjectStatus, ProjectView } from './project-view.js';
 
 /** What `GET /agents` tells about an agent. */
 export interface AgentInfo {
@@ -25,4 +26,10 @@ export interface AgentSource {
   lease(name: string): AgentLease | undefined;
   /** Every store sessions can be in, for listing and finding a session by id. */
   stores(): Promise<SessionStore[]>;
+  /** The project's agent graph for `GET /project`; without it (a source made in code) that route is 404. */
+  project?(): ProjectView;
+  /** The reload state for `GET /project/status`; given together with `onStatus`. */
+  status?(): ProjectStatus;
+  /** Calls `listener` at each reload or failed save (`GET /project/events`); returns what stops it. */
+  onStatus?(listener: (status: ProjectStatus) => void): () => void;
 }

@@ -4,14 +4,17 @@ import { cors } from 'hono/cors';
 import { a2aRoutes } from './a2a-routes.js';
 import { type AccessLogEntry, accessLog } from './access-log.js';
 import type { AgentSource } from './agent-source.js';
-import { bearerAuth } from './auth.js';
+import { tokenAuth } from './auth.js';
 import { errorBody, HttpError } from './http-error.js';
 import type { InvokeContext } from './invoke.js';
 import { nativeRoutes } from './native-routes.js';
 import { openaiRoutes } from './openai-routes.js';
 import { OPENAPI_DOCUMENT } from './openapi.js';
+import { pageRoutes } from './page-routes.js';
+import { projectRoutes } from './project-routes.js';
 import { queuedRoutes } from './queued-routes.js';
 import type { QueuedRuns } from './queued-runs.js';
+import { requestGuard } from './request-guard.js';
 import { RunTracker } from './run-tracker.js';
 
 /** Options of {@link createApp}. */
@@ -25,17 +28,26 @@ export interface AppOptions {
   runTimeoutMs?: number;
   /** Largest request body in bytes (413 beyond). Default 1 MiB. */
   maxBodyBytes?: number;
-  /** Origins allowed by CORS; none means no CORS headers at all. */
+  /** Origins allowed by CORS; none means no CORS headers at all. A browser request from any other origin may not change state (403). */
   corsOrigins?: readonly string[];
+  /**
+   * Answer only requests addressed to a loopback name (403 otherwise): what keeps a server without
+   * tokens safe from DNS rebinding. The command line sets it when it serves without a token.
+   */
+  localOnly?: boolean;
   /** Receives one entry per request. */
   log?: (entry: AccessLogEntry) => void;
   /** The run queue: enables `async: true` runs and `GET /runs/{id}/events`, and adds depth to `/health`. */
   queue?: QueuedRuns;
   /** Receives internal errors (message only) that were answered 500. */
   onInternalError?: (error: unknown) => void;
+  /** A folder of built page files (@agentctl/ui's dist) to serve under `/ui/`; none means no page. */
+  pageDir?: string;
+  /** Milliseconds between heartbeat comments on `GET /project/events`. Default 15 s. */
+  heartbeatMs?: number;
 }
 
-/** A hono app serving the native API, the OpenAI-compatible endpoint and A2A, with its run tracker. */
+/** A hono app serving the native API, the OpenAI-compatible endpoint, A2A and the dev UI, with its run tracker. */
 export interface ServerApp {
   app: Hono;
   tracker: RunTracker;
@@ -60,7 +72,8 @@ export function createApp(options: AppOptions): ServerApp {
   if (options.log) app.use(accessLog(options.log));
   if (options.corsOrigins?.length)
     app.use(cors({ origin: [...options.corsOrigins], exposeHeaders: ['x-agentctl-session'] }));
-  app.use(bearerAuth(options.tokens ?? []));
+  app.use(requestGuard(options.corsOrigins ?? [], options.localOnly ?? false));
+  app.use(tokenAuth(options.tokens ?? []));
   const maxBytes = options.maxBodyBytes ?? 1024 * 1024;
   app.use(
     bodyLimit({
@@ -77,6 +90,8 @@ export function createApp(options: AppOptions): ServerApp {
     }
   });
   app.get('/openapi.json', (c) => c.json(OPENAPI_DOCUMENT));
+  app.route('/', projectRoutes(options.source, tracker.closing, options.heartbeatMs));
+  if (options.pageDir) app.route('/', pageRoutes(options.pageDir));
   app.route('/', queuedRoutes(context));
   app.route('/', nativeRoutes(context));
   app.route('/', openaiRoutes(context));

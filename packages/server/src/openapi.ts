@@ -8,8 +8,9 @@ const errors = (...codes: number[]) =>
   );
 const ERROR_TEXT: Record<number, string> = {
   400: 'bad JSON or a bad field',
-  401: 'missing or wrong bearer token',
-  404: 'unknown agent or session',
+  401: 'missing or wrong bearer token (or page cookie)',
+  403: 'a request authenticated by the page cookie that changes state came from another origin',
+  404: 'unknown agent or session; for /project, a server not started on a project',
   409: 'the session is running, paused (for a run) or not paused (for decisions)',
   413: 'the body is larger than the cap',
   429: 'too many runs in flight; see Retry-After',
@@ -37,11 +38,113 @@ export const OPENAPI_DOCUMENT = {
     title: 'agentctl serve',
     version: '1',
     description:
-      'Runs the agents of an agentctl project. Every route but GET /health needs `Authorization: Bearer <token>` when tokens are set. Errors are `{ error: { code, message } }`.',
+      'Runs the agents of an agentctl project. Every route but GET /health needs `Authorization: Bearer <token>` (or the dev UI page cookie `agentctl_token`, set by `GET /ui/?token=<token>`) when tokens are set. Errors are `{ error: { code, message } }`.',
   },
   components: {
-    securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+    securitySchemes: {
+      bearer: { type: 'http', scheme: 'bearer' },
+      pageCookie: {
+        type: 'apiKey',
+        in: 'cookie',
+        name: 'agentctl_token',
+        description:
+          'set (HttpOnly, SameSite=Strict) by GET /ui/?token=<token>; a POST or DELETE it authenticates needs a same-origin Origin header (403 otherwise)',
+      },
+    },
     schemas: {
+      SourcePosition: {
+        type: 'object',
+        required: ['file', 'line', 'column'],
+        properties: {
+          file: { type: 'string', description: 'relative to the project root, with `/`' },
+          line: { type: 'integer', minimum: 1 },
+          column: { type: 'integer', minimum: 1 },
+        },
+      },
+      ToolNode: {
+        type: 'object',
+        required: ['name', 'kind'],
+        properties: {
+          name: { type: 'string' },
+          kind: {
+            type: 'string',
+            description: 'builtin, module, command, http, a plugin tool kind, or mcp for a toolset',
+          },
+          source: { $ref: '#/components/schemas/SourcePosition' },
+        },
+      },
+      AgentNode: {
+        type: 'object',
+        required: [
+          'name',
+          'type',
+          'source',
+          'subAgents',
+          'transfers',
+          'agentTools',
+          'tools',
+          'toolsets',
+          'runnable',
+        ],
+        properties: {
+          name: { type: 'string' },
+          type: { type: 'string', description: 'llm, sequential, parallel, loop, a2a' },
+          description: { type: 'string' },
+          model: {
+            type: 'string',
+            description:
+              "the model as the YAML names it (the project's defaults.model for an LLM agent without one)",
+          },
+          source: { $ref: '#/components/schemas/SourcePosition' },
+          parent: { type: 'string', description: 'an inline sub-agent: the agent it is written in' },
+          subAgents: { type: 'array', items: { type: 'string' } },
+          transfers: { type: 'array', items: { type: 'string' }, description: 'agents it may transfer to' },
+          agentTools: { type: 'array', items: { type: 'string' }, description: 'agents it calls as tools' },
+          tools: { type: 'array', items: { $ref: '#/components/schemas/ToolNode' } },
+          toolsets: { type: 'array', items: { $ref: '#/components/schemas/ToolNode' } },
+          runnable: { type: 'boolean', description: 'false when it did not compile' },
+        },
+      },
+      Project: {
+        type: 'object',
+        required: ['generation', 'root', 'agents'],
+        properties: {
+          generation: { type: ['integer', 'null'] },
+          root: { type: 'string' },
+          agents: {
+            type: 'array',
+            items: { $ref: '#/components/schemas/AgentNode' },
+            description: 'sorted by name',
+          },
+        },
+      },
+      ProjectStatus: {
+        type: 'object',
+        required: ['watching', 'generation', 'ok', 'updatedAt', 'diagnostics'],
+        properties: {
+          watching: { type: 'boolean', description: 'saves reload the project (dev --ui, serve --watch)' },
+          generation: { type: ['integer', 'null'], description: 'the live generation' },
+          ok: { type: 'boolean', description: 'false while the last save is broken' },
+          updatedAt: { type: 'number', description: 'ms since the epoch' },
+          diagnostics: {
+            type: 'array',
+            description: 'of the last failed save; empty after a good one',
+            items: {
+              type: 'object',
+              required: ['severity', 'code', 'message', 'file', 'line', 'column'],
+              properties: {
+                severity: { enum: ['error', 'warning'] },
+                code: { type: 'string', description: 'the rule' },
+                message: { type: 'string' },
+                file: { type: 'string' },
+                line: { type: 'integer' },
+                column: { type: 'integer' },
+              },
+            },
+          },
+          changes: { type: 'string', description: 'what the last good reload changed, in one line' },
+        },
+      },
       Error: {
         type: 'object',
         required: ['error'],
@@ -103,7 +206,7 @@ export const OPENAPI_DOCUMENT = {
       },
     },
   },
-  security: [{ bearer: [] }],
+  security: [{ bearer: [] }, { pageCookie: [] }],
   paths: {
     '/health': {
       get: { summary: 'liveness, without auth', security: [], responses: { '200': { description: 'ok' } } },
@@ -125,7 +228,7 @@ export const OPENAPI_DOCUMENT = {
         responses: {
           '200': { description: 'events, or the result', content: { ...sse, ...runResult } },
           '202': { description: 'queued (`async: true`)', content: { ...queued } },
-          ...errors(400, 401, 404, 409, 413, 429, 503),
+          ...errors(400, 401, 403, 404, 409, 413, 429, 503),
         },
       },
     },
@@ -139,6 +242,60 @@ export const OPENAPI_DOCUMENT = {
           { name: 'after', in: 'query', required: false, schema: { type: 'string' } },
         ],
         responses: { '200': { description: 'events', content: { ...sse } }, ...errors(400, 401, 404) },
+      },
+    },
+    '/project': {
+      get: {
+        summary:
+          'the agent graph of the live generation, each agent, tool and toolset with its file:line:column',
+        responses: {
+          '200': {
+            description: 'the project',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Project' } } },
+          },
+          ...errors(401, 404),
+        },
+      },
+    },
+    '/project/status': {
+      get: {
+        summary: 'the reload state: live generation, and the diagnostics of a broken save',
+        responses: {
+          '200': {
+            description: 'the status',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/ProjectStatus' } } },
+          },
+          ...errors(401, 404),
+        },
+      },
+    },
+    '/project/events': {
+      get: {
+        summary:
+          'the reload state as SSE: an `event: status` (ProjectStatus JSON) at connect and at each reload or failed save; `: heartbeat` comments every 15 s',
+        responses: {
+          '200': {
+            description: 'status events',
+            content: { 'text/event-stream': { schema: { type: 'string' } } },
+          },
+          ...errors(401, 404),
+        },
+      },
+    },
+    '/ui/{path}': {
+      get: {
+        summary:
+          'the dev UI (`serve --ui`, `dev --ui`): static files, `/ui` redirects to `/ui/`; `?token=<token>` sets the page cookie and redirects without it; 401 is a short HTML page',
+        parameters: [
+          { name: 'path', in: 'path', required: true, schema: { type: 'string' } },
+          { name: 'token', in: 'query', required: false, schema: { type: 'string' } },
+        ],
+        responses: {
+          '200': { description: 'the file; hashed assets are immutable, the rest no-cache' },
+          '302': { description: 'signed in: the same path without the token' },
+          '401': { description: 'no valid token: an HTML page saying how to get in' },
+          '404': { description: 'no such file, or no page served' },
+        },
       },
     },
     '/sessions': {
@@ -155,7 +312,7 @@ export const OPENAPI_DOCUMENT = {
       },
       delete: {
         summary: 'delete a session and its child sessions',
-        responses: { '204': { description: 'deleted' }, ...errors(400, 401, 404, 409) },
+        responses: { '204': { description: 'deleted' }, ...errors(400, 401, 403, 404, 409) },
       },
     },
     '/sessions/{id}/decisions': {
@@ -185,7 +342,7 @@ export const OPENAPI_DOCUMENT = {
         responses: {
           '200': { description: 'events, or the result', content: { ...sse, ...runResult } },
           '202': { description: 'queued (`async: true`)', content: { ...queued } },
-          ...errors(400, 401, 404, 409, 429, 503),
+          ...errors(400, 401, 403, 404, 409, 429, 503),
         },
       },
     },

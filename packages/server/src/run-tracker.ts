@@ -17,9 +17,15 @@ export class RunTracker {
   readonly #runs = new Map<symbol, { controller: AbortController; ended: Promise<void> }>();
   readonly #sessions = new Set<string>();
   #draining = false;
+  readonly #closing = new AbortController();
 
   constructor(max: number) {
     this.max = max;
+  }
+
+  /** Aborted when the drain starts: long-lived streams that are not runs (`/project/events`) end then. */
+  get closing(): AbortSignal {
+    return this.#closing.signal;
   }
 
   /** How many runs are in flight. */
@@ -65,6 +71,7 @@ export class RunTracker {
    */
   async drain(graceMs: number): Promise<{ finished: number; cancelled: number }> {
     this.#draining = true;
+    this.#closing.abort();
     const before = this.#runs.size;
     const all = () => Promise.all([...this.#runs.values()].map((r) => r.ended));
     const stop = new AbortController();

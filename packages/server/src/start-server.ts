@@ -27,12 +27,14 @@ export function startServer(
   port: number,
 ): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
+    let stopping = false;
     const server = serve({ fetch: app.fetch, hostname: host, port }, (info: AddressInfo) => {
       const shown = info.family === 'IPv6' ? `[${info.address}]` : info.address;
       resolve({
         url: `http://${shown}:${info.port}`,
         port: info.port,
         async shutdown(graceMs) {
+          stopping = true;
           const closed = new Promise<void>((done) => server.close(() => done()));
           const outcome = await tracker.drain(graceMs);
           // The runs are over but their answers may still be on the way out: give them a moment,
@@ -48,6 +50,14 @@ export function startServer(
         },
       });
     });
+    // While stopping, a connection whose last answer just left (a run's, an event stream's) is
+    // closed as soon as it is idle, rather than when the linger is over.
+    server.on('request', (_request, response) =>
+      response.once('finish', () => {
+        if (stopping)
+          setImmediate(() => (server as { closeIdleConnections?: () => void }).closeIdleConnections?.());
+      }),
+    );
     server.once('error', reject);
   });
 }

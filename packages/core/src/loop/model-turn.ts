@@ -25,13 +25,15 @@ export async function modelTurn(ctx: LoopContext): Promise<Message> {
   };
   let streamed = false;
   let response: ModelResponse;
+  // The call's wall time, middleware (a retry) included, for the usage event.
+  const started = Date.now();
   try {
-    if (!ctx.hasMiddleware) response = await callProvider(ctx, request, () => (streamed = true));
-    else response = await dispatchModelCall(ctx, request, () => (streamed = true));
+    if (!ctx.hasMiddleware) response = await callProvider(ctx, request, () => (streamed = true), started);
+    else response = await dispatchModelCall(ctx, request, () => (streamed = true), started);
   } catch (error) {
     // Tokens the provider reported before the call failed were spent: they count for usage and limits.
     const spent = error instanceof AgentError ? (error.context.usage as TokenUsage | undefined) : undefined;
-    if (spent) countUsage(ctx, usageOfCall(spent, ctx.pricing));
+    if (spent) countUsage(ctx, usageOfCall(spent, ctx.pricing), request.model, started);
     if (ctx.signal.aborted) throw abortError(ctx.signal);
     const failure = toAgentError(error, 'PROVIDER_ERROR', { agent: ctx.agentName, model: ctx.model });
     await review(ctx, 'error', { source: 'model', error: failure, retryable: failure.retryable });
@@ -44,7 +46,7 @@ export async function modelTurn(ctx: LoopContext): Promise<Message> {
   const servedBy = response.servedBy;
   const usage = usageOfCall(response.usage, servedBy ? servedBy.pricing : ctx.pricing);
   if (ctx.hasMiddleware) response = (await review(ctx, 'model_response', { response, usage })).response;
-  countUsage(ctx, usage, servedBy?.model);
+  countUsage(ctx, usage, servedBy?.model ?? request.model, started);
   const message: Message = { role: 'assistant', content: response.content };
   if (response.toolCalls.length > 0) message.toolCalls = response.toolCalls.map(normaliseCall);
   if (response.providerData) message.providerData = response.providerData;
@@ -58,10 +60,11 @@ async function dispatchModelCall(
   ctx: LoopContext,
   request: ChatParams,
   markStreamed: () => void,
+  started: number,
 ): Promise<ModelResponse> {
   const called = await ctx.dispatch(action('model_call', ctx.agentName, { request }), async (current) => {
     if (current.type !== 'model_call') return current;
-    const result = await callProvider(ctx, current.payload.request, markStreamed);
+    const result = await callProvider(ctx, current.payload.request, markStreamed, started);
     return { ...current, payload: { ...current.payload, response: result } };
   });
   if (called.type !== 'model_call' || !called.payload.response) {
@@ -76,6 +79,7 @@ function callProvider(
   ctx: LoopContext,
   request: ChatParams,
   markStreamed: () => void,
+  started: number,
 ): Promise<ModelResponse> {
   const observation = observingRuns()
     ? notifyModelCall({
@@ -86,7 +90,7 @@ function callProvider(
         request,
       })
     : undefined;
-  const running = abortable(streamModel(ctx, request, markStreamed), ctx.signal);
+  const running = abortable(streamModel(ctx, request, markStreamed, started), ctx.signal);
   if (!observation) return running;
   return running.then(
     (response) => {
@@ -100,15 +104,15 @@ function callProvider(
   );
 }
 
-function countUsage(ctx: LoopContext, usage: UsageStats, model?: string): void {
+function countUsage(ctx: LoopContext, usage: UsageStats, model: string, started: number): void {
   addUsage(ctx.usage, usage);
   addUsage(ctx.agentUsage, usage);
-  ctx.emit('usage', { usage, total: { ...ctx.usage }, ...(model === undefined ? {} : { model }) });
+  ctx.emit('usage', { usage, total: { ...ctx.usage }, model, duration: Date.now() - started });
 }
 
 // A fallback chain left a model: its spent tokens count against it, and the switch is an event.
-function countSwitch(ctx: LoopContext, change: ModelSwitch): void {
-  if (change.usage) countUsage(ctx, usageOfCall(change.usage, change.pricing), change.from);
+function countSwitch(ctx: LoopContext, change: ModelSwitch, started: number): void {
+  if (change.usage) countUsage(ctx, usageOfCall(change.usage, change.pricing), change.from, started);
   const error = change.error instanceof AgentError ? change.error : undefined;
   const status = Number(error?.context.status);
   ctx.emit('model_fallback', {
@@ -124,6 +128,7 @@ async function streamModel(
   ctx: LoopContext,
   request: ChatParams,
   markStreamed: () => void,
+  started: number,
 ): Promise<ModelResponse> {
   for await (const event of ctx.provider.stream(request)) {
     switch (event.type) {
@@ -134,7 +139,7 @@ async function streamModel(
         ctx.options.onToken?.(event.text);
         break;
       case 'fallback':
-        countSwitch(ctx, event);
+        countSwitch(ctx, event, started);
         break;
       case 'done':
         return event.response;

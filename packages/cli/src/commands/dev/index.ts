@@ -27,6 +27,11 @@ export interface DevCommandOptions {
  * it is sent, in one session kept across reloads.
  */
 export async function devCommand(raw: Record<string, unknown>, io: Io): Promise<number> {
+  if (raw.ui === true) return devUi(raw, io);
+  if (raw.agent === undefined)
+    throw new CliError('name the agent to chat with: agentctl dev <agent>', EXIT.usage);
+  if (raw.port !== undefined)
+    throw new CliError('--port is for --ui (the terminal chat listens on nothing)', EXIT.usage);
   const options = raw as unknown as DevCommandOptions;
   parseAllowRules(options.allow ?? []); // a malformed --allow is a usage error before the watch starts
   const tty = io.stdinIsTTY;
@@ -85,6 +90,23 @@ export async function devCommand(raw: Record<string, unknown>, io: Io): Promise<
     await live.watch.close();
   }
   return code;
+}
+
+// The terminal chat's options have no meaning for the page.
+const CHAT_ONLY = {
+  json: '--json',
+  session: '--session',
+  user: '--user',
+  approveAll: '--approve-all',
+  allow: '--allow',
+};
+
+/** `agentctl dev --ui [agent]`: `serve --watch --ui` on loopback; the page opens on `agent`. */
+async function devUi(raw: Record<string, unknown>, io: Io): Promise<number> {
+  for (const [key, flag] of Object.entries(CHAT_ONLY))
+    if (raw[key] !== undefined) throw new CliError(`${flag} is for the terminal chat, not --ui`, EXIT.usage);
+  const { serveCommand } = await import('../serve/index.js');
+  return serveCommand({ ...raw, host: '127.0.0.1', watch: true, ui: true }, io);
 }
 
 async function message(

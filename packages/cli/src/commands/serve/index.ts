@@ -6,27 +6,33 @@ import {
   type QueueSettings,
   watchProject,
 } from '@agentctl/config';
-import { createApp, formatAccessLog, startServer } from '@agentctl/server';
+import { createApp, formatAccessLog, PAGE_PATH, ProjectStatusBoard, startServer } from '@agentctl/server';
 import { CliError, EXIT } from '../../cli-error.js';
 import { defaultRegistry } from '../../default-registry.js';
 import type { Io } from '../../io.js';
+import { pageDir } from '../../page-dir.js';
 import { openRuntime } from '../../project.js';
 import { connectQueue, queueSettings } from '../../queue-settings.js';
 import { projectSessionStore } from '../../session-store.js';
-import { untilStopped } from '../../until-stopped.js';
 import { traceSecrets } from '../../tracing.js';
+import { untilStopped } from '../../until-stopped.js';
 import { projectSource, type RuntimeLease } from './project-source.js';
 import { serveOptions } from './serve-options.js';
 
 /**
- * `agentctl serve`: the project's agents over HTTP (native API, OpenAI-compatible, A2A) until
- * SIGTERM or SIGINT, which drain runs in flight for `--grace` before cancelling them.
+ * `agentctl serve`: the project's agents over HTTP (native API, OpenAI-compatible, A2A, and with
+ * `--ui` the dev UI) until SIGTERM or SIGINT, which drain runs in flight for `--grace` before
+ * cancelling them. `agentctl dev --ui` comes here too, watching, with `agent` for the page to open.
  */
 export async function serveCommand(raw: Record<string, unknown>, io: Io): Promise<number> {
   const options = serveOptions(raw, io.env);
+  // A missing page is said before anything starts.
+  const page = options.ui ? pageDir(io.env) : undefined;
   const project = options.watch ? await watchedRuntime(raw, io) : await fixedRuntime(raw, io);
+  const agent = raw.agent === undefined ? undefined : String(raw.agent);
+  if (agent !== undefined) await checkAgent(project, agent);
   const store = await projectSessionStore(project.root);
-  const source = projectSource(project.acquire, store);
+  const source = projectSource(project.acquire, store, project);
   const queue = await openQueue(project.queue).catch(async (error: unknown) => {
     await project.close();
     throw error;
@@ -39,6 +45,9 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
     runTimeoutMs: options.runTimeoutMs,
     maxBodyBytes: options.maxBodyBytes,
     corsOrigins: options.corsOrigins,
+    // Without a token the server is on loopback (serveOptions sees to it): it answers only there.
+    localOnly: options.tokens.length === 0,
+    pageDir: page,
     log: (entry) => io.stderr(formatAccessLog(entry, options.logFormat)),
     onInternalError: (error) =>
       io.stderr(
@@ -57,6 +66,7 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
     );
   }
   io.stdout(`listening on ${server.url}\n`);
+  if (page) io.stdout(`ui: ${pageUrl(server.url, options.tokens[0], agent)}\n`);
   await untilStopped();
   io.stderr(`shutting down: ${tracker.size} run(s) in flight, up to ${options.graceMs} ms to finish\n`);
   const { finished, cancelled } = await server.shutdown(options.graceMs);
@@ -65,6 +75,25 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
   await queue?.close();
   await (store as { close?: () => Promise<void> }).close?.();
   return EXIT.ok;
+}
+
+/** The address that opens the page: signed in with the first token, on `agent` when one was named. */
+function pageUrl(base: string, token: string | undefined, agent: string | undefined): string {
+  const query = token ? `?token=${encodeURIComponent(token)}` : '';
+  const hash = agent ? `#agent=${encodeURIComponent(agent)}` : '';
+  return `${base}${PAGE_PATH}/${query}${hash}`;
+}
+
+async function checkAgent(project: ServedProject, name: string): Promise<void> {
+  const held = project.acquire();
+  const names = held ? [...held.runtime.specs.agent.keys()].sort() : [];
+  held?.release();
+  if (names.includes(name)) return;
+  await project.close();
+  throw new CliError(
+    `no agent named "${name}". Agents in this project: ${names.join(', ') || '(none)'}`,
+    EXIT.usage,
+  );
 }
 
 // With a queue URL, `async: true` runs go to the workers and any node streams their events.
@@ -90,6 +119,8 @@ interface ServedProject {
   /** The project's queue settings (with --watch, from AGENTCTL_QUEUE_URL only). */
   queue: QueueSettings;
   acquire: () => RuntimeLease | undefined;
+  /** The reload state the page shows. */
+  status: ProjectStatusBoard;
   close(): Promise<void>;
 }
 
@@ -98,7 +129,8 @@ async function fixedRuntime(raw: Record<string, unknown>, io: Io): Promise<Serve
   return {
     root: runtime.root,
     queue: queueSettings(project, io.env),
-    acquire: () => ({ runtime, release: () => undefined }),
+    acquire: () => ({ runtime, generation: 1, release: () => undefined }),
+    status: new ProjectStatusBoard(false, 1),
     close: () => runtime.dispose(),
   };
 }
@@ -107,18 +139,23 @@ async function fixedRuntime(raw: Record<string, unknown>, io: Io): Promise<Serve
 async function watchedRuntime(raw: Record<string, unknown>, io: Io): Promise<ServedProject> {
   let watch: ProjectWatch | undefined;
   let firstFailure = '';
+  const status = new ProjectStatusBoard(true, null);
   watch = await watchProject(
     io.cwd,
     (generation, warnings) => {
       traceSecrets(generation.runtime);
       for (const d of warnings) io.stderr(`${formatDiagnostic(d)}\n`);
-      if (generation.id > 1)
-        io.stderr(`[reload] generation ${generation.id} live: ${formatAgentChanges(generation.changes)}\n`);
+      const changes = generation.id > 1 ? formatAgentChanges(generation.changes) : undefined;
+      if (changes) io.stderr(`[reload] generation ${generation.id} live: ${changes}\n`);
+      status.reloaded(generation.id, changes);
     },
     (diagnostics) => {
       const text = diagnostics.map((d) => `  ${formatDiagnostic(d)}\n`).join('');
       if (!watch) firstFailure = text;
-      else io.stderr(`[reload] failed; still serving generation ${watch.current?.id ?? '-'}:\n${text}`);
+      else {
+        io.stderr(`[reload] failed; still serving generation ${watch.current?.id ?? '-'}:\n${text}`);
+        status.failed(diagnostics);
+      }
     },
     {
       project: raw.project as string | undefined,
@@ -139,8 +176,11 @@ async function watchedRuntime(raw: Record<string, unknown>, io: Io): Promise<Ser
     queue: normaliseQueue(undefined, io.env),
     acquire: () => {
       const held = live.acquire();
-      return held && { runtime: held.generation.runtime, release: held.release };
+      return (
+        held && { runtime: held.generation.runtime, generation: held.generation.id, release: held.release }
+      );
     },
+    status,
     close: () => live.close(),
   };
 }

@@ -1,28 +1,38 @@
 import type { Runtime } from '@agentctl/config';
 import type { Agent, SessionStore } from '@agentctl/core';
-import type { AgentInfo, AgentLease, AgentSource } from '@agentctl/server';
+import {
+  type AgentInfo,
+  type AgentLease,
+  type AgentSource,
+  type ProjectStatusBoard,
+  projectGraph,
+} from '@agentctl/server';
 import { agentSessionStore } from '../../session-store.js';
 
 /** Where `serve` gets the runtime of each request: a fixed one, or the live generation with `--watch`. */
 export interface RuntimeLease {
   runtime: Runtime;
+  /** Its generation: 1 for a fixed project, one more per good reload with `--watch`. */
+  generation: number;
   release(): void;
 }
 
 /**
  * The project as the server sees it: agents from the runtime `acquire` hands out (the same
- * generation for a whole run), sessions in each agent's memory or the project's file store.
+ * generation for a whole run), sessions in each agent's memory or the project's file store; with
+ * `project`, also the agent graph of the live generation and the reload state (the dev UI's view).
  */
 export function projectSource(
   acquire: () => RuntimeLease | undefined,
   defaultStore: SessionStore,
+  project?: { root: string; status: ProjectStatusBoard },
 ): AgentSource {
   const infoOf = (runtime: Runtime): AgentInfo[] =>
     [...runtime.agents.values()]
       .map((agent: Agent) => ({ name: agent.name, description: agent.description || undefined }))
       .sort((a, b) => a.name.localeCompare(b.name));
   const storeOf = (agent: Agent) => agentSessionStore(agent) ?? defaultStore;
-  return {
+  const source: AgentSource = {
     list() {
       const held = acquire();
       if (!held) return [];
@@ -51,5 +61,21 @@ export function projectSource(
       }
       return [...stores];
     },
+  };
+  if (!project) return source;
+  const { root, status } = project;
+  return {
+    ...source,
+    project() {
+      const held = acquire();
+      if (!held) return { generation: null, root, agents: [] };
+      try {
+        return { generation: held.generation, root, agents: projectGraph(held.runtime) };
+      } finally {
+        held.release();
+      }
+    },
+    status: () => status.current,
+    onStatus: (listener) => status.subscribe(listener),
   };
 }

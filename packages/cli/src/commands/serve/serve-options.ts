@@ -1,4 +1,5 @@
 import { parseDuration } from '@agentctl/core';
+import { isLoopback } from '@agentctl/server';
 import { CliError, EXIT } from '../../cli-error.js';
 
 /** `agentctl serve` options after checking. */
@@ -13,13 +14,8 @@ export interface ServeOptions {
   maxBodyBytes: number;
   logFormat: 'text' | 'json';
   watch: boolean;
-}
-
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
-
-/** True for a host name or address that only this machine can reach. */
-export function isLoopback(host: string): boolean {
-  return LOOPBACK.test(host);
+  /** Serve the dev UI at /ui. */
+  ui: boolean;
 }
 
 /**
@@ -59,6 +55,7 @@ export function serveOptions(
     maxBodyBytes: integer(raw.maxBody, '--max-body', 1024 * 1024, 1, 2 ** 31),
     logFormat,
     watch: raw.watch === true,
+    ui: raw.ui === true,
   };
 }
 

@@ -26,7 +26,7 @@ export async function workerCommand(raw: Record<string, unknown>, io: Io): Promi
     throw error;
   }
   const store = await projectSessionStore(runtime.root);
-  const source = projectSource(() => ({ runtime, release: () => undefined }), store);
+  const source = projectSource(() => ({ runtime, generation: 1, release: () => undefined }), store);
   const worker = new RunWorker({
     connection,
     agents: (name) => source.lease(name),

@@ -1,0 +1,29 @@
+import type { SourceRef, Usage } from './api-types.js';
+
+/** `file:line:column`, as diagnostics print it. */
+export function formatSource(source: SourceRef): string {
+  return `${source.file}:${source.line}:${source.column}`;
+}
+
+/** Milliseconds as `850 ms` or `1.25 s`. */
+export function formatDuration(ms: number | undefined): string {
+  if (ms === undefined || !Number.isFinite(ms)) return '–';
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
+/** Tokens in and out, and the cost when the model declares prices. */
+export function formatUsage(usage: Usage | undefined): string {
+  if (!usage) return '';
+  const cost = usage.estimatedCost === undefined ? '' : ` · $${usage.estimatedCost.toFixed(6)}`;
+  return `${usage.inputTokens} in / ${usage.outputTokens} out tokens${cost}`;
+}
+
+/** A time of day, for lists and timelines. */
+export function formatTime(epochMs: number): string {
+  return new Date(epochMs).toLocaleTimeString();
+}
+
+/** A value as indented JSON, for arguments, results and state. */
+export function formatJson(value: unknown): string {
+  return JSON.stringify(value, null, 2) ?? String(value);
+}

@@ -1,0 +1,269 @@
+import { postStream } from '../api.js';
+import type { AgentNode, Pending, RunEvent, ToolCall, Usage } from '../api-types.js';
+import { h, replace } from '../dom.js';
+import { formatDuration, formatJson, formatUsage } from '../format.js';
+import { formatRoute } from '../route.js';
+
+/**
+ * A chat with one agent: each message is a run (`POST /agents/:agent/runs`, continuing the session),
+ * its events streamed into the log as they come: text as it is written, tool calls with their
+ * results, transfers; a paused run asks here for approve/deny or an answer, sent as decisions
+ * (`POST /sessions/:id/decisions`) whose resumed run streams the same way.
+ */
+export class ChatView {
+  readonly element = h('section', { class: 'view chat-view', 'data-view': 'chat' });
+  #agents: AgentNode[] = [];
+  #agent: string | undefined;
+  #session: string | undefined;
+  #busy = false;
+  #select = h('select', { 'aria-label': 'Agent', onchange: () => this.#choose(this.#select.value) });
+  #sessionLabel = h('span', { class: 'session-label muted' });
+  #log = h('div', { class: 'chat-log', role: 'log', 'aria-live': 'polite' });
+  #input = h('textarea', { rows: 2, placeholder: 'Message the agent (Enter sends, Shift+Enter a new line)' });
+  #send = h('button', { type: 'submit', class: 'primary' }, 'Send');
+  // The assistant bubble text deltas go to, until a tool call or a new message ends it.
+  #bubble: HTMLElement | undefined;
+  #tools = new Map<string, HTMLDetailsElement>();
+
+  constructor() {
+    this.#input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && !event.shiftKey) {
+        event.preventDefault();
+        this.#submit();
+      }
+    });
+    const form = h(
+      'form',
+      {
+        class: 'chat-form',
+        onsubmit: (event) => {
+          event.preventDefault();
+          this.#submit();
+        },
+      },
+      this.#input,
+      this.#send,
+    );
+    replace(
+      this.element,
+      h(
+        'header',
+        { class: 'view-head' },
+        h('h2', {}, 'Chat'),
+        h('label', {}, 'with ', this.#select),
+        h('button', { type: 'button', onclick: () => this.#reset() }, 'New session'),
+        this.#sessionLabel,
+      ),
+      this.#log,
+      form,
+    );
+    this.#reset();
+  }
+
+  /** The agents that can be chatted with (from `GET /project`). */
+  setAgents(agents: AgentNode[]): void {
+    this.#agents = agents.filter((a) => a.runnable);
+    const chosen = this.#agent ?? this.#agents[0]?.name;
+    replace(
+      this.#select,
+      this.#agents.map((a) => h('option', { value: a.name, selected: a.name === chosen }, a.name)),
+    );
+    if (!this.#agent && chosen) this.#agent = chosen;
+  }
+
+  /** Opens the chat with `agent` (a new session when it changes). */
+  show(agent: string | undefined): void {
+    if (agent && agent !== this.#agent) this.#choose(agent);
+    this.#input.focus();
+  }
+
+  #choose(agent: string): void {
+    if (agent === this.#agent) return;
+    this.#agent = agent;
+    this.#select.value = agent;
+    this.#reset();
+    history.replaceState(null, '', formatRoute({ view: 'chat', agent }));
+  }
+
+  #reset(): void {
+    this.#session = undefined;
+    this.#bubble = undefined;
+    this.#tools.clear();
+    replace(this.#log, h('p', { class: 'muted hint' }, 'A new session starts with your first message.'));
+    this.#showSession();
+  }
+
+  #showSession(): void {
+    replace(
+      this.#sessionLabel,
+      this.#session
+        ? [
+            'session ',
+            h('code', {}, this.#session),
+            ' · ',
+            h('a', { href: formatRoute({ view: 'sessions', session: this.#session }) }, 'timeline'),
+          ]
+        : 'no session yet',
+    );
+  }
+
+  #submit(): void {
+    const text = this.#input.value.trim();
+    if (!text || this.#busy || !this.#agent) return;
+    this.#input.value = '';
+    this.#log.querySelector('.hint')?.remove();
+    this.#add(h('div', { class: 'bubble user' }, text));
+    void this.#stream(`/agents/${encodeURIComponent(this.#agent)}/runs`, {
+      input: text,
+      sessionId: this.#session,
+    });
+  }
+
+  async #stream(path: string, body: unknown): Promise<void> {
+    this.#setBusy(true);
+    try {
+      await postStream(
+        path,
+        body,
+        (session) => {
+          this.#session = session;
+          this.#showSession();
+        },
+        (event) => this.#onEvent(event as RunEvent),
+      );
+    } catch (error) {
+      this.#add(h('div', { class: 'line error' }, `Failed: ${(error as Error).message}`));
+    } finally {
+      this.#bubble = undefined;
+      this.#setBusy(false);
+      this.#showSession();
+    }
+  }
+
+  #setBusy(busy: boolean): void {
+    this.#busy = busy;
+    this.#send.disabled = busy;
+    this.element.classList.toggle('busy', busy);
+  }
+
+  #onEvent(event: RunEvent): void {
+    switch (event.type) {
+      case 'agent_start':
+        if (event.author !== this.#agent)
+          this.#add(h('div', { class: 'line agent' }, `${event.agent as string} is answering`));
+        break;
+      case 'text_delta':
+        this.#bubble ??= this.#add(
+          h('div', { class: 'bubble assistant', 'data-author': event.author }, h('span', { class: 'author' }, event.author)),
+        );
+        this.#bubble.append(event.text as string);
+        break;
+      case 'message':
+        this.#bubble = undefined;
+        break;
+      case 'tool_call':
+        this.#bubble = undefined;
+        this.#toolCall(event.call as ToolCall);
+        break;
+      case 'tool_result':
+        this.#toolResult(event);
+        break;
+      case 'transfer':
+        this.#add(h('div', { class: 'line transfer' }, `transfer ${event.from as string} → ${event.to as string}`));
+        break;
+      case 'approval_required':
+        this.#add(this.#decisions(event.pending as Pending[]));
+        break;
+      case 'error':
+        this.#add(h('div', { class: 'line error' }, `${event.code as string}: ${event.message as string}`));
+        break;
+      case 'run_end': {
+        const status = event.status as string;
+        const usage = event.usage as Usage;
+        this.#add(
+          h(
+            'div',
+            { class: `line run-end status-${status}`, 'data-status': status },
+            status === 'paused' ? 'paused: waiting for your decision' : status,
+            ` · ${formatDuration(event.duration as number)} · ${formatUsage(usage)}`,
+          ),
+        );
+        break;
+      }
+    }
+  }
+
+  #toolCall(call: ToolCall): void {
+    const card = h(
+      'details',
+      { class: 'tool-call pending', 'data-call': call.id, open: true },
+      h(
+        'summary',
+        {},
+        h('span', { class: 'tool-name' }, call.name),
+        h('span', { class: 'tool-status' }, 'running…'),
+      ),
+      h('pre', { class: 'args' }, formatJson(call.arguments)),
+    );
+    this.#tools.set(call.id, card);
+    this.#add(card);
+  }
+
+  #toolResult(event: RunEvent): void {
+    const card = this.#tools.get(event.callId as string);
+    if (!card) return;
+    card.classList.remove('pending');
+    card.classList.toggle('failed', event.isError === true);
+    card.open = false;
+    replace(
+      card.querySelector('.tool-status')!,
+      `${event.isError ? 'failed' : 'done'} · ${formatDuration(event.duration as number)}`,
+    );
+    card.append(h('pre', { class: 'result' }, event.content as string));
+  }
+
+  // One row per waiting call; once every call has a decision they go together, and the run resumes.
+  #decisions(pending: Pending[]): HTMLElement {
+    const chosen = new Map<string, Record<string, string>>();
+    const block = h('div', { class: 'decisions' });
+    const decide = (row: HTMLElement, callId: string, decision: Record<string, string>, label: string) => {
+      chosen.set(callId, { callId, ...decision });
+      for (const control of row.querySelectorAll<HTMLButtonElement | HTMLInputElement>('button, input'))
+        control.disabled = true;
+      row.append(h('span', { class: 'decided' }, label));
+      if (chosen.size === pending.length && this.#session)
+        void this.#stream(`/sessions/${encodeURIComponent(this.#session)}/decisions`, {
+          decisions: [...chosen.values()],
+        });
+    };
+    for (const item of pending) {
+      const row = h(
+        'div',
+        { class: 'decision', 'data-call': item.call.id },
+        h('div', {}, h('strong', {}, item.call.name), ` asked by ${item.agent}`),
+        item.reason && h('div', { class: 'reason' }, item.reason),
+        h('pre', { class: 'args' }, formatJson(item.call.arguments)),
+      );
+      if (item.kind === 'input') {
+        const answer = h('input', { type: 'text', 'aria-label': 'Answer', placeholder: 'Your answer' });
+        row.append(
+          answer,
+          h('button', { class: 'primary', onclick: () => decide(row, item.call.id, { decision: 'answer', answer: answer.value }, 'answered') }, 'Answer'),
+        );
+      } else {
+        row.append(
+          h('button', { class: 'primary', onclick: () => decide(row, item.call.id, { decision: 'approve' }, 'approved') }, 'Approve'),
+          h('button', { class: 'danger', onclick: () => decide(row, item.call.id, { decision: 'deny' }, 'denied') }, 'Deny'),
+        );
+      }
+      block.append(row);
+    }
+    return block;
+  }
+
+  #add<T extends HTMLElement>(element: T): T {
+    this.#log.append(element);
+    element.scrollIntoView({ block: 'end' });
+    return element;
+  }
+}

@@ -1,0 +1,173 @@
+import { getJson } from '../api.js';
+import type { Message, SessionSummary, SessionView } from '../api-types.js';
+import { type Child, h, replace } from '../dom.js';
+import { formatDuration, formatJson, formatTime, formatUsage } from '../format.js';
+import { formatRoute } from '../route.js';
+import { buildTimeline, type Invocation, type TimelineEntry } from '../timeline.js';
+
+/**
+ * Sessions: the list (`GET /sessions`), and the chosen one's timeline (`GET /sessions/:id`): per
+ * invocation its agents, model calls (request, response, tokens, cost, duration), tool calls
+ * (arguments, result, duration), state changes, transfers, approvals and errors.
+ */
+export class SessionsView {
+  readonly element = h('section', { class: 'view sessions-view', 'data-view': 'sessions' });
+  #list = h('nav', { class: 'session-list' });
+  #detail = h('div', { class: 'timeline' });
+  #sessions: SessionSummary[] = [];
+
+  constructor() {
+    replace(
+      this.element,
+      h(
+        'header',
+        { class: 'view-head' },
+        h('h2', {}, 'Sessions'),
+        h('button', { type: 'button', onclick: () => void this.show(this.#shown) }, 'Refresh'),
+      ),
+      h('div', { class: 'split' }, this.#list, this.#detail),
+    );
+  }
+
+  #shown: string | undefined;
+
+  /** Reloads the list and shows `session`'s timeline (or a prompt to pick one). */
+  async show(session: string | undefined): Promise<void> {
+    this.#shown = session;
+    const { sessions } = await getJson<{ sessions: SessionSummary[] }>('/sessions');
+    this.#sessions = sessions;
+    replace(
+      this.#list,
+      sessions.length === 0 && h('p', { class: 'muted' }, 'No sessions yet: chat with an agent first.'),
+      sessions.map((s) =>
+        h(
+          'a',
+          {
+            class: `session-item${s.id === session ? ' current' : ''}`,
+            href: formatRoute({ view: 'sessions', session: s.id }),
+            'data-session': s.id,
+          },
+          h('strong', {}, s.agent ?? '?'),
+          s.paused && h('span', { class: 'badge warn' }, 'paused'),
+          s.parentId && h('span', { class: 'badge small' }, 'agent tool'),
+          h('span', { class: 'muted' }, `${s.eventCount} events · ${formatTime(s.updatedAt)}`),
+          h('code', { class: 'muted' }, s.id),
+        ),
+      ),
+    );
+    if (!session) {
+      replace(this.#detail, h('p', { class: 'muted' }, 'Pick a session to see its timeline.'));
+      return;
+    }
+    const view = await getJson<SessionView>(`/sessions/${encodeURIComponent(session)}`);
+    replace(
+      this.#detail,
+      h(
+        'header',
+        {},
+        h('h3', {}, `${view.agent ?? 'session'} `, h('code', {}, view.id)),
+        view.parentId &&
+          h('a', { href: formatRoute({ view: 'sessions', session: view.parentId }) }, '← the calling session'),
+        view.agent &&
+          h('a', { href: formatRoute({ view: 'chat', agent: view.agent }) }, 'chat with ' + view.agent),
+      ),
+      buildTimeline(view.events).map((invocation) => this.#invocation(invocation, view.id)),
+      Object.keys(view.state).length > 0 &&
+        h('details', { class: 'state' }, h('summary', {}, 'state now'), h('pre', {}, formatJson(view.state))),
+    );
+  }
+
+  #invocation(invocation: Invocation, session: string): HTMLElement {
+    const end = invocation.end;
+    return h(
+      'section',
+      { class: 'invocation', 'data-invocation': invocation.id },
+      h(
+        'header',
+        {},
+        h('span', { class: 'muted' }, formatTime(invocation.start)),
+        h('q', {}, invocation.input ?? '(resumed)'),
+        end && h('span', { class: `badge status-${end.status}` }, end.status),
+        end && h('span', { class: 'muted' }, `${formatDuration(end.duration)} · ${formatUsage(end.usage)}`),
+      ),
+      h('ol', {}, invocation.entries.map((entry) => this.#entry(entry, session))),
+      end?.output && h('div', { class: 'output' }, end.output),
+    );
+  }
+
+  #entry(entry: TimelineEntry, session: string): HTMLElement {
+    const row = (summary: Child[], ...body: Child[]) =>
+      h(
+        'li',
+        { class: `entry entry-${entry.kind}`, style: `--depth: ${entry.depth}` },
+        body.length === 0
+          ? h('div', { class: 'summary' }, h('span', { class: 'time' }, formatTime(entry.time)), summary)
+          : h(
+              'details',
+              {},
+              h('summary', {}, h('span', { class: 'time' }, formatTime(entry.time)), summary),
+              body,
+            ),
+      );
+    switch (entry.kind) {
+      case 'agent_start':
+        return row([h('span', { class: 'kind' }, 'agent'), h('strong', {}, entry.agent), ' starts']);
+      case 'agent_end':
+        return row([h('span', { class: 'kind' }, 'agent'), h('strong', {}, entry.agent), ' ends'], h('pre', {}, entry.output));
+      case 'model':
+        return row(
+          [
+            h('span', { class: 'kind' }, 'model'),
+            h('strong', {}, entry.model ?? entry.agent),
+            ` ${entry.agent} · ${formatUsage(entry.usage)} · ${formatDuration(entry.duration)}`,
+          ],
+          h('h4', {}, `Request: the conversation up to this call (${entry.request.length} messages)`),
+          h('ol', { class: 'messages' }, entry.request.map(message)),
+          h('h4', {}, 'Response'),
+          entry.response ? message(entry.response) : h('p', { class: 'muted' }, 'none recorded'),
+        );
+      case 'tool': {
+        const child = this.#sessions.find((s) => s.parentId === session && s.parentCallId === entry.call.id);
+        const result = entry.result;
+        return row(
+          [
+            h('span', { class: 'kind' }, 'tool'),
+            h('strong', {}, entry.call.name),
+            ` ${entry.agent} · `,
+            result
+              ? h('span', { class: result.isError ? 'error' : '' }, `${result.isError ? 'failed' : 'ok'} · ${formatDuration(result.duration)}`)
+              : h('span', { class: 'muted' }, 'no result'),
+          ],
+          h('h4', {}, 'Arguments'),
+          h('pre', {}, formatJson(entry.call.arguments)),
+          h('h4', {}, 'Result'),
+          h('pre', {}, result ? result.content : '(none)'),
+          child && h('a', { href: formatRoute({ view: 'sessions', session: child.id }) }, 'the agent tool’s session →'),
+        );
+      }
+      case 'state':
+        return row([h('span', { class: 'kind' }, 'state'), Object.keys(entry.delta).join(', ')], h('pre', {}, formatJson(entry.delta)));
+      case 'transfer':
+        return row([h('span', { class: 'kind' }, 'transfer'), `${entry.from} → ${entry.to}`]);
+      case 'approval':
+        return row([
+          h('span', { class: 'kind' }, 'approval'),
+          `waited for a person on ${entry.pending.map((p) => p.call.name).join(', ')}`,
+        ]);
+      case 'fallback':
+        return row([h('span', { class: 'kind' }, 'fallback'), `${entry.from} → ${entry.to}: ${entry.reason}`]);
+      case 'error':
+        return row([h('span', { class: 'kind error' }, 'error'), `${entry.code}: ${entry.message}`]);
+    }
+  }
+}
+
+function message(m: Message): HTMLElement {
+  return h(
+    'li',
+    { class: `message role-${m.role}` },
+    h('span', { class: 'role' }, m.name ? `${m.role} (${m.name})` : m.role),
+    m.content !== null && h('pre', {}, m.content),
+    m.toolCalls?.map((c) => h('pre', { class: 'call' }, `${c.name}(${JSON.stringify(c.arguments)})`)),
+  );
+}

@@ -39,6 +39,15 @@ function hrTimeAt(sinceOriginMs: number): HrTime {
   return ns >= 1e9 ? [ORIGIN_S + s + 1, ns - 1e9] : [ORIGIN_S + s, ns];
 }
 
+// Clock readings kept as whole microseconds since an epoch shared by the records of ten minutes:
+// small integers, stored in the record itself, where a fractional millisecond reading would be one
+// more object per reading for the collector to copy while the record waits for its batch.
+interface Epoch {
+  readonly ms: number;
+}
+const EPOCH_US = 600_000_000;
+let epoch: Epoch = { ms: performance.now() };
+
 function hrDuration(ms: number): HrTime {
   const s = Math.trunc(ms / 1000);
   return [s, Math.round((ms - s * 1000) * 1e6)];
@@ -64,8 +73,9 @@ export class SpanRecord implements ReadableSpan, SinkSpan, SpanContext {
   // holds is copied by every young-generation collection it survives. The two clock readings are
   // kept as they are read; the [seconds, nanoseconds] pairs are made when the exporter reads them.
   readonly #target: RecordTarget;
+  readonly #epoch: Epoch;
   readonly #started: number;
-  #ended = 0;
+  #ended = -1;
 
   constructor(
     target: RecordTarget,
@@ -76,7 +86,13 @@ export class SpanRecord implements ReadableSpan, SinkSpan, SpanContext {
     spanId: string,
     parent: SpanContext | undefined,
   ) {
-    this.#started = performance.now();
+    let started = Math.round((performance.now() - epoch.ms) * 1000);
+    if (started > EPOCH_US) {
+      epoch = { ms: performance.now() };
+      started = 0;
+    }
+    this.#epoch = epoch;
+    this.#started = started;
     this.name = name;
     this.kind = kind;
     this.traceId = traceId;
@@ -103,7 +119,7 @@ export class SpanRecord implements ReadableSpan, SinkSpan, SpanContext {
   }
 
   get ended(): boolean {
-    return this.#ended !== 0;
+    return this.#ended !== -1;
   }
 
   get droppedAttributesCount(): number {
@@ -124,16 +140,16 @@ export class SpanRecord implements ReadableSpan, SinkSpan, SpanContext {
   }
 
   get startTime(): HrTime {
-    return hrTimeAt(this.#started);
+    return hrTimeAt(this.#epoch.ms + this.#started / 1000);
   }
 
   /** The end; before `end()`, the start. */
   get endTime(): HrTime {
-    return hrTimeAt(this.#ended || this.#started);
+    return hrTimeAt(this.#epoch.ms + (this.#ended === -1 ? this.#started : this.#ended) / 1000);
   }
 
   get duration(): HrTime {
-    return hrDuration(this.#ended === 0 ? 0 : this.#ended - this.#started);
+    return hrDuration(this.#ended === -1 ? 0 : (this.#ended - this.#started) / 1000);
   }
 
   setAttribute(key: string, value: AttributeValue): this {
@@ -155,8 +171,8 @@ export class SpanRecord implements ReadableSpan, SinkSpan, SpanContext {
 
   /** Reads the clock and hands the record to the span processor (once). */
   end(): void {
-    if (this.#ended !== 0) return;
-    this.#ended = performance.now();
+    if (this.#ended !== -1) return;
+    this.#ended = Math.round((performance.now() - this.#epoch.ms) * 1000);
     this.#target.processor.onEnd(this);
   }
 }

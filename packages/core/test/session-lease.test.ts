@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   agentTool,
   type ChatParams,
@@ -57,7 +57,9 @@ describe('one invocation at a time per session', () => {
     const second = await runner.run({ input: 'two', sessionId: 's' }).invocation.catch((e: unknown) => e);
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(second).toBeInstanceOf(SessionBusyError);
-    const firstId = (await runner.store.get('s'))!.events[0]!.invocationId;
+    // The writer stores a turn's events at the end of that turn of the event loop: the tool can be
+    // reached (with no I/O on the way) before the first event is stored.
+    const firstId = await vi.waitFor(async () => (await runner.store.get('s'))!.events[0]!.invocationId);
     expect((second as Error).message).toContain(`invocation ${firstId}`);
     expect((second as Error).message).toContain('session s is busy');
     g.open();

@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../model.js';
+import { compilePlainSchema, type SchemaError } from './plain-schema.js';
 
 /** The outcome of checking a value against a JSON Schema. */
 export type SchemaCheck = { ok: true } | { ok: false; errors: string[] };
@@ -8,7 +9,7 @@ export type SchemaValidator = (value: unknown) => SchemaCheck;
 
 type AjvInstance = {
   compile(schema: object): ((value: unknown) => boolean) & {
-    errors?: Array<{ instancePath: string; message?: string; params?: Record<string, unknown> }> | null;
+    errors?: Array<Omit<SchemaError, 'message'> & { message?: string }> | null;
   };
   removeSchema(schema: object): unknown;
 };
@@ -32,11 +33,30 @@ const cache = new WeakMap<JsonSchema, Promise<SchemaValidator>>();
 const byText = new Map<string, Promise<SchemaValidator>>();
 // The validators already compiled, for callers that can skip a wait when there is nothing to wait for.
 const ready = new WeakMap<JsonSchema, SchemaValidator>();
+// Schemas that need Ajv, so that asking again does not walk them again.
+const needsAjv = new WeakSet<JsonSchema>();
 
-/** The compiled validator of `schema` when {@link schemaValidator} has already made it, else undefined. */
+/**
+ * The validator of `schema` when it is ready without waiting: a plain schema is compiled here and
+ * now (no Ajv), any other once {@link schemaValidator} has compiled it; else undefined.
+ */
 export function compiledValidator(schema: JsonSchema): SchemaValidator | undefined {
-  return ready.get(schema);
+  const made = ready.get(schema);
+  if (made || needsAjv.has(schema)) return made;
+  const check = compilePlainSchema(withoutOtherDialect(schema));
+  if (!check) {
+    needsAjv.add(schema);
+    return undefined;
+  }
+  const validator: SchemaValidator = (value) => {
+    const errors = check(value);
+    return errors.length === 0 ? VALID : invalid(errors);
+  };
+  ready.set(schema, validator);
+  return validator;
 }
+
+const VALID: SchemaCheck = { ok: true };
 
 const DRAFT_2020 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
 
@@ -53,6 +73,12 @@ function withoutOtherDialect(schema: JsonSchema): JsonSchema {
 export function schemaValidator(schema: JsonSchema): Promise<SchemaValidator> {
   const cached = cache.get(schema);
   if (cached) return cached;
+  const plain = compiledValidator(schema);
+  if (plain) {
+    const made = Promise.resolve(plain);
+    cache.set(schema, made);
+    return made;
+  }
   // A reload makes new schema objects with the same text: they share one compiled validator.
   const text = JSON.stringify(schema);
   let pending = byText.get(text);
@@ -81,9 +107,14 @@ async function compile(schema: JsonSchema): Promise<SchemaValidator> {
   const check = ajv.compile(given);
   // ajv keeps every compiled schema in its own cache forever; the validator works without it.
   ajv.removeSchema(given);
-  return (value) => {
-    if (check(value)) return { ok: true };
-    const errors = (check.errors ?? []).map((error) => {
+  return (value) => (check(value) ? VALID : invalid(check.errors ?? []));
+}
+
+// The wording the model and the user read, the same whichever validator found the errors.
+function invalid(errors: ReadonlyArray<Omit<SchemaError, 'message'> & { message?: string }>): SchemaCheck {
+  return {
+    ok: false,
+    errors: errors.map((error) => {
       const where =
         error.instancePath === '' ? 'arguments' : `arguments${error.instancePath.replaceAll('/', '.')}`;
       const extra =
@@ -93,7 +124,6 @@ async function compile(schema: JsonSchema): Promise<SchemaValidator> {
             ? ` ("${String(error.params.additionalProperty)}")`
             : '';
       return `${where} ${error.message ?? 'is invalid'}${extra}`;
-    });
-    return { ok: false, errors };
+    }),
   };
 }

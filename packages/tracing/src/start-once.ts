@@ -1,17 +1,13 @@
-import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Tracing, TracingOptions } from './start-tracing.js';
-
-/** Tracing as it is opened, before it is shared: `flush` exports what ended without stopping. */
-type Opened = Tracing & { flush(): Promise<void> };
 
 interface Running {
   settings: string;
-  opened: Promise<Opened>;
+  opened: Promise<Tracing>;
   holders: number;
 }
 
 let running: Running | undefined;
-const exporterIds = new WeakMap<SpanExporter, number>();
+const exporterIds = new WeakMap<object, number>();
 let exporters = 0;
 
 /**
@@ -21,7 +17,7 @@ let exporters = 0;
  */
 export function startOnce(
   options: TracingOptions,
-  open: (options: TracingOptions) => Promise<Opened>,
+  open: (options: TracingOptions) => Promise<Tracing>,
 ): Promise<Tracing> {
   const settings = settingsOf(options);
   if (running && running.settings !== settings) {
@@ -47,6 +43,7 @@ async function hold(state: Running): Promise<Tracing> {
   let closing: Promise<void> | undefined;
   return {
     scrubWith: (scrubber) => opened.scrubWith(scrubber),
+    flush: () => opened.flush(),
     shutdown: () => {
       closing ??= (() => {
         state.holders--;
@@ -63,9 +60,10 @@ async function hold(state: Running): Promise<Tracing> {
 function settingsOf(options: TracingOptions): string {
   const env = options.env ?? {};
   let exporter = 'OTLP';
-  if (options.exporter) {
-    if (!exporterIds.has(options.exporter)) exporterIds.set(options.exporter, ++exporters);
-    exporter = `exporter #${exporterIds.get(options.exporter)}`;
+  const given = options.tracerProvider ?? options.exporter;
+  if (given) {
+    if (!exporterIds.has(given)) exporterIds.set(given, ++exporters);
+    exporter = `${options.tracerProvider ? 'tracer provider' : 'exporter'} #${exporterIds.get(given)}`;
   }
   return [
     `content ${options.captureContent ? 'on' : 'off'}`,

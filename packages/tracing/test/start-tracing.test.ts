@@ -63,4 +63,14 @@ describe('startTracing started twice', () => {
     await again.shutdown();
     expect(spansOf('again')).toHaveLength(1);
   });
+
+  it('flush exports what ended and tracing goes on', async () => {
+    const tracing = await startTracing({ env: {} });
+    await runAgent('flushed');
+    await tracing.flush();
+    expect(spansOf('flushed')).toHaveLength(1);
+    await runAgent('after-flush');
+    await tracing.shutdown();
+    expect(spansOf('after-flush')).toHaveLength(1);
+  });
 });

@@ -1,5 +1,7 @@
 // The agentctl ways of running the workload that the benchmarks compare: `agent.run()` (awaited for
-// its result) and `Runner` (events iterated, session kept in memory: the path `agentctl run` takes).
+// its result) and `Runner` (a fresh runner and in-memory store per run, every event iterated with
+// `for await`, as `agentctl serve` streams them; `agentctl run` renders them through `onEvent`
+// instead and never iterates the stream, which costs less: this subject is the dearer of the two).
 import { createAgent, defineTool, Runner } from '../../packages/core/dist/index.js';
 import { STEP_PARAMETERS, stepTool, zeroLatencyProvider } from './workload.js';
 

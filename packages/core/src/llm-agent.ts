@@ -7,12 +7,13 @@ import type { AgentEvent } from './events.js';
 import { controlTools, transferTargets } from './invocation/control-tools.js';
 import type { InvocationContext } from './invocation/invocation-context.js';
 import type { AgentRun } from './loop/agent-run.js';
-import { type LoopContext, review } from './loop/loop-context.js';
+import { type LoopContext, NO_DECISIONS, review } from './loop/loop-context.js';
 import { runLoop } from './loop/run-loop.js';
 import { schemaValidator } from './loop/schema-validator.js';
 import { ensureToolResultsComplete } from './loop/tool-pairing.js';
 import { compose } from './middleware/compose.js';
 import type { LoopEndReason } from './middleware/types.js';
+import type { ToolDefinition } from './model.js';
 import { resumeStandalone, runStandalone } from './standalone-run.js';
 import { deadline } from './timing/deadline.js';
 import { type AnyTool, toolDefinition } from './tool.js';
@@ -111,34 +112,30 @@ export class LlmAgent implements Agent {
       return;
     }
     ctx.emit('agent_start', { agent: this.name });
-    // On resume, this agent takes the decisions for the calls it paused on.
-    // Calls inside an agent tool resume through that tool's own call, which runs again.
-    const paused = ctx.shared.resumePending.filter((p) => (p.via?.branch ?? p.branch) === ctx.branch);
-    const innerDecisions = [...ctx.shared.decisions.values()];
-    const decisions = paused.flatMap((p): ApprovalDecision[] => {
-      if (p.via) return [{ callId: p.via.callId, approve: true }];
-      const decision = ctx.shared.decisions.get(p.call.id);
-      return decision ? [decision] : [];
-    });
-    const resuming = paused.length > 0;
+    const { decisions, innerDecisions } = decisionsFor(ctx);
+    const resuming = decisions !== NONE;
     const history = ctx.history();
-    const messages = resuming ? history : ensureToolResultsComplete(history).messages.slice();
+    // Both are fresh arrays this run owns: `history` is made for it, a repaired one is a new copy.
+    const messages = resuming ? history : ensureToolResultsComplete(history).messages;
     const usage = emptyUsage();
     let transfer: Agent | undefined;
     // The agent's own time budget, inside the invocation's: reaching it names this agent.
     const limit = this.#config.timeout;
-    const budget = deadline(ctx.signal, limit, () => {
-      return new AgentError(`agent ${this.name} reached its time limit of ${limit} ms`, 'TIMEOUT', {
-        context: { agent: this.name, limit },
-      });
-    });
+    const budget =
+      limit === undefined
+        ? deadline(ctx.signal, undefined, noReason)
+        : deadline(ctx.signal, limit, () => {
+            return new AgentError(`agent ${this.name} reached its time limit of ${limit} ms`, 'TIMEOUT', {
+              context: { agent: this.name, limit },
+            });
+          });
     const loop: LoopContext = this.#loopContext({
       invocationId: ctx.invocationId,
       branch: ctx.branch,
       input: ctx.shared.input,
       messages,
       signal: budget.signal,
-      options: { ...ctx.shared.options, sessionId: ctx.shared.options.sessionId ?? ctx.session.id },
+      options: ctx.shared.options,
       usage,
       toolCalls: ctx.shared.toolCalls,
       emit: (type, payload, delta) => ctx.emit(type, payload, delta),
@@ -168,7 +165,8 @@ export class LlmAgent implements Agent {
       }),
     });
     for (const decision of decisions) ctx.shared.decisions.delete(decision.callId);
-    await review(loop, 'loop_start', { prompt: ctx.shared.input });
+    // Without middleware nobody reviews: no action, no await.
+    if (loop.hasMiddleware) await review(loop, 'loop_start', { prompt: ctx.shared.input });
     let reason: LoopEndReason = 'error';
     let text = '';
     try {
@@ -179,7 +177,7 @@ export class LlmAgent implements Agent {
         ctx.shared.pending.push(...outcome.pending);
         return;
       }
-      const output = await parseOutput(loop, text);
+      const output = loop.outputSchema ? await parseOutput(loop, text) : text;
       ctx.shared.value = output;
       const key = this.#config.outputKey;
       ctx.emit('agent_end', { agent: this.name, output: text }, key ? { [key]: output } : undefined);
@@ -192,16 +190,30 @@ export class LlmAgent implements Agent {
       throw error;
     } finally {
       budget.dispose();
-      await review(loop, 'loop_end', { reason, output: text, usage: { ...usage } });
+      if (loop.hasMiddleware) await review(loop, 'loop_end', { reason, output: text, usage: { ...usage } });
     }
     if (transfer && !ctx.stopped) await transfer.runInvocation(ctx.transferTo(transfer, branchOf(transfer)));
+  }
+
+  #toolDefinitions: ToolDefinition[] | undefined;
+
+  // The tools as the model is told about them, made once (tools are fixed when the agent is made).
+  #definitions(): ToolDefinition[] {
+    this.#toolDefinitions ??= [...this.#tools.values()].map(toolDefinition);
+    return this.#toolDefinitions;
   }
 
   #loopContext(params: LoopParams): LoopContext {
     const config = this.#config;
     const options = params.options;
-    const tools = new Map(this.#tools);
-    for (const tool of params.extraTools ?? []) tools.set(tool.name, tool);
+    const extra = params.extraTools ?? [];
+    // Most agents have no control tools: their runs share the agent's own map and definitions.
+    let tools = this.#tools;
+    if (extra.length > 0) {
+      const merged = new Map(this.#tools);
+      for (const tool of extra) merged.set(tool.name, tool);
+      tools = merged;
+    }
     return {
       agentName: this.name,
       invocationId: params.invocationId,
@@ -215,7 +227,7 @@ export class LlmAgent implements Agent {
       messages: params.messages,
       pairedUpTo: params.decisions && params.decisions.length > 0 ? params.messages.length : 0,
       tools,
-      toolDefinitions: [...tools.values()].map(toolDefinition),
+      toolDefinitions: extra.length > 0 ? [...tools.values()].map(toolDefinition) : this.#definitions(),
       settings: {
         temperature: options.temperature ?? config.temperature,
         topP: options.topP ?? config.topP,
@@ -235,7 +247,9 @@ export class LlmAgent implements Agent {
       toolCalls: params.toolCalls,
       signal: params.signal,
       options,
-      decisions: new Map((params.decisions ?? []).map((d) => [d.callId, d])),
+      decisions: params.decisions?.length
+        ? new Map(params.decisions.map((d) => [d.callId, d]))
+        : NO_DECISIONS,
       approvalPolicy: config.approvalPolicy,
       toldUnknownTool: -1,
       ended: false,
@@ -246,6 +260,27 @@ export class LlmAgent implements Agent {
       emit: params.emit,
     };
   }
+}
+
+const NONE: readonly ApprovalDecision[] = Object.freeze([]);
+const noReason = (): undefined => undefined;
+
+// On resume, this agent takes the decisions for the calls it paused on; calls inside an agent tool
+// resume through that tool's own call, which runs again (and passes on `innerDecisions`).
+function decisionsFor(ctx: InvocationContext): {
+  decisions: readonly ApprovalDecision[];
+  innerDecisions: readonly ApprovalDecision[];
+} {
+  const shared = ctx.shared;
+  const paused = shared.resumePending.filter((p) => (p.via?.branch ?? p.branch) === ctx.branch);
+  const innerDecisions = shared.decisions.size > 0 ? [...shared.decisions.values()] : NONE;
+  if (paused.length === 0) return { decisions: NONE, innerDecisions };
+  const decisions = paused.flatMap((p): ApprovalDecision[] => {
+    if (p.via) return [{ callId: p.via.callId, approve: true }];
+    const decision = shared.decisions.get(p.call.id);
+    return decision ? [decision] : [];
+  });
+  return { decisions, innerDecisions };
 }
 
 /**

@@ -170,11 +170,11 @@ function attemptControl(
   return {
     attempt,
     signal: idle.signal,
-    touch: idle.restart,
+    touch: () => idle.restart(),
     get timedOut() {
       return idle.expired;
     },
-    dispose: idle.dispose,
+    dispose: () => idle.dispose(),
   };
 }
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Agent } from './agent.js';
 import type {
   AgentResult,
@@ -7,6 +6,7 @@ import type {
   InvocationCheckpoint,
   RunOptions,
 } from './agent-config.js';
+import { newId } from './new-id.js';
 
 export type { InvocationCheckpoint } from './agent-config.js';
 
@@ -14,15 +14,13 @@ import { findAgent, linkTree, listAgents } from './agent-tree.js';
 import { AgentError, runError, toAgentError, UsageError } from './errors.js';
 import type { AgentEvent, PendingApproval } from './events.js';
 import { historyFor } from './invocation/history.js';
-import {
-  InvocationContext,
-  type InvocationLimits,
-  type InvocationShared,
-} from './invocation/invocation-context.js';
+import { InvocationContext, type InvocationLimits } from './invocation/invocation-context.js';
 import { holdSession } from './invocation/session-lease.js';
 import { SessionWriter } from './invocation/session-writer.js';
+import { SharedInvocation } from './invocation/shared-invocation.js';
 import { AgentRun } from './loop/agent-run.js';
 import { EventChannel } from './loop/event-channel.js';
+import { NO_DECISIONS } from './loop/loop-context.js';
 import type { Message, ToolCall } from './messages.js';
 import { observingRuns } from './run-observer.js';
 import { InMemorySessionStore, type Session, type SessionStore } from './session.js';
@@ -125,15 +123,13 @@ export class Runner {
     const channel = new EventChannel<AgentEvent>();
     const controller = new AbortController();
     const invocation = this.#execute(options, decisions, channel, controller);
-    const asResult = invocation.then(agentResult);
-    const run = new AgentRun<string>(channel, asResult, controller) as AgentRun<string> & {
+    const run = new AgentRun<string>(
+      channel,
+      invocation.then(agentResult),
+      controller,
+    ) as AgentRun<string> & {
       invocation: Promise<InvocationResult>;
     };
-    // A failure before the first event (an unknown session, a bad decision) must still end the stream.
-    invocation.then(
-      () => channel.close(),
-      () => channel.close(),
-    );
     Object.defineProperty(run, 'invocation', { value: invocation });
     return run;
   }
@@ -146,26 +142,32 @@ export class Runner {
     channel: EventChannel<AgentEvent>,
     controller: AbortController,
   ): Promise<InvocationResult> {
-    const sessionId = options.sessionId ?? randomUUID();
-    const freshId = options.invocationId ?? randomUUID();
-    const held = await holdSession(this.store, sessionId, {
-      holder: decisions
-        ? `a resume of agent ${this.agent.name}`
-        : `invocation ${freshId} of agent ${this.agent.name}`,
-      wait: options.wait,
-      ttlMs: this.#leaseTtlMs,
-      signal: options.signal,
-      onLost: (error) => controller.abort(error),
-    });
+    const sessionId = options.sessionId ?? newId();
+    const freshId = options.invocationId ?? newId();
     try {
-      return await this.#invoke({ ...options, sessionId }, freshId, decisions, channel, controller);
+      const held = await holdSession(this.store, sessionId, {
+        holder: decisions
+          ? `a resume of agent ${this.agent.name}`
+          : `invocation ${freshId} of agent ${this.agent.name}`,
+        wait: options.wait,
+        ttlMs: this.#leaseTtlMs,
+        signal: options.signal,
+        onLost: (error) => controller.abort(error),
+      });
+      try {
+        return await this.#invoke(options, sessionId, freshId, decisions, channel, controller);
+      } finally {
+        await held.release();
+      }
     } finally {
-      await held.release();
+      // Every event is out (a failure before the first one, such as an unknown session, included).
+      channel.close();
     }
   }
 
   async #invoke(
     options: InvocationOptions,
+    sessionId: string,
     freshId: string,
     decisions: readonly ApprovalDecision[] | undefined,
     channel: EventChannel<AgentEvent>,
@@ -173,7 +175,7 @@ export class Runner {
   ): Promise<InvocationResult> {
     const started = performance.now();
     const history = options.history === undefined ? undefined : await options.history;
-    const session = await this.#session(options, decisions !== undefined);
+    const session = await this.#session(options, sessionId, decisions !== undefined);
     await this.#loadScopedState(session, options.userId);
     const checkpoint = session.checkpoint as InvocationCheckpoint | undefined;
     if (decisions) validateDecisions(session.id, checkpoint, decisions);
@@ -302,14 +304,14 @@ export class Runner {
     if (userId) Object.assign(session.state, await this.store.getScopedState(`user:${userId}`));
   }
 
-  async #session(options: InvocationOptions, resuming: boolean): Promise<Session> {
+  async #session(options: InvocationOptions, sessionId: string, resuming: boolean): Promise<Session> {
     if (options.sessionId) {
-      const existing = await this.store.get(options.sessionId);
+      const existing = await this.store.get(sessionId);
       if (existing) return existing;
-      if (resuming) throw new UsageError(`no session with id ${options.sessionId}`);
+      if (resuming) throw new UsageError(`no session with id ${sessionId}`);
     }
     return this.store.create({
-      id: options.sessionId,
+      id: sessionId,
       agent: this.agent.name,
       state: options.state,
       parentId: options.parent?.sessionId,
@@ -326,11 +328,10 @@ export class Runner {
     channel: EventChannel<AgentEvent>,
     checkpoint: InvocationCheckpoint | undefined,
     decisions: readonly ApprovalDecision[] | undefined,
-  ): InvocationShared & { flush(): Promise<void> } {
+  ): SharedInvocation {
     const store = this.store;
-    const writer = new SessionWriter(store, session.id);
     const usage = emptyUsage();
-    const replay = new Map<string, number>();
+    const replay = checkpoint ? new Map<string, number>() : NOTHING_TO_REPLAY;
     const toolCalls: ExecutedToolCall[] = [];
     if (checkpoint) {
       const calls = new Map<string, ToolCall>();
@@ -352,47 +353,46 @@ export class Runner {
         if (event.type === 'agent_end') replay.set(event.branch, (replay.get(event.branch) ?? 0) + 1);
       }
     }
-    return {
-      invocationId,
-      attempt: checkpoint?.attempts ?? 0,
-      idPrefix: `${invocationId}.${checkpoint?.attempts ?? 0}.`,
-      seq: 0,
-      session,
-      store,
-      root: this.agent,
-      input: checkpoint?.input ?? options.input,
-      userId: options.userId,
-      signal,
-      abort: (reason) => controller.abort(reason),
-      usage,
-      limits: options.limits ?? {},
-      sink: (event) => {
-        channel.push(event);
-        options.onEvent?.(event);
+    return new SharedInvocation(
+      {
+        invocationId,
+        attempt: checkpoint?.attempts ?? 0,
+        session,
+        store,
+        root: this.agent,
+        input: checkpoint?.input ?? options.input,
+        userId: options.userId,
+        signal,
+        usage,
+        limits: options.limits ?? NO_LIMITS,
+        decisions: decisions?.length ? new Map(decisions.map((d) => [d.callId, d])) : NO_DECISIONS,
+        resumePending: checkpoint?.pending ?? [],
+        replay,
+        parallel: this.#parallel,
+        options: agentOptionsOf(options),
+        toolCalls,
+        observed: observingRuns()
+          ? { invocationId, sessionId: session.id, agent: this.agent, parent: options.parent }
+          : undefined,
       },
-      persist: (event) => writer.event(event),
-      persistScoped: (delta) => {
-        for (const [scope, part] of scopedUpdates(delta, options.userId)) writer.scoped(scope, part);
-      },
-      ended: false,
-      temp: {},
-      pending: [],
-      decisions: new Map((decisions ?? []).map((d) => [d.callId, d])),
-      resumePending: checkpoint?.pending ?? [],
-      replay,
-      parallel: this.#parallel,
-      options: {
-        ...options.agentOptions,
-        onApproval: options.onApproval ?? options.agentOptions?.onApproval,
-      },
-      toolCalls,
-      value: undefined,
-      observed: observingRuns()
-        ? { invocationId, sessionId: session.id, agent: this.agent, parent: options.parent }
-        : undefined,
-      flush: () => writer.flush(),
-    };
+      channel,
+      options.onEvent,
+      new SessionWriter(store, session.id),
+      controller,
+    );
   }
+}
+
+const NO_LIMITS: InvocationLimits = Object.freeze({});
+// A fresh invocation replays nothing: the map is only read (its size, a count of 0).
+const NOTHING_TO_REPLAY = new Map<string, number>();
+const NO_OPTIONS: RunOptions = Object.freeze({});
+
+// The agents' options: `agentOptions` as given, with the invocation's own approval callback first.
+function agentOptionsOf(options: InvocationOptions): RunOptions {
+  const given = options.agentOptions ?? NO_OPTIONS;
+  if (options.onApproval === undefined || options.onApproval === given.onApproval) return given;
+  return { ...given, onApproval: options.onApproval };
 }
 
 // A server makes a runner per request: the tree is linked and searched once per root agent.
@@ -489,24 +489,4 @@ function lastOutput(session: Session, invocationId: string): string {
     if (event.type === 'agent_end' && event.output) return event.output;
   }
   return '';
-}
-
-// Splits `app:`/`user:` keys of a delta by the scope they are shared in; `user:` keys need a user id.
-function scopedUpdates(
-  delta: Record<string, unknown>,
-  userId: string | undefined,
-): Map<string, Record<string, unknown>> {
-  const out = new Map<string, Record<string, unknown>>();
-  for (const [key, value] of Object.entries(delta)) {
-    const scope = key.startsWith('app:')
-      ? 'app'
-      : key.startsWith('user:') && userId
-        ? `user:${userId}`
-        : undefined;
-    if (!scope) continue;
-    const part = out.get(scope) ?? {};
-    part[key] = value;
-    out.set(scope, part);
-  }
-  return out;
 }

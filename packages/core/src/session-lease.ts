@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from './new-id.js';
 
 /**
  * An exclusive, expiring hold on one session for one invocation. A database can store it as a row
@@ -85,7 +85,7 @@ export function leaseLapsed(record: StoredLease | undefined, now: number): boole
 export function newLease(sessionId: string, request: LeaseRequest, now: number): SessionLease {
   return {
     sessionId,
-    token: randomUUID(),
+    token: newId(),
     holder: request.holder,
     since: now,
     expiresAt: now + request.ttlMs,

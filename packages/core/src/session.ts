@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { AgentEvent } from './events.js';
 import { InMemoryMemory, type MemoryProvider } from './memory.js';
 import type { Message } from './messages.js';
+import { newId } from './new-id.js';
 import { assertSessionId } from './session-id.js';
 import { type LeaseAttempt, type LeaseRequest, LeaseTable, type SessionLease } from './session-lease.js';
 import { applyDelta } from './state-delta.js';
@@ -103,7 +103,7 @@ export function newSession(init: SessionInit = {}): Session {
   const now = Date.now();
   return {
     version: 1,
-    id: init.id ?? randomUUID(),
+    id: init.id ?? newId(),
     agent: init.agent,
     state: { ...(init.state ?? {}) },
     events: [],
@@ -122,9 +122,10 @@ function isEmpty(state: Record<string, unknown>): boolean {
 /** A {@link SessionStore} (and {@link MemoryProvider}) in this process's memory. */
 export class InMemorySessionStore implements SessionStore, MemoryProvider {
   readonly #sessions = new Map<string, Session>();
-  readonly #memory = new InMemoryMemory();
-  readonly #scopes = new Map<string, Record<string, unknown>>();
   readonly #leases = new LeaseTable();
+  // Made on first use: a store per run (what a server or a benchmark may make) seldom needs them.
+  #memory: InMemoryMemory | undefined;
+  #scopes: Map<string, Record<string, unknown>> | undefined;
 
   async lease(id: string, request: LeaseRequest): Promise<LeaseAttempt> {
     assertSessionId(id);
@@ -140,26 +141,28 @@ export class InMemorySessionStore implements SessionStore, MemoryProvider {
   }
 
   async getScopedState(scope: string): Promise<Record<string, unknown>> {
-    const state = this.#scopes.get(scope);
+    const state = this.#scopes?.get(scope);
     return state ? structuredClone(state) : {};
   }
 
   async updateScopedState(scope: string, delta: Record<string, unknown>): Promise<void> {
+    this.#scopes ??= new Map();
     const state = this.#scopes.get(scope) ?? {};
     applyDelta(state, delta);
     this.#scopes.set(scope, state);
   }
 
   async load(sessionId: string): Promise<Message[]> {
-    return this.#memory.load(sessionId);
+    return this.#memory?.load(sessionId) ?? [];
   }
 
   async save(sessionId: string, messages: readonly Message[]): Promise<void> {
+    this.#memory ??= new InMemoryMemory();
     await this.#memory.save(sessionId, messages);
   }
 
   async clear(sessionId: string): Promise<void> {
-    await this.#memory.clear(sessionId);
+    await this.#memory?.clear(sessionId);
   }
 
   async create(init: SessionInit = {}): Promise<Session> {

@@ -51,61 +51,79 @@ export async function holdSession(
     if (left <= 0) throw new SessionBusyError(sessionId, attempt.busy, options.wait ? waited : 0);
     await sleep(Math.min(POLL_MS, left), options.signal, 'waiting for the session');
   }
-  let released = false;
-  let renewing: Promise<unknown> = Promise.resolve();
-  const renew = async () => {
+  const held = new HeldLease(store, lease, ttlMs, options.onLost);
+  // A lease that never expires (a store private to one run) needs no renewal.
+  if (lease.expiresAt !== Number.POSITIVE_INFINITY) joinRenewals(held);
+  return held;
+}
+
+// A class rather than closures over locals: a thousand runs in flight each hold one for their whole life.
+class HeldLease implements HeldSession {
+  lease: SessionLease;
+  readonly ttlMs: number;
+  readonly #store: SessionStore;
+  readonly #onLost: (error: unknown) => void;
+  #released = false;
+  #renewing: Promise<void> | undefined;
+  #joined = false;
+
+  constructor(store: SessionStore, lease: SessionLease, ttlMs: number, onLost: (error: unknown) => void) {
+    this.#store = store;
+    this.lease = lease;
+    this.ttlMs = ttlMs;
+    this.#onLost = onLost;
+  }
+
+  /** Called by the renewal timer: one renewal at a time, in order. */
+  tick(): void {
+    this.#joined = true;
+    const previous = this.#renewing;
+    this.#renewing = previous ? previous.then(() => this.#renew()) : this.#renew();
+  }
+
+  async #renew(): Promise<void> {
     try {
-      lease = await store.renewLease(lease, ttlMs);
+      this.lease = await this.#store.renewLease(this.lease, this.ttlMs);
     } catch (error) {
       // A failed write is retried at the next tick; only a lease past its expiry is given up for lost.
-      if (released) return;
-      if (!(error instanceof SessionLeaseLostError) && Date.now() < lease.expiresAt) return;
-      stopRenewing();
-      options.onLost(error);
+      if (this.#released) return;
+      if (!(error instanceof SessionLeaseLostError) && Date.now() < this.lease.expiresAt) return;
+      leaveRenewals(this);
+      this.#onLost(error);
     }
-  };
-  // A lease that never expires (a store private to one run) needs no renewal.
-  const stopRenewing =
-    lease.expiresAt === Number.POSITIVE_INFINITY
-      ? () => undefined
-      : renewEvery(ttlMs, () => {
-          renewing = renewing.then(renew);
-        });
-  return {
-    get lease() {
-      return lease;
-    },
-    async release() {
-      if (released) return;
-      released = true;
-      stopRenewing();
-      await renewing;
-      // A lease that cannot be released lapses at its expiry (or at once, for a dead local holder).
-      await store.releaseLease(lease).catch(() => undefined);
-    },
-  };
+  }
+
+  async release(): Promise<void> {
+    if (this.#released) return;
+    this.#released = true;
+    leaveRenewals(this);
+    if (this.#joined) await this.#renewing;
+    // A lease that cannot be released lapses at its expiry (or at once, for a dead local holder).
+    await this.#store.releaseLease(this.lease).catch(() => undefined);
+  }
 }
 
 // One renewal timer per TTL for all the leases this process holds, not one per invocation: a
 // thousand concurrent runs share one timer. Each lease is renewed within a third of its TTL.
-const renewals = new Map<number, { timer: ReturnType<typeof setInterval>; ticks: Set<() => void> }>();
+const renewals = new Map<number, { timer: ReturnType<typeof setInterval>; held: Set<HeldLease> }>();
 
-function renewEvery(ttlMs: number, tick: () => void): () => void {
-  let group = renewals.get(ttlMs);
+function joinRenewals(lease: HeldLease): void {
+  let group = renewals.get(lease.ttlMs);
   if (!group) {
-    const ticks = new Set<() => void>();
+    const held = new Set<HeldLease>();
     const timer = setInterval(() => {
-      for (const each of ticks) each();
-    }, ttlMs / 3);
+      for (const each of held) each.tick();
+    }, lease.ttlMs / 3);
     timer.unref();
-    group = { timer, ticks };
-    renewals.set(ttlMs, group);
+    group = { timer, held };
+    renewals.set(lease.ttlMs, group);
   }
-  const joined = group;
-  joined.ticks.add(tick);
-  return () => {
-    if (!joined.ticks.delete(tick) || joined.ticks.size > 0) return;
-    clearInterval(joined.timer);
-    renewals.delete(ttlMs);
-  };
+  group.held.add(lease);
+}
+
+function leaveRenewals(lease: HeldLease): void {
+  const group = renewals.get(lease.ttlMs);
+  if (!group?.held.delete(lease) || group.held.size > 0) return;
+  clearInterval(group.timer);
+  renewals.delete(lease.ttlMs);
 }

@@ -12,7 +12,6 @@ export class AgentRun<T = string> implements AsyncIterable<AgentEvent>, PromiseL
   readonly result: Promise<AgentResult<T>>;
   readonly #events: EventChannel<AgentEvent>;
   readonly #controller: AbortController;
-  #settled = false;
   #iterating = false;
 
   constructor(
@@ -24,14 +23,7 @@ export class AgentRun<T = string> implements AsyncIterable<AgentEvent>, PromiseL
     this.#controller = controller;
     this.result = result;
     // Consumers that only iterate see the failure as an `error` event; keep it from going unhandled.
-    result.then(
-      () => {
-        this.#settled = true;
-      },
-      () => {
-        this.#settled = true;
-      },
-    );
+    result.catch(ignore);
   }
 
   /** The same run (its events, its cancellation) with a result computed from this one's. */
@@ -54,19 +46,37 @@ export class AgentRun<T = string> implements AsyncIterable<AgentEvent>, PromiseL
     return this.result.then(onFulfilled, onRejected);
   }
 
-  // Hand-written rather than an async generator (see EventChannel); leaving early (`return`, as
-  // `break` calls it) cancels a run still going.
+  // Hand-written rather than an async generator (see EventChannel).
   [Symbol.asyncIterator](): AsyncIterableIterator<AgentEvent, undefined> {
     this.#iterating = true;
-    const events = this.#events;
-    const iterator: AsyncIterableIterator<AgentEvent, undefined> = {
-      next: () => events.next(),
-      return: () => {
-        if (!events.drained && !this.#settled) this.abort();
-        return Promise.resolve({ value: undefined, done: true });
-      },
-      [Symbol.asyncIterator]: () => iterator,
-    };
-    return iterator;
+    return new RunIterator(this.#events, this);
+  }
+}
+
+function ignore(): void {}
+
+// The iterator of a run's events; leaving early (`return`, as `break` calls it) cancels a run still
+// going. A class, not an object of closures: every iterated run in flight keeps one.
+class RunIterator implements AsyncIterableIterator<AgentEvent, undefined> {
+  readonly #events: EventChannel<AgentEvent>;
+  readonly #run: { abort(): void };
+
+  constructor(events: EventChannel<AgentEvent>, run: { abort(): void }) {
+    this.#events = events;
+    this.#run = run;
+  }
+
+  next(): Promise<IteratorResult<AgentEvent, undefined>> {
+    return this.#events.next();
+  }
+
+  return(): Promise<IteratorResult<AgentEvent, undefined>> {
+    // A closed channel has every event of a run that has ended: there is nothing left to cancel.
+    if (!this.#events.closed) this.#run.abort();
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<AgentEvent, undefined> {
+    return this;
   }
 }

@@ -1,3 +1,15 @@
+// The resolvers of the promise just made: one shared executor instead of a closure per wait (a
+// reader waits once per burst of events, thousands of times a second under load).
+const captured: { resolve: (value: unknown) => void; reject: (error: unknown) => void } = {
+  resolve: () => undefined,
+  reject: () => undefined,
+};
+
+function capture(resolve: (value: never) => void, reject: (error: unknown) => void): void {
+  captured.resolve = resolve as (value: unknown) => void;
+  captured.reject = reject;
+}
+
 /**
  * An unbounded queue from one producer to one async-iterating consumer. The loop pushes events
  * synchronously (from inside middleware and stream callbacks) and never waits for the reader.
@@ -8,7 +20,8 @@ export class EventChannel<T> implements AsyncIterable<T> {
   #closed = false;
   #failure: { error: unknown } | undefined;
   // The reader waiting on an empty channel: the next push settles its `next()` directly.
-  #reader: { resolve(step: IteratorResult<T, undefined>): void; reject(error: unknown): void } | undefined;
+  #resolve: ((step: IteratorResult<T, undefined>) => void) | undefined;
+  #reject: ((error: unknown) => void) | undefined;
   #discard = false;
 
   /** Stops keeping items for a reader that will never come (the run is only awaited). */
@@ -20,10 +33,10 @@ export class EventChannel<T> implements AsyncIterable<T> {
 
   push(item: T): void {
     if (this.#closed || this.#discard) return;
-    const reader = this.#reader;
-    if (reader) {
-      this.#reader = undefined;
-      reader.resolve({ value: item, done: false });
+    const resolve = this.#resolve;
+    if (resolve) {
+      this.#resolve = this.#reject = undefined;
+      resolve({ value: item, done: false });
       return;
     }
     this.#items.push(item);
@@ -33,16 +46,17 @@ export class EventChannel<T> implements AsyncIterable<T> {
     if (this.#closed) return;
     this.#closed = true;
     if (error !== undefined) this.#failure = { error };
-    const reader = this.#reader;
-    this.#reader = undefined;
-    if (!reader) return;
-    if (this.#failure) reader.reject(this.#failure.error);
-    else reader.resolve({ value: undefined, done: true });
+    const resolve = this.#resolve;
+    const reject = this.#reject;
+    this.#resolve = this.#reject = undefined;
+    if (!resolve || !reject) return;
+    if (this.#failure) reject(this.#failure.error);
+    else resolve({ value: undefined, done: true });
   }
 
-  /** True once the channel is closed and every item was read. */
-  get drained(): boolean {
-    return this.#closed && this.#head >= this.#items.length;
+  /** True once the producer closed the channel (items may be left to read). */
+  get closed(): boolean {
+    return this.#closed;
   }
 
   /** The next item, as an iterator result: done once the channel is closed and drained. */
@@ -52,9 +66,10 @@ export class EventChannel<T> implements AsyncIterable<T> {
       if (this.#failure) return Promise.reject(this.#failure.error);
       return Promise.resolve({ value: undefined, done: true });
     }
-    return new Promise((resolve, reject) => {
-      this.#reader = { resolve, reject };
-    });
+    const waiting = new Promise<IteratorResult<T, undefined>>(capture);
+    this.#resolve = captured.resolve as (step: IteratorResult<T, undefined>) => void;
+    this.#reject = captured.reject;
+    return waiting;
   }
 
   // Hand-written rather than an async generator: two generator layers (here and in the run) were a

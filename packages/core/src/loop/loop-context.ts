@@ -64,6 +64,12 @@ export interface LoopContext {
   emit<T extends EventType>(type: T, payload: EventPayloads[T], stateDelta?: Record<string, unknown>): void;
 }
 
+/**
+ * The decisions of a run that was given none: one empty map for all of them. The loop only reads
+ * it, and deletes a decision it found, so nothing is ever written to it.
+ */
+export const NO_DECISIONS: Map<string, ApprovalDecision> = new Map();
+
 /** The middleware chain as the loop calls it. */
 export type Dispatch = LoopContext['dispatch'];
 

@@ -48,7 +48,7 @@ export async function modelTurn(ctx: LoopContext): Promise<Message> {
   if (ctx.hasMiddleware) response = (await review(ctx, 'model_response', { response, usage })).response;
   countUsage(ctx, usage, servedBy?.model ?? request.model, started);
   const message: Message = { role: 'assistant', content: response.content };
-  if (response.toolCalls.length > 0) message.toolCalls = response.toolCalls.map(normaliseCall);
+  if (response.toolCalls.length > 0) message.toolCalls = normaliseCalls(response.toolCalls);
   if (response.providerData) message.providerData = response.providerData;
   ctx.messages.push(message);
   ctx.emit('message', { message });
@@ -152,6 +152,12 @@ async function streamModel(
   throw new AgentError(`model ${request.model} ended its stream without a final response`, 'MODEL_ERROR', {
     retryable: true,
   });
+}
+
+// The provider's own list unless a call's arguments are not an object (the common answer costs no copy).
+function normaliseCalls(calls: ToolCall[]): ToolCall[] {
+  for (const call of calls) if (normaliseCall(call) !== call) return calls.map(normaliseCall);
+  return calls;
 }
 
 function normaliseCall(call: ToolCall): ToolCall {

@@ -19,7 +19,8 @@ export async function runLoop(ctx: LoopContext): Promise<LoopOutcome> {
   let text = '';
   const resumed = unansweredCalls(ctx);
   if (resumed.length > 0) {
-    const pending = await executeToolCalls(ctx, resumed);
+    const executed = executeToolCalls(ctx, resumed);
+    const pending = executed instanceof Promise ? await executed : executed;
     if (pending.length > 0) return { reason: 'paused', text, pending };
   }
   while (!ctx.ended) {
@@ -40,7 +41,8 @@ export async function runLoop(ctx: LoopContext): Promise<LoopOutcome> {
       );
     }
     if (!message.toolCalls?.length) break;
-    const pending = await executeToolCalls(ctx, message.toolCalls);
+    const executed = executeToolCalls(ctx, message.toolCalls);
+    const pending = executed instanceof Promise ? await executed : executed;
     if (pending.length > 0) return { reason: 'paused', text, pending };
   }
   return { reason: 'complete', text };

@@ -24,34 +24,60 @@ type Plan = { call: ToolCall; tool?: AnyTool } & (
  * (each with its timeout), appends their results in call order and returns the calls left
  * waiting for a human.
  */
-export async function executeToolCalls(
+export function executeToolCalls(
   ctx: LoopContext,
   calls: readonly ToolCall[],
-): Promise<PendingApproval[]> {
+): PendingApproval[] | Promise<PendingApproval[]> {
+  if (calls.length !== 1) return executeMany(ctx, calls);
+  // The common answer, one call of a synchronous tool whose validator is compiled, awaits nothing.
+  const call = calls[0];
+  announce(ctx, call);
+  const planned = plan(ctx, call);
+  return planned instanceof Promise ? planned.then((p) => executeOne(ctx, p)) : executeOne(ctx, planned);
+}
+
+function announce(ctx: LoopContext, call: ToolCall): void {
+  ctx.emit('tool_call', { call });
+  ctx.options.onToolCall?.(call.name, call.arguments);
+}
+
+function executeOne(ctx: LoopContext, planned: Plan): PendingApproval[] | Promise<PendingApproval[]> {
+  const pending: PendingApproval[] = [];
+  const only = settle(ctx, planned, pending);
+  if (only instanceof Promise) {
+    return only.then((outcome) => {
+      addResult(ctx, planned, outcome);
+      return paired(ctx, pending);
+    });
+  }
+  addResult(ctx, planned, only);
+  return paired(ctx, pending);
+}
+
+async function executeMany(ctx: LoopContext, calls: readonly ToolCall[]): Promise<PendingApproval[]> {
   const plans: Plan[] = [];
   for (const call of calls) {
-    ctx.emit('tool_call', { call });
-    ctx.options.onToolCall?.(call.name, call.arguments);
+    announce(ctx, call);
     const planned = plan(ctx, call);
     plans.push(planned instanceof Promise ? await planned : planned);
   }
   const pending: PendingApproval[] = [];
-  let outcomes: Array<ToolOutcome | undefined>;
-  if (plans.length === 1) {
-    const only = settle(ctx, plans[0], pending);
-    outcomes = [only instanceof Promise ? await only : only];
-  } else {
-    allowListeners(ctx.signal, plans.length);
-    outcomes = await Promise.all(plans.map((p) => settle(ctx, p, pending)));
-  }
-  for (let i = 0; i < plans.length; i++) {
-    const outcome = outcomes[i];
-    if (!outcome) continue;
-    const message = toolMessage(plans[i].call, outcome);
-    ctx.messages.push(message);
-    ctx.emit('message', { message });
-  }
-  ctx.pairedUpTo = pending.length === 0 ? ctx.messages.length : ctx.pairedUpTo;
+  allowListeners(ctx.signal, plans.length);
+  const outcomes = await Promise.all(plans.map((p) => settle(ctx, p, pending)));
+  for (let i = 0; i < plans.length; i++) addResult(ctx, plans[i], outcomes[i]);
+  return paired(ctx, pending);
+}
+
+// A settled call's result joins the history in call order; a call waiting for a human adds nothing yet.
+function addResult(ctx: LoopContext, planned: Plan, outcome: ToolOutcome | undefined): void {
+  if (!outcome) return;
+  const message = toolMessage(planned.call, outcome);
+  ctx.messages.push(message);
+  ctx.emit('message', { message });
+}
+
+function paired(ctx: LoopContext, pending: PendingApproval[]): PendingApproval[] {
+  if (pending.length === 0) ctx.pairedUpTo = ctx.messages.length;
   return pending;
 }
 
@@ -188,7 +214,8 @@ function invalidText(call: ToolCall, check: SchemaCheck): string | undefined {
 function policyVerdict(ctx: LoopContext, call: ToolCall, tool: AnyTool): 'allow' | 'ask' | 'deny' {
   const fromPolicy = ctx.approvalPolicy?.(call, tool, {
     messages: ctx.messages,
-    sessionId: ctx.options.sessionId,
+    // The caller's session key (`agent.run`'s memory key) when given, else the session's id.
+    sessionId: ctx.options.sessionId ?? ctx.invocation?.sessionId,
   });
   if (fromPolicy) return fromPolicy;
   const needs = tool.needsApproval;

@@ -42,18 +42,27 @@ export function deadline(
   reason: () => unknown,
   options: DeadlineOptions = {},
 ): Deadline {
-  if (ms === undefined || !Number.isFinite(ms)) {
-    return outer
-      ? {
-          signal: outer,
-          expired: false,
-          restart: () => undefined,
-          dispose: () => undefined,
-          race: (work) => work,
-        }
-      : NOTHING;
-  }
+  if (ms === undefined || !Number.isFinite(ms)) return outer ? new Untimed(outer) : NOTHING;
   return new TimedDeadline(outer, ms, reason, options.startWhenUsed === true);
+}
+
+// No time limit: the outer signal as it is. A class, since every agent run of an invocation makes
+// one, and its methods are shared rather than five closures per run.
+class Untimed implements Deadline {
+  readonly signal: AbortSignal;
+  readonly expired = false;
+
+  constructor(signal: AbortSignal) {
+    this.signal = signal;
+  }
+
+  restart(): void {}
+
+  dispose(): void {}
+
+  race<T>(work: Promise<T>): Promise<T> {
+    return work;
+  }
 }
 
 /** Options of {@link deadline}. */
@@ -117,8 +126,7 @@ class TimedDeadline implements Deadline {
     return this.#expired;
   }
 
-  // Fields, not methods: callers pass `restart` and `dispose` around on their own.
-  readonly restart = (): void => {
+  restart(): void {
     if (this.#since !== undefined) {
       this.#since = performance.now();
       return;
@@ -126,13 +134,13 @@ class TimedDeadline implements Deadline {
     if (this.#expired || this.#outer?.aborted) return;
     clearTimeout(this.#timer);
     this.#timer = setTimeout(expire, this.#ms, this);
-  };
+  }
 
-  readonly dispose = (): void => {
+  dispose(): void {
     clearTimeout(this.#timer);
     this.#racer = undefined;
     if (this.#forward) this.#outer?.removeEventListener('abort', this.#forward);
-  };
+  }
 
   race<T>(work: Promise<T>): Promise<T> {
     this.#startNow();

@@ -1,0 +1,139 @@
+import type { Agent } from '../agent.js';
+import type { ApprovalDecision, ExecutedToolCall, RunOptions } from '../agent-config.js';
+import type { AgentEvent, PendingApproval } from '../events.js';
+import type { EventChannel } from '../loop/event-channel.js';
+import type { ObservedInvocation } from '../run-observer.js';
+import type { Session, SessionStore } from '../session.js';
+import type { UsageStats } from '../usage.js';
+import type { InvocationLimits, InvocationShared } from './invocation-context.js';
+import type { SessionWriter } from './session-writer.js';
+
+/** What a runner knows when it starts an invocation; the rest of {@link SharedInvocation} starts empty. */
+export type SharedInvocationInit = Pick<
+  InvocationShared,
+  | 'invocationId'
+  | 'attempt'
+  | 'session'
+  | 'store'
+  | 'root'
+  | 'input'
+  | 'userId'
+  | 'signal'
+  | 'usage'
+  | 'limits'
+  | 'decisions'
+  | 'resumePending'
+  | 'replay'
+  | 'parallel'
+  | 'options'
+  | 'toolCalls'
+  | 'observed'
+>;
+
+/**
+ * The state every context of one runner invocation shares, and where its events go: the caller's
+ * stream and callback, and the session writer. A class rather than an object of closures: each run
+ * in flight keeps one for its whole life.
+ */
+export class SharedInvocation implements InvocationShared {
+  readonly invocationId: string;
+  readonly attempt: number;
+  readonly idPrefix: string;
+  seq = 0;
+  readonly session: Session;
+  readonly store: SessionStore;
+  readonly root: Agent;
+  readonly input: string;
+  readonly userId: string | undefined;
+  readonly signal: AbortSignal;
+  readonly usage: UsageStats;
+  readonly limits: InvocationLimits;
+  ended = false;
+  readonly temp: Record<string, unknown> = {};
+  readonly pending: PendingApproval[] = [];
+  readonly decisions: Map<string, ApprovalDecision>;
+  readonly resumePending: readonly PendingApproval[];
+  readonly replay: Map<string, number>;
+  readonly parallel: ReadonlySet<string>;
+  readonly options: RunOptions;
+  readonly toolCalls: ExecutedToolCall[];
+  value: unknown = undefined;
+  readonly observed: ObservedInvocation | undefined;
+  readonly #channel: EventChannel<AgentEvent>;
+  readonly #onEvent: ((event: AgentEvent) => void) | undefined;
+  readonly #writer: SessionWriter;
+  readonly #controller: AbortController;
+
+  constructor(
+    init: SharedInvocationInit,
+    channel: EventChannel<AgentEvent>,
+    onEvent: ((event: AgentEvent) => void) | undefined,
+    writer: SessionWriter,
+    controller: AbortController,
+  ) {
+    this.invocationId = init.invocationId;
+    this.attempt = init.attempt;
+    this.idPrefix = `${init.invocationId}.${init.attempt}.`;
+    this.session = init.session;
+    this.store = init.store;
+    this.root = init.root;
+    this.input = init.input;
+    this.userId = init.userId;
+    this.signal = init.signal;
+    this.usage = init.usage;
+    this.limits = init.limits;
+    this.decisions = init.decisions;
+    this.resumePending = init.resumePending;
+    this.replay = init.replay;
+    this.parallel = init.parallel;
+    this.options = init.options;
+    this.toolCalls = init.toolCalls;
+    this.observed = init.observed;
+    this.#channel = channel;
+    this.#onEvent = onEvent;
+    this.#writer = writer;
+    this.#controller = controller;
+  }
+
+  sink(event: AgentEvent): void {
+    this.#channel.push(event);
+    this.#onEvent?.(event);
+  }
+
+  persist(event: AgentEvent): void {
+    this.#writer.event(event);
+  }
+
+  persistScoped(delta: Record<string, unknown>): void {
+    for (const [scope, part] of scopedUpdates(delta, this.userId)) this.#writer.scoped(scope, part);
+  }
+
+  abort(reason: unknown): void {
+    this.#controller.abort(reason);
+  }
+
+  /** Waits for every queued write of the session; throws the first that failed. */
+  flush(): Promise<void> {
+    return this.#writer.flush();
+  }
+}
+
+// Splits `app:`/`user:` keys of a delta by the scope they are shared in; `user:` keys need a user id.
+function scopedUpdates(
+  delta: Record<string, unknown>,
+  userId: string | undefined,
+): Map<string, Record<string, unknown>> {
+  const out = new Map<string, Record<string, unknown>>();
+  for (const [key, value] of Object.entries(delta)) {
+    const scope = key.startsWith('app:')
+      ? 'app'
+      : key.startsWith('user:') && userId
+        ? `user:${userId}`
+        : undefined;
+    if (!scope) continue;
+    const part = out.get(scope) ?? {};
+    part[key] = value;
+    out.set(scope, part);
+  }
+  return out;
+}

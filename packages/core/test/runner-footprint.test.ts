@@ -1,0 +1,177 @@
+// What the Runner's lighter bookkeeping must keep: fresh sessions are created without a lookup, ids
+// stay UUIDs, shared read-only defaults (no decisions, the agent's tool list) never leak between
+// runs, and the event iterator still cancels only a run that is going.
+import { describe, expect, it } from 'vitest';
+import {
+  type AgentEvent,
+  createAgent,
+  defineTool,
+  InMemorySessionStore,
+  type LeaseRequest,
+  Runner,
+  type Session,
+  type SessionStore,
+} from '../src/index.js';
+import { newId } from '../src/new-id.js';
+import { ScriptModel, scriptedModel } from '../src/testing/index.js';
+import { add } from './support/tools.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+// An in-memory store that counts lookups and remembers the lease requests and tokens it handed out.
+function countingStore() {
+  const inner = new InMemorySessionStore();
+  const seen = { gets: 0, tokens: [] as string[], holders: [] as string[] };
+  const store: SessionStore = {
+    create: (init) => inner.create(init),
+    get: (id) => {
+      seen.gets++;
+      return inner.get(id);
+    },
+    append: (id, events) => inner.append(id, events),
+    setCheckpoint: (id, checkpoint) => inner.setCheckpoint(id, checkpoint),
+    list: (filter) => inner.list(filter),
+    delete: (id) => inner.delete(id),
+    lease: async (id: string, request: LeaseRequest) => {
+      const attempt = await inner.lease(id, request);
+      if ('lease' in attempt) {
+        seen.tokens.push(attempt.lease.token);
+        seen.holders.push(request.holder);
+      }
+      return attempt;
+    },
+    renewLease: (lease, ttl) => inner.renewLease(lease, ttl),
+    releaseLease: (lease) => inner.releaseLease(lease),
+  };
+  return { store, seen, inner };
+}
+
+describe('runner bookkeeping', () => {
+  it('creates a fresh session without looking it up, and continues a given one', async () => {
+    const { store, seen } = countingStore();
+    const agent = createAgent({ name: 'a', provider: scriptedModel([{ text: 'one' }, { text: 'two' }]) });
+    const runner = new Runner({ agent, store });
+    const first = await runner.run({ input: 'hi' }).invocation;
+    expect(seen.gets).toBe(0);
+    expect(first.sessionId).toMatch(UUID);
+    const second = await runner.run({ input: 'again', sessionId: first.sessionId }).invocation;
+    expect(seen.gets).toBe(1);
+    expect(second.messages.map((m) => m.content)).toEqual(['hi', 'one', 'again', 'two']);
+    // A given id that does not exist yet is looked up, then created.
+    await runner.run({ input: 'new', sessionId: 'named' }).invocation.catch(() => undefined);
+    expect(seen.gets).toBe(2);
+    expect((await store.get('named'))?.id).toBe('named');
+  });
+
+  it('gives every session, invocation and lease its own UUID', async () => {
+    const { store, seen } = countingStore();
+    const agent = createAgent({ name: 'a', provider: scriptedModel([{ text: 'x' }, { text: 'y' }]) });
+    const runner = new Runner({ agent, store });
+    const results = [
+      await runner.run({ input: '1' }).invocation,
+      await runner.run({ input: '2' }).invocation,
+    ];
+    const ids = [...results.flatMap((r) => [r.sessionId, r.invocationId]), ...seen.tokens];
+    for (const id of ids) expect(id).toMatch(UUID);
+    expect(new Set(ids).size).toBe(6);
+    expect(seen.holders[0]).toBe(`invocation ${results[0].invocationId} of agent a`);
+    const many = Array.from({ length: 1000 }, newId);
+    expect(new Set(many).size).toBe(1000);
+    for (const id of many) expect(id).toMatch(UUID);
+  });
+
+  it("tells an approval policy the runner's session id, or agent.run's sessionId when given", async () => {
+    const seenIds: Array<string | undefined> = [];
+    const make = () =>
+      createAgent({
+        name: 'a',
+        provider: scriptedModel([{ toolCalls: [{ name: 'add', arguments: { a: 1, b: 2 } }] }, { text: '3' }]),
+        tools: [add],
+        approvalPolicy: (_call, _tool, context) => {
+          seenIds.push(context.sessionId);
+          return 'allow';
+        },
+      });
+    const done = await new Runner({ agent: make() }).run({ input: 'add' }).invocation;
+    await make().run('add', { sessionId: 'memory-key' });
+    expect(seenIds).toEqual([done.sessionId, 'memory-key']);
+  });
+
+  it('a decision given to one resume does not reach another run', async () => {
+    const agent = createAgent({
+      name: 'a',
+      provider: scriptedModel(
+        Array.from({ length: 2 }, () => [
+          { toolCalls: [{ id: 'same', name: 'add', arguments: { a: 1, b: 1 } }] },
+          { text: 'two' },
+        ]).flat(),
+      ),
+      tools: [add],
+      approvalPolicy: () => 'ask',
+    });
+    const runner = new Runner({ agent });
+    const paused = await runner.run({ input: 'go', sessionId: 'one' }).invocation;
+    expect(paused.status).toBe('paused');
+    const resumed = await runner.resume({ sessionId: 'one', decisions: [{ callId: 'same', approve: true }] })
+      .invocation;
+    expect(resumed.output).toBe('two');
+    // Same call id in a new session: it waits for its own decision.
+    const other = await runner.run({ input: 'go', sessionId: 'two' }).invocation;
+    expect(other.status).toBe('paused');
+    expect(other.pending?.map((p) => p.call.id)).toEqual(['same']);
+  });
+
+  it("sends an agent's own tools on every run, and a transfer tool only to the agent that has targets", async () => {
+    const echo = defineTool({
+      name: 'echo',
+      description: 'echoes',
+      parameters: { type: 'object', properties: {} },
+      execute: () => 'ok',
+    });
+    const helperModel = new ScriptModel([{ text: 'helped' }, { text: 'alone' }], { record: true });
+    const helper = createAgent({
+      name: 'helper',
+      description: 'helps',
+      provider: helperModel,
+      tools: [echo],
+    });
+    const rootModel = new ScriptModel(
+      [
+        { text: 'first' },
+        { toolCalls: [{ name: 'transfer_to_agent', arguments: { agent_name: 'helper' } }] },
+      ],
+      { record: true },
+    );
+    const root = createAgent({ name: 'root', provider: rootModel, tools: [echo], subAgents: [helper] });
+    const runner = new Runner({ agent: root });
+    await runner.run({ input: 'one', sessionId: 's' }).invocation;
+    await runner.run({ input: 'two', sessionId: 's' }).invocation;
+    const names = (tools: Array<{ name: string }> | undefined) => (tools ?? []).map((t) => t.name);
+    expect(rootModel.requests.map((r) => names(r.tools))).toEqual([
+      ['echo', 'transfer_to_agent'],
+      ['echo', 'transfer_to_agent'],
+    ]);
+    // Reached by transfer, the helper may hand back to its parent; run on its own, it has only its tool.
+    expect(names(helperModel.requests[0].tools)).toEqual(['echo', 'transfer_to_agent']);
+    const alone = createAgent({ name: 'alone', provider: helperModel, tools: [echo] });
+    await alone.run('solo');
+    expect(names(helperModel.requests[1].tools)).toEqual(['echo']);
+  });
+
+  it('leaving the event stream after the run ended does not cancel it', async () => {
+    const runner = new Runner({
+      agent: createAgent({ name: 'a', provider: scriptedModel([{ text: 'done' }]) }),
+    });
+    const run = runner.run({ input: 'hi' });
+    const seen: AgentEvent[] = [];
+    for await (const event of run) {
+      seen.push(event);
+      if (event.type === 'run_end') break;
+    }
+    const result = await run.invocation;
+    expect(result.status).toBe('complete');
+    expect(result.output).toBe('done');
+    const session = (await runner.store.get(result.sessionId)) as Session;
+    expect(session.events.map((e) => e.type)).not.toContain('error');
+  });
+});

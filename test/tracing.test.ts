@@ -92,7 +92,18 @@ describe('agentctl run with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
       'execute_tool transfer_to_agent',
       'invoke_agent billing',
     ]);
-    expect(triage.events).toEqual([{ name: 'transfer', attributes: { 'agentctl.transfer.to': 'billing' } }]);
+    expect(triage.events).toEqual([
+      { name: 'transfer', attributes: { 'agentctl.transfer.to': 'billing' }, timeMs: expect.any(Number) },
+    ]);
+    // Times are real clock readings in nanoseconds: a child inside its parent, events inside their span.
+    for (const span of spans) {
+      expect(span.startMs, span.name).toBeGreaterThan(Date.now() - 60_000);
+      expect(span.endMs, span.name).toBeGreaterThanOrEqual(span.startMs);
+      const parent = spans.find((s) => s.spanId === span.parentSpanId);
+      if (parent) expect(span.startMs, span.name).toBeGreaterThanOrEqual(parent.startMs);
+    }
+    expect(triage.events[0].timeMs).toBeGreaterThanOrEqual(triage.startMs);
+    expect(triage.events[0].timeMs).toBeLessThanOrEqual(triage.endMs);
 
     const chats = spans.filter((s) => s.name === 'chat script');
     expect(chats.map((s) => s.kind)).toEqual([3, 3, 3, 3]);

@@ -1,11 +1,39 @@
 // The Runner subject with tracing off (nothing started: what every run pays for core's observer
-// hooks) and on (@agentctl/tracing started with a no-op exporter behind the SDK's batch processor,
-// so the figure is the cost of making the spans, not of sending them).
+// hooks) and on with a no-op exporter: `tracingOn` through agentctl's own tracer provider (the
+// path `--trace` takes), `tracingOnApi` through a caller's OpenTelemetry SDK TracerProvider and
+// `tracer.startSpan`. A benchmark calls `flush()` before it stops its clock, so it times every span
+// made, processed and handed to the exporter (the batch processor hands over 512 at a time as runs
+// go; the flush hands over the rest); the exporter counts what it was handed, so a benchmark can
+// prove no span was dropped.
+import { createRequire } from 'node:module';
 import { startTracing } from '../../packages/tracing/dist/index.js';
 import { SUBJECTS } from './subjects.js';
 
+// The SDK as @agentctl/tracing resolves it (the benchmarks have no dependency of their own on it).
+const { BasicTracerProvider, BatchSpanProcessor } = createRequire(
+  new URL('../../packages/tracing/package.json', import.meta.url),
+)('@opentelemetry/sdk-trace-base');
+
+/** Spans handed to the no-op exporters, for the check that none was dropped. */
+export const exported = { spans: 0 };
+
+/** The spans one traced run of `steps` tool steps makes: invocation, agent, a chat per model call, a tool call per step. */
+export const spansPerRun = (steps) => 2 * steps + 3;
+
+// Sends nothing, but reads what every exporter reads of a span (ids, times, attributes), so work a
+// span leaves to be done when it is read is done, and timed, here too.
 const noopExporter = {
-  export(_spans, done) {
+  export(spans, done) {
+    for (const span of spans) {
+      const context = span.spanContext();
+      if (
+        context.spanId.length + span.startTime[1] + span.endTime[1] + Object.keys(span.attributes).length <
+        0
+      ) {
+        throw new Error('unreachable: keeps the reads');
+      }
+    }
+    exported.spans += spans.length;
     done({ code: 0 });
   },
   async shutdown() {},
@@ -15,15 +43,26 @@ const noopExporter = {
 // The start promise, shared: a thousand runs started at once must start tracing once, not once each.
 let tracing;
 
-/** `tracingOff` and `tracingOn`: the Runner workload without and with tracing. */
-export const TRACING_SUBJECTS = {
-  tracingOff: { label: 'agentctl Runner, tracing off', run: SUBJECTS.runner.run },
-  tracingOn: {
-    label: 'agentctl Runner, tracing on (no-op exporter)',
+function traced(label, options) {
+  return {
+    label,
     async run(steps) {
-      tracing ??= startTracing({ exporter: noopExporter });
+      tracing ??= startTracing(options());
       await tracing;
       return SUBJECTS.runner.run(steps);
     },
-  },
+    /** Hands every span ended so far to the exporter. */
+    async flush() {
+      await (await tracing)?.flush();
+    },
+  };
+}
+
+/** `tracingOff`, `tracingOn` and `tracingOnApi`: the Runner workload without and with tracing. */
+export const TRACING_SUBJECTS = {
+  tracingOff: { label: 'agentctl Runner, tracing off', run: SUBJECTS.runner.run, async flush() {} },
+  tracingOn: traced('agentctl Runner, tracing on (no-op exporter)', () => ({ exporter: noopExporter })),
+  tracingOnApi: traced('agentctl Runner, tracing on via a caller TracerProvider (no-op exporter)', () => ({
+    tracerProvider: new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(noopExporter)] }),
+  })),
 };

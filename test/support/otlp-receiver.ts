@@ -11,7 +11,10 @@ export interface ReceivedSpan {
   /** OTLP span kind: 1 internal, 2 server, 3 client. */
   kind: number;
   attributes: Record<string, unknown>;
-  events: Array<{ name: string; attributes: Record<string, unknown> }>;
+  /** Start and end, in milliseconds since the epoch (from the nanoseconds sent). */
+  startMs: number;
+  endMs: number;
+  events: Array<{ name: string; attributes: Record<string, unknown>; timeMs: number }>;
   /** OTLP status code: 0 unset, 1 ok, 2 error. */
   status: { code: number; message: string };
   resource: Record<string, unknown>;
@@ -100,7 +103,9 @@ function fromJson(body: {
           name: string;
           kind: number;
           attributes?: JsonKv[];
-          events?: Array<{ name: string; attributes?: JsonKv[] }>;
+          startTimeUnixNano: string | number;
+          endTimeUnixNano: string | number;
+          events?: Array<{ name: string; attributes?: JsonKv[]; timeUnixNano: string | number }>;
           status?: { code?: number; message?: string };
         };
         out.push({
@@ -110,7 +115,13 @@ function fromJson(body: {
           name: span.name,
           kind: span.kind,
           attributes: jsonAttrs(span.attributes),
-          events: (span.events ?? []).map((e) => ({ name: e.name, attributes: jsonAttrs(e.attributes) })),
+          startMs: nanosToMs(span.startTimeUnixNano),
+          endMs: nanosToMs(span.endTimeUnixNano),
+          events: (span.events ?? []).map((e) => ({
+            name: e.name,
+            attributes: jsonAttrs(e.attributes),
+            timeMs: nanosToMs(e.timeUnixNano),
+          })),
           status: { code: span.status?.code ?? 0, message: span.status?.message ?? '' },
           resource,
           scope: ss.scope?.name ?? '',
@@ -120,6 +131,8 @@ function fromJson(body: {
   }
   return out;
 }
+
+const nanosToMs = (nanos: string | number | bigint | undefined) => Number(BigInt(nanos ?? 0) / 1000n) / 1000;
 
 // --- OTLP protobuf: a wire-format reader and the field numbers of opentelemetry/proto/trace/v1 ---
 
@@ -212,8 +225,8 @@ function fromProtobuf(body: Buffer): ReceivedSpan[] {
   return out;
 }
 
-// Span: 1 trace_id, 2 span_id, 4 parent_span_id, 5 name, 6 kind, 9 attributes, 11 events
-// (Event: 1 time, 2 name, 3 attributes), 15 status (Status: 2 message, 3 code).
+// Span: 1 trace_id, 2 span_id, 4 parent_span_id, 5 name, 6 kind, 7 start and 8 end (fixed64 ns),
+// 9 attributes, 11 events (Event: 1 time, 2 name, 3 attributes), 15 status (Status: 2 message, 3 code).
 function span(f: Field[]): Omit<ReceivedSpan, 'resource' | 'scope'> {
   const statusField = one(f, 15);
   const status = statusField ? fields(statusField.bytes!) : [];
@@ -224,9 +237,15 @@ function span(f: Field[]): Omit<ReceivedSpan, 'resource' | 'scope'> {
     name: text(one(f, 5)),
     kind: Number(one(f, 6)?.varint ?? 0n),
     attributes: attributes(all(f, 9)),
+    startMs: nanosToMs(one(f, 7)?.bytes?.readBigUInt64LE(0)),
+    endMs: nanosToMs(one(f, 8)?.bytes?.readBigUInt64LE(0)),
     events: all(f, 11).map((e) => {
       const ef = fields(e.bytes!);
-      return { name: text(one(ef, 2)), attributes: attributes(all(ef, 3)) };
+      return {
+        name: text(one(ef, 2)),
+        attributes: attributes(all(ef, 3)),
+        timeMs: nanosToMs(one(ef, 1)?.bytes?.readBigUInt64LE(0)),
+      };
     }),
     status: { code: Number(one(status, 3)?.varint ?? 0n), message: text(one(status, 2)) },
   };

@@ -48,6 +48,7 @@ export async function startCommandTracing(
   const tracing = active;
   return {
     scrubWith: (scrubber) => tracing.scrubWith(scrubber),
+    flush: () => tracing.flush(),
     shutdown: async () => {
       if (active === tracing) active = undefined;
       try {

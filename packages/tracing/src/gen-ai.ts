@@ -42,13 +42,14 @@ export const AGENTCTL = {
 } as const;
 
 // Names the conventions list for the providers agentctl ships; any other keeps its own name.
-const PROVIDERS: Readonly<Record<string, string>> = {
-  openai: 'openai',
-  anthropic: 'anthropic',
-  google: 'gcp.gen_ai',
-};
+// (A Map: a name missing from a plain object is looked up along its prototype chain, per model call.)
+const PROVIDERS: ReadonlyMap<string, string> = new Map([
+  ['openai', 'openai'],
+  ['anthropic', 'anthropic'],
+  ['google', 'gcp.gen_ai'],
+]);
 
 /** The `gen_ai.provider.name` of an agentctl provider. */
 export function providerName(name: string): string {
-  return PROVIDERS[name] ?? name;
+  return PROVIDERS.get(name) ?? name;
 }

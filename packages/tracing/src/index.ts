@@ -5,6 +5,7 @@ export {
   outputMessages,
   systemInstructions,
 } from './message-parts.js';
+export type { SinkSpan, SpanSink } from './span-sink.js';
 export {
   protocolOf,
   startTracing,

@@ -1,15 +1,17 @@
 import { observeRuns } from '@agentctl/core';
+import type { TracerProvider } from '@opentelemetry/api';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
   AlwaysOnSampler,
-  BasicTracerProvider,
   BatchSpanProcessor,
   ParentBasedSampler,
   type Sampler,
   type SpanExporter,
   TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace-base';
+import { RecordSink } from './record-sink.js';
+import { startOnce } from './start-once.js';
 import { TraceObserver } from './trace-observer.js';
 
 /** The OTLP/HTTP encodings agentctl can export in (`OTEL_EXPORTER_OTLP_PROTOCOL`). */
@@ -23,12 +25,21 @@ export interface TracingOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Where spans go instead of OTLP/HTTP (benchmarks use a no-op exporter). */
   exporter?: SpanExporter;
+  /**
+   * Your own OpenTelemetry tracer provider, such as the application's global one
+   * (`trace.getTracerProvider()`): spans are started with its tracer's `startSpan`, so its sampler,
+   * processors and exporters apply, and `exporter` and the `OTEL_*` settings are not used. Shutdown
+   * then only flushes it: the provider stays yours to shut down.
+   */
+  tracerProvider?: TracerProvider;
 }
 
 /** Tracing switched on for the process; {@link Tracing.shutdown} flushes what is left. */
 export interface Tracing {
   /** Also removes this scrubber's secrets from every recorded text (one per compiled project). */
   scrubWith(scrubber: { scrub(text: string): string }): void;
+  /** Hands every span ended so far to the exporter and waits for the export; tracing goes on. */
+  flush(): Promise<void>;
   /** Stops observing, exports the spans not yet sent and closes the exporter. */
   shutdown(): Promise<void>;
 }
@@ -42,39 +53,73 @@ export interface Tracing {
  * const tracing = await startTracing({ env: process.env });
  * try { await runner.run({ input: 'hi' }).invocation; } finally { await tracing.shutdown(); }
  */
-export async function startTracing(options: TracingOptions = {}): Promise<Tracing> {
-  const env = options.env ?? {};
-  const exporter = options.exporter ?? (await otlpExporter(protocolOf(env)));
-  const provider = new BasicTracerProvider({
-    resource: defaultResource().merge(
-      resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || 'agentctl' }),
-    ),
-    spanProcessors: [new BatchSpanProcessor(exporter)],
-    sampler: samplerOf(env),
-  });
+export function startTracing(options: TracingOptions = {}): Promise<Tracing> {
+  // Twice in one process (`--trace` and an OTLP endpoint, a harness) would double every span.
+  return startOnce(options, openTracing);
+}
+
+async function openTracing(options: TracingOptions): Promise<Tracing> {
   const scrubbers = new Set<{ scrub(text: string): string }>();
-  const observer = new TraceObserver(provider.getTracer('@agentctl/tracing'), {
+  const observerOptions = {
     captureContent: options.captureContent,
-    scrub: (text) => {
+    scrub: (text: string) => {
       let out = text;
       for (const s of scrubbers) out = s.scrub(out);
       return out;
     },
-  });
-  const stop = observeRuns(observer);
+  };
+  const traced = options.tracerProvider
+    ? callersProvider(options.tracerProvider)
+    : await ownProvider(options.env ?? {}, options.exporter);
+  const stop = observeRuns(new TraceObserver(traced.target, observerOptions));
   let closing: Promise<void> | undefined;
   return {
     scrubWith: (scrubber) => {
       scrubbers.add(scrubber);
     },
+    flush: traced.flush,
     shutdown: () => {
       closing ??= (async () => {
         stop();
-        await provider.shutdown();
+        await traced.shutdown();
       })();
       return closing;
     },
   };
+}
+
+interface Traced {
+  target: ConstructorParameters<typeof TraceObserver>[0];
+  flush(): Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+// agentctl's own spans: records handed straight to the SDK's batch processor and exporter, which
+// is most of what a tracer provider would do for them at a fraction of the cost per span.
+async function ownProvider(
+  env: Readonly<Record<string, string | undefined>>,
+  exporter: SpanExporter | undefined,
+): Promise<Traced> {
+  const processor = new BatchSpanProcessor(exporter ?? (await otlpExporter(protocolOf(env))));
+  const resource = defaultResource().merge(
+    resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || 'agentctl' }),
+  );
+  return {
+    target: new RecordSink({ processor, resource, scope: { name: '@agentctl/tracing' } }, samplerOf(env)),
+    flush: () => processor.forceFlush(),
+    shutdown: () => processor.shutdown(),
+  };
+}
+
+// A provider the caller owns: spans through its tracer; shutting agentctl's tracing down flushes it.
+function callersProvider(provider: TracerProvider): Traced {
+  // The API's global provider is a proxy: the SDK provider behind it is what flushes.
+  type Flushable = TracerProvider & { forceFlush?: () => Promise<void>; getDelegate?: () => TracerProvider };
+  const flush = async () => {
+    const behind = (provider as Flushable).getDelegate?.() ?? provider;
+    await (behind as Flushable).forceFlush?.();
+  };
+  return { target: provider.getTracer('@agentctl/tracing'), flush, shutdown: flush };
 }
 
 /** The protocol the `OTEL_*` variables ask for; throws on one agentctl cannot speak. */

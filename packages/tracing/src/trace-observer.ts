@@ -8,18 +8,11 @@ import {
   type ObservedModelCall,
   type RunObserver,
 } from '@agentctl/core';
-import {
-  type Attributes,
-  type Context,
-  ROOT_CONTEXT,
-  type Span,
-  SpanKind,
-  SpanStatusCode,
-  type Tracer,
-  trace,
-} from '@opentelemetry/api';
+import { type Attributes, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { AGENTCTL, GEN_AI, providerName } from './gen-ai.js';
 import { inputMessages, outputMessages, systemInstructions } from './message-parts.js';
+import type { SinkSpan, SpanSink } from './span-sink.js';
+import { TracerSink } from './tracer-sink.js';
 
 /** Options of a {@link TraceObserver}. */
 export interface TraceObserverOptions {
@@ -29,20 +22,77 @@ export interface TraceObserverOptions {
   scrub?: (text: string) => string;
 }
 
-/** A span with the context that makes it a parent, made once. */
-interface Scope {
-  span: Span;
-  context: Context;
-}
-
-interface OpenInvocation extends Scope {
+interface OpenInvocation {
+  span: SinkSpan;
   info: ObservedInvocation;
   /** Open agent spans per branch (a loop reruns a branch; only one run of it is open at a time). */
-  open: Map<string, Scope[]>;
+  open: Map<string, SinkSpan[]>;
   /** The latest agent span of each branch, open or ended: the parent of what it handed over to. */
-  latest: Map<string, Scope>;
-  tools: Map<string, Span>;
+  latest: Map<string, SinkSpan>;
+  tools: Map<string, SinkSpan>;
   error?: { code: string; message: string };
+}
+
+// A project has a few span names (an operation and a model, tool or agent name): each is made once
+// rather than per span. Bounded, as tool names come from the model.
+const NAMES = new Map<string, Map<string, string>>();
+function spanName(operation: string, subject: string): string {
+  let names = NAMES.get(operation);
+  if (!names) {
+    names = new Map();
+    NAMES.set(operation, names);
+  }
+  let name = names.get(subject);
+  if (name === undefined) {
+    name = `${operation} ${subject}`;
+    if (names.size < 1000) names.set(subject, name);
+  }
+  return name;
+}
+
+// One finish-reasons array per reason, shared by the spans (attribute values are never mutated).
+const FINISH_REASONS = new Map<string, string[]>();
+function finishReasons(reason: string): string[] {
+  let list = FINISH_REASONS.get(reason);
+  if (!list) {
+    list = [reason];
+    FINISH_REASONS.set(reason, list);
+  }
+  return list;
+}
+
+/** How one model call's `chat` span ends: one object per call rather than two closures. */
+class ChatObservation implements ModelCallObservation {
+  readonly #observer: TraceObserver;
+  readonly #span: SinkSpan;
+  readonly #model: string;
+
+  constructor(observer: TraceObserver, span: SinkSpan, model: string) {
+    this.#observer = observer;
+    this.#span = span;
+    this.#model = model;
+  }
+
+  end(response: ModelResponse): void {
+    const span = this.#span;
+    const usage = response.usage;
+    const cacheRead = usage.cacheReadTokens ?? 0;
+    const cacheWrite = usage.cacheWriteTokens ?? 0;
+    span.setAttribute(GEN_AI.responseModel, response.model ?? this.#model);
+    span.setAttribute(GEN_AI.finishReasons, finishReasons(response.finishReason ?? 'stop'));
+    // The conventions count cached input inside the input tokens; agentctl keeps them apart.
+    span.setAttribute(GEN_AI.inputTokens, usage.inputTokens + cacheRead + cacheWrite);
+    span.setAttribute(GEN_AI.outputTokens, usage.outputTokens);
+    span.setAttribute(GEN_AI.cacheReadTokens, cacheRead);
+    span.setAttribute(GEN_AI.cacheCreationTokens, cacheWrite);
+    this.#observer.chatEnded(span, response);
+    span.end();
+  }
+
+  fail(error: AgentError): void {
+    this.#observer.fail(this.#span, { code: error.code, message: error.message });
+    this.#span.end();
+  }
 }
 
 const WORKFLOW_TYPES = new Set(['sequential', 'parallel', 'loop']);
@@ -53,13 +103,15 @@ const WORKFLOW_TYPES = new Set(['sequential', 'parallel', 'loop']);
  * model call and `execute_tool NAME` per tool call, each under the agent that made it.
  */
 export class TraceObserver implements RunObserver {
-  readonly #tracer: Tracer;
+  readonly #sink: SpanSink;
   readonly #capture: boolean;
   readonly #scrub: (text: string) => string;
   readonly #invocations = new Map<string, OpenInvocation>();
 
-  constructor(tracer: Tracer, options: TraceObserverOptions = {}) {
-    this.#tracer = tracer;
+  /** Spans go through `tracer.startSpan`, or to a {@link SpanSink} (agentctl's own records). */
+  constructor(target: Tracer | SpanSink, options: TraceObserverOptions = {}) {
+    // A sink is given back, as parents, only the spans it made.
+    this.#sink = 'startSpan' in target ? new TracerSink(target) : target;
     this.#capture = options.captureContent ?? false;
     this.#scrub = options.scrub ?? ((text) => text);
   }
@@ -77,10 +129,10 @@ export class TraceObserver implements RunObserver {
         this.#startAgent(inv, event.agent, event.branch);
         break;
       case 'agent_end':
-        inv.open.get(event.branch)?.pop()?.span.end();
+        inv.open.get(event.branch)?.pop()?.end();
         break;
       case 'transfer':
-        this.#agentScope(inv, event.branch)?.span.addEvent('transfer', { [AGENTCTL.transferTo]: event.to });
+        this.#agentSpan(inv, event.branch)?.addEvent('transfer', { [AGENTCTL.transferTo]: event.to });
         break;
       case 'tool_call':
         this.#startTool(inv, event.call.id, event.call.name, event.call.arguments, event.branch);
@@ -89,7 +141,7 @@ export class TraceObserver implements RunObserver {
         this.#endTool(inv, event.callId, event.isError, event.errorCode, event.content);
         break;
       case 'error':
-        inv.error = { code: event.code, message: this.#scrub(event.message) };
+        inv.error = { code: event.code, message: event.message };
         break;
       case 'run_end':
         this.#endInvocation(inv, event.status, event.usage);
@@ -102,7 +154,6 @@ export class TraceObserver implements RunObserver {
   /** Starts a `chat MODEL` span under the calling agent's span. */
   modelCall(call: ObservedModelCall): ModelCallObservation | undefined {
     const inv = this.#invocations.get(call.invocationId);
-    const parent = inv ? this.#parentOf(inv, call.branch) : ROOT_CONTEXT;
     const { request } = call;
     const attributes: Attributes = {
       [GEN_AI.operation]: 'chat',
@@ -110,7 +161,7 @@ export class TraceObserver implements RunObserver {
       [GEN_AI.requestModel]: request.model,
       [GEN_AI.agentName]: call.agent,
     };
-    // Unset settings are left out rather than set to undefined, which the SDK would reject one by one.
+    // Unset settings are left out rather than set to undefined, which is no attribute value.
     if (request.temperature !== undefined) attributes[GEN_AI.requestTemperature] = request.temperature;
     if (request.topP !== undefined) attributes[GEN_AI.requestTopP] = request.topP;
     if (request.maxOutputTokens !== undefined) attributes[GEN_AI.requestMaxTokens] = request.maxOutputTokens;
@@ -121,54 +172,45 @@ export class TraceObserver implements RunObserver {
         attributes[GEN_AI.systemInstructions] = this.#json(systemInstructions(request.system));
       attributes[GEN_AI.inputMessages] = this.#json(inputMessages(request.messages));
     }
-    const span = this.#tracer.startSpan(
-      `chat ${request.model}`,
-      { kind: SpanKind.CLIENT, attributes },
-      parent,
+    const span = this.#sink.start(
+      spanName('chat', request.model),
+      SpanKind.CLIENT,
+      attributes,
+      inv ? this.#parentOf(inv, call.branch) : undefined,
     );
-    return {
-      end: (response: ModelResponse) => {
-        const usage = response.usage;
-        const cacheRead = usage.cacheReadTokens ?? 0;
-        const cacheWrite = usage.cacheWriteTokens ?? 0;
-        span.setAttributes({
-          [GEN_AI.responseModel]: response.model ?? request.model,
-          [GEN_AI.finishReasons]: [response.finishReason ?? 'stop'],
-          // The conventions count cached input inside the input tokens; agentctl keeps them apart.
-          [GEN_AI.inputTokens]: usage.inputTokens + cacheRead + cacheWrite,
-          [GEN_AI.outputTokens]: usage.outputTokens,
-          [GEN_AI.cacheReadTokens]: cacheRead,
-          [GEN_AI.cacheCreationTokens]: cacheWrite,
-        });
-        if (this.#capture) span.setAttribute(GEN_AI.outputMessages, this.#json(outputMessages(response)));
-        span.end();
-      },
-      fail: (error: AgentError) => {
-        span.setAttribute(GEN_AI.errorType, error.code);
-        span.setStatus({ code: SpanStatusCode.ERROR, message: this.#scrub(error.message) });
-        span.end();
-      },
-    };
+    return new ChatObservation(this, span, request.model);
+  }
+
+  /** The answer of a model call, on its span when content is recorded. */
+  chatEnded(span: SinkSpan, response: ModelResponse): void {
+    if (this.#capture) span.setAttribute(GEN_AI.outputMessages, this.#json(outputMessages(response)));
+  }
+
+  /** Marks a span failed with agentctl's error code (`error.type`) and the scrubbed message. */
+  fail(span: SinkSpan, error: { code: string; message?: string }): void {
+    span.setAttribute(GEN_AI.errorType, error.code);
+    span.setStatus({
+      code: SpanStatusCode.ERROR,
+      ...(error.message === undefined ? {} : { message: this.#scrub(error.message) }),
+    });
   }
 
   #startInvocation(info: ObservedInvocation): void {
     const caller = info.parent && this.#toolSpan(info.parent.sessionId, info.parent.callId);
-    const span = this.#tracer.startSpan(
-      `invocation ${info.agent.name}`,
-      {
-        kind: SpanKind.INTERNAL,
-        attributes: {
-          [GEN_AI.agentName]: info.agent.name,
-          [GEN_AI.conversationId]: info.sessionId,
-          [AGENTCTL.invocationId]: info.invocationId,
-          [AGENTCTL.sessionId]: info.sessionId,
-        },
-      },
-      caller ? trace.setSpan(ROOT_CONTEXT, caller) : ROOT_CONTEXT,
+    const attributes: Attributes = {
+      [GEN_AI.agentName]: info.agent.name,
+      [GEN_AI.conversationId]: info.sessionId,
+      [AGENTCTL.invocationId]: info.invocationId,
+      [AGENTCTL.sessionId]: info.sessionId,
+    };
+    const span = this.#sink.start(
+      spanName('invocation', info.agent.name),
+      SpanKind.INTERNAL,
+      attributes,
+      caller,
     );
     this.#invocations.set(info.invocationId, {
       span,
-      context: trace.setSpan(ROOT_CONTEXT, span),
       info,
       open: new Map(),
       latest: new Map(),
@@ -191,16 +233,16 @@ export class TraceObserver implements RunObserver {
     // A sub-agent, a workflow step or a transfer target sits under the agent of the enclosing branch.
     const dot = branch.lastIndexOf('.');
     const above = dot > 0 ? inv.latest.get(branch.slice(0, dot)) : undefined;
-    const span = this.#tracer.startSpan(
-      `${operation} ${name}`,
-      { kind: SpanKind.INTERNAL, attributes },
-      (above ?? inv).context,
+    const span = this.#sink.start(
+      spanName(operation, name),
+      SpanKind.INTERNAL,
+      attributes,
+      above ?? inv.span,
     );
-    const scope = { span, context: trace.setSpan(ROOT_CONTEXT, span) };
-    const stack = inv.open.get(branch) ?? [];
-    stack.push(scope);
-    inv.open.set(branch, stack);
-    inv.latest.set(branch, scope);
+    const stack = inv.open.get(branch);
+    if (stack) stack.push(span);
+    else inv.open.set(branch, [span]);
+    inv.latest.set(branch, span);
   }
 
   #startTool(inv: OpenInvocation, id: string, name: string, args: unknown, branch: string): void {
@@ -211,9 +253,10 @@ export class TraceObserver implements RunObserver {
       [GEN_AI.toolType]: 'function',
     };
     if (this.#capture) attributes[GEN_AI.toolArguments] = this.#json(args);
-    const span = this.#tracer.startSpan(
-      `execute_tool ${name}`,
-      { kind: SpanKind.INTERNAL, attributes },
+    const span = this.#sink.start(
+      spanName('execute_tool', name),
+      SpanKind.INTERNAL,
+      attributes,
       this.#parentOf(inv, branch),
     );
     inv.tools.set(id, span);
@@ -230,10 +273,7 @@ export class TraceObserver implements RunObserver {
     if (!span) return;
     inv.tools.delete(id);
     if (this.#capture) span.setAttribute(GEN_AI.toolResult, this.#scrub(content));
-    if (isError) {
-      span.setAttribute(GEN_AI.errorType, code ?? 'TOOL_EXECUTION_ERROR');
-      span.setStatus({ code: SpanStatusCode.ERROR });
-    }
+    if (isError) this.fail(span, { code: code ?? 'TOOL_EXECUTION_ERROR' });
     span.end();
   }
 
@@ -246,38 +286,31 @@ export class TraceObserver implements RunObserver {
     // A paused call has no result yet; a failed run leaves its agents open: both end here.
     for (const span of inv.tools.values()) {
       span.setAttribute(AGENTCTL.status, status === 'paused' ? 'paused' : 'unfinished');
-      if (inv.error) this.#fail(span, inv.error);
+      if (inv.error) this.fail(span, inv.error);
       span.end();
     }
     const open = [...inv.open.values()].flat().reverse();
-    for (const { span } of open) {
-      if (inv.error) this.#fail(span, inv.error);
+    for (const span of open) {
+      if (inv.error) this.fail(span, inv.error);
       span.end();
     }
-    inv.span.setAttributes({
-      [AGENTCTL.status]: status,
-      [AGENTCTL.totalInputTokens]: usage.inputTokens,
-      [AGENTCTL.totalOutputTokens]: usage.outputTokens,
-    });
-    if (inv.error) this.#fail(inv.span, inv.error);
+    inv.span.setAttribute(AGENTCTL.status, status);
+    inv.span.setAttribute(AGENTCTL.totalInputTokens, usage.inputTokens);
+    inv.span.setAttribute(AGENTCTL.totalOutputTokens, usage.outputTokens);
+    if (inv.error) this.fail(inv.span, inv.error);
     inv.span.end();
   }
 
-  #fail(span: Span, error: { code: string; message: string }): void {
-    span.setAttribute(GEN_AI.errorType, error.code);
-    span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
-  }
-
-  #agentScope(inv: OpenInvocation, branch: string): Scope | undefined {
+  #agentSpan(inv: OpenInvocation, branch: string): SinkSpan | undefined {
     return inv.open.get(branch)?.at(-1);
   }
 
-  #parentOf(inv: OpenInvocation, branch: string): Context {
-    return (this.#agentScope(inv, branch) ?? inv).context;
+  #parentOf(inv: OpenInvocation, branch: string): SinkSpan {
+    return this.#agentSpan(inv, branch) ?? inv.span;
   }
 
   // An agent tool's child invocation starts under the call that runs it, in the caller's session.
-  #toolSpan(sessionId: string, callId: string): Span | undefined {
+  #toolSpan(sessionId: string, callId: string): SinkSpan | undefined {
     for (const inv of this.#invocations.values()) {
       const span = inv.info.sessionId === sessionId ? inv.tools.get(callId) : undefined;
       if (span) return span;

@@ -9,25 +9,39 @@ import {
 } from '@agentctl/core';
 import { scriptedModel } from '@agentctl/core/testing';
 import { SpanStatusCode } from '@opentelemetry/api';
+import { defaultResource } from '@opentelemetry/resources';
 import {
+  AlwaysOnSampler,
   BasicTracerProvider,
   InMemorySpanExporter,
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TraceObserver } from '../src/index.js';
+import { RecordSink } from '../src/record-sink.js';
 
 const stops: Array<() => void> = [];
 afterEach(() => {
   for (const stop of stops.splice(0)) stop();
 });
 
-// The observer on a real SDK tracer whose spans are kept in memory, exported as each one ends.
+// Both ways spans are made: a real SDK tracer (`tracer.startSpan`), and agentctl's own span records
+// handed to an SDK span processor. Spans are kept in memory, exported as each one ends.
+const WAYS = ['tracer.startSpan', 'span records'] as const;
+let way: (typeof WAYS)[number];
+
 function tracedSpans(options: { captureContent?: boolean; scrub?: (text: string) => string } = {}) {
   const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  stops.push(observeRuns(new TraceObserver(provider.getTracer('test'), options)));
+  const processor = new SimpleSpanProcessor(exporter);
+  const target =
+    way === 'span records'
+      ? new RecordSink(
+          { processor, resource: defaultResource(), scope: { name: 'test' } },
+          new AlwaysOnSampler(),
+        )
+      : new BasicTracerProvider({ spanProcessors: [processor] }).getTracer('test');
+  stops.push(observeRuns(new TraceObserver(target, options)));
   // A copy: the exporter's own list grows as spans end.
   return () => [...exporter.getFinishedSpans()];
 }
@@ -37,7 +51,11 @@ const named = (spans: readonly ReadableSpan[], name: string) => spans.filter((s)
 const children = (spans: readonly ReadableSpan[], parent: ReadableSpan) =>
   spans.filter((s) => parentId(s) === parent.spanContext().spanId).map((s) => s.name);
 
-describe('TraceObserver', () => {
+describe.each(WAYS)('TraceObserver through %s', (current) => {
+  beforeEach(() => {
+    way = current;
+  });
+
   it('puts parallel branches side by side under their workflow, each with its own model call', async () => {
     const spans = tracedSpans();
     const a = createAgent({ name: 'a', provider: scriptedModel([{ text: 'from a' }]) });

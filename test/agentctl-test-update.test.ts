@@ -2,9 +2,9 @@ import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { readCassette } from '../packages/config/src/index.js';
-import { type FakeServer, startFakeServer } from '../packages/provider-openai/test/support/fake-server.js';
-import { openaiText, openaiToolCalls, sse } from '../packages/provider-openai/test/support/openai-wire.js';
+import { openaiText, openaiToolCalls } from '../packages/provider-openai/test/support/openai-wire.js';
 import { agentctl, REPO, removeTempDirs, tempDir } from './support/cli.js';
+import { type FakeServer, sse, startFakeServer } from './support/fake-server.js';
 
 // `agentctl test --update` on the example of agents/recorded.yaml: a real OpenAI model with a
 // cassette, here served by a loopback server speaking the OpenAI wire, with a fake key.

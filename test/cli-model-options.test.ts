@@ -1,9 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { type FakeServer, startFakeServer } from '../packages/provider-openai/test/support/fake-server.js';
 import { openaiText } from '../packages/provider-openai/test/support/openai-wire.js';
 import { agentctl, REPO, removeTempDirs, tempDir } from './support/cli.js';
+import { type FakeServer, startFakeServer } from './support/fake-server.js';
 
 let server: FakeServer | undefined;
 afterEach(async () => {

@@ -1,19 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentctl, REPO, removeTempDirs, tempDir } from './support/cli.js';
+import { agentctl, removeTempDirs, tempDir } from './support/cli.js';
+import { EVERYTHING } from './support/mcp-servers.js';
 
 // A setup error after a real stdio MCP server has started must release it: the process exits at
 // once with the error, instead of hanging with the server alive.
-const require = createRequire(join(REPO, 'packages/mcp/package.json'));
-const EVERYTHING = join(
-  dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
-  'dist',
-  'index.js',
-);
 
 /** Processes whose environment holds `mark` (each project gives its servers its own). */
 function processesMarked(mark: string): string[] {

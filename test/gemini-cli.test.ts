@@ -6,10 +6,9 @@ import {
   geminiError,
   geminiStream,
   geminiText,
-  sse,
 } from '../packages/provider-google/test/support/gemini-wire.js';
-import { type FakeServer, startFakeServer } from '../packages/provider-openai/test/support/fake-server.js';
 import { agentctl, parseNdjson, removeTempDirs, tempProject } from './support/cli.js';
+import { type FakeServer, sse, startFakeServer } from './support/fake-server.js';
 
 const KEY = 'AIza-cli-secret-0123456789';
 const servers: FakeServer[] = [];

@@ -1,17 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentctl, parseNdjson, REPO, removeTempDirs, tempDir } from './support/cli.js';
+import { agentctl, parseNdjson, removeTempDirs, tempDir } from './support/cli.js';
+import { EVERYTHING, FILESYSTEM } from './support/mcp-servers.js';
 
 // Real MCP servers from npm, started by the real `agentctl run` over stdio: server-everything
 // (tools with several schemas, an image, structured content, a long-running tool with progress)
 // and server-filesystem confined to a temporary folder.
-const require = createRequire(join(REPO, 'packages/mcp/package.json'));
-const entry = (pkg: string) => join(dirname(require.resolve(`${pkg}/package.json`)), 'dist', 'index.js');
-const EVERYTHING = entry('@modelcontextprotocol/server-everything');
-const FILESYSTEM = entry('@modelcontextprotocol/server-filesystem');
 
 type Event = Record<string, unknown> & { type: string };
 

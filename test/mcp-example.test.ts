@@ -33,7 +33,9 @@ describe('agents/files.yaml (an MCP toolset from npm)', () => {
       ['docs_read_text_file', false],
     ]);
     // What the server lists is what the copied folder holds, whatever docs the repository has.
-    const docs = (await readdir(join(project, 'docs'))).sort().map((name) => `[FILE] ${name}`);
+    const docs = (await readdir(join(project, 'docs'), { withFileTypes: true }))
+      .map((entry) => `${entry.isDirectory() ? '[DIR]' : '[FILE]'} ${entry.name}`)
+      .sort();
     expect(docs).toContain('[FILE] cli.md');
     expect(JSON.parse(results[0].content).content.split('\n').sort()).toEqual(docs);
     expect(JSON.parse(results[1].content)).toEqual({ content: '# The command line' });

@@ -1,9 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeServer, startFakeServer } from '../packages/provider-openai/test/support/fake-server.js';
 import { openaiText } from '../packages/provider-openai/test/support/openai-wire.js';
 import { agentctl, parseNdjson, removeTempDirs, tempDir } from './support/cli.js';
+import { type FakeServer, startFakeServer } from './support/fake-server.js';
 
 // gpt-4.1-mini list prices in the catalogue (USD per million tokens): input, output, cached input.
 const CATALOGUE = { input: 0.4, output: 1.6, cacheRead: 0.1 };

@@ -2,10 +2,9 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   anthropicStream,
   anthropicText,
-  sse,
 } from '../packages/provider-anthropic/test/support/anthropic-wire.js';
-import { type FakeServer, startFakeServer } from '../packages/provider-openai/test/support/fake-server.js';
 import { agentctl, removeTempDirs, tempProject } from './support/cli.js';
+import { type FakeServer, sse, startFakeServer } from './support/fake-server.js';
 
 const servers: FakeServer[] = [];
 afterEach(async () => {

@@ -4,9 +4,9 @@ import { defaultRegistry } from '../packages/cli/src/default-registry.js';
 import { compileProject, loadProject, readCassette } from '../packages/config/src/index.js';
 import { type AgentEvent, sleep } from '../packages/core/src/index.js';
 import { anthropicText } from '../packages/provider-anthropic/test/support/anthropic-wire.js';
-import { type FakeServer, startFakeServer } from '../packages/provider-openai/test/support/fake-server.js';
-import { openaiError, openaiText, sse } from '../packages/provider-openai/test/support/openai-wire.js';
+import { openaiError, openaiText } from '../packages/provider-openai/test/support/openai-wire.js';
 import { agentctl, parseNdjson, removeTempDirs, tempProject } from './support/cli.js';
+import { type FakeServer, sse, startFakeServer } from './support/fake-server.js';
 
 const servers: FakeServer[] = [];
 afterEach(async () => {

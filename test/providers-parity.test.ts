@@ -14,8 +14,8 @@ import { anthropicStream } from '../packages/provider-anthropic/test/support/ant
 import { createGoogleProvider } from '../packages/provider-google/src/index.js';
 import { geminiStream } from '../packages/provider-google/test/support/gemini-wire.js';
 import { createOpenAIProvider } from '../packages/provider-openai/src/index.js';
-import { type FakeServer, startFakeServer } from '../packages/provider-openai/test/support/fake-server.js';
 import { openaiText, openaiToolCalls } from '../packages/provider-openai/test/support/openai-wire.js';
+import { type FakeServer, startFakeServer } from './support/fake-server.js';
 
 // One conversation, three sources: the model calls two tools at once, reads the results, answers.
 const CALLS = [

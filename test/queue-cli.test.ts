@@ -2,7 +2,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentctl, fixtureProject, parseNdjson, removeTempDirs, tempDir } from './support/cli.js';
-import { freePort, type RedisProcess, startRedis } from './support/redis.js';
+import { freePort } from './support/free-port.js';
+import { type RedisProcess, startRedis } from './support/redis.js';
 import { readSse, type ServeProcess, startServe, stopServers } from './support/serve.js';
 import { startWorker, stopWorkers, type WorkerProcess } from './support/worker.js';
 

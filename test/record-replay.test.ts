@@ -2,9 +2,9 @@ import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { readCassette } from '../packages/config/src/index.js';
-import { type FakeServer, startFakeServer } from '../packages/provider-openai/test/support/fake-server.js';
-import { openaiText, openaiToolCalls, sse } from '../packages/provider-openai/test/support/openai-wire.js';
+import { openaiText, openaiToolCalls } from '../packages/provider-openai/test/support/openai-wire.js';
 import { agentctl, parseNdjson, REPO, removeTempDirs, tempDir } from './support/cli.js';
+import { type FakeServer, sse, startFakeServer } from './support/fake-server.js';
 
 // The example of agents/recorded.yaml: a real OpenAI model that replays its cassette with no key.
 const PROMPT = 'How many words are in: the quick brown fox jumps';

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentctl, fixtureProject, removeTempDirs } from './support/cli.js';
 import { readSse, startServe, stopServers } from './support/serve.js';
+import { waitFor } from './support/wait-for.js';
 
 // Operating the real `agentctl serve` process: shutdown, caps, timeouts, CORS, logs, reload.
 afterAll(async () => {
@@ -21,13 +22,6 @@ const run = (
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   });
-const waitFor = async (check: () => boolean, ms = 10_000) => {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
 
 describe('agentctl serve: operations', () => {
   it('SIGTERM lets a run in flight finish within --grace, refuses new work, and exits 0', async () => {

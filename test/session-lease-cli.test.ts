@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../packages/store-file/src/index.js';
 import { agentctl, BIN, cliEnv, removeTempDirs, tempDir } from './support/cli.js';
+import { waitFor } from './support/wait-for.js';
 
 // An agent on the offline `auto` model: on each prompt it calls its `nap` command tool (two seconds)
 // and then answers, so two runs started together overlap while a tool call is open.
@@ -86,8 +87,7 @@ describe('two agentctl run processes on one session', () => {
       stdio: 'ignore',
     });
     const lease = join(project, '.agentctl', 'sessions', 'killed.lease');
-    for (let i = 0; i < 200 && !existsSync(lease); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(existsSync(lease)).toBe(true);
+    await waitFor(() => existsSync(lease), 'the lease file');
     await new Promise((r) => setTimeout(r, 500)); // inside the nap, the tool call open
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));

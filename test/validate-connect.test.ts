@@ -1,15 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentctl, REPO, removeTempDirs, tempDir } from './support/cli.js';
-
-const require = createRequire(join(REPO, 'packages/mcp/package.json'));
-const EVERYTHING = join(
-  dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
-  'dist',
-  'index.js',
-);
+import { agentctl, removeTempDirs, tempDir } from './support/cli.js';
+import { EVERYTHING } from './support/mcp-servers.js';
 
 afterAll(removeTempDirs);
 

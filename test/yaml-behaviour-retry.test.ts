@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentError, Runner } from '../packages/core/src/index.js';
-import { type FakeServer, startFakeServer } from '../packages/provider-openai/test/support/fake-server.js';
 import { openaiError } from '../packages/provider-openai/test/support/openai-wire.js';
+import { type FakeServer, startFakeServer } from './support/fake-server.js';
 import { type CompiledProject, compileYaml } from './support/yaml-project.js';
 
 const open: Array<CompiledProject | FakeServer> = [];

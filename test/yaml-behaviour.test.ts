@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentError, type InvocationResult, Runner } from '../packages/core/src/index.js';
-import { type FakeServer, startFakeServer } from '../packages/provider-openai/test/support/fake-server.js';
-import { openaiText, openaiToolCalls, sse } from '../packages/provider-openai/test/support/openai-wire.js';
+import { openaiText, openaiToolCalls } from '../packages/provider-openai/test/support/openai-wire.js';
+import { type FakeServer, sse, startFakeServer } from './support/fake-server.js';
 import { type CompiledProject, compileYaml } from './support/yaml-project.js';
 
 // Every agent and model field that changes behaviour, from YAML through compileProject and the

@@ -23,6 +23,3 @@ export function postgresBinDir(): string | undefined;
  * `durable: true` keeps PostgreSQL's default fsync and synchronous commit (for benchmarks).
  */
 export function startPostgres(options?: { durable?: boolean }): Promise<TestPostgres>;
-
-/** A TCP port on 127.0.0.1 that nothing listens on right now. */
-export function freePort(): Promise<number>;

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.js';
 
 /** A real `redis-server` on 127.0.0.1, with no persistence, in a temporary folder. */
 export interface RedisProcess {
@@ -14,19 +14,6 @@ export interface RedisProcess {
 }
 
 const REDIS_BIN = process.env.AGENTCTL_REDIS_SERVER ?? 'redis-server';
-
-/** A TCP port nobody listens on right now (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Starts `redis-server` on a free loopback port (`--save '' --appendonly no`, data folder in a

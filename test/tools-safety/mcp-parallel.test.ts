@@ -1,17 +1,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { agentctl, parseNdjson, REPO, removeTempDirs, tempDir } from '../support/cli.js';
+import { agentctl, parseNdjson, removeTempDirs, tempDir } from '../support/cli.js';
+import { EVERYTHING } from '../support/mcp-servers.js';
 
 // Twelve parallel calls to one MCP toolset (more than Node's default of ten abort listeners on the
 // run's signal): every call answers and nothing but our own session line reaches stderr.
-const require = createRequire(join(REPO, 'packages/mcp/package.json'));
-const EVERYTHING = join(
-  dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
-  'dist',
-  'index.js',
-);
 afterAll(removeTempDirs);
 
 it('12 parallel MCP calls print no warning on stderr', async () => {

@@ -1,6 +1,7 @@
 import {
   type LoadedProject,
   normaliseQueue,
+  normaliseSchedule,
   type ProjectSpec,
   type QueueSettings,
   type ScheduleSpec,
@@ -10,7 +11,7 @@ import { CliError, EXIT } from './cli-error.js';
 
 /** The project's `queue:` settings, AGENTCTL_QUEUE_URL winning over `queue.url`. */
 export function queueSettings(
-  project: LoadedProject,
+  project: Pick<LoadedProject, 'specs'>,
   env: Record<string, string | undefined>,
 ): QueueSettings {
   const spec = project.specs.project?.spec as ProjectSpec | undefined;
@@ -33,14 +34,7 @@ export function requireQueueUrl(settings: QueueSettings, what: string): string {
 /** The project's `kind: schedule` documents, as the queue takes them. */
 export function scheduleDefinitions(project: LoadedProject): ScheduleDefinition[] {
   return [...project.specs.schedule.values()]
-    .map(({ spec }: { spec: ScheduleSpec }) => ({
-      name: spec.name,
-      cron: spec.cron,
-      agent: spec.agent,
-      input: spec.input,
-      timezone: spec.timezone,
-      session: spec.session,
-    }))
+    .map(({ spec }: { spec: ScheduleSpec }) => normaliseSchedule(spec))
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 

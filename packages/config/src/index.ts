@@ -23,9 +23,10 @@ export { type LoadedProject, type LoadOptions, loadProject } from './load/load-p
 export type { DataPath } from './load/node-range.js';
 export type { ProjectSpecs, SpecEntry } from './load/project-specs.js';
 export { normalise } from './normalise/normalise.js';
+export { normaliseQueue, type QueueSettings } from './normalise/normalise-queue.js';
+export { normaliseSchedule } from './normalise/normalise-schedule.js';
 export { normaliseTest } from './normalise/normalise-test.js';
 export { displayPath, type ResolvedPath, resolveProjectPath } from './paths.js';
-export { normaliseQueue, type QueueSettings } from './normalise/normalise-queue.js';
 export { findProjectRoot, PROJECT_FILE } from './project-root.js';
 export {
   type BuiltinToolFactory,

@@ -127,6 +127,7 @@ export {
 } from './model-definition.js';
 export {
   type NetworkCall,
+  type NetworkProviderOptions,
   type NetworkProviderSpec,
   networkProvider,
   type SdkAttempt,
@@ -150,6 +151,7 @@ export {
   type ScriptModelOptions,
   type ScriptTurn,
 } from './offline/script-model.js';
+export { isPlainObject } from './plain-object.js';
 export {
   type Cassette,
   type CassetteInteraction,
@@ -236,6 +238,7 @@ export {
   type ToolContext,
   toolDefinition,
 } from './tool.js';
+export { parseToolArguments } from './tool-arguments.js';
 export { BUILTIN_TOOLS, type BuiltinToolFactory, type BuiltinToolName } from './tools/builtin-tools.js';
 export { confinedPath, confinedTarget, isInside, type Roots } from './tools/confined-path.js';
 export { type CurrentTime, type CurrentTimeOptions, currentTime } from './tools/current-time.js';

@@ -19,10 +19,8 @@ export interface NetworkCall {
   timeoutMs: number;
 }
 
-/** What {@link networkProvider} needs from a provider package: its SDK client and one attempt. */
-export interface NetworkProviderSpec<Client> {
-  /** The provider's registry name, such as `openai`. */
-  name: string;
+/** The options every network provider takes (each provider's options extend them). */
+export interface NetworkProviderOptions {
   /** The API key; a function is asked on the first request (so a missing key fails then, not earlier). */
   apiKey: string | (() => string);
   /** The model used when a request names none. */
@@ -31,6 +29,12 @@ export interface NetworkProviderSpec<Client> {
   timeout?: number;
   /** Attempts and backoff of the retries; retries happen only before the first token. */
   retry?: Partial<RetryPolicy>;
+}
+
+/** What {@link networkProvider} needs from a provider package: its SDK client and one attempt. */
+export interface NetworkProviderSpec<Client> extends NetworkProviderOptions {
+  /** The provider's registry name, such as `openai`. */
+  name: string;
   /** Makes the SDK client, once, at the first request; its own retries must be off. */
   connect(apiKey: string, timeoutMs: number): Client;
   /** Builds the request once per call and returns one attempt of it, made again on each retry. */

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,12 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+// Blocks the event loop (on purpose) until `done`, for at most 20 s.
+function busyUntil(done: () => boolean, what: string): void {
+  const end = Date.now() + 20_000;
+  while (!done()) if (Date.now() > end) throw new Error(`waited 20 s for ${what}`);
 }
 
 // SIGKILL is sent at once but takes a moment to land.
@@ -62,6 +69,35 @@ describe('runProcess', () => {
     controller.abort(new Error('stop'));
     await expect(running).rejects.toThrow('stop');
     expect(await gone(Number(await readFile(join(cwd, 'bg.pid'), 'utf8')))).toBe(true);
+  });
+
+  it('keeps the output of a program that exits while the event loop is busy', async () => {
+    // What a busy server meets: a tool exits while the loop is blocked; its exit is reaped in the
+    // same pass as another child's, whose handler then keeps the loop busy past the drain time, so
+    // the next pass starts with the drain timer before the tool's output was read.
+    const cwd = await mkdtemp(join(tmpdir(), 'run-process-'));
+    dirs.push(cwd);
+    const pidFile = join(cwd, 'echo.pid');
+    const echoed = runProcess(
+      [
+        'sh',
+        '-c',
+        'while [ ! -e go ]; do sleep 0.01; done; echo hello; echo $$ > pid.tmp; mv pid.tmp echo.pid',
+      ],
+      { cwd, env, maxOutputBytes: 1000, signal: new AbortController().signal },
+    );
+    const other = spawn('sh', ['-c', 'echo tick'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // Its output and its exit then arrive in one pass, the output first (libuv runs signals last).
+    busyUntil(() => !alive(other.pid as number), 'the other child to exit');
+    other.stdout.once('data', () => {
+      writeFileSync(join(cwd, 'go'), '');
+      busyUntil(() => existsSync(pidFile) && !alive(Number(readFileSync(pidFile, 'utf8'))), 'echo to exit');
+    });
+    other.once('exit', () => {
+      const end = Date.now() + 300;
+      busyUntil(() => Date.now() > end, 'the busy work');
+    });
+    expect(await echoed).toMatchObject({ code: 0, stdout: 'hello\n' });
   });
 
   it('stops a program over the output limit', async () => {

@@ -2,8 +2,8 @@ import {
   type AttemptControl,
   type ModelProvider,
   type NetworkCall,
+  type NetworkProviderOptions,
   networkProvider,
-  type RetryPolicy,
   type StreamEvent,
   sdkAttempt,
 } from '@agentctl/core';
@@ -12,17 +12,9 @@ import { EventAssembler, type RawEventLike } from './event-assembler.js';
 import { toAnthropicRequest } from './to-anthropic-request.js';
 
 /** Options of {@link createAnthropicProvider}. */
-export interface AnthropicProviderOptions {
-  /** The API key; a function is asked on the first request (so a missing key fails then, not earlier). */
-  apiKey: string | (() => string);
+export interface AnthropicProviderOptions extends NetworkProviderOptions {
   /** Base URL of the API. Default `https://api.anthropic.com`. */
   baseURL?: string;
-  /** The model used when a request names none. */
-  defaultModel?: string;
-  /** Ms without any data from the server, before its answer starts or between events, that fail an attempt. Default 60000. */
-  timeout?: number;
-  /** Attempts and backoff of the retries; retries happen only before the first token. */
-  retry?: Partial<RetryPolicy>;
   /** `max_tokens` when a request sets no limit; the API requires one. Default 4096. */
   maxOutputTokens?: number;
   /** Mark the system prompt and the tool definitions as cacheable. */

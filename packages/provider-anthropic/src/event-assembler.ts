@@ -1,4 +1,5 @@
 import type { FinishReason, ModelResponse, StreamEvent, TokenUsage, ToolCall } from '@agentctl/core';
+import { parseToolArguments } from '@agentctl/core';
 import type { ThinkingBlock } from './to-anthropic-messages.js';
 
 /** The parts of a Messages stream event we read; unknown events and fields are ignored. */
@@ -93,7 +94,7 @@ export class EventAssembler {
       if (block.type === 'text') text += block.text;
       else if (block.type === 'thinking' || block.type === 'redacted_thinking') thinking.push(block);
       else if (block.type === 'tool_use') {
-        const call: ToolCall = { id: block.id, name: block.name, arguments: parseInput(block.json) };
+        const call: ToolCall = { id: block.id, name: block.name, arguments: parseToolArguments(block.json) };
         toolCalls.push(call);
         events.push({ type: 'tool_call_end', id: call.id, call });
       }
@@ -174,18 +175,6 @@ export class EventAssembler {
       const value = usage[key];
       if (typeof value === 'number') this.#usage[key] = value;
     }
-  }
-}
-
-function parseInput(json: string): Record<string, unknown> {
-  if (json.trim() === '') return {};
-  try {
-    const value: unknown = JSON.parse(json);
-    return value && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
   }
 }
 

@@ -1,20 +1,11 @@
-import type { StreamEvent } from '@agentctl/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { sse } from '../../../test/support/fake-server.js';
+import { firstCallError } from '../../../test/support/stream-events.js';
+import { fakeServers } from '../../../test/support/wire-harness.js';
 import { anthropicFromSpec } from '../src/index.js';
-import { anthropicText, sse } from './support/anthropic-wire.js';
-import { type FakeServer, startFakeServer } from './support/fake-server.js';
+import { anthropicText } from './support/anthropic-wire.js';
 
-let server: FakeServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function last(iterable: AsyncIterable<StreamEvent>): Promise<StreamEvent | undefined> {
-  let out: StreamEvent | undefined;
-  for await (const event of iterable) out = event;
-  return out;
-}
+const start = fakeServers('');
 
 describe('anthropicFromSpec', () => {
   it('builds without a key and fails at the first call naming the variable', async () => {
@@ -26,15 +17,15 @@ describe('anthropicFromSpec', () => {
       options: {},
     });
     expect(provider.name).toBe('anthropic');
-    const event = await last(provider.stream({ model: '', messages: [{ role: 'user', content: 'hi' }] }));
-    expect(event).toMatchObject({ type: 'error', error: { code: 'PROVIDER_ERROR' } });
-    expect((event as { error: Error }).error.message).toBe(
+    const error = await firstCallError(provider);
+    expect(error.code).toBe('PROVIDER_ERROR');
+    expect(error.message).toBe(
       "anthropic model claude-sonnet-4-5: no API key; set AGENTCTL_TEST_MISSING_KEY (or api_key in the model's YAML)",
     );
   });
 
   it('applies max_output_tokens, prompt caching and thinking from YAML, and never sends temperature', async () => {
-    server = await startFakeServer([sse(anthropicText('ok'))], '');
+    const server = await start([sse(anthropicText('ok'))]);
     const provider = anthropicFromSpec({
       name: 'm',
       provider: 'anthropic',
@@ -66,7 +57,7 @@ describe('anthropicFromSpec', () => {
   });
 
   it('maps reasoning effort to a thinking budget, parallel_tool_calls: false and extra_body onto the wire', async () => {
-    server = await startFakeServer([sse(anthropicText('ok'))], '');
+    const server = await start([sse(anthropicText('ok'))]);
     const provider = anthropicFromSpec({
       name: 'm',
       provider: 'anthropic',

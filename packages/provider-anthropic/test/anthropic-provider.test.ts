@@ -1,34 +1,17 @@
-import type { ChatParams, StreamEvent } from '@agentctl/core';
-import { afterEach, describe, expect, it } from 'vitest';
-import { events, lastError } from '../../provider-openai/test/support/stream-events.js';
-import { type AnthropicProviderOptions, createAnthropicProvider } from '../src/index.js';
-import { anthropicError, anthropicStream, anthropicText, sse } from './support/anthropic-wire.js';
-import { type FakeReply, type FakeServer, startFakeServer } from './support/fake-server.js';
+import type { StreamEvent } from '@agentctl/core';
+import { describe, expect, it } from 'vitest';
+import { sse } from '../../../test/support/fake-server.js';
+import { events, lastError } from '../../../test/support/stream-events.js';
+import { wireHarness } from '../../../test/support/wire-harness.js';
+import { createAnthropicProvider } from '../src/index.js';
+import { anthropicError, anthropicStream, anthropicText } from './support/anthropic-wire.js';
 
 const KEY = 'sk-ant-test-secret-0123456789';
-let server: FakeServer | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function setup(replies: FakeReply[], options: Partial<AnthropicProviderOptions> = {}) {
-  server = await startFakeServer(replies, '');
-  const provider = createAnthropicProvider({
-    apiKey: KEY,
-    baseURL: server.url,
-    retry: { maxAttempts: 4, initialDelayMs: 5, maxDelayMs: 5000 },
-    timeout: 5000,
-    ...options,
-  });
-  return { server, provider };
-}
-
-const ask = (content: string, extra: Partial<ChatParams> = {}): ChatParams => ({
+const { setup, ask } = wireHarness({
+  apiKey: KEY,
+  basePath: '',
   model: 'claude-test',
-  messages: [{ role: 'user', content }],
-  ...extra,
+  create: createAnthropicProvider,
 });
 
 describe('anthropic provider on the wire', () => {

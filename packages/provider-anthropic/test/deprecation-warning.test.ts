@@ -1,21 +1,21 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { sse } from '../../../test/support/fake-server.js';
+import { fakeServers } from '../../../test/support/wire-harness.js';
 import { createAnthropicProvider } from '../src/index.js';
-import { anthropicText, sse } from './support/anthropic-wire.js';
-import { type FakeServer, startFakeServer } from './support/fake-server.js';
+import { anthropicText } from './support/anthropic-wire.js';
 
-let server: FakeServer | undefined;
-afterEach(async () => {
+const start = fakeServers('');
+afterEach(() => {
   vi.restoreAllMocks();
-  await server?.close();
-  server = undefined;
 });
 
 describe("the SDK's deprecation warning", () => {
   it('is shown once per process, not on every request to a deprecated model', async () => {
-    server = await startFakeServer(
-      [sse(anthropicText('one')), sse(anthropicText('two')), sse(anthropicText('three'))],
-      '',
-    );
+    const server = await start([
+      sse(anthropicText('one')),
+      sse(anthropicText('two')),
+      sse(anthropicText('three')),
+    ]);
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     // @anthropic-ai/sdk 1.x lists claude-sonnet-4-5 as deprecated and warns in every messages.create.
     const provider = createAnthropicProvider({ apiKey: 'sk-ant-dep-0123456789', baseURL: server.url });

@@ -1,23 +1,19 @@
 import { type AgentError, type AgentEvent, createAgent, Runner } from '@agentctl/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { type FakeReply, sse } from '../../../test/support/fake-server.js';
+import { wireHarness } from '../../../test/support/wire-harness.js';
 import { createAnthropicProvider } from '../src/index.js';
-import { anthropicError, anthropicText, sse } from './support/anthropic-wire.js';
-import { type FakeReply, type FakeServer, startFakeServer } from './support/fake-server.js';
+import { anthropicError, anthropicText } from './support/anthropic-wire.js';
 
-let server: FakeServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
+const { setup } = wireHarness({
+  apiKey: 'sk-ant-test-0123456789',
+  basePath: '',
+  model: 'claude-test',
+  create: createAnthropicProvider,
 });
 
 async function runner(replies: FakeReply[]) {
-  server = await startFakeServer(replies, '');
-  const provider = createAnthropicProvider({
-    apiKey: 'sk-ant-test-0123456789',
-    baseURL: server.url,
-    retry: { maxAttempts: 1 },
-    timeout: 5000,
-  });
+  const { provider } = await setup(replies, { retry: { maxAttempts: 1 } });
   return new Runner({ agent: createAgent({ name: 'a', provider, model: 'claude-test' }) });
 }
 

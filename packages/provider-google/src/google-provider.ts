@@ -2,8 +2,8 @@ import {
   type AttemptControl,
   type ModelProvider,
   type NetworkCall,
+  type NetworkProviderOptions,
   networkProvider,
-  type RetryPolicy,
   type StreamEvent,
   sdkAttempt,
 } from '@agentctl/core';
@@ -13,19 +13,11 @@ import { type ChunkLike, ResponseAssembler } from './response-assembler.js';
 import { type GeminiRequest, type GoogleThinking, toGeminiRequest } from './to-gemini-request.js';
 
 /** Options of {@link createGoogleProvider}. */
-export interface GoogleProviderOptions {
-  /** The API key; a function is asked on the first request (so a missing key fails then, not earlier). */
-  apiKey: string | (() => string);
+export interface GoogleProviderOptions extends NetworkProviderOptions {
   /** Base URL of the API (the SDK's `httpOptions.baseUrl`). Default `https://generativelanguage.googleapis.com`. */
   baseURL?: string;
   /** The API version in the URL. Default `v1beta`. */
   apiVersion?: string;
-  /** The model used when a request names none. */
-  defaultModel?: string;
-  /** Ms without any data from the server, before its answer starts or between chunks, that fail an attempt. Default 60000. */
-  timeout?: number;
-  /** Attempts and backoff of the retries; retries happen only before the first token. */
-  retry?: Partial<RetryPolicy>;
   /** Thinking budget or level, for models that think. */
   thinking?: GoogleThinking;
   /** A context cache on the API (`cachedContents/...`) used as the prompt prefix. */

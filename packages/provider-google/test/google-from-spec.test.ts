@@ -1,24 +1,19 @@
-import type { ModelDefinition, StreamEvent } from '@agentctl/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import type { ModelDefinition } from '@agentctl/core';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { sse } from '../../../test/support/fake-server.js';
+import { firstCallError } from '../../../test/support/stream-events.js';
+import { fakeServers } from '../../../test/support/wire-harness.js';
 import { googleFromSpec } from '../src/index.js';
-import { type FakeServer, startFakeServer } from './support/fake-server.js';
-import { geminiText, sse } from './support/gemini-wire.js';
+import { geminiText } from './support/gemini-wire.js';
 
-let server: FakeServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
+const start = fakeServers('');
+afterEach(() => {
+  vi.unstubAllEnvs();
 });
-
-async function last(iterable: AsyncIterable<StreamEvent>): Promise<StreamEvent | undefined> {
-  let out: StreamEvent | undefined;
-  for await (const event of iterable) out = event;
-  return out;
-}
 
 // Sends one request from a definition and returns the body the server received.
 async function bodyOf(def: Partial<ModelDefinition>) {
-  server = await startFakeServer([sse(geminiText('ok'))], '');
+  const server = await start([sse(geminiText('ok'))]);
   const provider = googleFromSpec({
     name: 'm',
     provider: 'google',
@@ -31,40 +26,31 @@ async function bodyOf(def: Partial<ModelDefinition>) {
   });
   const response = await provider.chat({ model: '', messages: [{ role: 'user', content: 'hi' }] });
   expect(response.content).toBe('ok');
-  return { body: server.requests[0].body, url: server.requests[0].url };
+  const [request] = server.requests;
+  return { body: request.body, url: request.url, headers: request.headers };
 }
 
 describe('googleFromSpec', () => {
   it('builds without a key and fails at the first call naming GEMINI_API_KEY', async () => {
-    const saved = process.env.GEMINI_API_KEY;
-    delete process.env.GEMINI_API_KEY;
-    try {
-      const provider = googleFromSpec({
-        name: 'm',
-        provider: 'google',
-        model: 'gemini-2.5-flash',
-        options: {},
-      });
-      expect(provider.name).toBe('google');
-      const event = await last(provider.stream({ model: '', messages: [{ role: 'user', content: 'hi' }] }));
-      expect((event as { error: Error }).error.message).toBe(
-        "google model gemini-2.5-flash: no API key; set GEMINI_API_KEY (or api_key in the model's YAML)",
-      );
-    } finally {
-      if (saved !== undefined) process.env.GEMINI_API_KEY = saved;
-    }
+    vi.stubEnv('GEMINI_API_KEY', undefined);
+    const provider = googleFromSpec({
+      name: 'm',
+      provider: 'google',
+      model: 'gemini-2.5-flash',
+      options: {},
+    });
+    expect(provider.name).toBe('google');
+    const error = await firstCallError(provider);
+    expect(error.code).toBe('PROVIDER_ERROR');
+    expect(error.message).toBe(
+      "google model gemini-2.5-flash: no API key; set GEMINI_API_KEY (or api_key in the model's YAML)",
+    );
   });
 
   it('reads the key from GEMINI_API_KEY', async () => {
-    const saved = process.env.GEMINI_API_KEY;
-    process.env.GEMINI_API_KEY = 'AIza-from-env';
-    try {
-      await bodyOf({ apiKey: undefined });
-      expect(server?.requests[0].headers['x-goog-api-key']).toBe('AIza-from-env');
-    } finally {
-      if (saved === undefined) delete process.env.GEMINI_API_KEY;
-      else process.env.GEMINI_API_KEY = saved;
-    }
+    vi.stubEnv('GEMINI_API_KEY', 'AIza-from-env');
+    const { headers } = await bodyOf({ apiKey: undefined });
+    expect(headers['x-goog-api-key']).toBe('AIza-from-env');
   });
 
   it('applies temperature, max_output_tokens and extra_body from the definition', async () => {

@@ -1,35 +1,18 @@
-import type { ChatParams, StreamEvent } from '@agentctl/core';
-import { afterEach, describe, expect, it } from 'vitest';
-import { events, lastError } from '../../provider-openai/test/support/stream-events.js';
-import { createGoogleProvider, type GoogleProviderOptions } from '../src/index.js';
-import { type FakeReply, type FakeServer, startFakeServer } from './support/fake-server.js';
-import { geminiError, geminiErrorBody, geminiStream, geminiText, sse } from './support/gemini-wire.js';
+import type { StreamEvent } from '@agentctl/core';
+import { describe, expect, it } from 'vitest';
+import { sse } from '../../../test/support/fake-server.js';
+import { events, lastError } from '../../../test/support/stream-events.js';
+import { wireHarness } from '../../../test/support/wire-harness.js';
+import { createGoogleProvider } from '../src/index.js';
+import { geminiError, geminiErrorBody, geminiStream, geminiText } from './support/gemini-wire.js';
 
 const KEY = 'AIza-test-secret-0123456789';
 const STREAM_PATH = '/v1beta/models/gemini-test:streamGenerateContent?alt=sse';
-let server: FakeServer | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function setup(replies: FakeReply[], options: Partial<GoogleProviderOptions> = {}) {
-  server = await startFakeServer(replies, '');
-  const provider = createGoogleProvider({
-    apiKey: KEY,
-    baseURL: server.url,
-    retry: { maxAttempts: 4, initialDelayMs: 5, maxDelayMs: 5000 },
-    timeout: 5000,
-    ...options,
-  });
-  return { server, provider };
-}
-
-const ask = (content: string, extra: Partial<ChatParams> = {}): ChatParams => ({
+const { setup, ask } = wireHarness({
+  apiKey: KEY,
+  basePath: '',
   model: 'gemini-test',
-  messages: [{ role: 'user', content }],
-  ...extra,
+  create: createGoogleProvider,
 });
 
 describe('google provider on the wire', () => {

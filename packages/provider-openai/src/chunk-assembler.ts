@@ -2,6 +2,7 @@ import {
   estimateTokens,
   type FinishReason,
   type ModelResponse,
+  parseToolArguments,
   type StreamEvent,
   type TokenUsage,
   type ToolCall,
@@ -97,7 +98,7 @@ export class ChunkAssembler {
     const toolCalls: ToolCall[] = [];
     for (const call of [...this.#calls.values()].sort((a, b) => a.index - b.index)) {
       if (!call.name) continue;
-      const done: ToolCall = { id: call.id, name: call.name, arguments: parseArguments(call.args) };
+      const done: ToolCall = { id: call.id, name: call.name, arguments: parseToolArguments(call.args) };
       toolCalls.push(done);
       if (!call.started) events.push({ type: 'tool_call_start', id: call.id, name: call.name });
       events.push({ type: 'tool_call_end', id: call.id, call: done });
@@ -147,19 +148,6 @@ export class ChunkAssembler {
       cacheReadTokens: cached,
       cacheWriteTokens: 0,
     };
-  }
-}
-
-function parseArguments(text: string): Record<string, unknown> {
-  if (text.trim() === '') return {};
-  try {
-    const value: unknown = JSON.parse(text);
-    return value && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
-  } catch {
-    // Malformed arguments reach the loop as an empty object; schema validation then reports them to the model.
-    return {};
   }
 }
 

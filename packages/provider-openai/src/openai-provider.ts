@@ -2,8 +2,8 @@ import {
   type AttemptControl,
   type ModelProvider,
   type NetworkCall,
+  type NetworkProviderOptions,
   networkProvider,
-  type RetryPolicy,
   type StreamEvent,
   sdkAttempt,
 } from '@agentctl/core';
@@ -12,17 +12,9 @@ import { ChunkAssembler, type ChunkLike } from './chunk-assembler.js';
 import { toOpenAIRequest } from './to-openai-request.js';
 
 /** Options of {@link createOpenAIProvider}. */
-export interface OpenAIProviderOptions {
-  /** The API key; a function is asked on the first request (so a missing key fails then, not earlier). */
-  apiKey: string | (() => string);
+export interface OpenAIProviderOptions extends NetworkProviderOptions {
   /** Base URL of any OpenAI-compatible server. Default `https://api.openai.com/v1`. */
   baseURL?: string;
-  /** The model used when a request names none. */
-  defaultModel?: string;
-  /** Ms without any data from the server, before its answer starts or between chunks, that fail an attempt. Default 60000. */
-  timeout?: number;
-  /** Attempts and backoff of the retries; retries happen only before the first token. */
-  retry?: Partial<RetryPolicy>;
   organization?: string;
   /** Extra headers on every request. */
   headers?: Record<string, string>;

@@ -1,24 +1,29 @@
 import { type AgentError, createAgent, Runner } from '@agentctl/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { wireHarness } from '../../../test/support/wire-harness.js';
 import { createOpenAIProvider } from '../src/index.js';
-import { type FakeServer, startFakeServer } from './support/fake-server.js';
 
-let server: FakeServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
+const { setup } = wireHarness({
+  apiKey: 'k',
+  basePath: '/v1',
+  model: 'gpt-test',
+  create: createOpenAIProvider,
 });
 
 describe('a failed OpenAI call keeps its facts', () => {
   it('an HTTP error carries provider, status, type, code, request id and retryable', async () => {
-    server = await startFakeServer([
-      {
-        status: 429,
-        headers: { 'x-request-id': 'req_abc', 'retry-after': '600' },
-        json: { error: { message: 'slow down', type: 'requests', param: null, code: 'rate_limit_exceeded' } },
-      },
-    ]);
-    const provider = createOpenAIProvider({ apiKey: 'k', baseURL: server.url, retry: { maxAttempts: 1 } });
+    const { provider } = await setup(
+      [
+        {
+          status: 429,
+          headers: { 'x-request-id': 'req_abc', 'retry-after': '600' },
+          json: {
+            error: { message: 'slow down', type: 'requests', param: null, code: 'rate_limit_exceeded' },
+          },
+        },
+      ],
+      { retry: { maxAttempts: 1 } },
+    );
     const agent = createAgent({ name: 'a', provider, model: 'gpt-test' });
     const error = (await new Runner({ agent })
       .run({ input: 'hi' })

@@ -1,20 +1,11 @@
-import type { StreamEvent } from '@agentctl/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { sse } from '../../../test/support/fake-server.js';
+import { firstCallError } from '../../../test/support/stream-events.js';
+import { fakeServers } from '../../../test/support/wire-harness.js';
 import { openaiFromSpec } from '../src/index.js';
-import { type FakeServer, startFakeServer } from './support/fake-server.js';
-import { openaiText, sse } from './support/openai-wire.js';
+import { openaiText } from './support/openai-wire.js';
 
-let server: FakeServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function last(iterable: AsyncIterable<StreamEvent>): Promise<StreamEvent | undefined> {
-  let out: StreamEvent | undefined;
-  for await (const event of iterable) out = event;
-  return out;
-}
+const start = fakeServers('/v1');
 
 describe('openaiFromSpec', () => {
   it('builds without a key and fails at the first call naming the variable', async () => {
@@ -26,9 +17,7 @@ describe('openaiFromSpec', () => {
       options: {},
     });
     expect(provider.name).toBe('openai');
-    const event = await last(provider.stream({ model: '', messages: [{ role: 'user', content: 'hi' }] }));
-    expect(event?.type).toBe('error');
-    const error = (event as { error: Error & { code: string } }).error;
+    const error = await firstCallError(provider);
     expect(error.code).toBe('PROVIDER_ERROR');
     expect(error.message).toBe(
       "openai model gpt-4.1-mini: no API key; set AGENTCTL_TEST_MISSING_KEY (or api_key in the model's YAML)",
@@ -36,7 +25,7 @@ describe('openaiFromSpec', () => {
   });
 
   it('applies the spec model, temperature, token limit, retry and options to every call', async () => {
-    server = await startFakeServer([
+    const server = await start([
       { status: 503, json: { error: { message: 'busy' } } },
       sse(openaiText('ok')),
     ]);
@@ -66,7 +55,7 @@ describe('openaiFromSpec', () => {
   });
 
   it('sends reasoning effort and parallel_tool_calls, the latter only on requests with tools', async () => {
-    server = await startFakeServer([sse(openaiText('ok')), sse(openaiText('ok'))]);
+    const server = await start([sse(openaiText('ok')), sse(openaiText('ok'))]);
     const provider = openaiFromSpec({
       name: 'm',
       provider: 'openai',

@@ -1,34 +1,17 @@
-import type { ChatParams, StreamEvent } from '@agentctl/core';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createOpenAIProvider, type OpenAIProviderOptions } from '../src/index.js';
-import { type FakeReply, type FakeServer, startFakeServer } from './support/fake-server.js';
-import { openaiError, openaiText, openaiToolCalls, sse } from './support/openai-wire.js';
-import { events, lastError } from './support/stream-events.js';
+import type { StreamEvent } from '@agentctl/core';
+import { describe, expect, it } from 'vitest';
+import { sse } from '../../../test/support/fake-server.js';
+import { events, lastError } from '../../../test/support/stream-events.js';
+import { wireHarness } from '../../../test/support/wire-harness.js';
+import { createOpenAIProvider } from '../src/index.js';
+import { openaiError, openaiText, openaiToolCalls } from './support/openai-wire.js';
 
 const KEY = 'sk-test-secret-key-0123456789';
-let server: FakeServer | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function setup(replies: FakeReply[], options: Partial<OpenAIProviderOptions> = {}) {
-  server = await startFakeServer(replies);
-  const provider = createOpenAIProvider({
-    apiKey: KEY,
-    baseURL: server.url,
-    retry: { maxAttempts: 4, initialDelayMs: 5, maxDelayMs: 5000 },
-    timeout: 5000,
-    ...options,
-  });
-  return { server, provider };
-}
-
-const ask = (content: string, extra: Partial<ChatParams> = {}): ChatParams => ({
+const { setup, ask } = wireHarness({
+  apiKey: KEY,
+  basePath: '/v1',
   model: 'gpt-test',
-  messages: [{ role: 'user', content }],
-  ...extra,
+  create: createOpenAIProvider,
 });
 
 describe('openai provider on the wire', () => {

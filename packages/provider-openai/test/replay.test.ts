@@ -8,17 +8,14 @@ import {
   ReplayModel,
   recordingProvider,
 } from '@agentctl/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { sse } from '../../../test/support/fake-server.js';
+import { fakeServers } from '../../../test/support/wire-harness.js';
 import { createOpenAIProvider } from '../src/index.js';
-import { type FakeServer, startFakeServer } from './support/fake-server.js';
-import { openaiText, openaiToolCalls, sse } from './support/openai-wire.js';
+import { openaiText, openaiToolCalls } from './support/openai-wire.js';
 
 const KEY = 'sk-replay-secret-000111222';
-let server: FakeServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const start = fakeServers('/v1');
 
 const weather = defineTool<{ city: string }>({
   name: 'weather',
@@ -43,7 +40,7 @@ async function run(provider: ModelProvider, input: string) {
 
 describe('record on the OpenAI wire, replay offline', () => {
   it('replays the recorded run with the same output and no network', async () => {
-    server = await startFakeServer([
+    const server = await start([
       sse(openaiToolCalls([{ id: 'call_live_1', name: 'weather', arguments: { city: 'Oslo' } }])),
       sse(openaiText('Clear skies in Oslo.')),
     ]);
@@ -54,7 +51,6 @@ describe('record on the OpenAI wire, replay offline', () => {
     );
     expect(live.result.output).toBe('Clear skies in Oslo.');
     await server.close();
-    server = undefined;
 
     const text = JSON.stringify(cassette);
     expect(text).not.toContain(KEY);
@@ -68,7 +64,7 @@ describe('record on the OpenAI wire, replay offline', () => {
   });
 
   it('fails with a diff naming the field when the agent drifts', async () => {
-    server = await startFakeServer([sse(openaiText('Hello!'))]);
+    const server = await start([sse(openaiText('Hello!'))]);
     const cassette = emptyCassette();
     await run(
       recordingProvider(createOpenAIProvider({ apiKey: KEY, baseURL: server.url }), cassette),

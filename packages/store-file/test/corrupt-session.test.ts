@@ -1,8 +1,8 @@
 import { readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { messageEvent } from '@agentctl/core/testing';
 import { describe, expect, it } from 'vitest';
 import { CorruptSessionError, FileSessionStore } from '../src/index.js';
-import { messageEvent } from './support/events.js';
 import { tempDir } from './support/temp-dir.js';
 
 describe('a corrupt session file', () => {

@@ -4,10 +4,10 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { AgentEvent } from '@agentctl/core';
+import { messageEvent } from '@agentctl/core/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../src/index.js';
 import { buildStoreFile, fixture } from './support/build.js';
-import { messageEvent } from './support/events.js';
 import { tempDir } from './support/temp-dir.js';
 
 const run = promisify(execFile);

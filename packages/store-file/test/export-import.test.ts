@@ -1,6 +1,6 @@
+import { messageEvent } from '@agentctl/core/testing';
 import { describe, expect, it } from 'vitest';
 import { FileSessionStore, InvalidExportError, SessionExistsError } from '../src/index.js';
-import { messageEvent } from './support/events.js';
 import { tempDir } from './support/temp-dir.js';
 
 describe('export and import', () => {

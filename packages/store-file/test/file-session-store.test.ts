@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { messageEvent } from '@agentctl/core/testing';
 import { describe, expect, it } from 'vitest';
 import {
   FileSessionStore,
@@ -7,7 +8,6 @@ import {
   SessionExistsError,
   SessionNotFoundError,
 } from '../src/index.js';
-import { messageEvent } from './support/events.js';
 import { tempDir } from './support/temp-dir.js';
 
 describe('FileSessionStore', () => {

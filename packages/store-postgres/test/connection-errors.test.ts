@@ -1,6 +1,6 @@
 import { createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../../../test/support/postgres.js';
+import { freePort } from '../../../test/support/free-port.js';
 import {
   PostgresConnectionError,
   PostgresSessionStore,

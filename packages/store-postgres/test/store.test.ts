@@ -1,6 +1,6 @@
+import { messageEvent } from '@agentctl/core/testing';
 import { describe, expect, it } from 'vitest';
 import { PostgresStoreError } from '../src/index.js';
-import { messageEvent } from './support/events.js';
 import { usePostgres } from './support/server.js';
 
 describe('PostgresSessionStore', () => {

@@ -32,7 +32,9 @@ async function call(path: string, init?: RequestInit): Promise<Response> {
     throw new Unauthorized('this server needs a token');
   }
   if (!response.ok) {
-    const body = (await response.json().catch(() => undefined)) as { error?: { message?: string } } | undefined;
+    const body = (await response.json().catch(() => undefined)) as
+      | { error?: { message?: string } }
+      | undefined;
     throw new ApiError(body?.error?.message ?? `${response.status} ${response.statusText}`, response.status);
   }
   return response;

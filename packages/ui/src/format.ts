@@ -1,7 +1,7 @@
-import type { SourceRef, Usage } from './api-types.js';
+import type { SourcePosition, UsageStats } from './api-types.js';
 
 /** `file:line:column`, as diagnostics print it. */
-export function formatSource(source: SourceRef): string {
+export function formatSource(source: SourcePosition): string {
   return `${source.file}:${source.line}:${source.column}`;
 }
 
@@ -12,7 +12,7 @@ export function formatDuration(ms: number | undefined): string {
 }
 
 /** Tokens in and out, and the cost when the model declares prices. */
-export function formatUsage(usage: Usage | undefined): string {
+export function formatUsage(usage: UsageStats | undefined): string {
   if (!usage) return '';
   const cost = usage.estimatedCost === undefined ? '' : ` · $${usage.estimatedCost.toFixed(6)}`;
   return `${usage.inputTokens} in / ${usage.outputTokens} out tokens${cost}`;
@@ -26,4 +26,9 @@ export function formatTime(epochMs: number): string {
 /** A value as indented JSON, for arguments, results and state. */
 export function formatJson(value: unknown): string {
   return JSON.stringify(value, null, 2) ?? String(value);
+}
+
+/** `1 message`, `2 messages`. */
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

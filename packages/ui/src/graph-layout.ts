@@ -4,13 +4,19 @@ import type { AgentNode } from './api-types.js';
 export interface GraphEdge {
   from: string;
   to: string;
-  /** `sub`: a sub-agent; `tool`: an agent called as a tool; `transfer`: a transfer not already a sub-agent edge. */
+  /**
+   * `sub`: a sub-agent; `tool`: an agent called as a tool; `transfer`: a transfer not already a
+   * sub-agent edge (one per pair of peers that transfer both ways).
+   */
   kind: 'sub' | 'tool' | 'transfer';
 }
 
-/** Agents in rows (roots first, each agent one row below the deepest agent that contains it) and the edges between them. */
+/**
+ * The agents as trees (connected groups, largest first), each in rows: roots first, each agent one
+ * row below the deepest agent that contains it; and the edges between them.
+ */
 export interface GraphLayout {
-  rows: AgentNode[][];
+  trees: AgentNode[][][];
   edges: GraphEdge[];
 }
 
@@ -26,8 +32,12 @@ export function layoutGraph(agents: readonly AgentNode[]): GraphLayout {
   for (const agent of agents) {
     for (const to of agent.subAgents) if (byName.has(to)) edges.push({ from: agent.name, to, kind: 'sub' });
     for (const to of agent.agentTools) if (byName.has(to)) edges.push({ from: agent.name, to, kind: 'tool' });
-    for (const to of agent.transfers)
-      if (byName.has(to) && !agent.subAgents.includes(to)) edges.push({ from: agent.name, to, kind: 'transfer' });
+    for (const to of agent.transfers) {
+      // Peers transfer both ways: one edge says it.
+      const back = edges.some((e) => e.kind === 'transfer' && e.from === to && e.to === agent.name);
+      if (byName.has(to) && !agent.subAgents.includes(to) && !back)
+        edges.push({ from: agent.name, to, kind: 'transfer' });
+    }
   }
   const children = new Map<string, string[]>();
   const hasParent = new Set<string>();
@@ -51,18 +61,45 @@ export function layoutGraph(agents: readonly AgentNode[]): GraphLayout {
   // Agents only reachable through a cycle have no root: they start a tree of their own.
   for (const agent of agents) if (!depth.has(agent.name)) visit(agent.name, 0, new Set());
 
-  const rows: AgentNode[][] = [];
-  for (const agent of agents) (rows[depth.get(agent.name)!] ??= []).push(agent);
-  const order = new Map<string, number>();
-  rows.forEach((row, r) => {
-    if (r > 0) {
-      const place = (a: AgentNode) =>
-        Math.min(
-          ...edges.filter((e) => e.to === a.name && e.kind !== 'transfer').map((e) => order.get(e.from) ?? 1e9),
-        );
-      row.sort((a, b) => place(a) - place(b) || a.name.localeCompare(b.name));
+  const trees = groups(agents, edges).map((group) => {
+    const rows: AgentNode[][] = [];
+    for (const agent of group) {
+      const level = depth.get(agent.name)!;
+      rows[level] = [...(rows[level] ?? []), agent];
     }
-    row.forEach((a, i) => order.set(a.name, r * 1e4 + i));
+    const order = new Map<string, number>();
+    rows.forEach((row, r) => {
+      if (r > 0) {
+        const place = (a: AgentNode) =>
+          Math.min(
+            ...edges
+              .filter((e) => e.to === a.name && e.kind !== 'transfer')
+              .map((e) => order.get(e.from) ?? 1e9),
+          );
+        row.sort((a, b) => place(a) - place(b) || a.name.localeCompare(b.name));
+      }
+      for (const [i, a] of row.entries()) order.set(a.name, r * 1e4 + i);
+    });
+    return rows.filter(Boolean);
   });
-  return { rows: rows.filter(Boolean), edges };
+  return { trees, edges };
+}
+
+// Agents joined by any edge, as groups: largest first, then by the first name (agents come sorted).
+function groups(agents: readonly AgentNode[], edges: readonly GraphEdge[]): AgentNode[][] {
+  const leader = new Map(agents.map((a) => [a.name, a.name]));
+  const find = (name: string): string => {
+    const up = leader.get(name)!;
+    if (up === name) return name;
+    const top = find(up);
+    leader.set(name, top);
+    return top;
+  };
+  for (const edge of edges) leader.set(find(edge.to), find(edge.from));
+  const byLeader = new Map<string, AgentNode[]>();
+  for (const agent of agents) {
+    const key = find(agent.name);
+    byLeader.set(key, [...(byLeader.get(key) ?? []), agent]);
+  }
+  return [...byLeader.values()].sort((a, b) => b.length - a.length);
 }

@@ -4,6 +4,7 @@ import './styles.css';
 import { getJson, whenUnauthorized } from './api.js';
 import type { ProjectStatus, ProjectView } from './api-types.js';
 import { h, replace } from './dom.js';
+import { plural } from './format.js';
 import { formatRoute, parseRoute, VIEWS, type View } from './route.js';
 import { StatusFeed } from './status-feed.js';
 import { ChatView } from './views/chat-view.js';
@@ -23,7 +24,12 @@ const views: Record<View, HTMLElement> = {
   sessions: sessions.element,
   reload: reload.element,
 };
-const titles: Record<View, string> = { graph: 'Project', chat: 'Chat', sessions: 'Sessions', reload: 'Reload' };
+const titles: Record<View, string> = {
+  graph: 'Project',
+  chat: 'Chat',
+  sessions: 'Sessions',
+  reload: 'Reload',
+};
 
 const badge = h('a', { class: 'status-badge', href: formatRoute({ view: 'reload' }) }, '…');
 const nav = h(
@@ -41,22 +47,31 @@ whenUnauthorized(() => {
 });
 
 let shownGeneration: number | null | undefined;
+// The project loads at once, beside the status; a status naming another generation loads it again.
+let loading: Promise<void> | undefined;
 async function loadProject(): Promise<void> {
   const project = await getJson<ProjectView>('/project');
   shownGeneration = project.generation;
   graph.render(project);
   chat.setAgents(project.agents);
   route();
+  // When the page first shows the project: what bench/ui-load.js reports as "ready".
+  if (performance.getEntriesByName('agentctl:ready').length === 0) performance.mark('agentctl:ready');
 }
 
 function showStatus(status: ProjectStatus): void {
   badge.className = `status-badge ${status.ok ? 'ok' : 'broken'}`;
   badge.textContent = status.ok
     ? `generation ${status.generation ?? '–'}`
-    : `broken save · ${status.diagnostics.length} problem${status.diagnostics.length === 1 ? '' : 's'}`;
+    : `broken save · ${plural(status.diagnostics.length, 'problem')}`;
   reload.render(status);
   // A new generation may have new agents: the graph and the chat's list follow it.
-  if (status.generation !== shownGeneration) void loadProject().catch(report);
+  loading = (loading ?? Promise.resolve())
+    .catch(() => undefined)
+    .then(() => {
+      if (status.generation !== shownGeneration) return loadProject();
+    });
+  loading.catch(report);
 }
 
 function route(): void {
@@ -66,7 +81,7 @@ function route(): void {
   for (const link of nav.querySelectorAll<HTMLElement>('[data-nav]'))
     link.classList.toggle('current', link.dataset.nav === where.view);
   document.title = `${titles[where.view]} · agentctl`;
-  if (where.view === 'chat') chat.show(where.agent);
+  if (where.view === 'chat') chat.show(where.agent, where.session);
   if (where.view === 'sessions') void sessions.show(where.session).catch(report);
 }
 
@@ -78,4 +93,6 @@ function report(error: unknown): void {
 window.addEventListener('hashchange', route);
 feed.subscribe(showStatus);
 route();
+loading = loadProject();
+loading.catch(report);
 void feed.start().catch(report);

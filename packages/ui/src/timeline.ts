@@ -1,4 +1,4 @@
-import type { Message, Pending, RunEvent, ToolCall, Usage } from './api-types.js';
+import type { AgentEvent, Message, PendingApproval, ToolCall, UsageStats } from './api-types.js';
 
 /** What a timeline entry shares: when, which agent, and how deep in the tree (for indentation). */
 interface EntryBase {
@@ -8,40 +8,49 @@ interface EntryBase {
   depth: number;
 }
 
+/** A tool call and, once it came, its result. */
+export interface ToolEntry extends EntryBase {
+  kind: 'tool';
+  call: ToolCall;
+  result?: { content: string; isError: boolean; duration: number; errorCode?: string };
+}
+
+/** A model call: its usage event, the conversation before it and the assistant message it returned. */
+export interface ModelEntry extends EntryBase {
+  kind: 'model';
+  model?: string;
+  usage: UsageStats;
+  /** Milliseconds of the call (absent in sessions written before it was recorded). */
+  duration?: number;
+  /** The conversation up to this call. */
+  request: Message[];
+  /** The assistant message it answered with. */
+  response?: Message;
+}
+
 /** One line of a session's timeline. */
-export type TimelineEntry = EntryBase &
-  (
-    | { kind: 'agent_start' }
-    | { kind: 'agent_end'; output: string }
-    | {
-        kind: 'model';
-        model?: string;
-        usage: Usage;
-        /** Milliseconds of the call (absent in sessions written before it was recorded). */
-        duration?: number;
-        /** The conversation up to this call. */
-        request: Message[];
-        /** The assistant message it answered with. */
-        response?: Message;
-      }
-    | {
-        kind: 'tool';
-        call: ToolCall;
-        result?: { content: string; isError: boolean; duration: number; errorCode?: string };
-      }
-    | { kind: 'state'; delta: Record<string, unknown> }
-    | { kind: 'transfer'; from: string; to: string }
-    | { kind: 'approval'; pending: Pending[] }
-    | { kind: 'fallback'; from: string; to: string; reason: string }
-    | { kind: 'error'; code: string; message: string }
-  );
+export type TimelineEntry =
+  | ModelEntry
+  | ToolEntry
+  | (EntryBase &
+      (
+        | { kind: 'agent_start' }
+        | { kind: 'agent_end'; output: string }
+        | { kind: 'state'; delta: Record<string, unknown> }
+        | { kind: 'transfer'; from: string; to: string }
+        | { kind: 'approval'; pending: PendingApproval[] }
+        | { kind: 'resumed' }
+        | { kind: 'fallback'; from: string; to: string; reason: string }
+        | { kind: 'error'; code: string; message: string }
+      ));
 
 /** One invocation (a user message to its answer) and what happened in it, in order. */
 export interface Invocation {
   id: string;
   input?: string;
   start: number;
-  end?: { status: string; output: string; duration: number; usage: Usage };
+  /** How the last run ended; `duration` adds up the runs of a resumed invocation. */
+  end?: { status: string; output: string; duration: number; usage: UsageStats };
   entries: TimelineEntry[];
 }
 
@@ -50,12 +59,12 @@ export interface Invocation {
  * with the assistant message that follows it and given the conversation before it as its request;
  * each tool call paired with its result; state changes, transfers, approvals and errors in place.
  */
-export function buildTimeline(events: readonly RunEvent[]): Invocation[] {
+export function buildTimeline(events: readonly AgentEvent[]): Invocation[] {
   const invocations = new Map<string, Invocation>();
   const conversation: Message[] = [];
-  const tools = new Map<string, Extract<TimelineEntry, { kind: 'tool' }>>();
+  const tools = new Map<string, ToolEntry>();
   // The last model call of each branch still waiting for its assistant message.
-  const answering = new Map<string, Extract<TimelineEntry, { kind: 'model' }>>();
+  const answering = new Map<string, ModelEntry>();
 
   for (const event of events) {
     let invocation = invocations.get(event.invocationId);
@@ -70,34 +79,38 @@ export function buildTimeline(events: readonly RunEvent[]): Invocation[] {
       depth: event.branch ? event.branch.split('.').length - 1 : 0,
     };
     const add = (entry: TimelineEntry) => invocation.entries.push(entry);
-    const field = <T>(name: string) => event[name] as T;
 
     switch (event.type) {
       case 'run_start':
-        invocation.input = field<string>('input');
-        conversation.push({ role: 'user', content: invocation.input });
+        // A paused invocation resumes under the same id, starting again with the same input.
+        if (invocation.input !== undefined) add({ ...base, kind: 'resumed' });
+        else {
+          invocation.input = event.input;
+          conversation.push({ role: 'user', content: event.input });
+        }
         break;
       case 'run_end':
+        // A resumed invocation ran twice: its time is both runs' (not the wait for a person between).
         invocation.end = {
-          status: field('status'),
-          output: field('output'),
-          duration: field('duration'),
-          usage: field('usage'),
+          status: event.status,
+          output: event.output,
+          duration: (invocation.end?.duration ?? 0) + event.duration,
+          usage: event.usage,
         };
         break;
       case 'agent_start':
-        add({ ...base, kind: 'agent_start', agent: field('agent') });
+        add({ ...base, kind: 'agent_start', agent: event.agent });
         break;
       case 'agent_end':
-        add({ ...base, kind: 'agent_end', agent: field('agent'), output: field('output') });
+        add({ ...base, kind: 'agent_end', agent: event.agent, output: event.output });
         break;
       case 'usage': {
-        const entry: TimelineEntry = {
+        const entry: ModelEntry = {
           ...base,
           kind: 'model',
-          model: field('model'),
-          usage: field('usage'),
-          duration: field('duration'),
+          model: event.model,
+          usage: event.usage,
+          duration: event.duration,
           request: [...conversation],
         };
         answering.set(event.branch, entry);
@@ -105,7 +118,7 @@ export function buildTimeline(events: readonly RunEvent[]): Invocation[] {
         break;
       }
       case 'message': {
-        const message = field<Message>('message');
+        const { message } = event;
         // The user's input is already in the conversation (run_start).
         if (message.role === 'user' && conversation.at(-1)?.content === message.content) break;
         conversation.push(message);
@@ -117,43 +130,40 @@ export function buildTimeline(events: readonly RunEvent[]): Invocation[] {
         break;
       }
       case 'tool_call': {
-        const entry: TimelineEntry = { ...base, kind: 'tool', call: field('call') };
+        // A resumed run calls again what waited for approval: one entry, which its result completes.
+        if (tools.has(event.call.id)) break;
+        const entry: ToolEntry = { ...base, kind: 'tool', call: event.call };
         tools.set(entry.call.id, entry);
         add(entry);
         break;
       }
       case 'tool_result': {
-        const entry = tools.get(field('callId'));
         const result = {
-          content: field<string>('content'),
-          isError: field<boolean>('isError'),
-          duration: field<number>('duration'),
-          errorCode: field<string | undefined>('errorCode'),
+          content: event.content,
+          isError: event.isError,
+          duration: event.duration,
+          errorCode: event.errorCode,
         };
+        const entry = tools.get(event.callId);
         if (entry) entry.result = result;
         else
-          add({
-            ...base,
-            kind: 'tool',
-            call: { id: field('callId'), name: field('name'), arguments: {} },
-            result,
-          });
+          add({ ...base, kind: 'tool', call: { id: event.callId, name: event.name, arguments: {} }, result });
         break;
       }
       case 'state_delta':
-        add({ ...base, kind: 'state', delta: field('delta') });
+        add({ ...base, kind: 'state', delta: event.delta });
         continue;
       case 'transfer':
-        add({ ...base, kind: 'transfer', from: field('from'), to: field('to') });
+        add({ ...base, kind: 'transfer', from: event.from, to: event.to });
         break;
       case 'approval_required':
-        add({ ...base, kind: 'approval', pending: field('pending') });
+        add({ ...base, kind: 'approval', pending: event.pending });
         break;
       case 'model_fallback':
-        add({ ...base, kind: 'fallback', from: field('from'), to: field('to'), reason: field('reason') });
+        add({ ...base, kind: 'fallback', from: event.from, to: event.to, reason: event.reason });
         break;
       case 'error':
-        add({ ...base, kind: 'error', code: field('code'), message: field('message') });
+        add({ ...base, kind: 'error', code: event.code, message: event.message });
         break;
     }
     // Any event may carry state changes (an output_key, a tool's state write).

@@ -1,6 +1,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Cassette } from '@agentctl/core';
+import { isPlainObject } from '@agentctl/core';
 import { type DataPath, locate } from '../load/document-positions.js';
 import { MAX_ALIAS_COUNT } from '../load/parse-file.js';
 import { readRegularFile } from '../paths.js';
@@ -72,32 +73,28 @@ export async function writeCassette(path: string, cassette: Cassette): Promise<v
 
 // The first thing wrong with the shape of a cassette, with where it is.
 function cassetteProblem(data: unknown): { path: DataPath; message: string } | undefined {
-  if (!isObject(data)) return { path: [], message: 'expected a mapping with version and interactions' };
+  if (!isPlainObject(data)) return { path: [], message: 'expected a mapping with version and interactions' };
   if (data.version !== 1) return { path: ['version'], message: 'version must be 1' };
   if (!Array.isArray(data.interactions))
     return { path: ['interactions'], message: 'interactions must be a list' };
   for (const [i, item] of data.interactions.entries()) {
     const at = ['interactions', i];
-    if (!isObject(item)) return { path: at, message: 'an interaction must be a mapping' };
+    if (!isPlainObject(item)) return { path: at, message: 'an interaction must be a mapping' };
     const { request, response } = item;
-    if (!isObject(request)) return { path: [...at, 'request'], message: 'request must be a mapping' };
+    if (!isPlainObject(request)) return { path: [...at, 'request'], message: 'request must be a mapping' };
     if (typeof request.model !== 'string')
       return { path: [...at, 'request', 'model'], message: 'request.model must be a string' };
     if (!Array.isArray(request.messages))
       return { path: [...at, 'request', 'messages'], message: 'request.messages must be a list' };
-    if (!isObject(response)) return { path: [...at, 'response'], message: 'response must be a mapping' };
+    if (!isPlainObject(response)) return { path: [...at, 'response'], message: 'response must be a mapping' };
     if (response.content !== null && typeof response.content !== 'string')
       return { path: [...at, 'response', 'content'], message: 'response.content must be text or null' };
     if (!Array.isArray(response.toolCalls))
       return { path: [...at, 'response', 'toolCalls'], message: 'response.toolCalls must be a list' };
-    if (!isObject(response.usage))
+    if (!isPlainObject(response.usage))
       return { path: [...at, 'response', 'usage'], message: 'response.usage must be a mapping' };
   }
   return undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function firstLine(text: string): string {

@@ -1,6 +1,7 @@
 import { AgentError } from '../errors.js';
 import type { ChatParams, ModelProvider, ModelResponse, StreamEvent } from '../model.js';
 import { collectStream } from '../model.js';
+import { isPlainObject } from '../plain-object.js';
 import { type Cassette, type NormalisedRequest, normaliseRequest } from '../recording-provider.js';
 import { streamResponse } from './stream-text.js';
 
@@ -131,10 +132,6 @@ function compare(expected: unknown, actual: unknown, path: string, out: RequestD
     return;
   }
   out.push({ path, expected, actual });
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function show(value: unknown): string {

@@ -15,6 +15,7 @@ export { ScriptModel } from '../offline/script-model.js';
 export function scriptedModel(turns: readonly ScriptTurn[]): ScriptModel {
   return new ScriptModel(turns, { record: true });
 }
+export { messageEvent } from './message-event.js';
 export {
   type ConformanceCase,
   type SessionStoreHarness,

@@ -4,6 +4,7 @@ import type { SessionStore } from '../session.js';
 import { InvalidSessionIdError } from '../session-id.js';
 import { type SessionLease, SessionLeaseLostError } from '../session-lease.js';
 import { sleep } from '../timing/sleep.js';
+import { messageEvent } from './message-event.js';
 
 /** A store under test on fresh, empty storage, with what the suite needs to know about it. */
 export interface SessionStoreHarness {
@@ -67,8 +68,8 @@ export function sessionStoreConformance(open: () => Promise<SessionStoreHarness>
 
   test('append and get: events in order, state from their deltas, copies handed out', async ({ store }) => {
     await store.create({ id: 's', state: { keep: 1, drop: 2 } });
-    await store.append('s', [event('one', { step: 1, drop: null })]);
-    await store.append('s', [event('two', { step: 2 }), event('three')]);
+    await store.append('s', [messageEvent('one', { step: 1, drop: null })]);
+    await store.append('s', [messageEvent('two', { step: 2 }), messageEvent('three')]);
     const session = await store.get('s');
     assert.deepEqual(session?.events.map(text), ['one', 'two', 'three']);
     assert.deepEqual(session?.state, { keep: 1, step: 2 });
@@ -78,7 +79,7 @@ export function sessionStoreConformance(open: () => Promise<SessionStoreHarness>
     const again = await store.get('s');
     assert.equal(again?.events.length, 3);
     assert.equal(again?.state.step, 2);
-    await assert.rejects(store.append('missing', [event('x')]));
+    await assert.rejects(store.append('missing', [messageEvent('x')]));
   });
 
   test('checkpoint: stored, read back, listed as paused, cleared', async ({ store }) => {
@@ -87,7 +88,7 @@ export function sessionStoreConformance(open: () => Promise<SessionStoreHarness>
     await store.setCheckpoint('p', checkpoint);
     assert.deepEqual((await store.get('p'))?.checkpoint, checkpoint);
     assert.equal((await store.list()).find((s) => s.id === 'p')?.paused, true);
-    await store.append('p', [event('after')]);
+    await store.append('p', [messageEvent('after')]);
     assert.deepEqual((await store.get('p'))?.checkpoint, checkpoint);
     await store.setCheckpoint('p', undefined);
     assert.equal((await store.get('p'))?.checkpoint, undefined);
@@ -98,7 +99,7 @@ export function sessionStoreConformance(open: () => Promise<SessionStoreHarness>
     await store.create({ id: 'parent', agent: 'triage' });
     await store.create({ id: 'child', agent: 'billing', parentId: 'parent', parentCallId: 'call_1' });
     await store.create({ id: 'other' });
-    await store.append('parent', [event('a'), event('b')]);
+    await store.append('parent', [messageEvent('a'), messageEvent('b')]);
     const all = await store.list();
     assert.deepEqual(all.map((s) => s.id).sort(), ['child', 'other', 'parent']);
     const parent = all.find((s) => s.id === 'parent');
@@ -207,7 +208,7 @@ export function sessionStoreConformance(open: () => Promise<SessionStoreHarness>
     const other = (await h.reopen?.()) ?? store;
     await Promise.all(
       Array.from({ length: 60 }, (_, i) =>
-        (i % 2 ? other : store).append('busy', [event(`m${i}`, { [`k${i}`]: i })]),
+        (i % 2 ? other : store).append('busy', [messageEvent(`m${i}`, { [`k${i}`]: i })]),
       ),
     );
     const session = await store.get('busy');
@@ -220,11 +221,11 @@ export function sessionStoreConformance(open: () => Promise<SessionStoreHarness>
     const other = await h.reopen?.();
     if (!other) return;
     await h.store.create({ id: 'kept', agent: 'a', parentId: undefined });
-    await h.store.append('kept', [event('one', { n: 1 })]);
+    await h.store.append('kept', [messageEvent('one', { n: 1 })]);
     await h.store.setCheckpoint('kept', { version: 1 });
     const seen = await other.get('kept');
     assert.deepEqual(plain(seen), plain(await h.store.get('kept')));
-    await other.append('kept', [event('two', { n: 2 })]);
+    await other.append('kept', [messageEvent('two', { n: 2 })]);
     assert.deepEqual((await h.store.get('kept'))?.events.map(text), ['one', 'two']);
     assert.equal((await h.store.list()).find((s) => s.id === 'kept')?.eventCount, 2);
   });
@@ -234,12 +235,12 @@ export function sessionStoreConformance(open: () => Promise<SessionStoreHarness>
     const { store } = h;
     await store.create({ id: 'good' });
     await store.create({ id: 'bad' });
-    await store.append('bad', [event('a'), event('b')]);
+    await store.append('bad', [messageEvent('a'), messageEvent('b')]);
     await h.corrupt('bad');
     await assert.rejects(store.get('bad'), /bad/);
-    await assert.rejects(store.append('bad', [event('c')]), /bad/);
+    await assert.rejects(store.append('bad', [messageEvent('c')]), /bad/);
     await assert.rejects(store.get('bad'), /bad/);
-    await store.append('good', [event('fine')]);
+    await store.append('good', [messageEvent('fine')]);
     assert.equal((await store.get('good'))?.events.length, 1);
     assert.ok((await store.list()).some((s) => s.id === 'good'));
     assert.equal(await store.delete('bad'), true);
@@ -258,22 +259,6 @@ async function takeLease(
   const answer = await store.lease(id, { holder, ttlMs });
   assert.ok('lease' in answer, `expected the lease of ${id}, got ${JSON.stringify(answer)}`);
   return answer.lease;
-}
-
-let counter = 0;
-
-function event(content: string, stateDelta?: Record<string, unknown>): AgentEvent {
-  counter++;
-  return {
-    type: 'message',
-    id: `conformance-${counter}`,
-    invocationId: 'conformance',
-    branch: 'agent',
-    author: 'agent',
-    time: Date.now(),
-    message: { role: 'assistant', content },
-    ...(stateDelta ? { stateDelta } : {}),
-  };
 }
 
 // Stores that serialise drop keys whose value is undefined; those are equal to absent ones.

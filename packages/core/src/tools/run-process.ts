@@ -132,7 +132,10 @@ export function runProcess(argv: readonly string[], options: RunProcessOptions):
       exit = { code, signal };
       // What the program started and left running in its group dies with it.
       killGroup(pid);
-      drainTimer = setTimeout(() => finish(), DRAIN_MS);
+      // The timer can fire before the pipes were read at all: when the loop was busy past
+      // DRAIN_MS after the exit, timers run first in the next pass. The immediate runs after that
+      // pass's poll, so what the program wrote before exiting has been read by then.
+      drainTimer = setTimeout(() => setImmediate(() => finish()), DRAIN_MS);
     });
     child.on('close', () => finish());
   });

@@ -1,27 +1,20 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server as HttpServer } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-
-const require = createRequire(import.meta.url);
-
-function entry(pkg: string): string {
-  return path.join(path.dirname(require.resolve(`${pkg}/package.json`)), 'dist', 'index.js');
-}
+import { EVERYTHING, FILESYSTEM } from '../../../../test/support/mcp-servers.js';
 
 /** `node` and the arguments that start server-everything over stdio. */
 export const everything = {
   command: process.execPath,
-  args: [entry('@modelcontextprotocol/server-everything'), 'stdio'],
+  args: [EVERYTHING, 'stdio'],
 };
 
 /** `node` and the arguments that start server-filesystem on `folder`. */
 export function filesystem(folder: string) {
-  return { command: process.execPath, args: [entry('@modelcontextprotocol/server-filesystem'), folder] };
+  return { command: process.execPath, args: [FILESYSTEM, folder] };
 }
 
 /** True while a process with this id exists. */

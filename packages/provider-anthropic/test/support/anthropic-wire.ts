@@ -1,4 +1,4 @@
-import type { FakeReply, SseEvent } from './fake-server.js';
+import type { FakeReply, SseEvent } from '../../../../test/support/fake-server.js';
 
 /** Usage as the Messages API reports it. */
 export interface WireUsage {
@@ -131,14 +131,6 @@ export function anthropicStream(
 /** A streamed text answer. */
 export function anthropicText(text: string, options: { size?: number; usage?: WireUsage } = {}): SseEvent[] {
   return anthropicStream([{ type: 'text', text }], options);
-}
-
-/** A streamed SSE reply, optionally paced or cut. */
-export function sse(
-  events: SseEvent[],
-  extra: { cutAfter?: number; hangAfter?: number; delayMs?: number } = {},
-): FakeReply {
-  return { sse: events, ...extra };
 }
 
 /** An error reply in the Messages API's shape. */

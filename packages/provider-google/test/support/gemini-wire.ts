@@ -1,4 +1,4 @@
-import type { FakeReply, SseEvent } from './fake-server.js';
+import type { FakeReply, SseEvent } from '../../../../test/support/fake-server.js';
 
 /** Usage as the Gemini API reports it (`usageMetadata`). */
 export interface WireUsage {
@@ -76,14 +76,6 @@ export function geminiStream(
 /** A streamed text answer. */
 export function geminiText(text: string, options: { size?: number; usage?: WireUsage } = {}): SseEvent[] {
   return geminiStream([{ text }], options);
-}
-
-/** A streamed SSE reply, optionally paced or cut. */
-export function sse(
-  events: SseEvent[],
-  extra: { cutAfter?: number; hangAfter?: number; delayMs?: number } = {},
-): FakeReply {
-  return { sse: events, ...extra };
 }
 
 /** The body of a Gemini API error (`google.rpc.Status`), with a `RetryInfo` detail when a delay is given. */

@@ -1,4 +1,4 @@
-import type { FakeReply, SseEvent } from './fake-server.js';
+import type { FakeReply, SseEvent } from '../../../../test/support/fake-server.js';
 
 /** A tool call the fake OpenAI server streams. */
 export interface WireToolCall {
@@ -102,14 +102,6 @@ export function openaiToolCalls(
     events.push({ data: usageChunk(options.usage ?? { prompt_tokens: 20, completion_tokens: 8 }) });
   events.push({ data: '[DONE]' });
   return events;
-}
-
-/** A streamed SSE reply, optionally paced or cut. */
-export function sse(
-  events: SseEvent[],
-  extra: { cutAfter?: number; hangAfter?: number; delayMs?: number } = {},
-): FakeReply {
-  return { sse: events, ...extra };
 }
 
 /** An error reply in OpenAI's shape. */

@@ -1,5 +1,5 @@
-import { postStream } from '../api.js';
-import type { AgentNode, Pending, RunEvent, ToolCall, Usage } from '../api-types.js';
+import { getJson, postStream } from '../api.js';
+import type { AgentEvent, AgentNode, EventOf, PendingApproval, SessionView, ToolCall } from '../api-types.js';
 import { h, replace } from '../dom.js';
 import { formatDuration, formatJson, formatUsage } from '../format.js';
 import { formatRoute } from '../route.js';
@@ -8,7 +8,8 @@ import { formatRoute } from '../route.js';
  * A chat with one agent: each message is a run (`POST /agents/:agent/runs`, continuing the session),
  * its events streamed into the log as they come: text as it is written, tool calls with their
  * results, transfers; a paused run asks here for approve/deny or an answer, sent as decisions
- * (`POST /sessions/:id/decisions`) whose resumed run streams the same way.
+ * (`POST /sessions/:id/decisions`) whose resumed run streams the same way. An existing session
+ * (one paused by `agentctl run`, say) opens with its conversation, and its waiting calls to decide.
  */
 export class ChatView {
   readonly element = h('section', { class: 'view chat-view', 'data-view': 'chat' });
@@ -16,6 +17,9 @@ export class ChatView {
   #agent: string | undefined;
   #session: string | undefined;
   #busy = false;
+  #running: Promise<void> = Promise.resolve();
+  // While a stored session's events are replayed: messages are shown whole, old pauses not asked again.
+  #replaying = false;
   #select = h('select', { 'aria-label': 'Agent', onchange: () => this.#choose(this.#select.value) });
   #sessionLabel = h('span', { class: 'session-label muted' });
   #log = h('div', { class: 'chat-log', role: 'log', 'aria-live': 'polite' });
@@ -51,7 +55,18 @@ export class ChatView {
         { class: 'view-head' },
         h('h2', {}, 'Chat'),
         h('label', {}, 'with ', this.#select),
-        h('button', { type: 'button', onclick: () => this.#reset() }, 'New session'),
+        h(
+          'button',
+          {
+            type: 'button',
+            onclick: () => {
+              this.#reset();
+              if (this.#agent)
+                history.replaceState(null, '', formatRoute({ view: 'chat', agent: this.#agent }));
+            },
+          },
+          'New session',
+        ),
         this.#sessionLabel,
       ),
       this.#log,
@@ -71,18 +86,42 @@ export class ChatView {
     if (!this.#agent && chosen) this.#agent = chosen;
   }
 
-  /** Opens the chat with `agent` (a new session when it changes). */
-  show(agent: string | undefined): void {
-    if (agent && agent !== this.#agent) this.#choose(agent);
+  /** Opens the chat with `agent` (a new session when it changes), or continues `session`. */
+  show(agent: string | undefined, session?: string): void {
+    if (agent && agent !== this.#agent) this.#choose(agent, session);
+    else if (session && session !== this.#session) this.#open(session);
     this.#input.focus();
   }
 
-  #choose(agent: string): void {
-    if (agent === this.#agent) return;
+  #choose(agent: string, session?: string): void {
+    if (agent === this.#agent && !session) return;
     this.#agent = agent;
     this.#select.value = agent;
+    if (session) {
+      this.#open(session);
+      return;
+    }
     this.#reset();
     history.replaceState(null, '', formatRoute({ view: 'chat', agent }));
+  }
+
+  #open(session: string): void {
+    this.#reset();
+    this.#session = session;
+    this.#showSession();
+    this.#log.replaceChildren();
+    getJson<SessionView>(`/sessions/${encodeURIComponent(session)}`)
+      .then((view) => {
+        this.#replaying = true;
+        try {
+          for (const event of view.events) this.#onEvent(event);
+        } finally {
+          this.#replaying = false;
+          this.#bubble = undefined;
+        }
+        if (view.paused && view.pending.length > 0) this.#add(this.#decisions(view.pending));
+      })
+      .catch((error: Error) => this.#add(h('div', { class: 'line error' }, `Failed: ${error.message}`)));
   }
 
   #reset(): void {
@@ -119,7 +158,14 @@ export class ChatView {
     });
   }
 
-  async #stream(path: string, body: unknown): Promise<void> {
+  // One run at a time: decisions taken while the paused run's stream is still closing wait for it
+  // (the server refuses a second run on a session that is still running).
+  #stream(path: string, body: unknown): Promise<void> {
+    this.#running = this.#running.then(() => this.#streamNow(path, body));
+    return this.#running;
+  }
+
+  async #streamNow(path: string, body: unknown): Promise<void> {
     this.#setBusy(true);
     try {
       await postStream(
@@ -129,7 +175,7 @@ export class ChatView {
           this.#session = session;
           this.#showSession();
         },
-        (event) => this.#onEvent(event as RunEvent),
+        (event) => this.#onEvent(event as AgentEvent),
       );
     } catch (error) {
       this.#add(h('div', { class: 'line error' }, `Failed: ${(error as Error).message}`));
@@ -146,46 +192,54 @@ export class ChatView {
     this.element.classList.toggle('busy', busy);
   }
 
-  #onEvent(event: RunEvent): void {
+  #onEvent(event: AgentEvent): void {
     switch (event.type) {
       case 'agent_start':
         if (event.author !== this.#agent)
-          this.#add(h('div', { class: 'line agent' }, `${event.agent as string} is answering`));
+          this.#add(h('div', { class: 'line agent' }, `${event.agent} is answering`));
         break;
       case 'text_delta':
-        this.#bubble ??= this.#add(
-          h('div', { class: 'bubble assistant', 'data-author': event.author }, h('span', { class: 'author' }, event.author)),
-        );
-        this.#bubble.append(event.text as string);
+        this.#bubble ??= this.#assistant(event.author);
+        this.#bubble.append(event.text);
         break;
-      case 'message':
+      case 'message': {
+        const { message } = event;
+        if (this.#replaying && message.role === 'user' && message.content)
+          this.#add(h('div', { class: 'bubble user' }, message.content));
+        if (this.#replaying && message.role === 'assistant' && message.content)
+          this.#assistant(event.author).append(message.content);
         this.#bubble = undefined;
         break;
+      }
       case 'tool_call':
         this.#bubble = undefined;
-        this.#toolCall(event.call as ToolCall);
+        this.#toolCall(event.call);
         break;
       case 'tool_result':
         this.#toolResult(event);
         break;
       case 'transfer':
-        this.#add(h('div', { class: 'line transfer' }, `transfer ${event.from as string} → ${event.to as string}`));
+        this.#add(h('div', { class: 'line transfer' }, `transfer ${event.from} → ${event.to}`));
         break;
       case 'approval_required':
-        this.#add(this.#decisions(event.pending as Pending[]));
+        for (const item of event.pending) {
+          const status = this.#tools.get(item.call.id)?.querySelector('.tool-status');
+          if (status)
+            status.textContent = item.kind === 'input' ? 'waiting for your answer' : 'waiting for approval';
+        }
+        if (!this.#replaying) this.#add(this.#decisions(event.pending));
         break;
       case 'error':
-        this.#add(h('div', { class: 'line error' }, `${event.code as string}: ${event.message as string}`));
+        this.#add(h('div', { class: 'line error' }, `${event.code}: ${event.message}`));
         break;
       case 'run_end': {
-        const status = event.status as string;
-        const usage = event.usage as Usage;
+        const { status, usage } = event;
         this.#add(
           h(
             'div',
             { class: `line run-end status-${status}`, 'data-status': status },
             status === 'paused' ? 'paused: waiting for your decision' : status,
-            ` · ${formatDuration(event.duration as number)} · ${formatUsage(usage)}`,
+            ` · ${formatDuration(event.duration)} · ${formatUsage(usage)}`,
           ),
         );
         break;
@@ -193,7 +247,23 @@ export class ChatView {
     }
   }
 
+  // A new answer of `author`; returns where its text goes.
+  #assistant(author: string): HTMLElement {
+    const text = h('span', { class: 'text' });
+    this.#add(
+      h(
+        'div',
+        { class: 'bubble assistant', 'data-author': author },
+        h('span', { class: 'author' }, author),
+        text,
+      ),
+    );
+    return text;
+  }
+
   #toolCall(call: ToolCall): void {
+    // A resumed run calls again what waited for a decision: the card it has already is the one.
+    if (this.#tools.has(call.id)) return;
     const card = h(
       'details',
       { class: 'tool-call pending', 'data-call': call.id, open: true },
@@ -209,21 +279,21 @@ export class ChatView {
     this.#add(card);
   }
 
-  #toolResult(event: RunEvent): void {
-    const card = this.#tools.get(event.callId as string);
+  #toolResult(event: EventOf<'tool_result'>): void {
+    const card = this.#tools.get(event.callId);
     if (!card) return;
     card.classList.remove('pending');
     card.classList.toggle('failed', event.isError === true);
     card.open = false;
     replace(
       card.querySelector('.tool-status')!,
-      `${event.isError ? 'failed' : 'done'} · ${formatDuration(event.duration as number)}`,
+      `${event.isError ? 'failed' : 'done'} · ${formatDuration(event.duration)}`,
     );
-    card.append(h('pre', { class: 'result' }, event.content as string));
+    card.append(h('pre', { class: 'result' }, event.content));
   }
 
   // One row per waiting call; once every call has a decision they go together, and the run resumes.
-  #decisions(pending: Pending[]): HTMLElement {
+  #decisions(pending: PendingApproval[]): HTMLElement {
     const chosen = new Map<string, Record<string, string>>();
     const block = h('div', { class: 'decisions' });
     const decide = (row: HTMLElement, callId: string, decision: Record<string, string>, label: string) => {
@@ -248,12 +318,31 @@ export class ChatView {
         const answer = h('input', { type: 'text', 'aria-label': 'Answer', placeholder: 'Your answer' });
         row.append(
           answer,
-          h('button', { class: 'primary', onclick: () => decide(row, item.call.id, { decision: 'answer', answer: answer.value }, 'answered') }, 'Answer'),
+          h(
+            'button',
+            {
+              class: 'primary',
+              onclick: () =>
+                decide(row, item.call.id, { decision: 'answer', answer: answer.value }, 'answered'),
+            },
+            'Answer',
+          ),
         );
       } else {
         row.append(
-          h('button', { class: 'primary', onclick: () => decide(row, item.call.id, { decision: 'approve' }, 'approved') }, 'Approve'),
-          h('button', { class: 'danger', onclick: () => decide(row, item.call.id, { decision: 'deny' }, 'denied') }, 'Deny'),
+          h(
+            'button',
+            {
+              class: 'primary',
+              onclick: () => decide(row, item.call.id, { decision: 'approve' }, 'approved'),
+            },
+            'Approve',
+          ),
+          h(
+            'button',
+            { class: 'danger', onclick: () => decide(row, item.call.id, { decision: 'deny' }, 'denied') },
+            'Deny',
+          ),
         );
       }
       block.append(row);

@@ -29,7 +29,13 @@ export class GraphView {
     replace(
       this.#canvas,
       this.#svg,
-      layout.rows.map((row) => h('div', { class: 'graph-row' }, row.map(card))),
+      layout.trees.map((rows) =>
+        h(
+          'div',
+          { class: 'graph-tree' },
+          rows.map((row) => h('div', { class: 'graph-row' }, row.map(card))),
+        ),
+      ),
     );
     replace(
       this.element,
@@ -60,23 +66,52 @@ export class GraphView {
     const place = (name: string) => {
       const card = this.#canvas.querySelector<HTMLElement>(`[data-agent="${CSS.escape(name)}"]`);
       const r = card?.getBoundingClientRect();
-      return r && { x: r.left - box.left + r.width / 2, top: r.top - box.top, bottom: r.bottom - box.top };
+      return (
+        r && {
+          left: r.left - box.left,
+          right: r.right - box.left,
+          top: r.top - box.top,
+          bottom: r.bottom - box.top,
+        }
+      );
     };
     for (const edge of this.#edges) {
       const from = place(edge.from);
       const to = place(edge.to);
       if (!from || !to) continue;
       const path = document.createElementNS(SVG, 'path');
-      const down = to.top >= from.bottom;
-      const y1 = down ? from.bottom : from.top;
-      const y2 = down ? to.top : to.bottom;
-      const bend = Math.max(30, Math.abs(y2 - y1) / 2) * (down ? 1 : -1);
-      path.setAttribute('d', `M${from.x},${y1} C${from.x},${y1 + bend} ${to.x},${y2 - bend} ${to.x},${y2}`);
+      path.setAttribute('d', curve(from, to));
       path.setAttribute('class', `edge edge-${edge.kind}`);
       path.setAttribute('data-edge', `${edge.from}->${edge.to}`);
       this.#svg.appendChild(path);
     }
   }
+}
+
+interface Box {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+// From one card to another: bottom to top between rows, side to side within a row.
+function curve(from: Box, to: Box): string {
+  const x1 = (from.left + from.right) / 2;
+  const x2 = (to.left + to.right) / 2;
+  if (to.top >= from.bottom || from.top >= to.bottom) {
+    const down = to.top >= from.bottom;
+    const y1 = down ? from.bottom : from.top;
+    const y2 = down ? to.top : to.bottom;
+    const bend = Math.max(30, Math.abs(y2 - y1) / 2) * (down ? 1 : -1);
+    return `M${x1},${y1} C${x1},${y1 + bend} ${x2},${y2 - bend} ${x2},${y2}`;
+  }
+  const right = x2 > x1;
+  const sx = right ? from.right : from.left;
+  const ex = right ? to.left : to.right;
+  const y = (Math.max(from.top, to.top) + Math.min(from.bottom, to.bottom)) / 2;
+  const bend = Math.max(20, Math.abs(ex - sx) / 2) * (right ? 1 : -1);
+  return `M${sx},${y} C${sx + bend},${y} ${ex - bend},${y} ${ex},${y}`;
 }
 
 function card(agent: AgentNode): HTMLElement {
@@ -89,7 +124,11 @@ function card(agent: AgentNode): HTMLElement {
       h('strong', { class: 'agent-name' }, agent.name),
       h('span', { class: 'badge' }, agent.type),
       agent.runnable &&
-        h('a', { class: 'chat-link', href: formatRoute({ view: 'chat', agent: agent.name }), title: 'Chat' }, 'chat →'),
+        h(
+          'a',
+          { class: 'chat-link', href: formatRoute({ view: 'chat', agent: agent.name }), title: 'Chat' },
+          'chat →',
+        ),
     ),
     agent.model && h('div', { class: 'model' }, agent.model),
     agent.description && h('p', { class: 'description' }, agent.description),
@@ -97,7 +136,8 @@ function card(agent: AgentNode): HTMLElement {
     agent.parent && h('div', { class: 'muted' }, `inline in ${agent.parent}`),
     list('tools', agent.tools),
     list('toolsets', agent.toolsets),
-    agent.transfers.length > 0 && h('div', { class: 'transfers' }, `transfers to: ${agent.transfers.join(', ')}`),
+    agent.transfers.length > 0 &&
+      h('div', { class: 'transfers' }, `transfers to: ${agent.transfers.join(', ')}`),
   );
 }
 

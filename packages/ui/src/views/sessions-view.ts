@@ -1,7 +1,7 @@
 import { getJson } from '../api.js';
 import type { Message, SessionSummary, SessionView } from '../api-types.js';
 import { type Child, h, replace } from '../dom.js';
-import { formatDuration, formatJson, formatTime, formatUsage } from '../format.js';
+import { formatDuration, formatJson, formatTime, formatUsage, plural } from '../format.js';
 import { formatRoute } from '../route.js';
 import { buildTimeline, type Invocation, type TimelineEntry } from '../timeline.js';
 
@@ -33,8 +33,12 @@ export class SessionsView {
 
   /** Reloads the list and shows `session`'s timeline (or a prompt to pick one). */
   async show(session: string | undefined): Promise<void> {
+    // Never another session's timeline under this one's name while it loads.
+    if (session !== this.#shown) replace(this.#detail, h('p', { class: 'muted' }, 'Loading…'));
     this.#shown = session;
     const { sessions } = await getJson<{ sessions: SessionSummary[] }>('/sessions');
+    // A later show() won the race: its answer is the one to draw.
+    if (session !== this.#shown) return;
     this.#sessions = sessions;
     replace(
       this.#list,
@@ -60,6 +64,7 @@ export class SessionsView {
       return;
     }
     const view = await getJson<SessionView>(`/sessions/${encodeURIComponent(session)}`);
+    if (session !== this.#shown) return;
     replace(
       this.#detail,
       h(
@@ -67,9 +72,18 @@ export class SessionsView {
         {},
         h('h3', {}, `${view.agent ?? 'session'} `, h('code', {}, view.id)),
         view.parentId &&
-          h('a', { href: formatRoute({ view: 'sessions', session: view.parentId }) }, '← the calling session'),
+          h(
+            'a',
+            { href: formatRoute({ view: 'sessions', session: view.parentId }) },
+            '← the calling session',
+          ),
         view.agent &&
-          h('a', { href: formatRoute({ view: 'chat', agent: view.agent }) }, 'chat with ' + view.agent),
+          !view.parentId &&
+          h(
+            'a',
+            { class: 'continue', href: formatRoute({ view: 'chat', agent: view.agent, session: view.id }) },
+            view.paused ? 'waiting for a decision: open in the chat' : 'continue in the chat',
+          ),
       ),
       buildTimeline(view.events).map((invocation) => this.#invocation(invocation, view.id)),
       Object.keys(view.state).length > 0 &&
@@ -90,7 +104,11 @@ export class SessionsView {
         end && h('span', { class: `badge status-${end.status}` }, end.status),
         end && h('span', { class: 'muted' }, `${formatDuration(end.duration)} · ${formatUsage(end.usage)}`),
       ),
-      h('ol', {}, invocation.entries.map((entry) => this.#entry(entry, session))),
+      h(
+        'ol',
+        {},
+        invocation.entries.map((entry) => this.#entry(entry, session)),
+      ),
       end?.output && h('div', { class: 'output' }, end.output),
     );
   }
@@ -113,7 +131,10 @@ export class SessionsView {
       case 'agent_start':
         return row([h('span', { class: 'kind' }, 'agent'), h('strong', {}, entry.agent), ' starts']);
       case 'agent_end':
-        return row([h('span', { class: 'kind' }, 'agent'), h('strong', {}, entry.agent), ' ends'], h('pre', {}, entry.output));
+        return row(
+          [h('span', { class: 'kind' }, 'agent'), h('strong', {}, entry.agent), ' ends'],
+          h('pre', {}, entry.output),
+        );
       case 'model':
         return row(
           [
@@ -121,7 +142,11 @@ export class SessionsView {
             h('strong', {}, entry.model ?? entry.agent),
             ` ${entry.agent} · ${formatUsage(entry.usage)} · ${formatDuration(entry.duration)}`,
           ],
-          h('h4', {}, `Request: the conversation up to this call (${entry.request.length} messages)`),
+          h(
+            'h4',
+            {},
+            `Request: the conversation up to this call (${plural(entry.request.length, 'message')})`,
+          ),
           h('ol', { class: 'messages' }, entry.request.map(message)),
           h('h4', {}, 'Response'),
           entry.response ? message(entry.response) : h('p', { class: 'muted' }, 'none recorded'),
@@ -135,18 +160,30 @@ export class SessionsView {
             h('strong', {}, entry.call.name),
             ` ${entry.agent} · `,
             result
-              ? h('span', { class: result.isError ? 'error' : '' }, `${result.isError ? 'failed' : 'ok'} · ${formatDuration(result.duration)}`)
+              ? h(
+                  'span',
+                  { class: result.isError ? 'error' : '' },
+                  `${result.isError ? 'failed' : 'ok'} · ${formatDuration(result.duration)}`,
+                )
               : h('span', { class: 'muted' }, 'no result'),
           ],
           h('h4', {}, 'Arguments'),
           h('pre', {}, formatJson(entry.call.arguments)),
           h('h4', {}, 'Result'),
           h('pre', {}, result ? result.content : '(none)'),
-          child && h('a', { href: formatRoute({ view: 'sessions', session: child.id }) }, 'the agent tool’s session →'),
+          child &&
+            h(
+              'a',
+              { href: formatRoute({ view: 'sessions', session: child.id }) },
+              'the agent tool’s session →',
+            ),
         );
       }
       case 'state':
-        return row([h('span', { class: 'kind' }, 'state'), Object.keys(entry.delta).join(', ')], h('pre', {}, formatJson(entry.delta)));
+        return row(
+          [h('span', { class: 'kind' }, 'state'), Object.keys(entry.delta).join(', ')],
+          h('pre', {}, formatJson(entry.delta)),
+        );
       case 'transfer':
         return row([h('span', { class: 'kind' }, 'transfer'), `${entry.from} → ${entry.to}`]);
       case 'approval':
@@ -154,8 +191,13 @@ export class SessionsView {
           h('span', { class: 'kind' }, 'approval'),
           `waited for a person on ${entry.pending.map((p) => p.call.name).join(', ')}`,
         ]);
+      case 'resumed':
+        return row([h('span', { class: 'kind' }, 'resumed'), 'after the decisions, the run goes on']);
       case 'fallback':
-        return row([h('span', { class: 'kind' }, 'fallback'), `${entry.from} → ${entry.to}: ${entry.reason}`]);
+        return row([
+          h('span', { class: 'kind' }, 'fallback'),
+          `${entry.from} → ${entry.to}: ${entry.reason}`,
+        ]);
       case 'error':
         return row([h('span', { class: 'kind error' }, 'error'), `${entry.code}: ${entry.message}`]);
     }

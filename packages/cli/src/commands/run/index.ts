@@ -13,6 +13,7 @@ import {
   UsageError,
 } from '@agentctl/core';
 import { CliError, EXIT } from '../../cli-error.js';
+import { invocationOutcome } from '../../invocation-outcome.js';
 import { type Io, styles } from '../../io.js';
 import { openRuntime } from '../../project.js';
 import { sessionStoreFor } from '../../session-store.js';
@@ -195,11 +196,7 @@ export async function invoke(
         ? runner.run({ ...common, input: what.input })
         : runner.resume({ ...common, decisions: what.resume });
     // Events are rendered by onEvent as they happen; the run's own stream is not read, so it keeps none.
-    run.then(
-      () => undefined,
-      () => undefined,
-    );
-    const result = await run.invocation.catch((error: unknown) => error);
+    const result = await invocationOutcome(run);
     if (io.outputClosed?.aborted) return EXIT.outputClosed;
     if (isAgentError(result)) return exitCodeOf(result.code);
     if (result instanceof UsageError) throw new CliError(result.message, EXIT.usage);

@@ -1,7 +1,6 @@
 import {
   formatAgentChanges,
   formatDiagnostic,
-  normaliseQueue,
   type ProjectWatch,
   type QueueSettings,
   watchProject,
@@ -18,6 +17,7 @@ import { traceSecrets } from '../../tracing.js';
 import { untilStopped } from '../../until-stopped.js';
 import { projectSource, type RuntimeLease } from './project-source.js';
 import { serveOptions } from './serve-options.js';
+import { WatchedQueue } from './watched-queue.js';
 
 /**
  * `agentctl serve`: the project's agents over HTTP (native API, OpenAI-compatible, A2A, and with
@@ -116,7 +116,7 @@ async function openQueue(settings: QueueSettings) {
 
 interface ServedProject {
   root: string;
-  /** The project's queue settings (with --watch, from AGENTCTL_QUEUE_URL only). */
+  /** The project's queue settings (with --watch, those of the first good generation). */
   queue: QueueSettings;
   acquire: () => RuntimeLease | undefined;
   /** The reload state the page shows. */
@@ -137,6 +137,7 @@ async function fixedRuntime(raw: Record<string, unknown>, io: Io): Promise<Serve
 
 // Like `dev`: each save builds a new generation; a run keeps the one it started on.
 async function watchedRuntime(raw: Record<string, unknown>, io: Io): Promise<ServedProject> {
+  const queue = new WatchedQueue(io.env, io.stderr);
   let watch: ProjectWatch | undefined;
   let firstFailure = '';
   const status = new ProjectStatusBoard(true, null);
@@ -144,6 +145,7 @@ async function watchedRuntime(raw: Record<string, unknown>, io: Io): Promise<Ser
     io.cwd,
     (generation, warnings) => {
       traceSecrets(generation.runtime);
+      queue.see(generation.runtime);
       for (const d of warnings) io.stderr(`${formatDiagnostic(d)}\n`);
       const changes = generation.id > 1 ? formatAgentChanges(generation.changes) : undefined;
       if (changes) io.stderr(`[reload] generation ${generation.id} live: ${changes}\n`);
@@ -170,10 +172,17 @@ async function watchedRuntime(raw: Record<string, unknown>, io: Io): Promise<Ser
     io.stderr(firstFailure);
     throw new CliError('the project has errors; nothing was served', EXIT.failed);
   }
+  let settings: QueueSettings;
+  try {
+    settings = queue.settings;
+  } catch (error) {
+    await live.close();
+    throw error;
+  }
   io.stderr(`watching ${live.root} for changes\n`);
   return {
     root: live.root,
-    queue: normaliseQueue(undefined, io.env),
+    queue: settings,
     acquire: () => {
       const held = live.acquire();
       return (

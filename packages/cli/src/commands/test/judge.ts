@@ -1,5 +1,6 @@
 import type { AgentSpec, SourceRange, SpecEntry, TestSpec } from '@agentctl/config';
 import { type Agent, isAgentError, Runner } from '@agentctl/core';
+import { invocationOutcome } from '../../invocation-outcome.js';
 import type { Failure } from './test-result.js';
 
 const VERDICT_SCHEMA = {
@@ -91,11 +92,7 @@ function judgePrompt(criteria: string, user: string | undefined, answer: string)
 // A judge that gives no verdict is an error, not a pass.
 async function askJudge(judge: Agent, prompt: string, timeout: number): Promise<Verdict> {
   const run = new Runner({ agent: judge }).run({ input: prompt, timeout });
-  run.then(
-    () => undefined,
-    () => undefined,
-  );
-  const result = await run.invocation.catch((error: unknown) => error);
+  const result = await invocationOutcome(run);
   if (isAgentError(result)) throw new Error(`the judge gave no verdict: ${result.code}: ${result.message}`);
   if (result instanceof Error) throw result;
   const value = (result as { value: unknown }).value as Partial<Verdict> | undefined;

@@ -21,6 +21,7 @@ import {
   isAgentError,
   Runner,
 } from '@agentctl/core';
+import { invocationOutcome } from '../../invocation-outcome.js';
 import { traceSecrets } from '../../tracing.js';
 import { checkExpectations, expectationName } from './check-expectations.js';
 import { judgeEntry, judgeStep } from './judge.js';
@@ -206,11 +207,7 @@ async function step(
     what.input !== undefined
       ? runner.run({ ...common, input: what.input, state: what.state })
       : runner.resume({ ...common, decisions: what.decisions });
-  run.then(
-    () => undefined,
-    () => undefined,
-  );
-  const result = await run.invocation.catch((error: unknown) => error);
+  const result = await invocationOutcome(run);
   if (isAgentError(result)) return { events, error: { code: result.code, message: result.message } };
   if (result instanceof Error) throw result;
   return { events, result: result as InvocationResult };

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { isPlainObject } from '@agentctl/core';
 
 /**
  * True when `actual` holds everything `expected` does: mappings match key by key as subsets,
@@ -14,8 +15,4 @@ export function subsetMatch(expected: unknown, actual: unknown): boolean {
     return expected.length === actual.length && expected.every((item, i) => subsetMatch(item, actual[i]));
   }
   return isDeepStrictEqual(expected, actual);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -21,6 +21,14 @@ export type FakeReply =
     }
   | { hang: true };
 
+/** An SSE reply of these events (`extra`: cut, hang or pace the stream). */
+export function sse(
+  events: SseEvent[],
+  extra: { cutAfter?: number; hangAfter?: number; delayMs?: number } = {},
+): FakeReply {
+  return { sse: events, ...extra };
+}
+
 /** A request the fake server received. */
 export interface ReceivedRequest {
   method: string;
@@ -37,7 +45,7 @@ export interface ReceivedRequest {
   abortedByClient: boolean;
 }
 
-/** A local HTTP server on 127.0.0.1 that answers from a queue of scripted replies. */
+/** A local HTTP server on 127.0.0.1 that answers from a queue of scripted replies, speaking any vendor's wire (the replies say what). */
 export interface FakeServer {
   /** Base URL, such as `http://127.0.0.1:41234/v1`. */
   url: string;

@@ -1,14 +1,14 @@
-import type { AgentEvent } from '@agentctl/core';
+import type { AgentEvent } from '../events.js';
 
 let counter = 0;
 
-/** A message event with an optional state delta. */
+/** An assistant `message` event with a fresh id, carrying `stateDelta` when given: the unit of session store tests. */
 export function messageEvent(content: string, stateDelta?: Record<string, unknown>): AgentEvent {
   counter++;
   return {
     type: 'message',
-    id: `e${counter}`,
-    invocationId: 'inv',
+    id: `event-${counter}`,
+    invocationId: 'test',
     branch: 'agent',
     author: 'agent',
     time: Date.now(),

@@ -1,0 +1,87 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentctl, fixtureProject, removeTempDirs } from './support/cli.js';
+import { type RedisProcess, startRedis } from './support/redis.js';
+import { startServe, stopServers } from './support/serve.js';
+import { waitFor } from './support/wait-for.js';
+
+// `serve --watch` takes its queue from agentctl.yaml like `serve` does; a save that changes
+// `queue:` is reported and applied on restart, never swapped under runs in flight.
+
+let redis: RedisProcess;
+// No AGENTCTL_QUEUE_URL: the queue must come from the project file.
+const env = { AGENTCTL_QUEUE_URL: undefined, LOCK: 'soon' };
+
+beforeAll(async () => {
+  redis = await startRedis();
+}, 60_000);
+
+afterAll(async () => {
+  await stopServers();
+  await redis?.stop();
+  await removeTempDirs();
+});
+
+async function enqueue(url: string): Promise<Response> {
+  return fetch(`${url}/agents/clerk/runs`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ input: 'stamp it', async: true }),
+  });
+}
+
+describe('agentctl serve --watch and queue:', () => {
+  it('uses the queue of agentctl.yaml, and says a changed queue: takes effect on restart', async () => {
+    const dir = await fixtureProject('queue');
+    const file = join(dir, 'agentctl.yaml');
+    await writeFile(file, `kind: project\nname: watched\nqueue:\n  url: ${redis.url}\n  attempts: 2\n`);
+    const server = await startServe(dir, ['--watch'], env);
+    const queued = await enqueue(server.url);
+    expect(queued.status).toBe(202);
+    const health = (await (await fetch(`${server.url}/health`)).json()) as { queue?: object };
+    expect(health.queue).toBeDefined();
+    expect(server.stderr()).not.toContain('queue:');
+
+    await writeFile(file, (await readFile(file, 'utf8')).replace('attempts: 2', 'attempts: 5'));
+    await waitFor(() => server.stderr().includes('generation 2 live'), 'generation 2');
+    await waitFor(
+      () => server.stderr().includes('queue settings take effect when serve restarts'),
+      'queue note',
+    );
+    // The connection opened at start keeps serving.
+    expect((await enqueue(server.url)).status).toBe(202);
+
+    // A save that touches no queue setting says nothing more about the queue.
+    const notes = () => server.stderr().split('take effect when serve restarts').length - 1;
+    await writeFile(join(dir, 'agents/note.yaml'), 'kind: agent\nname: note\nmodel: offline/auto\n');
+    await waitFor(() => server.stderr().includes('generation 3 live'), 'generation 3');
+    expect(notes()).toBe(1);
+
+    await writeFile(file, (await readFile(file, 'utf8')).replace('attempts: 5', 'attempts: 2'));
+    await waitFor(() => server.stderr().includes('back to the settings in use'), 'back note');
+    expect(notes()).toBe(1);
+
+    // A queue: that does not resolve is reported; the queue in use goes on.
+    await writeFile(file, (await readFile(file, 'utf8')).replace('attempts: 2', `lock_duration: \${LOCK}`));
+    await waitFor(() => server.stderr().includes('the queue in use is kept until restart'), 'invalid note');
+    expect(server.stderr()).toContain('agentctl.yaml queue: queue.lock_duration');
+    expect((await enqueue(server.url)).status).toBe(202);
+  });
+
+  it('refuses to start on a queue: whose settings do not resolve, naming the field (exit 1)', async () => {
+    const dir = await fixtureProject('queue');
+    await writeFile(
+      join(dir, 'agentctl.yaml'),
+      `kind: project\nname: watched\nqueue:\n  url: ${redis.url}\n  lock_duration: \${LOCK}\n`,
+    );
+    const result = await agentctl(['serve', '--watch', '--port', '0'], {
+      cwd: dir,
+      env,
+    });
+    expect(result.stderr).toContain('agentctl.yaml queue:');
+    expect(result.stderr).toContain('queue.lock_duration');
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+    expect(result.code).toBe(1);
+  });
+});

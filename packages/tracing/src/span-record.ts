@@ -65,7 +65,6 @@ export class SpanRecord implements ReadableSpan, SinkSpan, SpanContext {
   readonly kind: SpanKind;
   readonly traceId: string;
   readonly spanId: string;
-  readonly attributes: Attributes;
   readonly parentSpanContext: SpanContext | undefined;
   events: TimedEvent[] = NONE;
   status: SpanStatus = UNSET;
@@ -73,6 +72,9 @@ export class SpanRecord implements ReadableSpan, SinkSpan, SpanContext {
   // holds is copied by every young-generation collection it survives. The two clock readings are
   // kept as they are read; the [seconds, nanoseconds] pairs are made when the exporter reads them.
   readonly #target: RecordTarget;
+  readonly #attributes: Attributes;
+  // What the span ended with, kept apart until read: merged once, by the exporter's first read.
+  #endedWith: Attributes | undefined;
   readonly #epoch: Epoch;
   readonly #started: number;
   #ended = -1;
@@ -97,9 +99,19 @@ export class SpanRecord implements ReadableSpan, SinkSpan, SpanContext {
     this.kind = kind;
     this.traceId = traceId;
     this.spanId = spanId;
-    this.attributes = attributes;
+    this.#attributes = attributes;
     this.parentSpanContext = parent;
     this.#target = target;
+  }
+
+  /** The attributes it started with, plus those it ended with. */
+  get attributes(): Attributes {
+    const endedWith = this.#endedWith;
+    if (endedWith !== undefined) {
+      this.#endedWith = undefined;
+      Object.assign(this.#attributes, endedWith);
+    }
+    return this.#attributes;
   }
 
   get traceFlags(): number {
@@ -153,7 +165,7 @@ export class SpanRecord implements ReadableSpan, SinkSpan, SpanContext {
   }
 
   setAttribute(key: string, value: AttributeValue): this {
-    if (!this.ended) this.attributes[key] = value;
+    if (!this.ended) this.#attributes[key] = value;
     return this;
   }
 
@@ -169,10 +181,11 @@ export class SpanRecord implements ReadableSpan, SinkSpan, SpanContext {
     return this;
   }
 
-  /** Reads the clock and hands the record to the span processor (once). */
-  end(): void {
+  /** Reads the clock and hands the record, with `attributes` added, to the span processor (once). */
+  end(attributes?: Attributes): void {
     if (this.#ended !== -1) return;
     this.#ended = Math.round((performance.now() - this.#epoch.ms) * 1000);
+    this.#endedWith = attributes;
     this.#target.processor.onEnd(this);
   }
 }

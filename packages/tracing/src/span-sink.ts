@@ -8,8 +8,11 @@ export interface SinkSpan {
   setStatus(status: SpanStatus): unknown;
   /** Records a named event at the current time. */
   addEvent(name: string, attributes: Attributes): unknown;
-  /** Ends the span: from then on it is the processor's. */
-  end(): void;
+  /**
+   * Ends the span, first adding `attributes` when given (what is known only at its end, in one
+   * object rather than one call per attribute): from then on it is the processor's.
+   */
+  end(attributes?: Attributes): void;
 }
 
 /**

@@ -78,15 +78,19 @@ class ChatObservation implements ModelCallObservation {
     const usage = response.usage;
     const cacheRead = usage.cacheReadTokens ?? 0;
     const cacheWrite = usage.cacheWriteTokens ?? 0;
-    span.setAttribute(GEN_AI.responseModel, response.model ?? this.#model);
-    span.setAttribute(GEN_AI.finishReasons, finishReasons(response.finishReason ?? 'stop'));
-    // The conventions count cached input inside the input tokens; agentctl keeps them apart.
-    span.setAttribute(GEN_AI.inputTokens, usage.inputTokens + cacheRead + cacheWrite);
-    span.setAttribute(GEN_AI.outputTokens, usage.outputTokens);
-    span.setAttribute(GEN_AI.cacheReadTokens, cacheRead);
-    span.setAttribute(GEN_AI.cacheCreationTokens, cacheWrite);
-    this.#observer.chatEnded(span, response);
-    span.end();
+    // One object for what the answer tells, rather than six attribute stores into the span's
+    // attributes (which would grow them a second storage block): a record merges it when exported.
+    const answered: Attributes = {
+      [GEN_AI.responseModel]: response.model ?? this.#model,
+      [GEN_AI.finishReasons]: finishReasons(response.finishReason ?? 'stop'),
+      // The conventions count cached input inside the input tokens; agentctl keeps them apart.
+      [GEN_AI.inputTokens]: usage.inputTokens + cacheRead + cacheWrite,
+      [GEN_AI.outputTokens]: usage.outputTokens,
+      [GEN_AI.cacheReadTokens]: cacheRead,
+      [GEN_AI.cacheCreationTokens]: cacheWrite,
+    };
+    this.#observer.chatEnded(answered, response);
+    span.end(answered);
   }
 
   fail(error: AgentError): void {
@@ -181,9 +185,9 @@ export class TraceObserver implements RunObserver {
     return new ChatObservation(this, span, request.model);
   }
 
-  /** The answer of a model call, on its span when content is recorded. */
-  chatEnded(span: SinkSpan, response: ModelResponse): void {
-    if (this.#capture) span.setAttribute(GEN_AI.outputMessages, this.#json(outputMessages(response)));
+  /** The answer of a model call, among the attributes its span ends with, when content is recorded. */
+  chatEnded(answered: Attributes, response: ModelResponse): void {
+    if (this.#capture) answered[GEN_AI.outputMessages] = this.#json(outputMessages(response));
   }
 
   /** Marks a span failed with agentctl's error code (`error.type`) and the scrubbed message. */

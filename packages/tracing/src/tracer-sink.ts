@@ -35,7 +35,8 @@ class ApiSpan implements SinkSpan {
     this.span.addEvent(name, attributes);
   }
 
-  end(): void {
+  end(attributes?: Attributes): void {
+    if (attributes) this.span.setAttributes(attributes);
     this.span.end();
   }
 }

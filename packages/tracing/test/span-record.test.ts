@@ -71,3 +71,31 @@ describe('SpanRecord times', () => {
     expect(ended.length - before).toBe(1);
   });
 });
+
+describe('SpanRecord attributes', () => {
+  it('reports those it started with, those set on it and those it ended with (the last winning), and nothing after', () => {
+    const record = new SpanRecord(
+      target,
+      'chat m',
+      SpanKind.CLIENT,
+      { 'gen_ai.request.model': 'm', 'gen_ai.response.model': 'asked' },
+      'a'.repeat(32),
+      'c'.repeat(16),
+      undefined,
+    );
+    record.setAttribute('agentctl.run.status', 'running');
+    record.end({ 'gen_ai.response.model': 'served', 'gen_ai.usage.output_tokens': 9 });
+    record.end({ 'gen_ai.usage.output_tokens': 1, late: true });
+    record.setAttribute('later', 1);
+    const expected = {
+      'gen_ai.request.model': 'm',
+      'gen_ai.response.model': 'served',
+      'agentctl.run.status': 'running',
+      'gen_ai.usage.output_tokens': 9,
+    };
+    expect(record.attributes).toEqual(expected);
+    // Read twice (the processor and the exporter may both read them): the same.
+    expect(record.attributes).toEqual(expected);
+    expect(ended.at(-1)).toBe(record);
+  });
+});

@@ -6,6 +6,7 @@ import { AgentError, runError, toAgentError, UsageError } from './errors.js';
 import type { AgentEvent } from './events.js';
 import { controlTools, transferTargets } from './invocation/control-tools.js';
 import type { InvocationContext } from './invocation/invocation-context.js';
+import { InvocationLoop, type LoopFields } from './invocation/invocation-loop.js';
 import type { AgentRun } from './loop/agent-run.js';
 import { type LoopContext, NO_DECISIONS, review } from './loop/loop-context.js';
 import { runLoop } from './loop/run-loop.js';
@@ -27,18 +28,7 @@ const DEFAULT_TOOL_TIMEOUT = 60_000;
 
 type LoopParams = Pick<
   LoopContext,
-  | 'invocationId'
-  | 'branch'
-  | 'input'
-  | 'messages'
-  | 'signal'
-  | 'options'
-  | 'usage'
-  | 'emit'
-  | 'readState'
-  | 'endInvocation'
-  | 'invocation'
-  | 'toolCalls'
+  'invocationId' | 'branch' | 'input' | 'messages' | 'signal' | 'options' | 'usage' | 'toolCalls'
 > & { decisions?: readonly ApprovalDecision[]; extraTools?: readonly AnyTool[] };
 
 /** An agent that answers with a model and calls tools in a loop. */
@@ -118,7 +108,6 @@ export class LlmAgent implements Agent {
     // Both are fresh arrays this run owns: `history` is made for it, a repaired one is a new copy.
     const messages = resuming ? history : ensureToolResultsComplete(history).messages;
     const usage = emptyUsage();
-    let transfer: Agent | undefined;
     // The agent's own time budget, inside the invocation's: reaching it names this agent.
     const limit = this.#config.timeout;
     const budget =
@@ -129,41 +118,21 @@ export class LlmAgent implements Agent {
               context: { agent: this.name, limit },
             });
           });
-    const loop: LoopContext = this.#loopContext({
-      invocationId: ctx.invocationId,
-      branch: ctx.branch,
-      input: ctx.shared.input,
-      messages,
-      signal: budget.signal,
-      options: ctx.shared.options,
-      usage,
-      toolCalls: ctx.shared.toolCalls,
-      emit: (type, payload, delta) => ctx.emit(type, payload, delta),
-      readState: () => ctx.state(),
-      endInvocation: () => {
-        loop.ended = true;
-        ctx.endInvocation();
-      },
-      invocation: {
-        sessionId: ctx.session.id,
+    const loop = new InvocationLoop(ctx, innerDecisions);
+    loop.fill(
+      this.#loopFields({
         invocationId: ctx.invocationId,
         branch: ctx.branch,
-        store: ctx.shared.store,
-        forward: (event) => ctx.shared.sink(event as AgentEvent),
-        decisions: innerDecisions,
-        onApproval: ctx.shared.options.onApproval,
-      },
-      decisions,
-      extraTools: controlTools(this, ctx, {
-        transfer: (target) => {
-          transfer = target;
-          loop.ended = true;
-        },
-        exitLoop: () => {
-          loop.ended = true;
-        },
+        input: ctx.shared.input,
+        messages,
+        signal: budget.signal,
+        options: ctx.shared.options,
+        usage,
+        toolCalls: ctx.shared.toolCalls,
+        decisions,
+        extraTools: controlTools(this, ctx, loop),
       }),
-    });
+    );
     for (const decision of decisions) ctx.shared.decisions.delete(decision.callId);
     // Without middleware nobody reviews: no action, no await.
     if (loop.hasMiddleware) await review(loop, 'loop_start', { prompt: ctx.shared.input });
@@ -192,6 +161,7 @@ export class LlmAgent implements Agent {
       budget.dispose();
       if (loop.hasMiddleware) await review(loop, 'loop_end', { reason, output: text, usage: { ...usage } });
     }
+    const transfer = loop.transferTarget;
     if (transfer && !ctx.stopped) await transfer.runInvocation(ctx.transferTo(transfer, branchOf(transfer)));
   }
 
@@ -203,7 +173,35 @@ export class LlmAgent implements Agent {
     return this.#toolDefinitions;
   }
 
-  #loopContext(params: LoopParams): LoopContext {
+  // Settings, limits and history window from the agent's config and a run's options; made once for
+  // the runs given no options of their own (the one frozen default), rather than kept by every run.
+  #made: MadeFromOptions | undefined;
+
+  #madeFor(options: RunOptions): MadeFromOptions {
+    if (this.#made?.options === options) return this.#made;
+    const config = this.#config;
+    const made: MadeFromOptions = {
+      options,
+      settings: {
+        temperature: options.temperature ?? config.temperature,
+        topP: options.topP ?? config.topP,
+        maxOutputTokens: options.maxOutputTokens ?? config.maxOutputTokens,
+        options: options.options ?? config.options,
+      },
+      limits: {
+        maxIterations: options.maxIterations ?? config.maxIterations ?? DEFAULT_MAX_ITERATIONS,
+        maxTokens: options.maxTokens ?? config.maxTokens ?? Number.POSITIVE_INFINITY,
+        toolTimeout: options.toolTimeout ?? config.toolTimeout ?? DEFAULT_TOOL_TIMEOUT,
+      },
+      historyWindow:
+        typeof config.maxHistory === 'number' ? { messages: config.maxHistory } : config.maxHistory,
+    };
+    // A caller's own options object may change between runs; only a frozen one is kept.
+    if (Object.isFrozen(options)) this.#made = made;
+    return made;
+  }
+
+  #loopFields(params: LoopParams): LoopFields {
     const config = this.#config;
     const options = params.options;
     const extra = params.extraTools ?? [];
@@ -214,6 +212,7 @@ export class LlmAgent implements Agent {
       for (const tool of extra) merged.set(tool.name, tool);
       tools = merged;
     }
+    const made = this.#madeFor(options);
     return {
       agentName: this.name,
       invocationId: params.invocationId,
@@ -223,25 +222,14 @@ export class LlmAgent implements Agent {
       model: config.model ?? config.provider.name,
       pricing: config.pricing,
       instruction: config.instruction,
-      readState: params.readState,
       messages: params.messages,
       pairedUpTo: params.decisions && params.decisions.length > 0 ? params.messages.length : 0,
       tools,
       toolDefinitions: extra.length > 0 ? [...tools.values()].map(toolDefinition) : this.#definitions(),
-      settings: {
-        temperature: options.temperature ?? config.temperature,
-        topP: options.topP ?? config.topP,
-        maxOutputTokens: options.maxOutputTokens ?? config.maxOutputTokens,
-        options: options.options ?? config.options,
-      },
+      settings: made.settings,
       outputSchema: options.outputSchema ?? config.outputSchema,
-      historyWindow:
-        typeof config.maxHistory === 'number' ? { messages: config.maxHistory } : config.maxHistory,
-      limits: {
-        maxIterations: options.maxIterations ?? config.maxIterations ?? DEFAULT_MAX_ITERATIONS,
-        maxTokens: options.maxTokens ?? config.maxTokens ?? Number.POSITIVE_INFINITY,
-        toolTimeout: options.toolTimeout ?? config.toolTimeout ?? DEFAULT_TOOL_TIMEOUT,
-      },
+      historyWindow: made.historyWindow,
+      limits: made.limits,
       usage: params.usage,
       agentUsage: this.usage,
       toolCalls: params.toolCalls,
@@ -253,14 +241,13 @@ export class LlmAgent implements Agent {
       approvalPolicy: config.approvalPolicy,
       toldUnknownTool: -1,
       ended: false,
-      endInvocation: params.endInvocation,
-      invocation: params.invocation,
       dispatch: this.#dispatch,
       hasMiddleware: (config.middleware?.length ?? 0) > 0,
-      emit: params.emit,
     };
   }
 }
+
+type MadeFromOptions = Pick<LoopFields, 'options' | 'settings' | 'limits' | 'historyWindow'>;
 
 const NONE: readonly ApprovalDecision[] = Object.freeze([]);
 const noReason = (): undefined => undefined;

@@ -15,7 +15,7 @@ import { AgentError, runError, toAgentError, UsageError } from './errors.js';
 import type { AgentEvent, PendingApproval } from './events.js';
 import { historyFor } from './invocation/history.js';
 import { InvocationContext, type InvocationLimits } from './invocation/invocation-context.js';
-import { holdSession } from './invocation/session-lease.js';
+import { type HeldSession, holdSession } from './invocation/session-lease.js';
 import { SessionWriter } from './invocation/session-writer.js';
 import { SharedInvocation } from './invocation/shared-invocation.js';
 import { AgentRun } from './loop/agent-run.js';
@@ -135,7 +135,9 @@ export class Runner {
   }
 
   // One invocation at a time per session: the lease is held from before the session is read (or
-  // created) until the last event is stored, on every exit path.
+  // created) until the last event is stored, on every exit path. One async function for the whole
+  // invocation: each run in flight keeps every suspended frame of its stack alive (a generator, its
+  // registers, the await's closures), and a thousand runs in flight keep a thousand of each.
   async #execute(
     options: InvocationOptions,
     decisions: readonly ApprovalDecision[] | undefined,
@@ -144,8 +146,9 @@ export class Runner {
   ): Promise<InvocationResult> {
     const sessionId = options.sessionId ?? newId();
     const freshId = options.invocationId ?? newId();
+    let held: HeldSession | undefined;
     try {
-      const held = await holdSession(this.store, sessionId, {
+      held = await holdSession(this.store, sessionId, {
         holder: decisions
           ? `a resume of agent ${this.agent.name}`
           : `invocation ${freshId} of agent ${this.agent.name}`,
@@ -154,143 +157,133 @@ export class Runner {
         signal: options.signal,
         onLost: (error) => controller.abort(error),
       });
-      try {
-        return await this.#invoke(options, sessionId, freshId, decisions, channel, controller);
-      } finally {
-        await held.release();
+      const started = performance.now();
+      const history = options.history === undefined ? undefined : await options.history;
+      const session = await this.#session(options, sessionId, decisions !== undefined);
+      await this.#loadScopedState(session, options.userId);
+      const checkpoint = session.checkpoint as InvocationCheckpoint | undefined;
+      if (decisions) validateDecisions(session.id, checkpoint, decisions);
+      else if (checkpoint) {
+        const ids = checkpoint.pending.map((p) => p.call.id).join(', ');
+        throw new UsageError(
+          `session ${session.id} is paused waiting for a decision on ${ids}; resume it with approve or deny`,
+        );
       }
-    } finally {
-      // Every event is out (a failure before the first one, such as an unknown session, included).
-      channel.close();
-    }
-  }
-
-  async #invoke(
-    options: InvocationOptions,
-    sessionId: string,
-    freshId: string,
-    decisions: readonly ApprovalDecision[] | undefined,
-    channel: EventChannel<AgentEvent>,
-    controller: AbortController,
-  ): Promise<InvocationResult> {
-    const started = performance.now();
-    const history = options.history === undefined ? undefined : await options.history;
-    const session = await this.#session(options, sessionId, decisions !== undefined);
-    await this.#loadScopedState(session, options.userId);
-    const checkpoint = session.checkpoint as InvocationCheckpoint | undefined;
-    if (decisions) validateDecisions(session.id, checkpoint, decisions);
-    else if (checkpoint) {
-      const ids = checkpoint.pending.map((p) => p.call.id).join(', ');
-      throw new UsageError(
-        `session ${session.id} is paused waiting for a decision on ${ids}; resume it with approve or deny`,
+      const limit = deadline(
+        options.signal,
+        options.timeout,
+        () => new AgentError(`the invocation timed out after ${options.timeout} ms`, 'TIMEOUT'),
       );
-    }
-    const limit = deadline(
-      options.signal,
-      options.timeout,
-      () => new AgentError(`the invocation timed out after ${options.timeout} ms`, 'TIMEOUT'),
-    );
-    // The controller is the invocation's own (its limits, the caller's `abort()`); the common run
-    // without a caller's signal or a timeout needs no combined signal.
-    const signal =
-      options.signal || options.timeout !== undefined
-        ? AbortSignal.any([limit.signal, controller.signal])
-        : controller.signal;
-    const invocationId = checkpoint?.invocationId ?? freshId;
-    const shared = this.#shared(
-      session,
-      options,
-      invocationId,
-      signal,
-      controller,
-      channel,
-      checkpoint,
-      decisions,
-    );
-    const start = (checkpoint && findAgent(this.agent, checkpoint.agent)) || activeAgent(this.agent, session);
-    const branch = branchFor(start, options.branchPrefix);
-    const ctx = new InvocationContext(shared, start, branch);
-    if (checkpoint) await this.store.setCheckpoint(session.id, undefined);
-    try {
-      ctx.emit('run_start', { input: shared.input });
-      if (!checkpoint) {
-        // The user's message sits on the root's branch, so every agent of the tree sees it.
-        const root = new InvocationContext(shared, this.agent, branchFor(this.agent, options.branchPrefix));
-        for (const message of history ?? []) {
-          root.emit('message', { message }, undefined, message.role === 'user' ? 'user' : this.agent.name);
+      // The controller is the invocation's own (its limits, the caller's `abort()`); the common run
+      // without a caller's signal or a timeout needs no combined signal.
+      const signal =
+        options.signal || options.timeout !== undefined
+          ? AbortSignal.any([limit.signal, controller.signal])
+          : controller.signal;
+      const invocationId = checkpoint?.invocationId ?? freshId;
+      const shared = this.#shared(
+        session,
+        options,
+        invocationId,
+        signal,
+        controller,
+        channel,
+        checkpoint,
+        decisions,
+      );
+      const start =
+        (checkpoint && findAgent(this.agent, checkpoint.agent)) || activeAgent(this.agent, session);
+      const branch = branchFor(start, options.branchPrefix);
+      const ctx = new InvocationContext(shared, start, branch);
+      if (checkpoint) await this.store.setCheckpoint(session.id, undefined);
+      try {
+        ctx.emit('run_start', { input: shared.input });
+        if (!checkpoint) {
+          // The user's message sits on the root's branch, so every agent of the tree sees it.
+          const root = new InvocationContext(shared, this.agent, branchFor(this.agent, options.branchPrefix));
+          for (const message of history ?? []) {
+            root.emit('message', { message }, undefined, message.role === 'user' ? 'user' : this.agent.name);
+          }
+          root.emit('message', { message: { role: 'user', content: options.input } }, undefined, 'user');
         }
-        root.emit('message', { message: { role: 'user', content: options.input } }, undefined, 'user');
-      }
-      await start.runInvocation(ctx);
-      if (signal.aborted) throw signal.reason;
-      const output = lastOutput(session, invocationId);
-      const duration = performance.now() - started;
-      const paused = shared.pending.length > 0;
-      if (paused) {
-        ctx.emit('approval_required', { pending: shared.pending });
-        const saved: InvocationCheckpoint = {
-          version: 1,
-          invocationId,
-          input: shared.input,
-          agent: start.name,
-          pending: shared.pending,
-          attempts: shared.attempt + 1,
-        };
+        await start.runInvocation(ctx);
+        if (signal.aborted) throw signal.reason;
+        const output = lastOutput(session, invocationId);
+        const duration = performance.now() - started;
+        const paused = shared.pending.length > 0;
+        if (paused) {
+          ctx.emit('approval_required', { pending: shared.pending });
+          const saved: InvocationCheckpoint = {
+            version: 1,
+            invocationId,
+            input: shared.input,
+            agent: start.name,
+            pending: shared.pending,
+            attempts: shared.attempt + 1,
+          };
+          await shared.flush();
+          await this.store.setCheckpoint(session.id, saved);
+        }
+        ctx.emit('run_end', {
+          status: paused ? 'paused' : 'complete',
+          output,
+          usage: { ...shared.usage },
+          duration,
+        });
         await shared.flush();
-        await this.store.setCheckpoint(session.id, saved);
+        return {
+          status: paused ? 'paused' : 'complete',
+          output,
+          sessionId: session.id,
+          invocationId,
+          usage: { ...shared.usage },
+          state: { ...session.state },
+          pending: paused ? shared.pending : undefined,
+          duration,
+          messages: historyFor(session.events, branch, this.#parallel),
+          toolCalls: shared.toolCalls,
+          value: shared.value ?? output,
+        };
+      } catch (thrown) {
+        // An abort's reason says why (a limit, a lost lease, the caller) better than the error it caused.
+        const error = signal.aborted ? toAgentError(signal.reason, 'ABORTED') : runError(thrown);
+        const output = lastOutput(session, invocationId);
+        const messages = historyFor(session.events, branch, this.#parallel);
+        error.result = agentResult({
+          status: 'complete',
+          output: output || lastText(messages),
+          sessionId: session.id,
+          invocationId,
+          usage: { ...shared.usage },
+          state: { ...session.state },
+          duration: performance.now() - started,
+          messages,
+          toolCalls: shared.toolCalls,
+          value: output || lastText(messages),
+        });
+        ctx.emit('error', {
+          code: error.code,
+          message: error.message,
+          context: { ...error.context, blame: error.blame, retryable: error.retryable },
+        });
+        ctx.emit('run_end', {
+          status: 'error',
+          output: lastOutput(session, invocationId),
+          usage: { ...shared.usage },
+          duration: performance.now() - started,
+        });
+        await shared.flush().catch(() => undefined);
+        throw error;
+      } finally {
+        limit.dispose();
       }
-      ctx.emit('run_end', {
-        status: paused ? 'paused' : 'complete',
-        output,
-        usage: { ...shared.usage },
-        duration,
-      });
-      await shared.flush();
-      return {
-        status: paused ? 'paused' : 'complete',
-        output,
-        sessionId: session.id,
-        invocationId,
-        usage: { ...shared.usage },
-        state: { ...session.state },
-        pending: paused ? shared.pending : undefined,
-        duration,
-        messages: historyFor(session.events, branch, this.#parallel),
-        toolCalls: shared.toolCalls,
-        value: shared.value ?? output,
-      };
-    } catch (thrown) {
-      // An abort's reason says why (a limit, a lost lease, the caller) better than the error it caused.
-      const error = signal.aborted ? toAgentError(signal.reason, 'ABORTED') : runError(thrown);
-      const output = lastOutput(session, invocationId);
-      const messages = historyFor(session.events, branch, this.#parallel);
-      error.result = agentResult({
-        status: 'complete',
-        output: output || lastText(messages),
-        sessionId: session.id,
-        invocationId,
-        usage: { ...shared.usage },
-        state: { ...session.state },
-        duration: performance.now() - started,
-        messages,
-        toolCalls: shared.toolCalls,
-        value: output || lastText(messages),
-      });
-      ctx.emit('error', {
-        code: error.code,
-        message: error.message,
-        context: { ...error.context, blame: error.blame, retryable: error.retryable },
-      });
-      ctx.emit('run_end', {
-        status: 'error',
-        output: lastOutput(session, invocationId),
-        usage: { ...shared.usage },
-        duration: performance.now() - started,
-      });
-      await shared.flush().catch(() => undefined);
-      throw error;
     } finally {
-      limit.dispose();
+      try {
+        await held?.release();
+      } finally {
+        // Every event is out (a failure before the first one, such as an unknown session, included).
+        channel.close();
+      }
     }
   }
 

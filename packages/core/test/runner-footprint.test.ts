@@ -1,6 +1,9 @@
 // What the Runner's lighter bookkeeping must keep: fresh sessions are created without a lookup, ids
-// stay UUIDs, shared read-only defaults (no decisions, the agent's tool list) never leak between
-// runs, and the event iterator still cancels only a run that is going.
+// stay UUIDs, shared read-only defaults (no decisions, the agent's tool list, settings and limits)
+// never leak between runs, and the event iterator still cancels only a run that is going; and how
+// much a run in flight keeps alive, measured so that a regression fails.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import {
   type AgentEvent,
@@ -158,6 +161,24 @@ describe('runner bookkeeping', () => {
     expect(names(helperModel.requests[1].tools)).toEqual(['echo']);
   });
 
+  it("keeps the agent's settings and limits for runs without options, and a run's own options for it alone", async () => {
+    const model = new ScriptModel([{ text: '1' }, { text: '2' }, { text: '3' }, { text: '4' }], {
+      record: true,
+    });
+    const agent = createAgent({ name: 'a', provider: model, temperature: 0.5, maxIterations: 3 });
+    const runner = new Runner({ agent });
+    await runner.run({ input: 'default' }).invocation;
+    const own = runner.run({ input: 'own', agentOptions: { temperature: 0.9, maxIterations: 0 } });
+    await expect(own.invocation).rejects.toThrow(/limit of 0 model calls/);
+    await runner.run({ input: 'default again' }).invocation;
+    // A caller's options object changed between two runs is read again.
+    const options = { temperature: 0.1 };
+    await runner.run({ input: 'mine', agentOptions: options }).invocation;
+    options.temperature = 0.2;
+    await runner.run({ input: 'mine, changed', agentOptions: options }).invocation;
+    expect(model.requests.map((r) => r.temperature)).toEqual([0.5, 0.5, 0.1, 0.2]);
+  });
+
   it('leaving the event stream after the run ended does not cancel it', async () => {
     const runner = new Runner({
       agent: createAgent({ name: 'a', provider: scriptedModel([{ text: 'done' }]) }),
@@ -173,5 +194,98 @@ describe('runner bookkeeping', () => {
     expect(result.output).toBe('done');
     const session = (await runner.store.get(result.sessionId)) as Session;
     expect(session.events.map((e) => e.type)).not.toContain('error');
+  });
+});
+
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
+const heapAfterGc = () => {
+  collect();
+  collect();
+  return process.memoryUsage().heapUsed;
+};
+
+const IN_FLIGHT = 400;
+const STEPS = 5;
+// Measured 2026-11-23 (Node 20.20): 12.6–12.8 KiB a run here, 12.8–13.2 before the session writer, the
+// invocation and the agent's loop dropped their per-run frames and closures. More fails here.
+const LIMIT_BYTES = 14 * 1024;
+
+// A model that asks for one tool call per step and, once armed, waits at its third call until `open()`.
+function gatedModel() {
+  let reached = 0;
+  let armed = false;
+  let open: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const usage = { inputTokens: 1, outputTokens: 1 };
+  const respond = (messages: readonly { role: string; content?: string | null }[]) => {
+    const last = messages[messages.length - 1];
+    const done = last.role === 'tool' ? Number(last.content) : 0;
+    if (done >= STEPS) return { content: 'done', toolCalls: [], usage, finishReason: 'stop' as const };
+    const call = { id: `call_${done + 1}`, name: 'step', arguments: { n: done + 1 } };
+    return { content: null, toolCalls: [call], usage, finishReason: 'tool_calls' as const };
+  };
+  const provider: ModelProvider = {
+    name: 'gated',
+    async chat(params) {
+      return respond(params.messages);
+    },
+    async *stream(params) {
+      const last = params.messages[params.messages.length - 1];
+      if (armed && last.role === 'tool' && last.content === '2') {
+        reached++;
+        await gate;
+      }
+      yield { type: 'done', response: respond(params.messages) };
+    },
+  };
+  return { provider, reached: () => reached, arm: () => (armed = true), open };
+}
+
+const step = defineTool({
+  name: 'step',
+  description: 'one step',
+  parameters: { type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, required: ['n'] },
+  execute: ({ n }: { n: number }) => n,
+});
+
+// As `agentctl serve` does: a runner per request, every event read from the run's stream.
+async function streamedRun(agent: ReturnType<typeof createAgent>) {
+  const run = new Runner({ agent }).run({ input: 'go' });
+  let results = 0;
+  for await (const event of run) if (event.type === 'tool_result') results++;
+  const result = await run.invocation;
+  return { output: result.output, results };
+}
+
+async function batch(agent: ReturnType<typeof createAgent>): Promise<void> {
+  const outcomes = await Promise.all(Array.from({ length: IN_FLIGHT }, () => streamedRun(agent)));
+  expect(outcomes).toEqual(Array.from({ length: IN_FLIGHT }, () => ({ output: 'done', results: STEPS })));
+}
+
+describe('a Runner run in flight', () => {
+  it(`keeps under ${LIMIT_BYTES / 1024} KiB alive while it waits on its model (heap after a full GC)`, async () => {
+    const model = gatedModel();
+    const agent = createAgent({
+      name: 'a',
+      provider: model.provider,
+      tools: [step],
+      maxIterations: STEPS + 1,
+    });
+    // Whole batches first, so code, caches and shared defaults are made before the baseline.
+    for (let i = 0; i < 3; i++) await batch(agent);
+    model.arm();
+    const before = heapAfterGc();
+    const held = batch(agent);
+    while (model.reached() < IN_FLIGHT) await new Promise((resolve) => setImmediate(resolve));
+    // Every writer has written the events of the turns so far.
+    await new Promise((resolve) => setImmediate(resolve));
+    const perRun = (heapAfterGc() - before) / IN_FLIGHT;
+    model.open();
+    await held;
+    console.log(`retained per run in flight: ${(perRun / 1024).toFixed(2)} KiB`);
+    expect(perRun).toBeLessThan(LIMIT_BYTES);
   });
 });

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/index.js';
 import { InMemorySessionStore } from '../src/index.js';
@@ -90,5 +92,30 @@ describe('SessionWriter', () => {
     for (let i = 0; i < writers.length; i++) {
       expect((await store.get(`s${i}`))?.events.map((e) => e.id)).toEqual([`${i}.1`, `${i}.2`, `${i}.3`]);
     }
+  });
+
+  it('a writer flushed before the turn ends is not kept (nor its store and session) until then', async () => {
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    const heap = () => {
+      collect();
+      collect();
+      return process.memoryUsage().heapUsed;
+    };
+    const big = (id: string): AgentEvent => ({ ...event(id), delta: { text: `${id} ${'x'.repeat(100_000)}` } });
+    // Many runs ending in one turn: each flushes its writer, then lets its store go.
+    const writeAndFlush = async (i: number) => {
+      const store = new InMemorySessionStore();
+      await store.create({ id: 's' });
+      const writer = new SessionWriter(store, 's');
+      writer.event(big(String(i)));
+      await writer.flush();
+    };
+    const before = heap();
+    await Promise.all(Array.from({ length: 100 }, (_, i) => writeAndFlush(i)));
+    // Still the same turn (an in-memory store writes in microtasks): 100 sessions of ~100 KB each
+    // would be ~10 MB here if the turn-end list still held their writers.
+    expect(heap() - before).toBeLessThan(2_000_000);
+    await new Promise((resolve) => setImmediate(resolve));
   });
 });

@@ -3,25 +3,22 @@ import type { SessionStore } from '../session.js';
 
 type Job = AgentEvent[] | { scope: string; delta: Record<string, unknown> };
 
-// The resolver of the promise just made: one shared executor instead of a closure per write.
-let captured: () => void = () => undefined;
-function capture(resolve: () => void): void {
-  captured = resolve;
-}
-
 // Writers waiting for the end of this turn of the event loop: one immediate wakes them all, where
-// an immediate per writer made a thousand of them per turn with a thousand runs in flight.
-let waiting: Array<() => void> = [];
+// an immediate per writer made a thousand of them per turn with a thousand runs in flight. The list
+// holds the writers themselves: a writer waiting for its turn keeps no promise, closure or frame.
+// A writer flushed before the turn ends leaves its slot empty, so the list does not keep its store
+// (and the whole session) alive until then: a thousand runs ending in one turn would.
+let waiting: Array<SessionWriter | undefined> = [];
 
-function atTurnEnd(wake: () => void): void {
-  waiting.push(wake);
-  if (waiting.length === 1) setImmediate(wakeWaiting);
+function atTurnEnd(writer: SessionWriter): number {
+  if (waiting.length === 0) setImmediate(wakeWaiting);
+  return waiting.push(writer) - 1;
 }
 
 function wakeWaiting(): void {
   const woken = waiting;
   waiting = [];
-  for (const wake of woken) wake();
+  for (const writer of woken) writer?.wake();
 }
 
 /**
@@ -35,9 +32,11 @@ export class SessionWriter {
   readonly #store: SessionStore;
   readonly #sessionId: string;
   readonly #jobs: Job[] = [];
+  // Set while a write is under way (not while the writer waits for the end of the turn).
   #running: Promise<void> | undefined;
+  // The writer's index in `waiting` while it waits for the end of the turn, else -1.
+  #slot = -1;
   #failure: { error: unknown } | undefined;
-  #wake: (() => void) | undefined;
 
   constructor(store: SessionStore, sessionId: string) {
     this.#store = store;
@@ -49,28 +48,38 @@ export class SessionWriter {
     const last = this.#jobs[this.#jobs.length - 1];
     if (Array.isArray(last)) last.push(event);
     else this.#jobs.push([event]);
-    this.#running ??= this.#drain();
+    this.#schedule();
   }
 
   /** Queues an update of a shared scope (`app`, `user:<id>`). */
   scoped(scope: string, delta: Record<string, unknown>): void {
     this.#jobs.push({ scope, delta });
-    this.#running ??= this.#drain();
+    this.#schedule();
   }
 
   /** Waits for every queued write; throws the first write that failed. */
   async flush(): Promise<void> {
-    this.#wake?.();
+    this.wake();
     while (this.#running) await this.#running;
     if (this.#failure) throw this.#failure.error;
   }
 
+  /** Starts writing what waits for the end of the turn (called at the turn's end, or by a flush). */
+  wake(): void {
+    if (this.#slot < 0) return;
+    // Woken by a flush, the writer leaves the list; woken at the turn's end, the list is gone.
+    if (waiting[this.#slot] === this) waiting[this.#slot] = undefined;
+    this.#slot = -1;
+    this.#running = this.#drain();
+  }
+
+  // A write under way picks up what is queued meanwhile; otherwise wait for the turn to end.
+  #schedule(): void {
+    if (this.#running || this.#slot >= 0) return;
+    this.#slot = atTurnEnd(this);
+  }
+
   async #drain(): Promise<void> {
-    const turnEnd = new Promise<void>(capture);
-    this.#wake = captured;
-    atTurnEnd(captured);
-    await turnEnd;
-    this.#wake = undefined;
     for (let job = this.#jobs.shift(); job; job = this.#jobs.shift()) {
       try {
         if (Array.isArray(job)) await this.#store.append(this.#sessionId, job);

@@ -18,6 +18,7 @@ import { InvocationContext, type InvocationLimits } from './invocation/invocatio
 import { type HeldSession, holdSession } from './invocation/session-lease.js';
 import { SessionWriter } from './invocation/session-writer.js';
 import { SharedInvocation } from './invocation/shared-invocation.js';
+import { WaitingAbortController } from './loop/abortable.js';
 import { AgentRun } from './loop/agent-run.js';
 import { EventChannel } from './loop/event-channel.js';
 import { NO_DECISIONS } from './loop/loop-context.js';
@@ -121,7 +122,7 @@ export class Runner {
 
   #start(options: InvocationOptions, decisions: readonly ApprovalDecision[] | undefined) {
     const channel = new EventChannel<AgentEvent>();
-    const controller = new AbortController();
+    const controller = new WaitingAbortController();
     const invocation = this.#execute(options, decisions, channel, controller);
     const run = new AgentRun<string>(
       channel,

@@ -1,5 +1,7 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { abortable } from '../src/loop/abortable.js';
+import { createAgent, type ModelProvider, Runner } from '../src/index.js';
+import { abortable, WaitingAbortController } from '../src/loop/abortable.js';
 
 describe('abortable', () => {
   it('handles the rejection of work started on an already aborted signal (no unhandled rejection)', async () => {
@@ -19,18 +21,23 @@ describe('abortable', () => {
   });
 });
 
-describe('abortable, several waits on one signal', () => {
+// Every case holds for a plain controller (whose waits listen on its signal) and for the runner's
+// own, which aborts its waits itself.
+describe.each([
+  ['AbortController', () => new AbortController()],
+  ['WaitingAbortController', () => new WaitingAbortController()],
+])('abortable, several waits on one signal (%s)', (_name, makeController) => {
   const never = () => new Promise<never>(() => undefined);
 
   it('rejects every wait in flight when the signal aborts, in the slot and beyond it', async () => {
-    const controller = new AbortController();
+    const controller = makeController();
     const waits = [never(), never(), never()].map((work) => abortable(work, controller.signal));
     controller.abort('stop');
     for (const wait of waits) await expect(wait).rejects.toMatchObject({ code: 'ABORTED' });
   });
 
   it('settles each wait with its own work, and an abort afterwards touches none of them', async () => {
-    const controller = new AbortController();
+    const controller = makeController();
     const first = abortable(Promise.resolve(1), controller.signal);
     const second = abortable(Promise.resolve(2), controller.signal);
     await expect(first).resolves.toBe(1);
@@ -44,7 +51,7 @@ describe('abortable, several waits on one signal', () => {
   });
 
   it('keeps a wait that moved out of the slot: one settled in the slot, the one in the set still aborts', async () => {
-    const controller = new AbortController();
+    const controller = makeController();
     let finish: (value: string) => void = () => undefined;
     const inSlot = abortable(new Promise<string>((resolve) => (finish = resolve)), controller.signal);
     const inSet = abortable(never(), controller.signal);
@@ -54,5 +61,29 @@ describe('abortable, several waits on one signal', () => {
     controller.abort('stop');
     await expect(inSet).rejects.toMatchObject({ code: 'ABORTED' });
     await expect(reusesSlot).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+});
+
+describe("a runner's own controller", () => {
+  it('stops a run whose model ignores its signal, with no listener added to that signal', async () => {
+    let seen: AbortSignal | undefined;
+    const provider: ModelProvider = {
+      name: 'deaf',
+      chat: () => new Promise(() => undefined),
+      // biome-ignore lint/correctness/useYield: a model that never answers.
+      async *stream(params) {
+        seen = params.signal;
+        await new Promise(() => undefined);
+      },
+    };
+    const run = new Runner({ agent: createAgent({ name: 'a', provider }) }).run({ input: 'hi' });
+    while (!seen) await new Promise((resolve) => setImmediate(resolve));
+    expect(getEventListeners(seen, 'abort')).toHaveLength(0);
+    run.abort('client gone');
+    await expect(run.invocation).rejects.toMatchObject({ code: 'ABORTED' });
+    expect(seen.aborted).toBe(true);
+    // Aborting again changes nothing.
+    run.abort('twice');
+    expect(seen.reason).toBe('client gone');
   });
 });

@@ -38,6 +38,24 @@ class Waits {
   }
 }
 
+/**
+ * An AbortController that aborts the waits on its signal itself, when it aborts: the waits need no
+ * listener on the signal (an EventTarget listener, its closure and its map entry per run). A run's
+ * own controller is one; a signal combined from others (a caller's, a timeout) still gets a listener.
+ */
+export class WaitingAbortController extends AbortController {
+  constructor() {
+    super();
+    waitsOn.set(this.signal, new Waits());
+  }
+
+  override abort(reason?: unknown): void {
+    const first = !this.signal.aborted;
+    super.abort(reason);
+    if (first) waitsOn.get(this.signal)?.abort();
+  }
+}
+
 function waitsFor(signal: AbortSignal): Waits {
   let waits = waitsOn.get(signal);
   if (!waits) {

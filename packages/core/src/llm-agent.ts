@@ -241,6 +241,7 @@ export class LlmAgent implements Agent {
       approvalPolicy: config.approvalPolicy,
       toldUnknownTool: -1,
       ended: false,
+      streamed: false,
       dispatch: this.#dispatch,
       hasMiddleware: (config.middleware?.length ?? 0) > 0,
     };

@@ -41,6 +41,7 @@ export class InvocationLoop implements LoopContext {
   approvalPolicy: LoopContext['approvalPolicy'];
   toldUnknownTool!: number;
   ended!: boolean;
+  streamed!: boolean;
   dispatch!: LoopContext['dispatch'];
   hasMiddleware!: boolean;
   /** The agent a transfer tool handed the conversation to, if one did. */

@@ -54,6 +54,8 @@ export interface LoopContext {
   toldUnknownTool: number;
   /** Set when the loop must stop after the current step. */
   ended: boolean;
+  /** Set once the current model call streamed text (a field, not a closure made per call). */
+  streamed: boolean;
   /** Called by a tool's `endInvocation()`: stops this loop, and in a runner the whole invocation. */
   endInvocation(): void;
   /** Extra context for tools run inside a runner's invocation (agent tools need it). */

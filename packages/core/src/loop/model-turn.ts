@@ -23,13 +23,13 @@ export async function modelTurn(ctx: LoopContext): Promise<Message> {
     responseFormat: ctx.outputSchema ? { type: 'json_schema', schema: ctx.outputSchema } : undefined,
     signal: ctx.signal,
   };
-  let streamed = false;
+  ctx.streamed = false;
   let response: ModelResponse;
   // The call's wall time, middleware (a retry) included, for the usage event.
   const started = Date.now();
   try {
-    if (!ctx.hasMiddleware) response = await callProvider(ctx, request, () => (streamed = true), started);
-    else response = await dispatchModelCall(ctx, request, () => (streamed = true), started);
+    if (!ctx.hasMiddleware) response = await callProvider(ctx, request, started);
+    else response = await dispatchModelCall(ctx, request, started);
   } catch (error) {
     // Tokens the provider reported before the call failed were spent: they count for usage and limits.
     const spent = error instanceof AgentError ? (error.context.usage as TokenUsage | undefined) : undefined;
@@ -39,7 +39,7 @@ export async function modelTurn(ctx: LoopContext): Promise<Message> {
     await review(ctx, 'error', { source: 'model', error: failure, retryable: failure.retryable });
     throw failure;
   }
-  if (!streamed && response.content) {
+  if (!ctx.streamed && response.content) {
     ctx.emit('text_delta', { text: response.content });
     ctx.options.onToken?.(response.content);
   }
@@ -59,12 +59,11 @@ export async function modelTurn(ctx: LoopContext): Promise<Message> {
 async function dispatchModelCall(
   ctx: LoopContext,
   request: ChatParams,
-  markStreamed: () => void,
   started: number,
 ): Promise<ModelResponse> {
   const called = await ctx.dispatch(action('model_call', ctx.agentName, { request }), async (current) => {
     if (current.type !== 'model_call') return current;
-    const result = await callProvider(ctx, current.payload.request, markStreamed, started);
+    const result = await callProvider(ctx, current.payload.request, started);
     return { ...current, payload: { ...current.payload, response: result } };
   });
   if (called.type !== 'model_call' || !called.payload.response) {
@@ -75,12 +74,7 @@ async function dispatchModelCall(
 
 // One provider call, seen by run observers when there are any (a retry middleware calling again
 // makes a second one); without observers it is the bare stream.
-function callProvider(
-  ctx: LoopContext,
-  request: ChatParams,
-  markStreamed: () => void,
-  started: number,
-): Promise<ModelResponse> {
+function callProvider(ctx: LoopContext, request: ChatParams, started: number): Promise<ModelResponse> {
   const observation = observingRuns()
     ? notifyModelCall({
         invocationId: ctx.invocationId,
@@ -90,7 +84,7 @@ function callProvider(
         request,
       })
     : undefined;
-  const running = abortable(streamModel(ctx, request, markStreamed, started), ctx.signal);
+  const running = abortable(streamModel(ctx, request, started), ctx.signal);
   if (!observation) return running;
   return running.then(
     (response) => {
@@ -124,17 +118,12 @@ function countSwitch(ctx: LoopContext, change: ModelSwitch, started: number): vo
   });
 }
 
-async function streamModel(
-  ctx: LoopContext,
-  request: ChatParams,
-  markStreamed: () => void,
-  started: number,
-): Promise<ModelResponse> {
+async function streamModel(ctx: LoopContext, request: ChatParams, started: number): Promise<ModelResponse> {
   for await (const event of ctx.provider.stream(request)) {
     switch (event.type) {
       case 'token':
         if (event.text.length === 0) break;
-        markStreamed();
+        ctx.streamed = true;
         ctx.emit('text_delta', { text: event.text });
         ctx.options.onToken?.(event.text);
         break;

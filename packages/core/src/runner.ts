@@ -470,9 +470,9 @@ function activeAgent(root: Agent, session: Session): Agent {
 }
 
 function branchFor(agent: Agent, prefix: string | undefined): string {
-  const names: string[] = [];
-  for (let current: Agent | undefined = agent; current; current = current.parent) names.unshift(current.name);
-  const own = names.join('.');
+  // A root's path is its name (the common case, without building a list of names per run).
+  let own = agent.name;
+  for (let current = agent.parent; current; current = current.parent) own = `${current.name}.${own}`;
   return prefix ? `${prefix}.${own}` : own;
 }
 

@@ -16,18 +16,23 @@ const STEPS = 5;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 3); // timed batches of 1,000 runs in each process
 
-// In the child: the sampler starts before the subject's code is even loaded, so the peak RSS is the
-// whole process's; one warm-up batch, then BATCHES timed ones (gc() before each), median runs/s.
+// In the child: the sampler starts (and has taken its first sample) before the subject's code is
+// even loaded, so the peak RSS is the whole process's; one warm-up batch, then BATCHES timed ones (gc() before each), median runs/s.
 async function child(key) {
   const sampler = startRssSampler(2);
+  await sampler.ready();
   const subject = await loadSubject(key);
+  const cpuTimes = [];
   const batch = async () => {
     const before = executions.count;
+    const cpu = process.cpuUsage();
     const t = performance.now();
     await Promise.all(Array.from({ length: IN_FLIGHT }, () => subject.run(STEPS)));
     // A traced subject hands its last spans to the exporter before the clock stops.
     await subject.flush?.();
     const ms = performance.now() - t;
+    const used = process.cpuUsage(cpu);
+    cpuTimes.push((used.user + used.system) / 1000);
     const executed = executions.count - before;
     if (executed !== IN_FLIGHT * STEPS) {
       throw new Error(`${subject.label}: ${executed} tool executions, expected ${IN_FLIGHT * STEPS}`);
@@ -35,6 +40,7 @@ async function child(key) {
     return ms;
   };
   await batch();
+  cpuTimes.length = 0;
   const times = [];
   for (let i = 0; i < BATCHES; i++) {
     gc();
@@ -46,6 +52,9 @@ async function child(key) {
     label: subject.label,
     batchMs: times.map((ms) => round(ms, 1)),
     runsPerSecond: median(times.map((ms) => (IN_FLIGHT * 1000) / ms)),
+    // CPU time of the whole process (every thread, the collector's included) per batch: steadier
+    // than wall time on a shared machine, where a child waits for a processor part of the time.
+    cpuMsPerBatch: round(median(cpuTimes), 1),
     peakRssMiB: mib(peakBytes),
     rssSamples: samples,
   };
@@ -58,6 +67,7 @@ export async function main() {
   const rounds = interleavedRounds(fileURLToPath(import.meta.url), keys, ROUNDS);
   const rate = (key) => rounds[key].map((r) => r.runsPerSecond);
   const rss = (key) => rounds[key].map((r) => r.peakRssMiB);
+  const cpu = (key) => rounds[key].map((r) => r.cpuMsPerBatch);
   const hasAi7 = keys.includes('ai7');
   const results = keys.map((key) => ({
     key,
@@ -67,16 +77,30 @@ export async function main() {
     perRound: rounds[key],
     rateVsAi7: hasAi7 ? pairedRatio(rate(key), rate('ai7')) : undefined,
     rssVsAi7: hasAi7 ? pairedRatio(rss(key), rss('ai7')) : undefined,
+    cpuMsPerBatch: spread(cpu(key), 1),
+    // AI SDK 7's CPU time over this subject's, round by round: how many times less CPU a batch takes.
+    cpuGainVsAi7: hasAi7 ? pairedRatio(cpu('ai7'), cpu(key)) : undefined,
     rateVsFloor: pairedRatio(rate(key), rate('floor')),
     rssVsFloor: pairedRatio(rss(key), rss('floor')),
   }));
   printTable(
     `concurrent runs: ${IN_FLIGHT} in flight × ${STEPS} steps (fresh process per subject per round; median (min–max) over ${ROUNDS} interleaved rounds; ratios taken round by round)`,
-    ['subject', 'runs/s', 'runs/s ÷ AI SDK 7', 'peak RSS MiB', 'RSS ÷ AI SDK 7', 'runs/s ÷ floor'],
+    [
+      'subject',
+      'runs/s',
+      'runs/s ÷ AI SDK 7',
+      'CPU ms/batch',
+      'AI SDK 7 CPU ÷ this',
+      'peak RSS MiB',
+      'RSS ÷ AI SDK 7',
+      'runs/s ÷ floor',
+    ],
     results.map((r) => [
       r.label,
       showSpread(r.runsPerSecond),
       r.rateVsAi7 ? showSpread(r.rateVsAi7, '×') : '-',
+      showSpread(r.cpuMsPerBatch),
+      r.cpuGainVsAi7 ? showSpread(r.cpuGainVsAi7, '×') : '-',
       showSpread(r.peakRssMiB),
       r.rssVsAi7 ? showSpread(r.rssVsAi7, '×') : '-',
       showSpread(r.rateVsFloor, '×'),

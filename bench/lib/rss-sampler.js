@@ -15,7 +15,11 @@ while (Atomics.load(cells, 0) === 0) {
 }
 `;
 
-/** Starts sampling; `stop()` resolves to the peak RSS in bytes and the number of samples taken. */
+/**
+ * Starts sampling; `ready()` resolves once the first sample is taken (a worker takes tens of ms to
+ * start, longer than a fast subject's whole batch on a loaded machine), `stop()` to the peak RSS in
+ * bytes (the main thread's own last reading included) and the number of samples taken.
+ */
 export function startRssSampler(everyMs = 2) {
   const buffer = new SharedArrayBuffer(12);
   const cells = new Int32Array(buffer);
@@ -23,10 +27,14 @@ export function startRssSampler(everyMs = 2) {
   return {
     /** The highest RSS seen so far, in bytes. */
     peak: () => Atomics.load(cells, 1) * 1024,
+    async ready() {
+      while (Atomics.load(cells, 2) === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    },
     async stop() {
+      const last = process.memoryUsage.rss();
       Atomics.store(cells, 0, 1);
       await new Promise((resolve) => worker.once('exit', resolve));
-      return { peakBytes: Atomics.load(cells, 1) * 1024, samples: Atomics.load(cells, 2) };
+      return { peakBytes: Math.max(last, Atomics.load(cells, 1) * 1024), samples: Atomics.load(cells, 2) };
     },
   };
 }

@@ -17,7 +17,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 3); // timed batches of 1,000 runs in each process
 
 // In the child: the sampler starts (and has taken its first sample) before the subject's code is
-// even loaded, so the peak RSS is the whole process's; one warm-up batch, then BATCHES timed ones (gc() before each), median runs/s.
+// even loaded, so the peak RSS is the whole process's; one warm-up batch, then BATCHES timed ones
+// (gc() before each), median runs/s and CPU time.
 async function child(key) {
   const sampler = startRssSampler(2);
   await sampler.ready();

@@ -38,7 +38,11 @@ const BATCHES = 3;
 async function loadSubject(key) {
   if (key === 'tracingNever') {
     const runner = SUBJECTS.runner;
-    const subject = { label: 'agentctl Runner, @agentctl/tracing never imported', run: runner.run, async flush() {} };
+    const subject = {
+      label: 'agentctl Runner, @agentctl/tracing never imported',
+      run: runner.run,
+      async flush() {},
+    };
     return { subject, exported: { spans: 0 }, spansPerRun: () => 0 };
   }
   const { exported, spansPerRun, TRACING_SUBJECTS } = await import('./lib/tracing-subjects.js');

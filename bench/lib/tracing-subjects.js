@@ -64,11 +64,14 @@ function traced(label, options) {
 
 // A run observer started once, on the first run, and flushed as a traced subject is (no-op).
 function observed(label, observer) {
-  let stop;
+  let started = false;
   return {
     label,
     run(steps) {
-      stop ??= observeRuns(observer());
+      if (!started) {
+        started = true;
+        observeRuns(observer());
+      }
       return SUBJECTS.runner.run(steps);
     },
     async flush() {},

@@ -5,17 +5,24 @@
 //   (process.cpuUsage, all threads) per step. Each timed sample ends with a flush, so every span of
 //   its runs is made, processed and handed to the exporter inside the timed window.
 // - concurrent: 1,000 runs in flight × 5 steps (as concurrent-runs.js): runs/s and peak RSS.
-// Every child checks that the exporter was handed every span (none dropped). Run after a build:
+// "Tracing off" is taken two ways: @agentctl/tracing never imported (the child never loads it: what
+// `agentctl run` without tracing runs), and imported but not started (the ratio between the two is
+// what tracing costs when it is off). Every child checks that the exporter was handed every span
+// (none dropped). BENCH_TRACING_PARTS=1 adds two subjects that take "tracing on" apart (a run
+// observer doing nothing; span records made and dropped). Run after a build:
 //   pnpm build && node bench/tracing-cost.js
 // Prints two tables and writes bench/results/tracing-cost.json.
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gc, median, mib, printTable, writeResult } from './lib/report.js';
 import { childKey, interleavedRounds, pairedRatio, showSpread, spread } from './lib/rounds.js';
 import { startRssSampler } from './lib/rss-sampler.js';
-import { exported, spansPerRun, TRACING_SUBJECTS } from './lib/tracing-subjects.js';
+import { SUBJECTS } from './lib/subjects.js';
 import { executions } from './lib/workload.js';
 
-const KEYS = ['tracingOff', 'tracingOn', 'tracingOnApi'];
+const PARTS = process.env.BENCH_TRACING_PARTS === '1' ? ['observerOnly', 'recordsDropped'] : [];
+const KEYS = ['tracingNever', 'tracingOff', ...PARTS, 'tracingOn', 'tracingOnApi'];
+// Subjects that make no span.
+const UNTRACED = new Set(['tracingNever', 'tracingOff', 'observerOnly']);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const LOOP_STEPS = 50;
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 500);
@@ -26,15 +33,32 @@ const IN_FLIGHT = 1000;
 const CONCURRENT_STEPS = 5;
 const BATCHES = 3;
 
-// Spans the exporter must have been handed for `runs` runs (none for the untraced subject).
-function checkSpans(key, runs, steps, before) {
-  const expected = key === 'tracingOff' ? 0 : runs * spansPerRun(steps);
-  const got = exported.spans - before;
+// The subject of a child and the count of spans handed to its exporter: the never-imported
+// subject is the Runner subject itself, and its process never loads @agentctl/tracing.
+async function loadSubject(key) {
+  if (key === 'tracingNever') {
+    const runner = SUBJECTS.runner;
+    const subject = {
+      label: 'agentctl Runner, @agentctl/tracing never imported',
+      run: runner.run,
+      async flush() {},
+    };
+    return { subject, exported: { spans: 0 }, spansPerRun: () => 0 };
+  }
+  const { exported, spansPerRun, TRACING_SUBJECTS } = await import('./lib/tracing-subjects.js');
+  return { subject: TRACING_SUBJECTS[key], exported, spansPerRun };
+}
+
+// Spans the exporter must have been handed for `runs` runs (none for an untraced subject).
+function checkSpans(key, loaded, runs, steps, before) {
+  const expected = UNTRACED.has(key) ? 0 : runs * loaded.spansPerRun(steps);
+  const got = loaded.exported.spans - before;
   if (got !== expected) throw new Error(`${key}: the exporter was handed ${got} spans, expected ${expected}`);
 }
 
 async function loopChild(key) {
-  const subject = TRACING_SUBJECTS[key];
+  const loaded = await loadSubject(key);
+  const { subject, exported } = loaded;
   const warmEnd = performance.now() + WARMUP_MS;
   while (performance.now() < warmEnd) await subject.run(LOOP_STEPS);
   await subject.flush();
@@ -62,7 +86,7 @@ async function loopChild(key) {
   const steps = runs * LOOP_STEPS;
   if (executions.count - executed !== steps)
     throw new Error(`${key}: ${executions.count - executed} tool executions for ${steps} steps`);
-  checkSpans(key, runs, LOOP_STEPS, spans);
+  checkSpans(key, loaded, runs, LOOP_STEPS, spans);
   return {
     key,
     label: subject.label,
@@ -75,7 +99,8 @@ async function loopChild(key) {
 
 async function concurrentChild(key) {
   const sampler = startRssSampler(2);
-  const subject = TRACING_SUBJECTS[key];
+  const loaded = await loadSubject(key);
+  const { subject, exported } = loaded;
   const batch = async () => {
     const executed = executions.count;
     const spans = exported.spans;
@@ -85,7 +110,7 @@ async function concurrentChild(key) {
     const ms = performance.now() - t;
     if (executions.count - executed !== IN_FLIGHT * CONCURRENT_STEPS)
       throw new Error(`${key}: tool executions missing`);
-    checkSpans(key, IN_FLIGHT, CONCURRENT_STEPS, spans);
+    checkSpans(key, loaded, IN_FLIGHT, CONCURRENT_STEPS, spans);
     return ms;
   };
   await batch();
@@ -103,6 +128,11 @@ async function concurrentChild(key) {
   };
 }
 
+// What a subject is compared with: tracing off is compared with @agentctl/tracing never imported
+// (what off costs), everything else with tracing off (what tracing costs when it is on).
+const baseOf = (key) => (key === 'tracingNever' || key === 'tracingOff' ? 'tracingNever' : 'tracingOff');
+const BASE_NOTE = 'base: never imported for tracing off, tracing off for the others';
+
 /** Runs both workloads (one child process per subject per round), prints the tables and writes the JSON. */
 export async function main() {
   const script = fileURLToPath(import.meta.url);
@@ -113,13 +143,13 @@ export async function main() {
     label: loop[key][0].label,
     usPerStep: spread(of(loop, key, 'usPerStep')),
     cpuUsPerStep: spread(of(loop, key, 'cpuUsPerStep')),
-    wallVsOff: pairedRatio(of(loop, key, 'usPerStep'), of(loop, 'tracingOff', 'usPerStep')),
-    cpuVsOff: pairedRatio(of(loop, key, 'cpuUsPerStep'), of(loop, 'tracingOff', 'cpuUsPerStep')),
+    wallVsOff: pairedRatio(of(loop, key, 'usPerStep'), of(loop, baseOf(key), 'usPerStep')),
+    cpuVsOff: pairedRatio(of(loop, key, 'cpuUsPerStep'), of(loop, baseOf(key), 'cpuUsPerStep')),
     perRound: loop[key],
   }));
   printTable(
-    `tracing cost, ${LOOP_STEPS}-step tool loop, zero-latency model (flush inside the timed window; median (min–max) over ${ROUNDS} interleaved rounds; ratios round by round)`,
-    ['subject', 'wall µs/step', 'CPU µs/step', 'wall ÷ off', 'CPU ÷ off'],
+    `tracing cost, ${LOOP_STEPS}-step tool loop, zero-latency model (flush inside the timed window; median (min–max) over ${ROUNDS} interleaved rounds; ratios round by round; ${BASE_NOTE})`,
+    ['subject', 'wall µs/step', 'CPU µs/step', 'wall ÷ base', 'CPU ÷ base'],
     loopResults.map((r) => [
       r.label,
       showSpread(r.usPerStep),
@@ -136,14 +166,14 @@ export async function main() {
     peakRssMiB: spread(of(concurrent, key, 'peakRssMiB'), 1),
     rateVsOff: pairedRatio(
       of(concurrent, key, 'runsPerSecond'),
-      of(concurrent, 'tracingOff', 'runsPerSecond'),
+      of(concurrent, baseOf(key), 'runsPerSecond'),
     ),
-    rssVsOff: pairedRatio(of(concurrent, key, 'peakRssMiB'), of(concurrent, 'tracingOff', 'peakRssMiB')),
+    rssVsOff: pairedRatio(of(concurrent, key, 'peakRssMiB'), of(concurrent, baseOf(key), 'peakRssMiB')),
     perRound: concurrent[key],
   }));
   printTable(
-    `tracing cost, ${IN_FLIGHT} runs in flight × ${CONCURRENT_STEPS} steps (flush inside the timed window; median (min–max) over ${ROUNDS} interleaved rounds)`,
-    ['subject', 'runs/s', 'runs/s ÷ off', 'peak RSS MiB', 'RSS ÷ off'],
+    `tracing cost, ${IN_FLIGHT} runs in flight × ${CONCURRENT_STEPS} steps (flush inside the timed window; median (min–max) over ${ROUNDS} interleaved rounds; ${BASE_NOTE})`,
+    ['subject', 'runs/s', 'runs/s ÷ base', 'peak RSS MiB', 'RSS ÷ base'],
     concurrentResults.map((r) => [
       r.label,
       showSpread(r.runsPerSecond),
@@ -152,7 +182,7 @@ export async function main() {
       showSpread(r.rssVsOff, '×'),
     ]),
   );
-  // One summary row per figure, against tracing off.
+  // One summary row per figure, against its base.
   const row = (workload, r, metric, spreadOf, ratio) => ({
     workload,
     subject: r.label,
@@ -161,7 +191,8 @@ export async function main() {
     value: spreadOf.median,
     spread: spreadOf,
     ratio,
-    baseline: r.key === 'tracingOff',
+    baseline: r.key === 'tracingNever',
+    base: baseOf(r.key),
   });
   const loopWorkload = `tool loop, ${LOOP_STEPS} steps`;
   const concurrentWorkload = `${IN_FLIGHT} in flight × ${CONCURRENT_STEPS} steps`;

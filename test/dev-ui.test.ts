@@ -190,4 +190,22 @@ describe('agentctl serve --ui', () => {
     expect(locked.status).toBe(401);
     expect(await locked.text()).toContain('needs a token');
   });
+
+  it('prints a page address a browser can open when it listens on every interface', async () => {
+    const root = await tempProject({ 'agents/hello.yaml': HELLO });
+    const serve = await startLongRunning(
+      root,
+      ['serve', '--ui', '--host', '0.0.0.0', '--port', '0'],
+      { AGENTCTL_UI_DIR: PAGE, AGENTCTL_SERVE_TOKEN: TOKEN },
+      /listening on (http:\/\/\S+)\nui: (http:\/\/\S+)\n/,
+    );
+    running.push(serve);
+    const [, base, ui] = serve.match;
+    expect(base).toMatch(/^http:\/\/0\.0\.0\.0:\d+$/);
+    const port = new URL(base).port;
+    expect(ui).toBe(`http://127.0.0.1:${port}/ui/?token=${TOKEN}`);
+    const page = await fetch(ui, { redirect: 'manual' });
+    expect(page.status).toBe(302);
+    expect(page.headers.get('set-cookie')).toContain('agentctl_token=');
+  });
 });

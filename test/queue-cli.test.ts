@@ -125,7 +125,9 @@ describe('queued runs through the real processes', () => {
     expect(streamed).toEqual(stored);
     const unknown = await fetch(`${serveB.url}/runs/no-such-run/events`);
     expect(unknown.status).toBe(404);
-    const doc = (await (await fetch(`${serveB.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    const doc = (await (await fetch(`${serveB.url}/openapi.json`)).json()) as {
+      paths: Record<string, unknown>;
+    };
     expect(Object.keys(doc.paths)).toContain('/runs/{id}/events');
   });
 

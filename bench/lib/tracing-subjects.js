@@ -1,16 +1,20 @@
-// The Runner subject with tracing off (nothing started: what every run pays for core's observer
-// hooks) and on with a no-op exporter: `tracingOn` through agentctl's own tracer provider (the
-// path `--trace` takes), `tracingOnApi` through a caller's OpenTelemetry SDK TracerProvider and
-// `tracer.startSpan`. A benchmark calls `flush()` before it stops its clock, so it times every span
-// made, processed and handed to the exporter (the batch processor hands over 512 at a time as runs
-// go; the flush hands over the rest); the exporter counts what it was handed, so a benchmark can
-// prove no span was dropped.
+// The Runner subject with tracing off (@agentctl/tracing imported, nothing started: what every run
+// pays for core's observer hooks) and on with a no-op exporter: `tracingOn` through agentctl's own
+// tracer provider (the path `--trace` takes), `tracingOnApi` through a caller's OpenTelemetry SDK
+// TracerProvider and `tracer.startSpan`. A benchmark calls `flush()` before it stops its clock, so it
+// times every span made, processed and handed to the exporter (the batch processor hands over 512 at
+// a time as runs go; the flush hands over the rest); the exporter counts what it was handed, so a
+// benchmark can prove no span was dropped. Two more take tracing apart, to show where its cost is:
+// `observerOnly` (a run observer that does nothing: core's hooks alone) and `recordsDropped`
+// (agentctl's observer and span records, each record dropped as it ends: no batch, no export).
 import { createRequire } from 'node:module';
-import { startTracing } from '../../packages/tracing/dist/index.js';
+import { observeRuns } from '../../packages/core/dist/index.js';
+import { startTracing, TraceObserver } from '../../packages/tracing/dist/index.js';
+import { RecordSink } from '../../packages/tracing/dist/record-sink.js';
 import { SUBJECTS } from './subjects.js';
 
 // The SDK as @agentctl/tracing resolves it (the benchmarks have no dependency of their own on it).
-const { BasicTracerProvider, BatchSpanProcessor } = createRequire(
+const { AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor } = createRequire(
   new URL('../../packages/tracing/package.json', import.meta.url),
 )('@opentelemetry/sdk-trace-base');
 
@@ -58,11 +62,54 @@ function traced(label, options) {
   };
 }
 
-/** `tracingOff`, `tracingOn` and `tracingOnApi`: the Runner workload without and with tracing. */
+// A run observer started once, on the first run, and flushed as a traced subject is (no-op).
+function observed(label, observer) {
+  let started = false;
+  return {
+    label,
+    run(steps) {
+      if (!started) {
+        started = true;
+        observeRuns(observer());
+      }
+      return SUBJECTS.runner.run(steps);
+    },
+    async flush() {},
+  };
+}
+
+// Takes each ended record as the batch processor would, counts it, and keeps nothing.
+const droppingProcessor = {
+  onStart() {},
+  onEnd() {
+    exported.spans++;
+  },
+  async forceFlush() {},
+  async shutdown() {},
+};
+
+/**
+ * `tracingOff`, `tracingOn` and `tracingOnApi`: the Runner workload without and with tracing;
+ * `observerOnly` and `recordsDropped`: parts of `tracingOn`.
+ */
 export const TRACING_SUBJECTS = {
   tracingOff: { label: 'agentctl Runner, tracing off', run: SUBJECTS.runner.run, async flush() {} },
   tracingOn: traced('agentctl Runner, tracing on (no-op exporter)', () => ({ exporter: noopExporter })),
   tracingOnApi: traced('agentctl Runner, tracing on via a caller TracerProvider (no-op exporter)', () => ({
     tracerProvider: new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(noopExporter)] }),
   })),
+  observerOnly: observed('agentctl Runner, a run observer doing nothing', () => ({
+    event() {},
+    modelCall: () => undefined,
+  })),
+  recordsDropped: observed(
+    'agentctl Runner, span records made and dropped as they end',
+    () =>
+      new TraceObserver(
+        new RecordSink(
+          { processor: droppingProcessor, resource: undefined, scope: { name: '@agentctl/tracing' } },
+          new AlwaysOnSampler(),
+        ),
+      ),
+  ),
 };

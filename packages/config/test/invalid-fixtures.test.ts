@@ -62,7 +62,17 @@ describe('invalid fixtures', () => {
     for (const rule of RULES) expect(rules).toContain(rule.id);
     for (const rule of ['yaml-syntax', 'unknown-kind', 'unknown-key', 'schema', 'project-file', 'empty-file'])
       expect(rules).toContain(rule);
-    for (const kind of ['project', 'agent', 'model', 'tool', 'toolset', 'middleware', 'memory', 'test', 'schedule'])
+    for (const kind of [
+      'project',
+      'agent',
+      'model',
+      'tool',
+      'toolset',
+      'middleware',
+      'memory',
+      'test',
+      'schedule',
+    ])
       expect(kinds).toContain(kind);
   });
 });

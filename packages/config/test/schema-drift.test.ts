@@ -6,8 +6,8 @@ import type {
   MiddlewareSpec,
   ModelSpec,
   ProjectSpec,
-  TestSpec,
   ScheduleSpec,
+  TestSpec,
   ToolSpec,
   ToolsetSpec,
 } from '../src/index.js';
@@ -249,8 +249,9 @@ describe('schema and TypeScript types agree', () => {
   it('every property in every schema has a description', () => {
     const missing: string[] = [];
     const walk = (node: unknown, path: string) => {
-      if (Array.isArray(node)) node.forEach((n, i) => walk(n, `${path}/${i}`));
-      else if (node && typeof node === 'object') {
+      if (Array.isArray(node)) {
+        for (const [i, n] of node.entries()) walk(n, `${path}/${i}`);
+      } else if (node && typeof node === 'object') {
         const obj = node as Record<string, unknown>;
         if (obj.properties && typeof obj.properties === 'object') {
           for (const [key, prop] of Object.entries(

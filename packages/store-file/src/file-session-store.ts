@@ -2,7 +2,6 @@ import { mkdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import {
   type AgentEvent,
-  applyStateDelta,
   assertSessionId,
   type LeaseAttempt,
   type LeaseRequest,

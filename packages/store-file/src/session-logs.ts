@@ -233,10 +233,3 @@ async function unlinkIfExists(path: string): Promise<boolean> {
     throw error;
   }
 }
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
-}

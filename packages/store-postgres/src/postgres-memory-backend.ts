@@ -48,7 +48,6 @@ export async function postgresMemoryBackend(spec: PostgresMemorySpec): Promise<P
 /** A store from a memory spec, checked but not yet connected. Throws an error naming the bad field. */
 export function postgresStoreFromSpec(spec: PostgresMemorySpec): PostgresSessionStore {
   if (spec.url === undefined || spec.url === '') {
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the YAML's ${VAR} syntax, shown to the user
     throw new Error('url: backend postgres needs a connection URL (e.g. url: ${DATABASE_URL})');
   }
   const problem = urlProblem(spec.url);

@@ -122,10 +122,13 @@ export class TraceObserver implements RunObserver {
 
   /** Starts, annotates and ends spans as the invocation's events arrive. */
   event(event: AgentEvent, info: ObservedInvocation): void {
-    if (event.type === 'run_start') {
+    const type = event.type;
+    if (type === 'run_start') {
       this.#startInvocation(info);
       return;
     }
+    // Most events of a step (messages, usage, text) make no span: no lookup for them.
+    if (type === 'message' || type === 'usage' || type === 'text_delta') return;
     const inv = this.#invocations.get(info.invocationId);
     if (!inv) return;
     switch (event.type) {

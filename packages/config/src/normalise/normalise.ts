@@ -7,8 +7,8 @@ import { normaliseMemory } from './normalise-memory.js';
 import { normaliseMiddleware } from './normalise-middleware.js';
 import { normaliseModel } from './normalise-model.js';
 import { normaliseProject } from './normalise-project.js';
-import { normaliseTest } from './normalise-test.js';
 import { normaliseSchedule } from './normalise-schedule.js';
+import { normaliseTest } from './normalise-test.js';
 import { normaliseTool } from './normalise-tool.js';
 import { normaliseToolset } from './normalise-toolset.js';
 

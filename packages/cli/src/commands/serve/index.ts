@@ -79,9 +79,14 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
 
 /** The address that opens the page: signed in with the first token, on `agent` when one was named. */
 function pageUrl(base: string, token: string | undefined, agent: string | undefined): string {
+  // A browser cannot open the wildcard address a server listens on: this machine's loopback can.
+  const url = new URL(base);
+  if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
+  else if (url.hostname === '[::]') url.hostname = '[::1]';
+  const origin = url.origin;
   const query = token ? `?token=${encodeURIComponent(token)}` : '';
   const hash = agent ? `#agent=${encodeURIComponent(agent)}` : '';
-  return `${base}${PAGE_PATH}/${query}${hash}`;
+  return `${origin}${PAGE_PATH}/${query}${hash}`;
 }
 
 async function checkAgent(project: ServedProject, name: string): Promise<void> {

@@ -3,7 +3,6 @@ import { checkAgentName } from './agent.js';
 import type { AgentConfig, ApprovalDecision, RunCheckpoint, RunOptions } from './agent-config.js';
 import { branchOf } from './agent-tree.js';
 import { AgentError, runError, toAgentError, UsageError } from './errors.js';
-import type { AgentEvent } from './events.js';
 import { controlTools, transferTargets } from './invocation/control-tools.js';
 import type { InvocationContext } from './invocation/invocation-context.js';
 import { InvocationLoop, type LoopFields } from './invocation/invocation-loop.js';

@@ -70,7 +70,6 @@ describe("a runner's own controller", () => {
     const provider: ModelProvider = {
       name: 'deaf',
       chat: () => new Promise(() => undefined),
-      // biome-ignore lint/correctness/useYield: a model that never answers.
       async *stream(params) {
         seen = params.signal;
         await new Promise(() => undefined);

@@ -83,7 +83,7 @@ describe('SessionWriter', () => {
     await Promise.resolve();
     expect(writes).toEqual([]);
     await new Promise((resolve) => setImmediate(resolve));
-    writers.forEach((writer, i) => writer.event(event(`${i}.3`)));
+    for (const [i, writer] of writers.entries()) writer.event(event(`${i}.3`));
     await Promise.all(writers.map((writer) => writer.flush()));
     expect(writes).toEqual([
       ...writers.map((_, i) => `append ${i}.1,${i}.2`),
@@ -102,7 +102,10 @@ describe('SessionWriter', () => {
       collect();
       return process.memoryUsage().heapUsed;
     };
-    const big = (id: string): AgentEvent => ({ ...event(id), delta: { text: `${id} ${'x'.repeat(100_000)}` } });
+    const big = (id: string): AgentEvent => ({
+      ...event(id),
+      delta: { text: `${id} ${'x'.repeat(100_000)}` },
+    });
     // Many runs ending in one turn: each flushes its writer, then lets its store go.
     const writeAndFlush = async (i: number) => {
       const store = new InMemorySessionStore();

@@ -20,8 +20,12 @@ class Waits {
   #more: Set<Wait<unknown>> | undefined;
 
   add(wait: Wait<unknown>): void {
-    if (this.#one === undefined) this.#one = wait;
-    else (this.#more ??= new Set()).add(wait);
+    if (this.#one === undefined) {
+      this.#one = wait;
+      return;
+    }
+    this.#more ??= new Set();
+    this.#more.add(wait);
   }
 
   delete(wait: Wait<unknown>): void {

@@ -2,8 +2,6 @@
 // stay UUIDs, shared read-only defaults (no decisions, the agent's tool list, settings and limits)
 // never leak between runs, and the event iterator still cancels only a run that is going; and how
 // much a run in flight keeps alive, measured so that a regression fails.
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import {
   type AgentEvent,
@@ -17,6 +15,7 @@ import {
 } from '../src/index.js';
 import { newId } from '../src/new-id.js';
 import { ScriptModel, scriptedModel } from '../src/testing/index.js';
+import { heapAfterGc } from './support/heap.js';
 import { add } from './support/tools.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -196,14 +195,6 @@ describe('runner bookkeeping', () => {
     expect(session.events.map((e) => e.type)).not.toContain('error');
   });
 });
-
-setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as () => void;
-const heapAfterGc = () => {
-  collect();
-  collect();
-  return process.memoryUsage().heapUsed;
-};
 
 const IN_FLIGHT = 400;
 const STEPS = 5;

@@ -1,9 +1,8 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/index.js';
 import { InMemorySessionStore } from '../src/index.js';
 import { SessionWriter } from '../src/invocation/session-writer.js';
+import { heapAfterGc as heap } from './support/heap.js';
 
 const event = (id: string): AgentEvent =>
   ({
@@ -95,13 +94,6 @@ describe('SessionWriter', () => {
   });
 
   it('a writer flushed before the turn ends is not kept (nor its store and session) until then', async () => {
-    setFlagsFromString('--expose-gc');
-    const collect = runInNewContext('gc') as () => void;
-    const heap = () => {
-      collect();
-      collect();
-      return process.memoryUsage().heapUsed;
-    };
     const big = (id: string): AgentEvent => ({
       ...event(id),
       delta: { text: `${id} ${'x'.repeat(100_000)}` },

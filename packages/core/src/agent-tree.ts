@@ -46,6 +46,7 @@ export function findAgentPath(root: Agent, name: string): Agent[] | undefined {
  */
 export function walkAgents(
   root: Agent,
+  // biome-ignore lint/suspicious/noConfusingVoidType: a visitor that returns nothing keeps walking
   visitor: (agent: Agent, depth: number) => boolean | undefined | void,
 ): void {
   const visit = (agent: Agent, depth: number): boolean => {

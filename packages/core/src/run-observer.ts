@@ -45,7 +45,9 @@ export interface RunObserver {
 // One list per process, not per copy of this module: a bundled CLI carries its own copy of core,
 // and `@agentctl/tracing`, loaded beside it from node_modules, observes through another.
 const OBSERVERS = Symbol.for('agentctl.runObservers');
-const observers: RunObserver[] = ((globalThis as { [OBSERVERS]?: RunObserver[] })[OBSERVERS] ??= []);
+const processWide = globalThis as { [OBSERVERS]?: RunObserver[] };
+processWide[OBSERVERS] ??= [];
+const observers: RunObserver[] = processWide[OBSERVERS];
 
 /**
  * Adds an observer of every run in the process and returns the function that removes it. With no

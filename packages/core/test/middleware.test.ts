@@ -51,7 +51,7 @@ describe('middleware', () => {
   });
 
   it('can rewrite a tool result before the model sees it', async () => {
-    const rewrite: Middleware = async (action, next) => {
+    const rewrite: Middleware = async (_action, next) => {
       const out = await next();
       if (out.type !== 'tool_result') return out;
       return {
@@ -186,7 +186,7 @@ describe('middleware', () => {
       { toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }] },
       { text: 'mail bob@example.com' },
     ]);
-    const leaky: Middleware = async (action, next) => {
+    const leaky: Middleware = async (_action, next) => {
       const out = await next();
       return out.type === 'tool_result'
         ? {

@@ -119,7 +119,10 @@ describe('the offline models', () => {
       name: 'order',
       description: 'orders',
       parameters,
-      execute: (args) => (seen.push(args), 'ordered'),
+      execute: (args) => {
+        seen.push(args);
+        return 'ordered';
+      },
     });
     const ping = defineTool({ name: 'ping', description: 'pings', parameters: {}, execute: () => 'pong' });
     const result = await createAgent({ name: 'a', provider: new AutoModel(), tools: [order, ping] }).run(

@@ -320,7 +320,10 @@ describe('invocation control', () => {
       name: 'stop',
       description: 'stops',
       parameters: {},
-      execute: (_a, ctx) => (ctx.endInvocation(), 'stopping'),
+      execute: (_a, ctx) => {
+        ctx.endInvocation();
+        return 'stopping';
+      },
     });
     const first = createAgent({
       name: 'first',
@@ -342,7 +345,11 @@ describe('invocation control', () => {
       name: 'set',
       description: 'sets',
       parameters: {},
-      execute: (_a, ctx) => (ctx.state.set('temp:scratch', 1), ctx.state.set('kept', 2), 'ok'),
+      execute: (_a, ctx) => {
+        ctx.state.set('temp:scratch', 1);
+        ctx.state.set('kept', 2);
+        return 'ok';
+      },
     });
     const readerModel = scriptedModel([{ text: 'read' }]);
     const writer = createAgent({

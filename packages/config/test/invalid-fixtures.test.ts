@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // The registry `agentctl validate` uses, so fixtures see the names and option shapes a user gets.
 import { defaultRegistry } from '../../cli/src/default-registry.js';
-import { loadProject } from '../src/index.js';
+import { KINDS, loadProject } from '../src/index.js';
 import { RULES } from '../src/rules/index.js';
 
 const base = join(import.meta.dirname, 'fixtures/invalid');
@@ -62,17 +62,7 @@ describe('invalid fixtures', () => {
     for (const rule of RULES) expect(rules).toContain(rule.id);
     for (const rule of ['yaml-syntax', 'unknown-kind', 'unknown-key', 'schema', 'project-file', 'empty-file'])
       expect(rules).toContain(rule);
-    for (const kind of [
-      'project',
-      'agent',
-      'model',
-      'tool',
-      'toolset',
-      'middleware',
-      'memory',
-      'test',
-      'schedule',
-    ])
-      expect(kinds).toContain(kind);
+    // Every kind has a broken fixture: a new kind without one fails here.
+    for (const kind of KINDS) expect(kinds).toContain(kind);
   });
 });

@@ -1,4 +1,5 @@
 import { AgentError } from '../errors.js';
+import { lastResolvers, pendingPromise } from './pending-promise.js';
 
 /** The error a signal was aborted with, as an {@link AgentError}. */
 export function abortError(signal: AbortSignal): AgentError {
@@ -71,14 +72,6 @@ function waitsFor(signal: AbortSignal): Waits {
   return waits;
 }
 
-// The resolvers of the promise just made: one shared executor instead of a closure per wait.
-let madeResolve: (value: never) => void = () => undefined;
-let madeReject: (error: unknown) => void = () => undefined;
-function capture(resolve: (value: never) => void, reject: (error: unknown) => void): void {
-  madeResolve = resolve;
-  madeReject = reject;
-}
-
 // One wait: settles its promise with the work's outcome, or rejects it when the signal aborts.
 // A class: its methods are shared, where closures were made per model call and per tool call.
 class Wait<T> {
@@ -89,9 +82,9 @@ class Wait<T> {
   readonly #waits: Waits;
 
   constructor(signal: AbortSignal, waits: Waits) {
-    this.promise = new Promise<T>(capture);
-    this.#resolve = madeResolve as (value: T) => void;
-    this.#reject = madeReject;
+    this.promise = pendingPromise<T>();
+    this.#resolve = lastResolvers.resolve as (value: T) => void;
+    this.#reject = lastResolvers.reject;
     this.#signal = signal;
     this.#waits = waits;
   }

@@ -1,14 +1,4 @@
-// The resolvers of the promise just made: one shared executor instead of a closure per wait (a
-// reader waits once per burst of events, thousands of times a second under load).
-const captured: { resolve: (value: unknown) => void; reject: (error: unknown) => void } = {
-  resolve: () => undefined,
-  reject: () => undefined,
-};
-
-function capture(resolve: (value: never) => void, reject: (error: unknown) => void): void {
-  captured.resolve = resolve as (value: unknown) => void;
-  captured.reject = reject;
-}
+import { lastResolvers, pendingPromise } from './pending-promise.js';
 
 /**
  * An unbounded queue from one producer to one async-iterating consumer. The loop pushes events
@@ -66,9 +56,10 @@ export class EventChannel<T> implements AsyncIterable<T> {
       if (this.#failure) return Promise.reject(this.#failure.error);
       return Promise.resolve({ value: undefined, done: true });
     }
-    const waiting = new Promise<IteratorResult<T, undefined>>(capture);
-    this.#resolve = captured.resolve as (step: IteratorResult<T, undefined>) => void;
-    this.#reject = captured.reject;
+    // A reader waits once per burst of events: no closure per wait.
+    const waiting = pendingPromise<IteratorResult<T, undefined>>();
+    this.#resolve = lastResolvers.resolve as (step: IteratorResult<T, undefined>) => void;
+    this.#reject = lastResolvers.reject;
     return waiting;
   }
 

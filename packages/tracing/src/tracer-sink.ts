@@ -3,14 +3,16 @@ import {
   type Context,
   ROOT_CONTEXT,
   type Span,
-  type SpanKind,
+  SpanKind,
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import type { SinkSpan, SpanSink } from './span-sink.js';
+import { answerAttributes, type ChatAnswer, type ChatFacts, chatAttributes } from './chat-facts.js';
+import type { ChatSpan, SpanSink, ToolSpan } from './span-sink.js';
+import { type ToolFacts, toolAttributes } from './tool-facts.js';
 
 /** An API span with the context that makes it a parent, made the first time it is one. */
-class ApiSpan implements SinkSpan {
+class ApiSpan implements ChatSpan, ToolSpan {
   readonly span: Span;
   #context: Context | undefined;
 
@@ -35,8 +37,17 @@ class ApiSpan implements SinkSpan {
     this.span.addEvent(name, attributes);
   }
 
-  end(attributes?: Attributes): void {
-    if (attributes) this.span.setAttributes(attributes);
+  end(): void {
+    this.span.end();
+  }
+
+  answer(answer: ChatAnswer): void {
+    this.span.setAttributes(answerAttributes(answer));
+    this.span.end();
+  }
+
+  // The span started when the call was made and ends now; the tracer keeps its own times.
+  endAfter(): void {
     this.span.end();
   }
 }
@@ -58,5 +69,15 @@ export class TracerSink implements SpanSink<ApiSpan> {
     return new ApiSpan(
       this.#tracer.startSpan(name, { kind, attributes }, parent ? parent.context : ROOT_CONTEXT),
     );
+  }
+
+  /** Starts a `chat` span with the request's attributes. */
+  startChat(name: string, facts: ChatFacts, parent: ApiSpan | undefined): ApiSpan {
+    return this.start(name, SpanKind.CLIENT, chatAttributes(facts, undefined), parent);
+  }
+
+  /** Starts an `execute_tool` span now. */
+  startTool(name: string, facts: ToolFacts, _calledAt: number, parent: ApiSpan | undefined): ApiSpan {
+    return this.start(name, SpanKind.INTERNAL, toolAttributes(facts), parent);
   }
 }

@@ -1,7 +1,7 @@
 import { AgentError, toAgentError } from '../errors.js';
 import type { Message, ToolCall } from '../messages.js';
 import type { ChatParams, ModelResponse, ModelSwitch } from '../model.js';
-import { notifyModelCall, observingRuns } from '../run-observer.js';
+import { type ModelCallObservation, notifyModelCall, observingRuns } from '../run-observer.js';
 import { addUsage, type TokenUsage, type UsageStats, usageOfCall } from '../usage.js';
 import { abortable, abortError } from './abortable.js';
 import { windowOf } from './history-window.js';
@@ -84,18 +84,7 @@ function callProvider(ctx: LoopContext, request: ChatParams, started: number): P
         request,
       })
     : undefined;
-  const running = abortable(streamModel(ctx, request, started), ctx.signal);
-  if (!observation) return running;
-  return running.then(
-    (response) => {
-      observation.end(response);
-      return response;
-    },
-    (error: unknown) => {
-      observation.fail(toAgentError(error, 'PROVIDER_ERROR'));
-      throw error;
-    },
-  );
+  return abortable(streamModel(ctx, request, started, observation), ctx.signal);
 }
 
 function countUsage(ctx: LoopContext, usage: UsageStats, model: string, started: number): void {
@@ -118,29 +107,54 @@ function countSwitch(ctx: LoopContext, change: ModelSwitch, started: number): vo
   });
 }
 
-async function streamModel(ctx: LoopContext, request: ChatParams, started: number): Promise<ModelResponse> {
-  for await (const event of ctx.provider.stream(request)) {
-    switch (event.type) {
-      case 'token':
-        if (event.text.length === 0) break;
-        ctx.streamed = true;
-        ctx.emit('text_delta', { text: event.text });
-        ctx.options.onToken?.(event.text);
-        break;
-      case 'fallback':
-        countSwitch(ctx, event, started);
-        break;
-      case 'done':
-        return event.response;
-      case 'error':
-        throw event.error;
-      default:
-        break;
+// The observation, if any, is told the outcome here, inside the call's own frame: a `then` on the
+// call's promise would cost every observed call a promise, two closures and a turn of the queue.
+// A call stopped by its run's signal ends as the provider stops it (every provider honours the
+// signal), with the provider's error.
+async function streamModel(
+  ctx: LoopContext,
+  request: ChatParams,
+  started: number,
+  observation: ModelCallObservation | undefined,
+): Promise<ModelResponse> {
+  try {
+    for await (const event of ctx.provider.stream(request)) {
+      switch (event.type) {
+        case 'token':
+          if (event.text.length === 0) break;
+          ctx.streamed = true;
+          ctx.emit('text_delta', { text: event.text });
+          ctx.options.onToken?.(event.text);
+          break;
+        case 'fallback':
+          countSwitch(ctx, event, started);
+          break;
+        case 'done':
+          if (observation) {
+            try {
+              observation.end(event.response);
+            } catch {
+              // An observer's failure must not change the call it watches.
+            }
+          }
+          return event.response;
+        case 'error':
+          throw event.error;
+        default:
+          break;
+      }
     }
+    throw new AgentError(`model ${request.model} ended its stream without a final response`, 'MODEL_ERROR', {
+      retryable: true,
+    });
+  } catch (error) {
+    try {
+      observation?.fail(toAgentError(ctx.signal.aborted ? abortError(ctx.signal) : error, 'PROVIDER_ERROR'));
+    } catch {
+      // As above.
+    }
+    throw error;
   }
-  throw new AgentError(`model ${request.model} ended its stream without a final response`, 'MODEL_ERROR', {
-    retryable: true,
-  });
 }
 
 // The provider's own list unless a call's arguments are not an object (the common answer costs no copy).

@@ -103,7 +103,7 @@ describe('run observers', () => {
     );
   });
 
-  it('are told a call stopped by its run\'s signal failed as aborted, and an observation that throws changes nothing', async () => {
+  it("are told a call stopped by its run's signal failed as aborted, and an observation that throws changes nothing", async () => {
     // Alone, as tracing usually is: its observation is handed to the call as it is.
     stops.push(
       observeRuns({

@@ -243,12 +243,7 @@ export class TraceObserver implements RunObserver {
     calledAt: number,
   ): void {
     const facts = { toolName: name, callId: id, args: this.recorder?.(args) };
-    const span = this.#sink.startTool(
-      TOOL_NAMES.of(name),
-      facts,
-      calledAt,
-      this.#parentOf(inv, branch),
-    );
+    const span = this.#sink.startTool(TOOL_NAMES.of(name), facts, calledAt, this.#parentOf(inv, branch));
     inv.toolIds.push(id);
     inv.toolSpans.push(span);
   }

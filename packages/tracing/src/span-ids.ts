@@ -26,17 +26,19 @@ function randomHex(length: number): string {
 
 const ZERO_SPAN = '0'.repeat(16);
 const ZERO_TRACE = '0'.repeat(32);
+const ZERO = 48;
 
 /** A random 8-byte span id as 16 lowercase hex digits, never all zeros (W3C Trace Context). */
 export function newSpanId(): string {
   let id = randomHex(16);
-  while (id === ZERO_SPAN) id = randomHex(16);
+  // Compared in full only when it starts with a zero: two different strings compare char by char.
+  while (id.charCodeAt(0) === ZERO && id === ZERO_SPAN) id = randomHex(16);
   return id;
 }
 
 /** A random 16-byte trace id as 32 lowercase hex digits, never all zeros. */
 export function newTraceId(): string {
   let id = randomHex(32);
-  while (id === ZERO_TRACE) id = randomHex(32);
+  while (id.charCodeAt(0) === ZERO && id === ZERO_TRACE) id = randomHex(32);
   return id;
 }

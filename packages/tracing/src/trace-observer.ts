@@ -29,6 +29,9 @@ interface OpenInvocation {
   open: Map<string, SinkSpan[]>;
   /** The latest agent span of each branch, open or ended: the parent of what it handed over to. */
   latest: Map<string, SinkSpan>;
+  /** The parent of the latest branch asked for: a step's model call and tool calls share it. */
+  parentBranch: string | undefined;
+  parent: SinkSpan | undefined;
   /**
    * Open tool calls: ids and spans at the same index. Arrays rather than a Map: a step opens and
    * closes one call, and a Map that goes from one entry to none reallocates its table every time.
@@ -140,6 +143,7 @@ export class TraceObserver implements RunObserver {
         this.#startAgent(inv, event.agent, event.branch);
         break;
       case 'agent_end':
+        inv.parentBranch = undefined;
         inv.open.get(event.branch)?.pop()?.end();
         break;
       case 'transfer':
@@ -202,6 +206,8 @@ export class TraceObserver implements RunObserver {
       info,
       open: new Map(),
       latest: new Map(),
+      parentBranch: undefined,
+      parent: undefined,
       toolIds: [],
       toolSpans: [],
     });
@@ -228,6 +234,7 @@ export class TraceObserver implements RunObserver {
       attributes,
       above ?? inv.span,
     );
+    inv.parentBranch = undefined;
     const stack = inv.open.get(branch);
     if (stack) stack.push(span);
     else inv.open.set(branch, [span]);
@@ -310,7 +317,11 @@ export class TraceObserver implements RunObserver {
   }
 
   #parentOf(inv: OpenInvocation, branch: string): SinkSpan {
-    return this.#agentSpan(inv, branch) ?? inv.span;
+    if (inv.parentBranch === branch) return inv.parent as SinkSpan;
+    const parent = this.#agentSpan(inv, branch) ?? inv.span;
+    inv.parentBranch = branch;
+    inv.parent = parent;
+    return parent;
   }
 
   // An agent tool's child invocation starts under the call that runs it, in the caller's session.

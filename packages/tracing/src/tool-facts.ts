@@ -11,11 +11,12 @@ export interface ToolFacts {
 
 /** The attributes of an `execute_tool` span. */
 export function toolAttributes(facts: ToolFacts): Attributes {
+  // Keys written out, as in chat spans (a literal with computed keys costs more to make).
   const attributes: Attributes = {
-    [GEN_AI.operation]: 'execute_tool',
-    [GEN_AI.toolName]: facts.toolName,
-    [GEN_AI.toolCallId]: facts.callId,
-    [GEN_AI.toolType]: 'function',
+    'gen_ai.operation.name': 'execute_tool',
+    'gen_ai.tool.name': facts.toolName,
+    'gen_ai.tool.call.id': facts.callId,
+    'gen_ai.tool.type': 'function',
   };
   if (facts.args !== undefined) attributes[GEN_AI.toolArguments] = facts.args;
   return attributes;

@@ -189,11 +189,12 @@ export class TraceObserver implements RunObserver {
 
   #startInvocation(info: ObservedInvocation): void {
     const caller = info.parent && this.#toolSpan(info.parent.sessionId, info.parent.callId);
+    // Keys written out, as in every span's attributes (a literal with computed keys costs more).
     const attributes: Attributes = {
-      [GEN_AI.agentName]: info.agent.name,
-      [GEN_AI.conversationId]: info.sessionId,
-      [AGENTCTL.invocationId]: info.invocationId,
-      [AGENTCTL.sessionId]: info.sessionId,
+      'gen_ai.agent.name': info.agent.name,
+      'gen_ai.conversation.id': info.sessionId,
+      'agentctl.invocation.id': info.invocationId,
+      'agentctl.session.id': info.sessionId,
     };
     const span = this.#sink.start(
       spanNames('invocation').of(info.agent.name),
@@ -218,11 +219,11 @@ export class TraceObserver implements RunObserver {
     const type = agent?.type ?? 'llm';
     const operation = WORKFLOW_TYPES.has(type) ? 'invoke_workflow' : 'invoke_agent';
     const attributes: Attributes = {
-      [GEN_AI.operation]: operation,
-      [GEN_AI.agentName]: name,
-      [GEN_AI.conversationId]: inv.info.sessionId,
-      [AGENTCTL.agentType]: type,
-      [AGENTCTL.branch]: branch,
+      'gen_ai.operation.name': operation,
+      'gen_ai.agent.name': name,
+      'gen_ai.conversation.id': inv.info.sessionId,
+      'agentctl.agent.type': type,
+      'agentctl.branch': branch,
     };
     if (agent?.description) attributes[GEN_AI.agentDescription] = agent.description;
     // A sub-agent, a workflow step or a transfer target sits under the agent of the enclosing branch.
@@ -292,10 +293,14 @@ export class TraceObserver implements RunObserver {
       if (inv.error) this.fail(span, inv.error);
       span.end();
     }
-    const open = [...inv.open.values()].flat().reverse();
-    for (const span of open) {
-      if (inv.error) this.fail(span, inv.error);
-      span.end();
+    // Agents that ended have left their stacks empty: only a failed run has spans to end here.
+    const open: SinkSpan[] = [];
+    for (const stack of inv.open.values()) if (stack.length > 0) open.push(...stack);
+    if (open.length > 0) {
+      for (const span of open.reverse()) {
+        if (inv.error) this.fail(span, inv.error);
+        span.end();
+      }
     }
     inv.span.setAttribute(AGENTCTL.status, status);
     inv.span.setAttribute(AGENTCTL.totalInputTokens, usage.inputTokens);

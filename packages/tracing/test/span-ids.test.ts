@@ -19,15 +19,16 @@ describe('span and trace ids', () => {
   });
 
   it('is never all zeros, even when the random source gives zeros', () => {
-    // A pool is 1,024 random words (512 span ids): the next refill gets zeros only, and every zero
-    // id cut from it is skipped; the refill after it is random again.
+    // A pool (512 span ids) is seeded with four words from Math.random: the next refill is seeded
+    // with zeros only, so every digit of it is a zero, and every id cut from it is skipped; the
+    // refill after it is random again.
     const random = Math.random;
     let zeros = 0;
     vi.spyOn(Math, 'random').mockImplementation(() => (zeros-- > 0 ? 0 : random()));
-    zeros = 1024;
+    zeros = 4;
     const spans = Array.from({ length: 600 }, newSpanId);
     expect(zeros).toBeLessThan(0);
-    zeros = 1024;
+    zeros = 4;
     const traces = Array.from({ length: 300 }, newTraceId);
     expect(zeros).toBeLessThan(0);
     for (const id of traces) expect(id).not.toMatch(/^0+$/);

@@ -4,27 +4,13 @@ import { type RecordTarget, SpanRecord } from './span-record.js';
 import type { ChatSpan } from './span-sink.js';
 
 /**
- * The record of a `chat` span, which is its own facts and, once answered, its own answer: a span
- * waits for its batch as one object, and its attributes are made when they are read.
+ * The record of a `chat` span: the request's facts and, once answered, the answer's, each the object
+ * the observer read them into, made attributes when read. Two fields rather than one per fact: every
+ * field a record defines is a store when it is made, and the facts objects are made anyway.
  */
-export class ChatRecord extends SpanRecord implements ChatSpan, ChatFacts, ChatAnswer {
-  readonly provider: string;
-  readonly requestModel: string;
-  readonly agent: string;
-  readonly conversationId: string | undefined;
-  readonly temperature: number | undefined;
-  readonly topP: number | undefined;
-  readonly maxTokens: number | undefined;
-  readonly system: string | undefined;
-  readonly input: string | undefined;
-  #answered = false;
-  responseModel = '';
-  finishReason = '';
-  inputTokens = 0;
-  outputTokens = 0;
-  cacheReadTokens = 0;
-  cacheWriteTokens = 0;
-  output: string | undefined = undefined;
+export class ChatRecord extends SpanRecord implements ChatSpan {
+  readonly #facts: ChatFacts;
+  #answer: ChatAnswer | undefined;
 
   constructor(
     target: RecordTarget,
@@ -35,32 +21,17 @@ export class ChatRecord extends SpanRecord implements ChatSpan, ChatFacts, ChatA
     parent: SpanContext | undefined,
   ) {
     super(target, name, SpanKind.CLIENT, traceId, spanId, parent);
-    this.provider = facts.provider;
-    this.requestModel = facts.requestModel;
-    this.agent = facts.agent;
-    this.conversationId = facts.conversationId;
-    this.temperature = facts.temperature;
-    this.topP = facts.topP;
-    this.maxTokens = facts.maxTokens;
-    this.system = facts.system;
-    this.input = facts.input;
+    this.#facts = facts;
   }
 
   protected ownAttributes(): Attributes {
-    return chatAttributes(this, this.#answered ? this : undefined);
+    return chatAttributes(this.#facts, this.#answer);
   }
 
   /** Records the model's answer and ends the span. */
   answer(answer: ChatAnswer): void {
     if (this.ended) return;
-    this.#answered = true;
-    this.responseModel = answer.responseModel;
-    this.finishReason = answer.finishReason;
-    this.inputTokens = answer.inputTokens;
-    this.outputTokens = answer.outputTokens;
-    this.cacheReadTokens = answer.cacheReadTokens;
-    this.cacheWriteTokens = answer.cacheWriteTokens;
-    this.output = answer.output;
+    this.#answer = answer;
     this.end();
   }
 }

@@ -29,7 +29,8 @@ const NONE: never[] = Object.freeze([]) as never[];
 // `performance` imported rather than the global one, which Node defines as a lazy getter: read on
 // every clock reading, twice per span.
 // The clock of the SDK's spans: the time origin plus the monotonic clock, as [seconds, nanoseconds].
-const ORIGIN_MS = performance.timeOrigin;
+/** The time origin in epoch milliseconds, read once (`performance.timeOrigin` is a getter). */
+export const ORIGIN_MS = performance.timeOrigin;
 const ORIGIN_S = Math.trunc(ORIGIN_MS / 1000);
 const ORIGIN_NS = Math.round((ORIGIN_MS - ORIGIN_S * 1000) * 1e6);
 

@@ -121,17 +121,3 @@ export function chatAttributes(facts: ChatFacts, answer: ChatAnswer | undefined)
   if (answer?.output !== undefined) attributes[GEN_AI.outputMessages] = answer.output;
   return attributes;
 }
-
-/** The attributes a `chat` span ends with: what the answer tells. */
-export function answerAttributes(answer: ChatAnswer): Attributes {
-  const attributes: Attributes = {
-    'gen_ai.response.model': answer.responseModel,
-    'gen_ai.response.finish_reasons': finishReasons(answer.finishReason),
-    'gen_ai.usage.input_tokens': answer.inputTokens,
-    'gen_ai.usage.output_tokens': answer.outputTokens,
-    'gen_ai.usage.cache_read.input_tokens': answer.cacheReadTokens,
-    'gen_ai.usage.cache_creation.input_tokens': answer.cacheWriteTokens,
-  };
-  if (answer.output !== undefined) attributes[GEN_AI.outputMessages] = answer.output;
-  return attributes;
-}

@@ -7,17 +7,20 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import { answerAttributes, type ChatAnswer, type ChatFacts, chatAttributes } from './chat-facts.js';
+import { type ChatAnswer, type ChatFacts, chatAttributes } from './chat-facts.js';
 import type { ChatSpan, SpanSink, ToolSpan } from './span-sink.js';
 import { type ToolFacts, toolAttributes } from './tool-facts.js';
 
 /** An API span with the context that makes it a parent, made the first time it is one. */
 class ApiSpan implements ChatSpan, ToolSpan {
   readonly span: Span;
+  /** A chat span's request facts, which its answer's attributes are made with. */
+  readonly #chat: ChatFacts | undefined;
   #context: Context | undefined;
 
-  constructor(span: Span) {
+  constructor(span: Span, chat?: ChatFacts) {
     this.span = span;
+    this.#chat = chat;
   }
 
   get context(): Context {
@@ -41,8 +44,9 @@ class ApiSpan implements ChatSpan, ToolSpan {
     this.span.end();
   }
 
+  // The request's attributes are set again with the answer's: the same values, one way to make them.
   answer(answer: ChatAnswer): void {
-    this.span.setAttributes(answerAttributes(answer));
+    if (this.#chat) this.span.setAttributes(chatAttributes(this.#chat, answer));
     this.span.end();
   }
 
@@ -73,7 +77,9 @@ export class TracerSink implements SpanSink<ApiSpan> {
 
   /** Starts a `chat` span with the request's attributes. */
   startChat(name: string, facts: ChatFacts, parent: ApiSpan | undefined): ApiSpan {
-    return this.start(name, SpanKind.CLIENT, chatAttributes(facts, undefined), parent);
+    const attributes = chatAttributes(facts, undefined);
+    const context = parent ? parent.context : ROOT_CONTEXT;
+    return new ApiSpan(this.#tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, context), facts);
   }
 
   /** Starts an `execute_tool` span now. */

@@ -128,7 +128,9 @@ function runChild(keepKiB, allocKiB) {
 
 async function main() {
   const byPoint = POINTS.map(() => []);
-  for (let r = 0; r < ROUNDS; r++) POINTS.forEach(([k, a], i) => byPoint[i].push(runChild(k, a)));
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const [i, [k, a]] of POINTS.entries()) byPoint[i].push(runChild(k, a));
+  }
   const med = (list, f, d = 1) => round(median(list.map(f)), d);
   const spreadOf = (list, f) => {
     const v = list.map(f);

@@ -43,7 +43,8 @@ export function deadline(
   options: DeadlineOptions = {},
 ): Deadline {
   if (ms === undefined || !Number.isFinite(ms)) return outer ? new Untimed(outer) : NOTHING;
-  return new TimedDeadline(outer, ms, reason, options.startWhenUsed === true);
+  const since = options.startWhenUsed === true ? (options.startedAt ?? performance.now()) : undefined;
+  return new TimedDeadline(outer, ms, reason, since);
 }
 
 // No time limit: the outer signal as it is. A class, since every agent run of an invocation makes
@@ -72,6 +73,8 @@ export interface DeadlineOptions {
    * creation): work that finishes synchronously never makes a timer. `expired` stays false until then.
    */
   startWhenUsed?: boolean;
+  /** With `startWhenUsed`: the `performance.now()` reading the time counts from (default: now). */
+  startedAt?: number;
 }
 
 // A class: a run makes one per tool call, and the signal's controller and listener only on demand.
@@ -88,11 +91,12 @@ class TimedDeadline implements Deadline {
   // Set while the timer waits to be started on first use: when the time started counting.
   #since: number | undefined;
 
-  constructor(outer: AbortSignal | undefined, ms: number, reason: () => unknown, startWhenUsed: boolean) {
+  // `since` is set when the timer waits for first use: when the time started counting.
+  constructor(outer: AbortSignal | undefined, ms: number, reason: () => unknown, since: number | undefined) {
     this.#outer = outer;
     this.#ms = Math.max(0, ms);
     this.#reason = reason;
-    if (startWhenUsed) this.#since = performance.now();
+    if (since !== undefined) this.#since = since;
     else this.restart();
   }
 

@@ -202,7 +202,7 @@ export class InvocationContext {
     const id = shared.idPrefix + shared.seq++;
     const event = eventOf(id, shared.invocationId, this.branch, author, Date.now(), type, payload);
     if (stateDelta) this.#applyState(event, stateDelta);
-    if (event.type === 'usage') this.#countUsage(event.usage);
+    if (type === 'usage') this.#countUsage((payload as EventPayloads['usage']).usage);
     this.record(event);
     return event;
   }

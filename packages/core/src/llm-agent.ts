@@ -7,6 +7,7 @@ import { controlTools, transferTargets } from './invocation/control-tools.js';
 import type { InvocationContext } from './invocation/invocation-context.js';
 import { InvocationLoop, type LoopFields } from './invocation/invocation-loop.js';
 import type { AgentRun } from './loop/agent-run.js';
+import { keptShapes } from './loop/kept-shapes.js';
 import { type LoopContext, NO_DECISIONS, review } from './loop/loop-context.js';
 import { runLoop } from './loop/run-loop.js';
 import { schemaValidator } from './loop/schema-validator.js';
@@ -118,6 +119,7 @@ export class LlmAgent implements Agent {
             });
           });
     const loop = new InvocationLoop(ctx, innerDecisions);
+    keptShapes.loop = loop;
     this.#fill(loop, {
       invocationId: ctx.invocationId,
       branch: ctx.branch,

@@ -5,6 +5,7 @@ import { notifyModelCall, observingRuns } from '../run-observer.js';
 import { addUsage, type TokenUsage, type UsageStats, usageOfCall } from '../usage.js';
 import { abortError, type Wait, waitOn } from './abortable.js';
 import { windowOf } from './history-window.js';
+import { keptShapes } from './kept-shapes.js';
 import { action, type LoopContext, review } from './loop-context.js';
 import { ensureToolResultsComplete, findPairingProblem } from './tool-pairing.js';
 
@@ -23,7 +24,9 @@ export function modelTurn(ctx: LoopContext): Promise<Message> {
   const started = Date.now();
   const wait = waitOn<Message>(ctx.signal);
   if (!wait) return Promise.reject(abortError(ctx.signal));
-  void streamModel(ctx, request, started, new DirectTurn(ctx, request, started, wait));
+  const turn = new DirectTurn(ctx, request, started, wait);
+  keptShapes.turn = turn;
+  void streamModel(ctx, request, started, turn);
   return wait.promise;
 }
 

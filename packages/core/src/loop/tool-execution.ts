@@ -7,6 +7,7 @@ import type { ToolOutcome } from '../middleware/types.js';
 import { type Deadline, deadline } from '../timing/deadline.js';
 import type { AnyTool } from '../tool.js';
 import { abortable, abortError } from './abortable.js';
+import { keptShapes } from './kept-shapes.js';
 import { action, type LoopContext, review } from './loop-context.js';
 import { compiledValidator, type SchemaCheck, schemaValidator } from './schema-validator.js';
 import { InputRequest, PauseRequest, ToolCallContext } from './tool-call-context.js';
@@ -365,6 +366,7 @@ function execute(
   given: AbortSignal | undefined,
 ): Outcome {
   const context = new ToolCallContext(ctx, call.id, limit, given);
+  keptShapes.call = context;
   try {
     const watched = given ?? ctx.signal;
     // A run cancelled before the call starts never starts it (a child process would outlive the run).

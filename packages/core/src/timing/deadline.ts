@@ -1,3 +1,5 @@
+import { keptShapes } from '../loop/kept-shapes.js';
+
 /** A signal that aborts with an outer signal or when its time is up, and the means to stop its timer. */
 export interface Deadline {
   /** Aborts with the outer signal's reason, or with the deadline's reason once `ms` have passed. */
@@ -42,7 +44,12 @@ export function deadline(
   reason: () => unknown,
   options: DeadlineOptions = {},
 ): Deadline {
-  if (ms === undefined || !Number.isFinite(ms)) return outer ? new Untimed(outer) : NOTHING;
+  if (ms === undefined || !Number.isFinite(ms)) {
+    if (!outer) return NOTHING;
+    const untimed = new Untimed(outer);
+    keptShapes.deadline = untimed;
+    return untimed;
+  }
   const since = options.startWhenUsed === true ? (options.startedAt ?? performance.now()) : undefined;
   return new TimedDeadline(outer, ms, reason, since);
 }

@@ -1,7 +1,7 @@
 // Runs every benchmark in bench/*.js, each in its own child process (so one's heap and RSS do not
 // colour another's), then prints one table of their figures and writes bench/results/summary.json.
 //   pnpm bench                      every benchmark (build first: npx tsc -b)
-//   node bench/run.js core-loop     only the named ones
+//   node bench/run.js core-loop     only the named ones (instructions runs only when named)
 //   node bench/run.js --verbose     also show each benchmark's own output as it runs
 // A benchmark's figures come from bench/results/<name>.json: its `summary` rows when it writes
 // them, otherwise an adapter below that knows its format.
@@ -68,10 +68,12 @@ function rowsOf(name, startedAt) {
 const args = process.argv.slice(2);
 const verbose = args.includes('--verbose');
 const only = args.filter((a) => !a.startsWith('--'));
+// Run only when named: minutes under valgrind.
+const ON_REQUEST = new Set(['instructions']);
 const files = readdirSync(here)
   .filter((f) => f.endsWith('.js') && f !== 'run.js')
   .map((f) => basename(f, '.js'))
-  .filter((name) => only.length === 0 || only.includes(name))
+  .filter((name) => (only.length === 0 ? !ON_REQUEST.has(name) : only.includes(name)))
   .sort();
 if (!existsSync(`${repo}packages/core/dist/index.js`)) {
   console.error('the packages are not built: run `npx tsc -b` (or `pnpm build`) first');

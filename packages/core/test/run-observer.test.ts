@@ -4,6 +4,7 @@ import {
   agentTool,
   createAgent,
   InMemorySessionStore,
+  type ModelProvider,
   type ObservedInvocation,
   type ObservedModelCall,
   observeRuns,
@@ -100,6 +101,45 @@ describe('run observers', () => {
     expect(seen.events.map((s) => s.event.type)).toEqual(
       expect.arrayContaining(['run_start', 'agent_start', 'error', 'run_end']),
     );
+  });
+
+  it("are told a call stopped by its run's signal failed as aborted, and an observation that throws changes nothing", async () => {
+    // Alone, as tracing usually is: its observation is handed to the call as it is.
+    stops.push(
+      observeRuns({
+        modelCall: () => ({
+          end: () => {
+            throw new Error('observer bug');
+          },
+          fail: () => {
+            throw new Error('observer bug');
+          },
+        }),
+      }),
+    );
+    const answered = createAgent({ name: 'fine', provider: scriptedModel([{ text: 'ok' }]) });
+    expect((await new Runner({ agent: answered }).run({ input: 'hi' }).invocation).output).toBe('ok');
+    for (const stop of stops.splice(0)) stop();
+    const seen = watch();
+    // A provider that answers only when its request's signal stops it.
+    const hanging: ModelProvider = {
+      name: 'hanging',
+      chat: () => Promise.reject(new Error('unused')),
+      async *stream(params) {
+        await new Promise((_, reject) =>
+          params.signal?.addEventListener('abort', () => reject(new Error('stream closed'))),
+        );
+        yield { type: 'token', text: 'never' };
+      },
+    };
+    const controller = new AbortController();
+    const run = new Runner({ agent: createAgent({ name: 'slow', provider: hanging }) }).run({
+      input: 'hi',
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(), 20);
+    await expect(run.invocation).rejects.toMatchObject({ code: 'ABORTED' });
+    await expect.poll(() => seen.calls.map((c) => c.outcome)).toEqual(['fail:ABORTED']);
   });
 
   it('cost nothing once removed: a run after the last one is removed is not observed', async () => {

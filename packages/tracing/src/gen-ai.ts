@@ -49,7 +49,15 @@ const PROVIDERS: ReadonlyMap<string, string> = new Map([
   ['google', 'gcp.gen_ai'],
 ]);
 
+// A process mostly calls one provider: the latest answer is kept at hand.
+let lastProvider = '';
+let lastName = '';
+
 /** The `gen_ai.provider.name` of an agentctl provider. */
 export function providerName(name: string): string {
-  return PROVIDERS.get(name) ?? name;
+  if (name !== lastProvider) {
+    lastProvider = name;
+    lastName = PROVIDERS.get(name) ?? name;
+  }
+  return lastName;
 }

@@ -1,15 +1,22 @@
-import { type Attributes, ROOT_CONTEXT, SamplingDecision, type SpanKind } from '@opentelemetry/api';
+import { type Attributes, ROOT_CONTEXT, SamplingDecision, SpanKind } from '@opentelemetry/api';
 import type { Sampler } from '@opentelemetry/sdk-trace-base';
+import { AttributesRecord } from './attributes-record.js';
+import { type ChatFacts, chatAttributes } from './chat-facts.js';
+import { ChatRecord } from './chat-record.js';
 import { newSpanId, newTraceId } from './span-ids.js';
-import { type RecordTarget, SpanRecord } from './span-record.js';
-import type { SinkSpan, SpanSink } from './span-sink.js';
+import type { RecordTarget, SpanRecord } from './span-record.js';
+import type { ChatSpan, SpanSink, ToolSpan } from './span-sink.js';
+import { type ToolFacts, toolAttributes } from './tool-facts.js';
+import { ToolRecord } from './tool-record.js';
 
 /** Stands for every span of a sampled-out trace: nothing is recorded, its children neither. */
-const UNSAMPLED: SinkSpan = {
+const UNSAMPLED: ChatSpan & ToolSpan = {
   setAttribute: () => undefined,
   setStatus: () => undefined,
   addEvent: () => undefined,
   end: () => undefined,
+  answer: () => undefined,
+  endAfter: () => undefined,
 };
 
 type Made = SpanRecord | typeof UNSAMPLED;
@@ -33,13 +40,44 @@ export class RecordSink implements SpanSink<Made> {
 
   /** Starts a record under `parent`, or a new trace when there is none (sampled at its root). */
   start(name: string, kind: SpanKind, attributes: Attributes, parent: Made | undefined): Made {
-    if (parent instanceof SpanRecord) {
-      return new SpanRecord(this.#target, name, kind, attributes, parent.traceId, newSpanId(), parent);
-    }
-    if (parent) return UNSAMPLED;
+    const traceId = parent === undefined ? this.#sampledRoot(name, kind, attributes) : traceOf(parent);
+    if (traceId === undefined) return UNSAMPLED;
+    return new AttributesRecord(this.#target, name, kind, attributes, traceId, newSpanId(), recordOf(parent));
+  }
+
+  /** Starts the record of a `chat` span. */
+  startChat(name: string, facts: ChatFacts, parent: Made | undefined): Made & ChatSpan {
+    const traceId =
+      parent === undefined
+        ? this.#sampledRoot(name, SpanKind.CLIENT, chatAttributes(facts, undefined))
+        : traceOf(parent);
+    if (traceId === undefined) return UNSAMPLED;
+    return new ChatRecord(this.#target, name, facts, traceId, newSpanId(), recordOf(parent));
+  }
+
+  /** Starts the record of an `execute_tool` span. */
+  startTool(name: string, facts: ToolFacts, calledAt: number, parent: Made | undefined): Made & ToolSpan {
+    const traceId =
+      parent === undefined
+        ? this.#sampledRoot(name, SpanKind.INTERNAL, toolAttributes(facts))
+        : traceOf(parent);
+    if (traceId === undefined) return UNSAMPLED;
+    return new ToolRecord(this.#target, name, facts, calledAt, traceId, newSpanId(), recordOf(parent));
+  }
+
+  // A new trace's id when the sampler records it (a root's attributes are shown to the sampler).
+  #sampledRoot(name: string, kind: SpanKind, attributes: Attributes): string | undefined {
     const traceId = newTraceId();
     const decision = this.#sampler.shouldSample(ROOT_CONTEXT, traceId, name, kind, attributes, []).decision;
-    if (decision !== SamplingDecision.RECORD_AND_SAMPLED) return UNSAMPLED;
-    return new SpanRecord(this.#target, name, kind, attributes, traceId, newSpanId(), undefined);
+    return decision === SamplingDecision.RECORD_AND_SAMPLED ? traceId : undefined;
   }
+}
+
+// The trace of a child: its parent's (none for a child of a sampled-out span).
+function traceOf(parent: Made): string | undefined {
+  return parent === UNSAMPLED ? undefined : (parent as SpanRecord).traceId;
+}
+
+function recordOf(parent: Made | undefined): SpanRecord | undefined {
+  return parent === UNSAMPLED ? undefined : (parent as SpanRecord | undefined);
 }

@@ -29,7 +29,8 @@ const NONE: never[] = Object.freeze([]) as never[];
 // `performance` imported rather than the global one, which Node defines as a lazy getter: read on
 // every clock reading, twice per span.
 // The clock of the SDK's spans: the time origin plus the monotonic clock, as [seconds, nanoseconds].
-const ORIGIN_MS = performance.timeOrigin;
+/** The time origin in epoch milliseconds, read once (`performance.timeOrigin` is a getter). */
+export const ORIGIN_MS = performance.timeOrigin;
 const ORIGIN_S = Math.trunc(ORIGIN_MS / 1000);
 const ORIGIN_NS = Math.round((ORIGIN_MS - ORIGIN_S * 1000) * 1e6);
 
@@ -54,13 +55,14 @@ function hrDuration(ms: number): HrTime {
 }
 
 /**
- * A span record in the SDK's `ReadableSpan` shape, made by agentctl's own tracing: the attributes
- * are the object it was started with (agentctl's observer only sets strings, numbers and string
- * arrays, so nothing needs the SDK's per-attribute checks), the parent is set explicitly, and
- * `end()` hands it to the SDK's span processor once. The record is its own span context (it has
- * the trace id, span id and flags), which saves an object per span.
+ * A span record in the SDK's `ReadableSpan` shape, made by agentctl's own tracing: the parent is set
+ * explicitly, and `end()` hands it to the SDK's span processor once. The record is its own span
+ * context (it has the trace id, span id and flags), which saves an object per span. What it records
+ * is kept as the facts it was given and made into attributes only when they are read, by the
+ * exporter (one object, made once and short-lived, rather than one kept from the span's start and
+ * grown at its end); each kind of span says how, in `ownAttributes`.
  */
-export class SpanRecord implements ReadableSpan, SinkSpan, SpanContext {
+export abstract class SpanRecord implements ReadableSpan, SinkSpan, SpanContext {
   readonly name: string;
   readonly kind: SpanKind;
   readonly traceId: string;
@@ -72,26 +74,27 @@ export class SpanRecord implements ReadableSpan, SinkSpan, SpanContext {
   // holds is copied by every young-generation collection it survives. The two clock readings are
   // kept as they are read; the [seconds, nanoseconds] pairs are made when the exporter reads them.
   readonly #target: RecordTarget;
-  readonly #attributes: Attributes;
-  // What the span ended with, kept apart until read: merged once, by the exporter's first read.
-  #endedWith: Attributes | undefined;
+  // Attributes set one by one (errors, statuses, totals), merged into the built ones.
+  #set: Attributes | undefined;
+  #built: Attributes | undefined;
   readonly #epoch: Epoch;
-  readonly #started: number;
+  #started: number;
   #ended = -1;
 
+  /** `startedMs` is the start in milliseconds since the time origin (default: now). */
   constructor(
     target: RecordTarget,
     name: string,
     kind: SpanKind,
-    attributes: Attributes,
     traceId: string,
     spanId: string,
     parent: SpanContext | undefined,
+    startedMs: number = performance.now(),
   ) {
-    let started = Math.round((performance.now() - epoch.ms) * 1000);
+    let started = Math.round((startedMs - epoch.ms) * 1000);
     if (started > EPOCH_US) {
       epoch = { ms: performance.now() };
-      started = 0;
+      started = Math.round((startedMs - epoch.ms) * 1000);
     }
     this.#epoch = epoch;
     this.#started = started;
@@ -99,19 +102,20 @@ export class SpanRecord implements ReadableSpan, SinkSpan, SpanContext {
     this.kind = kind;
     this.traceId = traceId;
     this.spanId = spanId;
-    this.#attributes = attributes;
     this.parentSpanContext = parent;
     this.#target = target;
   }
 
-  /** The attributes it started with, plus those it ended with. */
+  /** What this kind of span records, as a new attributes object. */
+  protected abstract ownAttributes(): Attributes;
+
+  /** What the span records and what was set on it (made once, when read after the end). */
   get attributes(): Attributes {
-    const endedWith = this.#endedWith;
-    if (endedWith !== undefined) {
-      this.#endedWith = undefined;
-      Object.assign(this.#attributes, endedWith);
-    }
-    return this.#attributes;
+    if (this.#built !== undefined) return this.#built;
+    const attributes = this.ownAttributes();
+    if (this.#set !== undefined) Object.assign(attributes, this.#set);
+    if (this.#ended !== -1) this.#built = attributes;
+    return attributes;
   }
 
   get traceFlags(): number {
@@ -165,27 +169,40 @@ export class SpanRecord implements ReadableSpan, SinkSpan, SpanContext {
   }
 
   setAttribute(key: string, value: AttributeValue): this {
-    if (!this.ended) this.#attributes[key] = value;
+    if (this.#ended !== -1) return this;
+    this.#set ??= {};
+    this.#set[key] = value;
     return this;
   }
 
   setStatus(status: SpanStatus): this {
-    if (!this.ended) this.status = status;
+    if (this.#ended === -1) this.status = status;
     return this;
   }
 
   addEvent(name: string, attributes: Attributes): this {
-    if (this.ended) return this;
+    if (this.#ended !== -1) return this;
     if (this.events === NONE) this.events = [];
     this.events.push({ name, attributes, time: hrTimeAt(performance.now()), droppedAttributesCount: 0 });
     return this;
   }
 
-  /** Reads the clock and hands the record, with `attributes` added, to the span processor (once). */
-  end(attributes?: Attributes): void {
+  /** Reads the clock and hands the record to the span processor (once). */
+  end(): void {
     if (this.#ended !== -1) return;
     this.#ended = Math.round((performance.now() - this.#epoch.ms) * 1000);
-    this.#endedWith = attributes;
+    this.#target.processor.onEnd(this);
+  }
+
+  /**
+   * Ends the record now, as having started `durationMs` before: for a span whose start is best
+   * known at its end (a tool call, timed by the runtime), which saves a clock reading at its start.
+   */
+  endAfter(durationMs: number): void {
+    if (this.#ended !== -1) return;
+    const ended = Math.round((performance.now() - this.#epoch.ms) * 1000);
+    this.#ended = ended;
+    this.#started = ended - Math.round(durationMs * 1000);
     this.#target.processor.onEnd(this);
   }
 }

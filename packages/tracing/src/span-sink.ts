@@ -1,4 +1,6 @@
 import type { Attributes, AttributeValue, SpanKind, SpanStatus } from '@opentelemetry/api';
+import type { ChatAnswer, ChatFacts } from './chat-facts.js';
+import type { ToolFacts } from './tool-facts.js';
 
 /** What {@link TraceObserver} does to a span once started: the part of the API's `Span` it uses. */
 export interface SinkSpan {
@@ -8,19 +10,33 @@ export interface SinkSpan {
   setStatus(status: SpanStatus): unknown;
   /** Records a named event at the current time. */
   addEvent(name: string, attributes: Attributes): unknown;
-  /**
-   * Ends the span, first adding `attributes` when given (what is known only at its end, in one
-   * object rather than one call per attribute): from then on it is the processor's.
-   */
-  end(attributes?: Attributes): void;
+  /** Ends the span: from then on it is the processor's. */
+  end(): void;
+}
+
+/** A `chat` span, which ends with the model's answer (or, failed, with `end`). */
+export interface ChatSpan extends SinkSpan {
+  /** Records the answer and ends the span. */
+  answer(answer: ChatAnswer): void;
+}
+
+/** An `execute_tool` span, which ends with the call's duration as the runtime timed it. */
+export interface ToolSpan extends SinkSpan {
+  /** Ends the span as a call that ran `durationMs` up to now. */
+  endAfter(durationMs: number): void;
 }
 
 /**
  * Where {@link TraceObserver} starts its spans: an OpenTelemetry `Tracer` (through `startSpan`) or
- * agentctl's own span records fed to an SDK span processor. The attributes object is the span's
- * to keep; the parent is a span this sink started (undefined: a new trace).
+ * agentctl's own span records fed to an SDK span processor. The parent is a span this sink started
+ * (undefined: a new trace). Chat and tool spans, a run's many, are given their facts rather than
+ * attributes: a sink makes the attributes when it needs them.
  */
 export interface SpanSink<S extends SinkSpan = SinkSpan> {
-  /** Starts a span under `parent` with these attributes. */
+  /** Starts a span under `parent` with these attributes (the span's to keep). */
   start(name: string, kind: SpanKind, attributes: Attributes, parent: S | undefined): S;
+  /** Starts a `chat` span for a model call. */
+  startChat(name: string, facts: ChatFacts, parent: S | undefined): S & ChatSpan;
+  /** Starts an `execute_tool` span for a call made at `calledAt` (epoch milliseconds). */
+  startTool(name: string, facts: ToolFacts, calledAt: number, parent: S | undefined): S & ToolSpan;
 }

@@ -9,9 +9,9 @@ import {
   type RunObserver,
 } from '@agentctl/core';
 import { type Attributes, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
-import { AGENTCTL, GEN_AI, providerName } from './gen-ai.js';
-import { inputMessages, outputMessages, systemInstructions } from './message-parts.js';
-import type { SinkSpan, SpanSink } from './span-sink.js';
+import { type ContentRecorder, chatAnswer, chatFacts } from './chat-facts.js';
+import { AGENTCTL, GEN_AI } from './gen-ai.js';
+import type { ChatSpan, SinkSpan, SpanSink, ToolSpan } from './span-sink.js';
 import { TracerSink } from './tracer-sink.js';
 
 /** Options of a {@link TraceObserver}. */
@@ -29,68 +29,70 @@ interface OpenInvocation {
   open: Map<string, SinkSpan[]>;
   /** The latest agent span of each branch, open or ended: the parent of what it handed over to. */
   latest: Map<string, SinkSpan>;
-  tools: Map<string, SinkSpan>;
+  /** The parent of the latest branch asked for: a step's model call and tool calls share it. */
+  parentBranch: string | undefined;
+  parent: SinkSpan | undefined;
+  /**
+   * Open tool calls: ids and spans at the same index. Arrays rather than a Map: a step opens and
+   * closes one call, and a Map that goes from one entry to none reallocates its table every time.
+   */
+  toolIds: string[];
+  toolSpans: ToolSpan[];
   error?: { code: string; message: string };
 }
 
 // A project has a few span names (an operation and a model, tool or agent name): each is made once
-// rather than per span. Bounded, as tool names come from the model.
-const NAMES = new Map<string, Map<string, string>>();
-function spanName(operation: string, subject: string): string {
-  let names = NAMES.get(operation);
-  if (!names) {
-    names = new Map();
-    NAMES.set(operation, names);
+// rather than per span, and the latest one of an operation is at hand without a lookup (a run's
+// steps mostly call the same model and tools). Bounded, as tool names come from the model.
+class SpanNames {
+  readonly #operation: string;
+  readonly #names = new Map<string, string>();
+  #subject = '';
+  #name = '';
+
+  constructor(operation: string) {
+    this.#operation = operation;
   }
-  let name = names.get(subject);
-  if (name === undefined) {
-    name = `${operation} ${subject}`;
-    if (names.size < 1000) names.set(subject, name);
+
+  of(subject: string): string {
+    if (subject === this.#subject) return this.#name;
+    let name = this.#names.get(subject);
+    if (name === undefined) {
+      name = `${this.#operation} ${subject}`;
+      if (this.#names.size < 1000) this.#names.set(subject, name);
+    }
+    this.#subject = subject;
+    this.#name = name;
+    return name;
   }
-  return name;
 }
 
-// One finish-reasons array per reason, shared by the spans (attribute values are never mutated).
-const FINISH_REASONS = new Map<string, string[]>();
-function finishReasons(reason: string): string[] {
-  let list = FINISH_REASONS.get(reason);
-  if (!list) {
-    list = [reason];
-    FINISH_REASONS.set(reason, list);
+const NAMES = new Map<string, SpanNames>();
+function spanNames(operation: string): SpanNames {
+  let names = NAMES.get(operation);
+  if (!names) {
+    names = new SpanNames(operation);
+    NAMES.set(operation, names);
   }
-  return list;
+  return names;
 }
+const CHAT_NAMES = spanNames('chat');
+const TOOL_NAMES = spanNames('execute_tool');
 
 /** How one model call's `chat` span ends: one object per call rather than two closures. */
 class ChatObservation implements ModelCallObservation {
   readonly #observer: TraceObserver;
-  readonly #span: SinkSpan;
+  readonly #span: ChatSpan;
   readonly #model: string;
 
-  constructor(observer: TraceObserver, span: SinkSpan, model: string) {
+  constructor(observer: TraceObserver, span: ChatSpan, model: string) {
     this.#observer = observer;
     this.#span = span;
     this.#model = model;
   }
 
   end(response: ModelResponse): void {
-    const span = this.#span;
-    const usage = response.usage;
-    const cacheRead = usage.cacheReadTokens ?? 0;
-    const cacheWrite = usage.cacheWriteTokens ?? 0;
-    // One object for what the answer tells, rather than six attribute stores into the span's
-    // attributes (which would grow them a second storage block): a record merges it when exported.
-    const answered: Attributes = {
-      [GEN_AI.responseModel]: response.model ?? this.#model,
-      [GEN_AI.finishReasons]: finishReasons(response.finishReason ?? 'stop'),
-      // The conventions count cached input inside the input tokens; agentctl keeps them apart.
-      [GEN_AI.inputTokens]: usage.inputTokens + cacheRead + cacheWrite,
-      [GEN_AI.outputTokens]: usage.outputTokens,
-      [GEN_AI.cacheReadTokens]: cacheRead,
-      [GEN_AI.cacheCreationTokens]: cacheWrite,
-    };
-    this.#observer.chatEnded(answered, response);
-    span.end(answered);
+    this.#span.answer(chatAnswer(response, this.#model, this.#observer.recorder));
   }
 
   fail(error: AgentError): void {
@@ -111,6 +113,10 @@ export class TraceObserver implements RunObserver {
   readonly #capture: boolean;
   readonly #scrub: (text: string) => string;
   readonly #invocations = new Map<string, OpenInvocation>();
+  /** Records content as scrubbed JSON; undefined unless content is captured. */
+  readonly recorder: ContentRecorder | undefined;
+  // The invocation of the latest lookup: the events of a step mostly come from one.
+  #last: OpenInvocation | undefined;
 
   /** Spans go through `tracer.startSpan`, or to a {@link SpanSink} (agentctl's own records). */
   constructor(target: Tracer | SpanSink, options: TraceObserverOptions = {}) {
@@ -118,6 +124,7 @@ export class TraceObserver implements RunObserver {
     this.#sink = 'startSpan' in target ? new TracerSink(target) : target;
     this.#capture = options.captureContent ?? false;
     this.#scrub = options.scrub ?? ((text) => text);
+    this.recorder = this.#capture ? (value) => this.#json(value) : undefined;
   }
 
   /** Starts, annotates and ends spans as the invocation's events arrive. */
@@ -129,23 +136,24 @@ export class TraceObserver implements RunObserver {
     }
     // Most events of a step (messages, usage, text) make no span: no lookup for them.
     if (type === 'message' || type === 'usage' || type === 'text_delta') return;
-    const inv = this.#invocations.get(info.invocationId);
+    const inv = this.#invocation(info.invocationId);
     if (!inv) return;
     switch (event.type) {
       case 'agent_start':
         this.#startAgent(inv, event.agent, event.branch);
         break;
       case 'agent_end':
+        inv.parentBranch = undefined;
         inv.open.get(event.branch)?.pop()?.end();
         break;
       case 'transfer':
         this.#agentSpan(inv, event.branch)?.addEvent('transfer', { [AGENTCTL.transferTo]: event.to });
         break;
       case 'tool_call':
-        this.#startTool(inv, event.call.id, event.call.name, event.call.arguments, event.branch);
+        this.#startTool(inv, event.call.id, event.call.name, event.call.arguments, event.branch, event.time);
         break;
       case 'tool_result':
-        this.#endTool(inv, event.callId, event.isError, event.errorCode, event.content);
+        this.#endTool(inv, event.callId, event.isError, event.errorCode, event.content, event.duration);
         break;
       case 'error':
         inv.error = { code: event.code, message: event.message };
@@ -160,37 +168,14 @@ export class TraceObserver implements RunObserver {
 
   /** Starts a `chat MODEL` span under the calling agent's span. */
   modelCall(call: ObservedModelCall): ModelCallObservation | undefined {
-    const inv = this.#invocations.get(call.invocationId);
-    const { request } = call;
-    const attributes: Attributes = {
-      [GEN_AI.operation]: 'chat',
-      [GEN_AI.provider]: providerName(call.provider),
-      [GEN_AI.requestModel]: request.model,
-      [GEN_AI.agentName]: call.agent,
-    };
-    // Unset settings are left out rather than set to undefined, which is no attribute value.
-    if (request.temperature !== undefined) attributes[GEN_AI.requestTemperature] = request.temperature;
-    if (request.topP !== undefined) attributes[GEN_AI.requestTopP] = request.topP;
-    if (request.maxOutputTokens !== undefined) attributes[GEN_AI.requestMaxTokens] = request.maxOutputTokens;
-    if (inv) attributes[GEN_AI.conversationId] = inv.info.sessionId;
-    // The history array grows after the call: what was sent is read now.
-    if (this.#capture) {
-      if (request.system)
-        attributes[GEN_AI.systemInstructions] = this.#json(systemInstructions(request.system));
-      attributes[GEN_AI.inputMessages] = this.#json(inputMessages(request.messages));
-    }
-    const span = this.#sink.start(
-      spanName('chat', request.model),
-      SpanKind.CLIENT,
-      attributes,
+    const inv = this.#invocation(call.invocationId);
+    const facts = chatFacts(call, inv?.info.sessionId, this.recorder);
+    const span = this.#sink.startChat(
+      CHAT_NAMES.of(facts.requestModel),
+      facts,
       inv ? this.#parentOf(inv, call.branch) : undefined,
     );
-    return new ChatObservation(this, span, request.model);
-  }
-
-  /** The answer of a model call, among the attributes its span ends with, when content is recorded. */
-  chatEnded(answered: Attributes, response: ModelResponse): void {
-    if (this.#capture) answered[GEN_AI.outputMessages] = this.#json(outputMessages(response));
+    return new ChatObservation(this, span, facts.requestModel);
   }
 
   /** Marks a span failed with agentctl's error code (`error.type`) and the scrubbed message. */
@@ -204,14 +189,15 @@ export class TraceObserver implements RunObserver {
 
   #startInvocation(info: ObservedInvocation): void {
     const caller = info.parent && this.#toolSpan(info.parent.sessionId, info.parent.callId);
+    // Keys written out, as in every span's attributes (a literal with computed keys costs more).
     const attributes: Attributes = {
-      [GEN_AI.agentName]: info.agent.name,
-      [GEN_AI.conversationId]: info.sessionId,
-      [AGENTCTL.invocationId]: info.invocationId,
-      [AGENTCTL.sessionId]: info.sessionId,
+      'gen_ai.agent.name': info.agent.name,
+      'gen_ai.conversation.id': info.sessionId,
+      'agentctl.invocation.id': info.invocationId,
+      'agentctl.session.id': info.sessionId,
     };
     const span = this.#sink.start(
-      spanName('invocation', info.agent.name),
+      spanNames('invocation').of(info.agent.name),
       SpanKind.INTERNAL,
       attributes,
       caller,
@@ -221,7 +207,10 @@ export class TraceObserver implements RunObserver {
       info,
       open: new Map(),
       latest: new Map(),
-      tools: new Map(),
+      parentBranch: undefined,
+      parent: undefined,
+      toolIds: [],
+      toolSpans: [],
     });
   }
 
@@ -230,43 +219,41 @@ export class TraceObserver implements RunObserver {
     const type = agent?.type ?? 'llm';
     const operation = WORKFLOW_TYPES.has(type) ? 'invoke_workflow' : 'invoke_agent';
     const attributes: Attributes = {
-      [GEN_AI.operation]: operation,
-      [GEN_AI.agentName]: name,
-      [GEN_AI.conversationId]: inv.info.sessionId,
-      [AGENTCTL.agentType]: type,
-      [AGENTCTL.branch]: branch,
+      'gen_ai.operation.name': operation,
+      'gen_ai.agent.name': name,
+      'gen_ai.conversation.id': inv.info.sessionId,
+      'agentctl.agent.type': type,
+      'agentctl.branch': branch,
     };
     if (agent?.description) attributes[GEN_AI.agentDescription] = agent.description;
     // A sub-agent, a workflow step or a transfer target sits under the agent of the enclosing branch.
     const dot = branch.lastIndexOf('.');
     const above = dot > 0 ? inv.latest.get(branch.slice(0, dot)) : undefined;
     const span = this.#sink.start(
-      spanName(operation, name),
+      spanNames(operation).of(name),
       SpanKind.INTERNAL,
       attributes,
       above ?? inv.span,
     );
+    inv.parentBranch = undefined;
     const stack = inv.open.get(branch);
     if (stack) stack.push(span);
     else inv.open.set(branch, [span]);
     inv.latest.set(branch, span);
   }
 
-  #startTool(inv: OpenInvocation, id: string, name: string, args: unknown, branch: string): void {
-    const attributes: Attributes = {
-      [GEN_AI.operation]: 'execute_tool',
-      [GEN_AI.toolName]: name,
-      [GEN_AI.toolCallId]: id,
-      [GEN_AI.toolType]: 'function',
-    };
-    if (this.#capture) attributes[GEN_AI.toolArguments] = this.#json(args);
-    const span = this.#sink.start(
-      spanName('execute_tool', name),
-      SpanKind.INTERNAL,
-      attributes,
-      this.#parentOf(inv, branch),
-    );
-    inv.tools.set(id, span);
+  #startTool(
+    inv: OpenInvocation,
+    id: string,
+    name: string,
+    args: unknown,
+    branch: string,
+    calledAt: number,
+  ): void {
+    const facts = { toolName: name, callId: id, args: this.recorder?.(args) };
+    const span = this.#sink.startTool(TOOL_NAMES.of(name), facts, calledAt, this.#parentOf(inv, branch));
+    inv.toolIds.push(id);
+    inv.toolSpans.push(span);
   }
 
   #endTool(
@@ -275,13 +262,22 @@ export class TraceObserver implements RunObserver {
     isError: boolean,
     code: string | undefined,
     content: string,
+    duration: number,
   ): void {
-    const span = inv.tools.get(id);
-    if (!span) return;
-    inv.tools.delete(id);
+    const at = inv.toolIds.indexOf(id);
+    if (at < 0) return;
+    const span = inv.toolSpans[at] as ToolSpan;
+    // The last call opened is most often the one that ends: then nothing moves.
+    const last = inv.toolIds.length - 1;
+    if (at !== last) {
+      inv.toolIds[at] = inv.toolIds[last] as string;
+      inv.toolSpans[at] = inv.toolSpans[last] as ToolSpan;
+    }
+    inv.toolIds.pop();
+    inv.toolSpans.pop();
     if (this.#capture) span.setAttribute(GEN_AI.toolResult, this.#scrub(content));
     if (isError) this.fail(span, { code: code ?? 'TOOL_EXECUTION_ERROR' });
-    span.end();
+    span.endAfter(duration);
   }
 
   #endInvocation(
@@ -290,16 +286,21 @@ export class TraceObserver implements RunObserver {
     usage: { inputTokens: number; outputTokens: number },
   ): void {
     this.#invocations.delete(inv.info.invocationId);
+    if (this.#last === inv) this.#last = undefined;
     // A paused call has no result yet; a failed run leaves its agents open: both end here.
-    for (const span of inv.tools.values()) {
+    for (const span of inv.toolSpans) {
       span.setAttribute(AGENTCTL.status, status === 'paused' ? 'paused' : 'unfinished');
       if (inv.error) this.fail(span, inv.error);
       span.end();
     }
-    const open = [...inv.open.values()].flat().reverse();
-    for (const span of open) {
-      if (inv.error) this.fail(span, inv.error);
-      span.end();
+    // Agents that ended have left their stacks empty: only a failed run has spans to end here.
+    const open: SinkSpan[] = [];
+    for (const stack of inv.open.values()) if (stack.length > 0) open.push(...stack);
+    if (open.length > 0) {
+      for (const span of open.reverse()) {
+        if (inv.error) this.fail(span, inv.error);
+        span.end();
+      }
     }
     inv.span.setAttribute(AGENTCTL.status, status);
     inv.span.setAttribute(AGENTCTL.totalInputTokens, usage.inputTokens);
@@ -308,19 +309,31 @@ export class TraceObserver implements RunObserver {
     inv.span.end();
   }
 
+  #invocation(id: string): OpenInvocation | undefined {
+    const last = this.#last;
+    if (last !== undefined && last.info.invocationId === id) return last;
+    const inv = this.#invocations.get(id);
+    if (inv !== undefined) this.#last = inv;
+    return inv;
+  }
+
   #agentSpan(inv: OpenInvocation, branch: string): SinkSpan | undefined {
     return inv.open.get(branch)?.at(-1);
   }
 
   #parentOf(inv: OpenInvocation, branch: string): SinkSpan {
-    return this.#agentSpan(inv, branch) ?? inv.span;
+    if (inv.parentBranch === branch) return inv.parent as SinkSpan;
+    const parent = this.#agentSpan(inv, branch) ?? inv.span;
+    inv.parentBranch = branch;
+    inv.parent = parent;
+    return parent;
   }
 
   // An agent tool's child invocation starts under the call that runs it, in the caller's session.
   #toolSpan(sessionId: string, callId: string): SinkSpan | undefined {
     for (const inv of this.#invocations.values()) {
-      const span = inv.info.sessionId === sessionId ? inv.tools.get(callId) : undefined;
-      if (span) return span;
+      const at = inv.info.sessionId === sessionId ? inv.toolIds.indexOf(callId) : -1;
+      if (at >= 0) return inv.toolSpans[at];
     }
     return undefined;
   }

@@ -3,19 +3,24 @@ import {
   type Context,
   ROOT_CONTEXT,
   type Span,
-  type SpanKind,
+  SpanKind,
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import type { SinkSpan, SpanSink } from './span-sink.js';
+import { type ChatAnswer, type ChatFacts, chatAttributes } from './chat-facts.js';
+import type { ChatSpan, SpanSink, ToolSpan } from './span-sink.js';
+import { type ToolFacts, toolAttributes } from './tool-facts.js';
 
 /** An API span with the context that makes it a parent, made the first time it is one. */
-class ApiSpan implements SinkSpan {
+class ApiSpan implements ChatSpan, ToolSpan {
   readonly span: Span;
+  /** A chat span's request facts, which its answer's attributes are made with. */
+  readonly #chat: ChatFacts | undefined;
   #context: Context | undefined;
 
-  constructor(span: Span) {
+  constructor(span: Span, chat?: ChatFacts) {
     this.span = span;
+    this.#chat = chat;
   }
 
   get context(): Context {
@@ -35,8 +40,18 @@ class ApiSpan implements SinkSpan {
     this.span.addEvent(name, attributes);
   }
 
-  end(attributes?: Attributes): void {
-    if (attributes) this.span.setAttributes(attributes);
+  end(): void {
+    this.span.end();
+  }
+
+  // The request's attributes are set again with the answer's: the same values, one way to make them.
+  answer(answer: ChatAnswer): void {
+    if (this.#chat) this.span.setAttributes(chatAttributes(this.#chat, answer));
+    this.span.end();
+  }
+
+  // The span started when the call was made and ends now; the tracer keeps its own times.
+  endAfter(): void {
     this.span.end();
   }
 }
@@ -58,5 +73,17 @@ export class TracerSink implements SpanSink<ApiSpan> {
     return new ApiSpan(
       this.#tracer.startSpan(name, { kind, attributes }, parent ? parent.context : ROOT_CONTEXT),
     );
+  }
+
+  /** Starts a `chat` span with the request's attributes. */
+  startChat(name: string, facts: ChatFacts, parent: ApiSpan | undefined): ApiSpan {
+    const attributes = chatAttributes(facts, undefined);
+    const context = parent ? parent.context : ROOT_CONTEXT;
+    return new ApiSpan(this.#tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, context), facts);
+  }
+
+  /** Starts an `execute_tool` span now. */
+  startTool(name: string, facts: ToolFacts, _calledAt: number, parent: ApiSpan | undefined): ApiSpan {
+    return this.start(name, SpanKind.INTERNAL, toolAttributes(facts), parent);
   }
 }

@@ -1,7 +1,7 @@
 import { AgentError, toAgentError } from '../errors.js';
 import type { Message, ToolCall } from '../messages.js';
 import type { ChatParams, ModelResponse, ModelSwitch } from '../model.js';
-import { notifyModelCall, observingRuns } from '../run-observer.js';
+import { type ModelCallObservation, notifyModelCall, observingRuns } from '../run-observer.js';
 import { addUsage, type TokenUsage, type UsageStats, usageOfCall } from '../usage.js';
 import { abortError, type Wait, waitOn } from './abortable.js';
 import { windowOf } from './history-window.js';
@@ -184,22 +184,51 @@ function callProvider(ctx: LoopContext, request: ChatParams, started: number): P
       })
     : undefined;
   const wait = waitOn<ModelResponse>(ctx.signal);
-  let running: Promise<ModelResponse>;
-  if (wait) {
-    void streamModel(ctx, request, started, wait);
-    running = wait.promise;
-  } else running = Promise.reject(abortError(ctx.signal));
-  if (!observation) return running;
-  return running.then(
-    (response) => {
-      observation.end(response);
-      return response;
-    },
-    (error: unknown) => {
-      observation.fail(toAgentError(error, 'PROVIDER_ERROR'));
-      throw error;
-    },
-  );
+  if (!wait) {
+    // Stopped before it started: the provider is not called, and the observation ends here.
+    if (observation) failObservation(observation, abortError(ctx.signal));
+    return Promise.reject(abortError(ctx.signal));
+  }
+  void streamModel(ctx, request, started, observation ? new ObservedCall(ctx, wait, observation) : wait);
+  return wait.promise;
+}
+
+// The observation is told the outcome by the stream reader, inside the call's own frame: a `then`
+// on the call's promise would cost every observed call a promise, two closures and a turn of the
+// queue. A call stopped by its run's signal ends as the provider stops it (every provider honours
+// the signal), and is told as aborted.
+class ObservedCall implements StreamSink {
+  readonly #ctx: LoopContext;
+  readonly #wait: Wait<ModelResponse>;
+  readonly #observation: ModelCallObservation;
+
+  constructor(ctx: LoopContext, wait: Wait<ModelResponse>, observation: ModelCallObservation) {
+    this.#ctx = ctx;
+    this.#wait = wait;
+    this.#observation = observation;
+  }
+
+  settle(response: ModelResponse): void {
+    try {
+      this.#observation.end(response);
+    } catch {
+      // An observer's failure must not change the call it watches.
+    }
+    this.#wait.settle(response);
+  }
+
+  fail(error: unknown): void {
+    failObservation(this.#observation, this.#ctx.signal.aborted ? abortError(this.#ctx.signal) : error);
+    this.#wait.fail(error);
+  }
+}
+
+function failObservation(observation: ModelCallObservation, error: unknown): void {
+  try {
+    observation.fail(toAgentError(error, 'PROVIDER_ERROR'));
+  } catch {
+    // An observer's failure must not change the call it watches.
+  }
 }
 
 function countUsage(ctx: LoopContext, usage: UsageStats, model: string, started: number): void {

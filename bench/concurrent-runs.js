@@ -15,6 +15,8 @@ const IN_FLIGHT = 1000;
 const STEPS = 5;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 3); // timed batches of 1,000 runs in each process
+// BENCH_SUBJECTS=runner,ai7: only these subjects (and the floor, which every ratio is taken against).
+const ONLY = process.env.BENCH_SUBJECTS?.split(',').map((key) => key.trim());
 
 // In the child: the sampler starts (and has taken its first sample) before the subject's code is
 // even loaded, so the peak RSS is the whole process's; one warm-up batch, then BATCHES timed ones
@@ -63,8 +65,9 @@ async function child(key) {
 
 /** Runs the benchmark (one child process per subject per round), prints its table and writes its JSON. */
 export async function main() {
-  const { keys, skipped } = subjectKeys();
+  const { keys: all, skipped } = subjectKeys();
   for (const reason of skipped) console.log(`peer skipped: ${reason}`);
+  const keys = ONLY ? all.filter((key) => key === 'floor' || ONLY.includes(key)) : all;
   const rounds = interleavedRounds(fileURLToPath(import.meta.url), keys, ROUNDS);
   const rate = (key) => rounds[key].map((r) => r.runsPerSecond);
   const rss = (key) => rounds[key].map((r) => r.peakRssMiB);

@@ -7,6 +7,7 @@ import { controlTools, transferTargets } from './invocation/control-tools.js';
 import type { InvocationContext } from './invocation/invocation-context.js';
 import { InvocationLoop, type LoopFields } from './invocation/invocation-loop.js';
 import type { AgentRun } from './loop/agent-run.js';
+import { keptShapes } from './loop/kept-shapes.js';
 import { type LoopContext, NO_DECISIONS, review } from './loop/loop-context.js';
 import { runLoop } from './loop/run-loop.js';
 import { schemaValidator } from './loop/schema-validator.js';
@@ -118,20 +119,19 @@ export class LlmAgent implements Agent {
             });
           });
     const loop = new InvocationLoop(ctx, innerDecisions);
-    loop.fill(
-      this.#loopFields({
-        invocationId: ctx.invocationId,
-        branch: ctx.branch,
-        input: ctx.shared.input,
-        messages,
-        signal: budget.signal,
-        options: ctx.shared.options,
-        usage,
-        toolCalls: ctx.shared.toolCalls,
-        decisions,
-        extraTools: controlTools(this, ctx, loop),
-      }),
-    );
+    keptShapes.loop = loop;
+    this.#fill(loop, {
+      invocationId: ctx.invocationId,
+      branch: ctx.branch,
+      input: ctx.shared.input,
+      messages,
+      signal: budget.signal,
+      options: ctx.shared.options,
+      usage,
+      toolCalls: ctx.shared.toolCalls,
+      decisions,
+      extraTools: controlTools(this, ctx, loop),
+    });
     for (const decision of decisions) ctx.shared.decisions.delete(decision.callId);
     // Without middleware nobody reviews: no action, no await.
     if (loop.hasMiddleware) await review(loop, 'loop_start', { prompt: ctx.shared.input });
@@ -200,7 +200,9 @@ export class LlmAgent implements Agent {
     return made;
   }
 
-  #loopFields(params: LoopParams): LoopFields {
+  // Fills the loop in place, field by field (a literal of thirty fields copied into it by
+  // `Object.assign` was two objects and a runtime copy a run).
+  #fill(loop: LoopFields, params: LoopParams): void {
     const config = this.#config;
     const options = params.options;
     const extra = params.extraTools ?? [];
@@ -212,38 +214,36 @@ export class LlmAgent implements Agent {
       tools = merged;
     }
     const made = this.#madeFor(options);
-    return {
-      agentName: this.name,
-      invocationId: params.invocationId,
-      branch: params.branch,
-      input: params.input,
-      provider: config.provider,
-      model: config.model ?? config.provider.name,
-      pricing: config.pricing,
-      instruction: config.instruction,
-      messages: params.messages,
-      pairedUpTo: params.decisions && params.decisions.length > 0 ? params.messages.length : 0,
-      tools,
-      toolDefinitions: extra.length > 0 ? [...tools.values()].map(toolDefinition) : this.#definitions(),
-      settings: made.settings,
-      outputSchema: options.outputSchema ?? config.outputSchema,
-      historyWindow: made.historyWindow,
-      limits: made.limits,
-      usage: params.usage,
-      agentUsage: this.usage,
-      toolCalls: params.toolCalls,
-      signal: params.signal,
-      options,
-      decisions: params.decisions?.length
-        ? new Map(params.decisions.map((d) => [d.callId, d]))
-        : NO_DECISIONS,
-      approvalPolicy: config.approvalPolicy,
-      toldUnknownTool: -1,
-      ended: false,
-      streamed: false,
-      dispatch: this.#dispatch,
-      hasMiddleware: (config.middleware?.length ?? 0) > 0,
-    };
+    loop.agentName = this.name;
+    loop.invocationId = params.invocationId;
+    loop.branch = params.branch;
+    loop.input = params.input;
+    loop.provider = config.provider;
+    loop.model = config.model ?? config.provider.name;
+    loop.pricing = config.pricing;
+    loop.instruction = config.instruction;
+    loop.messages = params.messages;
+    loop.pairedUpTo = params.decisions && params.decisions.length > 0 ? params.messages.length : 0;
+    loop.tools = tools;
+    loop.toolDefinitions = extra.length > 0 ? [...tools.values()].map(toolDefinition) : this.#definitions();
+    loop.settings = made.settings;
+    loop.outputSchema = options.outputSchema ?? config.outputSchema;
+    loop.historyWindow = made.historyWindow;
+    loop.limits = made.limits;
+    loop.usage = params.usage;
+    loop.agentUsage = this.usage;
+    loop.toolCalls = params.toolCalls;
+    loop.signal = params.signal;
+    loop.options = options;
+    loop.decisions = params.decisions?.length
+      ? new Map(params.decisions.map((d) => [d.callId, d]))
+      : NO_DECISIONS;
+    loop.approvalPolicy = config.approvalPolicy;
+    loop.toldUnknownTool = -1;
+    loop.ended = false;
+    loop.streamed = false;
+    loop.dispatch = this.#dispatch;
+    loop.hasMiddleware = (config.middleware?.length ?? 0) > 0;
   }
 }
 

@@ -21,6 +21,7 @@ import { SharedInvocation } from './invocation/shared-invocation.js';
 import { WaitingAbortController } from './loop/abortable.js';
 import { AgentRun } from './loop/agent-run.js';
 import { EventChannel } from './loop/event-channel.js';
+import { keptShapes } from './loop/kept-shapes.js';
 import { NO_DECISIONS } from './loop/loop-context.js';
 import type { Message, ToolCall } from './messages.js';
 import { observingRuns } from './run-observer.js';
@@ -132,6 +133,8 @@ export class Runner {
       invocation: Promise<InvocationResult>;
     };
     Object.defineProperty(run, 'invocation', { value: invocation });
+    keptShapes.runner = this;
+    keptShapes.run = run;
     return run;
   }
 

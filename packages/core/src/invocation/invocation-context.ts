@@ -7,6 +7,7 @@ import { notifyEvent, type ObservedInvocation } from '../run-observer.js';
 import type { Session, SessionStore } from '../session.js';
 import { applyDelta } from '../state-delta.js';
 import { addUsage, type UsageStats } from '../usage.js';
+import { eventOf } from './event-of.js';
 import { historyFor } from './history.js';
 
 /** Limits that apply to a whole invocation, across every agent of the tree. */
@@ -198,17 +199,10 @@ export class InvocationContext {
     author: string = this.agent.name,
   ): AgentEvent {
     const shared = this.shared;
-    const event = {
-      id: shared.idPrefix + shared.seq++,
-      invocationId: shared.invocationId,
-      branch: this.branch,
-      author,
-      time: Date.now(),
-      type,
-      ...payload,
-    } as AgentEvent;
+    const id = shared.idPrefix + shared.seq++;
+    const event = eventOf(id, shared.invocationId, this.branch, author, Date.now(), type, payload);
     if (stateDelta) this.#applyState(event, stateDelta);
-    if (event.type === 'usage') this.#countUsage(event.usage);
+    if (type === 'usage') this.#countUsage((payload as EventPayloads['usage']).usage);
     this.record(event);
     return event;
   }

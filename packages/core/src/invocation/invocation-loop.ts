@@ -54,11 +54,6 @@ export class InvocationLoop implements LoopContext {
     this.invocation = new InvocationToolInfo(ctx, innerDecisions);
   }
 
-  /** Sets the loop's data (once, after the control tools that call back into it are made). */
-  fill(fields: LoopFields): this {
-    return Object.assign(this, fields);
-  }
-
   emit<T extends EventType>(type: T, payload: EventPayloads[T], stateDelta?: Record<string, unknown>): void {
     this.#ctx.emit(type, payload, stateDelta);
   }

@@ -1,3 +1,4 @@
+import { keptShapes } from '../loop/kept-shapes.js';
 import type { SessionStore } from '../session.js';
 import { assertSessionId } from '../session-id.js';
 import { SessionBusyError, type SessionLease, SessionLeaseLostError } from '../session-lease.js';
@@ -52,6 +53,7 @@ export async function holdSession(
     await sleep(Math.min(POLL_MS, left), options.signal, 'waiting for the session');
   }
   const held = new HeldLease(store, lease, ttlMs, options.onLost);
+  keptShapes.lease = held;
   // A lease that never expires (a store private to one run) needs no renewal.
   if (lease.expiresAt !== Number.POSITIVE_INFINITY) joinRenewals(held);
   return held;

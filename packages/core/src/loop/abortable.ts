@@ -72,36 +72,65 @@ function waitsFor(signal: AbortSignal): Waits {
   return waits;
 }
 
-// One wait: settles its promise with the work's outcome, or rejects it when the signal aborts.
-// A class: its methods are shared, where closures were made per model call and per tool call.
-class Wait<T> {
+/**
+ * One wait on a signal: its promise settles with what the waiter is given (`settle`, `fail`), or
+ * rejects as soon as the signal aborts. A class: its methods are shared, where closures were made
+ * per model call and per tool call.
+ */
+export class Wait<T> {
   readonly promise: Promise<T>;
   readonly #resolve: (value: T) => void;
   readonly #reject: (error: unknown) => void;
   readonly #signal: AbortSignal;
   readonly #waits: Waits;
+  #released = false;
+  #aborted = false;
 
-  constructor(signal: AbortSignal, waits: Waits) {
+  // Made by waitOn, on a signal that has not aborted.
+  constructor(signal: AbortSignal) {
     this.promise = pendingPromise<T>();
     this.#resolve = lastResolvers.resolve as (value: T) => void;
     this.#reject = lastResolvers.reject;
     this.#signal = signal;
-    this.#waits = waits;
+    this.#waits = waitsFor(signal);
+    this.#waits.add(this as Wait<unknown>);
+  }
+
+  /**
+   * Stops watching the signal, before the waiter settles the wait: an abort from now on leaves the
+   * wait alone. False when the signal aborted first (the promise is rejected already).
+   */
+  release(): boolean {
+    if (!this.#released) {
+      this.#released = true;
+      this.#waits.delete(this as Wait<unknown>);
+    }
+    return !this.#aborted;
   }
 
   settle(value: T): void {
-    this.#waits.delete(this as Wait<unknown>);
+    this.release();
     this.#resolve(value);
   }
 
   fail(error: unknown): void {
-    this.#waits.delete(this as Wait<unknown>);
+    this.release();
     this.#reject(error);
   }
 
+  /** Called when the signal aborts (by the waits it belongs to). */
   abort(): void {
+    this.#aborted = true;
     this.#reject(abortError(this.#signal));
   }
+}
+
+/**
+ * A wait on `signal` that the caller settles itself (no reaction on another promise); undefined
+ * when the signal has aborted already.
+ */
+export function waitOn<T>(signal: AbortSignal): Wait<T> | undefined {
+  return signal.aborted ? undefined : new Wait<T>(signal);
 }
 
 /**
@@ -114,9 +143,7 @@ export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<
     promise.catch(() => undefined);
     return Promise.reject(abortError(signal));
   }
-  const waits = waitsFor(signal);
-  const wait = new Wait<T>(signal, waits);
-  waits.add(wait as Wait<unknown>);
+  const wait = waitOn<T>(signal) as Wait<T>;
   promise.then(
     (value) => wait.settle(value),
     (error: unknown) => wait.fail(error),

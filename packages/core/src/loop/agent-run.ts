@@ -1,6 +1,7 @@
 import type { AgentResult } from '../agent-config.js';
 import type { AgentEvent } from '../events.js';
 import type { EventChannel } from './event-channel.js';
+import { keptShapes } from './kept-shapes.js';
 
 /**
  * A run in progress: iterate it for events as they happen, or await it (or `result`) for the
@@ -49,7 +50,9 @@ export class AgentRun<T = string> implements AsyncIterable<AgentEvent>, PromiseL
   // Hand-written rather than an async generator (see EventChannel).
   [Symbol.asyncIterator](): AsyncIterableIterator<AgentEvent, undefined> {
     this.#iterating = true;
-    return new RunIterator(this.#events, this);
+    const iterator = new RunIterator(this.#events, this);
+    keptShapes.iterator = iterator;
+    return iterator;
   }
 }
 

@@ -3,17 +3,59 @@ import type { Message, ToolCall } from '../messages.js';
 import type { ChatParams, ModelResponse, ModelSwitch } from '../model.js';
 import { type ModelCallObservation, notifyModelCall, observingRuns } from '../run-observer.js';
 import { addUsage, type TokenUsage, type UsageStats, usageOfCall } from '../usage.js';
-import { abortable, abortError } from './abortable.js';
+import { abortError, type Wait, waitOn } from './abortable.js';
 import { windowOf } from './history-window.js';
+import { keptShapes } from './kept-shapes.js';
 import { action, type LoopContext, review } from './loop-context.js';
 import { ensureToolResultsComplete, findPairingProblem } from './tool-pairing.js';
 
 /** One model call through the middleware: streams text, records usage, appends the answer. */
-export async function modelTurn(ctx: LoopContext): Promise<Message> {
+export function modelTurn(ctx: LoopContext): Promise<Message> {
+  if (ctx.hasMiddleware || typeof ctx.instruction === 'function' || observingRuns()) return reviewedTurn(ctx);
+  // Nothing to review, render or observe: the turn is one object and one wait, without an async
+  // frame of its own (each of a thousand runs in flight keeps its frames while its model answers).
+  try {
+    checkPairing(ctx);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  const request = requestOf(ctx, ctx.instruction);
+  ctx.streamed = false;
+  const started = Date.now();
+  const wait = waitOn<Message>(ctx.signal);
+  if (!wait) return Promise.reject(abortError(ctx.signal));
+  const turn = new DirectTurn(ctx, request, started, wait);
+  keptShapes.turn = turn;
+  void streamModel(ctx, request, started, turn);
+  return wait.promise;
+}
+
+async function reviewedTurn(ctx: LoopContext): Promise<Message> {
   checkPairing(ctx);
-  const request: ChatParams = {
+  const instruction = typeof ctx.instruction === 'function' ? await renderInstruction(ctx) : ctx.instruction;
+  const request = requestOf(ctx, instruction);
+  ctx.streamed = false;
+  let response: ModelResponse;
+  // The call's wall time, middleware (a retry) included, for the usage event.
+  const started = Date.now();
+  try {
+    if (!ctx.hasMiddleware) response = await callProvider(ctx, request, started);
+    else response = await dispatchModelCall(ctx, request, started);
+  } catch (error) {
+    const failure = turnError(ctx, error, request, started);
+    if (!ctx.signal.aborted)
+      await review(ctx, 'error', { source: 'model', error: failure, retryable: failure.retryable });
+    throw failure;
+  }
+  const usage = answerUsage(ctx, response);
+  if (ctx.hasMiddleware) response = (await review(ctx, 'model_response', { response, usage })).response;
+  return appendAnswer(ctx, response, usage, request, started);
+}
+
+function requestOf(ctx: LoopContext, system: string | undefined): ChatParams {
+  return {
     model: ctx.model,
-    system: typeof ctx.instruction === 'function' ? await renderInstruction(ctx) : ctx.instruction,
+    system,
     messages: windowOf(ctx.messages, ctx.historyWindow),
     tools: ctx.toolDefinitions.length > 0 ? ctx.toolDefinitions : undefined,
     temperature: ctx.settings.temperature,
@@ -23,36 +65,93 @@ export async function modelTurn(ctx: LoopContext): Promise<Message> {
     responseFormat: ctx.outputSchema ? { type: 'json_schema', schema: ctx.outputSchema } : undefined,
     signal: ctx.signal,
   };
-  ctx.streamed = false;
-  let response: ModelResponse;
-  // The call's wall time, middleware (a retry) included, for the usage event.
-  const started = Date.now();
-  try {
-    if (!ctx.hasMiddleware) response = await callProvider(ctx, request, started);
-    else response = await dispatchModelCall(ctx, request, started);
-  } catch (error) {
-    // Tokens the provider reported before the call failed were spent: they count for usage and limits.
-    const spent = error instanceof AgentError ? (error.context.usage as TokenUsage | undefined) : undefined;
-    if (spent) countUsage(ctx, usageOfCall(spent, ctx.pricing), request.model, started);
-    if (ctx.signal.aborted) throw abortError(ctx.signal);
-    const failure = toAgentError(error, 'PROVIDER_ERROR', { agent: ctx.agentName, model: ctx.model });
-    await review(ctx, 'error', { source: 'model', error: failure, retryable: failure.retryable });
-    throw failure;
-  }
+}
+
+// What a failed call throws: an abort as the abort, else a provider error; tokens the provider
+// reported before the call failed were spent, and count for usage and limits.
+function turnError(ctx: LoopContext, error: unknown, request: ChatParams, started: number): AgentError {
+  const spent = error instanceof AgentError ? (error.context.usage as TokenUsage | undefined) : undefined;
+  if (spent) countUsage(ctx, usageOfCall(spent, ctx.pricing), request.model, started);
+  if (ctx.signal.aborted) return abortError(ctx.signal);
+  return toAgentError(error, 'PROVIDER_ERROR', { agent: ctx.agentName, model: ctx.model });
+}
+
+// The answer's text as an event when it was not streamed, and the call's usage.
+function answerUsage(ctx: LoopContext, response: ModelResponse): UsageStats {
   if (!ctx.streamed && response.content) {
     ctx.emit('text_delta', { text: response.content });
     ctx.options.onToken?.(response.content);
   }
   const servedBy = response.servedBy;
-  const usage = usageOfCall(response.usage, servedBy ? servedBy.pricing : ctx.pricing);
-  if (ctx.hasMiddleware) response = (await review(ctx, 'model_response', { response, usage })).response;
-  countUsage(ctx, usage, servedBy?.model ?? request.model, started);
+  return usageOfCall(response.usage, servedBy ? servedBy.pricing : ctx.pricing);
+}
+
+function appendAnswer(
+  ctx: LoopContext,
+  response: ModelResponse,
+  usage: UsageStats,
+  request: ChatParams,
+  started: number,
+): Message {
+  countUsage(ctx, usage, response.servedBy?.model ?? request.model, started);
   const message: Message = { role: 'assistant', content: response.content };
   if (response.toolCalls.length > 0) message.toolCalls = normaliseCalls(response.toolCalls);
   if (response.providerData) message.providerData = response.providerData;
   ctx.messages.push(message);
   ctx.emit('message', { message });
   return message;
+}
+
+// Where a stream's outcome goes: a wait (the call as middleware sees it), or a direct turn.
+interface StreamSink {
+  settle(response: ModelResponse): void;
+  fail(error: unknown): void;
+}
+
+// A turn without middleware: the answer becomes the assistant message (and its events) before the
+// loop's wait settles with it, so the loop resumes once. An answer (or failure) that comes after
+// the signal aborted is dropped: the wait was rejected with the abort when it happened.
+class DirectTurn implements StreamSink {
+  readonly #ctx: LoopContext;
+  readonly #request: ChatParams;
+  readonly #started: number;
+  readonly #wait: Wait<Message>;
+
+  constructor(ctx: LoopContext, request: ChatParams, started: number, wait: Wait<Message>) {
+    this.#ctx = ctx;
+    this.#request = request;
+    this.#started = started;
+    this.#wait = wait;
+  }
+
+  settle(response: ModelResponse): void {
+    if (!this.#wait.release()) return;
+    let message: Message;
+    try {
+      message = appendAnswer(
+        this.#ctx,
+        response,
+        answerUsage(this.#ctx, response),
+        this.#request,
+        this.#started,
+      );
+    } catch (error) {
+      this.#wait.fail(error);
+      return;
+    }
+    this.#wait.settle(message);
+  }
+
+  fail(error: unknown): void {
+    if (!this.#wait.release()) return;
+    let failure: unknown;
+    try {
+      failure = turnError(this.#ctx, error, this.#request, this.#started);
+    } catch (thrown) {
+      failure = thrown;
+    }
+    this.#wait.fail(failure);
+  }
 }
 
 // The model call as an action middleware can wrap (retry, timeout, logging).
@@ -84,7 +183,52 @@ function callProvider(ctx: LoopContext, request: ChatParams, started: number): P
         request,
       })
     : undefined;
-  return abortable(streamModel(ctx, request, started, observation), ctx.signal);
+  const wait = waitOn<ModelResponse>(ctx.signal);
+  if (!wait) {
+    // Stopped before it started: the provider is not called, and the observation ends here.
+    if (observation) failObservation(observation, abortError(ctx.signal));
+    return Promise.reject(abortError(ctx.signal));
+  }
+  void streamModel(ctx, request, started, observation ? new ObservedCall(ctx, wait, observation) : wait);
+  return wait.promise;
+}
+
+// The observation is told the outcome by the stream reader, inside the call's own frame: a `then`
+// on the call's promise would cost every observed call a promise, two closures and a turn of the
+// queue. A call stopped by its run's signal ends as the provider stops it (every provider honours
+// the signal), and is told as aborted.
+class ObservedCall implements StreamSink {
+  readonly #ctx: LoopContext;
+  readonly #wait: Wait<ModelResponse>;
+  readonly #observation: ModelCallObservation;
+
+  constructor(ctx: LoopContext, wait: Wait<ModelResponse>, observation: ModelCallObservation) {
+    this.#ctx = ctx;
+    this.#wait = wait;
+    this.#observation = observation;
+  }
+
+  settle(response: ModelResponse): void {
+    try {
+      this.#observation.end(response);
+    } catch {
+      // An observer's failure must not change the call it watches.
+    }
+    this.#wait.settle(response);
+  }
+
+  fail(error: unknown): void {
+    failObservation(this.#observation, this.#ctx.signal.aborted ? abortError(this.#ctx.signal) : error);
+    this.#wait.fail(error);
+  }
+}
+
+function failObservation(observation: ModelCallObservation, error: unknown): void {
+  try {
+    observation.fail(toAgentError(error, 'PROVIDER_ERROR'));
+  } catch {
+    // An observer's failure must not change the call it watches.
+  }
 }
 
 function countUsage(ctx: LoopContext, usage: UsageStats, model: string, started: number): void {
@@ -107,53 +251,40 @@ function countSwitch(ctx: LoopContext, change: ModelSwitch, started: number): vo
   });
 }
 
-// The observation, if any, is told the outcome here, inside the call's own frame: a `then` on the
-// call's promise would cost every observed call a promise, two closures and a turn of the queue.
-// A call stopped by its run's signal ends as the provider stops it (every provider honours the
-// signal), with the provider's error.
+// Reads the provider's stream to its final response and hands it (or the failure) to `sink`;
+// never rejects. The stream is closed (its generator's cleanup awaited) before the sink hears.
 async function streamModel(
   ctx: LoopContext,
   request: ChatParams,
   started: number,
-  observation: ModelCallObservation | undefined,
-): Promise<ModelResponse> {
+  sink: StreamSink,
+): Promise<void> {
+  let response: ModelResponse | undefined;
   try {
     for await (const event of ctx.provider.stream(request)) {
-      switch (event.type) {
-        case 'token':
-          if (event.text.length === 0) break;
-          ctx.streamed = true;
-          ctx.emit('text_delta', { text: event.text });
-          ctx.options.onToken?.(event.text);
-          break;
-        case 'fallback':
-          countSwitch(ctx, event, started);
-          break;
-        case 'done':
-          if (observation) {
-            try {
-              observation.end(event.response);
-            } catch {
-              // An observer's failure must not change the call it watches.
-            }
-          }
-          return event.response;
-        case 'error':
-          throw event.error;
-        default:
-          break;
+      if (event.type === 'done') {
+        response = event.response;
+        break;
       }
+      if (event.type === 'token') {
+        if (event.text.length === 0) continue;
+        ctx.streamed = true;
+        ctx.emit('text_delta', { text: event.text });
+        ctx.options.onToken?.(event.text);
+      } else if (event.type === 'fallback') countSwitch(ctx, event, started);
+      else if (event.type === 'error') throw event.error;
     }
-    throw new AgentError(`model ${request.model} ended its stream without a final response`, 'MODEL_ERROR', {
-      retryable: true,
-    });
   } catch (error) {
-    try {
-      observation?.fail(toAgentError(ctx.signal.aborted ? abortError(ctx.signal) : error, 'PROVIDER_ERROR'));
-    } catch {
-      // As above.
-    }
-    throw error;
+    sink.fail(error);
+    return;
+  }
+  if (response) sink.settle(response);
+  else {
+    sink.fail(
+      new AgentError(`model ${request.model} ended its stream without a final response`, 'MODEL_ERROR', {
+        retryable: true,
+      }),
+    );
   }
 }
 

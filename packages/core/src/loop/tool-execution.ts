@@ -7,6 +7,7 @@ import type { ToolOutcome } from '../middleware/types.js';
 import { type Deadline, deadline } from '../timing/deadline.js';
 import type { AnyTool } from '../tool.js';
 import { abortable, abortError } from './abortable.js';
+import { keptShapes } from './kept-shapes.js';
 import { action, type LoopContext, review } from './loop-context.js';
 import { compiledValidator, type SchemaCheck, schemaValidator } from './schema-validator.js';
 import { InputRequest, PauseRequest, ToolCallContext } from './tool-call-context.js';
@@ -238,15 +239,9 @@ type Outcome = ToolOutcome | Promise<ToolOutcome>;
 
 function runTool(ctx: LoopContext, call: ToolCall, tool: AnyTool | undefined): Outcome {
   const started = performance.now();
-  const ms = tool?.timeout ?? ctx.limits.toolTimeout;
-  // The call's own signal (and its timer) are made only once the tool reads the signal or returns
-  // a promise: a synchronous tool costs neither.
-  const limit = deadline(
-    ctx.signal,
-    ms,
-    () => new AgentError(`tool ${call.name} timed out after ${ms} ms`, 'TIMEOUT'),
-    { startWhenUsed: true },
-  );
+  // The call's deadline (its signal and timer) is made only once the tool reads the signal or
+  // returns a promise: a synchronous tool costs neither.
+  const limit = new CallLimit(ctx.signal, call.name, tool?.timeout ?? ctx.limits.toolTimeout, started);
   if (ctx.hasMiddleware) return runThroughMiddleware(ctx, call, tool, started, limit);
   let outcome: Outcome;
   try {
@@ -371,6 +366,7 @@ function execute(
   given: AbortSignal | undefined,
 ): Outcome {
   const context = new ToolCallContext(ctx, call.id, limit, given);
+  keptShapes.call = context;
   try {
     const watched = given ?? ctx.signal;
     // A run cancelled before the call starts never starts it (a child process would outlive the run).
@@ -495,6 +491,56 @@ function recordOutcome(ctx: LoopContext, call: ToolCall, result: ToolOutcome): T
   );
   ctx.options.onToolResult?.(call.name, result.isError ? result.content : result.value);
   return result;
+}
+
+// A tool call's time limit, made on first use, counting from the call's start: a synchronous tool
+// that never reads its signal makes no deadline and no closure for its reason.
+class CallLimit implements Deadline {
+  readonly #outer: AbortSignal;
+  readonly #name: string;
+  readonly #ms: number;
+  readonly #started: number;
+  #made: Deadline | undefined;
+
+  constructor(outer: AbortSignal, name: string, ms: number, started: number) {
+    this.#outer = outer;
+    this.#name = name;
+    this.#ms = ms;
+    this.#started = started;
+  }
+
+  #deadline(): Deadline {
+    if (this.#made) return this.#made;
+    const name = this.#name;
+    const ms = this.#ms;
+    this.#made = deadline(
+      this.#outer,
+      ms,
+      () => new AgentError(`tool ${name} timed out after ${ms} ms`, 'TIMEOUT'),
+      { startWhenUsed: true, startedAt: this.#started },
+    );
+    return this.#made;
+  }
+
+  get signal(): AbortSignal {
+    return this.#deadline().signal;
+  }
+
+  get expired(): boolean {
+    return this.#made?.expired ?? false;
+  }
+
+  restart(): void {
+    this.#deadline().restart();
+  }
+
+  dispose(): void {
+    this.#made?.dispose();
+  }
+
+  race<T>(work: Promise<T>): Promise<T> {
+    return this.#deadline().race(work);
+  }
 }
 
 function toolMessage(call: ToolCall, outcome: ToolOutcome): Message {

@@ -1,3 +1,5 @@
+import { keptShapes } from '../loop/kept-shapes.js';
+
 /** A signal that aborts with an outer signal or when its time is up, and the means to stop its timer. */
 export interface Deadline {
   /** Aborts with the outer signal's reason, or with the deadline's reason once `ms` have passed. */
@@ -42,8 +44,14 @@ export function deadline(
   reason: () => unknown,
   options: DeadlineOptions = {},
 ): Deadline {
-  if (ms === undefined || !Number.isFinite(ms)) return outer ? new Untimed(outer) : NOTHING;
-  return new TimedDeadline(outer, ms, reason, options.startWhenUsed === true);
+  if (ms === undefined || !Number.isFinite(ms)) {
+    if (!outer) return NOTHING;
+    const untimed = new Untimed(outer);
+    keptShapes.deadline = untimed;
+    return untimed;
+  }
+  const since = options.startWhenUsed === true ? (options.startedAt ?? performance.now()) : undefined;
+  return new TimedDeadline(outer, ms, reason, since);
 }
 
 // No time limit: the outer signal as it is. A class, since every agent run of an invocation makes
@@ -72,6 +80,8 @@ export interface DeadlineOptions {
    * creation): work that finishes synchronously never makes a timer. `expired` stays false until then.
    */
   startWhenUsed?: boolean;
+  /** With `startWhenUsed`: the `performance.now()` reading the time counts from (default: now). */
+  startedAt?: number;
 }
 
 // A class: a run makes one per tool call, and the signal's controller and listener only on demand.
@@ -88,11 +98,12 @@ class TimedDeadline implements Deadline {
   // Set while the timer waits to be started on first use: when the time started counting.
   #since: number | undefined;
 
-  constructor(outer: AbortSignal | undefined, ms: number, reason: () => unknown, startWhenUsed: boolean) {
+  // `since` is set when the timer waits for first use: when the time started counting.
+  constructor(outer: AbortSignal | undefined, ms: number, reason: () => unknown, since: number | undefined) {
     this.#outer = outer;
     this.#ms = Math.max(0, ms);
     this.#reason = reason;
-    if (startWhenUsed) this.#since = performance.now();
+    if (since !== undefined) this.#since = since;
     else this.restart();
   }
 

@@ -11,9 +11,10 @@ import { ensureToolResultsComplete, findPairingProblem } from './tool-pairing.js
 
 /** One model call through the middleware: streams text, records usage, appends the answer. */
 export function modelTurn(ctx: LoopContext): Promise<Message> {
-  if (ctx.hasMiddleware || typeof ctx.instruction === 'function' || observingRuns()) return reviewedTurn(ctx);
-  // Nothing to review, render or observe: the turn is one object and one wait, without an async
-  // frame of its own (each of a thousand runs in flight keeps its frames while its model answers).
+  if (ctx.hasMiddleware || typeof ctx.instruction === 'function') return reviewedTurn(ctx);
+  // Nothing to review or render: the turn is one object and one wait, without an async frame of
+  // its own (each of a thousand runs in flight keeps its frames while its model answers). Observed
+  // runs take it too: tracing on must cost what it adds, not a slower turn.
   try {
     checkPairing(ctx);
   } catch (error) {
@@ -22,9 +23,14 @@ export function modelTurn(ctx: LoopContext): Promise<Message> {
   const request = requestOf(ctx, ctx.instruction);
   ctx.streamed = false;
   const started = Date.now();
+  const observation = observingRuns() ? observeCall(ctx, request) : undefined;
   const wait = waitOn<Message>(ctx.signal);
-  if (!wait) return Promise.reject(abortError(ctx.signal));
-  const turn = new DirectTurn(ctx, request, started, wait);
+  if (!wait) {
+    // Stopped before it started: the provider is not called, and the observation ends here.
+    if (observation) failObservation(observation, abortError(ctx.signal));
+    return Promise.reject(abortError(ctx.signal));
+  }
+  const turn = new DirectTurn(ctx, request, started, wait, observation);
   keptShapes.turn = turn;
   void streamModel(ctx, request, started, turn);
   return wait.promise;
@@ -116,15 +122,24 @@ class DirectTurn implements StreamSink {
   readonly #request: ChatParams;
   readonly #started: number;
   readonly #wait: Wait<Message>;
+  readonly #observation: ModelCallObservation | undefined;
 
-  constructor(ctx: LoopContext, request: ChatParams, started: number, wait: Wait<Message>) {
+  constructor(
+    ctx: LoopContext,
+    request: ChatParams,
+    started: number,
+    wait: Wait<Message>,
+    observation: ModelCallObservation | undefined,
+  ) {
     this.#ctx = ctx;
     this.#request = request;
     this.#started = started;
     this.#wait = wait;
+    this.#observation = observation;
   }
 
   settle(response: ModelResponse): void {
+    if (this.#observation) endObservation(this.#observation, response);
     if (!this.#wait.release()) return;
     let message: Message;
     try {
@@ -143,6 +158,9 @@ class DirectTurn implements StreamSink {
   }
 
   fail(error: unknown): void {
+    if (this.#observation) {
+      failObservation(this.#observation, this.#ctx.signal.aborted ? abortError(this.#ctx.signal) : error);
+    }
     if (!this.#wait.release()) return;
     let failure: unknown;
     try {
@@ -174,15 +192,7 @@ async function dispatchModelCall(
 // One provider call, seen by run observers when there are any (a retry middleware calling again
 // makes a second one); without observers it is the bare stream.
 function callProvider(ctx: LoopContext, request: ChatParams, started: number): Promise<ModelResponse> {
-  const observation = observingRuns()
-    ? notifyModelCall({
-        invocationId: ctx.invocationId,
-        branch: ctx.branch,
-        agent: ctx.agentName,
-        provider: ctx.provider.name,
-        request,
-      })
-    : undefined;
+  const observation = observingRuns() ? observeCall(ctx, request) : undefined;
   const wait = waitOn<ModelResponse>(ctx.signal);
   if (!wait) {
     // Stopped before it started: the provider is not called, and the observation ends here.
@@ -191,6 +201,17 @@ function callProvider(ctx: LoopContext, request: ChatParams, started: number): P
   }
   void streamModel(ctx, request, started, observation ? new ObservedCall(ctx, wait, observation) : wait);
   return wait.promise;
+}
+
+// Tells the run observers a provider call starts (a retry middleware calling again makes a second).
+function observeCall(ctx: LoopContext, request: ChatParams): ModelCallObservation | undefined {
+  return notifyModelCall({
+    invocationId: ctx.invocationId,
+    branch: ctx.branch,
+    agent: ctx.agentName,
+    provider: ctx.provider.name,
+    request,
+  });
 }
 
 // The observation is told the outcome by the stream reader, inside the call's own frame: a `then`
@@ -209,17 +230,21 @@ class ObservedCall implements StreamSink {
   }
 
   settle(response: ModelResponse): void {
-    try {
-      this.#observation.end(response);
-    } catch {
-      // An observer's failure must not change the call it watches.
-    }
+    endObservation(this.#observation, response);
     this.#wait.settle(response);
   }
 
   fail(error: unknown): void {
     failObservation(this.#observation, this.#ctx.signal.aborted ? abortError(this.#ctx.signal) : error);
     this.#wait.fail(error);
+  }
+}
+
+function endObservation(observation: ModelCallObservation, response: ModelResponse): void {
+  try {
+    observation.end(response);
+  } catch {
+    // An observer's failure must not change the call it watches.
   }
 }
 

@@ -32,6 +32,13 @@ type Made = SpanRecord | typeof UNSAMPLED;
 export class RecordSink implements SpanSink<Made> {
   readonly #target: RecordTarget;
   readonly #sampler: Sampler;
+  // The last record of each class, kept alive until the next replaces it. V8 keeps a hidden class
+  // only while some object has it, and throws away the optimized code built on it when it dies: a
+  // full collection between two bursts of runs (no span pending) would otherwise make every burst
+  // optimize the tracing code again (a dozen to twenty deoptimizations a burst).
+  #lastRecord: AttributesRecord | undefined;
+  #lastChat: ChatRecord | undefined;
+  #lastTool: ToolRecord | undefined;
 
   constructor(target: RecordTarget, sampler: Sampler) {
     this.#target = target;
@@ -42,7 +49,16 @@ export class RecordSink implements SpanSink<Made> {
   start(name: string, kind: SpanKind, attributes: Attributes, parent: Made | undefined): Made {
     const traceId = parent === undefined ? this.#sampledRoot(name, kind, attributes) : traceOf(parent);
     if (traceId === undefined) return UNSAMPLED;
-    return new AttributesRecord(this.#target, name, kind, attributes, traceId, newSpanId(), recordOf(parent));
+    this.#lastRecord = new AttributesRecord(
+      this.#target,
+      name,
+      kind,
+      attributes,
+      traceId,
+      newSpanId(),
+      recordOf(parent),
+    );
+    return this.#lastRecord;
   }
 
   /** Starts the record of a `chat` span. */
@@ -52,7 +68,8 @@ export class RecordSink implements SpanSink<Made> {
         ? this.#sampledRoot(name, SpanKind.CLIENT, chatAttributes(facts, undefined))
         : traceOf(parent);
     if (traceId === undefined) return UNSAMPLED;
-    return new ChatRecord(this.#target, name, facts, traceId, newSpanId(), recordOf(parent));
+    this.#lastChat = new ChatRecord(this.#target, name, facts, traceId, newSpanId(), recordOf(parent));
+    return this.#lastChat;
   }
 
   /** Starts the record of an `execute_tool` span. */
@@ -62,7 +79,16 @@ export class RecordSink implements SpanSink<Made> {
         ? this.#sampledRoot(name, SpanKind.INTERNAL, toolAttributes(facts))
         : traceOf(parent);
     if (traceId === undefined) return UNSAMPLED;
-    return new ToolRecord(this.#target, name, facts, calledAt, traceId, newSpanId(), recordOf(parent));
+    this.#lastTool = new ToolRecord(
+      this.#target,
+      name,
+      facts,
+      calledAt,
+      traceId,
+      newSpanId(),
+      recordOf(parent),
+    );
+    return this.#lastTool;
   }
 
   // A new trace's id when the sampler records it (a root's attributes are shown to the sampler).

@@ -117,6 +117,9 @@ export class TraceObserver implements RunObserver {
   readonly recorder: ContentRecorder | undefined;
   // The invocation of the latest lookup: the events of a step mostly come from one.
   #last: OpenInvocation | undefined;
+  // The last observation, kept alive so that its class (and the code optimized on it) outlives a
+  // full collection between bursts of runs (as the record sink keeps its last records).
+  #lastObservation: ChatObservation | undefined;
 
   /** Spans go through `tracer.startSpan`, or to a {@link SpanSink} (agentctl's own records). */
   constructor(target: Tracer | SpanSink, options: TraceObserverOptions = {}) {
@@ -175,7 +178,8 @@ export class TraceObserver implements RunObserver {
       facts,
       inv ? this.#parentOf(inv, call.branch) : undefined,
     );
-    return new ChatObservation(this, span, facts.requestModel);
+    this.#lastObservation = new ChatObservation(this, span, facts.requestModel);
+    return this.#lastObservation;
   }
 
   /** Marks a span failed with agentctl's error code (`error.type`) and the scrubbed message. */

@@ -23,13 +23,9 @@ export function modelTurn(ctx: LoopContext): Promise<Message> {
   const request = requestOf(ctx, ctx.instruction);
   ctx.streamed = false;
   const started = Date.now();
-  const observation = observingRuns() ? observeCall(ctx, request) : undefined;
-  const wait = waitOn<Message>(ctx.signal);
-  if (!wait) {
-    // Stopped before it started: the provider is not called, and the observation ends here.
-    if (observation) failObservation(observation, abortError(ctx.signal));
-    return Promise.reject(abortError(ctx.signal));
-  }
+  const observation = observeCall(ctx, request);
+  const wait = waitForCall<Message>(ctx, observation);
+  if (!wait) return Promise.reject(abortError(ctx.signal));
   const turn = new DirectTurn(ctx, request, started, wait, observation);
   keptShapes.turn = turn;
   void streamModel(ctx, request, started, turn);
@@ -158,9 +154,7 @@ class DirectTurn implements StreamSink {
   }
 
   fail(error: unknown): void {
-    if (this.#observation) {
-      failObservation(this.#observation, this.#ctx.signal.aborted ? abortError(this.#ctx.signal) : error);
-    }
+    if (this.#observation) failObservation(this.#observation, this.#ctx, error);
     if (!this.#wait.release()) return;
     let failure: unknown;
     try {
@@ -192,19 +186,17 @@ async function dispatchModelCall(
 // One provider call, seen by run observers when there are any (a retry middleware calling again
 // makes a second one); without observers it is the bare stream.
 function callProvider(ctx: LoopContext, request: ChatParams, started: number): Promise<ModelResponse> {
-  const observation = observingRuns() ? observeCall(ctx, request) : undefined;
-  const wait = waitOn<ModelResponse>(ctx.signal);
-  if (!wait) {
-    // Stopped before it started: the provider is not called, and the observation ends here.
-    if (observation) failObservation(observation, abortError(ctx.signal));
-    return Promise.reject(abortError(ctx.signal));
-  }
+  const observation = observeCall(ctx, request);
+  const wait = waitForCall<ModelResponse>(ctx, observation);
+  if (!wait) return Promise.reject(abortError(ctx.signal));
   void streamModel(ctx, request, started, observation ? new ObservedCall(ctx, wait, observation) : wait);
   return wait.promise;
 }
 
-// Tells the run observers a provider call starts (a retry middleware calling again makes a second).
+// Tells the run observers, if any, a provider call starts (a retry middleware calling again makes a
+// second one).
 function observeCall(ctx: LoopContext, request: ChatParams): ModelCallObservation | undefined {
+  if (!observingRuns()) return undefined;
   return notifyModelCall({
     invocationId: ctx.invocationId,
     branch: ctx.branch,
@@ -212,6 +204,17 @@ function observeCall(ctx: LoopContext, request: ChatParams): ModelCallObservatio
     provider: ctx.provider.name,
     request,
   });
+}
+
+// The wait a call's outcome settles; undefined when the run's signal stopped the call before it
+// started: the provider is then not called, and the observation ends here.
+function waitForCall<T>(
+  ctx: LoopContext,
+  observation: ModelCallObservation | undefined,
+): Wait<T> | undefined {
+  const wait = waitOn<T>(ctx.signal);
+  if (!wait && observation) failObservation(observation, ctx, undefined);
+  return wait;
 }
 
 // The observation is told the outcome by the stream reader, inside the call's own frame: a `then`
@@ -235,7 +238,7 @@ class ObservedCall implements StreamSink {
   }
 
   fail(error: unknown): void {
-    failObservation(this.#observation, this.#ctx.signal.aborted ? abortError(this.#ctx.signal) : error);
+    failObservation(this.#observation, this.#ctx, error);
     this.#wait.fail(error);
   }
 }
@@ -248,9 +251,10 @@ function endObservation(observation: ModelCallObservation, response: ModelRespon
   }
 }
 
-function failObservation(observation: ModelCallObservation, error: unknown): void {
+// A call stopped by its run's signal is told as aborted, whatever the provider threw.
+function failObservation(observation: ModelCallObservation, ctx: LoopContext, error: unknown): void {
   try {
-    observation.fail(toAgentError(error, 'PROVIDER_ERROR'));
+    observation.fail(toAgentError(ctx.signal.aborted ? abortError(ctx.signal) : error, 'PROVIDER_ERROR'));
   } catch {
     // An observer's failure must not change the call it watches.
   }

@@ -110,7 +110,6 @@ const WORKFLOW_TYPES = new Set(['sequential', 'parallel', 'loop']);
  */
 export class TraceObserver implements RunObserver {
   readonly #sink: SpanSink;
-  readonly #capture: boolean;
   readonly #scrub: (text: string) => string;
   readonly #invocations = new Map<string, OpenInvocation>();
   /** Records content as scrubbed JSON; undefined unless content is captured. */
@@ -125,9 +124,8 @@ export class TraceObserver implements RunObserver {
   constructor(target: Tracer | SpanSink, options: TraceObserverOptions = {}) {
     // A sink is given back, as parents, only the spans it made.
     this.#sink = 'startSpan' in target ? new TracerSink(target) : target;
-    this.#capture = options.captureContent ?? false;
     this.#scrub = options.scrub ?? ((text) => text);
-    this.recorder = this.#capture ? (value) => this.#json(value) : undefined;
+    this.recorder = options.captureContent ? (value) => this.#json(value) : undefined;
   }
 
   /** Starts, annotates and ends spans as the invocation's events arrive. */
@@ -279,7 +277,7 @@ export class TraceObserver implements RunObserver {
     }
     inv.toolIds.pop();
     inv.toolSpans.pop();
-    if (this.#capture) span.setAttribute(GEN_AI.toolResult, this.#scrub(content));
+    if (this.recorder) span.setAttribute(GEN_AI.toolResult, this.#scrub(content));
     if (isError) this.fail(span, { code: code ?? 'TOOL_EXECUTION_ERROR' });
     span.endAfter(duration);
   }
@@ -300,11 +298,9 @@ export class TraceObserver implements RunObserver {
     // Agents that ended have left their stacks empty: only a failed run has spans to end here.
     const open: SinkSpan[] = [];
     for (const stack of inv.open.values()) if (stack.length > 0) open.push(...stack);
-    if (open.length > 0) {
-      for (const span of open.reverse()) {
-        if (inv.error) this.fail(span, inv.error);
-        span.end();
-      }
+    for (const span of open.reverse()) {
+      if (inv.error) this.fail(span, inv.error);
+      span.end();
     }
     inv.span.setAttribute(AGENTCTL.status, status);
     inv.span.setAttribute(AGENTCTL.totalInputTokens, usage.inputTokens);

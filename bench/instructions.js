@@ -9,7 +9,9 @@
 // tracing-cost.js and core-loop.js, it does not replace them. Needs valgrind (skipped without it);
 // run only when named (slow: minutes under valgrind):
 //   pnpm build && node bench/run.js instructions      or      node bench/instructions.js
-// BENCH_INSTRUCTIONS_RUNS=LOW,HIGH (default 300,1300). Writes bench/results/instructions.json.
+// BENCH_INSTRUCTIONS_RUNS=LOW,HIGH (default 300,1300). BENCH_TRACING_PARTS=1 adds tracing-cost.js's
+// parts of "tracing on" (an observer doing nothing, the two lower bounds, records made and dropped),
+// each against tracing off. Writes bench/results/instructions.json.
 import { execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { printTable, round, writeResult } from './lib/report.js';
@@ -18,8 +20,16 @@ import { childKey } from './lib/rounds.js';
 const STEPS = 50;
 const [LOW, HIGH] = (process.env.BENCH_INSTRUCTIONS_RUNS ?? '300,1300').split(',').map(Number);
 // Tracing off is imported and not started; "never imported" is the Runner alone.
-const KEYS = ['runner', 'agent', 'tracingOff', 'tracingOn'];
-const BASE = { runner: 'runner', agent: 'runner', tracingOff: 'runner', tracingOn: 'tracingOff' };
+const PARTS =
+  process.env.BENCH_TRACING_PARTS === '1' ? ['observerOnly', 'clockOnly', 'leastRecords', 'recordsDropped'] : [];
+const KEYS = ['runner', 'agent', 'tracingOff', ...PARTS, 'tracingOn'];
+const BASE = {
+  runner: 'runner',
+  agent: 'runner',
+  tracingOff: 'runner',
+  tracingOn: 'tracingOff',
+  ...Object.fromEntries(PARTS.map((key) => [key, 'tracingOff'])),
+};
 
 // In the child: `runs` conversations of 50 steps, then every span handed to the exporter.
 async function child(key, runs) {
@@ -76,6 +86,10 @@ export async function main() {
     agent: 'agentctl agent.run',
     tracingOff: 'Runner, @agentctl/tracing imported, off',
     tracingOn: 'Runner, tracing on (no-op exporter)',
+    observerOnly: 'Runner, a run observer doing nothing',
+    clockOnly: 'lower bound: the clock read where span times are taken',
+    leastRecords: 'lower bound: the least span records, kept in batches',
+    recordsDropped: 'Runner, span records made and dropped as they end',
   };
   const rows = KEYS.map((key) => ({
     key,

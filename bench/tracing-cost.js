@@ -8,8 +8,9 @@
 // "Tracing off" is taken two ways: @agentctl/tracing never imported (the child never loads it: what
 // `agentctl run` without tracing runs), and imported but not started (the ratio between the two is
 // what tracing costs when it is off). Every child checks that the exporter was handed every span
-// (none dropped). BENCH_TRACING_PARTS=1 adds two subjects that take "tracing on" apart (a run
-// observer doing nothing; span records made and dropped). Run after a build:
+// (none dropped). BENCH_TRACING_PARTS=1 adds four subjects that take "tracing on" apart (a run
+// observer doing nothing; the clock read where span times are taken; the least records a span
+// needs, kept in batches; agentctl's span records made and dropped). Run after a build:
 //   pnpm build && node bench/tracing-cost.js
 // Prints two tables and writes bench/results/tracing-cost.json.
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -19,10 +20,11 @@ import { startRssSampler } from './lib/rss-sampler.js';
 import { SUBJECTS } from './lib/subjects.js';
 import { executions } from './lib/workload.js';
 
-const PARTS = process.env.BENCH_TRACING_PARTS === '1' ? ['observerOnly', 'recordsDropped'] : [];
+const PARTS =
+  process.env.BENCH_TRACING_PARTS === '1' ? ['observerOnly', 'clockOnly', 'leastRecords', 'recordsDropped'] : [];
 const KEYS = ['tracingNever', 'tracingOff', ...PARTS, 'tracingOn', 'tracingOnApi'];
 // Subjects that make no span.
-const UNTRACED = new Set(['tracingNever', 'tracingOff', 'observerOnly']);
+const UNTRACED = new Set(['tracingNever', 'tracingOff', 'observerOnly', 'clockOnly', 'leastRecords']);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const LOOP_STEPS = 50;
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 500);

@@ -6,7 +6,12 @@
 // a time as runs go; the flush hands over the rest); the exporter counts what it was handed, so a
 // benchmark can prove no span was dropped. Two more take tracing apart, to show where its cost is:
 // `observerOnly` (a run observer that does nothing: core's hooks alone) and `recordsDropped`
-// (agentctl's observer and span records, each record dropped as it ends: no batch, no export).
+// (agentctl's observer and span records, each record dropped as it ends: no batch, no export). Two
+// more are lower bounds for any tracer built on core's observer hooks: `clockOnly` reads the clock
+// where a span's times are taken (a model call's start and end, a tool call's end) and keeps
+// nothing; `leastRecords` also keeps, per model and tool call, the least a span is (its name, a
+// number for an id, its start and end) in batches of 512, dropped when full: no attributes, no
+// parents, no export.
 import { createRequire } from 'node:module';
 import { observeRuns } from '../../packages/core/dist/index.js';
 import { startTracing, TraceObserver } from '../../packages/tracing/dist/index.js';
@@ -88,9 +93,60 @@ const droppingProcessor = {
   async shutdown() {},
 };
 
+// Reads the clock where a span's times are taken and keeps the sum (so the reads stay).
+function clockOnlyObserver() {
+  let sum = 0;
+  const observation = {
+    end() {
+      sum += performance.now();
+    },
+    fail() {},
+  };
+  return {
+    event(event) {
+      if (event.type === 'tool_result') sum += performance.now();
+    },
+    modelCall() {
+      sum += performance.now();
+      return observation;
+    },
+    get sum() {
+      return sum;
+    },
+  };
+}
+
+// Keeps the least a span is, per model and tool call, in batches of 512 that are dropped when full.
+function leastRecordsObserver() {
+  let batch = [];
+  let ids = 0;
+  const keep = (record) => {
+    batch.push(record);
+    if (batch.length === 512) batch = [];
+  };
+  return {
+    event(event) {
+      if (event.type === 'tool_result') {
+        const ended = performance.now();
+        keep({ name: event.name, id: ++ids, start: ended - event.duration, end: ended });
+      }
+    },
+    modelCall(call) {
+      const record = { name: call.provider, id: ++ids, start: performance.now(), end: 0 };
+      keep(record);
+      return {
+        end() {
+          record.end = performance.now();
+        },
+        fail() {},
+      };
+    },
+  };
+}
+
 /**
  * `tracingOff`, `tracingOn` and `tracingOnApi`: the Runner workload without and with tracing;
- * `observerOnly` and `recordsDropped`: parts of `tracingOn`.
+ * `observerOnly`, `clockOnly`, `leastRecords` and `recordsDropped`: parts of `tracingOn`.
  */
 export const TRACING_SUBJECTS = {
   tracingOff: { label: 'agentctl Runner, tracing off', run: SUBJECTS.runner.run, async flush() {} },
@@ -102,6 +158,8 @@ export const TRACING_SUBJECTS = {
     event() {},
     modelCall: () => undefined,
   })),
+  clockOnly: observed('lower bound: the clock read where span times are taken', clockOnlyObserver),
+  leastRecords: observed('lower bound: the least span records, kept in batches, no export', leastRecordsObserver),
   recordsDropped: observed(
     'agentctl Runner, span records made and dropped as they end',
     () =>

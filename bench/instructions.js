@@ -16,12 +16,12 @@ import { execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { printTable, round, writeResult } from './lib/report.js';
 import { childKey } from './lib/rounds.js';
+import { TRACING_PARTS } from './lib/tracing-parts.js';
 
 const STEPS = 50;
 const [LOW, HIGH] = (process.env.BENCH_INSTRUCTIONS_RUNS ?? '300,1300').split(',').map(Number);
 // Tracing off is imported and not started; "never imported" is the Runner alone.
-const PARTS =
-  process.env.BENCH_TRACING_PARTS === '1' ? ['observerOnly', 'clockOnly', 'leastRecords', 'recordsDropped'] : [];
+const PARTS = process.env.BENCH_TRACING_PARTS === '1' ? TRACING_PARTS : [];
 const KEYS = ['runner', 'agent', 'tracingOff', ...PARTS, 'tracingOn'];
 const BASE = {
   runner: 'runner',

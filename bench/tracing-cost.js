@@ -18,10 +18,10 @@ import { gc, median, mib, printTable, writeResult } from './lib/report.js';
 import { childKey, interleavedRounds, pairedRatio, showSpread, spread } from './lib/rounds.js';
 import { startRssSampler } from './lib/rss-sampler.js';
 import { SUBJECTS } from './lib/subjects.js';
+import { TRACING_PARTS } from './lib/tracing-parts.js';
 import { executions } from './lib/workload.js';
 
-const PARTS =
-  process.env.BENCH_TRACING_PARTS === '1' ? ['observerOnly', 'clockOnly', 'leastRecords', 'recordsDropped'] : [];
+const PARTS = process.env.BENCH_TRACING_PARTS === '1' ? TRACING_PARTS : [];
 const KEYS = ['tracingNever', 'tracingOff', ...PARTS, 'tracingOn', 'tracingOnApi'];
 // Subjects that make no span.
 const UNTRACED = new Set(['tracingNever', 'tracingOff', 'observerOnly', 'clockOnly', 'leastRecords']);

@@ -159,7 +159,10 @@ export const TRACING_SUBJECTS = {
     modelCall: () => undefined,
   })),
   clockOnly: observed('lower bound: the clock read where span times are taken', clockOnlyObserver),
-  leastRecords: observed('lower bound: the least span records, kept in batches, no export', leastRecordsObserver),
+  leastRecords: observed(
+    'lower bound: the least span records, kept in batches, no export',
+    leastRecordsObserver,
+  ),
   recordsDropped: observed(
     'agentctl Runner, span records made and dropped as they end',
     () =>

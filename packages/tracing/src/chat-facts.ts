@@ -86,23 +86,6 @@ function finishReasons(reason: string): string[] {
   return list;
 }
 
-/**
- * The answer's attributes alone: what a span that already has the request's (an SDK span, given
- * them at its start) is given at its end, rather than every attribute a second time.
- */
-export function answerAttributes(answer: ChatAnswer): Attributes {
-  const attributes: Attributes = {
-    'gen_ai.response.model': answer.responseModel,
-    'gen_ai.response.finish_reasons': finishReasons(answer.finishReason),
-    'gen_ai.usage.input_tokens': answer.inputTokens,
-    'gen_ai.usage.output_tokens': answer.outputTokens,
-    'gen_ai.usage.cache_read.input_tokens': answer.cacheReadTokens,
-    'gen_ai.usage.cache_creation.input_tokens': answer.cacheWriteTokens,
-  };
-  if (answer.output !== undefined) attributes[GEN_AI.outputMessages] = answer.output;
-  return attributes;
-}
-
 /** The attributes of a `chat` span: the request's, and the answer's once there is one. */
 export function chatAttributes(facts: ChatFacts, answer: ChatAnswer | undefined): Attributes {
   // One literal for an answered call, the common case: what the exporter reads is then one object

@@ -7,17 +7,20 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import { answerAttributes, type ChatAnswer, type ChatFacts, chatAttributes } from './chat-facts.js';
+import { type ChatAnswer, type ChatFacts, chatAttributes } from './chat-facts.js';
 import type { ChatSpan, SpanSink, ToolSpan } from './span-sink.js';
 import { type ToolFacts, toolAttributes } from './tool-facts.js';
 
 /** An API span with the context that makes it a parent, made the first time it is one. */
 class ApiSpan implements ChatSpan, ToolSpan {
   readonly span: Span;
+  /** A chat span's request facts, which its answer's attributes are made with. */
+  readonly #chat: ChatFacts | undefined;
   #context: Context | undefined;
 
-  constructor(span: Span) {
+  constructor(span: Span, chat?: ChatFacts) {
     this.span = span;
+    this.#chat = chat;
   }
 
   get context(): Context {
@@ -41,10 +44,9 @@ class ApiSpan implements ChatSpan, ToolSpan {
     this.span.end();
   }
 
-  // The span was given the request's attributes at its start; the SDK checks each attribute it is
-  // given, so only the answer's are added.
+  // The request's attributes are set again with the answer's: the same values, one way to make them.
   answer(answer: ChatAnswer): void {
-    this.span.setAttributes(answerAttributes(answer));
+    if (this.#chat) this.span.setAttributes(chatAttributes(this.#chat, answer));
     this.span.end();
   }
 
@@ -77,7 +79,7 @@ export class TracerSink implements SpanSink<ApiSpan> {
   startChat(name: string, facts: ChatFacts, parent: ApiSpan | undefined): ApiSpan {
     const attributes = chatAttributes(facts, undefined);
     const context = parent ? parent.context : ROOT_CONTEXT;
-    return new ApiSpan(this.#tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, context));
+    return new ApiSpan(this.#tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, context), facts);
   }
 
   /** Starts an `execute_tool` span now. */

@@ -5,16 +5,20 @@
 //   pnpm build && node bench/concurrent-runs.js
 // Prints a table and writes bench/results/concurrent-runs.json.
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { heapReadings } from './lib/heap-readings.js';
 import { loadSubject, subjectKeys } from './lib/load-subject.js';
 import { gc, median, mib, printTable, round, writeResult } from './lib/report.js';
 import { childKey, interleavedRounds, pairedRatio, showSpread, spread } from './lib/rounds.js';
 import { startRssSampler } from './lib/rss-sampler.js';
 import { executions } from './lib/workload.js';
 
-const IN_FLIGHT = 1000;
-const STEPS = 5;
+/** Runs in flight in a batch. */
+export const IN_FLIGHT = 1000;
+/** Tool steps of each run. */
+export const STEPS = 5;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const BATCHES = Number(process.env.BENCH_BATCHES ?? 3); // timed batches of 1,000 runs in each process
+/** Timed batches of 1,000 runs in each process (BENCH_BATCHES). */
+export const BATCHES = Number(process.env.BENCH_BATCHES ?? 3);
 // BENCH_SUBJECTS=runner,ai7: only these subjects (and the floor, which every ratio is taken against).
 const ONLY = process.env.BENCH_SUBJECTS?.split(',').map((key) => key.trim());
 
@@ -24,7 +28,9 @@ const ONLY = process.env.BENCH_SUBJECTS?.split(',').map((key) => key.trim());
 async function child(key) {
   const sampler = startRssSampler(2);
   await sampler.ready();
+  const beforeLoading = process.memoryUsage.rss();
   const subject = await loadSubject(key);
+  const loadedMiB = mib(process.memoryUsage.rss() - beforeLoading);
   const cpuTimes = [];
   const batch = async () => {
     const before = executions.count;
@@ -49,6 +55,8 @@ async function child(key) {
     gc();
     times.push(await batch());
   }
+  // Read before the sampler stops, as the last batch left the heap (heap-spaces.js reports them).
+  const memory = heapReadings();
   const { peakBytes, samples } = await sampler.stop();
   return {
     key,
@@ -60,6 +68,8 @@ async function child(key) {
     cpuMsPerBatch: round(median(cpuTimes), 1),
     peakRssMiB: mib(peakBytes),
     rssSamples: samples,
+    loadedMiB,
+    ...memory,
   };
 }
 

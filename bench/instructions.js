@@ -16,19 +16,18 @@ import { execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { printTable, round, writeResult } from './lib/report.js';
 import { childKey } from './lib/rounds.js';
-import { TRACING_PARTS } from './lib/tracing-parts.js';
+import { PART_LABELS, TRACING_PARTS } from './lib/tracing-parts.js';
 
 const STEPS = 50;
 const [LOW, HIGH] = (process.env.BENCH_INSTRUCTIONS_RUNS ?? '300,1300').split(',').map(Number);
 // Tracing off is imported and not started; "never imported" is the Runner alone.
-const PARTS = process.env.BENCH_TRACING_PARTS === '1' ? TRACING_PARTS : [];
-const KEYS = ['runner', 'agent', 'tracingOff', ...PARTS, 'tracingOn'];
+const KEYS = ['runner', 'agent', 'tracingOff', ...TRACING_PARTS, 'tracingOn'];
 const BASE = {
   runner: 'runner',
   agent: 'runner',
   tracingOff: 'runner',
   tracingOn: 'tracingOff',
-  ...Object.fromEntries(PARTS.map((key) => [key, 'tracingOff'])),
+  ...Object.fromEntries(TRACING_PARTS.map((key) => [key, 'tracingOff'])),
 };
 
 // In the child: `runs` conversations of 50 steps, then every span handed to the exporter.
@@ -86,10 +85,7 @@ export async function main() {
     agent: 'agentctl agent.run',
     tracingOff: 'Runner, @agentctl/tracing imported, off',
     tracingOn: 'Runner, tracing on (no-op exporter)',
-    observerOnly: 'Runner, a run observer doing nothing',
-    clockOnly: 'lower bound: the clock read where span times are taken',
-    leastRecords: 'lower bound: the least span records, kept in batches',
-    recordsDropped: 'Runner, span records made and dropped as they end',
+    ...PART_LABELS,
   };
   const rows = KEYS.map((key) => ({
     key,

@@ -21,8 +21,7 @@ import { SUBJECTS } from './lib/subjects.js';
 import { TRACING_PARTS } from './lib/tracing-parts.js';
 import { executions } from './lib/workload.js';
 
-const PARTS = process.env.BENCH_TRACING_PARTS === '1' ? TRACING_PARTS : [];
-const KEYS = ['tracingNever', 'tracingOff', ...PARTS, 'tracingOn', 'tracingOnApi'];
+const KEYS = ['tracingNever', 'tracingOff', ...TRACING_PARTS, 'tracingOn', 'tracingOnApi'];
 // Subjects that make no span.
 const UNTRACED = new Set(['tracingNever', 'tracingOff', 'observerOnly', 'clockOnly', 'leastRecords']);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);

@@ -1,4 +1,12 @@
 // Apart from tracing-subjects.js, which loads @agentctl/tracing: a child that must never load it
-// (tracing never imported) still reads this list.
-/** The subjects of tracing-subjects.js that take "tracing on" apart, in table order (BENCH_TRACING_PARTS=1). */
-export const TRACING_PARTS = ['observerOnly', 'clockOnly', 'leastRecords', 'recordsDropped'];
+// (tracing never imported) still reads these.
+/** The labels of the subjects that take "tracing on" apart, in table order. */
+export const PART_LABELS = {
+  observerOnly: 'agentctl Runner, a run observer doing nothing',
+  clockOnly: 'lower bound: the clock read where span times are taken',
+  leastRecords: 'lower bound: the least span records, kept in batches, no export',
+  recordsDropped: 'agentctl Runner, span records made and dropped as they end',
+};
+
+/** The keys of those subjects when BENCH_TRACING_PARTS=1 asks for them, otherwise none. */
+export const TRACING_PARTS = process.env.BENCH_TRACING_PARTS === '1' ? Object.keys(PART_LABELS) : [];

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -472,5 +473,28 @@ describe.concurrent('filesystem tools stay in their folder', () => {
     expect(results.map((r) => r.isError ?? false)).toEqual([true, true, false]);
     expect(JSON.stringify(events)).not.toContain('outside-secret');
     expect(results[2].content).toBe('inside');
+  });
+});
+
+describe.concurrent('filesystem tools never wait on a FIFO', () => {
+  it('refuses a FIFO to read_file and edit_file, and the run ends (a blocked open kept the process alive)', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': scriptedAgent('[{ builtin: filesystem, root: ../data }]', [
+        { name: 'read_file', arguments: { path: 'pipe' } },
+        { name: 'edit_file', arguments: { path: 'pipe', old_text: 'a', new_text: 'b' } },
+        { name: 'grep', arguments: { pattern: 'inside' } },
+      ]),
+      'data/ok.txt': 'inside',
+    });
+    execFileSync('mkfifo', [join(dir, 'data/pipe')]);
+    const { code, stderr, events } = await runMain(dir, ['--approve-all']);
+    expect(code, stderr).toBe(0);
+    const results = toolResults(events);
+    expect(results.map((r) => [r.name, r.content])).toEqual([
+      ['read_file', 'Tool read_file failed: "pipe" is not a regular file'],
+      ['edit_file', 'Tool edit_file failed: "pipe" is not a regular file'],
+      ['grep', 'ok.txt:1: inside'],
+    ]);
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete' });
   });
 });

@@ -240,7 +240,13 @@ export {
 } from './tool.js';
 export { parseToolArguments } from './tool-arguments.js';
 export { BUILTIN_TOOLS, type BuiltinToolFactory, type BuiltinToolName } from './tools/builtin-tools.js';
-export { confinedPath, confinedTarget, isInside, type Roots } from './tools/confined-path.js';
+export {
+  confinedPath,
+  confinedTarget,
+  isInside,
+  openRegularFile,
+  type Roots,
+} from './tools/confined-path.js';
 export { type CurrentTime, type CurrentTimeOptions, currentTime } from './tools/current-time.js';
 export { htmlText } from './tools/html-text.js';
 export { type HttpGetOptions, type HttpGetResult, httpGet } from './tools/http-get.js';

@@ -1,4 +1,4 @@
-import { mkdir, open, readFile as readText, stat, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   type AnyTool,
@@ -6,6 +6,7 @@ import {
   confinedTarget,
   defineTool,
   listDir,
+  openRegularFile,
   type Roots,
   readFile,
 } from '@agentctl/core';
@@ -129,9 +130,8 @@ function grep(roots: Roots, maxResults: number, maxBytes: number): AnyTool {
       const lines: string[] = [];
       for (const file of await matching(roots, folder, only)) {
         const real = await confinedPath(roots, file).catch(() => undefined);
-        if (!real || (await stat(real)).size > maxBytes) continue;
-        const text = await readText(real, 'utf8');
-        if (text.includes('\0')) continue;
+        const text = real && (await smallText(real, file, maxBytes));
+        if (!text || text.includes('\0')) continue;
         const rows = text.split('\n');
         for (let i = 0; i < rows.length && lines.length <= maxResults; i++) {
           if (test(rows[i])) lines.push(`${path.relative(start, real)}:${i + 1}: ${rows[i].slice(0, 300)}`);
@@ -144,6 +144,17 @@ function grep(roots: Roots, maxResults: number, maxBytes: number): AnyTool {
         : lines.join('\n');
     },
   });
+}
+
+// The text of a regular file of at most `maxBytes`; undefined for anything else (never waits on a FIFO).
+async function smallText(real: string, file: string, maxBytes: number): Promise<string | undefined> {
+  const handle = await openRegularFile(real, file).catch(() => undefined);
+  if (!handle) return undefined;
+  try {
+    return (await handle.stat()).size > maxBytes ? undefined : await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
 }
 
 function writeFileTool(roots: Roots, approve: boolean): AnyTool {
@@ -191,11 +202,10 @@ function editFile(roots: Roots, approve: boolean, maxBytes: number): AnyTool {
     needsApproval: approve,
     async execute({ path: requested, old_text: before, new_text: after, replace_all: all }) {
       const real = await confinedPath(roots, requested);
-      const handle = await open(real, 'r');
+      const handle = await openRegularFile(real, requested);
       let text: string;
       try {
         const info = await handle.stat();
-        if (!info.isFile()) throw new Error(`"${requested}" is not a file`);
         if (info.size > maxBytes) throw new Error(`"${requested}" is over ${maxBytes} bytes; not edited`);
         text = await handle.readFile('utf8');
       } finally {

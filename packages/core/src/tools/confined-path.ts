@@ -1,4 +1,5 @@
-import { lstat, realpath } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { type FileHandle, lstat, open, realpath } from 'node:fs/promises';
 import path from 'node:path';
 
 /** One folder, or several (the first is where relative paths start). */
@@ -72,4 +73,22 @@ export async function confinedTarget(roots: Roots, requested: string): Promise<s
 export function isInside(base: string, candidate: string): boolean {
   const relative = path.relative(base, candidate);
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/**
+ * Opens a confined path for reading when it is a regular file; a FIFO or a device is refused
+ * rather than waited on (a blocked open holds a libuv thread, and the process, past the tool's
+ * timeout).
+ */
+export async function openRegularFile(real: string, requested: string): Promise<FileHandle> {
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
+  const handle = await open(real, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    if ((await handle.stat()).isFile()) return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  await handle.close();
+  throw new Error(`"${requested}" is not a regular file`);
 }

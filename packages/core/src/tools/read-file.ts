@@ -1,6 +1,5 @@
-import { open } from 'node:fs/promises';
 import { defineTool, type Tool } from '../tool.js';
-import { confinedPath, type Roots } from './confined-path.js';
+import { confinedPath, openRegularFile, type Roots } from './confined-path.js';
 
 /** Options of {@link readFile}. */
 export interface ReadFileOptions {
@@ -29,10 +28,9 @@ export function readFile(options: ReadFileOptions): Tool<{ path: string }, strin
     },
     async execute({ path: requested }) {
       const real = await confinedPath(options.root, requested);
-      const handle = await open(real, 'r');
+      const handle = await openRegularFile(real, requested);
       try {
         const stats = await handle.stat();
-        if (!stats.isFile()) throw new Error(`"${requested}" is not a file`);
         const length = Math.min(stats.size, maxBytes);
         const buffer = Buffer.alloc(length);
         const { bytesRead } = await handle.read(buffer, 0, length, 0);

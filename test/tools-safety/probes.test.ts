@@ -498,3 +498,25 @@ describe.concurrent('filesystem tools never wait on a FIFO', () => {
     expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete' });
   });
 });
+
+describe.concurrent('a module tool that hangs past its timeout', () => {
+  it('times out, the run completes, and agentctl exits though the tool left a timer running', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': scriptedAgent('[{ module: ./hangs.js }]', [{ name: 'hangs', arguments: {} }]).replace(
+        'instruction: Use the tools.',
+        'instruction: Use the tools.\nlimits: { tool_timeout: 1s }',
+      ),
+      'agents/hangs.js': `export default {
+  name: 'hangs',
+  description: 'Never answers, and leaves a timer behind',
+  parameters: { type: 'object', properties: {} },
+  execute: () => new Promise(() => { setInterval(() => {}, 1000); }),
+};
+`,
+    });
+    const { code, stderr, events } = await runMain(dir);
+    expect(code, stderr).toBe(0);
+    expect(toolResults(events).map((r) => r.content)).toEqual(['tool hangs timed out after 1000 ms']);
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete', output: 'done' });
+  });
+});

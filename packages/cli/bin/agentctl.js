@@ -9,4 +9,7 @@ const { main } = await import(bundled ? '../dist/bundle/main.js' : '../dist/main
 
 main(process.argv).then((code) => {
   process.exitCode = code;
+  // The command is done: what a user's tool left behind (a timer, a socket, a read that never
+  // returns) must not keep the process alive. Unref'd, so a clean exit is not delayed by it.
+  setTimeout(() => process.exit(code), 1000).unref();
 });

@@ -130,6 +130,45 @@ approval: { allow: [{ tool: c_write, args: { constructor: "*" } }] }
   });
 });
 
+describe.concurrent('once-per-session approval', () => {
+  it('asks about the first call that would run: an earlier call refused by its schema approved nothing', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': `kind: agent
+name: main
+model: scripted
+instruction: Use the tools.
+tools: [c_write]
+approval: { tools: { c_write: once-per-session } }
+---
+kind: model
+name: scripted
+provider: offline
+model: script
+script:
+  - tool_calls: [{ id: bad, name: c_write, arguments: { path: once.out } }]
+  - tool_calls: [{ id: good, name: c_write, arguments: { path: once.out, note: unasked } }]
+  - tool_calls: [{ id: again, name: c_write, arguments: { path: once.out, note: second } }]
+  - text: done
+---${WRITE_TOOL}`,
+    });
+    const paused = await runMain(dir);
+    expect(paused.code, paused.stderr).toBe(0);
+    expect(toolResults(paused.events).map((r) => r.content)).toEqual([
+      "Invalid arguments for c_write: arguments must have required property 'note'. Fix the arguments and call again.",
+    ]);
+    expect(paused.events.at(-1)).toMatchObject({ type: 'run_end', status: 'paused' });
+    await expect(readFile(join(dir, 'agents/once.out'), 'utf8')).rejects.toThrow();
+    // Once approved, the next call of the tool runs without asking.
+    const sessionId = /session ([\w-]+)/.exec(paused.stderr)?.[1] ?? '';
+    const resumed = await agentctl(['run', 'main', '--session', sessionId, '--approve', 'good', '--json'], {
+      cwd: dir,
+      timeoutMs: 40_000,
+    });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(await readFile(join(dir, 'agents/once.out'), 'utf8')).toBe('second');
+  });
+});
+
 describe.concurrent('command tools are not a shell', () => {
   it('refuses a template inside a sh -c script at validate, with file:line:col and the fix', async () => {
     const dir = await probeProject({

@@ -2,6 +2,7 @@ import type { ApprovalPolicy, ApprovalPolicyContext, ApprovalVerdict } from './a
 import { type ApprovalRule, approvalRuleMatcher, globMatcher } from './approval-rule.js';
 import type { Message, ToolCall } from './messages.js';
 import type { AnyTool } from './tool.js';
+import { neverRan } from './unrun-call.js';
 
 /** How a tool's calls are approved: never asked, always asked, or asked once per conversation. */
 export type ApprovalMode = 'never' | 'always' | 'once-per-session';
@@ -67,10 +68,8 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions = {}): Appro
   };
 }
 
-// A call that was refused has a result starting with this text (see tool-execution.ts); any
-// other result means the call was allowed to run, so the tool was approved in this conversation.
-const REFUSED = 'The call was not run:';
-
+// A call that was refused, or whose arguments its schema refused before anyone was asked, never
+// ran; any other result means a call of the tool was allowed to run in this conversation.
 function ranBefore(messages: readonly Message[], toolName: string): boolean {
   const names = new Map<string, string>();
   for (const message of messages) {
@@ -80,6 +79,6 @@ function ranBefore(messages: readonly Message[], toolName: string): boolean {
     (m) =>
       m.role === 'tool' &&
       (m.name ?? names.get(m.toolCallId ?? '')) === toolName &&
-      !(m.isError && (m.content ?? '').startsWith(REFUSED)),
+      !neverRan(m),
   );
 }

@@ -104,7 +104,7 @@ describe('read_file and list_dir', () => {
     );
     await expect(tool.execute({ path: 'dir-out/password.txt' }, ctx())).rejects.toThrow(/leads outside/);
     await expect(tool.execute({ path: 'missing.txt' }, ctx())).rejects.toThrow(/does not exist/);
-    await expect(tool.execute({ path: 'sub' }, ctx())).rejects.toThrow(/not a file/);
+    await expect(tool.execute({ path: 'sub' }, ctx())).rejects.toThrow(/not a regular file/);
   });
 
   it('caps what it reads and does not dump binary files', async () => {

@@ -6,6 +6,7 @@ import { isImageContent, type Message, type ToolCall } from '../messages.js';
 import type { ToolOutcome } from '../middleware/types.js';
 import { type Deadline, deadline } from '../timing/deadline.js';
 import type { AnyTool } from '../tool.js';
+import { INVALID_RESULT, REFUSED_RESULT } from '../unrun-call.js';
 import { abortable, abortError } from './abortable.js';
 import { keptShapes } from './kept-shapes.js';
 import { action, type LoopContext, review } from './loop-context.js';
@@ -209,7 +210,7 @@ async function invalidArguments(call: ToolCall, tool: AnyTool): Promise<string |
 
 function invalidText(call: ToolCall, check: SchemaCheck): string | undefined {
   if (check.ok) return undefined;
-  return `Invalid arguments for ${call.name}: ${check.errors.join('; ')}. Fix the arguments and call again.`;
+  return `${INVALID_RESULT}${call.name}: ${check.errors.join('; ')}. Fix the arguments and call again.`;
 }
 
 function policyVerdict(ctx: LoopContext, call: ToolCall, tool: AnyTool): 'allow' | 'ask' | 'deny' {
@@ -232,7 +233,7 @@ function normalise(
 }
 
 function refusal(reason: string): ToolOutcome {
-  return { content: `The call was not run: ${reason}.`, isError: true, duration: 0 };
+  return { content: `${REFUSED_RESULT} ${reason}.`, isError: true, duration: 0 };
 }
 
 type Outcome = ToolOutcome | Promise<ToolOutcome>;

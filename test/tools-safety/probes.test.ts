@@ -541,10 +541,9 @@ describe.concurrent('filesystem tools never wait on a FIFO', () => {
 describe.concurrent('a module tool that hangs past its timeout', () => {
   it('times out, the run completes, and agentctl exits though the tool left a timer running', async () => {
     const dir = await probeProject({
-      'agents/main.yaml': scriptedAgent('[{ module: ./hangs.js }]', [{ name: 'hangs', arguments: {} }]).replace(
-        'instruction: Use the tools.',
-        'instruction: Use the tools.\nlimits: { tool_timeout: 1s }',
-      ),
+      'agents/main.yaml': scriptedAgent('[{ module: ./hangs.js }]', [
+        { name: 'hangs', arguments: {} },
+      ]).replace('instruction: Use the tools.', 'instruction: Use the tools.\nlimits: { tool_timeout: 1s }'),
       'agents/hangs.js': `export default {
   name: 'hangs',
   description: 'Never answers, and leaves a timer behind',

@@ -76,9 +76,6 @@ function ranBefore(messages: readonly Message[], toolName: string): boolean {
     for (const call of message.toolCalls ?? []) names.set(call.id, call.name);
   }
   return messages.some(
-    (m) =>
-      m.role === 'tool' &&
-      (m.name ?? names.get(m.toolCallId ?? '')) === toolName &&
-      !neverRan(m),
+    (m) => m.role === 'tool' && (m.name ?? names.get(m.toolCallId ?? '')) === toolName && !neverRan(m),
   );
 }

@@ -9,5 +9,7 @@ export const INVALID_RESULT = 'Invalid arguments for ';
 /** Whether a tool message answers a call that never ran: refused, or refused by its schema. */
 export function neverRan(message: Message): boolean {
   const content = message.content ?? '';
-  return message.isError === true && (content.startsWith(REFUSED_RESULT) || content.startsWith(INVALID_RESULT));
+  return (
+    message.isError === true && (content.startsWith(REFUSED_RESULT) || content.startsWith(INVALID_RESULT))
+  );
 }

@@ -204,6 +204,47 @@ command:
     expect(validate.stdout + validate.stderr).toContain('"$1"');
   });
 
+  it('finds the script behind a wrapper or an option with a value: env sh -c, bash -o pipefail -c, bash -c -e', async () => {
+    const tool = (name: string, argv: string) => `---
+kind: tool
+name: ${name}
+description: Counts a word
+parameters: { type: object, properties: { word: { type: string } }, required: [word] }
+needs_approval: false
+command: { argv: ${argv} }
+`;
+    const yaml = `${scriptedAgent('[t_env, t_pipefail, t_late]', [
+      { name: 't_env', arguments: { word: 'x; touch pwned_env' } },
+      { name: 't_pipefail', arguments: { word: 'x; touch pwned_pipefail' } },
+      { name: 't_late', arguments: { word: 'x; touch pwned_late' } },
+    ])}${tool('t_env', `[env, sh, -c, 'echo {{ args.word }}']`)}${tool(
+      't_pipefail',
+      `[bash, -o, pipefail, -c, 'echo {{ args.word }} | wc -c']`,
+    )}${tool('t_late', `[timeout, "5", bash, -c, -e, 'echo {{ args.word }}']`)}`;
+    const dir = await probeProject({ 'agents/main.yaml': yaml });
+    const validate = await agentctl(['validate'], { cwd: dir });
+    expect(validate.code, validate.stdout + validate.stderr).toBe(1);
+    const lines = yaml.split('\n');
+    const found = [
+      ...(validate.stdout + validate.stderr).matchAll(
+        /main\.yaml:(\d+):(\d+): error: .*inside the (\w+) script/g,
+      ),
+    ];
+    // Each error is at the script element itself: its line and column.
+    expect(found.map((m) => [Number(m[1]), Number(m[2]), m[3]])).toEqual(
+      ['t_env', 't_pipefail', 't_late'].map((name, i) => {
+        const line = lines.indexOf(`name: ${name}`) + 5;
+        return [line, lines[line - 1].indexOf("'echo") + 1, i === 0 ? 'sh' : 'bash'];
+      }),
+    );
+    const run = await runMain(dir);
+    expect(run.code).toBe(1);
+    for (const name of ['pwned_env', 'pwned_pipefail', 'pwned_late']) {
+      await expect(readFile(join(dir, 'agents', name))).rejects.toThrow();
+      await expect(readFile(join(dir, name))).rejects.toThrow();
+    }
+  });
+
   it('refuses the docs pattern allow { tool: shell, args: { cmd: "ls *" } } on a shell string', async () => {
     const dir = await probeProject({
       'agents/main.yaml': `kind: agent

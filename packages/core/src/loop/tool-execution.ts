@@ -10,7 +10,12 @@ import { INVALID_RESULT, REFUSED_RESULT } from '../unrun-call.js';
 import { abortable, abortError } from './abortable.js';
 import { keptShapes } from './kept-shapes.js';
 import { action, type LoopContext, review } from './loop-context.js';
-import { compiledValidator, type SchemaCheck, schemaValidator } from './schema-validator.js';
+import {
+  compiledValidator,
+  type SchemaCheck,
+  type SchemaValidator,
+  schemaValidator,
+} from './schema-validator.js';
 import { InputRequest, PauseRequest, ToolCallContext } from './tool-call-context.js';
 
 type Plan = { call: ToolCall; tool?: AnyTool } & (
@@ -205,7 +210,15 @@ function unknownTool(ctx: LoopContext, call: ToolCall): Plan {
 }
 
 async function invalidArguments(call: ToolCall, tool: AnyTool): Promise<string | undefined> {
-  return invalidText(call, (await schemaValidator(tool.parameters))(call.arguments));
+  let validator: SchemaValidator;
+  try {
+    validator = await schemaValidator(tool.parameters);
+  } catch (error) {
+    // The tool's own schema is broken (an MCP server's, a module's): the call cannot be checked,
+    // so it does not run, and the run goes on rather than failing as an internal error.
+    return `Tool ${call.name} cannot be called: its parameters are not a valid JSON Schema (${(error as Error).message})`;
+  }
+  return invalidText(call, validator(call.arguments));
 }
 
 function invalidText(call: ToolCall, check: SchemaCheck): string | undefined {

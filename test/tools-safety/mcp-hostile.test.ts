@@ -1,0 +1,84 @@
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { REPO, removeTempDirs } from '../support/cli.js';
+import { probeProject, runMain, scriptedAgent, toolResults } from './probe-project.js';
+
+// A small MCP server written with the SDK that misbehaves on purpose, started over stdio by the
+// real `agentctl run`: what it does wrong is reported as the toolset's error or the call's result,
+// never as an internal error of agentctl.
+
+const SERVER = join(REPO, 'packages/mcp/test/fixtures/hostile.js');
+
+afterAll(removeTempDirs);
+
+function project(mode: string, calls: Array<{ name: string; arguments: unknown }>) {
+  return probeProject({
+    'agents/main.yaml': `${scriptedAgent('[{ toolset: hostile }]', calls)}---
+kind: toolset
+name: hostile
+mcp: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SERVER)}, ${mode}] }
+timeout: 10s
+`,
+  });
+}
+
+describe.concurrent('a hostile MCP server', () => {
+  it('a tools list that breaks the MCP schema is an error at the toolset, in one line, exit 1', async () => {
+    const dir = await project('bad-list', [{ name: 'echo', arguments: { text: 'hi' } }]);
+    const { code, stderr } = await runMain(dir);
+    expect(code, stderr).toBe(1);
+    expect(stderr).toContain(
+      'agents/main.yaml:17:6: error: MCP server of toolset "hostile" listed its tools in a form MCP does not allow: tools[1].inputSchema.required: ',
+    );
+    expect(stderr).not.toContain('"code": "invalid_type"');
+  });
+
+  it('a tool whose input schema is no JSON Schema fails that call; the other calls run; exit 0', async () => {
+    const dir = await project('bad-schema', [
+      { name: 'odd', arguments: { n: 1 } },
+      { name: 'echo', arguments: { text: 'still here' } },
+    ]);
+    const { code, stderr, events } = await runMain(dir);
+    expect(code, stderr).toBe(0);
+    const results = toolResults(events);
+    expect(results.find((r) => r.name === 'odd')).toMatchObject({ isError: true });
+    expect(results.find((r) => r.name === 'odd')?.content).toMatch(
+      /^Tool odd cannot be called: its parameters are not a valid JSON Schema \(schema is invalid: .*properties\/n\/type/,
+    );
+    expect(results.find((r) => r.name === 'echo')).toMatchObject({ content: 'echo {"text":"still here"}' });
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete' });
+  });
+
+  it('a server that exits mid-call fails that call with its stderr, and is restarted for the next', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': `kind: agent
+name: main
+model: scripted
+tools: [{ toolset: hostile }]
+---
+kind: model
+name: scripted
+provider: offline
+model: script
+script:
+  - tool_calls: [{ id: c, name: crash, arguments: {} }]
+  - tool_calls: [{ id: e, name: echo, arguments: { text: again } }, { id: h, name: hang, arguments: {} }]
+  - text: done
+---
+kind: toolset
+name: hostile
+mcp: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SERVER)}, ok] }
+timeout: 5s
+`,
+    });
+    const { code, stderr, events } = await runMain(dir);
+    expect(code, stderr).toBe(0);
+    const [crash, ...rest] = toolResults(events);
+    expect(crash.content).toContain('stopped during the call');
+    expect(crash.content).toContain('crash: going down');
+    const byName = Object.fromEntries(rest.map((r) => [r.name, r]));
+    expect(byName.echo.content).toMatch(/was restarted before this call[\s\S]*echo \{"text":"again"\}/);
+    expect(byName.hang).toMatchObject({ isError: true, content: 'tool hang timed out after 5000 ms' });
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete' });
+  });
+});

@@ -579,7 +579,28 @@ describe.concurrent('filesystem tools never wait on a FIFO', () => {
   });
 });
 
-describe.concurrent('a module tool that hangs past its timeout', () => {
+describe.concurrent('module tools that misbehave', () => {
+  it('a value that is not JSON (a cycle) is an error result naming why, not "[object Object]"', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': scriptedAgent('[{ module: ./cyclic.js }]', [{ name: 'cyclic', arguments: {} }]),
+      'agents/cyclic.js': `export default {
+  name: 'cyclic',
+  description: 'Returns an object that holds itself',
+  parameters: { type: 'object', properties: {} },
+  execute: async () => { const value = { name: 'loop' }; value.self = value; return value; },
+};
+`,
+    });
+    const { code, stderr, events } = await runMain(dir);
+    expect(code, stderr).toBe(0);
+    const [result] = toolResults(events);
+    expect(result).toMatchObject({ isError: true, errorCode: 'TOOL_EXECUTION_ERROR' });
+    expect(result.content).toMatch(
+      /^Tool cyclic returned a value that is not JSON: Converting circular structure to JSON/,
+    );
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete' });
+  });
+
   it('times out, the run completes, and agentctl exits though the tool left a timer running', async () => {
     const dir = await probeProject({
       'agents/main.yaml': scriptedAgent('[{ module: ./hangs.js }]', [

@@ -389,7 +389,7 @@ function execute(
     if (isThenable(value))
       return awaitTool(ctx, call, started, limit, given, context, Promise.resolve(value));
     watched.throwIfAborted();
-    return outcomeOf(value, performance.now() - started, context);
+    return outcomeOf(call, value, performance.now() - started, context);
   } catch (error) {
     return caught(ctx, call, started, limit, given, error);
   }
@@ -406,7 +406,7 @@ async function awaitTool(
 ): Promise<ToolOutcome> {
   try {
     const value = await (given ? abortable(work, given) : abortable(limit.race(work), ctx.signal));
-    return outcomeOf(value, performance.now() - started, context);
+    return outcomeOf(call, value, performance.now() - started, context);
   } catch (error) {
     return caught(ctx, call, started, limit, given, error);
   }
@@ -455,21 +455,29 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 }
 
-function outcomeOf(value: unknown, duration: number, context: ToolCallContext): ToolOutcome {
-  const outcome: ToolOutcome = isImageContent(value)
-    ? { content: value.text ?? '[image]', value, image: value, isError: false, duration }
-    : { content: stringify(value), value, isError: false, duration };
+function outcomeOf(call: ToolCall, value: unknown, duration: number, context: ToolCallContext): ToolOutcome {
+  const image = isImageContent(value);
+  const content = image ? (value.text ?? '[image]') : stringify(value);
+  if (content instanceof Error) {
+    // A cycle or a BigInt: "[object Object]" would reach the model as if it were the answer.
+    const text = `Tool ${call.name} returned a value that is not JSON: ${content.message}`;
+    return { content: text, isError: true, errorCode: 'TOOL_EXECUTION_ERROR', duration };
+  }
+  const outcome: ToolOutcome = image
+    ? { content, value, image: value, isError: false, duration }
+    : { content, value, isError: false, duration };
   if (context.delta && Object.keys(context.delta).length > 0) outcome.stateDelta = context.delta;
   return outcome;
 }
 
-function stringify(value: unknown): string {
+function stringify(value: unknown): string | Error {
   if (typeof value === 'string') return value;
   if (value === undefined) return '';
+  if (typeof value === 'bigint') return String(value);
   try {
     return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
+  } catch (error) {
+    return error as Error;
   }
 }
 

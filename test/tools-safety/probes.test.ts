@@ -536,6 +536,25 @@ http:
 });
 
 describe.concurrent('filesystem tools stay in their folder', () => {
+  it('reads a file whose name starts with ".." inside the folder, and still refuses "../"', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': scriptedAgent('[{ builtin: filesystem, root: ../data, read_only: true }]', [
+        { name: 'read_file', arguments: { path: '..notes.md' } },
+        { name: 'read_file', arguments: { path: '../agentctl.yaml' } },
+      ]),
+      'data/..notes.md': 'dotted inside',
+    });
+    const { code, stderr, events } = await runMain(dir);
+    expect(code, stderr).toBe(0);
+    const byCall = Object.fromEntries(
+      events.filter((e) => e.type === 'tool_result').map((e) => [e.callId, e.content]),
+    );
+    expect(byCall).toEqual({
+      call_1: 'dotted inside',
+      call_2: 'Tool read_file failed: path "../agentctl.yaml" is outside the allowed folder',
+    });
+  });
+
   it('refuses ".." and a symbolic link that leads out', async () => {
     const outside = await probeProject({ 'secret.txt': 'outside-secret' });
     const dir = await probeProject({

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { deadline, sleep } from '@agentctl/core';
+import { deadline, isInside, sleep } from '@agentctl/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -218,8 +218,7 @@ function isSocketFailure(error: unknown): boolean {
 
 function insideRoot(toolset: string, root: string, cwd: string | undefined): string {
   const resolved = path.resolve(root, cwd ?? '.');
-  const relative = path.relative(path.resolve(root), resolved);
-  if (relative.startsWith('..') || path.isAbsolute(relative)) {
+  if (!isInside(path.resolve(root), resolved)) {
     throw new Error(`MCP toolset "${toolset}": cwd "${cwd}" is outside the project folder ${root}`);
   }
   return resolved;

@@ -1,5 +1,5 @@
-import { isAbsolute, relative, resolve } from 'node:path';
-import { type MemoryDefinition, retentionPolicy } from '@agentctl/core';
+import { resolve } from 'node:path';
+import { isInside, type MemoryDefinition, retentionPolicy } from '@agentctl/core';
 import { FileSessionStore } from './file-session-store.js';
 
 /** What the file backend reads of a memory definition (config passes the whole normalised one). */
@@ -24,8 +24,7 @@ export const FILE_MEMORY_BACKEND = 'file';
 export function fileMemoryBackend(memory: FileMemoryDefinition, ctx: FileMemoryContext): FileSessionStore {
   const root = resolve(ctx.root);
   const path = resolve(root, memory.path ?? '.agentctl/sessions');
-  const inside = relative(root, path);
-  if (inside.startsWith('..') || isAbsolute(inside)) {
+  if (!isInside(root, path)) {
     throw new Error(`memory path ${memory.path} is outside the project folder ${root}`);
   }
   return new FileSessionStore({ path, retention: retentionPolicy(memory.retention) });

@@ -72,7 +72,11 @@ export async function confinedTarget(roots: Roots, requested: string): Promise<s
 /** True when `candidate` is `base` or below it. */
 export function isInside(base: string, candidate: string): boolean {
   const relative = path.relative(base, candidate);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  // `..notes.md` is a name inside; only `..` itself or `../...` leaves.
+  return (
+    relative === '' ||
+    (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, symlink } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -536,6 +536,31 @@ http:
 });
 
 describe.concurrent('filesystem tools stay in their folder', () => {
+  it('edit_file never writes through a link, as write_file does not: a rule on drafts/* edits only drafts', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': `${scriptedAgent('[{ builtin: filesystem, root: ../data }]', [
+        { name: 'edit_file', arguments: { path: 'drafts/alias.md', old_text: 'keep', new_text: 'changed' } },
+        { name: 'edit_file', arguments: { path: 'drafts/missing.md', old_text: 'a', new_text: 'b' } },
+        { name: 'edit_file', arguments: { path: 'drafts/note.md', old_text: 'draft', new_text: 'final' } },
+      ]).replace('tools:', 'approval: { allow: ["edit_file:path=drafts/*"] }\ntools:')}`,
+      'data/drafts/note.md': 'a draft',
+      'data/config.md': 'keep this',
+    });
+    await symlink('../config.md', join(dir, 'data/drafts/alias.md'));
+    const { code, stderr, events } = await runMain(dir);
+    expect(code, stderr).toBe(0);
+    const byCall = Object.fromEntries(
+      events.filter((e) => e.type === 'tool_result').map((e) => [e.callId, e.content]),
+    );
+    expect(byCall).toEqual({
+      call_1: 'Tool edit_file failed: "drafts/alias.md" exists and is not a regular file',
+      call_2: 'Tool edit_file failed: path "drafts/missing.md" does not exist',
+      call_3: 'replaced 1 occurrence in drafts/note.md',
+    });
+    expect(await readFile(join(dir, 'data/config.md'), 'utf8')).toBe('keep this');
+    expect(await readFile(join(dir, 'data/drafts/note.md'), 'utf8')).toBe('a final');
+  });
+
   it('reads a file whose name starts with ".." inside the folder, and still refuses "../"', async () => {
     const dir = await probeProject({
       'agents/main.yaml': scriptedAgent('[{ builtin: filesystem, root: ../data, read_only: true }]', [

@@ -201,8 +201,11 @@ function editFile(roots: Roots, approve: boolean, maxBytes: number): AnyTool {
     },
     needsApproval: approve,
     async execute({ path: requested, old_text: before, new_text: after, replace_all: all }) {
-      const real = await confinedPath(roots, requested);
-      const handle = await openRegularFile(real, requested);
+      // As for write_file: never through a link, which could lead past an approval rule's path.
+      const real = await confinedTarget(roots, requested);
+      const handle = await openRegularFile(real, requested).catch((error: NodeJS.ErrnoException) => {
+        throw error.code === 'ENOENT' ? new Error(`path "${requested}" does not exist`) : error;
+      });
       let text: string;
       try {
         const info = await handle.stat();

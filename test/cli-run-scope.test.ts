@@ -47,7 +47,9 @@ describe('run AGENT blocks only on what AGENT reaches', () => {
     expect(unknownKey.stdout).toBe('');
     expect(unknownKey.stderr).toMatch(/agents\/a\.yaml:10:1: error: unknown key `instructions`/);
     // Each document's error is the other agent's warning, not its error.
-    expect(typed.stderr).toMatch(/agents\/a\.yaml:10:1: warning: unknown key `instructions`.*not used by `a`/);
+    expect(typed.stderr).toMatch(
+      /agents\/a\.yaml:10:1: warning: unknown key `instructions`.*not used by `a`/,
+    );
   });
 
   it("the repository's triage example answers any prompt through its script's fallback turn", async () => {

@@ -115,6 +115,23 @@ command: { argv: [echo, "n={{ args.n }}"] }
     expect(asked.events.at(-1)).toMatchObject({ type: 'run_end', status: 'paused' });
   });
 
+  it('a rule naming a tool the agent lacks (a typo in deny) is an error at validate and run; nothing runs', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': `${scriptedAgent('[c_write]', [
+        { name: 'c_write', arguments: { path: 'typo.out', note: 'written' } },
+      ]).replace('tools: [c_write]', 'tools: [c_write]\napproval: { deny: [c_wirte] }')}---${WRITE_TOOL}`,
+    });
+    const validate = await agentctl(['validate'], { cwd: dir });
+    expect(validate.code).toBe(1);
+    const message =
+      'agents/main.yaml:6:20: error: approval.deny[0] names `c_wirte`, which is not a tool of this agent (tools: c_write); did you mean `c_write`?';
+    expect(validate.stdout).toContain(message);
+    const run = await runMain(dir, ['--approve-all']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(message);
+    await expect(readFile(join(dir, 'agents/typo.out'))).rejects.toThrow();
+  });
+
   it('refuses at validate a YAML rule on an argument the tool does not have', async () => {
     const dir = await probeProject({
       'agents/main.yaml': `kind: agent

@@ -9,6 +9,7 @@ import {
 } from '@agentctl/core';
 import type { ApprovalDefinition, ToolsetDefinition } from '../definitions.js';
 import type { ApprovalMode, ApprovalRuleSpec } from '../spec-types.js';
+import { unknownApprovalTools } from './unknown-approval-tools.js';
 
 // Modes declared where a tool comes from (a toolset's `approval`), kept beside the tool object so
 // that every agent using the tool gets the mode without the registry's types knowing about it.
@@ -54,14 +55,11 @@ export function agentApprovalPolicy(
       exact.get(tool.name) ?? patterns.find(([match]) => match(tool.name))?.[1] ?? declared.get(tool);
     if (mode) modes[tool.name] = mode;
   }
-  for (const name of exact.keys()) {
-    if (!tools.some((tool) => tool.name === name)) {
-      const known = tools.map((tool) => tool.name).join(', ') || 'none';
-      throw new TypeError(
-        `approval.tools names \`${name}\`, which is not a tool of this agent (tools: ${known})`,
-      );
-    }
-  }
+  const [unknown] = unknownApprovalTools(
+    approval,
+    tools.map((tool) => tool.name),
+  );
+  if (unknown) throw new TypeError(unknown.message);
   const allow = approval.allow.map((spec, i) => rule(spec, tools, `approval.allow[${i}]`));
   const deny = approval.deny.map((spec, i) => rule(spec, tools, `approval.deny[${i}]`));
   if (Object.keys(modes).length === 0 && allow.length === 0 && deny.length === 0) return undefined;

@@ -7,6 +7,7 @@ import {
   shellArgumentMessage,
   type WrittenApprovalRule,
 } from '@agentctl/core';
+import { unknownApprovalTools } from '../compile/unknown-approval-tools.js';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import { Secrets } from '../env/secrets.js';
 import type { ToolSpec } from '../spec-types.js';
@@ -50,6 +51,22 @@ function knownTools(refs: unknown[] | undefined, ctx: RuleContext): Shape[] {
   return out;
 }
 
+// The names of an agent's tools when every one is known without compiling (named tools,
+// built-ins, agents as tools); undefined when a module or a toolset adds names only a run sees.
+function closedToolNames(refs: unknown[] | undefined, ctx: RuleContext): string[] | undefined {
+  const names: string[] = [];
+  for (const ref of refs ?? []) {
+    if (typeof ref === 'string') names.push(ref);
+    else if (ref !== null && typeof ref === 'object' && 'agent' in ref) names.push(String(ref.agent));
+    else if (ref !== null && typeof ref === 'object' && 'builtin' in ref) {
+      const made = knownTools([ref], ctx);
+      if (made.length === 0) return undefined;
+      names.push(...made.map((tool) => tool.name));
+    } else return undefined;
+  }
+  return names;
+}
+
 /**
  * Approval rules mean what they say: each names an argument the tool has (or the tool has one
  * string argument), and none matches an argument that a shell runs as code.
@@ -57,7 +74,14 @@ function knownTools(refs: unknown[] | undefined, ctx: RuleContext): Shape[] {
 export function approvalRules(ctx: RuleContext): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const agent of validAgents(ctx)) {
-    if (!agent.spec.approval?.allow?.length && !agent.spec.approval?.deny?.length) continue;
+    const approval = agent.spec.approval;
+    if (!approval) continue;
+    const names = closedToolNames(agent.spec.tools, ctx);
+    for (const unknown of names ? unknownApprovalTools(approval, names) : []) {
+      const key = unknown.path.length === 3 && unknown.path[1] === 'tools';
+      out.push(diagnostic(agent.file, agent.locate(unknown.path, { key }), 'approval-rule', unknown.message));
+    }
+    if (!approval.allow?.length && !approval.deny?.length) continue;
     const tools = knownTools(agent.spec.tools, ctx);
     for (const list of ['allow', 'deny'] as const) {
       for (const [i, spec] of (agent.spec.approval?.[list] ?? []).entries()) {

@@ -1,0 +1,51 @@
+import { EXIT_LOOP_TOOL, parseApprovalRule, TRANSFER_TOOL } from '@agentctl/core';
+import { nearest } from '../load/did-you-mean.js';
+import type { ApprovalRuleSpec } from '../spec-types.js';
+
+/** An agent's `approval` as written or normalised: what names a tool. */
+interface NamedInApproval {
+  tools?: Record<string, unknown>;
+  allow?: readonly ApprovalRuleSpec[];
+  deny?: readonly ApprovalRuleSpec[];
+}
+
+/** A tool name in `approval` that is no tool of the agent, with its path below the agent. */
+export interface UnknownApprovalTool {
+  path: Array<string | number>;
+  message: string;
+}
+
+/**
+ * The names an agent's `approval` writes without a `*` that are no tool of the agent: a typo in
+ * `deny: [shel]` would otherwise deny nothing, and in `allow` allow nothing, without a word.
+ */
+export function unknownApprovalTools(
+  approval: NamedInApproval | undefined,
+  tools: readonly string[],
+): UnknownApprovalTool[] {
+  const known = new Set([...tools, TRANSFER_TOOL, EXIT_LOOP_TOOL]);
+  const listed = tools.join(', ') || 'none';
+  const out: UnknownApprovalTool[] = [];
+  const check = (name: string, path: Array<string | number>, where: string) => {
+    if (name.includes('*') || known.has(name)) return;
+    const near = nearest(name, tools);
+    out.push({
+      path,
+      message: `${where} names \`${name}\`, which is not a tool of this agent (tools: ${listed})${near ? `; did you mean \`${near}\`?` : ''}`,
+    });
+  };
+  for (const name of Object.keys(approval?.tools ?? {}))
+    check(name, ['approval', 'tools', name], 'approval.tools');
+  for (const list of ['allow', 'deny'] as const) {
+    for (const [i, spec] of (approval?.[list] ?? []).entries()) {
+      let name: string;
+      try {
+        name = typeof spec === 'string' ? parseApprovalRule(spec).tool : spec.tool;
+      } catch {
+        continue; // a malformed rule has its own error
+      }
+      if (typeof name === 'string') check(name, ['approval', list, i], `approval.${list}[${i}]`);
+    }
+  }
+  return out;
+}

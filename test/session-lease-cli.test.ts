@@ -98,6 +98,24 @@ describe('two agentctl run processes on one session', () => {
     expect(existsSync(lease)).toBe(false);
   }, 60_000);
 
+  it('sessions rm refuses a session a run holds (exit 1); the run ends well; rm works after', async () => {
+    const running = run('removed');
+    const lease = join(project, '.agentctl', 'sessions', 'removed.lease');
+    await waitFor(() => existsSync(lease), 'the lease file');
+    const refused = await agentctl(['sessions', 'rm', 'removed'], { cwd: project });
+    expect(refused.code, refused.stderr).toBe(1);
+    expect(refused.stderr).toMatch(
+      /agentctl: session removed is busy: invocation [0-9a-f-]{36} of agent worker holds it .*; it was not removed/,
+    );
+    const done = await running;
+    expect(done.code, done.stderr).toBe(0);
+    await assertValid('removed', 1);
+    const removed = await agentctl(['sessions', 'rm', 'removed'], { cwd: project });
+    expect(removed.code, removed.stderr).toBe(0);
+    const left = await readdir(join(project, '.agentctl', 'sessions'));
+    expect(left.filter((name) => name.startsWith('removed'))).toEqual([]);
+  }, 90_000);
+
   it('an invalid --session id is bad usage (exit 2) with the rule for ids', async () => {
     for (const id of ['../../x', 'index', 'x'.repeat(129)]) {
       const result = await run(id);

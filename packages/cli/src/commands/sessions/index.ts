@@ -1,6 +1,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { InvalidExportError, type SessionExport, type SessionStore, UsageError } from '@agentctl/core';
+import {
+  InvalidExportError,
+  SessionBusyError,
+  type SessionExport,
+  type SessionStore,
+  UsageError,
+} from '@agentctl/core';
 import {
   CorruptSessionError,
   FileSessionStore,
@@ -69,13 +75,23 @@ export async function sessionsCommand(
       case 'show':
         if (needs(1)) return fail(USAGE, 2);
         return await show(store, where, args[0]!, options, io);
-      case 'rm':
+      case 'rm': {
         if (needs(1)) return fail(USAGE, 2);
-        if (!(await store.delete(args[0]!))) return fail(`no session ${args[0]} in ${where}`);
-        io.stdout(
-          options.json ? `${JSON.stringify({ id: args[0], deleted: true })}\n` : `removed ${args[0]}\n`,
-        );
+        const id = args[0]!;
+        // A run holding the session would fail mid-way writing to a session that is gone.
+        const held = await store.lease(id, { holder: 'agentctl sessions rm', ttlMs: 60_000 });
+        if ('busy' in held)
+          return fail(`${new SessionBusyError(id, held.busy, 0).message}; it was not removed`);
+        let deleted: boolean;
+        try {
+          deleted = await store.delete(id);
+        } finally {
+          await store.releaseLease(held.lease);
+        }
+        if (!deleted) return fail(`no session ${id} in ${where}`);
+        io.stdout(options.json ? `${JSON.stringify({ id, deleted: true })}\n` : `removed ${id}\n`);
         return 0;
+      }
       case 'export': {
         if (needs(1)) return fail(USAGE, 2);
         const text = `${JSON.stringify(await store.exportSession(args[0]!), null, 2)}\n`;

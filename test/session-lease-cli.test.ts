@@ -116,6 +116,29 @@ describe('two agentctl run processes on one session', () => {
     expect(left.filter((name) => name.startsWith('removed'))).toEqual([]);
   }, 90_000);
 
+  it('retention (max_sessions: 1) spares the session of a run still going; the run ends well', async () => {
+    const dir = await tempDir('agentctl-retention-');
+    await mkdir(join(dir, 'agents'));
+    await writeFile(join(dir, 'agentctl.yaml'), 'kind: project\nname: kept\ndefaults: { memory: few }\n');
+    await writeFile(
+      join(dir, 'agents', 'worker.yaml'),
+      `${PROJECT}---\nkind: memory\nname: few\npath: ../sessions\nretention: { max_sessions: 1 }\n`,
+    );
+    const runIn = (session: string) =>
+      agentctl(['run', 'worker', 'nap please', '--session', session], { cwd: dir, timeoutMs: 60_000 });
+    const first = runIn('first');
+    await waitFor(() => existsSync(join(dir, 'sessions', 'first.lease')), 'the lease file');
+    const second = await runIn('second');
+    expect(second.code, second.stderr).toBe(0);
+    const done = await first;
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stderr).not.toContain('no session with id');
+    const third = await runIn('third');
+    expect(third.code, third.stderr).toBe(0);
+    const left = await readdir(join(dir, 'sessions'));
+    expect(left.filter((name) => name.endsWith('.jsonl') && name !== 'index.jsonl')).toEqual(['third.jsonl']);
+  }, 90_000);
+
   it('an invalid --session id is bad usage (exit 2) with the rule for ids', async () => {
     for (const id of ['../../x', 'index', 'x'.repeat(129)]) {
       const result = await run(id);

@@ -242,7 +242,16 @@ export class FileSessionStore implements SessionStore, MemoryProvider {
   async #applyRetention(keep: string): Promise<void> {
     const policy = this.#options.retention ?? {};
     const doomed = sessionsToRemove((await this.#index.read()).values(), policy, Date.now(), keep);
-    for (const id of doomed) await this.delete(id);
+    for (const id of doomed) {
+      // A session a run holds is spared: deleted under the run, its next write would fail.
+      const held = await this.lease(id, { holder: 'retention', ttlMs: 60_000 });
+      if ('busy' in held) continue;
+      try {
+        await this.delete(id);
+      } finally {
+        await this.releaseLease(held.lease);
+      }
+    }
   }
 
   /** The index checked against the files: missing files dropped, changed ones re-read, strays added. */

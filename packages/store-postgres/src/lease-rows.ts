@@ -85,6 +85,15 @@ export class LeaseRows {
     ]);
   }
 
+  /** Those of `sessionIds` whose lease a live holder has now. */
+  async held(sessionIds: readonly string[]): Promise<Set<string>> {
+    const { rows } = await this.#query<{ session_id: string }>(
+      `SELECT session_id FROM ${this.#table} WHERE session_id = ANY($1) AND expires_at > ${NOW_MS}`,
+      [sessionIds],
+    );
+    return new Set(rows.map((row) => row.session_id));
+  }
+
   /** Who holds the session's lease row (live or lapsed), if anyone. */
   async holder(sessionId: string): Promise<LeaseHolder | undefined> {
     const { rows } = await this.#query<{

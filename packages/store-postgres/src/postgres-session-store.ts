@@ -292,7 +292,7 @@ export class PostgresSessionStore implements SessionStore, MemoryProvider {
 
   /**
    * Removes the top-level sessions the retention policy no longer keeps (with their child
-   * sessions), sparing `keep`; returns the removed ids. `create` calls it for each top-level session.
+   * sessions), sparing `keep` and the sessions a run holds; returns the removed ids. `create` calls it for each top-level session.
    */
   async applyRetention(keep?: string): Promise<string[]> {
     const policy = this.#retention ?? {};
@@ -315,7 +315,11 @@ export class PostgresSessionStore implements SessionStore, MemoryProvider {
       );
       doomed.push(...rows.map((r) => r.id));
     }
-    return doomed.length === 0 ? [] : this.#deleteTrees([...new Set(doomed)]);
+    if (doomed.length === 0) return [];
+    // A session a run holds is spared: deleted under the run, its next write would fail.
+    const held = await this.#leases.held(doomed);
+    const free = [...new Set(doomed)].filter((id) => !held.has(id));
+    return free.length === 0 ? [] : this.#deleteTrees(free);
   }
 
   /** Closes the connections (unless the pool was given). */

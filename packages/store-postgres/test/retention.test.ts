@@ -37,4 +37,20 @@ describe('retention', () => {
       await fresh.drop();
     }
   });
+
+  it('spares a session a run holds, and removes it once the run let go', async () => {
+    const { store, drop } = pg.freshStore({ retention: { maxSessions: 1 } });
+    try {
+      await store.create({ id: 'running' });
+      const held = await store.lease('running', { holder: 'invocation 1', ttlMs: 60_000 });
+      if (!('lease' in held)) throw new Error('the lease was not granted');
+      await store.create({ id: 'next' });
+      expect((await store.list()).map((s) => s.id).sort()).toEqual(['next', 'running']);
+      await store.releaseLease(held.lease);
+      await store.create({ id: 'last' });
+      expect((await store.list()).map((s) => s.id)).toEqual(['last']);
+    } finally {
+      await drop();
+    }
+  });
 });

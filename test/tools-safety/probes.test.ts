@@ -132,6 +132,44 @@ command: { argv: [echo, "n={{ args.n }}"] }
     await expect(readFile(join(dir, 'agents/typo.out'))).rejects.toThrow();
   });
 
+  it('--allow reaches the tools of an agent used as a tool; a typo in --allow is bad usage (exit 2)', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': `${scriptedAgent('[{ agent: helper }]', [
+        { name: 'helper', arguments: { request: 'read it' } },
+      ])}---
+kind: agent
+name: helper
+description: Reads notes
+model: helper-script
+tools: [c_read]
+---
+kind: model
+name: helper-script
+provider: offline
+model: script
+script:
+  - tool_calls: [{ id: read, name: c_read, arguments: { path: note.txt } }]
+  - text: read
+---
+kind: tool
+name: c_read
+description: Prints a note
+parameters: { type: object, properties: { path: { type: string } }, required: [path] }
+command: { argv: [cat, "{{ args.path }}"] }
+`,
+      'agents/note.txt': 'the note',
+    });
+    const typo = await runMain(dir, ['--allow', 'c_raed']);
+    expect(typo.code, typo.stderr).toBe(2);
+    expect(typo.stderr).toContain(
+      '--allow c_raed: no agent of this run has a tool named `c_raed` (tools: helper, c_read); did you mean `c_read`?',
+    );
+    const allowed = await runMain(dir, ['--allow', 'c_read:*.txt']);
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(toolResults(allowed.events).find((r) => r.name === 'c_read')?.content).toBe('the note');
+    expect(allowed.events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete' });
+  });
+
   it('refuses at validate a YAML rule on an argument the tool does not have', async () => {
     const dir = await probeProject({
       'agents/main.yaml': `kind: agent

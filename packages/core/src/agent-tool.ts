@@ -14,7 +14,7 @@ import { type AnyTool, defineTool } from './tool.js';
  */
 export function agentTool(agent: Agent, options: { store?: SessionStore } = {}): AnyTool {
   let runner: Runner | undefined;
-  return defineTool<{ request: string }>({
+  const tool = defineTool<{ request: string }>({
     name: agent.name,
     description: agent.description || `Ask the ${agent.name} agent`,
     parameters: {
@@ -55,6 +55,7 @@ export function agentTool(agent: Agent, options: { store?: SessionStore } = {}):
       return result.output;
     },
   });
+  return { ...tool, agent };
 }
 
 async function pausedChild(

@@ -1,3 +1,4 @@
+import type { Agent } from './agent.js';
 import type { ApprovalDecision, RunOptions } from './agent-config.js';
 import type { PendingApproval } from './events.js';
 import type { Message, ToolCall } from './messages.js';
@@ -65,6 +66,8 @@ export interface Tool<TParams = Record<string, unknown>, TResult = unknown> {
   idempotent?: boolean;
   /** Arguments whose value a shell runs as code: no approval rule may match them (a pattern cannot make a script safe). */
   shellArguments?: readonly string[];
+  /** The agent an agent tool runs ({@link agentTool}): a walk over a tree's tools reaches its tools too. */
+  agent?: Agent;
 }
 
 /** Anything assignable to a tool, whatever its parameter and result types. */

@@ -1,3 +1,4 @@
+import { didYouMean } from '@agentctl/config';
 import {
   type Agent,
   type AnyTool,
@@ -41,11 +42,16 @@ export function allowMatcher(
   rules: readonly WrittenApprovalRule[],
   agent: Agent,
 ): (call: ToolCall) => boolean {
-  const tools: AnyTool[] = [];
-  walkAgents(agent, (each) => {
-    if (each instanceof LlmAgent) tools.push(...each.tools.values());
-  });
+  const tools = toolsOfRun(agent);
+  const names = [...new Set(tools.map((tool) => tool.name))];
   const matchers = rules.map((rule) => {
+    // A typo would allow nothing, and the run would stop to ask about the very call it meant.
+    if (!rule.tool.includes('*') && !names.includes(rule.tool)) {
+      throw new CliError(
+        `--allow ${rule.tool}: no agent of this run has a tool named \`${rule.tool}\` (tools: ${names.join(', ') || 'none'})${didYouMean(rule.tool, names)}`,
+        EXIT.usage,
+      );
+    }
     try {
       return approvalRuleMatcher(bindApprovalRule(rule, tools), '--allow');
     } catch (error) {
@@ -53,4 +59,22 @@ export function allowMatcher(
     }
   });
   return (call) => matchers.some((matches) => matches(call));
+}
+
+// The tools of every agent of the tree, agents used as tools and their own trees included.
+function toolsOfRun(root: Agent): AnyTool[] {
+  const tools: AnyTool[] = [];
+  const seen = new Set<Agent>();
+  const visit = (agent: Agent) =>
+    walkAgents(agent, (each) => {
+      if (seen.has(each)) return;
+      seen.add(each);
+      if (!(each instanceof LlmAgent)) return;
+      for (const tool of each.tools.values()) {
+        tools.push(tool);
+        if (tool.agent) visit(tool.agent);
+      }
+    });
+  visit(root);
+  return tools;
 }

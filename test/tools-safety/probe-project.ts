@@ -87,3 +87,10 @@ export function alive(pid: number): boolean {
     return true;
   }
 }
+
+/** The content of each tool result of a run, by call id (results arrive as calls finish, in any order). */
+export function resultsByCall(
+  events: Array<Record<string, unknown> & { type: string }>,
+): Record<string, unknown> {
+  return Object.fromEntries(events.filter((e) => e.type === 'tool_result').map((e) => [e.callId, e.content]));
+}

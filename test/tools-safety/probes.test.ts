@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentctl, removeTempDirs } from '../support/cli.js';
-import { alive, probeProject, runMain, scriptedAgent, toolResults } from './probe-project.js';
+import { alive, probeProject, resultsByCall, runMain, scriptedAgent, toolResults } from './probe-project.js';
 
 // The probes of issue 15, each through the real CLI on the offline script model: a model-chosen
 // argument must not get past what the docs promise.
@@ -604,10 +604,7 @@ describe.concurrent('filesystem tools stay in their folder', () => {
     await symlink('../config.md', join(dir, 'data/drafts/alias.md'));
     const { code, stderr, events } = await runMain(dir);
     expect(code, stderr).toBe(0);
-    const byCall = Object.fromEntries(
-      events.filter((e) => e.type === 'tool_result').map((e) => [e.callId, e.content]),
-    );
-    expect(byCall).toEqual({
+    expect(resultsByCall(events)).toEqual({
       call_1: 'Tool edit_file failed: "drafts/alias.md" exists and is not a regular file',
       call_2: 'Tool edit_file failed: path "drafts/missing.md" does not exist',
       call_3: 'replaced 1 occurrence in drafts/note.md',
@@ -618,7 +615,7 @@ describe.concurrent('filesystem tools stay in their folder', () => {
 
   it('reads a file whose name starts with ".." inside the folder, and still refuses "../"', async () => {
     const dir = await probeProject({
-      'agents/main.yaml': scriptedAgent('[{ builtin: filesystem, root: ../data, read_only: true }]', [
+      'agents/main.yaml': scriptedAgent('[{ builtin: filesystem, root: ../data }]', [
         { name: 'read_file', arguments: { path: '..notes.md' } },
         { name: 'read_file', arguments: { path: '../agentctl.yaml' } },
       ]),
@@ -626,10 +623,7 @@ describe.concurrent('filesystem tools stay in their folder', () => {
     });
     const { code, stderr, events } = await runMain(dir);
     expect(code, stderr).toBe(0);
-    const byCall = Object.fromEntries(
-      events.filter((e) => e.type === 'tool_result').map((e) => [e.callId, e.content]),
-    );
-    expect(byCall).toEqual({
+    expect(resultsByCall(events)).toEqual({
       call_1: 'dotted inside',
       call_2: 'Tool read_file failed: path "../agentctl.yaml" is outside the allowed folder',
     });
@@ -668,12 +662,11 @@ describe.concurrent('filesystem tools never wait on a FIFO', () => {
     execFileSync('mkfifo', [join(dir, 'data/pipe')]);
     const { code, stderr, events } = await runMain(dir, ['--approve-all']);
     expect(code, stderr).toBe(0);
-    const results = toolResults(events);
-    expect(results.map((r) => [r.name, r.content])).toEqual([
-      ['read_file', 'Tool read_file failed: "pipe" is not a regular file'],
-      ['edit_file', 'Tool edit_file failed: "pipe" is not a regular file'],
-      ['grep', 'ok.txt:1: inside'],
-    ]);
+    expect(resultsByCall(events)).toEqual({
+      call_1: 'Tool read_file failed: "pipe" is not a regular file',
+      call_2: 'Tool edit_file failed: "pipe" exists and is not a regular file',
+      call_3: 'ok.txt:1: inside',
+    });
     expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete' });
   });
 });

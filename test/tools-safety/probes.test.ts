@@ -650,6 +650,24 @@ describe.concurrent('filesystem tools stay in their folder', () => {
 });
 
 describe.concurrent('filesystem tools never wait on a FIFO', () => {
+  it('grep stops a regular expression that backtracks without end; the run goes on', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': scriptedAgent('[{ builtin: filesystem, root: ../data }]', [
+        { name: 'grep', arguments: { pattern: '(a+)+b', regex: true } },
+        { name: 'grep', arguments: { pattern: 'TODO\\(\\w+\\)', regex: true } },
+      ]),
+      'data/long.txt': `${'a'.repeat(48)}!\n// TODO(ann): ship it\n`,
+    });
+    const { code, stderr, events } = await runMain(dir);
+    expect(code, stderr).toBe(0);
+    expect(resultsByCall(events)).toEqual({
+      call_1:
+        'Tool grep failed: the regular expression ran for more than 2 s and was stopped; simplify it (nested quantifiers such as (a+)+ backtrack without end)',
+      call_2: 'long.txt:2: // TODO(ann): ship it',
+    });
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete' });
+  });
+
   it('refuses a FIFO to read_file and edit_file, and the run ends (a blocked open kept the process alive)', async () => {
     const dir = await probeProject({
       'agents/main.yaml': scriptedAgent('[{ builtin: filesystem, root: ../data }]', [

@@ -11,6 +11,7 @@ import {
   readFile,
 } from '@agentctl/core';
 import { glob } from 'tinyglobby';
+import { boundedRegex } from './bounded-regex.js';
 
 /** Options of the `filesystem` built-in (camelCase, paths absolute). */
 export interface FilesystemOptions {
@@ -116,16 +117,9 @@ function grep(roots: Roots, maxResults: number, maxBytes: number): AnyTool {
       additionalProperties: false,
     },
     async execute({ pattern, regex, glob: only = '**/*', path: folder = '.' }) {
-      let test: (line: string) => boolean;
-      if (regex) {
-        let compiled: RegExp;
-        try {
-          compiled = new RegExp(pattern);
-        } catch (error) {
-          throw new Error(`invalid regular expression: ${(error as Error).message}`);
-        }
-        test = (line) => compiled.test(line);
-      } else test = (line) => line.includes(pattern);
+      const hits = regex
+        ? boundedRegex(pattern)
+        : (rows: readonly string[]) => rows.map((row) => row.includes(pattern));
       const start = await confinedPath(roots, '.');
       const lines: string[] = [];
       for (const file of await matching(roots, folder, only)) {
@@ -133,8 +127,9 @@ function grep(roots: Roots, maxResults: number, maxBytes: number): AnyTool {
         const text = real && (await smallText(real, file, maxBytes));
         if (!text || text.includes('\0')) continue;
         const rows = text.split('\n');
+        const hit = hits(rows);
         for (let i = 0; i < rows.length && lines.length <= maxResults; i++) {
-          if (test(rows[i])) lines.push(`${path.relative(start, real)}:${i + 1}: ${rows[i].slice(0, 300)}`);
+          if (hit[i]) lines.push(`${path.relative(start, real)}:${i + 1}: ${rows[i].slice(0, 300)}`);
         }
         if (lines.length > maxResults) break;
       }

@@ -24,7 +24,7 @@ describe('anthropicFromSpec', () => {
     );
   });
 
-  it('applies max_output_tokens, prompt caching and thinking from YAML, and never sends temperature', async () => {
+  it('applies max_output_tokens, prompt caching, thinking and headers from YAML, and never sends temperature', async () => {
     const server = await start([sse(anthropicText('ok'))]);
     const provider = anthropicFromSpec({
       name: 'm',
@@ -37,7 +37,7 @@ describe('anthropicFromSpec', () => {
       timeoutMs: 10_000,
       retry: { maxAttempts: 1 },
       reasoning: { budgetTokens: 1024 },
-      options: { promptCaching: true },
+      options: { promptCaching: true, headers: { 'x-team': 'desk' } },
     });
     const response = await provider.chat({
       model: '',
@@ -54,6 +54,7 @@ describe('anthropicFromSpec', () => {
       system: [{ type: 'text', text: 'sys', cache_control: { type: 'ephemeral' } }],
     });
     expect(body).not.toHaveProperty('temperature');
+    expect(server.requests[0].headers['x-team']).toBe('desk');
   });
 
   it('maps reasoning effort to a thinking budget, parallel_tool_calls: false and extra_body onto the wire', async () => {

@@ -299,6 +299,34 @@ script:
     expect(recalled(ann.stdout)).toBe('1. likes green tea');
     expect(recalled(bob.stdout)).toBe('[no notes]');
   });
+
+  it('memory keeps only the last max_notes notes; fetch with extract_text: false returns the page as sent', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': `kind: agent
+name: main
+model: scripted
+tools: [{ builtin: memory, options: { max_notes: 2 } }, { builtin: fetch, allowed_hosts: ["${host}"], extract_text: false }]
+---
+kind: model
+name: scripted
+provider: offline
+model: script
+script:
+  - tool_calls: [{ id: n1, name: memory, arguments: { action: remember, note: first } }]
+  - tool_calls: [{ id: n2, name: memory, arguments: { action: remember, note: second } }]
+  - tool_calls: [{ id: n3, name: memory, arguments: { action: remember, note: third } }]
+  - tool_calls:
+      - { id: q, name: memory, arguments: { action: recall } }
+      - { id: f, name: fetch, arguments: { url: "http://${host}/menu" } }
+  - text: done
+`,
+    });
+    const { code, stderr, events } = await runMain(dir, ['--user', 'ann']);
+    expect(code, stderr).toBe(0);
+    const results = byId(events);
+    expect(results.q.content).toBe('2. second\n3. third');
+    expect(JSON.parse(results.f.content).body).toContain('<h1>Soup &amp; bread</h1>');
+  });
 });
 
 describe('toolbox options are checked at validate', () => {

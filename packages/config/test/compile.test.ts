@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AgentEvent, Runner } from '@agentctl/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { compileProject, createRegistry, formatDiagnostic, loadProject } from '../src/index.js';
 import { project } from './helpers.js';
 
@@ -218,6 +218,45 @@ describe('compile: module tools, models, registry', () => {
       'Help Ada (a) with taxes ',
     );
     expect((await agent.run('hi').result).text).toBe('ok');
+  });
+
+  it('redaction and logging middleware take their options from YAML: patterns, builtins, replacement, verbose', async () => {
+    const files = {
+      'agents/a.yaml': [
+        'kind: agent',
+        'name: a',
+        'model: offline/echo',
+        'middleware:',
+        '  - { redaction: { patterns: ["ORD-[0-9]+"], builtins: false, replacement: "<hidden>" } }',
+        '  - { logging: { verbose: true } }',
+        '---',
+        'kind: agent',
+        'name: b',
+        'model: offline/echo',
+        'middleware: [redaction, logging]',
+        '',
+      ].join('\n'),
+    };
+    const { runtime, diagnostics } = await compile(files);
+    expect(diagnostics).toEqual([]);
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((line: string) => {
+      lines.push(line);
+    });
+    try {
+      const a = await runtime!.agents.get('a')!.run('ORD-42 for ada@example.com').result;
+      // Only the project's pattern, with its replacement: the built-in e-mail pattern is off.
+      expect(a.text).toBe('<hidden> for ada@example.com');
+      // Verbose: the whole payload as JSON, not the one-line summary.
+      expect(lines[0]).toMatch(/^\[a\] loop_start \{"prompt":"ORD-42 for ada@example\.com".*\} \(\d+ ms\)$/);
+      lines.length = 0;
+      const b = await runtime!.agents.get('b')!.run('ORD-42 for ada@example.com').result;
+      expect(b.text).toBe('ORD-42 for [REDACTED]');
+      expect(lines[0]).toMatch(/^\[b\] loop_start "ORD-42 for ada@example\.com" \(\d+ ms\)$/);
+    } finally {
+      spy.mockRestore();
+      await runtime?.dispose();
+    }
   });
 
   it('a missing provider is a diagnostic naming the provider and the model; other agents still compile', async () => {

@@ -183,8 +183,19 @@ describe.concurrent('filesystem', () => {
       ),
       'agents/ro.yaml': `kind: agent
 name: ro
-model: offline/echo
-tools: [{ builtin: filesystem, options: { read_only: true } }]
+model: ro-script
+tools: [{ builtin: filesystem, root: ../work, options: { read_only: true, approve_writes: false } }]
+---
+kind: model
+name: ro-script
+provider: offline
+model: script
+script:
+  - tool_calls:
+      - { id: r, name: read_file, arguments: { path: a.txt } }
+      - { id: w, name: write_file, arguments: { path: a.txt, content: overwritten } }
+      - { id: e, name: edit_file, arguments: { path: a.txt, old_text: y, new_text: z } }
+  - text: done
 `,
       'work/a.txt': 'x x',
     });
@@ -195,8 +206,24 @@ tools: [{ builtin: filesystem, options: { read_only: true } }]
     expect(results.call_2.content).toContain('not found');
     expect(results.call_3.content).toBe('replaced 2 occurrences in a.txt');
     expect(await readFile(join(dir, 'work/a.txt'), 'utf8')).toBe('y y');
-    const tree = await agentctl(['list', '--json'], { cwd: dir });
-    expect(tree.code, tree.stderr).toBe(0);
+    // read_only: the model is not offered the writing tools, and its calls of them change nothing.
+    const ro = await agentctl(['run', 'ro', 'go', '--json'], { cwd: dir });
+    expect(ro.code, ro.stderr).toBe(0);
+    const roEvents = ro.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const roResults = byId(roEvents);
+    expect(roResults.r.content).toBe('y y');
+    for (const [id, name] of [
+      ['w', 'write_file'],
+      ['e', 'edit_file'],
+    ])
+      expect(roResults[id], id).toMatchObject({
+        isError: true,
+        content: `Unknown tool "${name}". Available tools: read_file, list_dir, find_files, grep.`,
+      });
+    expect(await readFile(join(dir, 'work/a.txt'), 'utf8')).toBe('y y');
   });
 });
 

@@ -168,6 +168,33 @@ describe.concurrent('filesystem', () => {
     await expect(readFile(join(outside, 'planted.txt'))).rejects.toThrow();
   });
 
+  it('roots adds folders to filesystem and shell; max_results caps find_files and grep', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': scriptedAgent(
+        '[{ builtin: filesystem, root: ../work, options: { roots: [../shared], max_results: 1 } }, { builtin: shell, root: ../work, options: { roots: [../shared], allow: [pwd] } }]',
+        [
+          { name: 'read_file', arguments: { path: '../shared/s.txt' } },
+          { name: 'read_file', arguments: { path: '../agentctl.yaml' } },
+          { name: 'find_files', arguments: { pattern: '*.md' } },
+          { name: 'grep', arguments: { pattern: 'needle' } },
+          { name: 'shell', arguments: { command: 'pwd', cwd: '../shared' } },
+        ],
+      ),
+      'work/a.md': 'needle one\n',
+      'work/b.md': 'needle two\n',
+      'shared/s.txt': 'shared text',
+    });
+    const { code, stderr, events } = await runMain(dir);
+    expect(code, stderr).toBe(0);
+    const results = byId(events);
+    expect(results.call_1.content).toBe('shared text');
+    expect(results.call_2).toMatchObject({ isError: true });
+    expect(results.call_3.content).toBe('a.md\n[1 more not shown]');
+    expect(results.call_4.content).toBe('a.md:1: needle one\n[more matches not shown]');
+    expect(JSON.parse(results.call_5.content)).toMatchObject({ exit_code: 0 });
+    expect(JSON.parse(results.call_5.content).stdout.trim()).toMatch(/\/shared$/);
+  });
+
   it('edits only an exact, unique match; read_only leaves out the writing tools', async () => {
     const dir = await probeProject({
       'agents/main.yaml': scriptedAgent(

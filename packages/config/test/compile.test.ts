@@ -220,6 +220,37 @@ describe('compile: module tools, models, registry', () => {
     expect((await agent.run('hi').result).text).toBe('ok');
   });
 
+  it('disallow_transfer_to_parent and _to_peers from YAML: such transfers are refused as invalid calls', async () => {
+    // Two trees: in each the sub-agent `child` tries the transfer its flag forbids, then answers.
+    const tree = (root: string, flag: string, target: string) =>
+      [
+        `kind: agent\nname: ${root}\nmodel: ${root}-script\nsub_agents: [${root}-child, ${root}-peer]`,
+        `kind: agent\nname: ${root}-child\nmodel: ${root}-child-script\n${flag}: true`,
+        `kind: agent\nname: ${root}-peer\nmodel: offline/echo`,
+        `kind: model\nname: ${root}-script\nprovider: offline\nmodel: script\nscript:\n  - tool_calls: [{ name: transfer_to_agent, arguments: { agent_name: ${root}-child } }]`,
+        `kind: model\nname: ${root}-child-script\nprovider: offline\nmodel: script\nscript:\n  - tool_calls: [{ name: transfer_to_agent, arguments: { agent_name: ${target} } }]\n  - text: staying`,
+      ].join('\n---\n');
+    const files = {
+      'agents/a.yaml': `${tree('up', 'disallow_transfer_to_parent', 'up')}\n---\n${tree('side', 'disallow_transfer_to_peers', 'side-peer')}\n`,
+    };
+    const { runtime, diagnostics } = await compile(files);
+    expect(diagnostics).toEqual([]);
+    try {
+      for (const root of ['up', 'side']) {
+        const events: AgentEvent[] = [];
+        const run = new Runner({ agent: runtime!.agents.get(root)! }).run({ input: 'go' });
+        for await (const event of run) events.push(event);
+        expect((await run.invocation).output, root).toBe('staying');
+        expect(
+          events.filter((e) => e.type === 'tool_result' && e.author === `${root}-child`),
+          root,
+        ).toEqual([expect.objectContaining({ isError: true, errorCode: 'TOOL_VALIDATION_ERROR' })]);
+      }
+    } finally {
+      await runtime?.dispose();
+    }
+  });
+
   it('redaction and logging middleware take their options from YAML: patterns, builtins, replacement, verbose', async () => {
     const files = {
       'agents/a.yaml': [

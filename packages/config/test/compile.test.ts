@@ -220,6 +220,35 @@ describe('compile: module tools, models, registry', () => {
     expect((await agent.run('hi').result).text).toBe('ok');
   });
 
+  it('pricing from YAML prices every usage bucket: input, output, cache_read, cache_write', async () => {
+    const files = {
+      'agents/a.yaml': [
+        'kind: agent',
+        'name: a',
+        'model: priced',
+        '---',
+        'kind: model',
+        'name: priced',
+        'provider: offline',
+        'model: script',
+        'pricing: { input: 2, output: 8, cache_read: 0.5, cache_write: 2.5 }',
+        'script:',
+        '  - text: ok',
+        '    usage: { input_tokens: 1000, output_tokens: 100, cache_read_tokens: 500, cache_write_tokens: 200 }',
+        '',
+      ].join('\n'),
+    };
+    const { runtime, diagnostics } = await compile(files);
+    expect(diagnostics).toEqual([]);
+    try {
+      const result = await runtime!.agents.get('a')!.run('hi').result;
+      expect(result.usage).toMatchObject({ cacheReadTokens: 500, cacheWriteTokens: 200 });
+      expect(result.usage.estimatedCost).toBeCloseTo((1000 * 2 + 100 * 8 + 500 * 0.5 + 200 * 2.5) / 1e6, 12);
+    } finally {
+      await runtime?.dispose();
+    }
+  });
+
   it('disallow_transfer_to_parent and _to_peers from YAML: such transfers are refused as invalid calls', async () => {
     // Two trees: in each the sub-agent `child` tries the transfer its flag forbids, then answers.
     const tree = (root: string, flag: string, target: string) =>

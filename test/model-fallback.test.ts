@@ -138,6 +138,12 @@ max_output_tokens: 500
 kind: agent
 name: desk
 model: fast
+---
+kind: agent
+name: warm
+model: fast
+temperature: 0.6
+max_output_tokens: 40
 `,
     });
     first.reply(rateLimited());
@@ -148,6 +154,14 @@ model: fast
     const settings = { temperature: 0.3, top_p: 0.8, max_completion_tokens: 77 };
     expect(first.requests[0].body).toMatchObject({ model: 'gpt-4.1-mini', ...settings });
     expect(second.requests[0].body).toMatchObject({ model: 'gpt-4.1', ...settings });
+    // The agent's own settings win over the first model's, for every model of the chain.
+    first.reply(rateLimited());
+    second.reply(sse(openaiText('Warm.')));
+    const warm = await agentctl(['run', 'warm', 'hi', '--json'], { cwd: dir });
+    expect(warm.code, warm.stderr).toBe(0);
+    const own = { temperature: 0.6, top_p: 0.8, max_completion_tokens: 40 };
+    expect(first.requests[1].body).toMatchObject(own);
+    expect(second.requests[1].body).toMatchObject(own);
   });
 
   it('does not fall back on a 401', async () => {

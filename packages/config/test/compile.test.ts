@@ -220,6 +220,30 @@ describe('compile: module tools, models, registry', () => {
     expect((await agent.run('hi').result).text).toBe('ok');
   });
 
+  it('instruction_file is read relative to its YAML file and rendered; env_file fills ${VAR} under the environment', async () => {
+    const files = {
+      'agentctl.yaml': 'kind: project\nenv_file: conf/local.env\n',
+      'conf/local.env': 'WHO=from-env-file\nPLACE=file-place\n',
+      '.env': 'WHO=from-dotenv\n',
+      'agents/a.yaml':
+        'kind: agent\nname: a\ndescription: "${WHO} at ${PLACE}"\nmodel: offline/echo\ninstruction_file: ./prompts/a.md\n',
+      'agents/prompts/a.md': 'Help {{ state.who }} ({{ agent.name }}) with {{ input }}.\n',
+    };
+    const { runtime, diagnostics } = await compile(files, { PLACE: 'shell-place' });
+    expect(diagnostics.map(formatDiagnostic)).toEqual([]);
+    try {
+      const agent = runtime!.agents.get('a')!;
+      // env_file replaces .env; the environment wins over the file.
+      expect(agent.description).toBe('from-env-file at shell-place');
+      const instruction = agent.getConfig().instruction as (c: object) => string;
+      expect(instruction({ agent: 'a', input: 'taxes', state: { who: 'Ada' } })).toBe(
+        'Help Ada (a) with taxes.\n',
+      );
+    } finally {
+      await runtime?.dispose();
+    }
+  });
+
   it('pricing from YAML prices every usage bucket: input, output, cache_read, cache_write', async () => {
     const files = {
       'agents/a.yaml': [

@@ -304,6 +304,50 @@ describe('compile: module tools, models, registry', () => {
     }
   });
 
+  it('a retry middleware with on: [tool_call] from YAML runs a tool again after a connection reset', async () => {
+    const files = {
+      'agents/a.yaml': [
+        'kind: agent',
+        'name: a',
+        'model: calls',
+        'tools: [{ module: ./tools/flaky.ts }]',
+        'middleware: [{ retry: { max_attempts: 2, initial_delay: 1ms, on: [tool_call] } }]',
+        '---',
+        'kind: agent',
+        'name: b',
+        'model: calls',
+        'tools: [{ module: ./tools/flaky.ts }]',
+        'middleware: [{ retry: { max_attempts: 2, initial_delay: 1ms } }]',
+        '---',
+        'kind: model',
+        'name: calls',
+        'provider: offline',
+        'model: script',
+        'script:',
+        '  - tool_calls: [{ name: flaky, arguments: {} }]',
+        '  - text: done',
+        '  - tool_calls: [{ name: flaky, arguments: {} }]',
+        '  - text: done',
+        '',
+      ].join('\n'),
+      // Fails every other call with a reset connection.
+      'agents/tools/flaky.ts':
+        "let calls = 0;\nexport default { name: 'flaky', description: 'flaky', parameters: { type: 'object', properties: {} }, execute: () => { calls++; if (calls % 2 === 1) throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }); return `call ${calls}`; } };\n",
+    };
+    const { runtime, diagnostics } = await compile(files);
+    expect(diagnostics).toEqual([]);
+    try {
+      const retried = await runtime!.agents.get('a')!.run('go').result;
+      expect(retried.toolCalls.map((c) => [c.isError, c.result])).toEqual([[false, 'call 2']]);
+      const once = await runtime!.agents.get('b')!.run('go').result;
+      expect(once.toolCalls.map((c) => [c.isError, c.result])).toEqual([
+        [true, 'Tool flaky failed: socket hang up'],
+      ]);
+    } finally {
+      await runtime?.dispose();
+    }
+  });
+
   it('redaction and logging middleware take their options from YAML: patterns, builtins, replacement, verbose', async () => {
     const files = {
       'agents/a.yaml': [

@@ -348,6 +348,55 @@ describe('compile: module tools, models, registry', () => {
     }
   });
 
+  it('a timeout middleware from YAML bounds tool calls and model calls by its own durations', async () => {
+    const files = {
+      'agents/a.yaml': [
+        'kind: agent',
+        'name: tools',
+        'model: calls-slow',
+        'tools: [{ module: ./tools/slow.ts }]',
+        'middleware: [{ timeout: { tool: 50ms } }]',
+        '---',
+        'kind: agent',
+        'name: models',
+        'model: sleepy',
+        'middleware: [{ timeout: { model: 50ms } }]',
+        '---',
+        'kind: model',
+        'name: calls-slow',
+        'provider: offline',
+        'model: script',
+        'script:',
+        '  - tool_calls: [{ name: slow, arguments: {} }]',
+        '  - text: done',
+        '---',
+        'kind: model',
+        'name: sleepy',
+        'provider: offline',
+        'model: script',
+        'script:',
+        '  - text: too late',
+        '    delay_ms: 10000',
+        '',
+      ].join('\n'),
+      'agents/tools/slow.ts':
+        "export default { name: 'slow', description: 'slow', parameters: { type: 'object', properties: {} }, execute: (_: unknown, { signal }: { signal: AbortSignal }) => new Promise((resolve, reject) => { const t = setTimeout(() => resolve('finished'), 10_000); signal.addEventListener('abort', () => { clearTimeout(t); reject(signal.reason); }); }) };\n",
+    };
+    const { runtime, diagnostics } = await compile(files);
+    expect(diagnostics).toEqual([]);
+    try {
+      const tools = await runtime!.agents.get('tools')!.run('go').result;
+      expect(tools.output).toBe('done');
+      expect(tools.toolCalls[0]).toMatchObject({ isError: true });
+      expect(String(tools.toolCalls[0].result)).toContain('timed out after 50 ms');
+      await expect(runtime!.agents.get('models')!.run('go').result).rejects.toMatchObject({
+        code: 'TIMEOUT',
+      });
+    } finally {
+      await runtime?.dispose();
+    }
+  });
+
   it('redaction and logging middleware take their options from YAML: patterns, builtins, replacement, verbose', async () => {
     const files = {
       'agents/a.yaml': [

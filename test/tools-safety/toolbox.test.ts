@@ -354,12 +354,12 @@ script:
     expect(recalled(bob.stdout)).toBe('[no notes]');
   });
 
-  it('memory keeps only the last max_notes notes; fetch with extract_text: false returns the page as sent', async () => {
+  it('memory keeps only the last max_notes notes and forgets one; todo clears done tasks; fetch with extract_text: false returns the page as sent', async () => {
     const dir = await probeProject({
       'agents/main.yaml': `kind: agent
 name: main
 model: scripted
-tools: [{ builtin: memory, options: { max_notes: 2 } }, { builtin: fetch, allowed_hosts: ["${host}"], extract_text: false }]
+tools: [{ builtin: memory, options: { max_notes: 2 } }, { builtin: fetch, allowed_hosts: ["${host}"], extract_text: false }, { builtin: todo }]
 ---
 kind: model
 name: scripted
@@ -372,6 +372,11 @@ script:
   - tool_calls:
       - { id: q, name: memory, arguments: { action: recall } }
       - { id: f, name: fetch, arguments: { url: "http://${host}/menu" } }
+  - tool_calls: [{ id: x, name: memory, arguments: { action: forget, id: 2 } }]
+  - tool_calls: [{ id: q2, name: memory, arguments: { action: recall } }]
+  - tool_calls: [{ id: t1, name: todo, arguments: { action: add, title: write, status: done } }]
+  - tool_calls: [{ id: t2, name: todo, arguments: { action: add, title: ship } }]
+  - tool_calls: [{ id: t3, name: todo, arguments: { action: clear_done } }]
   - text: done
 `,
     });
@@ -380,6 +385,10 @@ script:
     const results = byId(events);
     expect(results.q.content).toBe('2. second\n3. third');
     expect(JSON.parse(results.f.content).body).toContain('<h1>Soup &amp; bread</h1>');
+    expect(results.x.content).toBe('forgot note 2');
+    expect(results.q2.content).toBe('3. third');
+    expect(results.t2.content).toBe('1. [done] write\n2. [pending] ship');
+    expect(results.t3.content).toBe('2. [pending] ship');
   });
 });
 

@@ -10,7 +10,7 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { HttpError } from './http-error.js';
 import { type InvokeContext, invoke } from './invoke.js';
-import { readJson } from './read-json.js';
+import { optionalBoolean, readJson } from './read-json.js';
 
 /** The header that continues a stored session on `/v1/chat/completions`. */
 export const SESSION_HEADER = 'x-agentctl-session';
@@ -40,6 +40,7 @@ export function openaiRoutes(context: InvokeContext): Hono {
   app.post('/v1/chat/completions', async (c) => {
     const body = await readJson(c);
     if (typeof body.model !== 'string') throw new HttpError(400, 'bad_request', '`model` must name an agent');
+    const streamed = optionalBoolean(body, 'stream') === true;
     const messages = parseMessages(body.messages);
     const last = messages.at(-1);
     if (last?.role !== 'user')
@@ -59,7 +60,7 @@ export function openaiRoutes(context: InvokeContext): Hono {
     const stamp = Math.floor(Date.now() / 1000);
     const base = { id, created: stamp, model: body.model };
     if (sessionId) c.header(SESSION_HEADER, run.sessionId);
-    if (body.stream !== true) {
+    if (!streamed) {
       for await (const _ of run.events) {
         // Only the final answer goes back; the events stay in the session.
       }

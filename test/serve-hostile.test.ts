@@ -1,5 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { type Message, Role, type Task, TaskState } from '@a2a-js/sdk';
+import { type Client, ClientFactory } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureProject, removeTempDirs } from './support/cli.js';
 import { type ServeProcess, startServe, stopServers } from './support/serve.js';
@@ -118,5 +121,75 @@ describe('agentctl serve: hostile requests on the native API', () => {
       })
     ).json();
     expect(approved.status).toBe('complete');
+  });
+});
+
+const clientFor = (agent: string): Promise<Client> =>
+  new ClientFactory().createFromUrl(`${server.url}/a2a/${agent}/.well-known/agent-card.json`, '');
+
+function userMessage(text: string, ids: { contextId?: string; taskId?: string } = {}): Message {
+  return {
+    messageId: randomUUID(),
+    contextId: ids.contextId ?? '',
+    taskId: ids.taskId ?? '',
+    role: Role.ROLE_USER,
+    parts: [
+      { content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' },
+    ],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
+}
+
+const send = (message: Message) => ({ tenant: '', message, configuration: undefined, metadata: undefined });
+
+// What a call that never answers resolves to here, so a hang fails the test with a reason.
+const HUNG = 'no answer within 20 s';
+const bounded = <T>(promise: Promise<T>): Promise<T | typeof HUNG> =>
+  Promise.race([promise, new Promise<typeof HUNG>((r) => setTimeout(() => r(HUNG), 20_000).unref())]);
+
+describe('agentctl serve: hostile A2A clients', () => {
+  it('tasks/cancel of a task waiting for an approval cancels it at once; its session stays paused', async () => {
+    const client = await clientFor('cashier');
+    const paused = (await client.sendMessage(send(userMessage('refund A-1')))) as Task;
+    expect(paused.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const cancelled = await bounded(client.cancelTask({ tenant: '', id: paused.id, metadata: undefined }));
+    expect(cancelled).not.toBe(HUNG);
+    expect((cancelled as Task).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    const fetched = await client.getTask({ tenant: '', id: paused.id, historyLength: undefined });
+    expect(fetched.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    // A canceled task takes no more messages; its session is still valid and paused.
+    await expect(
+      client.sendMessage(send(userMessage('yes', { contextId: paused.contextId, taskId: paused.id }))),
+    ).rejects.toThrow(/terminal state/);
+    const session = await (await fetch(`${server.url}/sessions/${paused.contextId}`)).json();
+    expect(session.paused).toBe(true);
+    expect(session.events.some((e: { type: string }) => e.type === 'tool_result')).toBe(false);
+  });
+
+  it('a second answer to a task still working is refused; the task ends as its run did', async () => {
+    const client = await clientFor('careful');
+    const paused = (await client.sendMessage(send(userMessage('refund A-1')))) as Task;
+    expect(paused.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const ids = { contextId: paused.contextId, taskId: paused.id };
+    const answers = await Promise.allSettled([
+      client.sendMessage(send(userMessage('yes', ids))),
+      client.sendMessage(send(userMessage('yes', ids))),
+    ]);
+    const done = answers.filter((a) => a.status === 'fulfilled');
+    const refused = answers.filter((a) => a.status === 'rejected');
+    expect(done).toHaveLength(1);
+    expect(((done[0] as PromiseFulfilledResult<Task>).value as Task).status?.state).toBe(
+      TaskState.TASK_STATE_COMPLETED,
+    );
+    expect(refused).toHaveLength(1);
+    expect(String((refused[0] as PromiseRejectedResult).reason)).toMatch(/still working|terminal state/);
+    const task = await client.getTask({ tenant: '', id: paused.id, historyLength: undefined });
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const session = await (await fetch(`${server.url}/sessions/${paused.contextId}`)).json();
+    const results = session.events.filter((e: { type: string }) => e.type === 'tool_result');
+    expect(results).toHaveLength(1);
+    expect(results[0].content).toContain('refunded');
   });
 });

@@ -122,6 +122,27 @@ describe('agentctl serve: hostile requests on the native API', () => {
     ).json();
     expect(approved.status).toBe('complete');
   });
+
+  it('decisions resume the agent that paused a session another agent started, so the approved call runs', async () => {
+    const sessionId = `shared-${randomUUID()}`;
+    expect((await post('/agents/echo/runs', { input: 'hi', sessionId, stream: false })).status).toBe(200);
+    const paused = await (
+      await post('/agents/cashier/runs', { input: 'refund A-1', sessionId, stream: false })
+    ).json();
+    expect(paused.status).toBe('paused');
+    const approved = await (
+      await post(`/sessions/${sessionId}/decisions`, {
+        decisions: [{ callId: paused.pending[0].call.id, decision: 'approve' }],
+        stream: false,
+      })
+    ).json();
+    expect(approved.status).toBe('complete');
+    const session = await (await fetch(`${server.url}/sessions/${sessionId}`)).json();
+    const results = session.events.filter((e: { type: string }) => e.type === 'tool_result');
+    expect(results).toMatchObject([{ name: 'refund', isError: false }]);
+    expect(results[0].content).toContain('refunded');
+    expect(session.paused).toBe(false);
+  });
 });
 
 const clientFor = (agent: string): Promise<Client> =>
@@ -166,6 +187,25 @@ describe('agentctl serve: hostile A2A clients', () => {
     const session = await (await fetch(`${server.url}/sessions/${paused.contextId}`)).json();
     expect(session.paused).toBe(true);
     expect(session.events.some((e: { type: string }) => e.type === 'tool_result')).toBe(false);
+  });
+
+  it("an answer sent to another agent's endpoint is refused, not dropped: the session still waits", async () => {
+    const cashier = await clientFor('cashier');
+    const paused = (await cashier.sendMessage(send(userMessage('refund A-1')))) as Task;
+    expect(paused.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const echo = await clientFor('echo');
+    const wrong = (await echo.sendMessage(send(userMessage('yes', { contextId: paused.contextId })))) as Task;
+    expect(wrong.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    const said = wrong.status?.message?.parts.map((p) =>
+      p.content?.$case === 'text' ? p.content.value : '',
+    );
+    expect(said?.join('')).toContain('resume it with cashier');
+    const session = await (await fetch(`${server.url}/sessions/${paused.contextId}`)).json();
+    expect(session.paused).toBe(true);
+    const done = (await cashier.sendMessage(
+      send(userMessage('yes', { contextId: paused.contextId, taskId: paused.id })),
+    )) as Task;
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
   it('a second answer to a task still working is refused; the task ends as its run did', async () => {

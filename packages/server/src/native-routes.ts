@@ -1,5 +1,5 @@
 import type { ApprovalDecision, InvocationResult, Session, SessionSummary } from '@agentctl/core';
-import { isAgentError } from '@agentctl/core';
+import { findAgent, isAgentError } from '@agentctl/core';
 import { type Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { HttpError } from './http-error.js';
@@ -63,9 +63,10 @@ export function nativeRoutes(context: InvokeContext): Hono {
     const decisions = parseDecisions(body.decisions);
     const { queued, stream } = howToAnswer(body);
     const session = await findSession(context, id);
-    if (!session.agent) throw new HttpError(409, 'unknown_agent', `session ${id} names no agent to resume`);
+    const agent = resumingAgent(context, session);
+    if (!agent) throw new HttpError(409, 'unknown_agent', `session ${id} names no agent to resume`);
     const request: InvokeRequest = {
-      agent: session.agent,
+      agent,
       sessionId: id,
       decisions,
       userId: optionalString(body, 'userId'),
@@ -95,6 +96,22 @@ async function checkQueuedSession(context: InvokeContext, request: InvokeRequest
   }
   if (request.decisions)
     throw new HttpError(404, 'unknown_session', `no session with id ${request.sessionId}`);
+}
+
+/**
+ * The agent that resumes a paused session: the one the session belongs to, unless a run of an agent
+ * outside its tree paused it (a session continued by another agent); that agent resumes it then.
+ */
+function resumingAgent(context: InvokeContext, session: Session): string | undefined {
+  const paused = (session.checkpoint as { agent?: string } | undefined)?.agent;
+  if (!session.agent || paused === undefined || paused === session.agent) return session.agent || paused;
+  const lease = context.source.lease(session.agent);
+  if (!lease) return paused;
+  try {
+    return findAgent(lease.agent, paused) ? session.agent : paused;
+  } finally {
+    lease.release();
+  }
 }
 
 async function findSession(context: InvokeContext, id: string): Promise<Session> {

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Message, Role, type Task, TaskState } from '@a2a-js/sdk';
-import { type Client, ClientFactory } from '@a2a-js/sdk/client';
+import { type Task, TaskState } from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { a2aClient, sendParams, userMessage } from './support/a2a-client.js';
 import { fixtureProject, removeTempDirs } from './support/cli.js';
 import { type ServeProcess, startServe, stopServers } from './support/serve.js';
 
@@ -145,25 +146,8 @@ describe('agentctl serve: hostile requests on the native API', () => {
   });
 });
 
-const clientFor = (agent: string): Promise<Client> =>
-  new ClientFactory().createFromUrl(`${server.url}/a2a/${agent}/.well-known/agent-card.json`, '');
-
-function userMessage(text: string, ids: { contextId?: string; taskId?: string } = {}): Message {
-  return {
-    messageId: randomUUID(),
-    contextId: ids.contextId ?? '',
-    taskId: ids.taskId ?? '',
-    role: Role.ROLE_USER,
-    parts: [
-      { content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' },
-    ],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
-}
-
-const send = (message: Message) => ({ tenant: '', message, configuration: undefined, metadata: undefined });
+const clientFor = (agent: string): Promise<Client> => a2aClient(server.url, agent);
+const send = sendParams;
 
 // What a call that never answers resolves to here, so a hang fails the test with a reason.
 const HUNG = 'no answer within 20 s';

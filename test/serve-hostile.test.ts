@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { a2aClient, sendParams, userMessage } from './support/a2a-client.js';
 import { fixtureProject, removeTempDirs } from './support/cli.js';
 import { type ServeProcess, startServe, stopServers } from './support/serve.js';
+import { waitFor } from './support/wait-for.js';
 
 // A hostile client against the real `agentctl serve`: what a user gets wrong must be a 4xx naming
 // the field, never a 500, and a protocol's outcome must be the run's.
@@ -70,6 +71,18 @@ describe('agentctl serve: hostile requests on the native API', () => {
       expect(await errorOf(decided)).toMatchObject({ status: 400, code: 'bad_request' });
     }
     expect(server.stderr()).not.toContain('internal error');
+  });
+
+  it('a path cannot write access-log lines of its own: one line per request, the path as sent', async () => {
+    const forged = '2026-01-01T00:00:00.000Z POST /agents/echo/runs 200 1ms';
+    const response = await fetch(`${server.url}/sessions/x%0a${encodeURIComponent(forged)}%0d%0a`);
+    expect(response.status).toBe(400);
+    await waitFor(() => server.stderr().includes('/sessions/x%0a'), 'the access-log line');
+    const lines = server.stderr().split('\n');
+    expect(lines.some((line) => line.startsWith('2026-01-01T00:00:00.000Z'))).toBe(false);
+    expect(lines.find((line) => line.includes('/sessions/x%0a'))).toMatch(
+      / GET \/sessions\/x%0a\S+ 400 \d+ms$/,
+    );
   });
 
   it('stream and async must be booleans: a 400 naming the field, no run started', async () => {

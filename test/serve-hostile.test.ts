@@ -104,6 +104,31 @@ describe('agentctl serve: hostile requests on the native API', () => {
     expect((await (await fetch(`${server.url}/sessions`)).json()).sessions).toHaveLength(before);
   });
 
+  it('a chat message part the agent cannot read is a 400 naming it, not dropped unseen', async () => {
+    const chat = (content: unknown) =>
+      post('/v1/chat/completions', { model: 'echo', messages: [{ role: 'user', content }] });
+    const image = await chat([
+      { type: 'text', text: 'what is in this picture?' },
+      { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+    ]);
+    expect(await errorOf(image)).toEqual({
+      status: 400,
+      code: 'bad_request',
+      message: 'messages[0].content[1] is a part of type image_url: only text parts are read',
+    });
+    expect((await errorOf(await chat([{ type: 'text', text: 5 }]))).message).toBe(
+      'messages[0].content[0].text must be a string',
+    );
+    expect((await errorOf(await chat([null]))).message).toBe(
+      'messages[0].content[0] is not a part: only text parts are read',
+    );
+    const text = await chat([
+      { type: 'text', text: 'two ' },
+      { type: 'text', text: 'parts' },
+    ]);
+    expect((await text.json()).choices[0].message.content).toBe('two parts');
+  });
+
   it('decisions: one call decided twice, or a reason that is not text, is a 400 and the run stays paused', async () => {
     const paused = await (await post('/agents/cashier/runs', { input: 'refund A-1', stream: false })).json();
     expect(paused.status).toBe('paused');

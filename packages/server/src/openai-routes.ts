@@ -168,11 +168,20 @@ function parseMessages(raw: unknown): Pick<Message, 'role' | 'content'>[] {
 function textOf(content: unknown, i: number): string {
   if (typeof content === 'string') return content;
   if (content === null || content === undefined) return '';
+  // Only text reaches an agent: any other part would be dropped unseen, so it is refused instead.
   if (Array.isArray(content))
     return content
-      .map((part: { type?: unknown; text?: unknown }) =>
-        part?.type === 'text' && typeof part.text === 'string' ? part.text : '',
-      )
+      .map((part: { type?: unknown; text?: unknown } | null, j) => {
+        if (part?.type !== 'text')
+          throw new HttpError(
+            400,
+            'bad_request',
+            `messages[${i}].content[${j}] is ${typeof part?.type === 'string' ? `a part of type ${part.type}` : 'not a part'}: only text parts are read`,
+          );
+        if (typeof part.text !== 'string')
+          throw new HttpError(400, 'bad_request', `messages[${i}].content[${j}].text must be a string`);
+        return part.text;
+      })
       .join('');
   throw new HttpError(400, 'bad_request', `messages[${i}].content must be a string or a list of text parts`);
 }

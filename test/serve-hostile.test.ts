@@ -230,6 +230,38 @@ describe('agentctl serve: hostile A2A clients', () => {
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
+  it('a file part the agent cannot read is refused, not dropped: a new task fails, a waiting one asks again', async () => {
+    const withFile = (text: string, ids: { contextId?: string; taskId?: string } = {}) => {
+      const message = userMessage(text, ids);
+      message.parts.push({
+        content: { $case: 'url', value: 'https://example.com/receipt.png' },
+        metadata: undefined,
+        filename: 'receipt.png',
+        mediaType: 'image/png',
+      });
+      return message;
+    };
+    const echo = await clientFor('echo');
+    const failed = (await echo.sendMessage(send(withFile('what does this say?')))) as Task;
+    expect(failed.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    const said = (task: Task) =>
+      (task.status?.message?.parts ?? [])
+        .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
+        .join('');
+    expect(said(failed)).toContain('part 1 of the message is url: only text parts are read');
+    expect((await fetch(`${server.url}/sessions/${failed.contextId}`)).status).toBe(404);
+
+    const cashier = await clientFor('cashier');
+    const paused = (await cashier.sendMessage(send(userMessage('refund A-1')))) as Task;
+    const ids = { contextId: paused.contextId, taskId: paused.id };
+    const again = (await cashier.sendMessage(send(withFile('yes', ids)))) as Task;
+    expect(again.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(said(again)).toContain('only text parts are read');
+    expect((await (await fetch(`${server.url}/sessions/${paused.contextId}`)).json()).paused).toBe(true);
+    const done = (await cashier.sendMessage(send(userMessage('yes', ids)))) as Task;
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
   it('a second answer to a task still working is refused; the task ends as its run did', async () => {
     const client = await clientFor('careful');
     const paused = (await client.sendMessage(send(userMessage('refund A-1')))) as Task;

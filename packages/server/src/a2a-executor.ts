@@ -64,6 +64,15 @@ export class AgentctlExecutor implements AgentExecutor {
       );
     try {
       const pending = await this.#pending(contextId);
+      // Only text reaches an agent: a file or data part would be dropped unseen, so it is refused.
+      const unread = user.parts.findIndex((part) => part.content?.$case !== 'text');
+      if (unread >= 0) {
+        const refusal = `part ${unread} of the message is ${user.parts[unread].content?.$case ?? 'empty'}: only text parts are read`;
+        if (pending.length === 0) return status(TaskState.TASK_STATE_FAILED, refusal);
+        // What waits for an answer still does: the task asks again.
+        this.#waiting.set(taskId, contextId);
+        return status(TaskState.TASK_STATE_INPUT_REQUIRED, `${refusal}\n${question(pending)}`, { pending });
+      }
       const run = await invoke(this.#context, {
         agent: this.#agent,
         sessionId: contextId,

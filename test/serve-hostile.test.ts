@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Task, TaskState } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
@@ -83,6 +83,15 @@ describe('agentctl serve: hostile requests on the native API', () => {
     expect(lines.find((line) => line.includes('/sessions/x%0a'))).toMatch(
       / GET \/sessions\/x%0a\S+ 400 \d+ms$/,
     );
+  });
+
+  it('a run that fails inside the server is a 500 saying only "internal error", and serve logs what it was', async () => {
+    const id = `corrupt-${randomUUID()}`;
+    await mkdir(join(dir, '.agentctl', 'sessions'), { recursive: true });
+    await writeFile(join(dir, '.agentctl', 'sessions', `${id}.jsonl`), '{"version":1,"id":\n{not json\n');
+    const run = await post('/agents/echo/runs', { input: 'hi', sessionId: id, stream: false });
+    expect(await errorOf(run)).toEqual({ status: 500, code: 'internal', message: 'internal error' });
+    await waitFor(() => server.stderr().includes(`${id}.jsonl is corrupt`), 'the internal error on stderr');
   });
 
   it('stream and async must be booleans: a 400 naming the field, no run started', async () => {

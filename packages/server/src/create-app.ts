@@ -69,6 +69,7 @@ export function createApp(options: AppOptions): ServerApp {
     tracker,
     runTimeoutMs: options.runTimeoutMs ?? 5 * 60_000,
     queue: options.queue,
+    onInternalError: options.onInternalError,
   };
   const app = new Hono();
   if (options.log) app.use(accessLog(options.log));

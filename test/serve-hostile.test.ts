@@ -33,6 +33,14 @@ parameters:
 command:
   argv: [sh, -c, "sleep 1; echo refunded"]
 needs_approval: true
+---
+kind: agent
+name: asker
+description: Asks the user a question before answering.
+model: offline/auto
+instruction: Ask the user for their size.
+tools:
+  - builtin: user_input
 `;
 
 beforeAll(async () => {
@@ -169,6 +177,33 @@ describe('agentctl serve: hostile requests on the native API', () => {
       })
     ).json();
     expect(approved.status).toBe('complete');
+  });
+
+  it("an input request takes an answer, not an approval; the answer is the call's result", async () => {
+    const paused = await (await post('/agents/asker/runs', { input: 'hello', stream: false })).json();
+    expect(paused).toMatchObject({ status: 'paused', pending: [{ kind: 'input' }] });
+    const callId = paused.pending[0].call.id as string;
+    const approved = await post(`/sessions/${paused.sessionId}/decisions`, {
+      decisions: [{ callId, decision: 'approve' }],
+    });
+    expect(await errorOf(approved)).toMatchObject({ status: 400, code: 'bad_request' });
+    const noAnswer = await post(`/sessions/${paused.sessionId}/decisions`, {
+      decisions: [{ callId, decision: 'answer' }],
+    });
+    expect((await errorOf(noAnswer)).message).toBe('decisions[0].answer must be a string');
+    const answered = await (
+      await post(`/sessions/${paused.sessionId}/decisions`, {
+        decisions: [{ callId, decision: 'answer', answer: 'XL' }],
+        stream: false,
+      })
+    ).json();
+    expect(answered.status).toBe('complete');
+    const session = await (await fetch(`${server.url}/sessions/${paused.sessionId}`)).json();
+    expect(session.events.find((e: { type: string }) => e.type === 'tool_result')).toMatchObject({
+      name: 'user_input',
+      content: 'XL',
+      isError: false,
+    });
   });
 
   it('decisions resume the agent that paused a session another agent started, so the approved call runs', async () => {

@@ -255,6 +255,31 @@ describe('agentctl serve: hostile A2A clients', () => {
     expect(session.events.some((e: { type: string }) => e.type === 'tool_result')).toBe(false);
   });
 
+  it('a new task in a context waiting in another task is refused, naming that task; the answer goes there', async () => {
+    const client = await clientFor('cashier');
+    const paused = (await client.sendMessage(send(userMessage('refund A-1')))) as Task;
+    expect(paused.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const stray = (await client.sendMessage(
+      send(userMessage('no', { contextId: paused.contextId })),
+    )) as Task;
+    expect(stray.id).not.toBe(paused.id);
+    expect(stray.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    const said = (stray.status?.message?.parts ?? []).map((p) =>
+      p.content?.$case === 'text' ? p.content.value : '',
+    );
+    expect(said.join('')).toContain(`waits for an answer in task ${paused.id}`);
+    const session = await (await fetch(`${server.url}/sessions/${paused.contextId}`)).json();
+    expect(session.paused).toBe(true);
+    const done = (await client.sendMessage(
+      send(userMessage('yes', { contextId: paused.contextId, taskId: paused.id })),
+    )) as Task;
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const log = await (await fetch(`${server.url}/sessions/${paused.contextId}`)).json();
+    expect(log.events.filter((e: { type: string }) => e.type === 'tool_result')).toMatchObject([
+      { name: 'refund', isError: false },
+    ]);
+  });
+
   it("an answer sent to another agent's endpoint is refused, not dropped: the session still waits", async () => {
     const cashier = await clientFor('cashier');
     const paused = (await cashier.sendMessage(send(userMessage('refund A-1')))) as Task;

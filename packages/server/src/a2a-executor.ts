@@ -64,6 +64,14 @@ export class AgentctlExecutor implements AgentExecutor {
       );
     try {
       const pending = await this.#pending(contextId);
+      // What a context waits for is answered in the task that asked: a new task would leave that one
+      // waiting for ever, and its next message would then start an unrelated run.
+      const asking = pending.length > 0 ? this.#waitingIn(contextId) : undefined;
+      if (asking !== undefined && asking !== taskId)
+        return status(
+          TaskState.TASK_STATE_FAILED,
+          `context ${contextId} waits for an answer in task ${asking}: send it there (with that taskId)`,
+        );
       // Only text reaches an agent: a file or data part would be dropped unseen, so it is refused.
       const unread = user.parts.findIndex((part) => part.content?.$case !== 'text');
       if (unread >= 0) {
@@ -159,6 +167,12 @@ export class AgentctlExecutor implements AgentExecutor {
   /** Gives a {@link claim} back once its request is answered (a run it started holds the task itself). */
   release(taskId: string): void {
     this.#claimed.delete(taskId);
+  }
+
+  // The task of this process waiting for input in a context, if any.
+  #waitingIn(contextId: string): string | undefined {
+    for (const [taskId, waitingContext] of this.#waiting) if (waitingContext === contextId) return taskId;
+    return undefined;
   }
 
   async #pending(sessionId: string): Promise<PendingApproval[]> {

@@ -30,6 +30,28 @@ describe('run AGENT blocks only on what AGENT reaches', () => {
     expect(validated.code).toBe(1); // validate stays project-wide
   });
 
+  it("blocks on errors inside the agent's own document, as validate does", async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'agents'), { recursive: true });
+    await writeFile(join(dir, 'agentctl.yaml'), 'kind: project\n');
+    await writeFile(
+      join(dir, 'agents/a.yaml'),
+      'kind: agent\nname: a\nmodel: offline/echo\ninstruction: hi\nmax_iterations: lots\n---\nkind: agent\nname: b\nmodel: offline/echo\ninstructions: hi\n',
+    );
+    const typed = await agentctl(['run', '-C', dir, 'a', 'hello']);
+    expect(typed.code).toBe(1);
+    expect(typed.stdout).toBe('');
+    expect(typed.stderr).toMatch(/agents\/a\.yaml:5:17: error: `max_iterations` must be an integer/);
+    const unknownKey = await agentctl(['run', '-C', dir, 'b', 'hello']);
+    expect(unknownKey.code).toBe(1);
+    expect(unknownKey.stdout).toBe('');
+    expect(unknownKey.stderr).toMatch(/agents\/a\.yaml:10:1: error: unknown key `instructions`/);
+    // Each document's error is the other agent's warning, not its error.
+    expect(typed.stderr).toMatch(
+      /agents\/a\.yaml:10:1: warning: unknown key `instructions`.*not used by `a`/,
+    );
+  });
+
   it("the repository's triage example answers any prompt through its script's fallback turn", async () => {
     const dir = await tempDir();
     for (const file of ['agentctl.yaml', 'agents/triage.yaml'])

@@ -46,6 +46,9 @@ export function locate(
   path: DataPath,
   options: { key?: boolean } = {},
 ): SourceRange {
+  // The empty path is the whole document: what `run AGENT` tests an error's position against to
+  // know whose document it is in (a point here made every error inside a document look outside it).
+  if (path.length === 0) return range(positions.root?.r ?? positions.start);
   let found = positions.start;
   let node = positions.root;
   for (let i = 0; i < path.length; i++) {

@@ -384,7 +384,7 @@ script:
       'agents/main.yaml': `kind: agent
 name: main
 model: scripted
-tools: [{ builtin: memory, options: { max_notes: 2 } }, { builtin: fetch, allowed_hosts: ["${host}"], extract_text: false }, { builtin: todo }]
+tools: [{ builtin: memory, options: { max_notes: 2 } }, { builtin: fetch, allowed_hosts: ["${host}"], options: { extract_text: false } }, { builtin: todo }]
 ---
 kind: model
 name: scripted

@@ -1,6 +1,8 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are ${VAR} interpolation under test.
+import { realpathSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { type AgentEvent, Runner } from '@agentctl/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { compileProject, createRegistry, formatDiagnostic, loadProject } from '../src/index.js';
@@ -140,6 +142,26 @@ describe('compile: command tools', () => {
     const parsed = JSON.parse(out as string) as { args: unknown; keys: string[] };
     expect(parsed.args).toEqual({ n: 1 });
     expect(parsed.keys.filter((k) => !k.startsWith('__CF'))).toEqual(['ALLOWED', 'PATH']);
+  });
+
+  it('runs a command in the folder of its file by default, or in cwd relative to that file', async () => {
+    const files = {
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ntools: [here, there]\n',
+      'agents/tools/t.yaml':
+        'kind: tool\nname: here\ncommand: { argv: [pwd] }\nneeds_approval: false\n---\nkind: tool\nname: there\ncommand: { argv: [pwd], cwd: ../data }\nneeds_approval: false\n',
+      'agents/data/.keep': '',
+    };
+    const { root, runtime, diagnostics } = await compile(files, { PATH: process.env.PATH ?? '' });
+    expect(diagnostics.map(formatDiagnostic)).toEqual([]);
+    try {
+      const tools = runtime!.agents.get('a')!.tools;
+      const ctx = { callId: 'c', signal: AbortSignal.timeout(10_000), messages: [], endInvocation() {} };
+      const where = async (name: string) => String(await tools.get(name)!.execute({}, ctx)).trim();
+      expect(await where('here')).toBe(realpathSync(join(root, 'agents/tools')));
+      expect(await where('there')).toBe(realpathSync(join(root, 'agents/data')));
+    } finally {
+      await runtime?.dispose();
+    }
   });
 
   it('kills a program past max_output_bytes', async () => {

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentctl, removeTempDirs } from '../support/cli.js';
+import { agentctl, parseNdjson, removeTempDirs } from '../support/cli.js';
 import { alive, probeProject, runMain, scriptedAgent, toolResults } from './probe-project.js';
 
 // The toolbox built-ins from YAML to behaviour, through the real CLI on the offline script model.
@@ -261,11 +261,7 @@ script:
     // read_only: the model is not offered the writing tools, and its calls of them change nothing.
     const ro = await agentctl(['run', 'ro', 'go', '--json'], { cwd: dir });
     expect(ro.code, ro.stderr).toBe(0);
-    const roEvents = ro.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
-    const roResults = byId(roEvents);
+    const roResults = byId(parseNdjson(ro.stdout));
     expect(roResults.r.content).toBe('y y');
     for (const [id, name] of [
       ['w', 'write_file'],

@@ -20,7 +20,7 @@ import { RunTracker } from './run-tracker.js';
 import { toHttpError } from './to-http-error.js';
 
 /** How long `GET /health` waits for the queue's depth before it answers 503. */
-const HEALTH_QUEUE_MS = 2_000;
+const HEALTH_QUEUE_MS = 5_000;
 
 /** Options of {@link createApp}. */
 export interface AppOptions {

@@ -80,4 +80,22 @@ describe('anthropicFromSpec', () => {
       metadata: { user_id: 'u1' },
     });
   });
+
+  it('adds the thinking budget to the default answer limit of 4096 when the model sets no max_output_tokens', async () => {
+    const server = await start([sse(anthropicText('ok'))]);
+    const provider = anthropicFromSpec({
+      name: 'm',
+      provider: 'anthropic',
+      model: 'claude-test',
+      baseUrl: server.url,
+      apiKey: 'sk-ant-spec',
+      reasoning: { budgetTokens: 2048 },
+      options: {},
+    });
+    await provider.chat({ model: '', messages: [{ role: 'user', content: 'hi' }] });
+    expect(server.requests[0].body).toMatchObject({
+      max_tokens: 4096 + 2048,
+      thinking: { type: 'enabled', budget_tokens: 2048 },
+    });
+  });
 });

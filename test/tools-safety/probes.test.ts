@@ -690,6 +690,31 @@ describe.concurrent('filesystem tools never wait on a FIFO', () => {
 });
 
 describe.concurrent('module tools that misbehave', () => {
+  it('escape sequences in a result or an argument reach the terminal as \\u001b text, not as control codes', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': scriptedAgent('[{ module: ./loud.js }]', [
+        { name: 'loud', arguments: { note: '\u001b[2Khidden\u202eevil' } },
+      ]),
+      'agents/loud.js': `export default {
+  name: 'loud',
+  description: 'Prints escape sequences',
+  parameters: { type: 'object', properties: { note: { type: 'string' } } },
+  execute: async () => '\\u001b]52;c;cHduZWQ=\\u0007\\u001b[2Jcleared',
+};
+`,
+    });
+    const run = await agentctl(['run', 'main', 'go'], { cwd: dir, timeoutMs: 40_000 });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('loud({"note":"\\u001b[2Khidden\\u202eevil"})');
+    expect(run.stderr).toContain('← loud: \\u001b]52;c;cHduZWQ=\\u0007\\u001b[2Jcleared');
+    const session = /session ([\w-]+)/.exec(run.stderr)?.[1] ?? '';
+    const show = await agentctl(['sessions', 'show', session], { cwd: dir });
+    for (const out of [run.stdout, run.stderr, show.stdout]) {
+      for (const raw of ['\u001b', '\u0007', '\u202e']) expect(out.includes(raw)).toBe(false);
+    }
+    expect(show.stdout).toContain('\\u001b]52;c;cHduZWQ=');
+  });
+
   it('a value that is not JSON (a cycle) is an error result naming why, not "[object Object]"', async () => {
     const dir = await probeProject({
       'agents/main.yaml': scriptedAgent('[{ module: ./cyclic.js }]', [{ name: 'cyclic', arguments: {} }]),

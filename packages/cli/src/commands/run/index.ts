@@ -15,6 +15,7 @@ import {
 import { CliError, EXIT } from '../../cli-error.js';
 import { invocationOutcome } from '../../invocation-outcome.js';
 import { type Io, styles } from '../../io.js';
+import { printable } from '../../printable.js';
 import { openRuntime } from '../../project.js';
 import { sessionStoreFor } from '../../session-store.js';
 import { allowMatcher, parseAllowRules } from './allow-rules.js';
@@ -253,10 +254,10 @@ function prompter(
   // Ctrl-C while a question waits rejects it with the run's reason, so the run ends ABORTED.
   const question = (text: string) => rl.question(text, { signal }).catch(() => Promise.reject(signal.reason));
   const ask = async (pending: PendingApproval): Promise<ApprovalDecision> => {
-    const args = JSON.stringify(pending.call.arguments);
+    const args = printable(JSON.stringify(pending.call.arguments));
     const text =
       pending.kind === 'input'
-        ? `${pending.call.name} asks: ${pending.reason ?? ''}\nAnswer: `
+        ? `${pending.call.name} asks: ${printable(pending.reason ?? '')}\nAnswer: `
         : `Allow ${pending.call.name}(${args})? [y/N] `;
     spinner?.hold();
     try {
@@ -290,8 +291,10 @@ export function reportPause(
   const questions = pending.filter((p) => p.kind === 'input');
   io.stderr(s.yellow(`paused: ${pending.length} tool call(s) wait for a decision\n`));
   for (const p of pending) {
-    const asks = p.kind === 'input' ? `  asks: ${p.reason ?? ''}` : '';
-    io.stderr(`  ${p.call.id}  ${p.call.name}(${JSON.stringify(p.call.arguments)})${asks}\n`);
+    const asks = p.kind === 'input' ? `  asks: ${printable(p.reason ?? '')}` : '';
+    io.stderr(
+      `  ${printable(p.call.id)}  ${p.call.name}(${printable(JSON.stringify(p.call.arguments))})${asks}\n`,
+    );
   }
   const resume = `agentctl run ${agent} --session ${sessionId}`;
   if (questions.length < pending.length)

@@ -1,6 +1,7 @@
 import type { AgentEvent, UsageStats } from '@agentctl/core';
 import type { Io } from '../../io.js';
 import { styles } from '../../io.js';
+import { printable } from '../../printable.js';
 import type { Spinner } from './spinner.js';
 
 /**
@@ -63,10 +64,12 @@ export function textRenderer(io: Io, spinner?: Spinner): (event: AgentEvent) => 
         break;
       case 'tool_call':
         endLine();
-        io.stderr(s.dim(`  → ${event.call.name}(${clip(JSON.stringify(event.call.arguments), 100)})\n`));
+        io.stderr(
+          s.dim(`  → ${event.call.name}(${clip(printable(JSON.stringify(event.call.arguments)), 100)})\n`),
+        );
         break;
       case 'tool_result': {
-        const line = `  ← ${event.name}: ${clip(event.content.replace(/\s+/g, ' '), 120)}`;
+        const line = `  ← ${event.name}: ${clip(printable(event.content.replace(/\s+/g, ' ')), 120)}`;
         io.stderr(`${event.isError ? s.red(`${line} [${event.errorCode ?? 'error'}]`) : s.dim(line)}\n`);
         break;
       }

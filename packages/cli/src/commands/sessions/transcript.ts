@@ -1,5 +1,6 @@
 import type { AgentEvent } from '@agentctl/core';
 import type { StoredSession } from '@agentctl/store-file';
+import { printable } from '../../printable.js';
 
 const MAX_LINE = 200;
 
@@ -60,6 +61,6 @@ function eventLine(event: AgentEvent): string | undefined {
 
 /** One line, cut to a readable length. */
 function clip(text: string): string {
-  const flat = text.replace(/\s*\n\s*/g, ' ⏎ ');
+  const flat = printable(text.replace(/\s*\n\s*/g, ' ⏎ '));
   return flat.length > MAX_LINE ? `${flat.slice(0, MAX_LINE - 1)}…` : flat;
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO, removeTempDirs } from '../support/cli.js';
-import { probeProject, runMain, scriptedAgent, toolResults } from './probe-project.js';
+import { probeProject, runMain, scriptedAgent, scriptedTurns, toolResults } from './probe-project.js';
 
 // A small MCP server written with the SDK that misbehaves on purpose, started over stdio by the
 // real `agentctl run`: what it does wrong is reported as the toolset's error or the call's result,
@@ -51,20 +51,11 @@ describe.concurrent('a hostile MCP server', () => {
 
   it('a server that exits mid-call fails that call with its stderr, and is restarted for the next', async () => {
     const dir = await probeProject({
-      'agents/main.yaml': `kind: agent
-name: main
-model: scripted
-tools: [{ toolset: hostile }]
----
-kind: model
-name: scripted
-provider: offline
-model: script
-script:
-  - tool_calls: [{ id: c, name: crash, arguments: {} }]
-  - tool_calls: [{ id: e, name: echo, arguments: { text: again } }, { id: h, name: hang, arguments: {} }]
-  - text: done
----
+      'agents/main.yaml': `${scriptedTurns('[{ toolset: hostile }]', [
+        'tool_calls: [{ id: c, name: crash, arguments: {} }]',
+        'tool_calls: [{ id: e, name: echo, arguments: { text: again } }, { id: h, name: hang, arguments: {} }]',
+        'text: done',
+      ])}---
 kind: toolset
 name: hostile
 mcp: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SERVER)}, ok] }

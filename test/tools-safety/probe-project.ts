@@ -20,6 +20,11 @@ export async function probeProject(files: Record<string, string>): Promise<strin
  */
 export function scriptedAgent(tools: string, calls: Array<{ name: string; arguments: unknown }>): string {
   const turns = calls.map((call, i) => ({ id: `call_${i + 1}`, ...call }));
+  return scriptedTurns(tools, [`tool_calls: ${JSON.stringify(turns)}`, 'text: done']);
+}
+
+/** YAML of an agent `main` with `tools` on a script model playing `turns` (each a YAML mapping on one line). */
+export function scriptedTurns(tools: string, turns: string[]): string {
   return [
     'kind: agent',
     'name: main',
@@ -32,8 +37,7 @@ export function scriptedAgent(tools: string, calls: Array<{ name: string; argume
     'provider: offline',
     'model: script',
     'script:',
-    `  - tool_calls: ${JSON.stringify(turns)}`,
-    '  - text: done',
+    ...turns.map((turn) => `  - ${turn}`),
     '',
   ].join('\n');
 }

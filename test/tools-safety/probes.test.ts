@@ -5,7 +5,15 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentctl, removeTempDirs } from '../support/cli.js';
-import { alive, probeProject, resultsByCall, runMain, scriptedAgent, toolResults } from './probe-project.js';
+import {
+  alive,
+  probeProject,
+  resultsByCall,
+  runMain,
+  scriptedAgent,
+  scriptedTurns,
+  toolResults,
+} from './probe-project.js';
 
 // The probes of issue 15, each through the real CLI on the offline script model: a model-chosen
 // argument must not get past what the docs promise.
@@ -188,23 +196,12 @@ approval: { allow: [{ tool: c_write, args: { constructor: "*" } }] }
 describe.concurrent('once-per-session approval', () => {
   it('asks about the first call that would run: an earlier call refused by its schema approved nothing', async () => {
     const dir = await probeProject({
-      'agents/main.yaml': `kind: agent
-name: main
-model: scripted
-instruction: Use the tools.
-tools: [c_write]
-approval: { tools: { c_write: once-per-session } }
----
-kind: model
-name: scripted
-provider: offline
-model: script
-script:
-  - tool_calls: [{ id: bad, name: c_write, arguments: { path: once.out } }]
-  - tool_calls: [{ id: good, name: c_write, arguments: { path: once.out, note: unasked } }]
-  - tool_calls: [{ id: again, name: c_write, arguments: { path: once.out, note: second } }]
-  - text: done
----${WRITE_TOOL}`,
+      'agents/main.yaml': `${scriptedTurns('[c_write]\napproval: { tools: { c_write: once-per-session } }', [
+        'tool_calls: [{ id: bad, name: c_write, arguments: { path: once.out } }]',
+        'tool_calls: [{ id: good, name: c_write, arguments: { path: once.out, note: unasked } }]',
+        'tool_calls: [{ id: again, name: c_write, arguments: { path: once.out, note: second } }]',
+        'text: done',
+      ])}---${WRITE_TOOL}`,
     });
     const paused = await runMain(dir);
     expect(paused.code, paused.stderr).toBe(0);

@@ -57,6 +57,8 @@ beforeAll(async () => {
     ),
     agent('mixed', ['ls -l', 'cat notes.txt']),
     agent('session', ['first'], 'approval: { tools: { shell: once-per-session } }', ['second']),
+    agent('climb', ['notes/a.md', 'notes/../../x.md', 'notes/..'], 'approval:\n  allow: [shell:cmd=notes/*]'),
+    agent('climbflag', ['notes/a.md', 'notes/../../x.md']),
   ];
   await writeFile(join(project, 'agents/all.yaml'), docs.join('---\n'));
 });
@@ -121,6 +123,21 @@ describe.concurrent('approval of tool calls through agentctl run, without a term
       expect(events.at(-2)).toMatchObject({ pending: [{ call: { id: 'mixed_1' } }] });
       expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'paused' });
     }
+  });
+
+  it("an allow rule's glob does not reach out of its folder through `..`, in YAML or --allow", async () => {
+    const yaml = await run(['climb', 'tidy', '--json']);
+    expect(yaml.code, yaml.stderr).toBe(0);
+    const events = parseNdjson(yaml.stdout);
+    expect(results(events)).toEqual({ climb_0: [false, 'ran notes/a.md'] });
+    expect(events.at(-1)).toMatchObject({ status: 'paused' });
+    const pending = (events.at(-2) as { pending: Array<{ call: { id: string } }> }).pending;
+    expect(pending.map((p) => p.call.id)).toEqual(['climb_1', 'climb_2']);
+    const flag = await run(['climbflag', 'tidy', '--json', '--allow', 'shell:cmd=notes/*']);
+    expect(flag.code, flag.stderr).toBe(0);
+    const flagged = parseNdjson(flag.stdout);
+    expect(results(flagged)).toEqual({ climbflag_0: [false, 'ran notes/a.md'] });
+    expect(flagged.at(-2)).toMatchObject({ pending: [{ call: { id: 'climbflag_1' } }] });
   });
 
   it('a malformed --allow is a usage error (exit 2) naming the rule', async () => {

@@ -37,7 +37,7 @@ export interface ApprovalPolicyOptions {
 export function createApprovalPolicy(options: ApprovalPolicyOptions = {}): ApprovalPolicy {
   const deny = (options.deny ?? []).map((rule, i) => approvalRuleMatcher(rule, `approval rule deny[${i}]`));
   const allow = (options.allow ?? []).map((rule, i) =>
-    approvalRuleMatcher(rule, `approval rule allow[${i}]`),
+    approvalRuleMatcher(rule, `approval rule allow[${i}]`, 'allow'),
   );
   const modes = Object.entries(options.tools ?? {});
   for (const [name, mode] of modes) {

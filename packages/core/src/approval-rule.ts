@@ -122,18 +122,28 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** A test of calls against a rule; throws a TypeError naming `where` on a bad pattern. */
+/**
+ * A test of calls against a rule; throws a TypeError naming `where` on a bad pattern. An `allow`
+ * rule's argument pattern never matches a value with a `..` path segment unless the pattern spells
+ * one out: `notes/*` allows what is in notes/, not `notes/../../x`; a `deny` rule matches it.
+ */
 export function approvalRuleMatcher(
   rule: ApprovalRule,
   where = 'approval rule',
+  effect: 'allow' | 'deny' = 'deny',
 ): (call: ToolCall) => boolean {
   if (typeof rule?.tool !== 'string' || rule.tool === '') {
     throw new TypeError(`${where}: "tool" must be a tool name or pattern`);
   }
   const tool = globMatcher(rule.tool);
-  const args = Object.entries(rule.args ?? {}).map(
-    ([name, pattern]) => [name, valueMatcher(pattern, `${where}.args.${name}`)] as const,
-  );
+  const args = Object.entries(rule.args ?? {}).map(([name, pattern]) => {
+    const match = valueMatcher(pattern, `${where}.args.${name}`);
+    const guarded =
+      effect === 'allow' && !UP_SEGMENT.test(pattern)
+        ? (value: string) => !UP_SEGMENT.test(value) && match(value)
+        : match;
+    return [name, guarded] as const;
+  });
   return (call) =>
     tool(call.name) &&
     args.every(([name, match]) => {
@@ -141,6 +151,9 @@ export function approvalRuleMatcher(
       return value !== undefined && match(value);
     });
 }
+
+// A `..` path segment (either slash), where a path climbs out of the folder a pattern names.
+const UP_SEGMENT = /(^|[/\\])\.\.([/\\]|$)/;
 
 function valueMatcher(pattern: string, where: string): (value: string) => boolean {
   const regex = /^\/(.*)\/([a-z]*)$/s.exec(pattern);

@@ -60,4 +60,22 @@ describe('approval rules', () => {
     );
     expect(matches({ id: '3', name: 'write', arguments: { note: 'a.txt' } })).toBe(false);
   });
+
+  it('an allow pattern never matches a `..` segment it does not spell out; a deny pattern does', () => {
+    const call = (path: string) => ({ id: 'c', name: 'write', arguments: { path } });
+    const allows = approvalRuleMatcher({ tool: 'write', args: { path: 'notes/*' } }, 'allow[0]', 'allow');
+    const denies = approvalRuleMatcher({ tool: 'write', args: { path: 'notes/*' } }, 'deny[0]', 'deny');
+    for (const path of ['notes/../../etc/passwd', 'notes/..', 'notes/a/..\\..\\x'])
+      expect([allows(call(path)), denies(call(path))], path).toEqual([false, true]);
+    for (const path of ['notes/a.md', 'notes/..notes.md', 'notes/a..b/c.md'])
+      expect([allows(call(path)), denies(call(path))], path).toEqual([true, true]);
+    const regex = approvalRuleMatcher({ tool: 'write', args: { path: '/^notes\\//' } }, 'allow[1]', 'allow');
+    expect(regex(call('notes/../x'))).toBe(false);
+    const spelled = approvalRuleMatcher(
+      { tool: 'write', args: { path: '../shared/*' } },
+      'allow[2]',
+      'allow',
+    );
+    expect(spelled(call('../shared/a.md'))).toBe(true);
+  });
 });

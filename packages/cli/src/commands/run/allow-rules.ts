@@ -53,7 +53,7 @@ export function allowMatcher(
       );
     }
     try {
-      return approvalRuleMatcher(bindApprovalRule(rule, tools), '--allow');
+      return approvalRuleMatcher(bindApprovalRule(rule, tools), '--allow', 'allow');
     } catch (error) {
       throw new CliError(`--allow ${(error as Error).message}`, EXIT.usage);
     }

@@ -38,14 +38,16 @@ export function pointerToPath(pointer: string): Array<string | number> {
 }
 
 /**
- * Where a data path sits in a document: the value, or its key with `key: true`. A path that goes
- * further than the document does stops at the last place found.
+ * Where a data path sits in a document: the value (the whole document for the empty path), or its
+ * key with `key: true`. A path that goes further than the document does stops at the last place found.
  */
 export function locate(
   positions: DocumentPositions,
   path: DataPath,
   options: { key?: boolean } = {},
 ): SourceRange {
+  // The empty path is the whole document: callers ask which document holds a diagnostic.
+  if (path.length === 0) return range(positions.root?.r ?? positions.start);
   let found = positions.start;
   let node = positions.root;
   for (let i = 0; i < path.length; i++) {

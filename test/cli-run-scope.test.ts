@@ -30,13 +30,17 @@ describe('run AGENT blocks only on what AGENT reaches', () => {
     expect(validated.code).toBe(1); // validate stays project-wide
   });
 
-  it('blocks on a schema error anywhere inside the agent\'s own document, not only at its first line', async () => {
+  it("blocks on a schema error anywhere inside the agent's own document, not only at its first line", async () => {
     const dir = await tempDir();
     await mkdir(join(dir, 'agents'), { recursive: true });
     await writeFile(join(dir, 'agentctl.yaml'), 'kind: project\n');
     const cases = [
       ['unknown key', 'foo: 1\n', /agents\/a\.yaml:4:1: error: unknown key `foo` in agent/],
-      ['wrong type', 'limits: { max_iterations: "x" }\n', /agents\/a\.yaml:4:\d+: error: `max_iterations` must be an integer/],
+      [
+        'wrong type',
+        'limits: { max_iterations: "x" }\n',
+        /agents\/a\.yaml:4:\d+: error: `max_iterations` must be an integer/,
+      ],
     ] as const;
     for (const [, extra, message] of cases) {
       await writeFile(join(dir, 'agents/a.yaml'), `kind: agent\nname: a\nmodel: offline/echo\n${extra}`);

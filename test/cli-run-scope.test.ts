@@ -55,6 +55,20 @@ describe('run AGENT blocks only on what AGENT reaches', () => {
     }
   });
 
+  it('reports wrongly shaped references in the agent it runs as errors (exit 1), not an internal error', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'agents'), { recursive: true });
+    await writeFile(join(dir, 'agentctl.yaml'), 'kind: project\n');
+    await writeFile(
+      join(dir, 'agents/a.yaml'),
+      'kind: agent\nname: a\nmodel: offline/echo\ntools: [5, { agent: 7 }]\nsub_agents: [3]\nmiddleware: [7]\nmemory: [x]\n',
+    );
+    const run = await agentctl(['run', '-C', dir, 'a', 'hi']);
+    expect(run.stderr).not.toContain('internal error');
+    expect(run.stderr).toMatch(/agents\/a\.yaml:4:9: error: `tools` is not valid/);
+    expect(run.code).toBe(1);
+  });
+
   it("the repository's triage example answers any prompt through its script's fallback turn", async () => {
     const dir = await tempDir();
     for (const file of ['agentctl.yaml', 'agents/triage.yaml'])

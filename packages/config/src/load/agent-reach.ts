@@ -23,21 +23,32 @@ export function agentReach(
   model(modelOverride ?? defaults?.model);
   memory(defaults?.memory);
   const pending = [agentName];
+  // A document that failed the schema is still indexed, so any field may hold any shape here.
+  const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+  const nameOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+  const isRecord = (value: unknown): value is Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value);
   while (pending.length > 0) {
     const entry = specs.agent.get(pending.pop() as string) as SpecEntry<AgentSpec> | undefined;
     if (!add(entry) || !entry) continue;
-    const spec = entry.spec;
+    const spec = entry.spec as unknown as Record<string, unknown>;
     if (entry.parent !== undefined) pending.push(entry.parent); // its file position is its parent's
-    if (!modelOverride) model(spec.model);
-    memory(spec.memory);
-    for (const sub of spec.sub_agents ?? []) pending.push(typeof sub === 'string' ? sub : sub.name);
-    for (const tool of spec.tools ?? []) {
-      if (typeof tool === 'string') add(specs.tool.get(tool));
-      else if ('toolset' in tool) add(specs.toolset.get(tool.toolset));
-      else if ('agent' in tool) pending.push(tool.agent);
+    if (!modelOverride) model(nameOf(spec.model));
+    memory(nameOf(spec.memory));
+    for (const sub of listOf(spec.sub_agents)) {
+      const name = isRecord(sub) ? nameOf(sub.name) : nameOf(sub);
+      if (name !== undefined) pending.push(name);
     }
-    for (const mw of spec.middleware ?? [])
-      add(specs.middleware.get(typeof mw === 'string' ? mw : Object.keys(mw)[0]));
+    for (const tool of listOf(spec.tools)) {
+      if (typeof tool === 'string') add(specs.tool.get(tool));
+      else if (!isRecord(tool)) continue;
+      else if (typeof tool.toolset === 'string') add(specs.toolset.get(tool.toolset));
+      else if (typeof tool.agent === 'string') pending.push(tool.agent);
+    }
+    for (const mw of listOf(spec.middleware)) {
+      const name = isRecord(mw) ? Object.keys(mw)[0] : nameOf(mw);
+      if (name !== undefined) add(specs.middleware.get(name));
+    }
   }
   return reached;
 }

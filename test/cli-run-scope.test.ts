@@ -69,6 +69,37 @@ describe('run AGENT blocks only on what AGENT reaches', () => {
     expect(run.code).toBe(1);
   });
 
+  it('blocks when a name AGENT reaches is defined twice, and not for a duplicate it does not reach', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'agents'), { recursive: true });
+    await writeFile(join(dir, 'agentctl.yaml'), 'kind: project\n');
+    const model = (name: string) => `kind: model\nname: ${name}\nprovider: offline\nmodel: echo\n`;
+    await writeFile(
+      join(dir, 'agents/a.yaml'),
+      `kind: agent\nname: a\nmodel: m\n---\n${model('m')}---\nkind: agent\nname: b\nmodel: offline/echo\n`,
+    );
+    await writeFile(
+      join(dir, 'agents/again.yaml'),
+      `kind: agent\nname: a\nmodel: offline/echo\n---\n${model('m')}---\n${model('spare')}---\n${model('spare')}`,
+    );
+    const run = await agentctl(['run', '-C', dir, 'a', 'hi']);
+    expect(run.stderr).toMatch(
+      /agents\/again\.yaml:2:7: error: agent `a` is already defined at agents\/a\.yaml:2:7/,
+    );
+    expect(run.stderr).toMatch(
+      /agents\/again\.yaml:6:7: error: model `m` is already defined at agents\/a\.yaml:6:7/,
+    );
+    expect(run.stderr).toMatch(
+      /agents\/again\.yaml:16:7: warning: model `spare` is already defined .* so not blocking it/,
+    );
+    expect(run.stdout).toBe('');
+    expect(run.code).toBe(1);
+    const other = await agentctl(['run', '-C', dir, 'b', 'hi']);
+    expect(other.stderr).toMatch(/agents\/again\.yaml:2:7: warning: agent `a` is already defined/);
+    expect(other.stdout.trim()).toBe('hi');
+    expect(other.code).toBe(0);
+  });
+
   it("the repository's triage example answers any prompt through its script's fallback turn", async () => {
     const dir = await tempDir();
     for (const file of ['agentctl.yaml', 'agents/triage.yaml'])

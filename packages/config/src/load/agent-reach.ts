@@ -73,21 +73,17 @@ export function scopeDiagnostics(
 ): Diagnostic[] {
   if (!project.specs.agent.has(agentName)) return project.diagnostics;
   const reached = agentReach(project, agentName, modelOverride);
-  const documents = [
-    ...project.specs.agent.values(),
-    ...project.specs.model.values(),
-    ...project.specs.tool.values(),
-    ...project.specs.toolset.values(),
-    ...project.specs.middleware.values(),
-    ...project.specs.memory.values(),
-  ].filter((entry) => entry.parent === undefined);
+  // By kind and name, so a second document defining a name AGENT reaches counts as reached: which
+  // of the two was meant is exactly what the unique-names error asks.
+  const reachedNames = new Set([...reached].map((entry) => `${entry.kind}\0${entry.name}`));
+  const documents = project.entries.filter((entry) => entry.kind !== 'project');
   const projectFile = project.specs.project?.file;
   return project.diagnostics.map((d) => {
     if (d.severity !== 'error' || d.file === projectFile) return d;
     const owners = documents.filter((entry) => entry.file === d.file && contains(entry.locate([]), d));
     // A file that does not parse may have held a definition AGENT needs: then AGENT's reference
     // to it is an unresolved-reference error in a document it reaches, which does block.
-    if (owners.some((entry) => reached.has(entry))) return d;
+    if (owners.some((entry) => reachedNames.has(`${entry.kind}\0${entry.name}`))) return d;
     return {
       ...d,
       severity: 'warning',

@@ -15,7 +15,7 @@ import { DEFAULT_INCLUDE, DEFAULT_TESTS, findFiles } from './find-files.js';
 import { checkDocument, type IndexedEntry } from './index-documents.js';
 import { ParseCache } from './parse-cache.js';
 import { parseFile } from './parse-file.js';
-import { emptySpecs, type ProjectSpecs } from './project-specs.js';
+import { emptySpecs, type ProjectSpecs, type SpecEntry } from './project-specs.js';
 
 /** Options of {@link loadProject}. */
 export interface LoadOptions {
@@ -54,6 +54,8 @@ export interface LoadedProject {
   /** Absolute paths of the YAML files read (agentctl.yaml first). */
   files: string[];
   specs: ProjectSpecs;
+  /** Every named document and inline agent in file order, a name's later duplicates included. */
+  entries: readonly SpecEntry[];
   /** Sorted by file and position. */
   diagnostics: Diagnostic[];
   /** The registry plugin names and options were checked against (none: they were not). */
@@ -166,6 +168,7 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
     configFile,
     files: [...(configFile ? [configFile] : []), ...files],
     specs,
+    entries,
     diagnostics: reported.sort(compareDiagnostics),
     registry: options.registry,
   };

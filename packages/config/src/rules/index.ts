@@ -4,6 +4,7 @@ import { commandArgv } from './command-argv.js';
 import { duplicateTool } from './duplicate-tool.js';
 import { envEmpty } from './env-empty.js';
 import { envRequired } from './env-required.js';
+import { envValues } from './env-values.js';
 import { filePath } from './file-path.js';
 import { instructionTemplate } from './instruction-template.js';
 import { memoryBackend } from './memory-backend.js';
@@ -45,6 +46,7 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'output-schema-valid', check: outputSchemaValid },
   { id: 'env-required', check: envRequired },
   { id: 'env-empty', check: envEmpty },
+  { id: 'env-values', check: envValues },
   { id: 'unsupported-setting', check: unsupportedSetting },
   { id: 'instruction-template', check: instructionTemplate },
   { id: 'command-argv', check: commandArgv },

@@ -38,15 +38,16 @@ export function pointerToPath(pointer: string): Array<string | number> {
 }
 
 /**
- * Where a data path sits in a document: the value (the whole document for the empty path), or its
- * key with `key: true`. A path that goes further than the document does stops at the last place found.
+ * Where a data path sits in a document: the value, or its key with `key: true`. A path that goes
+ * further than the document does stops at the last place found.
  */
 export function locate(
   positions: DocumentPositions,
   path: DataPath,
   options: { key?: boolean } = {},
 ): SourceRange {
-  // The empty path is the whole document: callers ask which document holds a diagnostic.
+  // The empty path is the whole document: what `run AGENT` tests an error's position against to
+  // know whose document it is in (a point here made every error inside a document look outside it).
   if (path.length === 0) return range(positions.root?.r ?? positions.start);
   let found = positions.start;
   let node = positions.root;

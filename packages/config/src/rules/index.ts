@@ -6,6 +6,7 @@ import { envEmpty } from './env-empty.js';
 import { envRequired } from './env-required.js';
 import { envValues } from './env-values.js';
 import { filePath } from './file-path.js';
+import { inlineModel } from './inline-model.js';
 import { instructionTemplate } from './instruction-template.js';
 import { memoryBackend } from './memory-backend.js';
 import { modelDeprecated } from './model-deprecated.js';
@@ -32,6 +33,7 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'reserved-name', check: reservedName },
   { id: 'unresolved-reference', check: unresolvedReference },
   { id: 'unknown-provider', check: unknownProvider },
+  { id: 'inline-model', check: inlineModel },
   { id: 'model-fallback', check: modelFallback },
   { id: 'model-deprecated', check: modelDeprecated },
   { id: 'unknown-builtin', check: unknownBuiltin },

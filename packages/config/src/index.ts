@@ -47,6 +47,7 @@ export {
   type ToolKindFactory,
   type ToolsetFactory,
 } from './registry.js';
+export { inlineModelProblem } from './rules/inline-model.js';
 export { PLUGIN_SCHEMA_ID, pluginSchema } from './schema/plugin-schema.js';
 export { builtinInlineKeys, projectSchema } from './schema/project-schema.js';
 export { KINDS, type Kind, loadSchema, SCHEMA_DIR } from './schemas.js';

@@ -16,12 +16,9 @@ export function inlineModel(ctx: RuleContext): Diagnostic[] {
   const check = (ref: string | undefined, file: string, range: () => SourceRange) => {
     const slash = ref?.indexOf('/') ?? -1;
     if (ref === undefined || slash <= 0 || ref.includes('${') || ctx.specs.model.has(ref)) return;
-    const provider = ref.slice(0, slash);
-    if (known && !known.includes(provider)) return; // unknown-provider's
-    const model = ref.slice(slash + 1);
-    const validate = kindValidator('model');
-    if (validate({ kind: 'model', name: 'inline', provider, model })) return;
-    out.push(diagnostic(file, range(), 'inline-model', problem(ref, provider, model, validate.errors ?? [])));
+    if (known && !known.includes(ref.slice(0, slash))) return; // unknown-provider's
+    const message = inlineModelProblem(ref);
+    if (message) out.push(diagnostic(file, range(), 'inline-model', `model \`${excerpt(ref)}\`: ${message}`));
   };
   for (const agent of validAgents(ctx)) check(agent.spec.model, agent.file, () => agent.locate(['model']));
   const project = ctx.specs.project;
@@ -30,18 +27,30 @@ export function inlineModel(ctx: RuleContext): Diagnostic[] {
   return out;
 }
 
-function problem(ref: string, provider: string, model: string, errors: readonly ErrorObject[]): string {
-  const shown = `\`${excerpt(ref)}\``;
+/**
+ * What is wrong with `provider/model` as the model document compile makes of it (the provider
+ * is registered: that is checked apart), or undefined when nothing is. The caller names the model.
+ */
+export function inlineModelProblem(ref: string): string | undefined {
+  const slash = ref.indexOf('/');
+  const provider = ref.slice(0, slash);
+  const model = ref.slice(slash + 1);
+  const validate = kindValidator('model');
+  if (validate({ kind: 'model', name: 'inline', provider, model })) return undefined;
+  return problem(provider, model, validate.errors ?? []);
+}
+
+function problem(provider: string, model: string, errors: readonly ErrorObject[]): string {
   const choices = errors.find((e) => e.instancePath === '/model' && e.keyword === 'enum');
   if (choices) {
     const names = (choices.params as { allowedValues: unknown[] }).allowedValues.join(', ');
-    return `model ${shown}: provider \`${provider}\` has no model \`${excerpt(model)}\` (its models: ${names})`;
+    return `provider \`${provider}\` has no model \`${excerpt(model)}\` (its models: ${names})`;
   }
   const needs = errors.find((e) => e.keyword === 'required');
   if (needs) {
     const key = (needs.params as { missingProperty: string }).missingProperty;
-    return `model ${shown} needs \`${key}:\`, which an inline model cannot give; declare a \`kind: model\` with it`;
+    return `it needs \`${key}:\`, which an inline model cannot give; declare a \`kind: model\` with it`;
   }
   const first = errors[0];
-  return `model ${shown} is not a valid model: ${first?.instancePath || '/'} ${first?.message ?? ''}`.trim();
+  return `not a valid model: ${first?.instancePath || '/'} ${first?.message ?? ''}`.trim();
 }

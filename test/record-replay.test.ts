@@ -145,7 +145,7 @@ describe('agentctl run --record, then replay offline', () => {
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      'agents/recorded.yaml:14:11: error: agents/cassettes/recorded.yaml:3:14: not a cassette: request.messages must be a list [provider]',
+      'agents/recorded.yaml:14:11: error: agents/cassettes/recorded.yaml:3:14: not a cassette: request.messages must be a list [offline-file]',
     );
     await writeFile(join(dir, CASSETTE), 'version: 1\ninteractions: [\n');
     const broken = await agentctl(['run', 'recorded', PROMPT], {

@@ -1,5 +1,6 @@
 import type { ModelDefinition } from '@agentctl/core';
 import { type AgentErrorCode, type ModelProvider, offline, type ScriptTurn } from '@agentctl/core';
+import { locate, pointerToPath } from '../load/document-positions.js';
 import { MAX_ALIAS_COUNT } from '../load/parse-file.js';
 import { displayPath } from '../paths.js';
 import type { FactoryContext } from '../registry.js';
@@ -38,17 +39,34 @@ export function toScriptTurn(turn: ScriptTurnSpec): ScriptTurn {
 }
 
 async function readScript(path: string, ctx: FactoryContext): Promise<ScriptTurnSpec[]> {
-  // yaml is loaded only by a project with a script model.
-  const { parse } = await import('yaml');
-  const data: unknown = parse(ctx.readText(path, 'script'), {
-    maxAliasCount: MAX_ALIAS_COUNT,
-    logLevel: 'error',
-  });
+  return parseScript(ctx.readText(path, 'script'), path);
+}
+
+/**
+ * The turns of a script file's text. A problem (not YAML, not a list of turns) is an error naming
+ * `shown:line:col` in the script, as `validate` and `run` both report it.
+ */
+export async function parseScript(text: string, shown: string): Promise<ScriptTurnSpec[]> {
+  // yaml and its positions are loaded only by a project with a script model.
+  const [{ LineCounter, parseDocument }, { documentPositions }] = await Promise.all([
+    import('yaml'),
+    import('../load/node-range.js'),
+  ]);
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
+  const syntax = doc.errors[0];
+  if (syntax) {
+    const at = lineCounter.linePos(syntax.pos[0]);
+    throw new Error(`script ${shown}:${at.line}:${at.col}: not valid YAML: ${syntax.message.split('\n')[0]}`);
+  }
+  const data: unknown = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   const validate = turnsValidator();
   if (validate && !validate(data)) {
     const first = validate.errors?.[0];
+    const pointer = first?.instancePath ?? '';
+    const at = locate(documentPositions(doc, lineCounter), pointerToPath(pointer));
     throw new Error(
-      `script ${path} is not a list of turns: ${first?.instancePath || '/'} ${first?.message ?? ''}`,
+      `script ${shown}:${at.line}:${at.col}: not a list of turns: ${pointer || '/'} ${first?.message ?? ''}`.trim(),
     );
   }
   return data as ScriptTurnSpec[];

@@ -11,6 +11,7 @@ import { loadCronParser } from '../rules/schedule-timing.js';
 import type { ProjectSpec } from '../spec-types.js';
 import { checkGlobs } from './check-globs.js';
 import { checkModules } from './check-modules.js';
+import { checkOfflineFiles } from './check-offline-files.js';
 import { DEFAULT_INCLUDE, DEFAULT_TESTS, findFiles } from './find-files.js';
 import { checkDocument, type IndexedEntry } from './index-documents.js';
 import { ParseCache } from './parse-cache.js';
@@ -137,6 +138,7 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
   const env = await projectEnv(root, specs, options.env);
   const modules = options.checkModules ? await checkModules(root, entries) : undefined;
   if (modules) diagnostics.push(...modules.diagnostics);
+  diagnostics.push(...(await checkOfflineFiles(root, entries, env, options.registry)));
   if (specs.schedule.size > 0) await loadCronParser();
   const context = {
     root,

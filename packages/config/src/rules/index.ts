@@ -4,6 +4,7 @@ import { commandArgv } from './command-argv.js';
 import { duplicateTool } from './duplicate-tool.js';
 import { envEmpty } from './env-empty.js';
 import { envRequired } from './env-required.js';
+import { envSyntax } from './env-syntax.js';
 import { envValues } from './env-values.js';
 import { filePath } from './file-path.js';
 import { inlineModel } from './inline-model.js';
@@ -47,6 +48,7 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'file-path', check: filePath },
   { id: 'output-schema-valid', check: outputSchemaValid },
   { id: 'env-required', check: envRequired },
+  { id: 'env-syntax', check: envSyntax },
   { id: 'env-empty', check: envEmpty },
   { id: 'env-values', check: envValues },
   { id: 'unsupported-setting', check: unsupportedSetting },

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { type Stats, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import {
   type LoadedProject,
   loadProject,
@@ -8,6 +9,7 @@ import {
   writeCassette,
 } from '@agentctl/config';
 import { type Cassette, emptyCassette, recordingProvider } from '@agentctl/core';
+import { CliError, EXIT } from '../../cli-error.js';
 import type { Io } from '../../io.js';
 
 type Scrubber = { scrub(text: string): string };
@@ -35,6 +37,9 @@ export class Recorder {
     this.path = resolve(io.cwd, path);
     this.#io = io;
     this.#project = project;
+    // Known before the run, not after it: a cassette that cannot be written would lose every call.
+    const blocked = blockedBy(this.path);
+    if (blocked) throw new CliError(`--record ${path}: ${blocked}`, EXIT.usage);
   }
 
   /** The `wrapProvider` hook to give to `compileProject`. */
@@ -73,7 +78,12 @@ export class Recorder {
     const scrubbed = scrubDeep(this.cassette, (text) =>
       [...this.#scrubbers].reduce((out, s) => s.scrub(out), text),
     );
-    await writeCassette(this.path, scrubbed);
+    await writeCassette(this.path, scrubbed).catch((error: NodeJS.ErrnoException) => {
+      throw new CliError(
+        `cannot write the cassette ${this.path}: ${error.code ?? error.message}`,
+        EXIT.failed,
+      );
+    });
     this.#io.stderr(`recorded ${count} model call(s) to ${this.path}\n`);
     // A cassette among the project's YAML would be loaded as a document without a `kind` next time.
     const root = this.#project.root;
@@ -83,5 +93,24 @@ export class Recorder {
         `note: the project's include globs match ${this.path}; add its folder to \`exclude\` in agentctl.yaml\n`,
       );
     }
+  }
+}
+
+/** Why a cassette cannot be written at `path`: a folder there, or a file where a folder goes. */
+function blockedBy(path: string): string | undefined {
+  if (statOf(path)?.isDirectory()) return `${path} is a folder`;
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    const info = statOf(dir);
+    if (info) return info.isDirectory() ? undefined : `${dir} is not a folder`;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+// ENOENT and ENOTDIR alike: nothing usable is there.
+function statOf(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
   }
 }

@@ -47,7 +47,9 @@ describe('run AGENT blocks only on what AGENT reaches', () => {
     expect(unknownKey.stdout).toBe('');
     expect(unknownKey.stderr).toMatch(/agents\/a\.yaml:10:1: error: unknown key `instructions`/);
     // Each document's error is the other agent's warning, not its error.
-    expect(typed.stderr).toMatch(/agents\/a\.yaml:10:1: warning: unknown key `instructions`.*not used by `a`/);
+    expect(typed.stderr).toMatch(
+      /agents\/a\.yaml:10:1: warning: unknown key `instructions`.*not used by `a`/,
+    );
   });
 
   it('reports wrongly shaped references in the agent it runs as errors (exit 1), not an internal error', async () => {
@@ -93,6 +95,23 @@ describe('run AGENT blocks only on what AGENT reaches', () => {
     expect(other.stderr).toMatch(/agents\/again\.yaml:2:7: warning: agent `a` is already defined/);
     expect(other.stdout.trim()).toBe('hi');
     expect(other.code).toBe(0);
+  });
+
+  it('blocks on an agentctl.yaml that does not parse, as on any other error in it', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'agents'), { recursive: true });
+    await writeFile(join(dir, 'agents/a.yaml'), 'kind: agent\nname: a\nmodel: offline/echo\n');
+    for (const [text, message] of [
+      ['kind: project\nname: p\nname: q\n', 'agentctl.yaml:3:1: error: duplicate key'],
+      ['kind: project\nname: [p\n', 'agentctl.yaml:3:1: error: Flow sequence'],
+    ]) {
+      await writeFile(join(dir, 'agentctl.yaml'), text);
+      const run = await agentctl(['run', '-C', dir, 'a', 'hi']);
+      expect(run.stderr).toContain(message);
+      expect(run.stderr).not.toContain('so not blocking it');
+      expect(run.stdout).toBe('');
+      expect(run.code).toBe(1);
+    }
   });
 
   it("the repository's triage example answers any prompt through its script's fallback turn", async () => {

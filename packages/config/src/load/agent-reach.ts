@@ -1,4 +1,5 @@
 import type { Diagnostic, SourceRange } from '../diagnostic.js';
+import { displayPath } from '../paths.js';
 import type { AgentSpec, ProjectSpec } from '../spec-types.js';
 import type { LoadedProject } from './load-project.js';
 import type { SpecEntry } from './project-specs.js';
@@ -77,7 +78,8 @@ export function scopeDiagnostics(
   // of the two was meant is exactly what the unique-names error asks.
   const reachedNames = new Set([...reached].map((entry) => `${entry.kind}\0${entry.name}`));
   const documents = project.entries.filter((entry) => entry.kind !== 'project');
-  const projectFile = project.specs.project?.file;
+  // By the file, not its `kind: project` document: an agentctl.yaml that does not parse has none.
+  const projectFile = project.configFile && displayPath(project.root, project.configFile);
   return project.diagnostics.map((d) => {
     if (d.severity !== 'error' || d.file === projectFile) return d;
     const owners = documents.filter((entry) => entry.file === d.file && contains(entry.locate([]), d));

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { type Message, Role, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
-import { type Client, ClientFactory } from '@a2a-js/sdk/client';
+import { type Message, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { a2aClient, sendParams, userMessage } from './support/a2a-client.js';
 import { fixtureProject, removeTempDirs } from './support/cli.js';
 import { type ServeProcess, startServe, stopServers } from './support/serve.js';
 
@@ -16,26 +17,8 @@ afterAll(async () => {
   await removeTempDirs();
 });
 
-// The card URL in full: the SDK resolves its default path from the host's root.
-const clientFor = (agent: string): Promise<Client> =>
-  new ClientFactory().createFromUrl(`${server.url}/a2a/${agent}/.well-known/agent-card.json`, '');
-
-function userMessage(text: string, ids: { contextId?: string; taskId?: string } = {}): Message {
-  return {
-    messageId: randomUUID(),
-    contextId: ids.contextId ?? '',
-    taskId: ids.taskId ?? '',
-    role: Role.ROLE_USER,
-    parts: [
-      { content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' },
-    ],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
-}
-
-const send = (message: Message) => ({ tenant: '', message, configuration: undefined, metadata: undefined });
+const clientFor = (agent: string): Promise<Client> => a2aClient(server.url, agent);
+const send = sendParams;
 
 function textOf(message: Message | undefined): string {
   return (message?.parts ?? []).map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');

@@ -238,7 +238,7 @@ export {
   type ToolContext,
   toolDefinition,
 } from './tool.js';
-export { parseToolArguments } from './tool-arguments.js';
+export { parseToolArguments, toolCallFromText } from './tool-arguments.js';
 export { BUILTIN_TOOLS, type BuiltinToolFactory, type BuiltinToolName } from './tools/builtin-tools.js';
 export { confinedPath, confinedTarget, isInside, type Roots } from './tools/confined-path.js';
 export { type CurrentTime, type CurrentTimeOptions, currentTime } from './tools/current-time.js';

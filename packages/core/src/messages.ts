@@ -18,6 +18,11 @@ export interface ToolCall {
   id: string;
   name: string;
   arguments: Record<string, unknown>;
+  /**
+   * The text the model sent as arguments when it was not a JSON object (`arguments` is then `{}`):
+   * the call goes back to the model as invalid and never runs, whatever the tool's schema accepts.
+   */
+  malformedArguments?: string;
 }
 
 /** One message of a conversation, in the provider-neutral shape every provider maps from and to. */

@@ -166,7 +166,7 @@ export class Runner {
       const session = await this.#session(options, sessionId, decisions !== undefined);
       await this.#loadScopedState(session, options.userId);
       const checkpoint = session.checkpoint as InvocationCheckpoint | undefined;
-      if (decisions) validateDecisions(session.id, checkpoint, decisions);
+      if (decisions) validateDecisions(session.id, checkpoint, decisions, this.agent);
       else if (checkpoint) {
         const ids = checkpoint.pending.map((p) => p.call.id).join(', ');
         throw new UsageError(
@@ -433,9 +433,15 @@ function validateDecisions(
   sessionId: string,
   checkpoint: InvocationCheckpoint | undefined,
   decisions: readonly ApprovalDecision[],
+  root: Agent,
 ): void {
   if (!checkpoint)
     throw new UsageError(`session ${sessionId} is not paused; there is nothing to approve or deny`);
+  // Another agent's tree would start elsewhere and never run (or deny) the calls decided here.
+  if (!findAgent(root, checkpoint.agent))
+    throw new UsageError(
+      `session ${sessionId} is paused in agent ${checkpoint.agent}, which agent ${root.name} does not contain; resume it with ${checkpoint.agent}`,
+    );
   const ids = new Set(checkpoint.pending.map((p) => p.call.id));
   for (const decision of decisions) {
     if (!ids.has(decision.callId)) {

@@ -144,6 +144,23 @@ describe('pause and resume', () => {
     await expect(plain.resume({ sessionId: 'q', decisions: [] }).invocation).rejects.toThrow(/is not paused/);
   });
 
+  it('refuses decisions from a runner whose tree lacks the paused agent, rather than dropping the calls', async () => {
+    const store = new JsonStore();
+    const ran: string[] = [];
+    await new Runner({ agent: build(ran), store }).run({ input: 'go', sessionId: 'p' }).invocation;
+    const other = new Runner({
+      agent: createAgent({ name: 'other', provider: scriptedModel([{ text: 'hi' }]) }),
+      store,
+    });
+    await expect(
+      other.resume({ sessionId: 'p', decisions: [{ callId: 'l1', approve: true }] }).invocation,
+    ).rejects.toThrow(
+      /is paused in agent pipeline, which agent other does not contain; resume it with pipeline/,
+    );
+    expect(ran).toEqual([]);
+    expect((await store.get('p'))?.checkpoint).toMatchObject({ pending: [{ call: { id: 'l1' } }] });
+  });
+
   it('a tool that asks a human pauses; the answer on resume becomes its result', async () => {
     const model = scriptedModel([
       { toolCalls: [{ name: 'ask_user', id: 'q1' }] },

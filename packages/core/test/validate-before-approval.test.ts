@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { AgentError, createAgent, defineTool, type PendingApproval, Runner } from '../src/index.js';
+import {
+  AgentError,
+  type ChatParams,
+  createAgent,
+  defineTool,
+  type ModelProvider,
+  type ModelResponse,
+  type PendingApproval,
+  Runner,
+  toolCallFromText,
+} from '../src/index.js';
 import { scriptedModel } from '../src/testing/index.js';
 
 const refund = defineTool<{ order: string; amount: number }>({
@@ -40,6 +50,50 @@ describe('arguments are validated before approval', () => {
     const sent = model.requests[1].messages.at(-1);
     expect(sent).toMatchObject({ role: 'tool', toolCallId: 'bad', isError: true });
     expect(sent?.content).toContain('Invalid arguments for refund');
+  });
+
+  it('a call whose arguments were not a JSON object never runs, though its tool takes no required argument', async () => {
+    let ran = 0;
+    const now = defineTool({
+      name: 'now',
+      description: 'The time',
+      parameters: { type: 'object', properties: { zone: { type: 'string' } } },
+      execute: () => {
+        ran++;
+        return 'noon';
+      },
+    });
+    // As a provider's stream assembler hands it over (script models only make well-formed calls).
+    const requests: ChatParams[] = [];
+    const answer = (params: ChatParams): ModelResponse => {
+      requests.push(structuredClone(params));
+      const usage = { inputTokens: 1, outputTokens: 1 };
+      return requests.length === 1
+        ? {
+            content: null,
+            toolCalls: [toolCallFromText('cut', 'now', '{"zone": ')],
+            usage,
+            finishReason: 'tool_calls',
+          }
+        : { content: 'sorry', toolCalls: [], usage, finishReason: 'stop' };
+    };
+    const provider: ModelProvider = {
+      name: 'cut-stream',
+      chat: async (params) => answer(params),
+      async *stream(params) {
+        yield { type: 'done', response: answer(params) };
+      },
+    };
+    const result = await new Runner({ agent: createAgent({ name: 'clock', provider, tools: [now] }) }).run({
+      input: 'time?',
+    }).invocation;
+    expect(result.output).toBe('sorry');
+    expect(ran).toBe(0);
+    const sent = requests[1].messages.at(-1);
+    expect(sent).toMatchObject({ role: 'tool', toolCallId: 'cut', isError: true });
+    expect(sent?.content).toBe(
+      'Invalid arguments for now: they must be a JSON object, got "{\\"zone\\": ". Fix the arguments and call again.',
+    );
   });
 
   it('an invalid call never pauses the run for a decision', async () => {

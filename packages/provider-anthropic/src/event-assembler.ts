@@ -1,5 +1,5 @@
 import type { FinishReason, ModelResponse, StreamEvent, TokenUsage, ToolCall } from '@agentctl/core';
-import { parseToolArguments } from '@agentctl/core';
+import { toolCallFromText } from '@agentctl/core';
 import type { ThinkingBlock } from './to-anthropic-messages.js';
 
 /** The parts of a Messages stream event we read; unknown events and fields are ignored. */
@@ -94,7 +94,7 @@ export class EventAssembler {
       if (block.type === 'text') text += block.text;
       else if (block.type === 'thinking' || block.type === 'redacted_thinking') thinking.push(block);
       else if (block.type === 'tool_use') {
-        const call: ToolCall = { id: block.id, name: block.name, arguments: parseToolArguments(block.json) };
+        const call: ToolCall = toolCallFromText(block.id, block.name, block.json);
         toolCalls.push(call);
         events.push({ type: 'tool_call_end', id: call.id, call });
       }

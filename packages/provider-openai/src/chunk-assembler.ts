@@ -2,10 +2,10 @@ import {
   estimateTokens,
   type FinishReason,
   type ModelResponse,
-  parseToolArguments,
   type StreamEvent,
   type TokenUsage,
   type ToolCall,
+  toolCallFromText,
 } from '@agentctl/core';
 
 /** The parts of a Chat Completions chunk we read; everything else is ignored. */
@@ -98,7 +98,7 @@ export class ChunkAssembler {
     const toolCalls: ToolCall[] = [];
     for (const call of [...this.#calls.values()].sort((a, b) => a.index - b.index)) {
       if (!call.name) continue;
-      const done: ToolCall = { id: call.id, name: call.name, arguments: parseToolArguments(call.args) };
+      const done: ToolCall = toolCallFromText(call.id, call.name, call.args);
       toolCalls.push(done);
       if (!call.started) events.push({ type: 'tool_call_start', id: call.id, name: call.name });
       events.push({ type: 'tool_call_end', id: call.id, call: done });

@@ -102,6 +102,16 @@ export class RunEventLog {
     return rows.map(toEntry);
   }
 
+  // The run's end entry when it was published at or before `id`: nothing will ever come after it.
+  async #endAtOrBefore(runId: string, id: string): Promise<RunStreamEntry | undefined> {
+    const rows = (await this.#redis.xrevrange(streamKey(runId), '+', '-', 'COUNT', 1)) as [
+      string,
+      string[],
+    ][];
+    const last = rows[0] && toEntry(rows[0]);
+    return last?.end && compareIds(last.id, id) <= 0 ? last : undefined;
+  }
+
   /**
    * Reads a run's entries after `after` (a stream id; default: from the start), waiting for new
    * ones, until the end entry (included) or `signal` aborts. Uses its own connection while it blocks.
@@ -112,6 +122,13 @@ export class RunEventLog {
     signal?.addEventListener('abort', stop, { once: true });
     let cursor = after;
     try {
+      // A reader resuming at or past the end (an EventSource reconnects once a stream closes) is
+      // told the end again, rather than waiting for entries that will never come.
+      const passedEnd = await this.#endAtOrBefore(runId, after);
+      if (passedEnd) {
+        yield passedEnd;
+        return;
+      }
       while (!signal?.aborted) {
         const reply = (await reader
           .xread('COUNT', 500, 'BLOCK', 5000, 'STREAMS', streamKey(runId), cursor)
@@ -119,7 +136,15 @@ export class RunEventLog {
             if (signal?.aborted) return null;
             throw error;
           })) as [string, [string, string[]][]][] | null;
-        if (!reply) continue;
+        if (!reply) {
+          // Nothing new for a while: the run may have ended before the cursor (an id from the future).
+          const ended = await this.#endAtOrBefore(runId, cursor);
+          if (ended) {
+            yield ended;
+            return;
+          }
+          continue;
+        }
         for (const row of reply[0][1]) {
           const entry = toEntry(row);
           cursor = entry.id;
@@ -132,6 +157,15 @@ export class RunEventLog {
       reader.disconnect();
     }
   }
+}
+
+/** Compares two stream ids (`ms-seq`, or `ms` alone) by their place in a stream. */
+function compareIds(a: string, b: string): number {
+  const [am, as = '0'] = a.split('-');
+  const [bm, bs = '0'] = b.split('-');
+  const ms = BigInt(am) - BigInt(bm);
+  const diff = ms !== 0n ? ms : BigInt(as) - BigInt(bs);
+  return diff < 0n ? -1 : diff > 0n ? 1 : 0;
 }
 
 function toEntry([id, fields]: [string, string[]]): RunStreamEntry {

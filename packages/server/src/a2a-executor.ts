@@ -1,4 +1,5 @@
 import { TaskState } from '@a2a-js/sdk';
+import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import {
   AgentEvent as A2AEvent,
   type AgentExecutor,
@@ -21,6 +22,10 @@ export class AgentctlExecutor implements AgentExecutor {
   readonly #agent: string;
   readonly #context: InvokeContext;
   readonly #running = new Map<string, AbortController>();
+  // Tasks a request has claimed before their run starts (see `claim`).
+  readonly #claimed = new Set<string>();
+  // Tasks whose run paused for input, by task id: their context id, for a cancel.
+  readonly #waiting = new Map<string, string>();
 
   constructor(agent: string, context: InvokeContext) {
     this.#agent = agent;
@@ -43,6 +48,7 @@ export class AgentctlExecutor implements AgentExecutor {
     );
     const controller = new AbortController();
     this.#running.set(taskId, controller);
+    this.#waiting.delete(taskId);
     const status = (state: TaskState, message?: string, metadata?: Record<string, unknown>) =>
       bus.publish(
         A2AEvent.statusUpdate({
@@ -58,6 +64,23 @@ export class AgentctlExecutor implements AgentExecutor {
       );
     try {
       const pending = await this.#pending(contextId);
+      // What a context waits for is answered in the task that asked: a new task would leave that one
+      // waiting for ever, and its next message would then start an unrelated run.
+      const asking = pending.length > 0 ? this.#waitingIn(contextId) : undefined;
+      if (asking !== undefined && asking !== taskId)
+        return status(
+          TaskState.TASK_STATE_FAILED,
+          `context ${contextId} waits for an answer in task ${asking}: send it there (with that taskId)`,
+        );
+      // Only text reaches an agent: a file or data part would be dropped unseen, so it is refused.
+      const unread = user.parts.findIndex((part) => part.content?.$case !== 'text');
+      if (unread >= 0) {
+        const refusal = `part ${unread} of the message is ${user.parts[unread].content?.$case ?? 'empty'}: only text parts are read`;
+        if (pending.length === 0) return status(TaskState.TASK_STATE_FAILED, refusal);
+        // What waits for an answer still does: the task asks again.
+        this.#waiting.set(taskId, contextId);
+        return status(TaskState.TASK_STATE_INPUT_REQUIRED, `${refusal}\n${question(pending)}`, { pending });
+      }
       const run = await invoke(this.#context, {
         agent: this.#agent,
         sessionId: contextId,
@@ -89,6 +112,7 @@ export class AgentctlExecutor implements AgentExecutor {
       }
       const result = (await run.result) as InvocationResult;
       if (result.status === 'paused') {
+        this.#waiting.set(taskId, contextId);
         status(TaskState.TASK_STATE_INPUT_REQUIRED, question(result.pending ?? []), {
           pending: result.pending ?? [],
         });
@@ -105,10 +129,51 @@ export class AgentctlExecutor implements AgentExecutor {
     }
   };
 
-  cancelTask = async (taskId: string, _bus: ExecutionEventBus): Promise<void> => {
+  cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {
+    const running = this.#running.get(taskId);
     // The run ends as ABORTED (its session valid) and `execute` publishes the canceled state.
-    this.#running.get(taskId)?.abort();
+    if (running) return running.abort();
+    // A task waiting for input has no run to stop: it is canceled here, and its session stays
+    // paused (valid: the context's next message answers what it waits for).
+    const contextId = this.#waiting.get(taskId);
+    if (contextId === undefined) throw new TaskNotCancelableError(`task ${taskId} is not running`);
+    this.#waiting.delete(taskId);
+    bus.publish(
+      A2AEvent.statusUpdate({
+        taskId,
+        contextId,
+        status: {
+          state: TaskState.TASK_STATE_CANCELED,
+          message: textMessage('agent', 'canceled while waiting for input', contextId, taskId),
+          timestamp: now(),
+        },
+        metadata: undefined,
+      }),
+    );
+    bus.finished();
   };
+
+  /**
+   * Claims `taskId` for one request's message, false when a run of that task is under way or
+   * another request has claimed it: the SDK gives every execution of a task one event bus, so a
+   * second execution's outcome would be told to the first one's caller too.
+   */
+  claim(taskId: string): boolean {
+    if (this.#running.has(taskId) || this.#claimed.has(taskId)) return false;
+    this.#claimed.add(taskId);
+    return true;
+  }
+
+  /** Gives a {@link claim} back once its request is answered (a run it started holds the task itself). */
+  release(taskId: string): void {
+    this.#claimed.delete(taskId);
+  }
+
+  // The task of this process waiting for input in a context, if any.
+  #waitingIn(contextId: string): string | undefined {
+    for (const [taskId, waitingContext] of this.#waiting) if (waitingContext === contextId) return taskId;
+    return undefined;
+  }
 
   async #pending(sessionId: string): Promise<PendingApproval[]> {
     const lease = this.#context.source.lease(this.#agent);

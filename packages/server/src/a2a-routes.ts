@@ -1,5 +1,6 @@
 import { A2A_VERSION_HEADER, formatSSEEvent } from '@a2a-js/sdk';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
+import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import {
   DefaultRequestHandler,
   defaultServerCallContextBuilder,
@@ -18,6 +19,7 @@ import { readJson } from './read-json.js';
 
 interface A2AEndpoint {
   handler: DefaultRequestHandler;
+  executor: AgentctlExecutor;
   current: JsonRpcTransportHandler;
   legacy: LegacyJsonRpcTransportHandler;
 }
@@ -39,13 +41,11 @@ export function a2aRoutes(context: InvokeContext, bearer: boolean): Hono {
     let endpoint = endpoints.get(name);
     if (!endpoint) {
       const card = agentCard(infoOf(name), origin, bearer);
-      const handler = new DefaultRequestHandler(
-        card,
-        new InMemoryTaskStore(),
-        new AgentctlExecutor(name, context),
-      );
+      const executor = new AgentctlExecutor(name, context);
+      const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
       endpoint = {
         handler,
+        executor,
         current: new JsonRpcTransportHandler(handler),
         legacy: new LegacyJsonRpcTransportHandler(handler),
       };
@@ -74,18 +74,35 @@ export function a2aRoutes(context: InvokeContext, bearer: boolean): Hono {
     const mapError = legacy
       ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError
       : JsonRpcTransportHandler.mapToJSONRPCError;
+    const failure = (error: unknown) =>
+      c.json({
+        jsonrpc: '2.0',
+        id: (body.id as string | number | undefined) ?? null,
+        error: mapError(error),
+      });
+    // A message to a task whose run is under way is refused, not run beside it.
+    const taskId = messageTaskId(body);
+    if (taskId !== undefined && !endpoint.executor.claim(taskId))
+      return failure(
+        new UnsupportedOperationError(
+          `task ${taskId} is still working: send its next message once it has ended`,
+        ),
+      );
+    const release = () => {
+      if (taskId !== undefined) endpoint.executor.release(taskId);
+    };
     let answer: Awaited<ReturnType<JsonRpcTransportHandler['handle']>>;
     try {
       validateVersion(callContext.requestedVersion, await endpoint.handler.getAgentCard(), 'JSONRPC');
       answer = await (legacy ? endpoint.legacy : endpoint.current).handle(body, callContext);
     } catch (error) {
-      return c.json({
-        jsonrpc: '2.0',
-        id: (body.id as string | number | undefined) ?? null,
-        error: mapError(error),
-      });
+      release();
+      return failure(error);
     }
-    if (!(Symbol.asyncIterator in Object(answer))) return c.json(answer as object);
+    if (!(Symbol.asyncIterator in Object(answer))) {
+      release();
+      return c.json(answer as object);
+    }
     const events = answer as AsyncGenerator<unknown>;
     c.header('content-type', 'text/event-stream');
     c.header('cache-control', 'no-cache');
@@ -100,9 +117,18 @@ export function a2aRoutes(context: InvokeContext, bearer: boolean): Hono {
             error: mapError(error),
           }),
         );
+      } finally {
+        release();
       }
     });
   });
 
   return app;
+}
+
+// The task a message continues (`params.message.taskId`, the same in 1.0 and 0.3), if any.
+function messageTaskId(body: Record<string, unknown>): string | undefined {
+  const message = (body.params as { message?: { taskId?: unknown } } | undefined)?.message;
+  const id = message?.taskId;
+  return typeof id === 'string' && id !== '' ? id : undefined;
 }

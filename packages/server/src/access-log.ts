@@ -28,8 +28,9 @@ export function accessLog(write: (entry: AccessLogEntry) => void): MiddlewareHan
       write({
         time: new Date().toISOString(),
         method: c.req.method,
-        // The path only: a query string could carry a token or a prompt.
-        path: c.req.path,
+        // The path only: a query string could carry a token or a prompt. As sent, percent-encoded:
+        // decoded, a `%0a` would end the line and let a client write log lines of its own.
+        path: new URL(c.req.url).pathname,
         status: c.res.status,
         durationMs: Math.round(performance.now() - started),
       });

@@ -1,3 +1,4 @@
+import { UsageError } from '@agentctl/core';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
@@ -16,6 +17,7 @@ import { queuedRoutes } from './queued-routes.js';
 import type { QueuedRuns } from './queued-runs.js';
 import { requestGuard } from './request-guard.js';
 import { RunTracker } from './run-tracker.js';
+import { toHttpError } from './to-http-error.js';
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
@@ -67,6 +69,7 @@ export function createApp(options: AppOptions): ServerApp {
     tracker,
     runTimeoutMs: options.runTimeoutMs ?? 5 * 60_000,
     queue: options.queue,
+    onInternalError: options.onInternalError,
   };
   const app = new Hono();
   if (options.log) app.use(accessLog(options.log));
@@ -98,9 +101,11 @@ export function createApp(options: AppOptions): ServerApp {
   app.route('/', a2aRoutes(context, (options.tokens ?? []).length > 0));
   app.notFound((c) => c.json(errorBody('not_found', `no route ${c.req.method} ${c.req.path}`), 404));
   app.onError((error, c) => {
-    if (error instanceof HttpError) {
-      for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-      return c.json(errorBody(error.code, error.message), error.status as 400);
+    // A caller's mistake that core finds (a malformed session id in a path) is a 400 like any other.
+    const known = error instanceof UsageError ? toHttpError(error) : error;
+    if (known instanceof HttpError) {
+      for (const [name, value] of Object.entries(known.headers)) c.header(name, value);
+      return c.json(errorBody(known.code, known.message), known.status as 400);
     }
     options.onInternalError?.(error);
     return c.json(errorBody('internal', 'internal error'), 500);

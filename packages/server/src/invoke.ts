@@ -22,6 +22,8 @@ export interface InvokeContext {
   runTimeoutMs: number;
   /** Where `async: true` runs go; without it they are refused. */
   queue?: QueuedRuns;
+  /** Receives what failed inside the server before a run started, answered only as `internal error`. */
+  onInternalError?: (error: unknown) => void;
 }
 
 /** One run to start: a new user message, or decisions for a paused session. */
@@ -86,7 +88,10 @@ export async function invoke(context: InvokeContext, request: InvokeRequest): Pr
     return { sessionId, agent: lease.agent.name, result, events: replayFirst(first, iterator) };
   } catch (error) {
     end();
-    throw toHttpError(error);
+    const answer = toHttpError(error);
+    // The caller is told only "internal error": the operator must still learn what it was.
+    if (answer.code === 'internal') context.onInternalError?.(error);
+    throw answer;
   }
 }
 

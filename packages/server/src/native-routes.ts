@@ -1,11 +1,11 @@
 import type { ApprovalDecision, InvocationResult, Session, SessionSummary } from '@agentctl/core';
-import { isAgentError } from '@agentctl/core';
+import { findAgent, isAgentError } from '@agentctl/core';
 import { type Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { HttpError } from './http-error.js';
 import { checkSession, type InvokeContext, type InvokeRequest, invoke, type StartedRun } from './invoke.js';
 import { enqueueRun } from './queued-routes.js';
-import { optionalString, readJson } from './read-json.js';
+import { optionalBoolean, optionalString, readJson } from './read-json.js';
 
 /**
  * The native API: agents, runs (SSE of the same events as `run --json`, or one JSON result),
@@ -27,11 +27,12 @@ export function nativeRoutes(context: InvokeContext): Hono {
       sessionId: optionalString(body, 'sessionId'),
       userId: optionalString(body, 'userId'),
     };
-    if (body.async === true) {
+    const { queued, stream } = howToAnswer(body);
+    if (queued) {
       if (request.sessionId) await checkQueuedSession(context, request);
       return enqueueRun(c, context, request);
     }
-    return respond(c, await invoke(context, request), body.stream !== false);
+    return respond(c, await invoke(context, request), stream);
   });
 
   app.get('/sessions', async (c) => {
@@ -60,22 +61,32 @@ export function nativeRoutes(context: InvokeContext): Hono {
     const id = c.req.param('id');
     const body = await readJson(c);
     const decisions = parseDecisions(body.decisions);
+    const { queued, stream } = howToAnswer(body);
     const session = await findSession(context, id);
-    if (!session.agent) throw new HttpError(409, 'unknown_agent', `session ${id} names no agent to resume`);
+    const agent = resumingAgent(context, session);
+    if (!agent) throw new HttpError(409, 'unknown_agent', `session ${id} names no agent to resume`);
     const request: InvokeRequest = {
-      agent: session.agent,
+      agent,
       sessionId: id,
       decisions,
       userId: optionalString(body, 'userId'),
     };
-    if (body.async === true) {
+    if (queued) {
       await checkQueuedSession(context, request);
       return enqueueRun(c, context, request);
     }
-    return respond(c, await invoke(context, request), body.stream !== false);
+    return respond(c, await invoke(context, request), stream);
   });
 
   return app;
+}
+
+/** `async` and `stream` of a run's body: both optional booleans, streamed unless `stream: false`. */
+function howToAnswer(body: Record<string, unknown>): { queued: boolean; stream: boolean } {
+  return {
+    queued: optionalBoolean(body, 'async') === true,
+    stream: optionalBoolean(body, 'stream') !== false,
+  };
 }
 
 // A queued run is refused at once for a session in the wrong state, like a direct one.
@@ -85,6 +96,22 @@ async function checkQueuedSession(context: InvokeContext, request: InvokeRequest
   }
   if (request.decisions)
     throw new HttpError(404, 'unknown_session', `no session with id ${request.sessionId}`);
+}
+
+/**
+ * The agent that resumes a paused session: the one the session belongs to, unless a run of an agent
+ * outside its tree paused it (a session continued by another agent); that agent resumes it then.
+ */
+function resumingAgent(context: InvokeContext, session: Session): string | undefined {
+  const paused = (session.checkpoint as { agent?: string } | undefined)?.agent;
+  if (!session.agent || paused === undefined || paused === session.agent) return session.agent || paused;
+  const lease = context.source.lease(session.agent);
+  if (!lease) return paused;
+  try {
+    return findAgent(lease.agent, paused) ? session.agent : paused;
+  } finally {
+    lease.release();
+  }
 }
 
 async function findSession(context: InvokeContext, id: string): Promise<Session> {
@@ -106,14 +133,26 @@ function sessionView(session: Session): Record<string, unknown> {
 function parseDecisions(raw: unknown): ApprovalDecision[] {
   if (!Array.isArray(raw) || raw.length === 0)
     throw new HttpError(400, 'bad_request', '`decisions` must be a non-empty array');
+  // One decision per call: a call approved and denied in one request has no single outcome.
+  const seen = new Map<string, number>();
   return raw.map((item, i) => {
     const d = (item ?? {}) as Record<string, unknown>;
     if (typeof d.callId !== 'string')
       throw new HttpError(400, 'bad_request', `decisions[${i}].callId must be a string`);
+    const earlier = seen.get(d.callId);
+    if (earlier !== undefined)
+      throw new HttpError(
+        400,
+        'bad_request',
+        `decisions[${i}].callId: call ${d.callId} is already decided by decisions[${earlier}]`,
+      );
+    seen.set(d.callId, i);
     switch (d.decision) {
       case 'approve':
         return { callId: d.callId, approve: true };
       case 'deny':
+        if (d.reason !== undefined && d.reason !== null && typeof d.reason !== 'string')
+          throw new HttpError(400, 'bad_request', `decisions[${i}].reason must be a string`);
         return {
           callId: d.callId,
           approve: false,

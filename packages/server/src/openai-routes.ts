@@ -10,7 +10,7 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { HttpError } from './http-error.js';
 import { type InvokeContext, invoke } from './invoke.js';
-import { readJson } from './read-json.js';
+import { optionalBoolean, readJson } from './read-json.js';
 
 /** The header that continues a stored session on `/v1/chat/completions`. */
 export const SESSION_HEADER = 'x-agentctl-session';
@@ -40,6 +40,7 @@ export function openaiRoutes(context: InvokeContext): Hono {
   app.post('/v1/chat/completions', async (c) => {
     const body = await readJson(c);
     if (typeof body.model !== 'string') throw new HttpError(400, 'bad_request', '`model` must name an agent');
+    const streamed = optionalBoolean(body, 'stream') === true;
     const messages = parseMessages(body.messages);
     const last = messages.at(-1);
     if (last?.role !== 'user')
@@ -59,7 +60,7 @@ export function openaiRoutes(context: InvokeContext): Hono {
     const stamp = Math.floor(Date.now() / 1000);
     const base = { id, created: stamp, model: body.model };
     if (sessionId) c.header(SESSION_HEADER, run.sessionId);
-    if (body.stream !== true) {
+    if (!streamed) {
       for await (const _ of run.events) {
         // Only the final answer goes back; the events stay in the session.
       }
@@ -167,11 +168,20 @@ function parseMessages(raw: unknown): Pick<Message, 'role' | 'content'>[] {
 function textOf(content: unknown, i: number): string {
   if (typeof content === 'string') return content;
   if (content === null || content === undefined) return '';
+  // Only text reaches an agent: any other part would be dropped unseen, so it is refused instead.
   if (Array.isArray(content))
     return content
-      .map((part: { type?: unknown; text?: unknown }) =>
-        part?.type === 'text' && typeof part.text === 'string' ? part.text : '',
-      )
+      .map((part: { type?: unknown; text?: unknown } | null, j) => {
+        if (part?.type !== 'text')
+          throw new HttpError(
+            400,
+            'bad_request',
+            `messages[${i}].content[${j}] is ${typeof part?.type === 'string' ? `a part of type ${part.type}` : 'not a part'}: only text parts are read`,
+          );
+        if (typeof part.text !== 'string')
+          throw new HttpError(400, 'bad_request', `messages[${i}].content[${j}].text must be a string`);
+        return part.text;
+      })
       .join('');
   throw new HttpError(400, 'bad_request', `messages[${i}].content must be a string or a list of text parts`);
 }

@@ -15,7 +15,7 @@ export function queuedRoutes(context: InvokeContext): Hono {
     const queue = requireQueue(context);
     const id = c.req.param('id');
     if (!(await queue.exists(id))) throw new HttpError(404, 'unknown_run', `no queued run with id ${id}`);
-    const after = c.req.header('last-event-id') ?? c.req.query('after') ?? undefined;
+    const after = eventId(c);
     return streamSSE(c, async (sse) => {
       const stop = new AbortController();
       sse.onAbort(() => stop.abort());
@@ -49,6 +49,25 @@ export async function enqueueRun(
   c.header('x-agentctl-session', sessionId);
   c.header('location', `/runs/${runId}/events`);
   return c.json({ status: 'queued', runId, sessionId, events: `/runs/${runId}/events` }, 202);
+}
+
+const UINT64_MAX = 2n ** 64n - 1n;
+
+// `Last-Event-ID` or `?after=` as sent in an event's `id:` (`<ms>-<seq>`, each a 64-bit count): the
+// queue would fail on anything else once the stream has begun, leaving an empty 200.
+function eventId(c: Context): string | undefined {
+  const header = c.req.header('last-event-id');
+  const field = header !== undefined ? 'Last-Event-ID' : '?after=';
+  const value = header ?? c.req.query('after');
+  if (value === undefined) return undefined;
+  const parts = /^(\d{1,20})(?:-(\d{1,20}))?$/.exec(value);
+  if (!parts || BigInt(parts[1]) > UINT64_MAX || BigInt(parts[2] ?? '0') > UINT64_MAX)
+    throw new HttpError(
+      400,
+      'bad_request',
+      `${field} must be the id of an event of this stream (such as 1700000000000-0), not ${JSON.stringify(value.slice(0, 64))}`,
+    );
+  return value;
 }
 
 function requireQueue(context: InvokeContext): QueuedRuns {

@@ -23,3 +23,12 @@ export function optionalString(body: Record<string, unknown>, field: string): st
     throw new HttpError(400, 'bad_request', `\`${field}\` must be a non-empty string`);
   return value;
 }
+
+/** An optional boolean field of a body, or a 400 naming the field (`"stream": "no"` is not false). */
+export function optionalBoolean(body: Record<string, unknown>, field: string): boolean | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean')
+    throw new HttpError(400, 'bad_request', `\`${field}\` must be true or false`);
+  return value;
+}

@@ -174,6 +174,8 @@ function plan(ctx: LoopContext, call: ToolCall): Plan | Promise<Plan> {
       : { kind: 'refuse', call, tool, reason: decided.reason ?? 'denied by the user' };
   }
   if (!tool) return unknownTool(ctx, call);
+  if (call.malformedArguments !== undefined)
+    return { kind: 'invalid', call, tool, text: malformedText(call) };
   // Arguments are checked before anyone is asked: an invalid call goes back to the model, unapproved.
   const compiled = compiledValidator(tool.parameters);
   if (compiled) return checkedPlan(ctx, call, tool, invalidText(call, compiled(call.arguments)));
@@ -205,6 +207,13 @@ function unknownTool(ctx: LoopContext, call: ToolCall): Plan {
 
 async function invalidArguments(call: ToolCall, tool: AnyTool): Promise<string | undefined> {
   return invalidText(call, (await schemaValidator(tool.parameters))(call.arguments));
+}
+
+// What the model sent is shown (cut short), so it can see what to fix.
+function malformedText(call: ToolCall): string {
+  const sent = call.malformedArguments ?? '';
+  const shown = sent.length > 200 ? `${sent.slice(0, 200)}…` : sent;
+  return `Invalid arguments for ${call.name}: they must be a JSON object, got ${JSON.stringify(shown)}. Fix the arguments and call again.`;
 }
 
 function invalidText(call: ToolCall, check: SchemaCheck): string | undefined {

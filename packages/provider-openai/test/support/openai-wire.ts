@@ -4,7 +4,8 @@ import type { FakeReply, SseEvent } from '../../../../test/support/fake-server.j
 export interface WireToolCall {
   id?: string;
   name: string;
-  arguments: Record<string, unknown>;
+  /** The arguments, or the raw text to stream as them (a malformed call). */
+  arguments: Record<string, unknown> | string;
 }
 
 /** Usage of the final chunk, in the wire's own names. */
@@ -79,7 +80,9 @@ export function openaiToolCalls(
   const events: SseEvent[] = [{ data: chunk({ role: 'assistant', content: null }) }];
   if (options.text)
     for (const piece of pieces(options.text, 5)) events.push({ data: chunk({ content: piece }) });
-  const fragments = calls.map((c) => pieces(JSON.stringify(c.arguments), options.size ?? 3));
+  const fragments = calls.map((c) =>
+    pieces(typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments), options.size ?? 3),
+  );
   calls.forEach((call, index) => {
     const head: Record<string, unknown> = {
       index,

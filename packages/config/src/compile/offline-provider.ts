@@ -1,12 +1,12 @@
 import type { ModelDefinition } from '@agentctl/core';
 import { type AgentErrorCode, type ModelProvider, offline, type ScriptTurn } from '@agentctl/core';
-import { locate, pointerToPath } from '../load/document-positions.js';
-import { MAX_ALIAS_COUNT } from '../load/parse-file.js';
+import { pointerToPath } from '../load/document-positions.js';
 import { displayPath } from '../paths.js';
 import type { FactoryContext } from '../registry.js';
 import { turnsValidator } from '../schemas.js';
 import type { ScriptTurnSpec } from '../spec-types.js';
 import { readCassette } from './cassette-file.js';
+import { parseYamlFile } from './yaml-file.js';
 
 /** Maps a YAML script turn (snake_case) to core's ScriptTurn. */
 export function toScriptTurn(turn: ScriptTurnSpec): ScriptTurn {
@@ -47,26 +47,14 @@ async function readScript(path: string, ctx: FactoryContext): Promise<ScriptTurn
  * `shown:line:col` in the script, as `validate` and `run` both report it.
  */
 export async function parseScript(text: string, shown: string): Promise<ScriptTurnSpec[]> {
-  // yaml and its positions are loaded only by a project with a script model.
-  const [{ LineCounter, parseDocument }, { documentPositions }] = await Promise.all([
-    import('yaml'),
-    import('../load/node-range.js'),
-  ]);
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
-  const syntax = doc.errors[0];
-  if (syntax) {
-    const at = lineCounter.linePos(syntax.pos[0]);
-    throw new Error(`script ${shown}:${at.line}:${at.col}: not valid YAML: ${syntax.message.split('\n')[0]}`);
-  }
-  const data: unknown = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  const { data, at } = await parseYamlFile(text, shown, (message) => new Error(`script ${message}`));
   const validate = turnsValidator();
   if (validate && !validate(data)) {
     const first = validate.errors?.[0];
     const pointer = first?.instancePath ?? '';
-    const at = locate(documentPositions(doc, lineCounter), pointerToPath(pointer));
+    const where = at(pointerToPath(pointer));
     throw new Error(
-      `script ${shown}:${at.line}:${at.col}: not a list of turns: ${pointer || '/'} ${first?.message ?? ''}`.trim(),
+      `script ${shown}:${where.line}:${where.col}: not a list of turns: ${pointer || '/'} ${first?.message ?? ''}`.trim(),
     );
   }
   return data as ScriptTurnSpec[];

@@ -114,6 +114,26 @@ describe('run AGENT blocks only on what AGENT reaches', () => {
     }
   });
 
+  it('refuses a sessions folder that a file stands in the way of, before the run (exit 1, not an internal error)', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'agents'), { recursive: true });
+    await writeFile(join(dir, 'agentctl.yaml'), 'kind: project\n');
+    await writeFile(join(dir, 'data'), 'a file\n');
+    await writeFile(
+      join(dir, 'agents/a.yaml'),
+      'kind: agent\nname: a\nmodel: offline/echo\nmemory: m\n---\nkind: memory\nname: m\npath: ../data/sessions\n',
+    );
+    const message =
+      'agents/a.yaml:8:7: error: memory path `../data/sessions` cannot be made: data is a file, not a folder';
+    const validated = await agentctl(['validate', '-C', dir]);
+    expect(validated.stdout).toContain(message);
+    expect(validated.code).toBe(1);
+    const run = await agentctl(['run', '-C', dir, 'a', 'hi']);
+    expect(run.stderr).toContain(message);
+    expect(run.stderr).not.toContain('internal error');
+    expect(run.code).toBe(1);
+  });
+
   it("the repository's triage example answers any prompt through its script's fallback turn", async () => {
     const dir = await tempDir();
     for (const file of ['agentctl.yaml', 'agents/triage.yaml'])

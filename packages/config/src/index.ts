@@ -26,7 +26,7 @@ export { normalise } from './normalise/normalise.js';
 export { normaliseQueue, type QueueSettings } from './normalise/normalise-queue.js';
 export { normaliseSchedule } from './normalise/normalise-schedule.js';
 export { normaliseTest } from './normalise/normalise-test.js';
-export { displayPath, type ResolvedPath, resolveProjectPath } from './paths.js';
+export { blockingAncestor, displayPath, type ResolvedPath, resolveProjectPath } from './paths.js';
 export { findProjectRoot, PROJECT_FILE } from './project-root.js';
 export {
   type BuiltinToolFactory,

@@ -1,7 +1,7 @@
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import { interpolate, MissingEnvError } from '../env/interpolate.js';
 import type { IndexedEntry } from '../load/index-documents.js';
-import { resolveProjectPath, unreadableReason } from '../paths.js';
+import { blockingAncestor, displayPath, resolveProjectPath, unreadableReason } from '../paths.js';
 import type { MiddlewareSpec, ToolSpec } from '../spec-types.js';
 import { excerpt } from './excerpt.js';
 import { type RuleContext, validAgents, validEntries } from './rule.js';
@@ -51,6 +51,18 @@ export function checkPath(ctx: RuleContext, use: PathUse, rule: string): Diagnos
         range,
         rule,
         `${use.what} ${shown} does not exist (paths are relative to the file naming them)`,
+      ),
+    ];
+  }
+  const blocker = resolved.exists ? undefined : blockingAncestor(resolved.absolute);
+  if (blocker) {
+    const where = displayPath(ctx.root, blocker);
+    return [
+      diagnostic(
+        use.entry.file,
+        range,
+        rule,
+        `${use.what} ${shown} cannot be made: ${where} is a file, not a folder`,
       ),
     ];
   }

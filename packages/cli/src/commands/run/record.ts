@@ -1,6 +1,7 @@
 import { type Stats, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import {
+  blockingAncestor,
   type LoadedProject,
   loadProject,
   type ProviderWrapper,
@@ -98,19 +99,13 @@ export class Recorder {
 
 /** Why a cassette cannot be written at `path`: a folder there, or a file where a folder goes. */
 function blockedBy(path: string): string | undefined {
-  if (statOf(path)?.isDirectory()) return `${path} is a folder`;
-  for (let dir = dirname(path); ; dir = dirname(dir)) {
-    const info = statOf(dir);
-    if (info) return info.isDirectory() ? undefined : `${dir} is not a folder`;
-    if (dirname(dir) === dir) return undefined;
-  }
-}
-
-// ENOENT and ENOTDIR alike: nothing usable is there.
-function statOf(path: string): Stats | undefined {
+  let info: Stats | undefined;
   try {
-    return statSync(path);
+    info = statSync(path);
   } catch {
-    return undefined;
+    info = undefined; // missing, or under a file: the ancestors say which
   }
+  if (info?.isDirectory()) return `${path} is a folder`;
+  const blocker = info ? undefined : blockingAncestor(path);
+  return blocker && `${blocker} is not a folder`;
 }

@@ -56,8 +56,11 @@ describe.concurrent.each(Object.entries(TEMPLATES))(
       expect(init.stdout).toMatch(/npm i -g @agentctl\/cli/);
 
       const pkg = JSON.parse(await readFile(join(project, 'package.json'), 'utf8'));
-      expect(pkg.dependencies['@agentctl/core']).toBeDefined();
-      expect(pkg.devDependencies['@agentctl/cli']).toBeDefined();
+      // Each package at its own released version, read from its package.json, never written in code.
+      const released = (name: string) =>
+        `^${JSON.parse(readFileSync(join(REPO, `packages/${name}/package.json`), 'utf8')).version}`;
+      expect(pkg.dependencies['@agentctl/core']).toBe(released('core'));
+      expect(pkg.devDependencies['@agentctl/cli']).toBe(released('cli'));
       expect(pkg.scripts.validate).toBe('agentctl validate');
       expect(await readFile(join(project, '.gitignore'), 'utf8')).toContain('.agentctl/');
       expect(existsSync(join(project, 'tsconfig.json'))).toBe(name === 'single');

@@ -108,6 +108,62 @@ describe('fallback chains from YAML', () => {
     }
   });
 
+  it("calls each model of the chain with the first model's temperature, top_p and max_output_tokens", async () => {
+    const first = await startFakeServer([]);
+    const second = await startFakeServer([]);
+    servers.push(first, second);
+    const dir = await tempProject({
+      'agents/desk.yaml': `kind: model
+name: fast
+provider: openai
+model: gpt-4.1-mini
+base_url: ${first.url}
+api_key: sk-fallback-openai-0123
+retry: { max_attempts: 1 }
+temperature: 0.3
+top_p: 0.8
+max_output_tokens: 77
+fallback: [steady]
+---
+kind: model
+name: steady
+provider: openai
+model: gpt-4.1
+base_url: ${second.url}
+api_key: sk-fallback-openai-0123
+temperature: 0.9
+top_p: 0.1
+max_output_tokens: 500
+---
+kind: agent
+name: desk
+model: fast
+---
+kind: agent
+name: warm
+model: fast
+temperature: 0.6
+max_output_tokens: 40
+`,
+    });
+    first.reply(rateLimited());
+    second.reply(sse(openaiText('From the second.')));
+    const result = await agentctl(['run', 'desk', 'hi', '--json'], { cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(parseNdjson(result.stdout).at(-1)).toMatchObject({ type: 'run_end', output: 'From the second.' });
+    const settings = { temperature: 0.3, top_p: 0.8, max_completion_tokens: 77 };
+    expect(first.requests[0].body).toMatchObject({ model: 'gpt-4.1-mini', ...settings });
+    expect(second.requests[0].body).toMatchObject({ model: 'gpt-4.1', ...settings });
+    // The agent's own settings win over the first model's, for every model of the chain.
+    first.reply(rateLimited());
+    second.reply(sse(openaiText('Warm.')));
+    const warm = await agentctl(['run', 'warm', 'hi', '--json'], { cwd: dir });
+    expect(warm.code, warm.stderr).toBe(0);
+    const own = { temperature: 0.6, top_p: 0.8, max_completion_tokens: 40 };
+    expect(first.requests[1].body).toMatchObject(own);
+    expect(second.requests[1].body).toMatchObject(own);
+  });
+
   it('does not fall back on a 401', async () => {
     const { openai, anthropic } = await servePair();
     const dir = await tempProject({ 'agents/desk.yaml': yaml(openai.url, anthropic.url, '1m') });

@@ -426,15 +426,19 @@ export async function resolve(specifier, context, next) {
     }
   });
 
-  it('OTEL_TRACES_SAMPLER samples invocations out: traceidratio 0 sends no span, always_on sends them', async () => {
+  it('OTEL_TRACES_SAMPLER samples invocations out: traceidratio 0 sends no span, always_on sends them (as OTEL_SERVICE_NAME)', async () => {
     const out = await tracedRun(['research', 'hi'], {
       OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
       OTEL_TRACES_SAMPLER_ARG: '0',
     });
     expect(out.code).toBe(0);
     expect(out.receiver.spans).toEqual([]);
-    const kept = await tracedRun(['research', 'hi'], { OTEL_TRACES_SAMPLER: 'always_on' });
+    const kept = await tracedRun(['research', 'hi'], {
+      OTEL_TRACES_SAMPLER: 'always_on',
+      OTEL_SERVICE_NAME: 'support-desk',
+    });
     expect(kept.receiver.spans.map((s) => s.name)).toContain('invoke_agent research');
+    for (const span of kept.receiver.spans) expect(span.resource['service.name']).toBe('support-desk');
   });
 
   it('OTEL_SDK_DISABLED=true keeps tracing off even with an endpoint: nothing is sent', async () => {

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentctl, removeTempDirs } from '../support/cli.js';
+import { agentctl, parseNdjson, removeTempDirs } from '../support/cli.js';
 import { alive, probeProject, runMain, scriptedAgent, toolResults } from './probe-project.js';
 
 // The toolbox built-ins from YAML to behaviour, through the real CLI on the offline script model.
@@ -168,6 +168,58 @@ describe.concurrent('filesystem', () => {
     await expect(readFile(join(outside, 'planted.txt'))).rejects.toThrow();
   });
 
+  it('roots adds folders to filesystem and shell; max_results caps find_files and grep', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': scriptedAgent(
+        '[{ builtin: filesystem, root: ../work, options: { roots: [../shared], max_results: 1 } }, { builtin: shell, root: ../work, options: { roots: [../shared], allow: [pwd] } }]',
+        [
+          { name: 'read_file', arguments: { path: '../shared/s.txt' } },
+          { name: 'read_file', arguments: { path: '../agentctl.yaml' } },
+          { name: 'find_files', arguments: { pattern: '*.md' } },
+          { name: 'grep', arguments: { pattern: 'needle' } },
+          { name: 'shell', arguments: { command: 'pwd', cwd: '../shared' } },
+        ],
+      ),
+      'work/a.md': 'needle one\n',
+      'work/b.md': 'needle two\n',
+      'shared/s.txt': 'shared text',
+    });
+    const { code, stderr, events } = await runMain(dir);
+    expect(code, stderr).toBe(0);
+    const results = byId(events);
+    expect(results.call_1.content).toBe('shared text');
+    expect(results.call_2).toMatchObject({ isError: true });
+    expect(results.call_3.content).toBe('a.md\n[1 more not shown]');
+    expect(results.call_4.content).toBe('a.md:1: needle one\n[more matches not shown]');
+    expect(JSON.parse(results.call_5.content)).toMatchObject({ exit_code: 0 });
+    expect(JSON.parse(results.call_5.content).stdout.trim()).toMatch(/\/shared$/);
+  });
+
+  it('shell passes only the env variables it lists, scrubbed from results; filesystem max_bytes caps a read', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': scriptedAgent(
+        '[{ builtin: shell, options: { allow: ["printenv *"], env: [PROBE_LISTED] } }, { builtin: filesystem, root: ../work, options: { max_bytes: 5 } }]',
+        [
+          { name: 'shell', arguments: { command: 'printenv PROBE_LISTED' } },
+          { name: 'shell', arguments: { command: 'printenv PROBE_UNLISTED' } },
+          { name: 'read_file', arguments: { path: 'long.txt' } },
+        ],
+      ),
+      'work/long.txt': 'abcdefghijklmnopqrst',
+    });
+    const { code, stderr, events } = await runMain(dir, [], {
+      PROBE_LISTED: 'listed-value-81',
+      PROBE_UNLISTED: 'unlisted-value-82',
+    });
+    expect(code, stderr).toBe(0);
+    const results = byId(events);
+    // Seen by the command, and scrubbed like every value agentctl hands on from its environment.
+    expect(JSON.parse(results.call_1.content)).toEqual({ exit_code: 0, stdout: '***\n', stderr: '' });
+    expect(JSON.parse(results.call_2.content)).toMatchObject({ exit_code: 1, stdout: '' });
+    expect(results.call_3.content).toBe('abcde\n[truncated: the file has 20 bytes; the first 5 are shown]');
+    expect(JSON.stringify(events)).not.toContain('value-8');
+  });
+
   it('edits only an exact, unique match; read_only leaves out the writing tools', async () => {
     const dir = await probeProject({
       'agents/main.yaml': scriptedAgent(
@@ -183,8 +235,19 @@ describe.concurrent('filesystem', () => {
       ),
       'agents/ro.yaml': `kind: agent
 name: ro
-model: offline/echo
-tools: [{ builtin: filesystem, options: { read_only: true } }]
+model: ro-script
+tools: [{ builtin: filesystem, root: ../work, options: { read_only: true, approve_writes: false } }]
+---
+kind: model
+name: ro-script
+provider: offline
+model: script
+script:
+  - tool_calls:
+      - { id: r, name: read_file, arguments: { path: a.txt } }
+      - { id: w, name: write_file, arguments: { path: a.txt, content: overwritten } }
+      - { id: e, name: edit_file, arguments: { path: a.txt, old_text: y, new_text: z } }
+  - text: done
 `,
       'work/a.txt': 'x x',
     });
@@ -195,8 +258,20 @@ tools: [{ builtin: filesystem, options: { read_only: true } }]
     expect(results.call_2.content).toContain('not found');
     expect(results.call_3.content).toBe('replaced 2 occurrences in a.txt');
     expect(await readFile(join(dir, 'work/a.txt'), 'utf8')).toBe('y y');
-    const tree = await agentctl(['list', '--json'], { cwd: dir });
-    expect(tree.code, tree.stderr).toBe(0);
+    // read_only: the model is not offered the writing tools, and its calls of them change nothing.
+    const ro = await agentctl(['run', 'ro', 'go', '--json'], { cwd: dir });
+    expect(ro.code, ro.stderr).toBe(0);
+    const roResults = byId(parseNdjson(ro.stdout));
+    expect(roResults.r.content).toBe('y y');
+    for (const [id, name] of [
+      ['w', 'write_file'],
+      ['e', 'edit_file'],
+    ])
+      expect(roResults[id], id).toMatchObject({
+        isError: true,
+        content: `Unknown tool "${name}". Available tools: read_file, list_dir, find_files, grep.`,
+      });
+    expect(await readFile(join(dir, 'work/a.txt'), 'utf8')).toBe('y y');
   });
 });
 
@@ -298,6 +373,43 @@ script:
       ).q.content;
     expect(recalled(ann.stdout)).toBe('1. likes green tea');
     expect(recalled(bob.stdout)).toBe('[no notes]');
+  });
+
+  it('memory keeps only the last max_notes notes and forgets one; todo clears done tasks; fetch with extract_text: false returns the page as sent', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': `kind: agent
+name: main
+model: scripted
+tools: [{ builtin: memory, options: { max_notes: 2 } }, { builtin: fetch, allowed_hosts: ["${host}"], options: { extract_text: false } }, { builtin: todo }]
+---
+kind: model
+name: scripted
+provider: offline
+model: script
+script:
+  - tool_calls: [{ id: n1, name: memory, arguments: { action: remember, note: first } }]
+  - tool_calls: [{ id: n2, name: memory, arguments: { action: remember, note: second } }]
+  - tool_calls: [{ id: n3, name: memory, arguments: { action: remember, note: third } }]
+  - tool_calls:
+      - { id: q, name: memory, arguments: { action: recall } }
+      - { id: f, name: fetch, arguments: { url: "http://${host}/menu" } }
+  - tool_calls: [{ id: x, name: memory, arguments: { action: forget, id: 2 } }]
+  - tool_calls: [{ id: q2, name: memory, arguments: { action: recall } }]
+  - tool_calls: [{ id: t1, name: todo, arguments: { action: add, title: write, status: done } }]
+  - tool_calls: [{ id: t2, name: todo, arguments: { action: add, title: ship } }]
+  - tool_calls: [{ id: t3, name: todo, arguments: { action: clear_done } }]
+  - text: done
+`,
+    });
+    const { code, stderr, events } = await runMain(dir, ['--user', 'ann']);
+    expect(code, stderr).toBe(0);
+    const results = byId(events);
+    expect(results.q.content).toBe('2. second\n3. third');
+    expect(JSON.parse(results.f.content).body).toContain('<h1>Soup &amp; bread</h1>');
+    expect(results.x.content).toBe('forgot note 2');
+    expect(results.q2.content).toBe('3. third');
+    expect(results.t2.content).toBe('1. [done] write\n2. [pending] ship');
+    expect(results.t3.content).toBe('2. [pending] ship');
   });
 });
 

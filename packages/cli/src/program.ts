@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
+import { packageVersion } from './package-version.js';
 
 /** One parsed command line: which command, with which options. */
 export interface Invocation {
@@ -11,8 +12,8 @@ const TRACE_HELP =
   'export OpenTelemetry traces over OTLP/HTTP (on by itself when OTEL_EXPORTER_OTLP_ENDPOINT is set)';
 const TRACE_CONTENT_HELP = 'with --trace: also record prompts, answers and tool arguments and results';
 
-/** The version printed by `--version`. */
-export const VERSION = '0.1.0';
+/** The version printed by `--version`: the CLI package's own, as released. */
+export const VERSION = packageVersion('@agentctl/cli');
 
 /**
  * Builds the command-line grammar. Parsing only: each command hands its options to `execute`,

@@ -1,8 +1,10 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are ${VAR} interpolation under test.
+import { realpathSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { type AgentEvent, Runner } from '@agentctl/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { compileProject, createRegistry, formatDiagnostic, loadProject } from '../src/index.js';
 import { project } from './helpers.js';
 
@@ -142,6 +144,26 @@ describe('compile: command tools', () => {
     expect(parsed.keys.filter((k) => !k.startsWith('__CF'))).toEqual(['ALLOWED', 'PATH']);
   });
 
+  it('runs a command in the folder of its file by default, or in cwd relative to that file', async () => {
+    const files = {
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ntools: [here, there]\n',
+      'agents/tools/t.yaml':
+        'kind: tool\nname: here\ncommand: { argv: [pwd] }\nneeds_approval: false\n---\nkind: tool\nname: there\ncommand: { argv: [pwd], cwd: ../data }\nneeds_approval: false\n',
+      'agents/data/.keep': '',
+    };
+    const { root, runtime, diagnostics } = await compile(files, { PATH: process.env.PATH ?? '' });
+    expect(diagnostics.map(formatDiagnostic)).toEqual([]);
+    try {
+      const tools = runtime!.agents.get('a')!.tools;
+      const ctx = { callId: 'c', signal: AbortSignal.timeout(10_000), messages: [], endInvocation() {} };
+      const where = async (name: string) => String(await tools.get(name)!.execute({}, ctx)).trim();
+      expect(await where('here')).toBe(realpathSync(join(root, 'agents/tools')));
+      expect(await where('there')).toBe(realpathSync(join(root, 'agents/data')));
+    } finally {
+      await runtime?.dispose();
+    }
+  });
+
   it('kills a program past max_output_bytes', async () => {
     const files = {
       'agents/a.yaml': agentWith('flood'),
@@ -218,6 +240,222 @@ describe('compile: module tools, models, registry', () => {
       'Help Ada (a) with taxes ',
     );
     expect((await agent.run('hi').result).text).toBe('ok');
+  });
+
+  it('instruction_file is read relative to its YAML file and rendered; env_file fills ${VAR} under the environment', async () => {
+    const files = {
+      'agentctl.yaml': 'kind: project\nenv_file: conf/local.env\n',
+      'conf/local.env': 'WHO=from-env-file\nPLACE=file-place\n',
+      '.env': 'WHO=from-dotenv\n',
+      'agents/a.yaml':
+        'kind: agent\nname: a\ndescription: "${WHO} at ${PLACE}"\nmodel: offline/echo\ninstruction_file: ./prompts/a.md\n',
+      'agents/prompts/a.md': 'Help {{ state.who }} ({{ agent.name }}) with {{ input }}.\n',
+    };
+    const { runtime, diagnostics } = await compile(files, { PLACE: 'shell-place' });
+    expect(diagnostics.map(formatDiagnostic)).toEqual([]);
+    try {
+      const agent = runtime!.agents.get('a')!;
+      // env_file replaces .env; the environment wins over the file.
+      expect(agent.description).toBe('from-env-file at shell-place');
+      const instruction = agent.getConfig().instruction as (c: object) => string;
+      expect(instruction({ agent: 'a', input: 'taxes', state: { who: 'Ada' } })).toBe(
+        'Help Ada (a) with taxes.\n',
+      );
+    } finally {
+      await runtime?.dispose();
+    }
+  });
+
+  it('pricing from YAML prices every usage bucket: input, output, cache_read, cache_write', async () => {
+    const files = {
+      'agents/a.yaml': [
+        'kind: agent',
+        'name: a',
+        'model: priced',
+        '---',
+        'kind: model',
+        'name: priced',
+        'provider: offline',
+        'model: script',
+        'pricing: { input: 2, output: 8, cache_read: 0.5, cache_write: 2.5 }',
+        'script:',
+        '  - text: ok',
+        '    usage: { input_tokens: 1000, output_tokens: 100, cache_read_tokens: 500, cache_write_tokens: 200 }',
+        '',
+      ].join('\n'),
+    };
+    const { runtime, diagnostics } = await compile(files);
+    expect(diagnostics).toEqual([]);
+    try {
+      const result = await runtime!.agents.get('a')!.run('hi').result;
+      expect(result.usage).toMatchObject({ cacheReadTokens: 500, cacheWriteTokens: 200 });
+      expect(result.usage.estimatedCost).toBeCloseTo((1000 * 2 + 100 * 8 + 500 * 0.5 + 200 * 2.5) / 1e6, 12);
+    } finally {
+      await runtime?.dispose();
+    }
+  });
+
+  it('disallow_transfer_to_parent and _to_peers from YAML: such transfers are refused as invalid calls', async () => {
+    // Two trees: in each the sub-agent `child` tries the transfer its flag forbids, then answers.
+    const tree = (root: string, flag: string, target: string) =>
+      [
+        `kind: agent\nname: ${root}\nmodel: ${root}-script\nsub_agents: [${root}-child, ${root}-peer]`,
+        `kind: agent\nname: ${root}-child\nmodel: ${root}-child-script\n${flag}: true`,
+        `kind: agent\nname: ${root}-peer\nmodel: offline/echo`,
+        `kind: model\nname: ${root}-script\nprovider: offline\nmodel: script\nscript:\n  - tool_calls: [{ name: transfer_to_agent, arguments: { agent_name: ${root}-child } }]`,
+        `kind: model\nname: ${root}-child-script\nprovider: offline\nmodel: script\nscript:\n  - tool_calls: [{ name: transfer_to_agent, arguments: { agent_name: ${target} } }]\n  - text: staying`,
+      ].join('\n---\n');
+    const files = {
+      'agents/a.yaml': `${tree('up', 'disallow_transfer_to_parent', 'up')}\n---\n${tree('side', 'disallow_transfer_to_peers', 'side-peer')}\n`,
+    };
+    const { runtime, diagnostics } = await compile(files);
+    expect(diagnostics).toEqual([]);
+    try {
+      for (const root of ['up', 'side']) {
+        const events: AgentEvent[] = [];
+        const run = new Runner({ agent: runtime!.agents.get(root)! }).run({ input: 'go' });
+        for await (const event of run) events.push(event);
+        expect((await run.invocation).output, root).toBe('staying');
+        expect(
+          events.filter((e) => e.type === 'tool_result' && e.author === `${root}-child`),
+          root,
+        ).toEqual([expect.objectContaining({ isError: true, errorCode: 'TOOL_VALIDATION_ERROR' })]);
+      }
+    } finally {
+      await runtime?.dispose();
+    }
+  });
+
+  it('a retry middleware with on: [tool_call] from YAML runs a tool again after a connection reset', async () => {
+    const files = {
+      'agents/a.yaml': [
+        'kind: agent',
+        'name: a',
+        'model: calls',
+        'tools: [{ module: ./tools/flaky.ts }]',
+        'middleware: [{ retry: { max_attempts: 2, initial_delay: 1ms, on: [tool_call] } }]',
+        '---',
+        'kind: agent',
+        'name: b',
+        'model: calls',
+        'tools: [{ module: ./tools/flaky.ts }]',
+        'middleware: [{ retry: { max_attempts: 2, initial_delay: 1ms } }]',
+        '---',
+        'kind: model',
+        'name: calls',
+        'provider: offline',
+        'model: script',
+        'script:',
+        '  - tool_calls: [{ name: flaky, arguments: {} }]',
+        '  - text: done',
+        '  - tool_calls: [{ name: flaky, arguments: {} }]',
+        '  - text: done',
+        '',
+      ].join('\n'),
+      // Fails every other call with a reset connection.
+      'agents/tools/flaky.ts':
+        "let calls = 0;\nexport default { name: 'flaky', description: 'flaky', parameters: { type: 'object', properties: {} }, execute: () => { calls++; if (calls % 2 === 1) throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }); return `call ${calls}`; } };\n",
+    };
+    const { runtime, diagnostics } = await compile(files);
+    expect(diagnostics).toEqual([]);
+    try {
+      const retried = await runtime!.agents.get('a')!.run('go').result;
+      expect(retried.toolCalls.map((c) => [c.isError, c.result])).toEqual([[false, 'call 2']]);
+      const once = await runtime!.agents.get('b')!.run('go').result;
+      expect(once.toolCalls.map((c) => [c.isError, c.result])).toEqual([
+        [true, 'Tool flaky failed: socket hang up'],
+      ]);
+    } finally {
+      await runtime?.dispose();
+    }
+  });
+
+  it('a timeout middleware from YAML bounds tool calls and model calls by its own durations', async () => {
+    const files = {
+      'agents/a.yaml': [
+        'kind: agent',
+        'name: tools',
+        'model: calls-slow',
+        'tools: [{ module: ./tools/slow.ts }]',
+        'middleware: [{ timeout: { tool: 50ms } }]',
+        '---',
+        'kind: agent',
+        'name: models',
+        'model: sleepy',
+        'middleware: [{ timeout: { model: 50ms } }]',
+        '---',
+        'kind: model',
+        'name: calls-slow',
+        'provider: offline',
+        'model: script',
+        'script:',
+        '  - tool_calls: [{ name: slow, arguments: {} }]',
+        '  - text: done',
+        '---',
+        'kind: model',
+        'name: sleepy',
+        'provider: offline',
+        'model: script',
+        'script:',
+        '  - text: too late',
+        '    delay_ms: 10000',
+        '',
+      ].join('\n'),
+      'agents/tools/slow.ts':
+        "export default { name: 'slow', description: 'slow', parameters: { type: 'object', properties: {} }, execute: (_: unknown, { signal }: { signal: AbortSignal }) => new Promise((resolve, reject) => { const t = setTimeout(() => resolve('finished'), 10_000); signal.addEventListener('abort', () => { clearTimeout(t); reject(signal.reason); }); }) };\n",
+    };
+    const { runtime, diagnostics } = await compile(files);
+    expect(diagnostics).toEqual([]);
+    try {
+      const tools = await runtime!.agents.get('tools')!.run('go').result;
+      expect(tools.output).toBe('done');
+      expect(tools.toolCalls[0]).toMatchObject({ isError: true });
+      expect(String(tools.toolCalls[0].result)).toContain('timed out after 50 ms');
+      await expect(runtime!.agents.get('models')!.run('go').result).rejects.toMatchObject({
+        code: 'TIMEOUT',
+      });
+    } finally {
+      await runtime?.dispose();
+    }
+  });
+
+  it('redaction and logging middleware take their options from YAML: patterns, builtins, replacement, verbose', async () => {
+    const files = {
+      'agents/a.yaml': [
+        'kind: agent',
+        'name: a',
+        'model: offline/echo',
+        'middleware:',
+        '  - { redaction: { patterns: ["ORD-[0-9]+"], builtins: false, replacement: "<hidden>" } }',
+        '  - { logging: { verbose: true } }',
+        '---',
+        'kind: agent',
+        'name: b',
+        'model: offline/echo',
+        'middleware: [redaction, logging]',
+        '',
+      ].join('\n'),
+    };
+    const { runtime, diagnostics } = await compile(files);
+    expect(diagnostics).toEqual([]);
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((line: string) => {
+      lines.push(line);
+    });
+    try {
+      const a = await runtime!.agents.get('a')!.run('ORD-42 for ada@example.com').result;
+      // Only the project's pattern, with its replacement: the built-in e-mail pattern is off.
+      expect(a.text).toBe('<hidden> for ada@example.com');
+      // Verbose: the whole payload as JSON, not the one-line summary.
+      expect(lines[0]).toMatch(/^\[a\] loop_start \{"prompt":"ORD-42 for ada@example\.com".*\} \(\d+ ms\)$/);
+      lines.length = 0;
+      const b = await runtime!.agents.get('b')!.run('ORD-42 for ada@example.com').result;
+      expect(b.text).toBe('ORD-42 for [REDACTED]');
+      expect(lines[0]).toMatch(/^\[b\] loop_start "ORD-42 for ada@example\.com" \(\d+ ms\)$/);
+    } finally {
+      spy.mockRestore();
+      await runtime?.dispose();
+    }
   });
 
   it('a missing provider is a diagnostic naming the provider and the model; other agents still compile', async () => {

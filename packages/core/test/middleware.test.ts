@@ -4,6 +4,7 @@ import {
   AgentError,
   compose,
   createAgent,
+  defineTool,
   logging,
   type Middleware,
   redaction,
@@ -148,6 +149,58 @@ describe('middleware', () => {
       message: 'bad request',
     });
     expect(bad.remaining).toEqual([1]);
+  });
+
+  it('retry on tool_call runs a tool again after a failure a retry could fix, and only then', async () => {
+    // A tool that fails its first `failures` calls with `error`, then answers.
+    const flaky = (failures: number, error: () => Error) => {
+      const tool = defineTool<Record<string, never>>({
+        name: 'flaky',
+        description: 'fails, then works',
+        parameters: { type: 'object', properties: {} },
+        execute: async () => {
+          tool.calls++;
+          if (tool.calls <= failures) throw error();
+          return 'worked';
+        },
+      }) as ReturnType<typeof defineTool> & { calls: number };
+      tool.calls = 0;
+      return tool;
+    };
+    const run = async (tool: ReturnType<typeof flaky>, on?: Array<'model_call' | 'tool_call'>) => {
+      const result = await createAgent({
+        name: 'a',
+        provider: scriptedModel([{ toolCalls: [{ name: 'flaky', arguments: {} }] }, { text: 'done' }]),
+        tools: [tool],
+        middleware: [retry({ on, maxAttempts: 3, initialDelay: 1 })],
+      }).run('go');
+      expect(result.output).toBe('done');
+      return { calls: tool.calls, result: result.toolCalls[0] };
+    };
+    const busy = () => new AgentError('busy', 'TOOL_EXECUTION_ERROR', { retryable: true });
+    const reset = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+
+    expect(await run(flaky(1, busy), ['tool_call'])).toMatchObject({
+      calls: 2,
+      result: { isError: false, result: 'worked' },
+    });
+    expect(await run(flaky(2, reset), ['tool_call'])).toMatchObject({ calls: 3, result: { isError: false } });
+    // Attempts spent: the last failure is the model's error result, and the run goes on.
+    expect(await run(flaky(5, busy), ['tool_call'])).toMatchObject({
+      calls: 3,
+      result: { isError: true, result: 'Tool flaky failed: busy' },
+    });
+    // A failure no retry can fix runs once; so does every tool call when retry is on model calls only.
+    expect(
+      await run(
+        flaky(1, () => new Error('bad input')),
+        ['tool_call'],
+      ),
+    ).toMatchObject({
+      calls: 1,
+      result: { isError: true, result: 'Tool flaky failed: bad input' },
+    });
+    expect(await run(flaky(1, busy))).toMatchObject({ calls: 1, result: { isError: true } });
   });
 
   it('timeout fails a slow tool call and aborts it', async () => {

@@ -24,7 +24,7 @@ describe('anthropicFromSpec', () => {
     );
   });
 
-  it('applies max_output_tokens, prompt caching and thinking from YAML, and never sends temperature', async () => {
+  it('applies max_output_tokens, prompt caching, thinking and headers from YAML, and never sends temperature', async () => {
     const server = await start([sse(anthropicText('ok'))]);
     const provider = anthropicFromSpec({
       name: 'm',
@@ -37,7 +37,7 @@ describe('anthropicFromSpec', () => {
       timeoutMs: 10_000,
       retry: { maxAttempts: 1 },
       reasoning: { budgetTokens: 1024 },
-      options: { promptCaching: true },
+      options: { promptCaching: true, headers: { 'x-team': 'desk' } },
     });
     const response = await provider.chat({
       model: '',
@@ -54,6 +54,7 @@ describe('anthropicFromSpec', () => {
       system: [{ type: 'text', text: 'sys', cache_control: { type: 'ephemeral' } }],
     });
     expect(body).not.toHaveProperty('temperature');
+    expect(server.requests[0].headers['x-team']).toBe('desk');
   });
 
   it('maps reasoning effort to a thinking budget, parallel_tool_calls: false and extra_body onto the wire', async () => {
@@ -77,6 +78,24 @@ describe('anthropicFromSpec', () => {
       thinking: { type: 'enabled', budget_tokens: 4096 },
       tool_choice: { type: 'auto', disable_parallel_tool_use: true },
       metadata: { user_id: 'u1' },
+    });
+  });
+
+  it('adds the thinking budget to the default answer limit of 4096 when the model sets no max_output_tokens', async () => {
+    const server = await start([sse(anthropicText('ok'))]);
+    const provider = anthropicFromSpec({
+      name: 'm',
+      provider: 'anthropic',
+      model: 'claude-test',
+      baseUrl: server.url,
+      apiKey: 'sk-ant-spec',
+      reasoning: { budgetTokens: 2048 },
+      options: {},
+    });
+    await provider.chat({ model: '', messages: [{ role: 'user', content: 'hi' }] });
+    expect(server.requests[0].body).toMatchObject({
+      max_tokens: 4096 + 2048,
+      thinking: { type: 'enabled', budget_tokens: 2048 },
     });
   });
 });

@@ -88,4 +88,12 @@ describe('googleFromSpec', () => {
     expect(url).toBe('/v1alpha/models/gemini-2.5-pro:streamGenerateContent?alt=sse');
     expect(body.generationConfig.thinkingConfig).toEqual({ thinkingBudget: -1, includeThoughts: true });
   });
+
+  it("sends cached_content as the request's cachedContent and the headers of options on the request", async () => {
+    const { body, headers } = await bodyOf({
+      options: { cachedContent: 'cachedContents/abc123', headers: { 'x-team': 'desk' } },
+    });
+    expect(body.cachedContent).toBe('cachedContents/abc123');
+    expect(headers['x-team']).toBe('desk');
+  });
 });

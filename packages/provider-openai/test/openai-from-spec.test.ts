@@ -72,4 +72,26 @@ describe('openaiFromSpec', () => {
     expect(server.requests[1].body).toMatchObject({ reasoning_effort: 'high' });
     expect(server.requests[1].body).not.toHaveProperty('parallel_tool_calls');
   });
+
+  it('sends organization and headers on every request, and strict: true on structured output when strict_output is set', async () => {
+    const server = await start([sse(openaiText('{}')), sse(openaiText('{}'))]);
+    const schema = { type: 'object', properties: {}, additionalProperties: false };
+    const build = (strictOutput: boolean | undefined) =>
+      openaiFromSpec({
+        name: 'm',
+        provider: 'openai',
+        model: 'gpt-4.1-mini',
+        baseUrl: server.url,
+        options: { organization: 'org-acme', headers: { 'x-team': 'desk' }, strictOutput },
+      });
+    const ask = { model: '', messages: [{ role: 'user' as const, content: 'hi' }] };
+    await build(true).chat({ ...ask, responseFormat: { type: 'json_schema', schema } });
+    await build(undefined).chat({ ...ask, responseFormat: { type: 'json_schema', schema } });
+    expect(server.requests[0].headers).toMatchObject({ 'openai-organization': 'org-acme', 'x-team': 'desk' });
+    expect(server.requests[0].body).toMatchObject({
+      response_format: { type: 'json_schema', json_schema: { name: 'output', schema, strict: true } },
+    });
+    expect(server.requests[1].body).toMatchObject({ response_format: { json_schema: { schema } } });
+    expect(server.requests[1].body.response_format.json_schema).not.toHaveProperty('strict');
+  });
 });

@@ -23,8 +23,16 @@ it('a schedule runs its agent on its cron through BullMQ job schedulers, and goe
       input: 'write the digest',
       timezone: 'Europe/Paris',
     },
+    // `session:` makes every run continue one session.
+    {
+      name: 'into-one',
+      cron: '*/1 * * * * *',
+      agent: 'digest',
+      input: 'add to the log',
+      session: 'digest-log',
+    },
   ]);
-  const [registered] = await listSchedules(queue);
+  const [registered] = (await listSchedules(queue)).filter((s) => s.name === 'every-second');
   expect(registered).toMatchObject({
     name: 'every-second',
     cron: '*/1 * * * * *',
@@ -32,10 +40,18 @@ it('a schedule runs its agent on its cron through BullMQ job schedulers, and goe
     agent: 'digest',
   });
   expect(registered.next).toBeGreaterThan(Date.now() - 5000);
+  const runsIn = async (id: string) =>
+    ((await store.get(id))?.events ?? []).filter((e) => e.type === 'run_end').length;
+  const fresh = async () => (await store.list()).filter((s) => s.id !== 'digest-log');
   const deadline = Date.now() + 20_000;
-  while ((await store.list()).length < 2 && Date.now() < deadline)
+  while (((await fresh()).length < 2 || (await runsIn('digest-log')) < 2) && Date.now() < deadline)
     await new Promise((r) => setTimeout(r, 100));
-  const sessions = await store.list();
+  expect(await runsIn('digest-log')).toBeGreaterThanOrEqual(2);
+  const log = (await store.get('digest-log'))!;
+  const inputs = log.events.flatMap((e) => (e.type === 'run_start' ? [e.input] : []));
+  expect(inputs.length).toBeGreaterThanOrEqual(2);
+  expect(new Set(inputs)).toEqual(new Set(['add to the log']));
+  const sessions = await fresh();
   expect(sessions.length).toBeGreaterThanOrEqual(2);
   for (const summary of sessions) {
     const session = (await store.get(summary.id))!;

@@ -1,4 +1,4 @@
-import { UsageError } from '@agentctl/core';
+import { deadline, UsageError } from '@agentctl/core';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
@@ -18,6 +18,9 @@ import type { QueuedRuns } from './queued-runs.js';
 import { requestGuard } from './request-guard.js';
 import { RunTracker } from './run-tracker.js';
 import { toHttpError } from './to-http-error.js';
+
+/** How long `GET /health` waits for the queue's depth before it answers 503. */
+const HEALTH_QUEUE_MS = 5_000;
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
@@ -86,10 +89,18 @@ export function createApp(options: AppOptions): ServerApp {
   );
   app.get('/health', async (c) => {
     if (!options.queue) return c.json({ status: 'ok' });
+    // While Redis is away its client holds commands until it reconnects: a health check must answer.
+    const limit = deadline(
+      undefined,
+      HEALTH_QUEUE_MS,
+      () => new Error(`the queue did not answer within ${HEALTH_QUEUE_MS} ms`),
+    );
     try {
-      return c.json({ status: 'ok', queue: await options.queue.depth() });
+      return c.json({ status: 'ok', queue: await limit.race(options.queue.depth()) });
     } catch (error) {
       return c.json({ status: 'degraded', queue: { error: (error as Error).message } }, 503);
+    } finally {
+      limit.dispose();
     }
   });
   app.get('/openapi.json', (c) => c.json(OPENAPI_DOCUMENT));

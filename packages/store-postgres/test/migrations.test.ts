@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS, PostgresSessionStore, SCHEMA_VERSION } from '../src/index.js';
+import { MIGRATIONS, PostgresSessionStore, postgresMemoryBackend, SCHEMA_VERSION } from '../src/index.js';
 import { usePostgres } from './support/server.js';
 
 describe('migrations', () => {
@@ -70,6 +70,24 @@ describe('migrations', () => {
     expect(() => new PostgresSessionStore({ url, schema: 'Robert"); DROP TABLE x;--' })).toThrow(
       /schema .* must be 1-40 characters/,
     );
+  });
+
+  it("a memory's options.schema and options.table_prefix place the tables of the backend it makes", async () => {
+    const url = await pg.server().createDatabase('migrate_options');
+    const store = await postgresMemoryBackend({ url, options: { schema: 'desk', tablePrefix: 'yaml_' } });
+    try {
+      await store.create({ id: 'placed' });
+    } finally {
+      await store.close();
+    }
+    const tables = await pg
+      .server()
+      .sql(
+        "SELECT string_agg(schemaname || '.' || tablename, ',' ORDER BY tablename) FROM pg_tables WHERE tablename LIKE '%sessions'",
+        'migrate_options',
+      );
+    expect(tables).toBe('desk.yaml_sessions');
+    expect(await pg.server().sql('SELECT id FROM desk.yaml_sessions', 'migrate_options')).toBe('placed');
   });
 
   it('a database migrated by a newer agentctl is refused, not written to', async () => {

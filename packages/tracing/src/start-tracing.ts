@@ -126,11 +126,15 @@ function callersProvider(provider: TracerProvider): Traced {
 export function protocolOf(
   env: Readonly<Record<string, string | undefined>>,
 ): (typeof TRACE_PROTOCOLS)[number] {
-  const asked = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || env.OTEL_EXPORTER_OTLP_PROTOCOL || 'http/protobuf';
+  // The error names the variable the value came from: the traces-only one wins when both are set.
+  const variable = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL
+    ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'
+    : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const asked = env[variable] || 'http/protobuf';
   const known = TRACE_PROTOCOLS.find((p) => p === asked);
   if (!known) {
     throw new Error(
-      `OTEL_EXPORTER_OTLP_PROTOCOL=${asked} is not supported: agentctl exports traces over ${TRACE_PROTOCOLS.join(' or ')}`,
+      `${variable}=${asked} is not supported: agentctl exports traces over ${TRACE_PROTOCOLS.join(' or ')}`,
     );
   }
   return known;

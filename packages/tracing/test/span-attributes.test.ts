@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type ChatAnswer, type ChatFacts, chatAttributes } from '../src/chat-facts.js';
-import { AGENTCTL, GEN_AI } from '../src/gen-ai.js';
+import { AGENTCTL, GEN_AI, providerName } from '../src/gen-ai.js';
 import { toolAttributes } from '../src/tool-facts.js';
 
 // The attribute builders write their keys out (for speed) rather than reading GEN_AI: every key
@@ -36,5 +36,13 @@ describe('span attributes', () => {
     expect(chat).toHaveLength(17);
     expect(unanswered).toHaveLength(10);
     expect(tool).toHaveLength(5);
+  });
+});
+
+describe('gen_ai.provider.name', () => {
+  it("is the conventions' name of each provider agentctl ships, and agentctl's own name otherwise", () => {
+    // In turns, so the kept last answer is not what is read.
+    const names = ['google', 'openai', 'offline', 'anthropic', 'google', 'acme-local'].map(providerName);
+    expect(names).toEqual(['gcp.gen_ai', 'openai', 'offline', 'anthropic', 'gcp.gen_ai', 'acme-local']);
   });
 });

@@ -6,6 +6,7 @@ import {
   observeRuns,
   ParallelAgent,
   Runner,
+  retry,
 } from '@agentctl/core';
 import { scriptedModel } from '@agentctl/core/testing';
 import { SpanStatusCode } from '@opentelemetry/api';
@@ -83,6 +84,21 @@ describe.each(WAYS)('TraceObserver through %s', (current) => {
     expect(children(all, workflow)).toEqual(['invoke_agent step', 'invoke_agent step']);
     const passes = named(all, 'invoke_agent step');
     expect(passes[0].spanContext().spanId).not.toBe(passes[1].spanContext().spanId);
+  });
+
+  it('makes one chat span per attempt of a call the retry middleware repeats, the failed one an error', async () => {
+    const spans = tracedSpans();
+    const agent = createAgent({
+      name: 'steady',
+      provider: scriptedModel([{ error: { message: 'overloaded', retryable: true } }, { text: 'made it' }]),
+      middleware: [retry({ maxAttempts: 2, initialDelay: 1 })],
+    });
+    expect((await new Runner({ agent }).run({ input: 'go' }).invocation).output).toBe('made it');
+    const all = spans();
+    const chats = named(all, 'chat offline');
+    expect(children(all, named(all, 'invoke_agent steady')[0])).toEqual(['chat offline', 'chat offline']);
+    expect(chats.map((c) => c.status.code)).toEqual([SpanStatusCode.ERROR, SpanStatusCode.UNSET]);
+    expect(chats[0].attributes['error.type']).toBe('PROVIDER_ERROR');
   });
 
   it('ends a call waiting for approval as paused, and the resumed invocation traces the call', async () => {

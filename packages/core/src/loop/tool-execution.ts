@@ -4,6 +4,7 @@ import type { PendingApproval } from '../events.js';
 import { allowListeners } from '../listener-limit.js';
 import { isImageContent, type Message, type ToolCall } from '../messages.js';
 import type { ToolOutcome } from '../middleware/types.js';
+import { classifyFailure } from '../retry-policy.js';
 import { type Deadline, deadline } from '../timing/deadline.js';
 import type { AnyTool } from '../tool.js';
 import { abortable, abortError } from './abortable.js';
@@ -306,7 +307,11 @@ async function runThroughMiddleware(
       }
       outcome = done.payload.result;
     } catch (error) {
-      outcome = await toolFailed(ctx, call, started, error);
+      // A retryable failure no middleware retried (again) ends as the error result it carries.
+      outcome =
+        error instanceof RetryableToolFailure && !ctx.signal.aborted
+          ? error.outcome
+          : await toolFailed(ctx, call, started, error);
     }
     return finished(ctx, call, outcome);
   } finally {
@@ -430,7 +435,34 @@ function caught(
   const message = timedOut
     ? (signal.reason as AgentError).message
     : `Tool ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`;
+  // Under middleware (`given`), a failure a retry could fix rejects next(), so that a `retry`
+  // middleware on tool calls can ask again; its error result goes with it.
+  const info = given !== undefined && !timedOut ? classifyFailure(error) : undefined;
+  if (info?.retryable) {
+    return failure(ctx, call, code, message, duration, error, true).then((outcome) => {
+      throw new RetryableToolFailure(outcome, toAgentError(error, code), info);
+    });
+  }
   return failure(ctx, call, code, message, duration, error);
+}
+
+/** A tool's failure that a retry could fix, thrown through the middleware with its error result. */
+class RetryableToolFailure extends AgentError {
+  constructor(
+    readonly outcome: ToolOutcome,
+    cause: AgentError,
+    info: { status?: number; retryAfterMs?: number },
+  ) {
+    super(cause.message, cause.code, {
+      cause,
+      context: {
+        ...cause.context,
+        ...(info.status === undefined ? {} : { status: info.status }),
+        ...(info.retryAfterMs === undefined ? {} : { retryAfterMs: info.retryAfterMs }),
+      },
+      retryable: true,
+    });
+  }
 }
 
 async function failure(
@@ -440,9 +472,10 @@ async function failure(
   content: string,
   duration: number,
   cause?: unknown,
+  retryable = false,
 ): Promise<ToolOutcome> {
   const error = cause === undefined ? new AgentError(content, code) : toAgentError(cause, code);
-  await review(ctx, 'error', { source: 'tool', error, name: call.name, retryable: false });
+  await review(ctx, 'error', { source: 'tool', error, name: call.name, retryable });
   return { content, isError: true, errorCode: code, duration };
 }
 

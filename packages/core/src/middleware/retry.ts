@@ -40,7 +40,12 @@ export function retry(options: RetryOptions = {}): Middleware {
         if (!(error instanceof AgentError) || !info.retryable || attempt >= policy.maxAttempts) throw error;
         const delay = backoffDelay(policy, attempt, info.retryAfterMs);
         if (delay === undefined) throw error;
-        const signal = action.type === 'model_call' ? action.payload.request.signal : undefined;
+        const signal =
+          action.type === 'model_call'
+            ? action.payload.request.signal
+            : action.type === 'tool_call'
+              ? action.payload.signal
+              : undefined;
         await sleep(delay, signal, 'waiting to retry');
       }
     }

@@ -2,6 +2,7 @@ import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { basename, join, relative, resolve } from 'node:path';
 import { CliError, EXIT } from '../../cli-error.js';
 import type { Io } from '../../io.js';
+import { packageVersion } from '../../package-version.js';
 import { VERSION } from '../../program.js';
 import { writeProjectSchema } from '../schema/project-schema.js';
 import { commandName } from './command-name.js';
@@ -27,7 +28,7 @@ export async function initCommand(options: Record<string, unknown>, io: Io): Pro
     throw new CliError(`${dir} is not empty; use --force to write into it`, EXIT.usage);
   }
   const files = {
-    ...projectFiles(packageName(dir), VERSION, template),
+    ...projectFiles(packageName(dir), { cli: VERSION, core: packageVersion('@agentctl/core') }, template),
     ...template.files,
     [`tests/${template.agent}.yaml`]: template.test,
   };

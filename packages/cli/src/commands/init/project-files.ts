@@ -7,7 +7,11 @@ export const PROJECT_SCHEMA = '.vscode/agentctl.schema.json';
 const YAML_GLOBS = ['agentctl.yaml', 'agents/**/*.yaml', 'tests/**/*.yaml'];
 
 /** The files every new project gets besides its template's: package, editor and CI set-up. */
-export function projectFiles(name: string, version: string, template: Template): Record<string, string> {
+export function projectFiles(
+  name: string,
+  versions: { cli: string; core: string },
+  template: Template,
+): Record<string, string> {
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
   const typescript = Object.keys(template.files).some((file) => file.endsWith('.ts'));
   const files: Record<string, string> = {
@@ -23,9 +27,9 @@ export function projectFiles(name: string, version: string, template: Template):
         ...(typescript ? { typecheck: 'tsc' } : {}),
       },
       // @agentctl/core gives module tools `defineTool` and the `Tool` type.
-      dependencies: { '@agentctl/core': `^${version}` },
+      dependencies: { '@agentctl/core': `^${versions.core}` },
       devDependencies: {
-        '@agentctl/cli': `^${version}`,
+        '@agentctl/cli': `^${versions.cli}`,
         ...(typescript ? { typescript: '^6.0.3', '@types/node': '^20' } : {}),
         ...template.devDependencies,
       },

@@ -40,4 +40,16 @@ describe('agentctl run --model', () => {
       '--model ofline/echo: provider `ofline` is not available; did you mean `offline`?',
     );
   });
+
+  it('a --model its provider has no such model for is a usage error naming the flag, not the YAML', async () => {
+    const unknown = await agentctl('run', 'hello', 'hi', '--model', 'offline/nope');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe(
+      'agentctl: --model offline/nope: provider `offline` has no model `nope` (its models: echo, script, auto, replay)\n',
+    );
+    const replay = await agentctl('run', 'hello', 'hi', '--model', 'offline/replay');
+    expect(replay.code).toBe(2);
+    expect(replay.stderr).toMatch(/^agentctl: --model offline\/replay: it needs `cassette:`/);
+    expect(replay.stderr).not.toContain('hello.yaml');
+  });
 });

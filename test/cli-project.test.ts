@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentctl, REPO, removeTempDirs, tempDir } from './support/cli.js';
@@ -222,5 +222,25 @@ describe('agentctl init and sessions across processes', () => {
     expect(JSON.parse(imported.stdout)).toEqual({ id: 'S' });
     const back = await agentctl(['-C', project, 'sessions', 'show', 'S'], { cwd: elsewhere });
     expect(back.stdout).toMatch(/user: first question[\s\S]*user: second question/);
+  });
+});
+
+describe('a file where the default sessions folder goes', () => {
+  it('is one line naming it with exit 1 for run and sessions, not an internal error', async () => {
+    const project = await tempDir();
+    await mkdir(join(project, 'agents'));
+    await writeFile(join(project, 'agentctl.yaml'), 'kind: project\n');
+    await writeFile(join(project, 'agents/a.yaml'), 'kind: agent\nname: a\nmodel: offline/echo\n');
+    await writeFile(join(project, '.agentctl'), 'a stray file\n');
+    const line = `agentctl: cannot keep sessions in ${join(project, '.agentctl/sessions')}: ${join(project, '.agentctl')} is a file, not a folder\n`;
+    for (const args of [
+      ['run', 'a', 'hi'],
+      ['sessions', 'list'],
+    ]) {
+      const result = await agentctl(['-C', project, ...args], { cwd: elsewhere });
+      expect(result.stderr).toBe(line);
+      expect(result.stdout).toBe('');
+      expect(result.code).toBe(1);
+    }
   });
 });

@@ -52,6 +52,88 @@ describe('run AGENT blocks only on what AGENT reaches', () => {
     );
   });
 
+  it('reports wrongly shaped references in the agent it runs as errors (exit 1), not an internal error', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'agents'), { recursive: true });
+    await writeFile(join(dir, 'agentctl.yaml'), 'kind: project\n');
+    await writeFile(
+      join(dir, 'agents/a.yaml'),
+      'kind: agent\nname: a\nmodel: offline/echo\ntools: [5, { agent: 7 }]\nsub_agents: [3]\nmiddleware: [7]\nmemory: [x]\n',
+    );
+    const run = await agentctl(['run', '-C', dir, 'a', 'hi']);
+    expect(run.stderr).not.toContain('internal error');
+    expect(run.stderr).toMatch(/agents\/a\.yaml:4:9: error: `tools` is not valid/);
+    expect(run.code).toBe(1);
+  });
+
+  it('blocks when a name AGENT reaches is defined twice, and not for a duplicate it does not reach', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'agents'), { recursive: true });
+    await writeFile(join(dir, 'agentctl.yaml'), 'kind: project\n');
+    const model = (name: string) => `kind: model\nname: ${name}\nprovider: offline\nmodel: echo\n`;
+    await writeFile(
+      join(dir, 'agents/a.yaml'),
+      `kind: agent\nname: a\nmodel: m\n---\n${model('m')}---\nkind: agent\nname: b\nmodel: offline/echo\n`,
+    );
+    await writeFile(
+      join(dir, 'agents/again.yaml'),
+      `kind: agent\nname: a\nmodel: offline/echo\n---\n${model('m')}---\n${model('spare')}---\n${model('spare')}`,
+    );
+    const run = await agentctl(['run', '-C', dir, 'a', 'hi']);
+    expect(run.stderr).toMatch(
+      /agents\/again\.yaml:2:7: error: agent `a` is already defined at agents\/a\.yaml:2:7/,
+    );
+    expect(run.stderr).toMatch(
+      /agents\/again\.yaml:6:7: error: model `m` is already defined at agents\/a\.yaml:6:7/,
+    );
+    expect(run.stderr).toMatch(
+      /agents\/again\.yaml:16:7: warning: model `spare` is already defined .* so not blocking it/,
+    );
+    expect(run.stdout).toBe('');
+    expect(run.code).toBe(1);
+    const other = await agentctl(['run', '-C', dir, 'b', 'hi']);
+    expect(other.stderr).toMatch(/agents\/again\.yaml:2:7: warning: agent `a` is already defined/);
+    expect(other.stdout.trim()).toBe('hi');
+    expect(other.code).toBe(0);
+  });
+
+  it('blocks on an agentctl.yaml that does not parse, as on any other error in it', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'agents'), { recursive: true });
+    await writeFile(join(dir, 'agents/a.yaml'), 'kind: agent\nname: a\nmodel: offline/echo\n');
+    for (const [text, message] of [
+      ['kind: project\nname: p\nname: q\n', 'agentctl.yaml:3:1: error: duplicate key'],
+      ['kind: project\nname: [p\n', 'agentctl.yaml:3:1: error: Flow sequence'],
+    ]) {
+      await writeFile(join(dir, 'agentctl.yaml'), text);
+      const run = await agentctl(['run', '-C', dir, 'a', 'hi']);
+      expect(run.stderr).toContain(message);
+      expect(run.stderr).not.toContain('so not blocking it');
+      expect(run.stdout).toBe('');
+      expect(run.code).toBe(1);
+    }
+  });
+
+  it('refuses a sessions folder that a file stands in the way of, before the run (exit 1, not an internal error)', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'agents'), { recursive: true });
+    await writeFile(join(dir, 'agentctl.yaml'), 'kind: project\n');
+    await writeFile(join(dir, 'data'), 'a file\n');
+    await writeFile(
+      join(dir, 'agents/a.yaml'),
+      'kind: agent\nname: a\nmodel: offline/echo\nmemory: m\n---\nkind: memory\nname: m\npath: ../data/sessions\n',
+    );
+    const message =
+      'agents/a.yaml:8:7: error: memory path `../data/sessions` cannot be made: data is a file, not a folder';
+    const validated = await agentctl(['validate', '-C', dir]);
+    expect(validated.stdout).toContain(message);
+    expect(validated.code).toBe(1);
+    const run = await agentctl(['run', '-C', dir, 'a', 'hi']);
+    expect(run.stderr).toContain(message);
+    expect(run.stderr).not.toContain('internal error');
+    expect(run.code).toBe(1);
+  });
+
   it("the repository's triage example answers any prompt through its script's fallback turn", async () => {
     const dir = await tempDir();
     for (const file of ['agentctl.yaml', 'agents/triage.yaml'])

@@ -302,3 +302,33 @@ describe.concurrent('agentctl validate exit codes', () => {
     expect(stderr).toContain('sarif');
   });
 });
+
+describe('validate with a module tool that misbehaves while it is imported', () => {
+  async function projectWith(moduleText: string): Promise<string> {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'agents/tools'), { recursive: true });
+    await writeFile(join(dir, 'agentctl.yaml'), 'kind: project\n');
+    await writeFile(
+      join(dir, 'agents/a.yaml'),
+      'kind: agent\nname: a\nmodel: offline/auto\ntools: [{ module: ./tools/t.js }]\n',
+    );
+    await writeFile(join(dir, 'agents/tools/t.js'), moduleText);
+    return dir;
+  }
+
+  it('reports a module that exits the process, instead of passing with exit 0 and no output', async () => {
+    const dir = await projectWith('process.exit(7);\n');
+    const { code, stdout } = await agentctl(['validate'], { cwd: dir });
+    expect(stdout).toMatch(
+      /^agents\/a\.yaml:4:19: error: module \.\/tools\/t\.js failed to load: the module worker stopped \(exit code 7; .*\[module-exports\]$/m,
+    );
+    expect(code).toBe(1);
+  });
+
+  it('gives up on a module whose import never ends, instead of hanging', async () => {
+    const dir = await projectWith('while (true) {}\n');
+    const { code, stdout } = await agentctl(['validate'], { cwd: dir, timeoutMs: 120_000 });
+    expect(stdout).toMatch(/^agents\/a\.yaml:4:19: error: .*did not finish loading within 30 s/m);
+    expect(code).toBe(1);
+  }, 150_000);
+});

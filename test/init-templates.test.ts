@@ -147,6 +147,40 @@ describe('agentctl init', () => {
   });
 });
 
+describe('agentctl init in a folder that is not quite empty', () => {
+  it('writes nothing when a file is in the way (a .gitignore of a fresh repository), and --force overwrites it', async () => {
+    const repo = join(elsewhere, 'fresh-repo');
+    await mkdir(join(repo, '.git'), { recursive: true });
+    await writeFile(join(repo, '.gitignore'), 'dist/\n');
+    const refused = await agentctl(['init'], { cwd: repo });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      'agentctl: nothing was written: .gitignore exists; use --force to overwrite files\n',
+    );
+    expect(readdirSync(repo).sort()).toEqual(['.git', '.gitignore']);
+    const forced = await agentctl(['init', '--force'], { cwd: repo });
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(await readFile(join(repo, '.gitignore'), 'utf8')).toContain('.agentctl/');
+  });
+
+  it('refuses a file where a folder goes, even with --force, and a DIR that is a file, with exit 2 and no stack', async () => {
+    const dir = join(elsewhere, 'github-file');
+    await mkdir(dir);
+    await writeFile(join(dir, '.github'), 'not a folder\n');
+    for (const force of [[], ['--force']]) {
+      const blocked = await agentctl(['init', dir, ...force], { cwd: elsewhere });
+      expect(blocked.code).toBe(2);
+      expect(blocked.stderr).toBe('agentctl: nothing was written: .github is not a folder\n');
+      expect(readdirSync(dir)).toEqual(['.github']);
+    }
+    const file = join(elsewhere, 'plain-file');
+    await writeFile(file, 'x\n');
+    const notFolder = await agentctl(['init', file], { cwd: elsewhere });
+    expect(notFolder.code).toBe(2);
+    expect(notFolder.stderr).toBe(`agentctl: ${file} exists and is not a folder\n`);
+  });
+});
+
 describe('agentctl schema --write', () => {
   it('writes the printed schema to a file, making its folder, and fails cleanly where it cannot', async () => {
     const target = join(elsewhere, 'deep/er/agentctl.schema.json');

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -54,6 +55,24 @@ function shape(stdout: string) {
   const end = events.find((e) => e.type === 'run_end') as { output?: string } | undefined;
   return { types, text, output: end?.output };
 }
+
+describe('agentctl run --record where no cassette can be written', () => {
+  it('is a usage error naming the flag before the run, so no call is made and then lost', async () => {
+    const dir = await tempDir('agentctl-record-');
+    await mkdir(join(dir, 'agents'), { recursive: true });
+    await writeFile(join(dir, 'agentctl.yaml'), 'kind: project\n');
+    await writeFile(join(dir, 'agents/a.yaml'), 'kind: agent\nname: a\nmodel: offline/echo\n');
+    await writeFile(join(dir, 'taken'), 'a file, not a folder\n');
+    const under = await agentctl(['run', 'a', 'hi', '--record', 'taken/run.yaml'], { cwd: dir });
+    expect(under.stderr).toBe(`agentctl: --record taken/run.yaml: ${join(dir, 'taken')} is not a folder\n`);
+    expect(under.stdout).toBe('');
+    expect(under.code).toBe(2);
+    const folder = await agentctl(['run', 'a', 'hi', '--record', 'agents'], { cwd: dir });
+    expect(folder.stderr).toBe(`agentctl: --record agents: ${join(dir, 'agents')} is a folder\n`);
+    expect(folder.code).toBe(2);
+    expect(existsSync(join(dir, '.agentctl/sessions'))).toBe(false);
+  });
+});
 
 describe('agentctl run --record, then replay offline', () => {
   it('records a run on the OpenAI wire without the key, replays it offline, and fails with a diff on drift', async () => {
@@ -145,7 +164,7 @@ describe('agentctl run --record, then replay offline', () => {
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      'agents/recorded.yaml:14:11: error: agents/cassettes/recorded.yaml:3:14: not a cassette: request.messages must be a list [provider]',
+      'agents/recorded.yaml:14:11: error: agents/cassettes/recorded.yaml:3:14: not a cassette: request.messages must be a list [offline-file]',
     );
     await writeFile(join(dir, CASSETTE), 'version: 1\ninteractions: [\n');
     const broken = await agentctl(['run', 'recorded', PROMPT], {

@@ -3,6 +3,7 @@ import {
   type Diagnostic,
   didYouMean,
   formatDiagnostic,
+  inlineModelProblem,
   type LoadedProject,
   loadProject,
   PROJECT_FILE,
@@ -66,6 +67,8 @@ function checkModelFlag(project: LoadedProject, model: string): void {
       `--model ${model}: provider \`${provider}\` is not available${didYouMean(provider, providers)} (registered: ${providers.join(', ')})`,
       EXIT.usage,
     );
+  const problem = inlineModelProblem(model);
+  if (problem) throw new CliError(`--model ${model}: ${problem}`, EXIT.usage);
 }
 
 /** Loads and compiles the project into a runtime; the caller disposes it. */

@@ -1,5 +1,7 @@
-import type { Runtime } from '@agentctl/config';
+import { join } from 'node:path';
+import { blockingAncestor, type Runtime } from '@agentctl/config';
 import { type Agent, LlmAgent, type SessionStore } from '@agentctl/core';
+import { CliError, EXIT } from './cli-error.js';
 
 /** True when a memory backend also keeps sessions (the file and memory stores do). */
 function isSessionStore(value: unknown): value is SessionStore {
@@ -19,8 +21,19 @@ export function agentSessionStore(agent: Agent): SessionStore | undefined {
 
 /** The embedded default: the file store in `<project>/.agentctl/sessions`. */
 export async function projectSessionStore(root: string): Promise<SessionStore> {
+  checkSessionsFolder(join(root, '.agentctl/sessions'));
   const { fileMemoryBackend } = await import('@agentctl/store-file');
   return fileMemoryBackend({}, { root });
+}
+
+/**
+ * Fails (exit 1, one line) when a file stands where the sessions folder or one of its parents
+ * goes (a stray `.agentctl` file): the store would fail on its first write, as an internal error.
+ */
+export function checkSessionsFolder(folder: string): void {
+  const blocker = blockingAncestor(join(folder, 'session'));
+  if (blocker)
+    throw new CliError(`cannot keep sessions in ${folder}: ${blocker} is a file, not a folder`, EXIT.failed);
 }
 
 /**

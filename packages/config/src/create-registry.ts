@@ -11,7 +11,7 @@ import { Registry } from './registry.js';
 import { BUILTIN_TOOL_SCHEMAS } from './toolbox/builtin-tool-schemas.js';
 import { TOOLBOX } from './toolbox/toolbox.js';
 import { commandTool } from './tools/command-tool.js';
-import { httpTool } from './tools/http-tool.js';
+import { httpTool, httpUrlRule } from './tools/http-tool.js';
 import { moduleTool } from './tools/module-tool.js';
 
 const mw = BUILTIN_MIDDLEWARE_SCHEMAS;
@@ -47,6 +47,7 @@ export function createRegistry(): Registry {
     .registerToolKind('http', httpTool, {
       description: 'An HTTP request.',
       capabilities: { needsNetwork: true, asksApproval: true },
+      rules: [httpUrlRule],
     })
     .registerToolKind('command', commandTool, {
       description: 'A command run without a shell.',

@@ -26,7 +26,7 @@ export { normalise } from './normalise/normalise.js';
 export { normaliseQueue, type QueueSettings } from './normalise/normalise-queue.js';
 export { normaliseSchedule } from './normalise/normalise-schedule.js';
 export { normaliseTest } from './normalise/normalise-test.js';
-export { displayPath, type ResolvedPath, resolveProjectPath } from './paths.js';
+export { blockingAncestor, displayPath, type ResolvedPath, resolveProjectPath } from './paths.js';
 export { findProjectRoot, PROJECT_FILE } from './project-root.js';
 export {
   type BuiltinToolFactory,
@@ -47,6 +47,7 @@ export {
   type ToolKindFactory,
   type ToolsetFactory,
 } from './registry.js';
+export { inlineModelProblem } from './rules/inline-model.js';
 export { PLUGIN_SCHEMA_ID, pluginSchema } from './schema/plugin-schema.js';
 export { builtinInlineKeys, projectSchema } from './schema/project-schema.js';
 export { KINDS, type Kind, loadSchema, SCHEMA_DIR } from './schemas.js';

@@ -76,6 +76,23 @@ export function resolveProjectPath(root: string, fromFile: string, written: stri
   return { absolute, exists: type !== 'missing', escapes, type };
 }
 
+/**
+ * For a path that does not exist yet (a sessions folder, a cassette to record), the nearest
+ * existing ancestor when it is not a folder: what stops the path from ever being made.
+ */
+export function blockingAncestor(absolute: string): string | undefined {
+  for (let dir = dirname(absolute); ; dir = dirname(dir)) {
+    let isFolder: boolean;
+    try {
+      isFolder = statSync(dir).isDirectory();
+    } catch {
+      if (dirname(dir) === dir) return undefined;
+      continue; // missing, or under a file (ENOTDIR): look further up
+    }
+    return isFolder ? undefined : dir;
+  }
+}
+
 /** The largest file the format reads besides YAML documents (.env, instructions, scripts, cassettes). */
 export const MAX_READ_BYTES = 4 * 1024 * 1024;
 

@@ -491,6 +491,28 @@ describe('compile: module tools, models, registry', () => {
     expect(failed.diagnostics[0].message).toBe('cannot connect with key *** to http://127.0.0.1:9');
   });
 
+  it('a duration that comes from a variable is checked as resolved: by validate with its environment, at the field', async () => {
+    const root = await project({
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\nmiddleware: [{ timeout: { model: "${MODEL_TIMEOUT:-2s}" } }]\nlimits: { timeout: "${T:-soon}" }\n',
+    });
+    const registry = createRegistry();
+    const at = (d: { line: number; col: number; rule: string; message: string }) =>
+      `${d.line}:${d.col} ${d.rule} ${d.message}`;
+    const loaded = await loadProject({ project: root, env: {}, registry });
+    expect(loaded.diagnostics.map(at)).toEqual([
+      '5:20 env-values limits.timeout: "soon" is not a duration (use e.g. 500ms, 30s, 2m, 1h)',
+    ]);
+    const fine = await loadProject({ project: root, env: { T: '1m' }, registry });
+    expect(fine.diagnostics).toEqual([]);
+    // Compiled with another environment than it was validated with: the error names the field too.
+    const compiled = await compileProject(fine, { registry, env: { T: '1m', MODEL_TIMEOUT: 'never' } });
+    expect(compiled.diagnostics.map(at)).toEqual([
+      '4:34 env-values model: "never" is not a duration (use e.g. 500ms, 30s, 2m, 1h)',
+    ]);
+    await compiled.runtime?.dispose();
+  });
+
   it('compiles workflow agents, sub-agents and agent tools into one linked tree that runs', async () => {
     const files = {
       'agents/a.yaml': [

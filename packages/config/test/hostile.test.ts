@@ -29,6 +29,28 @@ describe('hostile input', () => {
     ]);
   });
 
+  it('names an alias with no anchor where it is, and keeps the alias-bomb message for a bomb', async () => {
+    const bomb = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 6; i++)
+      bomb.push(
+        `a${i}: &a${i} [${Array(10)
+          .fill(`*a${i - 1}`)
+          .join(', ')}]`,
+      );
+    const root = await project({
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ndescription: *nope\n',
+      'agents/b.yaml':
+        'kind: agent\nname: b\nmodel: offline/echo\ndescription: *later\ninstruction: &later hi\n',
+      'agents/c.yaml': `kind: agent\nname: c\n${bomb.join('\n')}\n`,
+    });
+    const loaded = await loadProject({ project: root });
+    expect(loaded.diagnostics.map((d) => `${d.file}:${d.line}:${d.col}: ${d.message}`)).toEqual([
+      'agents/a.yaml:4:14: alias *nope names no anchor: write `&nope` on a node before it',
+      'agents/b.yaml:4:14: alias *later names no anchor: write `&later` on a node before it',
+      'agents/c.yaml:1:1: too many aliases expanded (more than 100); refusing a possible alias bomb',
+    ]);
+  });
+
   it('reports a symlink that leads out of the project', async () => {
     const { symlinkSync } = await import('node:fs');
     const outside = await project({ 'evil.ts': 'export {}' });

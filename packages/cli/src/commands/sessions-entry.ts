@@ -1,8 +1,10 @@
+import { join } from 'node:path';
 import { didYouMean, formatDiagnostic, openMemory } from '@agentctl/config';
 import { CliError, EXIT } from '../cli-error.js';
 import { defaultRegistry } from '../default-registry.js';
 import type { Io } from '../io.js';
 import { openProject } from '../project.js';
+import { checkSessionsFolder } from '../session-store.js';
 import type { SessionsStore } from './sessions/index.js';
 
 /**
@@ -40,6 +42,7 @@ export async function sessionsEntry(options: Record<string, unknown>, io: Io): P
         EXIT.failed,
       );
     }
+    if (!store) checkSessionsFolder(join(project?.root ?? io.cwd, '.agentctl/sessions'));
     return await sessionsCommand(
       String(options.action),
       (options.args as string[] | undefined) ?? [],

@@ -2,9 +2,9 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Cassette } from '@agentctl/core';
 import { isPlainObject } from '@agentctl/core';
-import { type DataPath, locate } from '../load/document-positions.js';
-import { MAX_ALIAS_COUNT } from '../load/parse-file.js';
+import type { DataPath } from '../load/document-positions.js';
 import { readRegularFile } from '../paths.js';
+import { parseYamlFile } from './yaml-file.js';
 
 const HEADER =
   '# Recorded by `agentctl run --record`: model requests (normalised) and their responses.\n' +
@@ -34,23 +34,11 @@ export async function readCassette(absolute: string, display = absolute): Promis
         : `cannot read cassette ${display} (${code ?? (error as Error).message})`,
     );
   }
-  // yaml and its positions are loaded only by a project that replays or records.
-  const [{ LineCounter, parseDocument }, { documentPositions }] = await Promise.all([
-    import('yaml'),
-    import('../load/node-range.js'),
-  ]);
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
-  const syntax = doc.errors[0];
-  if (syntax) {
-    const at = lineCounter.linePos(syntax.pos[0]);
-    throw new CassetteError(`${display}:${at.line}:${at.col}: not valid YAML: ${firstLine(syntax.message)}`);
-  }
-  const data: unknown = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  const { data, at } = await parseYamlFile(text, display, (message) => new CassetteError(message));
   const problem = cassetteProblem(data);
   if (problem) {
-    const at = locate(documentPositions(doc, lineCounter), problem.path);
-    throw new CassetteError(`${display}:${at.line}:${at.col}: not a cassette: ${problem.message}`);
+    const where = at(problem.path);
+    throw new CassetteError(`${display}:${where.line}:${where.col}: not a cassette: ${problem.message}`);
   }
   return data as Cassette;
 }
@@ -95,8 +83,4 @@ function cassetteProblem(data: unknown): { path: DataPath; message: string } | u
       return { path: [...at, 'response', 'usage'], message: 'response.usage must be a mapping' };
   }
   return undefined;
-}
-
-function firstLine(text: string): string {
-  return text.split('\n')[0] ?? text;
 }

@@ -5,6 +5,7 @@ import { type Env, interpolate, interpolateDeep, MissingEnvError } from '../env/
 import { isSecretPath, Secrets } from '../env/secrets.js';
 import type { DataPath } from '../load/node-range.js';
 import type { ProjectSpecs, SpecEntry } from '../load/project-specs.js';
+import { errorField } from '../normalise/error-field.js';
 import { normalise } from '../normalise/normalise.js';
 import { normaliseProject } from '../normalise/normalise-project.js';
 import { readProjectFile, resolveProjectPath } from '../paths.js';
@@ -102,7 +103,8 @@ export class Compiler {
         made = normalise(kind, spec, this.registry);
       } catch (error) {
         // Only a `${VAR}` the schema could not see gets here (a duration such as `timeout: ${T}`).
-        this.error(entry, ['name'], 'schema', (error as Error).message);
+        const message = (error as Error).message;
+        this.error(entry, errorField(entry.spec, message), 'env-values', message);
       }
     }
     this.#definitions.set(entry, made);

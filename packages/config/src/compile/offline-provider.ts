@@ -1,11 +1,12 @@
 import type { ModelDefinition } from '@agentctl/core';
 import { type AgentErrorCode, type ModelProvider, offline, type ScriptTurn } from '@agentctl/core';
-import { MAX_ALIAS_COUNT } from '../load/parse-file.js';
+import { pointerToPath } from '../load/document-positions.js';
 import { displayPath } from '../paths.js';
 import type { FactoryContext } from '../registry.js';
 import { turnsValidator } from '../schemas.js';
 import type { ScriptTurnSpec } from '../spec-types.js';
 import { readCassette } from './cassette-file.js';
+import { parseYamlFile } from './yaml-file.js';
 
 /** Maps a YAML script turn (snake_case) to core's ScriptTurn. */
 export function toScriptTurn(turn: ScriptTurnSpec): ScriptTurn {
@@ -38,17 +39,22 @@ export function toScriptTurn(turn: ScriptTurnSpec): ScriptTurn {
 }
 
 async function readScript(path: string, ctx: FactoryContext): Promise<ScriptTurnSpec[]> {
-  // yaml is loaded only by a project with a script model.
-  const { parse } = await import('yaml');
-  const data: unknown = parse(ctx.readText(path, 'script'), {
-    maxAliasCount: MAX_ALIAS_COUNT,
-    logLevel: 'error',
-  });
+  return parseScript(ctx.readText(path, 'script'), path);
+}
+
+/**
+ * The turns of a script file's text. A problem (not YAML, not a list of turns) is an error naming
+ * `shown:line:col` in the script, as `validate` and `run` both report it.
+ */
+export async function parseScript(text: string, shown: string): Promise<ScriptTurnSpec[]> {
+  const { data, at } = await parseYamlFile(text, shown, (message) => new Error(`script ${message}`));
   const validate = turnsValidator();
   if (validate && !validate(data)) {
     const first = validate.errors?.[0];
+    const pointer = first?.instancePath ?? '';
+    const where = at(pointerToPath(pointer));
     throw new Error(
-      `script ${path} is not a list of turns: ${first?.instancePath || '/'} ${first?.message ?? ''}`,
+      `script ${shown}:${where.line}:${where.col}: not a list of turns: ${pointer || '/'} ${first?.message ?? ''}`.trim(),
     );
   }
   return data as ScriptTurnSpec[];

@@ -1,4 +1,5 @@
 import type { Diagnostic, SourceRange } from '../diagnostic.js';
+import { displayPath } from '../paths.js';
 import type { AgentSpec, ProjectSpec } from '../spec-types.js';
 import type { LoadedProject } from './load-project.js';
 import type { SpecEntry } from './project-specs.js';
@@ -23,21 +24,32 @@ export function agentReach(
   model(modelOverride ?? defaults?.model);
   memory(defaults?.memory);
   const pending = [agentName];
+  // A document that failed the schema is still indexed, so any field may hold any shape here.
+  const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+  const nameOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+  const isRecord = (value: unknown): value is Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value);
   while (pending.length > 0) {
     const entry = specs.agent.get(pending.pop() as string) as SpecEntry<AgentSpec> | undefined;
     if (!add(entry) || !entry) continue;
-    const spec = entry.spec;
+    const spec = entry.spec as unknown as Record<string, unknown>;
     if (entry.parent !== undefined) pending.push(entry.parent); // its file position is its parent's
-    if (!modelOverride) model(spec.model);
-    memory(spec.memory);
-    for (const sub of spec.sub_agents ?? []) pending.push(typeof sub === 'string' ? sub : sub.name);
-    for (const tool of spec.tools ?? []) {
-      if (typeof tool === 'string') add(specs.tool.get(tool));
-      else if ('toolset' in tool) add(specs.toolset.get(tool.toolset));
-      else if ('agent' in tool) pending.push(tool.agent);
+    if (!modelOverride) model(nameOf(spec.model));
+    memory(nameOf(spec.memory));
+    for (const sub of listOf(spec.sub_agents)) {
+      const name = isRecord(sub) ? nameOf(sub.name) : nameOf(sub);
+      if (name !== undefined) pending.push(name);
     }
-    for (const mw of spec.middleware ?? [])
-      add(specs.middleware.get(typeof mw === 'string' ? mw : Object.keys(mw)[0]));
+    for (const tool of listOf(spec.tools)) {
+      if (typeof tool === 'string') add(specs.tool.get(tool));
+      else if (!isRecord(tool)) continue;
+      else if (typeof tool.toolset === 'string') add(specs.toolset.get(tool.toolset));
+      else if (typeof tool.agent === 'string') pending.push(tool.agent);
+    }
+    for (const mw of listOf(spec.middleware)) {
+      const name = isRecord(mw) ? Object.keys(mw)[0] : nameOf(mw);
+      if (name !== undefined) add(specs.middleware.get(name));
+    }
   }
   return reached;
 }
@@ -62,21 +74,18 @@ export function scopeDiagnostics(
 ): Diagnostic[] {
   if (!project.specs.agent.has(agentName)) return project.diagnostics;
   const reached = agentReach(project, agentName, modelOverride);
-  const documents = [
-    ...project.specs.agent.values(),
-    ...project.specs.model.values(),
-    ...project.specs.tool.values(),
-    ...project.specs.toolset.values(),
-    ...project.specs.middleware.values(),
-    ...project.specs.memory.values(),
-  ].filter((entry) => entry.parent === undefined);
-  const projectFile = project.specs.project?.file;
+  // By kind and name, so a second document defining a name AGENT reaches counts as reached: which
+  // of the two was meant is exactly what the unique-names error asks.
+  const reachedNames = new Set([...reached].map((entry) => `${entry.kind}\0${entry.name}`));
+  const documents = project.entries.filter((entry) => entry.kind !== 'project');
+  // By the file, not its `kind: project` document: an agentctl.yaml that does not parse has none.
+  const projectFile = project.configFile && displayPath(project.root, project.configFile);
   return project.diagnostics.map((d) => {
     if (d.severity !== 'error' || d.file === projectFile) return d;
     const owners = documents.filter((entry) => entry.file === d.file && contains(entry.locate([]), d));
     // A file that does not parse may have held a definition AGENT needs: then AGENT's reference
     // to it is an unresolved-reference error in a document it reaches, which does block.
-    if (owners.some((entry) => reached.has(entry))) return d;
+    if (owners.some((entry) => reachedNames.has(`${entry.kind}\0${entry.name}`))) return d;
     return {
       ...d,
       severity: 'warning',

@@ -1,3 +1,4 @@
+import { deadline } from '@agentctl/core';
 import { withoutModuleLoader } from '../compile/import-module.js';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import { resolveProjectPath } from '../paths.js';
@@ -78,6 +79,15 @@ function problemOf(use: ModuleUse, mod: Record<string, unknown>): string | undef
   return undefined;
 }
 
+/** How long one module may take to import before validate gives up on it (never a hang in CI). */
+const LOAD_LIMIT_MS = 30_000;
+
+class LoadTimeout extends Error {
+  constructor() {
+    super(`it did not finish loading within ${LOAD_LIMIT_MS / 1000} s (an endless loop at its top level?)`);
+  }
+}
+
 /**
  * Imports every module tool and middleware the project names, in a worker that is stopped
  * afterwards, and checks each exports what the YAML says. Modules that do not resolve inside the
@@ -94,13 +104,14 @@ export async function checkModules(
     return resolved.exists && !resolved.escapes && /\.(m|c)?(t|j)s$/.test(use.written);
   });
   if (uses.length === 0) return { diagnostics, toolNames };
-  const host = withoutModuleLoader(() => new ModuleHost());
+  let host = withoutModuleLoader(() => new ModuleHost());
   try {
     for (const use of uses) {
       const absolute = resolveProjectPath(root, use.entry.absFile, use.written).absolute;
       let message: string | undefined;
+      const limit = deadline(undefined, LOAD_LIMIT_MS, () => new LoadTimeout());
       try {
-        const mod = await host.importModule(absolute);
+        const mod = await limit.race(host.importModule(absolute));
         message = problemOf(use, mod);
         if (!message && use.expects === 'tools') {
           const names =
@@ -119,6 +130,13 @@ export async function checkModules(
         }
       } catch (error) {
         message = `module ${excerpt(use.written)} failed to load: ${excerpt((error as Error).message ?? String(error), 300)}`;
+        if (error instanceof LoadTimeout) {
+          // The worker may be stuck in the module's code for good: the next module gets a new one.
+          await host.dispose();
+          host = withoutModuleLoader(() => new ModuleHost());
+        }
+      } finally {
+        limit.dispose();
       }
       if (message)
         diagnostics.push(diagnostic(use.entry.file, use.entry.locate(use.path), 'module-exports', message));

@@ -11,11 +11,12 @@ import { loadCronParser } from '../rules/schedule-timing.js';
 import type { ProjectSpec } from '../spec-types.js';
 import { checkGlobs } from './check-globs.js';
 import { checkModules } from './check-modules.js';
+import { checkOfflineFiles } from './check-offline-files.js';
 import { DEFAULT_INCLUDE, DEFAULT_TESTS, findFiles } from './find-files.js';
 import { checkDocument, type IndexedEntry } from './index-documents.js';
 import { ParseCache } from './parse-cache.js';
 import { parseFile } from './parse-file.js';
-import { emptySpecs, type ProjectSpecs } from './project-specs.js';
+import { emptySpecs, type ProjectSpecs, type SpecEntry } from './project-specs.js';
 
 /** Options of {@link loadProject}. */
 export interface LoadOptions {
@@ -54,6 +55,8 @@ export interface LoadedProject {
   /** Absolute paths of the YAML files read (agentctl.yaml first). */
   files: string[];
   specs: ProjectSpecs;
+  /** Every named document and inline agent in file order, a name's later duplicates included. */
+  entries: readonly SpecEntry[];
   /** Sorted by file and position. */
   diagnostics: Diagnostic[];
   /** The registry plugin names and options were checked against (none: they were not). */
@@ -135,6 +138,7 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
   const env = await projectEnv(root, specs, options.env);
   const modules = options.checkModules ? await checkModules(root, entries) : undefined;
   if (modules) diagnostics.push(...modules.diagnostics);
+  diagnostics.push(...(await checkOfflineFiles(root, entries, env, options.registry)));
   if (specs.schedule.size > 0) await loadCronParser();
   const context = {
     root,
@@ -166,6 +170,7 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
     configFile,
     files: [...(configFile ? [configFile] : []), ...files],
     specs,
+    entries,
     diagnostics: reported.sort(compareDiagnostics),
     registry: options.registry,
   };

@@ -71,7 +71,7 @@ export function parseText(text: string, absFile: string, file: string): ParsedFi
       const range = doc.contents.range
         ? offsetRange(lineCounter, doc.contents.range[0], doc.contents.range[0])
         : FILE_START;
-      const message = /alias/i.test((error as Error).message)
+      const message = /excessive alias count/i.test((error as Error).message)
         ? `too many aliases expanded (more than ${MAX_ALIAS_COUNT}); refusing a possible alias bomb`
         : `cannot read YAML document: ${(error as Error).message}`;
       diagnostics.push(diagnostic(file, range, 'yaml-syntax', message));
@@ -83,8 +83,8 @@ export function parseText(text: string, absFile: string, file: string): ParsedFi
 }
 
 /**
- * What the loader refuses in a well-formed document: an alias inside the node it names (a cycle,
- * which would recurse forever in every rule), and a key that is a collection (a JS object key can
+ * What the loader refuses in a well-formed document: an alias with no anchor before it, an alias
+ * inside the node it names (a cycle, which would recurse forever in every rule), and a key that is a collection (a JS object key can
  * only be a string).
  */
 function shapeProblem(doc: Document): { node: Node; message: string } | undefined {
@@ -92,7 +92,12 @@ function shapeProblem(doc: Document): { node: Node; message: string } | undefine
   visit(doc, {
     Alias(_, node, path) {
       const target = node.resolve(doc);
-      if (target && path.includes(target as never)) {
+      if (!target) {
+        const name = excerpt(node.source);
+        found = { node, message: `alias *${name} names no anchor: write \`&${name}\` on a node before it` };
+        return visit.BREAK;
+      }
+      if (path.includes(target as never)) {
         found = { node, message: `alias *${excerpt(node.source)} refers to a node it is inside: a cycle` };
         return visit.BREAK;
       }

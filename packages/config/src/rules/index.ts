@@ -4,7 +4,10 @@ import { commandArgv } from './command-argv.js';
 import { duplicateTool } from './duplicate-tool.js';
 import { envEmpty } from './env-empty.js';
 import { envRequired } from './env-required.js';
+import { envSyntax } from './env-syntax.js';
+import { envValues } from './env-values.js';
 import { filePath } from './file-path.js';
+import { inlineModel } from './inline-model.js';
 import { instructionTemplate } from './instruction-template.js';
 import { memoryBackend } from './memory-backend.js';
 import { modelDeprecated } from './model-deprecated.js';
@@ -31,6 +34,7 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'reserved-name', check: reservedName },
   { id: 'unresolved-reference', check: unresolvedReference },
   { id: 'unknown-provider', check: unknownProvider },
+  { id: 'inline-model', check: inlineModel },
   { id: 'model-fallback', check: modelFallback },
   { id: 'model-deprecated', check: modelDeprecated },
   { id: 'unknown-builtin', check: unknownBuiltin },
@@ -44,7 +48,9 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'file-path', check: filePath },
   { id: 'output-schema-valid', check: outputSchemaValid },
   { id: 'env-required', check: envRequired },
+  { id: 'env-syntax', check: envSyntax },
   { id: 'env-empty', check: envEmpty },
+  { id: 'env-values', check: envValues },
   { id: 'unsupported-setting', check: unsupportedSetting },
   { id: 'instruction-template', check: instructionTemplate },
   { id: 'command-argv', check: commandArgv },

@@ -1,6 +1,7 @@
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
+import { interpolate, MissingEnvError } from '../env/interpolate.js';
 import type { IndexedEntry } from '../load/index-documents.js';
-import { resolveProjectPath, unreadableReason } from '../paths.js';
+import { blockingAncestor, displayPath, resolveProjectPath, unreadableReason } from '../paths.js';
 import type { MiddlewareSpec, ToolSpec } from '../spec-types.js';
 import { excerpt } from './excerpt.js';
 import { type RuleContext, validAgents, validEntries } from './rule.js';
@@ -16,16 +17,32 @@ export interface PathUse {
   expects?: 'file' | 'dir';
 }
 
-/** Checks one path: it stays in the project and, when it must, exists. */
+/**
+ * Checks one path: it stays in the project and, when it must, exists. A path with `${VAR}` is
+ * checked as run will resolve it, with this environment (an unset `${VAR:?}` is env-required's).
+ */
 export function checkPath(ctx: RuleContext, use: PathUse, rule: string): Diagnostic[] {
-  if (use.written.includes('${')) return [];
-  const resolved = resolveProjectPath(ctx.root, use.entry.absFile, use.written);
   const range = use.entry.locate(use.path);
-  const shown = excerpt(use.written);
+  let written = use.written;
+  let shown = `\`${excerpt(use.written)}\``;
+  if (written.includes('$')) {
+    try {
+      written = interpolate(use.written, ctx.env);
+    } catch (error) {
+      if (error instanceof MissingEnvError) return [];
+      throw error;
+    }
+    if (written !== use.written) {
+      if (written.trim() === '' && use.mustExist) {
+        const message = `${use.what} ${shown} is empty with this environment; set the variable or give a non-empty default`;
+        return [diagnostic(use.entry.file, range, rule, message)];
+      }
+      shown += ` (\`${excerpt(written)}\` with this environment)`;
+    }
+  }
+  const resolved = resolveProjectPath(ctx.root, use.entry.absFile, written);
   if (resolved.escapes) {
-    return [
-      diagnostic(use.entry.file, range, rule, `${use.what} \`${shown}\` is outside the project folder`),
-    ];
+    return [diagnostic(use.entry.file, range, rule, `${use.what} ${shown} is outside the project folder`)];
   }
   if (use.mustExist && !resolved.exists) {
     return [
@@ -33,7 +50,19 @@ export function checkPath(ctx: RuleContext, use: PathUse, rule: string): Diagnos
         use.entry.file,
         range,
         rule,
-        `${use.what} \`${shown}\` does not exist (paths are relative to the file naming them)`,
+        `${use.what} ${shown} does not exist (paths are relative to the file naming them)`,
+      ),
+    ];
+  }
+  const blocker = resolved.exists ? undefined : blockingAncestor(resolved.absolute);
+  if (blocker) {
+    const where = displayPath(ctx.root, blocker);
+    return [
+      diagnostic(
+        use.entry.file,
+        range,
+        rule,
+        `${use.what} ${shown} cannot be made: ${where} is a file, not a folder`,
       ),
     ];
   }
@@ -42,10 +71,10 @@ export function checkPath(ctx: RuleContext, use: PathUse, rule: string): Diagnos
       use.expects === 'dir'
         ? resolved.type !== 'dir' && 'is not a folder'
         : (unreadableReason(resolved) ?? false);
-    if (wrong) return [diagnostic(use.entry.file, range, rule, `${use.what} \`${shown}\` ${wrong}`)];
+    if (wrong) return [diagnostic(use.entry.file, range, rule, `${use.what} ${shown} ${wrong}`)];
   }
-  if (use.what === 'module' && !/\.(m|c)?(t|j)s$/.test(use.written)) {
-    return [diagnostic(use.entry.file, range, rule, `module \`${shown}\` must be a .ts or .js file`)];
+  if (use.what === 'module' && !/\.(m|c)?(t|j)s$/.test(written)) {
+    return [diagnostic(use.entry.file, range, rule, `module ${shown} must be a .ts or .js file`)];
   }
   return [];
 }

@@ -3,7 +3,7 @@ import { nearest } from '../load/did-you-mean.js';
 import type { IndexedEntry } from '../load/index-documents.js';
 import { DEFAULT_MEMORY_BACKEND } from '../normalise/normalise-memory.js';
 import type { PluginKind } from '../registry.js';
-import type { MemorySpec, MiddlewareSpec, ModelSpec } from '../spec-types.js';
+import type { MemorySpec, MiddlewareSpec, ModelSpec, ToolSpec } from '../spec-types.js';
 import { checkOptions } from './check-options.js';
 import { type RuleContext, validAgents, validEntries } from './rule.js';
 
@@ -77,6 +77,13 @@ export function pluginOptions(ctx: RuleContext): Diagnostic[] {
       check('memory', memory.spec.backend ?? DEFAULT_MEMORY_BACKEND, memory.spec.options, memory, [
         'options',
       ]);
+  // A tool kind's section (`http:`, `command:`...) against the rules that kind registered.
+  const toolKinds = registry.names('toolKind');
+  for (const tool of validEntries<ToolSpec>(ctx, 'tool'))
+    for (const kind of toolKinds) {
+      const section = (tool.spec as unknown as Record<string, unknown>)[kind];
+      if (section !== undefined) check('toolKind', kind, section, tool, [kind]);
+    }
   for (const agent of validAgents(ctx)) {
     agent.spec.tools?.forEach((tool, i) => {
       if (typeof tool !== 'object' || !('builtin' in tool)) return;

@@ -36,7 +36,8 @@ export function unresolvedReference(ctx: RuleContext): Diagnostic[] {
       (...path: Array<string | number>) =>
       () =>
         agent.locate(path);
-    if (spec.model !== undefined && !spec.model.includes('/')) {
+    // Like compile: only `provider/model` with a provider before the slash is inline (`/echo` is not).
+    if (spec.model !== undefined && spec.model.indexOf('/') <= 0) {
       report(
         agent.file,
         at('model'),
@@ -92,7 +93,7 @@ export function unresolvedReference(ctx: RuleContext): Diagnostic[] {
   const project = specs.project;
   if (project) {
     const defaults = (project.spec as { defaults?: { model?: string; memory?: string } }).defaults;
-    if (defaults?.model && !defaults.model.includes('/'))
+    if (defaults?.model && defaults.model.indexOf('/') <= 0)
       report(
         project.file,
         () => project.locate(['defaults', 'model']),

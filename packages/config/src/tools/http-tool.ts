@@ -1,25 +1,43 @@
 import type { AnyTool, ToolContext } from '@agentctl/core';
 import type { ToolDefinition } from '../definitions.js';
-import type { FactoryContext } from '../registry.js';
+import type { FactoryContext, PluginProblem } from '../registry.js';
 import { fillArgs, fillArgsDeep } from './args-template.js';
 
 const DEFAULT_MAX_BYTES = 1024 * 1024;
 
 type HttpDefinition = NonNullable<ToolDefinition['http']>;
 
-function hostsOf(spec: HttpDefinition, name: string): string[] {
-  if (spec.allowedHosts) return spec.allowedHosts.map((h) => h.toLowerCase());
+// The host a url written without `allowed_hosts` may reach, or why it names none.
+function urlHost(url: string): { host: string } | { problem: string } {
   let written: URL;
   try {
-    written = new URL(spec.url.replace(/\{\{[^}]*\}\}/g, 'ARG'));
+    written = new URL(url.replace(/\{\{[^}]*\}\}/g, 'ARG'));
   } catch {
-    throw new Error(`tool ${name}: url is not a valid URL`);
+    return { problem: 'url is not a valid URL' };
   }
   if (written.host.includes('arg'))
-    throw new Error(
-      `tool ${name}: the url's host comes from an argument; list the hosts it may reach in \`allowed_hosts\``,
-    );
-  return [written.host.toLowerCase()];
+    return {
+      problem: "the url's host comes from an argument; list the hosts it may reach in `allowed_hosts`",
+    };
+  return { host: written.host.toLowerCase() };
+}
+
+function hostsOf(spec: HttpDefinition, name: string): string[] {
+  if (spec.allowedHosts) return spec.allowedHosts.map((h) => h.toLowerCase());
+  const found = urlHost(spec.url);
+  if ('problem' in found) throw new Error(`tool ${name}: ${found.problem}`);
+  return [found.host];
+}
+
+/**
+ * The http tool kind's own rule, on `http:` as written: what compile refuses about its url is a
+ * validate error too (a `${VAR}` url is left to compile, where it is resolved).
+ */
+export function httpUrlRule(options: Record<string, unknown>): PluginProblem[] {
+  const { url, allowed_hosts: allowedHosts } = options;
+  if (allowedHosts !== undefined || typeof url !== 'string' || url.includes('$')) return [];
+  const found = urlHost(url);
+  return 'problem' in found ? [{ path: ['url'], message: found.problem }] : [];
 }
 
 async function readCapped(response: Response, limit: number, signal: AbortSignal): Promise<string> {

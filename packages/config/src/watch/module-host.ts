@@ -51,7 +51,11 @@ export class ModuleHost {
     this.#worker.unref();
     this.#worker.on('message', (message: Reply | NextRequest) => this.#onMessage(message));
     this.#worker.on('error', (error) => this.#failAll(error));
-    this.#worker.on('exit', () => this.#failAll(new Error('the module worker stopped')));
+    this.#worker.on('exit', (code) =>
+      this.#failAll(
+        new Error(`the module worker stopped (exit code ${code}; does the module call process.exit?)`),
+      ),
+    );
   }
 
   /** Imports a module in the worker and returns stand-ins for its tools, functions and values. */
@@ -138,6 +142,9 @@ export class ModuleHost {
   #request(message: Record<string, unknown>, id = ++this.#seq): Promise<Reply> {
     if (this.#closed) return Promise.reject(new Error('this generation was disposed'));
     return new Promise<Reply>((resolve, reject) => {
+      // Waited on, the worker keeps the process alive: unref'd, a worker that exits or hangs while
+      // importing a module would let the process end with exit code 0 and nothing printed.
+      if (this.#pending.size === 0) this.#worker.ref();
       this.#pending.set(id, { resolve, reject });
       this.#worker.postMessage({ ...message, id });
     }).then((reply) => {
@@ -167,12 +174,14 @@ export class ModuleHost {
     }
     const waiter = this.#pending.get(message.id);
     this.#pending.delete(message.id);
+    if (this.#pending.size === 0) this.#worker.unref();
     waiter?.resolve(message);
   }
 
   #failAll(error: Error): void {
     for (const waiter of this.#pending.values()) waiter.reject(error);
     this.#pending.clear();
+    this.#worker.unref();
   }
 }
 

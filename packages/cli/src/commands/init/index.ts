@@ -1,4 +1,4 @@
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { basename, join, relative, resolve } from 'node:path';
 import { CliError, EXIT } from '../../cli-error.js';
 import type { Io } from '../../io.js';
@@ -20,6 +20,9 @@ export async function initCommand(options: Record<string, unknown>, io: Io): Pro
     throw new CliError(`unknown template "${name}"; templates: ${TEMPLATES.join(', ')}`, EXIT.usage);
   }
   const template = TEMPLATE_FILES[name as TemplateName];
+  if ((await stat(dir).catch(() => undefined))?.isDirectory() === false) {
+    throw new CliError(`${dir} exists and is not a folder`, EXIT.usage);
+  }
   const existing = await readdir(dir).catch(() => [] as string[]);
   if (existing.filter((entry) => !entry.startsWith('.')).length > 0 && !options.force) {
     throw new CliError(`${dir} is not empty; use --force to write into it`, EXIT.usage);
@@ -29,16 +32,17 @@ export async function initCommand(options: Record<string, unknown>, io: Io): Pro
     ...template.files,
     [`tests/${template.agent}.yaml`]: template.test,
   };
+  // Every refusal comes before the first write: a half-written project would refuse the next
+  // `init` as not empty, and `--force` would then overwrite what the user had (a .gitignore).
+  const blocked = await inTheWay(dir, [...Object.keys(files), PROJECT_SCHEMA], Boolean(options.force));
+  if (blocked.length > 0) {
+    const hint = blocked.some((b) => b.overwrite) ? '; use --force to overwrite files' : '';
+    throw new CliError(`nothing was written: ${blocked.map((b) => b.why).join(', ')}${hint}`, EXIT.usage);
+  }
   for (const [file, text] of Object.entries(files)) {
     const path = join(dir, file);
     await mkdir(join(path, '..'), { recursive: true });
-    await writeFile(path, text, { flag: options.force ? 'w' : 'wx' }).catch(
-      (error: NodeJS.ErrnoException) => {
-        if (error.code === 'EEXIST')
-          throw new CliError(`${path} exists; use --force to overwrite it`, EXIT.usage);
-        throw error;
-      },
-    );
+    await writeFile(path, text, { flag: options.force ? 'w' : 'wx' });
   }
   await writeProjectSchema(join(dir, PROJECT_SCHEMA));
 
@@ -53,6 +57,32 @@ export async function initCommand(options: Record<string, unknown>, io: Io): Pro
   if (cli.hint) lines.push(cli.hint);
   io.stdout(`${lines.join('\n')}\n`);
   return 0;
+}
+
+/** What stops `init` writing `files` into `dir`: a file already there, or something not a folder where one goes. */
+async function inTheWay(
+  dir: string,
+  files: readonly string[],
+  force: boolean,
+): Promise<Array<{ why: string; overwrite: boolean }>> {
+  const out: Array<{ why: string; overwrite: boolean }> = [];
+  const seen = new Set<string>();
+  for (const file of files) {
+    const parts = file.split('/');
+    for (let i = 1; i <= parts.length; i++) {
+      const rel = parts.slice(0, i).join('/');
+      if (seen.has(rel)) continue;
+      seen.add(rel);
+      const info = await stat(join(dir, rel)).catch(() => undefined);
+      if (!info) break;
+      const isFolder = i < parts.length;
+      if (isFolder && !info.isDirectory()) out.push({ why: `${rel} is not a folder`, overwrite: false });
+      else if (!isFolder && !info.isFile()) out.push({ why: `${rel} is not a file`, overwrite: false });
+      else if (!isFolder && !force) out.push({ why: `${rel} exists`, overwrite: true });
+      if (!info.isDirectory()) break;
+    }
+  }
+  return out;
 }
 
 // The folder's name, made fit for both npm (lowercase) and agentctl (a letter first, at most 64).

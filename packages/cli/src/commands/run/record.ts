@@ -1,5 +1,7 @@
+import { type Stats, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
+  blockingAncestor,
   type LoadedProject,
   loadProject,
   type ProviderWrapper,
@@ -8,6 +10,7 @@ import {
   writeCassette,
 } from '@agentctl/config';
 import { type Cassette, emptyCassette, recordingProvider } from '@agentctl/core';
+import { CliError, EXIT } from '../../cli-error.js';
 import type { Io } from '../../io.js';
 
 type Scrubber = { scrub(text: string): string };
@@ -35,6 +38,9 @@ export class Recorder {
     this.path = resolve(io.cwd, path);
     this.#io = io;
     this.#project = project;
+    // Known before the run, not after it: a cassette that cannot be written would lose every call.
+    const blocked = blockedBy(this.path);
+    if (blocked) throw new CliError(`--record ${path}: ${blocked}`, EXIT.usage);
   }
 
   /** The `wrapProvider` hook to give to `compileProject`. */
@@ -73,7 +79,12 @@ export class Recorder {
     const scrubbed = scrubDeep(this.cassette, (text) =>
       [...this.#scrubbers].reduce((out, s) => s.scrub(out), text),
     );
-    await writeCassette(this.path, scrubbed);
+    await writeCassette(this.path, scrubbed).catch((error: NodeJS.ErrnoException) => {
+      throw new CliError(
+        `cannot write the cassette ${this.path}: ${error.code ?? error.message}`,
+        EXIT.failed,
+      );
+    });
     this.#io.stderr(`recorded ${count} model call(s) to ${this.path}\n`);
     // A cassette among the project's YAML would be loaded as a document without a `kind` next time.
     const root = this.#project.root;
@@ -84,4 +95,17 @@ export class Recorder {
       );
     }
   }
+}
+
+/** Why a cassette cannot be written at `path`: a folder there, or a file where a folder goes. */
+function blockedBy(path: string): string | undefined {
+  let info: Stats | undefined;
+  try {
+    info = statSync(path);
+  } catch {
+    info = undefined; // missing, or under a file: the ancestors say which
+  }
+  if (info?.isDirectory()) return `${path} is a folder`;
+  const blocker = info ? undefined : blockingAncestor(path);
+  return blocker && `${blocker} is not a folder`;
 }

@@ -1,5 +1,5 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import {
   InvalidExportError,
   SessionBusyError,
@@ -97,8 +97,14 @@ export async function sessionsCommand(
         const text = `${JSON.stringify(await store.exportSession(args[0]!), null, 2)}\n`;
         if (args[1] === undefined || args[1] === '-') io.stdout(text);
         else {
-          await writeFile(resolve(args[1]), text);
-          io.stderr(`exported ${args[0]} to ${args[1]}\n`);
+          const target = args[1];
+          // Like `schema --write`: the folder is made, and a path that cannot be written is one line.
+          await mkdir(dirname(resolve(target)), { recursive: true })
+            .then(() => writeFile(resolve(target), text))
+            .catch((error: NodeJS.ErrnoException) => {
+              throw new UserFileError(`cannot write ${target}: ${error.code ?? error.message}`);
+            });
+          io.stderr(`exported ${args[0]} to ${target}\n`);
         }
         return 0;
       }

@@ -1,0 +1,35 @@
+import type { SourceRange } from '../diagnostic.js';
+import { type DataPath, locate } from '../load/document-positions.js';
+import { MAX_ALIAS_COUNT } from '../load/parse-file.js';
+
+/** A YAML file read besides the project's documents (a script, a cassette), with where its nodes are. */
+export interface YamlFile {
+  data: unknown;
+  /** Where a path into `data` was written. */
+  at(path: DataPath): SourceRange;
+}
+
+/**
+ * Parses a script's or a cassette's text. A syntax error is thrown, made by `fail`, as
+ * `shown:line:col: not valid YAML: ...` (its first line only).
+ */
+export async function parseYamlFile(
+  text: string,
+  shown: string,
+  fail: (message: string) => Error,
+): Promise<YamlFile> {
+  // yaml and its positions are loaded only by a project that plays a script or a cassette.
+  const [{ LineCounter, parseDocument }, { documentPositions }] = await Promise.all([
+    import('yaml'),
+    import('../load/node-range.js'),
+  ]);
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
+  const syntax = doc.errors[0];
+  if (syntax) {
+    const at = lineCounter.linePos(syntax.pos[0]);
+    throw fail(`${shown}:${at.line}:${at.col}: not valid YAML: ${syntax.message.split('\n')[0]}`);
+  }
+  const data: unknown = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  return { data, at: (path) => locate(documentPositions(doc, lineCounter), path) };
+}

@@ -1,10 +1,10 @@
-import { deadline } from '@agentctl/core';
+import { type AnyTool, deadline } from '@agentctl/core';
 import { withoutModuleLoader } from '../compile/import-module.js';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import { resolveProjectPath } from '../paths.js';
 import { excerpt } from '../rules/excerpt.js';
 import type { AgentSpec, MiddlewareSpec, ToolSpec } from '../spec-types.js';
-import { isTool } from '../tools/module-tool.js';
+import { chosenModuleTool, isTool, parametersProblem } from '../tools/module-tool.js';
 import { ModuleHost } from '../watch/module-host.js';
 import type { IndexedEntry } from './index-documents.js';
 
@@ -65,16 +65,22 @@ function problemOf(use: ModuleUse, mod: Record<string, unknown>): string | undef
       ? undefined
       : `module ${shown} has no function exported as \`${name}\``;
   }
-  if (use.exportName !== undefined)
-    return isTool(mod[use.exportName])
-      ? undefined
-      : `module ${shown} has no tool exported as \`${use.exportName}\``;
+  if (use.exportName !== undefined && !isTool(mod[use.exportName]))
+    return `module ${shown} has no tool exported as \`${use.exportName}\``;
   const tools = Object.values(mod).filter(isTool);
   if (tools.length === 0) return `module ${shown} exports no tool (make one with defineTool())`;
-  if (use.expects === 'tool' && !isTool(mod.default) && tools.length > 1) {
-    const name = (use.entry.spec as ToolSpec).name;
-    if (!tools.some((t) => t.name === name))
-      return `module ${shown} exports ${tools.length} tools and none is named \`${name}\`; set \`module.export\``;
+  if (use.expects === 'tool') {
+    const spec = use.entry.spec as ToolSpec;
+    const tool = chosenModuleTool(mod, spec);
+    if (!isTool(tool))
+      return `module ${shown} exports ${tools.length} tools and none is named \`${spec.name}\`; set \`module.export\``;
+    // The YAML's parameters, when given, replace the module's.
+    return spec.parameters === undefined ? parametersProblem(shown, tool, tool.parameters) : undefined;
+  }
+  const used = use.exportName !== undefined ? [mod[use.exportName] as AnyTool] : tools;
+  for (const tool of used) {
+    const problem = parametersProblem(shown, tool, tool.parameters);
+    if (problem) return problem;
   }
   return undefined;
 }

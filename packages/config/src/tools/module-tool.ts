@@ -1,5 +1,6 @@
 import type { AnyTool } from '@agentctl/core';
 import type { ToolDefinition } from '../definitions.js';
+import { jsonSchemaProblem } from '../load/json-schema-problem.js';
 import type { FactoryContext } from '../registry.js';
 
 /** Whether a module export looks like a tool made with defineTool(). */
@@ -23,24 +24,51 @@ export async function toolsOfModule(
   }
   const tools = [...new Set(Object.values(mod).filter(isTool))];
   if (tools.length === 0) throw new Error(`module ${path} exports no tool (make one with defineTool())`);
+  for (const tool of tools) throwOnParametersProblem(path, tool, tool.parameters);
   return tools;
+}
+
+/**
+ * Why a module tool's parameters are not a JSON Schema (every call of it would fail), or undefined;
+ * `validate` and the compiler both ask, so a project `validate` passes compiles.
+ */
+export function parametersProblem(path: string, tool: AnyTool, parameters: unknown): string | undefined {
+  if (parameters === undefined) return undefined;
+  const problem = jsonSchemaProblem(parameters);
+  return (
+    problem &&
+    `module ${path}: the parameters of tool \`${tool.name}\` are not a valid JSON Schema: ${problem}`
+  );
+}
+
+function throwOnParametersProblem(path: string, tool: AnyTool, parameters: unknown): void {
+  const problem = parametersProblem(path, tool, parameters);
+  if (problem) throw new Error(problem);
+}
+
+/** The tool a `kind: tool` with `module` names: its export, the default, the only one, or the one of its name. */
+export function chosenModuleTool(
+  mod: Record<string, unknown>,
+  spec: Pick<ToolDefinition, 'module' | 'name'>,
+): unknown {
+  const exportName = spec.module?.export;
+  if (exportName !== undefined) return mod[exportName];
+  if (isTool(mod.default)) return mod.default;
+  const tools = [...new Set(Object.values(mod).filter(isTool))];
+  return tools.length === 1 ? tools[0] : tools.find((t) => t.name === spec.name);
 }
 
 /** A `kind: tool` with `module`: the module's tool, with name and settings from the YAML. */
 export async function moduleTool(spec: ToolDefinition, ctx: FactoryContext): Promise<AnyTool> {
   const module = spec.module as NonNullable<ToolDefinition['module']>;
   const mod = await ctx.importModule(ctx.resolvePath(module.path));
-  let tool: unknown;
-  if (module.export !== undefined) tool = mod[module.export];
-  else if (isTool(mod.default)) tool = mod.default;
-  else {
-    const tools = [...new Set(Object.values(mod).filter(isTool))];
-    tool = tools.length === 1 ? tools[0] : tools.find((t) => t.name === spec.name);
-  }
+  const tool = chosenModuleTool(mod, spec);
   if (!isTool(tool)) {
     const which = module.export ? `\`${module.export}\`` : 'a default export or a single tool';
     throw new Error(`module ${module.path} has no tool as ${which}`);
   }
+  // The YAML's parameters, when given, replace the module's.
+  if (spec.parameters === undefined) throwOnParametersProblem(module.path, tool, tool.parameters);
   return {
     ...tool,
     name: spec.name,

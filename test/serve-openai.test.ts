@@ -61,6 +61,23 @@ describe('agentctl serve: OpenAI-compatible endpoint', () => {
     expect(usage?.completion_tokens).toBeGreaterThan(0);
   });
 
+  it('tells a paused run in the answer, streamed or not: the calls waiting for a decision', async () => {
+    const request = { model: 'cashier', messages: [{ role: 'user' as const, content: 'refund A-1' }] };
+    const whole = (await client.chat.completions.create(request)) as OpenAI.ChatCompletion & {
+      agentctl?: { status: string; pending: Array<{ call: { name: string } }> };
+    };
+    expect(whole.agentctl).toMatchObject({ status: 'paused', pending: [{ call: { name: 'refund' } }] });
+    const stream = await client.chat.completions.create({ ...request, stream: true });
+    const tails: unknown[] = [];
+    for await (const chunk of stream) {
+      const told = (chunk as { agentctl?: unknown }).agentctl;
+      if (told) tails.push({ finish: chunk.choices[0]?.finish_reason, agentctl: told });
+    }
+    expect(tails).toMatchObject([
+      { finish: 'stop', agentctl: { status: 'paused', pending: [{ call: { name: 'refund' } }] } },
+    ]);
+  });
+
   it('continues a stored session with x-agentctl-session, else takes the messages as the history', async () => {
     const headers = { 'x-agentctl-session': 'openai-chat-1' };
     await client.chat.completions.create(

@@ -115,7 +115,12 @@ export function openaiRoutes(context: InvokeContext): Hono {
         return;
       }
       const r = result as InvocationResult;
-      await chunk({}, 'stop');
+      // The last chunk carries the pause as the non-streamed answer does: the calls to decide.
+      await chunk(
+        {},
+        'stop',
+        r.status === 'paused' ? { agentctl: { status: 'paused', pending: r.pending } } : {},
+      );
       if (includeUsage)
         await sse.writeSSE({
           data: JSON.stringify({

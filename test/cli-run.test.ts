@@ -100,6 +100,8 @@ describe.concurrent('agentctl run, plain', () => {
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
       expect(result.stderr).toContain('no prompt');
+      // No session is made, so none is named.
+      expect(result.stderr).not.toMatch(/session [0-9a-f-]{36}/);
     }
   });
 

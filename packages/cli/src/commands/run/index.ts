@@ -84,12 +84,18 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
     }
     const fresh = !options.session || options.session === 'new';
     const sessionId = fresh ? randomUUID() : (options.session as string);
-    if (fresh) io.stderr(styles(io.isTTY).dim(`session ${sessionId}\n`));
+    // Said once the session will exist: a run refused for want of a prompt names none.
+    const announce = () => {
+      if (fresh) io.stderr(styles(io.isTTY).dim(`session ${sessionId}\n`));
+    };
     let prompt = options.prompt;
-    if (prompt === undefined && io.stdinIsTTY && !options.json)
+    if (prompt === undefined && io.stdinIsTTY && !options.json) {
+      announce();
       return await chat(runner, sessionId, options, io);
+    }
     if (prompt === undefined) prompt = (await readStdin()).trim();
     if (prompt.length === 0) throw new CliError('no prompt: pass one as an argument or on stdin', EXIT.usage);
+    announce();
     const rl =
       io.stdinIsTTY && !options.json
         ? createInterface({ input: process.stdin, output: process.stderr })

@@ -228,7 +228,7 @@ async function invalidArguments(call: ToolCall, tool: AnyTool): Promise<string |
 function malformedText(call: ToolCall): string {
   const sent = call.malformedArguments ?? '';
   const shown = sent.length > 200 ? `${sent.slice(0, 200)}…` : sent;
-  return `Invalid arguments for ${call.name}: they must be a JSON object, got ${JSON.stringify(shown)}. Fix the arguments and call again.`;
+  return `${INVALID_RESULT}${call.name}: they must be a JSON object, got ${JSON.stringify(shown)}. Fix the arguments and call again.`;
 }
 
 function invalidText(call: ToolCall, check: SchemaCheck): string | undefined {

@@ -143,12 +143,12 @@ function grep(roots: Roots, maxResults: number, maxBytes: number): AnyTool {
 
 // The text of a regular file of at most `maxBytes`; undefined for anything else (never waits on a FIFO).
 async function smallText(real: string, file: string, maxBytes: number): Promise<string | undefined> {
-  const handle = await openRegularFile(real, file).catch(() => undefined);
-  if (!handle) return undefined;
+  const opened = await openRegularFile(real, file).catch(() => undefined);
+  if (!opened) return undefined;
   try {
-    return (await handle.stat()).size > maxBytes ? undefined : await handle.readFile('utf8');
+    return opened.stats.size > maxBytes ? undefined : await opened.handle.readFile('utf8');
   } finally {
-    await handle.close();
+    await opened.handle.close();
   }
 }
 
@@ -198,13 +198,14 @@ function editFile(roots: Roots, approve: boolean, maxBytes: number): AnyTool {
     async execute({ path: requested, old_text: before, new_text: after, replace_all: all }) {
       // As for write_file: never through a link, which could lead past an approval rule's path.
       const real = await confinedTarget(roots, requested);
-      const handle = await openRegularFile(real, requested).catch((error: NodeJS.ErrnoException) => {
-        throw error.code === 'ENOENT' ? new Error(`path "${requested}" does not exist`) : error;
-      });
+      const { handle, stats } = await openRegularFile(real, requested).catch(
+        (error: NodeJS.ErrnoException) => {
+          throw error.code === 'ENOENT' ? new Error(`path "${requested}" does not exist`) : error;
+        },
+      );
       let text: string;
       try {
-        const info = await handle.stat();
-        if (info.size > maxBytes) throw new Error(`"${requested}" is over ${maxBytes} bytes; not edited`);
+        if (stats.size > maxBytes) throw new Error(`"${requested}" is over ${maxBytes} bytes; not edited`);
         text = await handle.readFile('utf8');
       } finally {
         await handle.close();

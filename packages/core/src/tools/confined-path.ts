@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { type FileHandle, lstat, open, realpath } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -80,15 +80,19 @@ export function isInside(base: string, candidate: string): boolean {
 }
 
 /**
- * Opens a confined path for reading when it is a regular file; a FIFO or a device is refused
- * rather than waited on (a blocked open holds a libuv thread, and the process, past the tool's
- * timeout).
+ * Opens a confined path for reading when it is a regular file, with its stats; a FIFO or a device
+ * is refused rather than waited on (a blocked open holds a libuv thread, and the process, past the
+ * tool's timeout).
  */
-export async function openRegularFile(real: string, requested: string): Promise<FileHandle> {
+export async function openRegularFile(
+  real: string,
+  requested: string,
+): Promise<{ handle: FileHandle; stats: Stats }> {
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
   const handle = await open(real, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
-    if ((await handle.stat()).isFile()) return handle;
+    const stats = await handle.stat();
+    if (stats.isFile()) return { handle, stats };
   } catch (error) {
     await handle.close();
     throw error;

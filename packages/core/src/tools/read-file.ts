@@ -28,9 +28,8 @@ export function readFile(options: ReadFileOptions): Tool<{ path: string }, strin
     },
     async execute({ path: requested }) {
       const real = await confinedPath(options.root, requested);
-      const handle = await openRegularFile(real, requested);
+      const { handle, stats } = await openRegularFile(real, requested);
       try {
-        const stats = await handle.stat();
         const length = Math.min(stats.size, maxBytes);
         const buffer = Buffer.alloc(length);
         const { bytesRead } = await handle.read(buffer, 0, length, 0);

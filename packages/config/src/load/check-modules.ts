@@ -75,11 +75,11 @@ function problemOf(use: ModuleUse, mod: Record<string, unknown>): string | undef
     if (!isTool(tool))
       return `module ${shown} exports ${tools.length} tools and none is named \`${spec.name}\`; set \`module.export\``;
     // The YAML's parameters, when given, replace the module's.
-    return spec.parameters === undefined ? parametersProblem(shown, tool, tool.parameters) : undefined;
+    return spec.parameters === undefined ? parametersProblem(shown, tool) : undefined;
   }
   const used = use.exportName !== undefined ? [mod[use.exportName] as AnyTool] : tools;
   for (const tool of used) {
-    const problem = parametersProblem(shown, tool, tool.parameters);
+    const problem = parametersProblem(shown, tool);
     if (problem) return problem;
   }
   return undefined;

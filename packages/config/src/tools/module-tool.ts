@@ -24,7 +24,7 @@ export async function toolsOfModule(
   }
   const tools = [...new Set(Object.values(mod).filter(isTool))];
   if (tools.length === 0) throw new Error(`module ${path} exports no tool (make one with defineTool())`);
-  for (const tool of tools) throwOnParametersProblem(path, tool, tool.parameters);
+  for (const tool of tools) throwOnParametersProblem(path, tool);
   return tools;
 }
 
@@ -32,17 +32,17 @@ export async function toolsOfModule(
  * Why a module tool's parameters are not a JSON Schema (every call of it would fail), or undefined;
  * `validate` and the compiler both ask, so a project `validate` passes compiles.
  */
-export function parametersProblem(path: string, tool: AnyTool, parameters: unknown): string | undefined {
-  if (parameters === undefined) return undefined;
-  const problem = jsonSchemaProblem(parameters);
+export function parametersProblem(path: string, tool: AnyTool): string | undefined {
+  if (tool.parameters === undefined) return undefined;
+  const problem = jsonSchemaProblem(tool.parameters);
   return (
     problem &&
     `module ${path}: the parameters of tool \`${tool.name}\` are not a valid JSON Schema: ${problem}`
   );
 }
 
-function throwOnParametersProblem(path: string, tool: AnyTool, parameters: unknown): void {
-  const problem = parametersProblem(path, tool, parameters);
+function throwOnParametersProblem(path: string, tool: AnyTool): void {
+  const problem = parametersProblem(path, tool);
   if (problem) throw new Error(problem);
 }
 
@@ -68,7 +68,7 @@ export async function moduleTool(spec: ToolDefinition, ctx: FactoryContext): Pro
     throw new Error(`module ${module.path} has no tool as ${which}`);
   }
   // The YAML's parameters, when given, replace the module's.
-  if (spec.parameters === undefined) throwOnParametersProblem(module.path, tool, tool.parameters);
+  if (spec.parameters === undefined) throwOnParametersProblem(module.path, tool);
   return {
     ...tool,
     name: spec.name,

@@ -1,5 +1,5 @@
 import { EXIT_LOOP_TOOL, parseApprovalRule, TRANSFER_TOOL } from '@agentctl/core';
-import { nearest } from '../load/did-you-mean.js';
+import { didYouMean } from '../load/did-you-mean.js';
 import type { ApprovalRuleSpec } from '../spec-types.js';
 
 /** An agent's `approval` as written or normalised: what names a tool. */
@@ -28,10 +28,9 @@ export function unknownApprovalTools(
   const out: UnknownApprovalTool[] = [];
   const check = (name: string, path: Array<string | number>, where: string) => {
     if (name.includes('*') || known.has(name)) return;
-    const near = nearest(name, tools);
     out.push({
       path,
-      message: `${where} names \`${name}\`, which is not a tool of this agent (tools: ${listed})${near ? `; did you mean \`${near}\`?` : ''}`,
+      message: `${where} names \`${name}\`, which is not a tool of this agent (tools: ${listed})${didYouMean(name, tools)}`,
     });
   };
   for (const name of Object.keys(approval?.tools ?? {}))

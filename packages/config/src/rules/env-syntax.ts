@@ -1,11 +1,9 @@
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import { excerpt } from './excerpt.js';
-import { type RuleContext, walkStrings } from './rule.js';
+import { COMPILED_KINDS, type RuleContext, walkStrings } from './rule.js';
 
 // What interpolation replaces (`$$`, `${NAME}`, `${NAME:-x}`, `${NAME:?x}`), as in env/interpolate.ts.
 const REFERENCE = /\$\$|\$\{[A-Za-z_][A-Za-z0-9_]*(?::[-?][^}]*)?\}/g;
-// The kinds whose strings `run` interpolates.
-const INTERPOLATED = new Set(['project', 'agent', 'model', 'tool', 'toolset', 'middleware', 'memory']);
 
 /**
  * A `${` that starts no variable reference (`${API KEY}`, `${OPENAI-KEY}`, an unclosed `${X`) is
@@ -15,7 +13,7 @@ const INTERPOLATED = new Set(['project', 'agent', 'model', 'tool', 'toolset', 'm
 export function envSyntax(ctx: RuleContext): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const entry of ctx.entries) {
-    if (entry.parent !== undefined || !INTERPOLATED.has(entry.kind)) continue;
+    if (entry.parent !== undefined || !COMPILED_KINDS.has(entry.kind)) continue;
     walkStrings(entry.spec, (text, path) => {
       if (!text.includes('${')) return;
       const left = text.replace(REFERENCE, '');

@@ -2,10 +2,7 @@ import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import { interpolate, interpolateDeep, MissingEnvError } from '../env/interpolate.js';
 import { errorField } from '../normalise/error-field.js';
 import { normalise } from '../normalise/normalise.js';
-import type { RuleContext } from './rule.js';
-
-// The kinds `run` compiles; tests and schedules are read by their own commands.
-const COMPILED = new Set(['project', 'agent', 'model', 'tool', 'toolset', 'middleware', 'memory']);
+import { COMPILED_KINDS, type RuleContext } from './rule.js';
 
 /**
  * A value written with `${VAR}` that the schema cannot check (a duration such as
@@ -17,7 +14,7 @@ export function envValues(ctx: RuleContext): Diagnostic[] {
   if (!registry) return [];
   const out: Diagnostic[] = [];
   for (const entry of ctx.entries) {
-    if (!entry.valid || entry.parent !== undefined || !COMPILED.has(entry.kind)) continue;
+    if (!entry.valid || entry.parent !== undefined || !COMPILED_KINDS.has(entry.kind)) continue;
     if (!JSON.stringify(entry.spec).includes('$')) continue;
     let complete = true;
     const spec = interpolateDeep(entry.spec, (text) => {

@@ -19,6 +19,17 @@ export interface RuleContext {
   moduleTools?: ReadonlyMap<IndexedEntry, ReadonlyMap<number, readonly string[]>>;
 }
 
+/** The kinds `run` compiles, whose strings it interpolates (tests and schedules are their commands'). */
+export const COMPILED_KINDS: ReadonlySet<string> = new Set([
+  'project',
+  'agent',
+  'model',
+  'tool',
+  'toolset',
+  'middleware',
+  'memory',
+]);
+
 /** A semantic check over the whole project. */
 export type Rule = (ctx: RuleContext) => Diagnostic[];
 

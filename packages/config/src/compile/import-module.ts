@@ -44,7 +44,11 @@ function failUnsettled(): void {
   for (const { path, fail } of stuck) {
     const shown = relative(process.cwd(), path);
     const name = shown.startsWith('..') || isAbsolute(shown) ? path : shown;
-    fail(new Error(`${name} never finished loading: a top-level \`await\` in it waits for a promise nothing can settle`));
+    fail(
+      new Error(
+        `${name} never finished loading: a top-level \`await\` in it waits for a promise nothing can settle`,
+      ),
+    );
   }
 }
 

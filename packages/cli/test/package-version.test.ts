@@ -32,6 +32,23 @@ describe('packageVersion', () => {
     expect(packageVersion('@agentctl/core', pathToFileURL(join(app, 'main.js')).href)).toBe('7.3.1');
   });
 
+  it("finds an installed core's package.json above its bundle, which its exports point at", async () => {
+    const app = await mkdtemp(join(tmpdir(), 'agentctl-version-'));
+    dirs.push(app);
+    const core = join(app, 'node_modules/@agentctl/core');
+    await mkdir(join(core, 'dist/bundle'), { recursive: true });
+    await writeFile(
+      join(core, 'package.json'),
+      JSON.stringify({
+        name: '@agentctl/core',
+        version: '7.4.0',
+        exports: { '.': { default: './dist/bundle/index.js' } },
+      }),
+    );
+    await writeFile(join(core, 'dist/bundle/index.js'), '');
+    expect(packageVersion('@agentctl/core', pathToFileURL(join(app, 'main.js')).href)).toBe('7.4.0');
+  });
+
   it('gives the CLI and core versions of their package.json files', async () => {
     expect(VERSION).toBe(await versionOf('../package.json'));
     expect(packageVersion('@agentctl/cli')).toBe(VERSION);

@@ -9,6 +9,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { NODE_BUNDLE } from './node-bundle.js';
 
 const core = fileURLToPath(new URL('..', import.meta.url));
 const out = resolve(process.argv[2] ?? `${core}/dist/bundle`);
@@ -18,11 +19,7 @@ rmSync(out, { recursive: true, force: true });
 const { metafile } = await build({
   entryPoints: { index: `${core}/dist/index.js`, testing: `${core}/dist/testing/index.js` },
   outdir: out,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
+  ...NODE_BUNDLE,
   // A package named here is external with every subpath (`ajv/dist/2020.js`).
   external: Object.keys(dependencies),
   // Errors name themselves after their class (`new.target.name`): a class renamed to avoid a clash

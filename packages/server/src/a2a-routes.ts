@@ -4,7 +4,6 @@ import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import {
   DefaultRequestHandler,
   defaultServerCallContextBuilder,
-  InMemoryTaskStore,
   JsonRpcTransportHandler,
   UnauthenticatedUser,
   validateVersion,
@@ -13,6 +12,7 @@ import { Hono } from 'hono';
 import { stream } from 'hono/streaming';
 import { agentCard, agentCardJson } from './a2a-card.js';
 import { AgentctlExecutor } from './a2a-executor.js';
+import { BoundedTaskStore, type TaskRetention } from './a2a-task-store.js';
 import { HttpError } from './http-error.js';
 import type { InvokeContext } from './invoke.js';
 import { readJson } from './read-json.js';
@@ -27,9 +27,10 @@ interface A2AEndpoint {
 /**
  * A2A for every agent on `@a2a-js/sdk`: the card at `/a2a/{agent}/.well-known/agent-card.json`
  * and JSON-RPC at `/a2a/{agent}` (protocol 1.0, and 0.3's `message/send` and friends when the
- * request says `A2A-Version: 0.3` or nothing). Tasks live in memory; their sessions in the store.
+ * request says `A2A-Version: 0.3` or nothing). Tasks live in memory, ended ones for as long as
+ * `retention` says; their sessions in the store.
  */
-export function a2aRoutes(context: InvokeContext, bearer: boolean): Hono {
+export function a2aRoutes(context: InvokeContext, bearer: boolean, retention?: TaskRetention): Hono {
   const app = new Hono();
   const endpoints = new Map<string, A2AEndpoint>();
   const infoOf = (name: string) => {
@@ -42,7 +43,7 @@ export function a2aRoutes(context: InvokeContext, bearer: boolean): Hono {
     if (!endpoint) {
       const card = agentCard(infoOf(name), origin, bearer);
       const executor = new AgentctlExecutor(name, context);
-      const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
+      const handler = new DefaultRequestHandler(card, new BoundedTaskStore(retention), executor);
       endpoint = {
         handler,
         executor,

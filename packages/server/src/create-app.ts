@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { a2aRoutes } from './a2a-routes.js';
+import type { TaskRetention } from './a2a-task-store.js';
 import { type AccessLogEntry, accessLog } from './access-log.js';
 import type { AgentSource } from './agent-source.js';
 import { tokenAuth } from './auth.js';
@@ -50,6 +51,8 @@ export interface AppOptions {
   pageDir?: string;
   /** Milliseconds between heartbeat comments on `GET /project/events`. Default 15 s. */
   heartbeatMs?: number;
+  /** How long and how many ended A2A tasks stay for `tasks/get`. Default one hour, 10,000. */
+  a2aTasks?: TaskRetention;
 }
 
 /** A hono app serving the native API, the OpenAI-compatible endpoint, A2A and the dev UI, with its run tracker. */
@@ -109,7 +112,7 @@ export function createApp(options: AppOptions): ServerApp {
   app.route('/', queuedRoutes(context));
   app.route('/', nativeRoutes(context));
   app.route('/', openaiRoutes(context));
-  app.route('/', a2aRoutes(context, (options.tokens ?? []).length > 0));
+  app.route('/', a2aRoutes(context, (options.tokens ?? []).length > 0, options.a2aTasks));
   app.notFound((c) => c.json(errorBody('not_found', `no route ${c.req.method} ${c.req.path}`), 404));
   app.onError((error, c) => {
     // A caller's mistake that core finds (a malformed session id in a path) is a 400 like any other.

@@ -1,4 +1,5 @@
 export { a2aRemoteAgent } from './a2a-remote-agent.js';
+export type { TaskRetention } from './a2a-task-store.js';
 export { type AccessLogEntry, formatAccessLog, type LogFormat } from './access-log.js';
 export type { AgentInfo, AgentLease, AgentSource } from './agent-source.js';
 export { TOKEN_COOKIE } from './auth.js';

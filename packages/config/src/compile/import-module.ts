@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { isAbsolute, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { configAssets } from '../assets.js';
 
@@ -24,9 +25,57 @@ export function withoutModuleLoader<T>(fn: () => T): T {
 }
 
 /** Imports a .ts (through tsx, no build step) or .js module by absolute path. */
-export async function importModule(absolutePath: string): Promise<Record<string, unknown>> {
+export function importModule(absolutePath: string): Promise<Record<string, unknown>> {
   const loader = scope.getStore();
   if (loader) return loader(absolutePath);
+  return settlingImport(absolutePath, importHere(absolutePath));
+}
+
+// Imports whose modules have not finished evaluating, each with the way to fail it.
+const unsettled = new Map<Promise<unknown>, { path: string; fail: (error: Error) => void }>();
+
+// The event loop ran empty while imports were pending: nothing is left that could settle a top-level
+// await of theirs (a promise nobody resolves), and Node would exit 0 with the command unfinished.
+// Failing them lets the command report the module, as it reports one that throws.
+function failUnsettled(): void {
+  const stuck = [...unsettled.values()];
+  unsettled.clear();
+  process.off('beforeExit', failUnsettled);
+  for (const { path, fail } of stuck) {
+    const shown = relative(process.cwd(), path);
+    const name = shown.startsWith('..') || isAbsolute(shown) ? path : shown;
+    fail(
+      new Error(
+        `${name} never finished loading: a top-level \`await\` in it waits for a promise nothing can settle`,
+      ),
+    );
+  }
+}
+
+function settlingImport(
+  path: string,
+  importing: Promise<Record<string, unknown>>,
+): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    if (unsettled.size === 0) process.on('beforeExit', failUnsettled);
+    unsettled.set(importing, { path, fail: reject });
+    const done = (): void => {
+      if (unsettled.delete(importing) && unsettled.size === 0) process.off('beforeExit', failUnsettled);
+    };
+    importing.then(
+      (mod) => {
+        done();
+        resolve(mod);
+      },
+      (error: unknown) => {
+        done();
+        reject(error);
+      },
+    );
+  });
+}
+
+async function importHere(absolutePath: string): Promise<Record<string, unknown>> {
   const url = pathToFileURL(absolutePath).href;
   // tsx costs ~15 ms to load: only a project with a .ts module pays for it, when it imports one.
   if (/\.(m|c)?ts$/.test(absolutePath)) {

@@ -1,0 +1,148 @@
+import { type ListTasksRequest, type ListTasksResponse, type Task, TaskState } from '@a2a-js/sdk';
+import { RequestMalformedError } from '@a2a-js/sdk/errors';
+import { resolveUserScope, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
+
+/** How long and how many ended A2A tasks a server keeps for `tasks/get` and `tasks/list`. */
+export interface TaskRetention {
+  /** Milliseconds an ended task stays after it ended; default one hour. */
+  ttlMs?: number;
+  /** Ended tasks kept at most (the oldest go first); default 10,000. */
+  max?: number;
+  /** The clock, for tests. */
+  now?: () => number;
+}
+
+const DEFAULT_TTL_MS = 60 * 60 * 1000;
+const DEFAULT_MAX = 10_000;
+const DEFAULT_PAGE_SIZE = 50;
+
+// A task in one of these states will not change again: it may go once its time is up.
+const ENDED = new Set<TaskState>([
+  TaskState.TASK_STATE_COMPLETED,
+  TaskState.TASK_STATE_FAILED,
+  TaskState.TASK_STATE_CANCELED,
+  TaskState.TASK_STATE_REJECTED,
+]);
+
+interface Stored {
+  task: Task;
+  scope: string;
+}
+
+/**
+ * The A2A tasks of a server, in memory and bounded: every task that is still going (working, or
+ * waiting for input) is kept; ended ones are kept for `ttlMs` and at most `max` of them, so a
+ * long-running server does not keep every task it ever ran. Each caller's tasks are apart (by
+ * tenant and user, as in the SDK's own store). A task that is gone is not found; its conversation
+ * is in the session store under its context id.
+ */
+export class BoundedTaskStore implements TaskStore {
+  readonly #tasks = new Map<string, Stored>();
+  // Ended tasks by the time they ended, oldest first (a Map keeps insertion order).
+  readonly #ended = new Map<string, number>();
+  readonly #ttlMs: number;
+  readonly #max: number;
+  readonly #now: () => number;
+
+  constructor(retention: TaskRetention = {}) {
+    this.#ttlMs = retention.ttlMs ?? DEFAULT_TTL_MS;
+    this.#max = retention.max ?? DEFAULT_MAX;
+    this.#now = retention.now ?? Date.now;
+  }
+
+  /** Tasks held now, ended or not. */
+  get size(): number {
+    return this.#tasks.size;
+  }
+
+  async save(task: Task, context: ServerCallContext): Promise<void> {
+    const key = keyOf(task.id, scopeOf(context));
+    this.#tasks.set(key, { task: structuredClone(task), scope: scopeOf(context) });
+    this.#ended.delete(key);
+    const state = task.status?.state;
+    if (state !== undefined && ENDED.has(state)) this.#ended.set(key, this.#now());
+    this.#evict();
+  }
+
+  async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
+    this.#evict();
+    const stored = this.#tasks.get(keyOf(taskId, scopeOf(context)));
+    return stored && structuredClone(stored.task);
+  }
+
+  async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    this.#evict();
+    const scope = scopeOf(context);
+    const { contextId, status, statusTimestampAfter, pageToken } = params;
+    const pageSize = params.pageSize || DEFAULT_PAGE_SIZE;
+    const after = statusTimestampAfter ? new Date(statusTimestampAfter).getTime() : undefined;
+    let tasks: Task[] = [];
+    for (const stored of this.#tasks.values()) {
+      const task = stored.task;
+      if (stored.scope !== scope) continue;
+      if (contextId && task.contextId !== contextId) continue;
+      if (status && task.status?.state !== status) continue;
+      if (
+        after !== undefined &&
+        !(task.status?.timestamp && new Date(task.status.timestamp).getTime() > after)
+      )
+        continue;
+      tasks.push(task);
+    }
+    // Newest first, as the SDK's store lists them; the page token names the last task of a page.
+    tasks.sort((a, b) => {
+      const ta = a.status?.timestamp ?? '';
+      const tb = b.status?.timestamp ?? '';
+      return ta !== tb ? tb.localeCompare(ta) : b.id.localeCompare(a.id);
+    });
+    const totalSize = tasks.length;
+    if (pageToken) {
+      const cursor = decodePageToken(pageToken);
+      const at = tasks.findIndex(
+        (t) => (t.status?.timestamp ?? '') === cursor.timestamp && t.id === cursor.id,
+      );
+      tasks = at === -1 ? [] : tasks.slice(at + 1);
+    }
+    const page = tasks.slice(0, pageSize);
+    const last = page[page.length - 1];
+    return {
+      tasks: page.map((task) => {
+        const copy = structuredClone(task);
+        if (!params.includeArtifacts) copy.artifacts = [];
+        return copy;
+      }),
+      nextPageToken:
+        last && tasks.length > page.length ? encodePageToken(last.status?.timestamp ?? '', last.id) : '',
+      pageSize,
+      totalSize,
+    };
+  }
+
+  // Ended tasks past their time, then the oldest beyond the count; both from the front of the list.
+  #evict(): void {
+    const expired = this.#now() - this.#ttlMs;
+    for (const [key, endedAt] of this.#ended) {
+      if (endedAt >= expired && this.#ended.size <= this.#max) break;
+      this.#ended.delete(key);
+      this.#tasks.delete(key);
+    }
+  }
+}
+
+function scopeOf(context: ServerCallContext): string {
+  return `${context.tenant ?? ''}\u0000${resolveUserScope(context)}`;
+}
+
+function keyOf(taskId: string, scope: string): string {
+  return `${scope}\u0000${taskId}`;
+}
+
+function encodePageToken(timestamp: string, id: string): string {
+  return Buffer.from(`${timestamp}|${id}`).toString('base64');
+}
+
+function decodePageToken(token: string): { timestamp: string; id: string } {
+  const [timestamp, ...id] = Buffer.from(token, 'base64').toString('utf8').split('|');
+  if (id.length === 0) throw new RequestMalformedError('Invalid page token format.');
+  return { timestamp: timestamp ?? '', id: id.join('|') };
+}

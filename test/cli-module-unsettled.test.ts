@@ -1,0 +1,43 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { agentctl, removeTempDirs, tempDir } from './support/cli.js';
+
+afterAll(removeTempDirs);
+
+// A module whose top-level `await` waits on a promise nothing settles leaves Node's event loop
+// empty while the command waits for the import: Node then exits 0 with nothing done and nothing said.
+async function projectWithStuckModule(): Promise<string> {
+  const dir = await tempDir();
+  await mkdir(join(dir, 'agents'), { recursive: true });
+  await mkdir(join(dir, 'tools'), { recursive: true });
+  await writeFile(join(dir, 'agentctl.yaml'), 'kind: project\n');
+  await writeFile(
+    join(dir, 'agents/a.yaml'),
+    'kind: agent\nname: a\nmodel: offline/echo\ntools: [stuck]\n---\nkind: tool\nname: stuck\nmodule: { path: ../tools/stuck.js }\n',
+  );
+  await writeFile(
+    join(dir, 'tools/stuck.js'),
+    "await new Promise(() => {});\nexport default { name: 'stuck', description: 'never loads', execute: () => 'x' };\n",
+  );
+  return dir;
+}
+
+describe('a module tool whose top-level await never settles', () => {
+  it('fails `run` with exit 1 naming the module and the YAML that uses it, not exit 0 in silence', async () => {
+    const dir = await projectWithStuckModule();
+    const run = await agentctl(['run', 'a', 'hello'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(
+      /agents\/a\.yaml:8:\d+: error: tools\/stuck\.js never finished loading: a top-level `await` in it waits for a promise nothing can settle/,
+    );
+  });
+
+  it('fails `serve` the same way instead of exiting 0 before it listens', async () => {
+    const dir = await projectWithStuckModule();
+    const serve = await agentctl(['serve', '--port', '0'], { cwd: dir });
+    expect(serve.code).toBe(1);
+    expect(serve.stderr).toContain('tools/stuck.js never finished loading');
+  });
+});

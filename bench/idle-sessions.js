@@ -56,7 +56,8 @@ const SUBJECTS = {
       return {
         ...subject,
         close() {
-          const files = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'index.json').length;
+          // One log per session (`<id>.jsonl`, packages/store-file/README.md) beside the index.
+          const files = readdirSync(dir).filter((f) => f.endsWith('.jsonl') && f !== 'index.jsonl').length;
           rmSync(dir, { recursive: true, force: true });
           return { sessionFiles: files };
         },

@@ -5,7 +5,7 @@
 // (ajv is imported lazily, on the first schema check, and stays so); the source maps lead to src/.
 // Run by the root build and by prepack, after `tsc -b`:
 //   node packages/core/scripts/bundle.js [OUTDIR]
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -15,10 +15,14 @@ const core = fileURLToPath(new URL('..', import.meta.url));
 const out = resolve(process.argv[2] ?? `${core}/dist/bundle`);
 const { dependencies = {} } = JSON.parse(readFileSync(`${core}/package.json`, 'utf8'));
 
-rmSync(out, { recursive: true, force: true });
+// Made beside the folder and then swapped in: `pnpm -r pack` rebuilds it (prepack) while other
+// processes may be importing it (a test run), which then find it half written or gone for no
+// longer than between two renames.
+const made = `${out}.${process.pid}`;
+rmSync(made, { recursive: true, force: true });
 const { metafile } = await build({
   entryPoints: { index: `${core}/dist/index.js`, testing: `${core}/dist/testing/index.js` },
-  outdir: out,
+  outdir: made,
   ...NODE_BUNDLE,
   // A package named here is external with every subpath (`ajv/dist/2020.js`).
   external: Object.keys(dependencies),
@@ -31,6 +35,10 @@ const { metafile } = await build({
   metafile: true,
   logLevel: 'warning',
 });
+const old = `${out}.old.${process.pid}`;
+if (existsSync(out)) renameSync(out, old);
+renameSync(made, out);
+rmSync(old, { recursive: true, force: true });
 console.log(
   `bundled ${Object.keys(metafile.inputs).length} modules into ${relative(process.cwd(), out) || '.'}`,
 );

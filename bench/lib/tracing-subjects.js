@@ -21,6 +21,7 @@ import { PART_LABELS } from './tracing-parts.js';
 
 // The copy of core that @agentctl/tracing imports (lib/core.js).
 const { observeRuns } = await loadCore();
+
 // The SDK as @agentctl/tracing resolves it (the benchmarks have no dependency of their own on it).
 const { AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor } = createRequire(
   new URL('../../packages/tracing/package.json', import.meta.url),

@@ -14,6 +14,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { getHeapSpaceStatistics } from 'node:v8';
+import { CHILD_FLAGS } from './lib/core.js';
 import { gc, median, mib, printTable, round } from './lib/report.js';
 import { startRssSampler } from './lib/rss-sampler.js';
 import { executions, stepTool, zeroLatencyProvider } from './lib/workload.js';
@@ -103,7 +104,7 @@ function runChild(keepKiB, allocKiB) {
   const out = execFileSync(
     process.execPath,
     [
-      '--expose-gc',
+      ...CHILD_FLAGS,
       '--trace-gc-nvp',
       fileURLToPath(import.meta.url),
       '--child',

@@ -3,27 +3,30 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentctl, removeTempDirs, tempDir } from './support/cli.js';
 
-// A full disk, for real: a 64 KiB tmpfs filled up. Mounting needs root (CI runs as root); where
+// A full disk, for real: a 64 KiB tmpfs filled up; a read-only one, a tmpfs remounted read-only. Mounting needs root (CI runs as root); where
 // it cannot mount, these tests are skipped.
-function mountSmallDisk(): string | undefined {
-  const dir = mkdtempSync(join(tmpdir(), 'agentctl-full-'));
+function mountDisk(size: string): string | undefined {
+  const dir = mkdtempSync(join(tmpdir(), 'agentctl-disk-'));
   try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir], { stdio: 'ignore' });
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'ignore' });
     return dir;
   } catch {
     rmSync(dir, { recursive: true, force: true });
     return undefined;
   }
 }
-const disk = mountSmallDisk();
+const disk = mountDisk('64k');
+// Made writable for `init`, then remounted read-only.
+const readOnly = mountDisk('4m');
 
 afterAll(async () => {
-  if (disk) {
-    execFileSync('umount', [disk], { stdio: 'ignore' });
-    rmSync(disk, { recursive: true, force: true });
+  for (const dir of [disk, readOnly]) {
+    if (!dir) continue;
+    execFileSync('umount', [dir], { stdio: 'ignore' });
+    rmSync(dir, { recursive: true, force: true });
   }
   await removeTempDirs();
 });
@@ -76,5 +79,29 @@ describe.skipIf(disk === undefined)('on a full disk', () => {
       ).toEqual([]);
     }
     expect([...outcomes].sort()).toEqual(['after the run', 'before it']);
+  });
+});
+
+describe.skipIf(readOnly === undefined)('on a read-only disk', () => {
+  let project: string;
+  beforeAll(async () => {
+    project = join(readOnly as string, 'project');
+    expect((await agentctl(['init', project])).code).toBe(0);
+    execFileSync('mount', ['-o', 'remount,ro', readOnly as string], { stdio: 'ignore' });
+  });
+
+  it('run fails with exit 1 naming the read-only folder, not as an internal error', async () => {
+    const run = await agentctl(['run', 'assistant', 'hello'], { cwd: project });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `EROFS: read-only file system, access '${project}' (the file system is read-only)`,
+    );
+    expect(run.stderr).not.toContain('internal error');
+  });
+
+  it('sessions list says there are none, as it does for a project never run', async () => {
+    const list = await agentctl(['sessions', 'list', '--json'], { cwd: project });
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.stdout)).toEqual([]);
   });
 });

@@ -34,7 +34,15 @@ async function execute(invocation: Invocation, io: Io): Promise<number> {
     }
     tracing = await startCommandTracing(invocation.command, invocation.options, io);
     const command = await loadCommand(invocation.command);
-    return await command(invocation.options, io);
+    const code = await command(invocation.options, io);
+    // A failed write to stdout is emitted on a later tick than the write itself.
+    if (io.outputFailure) await new Promise((settled) => setImmediate(settled));
+    const failure = io.outputFailure?.();
+    if (failure) {
+      io.stderr(`agentctl: the output could not be written: ${systemRefusal(failure) ?? failure.message}\n`);
+      return EXIT.failed;
+    }
+    return code;
   } catch (error) {
     return report(error, io, invocation.options.debug === true);
   } finally {

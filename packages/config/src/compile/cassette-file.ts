@@ -30,7 +30,7 @@ export async function readCassette(absolute: string, display = absolute): Promis
     const code = (error as NodeJS.ErrnoException).code;
     throw new CassetteError(
       code === 'ENOENT'
-        ? `cassette ${display} does not exist (record one with \`agentctl run <agent> --record ${display}\`)`
+        ? missingCassette(display)
         : `cannot read cassette ${display} (${code ?? (error as Error).message})`,
     );
   }
@@ -41,6 +41,11 @@ export async function readCassette(absolute: string, display = absolute): Promis
     throw new CassetteError(`${display}:${where.line}:${where.col}: not a cassette: ${problem.message}`);
   }
   return data as Cassette;
+}
+
+/** What a model that replays a cassette which is not there is told, at validate and at run. */
+export function missingCassette(display: string): string {
+  return `cassette ${display} does not exist (record one with \`agentctl run <agent> --record ${display}\`)`;
 }
 
 /**

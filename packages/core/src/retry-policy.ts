@@ -1,3 +1,4 @@
+import { errorText } from './error-text.js';
 import { AgentError } from './errors.js';
 import { backoffDelay, type RetryPolicy } from './timing/backoff.js';
 import { deadline } from './timing/deadline.js';
@@ -264,13 +265,16 @@ export function providerFailure(error: unknown, ctx: FailureContext): AgentError
     return error;
   }
   const info = classifyFailure(error);
-  const detail = clean(
-    ctx.apiMessage ??
-      (ctx.timedOut
-        ? `no data for ${ctx.idleTimeoutMs} ms`
-        : error instanceof Error
-          ? error.message || error.name
-          : String(error)),
+  const detail = errorText(
+    clean(
+      ctx.apiMessage ??
+        (ctx.timedOut
+          ? `no data for ${ctx.idleTimeoutMs} ms`
+          : error instanceof Error
+            ? error.message || error.name
+            : String(error)),
+    ),
+    info.status,
   );
   if (ctx.committed) {
     return new AgentError(

@@ -1,0 +1,29 @@
+/** The longest server text an error message quotes. */
+export const ERROR_TEXT_LIMIT = 300;
+
+const HTML = /<(?:!doctype|html|head|body)\b/i;
+
+/**
+ * A server's error text as a message may quote it: an HTML page (a proxy's or gateway's error
+ * page, a base URL that points at a website) reduced to its title or first heading, tags and runs
+ * of white space removed, a status the SDK put in front dropped, and the rest cut to
+ * {@link ERROR_TEXT_LIMIT} characters, so a 5 KB page never fills the terminal or the session.
+ *
+ * @example
+ * errorText('500 <html><head><title>502 Bad Gateway</title></head>...</html>', 500); // 'HTML page: 502 Bad Gateway'
+ */
+export function errorText(text: string, status?: number): string {
+  let out =
+    status !== undefined && text.startsWith(`${status} `) ? text.slice(String(status).length + 1) : text;
+  if (HTML.test(out)) {
+    const heading = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(out) ?? /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(out);
+    const words = (heading?.[1] ?? out.replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, '')).replace(
+      /<[^>]*>/g,
+      ' ',
+    );
+    out = `HTML page: ${words.replace(/\s+/g, ' ').trim() || '(no text)'}`;
+  }
+  return out.length <= ERROR_TEXT_LIMIT
+    ? out
+    : `${out.slice(0, ERROR_TEXT_LIMIT)}… (${out.length} characters)`;
+}

@@ -55,6 +55,7 @@ export class McpConnection {
   #closed = false;
   #restarts = 0;
   #info: McpServerInfo | undefined;
+  #stoppedBecause: string | undefined;
 
   constructor(toolset: string, spec: McpServerSpec, root: string, startTimeout = 30_000) {
     this.#toolset = toolset;
@@ -82,6 +83,11 @@ export class McpConnection {
   get target(): string {
     const spec = this.#spec;
     return isStdioServer(spec) ? [spec.command, ...(spec.args ?? [])].join(' ') : spec.url;
+  }
+
+  /** Why the client itself stopped the server, when it did (an answer too large to read). */
+  whyStopped(): string | undefined {
+    return this.#stoppedBecause;
   }
 
   /** The last lines the server wrote to stderr. */
@@ -141,6 +147,14 @@ export class McpConnection {
     this.#stderr.clear();
     const transport = this.#makeTransport();
     const client = new Client({ name: 'agentctl', version: VERSION });
+    this.#stoppedBecause = undefined;
+    // The SDK's stdio client reads one message into a bounded buffer; past it, it reports the
+    // overflow here and then kills the server, which the caller would otherwise see as a crash.
+    client.onerror = (error) => {
+      const limit = /ReadBuffer exceeded maximum size of (\d+) bytes/.exec(error.message);
+      if (limit)
+        this.#stoppedBecause = `its answer was larger than ${Number(limit[1]) / 2 ** 20} MB, the most an MCP message read from a server's stdout may be, so agentctl stopped the server`;
+    };
     client.onclose = () => {
       if (this.#client === client) this.#forget(this.#exitReason());
     };
@@ -174,6 +188,7 @@ export class McpConnection {
   }
 
   #exitReason(): string {
+    if (this.#stoppedBecause) return `the server was stopped: ${this.#stoppedBecause}`;
     const tail = this.#stderr.tail();
     return `the server process stopped${tail ? ` (stderr: ${tail.replace(/\s*\n\s*/g, ' | ')})` : ''}`;
   }

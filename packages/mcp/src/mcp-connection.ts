@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { GroupStdioTransport, signalGroup } from './group-stdio-transport.js';
 import { isAlive, trackChild, untrackChild } from './live-children.js';
 import { McpStartError } from './mcp-start-error.js';
 import { isStdioServer, type McpServerSpec } from './mcp-toolset-spec.js';
@@ -66,7 +67,10 @@ export class McpConnection {
 
   /** The server's process id while a stdio server runs. */
   get pid(): number | undefined {
-    return this.#transport instanceof StdioClientTransport ? (this.#transport.pid ?? undefined) : undefined;
+    const transport = this.#transport;
+    return transport instanceof StdioClientTransport || transport instanceof GroupStdioTransport
+      ? (transport.pid ?? undefined)
+      : undefined;
   }
 
   /** The server's name and version from the last handshake. */
@@ -200,13 +204,12 @@ export class McpConnection {
         requestInit: spec.headers ? { headers: spec.headers } : undefined,
       });
     }
-    const transport = new StdioClientTransport({
-      command: spec.command,
-      args: spec.args,
-      env: spec.env,
-      cwd: this.#cwd,
-      stderr: 'pipe',
-    });
+    const server = { command: spec.command, args: spec.args, env: spec.env, cwd: this.#cwd };
+    // Process groups are POSIX; on Windows the SDK's own transport (and its command lookup) is kept.
+    const transport =
+      process.platform === 'win32'
+        ? new StdioClientTransport({ ...server, stderr: 'pipe' })
+        : new GroupStdioTransport(server);
     transport.stderr?.on('data', (chunk: Buffer) => this.#stderr.write(chunk.toString('utf8')));
     return transport;
   }
@@ -239,11 +242,12 @@ function insideRoot(toolset: string, root: string, cwd: string | undefined): str
   return resolved;
 }
 
-// The SDK sends SIGTERM then SIGKILL without waiting for the last; a caller that was promised
-// "no child left" waits here until the pid is really gone.
+// The transports send SIGTERM then SIGKILL without waiting for the last; a caller that was
+// promised "no child left" waits here until the pid is really gone.
 async function ensureGone(pid: number): Promise<void> {
   for (let i = 0; i < 100 && isAlive(pid); i++) {
     if (i === 50) {
+      signalGroup(pid, 'SIGKILL');
       try {
         process.kill(pid, 'SIGKILL');
       } catch {
@@ -257,7 +261,10 @@ async function ensureGone(pid: number): Promise<void> {
 
 // stderr arrives through a pipe after the exit is noticed; give it a moment so the error can quote it.
 async function settle(transport: Transport): Promise<void> {
-  const stderr = transport instanceof StdioClientTransport ? (transport.stderr as Readable | null) : null;
+  const stderr =
+    transport instanceof StdioClientTransport || transport instanceof GroupStdioTransport
+      ? (transport.stderr as Readable | null)
+      : null;
   if (!stderr || stderr.readableEnded) return;
   const wait = deadline(undefined, 500, () => 'stderr still open');
   try {

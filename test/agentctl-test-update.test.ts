@@ -42,11 +42,11 @@ describe('agentctl test --update', () => {
     const dir = await project();
     const noKey = { OPENAI_API_KEY: undefined, OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' };
 
-    // No cassette yet and no key: the test cannot run, and says why.
+    // No cassette yet and no key: the project does not validate (run would refuse the model), and says why.
     const before = await agentctl(['test'], { cwd: dir, env: noKey });
     expect(before.code).toBe(1);
-    expect(before.stdout).toContain('! counts-words');
-    expect(before.stdout).toContain('cassette agents/cassettes/recorded.yaml does not exist');
+    expect(before.stderr).toContain('error: cassette agents/cassettes/recorded.yaml does not exist');
+    expect(before.stderr).toContain('nothing was run');
 
     // A live model without a cassette runs, and --update says it has nowhere to record.
     const live = await startFakeServer([sse(openaiText('Hello from a live model.'))]);

@@ -27,3 +27,25 @@ export function errorText(text: string, status?: number): string {
     ? out
     : `${out.slice(0, ERROR_TEXT_LIMIT)}… (${out.length} characters)`;
 }
+
+/**
+ * The message of an error with what its innermost cause says, when that adds something: SDKs
+ * report a refused connection, an unknown host or a TLS mismatch as `Connection error.` or
+ * `fetch failed`, and only the cause at the end of the chain says which.
+ *
+ * @example
+ * messageWithCause(sdkError); // 'Connection error: getaddrinfo ENOTFOUND api.opnai.com'
+ */
+export function messageWithCause(error: unknown): string {
+  const top = error instanceof Error ? error.message || error.name : String(error);
+  let root: unknown;
+  for (let current = (error as { cause?: unknown } | null)?.cause, depth = 0; current && depth < 8; depth++) {
+    if (current instanceof Error) root = current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  if (!(root instanceof Error)) return top;
+  const code = (root as NodeJS.ErrnoException).code;
+  // OpenSSL's messages are long lines of internals; their code says it (ERR_SSL_WRONG_VERSION_NUMBER).
+  const said = root.message.length > 120 && typeof code === 'string' ? code : root.message || code;
+  return !said || top.includes(said) ? top : `${top.replace(/\.$/, '')}: ${said}`;
+}

@@ -1,4 +1,4 @@
-import { errorText } from './error-text.js';
+import { errorText, messageWithCause } from './error-text.js';
 import { AgentError } from './errors.js';
 import { backoffDelay, type RetryPolicy } from './timing/backoff.js';
 import { deadline } from './timing/deadline.js';
@@ -266,14 +266,7 @@ export function providerFailure(error: unknown, ctx: FailureContext): AgentError
   }
   const info = classifyFailure(error);
   const detail = errorText(
-    clean(
-      ctx.apiMessage ??
-        (ctx.timedOut
-          ? `no data for ${ctx.idleTimeoutMs} ms`
-          : error instanceof Error
-            ? error.message || error.name
-            : String(error)),
-    ),
+    clean(ctx.apiMessage ?? (ctx.timedOut ? `no data for ${ctx.idleTimeoutMs} ms` : messageWithCause(error))),
     info.status,
   );
   if (ctx.committed) {

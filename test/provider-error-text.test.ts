@@ -97,7 +97,7 @@ instruction: Answer briefly.
   });
 });
 
-describe('long error texts', () => {
+describe('error texts that say little', () => {
   it('a huge JSON error message is cut, saying how long it was', async () => {
     const server = await startFakeServer([
       { status: 400, json: { error: { message: `bad ${'x'.repeat(4000)}` } } },
@@ -105,5 +105,39 @@ describe('long error texts', () => {
     servers.push(server);
     const error = await failureOf(WIRES[0][2](server.url));
     expect(error.message).toMatch(/failed with HTTP 400: bad x+… \(4004 characters\)$/);
+  });
+
+  it('a base_url nobody listens on names the address refused, on every wire, through the CLI', async () => {
+    const gone = await startFakeServer([]);
+    const url = gone.url;
+    await gone.close();
+    const port = new URL(url).port;
+    for (const [name, base, make] of WIRES) {
+      const error = await failureOf(make(`http://127.0.0.1:${port}${base}`));
+      expect(error.message, name).toMatch(
+        new RegExp(
+          `^${name} model any-model: connection failed \\(.+: connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\)$`,
+        ),
+      );
+    }
+    const dir = await tempProject({
+      'agents/desk.yaml': `kind: model
+name: fast
+provider: openai
+model: gpt-4.1-mini
+base_url: http://127.0.0.1:${port}/v1
+api_key: sk-page-0123
+retry: { max_attempts: 1 }
+---
+kind: agent
+name: desk
+model: fast
+`,
+    });
+    const result = await agentctl(['run', 'desk', 'hi'], { cwd: dir, timeoutMs: 30_000 });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `error [PROVIDER_ERROR]: openai model gpt-4.1-mini: connection failed (Connection error: connect ECONNREFUSED 127.0.0.1:${port})`,
+    );
   });
 });

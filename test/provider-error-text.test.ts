@@ -6,7 +6,7 @@ import { createAnthropicProvider } from '../packages/provider-anthropic/src/inde
 import { createGoogleProvider } from '../packages/provider-google/src/index.js';
 import { createOpenAIProvider } from '../packages/provider-openai/src/index.js';
 import { agentctl, removeTempDirs, tempProject } from './support/cli.js';
-import { type FakeReply, type FakeServer, startFakeServer } from './support/fake-server.js';
+import { type FakeReply, type FakeServer, sse, startFakeServer } from './support/fake-server.js';
 
 const servers: FakeServer[] = [];
 afterEach(async () => {
@@ -139,5 +139,38 @@ model: fast
     expect(result.stderr).toContain(
       `error [PROVIDER_ERROR]: openai model gpt-4.1-mini: connection failed (Connection error: connect ECONNREFUSED 127.0.0.1:${port})`,
     );
+  });
+
+  it('a 429 asking for a longer wait than retry.max_delay says why it was not retried', async () => {
+    const server = await startFakeServer([
+      { status: 429, headers: { 'retry-after': '3600' }, json: { error: { message: 'Rate limit reached' } } },
+    ]);
+    servers.push(server);
+    const provider = createOpenAIProvider({
+      apiKey: 'sk-page-0123',
+      baseURL: server.url,
+      retry: { maxAttempts: 3, initialDelayMs: 1, maxDelayMs: 2000 },
+    });
+    const error = await failureOf(provider);
+    expect(server.requests).toHaveLength(1);
+    expect(error.message).toBe(
+      'openai model any-model failed with HTTP 429: Rate limit reached (the server asked to wait 3600 s, longer than retry.max_delay 2 s: not retried)',
+    );
+  });
+
+  it('a 404 says to check the model id and base_url', async () => {
+    const server = await startFakeServer([{ status: 404, json: { error: { message: 'Not found' } } }]);
+    servers.push(server);
+    const error = await failureOf(WIRES[0][2](server.url));
+    expect(error.message).toBe(
+      'openai model any-model failed with HTTP 404: Not found (check the model id and base_url)',
+    );
+  });
+
+  it('a stream whose first chunk is not JSON says so', async () => {
+    const server = await startFakeServer([sse([{ data: '{not json' }])]);
+    servers.push(server);
+    const error = await failureOf(WIRES[0][2](server.url));
+    expect(error.message).toMatch(/^openai model any-model: the server sent data that is not JSON \(/);
   });
 });

@@ -83,6 +83,11 @@ export class McpConnection {
     return this.#restarts;
   }
 
+  /** Ms the server has to answer the handshake, and then to list its tools. */
+  get startTimeout(): number {
+    return this.#startTimeout;
+  }
+
   /** The command line or URL, for messages. */
   get target(): string {
     const spec = this.#spec;

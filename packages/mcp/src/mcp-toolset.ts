@@ -1,4 +1,5 @@
 import { type AnyTool, type ApprovalMode, parseDuration } from '@agentctl/core';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { invalidAnswer } from './invalid-answer.js';
 import { McpConnection, type McpServerInfo } from './mcp-connection.js';
 import { type McpToolInfo, mcpTool } from './mcp-tool.js';
@@ -73,16 +74,24 @@ export class McpToolset {
     await this.dispose();
   }
 
+  #listError(error: unknown): unknown {
+    const invalid = invalidAnswer(this.#spec.name, 'listed its tools', error);
+    if (invalid) return invalid;
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
+      return new Error(
+        `MCP server of toolset "${this.#spec.name}" (${this.#connection.target}) did not list its tools within ${this.#connection.startTimeout} ms`,
+      );
+    return error;
+  }
+
   async #list(): Promise<AnyTool[]> {
     const { client } = await this.#connection.session();
     const listed: McpToolInfo[] = [];
     let cursor: string | undefined;
     do {
       const page = await client
-        .listTools(cursor ? { cursor } : undefined)
-        .catch((error: unknown) =>
-          Promise.reject(invalidAnswer(this.#spec.name, 'listed its tools', error) ?? error),
-        );
+        .listTools(cursor ? { cursor } : undefined, { timeout: this.#connection.startTimeout })
+        .catch((error: unknown) => Promise.reject(this.#listError(error)));
       listed.push(...(page.tools as McpToolInfo[]));
       cursor = page.nextCursor;
     } while (cursor);

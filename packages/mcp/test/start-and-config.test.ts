@@ -65,6 +65,21 @@ describe('a server that does not start', () => {
     expect(await gone(pid)).toBe(true);
   });
 
+  it('gives up on a server that never lists its tools within the start timeout, and kills it', async () => {
+    const error = (await createMcpToolset(
+      {
+        name: 'listless',
+        mcp: { command: process.execPath, args: [fixture('hostile.js'), 'list-hang'] },
+        startTimeout: 3000,
+      },
+      { root },
+    ).catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(
+      /^MCP server of toolset "listless" \(.*hostile\.js list-hang\) did not list its tools within 3000 ms$/,
+    );
+    expect(await leftoverChildren()).toEqual([]);
+  });
+
   it('says when an HTTP server cannot be reached', async () => {
     const error = await createMcpToolset(
       { name: 'far', mcp: { url: 'http://127.0.0.1:1/mcp' } },

@@ -102,4 +102,28 @@ describe('an MCP server behind a wrapper', () => {
     );
     expect(processesWith(marker)).toEqual([]);
   });
+
+  it('is ended when agentctl gets Ctrl-C while the server is still starting', async () => {
+    const marker = `agentctl-tree-${randomUUID()}`;
+    markers.push(marker);
+    const silent = join(REPO, 'packages/mcp/test/fixtures/silent.js');
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(silent)} /dev/null ${marker}; true`;
+    const dir = await probeProject({
+      'agents/main.yaml': `${scriptedTurns('[{ toolset: slow }]', ['text: done'])}---
+kind: toolset
+name: slow
+mcp: { command: sh, args: [-c, ${JSON.stringify(command)}] }
+`,
+    });
+    const run = start(dir);
+    // The server never answers the handshake: agentctl is still compiling the project.
+    await waitFor(() => processesWith(marker).length === 2, 'the server and its wrapper started', 30_000);
+    run.child.kill('SIGINT');
+    const exit = await run.exited;
+    expect(exit.signal ?? exit.code).toBe('SIGINT');
+    await waitFor(() => processesWith(marker).length === 0, 'the server and its wrapper gone', 5000).catch(
+      () => {},
+    );
+    expect(processesWith(marker)).toEqual([]);
+  });
 });

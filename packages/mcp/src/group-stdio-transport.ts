@@ -4,19 +4,11 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { signalGroup, trackChild, untrackChild } from './live-children.js';
 import type { McpStdioServer } from './mcp-toolset-spec.js';
 
 // How long the server gets after stdin closes, then after SIGTERM, before the next step.
 const GRACE_MS = 2000;
-
-/** Sends `signal` to the process group led by `pid` (a server and all it started), ignoring a group already gone. */
-export function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: nothing of the group is left.
-  }
-}
 
 /**
  * The SDK's stdio client transport, with the server in a process group of its own: a server
@@ -61,10 +53,16 @@ export class GroupStdioTransport implements Transport {
         reject(error);
         this.onerror?.(error);
       });
-      child.on('spawn', () => resolve());
+      child.on('spawn', () => {
+        // Tracked from the start: a signal during a slow handshake (npx fetching) must end it too.
+        if (child.pid !== undefined) trackChild(child.pid);
+        resolve();
+      });
       // What the server started and left behind in its group goes with it.
       child.on('exit', () => {
-        if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
+        if (child.pid === undefined) return;
+        signalGroup(child.pid, 'SIGKILL');
+        untrackChild(child.pid);
       });
       child.on('close', () => {
         if (this.#process === child) this.#process = undefined;

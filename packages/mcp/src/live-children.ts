@@ -1,5 +1,3 @@
-import { signalGroup } from './group-stdio-transport.js';
-
 const live = new Set<number>();
 let hooked = false;
 const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -27,6 +25,15 @@ function onSignal(signal: NodeJS.Signals): void {
   killAll();
   for (const name of SIGNALS) process.off(name, onSignal);
   process.kill(process.pid, signal);
+}
+
+/** Sends `signal` to the process group led by `pid` (a server and all it started), ignoring a group already gone. */
+export function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: nothing of the group is left.
+  }
 }
 
 /** Remembers a child process so it is killed if this process exits or is killed by a signal first. */

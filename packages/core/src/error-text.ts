@@ -15,13 +15,16 @@ const HTML = /<(?:!doctype|html|head|body)\b/i;
 export function errorText(text: string, status?: number): string {
   let out =
     status !== undefined && text.startsWith(`${status} `) ? text.slice(String(status).length + 1) : text;
-  if (HTML.test(out)) {
+  const page = out.search(HTML);
+  if (page >= 0) {
+    // What comes before the page is the SDK's own wording (`Error POSTing to endpoint:`): kept.
+    const before = out.slice(0, page).trim();
     const heading = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(out) ?? /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(out);
     const words = (heading?.[1] ?? out.replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, '')).replace(
       /<[^>]*>/g,
       ' ',
     );
-    out = `HTML page: ${words.replace(/\s+/g, ' ').trim() || '(no text)'}`;
+    out = `${before ? `${before} ` : ''}HTML page: ${words.replace(/\s+/g, ' ').trim() || '(no text)'}`;
   }
   return out.length <= ERROR_TEXT_LIMIT
     ? out

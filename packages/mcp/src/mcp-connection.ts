@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { deadline, isInside, sleep } from '@agentctl/core';
+import { deadline, errorText, isInside, sleep } from '@agentctl/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -220,7 +220,8 @@ export class McpConnection {
   }
 
   #startError(error: unknown): McpStartError {
-    const message = error instanceof Error ? error.message : String(error);
+    // A proxy's error page in front of an HTTP server would be quoted whole.
+    const message = errorText(error instanceof Error ? error.message : String(error));
     const code = (error as NodeJS.ErrnoException).code;
     const spec = this.#spec;
     let reason: string;

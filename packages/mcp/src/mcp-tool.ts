@@ -1,4 +1,4 @@
-import { type AnyTool, defineTool, type JsonSchema } from '@agentctl/core';
+import { type AnyTool, defineTool, errorText, type JsonSchema } from '@agentctl/core';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { invalidAnswer } from './invalid-answer.js';
 import { mapCallResult } from './map-result.js';
@@ -91,5 +91,7 @@ function callError(error: unknown, toolset: string, tool: string, connection: Mc
   if (invalid) return invalid;
   // Anything else that is not an MCP protocol error is the transport failing (an HTTP server gone).
   if (!(error instanceof McpError)) connection.markLost(message);
+  const said = errorText(message);
+  if (said !== message) return new Error(said, { cause: error });
   return error instanceof Error ? error : new Error(message);
 }

@@ -16,7 +16,8 @@ export function errorText(text: string, status?: number): string {
   let out =
     status !== undefined && text.startsWith(`${status} `) ? text.slice(String(status).length + 1) : text;
   const page = out.search(HTML);
-  if (page >= 0) {
+  // A page has closing tags too: a message that merely quotes `<html>` is left as it is.
+  if (page >= 0 && /<\/(?:html|head|body|title)>/i.test(out)) {
     // What comes before the page is the SDK's own wording (`Error POSTing to endpoint:`): kept.
     const before = out.slice(0, page).trim();
     const heading = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(out) ?? /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(out);

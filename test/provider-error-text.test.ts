@@ -173,4 +173,16 @@ model: fast
     const error = await failureOf(WIRES[0][2](server.url));
     expect(error.message).toMatch(/^openai model any-model: the server sent data that is not JSON \(/);
   });
+
+  it.each(WIRES)(
+    '%s: a 200 that is a web page, not an event stream, says to check base_url',
+    async (name, base, make) => {
+      const server = await startFakeServer([pageReply(200)], base);
+      servers.push(server);
+      const error = await failureOf(make(server.url));
+      expect(error.message).toBe(
+        `${name} model any-model: connection failed (the server's answer held no stream events; check that base_url is the API's address)`,
+      );
+    },
+  );
 });

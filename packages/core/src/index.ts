@@ -130,6 +130,7 @@ export {
   type NetworkCall,
   type NetworkProviderOptions,
   type NetworkProviderSpec,
+  NO_STREAM_EVENTS,
   networkProvider,
   type SdkAttempt,
   type StreamAssembler,

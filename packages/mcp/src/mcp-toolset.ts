@@ -77,6 +77,14 @@ export class McpToolset {
   #listError(error: unknown): unknown {
     const invalid = invalidAnswer(this.#spec.name, 'listed its tools', error);
     if (invalid) return invalid;
+    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+      const tail = this.#connection.stderrTail();
+      return new Error(
+        `MCP server of toolset "${this.#spec.name}" (${this.#connection.target}) stopped while listing its tools${
+          tail ? `; its last stderr lines: ${tail}` : ''
+        }`,
+      );
+    }
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
       return new Error(
         `MCP server of toolset "${this.#spec.name}" (${this.#connection.target}) did not list its tools within ${this.#connection.startTimeout} ms`,

@@ -82,6 +82,16 @@ describe('a server that does not start', () => {
     expect(await leftoverChildren()).toEqual([]);
   });
 
+  it('says which server stopped while listing its tools, with its stderr', async () => {
+    const error = (await createMcpToolset(
+      { name: 'crashy', mcp: { command: process.execPath, args: [fixture('hostile.js'), 'list-crash'] } },
+      { root },
+    ).catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(
+      /^MCP server of toolset "crashy" \(.*hostile\.js list-crash\) stopped while listing its tools; its last stderr lines: panic: no tools config$/,
+    );
+  });
+
   it("quotes the title of a proxy's HTML error page, not the page", async () => {
     const proxy = createServer((req, res) => {
       req.resume();

@@ -41,7 +41,9 @@ export async function checkOfflineFiles(
       // The file-path rule lets a cassette be missing (`test --update` writes it); one played back cannot be.
       const missing = missingFile(root, entry, spec.cassette);
       if (missing)
-        out.push(diagnostic(entry.file, entry.locate(['cassette']), 'offline-file', missingCassette(missing)));
+        out.push(
+          diagnostic(entry.file, entry.locate(['cassette']), 'offline-file', missingCassette(missing)),
+        );
     }
   }
   return out;

@@ -55,7 +55,12 @@ export async function testCommand(raw: Record<string, unknown>, io: Io): Promise
   );
   const summary = summarise(results, Math.round(performance.now() - started));
   if (updates) {
-    for (const line of await updates.save(tests.map((t) => t.name))) io.stderr(`${line}\n`);
+    const partial = tests.length < project.specs.test.size;
+    for (const line of await updates.save(
+      tests.map((t) => t.name),
+      partial,
+    ))
+      io.stderr(`${line}\n`);
     const warn = styles(io.isTTY).yellow;
     for (const [model, cassette] of updates.keyless)
       io.stderr(warn(`model ${model} has no API key: replayed ${cassette}, not updated\n`));

@@ -42,6 +42,11 @@ export interface Message {
   isError?: boolean;
   /** Provider-specific data that must round-trip in history (for example thinking blocks). */
   providerData?: Record<string, unknown>;
+  /**
+   * On an `assistant` message the model did not finish: `length` when it reached its output limit
+   * (`max_output_tokens`), `content_filter` when the provider stopped it. Absent on a whole answer.
+   */
+  cutShort?: 'length' | 'content_filter';
 }
 
 /** True when a value is an {@link ImageContent}. */

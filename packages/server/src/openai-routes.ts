@@ -74,7 +74,7 @@ export function openaiRoutes(context: InvokeContext): Hono {
           {
             index: 0,
             message: { role: 'assistant', content: r.output },
-            finish_reason: 'stop',
+            finish_reason: finishOf(r),
             logprobs: null,
           },
         ],
@@ -118,7 +118,7 @@ export function openaiRoutes(context: InvokeContext): Hono {
       // The last chunk carries the pause as the non-streamed answer does: the calls to decide.
       await chunk(
         {},
-        'stop',
+        finishOf(r),
         r.status === 'paused' ? { agentctl: { status: 'paused', pending: r.pending } } : {},
       );
       if (includeUsage)
@@ -135,6 +135,12 @@ export function openaiRoutes(context: InvokeContext): Hono {
   });
 
   return app;
+}
+
+// The final answer's finish as OpenAI names it: `length` or `content_filter` when it was cut short.
+function finishOf(result: InvocationResult): 'stop' | 'length' | 'content_filter' {
+  const last = result.messages.findLast((m) => m.role === 'assistant');
+  return last?.cutShort ?? 'stop';
 }
 
 function runFailure(error: Error): HttpError {

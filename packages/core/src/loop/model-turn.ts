@@ -99,6 +99,9 @@ function appendAnswer(
   const message: Message = { role: 'assistant', content: response.content };
   if (response.toolCalls.length > 0) message.toolCalls = normaliseCalls(response.toolCalls);
   if (response.providerData) message.providerData = response.providerData;
+  // Said on the message (its event, the session): an answer cut short reads like a whole one.
+  const finish = response.finishReason;
+  if (finish === 'length' || finish === 'content_filter') message.cutShort = finish;
   ctx.messages.push(message);
   ctx.emit('message', { message });
   return message;

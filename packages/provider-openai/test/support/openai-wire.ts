@@ -55,14 +55,14 @@ export function pieces(text: string, size: number): string[] {
   return out.length > 0 ? out : [''];
 }
 
-/** A streamed text answer, in pieces of `size` characters, then usage and `[DONE]`. */
+/** A streamed text answer, in pieces of `size` characters, then its finish (`stop`), usage and `[DONE]`. */
 export function openaiText(
   text: string,
-  options: { size?: number; usage?: WireUsage | null } = {},
+  options: { size?: number; usage?: WireUsage | null; finish?: string } = {},
 ): SseEvent[] {
   const events: SseEvent[] = [{ data: chunk({ role: 'assistant', content: '' }) }];
   for (const piece of pieces(text, options.size ?? 4)) events.push({ data: chunk({ content: piece }) });
-  events.push({ data: chunk({}, 'stop') });
+  events.push({ data: chunk({}, options.finish ?? 'stop') });
   if (options.usage !== null)
     events.push({ data: usageChunk(options.usage ?? { prompt_tokens: 10, completion_tokens: 5 }) });
   events.push({ data: '[DONE]' });

@@ -55,6 +55,12 @@ export function textRenderer(io: Io, spinner?: Spinner): (event: AgentEvent) => 
         break;
       }
       case 'message':
+        if (event.message.role === 'assistant' && event.message.cutShort) {
+          endLine();
+          io.stderr(
+            s.yellow(`  ! ${event.author}'s answer was cut short: ${CUT_SHORT[event.message.cutShort]}\n`),
+          );
+        }
         if (event.message.role !== 'assistant' || event.branch !== live) break;
         live = undefined;
         for (const [branch, buffer] of held) {
@@ -102,6 +108,12 @@ export function textRenderer(io: Io, spinner?: Spinner): (event: AgentEvent) => 
     }
   }
 }
+
+// Why an answer stopped before its end, and what to do about it.
+const CUT_SHORT = {
+  length: 'the model reached its output limit (raise max_output_tokens for a longer answer)',
+  content_filter: "the provider's content filter stopped it",
+} as const;
 
 /** Prints each event as one JSON line on stdout. */
 export function jsonRenderer(io: Io): (event: AgentEvent) => void {

@@ -72,6 +72,11 @@ export class RunWorker {
       autorun: false,
     });
     this.#worker.on('error', (error) => options.log?.(`worker error: ${error.message}`));
+    // A job that lost its worker more than `maxStalledCount` times is failed by BullMQ without
+    // reaching #process, so nothing else would end its stream and its followers would wait forever.
+    this.#worker.on('failed', (job) => {
+      if (job) void this.#endFailed(job).catch((error: unknown) => options.log?.(`worker error: ${String(error)}`));
+    });
   }
 
   /** Starts taking jobs; resolves once the worker is connected. */
@@ -107,6 +112,22 @@ export class RunWorker {
     }
     await closing;
     return { finished: before - handedBack, handedBack };
+  }
+
+  // Publishes the end of a job BullMQ failed for good. An end #process already published stays:
+  // the end is published once per run.
+  async #endFailed(job: Job<RunJobData, RunEnd>): Promise<void> {
+    if ((await job.getState()) !== 'failed') return;
+    const stalled = job.failedReason === STALLED_TOO_OFTEN;
+    const runId = runIdOf(job);
+    await this.#log.end(runId, {
+      status: 'error',
+      sessionId: job.data.sessionId ?? runId,
+      code: 'INTERNAL_ERROR',
+      message: stalled
+        ? `the run lost its worker more than queue.max_stalled (${this.#options.maxStalledCount ?? 3}) time(s); it is not run again`
+        : job.failedReason,
+    });
   }
 
   async #process(job: Job<RunJobData, RunEnd>, token: string | undefined): Promise<RunEnd> {
@@ -243,12 +264,20 @@ export class RunWorker {
 
 type IdentifiedJob = RunJobData & { runId: string; sessionId: string };
 
-// A schedule's jobs carry no run id: it is made from the job id, the same on every worker that
-// picks the job up, and so is the session's when the schedule names none.
+// BullMQ's reason for a job failed because its worker stopped renewing its lock too many times.
+const STALLED_TOO_OFTEN = 'job stalled more than allowable limit';
+
+// A schedule's jobs carry no run id: it is made from the job id, the same on every worker.
+function runIdOf(job: Job<RunJobData, RunEnd>): string {
+  return job.data.runId ?? `run-${String(job.id).replace(/[^A-Za-z0-9._-]/g, '-')}`;
+}
+
+// A schedule's job takes its run id from the job id (runIdOf), and so does its session when the
+// schedule names none.
 async function identify(job: Job<RunJobData, RunEnd>, log: RunEventLog): Promise<IdentifiedJob> {
   const data = job.data;
   if (data.runId && data.sessionId) return data as IdentifiedJob;
-  const runId = data.runId ?? `run-${String(job.id).replace(/[^A-Za-z0-9._-]/g, '-')}`;
+  const runId = runIdOf(job);
   const sessionId = data.sessionId ?? runId;
   await log.open(runId, { agent: data.agent, sessionId });
   return { ...data, runId, sessionId };

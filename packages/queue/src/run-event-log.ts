@@ -118,6 +118,9 @@ export class RunEventLog {
    */
   async *follow(runId: string, after = '0-0', signal?: AbortSignal): AsyncGenerator<RunStreamEntry> {
     const reader = this.#redis.duplicate();
+    // A lost connection is retried and the blocked read waits for it; unheard, ioredis would print
+    // each failed reconnect with its stack trace.
+    reader.on('error', () => undefined);
     const stop = () => reader.disconnect();
     signal?.addEventListener('abort', stop, { once: true });
     let cursor = after;

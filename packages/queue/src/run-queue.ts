@@ -35,6 +35,9 @@ export class RunQueue {
   constructor(connection: Redis, retry: RetrySettings = {}) {
     this.events = new RunEventLog(connection);
     this.#queue = new Queue<RunJobData>(RUN_QUEUE_NAME, { connection });
+    // While Redis is away ioredis reconnects and commands wait for it; without a listener BullMQ
+    // prints every failed reconnect with its stack trace.
+    this.#queue.on('error', () => undefined);
     const backoff = retry.backoff ?? { type: 'exponential', delayMs: 1000 };
     this.#jobOptions = {
       attempts: retry.attempts ?? 3,

@@ -37,7 +37,11 @@ describe('the queue URL names a database', () => {
     const missing = `${redis.url}/99`;
     const [worker, run, schedules, absent] = await Promise.all([
       agentctl(['worker'], { cwd: dir, env: { AGENTCTL_QUEUE_URL: word }, timeoutMs: 30_000 }),
-      agentctl(['run', 'clerk', 'x', '--queue'], { cwd: dir, env: { AGENTCTL_QUEUE_URL: word }, timeoutMs: 30_000 }),
+      agentctl(['run', 'clerk', 'x', '--queue'], {
+        cwd: dir,
+        env: { AGENTCTL_QUEUE_URL: word },
+        timeoutMs: 30_000,
+      }),
       agentctl(['schedules', 'list'], { cwd: dir, env: { AGENTCTL_QUEUE_URL: word }, timeoutMs: 30_000 }),
       agentctl(['worker'], { cwd: dir, env: { AGENTCTL_QUEUE_URL: missing }, timeoutMs: 30_000 }),
     ]);
@@ -69,7 +73,11 @@ describe('Redis going away and coming back', () => {
     await new Promise((done) => setTimeout(done, 1500));
     redis = await startRedis(port);
     // The restarted Redis is empty (no persistence): the old run is gone with it, new ones work.
-    const again = await agentctl(['run', 'clerk', 'stamp it', '--queue'], { cwd: dir, env, timeoutMs: 60_000 });
+    const again = await agentctl(['run', 'clerk', 'stamp it', '--queue'], {
+      cwd: dir,
+      env,
+      timeoutMs: 60_000,
+    });
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('stamped');
     await follower.stop('SIGKILL');

@@ -75,7 +75,8 @@ export class RunWorker {
     // A job that lost its worker more than `maxStalledCount` times is failed by BullMQ without
     // reaching #process, so nothing else would end its stream and its followers would wait forever.
     this.#worker.on('failed', (job) => {
-      if (job) void this.#endFailed(job).catch((error: unknown) => options.log?.(`worker error: ${String(error)}`));
+      if (job)
+        void this.#endFailed(job).catch((error: unknown) => options.log?.(`worker error: ${String(error)}`));
     });
   }
 

@@ -33,8 +33,17 @@ export function normaliseQueue(spec: QueueSpec | undefined, env: Env): QueueSett
       type: spec.backoff.type,
       delayMs: ms(spec.backoff.delay, 'queue.backoff.delay') ?? 0,
     },
-    lockDurationMs: ms(spec?.lock_duration, 'queue.lock_duration'),
-    stalledIntervalMs: ms(spec?.stalled_interval, 'queue.stalled_interval'),
+    lockDurationMs: positive(ms(spec?.lock_duration, 'queue.lock_duration'), 'queue.lock_duration'),
+    stalledIntervalMs: positive(
+      ms(spec?.stalled_interval, 'queue.stalled_interval'),
+      'queue.stalled_interval',
+    ),
     maxStalled: spec?.max_stalled,
   };
+}
+
+// BullMQ refuses a stalled check every 0 ms, and a lock of 0 ms would lapse as soon as it is taken.
+function positive(value: number | undefined, field: string): number | undefined {
+  if (value === 0) throw new RangeError(`${field}: must be more than 0`);
+  return value;
 }

@@ -16,7 +16,7 @@ export function queueSettings(
 ): QueueSettings {
   const spec = project.specs.project?.spec as ProjectSpec | undefined;
   try {
-    return normaliseQueue(spec?.queue, env);
+    return { ...normaliseQueue(spec?.queue, env), project: spec?.name };
   } catch (error) {
     throw new CliError(`agentctl.yaml queue: ${(error as Error).message}`, EXIT.failed);
   }

@@ -44,6 +44,8 @@ export interface RunWorkerOptions {
   maxStalledCount?: number;
   /** Milliseconds a run may take before it ends as TIMEOUT. */
   runTimeoutMs?: number;
+  /** The project's name: a job another project queued on the same Redis is refused, not run. */
+  project?: string;
   /** Receives one line per job event (taken, ended, handed back). */
   log?(line: string): void;
 }
@@ -133,6 +135,14 @@ export class RunWorker {
 
   async #process(job: Job<RunJobData, RunEnd>, token: string | undefined): Promise<RunEnd> {
     const data = await identify(job, this.#log);
+    const project = this.#options.project;
+    if (data.project !== undefined && project !== undefined && data.project !== project) {
+      // Run here, it would use this project's agents and store: the caller is told instead.
+      const message = `run ${data.runId} of project "${data.project}" was taken by a worker of project "${project}": two projects share one queue; give each its own Redis database (redis://HOST:PORT/1, /2, ...)`;
+      await this.#log.end(data.runId, { status: 'error', sessionId: data.sessionId, code: 'USAGE', message });
+      this.#options.log?.(message);
+      throw new UnrecoverableError(message);
+    }
     const held = this.#options.agents(data.agent);
     if (!held) {
       const end: RunEnd = {

@@ -12,6 +12,8 @@ export interface QueueSettings {
   lockDurationMs?: number;
   stalledIntervalMs?: number;
   maxStalled?: number;
+  /** The project's name, which its jobs carry (set by the command line, from `name:`). */
+  project?: string;
 }
 
 /**

@@ -106,7 +106,11 @@ async function openQueue(settings: QueueSettings) {
   if (!settings.url) return undefined;
   const { RunQueue } = await import('@agentctl/queue');
   const connection = await connectQueue(settings.url);
-  const queue = new RunQueue(connection, { attempts: settings.attempts, backoff: settings.backoff });
+  const queue = new RunQueue(connection, {
+    attempts: settings.attempts,
+    backoff: settings.backoff,
+    project: settings.project,
+  });
   return {
     enqueue: queue.enqueue.bind(queue),
     exists: queue.exists.bind(queue),

@@ -34,9 +34,14 @@ export async function workerCommand(raw: Record<string, unknown>, io: Io): Promi
     lockDurationMs: settings.lockDurationMs,
     stalledIntervalMs: settings.stalledIntervalMs,
     maxStalledCount: settings.maxStalled,
+    project: settings.project,
     log: (line) => io.stderr(`${line}\n`),
   });
-  const producer = new RunQueue(connection, { attempts: settings.attempts, backoff: settings.backoff });
+  const producer = new RunQueue(connection, {
+    attempts: settings.attempts,
+    backoff: settings.backoff,
+    project: settings.project,
+  });
   const schedules = scheduleDefinitions(project);
   try {
     await worker.start();

@@ -87,3 +87,24 @@ describe('Redis going away and coming back', () => {
     }
   }, 90_000);
 });
+
+describe('SIGTERM while Redis is away', () => {
+  it('the worker stops after its grace, says the queue does not answer, and exits 1 instead of hanging', async () => {
+    const own = await startRedis();
+    try {
+      const worker = await startWorker(dir, ['--grace', '500ms'], { AGENTCTL_QUEUE_URL: own.url });
+      await own.stop();
+      const bound = new Promise<'hang'>((done) => setTimeout(() => done('hang'), 30_000).unref());
+      worker.child.kill('SIGTERM');
+      const code = await Promise.race([worker.exited, bound]);
+      if (code === 'hang') worker.child.kill('SIGKILL');
+      expect(code).toBe(1);
+      expect(worker.stderr()).toContain(
+        'the queue does not answer, so 0 run(s) go back to it once their lock lapses',
+      );
+      expect(worker.stderr()).not.toContain('    at ');
+    } finally {
+      await own.stop();
+    }
+  }, 60_000);
+});

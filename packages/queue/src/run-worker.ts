@@ -99,12 +99,10 @@ export class RunWorker {
    * Stops taking jobs, lets the running ones finish for `graceMs`, then hands the rest back to the
    * queue as they are: another worker continues them from their sessions.
    */
-  async close(graceMs: number): Promise<{ finished: number; handedBack: number }> {
+  async close(graceMs: number): Promise<{ finished: number; handedBack: number; unreachable?: true }> {
     const before = this.#active.size;
     const closing = this.#worker.close();
-    const stop = new AbortController();
-    await Promise.race([closing, sleep(graceMs, stop.signal).catch(() => undefined)]);
-    stop.abort();
+    await settledWithin(closing, graceMs);
     const handedBack = this.#active.size;
     this.#handingBack = true;
     for (const run of this.#active.values()) {
@@ -112,6 +110,12 @@ export class RunWorker {
       run.controller.abort(
         new AgentError('the worker is shutting down; the run goes back to the queue', 'ABORTED'),
       );
+    }
+    // BullMQ's close waits for Redis to answer, forever while it is away: past a bound the worker
+    // lets go, and the runs it could not hand back move on once their locks lapse.
+    if (!(await settledWithin(closing, CLOSE_WAIT_MS))) {
+      void this.#worker.disconnect().catch(() => undefined);
+      return { finished: before - handedBack, handedBack, unreachable: true };
     }
     await closing;
     return { finished: before - handedBack, handedBack };
@@ -274,6 +278,25 @@ export class RunWorker {
 }
 
 type IdentifiedJob = RunJobData & { runId: string; sessionId: string };
+
+// How long closing waits for Redis once the grace is over.
+const CLOSE_WAIT_MS = 5_000;
+
+// Whether `promise` settled within `ms` (its failure counts as settled).
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  const stop = new AbortController();
+  try {
+    return await Promise.race([
+      promise.then(
+        () => true,
+        () => true,
+      ),
+      sleep(ms, stop.signal).then(() => false),
+    ]);
+  } finally {
+    stop.abort();
+  }
+}
 
 // BullMQ's reason for a job failed because its worker stopped renewing its lock too many times.
 const STALLED_TOO_OFTEN = 'job stalled more than allowable limit';

@@ -57,11 +57,15 @@ export async function workerCommand(raw: Record<string, unknown>, io: Io): Promi
   io.stdout(`worker ready: ${concurrency} run(s) at once, ${schedules.length} schedule(s)\n`);
   await untilStopped();
   io.stderr(`shutting down: ${worker.active} run(s) in flight, up to ${graceMs} ms to finish\n`);
-  const { finished, handedBack } = await worker.close(graceMs);
-  io.stderr(`stopped: ${finished} run(s) finished, ${handedBack} handed back to the queue\n`);
+  const { finished, handedBack, unreachable } = await worker.close(graceMs);
+  if (unreachable)
+    io.stderr(
+      `stopped: ${finished} run(s) finished; the queue does not answer, so ${handedBack} run(s) go back to it once their lock lapses (queue.lock_duration)\n`,
+    );
+  else io.stderr(`stopped: ${finished} run(s) finished, ${handedBack} handed back to the queue\n`);
   await producer.close();
   connection.disconnect();
   await runtime.dispose();
   await (store as { close?: () => Promise<void> }).close?.();
-  return EXIT.ok;
+  return unreachable ? EXIT.failed : EXIT.ok;
 }

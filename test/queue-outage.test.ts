@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentctl, fixtureProject, removeTempDirs } from './support/cli.js';
+import { agentctl, BIN, cliEnv, fixtureProject, removeTempDirs } from './support/cli.js';
 import { startLongRunning } from './support/long-running.js';
 import { type RedisProcess, startRedis } from './support/redis.js';
+import { waitFor } from './support/wait-for.js';
 import { startWorker, stopWorkers } from './support/worker.js';
 
 // The queue's Redis named wrongly, or going away under a worker and a follower and coming back:
@@ -103,6 +105,35 @@ describe('SIGTERM while Redis is away', () => {
         'the queue does not answer, so 0 run(s) go back to it once their lock lapses',
       );
       expect(worker.stderr()).not.toContain('    at ');
+    } finally {
+      await own.stop();
+    }
+  }, 60_000);
+});
+
+describe('Ctrl-C while Redis is away', () => {
+  it('run --queue stops following at once (exit 130) instead of waiting for Redis', async () => {
+    const own = await startRedis();
+    try {
+      // No worker: the run waits in the queue while run --queue follows it.
+      const child = spawn(process.execPath, [BIN, 'run', 'clerk', 'stamp it', '--queue'], {
+        cwd: dir,
+        env: cliEnv({ AGENTCTL_QUEUE_URL: own.url }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+      });
+      const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
+      await waitFor(() => stderr.includes('queued run'), 'queued run', 30_000);
+      await own.stop();
+      child.kill('SIGINT');
+      const bound = new Promise<'hang'>((done) => setTimeout(() => done('hang'), 20_000).unref());
+      const code = await Promise.race([exited, bound]);
+      if (code === 'hang') child.kill('SIGKILL');
+      expect(code).toBe(130);
+      expect(stderr).toContain('stopped following; run');
     } finally {
       await own.stop();
     }

@@ -133,13 +133,18 @@ export class RunEventLog {
         return;
       }
       while (!signal?.aborted) {
-        const reply = (await reader
-          .xread('COUNT', 500, 'BLOCK', 5000, 'STREAMS', streamKey(runId), cursor)
-          .catch((error: unknown) => {
-            if (signal?.aborted) return null;
-            throw error;
-          })) as [string, [string, string[]][]][] | null;
+        const reply = (await untilAborted(
+          reader
+            .xread('COUNT', 500, 'BLOCK', 5000, 'STREAMS', streamKey(runId), cursor)
+            .catch((error: unknown) => {
+              if (signal?.aborted) return null;
+              throw error;
+            }),
+          signal,
+        )) as [string, [string, string[]][]][] | null;
         if (!reply) {
+          // Stopped: asking anything more could wait forever for a Redis that is away.
+          if (signal?.aborted) break;
           // Nothing new for a while: the run may have ended before the cursor (an id from the future).
           const ended = await this.#endAtOrBefore(runId, cursor);
           if (ended) {
@@ -160,6 +165,19 @@ export class RunEventLog {
       reader.disconnect();
     }
   }
+}
+
+// A read queued while Redis is away is never rejected by the reader's disconnect: an abort
+// settles it with null instead.
+function untilAborted<T>(read: Promise<T>, signal: AbortSignal | undefined): Promise<T | null> {
+  if (!signal) return read;
+  if (signal.aborted) return Promise.resolve(null);
+  let onAbort: () => void = () => undefined;
+  const aborted = new Promise<null>((resolve) => {
+    onAbort = () => resolve(null);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([read, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
 }
 
 /** Compares two stream ids (`ms-seq`, or `ms` alone) by their place in a stream. */

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentctl, fixtureProject, removeTempDirs } from './support/cli.js';
+import { freePort } from './support/free-port.js';
 
 // `queue:` settings the queue would refuse: validate reports them at their line, and worker,
 // serve and run --queue refuse them the same way (exit 1), never as an internal error.
@@ -38,4 +39,24 @@ describe('queue: settings in agentctl.yaml', () => {
     },
     60_000,
   );
+
+  it('a queue that cannot be reached is named by the setting its URL came from', async () => {
+    const dir = await fixtureProject('queue');
+    const nobody = `redis://127.0.0.1:${await freePort()}`;
+    await writeFile(join(dir, 'agentctl.yaml'), `kind: project\nname: queued\nqueue:\n  url: ${nobody}\n`);
+    const [fromFile, fromEnv] = await Promise.all([
+      agentctl(['worker'], { cwd: dir, env: { AGENTCTL_QUEUE_URL: undefined }, timeoutMs: 30_000 }),
+      agentctl(['run', 'clerk', 'x', '--queue'], {
+        cwd: dir,
+        env: { AGENTCTL_QUEUE_URL: `${nobody}/0` },
+        timeoutMs: 30_000,
+      }),
+    ]);
+    expect(fromFile.code).toBe(1);
+    expect(fromFile.stderr).toContain(`cannot reach the queue at ${nobody}`);
+    expect(fromFile.stderr).toContain('(set by queue.url in agentctl.yaml)');
+    expect(fromEnv.code).toBe(1);
+    expect(fromEnv.stderr).toContain(`cannot reach the queue at ${nobody}/0`);
+    expect(fromEnv.stderr).toContain('(set by AGENTCTL_QUEUE_URL)');
+  }, 60_000);
 });

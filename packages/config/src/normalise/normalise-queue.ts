@@ -6,6 +6,8 @@ import type { QueueSpec } from '../spec-types.js';
 export interface QueueSettings {
   /** The Redis URL, or undefined when neither AGENTCTL_QUEUE_URL nor `queue.url` names one. */
   url?: string;
+  /** Where `url` came from, for errors to name it. */
+  urlFrom?: 'AGENTCTL_QUEUE_URL' | 'queue.url';
   concurrency?: number;
   attempts?: number;
   backoff?: { type: 'fixed' | 'exponential'; delayMs: number };
@@ -29,6 +31,7 @@ export function normaliseQueue(spec: QueueSpec | undefined, env: Env): QueueSett
       : parseDuration(typeof value === 'string' ? interpolate(value, env) : value, field);
   return {
     url,
+    urlFrom: fromEnv ? 'AGENTCTL_QUEUE_URL' : url ? 'queue.url' : undefined,
     concurrency: spec?.concurrency,
     attempts: spec?.attempts,
     backoff: spec?.backoff && {

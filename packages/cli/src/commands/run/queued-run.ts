@@ -38,7 +38,7 @@ export async function queuedRun(
     if (!input)
       throw new CliError('run --queue needs a prompt: pass one as an argument or on stdin', EXIT.usage);
   }
-  const connection = await connectQueue(url);
+  const connection = await connectQueue(url, settings.urlFrom);
   const queue = new RunQueue(connection, {
     attempts: settings.attempts,
     backoff: settings.backoff,

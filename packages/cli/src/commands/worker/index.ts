@@ -20,7 +20,7 @@ export async function workerCommand(raw: Record<string, unknown>, io: Io): Promi
   const concurrency = integer(raw.concurrency, '--concurrency', settings.concurrency ?? 1, 1, 1000);
   let connection: Awaited<ReturnType<typeof connectQueue>>;
   try {
-    connection = await connectQueue(requireQueueUrl(settings, 'agentctl worker'));
+    connection = await connectQueue(requireQueueUrl(settings, 'agentctl worker'), settings.urlFrom);
   } catch (error) {
     await runtime.dispose();
     throw error;

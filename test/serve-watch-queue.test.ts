@@ -62,10 +62,10 @@ describe('agentctl serve --watch and queue:', () => {
     await waitFor(() => server.stderr().includes('back to the settings in use'), 'back note');
     expect(notes()).toBe(1);
 
-    // A queue: that does not resolve is reported; the queue in use goes on.
+    // A queue: that does not resolve is an error of the save, at its line; the queue in use goes on.
     await writeFile(file, (await readFile(file, 'utf8')).replace('attempts: 2', `lock_duration: \${LOCK}`));
-    await waitFor(() => server.stderr().includes('the queue in use is kept until restart'), 'invalid note');
-    expect(server.stderr()).toContain('agentctl.yaml queue: queue.lock_duration');
+    await waitFor(() => server.stderr().includes('[reload] failed'), 'failed reload');
+    expect(server.stderr()).toContain('agentctl.yaml:5:18: error: queue.lock_duration');
     expect((await enqueue(server.url)).status).toBe(202);
   });
 
@@ -79,8 +79,7 @@ describe('agentctl serve --watch and queue:', () => {
       cwd: dir,
       env,
     });
-    expect(result.stderr).toContain('agentctl.yaml queue:');
-    expect(result.stderr).toContain('queue.lock_duration');
+    expect(result.stderr).toContain('agentctl.yaml:5:18: error: queue.lock_duration');
     expect(result.stderr).not.toMatch(/^\s+at /m);
     expect(result.code).toBe(1);
   });

@@ -16,12 +16,13 @@ export interface RedisProcess {
 const REDIS_BIN = process.env.AGENTCTL_REDIS_SERVER ?? 'redis-server';
 
 /**
- * Starts `redis-server` on a free loopback port (`--save '' --appendonly no`, data folder in a
- * temporary directory) and resolves once it accepts connections.
+ * Starts `redis-server` on a free loopback port, or on `port` (to bring a stopped one back),
+ * (`--save '' --appendonly no`, data folder in a temporary directory) and resolves once it
+ * accepts connections.
  */
-export async function startRedis(): Promise<RedisProcess> {
+export async function startRedis(port?: number): Promise<RedisProcess> {
   const dir = await mkdtemp(join(tmpdir(), 'agentctl-redis-'));
-  const port = await freePort();
+  port ??= await freePort();
   const child = spawn(
     REDIS_BIN,
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],

@@ -16,7 +16,7 @@ export function queueSettings(
 ): QueueSettings {
   const spec = project.specs.project?.spec as ProjectSpec | undefined;
   try {
-    return normaliseQueue(spec?.queue, env);
+    return { ...normaliseQueue(spec?.queue, env), project: spec?.name };
   } catch (error) {
     throw new CliError(`agentctl.yaml queue: ${(error as Error).message}`, EXIT.failed);
   }
@@ -38,14 +38,22 @@ export function scheduleDefinitions(project: LoadedProject): ScheduleDefinition[
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** Connects to the queue: a bad URL is bad usage (exit 2), an unreachable Redis a failure (exit 1). */
+/**
+ * Connects to the queue: a bad URL is bad usage (exit 2), an unreachable Redis a failure (exit 1);
+ * either names the setting the URL came from.
+ */
 export async function connectQueue(
   url: string,
+  from: QueueSettings['urlFrom'],
 ): Promise<Awaited<ReturnType<typeof import('@agentctl/queue').connectRedis>>> {
   const { connectRedis, QueueUrlError } = await import('@agentctl/queue');
   try {
     return await connectRedis(url);
   } catch (error) {
-    throw new CliError((error as Error).message, error instanceof QueueUrlError ? EXIT.usage : EXIT.failed);
+    const setting = from === 'queue.url' ? 'queue.url in agentctl.yaml' : from;
+    throw new CliError(
+      `${(error as Error).message}${setting ? ` (set by ${setting})` : ''}`,
+      error instanceof QueueUrlError ? EXIT.usage : EXIT.failed,
+    );
   }
 }

@@ -34,6 +34,15 @@ export async function connectRedis(url: string, options: { timeoutMs?: number } 
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
     throw new QueueUrlError(`the queue URL must start with redis:// or rediss://, not ${parsed.protocol}//`);
   }
+  // ioredis passes any path on as the database, and a SELECT it refuses only surfaces later, as
+  // unhandled errors of the connections made from this one.
+  const path = parsed.pathname.replace(/^\/$/, '');
+  if (path !== '' && !/^\/\d+$/.test(path)) {
+    throw new QueueUrlError(
+      `the queue URL ${JSON.stringify(shown(url))} names the database "${decodeURIComponent(path.slice(1))}": after HOST:PORT comes a database number (redis://HOST:PORT/0) or nothing`,
+    );
+  }
+  const db = path === '' ? undefined : Number(path.slice(1));
   const redis = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true });
   let last: unknown;
   // Errors while reconnecting are ioredis's to retry; keeping the last one names the cause.
@@ -44,7 +53,7 @@ export async function connectRedis(url: string, options: { timeoutMs?: number } 
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
-      redis.connect(),
+      redis.connect().then(() => (db === undefined ? undefined : redis.select(db))),
       new Promise((_, reject) => {
         timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
       }),
@@ -52,7 +61,10 @@ export async function connectRedis(url: string, options: { timeoutMs?: number } 
     return redis;
   } catch (error) {
     redis.disconnect();
-    const cause = (last as Error | undefined)?.message ?? (error as Error).message;
+    const cause =
+      db !== undefined && /DB index/i.test((error as Error).message)
+        ? `it has no database ${db} (${(error as Error).message})`
+        : ((last as Error | undefined)?.message ?? (error as Error).message);
     throw new QueueUnreachableError(`cannot reach the queue at ${shown(url)}: ${cause}`);
   } finally {
     clearTimeout(timer);

@@ -118,6 +118,9 @@ export class RunEventLog {
    */
   async *follow(runId: string, after = '0-0', signal?: AbortSignal): AsyncGenerator<RunStreamEntry> {
     const reader = this.#redis.duplicate();
+    // A lost connection is retried and the blocked read waits for it; unheard, ioredis would print
+    // each failed reconnect with its stack trace.
+    reader.on('error', () => undefined);
     const stop = () => reader.disconnect();
     signal?.addEventListener('abort', stop, { once: true });
     let cursor = after;
@@ -130,13 +133,18 @@ export class RunEventLog {
         return;
       }
       while (!signal?.aborted) {
-        const reply = (await reader
-          .xread('COUNT', 500, 'BLOCK', 5000, 'STREAMS', streamKey(runId), cursor)
-          .catch((error: unknown) => {
-            if (signal?.aborted) return null;
-            throw error;
-          })) as [string, [string, string[]][]][] | null;
+        const reply = (await untilAborted(
+          reader
+            .xread('COUNT', 500, 'BLOCK', 5000, 'STREAMS', streamKey(runId), cursor)
+            .catch((error: unknown) => {
+              if (signal?.aborted) return null;
+              throw error;
+            }),
+          signal,
+        )) as [string, [string, string[]][]][] | null;
         if (!reply) {
+          // Stopped: asking anything more could wait forever for a Redis that is away.
+          if (signal?.aborted) break;
           // Nothing new for a while: the run may have ended before the cursor (an id from the future).
           const ended = await this.#endAtOrBefore(runId, cursor);
           if (ended) {
@@ -157,6 +165,19 @@ export class RunEventLog {
       reader.disconnect();
     }
   }
+}
+
+// A read queued while Redis is away is never rejected by the reader's disconnect: an abort
+// settles it with null instead.
+function untilAborted<T>(read: Promise<T>, signal: AbortSignal | undefined): Promise<T | null> {
+  if (!signal) return read;
+  if (signal.aborted) return Promise.resolve(null);
+  let onAbort: () => void = () => undefined;
+  const aborted = new Promise<null>((resolve) => {
+    onAbort = () => resolve(null);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([read, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
 }
 
 /** Compares two stream ids (`ms-seq`, or `ms` alone) by their place in a stream. */

@@ -30,6 +30,8 @@ export interface RunJobData {
   checkpoint?: InvocationCheckpoint;
   /** Set by a schedule: its name. */
   schedule?: string;
+  /** The name of the project that queued it: a worker of another project refuses it. */
+  project?: string;
 }
 
 /** How a queued run ended, as its last stream entry and the job's return value tell it. */

@@ -13,6 +13,15 @@ export interface RetrySettings {
   backoff?: { type: 'fixed' | 'exponential'; delayMs: number };
 }
 
+/** Options of {@link RunQueue}: the retries of its jobs, and the project that queues them. */
+export interface RunQueueOptions extends RetrySettings {
+  /**
+   * The project's name, carried by every job: a worker of another project sharing the Redis refuses
+   * the job, and a project's schedules are kept apart from another's.
+   */
+  project?: string;
+}
+
 /** Jobs by state, and the workers connected. */
 export interface QueueDepth {
   waiting: number;
@@ -31,10 +40,16 @@ export class RunQueue {
   readonly events: RunEventLog;
   readonly #queue: Queue<RunJobData>;
   readonly #jobOptions: JobsOptions;
+  /** The name of the project whose runs this queues, when it has one. */
+  readonly project: string | undefined;
 
-  constructor(connection: Redis, retry: RetrySettings = {}) {
+  constructor(connection: Redis, retry: RunQueueOptions = {}) {
+    this.project = retry.project;
     this.events = new RunEventLog(connection);
     this.#queue = new Queue<RunJobData>(RUN_QUEUE_NAME, { connection });
+    // While Redis is away ioredis reconnects and commands wait for it; without a listener BullMQ
+    // prints every failed reconnect with its stack trace.
+    this.#queue.on('error', () => undefined);
     const backoff = retry.backoff ?? { type: 'exponential', delayMs: 1000 };
     this.#jobOptions = {
       attempts: retry.attempts ?? 3,
@@ -67,6 +82,7 @@ export class RunQueue {
       userId: request.userId,
       input: request.input,
       decisions: request.decisions,
+      project: this.project,
     };
     await this.#queue.add('run', data, { ...this.#jobOptions, jobId: runId });
     return { runId, sessionId };

@@ -44,6 +44,8 @@ export interface RunWorkerOptions {
   maxStalledCount?: number;
   /** Milliseconds a run may take before it ends as TIMEOUT. */
   runTimeoutMs?: number;
+  /** The project's name: a job another project queued on the same Redis is refused, not run. */
+  project?: string;
   /** Receives one line per job event (taken, ended, handed back). */
   log?(line: string): void;
 }
@@ -72,6 +74,12 @@ export class RunWorker {
       autorun: false,
     });
     this.#worker.on('error', (error) => options.log?.(`worker error: ${error.message}`));
+    // A job that lost its worker more than `maxStalledCount` times is failed by BullMQ without
+    // reaching #process, so nothing else would end its stream and its followers would wait forever.
+    this.#worker.on('failed', (job) => {
+      if (job)
+        void this.#endFailed(job).catch((error: unknown) => options.log?.(`worker error: ${String(error)}`));
+    });
   }
 
   /** Starts taking jobs; resolves once the worker is connected. */
@@ -91,12 +99,10 @@ export class RunWorker {
    * Stops taking jobs, lets the running ones finish for `graceMs`, then hands the rest back to the
    * queue as they are: another worker continues them from their sessions.
    */
-  async close(graceMs: number): Promise<{ finished: number; handedBack: number }> {
+  async close(graceMs: number): Promise<{ finished: number; handedBack: number; unreachable?: true }> {
     const before = this.#active.size;
     const closing = this.#worker.close();
-    const stop = new AbortController();
-    await Promise.race([closing, sleep(graceMs, stop.signal).catch(() => undefined)]);
-    stop.abort();
+    await settledWithin(closing, graceMs);
     const handedBack = this.#active.size;
     this.#handingBack = true;
     for (const run of this.#active.values()) {
@@ -105,12 +111,42 @@ export class RunWorker {
         new AgentError('the worker is shutting down; the run goes back to the queue', 'ABORTED'),
       );
     }
+    // BullMQ's close waits for Redis to answer, forever while it is away: past a bound the worker
+    // lets go, and the runs it could not hand back move on once their locks lapse.
+    if (!(await settledWithin(closing, CLOSE_WAIT_MS))) {
+      void this.#worker.disconnect().catch(() => undefined);
+      return { finished: before - handedBack, handedBack, unreachable: true };
+    }
     await closing;
     return { finished: before - handedBack, handedBack };
   }
 
+  // Publishes the end of a job BullMQ failed for good. An end #process already published stays:
+  // the end is published once per run.
+  async #endFailed(job: Job<RunJobData, RunEnd>): Promise<void> {
+    if ((await job.getState()) !== 'failed') return;
+    const stalled = job.failedReason === STALLED_TOO_OFTEN;
+    const runId = runIdOf(job);
+    await this.#log.end(runId, {
+      status: 'error',
+      sessionId: job.data.sessionId ?? runId,
+      code: 'INTERNAL_ERROR',
+      message: stalled
+        ? `the run lost its worker more than queue.max_stalled (${this.#options.maxStalledCount ?? 3}) time(s); it is not run again`
+        : job.failedReason,
+    });
+  }
+
   async #process(job: Job<RunJobData, RunEnd>, token: string | undefined): Promise<RunEnd> {
     const data = await identify(job, this.#log);
+    const project = this.#options.project;
+    if (data.project !== undefined && project !== undefined && data.project !== project) {
+      // Run here, it would use this project's agents and store: the caller is told instead.
+      const message = `run ${data.runId} of project "${data.project}" was taken by a worker of project "${project}": two projects share one queue; give each its own Redis database (redis://HOST:PORT/1, /2, ...)`;
+      await this.#log.end(data.runId, { status: 'error', sessionId: data.sessionId, code: 'USAGE', message });
+      this.#options.log?.(message);
+      throw new UnrecoverableError(message);
+    }
     const held = this.#options.agents(data.agent);
     if (!held) {
       const end: RunEnd = {
@@ -243,12 +279,39 @@ export class RunWorker {
 
 type IdentifiedJob = RunJobData & { runId: string; sessionId: string };
 
-// A schedule's jobs carry no run id: it is made from the job id, the same on every worker that
-// picks the job up, and so is the session's when the schedule names none.
+// How long closing waits for Redis once the grace is over.
+const CLOSE_WAIT_MS = 5_000;
+
+// Whether `promise` settled within `ms` (its failure counts as settled).
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  const stop = new AbortController();
+  try {
+    return await Promise.race([
+      promise.then(
+        () => true,
+        () => true,
+      ),
+      sleep(ms, stop.signal).then(() => false),
+    ]);
+  } finally {
+    stop.abort();
+  }
+}
+
+// BullMQ's reason for a job failed because its worker stopped renewing its lock too many times.
+const STALLED_TOO_OFTEN = 'job stalled more than allowable limit';
+
+// A schedule's jobs carry no run id: it is made from the job id, the same on every worker.
+function runIdOf(job: Job<RunJobData, RunEnd>): string {
+  return job.data.runId ?? `run-${String(job.id).replace(/[^A-Za-z0-9._-]/g, '-')}`;
+}
+
+// A schedule's job takes its run id from the job id (runIdOf), and so does its session when the
+// schedule names none.
 async function identify(job: Job<RunJobData, RunEnd>, log: RunEventLog): Promise<IdentifiedJob> {
   const data = job.data;
   if (data.runId && data.sessionId) return data as IdentifiedJob;
-  const runId = data.runId ?? `run-${String(job.id).replace(/[^A-Za-z0-9._-]/g, '-')}`;
+  const runId = runIdOf(job);
   const sessionId = data.sessionId ?? runId;
   await log.open(runId, { agent: data.agent, sessionId });
   return { ...data, runId, sessionId };

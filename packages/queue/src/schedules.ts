@@ -18,6 +18,8 @@ export interface RegisteredSchedule {
   cron?: string;
   timezone?: string;
   agent?: string;
+  /** The project that registered it. */
+  project?: string;
   /** When the next run is due (ms since the epoch), if the queue knows. */
   next?: number;
 }
@@ -43,13 +45,16 @@ export async function syncSchedules(
           input: schedule.input,
           sessionId: schedule.session,
           schedule: schedule.name,
+          project: queue.project,
         },
         opts: { attempts: queue.jobOptions.attempts, backoff: queue.jobOptions.backoff },
       },
     );
   }
+  // Another project's schedules on the same Redis are not this project's to remove.
   for (const registered of await listSchedules(queue))
-    if (!wanted.has(registered.name)) await queue.queue.removeJobScheduler(registered.name);
+    if (!wanted.has(registered.name) && (registered.project ?? queue.project) === queue.project)
+      await queue.queue.removeJobScheduler(registered.name);
 }
 
 /** The schedules the queue holds, with their next run. */
@@ -60,6 +65,7 @@ export async function listSchedules(queue: RunQueue): Promise<RegisteredSchedule
     cron: s.pattern,
     timezone: s.tz,
     agent: s.template?.data?.agent,
+    project: s.template?.data?.project,
     next: s.next,
   }));
 }

@@ -6,12 +6,16 @@ import type { QueueSpec } from '../spec-types.js';
 export interface QueueSettings {
   /** The Redis URL, or undefined when neither AGENTCTL_QUEUE_URL nor `queue.url` names one. */
   url?: string;
+  /** Where `url` came from, for errors to name it. */
+  urlFrom?: 'AGENTCTL_QUEUE_URL' | 'queue.url';
   concurrency?: number;
   attempts?: number;
   backoff?: { type: 'fixed' | 'exponential'; delayMs: number };
   lockDurationMs?: number;
   stalledIntervalMs?: number;
   maxStalled?: number;
+  /** The project's name, which its jobs carry (set by the command line, from `name:`). */
+  project?: string;
 }
 
 /**
@@ -27,14 +31,24 @@ export function normaliseQueue(spec: QueueSpec | undefined, env: Env): QueueSett
       : parseDuration(typeof value === 'string' ? interpolate(value, env) : value, field);
   return {
     url,
+    urlFrom: fromEnv ? 'AGENTCTL_QUEUE_URL' : url ? 'queue.url' : undefined,
     concurrency: spec?.concurrency,
     attempts: spec?.attempts,
     backoff: spec?.backoff && {
       type: spec.backoff.type,
       delayMs: ms(spec.backoff.delay, 'queue.backoff.delay') ?? 0,
     },
-    lockDurationMs: ms(spec?.lock_duration, 'queue.lock_duration'),
-    stalledIntervalMs: ms(spec?.stalled_interval, 'queue.stalled_interval'),
+    lockDurationMs: positive(ms(spec?.lock_duration, 'queue.lock_duration'), 'queue.lock_duration'),
+    stalledIntervalMs: positive(
+      ms(spec?.stalled_interval, 'queue.stalled_interval'),
+      'queue.stalled_interval',
+    ),
     maxStalled: spec?.max_stalled,
   };
+}
+
+// BullMQ refuses a stalled check every 0 ms, and a lock of 0 ms would lapse as soon as it is taken.
+function positive(value: number | undefined, field: string): number | undefined {
+  if (value === 0) throw new RangeError(`${field}: must be more than 0`);
+  return value;
 }

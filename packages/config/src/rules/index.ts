@@ -15,6 +15,7 @@ import { modelFallback } from './model-fallback.js';
 import { modulePath } from './module-path.js';
 import { outputSchemaValid } from './output-schema-valid.js';
 import { pluginOptions } from './plugin-options.js';
+import { queueSettings } from './queue-settings.js';
 import { reservedName } from './reserved-name.js';
 import type { Rule } from './rule.js';
 import { scheduleTiming } from './schedule-timing.js';
@@ -58,4 +59,5 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'unset-state-key', check: unsetStateKey },
   { id: 'test-expectation', check: testDocuments },
   { id: 'schedule-timing', check: scheduleTiming },
+  { id: 'queue-settings', check: queueSettings },
 ];

@@ -38,8 +38,12 @@ export async function queuedRun(
     if (!input)
       throw new CliError('run --queue needs a prompt: pass one as an argument or on stdin', EXIT.usage);
   }
-  const connection = await connectQueue(url);
-  const queue = new RunQueue(connection, { attempts: settings.attempts, backoff: settings.backoff });
+  const connection = await connectQueue(url, settings.urlFrom);
+  const queue = new RunQueue(connection, {
+    attempts: settings.attempts,
+    backoff: settings.backoff,
+    project: settings.project,
+  });
   const stop = new AbortController();
   const onSigint = () => stop.abort();
   process.on('SIGINT', onSigint);

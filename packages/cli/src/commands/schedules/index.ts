@@ -17,7 +17,7 @@ export async function schedulesCommand(raw: Record<string, unknown>, io: Io): Pr
   const settings = queueSettings(project, io.env);
   const registered = new Map<string, number | undefined>();
   if (settings.url) {
-    const connection = await connectQueue(settings.url);
+    const connection = await connectQueue(settings.url, settings.urlFrom);
     const queue = new RunQueue(connection);
     try {
       for (const s of await listSchedules(queue)) registered.set(s.name, s.next);

@@ -105,8 +105,12 @@ async function checkAgent(project: ServedProject, name: string): Promise<void> {
 async function openQueue(settings: QueueSettings) {
   if (!settings.url) return undefined;
   const { RunQueue } = await import('@agentctl/queue');
-  const connection = await connectQueue(settings.url);
-  const queue = new RunQueue(connection, { attempts: settings.attempts, backoff: settings.backoff });
+  const connection = await connectQueue(settings.url, settings.urlFrom);
+  const queue = new RunQueue(connection, {
+    attempts: settings.attempts,
+    backoff: settings.backoff,
+    project: settings.project,
+  });
   return {
     enqueue: queue.enqueue.bind(queue),
     exists: queue.exists.bind(queue),

@@ -20,7 +20,7 @@ export async function workerCommand(raw: Record<string, unknown>, io: Io): Promi
   const concurrency = integer(raw.concurrency, '--concurrency', settings.concurrency ?? 1, 1, 1000);
   let connection: Awaited<ReturnType<typeof connectQueue>>;
   try {
-    connection = await connectQueue(requireQueueUrl(settings, 'agentctl worker'));
+    connection = await connectQueue(requireQueueUrl(settings, 'agentctl worker'), settings.urlFrom);
   } catch (error) {
     await runtime.dispose();
     throw error;
@@ -34,9 +34,14 @@ export async function workerCommand(raw: Record<string, unknown>, io: Io): Promi
     lockDurationMs: settings.lockDurationMs,
     stalledIntervalMs: settings.stalledIntervalMs,
     maxStalledCount: settings.maxStalled,
+    project: settings.project,
     log: (line) => io.stderr(`${line}\n`),
   });
-  const producer = new RunQueue(connection, { attempts: settings.attempts, backoff: settings.backoff });
+  const producer = new RunQueue(connection, {
+    attempts: settings.attempts,
+    backoff: settings.backoff,
+    project: settings.project,
+  });
   const schedules = scheduleDefinitions(project);
   try {
     await worker.start();
@@ -52,11 +57,15 @@ export async function workerCommand(raw: Record<string, unknown>, io: Io): Promi
   io.stdout(`worker ready: ${concurrency} run(s) at once, ${schedules.length} schedule(s)\n`);
   await untilStopped();
   io.stderr(`shutting down: ${worker.active} run(s) in flight, up to ${graceMs} ms to finish\n`);
-  const { finished, handedBack } = await worker.close(graceMs);
-  io.stderr(`stopped: ${finished} run(s) finished, ${handedBack} handed back to the queue\n`);
+  const { finished, handedBack, unreachable } = await worker.close(graceMs);
+  if (unreachable)
+    io.stderr(
+      `stopped: ${finished} run(s) finished; the queue does not answer, so ${handedBack} run(s) go back to it once their lock lapses (queue.lock_duration)\n`,
+    );
+  else io.stderr(`stopped: ${finished} run(s) finished, ${handedBack} handed back to the queue\n`);
   await producer.close();
   connection.disconnect();
   await runtime.dispose();
   await (store as { close?: () => Promise<void> }).close?.();
-  return EXIT.ok;
+  return unreachable ? EXIT.failed : EXIT.ok;
 }

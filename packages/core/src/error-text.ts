@@ -1,3 +1,5 @@
+import { htmlText } from './tools/html-text.js';
+
 /** The longest server text an error message quotes. */
 export const ERROR_TEXT_LIMIT = 300;
 
@@ -21,10 +23,8 @@ export function errorText(text: string, status?: number): string {
     // What comes before the page is the SDK's own wording (`Error POSTing to endpoint:`): kept.
     const before = out.slice(0, page).trim();
     const heading = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(out) ?? /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(out);
-    const words = (heading?.[1] ?? out.replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, '')).replace(
-      /<[^>]*>/g,
-      ' ',
-    );
+    // The page's text as the fetch tool reads pages (entities decoded), on one line.
+    const words = htmlText(heading?.[1] ?? out.slice(page));
     out = `${before ? `${before} ` : ''}HTML page: ${words.replace(/\s+/g, ' ').trim() || '(no text)'}`;
   }
   return out.length <= ERROR_TEXT_LIMIT

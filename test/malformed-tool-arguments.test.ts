@@ -12,6 +12,31 @@ afterEach(async () => {
 });
 afterAll(removeTempDirs);
 
+// An agent with the current_time tool on an OpenAI model served at `url`.
+async function projectOn(url: string): Promise<string> {
+  const dir = await tempDir();
+  await mkdir(join(dir, 'agents'), { recursive: true });
+  await writeFile(join(dir, 'agentctl.yaml'), 'kind: project\n');
+  await writeFile(
+    join(dir, 'agents/a.yaml'),
+    [
+      'kind: agent',
+      'name: a',
+      'model: local',
+      'tools: [{ builtin: current_time }]',
+      '---',
+      'kind: model',
+      'name: local',
+      'provider: openai',
+      'model: gpt-test',
+      `base_url: ${url}`,
+      'api_key: test-key',
+      '',
+    ].join('\n'),
+  );
+  return dir;
+}
+
 // A model that streams arguments which are not JSON (a cut stream, a confused model) must not get
 // its tool run with `{}`: current_time takes no required argument, so a schema check alone passes.
 describe('a tool call whose arguments are not a JSON object', () => {
@@ -20,26 +45,7 @@ describe('a tool call whose arguments are not a JSON object', () => {
       { sse: openaiToolCalls([{ id: 'call_cut', name: 'current_time', arguments: '{"timezone": ' }]) },
       { sse: openaiText('sorry, let me try again later') },
     ]);
-    const dir = await tempDir();
-    await mkdir(join(dir, 'agents'), { recursive: true });
-    await writeFile(join(dir, 'agentctl.yaml'), 'kind: project\n');
-    await writeFile(
-      join(dir, 'agents/a.yaml'),
-      [
-        'kind: agent',
-        'name: a',
-        'model: local',
-        'tools: [{ builtin: current_time }]',
-        '---',
-        'kind: model',
-        'name: local',
-        'provider: openai',
-        'model: gpt-test',
-        `base_url: ${server.url}`,
-        'api_key: test-key',
-        '',
-      ].join('\n'),
-    );
+    const dir = await projectOn(server.url);
     const run = await agentctl(['run', '-C', dir, 'a', 'what time is it?', '--json']);
     expect(run.stderr).not.toMatch(/error/i);
     expect(run.code).toBe(0);
@@ -68,5 +74,16 @@ describe('a tool call whose arguments are not a JSON object', () => {
       status: 'complete',
       output: 'sorry, let me try again later',
     });
+  });
+
+  it('is shown as the model sent it, not as {}', async () => {
+    server = await startFakeServer([
+      { sse: openaiToolCalls([{ id: 'call_cut', name: 'current_time', arguments: '{"timezone": ' }]) },
+      { sse: openaiText('sorry') },
+    ]);
+    const run = await agentctl(['run', '-C', await projectOn(server.url), 'a', 'what time is it?']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('→ current_time({"timezone": )');
+    expect(run.stderr).not.toContain('current_time({})');
   });
 });

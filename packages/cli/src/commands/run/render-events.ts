@@ -71,7 +71,10 @@ export function textRenderer(io: Io, spinner?: Spinner): (event: AgentEvent) => 
       case 'tool_call':
         endLine();
         io.stderr(
-          s.dim(`  → ${event.call.name}(${clip(printable(JSON.stringify(event.call.arguments)), 100)})\n`),
+          // Arguments that were not JSON are shown as the model sent them, not as the `{}` they became.
+          s.dim(
+            `  → ${event.call.name}(${clip(printable(event.call.malformedArguments ?? JSON.stringify(event.call.arguments)), 100)})\n`,
+          ),
         );
         break;
       case 'tool_result': {

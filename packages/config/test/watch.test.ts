@@ -9,6 +9,7 @@ import {
   formatDiagnostic,
   type Generation,
   type ProjectWatch,
+  type WatchOptions,
   watchProject,
 } from '../src/index.js';
 import { project } from './helpers.js';
@@ -30,7 +31,7 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((w) => w.close()));
 });
 
-async function watched(root: string, debounceMs = 30): Promise<Watched> {
+async function watched(root: string, debounceMs = 30, options: WatchOptions = {}): Promise<Watched> {
   const generations: Generation[] = [];
   const failures: Diagnostic[][] = [];
   let waiters: Array<(r: { generation?: Generation; diagnostics?: Diagnostic[] }) => void> = [];
@@ -49,7 +50,7 @@ async function watched(root: string, debounceMs = 30): Promise<Watched> {
       failures.push(diagnostics);
       settle({ diagnostics });
     },
-    { project: root, debounceMs },
+    { project: root, debounceMs, ...options },
   );
   open.push(watch);
   return {
@@ -273,4 +274,44 @@ export default {
     held.release();
     expect(result.text).toBe('QUIET PLEASE!');
   });
+
+  it('fails a reload on a module that never finishes loading, naming it, and recovers when it is fixed', async () => {
+    const tool = (value: string) =>
+      `export default { name: 't', description: 't', parameters: { type: 'object', properties: {} }, execute: () => '${value}' };\n`;
+    const root = await project({
+      'agents/a.yaml': `${agentYaml('a', 'kept')}tools: [{ module: ../tools/t.js }]\n`,
+      'tools/t.js': tool('v1'),
+    });
+    const w = await watched(root, 30, { moduleLoadLimitMs: 5_000 });
+    await writeFile(join(root, 'tools/t.js'), `while (true) {}\n${tool('never')}`);
+    await until(w, () => w.failures.length > 0);
+    expect(w.failures[0].map(formatDiagnostic).join('\n')).toMatch(
+      /agents\/a\.yaml:6:\d+: error: tools\/t\.js did not finish loading within 5 s/,
+    );
+    expect(w.watch.current?.id).toBe(1);
+    expect(await answer(w)).toBe('kept');
+    await writeFile(join(root, 'tools/t.js'), tool('v2'));
+    await until(w, () => w.watch.current?.id === 2);
+  }, 60_000);
+
+  it('drops a reload stuck in a module import when a newer save arrives', async () => {
+    const tool = (value: string) =>
+      `export default { name: 't', description: 't', parameters: { type: 'object', properties: {} }, execute: () => '${value}' };\n`;
+    const root = await project({
+      'agents/a.yaml': `${agentYaml('a', 'kept')}tools: [{ module: ../tools/t.js }]\n`,
+      'tools/t.js': tool('v1'),
+    });
+    const marker = join(root, 'importing');
+    // No load limit in sight: only the newer save can end the wait.
+    const w = await watched(root, 30, { moduleLoadLimitMs: 600_000 });
+    await writeFile(
+      join(root, 'tools/t.js'),
+      `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, '');\nawait new Promise(() => {});\n${tool('never')}`,
+    );
+    while (!existsSync(marker)) await new Promise((resolve) => setTimeout(resolve, 20));
+    await writeFile(join(root, 'tools/t.js'), tool('v2'));
+    await until(w, () => w.watch.current?.id === 2);
+    // The dropped build is not reported: the save after it is what the user sees.
+    expect(w.failures).toEqual([]);
+  }, 60_000);
 });

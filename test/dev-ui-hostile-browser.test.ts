@@ -1,0 +1,113 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { HAS_CHROMIUM, launchChromium, screenshot, warnNoChromium } from './support/browser.js';
+import { removeTempDirs, tempProject } from './support/cli.js';
+import { type LongRunning, startLongRunning } from './support/long-running.js';
+
+// The dev UI in Chromium on projects a careful user would not write: markup in descriptions, the
+// longest names the format allows, no agents at all. The BUILT `agentctl dev --ui`, the built page.
+const WAIT = { timeout: 30_000 };
+const PROJECT = 'kind: project\nname: hostile\n';
+// 64 characters, the most a name may have, with nowhere a browser would break the line by itself.
+const LONG = `a${'_long'.repeat(12)}xyz`;
+const HOSTILE = `kind: agent
+name: ${LONG}
+description: "<img src=x onerror=window.__pwned=1><script>window.__pwned=2</script> ünïcødé"
+model: offline/echo
+instruction: hi
+sub_agents: [plain]
+tools: [{ builtin: current_time }]
+`;
+const PLAIN = `kind: agent
+name: plain
+description: '"><svg onload=window.__pwned=3>'
+model: offline/echo
+instruction: hi
+`;
+
+const running: LongRunning[] = [];
+let browser: Browser;
+
+warnNoChromium();
+
+async function openPage(files: Record<string, string>): Promise<{ page: Page; root: string }> {
+  const root = await tempProject(files, 'agentctl-ui-hostile-');
+  const dev = await startLongRunning(
+    root,
+    ['dev', '--ui', '--port', '0'],
+    { AGENTCTL_UI_DIR: undefined },
+    /ui: (http:\/\/\S+)\n/,
+  );
+  running.push(dev);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  await page.goto(dev.match[1]);
+  return { page, root };
+}
+
+describe.skipIf(!HAS_CHROMIUM)('the dev UI with hostile projects', () => {
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((dev) => dev.stop('SIGKILL')));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await removeTempDirs();
+  });
+
+  it('shows markup in descriptions as text, and keeps the longest names inside their cards', async () => {
+    const { page } = await openPage({
+      'agentctl.yaml': PROJECT,
+      'agents/hostile.yaml': HOSTILE,
+      'agents/plain.yaml': PLAIN,
+    });
+    const card = page.locator(`[data-agent="${LONG}"]`);
+    await card.waitFor(WAIT);
+    await page
+      .locator('path.edge')
+      .first()
+      .waitFor({ ...WAIT, state: 'attached' });
+    expect(await card.locator('.description').textContent()).toBe(
+      '<img src=x onerror=window.__pwned=1><script>window.__pwned=2</script> ünïcødé',
+    );
+    expect(await page.locator('[data-agent="plain"] .description').textContent()).toBe(
+      '"><svg onload=window.__pwned=3>',
+    );
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    await screenshot(page, 'hostile-names');
+    // Every part of every card (name, chat link, transfers) is drawn inside the card, where it can be
+    // read and clicked, not over the card beside it.
+    const outside = await page.evaluate(() => {
+      const found: string[] = [];
+      for (const c of document.querySelectorAll<HTMLElement>('[data-agent]')) {
+        const box = c.getBoundingClientRect();
+        for (const part of c.querySelectorAll<HTMLElement>('*')) {
+          const r = part.getBoundingClientRect();
+          if (r.width === 0) continue;
+          if (r.left < box.left - 0.5 || r.right > box.right + 0.5)
+            found.push(
+              `${c.dataset.agent}: ${part.className || part.tagName} ${r.left}-${r.right} in ${box.left}-${box.right}`,
+            );
+        }
+      }
+      return found;
+    });
+    expect(outside).toEqual([]);
+    await page.close();
+  });
+
+  it('shows a project with no agents, then its first agent once it is saved', async () => {
+    const { page, root } = await openPage({ 'agentctl.yaml': PROJECT });
+    await page.locator('.graph-view', { hasText: 'No agents (yet).' }).waitFor(WAIT);
+    await page.locator('.status-badge.ok', { hasText: 'generation 1' }).waitFor(WAIT);
+    // The agents folder is new too.
+    await mkdir(join(root, 'agents'));
+    await writeFile(join(root, 'agents/plain.yaml'), PLAIN);
+    await page.locator('[data-agent="plain"]').waitFor(WAIT);
+    expect(await page.locator('.status-badge').textContent()).toBe('generation 2');
+    await page.close();
+  });
+});

@@ -110,4 +110,27 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI with hostile projects', () => {
     expect(await page.locator('.status-badge').textContent()).toBe('generation 2');
     await page.close();
   });
+
+  it('says so when the agent a chat is on is renamed away, instead of showing another one', async () => {
+    const { page, root } = await openPage({
+      'agentctl.yaml': PROJECT,
+      'agents/plain.yaml': PLAIN,
+      'agents/other.yaml': PLAIN.replace('name: plain', 'name: other'),
+    });
+    const origin = new URL(page.url()).origin;
+    await page.goto(`${origin}/ui/#view=chat&agent=plain`);
+    const select = page.locator('.chat-view select');
+    await expect.poll(() => select.inputValue(), WAIT).toBe('plain');
+    await writeFile(join(root, 'agents/plain.yaml'), PLAIN.replace('name: plain', 'name: renamed'));
+    await page.locator('.status-badge.ok', { hasText: 'generation 2' }).waitFor(WAIT);
+    await expect
+      .poll(() => select.locator('option').allTextContents(), WAIT)
+      .toEqual(['plain (no longer in the project)', 'other', 'renamed']);
+    // The chat still names the agent its messages go to, and a message says why it cannot run.
+    expect(await select.inputValue()).toBe('plain');
+    await page.locator('.chat-form textarea').fill('still there?');
+    await page.locator('.chat-form button').click();
+    await page.locator('.chat-log .line.error', { hasText: 'no agent named "plain"' }).waitFor(WAIT);
+    await page.close();
+  });
 });

@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HAS_CHROMIUM, launchChromium, screenshot, warnNoChromium } from './support/browser.js';
 import { removeTempDirs, tempProject } from './support/cli.js';
+import { freePort } from './support/free-port.js';
 import { type LongRunning, startLongRunning } from './support/long-running.js';
 
 // The dev UI in Chromium on projects a careful user would not write: markup in descriptions, the
@@ -131,6 +132,42 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI with hostile projects', () => {
     await page.locator('.chat-form textarea').fill('still there?');
     await page.locator('.chat-form button').click();
     await page.locator('.chat-log .line.error', { hasText: 'no agent named "plain"' }).waitFor(WAIT);
+    await page.close();
+  });
+
+  it('follows agentctl when it is restarted: the project as it is now, or how to sign in again', async () => {
+    const root = await tempProject(
+      { 'agentctl.yaml': PROJECT, 'agents/plain.yaml': PLAIN },
+      'agentctl-ui-restart-',
+    );
+    const port = String(await freePort());
+    const start = async (token: string) => {
+      const dev = await startLongRunning(
+        root,
+        ['dev', '--ui', '--port', port],
+        { AGENTCTL_UI_DIR: undefined, AGENTCTL_SERVE_TOKEN: token },
+        /ui: (http:\/\/\S+)\n/,
+      );
+      running.push(dev);
+      return dev;
+    };
+    let dev = await start('first-token');
+    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    await page.goto(dev.match[1]);
+    await page.locator('[data-agent="plain"]').waitFor(WAIT);
+    await page.locator('.status-badge.ok', { hasText: 'generation 1' }).waitFor(WAIT);
+
+    // Stopped, the project edited meanwhile, started again: its first generation is another project.
+    expect(await dev.stop('SIGINT')).toBe(0);
+    await writeFile(join(root, 'agents/other.yaml'), PLAIN.replace('name: plain', 'name: other'));
+    dev = await start('first-token');
+    await page.locator('[data-agent="other"]').waitFor(WAIT);
+
+    // Started with another token, the server refuses the page's cookie: the page says how to get in.
+    expect(await dev.stop('SIGINT')).toBe(0);
+    dev = await start('second-token');
+    await page.locator('.sign-in').waitFor(WAIT);
+    expect(await page.locator('.sign-in').textContent()).toContain('/ui/?token=');
     await page.close();
   });
 });

@@ -314,4 +314,21 @@ export default {
     // The dropped build is not reported: the save after it is what the user sees.
     expect(w.failures).toEqual([]);
   }, 60_000);
+
+  it('closes at once while a reload waits on a module that never finishes loading', async () => {
+    const root = await project({
+      'agents/a.yaml': `${agentYaml('a', 'kept')}tools: [{ module: ../tools/t.js }]\n`,
+      'tools/t.js': `export default { name: 't', description: 't', parameters: { type: 'object', properties: {} }, execute: () => 1 };\n`,
+    });
+    const marker = join(root, 'importing');
+    const w = await watched(root, 30, { moduleLoadLimitMs: 600_000 });
+    await writeFile(
+      join(root, 'tools/t.js'),
+      `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, '');\nwhile (true) {}\n`,
+    );
+    while (!existsSync(marker)) await new Promise((resolve) => setTimeout(resolve, 20));
+    await w.watch.close();
+    expect(w.watch.current?.disposed).toBe(true);
+    expect(w.failures).toEqual([]);
+  }, 60_000);
 });

@@ -267,6 +267,8 @@ export async function watchProject(
     reload,
     async close() {
       closed = true;
+      // A reload stuck in a module's import would hold the close (and a Ctrl-C) for its whole limit.
+      supersede?.();
       await watcher.close();
       await running;
       await spare?.dispose();

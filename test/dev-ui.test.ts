@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { agentctl, REPO, removeTempDirs, tempProject } from './support/cli.js';
@@ -202,6 +202,24 @@ describe('agentctl dev --ui with a module that never finishes loading', () => {
     // Ctrl-C did not wait for the limit to fail the stuck reload.
     expect(dev.stderr()).not.toMatch(/did not finish loading/);
   }, 200_000);
+});
+
+describe('agentctl dev --ui in a folder with symlink loops', () => {
+  it('starts, reloads on a save, and watches each folder once', async () => {
+    const root = await tempProject({ 'agents/hello.yaml': HELLO });
+    await symlink('self', join(root, 'self'));
+    await symlink('..', join(root, 'agents/loop'));
+    const dev = await devUi(root, [], { AGENTCTL_SERVE_TOKEN: undefined });
+    const base = new URL(dev.url).origin;
+    await writeFile(join(root, 'agents/hello.yaml'), HELLO.replace('Says hello', 'Says hi'));
+    const deadline = Date.now() + 60_000;
+    while ((await (await fetch(`${base}/project/status`)).json()).generation !== 2) {
+      if (Date.now() > deadline) throw new Error(`no generation 2; stderr:\n${dev.stderr()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(dev.stderr()).not.toMatch(/ELOOP|cannot watch|\n\s+at /);
+    expect(await dev.stop('SIGINT')).toBe(0);
+  });
 });
 
 describe('agentctl serve --ui', () => {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LlmAgent } from '@agentctl/core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -331,4 +331,34 @@ export default {
     expect(w.watch.current?.disposed).toBe(true);
     expect(w.failures).toEqual([]);
   }, 60_000);
+
+  it('watches a folder with symlink loops, and a module tool behind a symlink at its real path', async () => {
+    const tool = (value: string) =>
+      `export default { name: 't', description: 't', parameters: { type: 'object', properties: {} }, execute: () => '${value}' };\n`;
+    const root = await project({
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/auto\ninstruction: go\ntools: [{ module: ../tools/t.js }]\n',
+      'lib/t.js': tool('v1'),
+    });
+    await symlink('lib', join(root, 'tools'));
+    // A link to itself, and a folder linked back to the project: unreadable, or endless if followed.
+    await symlink('self', join(root, 'self'));
+    await symlink('..', join(root, 'agents/loop'));
+    const errors: Error[] = [];
+    const w = await watched(root, 30, { onWatchError: (error) => errors.push(error) });
+    const result = async () => {
+      const held = lease(w);
+      try {
+        return (await (held.generation.runtime.agents.get('a') as LlmAgent).run('go')).toolCalls.map(
+          (c) => c.result,
+        );
+      } finally {
+        held.release();
+      }
+    };
+    expect(await result()).toEqual(['v1']);
+    await writeFile(join(root, 'lib/t.js'), tool('v2'));
+    await until(w, () => w.watch.current?.id === 2);
+    expect(await result()).toEqual(['v2']);
+    expect(errors).toEqual([]);
+  });
 });

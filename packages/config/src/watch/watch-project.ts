@@ -37,6 +37,11 @@ export interface WatchOptions {
    * fails on it (an endless loop at its top level, an await that never settles). Default 30,000.
    */
   moduleLoadLimitMs?: number;
+  /**
+   * Called when a path in the folder cannot be watched (a symlink loop, the system's limit of file
+   * watches reached): saves there are not seen, everything else goes on. Default: ignored.
+   */
+  onWatchError?: (error: Error) => void;
 }
 
 /** Called with each new generation once it is live, and with the warnings of its build. */
@@ -92,11 +97,16 @@ export async function watchProject(
   const first = await build([]);
   // chokidar loads only when something watches: `agentctl run` imports this package too.
   const { ProjectWatcher: Watcher } = await import('./project-watcher.js');
-  const watcher: ProjectWatcher = new Watcher(first.root, options.debounceMs ?? 150, (files) => {
-    // A module stuck in its import would hold this save (and every later one) back for good.
-    supersede?.();
-    void reload(files);
-  });
+  const watcher: ProjectWatcher = new Watcher(
+    first.root,
+    options.debounceMs ?? 150,
+    (files) => {
+      // A module stuck in its import would hold this save (and every later one) back for good.
+      supersede?.();
+      void reload(files);
+    },
+    options.onWatchError,
+  );
   watcher.setScope(first.scope);
   await watcher.ready;
 

@@ -315,6 +315,25 @@ export default {
     expect(w.failures).toEqual([]);
   }, 60_000);
 
+  it('still fails a stuck module when the same text is saved again while it loads', async () => {
+    const root = await project({
+      'agents/a.yaml': `${agentYaml('a', 'kept')}tools: [{ module: ../tools/t.js }]\n`,
+      'tools/t.js': `export default { name: 't', description: 't', parameters: { type: 'object', properties: {} }, execute: () => 1 };\n`,
+    });
+    const marker = join(root, 'importing');
+    const stuck = `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, '');\nwhile (true) {}\n`;
+    const w = await watched(root, 30, { moduleLoadLimitMs: 5_000 });
+    await writeFile(join(root, 'tools/t.js'), stuck);
+    while (!existsSync(marker)) await new Promise((resolve) => setTimeout(resolve, 20));
+    // The dropped reload read this very text: the one after it must not take it as already built.
+    await writeFile(join(root, 'tools/t.js'), stuck);
+    await until(w, () => w.failures.length > 0);
+    expect(w.failures[0].map(formatDiagnostic).join('\n')).toMatch(
+      /tools\/t\.js did not finish loading within 5 s/,
+    );
+    expect(w.watch.current?.id).toBe(1);
+  }, 60_000);
+
   it('closes at once while a reload waits on a module that never finishes loading', async () => {
     const root = await project({
       'agents/a.yaml': `${agentYaml('a', 'kept')}tools: [{ module: ../tools/t.js }]\n`,
@@ -336,7 +355,8 @@ export default {
     const tool = (value: string) =>
       `export default { name: 't', description: 't', parameters: { type: 'object', properties: {} }, execute: () => '${value}' };\n`;
     const root = await project({
-      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/auto\ninstruction: go\ntools: [{ module: ../tools/t.js }]\n',
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/auto\ninstruction: go\ntools: [{ module: ../tools/t.js }]\n',
       'lib/t.js': tool('v1'),
     });
     await symlink('lib', join(root, 'tools'));

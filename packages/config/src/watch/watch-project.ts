@@ -135,6 +135,7 @@ export async function watchProject(
     );
     for (const file of [...project.files, ...referenced, envPath])
       if (!seen.has(file)) seen.set(file, fileHash(file));
+    const built = contents;
     contents = seen;
     const spec = project.specs.project?.spec as ProjectSpec | undefined;
     const scope = {
@@ -146,7 +147,9 @@ export async function watchProject(
     };
     const made = await compile(project);
     if (made.superseded) {
-      // A newer save is queued behind this build: it reports, not this one.
+      // A newer save is queued behind this build: it reports, not this one, and it must not be
+      // skipped as unchanged against content this build read but never made live.
+      contents = built;
       await made.runtime?.dispose();
       return { root: project.root, scope };
     }

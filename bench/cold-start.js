@@ -1,7 +1,7 @@
 // Cold start of `agentctl run hello "hi" --json` in this repository (itself an agentctl project):
 // from spawning the process to its first stdout line (the first event) and to its exit, beside bare
-// `node -e 0` and a bare import of the built core, in interleaved rounds with each ratio taken
-// against the `node -e 0` of its own round. The same command runs twice a round: as a user runs it
+// `node -e 0` and a bare import of the built core (its bundle, as installed users load it), in
+// interleaved rounds with each ratio taken against the `node -e 0` of its own round. The same command runs twice a round: as a user runs it
 // again (the project's parse cache, .agentctl/cache/parsed.json, holds its files) and as after an
 // edit (the cache removed first, outside the timing). Run after a full build, which also bundles the
 // CLI (`tsc -b` alone leaves the bin on the unbundled modules):
@@ -10,19 +10,21 @@
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { coreBundle } from './lib/core.js';
 import { printTable, round, writeResult } from './lib/report.js';
 import { pairedRatio, showSpread, spread } from './lib/rounds.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const repo = fileURLToPath(new URL('..', import.meta.url));
-const coreUrl = pathToFileURL(`${repo}packages/core/dist/index.js`).href;
+// Core as an installed user imports it: its bundle (lib/core.js).
+const coreUrl = pathToFileURL(coreBundle()).href;
 const runHello = ['packages/cli/bin/agentctl.js', 'run', 'hello', 'hi', '--json'];
 
 const COMMANDS = [
   { key: 'node', label: 'node -e 0', args: ['-e', '0'] },
   {
     key: 'import-core',
-    label: 'node -e "import(core dist)"',
+    label: 'node -e "import(core bundle)"',
     args: ['-e', `import(${JSON.stringify(coreUrl)})`],
   },
   {

@@ -5,13 +5,14 @@
 // messages in a Map, and one agentctl `Runner` keeping them in the InMemorySessionStore or in the
 // FileSessionStore (a temp folder; `durable: false`, since 10,000 × fsync measures the disk). Each
 // subject runs in a fresh process. Run after a build:
-//   npx tsc -b && node bench/idle-sessions.js
+//   pnpm build && node bench/idle-sessions.js
 // Prints a table and writes bench/results/idle-sessions.json.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CHILD_FLAGS, loadCore } from './lib/core.js';
 import { gc, printTable, round, writeResult } from './lib/report.js';
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 10_000);
@@ -42,7 +43,7 @@ const SUBJECTS = {
   memory: {
     label: 'agentctl Runner, InMemorySessionStore',
     async open() {
-      const { InMemorySessionStore } = await import('../packages/core/dist/index.js');
+      const { InMemorySessionStore } = await loadCore();
       return runnerSubject(new InMemorySessionStore());
     },
   },
@@ -55,7 +56,8 @@ const SUBJECTS = {
       return {
         ...subject,
         close() {
-          const files = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'index.json').length;
+          // One log per session (`<id>.jsonl`, packages/store-file/README.md) beside the index.
+          const files = readdirSync(dir).filter((f) => f.endsWith('.jsonl') && f !== 'index.jsonl').length;
           rmSync(dir, { recursive: true, force: true });
           return { sessionFiles: files };
         },
@@ -65,7 +67,7 @@ const SUBJECTS = {
 };
 
 async function runnerSubject(store) {
-  const { Runner } = await import('../packages/core/dist/index.js');
+  const { Runner } = await loadCore();
   const { agentFor } = await import('./lib/subjects.js');
   const runner = new Runner({ agent: agentFor(STEPS), store });
   return {
@@ -133,7 +135,7 @@ async function child(key) {
 export async function main() {
   const self = fileURLToPath(import.meta.url);
   const results = Object.keys(SUBJECTS).map((key) => {
-    const out = execFileSync(process.execPath, ['--expose-gc', self, '--child', key], { encoding: 'utf8' });
+    const out = execFileSync(process.execPath, [...CHILD_FLAGS, self, '--child', key], { encoding: 'utf8' });
     return JSON.parse(out.trim().split('\n').at(-1));
   });
   const kib = (bytes) => round(bytes / 1024, 2);

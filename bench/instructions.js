@@ -14,6 +14,7 @@
 // each against tracing off. Writes bench/results/instructions.json.
 import { execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CORE_CONDITION } from './lib/core.js';
 import { printTable, round, writeResult } from './lib/report.js';
 import { childKey } from './lib/rounds.js';
 import { PART_LABELS, TRACING_PARTS } from './lib/tracing-parts.js';
@@ -44,9 +45,13 @@ function count(key, runs) {
   return new Promise((resolve, reject) => {
     const script = fileURLToPath(import.meta.url);
     const args = ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null'];
-    const proc = spawn('valgrind', [...args, process.execPath, script, '--child', key, String(runs)], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const proc = spawn(
+      'valgrind',
+      [...args, process.execPath, CORE_CONDITION, script, '--child', key, String(runs)],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let err = '';
     proc.stderr.on('data', (chunk) => {
       err += chunk;

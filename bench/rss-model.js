@@ -10,10 +10,12 @@
 // the short-lived chain is A/6 KiB a model call, alive across that call's `await`s (as a framework's
 // per-call objects are) and dropped after it. Run with --trace-gc-nvp in the child to count
 // promotions and scavenges. RSS_MODEL_GARBAGE=sync: the short-lived bytes die before the call's
-// first await (garbage of one synchronous stretch) instead of across it.
+// first await (garbage of one synchronous stretch) instead of across it. RSS_MODEL_LOAD=core: the
+// child imports @agentctl/core (as published, its bundle) first, as the Runner's child does.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { getHeapSpaceStatistics } from 'node:v8';
+import { CHILD_FLAGS, loadCore } from './lib/core.js';
 import { gc, median, mib, printTable, round } from './lib/report.js';
 import { startRssSampler } from './lib/rss-sampler.js';
 import { executions, stepTool, zeroLatencyProvider } from './lib/workload.js';
@@ -25,6 +27,8 @@ const OBJECT_BYTES = 56;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 // RSS_MODEL_GARBAGE=sync: the short-lived chain dies before the model call's first await instead.
 const GARBAGE_DIES_AT_ONCE = process.env.RSS_MODEL_GARBAGE === 'sync';
+const LOAD_CORE = process.env.RSS_MODEL_LOAD === 'core';
+const model0 = zeroLatencyProvider(STEPS);
 const POINTS = (process.env.RSS_MODEL_POINTS ?? '0:0 0:20 0:47 3:0 3:20 3:47 6:0 6:20 6:47 10:0 10:20 10:47')
   .split(/\s+/)
   .map((p) => p.split(':').map(Number));
@@ -65,6 +69,10 @@ async function modelRun(model, keepKiB, allocKiB) {
 async function child(keepKiB, allocKiB) {
   const sampler = startRssSampler(2);
   await sampler.ready();
+  // RSS_MODEL_LOAD=core: the child also imports @agentctl/core (its bundle) and makes one agent, as
+  // the Runner's child does before its batches, though the model's runs never use it: what loading
+  // agentctl's code adds beneath any way of running the workload.
+  if (LOAD_CORE) (await loadCore()).createAgent({ name: 'unused', provider: model0 });
   const model = zeroLatencyProvider(STEPS);
   const cpuTimes = [];
   const batch = async () => {
@@ -103,7 +111,7 @@ function runChild(keepKiB, allocKiB) {
   const out = execFileSync(
     process.execPath,
     [
-      '--expose-gc',
+      ...CHILD_FLAGS,
       '--trace-gc-nvp',
       fileURLToPath(import.meta.url),
       '--child',

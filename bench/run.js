@@ -1,6 +1,6 @@
 // Runs every benchmark in bench/*.js, each in its own child process (so one's heap and RSS do not
 // colour another's), then prints one table of their figures and writes bench/results/summary.json.
-//   pnpm bench                      every benchmark (build first: npx tsc -b)
+//   pnpm bench                      every benchmark (build first: pnpm build)
 //   node bench/run.js core-loop     only the named ones (instructions runs only when named)
 //   node bench/run.js --verbose     also show each benchmark's own output as it runs
 // A benchmark's figures come from bench/results/<name>.json: its `summary` rows when it writes
@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CHILD_FLAGS } from './lib/core.js';
 import { printTable, round } from './lib/report.js';
 import { showSpread } from './lib/rounds.js';
 
@@ -38,7 +39,7 @@ const ADAPTERS = {
 function runOne(file, verbose) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--expose-gc', file], {
+    const child = spawn(process.execPath, [...CHILD_FLAGS, file], {
       cwd: repo,
       stdio: ['ignore', verbose ? 'inherit' : 'pipe', verbose ? 'inherit' : 'pipe'],
     });
@@ -75,8 +76,8 @@ const files = readdirSync(here)
   .map((f) => basename(f, '.js'))
   .filter((name) => (only.length === 0 ? !ON_REQUEST.has(name) : only.includes(name)))
   .sort();
-if (!existsSync(`${repo}packages/core/dist/index.js`)) {
-  console.error('the packages are not built: run `npx tsc -b` (or `pnpm build`) first');
+if (!existsSync(`${repo}packages/core/dist/bundle/index.js`)) {
+  console.error('the packages are not built: run `pnpm build` first');
   process.exit(2);
 }
 

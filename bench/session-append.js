@@ -2,7 +2,7 @@
 // and of creating a session. Each subject runs in its own process, in interleaved rounds (subject
 // order rotates each round); a subject's figure in a round is the median of its appends. Prints the
 // median over rounds with the min–max, and the ratio of each length to 10 events, taken round by round.
-// Run after a build: `npx tsc -b && node bench/session-append.js` (writes bench/results/session-append.json).
+// Run after a build: `pnpm build && node bench/session-append.js` (writes bench/results/session-append.json).
 // Appends and the first create are durable (fsync, the default); `create, durable: false` skips the fsyncs.
 // Knobs: BENCH_ROUNDS (default 3), BENCH_APPENDS (per subject and round, default 200).
 import { execFileSync } from 'node:child_process';
@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FileSessionStore } from '../packages/store-file/dist/index.js';
+import { CHILD_FLAGS } from './lib/core.js';
 import { median, printTable, round, writeResult } from './lib/report.js';
 import { benchEvent as event, sessionLogText, timeEach } from './lib/store-workload.js';
 
@@ -130,7 +131,7 @@ for (let r = 0; r < ROUNDS; r++) {
     // The last child's writes (a 50,000-event log, its removal) are flushed to disk before the
     // next child starts, outside its timing: a subject does not pay for another's write-back.
     flushDisk();
-    const out = execFileSync(process.execPath, ['--expose-gc', self, '--child', subject], {
+    const out = execFileSync(process.execPath, [...CHILD_FLAGS, self, '--child', subject], {
       encoding: 'utf8',
     });
     round[subject] = JSON.parse(out);

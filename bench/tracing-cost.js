@@ -17,7 +17,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gc, median, mib, printTable, writeResult } from './lib/report.js';
 import { childKey, interleavedRounds, pairedRatio, showSpread, spread } from './lib/rounds.js';
 import { startRssSampler } from './lib/rss-sampler.js';
-import { SUBJECTS } from './lib/subjects.js';
 import { TRACING_PARTS } from './lib/tracing-parts.js';
 import { executions } from './lib/workload.js';
 
@@ -38,7 +37,8 @@ const BATCHES = 3;
 // subject is the Runner subject itself, and its process never loads @agentctl/tracing.
 async function loadSubject(key) {
   if (key === 'tracingNever') {
-    const runner = SUBJECTS.runner;
+    // Imported here, in the child: the parent (run without the bundle's condition) loads no core.
+    const runner = (await import('./lib/subjects.js')).SUBJECTS.runner;
     const subject = {
       label: 'agentctl Runner, @agentctl/tracing never imported',
       run: runner.run,

@@ -42,11 +42,11 @@ describe('agentctl test --update', () => {
     const dir = await project();
     const noKey = { OPENAI_API_KEY: undefined, OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' };
 
-    // No cassette yet and no key: the test cannot run, and says why.
+    // No cassette yet and no key: the project does not validate (run would refuse the model), and says why.
     const before = await agentctl(['test'], { cwd: dir, env: noKey });
     expect(before.code).toBe(1);
-    expect(before.stdout).toContain('! counts-words');
-    expect(before.stdout).toContain('cassette agents/cassettes/recorded.yaml does not exist');
+    expect(before.stderr).toContain('error: cassette agents/cassettes/recorded.yaml does not exist');
+    expect(before.stderr).toContain('nothing was run');
 
     // A live model without a cassette runs, and --update says it has nowhere to record.
     const live = await startFakeServer([sse(openaiText('Hello from a live model.'))]);
@@ -107,5 +107,64 @@ model: live-mini
     expect(keyless.code).toBe(0);
     expect(keyless.stderr).toContain(`model openai-mini has no API key: replayed ${CASSETTE}, not updated`);
     expect(await readFile(join(dir, CASSETTE), 'utf8')).toBe(text);
+  });
+
+  it('--update of some tests keeps the calls the other tests recorded into the same cassette', async () => {
+    const dir = await tempDir('agentctl-update-some-');
+    await writeFile(join(dir, 'agentctl.yaml'), 'kind: project\nname: some\n');
+    await mkdir(join(dir, 'agents'));
+    await mkdir(join(dir, 'tests'));
+    await writeFile(
+      join(dir, 'agents/desk.yaml'),
+      `kind: model
+name: mini
+provider: openai
+model: gpt-4.1-mini
+base_url: \${OPENAI_BASE_URL:-http://127.0.0.1:9/v1}
+api_key: \${OPENAI_API_KEY:-}
+cassette: ../cassettes/shared.yaml
+---
+kind: agent
+name: desk
+model: mini
+instruction: Answer.
+`,
+    );
+    const test = (name: string, user: string, answer: string) =>
+      `kind: test\nname: ${name}\nagent: desk\nturns:\n  - user: ${user}\n    expect: { output: { contains: ${answer} } }\n`;
+    await writeFile(join(dir, 'tests/first.yaml'), test('first', 'one', 'Alpha'));
+    await writeFile(join(dir, 'tests/second.yaml'), test('second', 'two', 'Beta'));
+    const cassette = join(dir, 'cassettes/shared.yaml');
+    const offline = { OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined };
+
+    // Both tests recorded: requests arrive in parallel, so each answer says what it was asked.
+    const server = await startFakeServer([]);
+    servers.push(server);
+    server.reply(sse(openaiText('Alpha or Beta')), sse(openaiText('Alpha or Beta')));
+    const all = await agentctl(['test', '--update'], {
+      cwd: dir,
+      env: { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.url },
+    });
+    expect(all.stdout, all.stderr).toContain('2 test(s): 2 passed');
+    expect((await readCassette(cassette)).interactions).toHaveLength(2);
+
+    // Only `first` again, with a new answer: `second` keeps its recorded call.
+    server.reply(sse(openaiText('Alpha, again')));
+    const some = await agentctl(['test', '--update', 'first'], {
+      cwd: dir,
+      env: { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.url },
+    });
+    expect(some.code, some.stderr).toBe(0);
+    expect(some.stderr).toContain(
+      'recorded 1 model call(s) to cassettes/shared.yaml (kept 1 call(s) of the tests not run)',
+    );
+    const calls = (await readCassette(cassette)).interactions;
+    expect(calls.map((c) => [c.request.messages[0]?.content, c.response.content])).toEqual([
+      ['two', 'Alpha or Beta'],
+      ['one', 'Alpha, again'],
+    ]);
+    const replay = await agentctl(['test'], { cwd: dir, env: offline });
+    expect(replay.stdout, replay.stderr).toContain('2 test(s): 2 passed');
+    expect(replay.code).toBe(0);
   });
 });

@@ -1,12 +1,13 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, REPO, removeTempDirs, tempDir } from './support/cli.js';
+import { behaviour, ENTRY_CHECK, entryCheck } from './support/entry-check.js';
 import { startLongRunning } from './support/long-running.js';
 import { startOtlpReceiver } from './support/otlp-receiver.js';
 
@@ -151,6 +152,33 @@ export const add = defineTool<{ a: number; b: number }>({
     } finally {
       await rename(`${entry}.away`, entry);
     }
+  });
+
+  it("a user's import of @agentctl/core loads its bundle, which exports and runs as the build does", async () => {
+    // The check script beside the app's own code, where `@agentctl/core` is the installed package.
+    const script = join(app, 'entry-check.mjs');
+    await copyFile(ENTRY_CHECK, script);
+    const [built, installedCore] = await Promise.all([
+      entryCheck(ENTRY_CHECK),
+      entryCheck(script, ['--enable-source-maps']),
+    ]);
+    expect(built.main).toMatch(/\/packages\/core\/dist\/index\.js$/);
+    expect(installedCore.main).toMatch(/\/node_modules\/@agentctl\/core\/dist\/bundle\/index\.js$/);
+    expect(installedCore.testing).toMatch(/\/node_modules\/@agentctl\/core\/dist\/bundle\/testing\.js$/);
+    // The names the monorepo's dist/index.js exports, with their own names; an offline agent and a
+    // scripted one whose tool needs ajv (the installed dependency, imported on first use) run alike.
+    expect(behaviour(installedCore)).toEqual(behaviour(built));
+    expect(installedCore.echo).toBe('hello from the bundle');
+    expect(installedCore.output).toBe('sent');
+    expect([installedCore.ajvBeforeRun, installedCore.ajvAfterRun]).toEqual([false, true]);
+    // @agentctl/core/testing shares the main entry's classes: its errors are AgentErrors.
+    expect(installedCore.shared).toMatchObject({
+      scriptModel: true,
+      agentError: true,
+      errorName: 'AgentError',
+    });
+    // The packed source maps lead to the packed TypeScript source.
+    expect(installedCore.shared.stack).toContain('node_modules/@agentctl/core/src/offline/script-model.ts:');
   });
 
   it('serves the dev UI from the installed @agentctl/ui', async () => {

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { readCassette } from '../packages/config/src/index.js';
 import { openaiText, openaiToolCalls } from '../packages/provider-openai/test/support/openai-wire.js';
-import { agentctl, parseNdjson, REPO, removeTempDirs, tempDir } from './support/cli.js';
+import { agentctl, parseNdjson, REPO, removeTempDirs, tempDir, tempProject } from './support/cli.js';
 import { type FakeServer, sse, startFakeServer } from './support/fake-server.js';
 
 // The example of agents/recorded.yaml: a real OpenAI model that replays its cassette with no key.
@@ -184,5 +184,22 @@ describe('agentctl run --record, then replay offline', () => {
     expect(result.stderr).toContain('word_count');
     expect(result.code).toBe(0);
     expect(result.stdout.trim()).toBe(ANSWER);
+  });
+
+  it('a cassette recorded into the included folders is named as one, with the exclude to add', async () => {
+    // As `init` writes a project: every YAML file under agents/ is read, none excluded.
+    const dir = await tempProject({
+      'agentctl.yaml': 'kind: project\nname: fresh\ninclude: [agents/**/*.yaml]\n',
+      'agents/echo.yaml': 'kind: agent\nname: echo\nmodel: offline/echo\n',
+    });
+    const recorded = await agentctl(['run', 'echo', 'hello', '--record', 'agents/recorded/run.yaml'], {
+      cwd: dir,
+    });
+    expect(recorded.code, recorded.stderr).toBe(0);
+    const validate = await agentctl(['validate'], { cwd: dir });
+    expect(validate.code).toBe(1);
+    expect(validate.stdout + validate.stderr).toContain(
+      'agents/recorded/run.yaml:3:1: error: this file is a cassette (recorded model calls), not a document of the project: add `exclude: [agents/recorded/**]` to agentctl.yaml',
+    );
   });
 });

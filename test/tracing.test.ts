@@ -293,6 +293,21 @@ describe('agentctl run with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(stderr).toContain('OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported');
     expect(receiver.requests).toEqual([]);
   });
+
+  it('an OTLP endpoint that is not an http(s) URL is a usage error naming the variable', async () => {
+    for (const [variable, value] of [
+      ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector:4318'],
+      ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'not a url'],
+    ]) {
+      const { code, stdout, stderr } = await agentctl(['run', 'research', 'hi'], {
+        cwd: project,
+        env: { [variable]: value },
+      });
+      expect(code, stderr).toBe(2);
+      expect(stderr).toContain(`agentctl: ${variable}=${value} is not an http(s) URL`);
+      expect(stdout).toBe('');
+    }
+  });
 });
 
 describe('spans are flushed before the process ends', () => {

@@ -3,10 +3,11 @@
 // every subject alike, no subject pays for another's garbage or memory, and a ratio between two
 // subjects is taken within each round (pair by pair) before its median and min–max are reported.
 import { execFileSync } from 'node:child_process';
+import { CHILD_FLAGS } from './core.js';
 import { median, round } from './report.js';
 
 /**
- * Runs `node --expose-gc <script> --child <key> <...args>` for every key in every round, in order,
+ * Runs `node <CHILD_FLAGS> <script> --child <key> <...args>` for every key in every round, in order,
  * and returns `{ [key]: [figures of round 1, figures of round 2, ...] }`. The child prints its
  * figures as JSON on its last stdout line.
  */
@@ -14,7 +15,7 @@ export function interleavedRounds(script, keys, rounds, args = []) {
   const byKey = Object.fromEntries(keys.map((key) => [key, []]));
   for (let r = 0; r < rounds; r++) {
     for (const key of keys) {
-      const out = execFileSync(process.execPath, ['--expose-gc', script, '--child', key, ...args], {
+      const out = execFileSync(process.execPath, [...CHILD_FLAGS, script, '--child', key, ...args], {
         encoding: 'utf8',
         maxBuffer: 64 * 1024 * 1024,
       });

@@ -2,8 +2,10 @@
 // its result) and `Runner` (a fresh runner and in-memory store per run, every event iterated with
 // `for await`, as `agentctl serve` streams them; `agentctl run` renders them through `onEvent`
 // instead and never iterates the stream, which costs less: this subject is the dearer of the two).
-import { createAgent, defineTool, Runner } from '../../packages/core/dist/index.js';
+import { loadCore } from './core.js';
 import { STEP_PARAMETERS, stepTool, zeroLatencyProvider } from './workload.js';
+
+const { createAgent, defineTool, Runner } = await loadCore();
 
 const agents = new Map();
 

@@ -13,11 +13,14 @@
 // number for an id, its start and end) in batches of 512, dropped when full: no attributes, no
 // parents, no export.
 import { createRequire } from 'node:module';
-import { observeRuns } from '../../packages/core/dist/index.js';
 import { startTracing, TraceObserver } from '../../packages/tracing/dist/index.js';
 import { RecordSink } from '../../packages/tracing/dist/record-sink.js';
+import { loadCore } from './core.js';
 import { SUBJECTS } from './subjects.js';
 import { PART_LABELS } from './tracing-parts.js';
+
+// The copy of core that @agentctl/tracing imports (lib/core.js).
+const { observeRuns } = await loadCore();
 
 // The SDK as @agentctl/tracing resolves it (the benchmarks have no dependency of their own on it).
 const { AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor } = createRequire(

@@ -9,7 +9,15 @@ export interface SseEvent {
 
 /** What the fake server answers to one request. */
 export type FakeReply =
-  | { status: number; json?: unknown; headers?: Record<string, string> }
+  | {
+      status: number;
+      json?: unknown;
+      headers?: Record<
+        string,
+        string
+      > /** Sent as is instead of `json` (set the content-type in `headers`). */;
+      body?: string;
+    }
   | {
       sse: SseEvent[];
       /** Destroy the socket after this many events, the way a dropped connection looks. */
@@ -107,7 +115,7 @@ async function answer(res: ServerResponse, reply: FakeReply | undefined): Promis
   if ('hang' in reply) return;
   if ('status' in reply) {
     res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-    res.end(JSON.stringify(reply.json ?? {}));
+    res.end(reply.body ?? JSON.stringify(reply.json ?? {}));
     return;
   }
   res.writeHead(200, {

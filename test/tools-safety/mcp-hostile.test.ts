@@ -72,4 +72,41 @@ timeout: 5s
     expect(byName.hang).toMatchObject({ isError: true, content: 'tool hang timed out after 5000 ms' });
     expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete' });
   });
+
+  it('an answer that breaks the MCP schema fails that call in one line, and the server keeps running', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': `${scriptedTurns('[{ toolset: hostile }]', [
+        'tool_calls: [{ id: b, name: bad-result, arguments: {} }]',
+        'tool_calls: [{ id: e, name: echo, arguments: { text: after } }]',
+        'text: done',
+      ])}---
+kind: toolset
+name: hostile
+mcp: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SERVER)}, ok] }
+timeout: 10s
+`,
+    });
+    const { code, stderr, events } = await runMain(dir);
+    expect(code, stderr).toBe(0);
+    const [bad, echo] = toolResults(events);
+    expect(bad).toMatchObject({
+      isError: true,
+      content:
+        'Tool bad-result failed: MCP server of toolset "hostile" answered the call of bad-result in a form MCP does not allow: content[0].data: Invalid Base64 string',
+    });
+    // Not restarted: a restart would have put a note before the answer, and lost the server's state.
+    expect(echo.content).toBe('echo {"text":"after"}');
+  });
+
+  it('an answer larger than an MCP message may be says so, not that the server crashed', async () => {
+    const dir = await project('ok', [{ name: 'huge', arguments: {} }]);
+    const { code, stderr, events } = await runMain(dir);
+    expect(code, stderr).toBe(0);
+    const [huge] = toolResults(events);
+    expect(huge.isError).toBe(true);
+    expect(huge.content).toContain(
+      'MCP server of toolset "hostile" was stopped during the call: its answer was larger than 10 MB',
+    );
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete' });
+  });
 });

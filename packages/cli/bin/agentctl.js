@@ -4,6 +4,17 @@
 import { fileURLToPath } from 'node:url';
 import { bundleIsCurrent } from '../dist/bundle-stamp.js';
 
+// A shell left in a folder that was deleted (a branch switch, an rm -rf) has no current folder:
+// every command would fail with Node's stack trace at its first use of it.
+try {
+  process.cwd();
+} catch {
+  process.stderr.write(
+    'agentctl: the current folder no longer exists (deleted or moved): cd into one that does\n',
+  );
+  process.exit(2);
+}
+
 const bundled = bundleIsCurrent(fileURLToPath(new URL('../dist/bundle/', import.meta.url)));
 const { main } = await import(bundled ? '../dist/bundle/main.js' : '../dist/main.js');
 

@@ -8,6 +8,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { NODE_BUNDLE } from '../../core/scripts/node-bundle.js';
 import { BUNDLE_STAMP, bundleStamp } from '../dist/bundle-stamp.js';
 
 // Whether Node loads this file as CommonJS: `.cjs`, or `.js` in a package not of "type": "module".
@@ -64,11 +65,7 @@ rmSync(out, { recursive: true, force: true });
 const { metafile } = await build({
   entryPoints: { main: `${cli}/dist/main.js` },
   outdir: out,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
+  ...NODE_BUNDLE,
   metafile: true,
   logLevel: 'warning',
   // tsx is imported by the URL @agentctl/config resolves (a loader of its own); fsevents is native;

@@ -12,6 +12,8 @@ export interface Io {
   stderrIsTTY?: boolean;
   /** Aborted once the reader of stdout has gone (`agentctl run a --json | head -1`); later writes are dropped. */
   outputClosed?: AbortSignal;
+  /** What stopped stdout other than its reader going away (a full disk under `> file`): the command fails. */
+  outputFailure?: () => Error | undefined;
   env: Record<string, string | undefined>;
   cwd: string;
 }
@@ -20,9 +22,11 @@ export interface Io {
 export function processIo(): Io {
   // A reader that stops early (`agentctl run a --json | head`) is not an error: a run is cancelled
   // cleanly instead (the session stays valid), and other commands finish writing into nothing.
+  // Any other failure (`> file` on a full disk) also stops the output; the command then fails with it.
   const closed = new AbortController();
+  let failure: Error | undefined;
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
+    if (error.code !== 'EPIPE') failure ??= error;
     closed.abort();
   });
   return {
@@ -30,6 +34,7 @@ export function processIo(): Io {
       if (!closed.signal.aborted) process.stdout.write(text);
     },
     outputClosed: closed.signal,
+    outputFailure: () => failure,
     stderr: (text) => process.stderr.write(text),
     isTTY: Boolean(process.stdout.isTTY) && process.env.NO_COLOR === undefined,
     // Asked of the descriptor: reading process.stdin would open a stream a one-shot run never reads.

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { CliError, EXIT } from './cli-error.js';
 import { type Io, processIo } from './io.js';
 import { CommanderError, createProgram, type Invocation, isCleanExit } from './program.js';
+import { systemRefusal } from './system-refusal.js';
 import { startCommandTracing } from './tracing.js';
 
 /** Runs the command line and returns the exit code. */
@@ -33,7 +34,15 @@ async function execute(invocation: Invocation, io: Io): Promise<number> {
     }
     tracing = await startCommandTracing(invocation.command, invocation.options, io);
     const command = await loadCommand(invocation.command);
-    return await command(invocation.options, io);
+    const code = await command(invocation.options, io);
+    // A failed write to stdout is emitted on a later tick than the write itself.
+    if (io.outputFailure) await new Promise((settled) => setImmediate(settled));
+    const failure = io.outputFailure?.();
+    if (failure) {
+      io.stderr(`agentctl: the output could not be written: ${systemRefusal(failure) ?? failure.message}\n`);
+      return EXIT.failed;
+    }
+    return code;
   } catch (error) {
     return report(error, io, invocation.options.debug === true);
   } finally {
@@ -80,6 +89,12 @@ function report(error: unknown, io: Io, debug: boolean): number {
   if (error instanceof CliError) {
     io.stderr(`agentctl: ${error.message}\n`);
     return error.exitCode;
+  }
+  // The machine's refusal is no bug of agentctl's: a failed command (1), without a stack trace.
+  const refused = systemRefusal(error);
+  if (refused) {
+    io.stderr(`agentctl: ${refused}\n`);
+    return EXIT.failed;
   }
   const message = error instanceof Error ? error.message : String(error);
   io.stderr(`agentctl: internal error: ${message}\n`);

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -10,8 +10,14 @@ export function packageVersion(
   name: '@agentctl/cli' | '@agentctl/core',
   from: string = import.meta.url,
 ): string {
-  // The `default` export is dist/index.js, whether the package is a workspace link or installed.
+  // The `default` export lies somewhere under the package's folder (dist/index.js, or an installed
+  // core's dist/bundle/index.js): its package.json is the nearest one above that names it.
   const entry = createRequire(from).resolve(name);
-  const manifest = join(dirname(dirname(entry)), 'package.json');
-  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+  for (let dir = dirname(entry); dir !== dirname(dir); dir = dirname(dir)) {
+    const file = join(dir, 'package.json');
+    if (!existsSync(file)) continue;
+    const manifest = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version: string };
+    if (manifest.name === name) return manifest.version;
+  }
+  throw new Error(`no package.json of ${name} above ${entry}`);
 }

@@ -49,6 +49,7 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     .description('check the project (or the given files) and report problems with file:line:col')
     .argument('[paths...]', 'files to check (default: the whole project)')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'github', 'sarif']))
+    .addOption(jsonFormatOption())
     .option('--strict', 'treat warnings as errors')
     .option(
       '--connect',
@@ -141,6 +142,7 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     .description('run the `kind: test` conversations against the agent trees, offline, in parallel')
     .argument('[targets...]', 'test names, or test files and folders (default: every test)')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'junit', 'github']))
+    .addOption(jsonFormatOption())
     .option(
       '--update',
       'record the calls of models with a `cassette:` and their key set, into their cassettes',
@@ -232,3 +234,9 @@ export function isCleanExit(error: unknown): boolean {
 }
 
 export { CommanderError };
+
+// `--json` prints data for programs on every command that prints data; where the output has formats,
+// it is the json one.
+function jsonFormatOption(): Option {
+  return new Option('--json', 'the same as --format json').conflicts('format');
+}

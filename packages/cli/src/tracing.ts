@@ -35,9 +35,10 @@ export async function startCommandTracing(
 ): Promise<Tracing | undefined> {
   const env = io.env;
   if (!TRACED_COMMANDS.has(command) || !tracingRequested(options, env)) return undefined;
-  const { protocolOf, startTracing } = await import('@agentctl/tracing');
+  const { checkEndpoints, protocolOf, startTracing } = await import('@agentctl/tracing');
   try {
     protocolOf(env);
+    checkEndpoints(env);
   } catch (error) {
     throw new CliError((error as Error).message, EXIT.usage);
   }

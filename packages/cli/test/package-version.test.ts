@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { packageVersion } from '../src/package-version.js';
@@ -14,22 +14,30 @@ afterAll(async () => {
 const versionOf = async (manifest: string) =>
   (JSON.parse(await readFile(new URL(manifest, import.meta.url), 'utf8')) as { version: string }).version;
 
+// An app with @agentctl/core installed at `version`, its `default` export at `entry`: where the app's
+// own module (main.js) is.
+async function appWithCore(version: string, entry: string): Promise<string> {
+  const app = await mkdtemp(join(tmpdir(), 'agentctl-version-'));
+  dirs.push(app);
+  const core = join(app, 'node_modules/@agentctl/core');
+  await mkdir(dirname(join(core, entry)), { recursive: true });
+  await writeFile(
+    join(core, 'package.json'),
+    JSON.stringify({ name: '@agentctl/core', version, exports: { '.': { default: entry } } }),
+  );
+  await writeFile(join(core, entry), '');
+  return pathToFileURL(join(app, 'main.js')).href;
+}
+
 describe('packageVersion', () => {
   it('reads the version of the installed package a module resolves, not a version written in code', async () => {
-    const app = await mkdtemp(join(tmpdir(), 'agentctl-version-'));
-    dirs.push(app);
-    const core = join(app, 'node_modules/@agentctl/core');
-    await mkdir(join(core, 'dist'), { recursive: true });
-    await writeFile(
-      join(core, 'package.json'),
-      JSON.stringify({
-        name: '@agentctl/core',
-        version: '7.3.1',
-        exports: { '.': { default: './dist/index.js' } },
-      }),
-    );
-    await writeFile(join(core, 'dist/index.js'), '');
-    expect(packageVersion('@agentctl/core', pathToFileURL(join(app, 'main.js')).href)).toBe('7.3.1');
+    const from = await appWithCore('7.3.1', './dist/index.js');
+    expect(packageVersion('@agentctl/core', from)).toBe('7.3.1');
+  });
+
+  it("finds an installed core's package.json above its bundle, which its exports point at", async () => {
+    const from = await appWithCore('7.4.0', './dist/bundle/index.js');
+    expect(packageVersion('@agentctl/core', from)).toBe('7.4.0');
   });
 
   it('gives the CLI and core versions of their package.json files', async () => {

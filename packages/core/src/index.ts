@@ -35,6 +35,7 @@ export {
   type WrittenApprovalRule,
 } from './approval-rule.js';
 export { parseDuration } from './duration.js';
+export { ERROR_TEXT_LIMIT, errorText, messageWithCause } from './error-text.js';
 export {
   AGENT_ERROR_CODES,
   AgentError,
@@ -129,6 +130,7 @@ export {
   type NetworkCall,
   type NetworkProviderOptions,
   type NetworkProviderSpec,
+  NO_STREAM_EVENTS,
   networkProvider,
   type SdkAttempt,
   type StreamAssembler,

@@ -85,6 +85,10 @@ export function networkProvider<Client>(spec: NetworkProviderSpec<Client>): Mode
   return provider;
 }
 
+/** What a failed call says when the server answered 200 with no stream event at all: most often a base_url that is not the API. */
+export const NO_STREAM_EVENTS =
+  "the server's answer held no stream events; check that base_url is the API's address";
+
 /** A provider's parser of its SDK's stream: raw items in, stream events out. */
 export interface StreamAssembler<Item> {
   /** Reads one item of the SDK's stream and returns the stream events it produces. */
@@ -123,10 +127,12 @@ export interface SdkAttempt<Item> {
 export async function* sdkAttempt<Item>(attempt: SdkAttempt<Item>): AsyncGenerator<StreamEvent> {
   const { provider, model, control, assembler } = attempt;
   let committed = false;
+  let items = 0;
   try {
     const stream = await sdkWarningsOnce(() => attempt.open(control.signal));
     control.touch();
     for await (const item of stream) {
+      items++;
       control.touch();
       for (const out of assembler.push(item)) {
         committed = true;
@@ -136,7 +142,9 @@ export async function* sdkAttempt<Item>(attempt: SdkAttempt<Item>): AsyncGenerat
     // SDKs end a stream quietly when it is aborted, so an early end is checked here.
     if (control.signal.aborted) throw new Error('aborted');
     if (!assembler.complete) {
-      throw providerFailure(new Error('the stream ended before its last event'), {
+      // Not one event: a 200 that is no event stream (a web page, a proxy that does not stream).
+      const said = items === 0 ? NO_STREAM_EVENTS : 'the stream ended before its last event';
+      throw providerFailure(new Error(said), {
         provider,
         model,
         committed,

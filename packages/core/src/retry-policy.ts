@@ -1,3 +1,4 @@
+import { errorText, messageWithCause } from './error-text.js';
 import { AgentError } from './errors.js';
 import { backoffDelay, type RetryPolicy } from './timing/backoff.js';
 import { deadline } from './timing/deadline.js';
@@ -150,13 +151,25 @@ export async function* retryStream<T>(
       if (yielded || !info.retryable || attempt >= options.policy.maxAttempts || options.signal?.aborted)
         throw error;
       const delayMs = backoffDelay(options.policy, attempt, info.retryAfterMs, options.random);
-      if (delayMs === undefined) throw error;
+      if (delayMs === undefined) throw tooLongToWait(error, info.retryAfterMs, options.policy.maxDelayMs);
       options.onRetry?.({ attempt, delayMs, error });
       await sleep(delayMs, options.signal, 'waiting to retry');
     } finally {
       control.dispose();
     }
   }
+}
+
+// The server asked for a longer wait than the policy allows: the error says so, or the missing
+// retries would look like a bug.
+function tooLongToWait(error: unknown, askedMs: number | undefined, maxMs: number): unknown {
+  if (!(error instanceof AgentError) || askedMs === undefined) return error;
+  error.message += ` (the server asked to wait ${seconds(askedMs)}, longer than retry.max_delay ${seconds(maxMs)}: not retried)`;
+  return error;
+}
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
 }
 
 function attemptControl(
@@ -264,13 +277,9 @@ export function providerFailure(error: unknown, ctx: FailureContext): AgentError
     return error;
   }
   const info = classifyFailure(error);
-  const detail = clean(
-    ctx.apiMessage ??
-      (ctx.timedOut
-        ? `no data for ${ctx.idleTimeoutMs} ms`
-        : error instanceof Error
-          ? error.message || error.name
-          : String(error)),
+  const detail = errorText(
+    clean(ctx.apiMessage ?? (ctx.timedOut ? `no data for ${ctx.idleTimeoutMs} ms` : messageWithCause(error))),
+    info.status,
   );
   if (ctx.committed) {
     return new AgentError(
@@ -290,7 +299,9 @@ export function providerFailure(error: unknown, ctx: FailureContext): AgentError
     });
   }
   if (info.status !== undefined) {
-    return new AgentError(`${where} failed with HTTP ${info.status}: ${detail}`, 'PROVIDER_ERROR', {
+    // A 404 is a wrong model id or a base URL without the API's path (`/v1`) far more often than not.
+    const hint = info.status === 404 ? ' (check the model id and base_url)' : '';
+    return new AgentError(`${where} failed with HTTP ${info.status}: ${detail}${hint}`, 'PROVIDER_ERROR', {
       cause: error,
       retryable: info.retryable,
       context: {
@@ -302,15 +313,16 @@ export function providerFailure(error: unknown, ctx: FailureContext): AgentError
     });
   }
   const connection = info.retryable || ctx.incomplete === true || ctx.transient === true;
-  return new AgentError(
-    `${where}: ${connection ? 'connection failed' : 'request failed'} (${detail})`,
-    'PROVIDER_ERROR',
-    {
-      cause: error,
-      retryable: connection,
-      context: { ...baseContext, retryable: connection },
-    },
-  );
+  const what = connection
+    ? 'connection failed'
+    : error instanceof SyntaxError
+      ? 'the server sent data that is not JSON'
+      : 'request failed';
+  return new AgentError(`${where}: ${what} (${detail})`, 'PROVIDER_ERROR', {
+    cause: error,
+    retryable: connection,
+    context: { ...baseContext, retryable: connection },
+  });
 }
 
 function redact(text: string, secrets: readonly string[] = []): string {

@@ -3,12 +3,13 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { deadline, isInside, sleep } from '@agentctl/core';
+import { deadline, errorText, isInside, sleep } from '@agentctl/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { isAlive, trackChild, untrackChild } from './live-children.js';
+import { GroupStdioTransport } from './group-stdio-transport.js';
+import { isAlive, signalGroup, trackChild, untrackChild } from './live-children.js';
 import { McpStartError } from './mcp-start-error.js';
 import { isStdioServer, type McpServerSpec } from './mcp-toolset-spec.js';
 import { StderrLog } from './stderr-log.js';
@@ -55,6 +56,7 @@ export class McpConnection {
   #closed = false;
   #restarts = 0;
   #info: McpServerInfo | undefined;
+  #stoppedBecause: string | undefined;
 
   constructor(toolset: string, spec: McpServerSpec, root: string, startTimeout = 30_000) {
     this.#toolset = toolset;
@@ -65,7 +67,10 @@ export class McpConnection {
 
   /** The server's process id while a stdio server runs. */
   get pid(): number | undefined {
-    return this.#transport instanceof StdioClientTransport ? (this.#transport.pid ?? undefined) : undefined;
+    const transport = this.#transport;
+    return transport instanceof StdioClientTransport || transport instanceof GroupStdioTransport
+      ? (transport.pid ?? undefined)
+      : undefined;
   }
 
   /** The server's name and version from the last handshake. */
@@ -78,10 +83,20 @@ export class McpConnection {
     return this.#restarts;
   }
 
+  /** Ms the server has to answer the handshake, and then to list its tools. */
+  get startTimeout(): number {
+    return this.#startTimeout;
+  }
+
   /** The command line or URL, for messages. */
   get target(): string {
     const spec = this.#spec;
     return isStdioServer(spec) ? [spec.command, ...(spec.args ?? [])].join(' ') : spec.url;
+  }
+
+  /** Why the client itself stopped the server, when it did (an answer too large to read). */
+  whyStopped(): string | undefined {
+    return this.#stoppedBecause;
   }
 
   /** The last lines the server wrote to stderr. */
@@ -141,6 +156,14 @@ export class McpConnection {
     this.#stderr.clear();
     const transport = this.#makeTransport();
     const client = new Client({ name: 'agentctl', version: VERSION });
+    this.#stoppedBecause = undefined;
+    // The SDK's stdio client reads one message into a bounded buffer; past it, it reports the
+    // overflow here and then kills the server, which the caller would otherwise see as a crash.
+    client.onerror = (error) => {
+      const limit = /ReadBuffer exceeded maximum size of (\d+) bytes/.exec(error.message);
+      if (limit)
+        this.#stoppedBecause = `its answer was larger than ${Number(limit[1]) / 2 ** 20} MB, the most an MCP message read from a server's stdout may be, so agentctl stopped the server`;
+    };
     client.onclose = () => {
       if (this.#client === client) this.#forget(this.#exitReason());
     };
@@ -174,6 +197,7 @@ export class McpConnection {
   }
 
   #exitReason(): string {
+    if (this.#stoppedBecause) return `the server was stopped: ${this.#stoppedBecause}`;
     const tail = this.#stderr.tail();
     return `the server process stopped${tail ? ` (stderr: ${tail.replace(/\s*\n\s*/g, ' | ')})` : ''}`;
   }
@@ -185,19 +209,19 @@ export class McpConnection {
         requestInit: spec.headers ? { headers: spec.headers } : undefined,
       });
     }
-    const transport = new StdioClientTransport({
-      command: spec.command,
-      args: spec.args,
-      env: spec.env,
-      cwd: this.#cwd,
-      stderr: 'pipe',
-    });
+    const server = { command: spec.command, args: spec.args, env: spec.env, cwd: this.#cwd };
+    // Process groups are POSIX; on Windows the SDK's own transport (and its command lookup) is kept.
+    const transport =
+      process.platform === 'win32'
+        ? new StdioClientTransport({ ...server, stderr: 'pipe' })
+        : new GroupStdioTransport(server);
     transport.stderr?.on('data', (chunk: Buffer) => this.#stderr.write(chunk.toString('utf8')));
     return transport;
   }
 
   #startError(error: unknown): McpStartError {
-    const message = error instanceof Error ? error.message : String(error);
+    // A proxy's error page in front of an HTTP server would be quoted whole.
+    const message = errorText(error instanceof Error ? error.message : String(error));
     const code = (error as NodeJS.ErrnoException).code;
     const spec = this.#spec;
     let reason: string;
@@ -224,11 +248,12 @@ function insideRoot(toolset: string, root: string, cwd: string | undefined): str
   return resolved;
 }
 
-// The SDK sends SIGTERM then SIGKILL without waiting for the last; a caller that was promised
-// "no child left" waits here until the pid is really gone.
+// The transports send SIGTERM then SIGKILL without waiting for the last; a caller that was
+// promised "no child left" waits here until the pid is really gone.
 async function ensureGone(pid: number): Promise<void> {
   for (let i = 0; i < 100 && isAlive(pid); i++) {
     if (i === 50) {
+      signalGroup(pid, 'SIGKILL');
       try {
         process.kill(pid, 'SIGKILL');
       } catch {
@@ -242,7 +267,10 @@ async function ensureGone(pid: number): Promise<void> {
 
 // stderr arrives through a pipe after the exit is noticed; give it a moment so the error can quote it.
 async function settle(transport: Transport): Promise<void> {
-  const stderr = transport instanceof StdioClientTransport ? (transport.stderr as Readable | null) : null;
+  const stderr =
+    transport instanceof StdioClientTransport || transport instanceof GroupStdioTransport
+      ? (transport.stderr as Readable | null)
+      : null;
   if (!stderr || stderr.readableEnded) return;
   const wait = deadline(undefined, 500, () => 'stderr still open');
   try {

@@ -1,5 +1,6 @@
-import { type AnyTool, defineTool, type JsonSchema } from '@agentctl/core';
+import { type AnyTool, defineTool, errorText, type JsonSchema } from '@agentctl/core';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { invalidAnswer } from './invalid-answer.js';
 import { mapCallResult } from './map-result.js';
 import type { McpConnection } from './mcp-connection.js';
 import type { McpToolsetContext } from './mcp-toolset-spec.js';
@@ -64,27 +65,33 @@ export function mcpTool(info: McpToolInfo, options: McpToolOptions): AnyTool {
         })) as Record<string, unknown>;
       } catch (error) {
         if (ctx.signal.aborted) throw error;
-        throw callError(error, toolset, connection);
+        throw callError(error, toolset, info.name, connection);
       }
       return mapCallResult(result, note);
     },
   });
 }
 
-function callError(error: unknown, toolset: string, connection: McpConnection): Error {
+function callError(error: unknown, toolset: string, tool: string, connection: McpConnection): Error {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof McpError && error.code === -32001) {
     return new Error(`MCP server of toolset "${toolset}" did not answer in time (${message})`);
   }
   if (error instanceof McpError && error.code === -32000) {
     const tail = connection.stderrTail();
+    const why = connection.whyStopped();
     return new Error(
-      `MCP server of toolset "${toolset}" stopped during the call; it is restarted on the next call${
+      `MCP server of toolset "${toolset}" ${why ? `was stopped during the call: ${why}` : 'stopped during the call'}; it is restarted on the next call${
         tail ? `. Its last stderr lines: ${tail}` : ''
       }`,
     );
   }
-  // Anything that is not an MCP protocol error is the transport failing (an HTTP server gone).
+  // An answer that breaks the MCP schema came from a live server: it keeps running (and its state).
+  const invalid = invalidAnswer(toolset, `answered the call of ${tool}`, error);
+  if (invalid) return invalid;
+  // Anything else that is not an MCP protocol error is the transport failing (an HTTP server gone).
   if (!(error instanceof McpError)) connection.markLost(message);
+  const said = errorText(message);
+  if (said !== message) return new Error(said, { cause: error });
   return error instanceof Error ? error : new Error(message);
 }

@@ -1,4 +1,6 @@
 import { type AnyTool, type ApprovalMode, parseDuration } from '@agentctl/core';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { invalidAnswer } from './invalid-answer.js';
 import { McpConnection, type McpServerInfo } from './mcp-connection.js';
 import { type McpToolInfo, mcpTool } from './mcp-tool.js';
 import { isStdioServer, type McpToolsetContext, type McpToolsetSpec } from './mcp-toolset-spec.js';
@@ -72,14 +74,32 @@ export class McpToolset {
     await this.dispose();
   }
 
+  #listError(error: unknown): unknown {
+    const invalid = invalidAnswer(this.#spec.name, 'listed its tools', error);
+    if (invalid) return invalid;
+    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+      const tail = this.#connection.stderrTail();
+      return new Error(
+        `MCP server of toolset "${this.#spec.name}" (${this.#connection.target}) stopped while listing its tools${
+          tail ? `; its last stderr lines: ${tail}` : ''
+        }`,
+      );
+    }
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
+      return new Error(
+        `MCP server of toolset "${this.#spec.name}" (${this.#connection.target}) did not list its tools within ${this.#connection.startTimeout} ms`,
+      );
+    return error;
+  }
+
   async #list(): Promise<AnyTool[]> {
     const { client } = await this.#connection.session();
     const listed: McpToolInfo[] = [];
     let cursor: string | undefined;
     do {
       const page = await client
-        .listTools(cursor ? { cursor } : undefined)
-        .catch((error: unknown) => Promise.reject(listError(this.#spec.name, error)));
+        .listTools(cursor ? { cursor } : undefined, { timeout: this.#connection.startTimeout })
+        .catch((error: unknown) => Promise.reject(this.#listError(error)));
       listed.push(...(page.tools as McpToolInfo[]));
       cursor = page.nextCursor;
     } while (cursor);
@@ -146,20 +166,6 @@ export async function createMcpToolset(
     throw error;
   }
   return toolset;
-}
-
-// The SDK checks the answer against the MCP schema and throws a validation error whose message is
-// its issues as JSON: said here in one line, each issue with its path.
-function listError(toolset: string, error: unknown): unknown {
-  const issues = (error as { issues?: unknown })?.issues;
-  if (!Array.isArray(issues) || issues.length === 0) return error;
-  const said = issues.map((issue: { path?: unknown[]; message?: string }) => {
-    const path = (issue.path ?? []).map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
-    return `${path.replace(/^\./, '') || 'the answer'}: ${issue.message ?? 'is invalid'}`;
-  });
-  return new Error(
-    `MCP server of toolset "${toolset}" listed its tools in a form MCP does not allow: ${said.join('; ')}`,
-  );
 }
 
 // An exact name wins over a pattern; the name the model sees wins over the server's.

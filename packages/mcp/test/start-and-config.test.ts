@@ -1,4 +1,6 @@
 import { mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +65,57 @@ describe('a server that does not start', () => {
     expect(error.message).toContain('warming up forever');
     const pid = Number(await readFile(pidFile, 'utf8'));
     expect(await gone(pid)).toBe(true);
+  });
+
+  it('gives up on a server that never lists its tools within the start timeout, and kills it', async () => {
+    const error = (await createMcpToolset(
+      {
+        name: 'listless',
+        mcp: { command: process.execPath, args: [fixture('hostile.js'), 'list-hang'] },
+        startTimeout: 3000,
+      },
+      { root },
+    ).catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(
+      /^MCP server of toolset "listless" \(.*hostile\.js list-hang\) did not list its tools within 3000 ms$/,
+    );
+    expect(await leftoverChildren()).toEqual([]);
+  });
+
+  it('says which server stopped while listing its tools, with its stderr', async () => {
+    const error = (await createMcpToolset(
+      { name: 'crashy', mcp: { command: process.execPath, args: [fixture('hostile.js'), 'list-crash'] } },
+      { root },
+    ).catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(
+      /^MCP server of toolset "crashy" \(.*hostile\.js list-crash\) stopped while listing its tools; its last stderr lines: panic: no tools config$/,
+    );
+  });
+
+  it("quotes the title of a proxy's HTML error page, not the page", async () => {
+    const proxy = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(502, { 'content-type': 'text/html' });
+        res.end(
+          `<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>${'x'.repeat(4000)}</body></html>`,
+        );
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/mcp`;
+    try {
+      const error = await createMcpToolset({ name: 'behind', mcp: { url } }, { root }).catch(
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(McpStartError);
+      expect((error as Error).message).toBe(
+        `MCP server of toolset "behind" (${url}) did not start: Streamable HTTP error: Error POSTing to endpoint: HTML page: 502 Bad Gateway`,
+      );
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 
   it('says when an HTTP server cannot be reached', async () => {

@@ -3,6 +3,7 @@ import {
   type ModelProvider,
   type NetworkCall,
   type NetworkProviderOptions,
+  NO_STREAM_EVENTS,
   networkProvider,
   type StreamEvent,
   sdkAttempt,
@@ -81,7 +82,11 @@ function attempt(
         ...request,
         config: { ...request.config, abortSignal: attemptSignal },
       }),
-    describe: (error) => ({ apiMessage: geminiErrorFacts(error).message }),
+    describe: (error) =>
+      // The SDK's words for a 200 whose body is no event stream (a web page, a proxy that does not stream).
+      error instanceof Error && error.message.startsWith('Incomplete JSON segment')
+        ? { apiMessage: NO_STREAM_EVENTS, transient: true }
+        : { apiMessage: geminiErrorFacts(error).message },
     amend: (failure, error) => {
       const facts = geminiErrorFacts(error);
       if (facts.status && failure.context.type === undefined) failure.context.type = facts.status;

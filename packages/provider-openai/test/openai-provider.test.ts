@@ -262,6 +262,20 @@ describe('openai provider failures', () => {
     expect(error.message).toContain('no data for 200 ms');
   });
 
+  it('timeout bounds the silence, not the call: a slow answer that keeps coming outlasts it', async () => {
+    // 8 events 500 ms apart: 4 s in all against a 1.5 s timeout, never 1.5 s without data.
+    const { provider } = await setup(
+      [sse(openaiText('a slow but steady answer', { size: 6 }), { delayMs: 500 })],
+      {
+        timeout: 1500,
+        retry: { maxAttempts: 1 },
+      },
+    );
+    const all = await events(provider.stream(ask('hi')));
+    expect(all.filter((e) => e.type === 'error')).toEqual([]);
+    expect(all.at(-1)).toMatchObject({ type: 'done' });
+  });
+
   it('aborts the HTTP request when the run is cancelled during streaming', async () => {
     const { server, provider } = await setup([
       sse(openaiText('slow answer '.repeat(40), { size: 3 }), { delayMs: 20 }),

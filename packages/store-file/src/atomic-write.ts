@@ -1,23 +1,29 @@
-import { open, rename } from 'node:fs/promises';
+import { open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 /**
  * Writes `data` to `path` so a reader (or a crash at any moment) sees either the old file or the new
  * one in full: write a temp file, fsync it, rename it over the target, fsync the directory.
  * The temp name is fixed per target, so callers must hold the target's lock; a temp file left by a
- * killed writer is simply overwritten by the next one.
+ * killed writer is simply overwritten by the next one, and one whose write failed is removed.
  */
 export async function writeFileAtomic(path: string, data: string, durable = true): Promise<number> {
   const temp = `${path}.tmp`;
   const buffer = Buffer.from(data, 'utf8');
   const handle = await open(temp, 'w');
   try {
-    await handle.writeFile(buffer);
-    if (durable) await handle.sync();
-  } finally {
-    await handle.close();
+    try {
+      await handle.writeFile(buffer);
+      if (durable) await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, path);
+  } catch (error) {
+    // A write the disk refused (full, quota) leaves no temp file beside the target.
+    await unlink(temp).catch(() => undefined);
+    throw error;
   }
-  await rename(temp, path);
   if (durable) await syncDirectory(dirname(path));
   return buffer.length;
 }

@@ -57,8 +57,9 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
 async function tryCreate(path: string): Promise<boolean> {
   const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
   const owner: LockOwner = { pid: process.pid, host: HOST, time: Date.now() };
-  await writeFile(temp, JSON.stringify(owner));
   try {
+    // Inside the try: a write the disk refuses (full) must not leave the temp file behind.
+    await writeFile(temp, JSON.stringify(owner));
     await link(temp, path);
     return true;
   } catch (error) {

@@ -1,5 +1,6 @@
-import { mkdir, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { constants } from 'node:fs';
+import { access, mkdir, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import {
   type AgentEvent,
   assertSessionId,
@@ -154,7 +155,8 @@ export class FileSessionStore implements SessionStore, MemoryProvider {
   }
 
   async list(filter: FileListFilter = {}): Promise<FileSessionSummary[]> {
-    await this.#ensureDir();
+    // No folder yet, no sessions: listing makes nothing (on a read-only disk it could not).
+    if (!(await stat(this.path).catch(() => undefined))) return [];
     const entries = filter.verify ? await this.#verifiedEntries() : await this.#index.read();
     return [...entries.values()]
       .filter((e) => filter.parentId === undefined || e.parentId === filter.parentId)
@@ -280,7 +282,24 @@ export class FileSessionStore implements SessionStore, MemoryProvider {
   }
 
   #ensureDir(): Promise<unknown> {
-    this.#ready ??= mkdir(this.path, { recursive: true });
+    this.#ready ??= mkdir(this.path, { recursive: true }).catch(async (error: unknown) => {
+      // Tried again next time: the folder may become writable (space freed, permissions fixed).
+      this.#ready = undefined;
+      throw await unwritableFolder(this.path, error);
+    });
     return this.#ready;
   }
+}
+
+// A recursive mkdir on a read-only file system can fail as ENOENT: the nearest folder that exists
+// says why it cannot be written (EROFS, EACCES), with its path.
+async function unwritableFolder(path: string, error: unknown): Promise<unknown> {
+  let dir = path;
+  while (!(await stat(dir).catch(() => undefined)) && dirname(dir) !== dir) dir = dirname(dir);
+  try {
+    await access(dir, constants.W_OK);
+  } catch (refused) {
+    return refused;
+  }
+  return error;
 }

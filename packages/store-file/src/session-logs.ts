@@ -79,8 +79,9 @@ export class SessionLogs {
     const path = this.pathOf(session.id);
     const text = serialiseStoredSession(session);
     const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    if (sync && this.#durable) await writeSynced(temp, text);
     try {
+      // Inside the try: a write the disk refuses (full) must not leave the temp file behind.
+      if (sync && this.#durable) await writeSynced(temp, text);
       // Small writes to the page cache, made synchronously: each takes microseconds, less than the
       // round trip to the thread pool an asynchronous call costs. Only fsyncs wait on the disk.
       if (!(sync && this.#durable)) writeFileSync(temp, text);

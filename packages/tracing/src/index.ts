@@ -13,4 +13,5 @@ export {
   type Tracing,
   type TracingOptions,
 } from './start-tracing.js';
+export { checkEndpoints } from './trace-endpoints.js';
 export { TraceObserver, type TraceObserverOptions } from './trace-observer.js';

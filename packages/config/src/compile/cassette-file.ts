@@ -30,7 +30,7 @@ export async function readCassette(absolute: string, display = absolute): Promis
     const code = (error as NodeJS.ErrnoException).code;
     throw new CassetteError(
       code === 'ENOENT'
-        ? `cassette ${display} does not exist (record one with \`agentctl run <agent> --record ${display}\`)`
+        ? missingCassette(display)
         : `cannot read cassette ${display} (${code ?? (error as Error).message})`,
     );
   }
@@ -41,6 +41,11 @@ export async function readCassette(absolute: string, display = absolute): Promis
     throw new CassetteError(`${display}:${where.line}:${where.col}: not a cassette: ${problem.message}`);
   }
   return data as Cassette;
+}
+
+/** What a model that replays a cassette which is not there is told, at validate and at run. */
+export function missingCassette(display: string): string {
+  return `cassette ${display} does not exist (record one with \`agentctl run <agent> --record ${display}\`)`;
 }
 
 /**
@@ -79,8 +84,23 @@ function cassetteProblem(data: unknown): { path: DataPath; message: string } | u
       return { path: [...at, 'response', 'content'], message: 'response.content must be text or null' };
     if (!Array.isArray(response.toolCalls))
       return { path: [...at, 'response', 'toolCalls'], message: 'response.toolCalls must be a list' };
+    for (const [j, call] of response.toolCalls.entries()) {
+      const where = [...at, 'response', 'toolCalls', j];
+      if (!isPlainObject(call)) return { path: where, message: 'a tool call must be a mapping' };
+      for (const key of ['id', 'name'])
+        if (typeof call[key] !== 'string' || call[key] === '')
+          return { path: [...where, key], message: `a tool call's ${key} must be a non-empty string` };
+      if (!isPlainObject(call.arguments))
+        return { path: [...where, 'arguments'], message: "a tool call's arguments must be a mapping" };
+    }
     if (!isPlainObject(response.usage))
       return { path: [...at, 'response', 'usage'], message: 'response.usage must be a mapping' };
+    for (const [key, value] of Object.entries(response.usage))
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+        return {
+          path: [...at, 'response', 'usage', key],
+          message: `response.usage.${key} must be a number of tokens`,
+        };
   }
   return undefined;
 }

@@ -1,4 +1,4 @@
-import { readCassette } from '../compile/cassette-file.js';
+import { missingCassette, readCassette } from '../compile/cassette-file.js';
 import { parseScript } from '../compile/offline-provider.js';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import { type Env, interpolate, MissingEnvError } from '../env/interpolate.js';
@@ -11,8 +11,8 @@ import type { IndexedEntry } from './index-documents.js';
  * Reads the files models play offline as compile will: each script of an offline script model,
  * and the cassette of a model that replays (offline/replay, or a network model whose `api_key` is
  * empty with this environment). A file that is not YAML, not a list of turns or not a cassette is
- * an error at the model's field naming the file's line and column. Paths that do not resolve to a
- * readable file in the project are the file-path rule's.
+ * an error at the model's field naming the file's line and column, and so is a cassette played back
+ * that does not exist. Other paths that do not resolve to a readable file are the file-path rule's.
  */
 export async function checkOfflineFiles(
   root: string,
@@ -38,6 +38,12 @@ export async function checkOfflineFiles(
         await readCassette(file.absolute, file.shown).catch((error: Error) =>
           out.push(diagnostic(entry.file, entry.locate(['cassette']), 'offline-file', error.message)),
         );
+      // The file-path rule lets a cassette be missing (`test --update` writes it); one played back cannot be.
+      const missing = missingFile(root, entry, spec.cassette);
+      if (missing)
+        out.push(
+          diagnostic(entry.file, entry.locate(['cassette']), 'offline-file', missingCassette(missing)),
+        );
     }
   }
   return out;
@@ -53,6 +59,13 @@ function replays(spec: ModelSpec, offline: boolean, env: Env, registry?: Registr
     if (error instanceof MissingEnvError) return false; // run refuses it anyway: env-required's
     throw error;
   }
+}
+
+// The path shown for a file the model reads that is not there (inside the project).
+function missingFile(root: string, entry: IndexedEntry, written: string): string | undefined {
+  if (written.includes('$')) return undefined;
+  const resolved = resolveProjectPath(root, entry.absFile, written);
+  return resolved.escapes || resolved.type !== 'missing' ? undefined : displayPath(root, resolved.absolute);
 }
 
 function readable(

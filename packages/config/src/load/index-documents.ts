@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import { KINDS, type Kind, kindValidator } from '../schemas.js';
 import type { AgentSpec } from '../spec-types.js';
@@ -67,12 +68,16 @@ export function checkDocument(parsed: ParsedDocument, options: { projectFile: bo
   const kind = record.kind;
   if (kind === undefined) {
     const range = locateKey(positions, [Object.keys(record)[0] ?? '']);
+    // `run --record` and `test --update` write cassettes wherever asked, often beside the agents.
+    const cassette = 'version' in record && 'interactions' in record;
     diagnostics.push(
       diagnostic(
         file,
         range,
         'unknown-kind',
-        `document has no \`kind\`; expected one of ${KINDS.join(', ')}`,
+        cassette
+          ? `this file is a cassette (recorded model calls), not a document of the project: add \`exclude: [${posix.dirname(file)}/**]\` to agentctl.yaml, or keep cassettes outside the included folders`
+          : `document has no \`kind\`; expected one of ${KINDS.join(', ')}`,
       ),
     );
     return { entries: [], diagnostics };

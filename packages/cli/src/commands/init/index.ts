@@ -1,9 +1,10 @@
-import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join, relative, resolve } from 'node:path';
 import { CliError, EXIT } from '../../cli-error.js';
 import type { Io } from '../../io.js';
 import { packageVersion } from '../../package-version.js';
 import { VERSION } from '../../program.js';
+import { systemRefusal } from '../../system-refusal.js';
 import { writeProjectSchema } from '../schema/project-schema.js';
 import { commandName } from './command-name.js';
 import { PROJECT_SCHEMA, projectFiles } from './project-files.js';
@@ -39,12 +40,25 @@ export async function initCommand(options: Record<string, unknown>, io: Io): Pro
     const hint = blocked.some((b) => b.overwrite) ? '; use --force to overwrite files' : '';
     throw new CliError(`nothing was written: ${blocked.map((b) => b.why).join(', ')}${hint}`, EXIT.usage);
   }
-  for (const [file, text] of Object.entries(files)) {
-    const path = join(dir, file);
-    await mkdir(join(path, '..'), { recursive: true });
-    await writeFile(path, text, { flag: options.force ? 'w' : 'wx' });
+  // What this init made, so that a write the machine refuses (a full disk) leaves nothing behind.
+  const made: string[] = [];
+  try {
+    for (const [file, text] of Object.entries(files)) {
+      const path = join(dir, file);
+      const folder = await mkdir(join(path, '..'), { recursive: true });
+      if (folder !== undefined) made.push(folder);
+      if (!(await stat(path).catch(() => undefined))) made.push(path);
+      await writeFile(path, text, { flag: options.force ? 'w' : 'wx' });
+    }
+    if (!(await stat(join(dir, PROJECT_SCHEMA)).catch(() => undefined))) made.push(join(dir, PROJECT_SCHEMA));
+    await writeProjectSchema(join(dir, PROJECT_SCHEMA));
+  } catch (error) {
+    for (const path of made.reverse())
+      await rm(path, { recursive: true, force: true }).catch(() => undefined);
+    const refused = systemRefusal(error);
+    if (refused) throw new CliError(`nothing was written: ${refused}`, EXIT.failed);
+    throw error;
   }
-  await writeProjectSchema(join(dir, PROJECT_SCHEMA));
 
   const where = relative(io.cwd, dir) || '.';
   const cli = commandName(io, dir);

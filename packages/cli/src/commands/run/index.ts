@@ -18,6 +18,7 @@ import { type Io, styles } from '../../io.js';
 import { printable } from '../../printable.js';
 import { openRuntime } from '../../project.js';
 import { sessionStoreFor } from '../../session-store.js';
+import { systemRefusal } from '../../system-refusal.js';
 import { allowMatcher, parseAllowRules } from './allow-rules.js';
 import { readStdin } from './read-stdin.js';
 import { jsonRenderer, textRenderer } from './render-events.js';
@@ -205,7 +206,15 @@ export async function invoke(
     // Events are rendered by onEvent as they happen; the run's own stream is not read, so it keeps none.
     const result = await invocationOutcome(run);
     if (io.outputClosed?.aborted) return EXIT.outputClosed;
-    if (isAgentError(result)) return exitCodeOf(result.code);
+    if (isAgentError(result)) {
+      // The store's disk refused a write (full): the machine's failure, not a bug of agentctl's.
+      const refused = result.code === 'INTERNAL_ERROR' ? systemRefusal(result.cause) : undefined;
+      if (refused) {
+        io.stderr(`agentctl: the run's session could not be stored: ${refused}\n`);
+        return EXIT.failed;
+      }
+      return exitCodeOf(result.code);
+    }
     if (result instanceof UsageError) throw new CliError(result.message, EXIT.usage);
     if (result instanceof SessionBusyError) {
       const hint = options.wait ? '' : '; pass --wait [DURATION] to wait for it';

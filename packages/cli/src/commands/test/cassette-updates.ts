@@ -2,16 +2,24 @@ import {
   displayPath,
   type LoadedProject,
   type ProviderWrapper,
+  readCassette,
   resolveProjectPath,
   scrubDeep,
   writeCassette,
 } from '@agentctl/config';
-import { type Cassette, emptyCassette, recordingProvider } from '@agentctl/core';
+import {
+  type Cassette,
+  type CassetteInteraction,
+  emptyCassette,
+  recordingProvider,
+  requestDifferences,
+} from '@agentctl/core';
 
 /**
  * `agentctl test --update`: each model that has a `cassette:` and its key set is recorded, test
  * by test, and its cassette rewritten with the calls of every test in test order, so the next run
  * without a key replays them offline. A model without its key replays as usual and is named.
+ * With only some tests run, a cassette keeps the calls of the others (they were not re-recorded).
  */
 export class CassetteUpdates {
   readonly #project: LoadedProject;
@@ -50,8 +58,11 @@ export class CassetteUpdates {
     };
   }
 
-  /** Writes every cassette recorded, merging tests in `order`; returns one line per file written. */
-  async save(order: readonly string[]): Promise<string[]> {
+  /**
+   * Writes every cassette recorded, merging tests in `order`; returns one line per file written.
+   * `partial`: only some of the project's tests ran, so each cassette keeps its other calls.
+   */
+  async save(order: readonly string[], partial = false): Promise<string[]> {
     const merged = new Map<string, Cassette>();
     for (const test of order) {
       for (const [path, cassette] of this.#recorded.get(test) ?? []) {
@@ -67,11 +78,35 @@ export class CassetteUpdates {
       const scrubbed = scrubDeep(cassette, (text) =>
         [...this.#scrubbers].reduce((out, s) => s.scrub(out), text),
       );
-      await writeCassette(path, scrubbed);
+      const kept = partial ? await othersCalls(path, scrubbed.interactions) : [];
+      await writeCassette(path, { ...scrubbed, interactions: [...kept, ...scrubbed.interactions] });
       lines.push(
-        `recorded ${cassette.interactions.length} model call(s) to ${displayPath(this.#project.root, path)}`,
+        `recorded ${cassette.interactions.length} model call(s) to ${displayPath(this.#project.root, path)}${
+          kept.length > 0 ? ` (kept ${kept.length} call(s) of the tests not run)` : ''
+        }`,
       );
     }
     return lines;
   }
+}
+
+// The calls of a cassette that the fresh ones do not replace: an old call goes only when a fresh
+// one has the same request (one for one), since a cassette does not say which test made a call.
+async function othersCalls(
+  path: string,
+  fresh: readonly CassetteInteraction[],
+): Promise<CassetteInteraction[]> {
+  let old: Cassette;
+  try {
+    old = await readCassette(path);
+  } catch {
+    return []; // none yet, or not a cassette: nothing to keep
+  }
+  const unmatched = [...fresh];
+  return old.interactions.filter((call) => {
+    const at = unmatched.findIndex((f) => requestDifferences(call.request, f.request).length === 0);
+    if (at < 0) return true;
+    unmatched.splice(at, 1);
+    return false;
+  });
 }

@@ -19,6 +19,8 @@ export interface TestCommandOptions {
   /** Test names, test files or folders; none: every test. */
   targets?: string[];
   format?: 'text' | 'json' | 'junit' | 'github';
+  /** The same as `format: 'json'`. */
+  json?: boolean;
   /** Record the calls of models that have a `cassette:` and their key set, into their cassettes. */
   update?: boolean;
   project?: string;
@@ -30,7 +32,9 @@ const STEP_TIMEOUT_MS = 120_000;
 /** `agentctl test`: runs `kind: test` documents in parallel; exit 0 all passed, 1 some did not. */
 export async function testCommand(raw: Record<string, unknown>, io: Io): Promise<number> {
   const options = raw as TestCommandOptions;
-  const format = options.format ?? (io.env.GITHUB_ACTIONS === 'true' ? 'github' : 'text');
+  const format = options.json
+    ? 'json'
+    : (options.format ?? (io.env.GITHUB_ACTIONS === 'true' ? 'github' : 'text'));
   const project = await openProject(raw, io, undefined, { tests: true });
   const tests = selectTests(project, options.targets ?? [], io.cwd);
   if (tests.length === 0) {
@@ -51,7 +55,12 @@ export async function testCommand(raw: Record<string, unknown>, io: Io): Promise
   );
   const summary = summarise(results, Math.round(performance.now() - started));
   if (updates) {
-    for (const line of await updates.save(tests.map((t) => t.name))) io.stderr(`${line}\n`);
+    const partial = tests.length < project.specs.test.size;
+    for (const line of await updates.save(
+      tests.map((t) => t.name),
+      partial,
+    ))
+      io.stderr(`${line}\n`);
     const warn = styles(io.isTTY).yellow;
     for (const [model, cassette] of updates.keyless)
       io.stderr(warn(`model ${model} has no API key: replayed ${cassette}, not updated\n`));

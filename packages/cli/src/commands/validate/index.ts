@@ -19,6 +19,8 @@ import { formatText } from './format-text.js';
 export interface ValidateOptions {
   paths?: string[];
   format?: 'text' | 'json' | 'github' | 'sarif';
+  /** The same as `format: 'json'`. */
+  json?: boolean;
   strict?: boolean;
   project?: string;
   /** Also start the MCP servers (tool names against their real lists) and connect to memory servers (postgres). */
@@ -28,7 +30,9 @@ export interface ValidateOptions {
 /** `agentctl validate`: checks the project without secrets or network; exit 0 valid, 1 invalid. */
 export async function validateCommand(raw: Record<string, unknown>, io: Io): Promise<number> {
   const options = raw as ValidateOptions;
-  const format = options.format ?? (io.env.GITHUB_ACTIONS === 'true' ? 'github' : 'text');
+  const format = options.json
+    ? 'json'
+    : (options.format ?? (io.env.GITHUB_ACTIONS === 'true' ? 'github' : 'text'));
   const project = await loadProject({
     cwd: io.cwd,
     project: options.project,

@@ -1,0 +1,27 @@
+// What the machine refused, not what agentctl got wrong: a full disk, a read-only or forbidden
+// folder, too many open files. Each gets a hint a user can act on.
+const HINTS: Record<string, string> = {
+  ENOSPC: 'the disk is full: free some space and run it again',
+  EDQUOT: 'the disk quota is used up: free some space and run it again',
+  EROFS: 'the file system is read-only',
+  EACCES: 'permission denied: check who owns the folder',
+  EPERM: 'the operation is not permitted here',
+  EMFILE: 'too many files are open in this process: raise the limit (ulimit -n)',
+  ENFILE: 'too many files are open on this machine',
+  EIO: 'the disk reported an input/output error',
+};
+
+/**
+ * The one line a command prints when the system refused a file operation (a Node error with a
+ * code such as ENOSPC or EACCES), or undefined for any other error.
+ *
+ * @example
+ * systemRefusal(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
+ * // 'ENOSPC: no space left on device, write (the disk is full: free some space and run it again)'
+ */
+export function systemRefusal(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const code = (error as NodeJS.ErrnoException).code;
+  const hint = code === undefined ? undefined : HINTS[code];
+  return hint && `${error.message} (${hint})`;
+}

@@ -1,0 +1,129 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { PassThrough } from 'node:stream';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { signalGroup, trackChild, untrackChild } from './live-children.js';
+import type { McpStdioServer } from './mcp-toolset-spec.js';
+
+// How long the server gets after stdin closes, then after SIGTERM, before the next step.
+const GRACE_MS = 2000;
+
+/**
+ * The SDK's stdio client transport, with the server in a process group of its own: a server
+ * started through a wrapper (`npx`, `npm exec`, `sh -c`, `uv run`) is a grandchild the SDK's
+ * transport never signals, and one that does not exit when its stdin closes outlived agentctl.
+ * Closing ends stdin, then sends SIGTERM and at last SIGKILL to the whole group, and whatever the
+ * server left in its group when it exited is killed with it. The environment is the SDK's small
+ * default plus `env`, as with the SDK's transport.
+ */
+export class GroupStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  /** The server's stderr, readable before {@link start} so nothing it writes early is lost. */
+  readonly stderr = new PassThrough();
+  readonly #server: McpStdioServer;
+  readonly #buffer = new ReadBuffer();
+  #process: ChildProcess | undefined;
+
+  constructor(server: McpStdioServer) {
+    this.#server = server;
+  }
+
+  /** The server's process id (the leader of its group) while it runs. */
+  get pid(): number | null {
+    return this.#process?.pid ?? null;
+  }
+
+  /** Starts the server; rejects when it cannot be spawned (`code` ENOENT for a missing command). */
+  start(): Promise<void> {
+    if (this.#process) throw new Error('the MCP server was already started');
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.#server.command, this.#server.args ?? [], {
+        env: { ...getDefaultEnvironment(), ...this.#server.env },
+        cwd: this.#server.cwd,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        shell: false,
+        detached: true,
+      });
+      this.#process = child;
+      child.on('error', (error) => {
+        reject(error);
+        this.onerror?.(error);
+      });
+      child.on('spawn', () => {
+        // Tracked from the start: a signal during a slow handshake (npx fetching) must end it too.
+        if (child.pid !== undefined) trackChild(child.pid);
+        resolve();
+      });
+      // What the server started and left behind in its group goes with it.
+      child.on('exit', () => {
+        if (child.pid === undefined) return;
+        signalGroup(child.pid, 'SIGKILL');
+        untrackChild(child.pid);
+      });
+      child.on('close', () => {
+        if (this.#process === child) this.#process = undefined;
+        this.onclose?.();
+      });
+      child.stdin?.on('error', (error) => this.onerror?.(error));
+      child.stdout?.on('error', (error) => this.onerror?.(error));
+      child.stdout?.on('data', (chunk: Buffer) => this.#read(chunk));
+      child.stderr?.pipe(this.stderr);
+    });
+  }
+
+  /** Writes one message to the server's stdin. */
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.#process?.stdin;
+    if (!stdin) return Promise.reject(new Error('Not connected'));
+    return new Promise((resolve) => {
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  /** Ends the server: stdin closed, then SIGTERM, then SIGKILL to its whole group. */
+  async close(): Promise<void> {
+    const child = this.#process;
+    this.#process = undefined;
+    this.#buffer.clear();
+    if (!child || child.pid === undefined) return;
+    const pid = child.pid;
+    const closed = new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) resolve();
+      else child.once('exit', () => resolve());
+    });
+    const within = (ms: number) =>
+      Promise.race([closed.then(() => true), new Promise<boolean>((r) => setTimeout(r, ms, false).unref())]);
+    child.stdin?.end();
+    if (!(await within(GRACE_MS))) {
+      signalGroup(pid, 'SIGTERM');
+      if (!(await within(GRACE_MS))) signalGroup(pid, 'SIGKILL');
+    }
+    signalGroup(pid, 'SIGKILL');
+  }
+
+  #read(chunk: Buffer): void {
+    try {
+      this.#buffer.append(chunk);
+    } catch (error) {
+      this.onerror?.(error as Error);
+      this.close().catch(() => {});
+      return;
+    }
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.#buffer.readMessage();
+      } catch (error) {
+        this.onerror?.(error as Error);
+        continue;
+      }
+      if (message === null) return;
+      this.onmessage?.(message);
+    }
+  }
+}

@@ -1,0 +1,129 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { BIN, cliEnv, REPO, removeTempDirs } from './support/cli.js';
+import { waitFor } from './support/wait-for.js';
+import { alive, probeProject, scriptedTurns } from './tools-safety/probe-project.js';
+
+// An MCP server started through a wrapper (`sh -c`, `npx`, `npm exec`, `uv run`) is a grandchild
+// of agentctl; one that keeps running after its stdin closes must still end with the run.
+
+const SERVER = join(REPO, 'packages/mcp/test/fixtures/hostile.js');
+const markers: string[] = [];
+
+/** Live processes whose command line holds `marker`. */
+function processesWith(marker: string): number[] {
+  const found: number[] = [];
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker) && alive(Number(pid)))
+        found.push(Number(pid));
+    } catch {
+      // ended while we looked
+    }
+  }
+  return found;
+}
+
+afterEach(() => {
+  // A failed test must not leave its servers to the next ones.
+  for (const marker of markers.splice(0))
+    for (const pid of processesWith(marker)) process.kill(pid, 'SIGKILL');
+});
+afterAll(removeTempDirs);
+
+async function wrappedProject(call: string): Promise<{ dir: string; marker: string }> {
+  const marker = `agentctl-tree-${randomUUID()}`;
+  markers.push(marker);
+  const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(SERVER)} linger ${marker}; echo wrapper done >&2`;
+  const dir = await probeProject({
+    'agents/main.yaml': `${scriptedTurns('[{ toolset: wrapped }]', [`tool_calls: [${call}]`, 'text: done'])}---
+kind: toolset
+name: wrapped
+mcp: { command: sh, args: [-c, ${JSON.stringify(command)}] }
+timeout: 30s
+`,
+  });
+  return { dir, marker };
+}
+
+function start(dir: string) {
+  const child = spawn(process.execPath, [BIN, 'run', 'main', 'go'], {
+    cwd: dir,
+    env: cliEnv(),
+    stdio: 'pipe',
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  child.stdout.resume();
+  const killer = setTimeout(() => child.kill('SIGKILL'), 40_000);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => {
+      clearTimeout(killer);
+      resolve({ code, signal });
+    }),
+  );
+  return { child, exited, stderr: () => stderr };
+}
+
+describe('an MCP server behind a wrapper', () => {
+  it('that outlives its stdin is ended with its wrapper when the run ends', async () => {
+    const { dir, marker } = await wrappedProject('{ id: e, name: echo, arguments: { text: hi } }');
+    const run = start(dir);
+    let seen = 0;
+    const look = setInterval(() => {
+      seen = Math.max(seen, processesWith(marker).length);
+    }, 20);
+    const exit = await run.exited.finally(() => clearInterval(look));
+    expect(exit.code, run.stderr()).toBe(0);
+    // sh and the server were both seen running, so the check below can see them.
+    expect(seen).toBe(2);
+    await waitFor(() => processesWith(marker).length === 0, 'the server and its wrapper gone', 5000).catch(
+      () => {},
+    );
+    expect(processesWith(marker)).toEqual([]);
+  });
+
+  it('is ended when agentctl is stopped by SIGTERM in the middle of a call', async () => {
+    const { dir, marker } = await wrappedProject('{ id: h, name: hang, arguments: {} }');
+    const run = start(dir);
+    await waitFor(() => run.stderr().includes('hang'), 'the call of hang', 30_000);
+    expect(processesWith(marker)).toHaveLength(2);
+    run.child.kill('SIGTERM');
+    const exit = await run.exited;
+    expect(exit.signal).toBe('SIGTERM');
+    await waitFor(() => processesWith(marker).length === 0, 'the server and its wrapper gone', 5000).catch(
+      () => {},
+    );
+    expect(processesWith(marker)).toEqual([]);
+  });
+
+  it('is ended when agentctl gets Ctrl-C while the server is still starting', async () => {
+    const marker = `agentctl-tree-${randomUUID()}`;
+    markers.push(marker);
+    const silent = join(REPO, 'packages/mcp/test/fixtures/silent.js');
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(silent)} /dev/null ${marker}; true`;
+    const dir = await probeProject({
+      'agents/main.yaml': `${scriptedTurns('[{ toolset: slow }]', ['text: done'])}---
+kind: toolset
+name: slow
+mcp: { command: sh, args: [-c, ${JSON.stringify(command)}] }
+`,
+    });
+    const run = start(dir);
+    // The server never answers the handshake: agentctl is still compiling the project.
+    await waitFor(() => processesWith(marker).length === 2, 'the server and its wrapper started', 30_000);
+    run.child.kill('SIGINT');
+    const exit = await run.exited;
+    expect(exit.signal ?? exit.code).toBe('SIGINT');
+    await waitFor(() => processesWith(marker).length === 0, 'the server and its wrapper gone', 5000).catch(
+      () => {},
+    );
+    expect(processesWith(marker)).toEqual([]);
+  });
+});

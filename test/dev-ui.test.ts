@@ -1,9 +1,11 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { agentctl, REPO, removeTempDirs, tempProject } from './support/cli.js';
 import { liveEvents } from './support/live-events.js';
 import { type LongRunning, startLongRunning } from './support/long-running.js';
+import { waitFor } from './support/wait-for.js';
 
 // A built page as esbuild makes one, until the test runs against @agentctl/ui's own build.
 const PAGE = join(REPO, 'packages/server/test/fixtures/page');
@@ -167,6 +169,56 @@ describe('agentctl dev --ui', () => {
       expect(result.stderr).not.toMatch(/\n\s+at /);
       expect(result.code, args.join(' ')).toBe(2);
     }
+  });
+});
+
+describe('agentctl dev --ui with a module that never finishes loading', () => {
+  it('takes the fixed module at the next save, and stops at once on Ctrl-C while one is stuck', async () => {
+    const tool = (value: string) =>
+      `export default { name: 't', description: 't', parameters: { type: 'object', properties: {} }, execute: () => '${value}' };\n`;
+    const root = await tempProject({
+      'agents/hello.yaml': `${HELLO}tools: [{ module: ../tools/t.js }]\n`,
+      'tools/t.js': tool('v1'),
+    });
+    const marker = join(root, 'importing');
+    const stuck = `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, '');\nwhile (true) {}\n`;
+    const dev = await devUi(root, [], { AGENTCTL_SERVE_TOKEN: undefined });
+    const base = new URL(dev.url).origin;
+    await writeFile(join(root, 'tools/t.js'), stuck);
+    await waitFor(() => existsSync(marker), 'the module started loading', 60_000);
+    await writeFile(join(root, 'tools/t.js'), tool('v2'));
+    const deadline = Date.now() + 90_000;
+    while ((await (await fetch(`${base}/project/status`)).json()).generation !== 2) {
+      if (Date.now() > deadline) throw new Error(`no generation 2; stderr:\n${dev.stderr()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // The fixed save replaced the stuck reload: the module's 30 s limit never ran out.
+    expect(dev.stderr()).not.toMatch(/did not finish loading/);
+
+    await rm(marker);
+    await writeFile(join(root, 'tools/t.js'), stuck);
+    await waitFor(() => existsSync(marker), 'the module started loading', 60_000);
+    expect(await dev.stop('SIGINT', 90_000)).toBe(0);
+    // Ctrl-C did not wait for the limit to fail the stuck reload.
+    expect(dev.stderr()).not.toMatch(/did not finish loading/);
+  }, 200_000);
+});
+
+describe('agentctl dev --ui in a folder with symlink loops', () => {
+  it('starts, reloads on a save, and watches each folder once', async () => {
+    const root = await tempProject({ 'agents/hello.yaml': HELLO });
+    await symlink('self', join(root, 'self'));
+    await symlink('..', join(root, 'agents/loop'));
+    const dev = await devUi(root, [], { AGENTCTL_SERVE_TOKEN: undefined });
+    const base = new URL(dev.url).origin;
+    await writeFile(join(root, 'agents/hello.yaml'), HELLO.replace('Says hello', 'Says hi'));
+    const deadline = Date.now() + 60_000;
+    while ((await (await fetch(`${base}/project/status`)).json()).generation !== 2) {
+      if (Date.now() > deadline) throw new Error(`no generation 2; stderr:\n${dev.stderr()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(dev.stderr()).not.toMatch(/ELOOP|cannot watch|\n\s+at /);
+    expect(await dev.stop('SIGINT')).toBe(0);
   });
 });
 

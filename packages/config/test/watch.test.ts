@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LlmAgent } from '@agentctl/core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import {
   formatDiagnostic,
   type Generation,
   type ProjectWatch,
+  type WatchOptions,
   watchProject,
 } from '../src/index.js';
 import { project } from './helpers.js';
@@ -16,6 +17,27 @@ import { project } from './helpers.js';
 /** An echo agent whose structured answer is `{ v: <value> }`: a change to it is observable. */
 const agentYaml = (name: string, value: string) =>
   `kind: agent\nname: ${name}\nmodel: offline/echo\ninstruction: answer\noutput_schema: { type: object, properties: { v: { const: ${value} } }, required: [v] }\n`;
+
+/** A module tool `t` answering `value`. */
+const moduleTool = (value: string) =>
+  `export default { name: 't', description: 't', parameters: { type: 'object', properties: {} }, execute: () => '${value}' };\n`;
+
+/** A module that writes `marker` as it starts loading, then never finishes (`hang`: its last line). */
+const stuckModule = (marker: string, hang = 'while (true) {}') =>
+  `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, '');\n${hang}\n`;
+
+/** A project whose agent `a` has the module tool tools/t.js, and the marker path a stuck version writes. */
+async function moduleProject(): Promise<{ root: string; marker: string }> {
+  const root = await project({
+    'agents/a.yaml': `${agentYaml('a', 'kept')}tools: [{ module: ../tools/t.js }]\n`,
+    'tools/t.js': moduleTool('v1'),
+  });
+  return { root, marker: join(root, 'importing') };
+}
+
+async function untilExists(path: string): Promise<void> {
+  while (!existsSync(path)) await new Promise((resolve) => setTimeout(resolve, 20));
+}
 
 interface Watched {
   watch: ProjectWatch;
@@ -30,7 +52,7 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((w) => w.close()));
 });
 
-async function watched(root: string, debounceMs = 30): Promise<Watched> {
+async function watched(root: string, debounceMs = 30, options: WatchOptions = {}): Promise<Watched> {
   const generations: Generation[] = [];
   const failures: Diagnostic[][] = [];
   let waiters: Array<(r: { generation?: Generation; diagnostics?: Diagnostic[] }) => void> = [];
@@ -49,7 +71,7 @@ async function watched(root: string, debounceMs = 30): Promise<Watched> {
       failures.push(diagnostics);
       settle({ diagnostics });
     },
-    { project: root, debounceMs },
+    { project: root, debounceMs, ...options },
   );
   open.push(watch);
   return {
@@ -272,5 +294,84 @@ export default {
     const result = await (held.generation.runtime.agents.get('a') as LlmAgent).run('quiet please');
     held.release();
     expect(result.text).toBe('QUIET PLEASE!');
+  });
+
+  it('fails a reload on a module that never finishes loading, naming it, and recovers when it is fixed', async () => {
+    const { root } = await moduleProject();
+    const w = await watched(root, 30, { moduleLoadLimitMs: 5_000 });
+    await writeFile(join(root, 'tools/t.js'), `while (true) {}\n${moduleTool('never')}`);
+    await until(w, () => w.failures.length > 0);
+    expect(w.failures[0].map(formatDiagnostic).join('\n')).toMatch(
+      /agents\/a\.yaml:6:\d+: error: tools\/t\.js did not finish loading within 5 s/,
+    );
+    expect(w.watch.current?.id).toBe(1);
+    expect(await answer(w)).toBe('kept');
+    await writeFile(join(root, 'tools/t.js'), moduleTool('v2'));
+    await until(w, () => w.watch.current?.id === 2);
+  }, 60_000);
+
+  it('drops a reload stuck in a module import when a newer save arrives', async () => {
+    const { root, marker } = await moduleProject();
+    // No load limit in sight: only the newer save can end the wait.
+    const w = await watched(root, 30, { moduleLoadLimitMs: 600_000 });
+    await writeFile(join(root, 'tools/t.js'), stuckModule(marker, 'await new Promise(() => {});'));
+    await untilExists(marker);
+    await writeFile(join(root, 'tools/t.js'), moduleTool('v2'));
+    await until(w, () => w.watch.current?.id === 2);
+    // The dropped build is not reported: the save after it is what the user sees.
+    expect(w.failures).toEqual([]);
+  }, 60_000);
+
+  it('still fails a stuck module when the same text is saved again while it loads', async () => {
+    const { root, marker } = await moduleProject();
+    const w = await watched(root, 30, { moduleLoadLimitMs: 5_000 });
+    await writeFile(join(root, 'tools/t.js'), stuckModule(marker));
+    await untilExists(marker);
+    // The dropped reload read this very text: the one after it must not take it as already built.
+    await writeFile(join(root, 'tools/t.js'), stuckModule(marker));
+    await until(w, () => w.failures.length > 0);
+    expect(w.failures[0].map(formatDiagnostic).join('\n')).toMatch(
+      /tools\/t\.js did not finish loading within 5 s/,
+    );
+    expect(w.watch.current?.id).toBe(1);
+  }, 60_000);
+
+  it('closes at once while a reload waits on a module that never finishes loading', async () => {
+    const { root, marker } = await moduleProject();
+    const w = await watched(root, 30, { moduleLoadLimitMs: 600_000 });
+    await writeFile(join(root, 'tools/t.js'), stuckModule(marker));
+    await untilExists(marker);
+    await w.watch.close();
+    expect(w.watch.current?.disposed).toBe(true);
+    expect(w.failures).toEqual([]);
+  }, 60_000);
+
+  it('watches a folder with symlink loops, and a module tool behind a symlink at its real path', async () => {
+    const root = await project({
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/auto\ninstruction: go\ntools: [{ module: ../tools/t.js }]\n',
+      'lib/t.js': moduleTool('v1'),
+    });
+    await symlink('lib', join(root, 'tools'));
+    // A link to itself, and a folder linked back to the project: unreadable, or endless if followed.
+    await symlink('self', join(root, 'self'));
+    await symlink('..', join(root, 'agents/loop'));
+    const errors: Error[] = [];
+    const w = await watched(root, 30, { onWatchError: (error) => errors.push(error) });
+    const result = async () => {
+      const held = lease(w);
+      try {
+        return (await (held.generation.runtime.agents.get('a') as LlmAgent).run('go')).toolCalls.map(
+          (c) => c.result,
+        );
+      } finally {
+        held.release();
+      }
+    };
+    expect(await result()).toEqual(['v1']);
+    await writeFile(join(root, 'lib/t.js'), moduleTool('v2'));
+    await until(w, () => w.watch.current?.id === 2);
+    expect(await result()).toEqual(['v2']);
+    expect(errors).toEqual([]);
   });
 });

@@ -91,6 +91,10 @@ function report(error: unknown): void {
 }
 
 window.addEventListener('hashchange', route);
+// Back after the stream was lost: the next status loads the project whatever generation it names.
+feed.onReconnect(() => {
+  shownGeneration = undefined;
+});
 feed.subscribe(showStatus);
 route();
 loading = loadProject();

@@ -6,6 +6,7 @@ import { excerpt } from '../rules/excerpt.js';
 import type { AgentSpec, MiddlewareSpec, ToolSpec } from '../spec-types.js';
 import { chosenModuleTool, isTool, parametersProblem } from '../tools/module-tool.js';
 import { ModuleHost } from '../watch/module-host.js';
+import { MODULE_LOAD_LIMIT_MS, ModuleLoadTimeout } from '../watch/module-load-limit.js';
 import type { IndexedEntry } from './index-documents.js';
 
 /** What the YAML says a module must export. */
@@ -85,15 +86,6 @@ function problemOf(use: ModuleUse, mod: Record<string, unknown>): string | undef
   return undefined;
 }
 
-/** How long one module may take to import before validate gives up on it (never a hang in CI). */
-const LOAD_LIMIT_MS = 30_000;
-
-class LoadTimeout extends Error {
-  constructor() {
-    super(`it did not finish loading within ${LOAD_LIMIT_MS / 1000} s (an endless loop at its top level?)`);
-  }
-}
-
 /**
  * Imports every module tool and middleware the project names, in a worker that is stopped
  * afterwards, and checks each exports what the YAML says. Modules that do not resolve inside the
@@ -115,7 +107,7 @@ export async function checkModules(
     for (const use of uses) {
       const absolute = resolveProjectPath(root, use.entry.absFile, use.written).absolute;
       let message: string | undefined;
-      const limit = deadline(undefined, LOAD_LIMIT_MS, () => new LoadTimeout());
+      const limit = deadline(undefined, MODULE_LOAD_LIMIT_MS, () => new ModuleLoadTimeout());
       try {
         const mod = await limit.race(host.importModule(absolute));
         message = problemOf(use, mod);
@@ -136,7 +128,7 @@ export async function checkModules(
         }
       } catch (error) {
         message = `module ${excerpt(use.written)} failed to load: ${excerpt((error as Error).message ?? String(error), 300)}`;
-        if (error instanceof LoadTimeout) {
+        if (error instanceof ModuleLoadTimeout) {
           // The worker may be stuck in the module's code for good: the next module gets a new one.
           await host.dispose();
           host = withoutModuleLoader(() => new ModuleHost());

@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
 import { configAssets } from '../assets.js';
@@ -38,6 +39,10 @@ export class ProjectWatcher {
   #exclude: Matcher = () => false;
   #scope: WatchScope = { include: [], exclude: [], referenced: new Set(), envFile: '.env' };
   #codeDirs: string[] = [];
+  /** The referenced files, and the real path of each that is a symlink, as paths under the root. */
+  #referenced = new Set<string>();
+  /** The folder really watched: events name real paths, turned back into paths under `root`. */
+  readonly #realRoot: string;
   /** Resolves once the initial scan is done and events are reported. */
   readonly ready: Promise<void>;
 
@@ -45,18 +50,28 @@ export class ProjectWatcher {
     readonly root: string,
     readonly debounceMs: number,
     readonly onChange: (files: string[]) => void,
+    /** A path that cannot be watched (a symlink loop, the system's limit of watches reached). */
+    readonly onError: (error: Error) => void = () => undefined,
   ) {
-    this.#watcher = watch(root, {
+    this.#realRoot = realPath(root) ?? root;
+    const realRoot = this.#realRoot;
+    this.#watcher = watch(realRoot, {
       ignoreInitial: true,
+      // The loader reads nothing through a symlinked folder, and a link may lead out of the project
+      // or back into it (a loop, watched again at every level until ELOOP): links are watched as
+      // links. A referenced file behind one is watched at its real path (see setScope).
+      followSymlinks: false,
       // The debounce already folds unlink+add of a save together; chokidar's own folding loses track
       // of a file after a rename-to-backup save on Linux.
       atomic: false,
       ignored: (path) =>
-        relative(root, path)
+        relative(realRoot, path)
           .split(sep)
           .some((part) => IGNORED_DIRS.has(part)),
     });
     this.ready = new Promise((resolve) => this.#watcher.once('ready', () => resolve()));
+    // Unheard, an 'error' event is thrown: one symlink loop anywhere in the folder would end the process.
+    this.#watcher.on('error', (error) => this.onError(error as Error));
     for (const event of ['add', 'change', 'unlink'] as const)
       this.#watcher.on(event, (path: string) => this.#event(path));
     // Chokidar's own events miss a file deleted and at once recreated (the folder listing looks
@@ -75,8 +90,13 @@ export class ProjectWatcher {
     this.#scope = scope;
     this.#include = picomatch([...scope.include]);
     this.#exclude = scope.exclude.length > 0 ? picomatch([...scope.exclude]) : () => false;
+    this.#referenced = new Set(scope.referenced);
+    for (const file of scope.referenced) {
+      const real = realPath(file);
+      if (real) this.#referenced.add(this.#underRoot(real));
+    }
     // A module tool's helpers sit beside it: code files under its folder count too.
-    this.#codeDirs = [...scope.referenced].filter((f) => CODE.test(f)).map((f) => dirname(f) + sep);
+    this.#codeDirs = [...this.#referenced].filter((f) => CODE.test(f)).map((f) => dirname(f) + sep);
   }
 
   /** True when a change to `path` (absolute) can change the project. */
@@ -88,7 +108,7 @@ export class ProjectWatcher {
     if (name.startsWith('.#') || name === '4913' || /\.sw[a-p]$|~$/.test(name)) return false;
     if (isDir) return true;
     if (rel === PROJECT_FILE || rel === this.#scope.envFile) return true;
-    if (this.#scope.referenced.has(path)) return true;
+    if (this.#referenced.has(path)) return true;
     if (this.#include(rel) && !this.#exclude(rel)) return true;
     return CODE.test(name) && this.#codeDirs.some((dir) => path.startsWith(dir));
   }
@@ -99,7 +119,13 @@ export class ProjectWatcher {
     await this.#watcher.close();
   }
 
-  #event(path: string, isDir = false): void {
+  // A path under the real root, as the same path under `root`.
+  #underRoot(path: string): string {
+    return join(this.root, relative(this.#realRoot, path));
+  }
+
+  #event(real: string, isDir = false): void {
+    const path = this.#underRoot(real);
     if (!this.relevant(path, isDir)) return;
     this.#pending.add(path);
     clearTimeout(this.#timer);
@@ -108,5 +134,13 @@ export class ProjectWatcher {
       this.#pending.clear();
       this.onChange(files);
     }, this.debounceMs);
+  }
+}
+
+function realPath(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
   }
 }

@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { deadline } from '@agentctl/core';
 import { type CompileOptions, compileProject, type Runtime } from '../compile/compile-project.js';
 import { withModuleLoader, withoutModuleLoader } from '../compile/import-module.js';
 import { type Diagnostic, diagnostic, FILE_START } from '../diagnostic.js';
@@ -11,6 +12,7 @@ import type { ProjectSpec } from '../spec-types.js';
 import { agentFingerprints, diffAgents, fileHash } from './agent-changes.js';
 import { Generation } from './generation.js';
 import { ModuleHost } from './module-host.js';
+import { MODULE_LOAD_LIMIT_MS, ModuleLoadTimeout } from './module-load-limit.js';
 import type { ProjectWatcher } from './project-watcher.js';
 
 /** Options of {@link watchProject}. */
@@ -30,6 +32,16 @@ export interface WatchOptions {
    * modules do not pile up in memory. Default true; false imports them in this process.
    */
   isolateModules?: boolean;
+  /**
+   * Milliseconds a module tool or middleware may take to import in its worker before the reload
+   * fails on it (an endless loop at its top level, an await that never settles). Default 30,000.
+   */
+  moduleLoadLimitMs?: number;
+  /**
+   * Called when a path in the folder cannot be watched (a symlink loop, the system's limit of file
+   * watches reached): saves there are not seen, everything else goes on. Default: ignored.
+   */
+  onWatchError?: (error: Error) => void;
 }
 
 /** Called with each new generation once it is live, and with the warnings of its build. */
@@ -79,13 +91,22 @@ export async function watchProject(
   // Content of the files the last build read: an event that changed none of them (a late duplicate,
   // a save of the same text) is not a change, so it neither rebuilds nor reports again.
   let contents = new Map<string, string | undefined>();
+  // Stops the build in progress while it waits on a module import: a newer save replaces it.
+  let supersede: (() => void) | undefined;
 
   const first = await build([]);
   // chokidar loads only when something watches: `agentctl run` imports this package too.
   const { ProjectWatcher: Watcher } = await import('./project-watcher.js');
-  const watcher: ProjectWatcher = new Watcher(first.root, options.debounceMs ?? 150, (files) => {
-    void reload(files);
-  });
+  const watcher: ProjectWatcher = new Watcher(
+    first.root,
+    options.debounceMs ?? 150,
+    (files) => {
+      // A module stuck in its import would hold this save (and every later one) back for good.
+      supersede?.();
+      void reload(files);
+    },
+    options.onWatchError,
+  );
   watcher.setScope(first.scope);
   await watcher.ready;
 
@@ -114,6 +135,7 @@ export async function watchProject(
     );
     for (const file of [...project.files, ...referenced, envPath])
       if (!seen.has(file)) seen.set(file, fileHash(file));
+    const built = contents;
     contents = seen;
     const spec = project.specs.project?.spec as ProjectSpec | undefined;
     const scope = {
@@ -124,6 +146,13 @@ export async function watchProject(
       envFile: spec?.env_file ?? '.env',
     };
     const made = await compile(project);
+    if (made.superseded) {
+      // A newer save is queued behind this build: it reports, not this one, and it must not be
+      // skipped as unchanged against content this build read but never made live.
+      contents = built;
+      await made.runtime?.dispose();
+      return { root: project.root, scope };
+    }
     const errors = made.diagnostics.filter((d) => d.severity === 'error');
     if (!made.runtime || errors.length > 0) {
       await made.runtime?.dispose();
@@ -142,7 +171,9 @@ export async function watchProject(
     return { root: project.root, scope };
   }
 
-  async function compile(project: LoadedProject): Promise<{ runtime?: Runtime; diagnostics: Diagnostic[] }> {
+  async function compile(
+    project: LoadedProject,
+  ): Promise<{ runtime?: Runtime; diagnostics: Diagnostic[]; superseded?: boolean }> {
     const compileOptions: CompileOptions = {
       registry: options.registry,
       env: options.env,
@@ -151,16 +182,47 @@ export async function watchProject(
     };
     if (options.isolateModules === false) return compileProject(project, compileOptions);
     let host: ModuleHost | undefined;
-    const loader = (path: string) => {
+    let loading = 0;
+    let superseded = false;
+    const limitMs = options.moduleLoadLimitMs ?? MODULE_LOAD_LIMIT_MS;
+    const loader = async (path: string) => {
       host ??= takeHost();
-      return host.importModule(path);
-    };
-    const made = await withModuleLoader(loader, () => compileProject(project, compileOptions)).catch(
-      async (error: unknown) => {
-        await host?.dispose();
+      const worker = host;
+      const shown = relative(project.root, path);
+      const limit = deadline(undefined, limitMs, () => new ModuleLoadTimeout(limitMs, shown));
+      loading++;
+      try {
+        return await limit.race(worker.importModule(path));
+      } catch (error) {
+        // The worker may be stuck in the module's code for good: stopping it frees the thread.
+        if (error instanceof ModuleLoadTimeout) await worker.dispose();
         throw error;
-      },
-    );
+      } finally {
+        loading--;
+        limit.dispose();
+      }
+    };
+    supersede = () => {
+      if (loading === 0) return;
+      superseded = true;
+      void host?.dispose();
+    };
+    const made: { runtime?: Runtime; diagnostics: Diagnostic[] } = await withModuleLoader(loader, () =>
+      compileProject(project, compileOptions),
+    )
+      .catch(async (error: unknown) => {
+        await host?.dispose();
+        if (superseded) return { diagnostics: [] };
+        throw error;
+      })
+      .finally(() => {
+        supersede = undefined;
+      });
+    if (superseded) {
+      await made.runtime?.dispose();
+      await host?.dispose();
+      return { diagnostics: [], superseded };
+    }
     if (!made.runtime) {
       await host?.dispose();
       return made;
@@ -218,6 +280,8 @@ export async function watchProject(
     reload,
     async close() {
       closed = true;
+      // A reload stuck in a module's import would hold the close (and a Ctrl-C) for its whole limit.
+      supersede?.();
       await watcher.close();
       await running;
       await spare?.dispose();

@@ -79,8 +79,17 @@ export class ChatView {
   setAgents(agents: AgentNode[]): void {
     this.#agents = agents.filter((a) => a.runnable);
     const chosen = this.#agent ?? this.#agents[0]?.name;
+    // An agent renamed or removed by a save stays what the chat names (its messages would go there),
+    // rather than the select showing another agent than the one that would be asked.
+    const gone = chosen !== undefined && !this.#agents.some((a) => a.name === chosen);
     replace(
       this.#select,
+      gone &&
+        h(
+          'option',
+          { value: chosen, selected: true, disabled: true },
+          `${chosen} (no longer in the project)`,
+        ),
       this.#agents.map((a) => h('option', { value: a.name, selected: a.name === chosen }, a.name)),
     );
     if (!this.#agent && chosen) this.#agent = chosen;

@@ -12,6 +12,7 @@ import { defaultRegistry } from '../../default-registry.js';
 import { type Io, styles } from '../../io.js';
 import { sessionStoreFor } from '../../session-store.js';
 import { traceSecrets } from '../../tracing.js';
+import { watchErrorReporter } from '../../watch-error-reporter.js';
 
 /** A project kept live by `dev` and `run --watch`. */
 export interface LiveProject {
@@ -77,6 +78,7 @@ export async function openLiveProject(
       env: io.env,
       model: options.model as string | undefined,
       agents: [agentName],
+      onWatchError: watchErrorReporter(io),
     },
   );
   watchRef = watch;

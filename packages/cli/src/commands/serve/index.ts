@@ -15,6 +15,7 @@ import { connectQueue, queueSettings } from '../../queue-settings.js';
 import { projectSessionStore } from '../../session-store.js';
 import { traceSecrets } from '../../tracing.js';
 import { untilStopped } from '../../until-stopped.js';
+import { watchErrorReporter } from '../../watch-error-reporter.js';
 import { projectSource, type RuntimeLease } from './project-source.js';
 import { serveOptions } from './serve-options.js';
 import { WatchedQueue } from './watched-queue.js';
@@ -173,6 +174,7 @@ async function watchedRuntime(raw: Record<string, unknown>, io: Io): Promise<Ser
       registry: defaultRegistry(),
       env: io.env,
       model: raw.model as string | undefined,
+      onWatchError: watchErrorReporter(io),
     },
   );
   const live = watch;

@@ -1,0 +1,173 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { HAS_CHROMIUM, launchChromium, screenshot, warnNoChromium } from './support/browser.js';
+import { removeTempDirs, tempProject } from './support/cli.js';
+import { freePort } from './support/free-port.js';
+import { type LongRunning, startLongRunning } from './support/long-running.js';
+
+// The dev UI in Chromium on projects a careful user would not write: markup in descriptions, the
+// longest names the format allows, no agents at all. The BUILT `agentctl dev --ui`, the built page.
+const WAIT = { timeout: 30_000 };
+const PROJECT = 'kind: project\nname: hostile\n';
+// 64 characters, the most a name may have, with nowhere a browser would break the line by itself.
+const LONG = `a${'_long'.repeat(12)}xyz`;
+const HOSTILE = `kind: agent
+name: ${LONG}
+description: "<img src=x onerror=window.__pwned=1><script>window.__pwned=2</script> ünïcødé"
+model: offline/echo
+instruction: hi
+sub_agents: [plain]
+tools: [{ builtin: current_time }]
+`;
+const PLAIN = `kind: agent
+name: plain
+description: '"><svg onload=window.__pwned=3>'
+model: offline/echo
+instruction: hi
+`;
+
+const running: LongRunning[] = [];
+let browser: Browser;
+
+warnNoChromium();
+
+async function openPage(files: Record<string, string>): Promise<{ page: Page; root: string }> {
+  const root = await tempProject(files, 'agentctl-ui-hostile-');
+  const dev = await startLongRunning(
+    root,
+    ['dev', '--ui', '--port', '0'],
+    { AGENTCTL_UI_DIR: undefined },
+    /ui: (http:\/\/\S+)\n/,
+  );
+  running.push(dev);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  await page.goto(dev.match[1]);
+  return { page, root };
+}
+
+describe.skipIf(!HAS_CHROMIUM)('the dev UI with hostile projects', () => {
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((dev) => dev.stop('SIGKILL')));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await removeTempDirs();
+  });
+
+  it('shows markup in descriptions as text, and keeps the longest names inside their cards', async () => {
+    const { page } = await openPage({
+      'agentctl.yaml': PROJECT,
+      'agents/hostile.yaml': HOSTILE,
+      'agents/plain.yaml': PLAIN,
+    });
+    const card = page.locator(`[data-agent="${LONG}"]`);
+    await card.waitFor(WAIT);
+    await page
+      .locator('path.edge')
+      .first()
+      .waitFor({ ...WAIT, state: 'attached' });
+    expect(await card.locator('.description').textContent()).toBe(
+      '<img src=x onerror=window.__pwned=1><script>window.__pwned=2</script> ünïcødé',
+    );
+    expect(await page.locator('[data-agent="plain"] .description').textContent()).toBe(
+      '"><svg onload=window.__pwned=3>',
+    );
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    await screenshot(page, 'hostile-names');
+    // Every part of every card (name, chat link, transfers) is drawn inside the card, where it can be
+    // read and clicked, not over the card beside it.
+    const outside = await page.evaluate(() => {
+      const found: string[] = [];
+      for (const c of document.querySelectorAll<HTMLElement>('[data-agent]')) {
+        const box = c.getBoundingClientRect();
+        for (const part of c.querySelectorAll<HTMLElement>('*')) {
+          const r = part.getBoundingClientRect();
+          if (r.width === 0) continue;
+          if (r.left < box.left - 0.5 || r.right > box.right + 0.5)
+            found.push(
+              `${c.dataset.agent}: ${part.className || part.tagName} ${r.left}-${r.right} in ${box.left}-${box.right}`,
+            );
+        }
+      }
+      return found;
+    });
+    expect(outside).toEqual([]);
+    await page.close();
+  });
+
+  it('shows a project with no agents, then its first agent once it is saved', async () => {
+    const { page, root } = await openPage({ 'agentctl.yaml': PROJECT });
+    await page.locator('.graph-view', { hasText: 'No agents (yet).' }).waitFor(WAIT);
+    await page.locator('.status-badge.ok', { hasText: 'generation 1' }).waitFor(WAIT);
+    // The agents folder is new too.
+    await mkdir(join(root, 'agents'));
+    await writeFile(join(root, 'agents/plain.yaml'), PLAIN);
+    await page.locator('[data-agent="plain"]').waitFor(WAIT);
+    expect(await page.locator('.status-badge').textContent()).toBe('generation 2');
+    await page.close();
+  });
+
+  it('says so when the agent a chat is on is renamed away, instead of showing another one', async () => {
+    const { page, root } = await openPage({
+      'agentctl.yaml': PROJECT,
+      'agents/plain.yaml': PLAIN,
+      'agents/other.yaml': PLAIN.replace('name: plain', 'name: other'),
+    });
+    const origin = new URL(page.url()).origin;
+    await page.goto(`${origin}/ui/#view=chat&agent=plain`);
+    const select = page.locator('.chat-view select');
+    await expect.poll(() => select.inputValue(), WAIT).toBe('plain');
+    await writeFile(join(root, 'agents/plain.yaml'), PLAIN.replace('name: plain', 'name: renamed'));
+    await page.locator('.status-badge.ok', { hasText: 'generation 2' }).waitFor(WAIT);
+    await expect
+      .poll(() => select.locator('option').allTextContents(), WAIT)
+      .toEqual(['plain (no longer in the project)', 'other', 'renamed']);
+    // The chat still names the agent its messages go to, and a message says why it cannot run.
+    expect(await select.inputValue()).toBe('plain');
+    await page.locator('.chat-form textarea').fill('still there?');
+    await page.locator('.chat-form button').click();
+    await page.locator('.chat-log .line.error', { hasText: 'no agent named "plain"' }).waitFor(WAIT);
+    await page.close();
+  });
+
+  it('follows agentctl when it is restarted: the project as it is now, or how to sign in again', async () => {
+    const root = await tempProject(
+      { 'agentctl.yaml': PROJECT, 'agents/plain.yaml': PLAIN },
+      'agentctl-ui-restart-',
+    );
+    const port = String(await freePort());
+    const start = async (token: string) => {
+      const dev = await startLongRunning(
+        root,
+        ['dev', '--ui', '--port', port],
+        { AGENTCTL_UI_DIR: undefined, AGENTCTL_SERVE_TOKEN: token },
+        /ui: (http:\/\/\S+)\n/,
+      );
+      running.push(dev);
+      return dev;
+    };
+    let dev = await start('first-token');
+    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    await page.goto(dev.match[1]);
+    await page.locator('[data-agent="plain"]').waitFor(WAIT);
+    await page.locator('.status-badge.ok', { hasText: 'generation 1' }).waitFor(WAIT);
+
+    // Stopped, the project edited meanwhile, started again: its first generation is another project.
+    expect(await dev.stop('SIGINT')).toBe(0);
+    await writeFile(join(root, 'agents/other.yaml'), PLAIN.replace('name: plain', 'name: other'));
+    dev = await start('first-token');
+    await page.locator('[data-agent="other"]').waitFor(WAIT);
+
+    // Started with another token, the server refuses the page's cookie: the page says how to get in.
+    expect(await dev.stop('SIGINT')).toBe(0);
+    dev = await start('second-token');
+    await page.locator('.sign-in').waitFor(WAIT);
+    expect(await page.locator('.sign-in').textContent()).toContain('/ui/?token=');
+    await page.close();
+  });
+});

@@ -1,8 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openaiText } from '../packages/provider-openai/test/support/openai-wire.js';
-import { agentctl, parseNdjson, removeTempDirs, tempDir } from './support/cli.js';
+import { agentctl, parseNdjson, removeTempDirs, tempProject } from './support/cli.js';
 import { type FakeServer, startFakeServer } from './support/fake-server.js';
 import { startServe, stopServers } from './support/serve.js';
 
@@ -16,15 +14,11 @@ afterAll(async () => {
   await removeTempDirs();
 });
 
-async function projectOn(url: string): Promise<string> {
-  const dir = await tempDir();
-  await mkdir(join(dir, 'agents'), { recursive: true });
-  await writeFile(join(dir, 'agentctl.yaml'), 'kind: project\n');
-  await writeFile(
-    join(dir, 'agents/a.yaml'),
-    `kind: agent\nname: a\nmodel: short\n---\nkind: model\nname: short\nprovider: openai\nmodel: gpt-4.1-mini\nbase_url: ${url}\nmax_output_tokens: 5\n`,
-  );
-  return dir;
+function projectOn(url: string): Promise<string> {
+  return tempProject({
+    'agentctl.yaml': 'kind: project\n',
+    'agents/a.yaml': `kind: agent\nname: a\nmodel: short\n---\nkind: model\nname: short\nprovider: openai\nmodel: gpt-4.1-mini\nbase_url: ${url}\nmax_output_tokens: 5\n`,
+  });
 }
 
 // A model that stops at its output limit (or is stopped by a content filter) answers as a whole

@@ -1,8 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openaiText, openaiToolCalls } from '../packages/provider-openai/test/support/openai-wire.js';
-import { agentctl, removeTempDirs, tempDir } from './support/cli.js';
+import { agentctl, removeTempDirs, tempProject } from './support/cli.js';
 import { type FakeServer, startFakeServer } from './support/fake-server.js';
 
 let server: FakeServer | undefined;
@@ -13,13 +11,10 @@ afterEach(async () => {
 afterAll(removeTempDirs);
 
 // An agent with the current_time tool on an OpenAI model served at `url`.
-async function projectOn(url: string): Promise<string> {
-  const dir = await tempDir();
-  await mkdir(join(dir, 'agents'), { recursive: true });
-  await writeFile(join(dir, 'agentctl.yaml'), 'kind: project\n');
-  await writeFile(
-    join(dir, 'agents/a.yaml'),
-    [
+function projectOn(url: string): Promise<string> {
+  return tempProject({
+    'agentctl.yaml': 'kind: project\n',
+    'agents/a.yaml': [
       'kind: agent',
       'name: a',
       'model: local',
@@ -33,8 +28,7 @@ async function projectOn(url: string): Promise<string> {
       'api_key: test-key',
       '',
     ].join('\n'),
-  );
-  return dir;
+  });
 }
 
 // A model that streams arguments which are not JSON (a cut stream, a confused model) must not get

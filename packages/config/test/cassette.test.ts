@@ -60,15 +60,18 @@ describe('cassettes', () => {
     await runtime!.dispose();
   });
 
-  it('a missing cassette is an error at the cassette field', async () => {
+  it('a missing cassette is an error at the cassette field, found by validate as by compile', async () => {
     const root = await project({
       'agents/a.yaml':
         'kind: model\nname: r\nprovider: offline\nmodel: replay\ncassette: ./none.yaml\n---\nkind: agent\nname: a\nmodel: r\n',
     });
-    const { diagnostics } = await compile(root, {});
-    expect(diagnostics.map(formatDiagnostic)).toEqual([
-      expect.stringMatching(/^agents\/a\.yaml:5:11: error: cassette agents\/none\.yaml does not exist/),
-    ]);
+    const missing = expect.stringMatching(
+      /^agents\/a\.yaml:5:11: error: cassette agents\/none\.yaml does not exist/,
+    );
+    const loaded = await loadProject({ cwd: root, env: {} });
+    expect(loaded.diagnostics.map(formatDiagnostic)).toEqual([missing]);
+    const { diagnostics } = await compileProject(loaded, { env: {}, registry: createRegistry() });
+    expect(diagnostics.map(formatDiagnostic)).toContainEqual(missing);
   });
 
   it('a network model with a cassette replays it when its key is unset, and calls its provider when set', async () => {

@@ -3,6 +3,7 @@ import type { Env } from '../env/interpolate.js';
 import type { IndexedEntry } from '../load/index-documents.js';
 import type { ProjectSpecs } from '../load/project-specs.js';
 import type { Registry } from '../registry.js';
+import { KINDS } from '../schemas.js';
 import type { AgentSpec } from '../spec-types.js';
 
 /** What every rule reads: the index, every entry (duplicates included) and the environment. */
@@ -13,22 +14,16 @@ export interface RuleContext {
   env: Env;
   /** The registry compile will use; rules about plugin names and options skip when absent. */
   registry?: Registry;
-  /** The tool names of each agent's `module:` entries (by entry index), when modules were checked. */
   /** Absolute paths of every YAML file the project read (a file may hold no valid document). */
   parsedFiles?: ReadonlySet<string>;
+  /** The tool names of each agent's `module:` entries (by entry index), when modules were checked. */
   moduleTools?: ReadonlyMap<IndexedEntry, ReadonlyMap<number, readonly string[]>>;
 }
 
 /** The kinds `run` compiles, whose strings it interpolates (tests and schedules are their commands'). */
-export const COMPILED_KINDS: ReadonlySet<string> = new Set([
-  'project',
-  'agent',
-  'model',
-  'tool',
-  'toolset',
-  'middleware',
-  'memory',
-]);
+export const COMPILED_KINDS: ReadonlySet<string> = new Set(
+  KINDS.filter((kind) => kind !== 'test' && kind !== 'schedule'),
+);
 
 /** A semantic check over the whole project. */
 export type Rule = (ctx: RuleContext) => Diagnostic[];

@@ -1,4 +1,4 @@
-import { type AnyTool, deadline } from '@agentctl/core';
+import type { AnyTool } from '@agentctl/core';
 import { withoutModuleLoader } from '../compile/import-module.js';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import { resolveProjectPath } from '../paths.js';
@@ -6,7 +6,7 @@ import { excerpt } from '../rules/excerpt.js';
 import type { AgentSpec, MiddlewareSpec, ToolSpec } from '../spec-types.js';
 import { chosenModuleTool, isTool, parametersProblem } from '../tools/module-tool.js';
 import { ModuleHost } from '../watch/module-host.js';
-import { MODULE_LOAD_LIMIT_MS, ModuleLoadTimeout } from '../watch/module-load-limit.js';
+import { ModuleLoadTimeout } from '../watch/module-load-limit.js';
 import type { IndexedEntry } from './index-documents.js';
 
 /** What the YAML says a module must export. */
@@ -107,9 +107,8 @@ export async function checkModules(
     for (const use of uses) {
       const absolute = resolveProjectPath(root, use.entry.absFile, use.written).absolute;
       let message: string | undefined;
-      const limit = deadline(undefined, MODULE_LOAD_LIMIT_MS, () => new ModuleLoadTimeout());
       try {
-        const mod = await limit.race(host.importModule(absolute));
+        const mod = await host.importModuleWithin(absolute);
         message = problemOf(use, mod);
         if (!message && use.expects === 'tools') {
           const names =
@@ -128,13 +127,8 @@ export async function checkModules(
         }
       } catch (error) {
         message = `module ${excerpt(use.written)} failed to load: ${excerpt((error as Error).message ?? String(error), 300)}`;
-        if (error instanceof ModuleLoadTimeout) {
-          // The worker may be stuck in the module's code for good: the next module gets a new one.
-          await host.dispose();
-          host = withoutModuleLoader(() => new ModuleHost());
-        }
-      } finally {
-        limit.dispose();
+        // The host gave up its worker, which may be stuck in the module's code: the next module gets a new one.
+        if (error instanceof ModuleLoadTimeout) host = withoutModuleLoader(() => new ModuleHost());
       }
       if (message)
         diagnostics.push(diagnostic(use.entry.file, use.entry.locate(use.path), 'module-exports', message));

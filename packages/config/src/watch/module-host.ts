@@ -1,8 +1,9 @@
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { AgentAction, AnyTool, Middleware, ToolContext } from '@agentctl/core';
+import { type AgentAction, type AnyTool, deadline, type Middleware, type ToolContext } from '@agentctl/core';
 import { configAssets } from '../assets.js';
 import { MODULE_HOST_WORKER } from './module-host-worker.js';
+import { MODULE_LOAD_LIMIT_MS, ModuleLoadTimeout } from './module-load-limit.js';
 
 interface Reply {
   type: 'result';
@@ -69,6 +70,26 @@ export class ModuleHost {
       else out[key] = described.value;
     }
     return out;
+  }
+
+  /**
+   * {@link importModule} within `limitMs`: past it, fails with {@link ModuleLoadTimeout} naming
+   * `what`, and the host is disposed, as its worker may be stuck in the module's code for good.
+   */
+  async importModuleWithin(
+    absolutePath: string,
+    limitMs = MODULE_LOAD_LIMIT_MS,
+    what?: string,
+  ): Promise<Record<string, unknown>> {
+    const limit = deadline(undefined, limitMs, () => new ModuleLoadTimeout(limitMs, what));
+    try {
+      return await limit.race(this.importModule(absolutePath));
+    } catch (error) {
+      if (error instanceof ModuleLoadTimeout) await this.dispose();
+      throw error;
+    } finally {
+      limit.dispose();
+    }
   }
 
   /** Stops the worker, which releases every module it loaded. Calls still running fail. */

@@ -1,5 +1,4 @@
 import { join, relative } from 'node:path';
-import { deadline } from '@agentctl/core';
 import { type CompileOptions, compileProject, type Runtime } from '../compile/compile-project.js';
 import { withModuleLoader, withoutModuleLoader } from '../compile/import-module.js';
 import { type Diagnostic, diagnostic, FILE_START } from '../diagnostic.js';
@@ -12,7 +11,7 @@ import type { ProjectSpec } from '../spec-types.js';
 import { agentFingerprints, diffAgents, fileHash } from './agent-changes.js';
 import { Generation } from './generation.js';
 import { ModuleHost } from './module-host.js';
-import { MODULE_LOAD_LIMIT_MS, ModuleLoadTimeout } from './module-load-limit.js';
+import { MODULE_LOAD_LIMIT_MS } from './module-load-limit.js';
 import type { ProjectWatcher } from './project-watcher.js';
 
 /** Options of {@link watchProject}. */
@@ -187,19 +186,11 @@ export async function watchProject(
     const limitMs = options.moduleLoadLimitMs ?? MODULE_LOAD_LIMIT_MS;
     const loader = async (path: string) => {
       host ??= takeHost();
-      const worker = host;
-      const shown = relative(project.root, path);
-      const limit = deadline(undefined, limitMs, () => new ModuleLoadTimeout(limitMs, shown));
       loading++;
       try {
-        return await limit.race(worker.importModule(path));
-      } catch (error) {
-        // The worker may be stuck in the module's code for good: stopping it frees the thread.
-        if (error instanceof ModuleLoadTimeout) await worker.dispose();
-        throw error;
+        return await host.importModuleWithin(path, limitMs, relative(project.root, path));
       } finally {
         loading--;
-        limit.dispose();
       }
     };
     supersede = () => {

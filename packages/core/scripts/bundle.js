@@ -9,7 +9,7 @@ import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { NODE_BUNDLE } from './node-bundle.js';
+import { NODE_BUNDLE, renamedClasses } from './node-bundle.js';
 
 const core = fileURLToPath(new URL('..', import.meta.url));
 const out = resolve(process.argv[2] ?? `${core}/dist/bundle`);
@@ -26,15 +26,27 @@ const { metafile } = await build({
   ...NODE_BUNDLE,
   // A package named here is external with every subpath (`ajv/dist/2020.js`).
   external: Object.keys(dependencies),
-  // Errors name themselves after their class (`new.target.name`): a class renamed to avoid a clash
-  // between two modules' top-level names would change the name users see.
-  keepNames: true,
+  // No `keepNames`: it wraps every function made at run time in an Object.defineProperty call (a
+  // tool call's context makes several), which cost the Runner 15-20 % of its step. Errors name
+  // themselves after their class (`new.target.name`), so the bundle is refused below instead if it
+  // renamed a class to avoid a clash between two modules' top-level names.
   // Through dist's own maps to src/, which is packed too: the maps need not carry the sources.
   sourcemap: true,
   sourcesContent: false,
   metafile: true,
   logLevel: 'warning',
 });
+const renamed = renamedClasses(
+  Object.keys(metafile.outputs).filter((file) => file.endsWith('.js')),
+  Object.keys(metafile.inputs),
+);
+if (renamed.length > 0) {
+  rmSync(made, { recursive: true, force: true });
+  console.error(
+    `core's bundle renamed ${renamed.join(', ')} (a clash of top-level names between modules): rename one of the classes in src/`,
+  );
+  process.exit(1);
+}
 const old = `${out}.old.${process.pid}`;
 if (existsSync(out)) renameSync(out, old);
 renameSync(made, out);

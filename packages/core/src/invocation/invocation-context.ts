@@ -155,7 +155,7 @@ export class InvocationContext {
     agent: Agent,
     options: { isolate?: Record<string, unknown>; escalation?: EscalationScope } = {},
   ): InvocationContext {
-    return new InvocationContext(this.shared, agent, `${this.branch}.${agent.name}`, {
+    return contextOf(this.shared, agent, `${this.branch}.${agent.name}`, {
       parent: this,
       overlay: options.isolate,
       escalation: options.escalation ?? this.escalation,
@@ -164,7 +164,7 @@ export class InvocationContext {
 
   /** A context for an agent reached by transfer: the branch is its place in the tree. */
   transferTo(agent: Agent, branch: string): InvocationContext {
-    return new InvocationContext(this.shared, agent, branch, { escalation: this.escalation });
+    return contextOf(this.shared, agent, branch, { escalation: this.escalation });
   }
 
   /** The state as this agent sees it: session state, then `temp:` keys, then its branch's writes. */
@@ -270,4 +270,10 @@ export class InvocationContext {
       );
     }
   }
+}
+
+// Made outside the class: a class that names itself in its own body is bundled as a class
+// expression with an inner name (`class _InvocationContext`), which becomes its `name`.
+function contextOf(...args: ConstructorParameters<typeof InvocationContext>): InvocationContext {
+  return new InvocationContext(...args);
 }

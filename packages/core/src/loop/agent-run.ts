@@ -29,7 +29,7 @@ export class AgentRun<T = string> implements AsyncIterable<AgentEvent>, PromiseL
 
   /** The same run (its events, its cancellation) with a result computed from this one's. */
   withResult<U>(result: Promise<AgentResult<U>>): AgentRun<U> {
-    return new AgentRun<U>(this.#events, result, this.#controller);
+    return runOf(this.#events, result, this.#controller);
   }
 
   /** Cancels the run; it ends with an `ABORTED` error and keeps what it has done. */
@@ -54,6 +54,16 @@ export class AgentRun<T = string> implements AsyncIterable<AgentEvent>, PromiseL
     keptShapes.iterator = iterator;
     return iterator;
   }
+}
+
+// Made outside the class: a class that names itself in its own body is bundled as a class
+// expression with an inner name (`class _AgentRun`), which becomes its `name`.
+function runOf<U>(
+  events: EventChannel<AgentEvent>,
+  result: Promise<AgentResult<U>>,
+  controller: AbortController,
+): AgentRun<U> {
+  return new AgentRun<U>(events, result, controller);
 }
 
 function ignore(): void {}

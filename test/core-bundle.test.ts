@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renamedClasses } from '../packages/core/scripts/node-bundle.js';
-import { behaviour, ENTRY_CHECK, entryCheck } from './support/entry-check.js';
 import { REPO } from './support/cli.js';
+import { behaviour, ENTRY_CHECK, entryCheck } from './support/entry-check.js';
 
 // The bundle the build makes (packages/core/scripts/bundle.js, what publishConfig.exports point at),
 // loaded in the monorepo through the `agentctl-bundle` condition, beside the build's modules. Build first.
@@ -54,7 +54,10 @@ describe("core's bundle and the names of its classes", () => {
       };
       const inputs = [
         file('a.js', 'export class Wait {}\nexport class Run { again() { return new Run(); } }'),
-        file('b.js', '// a class that waits\nexport class Wait extends Error {}\nexport const Plain = class {};'),
+        file(
+          'b.js',
+          '// a class that waits\nexport class Wait extends Error {}\nexport const Plain = class {};',
+        ),
       ];
       const fine = file('fine.js', 'var Wait = class {};\nvar Plain = class {};\nclass Run {}');
       const clash = file('clash.js', 'var Wait = class {};\nvar Wait2 = class extends Error {};');

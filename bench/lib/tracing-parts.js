@@ -4,8 +4,8 @@
 export const PART_LABELS = {
   observerOnly: 'agentctl Runner, a run observer doing nothing',
   clockOnly: 'lower bound: the clock read where span times are taken',
-  leastRecords: 'lower bound: the least span records, kept in batches, no export',
-  recordsDropped: 'agentctl Runner, span records made and dropped as they end',
+  leastRecords: 'the least span records as objects, kept in batches, no export',
+  recordsDropped: 'agentctl Runner, spans made in batches, dropped unread',
 };
 
 /** The keys of those subjects when BENCH_TRACING_PARTS=1 asks for them, otherwise none. */

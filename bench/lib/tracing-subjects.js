@@ -6,15 +6,16 @@
 // a time as runs go; the flush hands over the rest); the exporter counts what it was handed, so a
 // benchmark can prove no span was dropped. Two more take tracing apart, to show where its cost is:
 // `observerOnly` (a run observer that does nothing: core's hooks alone) and `recordsDropped`
-// (agentctl's observer and span records, each record dropped as it ends: no batch, no export). Two
-// more are lower bounds for any tracer built on core's observer hooks: `clockOnly` reads the clock
-// where a span's times are taken (a model call's start and end, a tool call's end) and keeps
-// nothing; `leastRecords` also keeps, per model and tool call, the least a span is (its name, a
+// (agentctl's observer, spans and batches, each batch dropped unread by its exporter). Two more
+// are yardsticks: `clockOnly` reads the clock where a span's times are taken (a model call's start
+// and end, a tool call's end) and keeps nothing, a lower bound for any tracer on core's hooks;
+// `leastRecords` also keeps, per model and tool call, the least a span is as an object (its name, a
 // number for an id, its start and end) in batches of 512, dropped when full: no attributes, no
-// parents, no export.
+// parents, no export (agentctl's table keeps its rows in arrays instead, and may cost less).
 import { createRequire } from 'node:module';
 import { startTracing, TraceObserver } from '../../packages/tracing/dist/index.js';
-import { RecordSink } from '../../packages/tracing/dist/record-sink.js';
+import { SpanBatcher } from '../../packages/tracing/dist/span-batcher.js';
+import { TableSink } from '../../packages/tracing/dist/table-sink.js';
 import { loadCore } from './core.js';
 import { SUBJECTS } from './subjects.js';
 import { PART_LABELS } from './tracing-parts.js';
@@ -87,14 +88,14 @@ function observed(label, observer) {
   };
 }
 
-// Takes each ended record as the batch processor would, counts it, and keeps nothing.
-const droppingProcessor = {
-  onStart() {},
-  onEnd() {
-    exported.spans++;
+// Counts the spans of each batch and reads none of them.
+const droppingExporter = {
+  export(spans, done) {
+    exported.spans += spans.length;
+    done({ code: 0 });
   },
-  async forceFlush() {},
   async shutdown() {},
+  async forceFlush() {},
 };
 
 // Reads the clock where a span's times are taken and keeps nothing (a call into the clock is not
@@ -161,14 +162,12 @@ export const TRACING_SUBJECTS = {
   })),
   clockOnly: observed(PART_LABELS.clockOnly, clockOnlyObserver),
   leastRecords: observed(PART_LABELS.leastRecords, leastRecordsObserver),
-  recordsDropped: observed(
-    PART_LABELS.recordsDropped,
-    () =>
-      new TraceObserver(
-        new RecordSink(
-          { processor: droppingProcessor, resource: undefined, scope: { name: '@agentctl/tracing' } },
-          new AlwaysOnSampler(),
-        ),
-      ),
-  ),
+  recordsDropped: (() => {
+    let batcher;
+    const subject = observed(PART_LABELS.recordsDropped, () => {
+      batcher = new SpanBatcher(droppingExporter, undefined, { name: '@agentctl/tracing' });
+      return new TraceObserver(new TableSink(batcher, new AlwaysOnSampler()));
+    });
+    return { ...subject, flush: async () => batcher?.forceFlush() };
+  })(),
 };

@@ -4,14 +4,14 @@ import { defaultResource, resourceFromAttributes } from '@opentelemetry/resource
 import {
   AlwaysOffSampler,
   AlwaysOnSampler,
-  BatchSpanProcessor,
   ParentBasedSampler,
   type Sampler,
   type SpanExporter,
   TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace-base';
-import { RecordSink } from './record-sink.js';
+import { batchSettings, SpanBatcher } from './span-batcher.js';
 import { startOnce } from './start-once.js';
+import { TableSink } from './table-sink.js';
 import { TraceObserver } from './trace-observer.js';
 
 /** The OTLP/HTTP encodings agentctl can export in (`OTEL_EXPORTER_OTLP_PROTOCOL`). */
@@ -94,20 +94,26 @@ interface Traced {
   shutdown(): Promise<void>;
 }
 
-// agentctl's own spans: records handed straight to the SDK's batch processor and exporter, which
-// is most of what a tracer provider would do for them at a fraction of the cost per span.
+// agentctl's own spans, batched by its own processor (rows of a table until exported) and handed
+// to the SDK's OTLP exporter: most of what a tracer provider would do for them at a fraction of
+// the cost per span.
 async function ownProvider(
   env: Readonly<Record<string, string | undefined>>,
   exporter: SpanExporter | undefined,
 ): Promise<Traced> {
-  const processor = new BatchSpanProcessor(exporter ?? (await otlpExporter(protocolOf(env))));
   const resource = defaultResource().merge(
     resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || 'agentctl' }),
   );
+  const batcher = new SpanBatcher(
+    exporter ?? (await otlpExporter(protocolOf(env))),
+    resource,
+    { name: '@agentctl/tracing' },
+    batchSettings(env),
+  );
   return {
-    target: new RecordSink({ processor, resource, scope: { name: '@agentctl/tracing' } }, samplerOf(env)),
-    flush: () => processor.forceFlush(),
-    shutdown: () => processor.shutdown(),
+    target: new TableSink(batcher, samplerOf(env)),
+    flush: () => batcher.forceFlush(),
+    shutdown: () => batcher.shutdown(),
   };
 }
 

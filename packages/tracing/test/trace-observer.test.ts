@@ -20,31 +20,32 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TraceObserver } from '../src/index.js';
-import { RecordSink } from '../src/record-sink.js';
+import { SpanBatcher } from '../src/span-batcher.js';
+import { TableSink } from '../src/table-sink.js';
 
 const stops: Array<() => void> = [];
 afterEach(() => {
   for (const stop of stops.splice(0)) stop();
 });
 
-// Both ways spans are made: a real SDK tracer (`tracer.startSpan`), and agentctl's own span records
-// handed to an SDK span processor. Spans are kept in memory, exported as each one ends.
-const WAYS = ['tracer.startSpan', 'span records'] as const;
+// Both ways spans are made: a real SDK tracer (`tracer.startSpan`), and agentctl's own spans, batched
+// by its own processor. Spans are kept in memory; reading them flushes the batch first.
+const WAYS = ['tracer.startSpan', 'span table'] as const;
 let way: (typeof WAYS)[number];
 
 function tracedSpans(options: { captureContent?: boolean; scrub?: (text: string) => string } = {}) {
   const exporter = new InMemorySpanExporter();
-  const processor = new SimpleSpanProcessor(exporter);
+  const batcher = new SpanBatcher(exporter, defaultResource(), { name: 'test' });
   const target =
-    way === 'span records'
-      ? new RecordSink(
-          { processor, resource: defaultResource(), scope: { name: 'test' } },
-          new AlwaysOnSampler(),
-        )
-      : new BasicTracerProvider({ spanProcessors: [processor] }).getTracer('test');
+    way === 'span table'
+      ? new TableSink(batcher, new AlwaysOnSampler())
+      : new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('test');
   stops.push(observeRuns(new TraceObserver(target, options)));
   // A copy: the exporter's own list grows as spans end.
-  return () => [...exporter.getFinishedSpans()];
+  return async () => {
+    await batcher.forceFlush();
+    return [...exporter.getFinishedSpans()];
+  };
 }
 
 const parentId = (s: ReadableSpan) => s.parentSpanContext?.spanId;
@@ -63,7 +64,7 @@ describe.each(WAYS)('TraceObserver through %s', (current) => {
     const b = createAgent({ name: 'b', provider: scriptedModel([{ text: 'from b' }]) });
     const fan = new ParallelAgent({ name: 'fan', subAgents: [a, b] });
     await new Runner({ agent: fan }).run({ input: 'go' }).invocation;
-    const all = spans();
+    const all = await spans();
     const workflow = named(all, 'invoke_workflow fan')[0];
     expect(workflow.attributes['agentctl.agent.type']).toBe('parallel');
     expect(children(all, workflow).sort()).toEqual(['invoke_agent a', 'invoke_agent b']);
@@ -79,7 +80,7 @@ describe.each(WAYS)('TraceObserver through %s', (current) => {
     const step = createAgent({ name: 'step', provider: scriptedModel([{ text: 'one' }, { text: 'two' }]) });
     const loop = new LoopAgent({ name: 'again', subAgents: [step], maxIterations: 2 });
     await new Runner({ agent: loop }).run({ input: 'go' }).invocation;
-    const all = spans();
+    const all = await spans();
     const workflow = named(all, 'invoke_workflow again')[0];
     expect(children(all, workflow)).toEqual(['invoke_agent step', 'invoke_agent step']);
     const passes = named(all, 'invoke_agent step');
@@ -94,7 +95,7 @@ describe.each(WAYS)('TraceObserver through %s', (current) => {
       middleware: [retry({ maxAttempts: 2, initialDelay: 1 })],
     });
     expect((await new Runner({ agent }).run({ input: 'go' }).invocation).output).toBe('made it');
-    const all = spans();
+    const all = await spans();
     const chats = named(all, 'chat offline');
     expect(children(all, named(all, 'invoke_agent steady')[0])).toEqual(['chat offline', 'chat offline']);
     expect(chats.map((c) => c.status.code)).toEqual([SpanStatusCode.ERROR, SpanStatusCode.UNSET]);
@@ -122,7 +123,7 @@ describe.each(WAYS)('TraceObserver through %s', (current) => {
     const paused = await new Runner({ agent: clerk, store }).run({ input: 'refund A1', sessionId: 's' })
       .invocation;
     expect(paused.status).toBe('paused');
-    const first = spans();
+    const first = await spans();
     const waiting = named(first, 'execute_tool refund')[0];
     expect(waiting.attributes['agentctl.run.status']).toBe('paused');
     expect(waiting.status.code).toBe(SpanStatusCode.UNSET);
@@ -131,7 +132,7 @@ describe.each(WAYS)('TraceObserver through %s', (current) => {
       sessionId: 's',
       decisions: [{ callId: 'r1', approve: true }],
     }).invocation;
-    const resumed = spans().slice(first.length);
+    const resumed = (await spans()).slice(first.length);
     const invocation = named(resumed, 'invocation clerk')[0];
     expect(invocation.attributes['agentctl.run.status']).toBe('complete');
     expect(invocation.attributes['gen_ai.conversation.id']).toBe('s');
@@ -158,7 +159,7 @@ describe.each(WAYS)('TraceObserver through %s', (current) => {
       tools: [echo],
     });
     await new Runner({ agent }).run({ input: 'repeat hunter2' }).invocation;
-    const all = spans();
+    const all = await spans();
     expect(JSON.stringify(all.map((s) => s.attributes))).not.toContain('hunter2');
     const tool = named(all, 'execute_tool echo')[0];
     expect(tool.attributes['gen_ai.tool.call.result']).toBe('you said ***');

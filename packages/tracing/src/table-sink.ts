@@ -1,13 +1,21 @@
-import { type Attributes, ROOT_CONTEXT, SamplingDecision, SpanKind } from '@opentelemetry/api';
+import {
+  type Attributes,
+  ROOT_CONTEXT,
+  SamplingDecision,
+  type SpanContext,
+  SpanKind,
+} from '@opentelemetry/api';
 import type { Sampler } from '@opentelemetry/sdk-trace-base';
-import { AttributesRecord } from './attributes-record.js';
+
 import { type ChatFacts, chatAttributes } from './chat-facts.js';
-import { ChatRecord } from './chat-record.js';
+import { PendingChat } from './pending-chat.js';
+import { PendingSpan } from './pending-span.js';
+import { PendingTool } from './pending-tool.js';
+import type { SpanBatcher } from './span-batcher.js';
 import { newSpanId, newTraceId } from './span-ids.js';
-import type { RecordTarget, SpanRecord } from './span-record.js';
-import type { ChatSpan, SpanSink, ToolSpan } from './span-sink.js';
+import { type RecordTarget, SpanRecord } from './span-record.js';
+import type { ChatSpan, SinkSpan, SpanSink, ToolSpan } from './span-sink.js';
 import { type ToolFacts, toolAttributes } from './tool-facts.js';
-import { ToolRecord } from './tool-record.js';
 
 /** Stands for every span of a sampled-out trace: nothing is recorded, its children neither. */
 const UNSAMPLED: ChatSpan & ToolSpan = {
@@ -19,29 +27,33 @@ const UNSAMPLED: ChatSpan & ToolSpan = {
   endAfter: () => undefined,
 };
 
-type Made = SpanRecord | typeof UNSAMPLED;
+/** A span this sink made: a record, a pending span, or the stand-in of a sampled-out trace. */
+type Made = SinkSpan & (SpanContext | typeof UNSAMPLED);
 
 /**
- * agentctl's own spans when it owns the tracer provider (`--trace`, `startTracing`): records in
- * the SDK's `ReadableSpan` shape handed to an SDK span processor (the batch processor in front of
- * the OTLP exporter), without the SDK tracer's per-span context, sampler, attribute and limit
- * machinery. The sampler decides once per trace, at its root; a trace's spans follow that decision,
- * as they do under the SDK for every sampler agentctl offers (parent-based ones, `always_*`, and
- * `traceidratio`, which decides by trace id).
+ * agentctl's own spans when it owns the tracing (`--trace`, `startTracing`): an invocation's and an
+ * agent's spans are records in the SDK's `ReadableSpan` shape; a model call's and a tool call's are
+ * pending spans while they run and rows of the {@link SpanBatcher}'s table once ended, made into
+ * spans when their batch is exported. None goes through the SDK tracer's per-span context,
+ * sampler, attribute and limit machinery. The sampler decides once per trace, at its root; a
+ * trace's spans follow that decision, as they do under the SDK for every sampler agentctl offers
+ * (parent-based ones, `always_*`, and `traceidratio`, which decides by trace id).
  */
-export class RecordSink implements SpanSink<Made> {
+export class TableSink implements SpanSink<Made> {
+  readonly #batcher: SpanBatcher;
   readonly #target: RecordTarget;
   readonly #sampler: Sampler;
-  // The last record of each class, kept alive until the next replaces it. V8 keeps a hidden class
+  // The last span of each class, kept alive until the next replaces it. V8 keeps a hidden class
   // only while some object has it, and throws away the optimized code built on it when it dies: a
   // full collection between two bursts of runs (no span pending) would otherwise make every burst
-  // optimize the tracing code again (a dozen to twenty deoptimizations a burst).
-  #lastRecord: AttributesRecord | undefined;
-  #lastChat: ChatRecord | undefined;
-  #lastTool: ToolRecord | undefined;
+  // optimize the tracing code again.
+  #lastRecord: SpanRecord | undefined;
+  #lastChat: PendingChat | undefined;
+  #lastTool: PendingTool | undefined;
 
-  constructor(target: RecordTarget, sampler: Sampler) {
-    this.#target = target;
+  constructor(batcher: SpanBatcher, sampler: Sampler) {
+    this.#batcher = batcher;
+    this.#target = { processor: batcher, resource: batcher.resource, scope: batcher.scope };
     this.#sampler = sampler;
   }
 
@@ -49,45 +61,38 @@ export class RecordSink implements SpanSink<Made> {
   start(name: string, kind: SpanKind, attributes: Attributes, parent: Made | undefined): Made {
     const traceId = parent === undefined ? this.#sampledRoot(name, kind, attributes) : traceOf(parent);
     if (traceId === undefined) return UNSAMPLED;
-    this.#lastRecord = new AttributesRecord(
+    this.#lastRecord = new SpanRecord(
       this.#target,
       name,
       kind,
       attributes,
       traceId,
       newSpanId(),
-      recordOf(parent),
+      // An agent tool's run starts under its tool call, which is still pending.
+      parent instanceof PendingSpan ? parent.asParent() : contextOf(parent),
     );
     return this.#lastRecord;
   }
 
-  /** Starts the record of a `chat` span. */
+  /** Starts a `chat` span. */
   startChat(name: string, facts: ChatFacts, parent: Made | undefined): Made & ChatSpan {
     const traceId =
       parent === undefined
         ? this.#sampledRoot(name, SpanKind.CLIENT, chatAttributes(facts, undefined))
         : traceOf(parent);
     if (traceId === undefined) return UNSAMPLED;
-    this.#lastChat = new ChatRecord(this.#target, name, facts, traceId, newSpanId(), recordOf(parent));
+    this.#lastChat = new PendingChat(this.#batcher, name, facts, traceId, contextOf(parent));
     return this.#lastChat;
   }
 
-  /** Starts the record of an `execute_tool` span. */
+  /** Starts an `execute_tool` span. */
   startTool(name: string, facts: ToolFacts, calledAt: number, parent: Made | undefined): Made & ToolSpan {
     const traceId =
       parent === undefined
         ? this.#sampledRoot(name, SpanKind.INTERNAL, toolAttributes(facts))
         : traceOf(parent);
     if (traceId === undefined) return UNSAMPLED;
-    this.#lastTool = new ToolRecord(
-      this.#target,
-      name,
-      facts,
-      calledAt,
-      traceId,
-      newSpanId(),
-      recordOf(parent),
-    );
+    this.#lastTool = new PendingTool(this.#batcher, name, facts, calledAt, traceId, contextOf(parent));
     return this.#lastTool;
   }
 
@@ -101,9 +106,9 @@ export class RecordSink implements SpanSink<Made> {
 
 // The trace of a child: its parent's (none for a child of a sampled-out span).
 function traceOf(parent: Made): string | undefined {
-  return parent === UNSAMPLED ? undefined : (parent as SpanRecord).traceId;
+  return parent === UNSAMPLED ? undefined : (parent as SpanContext).traceId;
 }
 
-function recordOf(parent: Made | undefined): SpanRecord | undefined {
-  return parent === UNSAMPLED ? undefined : (parent as SpanRecord | undefined);
+function contextOf(parent: Made | undefined): SpanContext | undefined {
+  return parent === UNSAMPLED ? undefined : (parent as SpanContext | undefined);
 }

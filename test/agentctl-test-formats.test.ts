@@ -91,4 +91,61 @@ describe('agentctl test --format junit | github', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('::error file=checks/fail.yaml,line=7,col=17,');
   });
+
+  it('a project with errors: every format says why no test ran, at the file and line, exit 1', async () => {
+    const dir = await fixtureProject('agent-tests');
+    await writeFile(
+      join(dir, 'agents/broken.yaml'),
+      'kind: agent\nname: broken\nmodel: offline/echo\nbogus: 1\n',
+    );
+    const junit = await agentctl(['test', '--format', 'junit'], { cwd: dir, env });
+    expect(junit.code).toBe(1);
+    expect(junit.stderr).toContain('agents/broken.yaml:4:1: error: unknown key `bogus`');
+    const file = join(await tempDir(), 'report.xml');
+    await writeFile(file, junit.stdout);
+    const lint = await xmllint(file);
+    expect(lint.code).toBe(0);
+    expect(junit.stdout).toMatch(/<testsuites name="agentctl test" tests="1" failures="0" errors="1"/);
+    expect(junit.stdout).toContain(
+      '<error message="unknown key `bogus` in agent" type="unknown-key">agents/broken.yaml:4:1: unknown key `bogus` in agent</error>',
+    );
+
+    const github = await agentctl(['test', '--format', 'github'], {
+      cwd: dir,
+      env: { ...env, GITHUB_WORKSPACE: dir },
+    });
+    expect(github.code).toBe(1);
+    // Warnings too, as `validate --format github` gives them; only workflow commands on stdout.
+    expect(
+      github.stdout
+        .split('\n')
+        .filter(Boolean)
+        .every((line) => line.startsWith('::')),
+    ).toBe(true);
+    expect(github.stdout).toContain(
+      '::error file=agents/broken.yaml,line=4,col=1,endLine=4,endColumn=6,title=agentctl unknown-key::unknown key `bogus` in agent\n',
+    );
+
+    const json = await agentctl(['test', '--json'], { cwd: dir, env });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      summary: { total: 0 },
+      tests: [],
+      projectErrors: 1,
+    });
+    expect(JSON.parse(json.stdout).diagnostics).toContainEqual(
+      expect.objectContaining({
+        file: 'agents/broken.yaml',
+        line: 4,
+        col: 1,
+        rule: 'unknown-key',
+        severity: 'error',
+      }),
+    );
+
+    // Text stays as it was: the diagnostics on stderr, nothing on stdout.
+    const text = await agentctl(['test'], { cwd: dir, env });
+    expect(text.code).toBe(1);
+    expect(text.stdout).toBe('');
+  });
 });

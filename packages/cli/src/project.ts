@@ -25,7 +25,7 @@ export async function openProject(
   options: Record<string, unknown>,
   io: Io,
   agent?: string,
-  read: { tests?: boolean } = {},
+  read: { tests?: boolean; report?: (diagnostics: readonly Diagnostic[], root: string) => void } = {},
 ): Promise<LoadedProject> {
   const loaded = await loadProject({
     cwd: io.cwd,
@@ -44,7 +44,7 @@ export async function openProject(
   const model = options.model as string | undefined;
   const project =
     agent === undefined ? loaded : { ...loaded, diagnostics: scopeDiagnostics(loaded, agent, model) };
-  failOnErrors(project.diagnostics, io);
+  failOnErrors(project.diagnostics, io, read.report && ((found) => read.report?.(found, project.root)));
   if (model !== undefined) checkModelFlag(project, model);
   return project;
 }
@@ -103,10 +103,16 @@ export async function openRuntime(
   return { project, runtime: recorder ? recorder.attach(runtime) : runtime };
 }
 
-function failOnErrors(diagnostics: readonly Diagnostic[], io: Io): void {
+// `report` also gets a project with errors, for a command whose report is read by a machine.
+function failOnErrors(
+  diagnostics: readonly Diagnostic[],
+  io: Io,
+  report?: (diagnostics: readonly Diagnostic[]) => void,
+): void {
   const errors = diagnostics.filter((d) => d.severity === 'error');
   for (const d of diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
   if (errors.length > 0) {
+    report?.(diagnostics);
     throw new CliError(`${errors.length} error(s) in the project; nothing was run`, EXIT.failed);
   }
 }

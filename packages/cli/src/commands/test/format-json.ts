@@ -1,3 +1,4 @@
+import type { Diagnostic } from '@agentctl/config';
 import type { Summary } from './summary.js';
 import type { TestResult } from './test-result.js';
 
@@ -21,4 +22,11 @@ export function formatJson(results: readonly TestResult[], summary: Summary): st
     ...(r.error && { error: { message: r.error.message, line: r.error.range.line, col: r.error.range.col } }),
   }));
   return `${JSON.stringify({ summary, tests }, null, 2)}\n`;
+}
+
+/** A project with errors, where no test could run: no tests, and the project's diagnostics. */
+export function formatJsonProjectErrors(diagnostics: readonly Diagnostic[]): string {
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const summary: Summary = { total: 0, passed: 0, failed: 0, errors: 0, duration: 0 };
+  return `${JSON.stringify({ summary, tests: [], projectErrors: errors, diagnostics }, null, 2)}\n`;
 }

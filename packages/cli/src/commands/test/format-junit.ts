@@ -1,3 +1,4 @@
+import type { Diagnostic } from '@agentctl/config';
 import type { Summary } from './summary.js';
 import type { TestResult } from './test-result.js';
 
@@ -60,5 +61,28 @@ export function formatJunit(results: readonly TestResult[], summary: Summary, ti
     out.push('  </testsuite>');
   });
   out.push('</testsuites>');
+  return `${out.join('\n')}\n`;
+}
+
+/**
+ * A project with errors, where no test could run, as JUnit XML: one `<testcase>` with an `<error>`
+ * per error, at its file and line, so that a CI system shows why instead of an empty report.
+ */
+export function formatJunitProjectErrors(diagnostics: readonly Diagnostic[], timestamp: Date): string {
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  const out = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="agentctl test" tests="${errors.length}" failures="0" errors="${errors.length}" time="0.000">`,
+    `  <testsuite name="project" id="0" tests="${errors.length}" failures="0" errors="${errors.length}" skipped="0" time="0.000" timestamp="${timestamp.toISOString().slice(0, 19)}" hostname="localhost">`,
+  ];
+  for (const d of errors) {
+    const where = `${d.file}:${d.line}:${d.col}`;
+    out.push(
+      `    <testcase name="${xml(`${where} ${d.rule}`)}" classname="${xml(d.file)}" file="${xml(d.file)}" line="${d.line}" time="0.000">`,
+      `      <error message="${xml(d.message.split('\n')[0] ?? '')}" type="${xml(d.rule)}">${xml(`${where}: ${d.message}`)}</error>`,
+      '    </testcase>',
+    );
+  }
+  out.push('  </testsuite>', '</testsuites>');
   return `${out.join('\n')}\n`;
 }

@@ -1,13 +1,15 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import type { Diagnostic } from '@agentctl/config';
 import { CliError, EXIT } from '../../cli-error.js';
 import { defaultRegistry } from '../../default-registry.js';
 import { type Io, styles } from '../../io.js';
 import { openProject } from '../../project.js';
+import { formatGithub as formatAnnotations } from '../validate/format-github.js';
 import { CassetteUpdates } from './cassette-updates.js';
 import { formatGithub } from './format-github.js';
-import { formatJson } from './format-json.js';
-import { formatJunit } from './format-junit.js';
+import { formatJson, formatJsonProjectErrors } from './format-json.js';
+import { formatJunit, formatJunitProjectErrors } from './format-junit.js';
 import { formatText } from './format-text.js';
 import { runTest, type TestContext } from './run-test.js';
 import { selectTests } from './select-tests.js';
@@ -35,7 +37,13 @@ export async function testCommand(raw: Record<string, unknown>, io: Io): Promise
   const format = options.json
     ? 'json'
     : (options.format ?? (io.env.GITHUB_ACTIONS === 'true' ? 'github' : 'text'));
-  const project = await openProject(raw, io, undefined, { tests: true });
+  const project = await openProject(raw, io, undefined, {
+    tests: true,
+    // A report a CI system reads says why no test ran, rather than being empty.
+    report: (diagnostics, root) => {
+      if (format !== 'text') io.stdout(renderProjectErrors(format, diagnostics, root, io));
+    },
+  });
   const tests = selectTests(project, options.targets ?? [], io.cwd);
   if (tests.length === 0) {
     const globs = project.specs.project?.spec.tests ?? ['tests/**/*.yaml'];
@@ -91,6 +99,22 @@ function render(
       return formatGithub(results, summary, root, resolve(io.cwd, io.env.GITHUB_WORKSPACE || '.'));
     default:
       return formatText(results, summary, io.isTTY);
+  }
+}
+
+function renderProjectErrors(
+  format: 'json' | 'junit' | 'github',
+  diagnostics: readonly Diagnostic[],
+  root: string,
+  io: Io,
+): string {
+  switch (format) {
+    case 'json':
+      return formatJsonProjectErrors(diagnostics);
+    case 'junit':
+      return formatJunitProjectErrors(diagnostics, new Date());
+    default:
+      return formatAnnotations(diagnostics, root, resolve(io.cwd, io.env.GITHUB_WORKSPACE || '.'));
   }
 }
 

@@ -201,6 +201,7 @@ export interface ToolsetSpec {
   prefix?: string;
   approval?: ApprovalMode | Record<string, ApprovalMode>;
   timeout?: DurationSpec;
+  start_timeout?: DurationSpec;
 }
 
 /** A named middleware. */

@@ -25,4 +25,6 @@ export interface ToolsetDefinition {
   approval?: ApprovalMode | Record<string, ApprovalMode>;
   /** How long one call may take, ms. */
   timeoutMs?: number;
+  /** How long the server has to start, answer the handshake and list its tools, ms. */
+  startTimeoutMs?: number;
 }

@@ -29,6 +29,6 @@ export async function mcpToolsetFactory(
       throw new TypeError(`toolset "${spec.name}": mcp.url "${String(server?.url)}" is not a valid URL`);
     }
   }
-  const { timeoutMs, description: _, ...rest } = spec;
-  return createMcpToolset({ ...rest, timeout: timeoutMs }, context);
+  const { timeoutMs, startTimeoutMs, description: _, ...rest } = spec;
+  return createMcpToolset({ ...rest, timeout: timeoutMs, startTimeout: startTimeoutMs }, context);
 }

@@ -12,5 +12,6 @@ export function normaliseToolset(spec: ToolsetSpec): ToolsetDefinition {
     prefix: spec.prefix,
     approval: spec.approval,
     timeoutMs: parseDuration(spec.timeout, 'timeout'),
+    startTimeoutMs: parseDuration(spec.start_timeout, 'start_timeout'),
   };
 }

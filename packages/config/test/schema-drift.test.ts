@@ -135,6 +135,7 @@ const toolset: Required<ToolsetSpec> = {
   prefix: 'p_',
   approval: { '*': 'never' },
   timeout: '5s',
+  start_timeout: '1m',
 };
 const middleware: Required<Omit<MiddlewareSpec, 'module' | 'export'>> = {
   $schema: 's',

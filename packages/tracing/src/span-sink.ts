@@ -28,7 +28,7 @@ export interface ToolSpan extends SinkSpan {
 
 /**
  * Where {@link TraceObserver} starts its spans: an OpenTelemetry `Tracer` (through `startSpan`) or
- * agentctl's own span records fed to an SDK span processor. The parent is a span this sink started
+ * agentctl's own spans, batched as rows of a table. The parent is a span this sink started
  * (undefined: a new trace). Chat and tool spans, a run's many, are given their facts rather than
  * attributes: a sink makes the attributes when it needs them.
  */

@@ -117,10 +117,10 @@ export class TraceObserver implements RunObserver {
   // The invocation of the latest lookup: the events of a step mostly come from one.
   #last: OpenInvocation | undefined;
   // The last observation, kept alive so that its class (and the code optimized on it) outlives a
-  // full collection between bursts of runs (as the record sink keeps its last records).
+  // full collection between bursts of runs (as the table sink keeps its last spans).
   #lastObservation: ChatObservation | undefined;
 
-  /** Spans go through `tracer.startSpan`, or to a {@link SpanSink} (agentctl's own records). */
+  /** Spans go through `tracer.startSpan`, or to a {@link SpanSink} (agentctl's own spans). */
   constructor(target: Tracer | SpanSink, options: TraceObserverOptions = {}) {
     // A sink is given back, as parents, only the spans it made.
     this.#sink = 'startSpan' in target ? new TracerSink(target) : target;

@@ -9,7 +9,8 @@
 // tracing-cost.js and core-loop.js, it does not replace them. Needs valgrind (skipped without it);
 // run only when named (slow: minutes under valgrind):
 //   pnpm build && node bench/run.js instructions      or      node bench/instructions.js
-// BENCH_INSTRUCTIONS_RUNS=LOW,HIGH (default 300,1300). BENCH_TRACING_PARTS=1 adds tracing-cost.js's
+// BENCH_INSTRUCTIONS_RUNS=LOW,HIGH (default 300,1300); BENCH_INSTRUCTIONS_KEYS=KEY,... only those subjects
+// (and their bases). BENCH_TRACING_PARTS=1 adds tracing-cost.js's
 // parts of "tracing on" (an observer doing nothing, the two lower bounds, records made and dropped),
 // each against tracing off. Writes bench/results/instructions.json.
 import { execFileSync, spawn } from 'node:child_process';
@@ -22,7 +23,7 @@ import { PART_LABELS, TRACING_PARTS } from './lib/tracing-parts.js';
 const STEPS = 50;
 const [LOW, HIGH] = (process.env.BENCH_INSTRUCTIONS_RUNS ?? '300,1300').split(',').map(Number);
 // Tracing off is imported and not started; "never imported" is the Runner alone.
-const KEYS = ['runner', 'agent', 'tracingOff', ...TRACING_PARTS, 'tracingOn'];
+const ALL_KEYS = ['runner', 'agent', 'tracingOff', ...TRACING_PARTS, 'tracingOn'];
 const BASE = {
   runner: 'runner',
   agent: 'runner',
@@ -30,6 +31,11 @@ const BASE = {
   tracingOn: 'tracingOff',
   ...Object.fromEntries(TRACING_PARTS.map((key) => [key, 'tracingOff'])),
 };
+// BENCH_INSTRUCTIONS_KEYS=tracingOn,... counts only those subjects and their bases.
+const ASKED = process.env.BENCH_INSTRUCTIONS_KEYS?.split(',');
+const wanted = new Set(ASKED ?? ALL_KEYS);
+for (const key of [...wanted]) for (let base = BASE[key]; base && !wanted.has(base); base = BASE[base]) wanted.add(base);
+const KEYS = ALL_KEYS.filter((key) => wanted.has(key));
 
 // In the child: `runs` conversations of 50 steps, then every span handed to the exporter.
 async function child(key, runs) {

@@ -34,7 +34,8 @@ const BASE = {
 // BENCH_INSTRUCTIONS_KEYS=tracingOn,... counts only those subjects and their bases.
 const ASKED = process.env.BENCH_INSTRUCTIONS_KEYS?.split(',');
 const wanted = new Set(ASKED ?? ALL_KEYS);
-for (const key of [...wanted]) for (let base = BASE[key]; base && !wanted.has(base); base = BASE[base]) wanted.add(base);
+for (const key of [...wanted])
+  for (let base = BASE[key]; base && !wanted.has(base); base = BASE[base]) wanted.add(base);
 const KEYS = ALL_KEYS.filter((key) => wanted.has(key));
 
 // In the child: `runs` conversations of 50 steps, then every span handed to the exporter.

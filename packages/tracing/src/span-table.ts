@@ -1,4 +1,10 @@
-import { type Attributes, type SpanContext, SpanKind, type SpanStatus, SpanStatusCode } from '@opentelemetry/api';
+import {
+  type Attributes,
+  type SpanContext,
+  SpanKind,
+  type SpanStatus,
+  SpanStatusCode,
+} from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { type ChatAnswer, type ChatFacts, chatAttributes } from './chat-facts.js';

@@ -67,6 +67,9 @@ export class SpanBatcher implements SpanProcessor {
   #queued = 0;
   #exporting: Promise<void> | undefined;
   #timer: NodeJS.Timeout | undefined;
+  // The last timer, cleared or not, kept alive for its hidden class (as the table keeps its last
+  // span): the code that arms timers is not optimized again after every full collection.
+  #lastTimer: NodeJS.Timeout | undefined;
   #dropped = 0;
   #shutDown = false;
   // The first export failure since the last flush, which the flush then reports.
@@ -164,11 +167,12 @@ export class SpanBatcher implements SpanProcessor {
   // The rows written wait at most the scheduled delay.
   #schedule(): void {
     if (this.#timer === undefined && this.#table.length > 0 && !this.#shutDown) {
-      this.#timer = setTimeout(() => {
+      this.#lastTimer = setTimeout(() => {
         this.#timer = undefined;
         this.#takeTable();
       }, this.#settings.scheduledDelayMillis);
-      this.#timer.unref();
+      this.#lastTimer.unref();
+      this.#timer = this.#lastTimer;
     }
   }
 

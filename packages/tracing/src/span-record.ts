@@ -3,15 +3,14 @@ import {
   type Attributes,
   type AttributeValue,
   type HrTime,
-  type Link,
   type SpanContext,
   type SpanKind,
   type SpanStatus,
   SpanStatusCode,
-  TraceFlags,
 } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, SpanProcessor, TimedEvent } from '@opentelemetry/sdk-trace-base';
+import { SampledSpan } from './sampled-span.js';
 import type { SinkSpan } from './span-sink.js';
 
 type InstrumentationScope = ReadableSpan['instrumentationScope'];
@@ -53,7 +52,7 @@ export function hrDuration(ms: number): HrTime {
  * span processor once. The record is its own span context (it has the trace id, span id and flags),
  * and its attributes are the object it was started with, which attributes set later go into.
  */
-export class SpanRecord implements ReadableSpan, SinkSpan, SpanContext {
+export class SpanRecord extends SampledSpan implements ReadableSpan, SinkSpan {
   readonly name: string;
   readonly kind: SpanKind;
   readonly traceId: string;
@@ -77,6 +76,7 @@ export class SpanRecord implements ReadableSpan, SinkSpan, SpanContext {
     spanId: string,
     parent: SpanContext | undefined,
   ) {
+    super();
     this.#started = performance.now();
     this.name = name;
     this.kind = kind;
@@ -87,10 +87,6 @@ export class SpanRecord implements ReadableSpan, SinkSpan, SpanContext {
     this.#target = target;
   }
 
-  get traceFlags(): number {
-    return TraceFlags.SAMPLED;
-  }
-
   get resource(): Resource {
     return this.#target.resource;
   }
@@ -99,29 +95,8 @@ export class SpanRecord implements ReadableSpan, SinkSpan, SpanContext {
     return this.#target.scope;
   }
 
-  get links(): Link[] {
-    return NONE;
-  }
-
   get ended(): boolean {
     return this.#ended !== -1;
-  }
-
-  get droppedAttributesCount(): number {
-    return 0;
-  }
-
-  get droppedEventsCount(): number {
-    return 0;
-  }
-
-  get droppedLinksCount(): number {
-    return 0;
-  }
-
-  /** The span's trace id, span id and flags: the record itself. */
-  spanContext(): SpanContext {
-    return this;
   }
 
   get startTime(): HrTime {

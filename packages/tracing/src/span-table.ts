@@ -47,6 +47,10 @@ export class SpanTable {
   readonly #facts: (ChatFacts | ToolFacts | undefined)[];
   readonly #answers: (ChatAnswer | undefined)[];
   readonly #kept: (ReadableSpan | undefined)[];
+  // The last span made, kept alive until the next batch's: V8 keeps a hidden class only while some
+  // object has it, and throws away the optimized code built on it when it dies, so a full
+  // collection between two bursts of runs would otherwise make every burst optimize `take` again.
+  #lastMade: TableSpan | undefined;
 
   constructor(capacity: number) {
     this.capacity = capacity;
@@ -116,7 +120,7 @@ export class SpanTable {
           ? toolAttributes(this.#facts[row] as ToolFacts)
           : chatAttributes(this.#facts[row] as ChatFacts, this.#answers[row]);
       if (rare?.attributes !== undefined) Object.assign(attributes, rare.attributes);
-      spans[row] = new TableSpan(
+      this.#lastMade = new TableSpan(
         this.#names[row] as string,
         kind === TOOL ? SpanKind.INTERNAL : SpanKind.CLIENT,
         this.#traceIds[row] as string,
@@ -130,6 +134,7 @@ export class SpanTable {
         resource,
         scope,
       );
+      spans[row] = this.#lastMade;
     }
     // Objects the rows held are let go; names and ids are overwritten by the next batch.
     this.#parents.fill(undefined, 0, length);

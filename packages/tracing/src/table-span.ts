@@ -1,14 +1,7 @@
-import {
-  type Attributes,
-  type HrTime,
-  type Link,
-  type SpanContext,
-  type SpanKind,
-  type SpanStatus,
-  TraceFlags,
-} from '@opentelemetry/api';
+import type { Attributes, HrTime, SpanContext, SpanKind, SpanStatus } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
+import { SampledSpan } from './sampled-span.js';
 import { hrDuration, hrTimeAt } from './span-record.js';
 
 type InstrumentationScope = ReadableSpan['instrumentationScope'];
@@ -21,7 +14,7 @@ const NONE: never[] = Object.freeze([]) as never[];
  * context (trace id, span id and flags); its times are kept as clock readings and made
  * [seconds, nanoseconds] pairs when read.
  */
-export class TableSpan implements ReadableSpan, SpanContext {
+export class TableSpan extends SampledSpan implements ReadableSpan {
   readonly name: string;
   readonly kind: SpanKind;
   readonly traceId: string;
@@ -50,6 +43,7 @@ export class TableSpan implements ReadableSpan, SpanContext {
     resource: Resource,
     scope: InstrumentationScope,
   ) {
+    super();
     this.name = name;
     this.kind = kind;
     this.traceId = traceId;
@@ -62,15 +56,6 @@ export class TableSpan implements ReadableSpan, SpanContext {
     this.events = events ?? NONE;
     this.resource = resource;
     this.instrumentationScope = scope;
-  }
-
-  get traceFlags(): number {
-    return TraceFlags.SAMPLED;
-  }
-
-  /** The span's trace id, span id and flags: the span itself. */
-  spanContext(): SpanContext {
-    return this;
   }
 
   get startTime(): HrTime {
@@ -87,21 +72,5 @@ export class TableSpan implements ReadableSpan, SpanContext {
 
   get ended(): boolean {
     return true;
-  }
-
-  get links(): Link[] {
-    return NONE;
-  }
-
-  get droppedAttributesCount(): number {
-    return 0;
-  }
-
-  get droppedEventsCount(): number {
-    return 0;
-  }
-
-  get droppedLinksCount(): number {
-    return 0;
   }
 }

@@ -66,9 +66,12 @@ describe.skipIf(disk === undefined)('on a full disk', () => {
       expect([0, 1]).toContain(run.code);
       if (run.code === 1) {
         expect(run.stderr).toMatch(/ENOSPC: no space left on device.*the disk is full: free some space/);
-        outcomes.add(
-          run.stderr.includes("the run's session could not be stored") ? 'after the run' : 'before it',
-        );
+        const after = run.stderr.includes("the run's session could not be stored");
+        outcomes.add(after ? 'after the run' : 'before it');
+        // A session id is printed only for a session that exists: never for a run refused before it.
+        if (!after) expect(run.stderr, `with ${free} bytes free`).not.toMatch(/^session [0-9a-f-]{36}$/m);
+      } else {
+        expect(run.stderr).toMatch(/^session [0-9a-f-]{36}$/m);
       }
       // A session's own files may stay (its log, the index, a lease its dead process no longer
       // holds); no temp file of a write the disk refused does.

@@ -85,7 +85,7 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
     }
     const fresh = !options.session || options.session === 'new';
     const sessionId = fresh ? randomUUID() : (options.session as string);
-    // Said once the session will exist: a run refused for want of a prompt names none.
+    // Said once the session exists: a run refused for want of a prompt, or by a full disk, names none.
     const announce = () => {
       if (fresh) io.stderr(styles(io.isTTY).dim(`session ${sessionId}\n`));
     };
@@ -96,13 +96,12 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
     }
     if (prompt === undefined) prompt = (await readStdin()).trim();
     if (prompt.length === 0) throw new CliError('no prompt: pass one as an argument or on stdin', EXIT.usage);
-    announce();
     const rl =
       io.stdinIsTTY && !options.json
         ? createInterface({ input: process.stdin, output: process.stderr })
         : undefined;
     try {
-      return await invoke(runner, { input: prompt }, sessionId, options, io, rl);
+      return await invoke(runner, { input: prompt }, sessionId, options, io, rl, announce);
     } finally {
       rl?.close();
     }
@@ -169,9 +168,20 @@ export async function invoke(
   options: RunCommandOptions,
   io: Io,
   rl: Interface | undefined,
+  announce?: () => void,
 ): Promise<number> {
   const spinner = options.json ? undefined : new Spinner(io.stderr, io.stderrIsTTY === true);
-  const render = options.json ? jsonRenderer(io) : textRenderer(io, spinner);
+  const rendered = options.json ? jsonRenderer(io) : textRenderer(io, spinner);
+  // A new session is named with the run's first event, when it exists: a run refused before it
+  // (a full disk) leaves no id behind that names nothing.
+  let first = announce !== undefined;
+  const render: typeof rendered = (event) => {
+    if (first) {
+      first = false;
+      announce?.();
+    }
+    rendered(event);
+  };
   const controller = new AbortController();
   let interrupts = 0;
   const onSigint = () => {

@@ -44,7 +44,7 @@ export async function openProject(
   const model = options.model as string | undefined;
   const project =
     agent === undefined ? loaded : { ...loaded, diagnostics: scopeDiagnostics(loaded, agent, model) };
-  failOnErrors(project.diagnostics, io, read.report && ((found) => read.report?.(found, project.root)));
+  failOnErrors(project.diagnostics, io, project.root, read.report);
   if (model !== undefined) checkModelFlag(project, model);
   return project;
 }
@@ -92,6 +92,7 @@ export async function openRuntime(
     failOnErrors(
       diagnostics.filter((d) => d.severity === 'error' || !printed.has(formatDiagnostic(d))),
       io,
+      project.root,
     );
   } catch (error) {
     // What compiled before the error (an MCP server, a worker) is released, or the process never exits.
@@ -107,12 +108,13 @@ export async function openRuntime(
 function failOnErrors(
   diagnostics: readonly Diagnostic[],
   io: Io,
-  report?: (diagnostics: readonly Diagnostic[]) => void,
+  root: string,
+  report?: (diagnostics: readonly Diagnostic[], root: string) => void,
 ): void {
   const errors = diagnostics.filter((d) => d.severity === 'error');
   for (const d of diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
   if (errors.length > 0) {
-    report?.(diagnostics);
+    report?.(diagnostics, root);
     throw new CliError(`${errors.length} error(s) in the project; nothing was run`, EXIT.failed);
   }
 }

@@ -9,17 +9,20 @@ import {
   SpanStatusCode,
 } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
-import type { ReadableSpan, SpanProcessor, TimedEvent } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
 import { SampledSpan } from './sampled-span.js';
 import type { SinkSpan } from './span-sink.js';
 
 type InstrumentationScope = ReadableSpan['instrumentationScope'];
 
-/** What every record of one sink shares: where it ends up and what it belongs to. */
+/**
+ * Where a record goes when it ends, and what it belongs to: what every record of one sink shares
+ * (`SpanBatcher` is one).
+ */
 export interface RecordTarget {
-  processor: SpanProcessor;
-  resource: Resource;
-  scope: InstrumentationScope;
+  onEnd(span: ReadableSpan): void;
+  readonly resource: Resource;
+  readonly scope: InstrumentationScope;
 }
 
 const UNSET: SpanStatus = Object.freeze({ code: SpanStatusCode.UNSET });
@@ -133,6 +136,6 @@ export class SpanRecord extends SampledSpan implements ReadableSpan, SinkSpan {
   end(): void {
     if (this.#ended !== -1) return;
     this.#ended = performance.now();
-    this.#target.processor.onEnd(this);
+    this.#target.onEnd(this);
   }
 }

@@ -6,14 +6,13 @@ import {
   SpanKind,
 } from '@opentelemetry/api';
 import type { Sampler } from '@opentelemetry/sdk-trace-base';
-
 import { type ChatFacts, chatAttributes } from './chat-facts.js';
 import { PendingChat } from './pending-chat.js';
 import { PendingSpan } from './pending-span.js';
 import { PendingTool } from './pending-tool.js';
 import type { SpanBatcher } from './span-batcher.js';
 import { newSpanId, newTraceId } from './span-ids.js';
-import { type RecordTarget, SpanRecord } from './span-record.js';
+import { SpanRecord } from './span-record.js';
 import type { ChatSpan, SinkSpan, SpanSink, ToolSpan } from './span-sink.js';
 import { type ToolFacts, toolAttributes } from './tool-facts.js';
 
@@ -41,7 +40,6 @@ type Made = SinkSpan & (SpanContext | typeof UNSAMPLED);
  */
 export class TableSink implements SpanSink<Made> {
   readonly #batcher: SpanBatcher;
-  readonly #target: RecordTarget;
   readonly #sampler: Sampler;
   // The last span of each class, kept alive until the next replaces it. V8 keeps a hidden class
   // only while some object has it, and throws away the optimized code built on it when it dies: a
@@ -53,7 +51,6 @@ export class TableSink implements SpanSink<Made> {
 
   constructor(batcher: SpanBatcher, sampler: Sampler) {
     this.#batcher = batcher;
-    this.#target = { processor: batcher, resource: batcher.resource, scope: batcher.scope };
     this.#sampler = sampler;
   }
 
@@ -62,7 +59,7 @@ export class TableSink implements SpanSink<Made> {
     const traceId = parent === undefined ? this.#sampledRoot(name, kind, attributes) : traceOf(parent);
     if (traceId === undefined) return UNSAMPLED;
     this.#lastRecord = new SpanRecord(
-      this.#target,
+      this.#batcher,
       name,
       kind,
       attributes,

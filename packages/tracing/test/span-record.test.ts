@@ -14,12 +14,7 @@ afterEach(() => {
 
 const ended: ReadableSpan[] = [];
 const target = {
-  processor: {
-    onStart: () => undefined,
-    onEnd: (span: ReadableSpan) => void ended.push(span),
-    forceFlush: async () => undefined,
-    shutdown: async () => undefined,
-  },
+  onEnd: (span: ReadableSpan) => void ended.push(span),
   resource: defaultResource(),
   scope: { name: 'test' },
 };

@@ -17,6 +17,23 @@ const xml = (text: string) =>
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
+const HEADER = '<?xml version="1.0" encoding="UTF-8"?>';
+
+// The opening tags of the report and of one suite, with their counts.
+const testsuites = (tests: number, failures: number, errors: number, ms: number) =>
+  `<testsuites name="agentctl test" tests="${tests}" failures="${failures}" errors="${errors}" time="${seconds(ms)}">`;
+
+const testsuite = (
+  name: string,
+  id: number,
+  tests: number,
+  failures: number,
+  errors: number,
+  ms: number,
+  at: Date,
+) =>
+  `  <testsuite name="${xml(name)}" id="${id}" tests="${tests}" failures="${failures}" errors="${errors}" skipped="0" time="${seconds(ms)}" timestamp="${at.toISOString().slice(0, 19)}" hostname="localhost">`;
+
 /**
  * Results as JUnit XML, the report CI systems read: a `<testsuite>` per test file, a `<testcase>`
  * per test with `file` and `line`, a `<failure>` per unmet expectation and an `<error>` for a test
@@ -24,17 +41,12 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
  */
 export function formatJunit(results: readonly TestResult[], summary: Summary, timestamp: Date): string {
   const files = [...new Set(results.map((r) => r.file))];
-  const out = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="agentctl test" tests="${summary.total}" failures="${summary.failed}" errors="${summary.errors}" time="${seconds(summary.duration)}">`,
-  ];
+  const out = [HEADER, testsuites(summary.total, summary.failed, summary.errors, summary.duration)];
   files.forEach((file, id) => {
     const cases = results.filter((r) => r.file === file);
     const count = (status: TestResult['status']) => cases.filter((r) => r.status === status).length;
     const time = cases.reduce((sum, r) => sum + r.duration, 0);
-    out.push(
-      `  <testsuite name="${xml(file)}" id="${id}" tests="${cases.length}" failures="${count('failed')}" errors="${count('error')}" skipped="0" time="${seconds(time)}" timestamp="${timestamp.toISOString().slice(0, 19)}" hostname="localhost">`,
-    );
+    out.push(testsuite(file, id, cases.length, count('failed'), count('error'), time, timestamp));
     for (const r of cases) {
       const attrs = `name="${xml(r.name)}" classname="${xml(file)}" file="${xml(file)}" line="${r.range.line}" time="${seconds(r.duration)}"`;
       if (r.status === 'passed') {
@@ -71,9 +83,9 @@ export function formatJunit(results: readonly TestResult[], summary: Summary, ti
 export function formatJunitProjectErrors(diagnostics: readonly Diagnostic[], timestamp: Date): string {
   const errors = diagnostics.filter((d) => d.severity === 'error');
   const out = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="agentctl test" tests="${errors.length}" failures="0" errors="${errors.length}" time="0.000">`,
-    `  <testsuite name="project" id="0" tests="${errors.length}" failures="0" errors="${errors.length}" skipped="0" time="0.000" timestamp="${timestamp.toISOString().slice(0, 19)}" hostname="localhost">`,
+    HEADER,
+    testsuites(errors.length, 0, errors.length, 0),
+    testsuite('project', 0, errors.length, 0, errors.length, 0, timestamp),
   ];
   for (const d of errors) {
     const where = `${d.file}:${d.line}:${d.col}`;

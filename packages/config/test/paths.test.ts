@@ -97,7 +97,14 @@ describe('the one path resolver', () => {
     symlinkSync(join(outside, 'agents/x.yaml'), join(root, 'agents/link.yaml'));
     const loaded = await loadProject({ project: root, env: {} });
     expect([...loaded.specs.agent.keys()]).toEqual(['a']);
-    expect(loaded.diagnostics.map((d) => d.rule)).toEqual(['glob-pattern', 'glob-pattern']);
+    expect(loaded.diagnostics.map((d) => [d.rule, d.severity]).sort()).toEqual([
+      ['glob-pattern', 'error'],
+      ['glob-pattern', 'error'],
+      ['project-file', 'warning'],
+    ]);
+    expect(loaded.diagnostics.find((d) => d.rule === 'project-file')?.message).toBe(
+      'agents/link.yaml is a symlink to outside the project: not read',
+    );
     expect(loaded.diagnostics.every((d) => d.message.length < 2048)).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LlmAgent } from '@agentctl/core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -345,6 +345,24 @@ export default {
     expect(w.watch.current?.disposed).toBe(true);
     expect(w.failures).toEqual([]);
   }, 60_000);
+
+  it('reloads an agent whose file is a symlink when the file behind it changes', async () => {
+    const root = await project({ 'library/a.yaml': agentYaml('a', '1') });
+    await mkdir(join(root, 'agents'));
+    await symlink('../library/a.yaml', join(root, 'agents/a.yaml'));
+    const w = await watched(root);
+    expect(await answer(w)).toBe(1);
+    await writeFile(join(root, 'library/a.yaml'), agentYaml('a', '2'));
+    await until(w, () => w.watch.current?.id === 2);
+    expect(await answer(w)).toBe(2);
+    // Saved as editors save, a new file renamed over the old: the link's own watch followed the old
+    // file; the real path is watched too.
+    await writeFile(join(root, 'library/a.yaml.tmp'), agentYaml('a', '3'));
+    await rename(join(root, 'library/a.yaml.tmp'), join(root, 'library/a.yaml'));
+    await until(w, () => w.watch.current?.id === 3);
+    expect(await answer(w)).toBe(3);
+    expect(w.failures).toEqual([]);
+  });
 
   it('watches a folder with symlink loops, and a module tool behind a symlink at its real path', async () => {
     const root = await project({

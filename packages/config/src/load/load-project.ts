@@ -98,10 +98,25 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
     options.tests ? (project?.tests ?? DEFAULT_TESTS) : [],
   );
   diagnostics.push(...globs.diagnostics);
-  let files = (await findFiles(root, globs.include, globs.exclude)).filter((f) => f !== configFile);
+  const found = await findFiles(root, globs.include, globs.exclude);
+  let files = found.files.filter((f) => f !== configFile);
+  const linksOut = new Set(found.linksOut);
   if (globs.tests.length > 0) {
     const tests = await findFiles(root, globs.tests, globs.exclude);
-    files = [...new Set([...files, ...tests.filter((f) => f !== configFile)])].sort();
+    files = [...new Set([...files, ...tests.files.filter((f) => f !== configFile)])].sort();
+    for (const link of tests.linksOut) linksOut.add(link);
+  }
+  // Told, not read: a file the patterns name that lives outside the project.
+  for (const link of [...linksOut].sort()) {
+    diagnostics.push(
+      diagnostic(
+        link,
+        FILE_START,
+        'project-file',
+        `${displayPath(root, link)} is a symlink to outside the project: not read`,
+        'warning',
+      ),
+    );
   }
   const only = options.paths?.map((p) => resolve(cwd, p));
   for (const path of only ?? []) {

@@ -141,7 +141,8 @@ export async function watchProject(
       // Patterns the loader refused never reach the matcher here either.
       include: (spec?.include ?? DEFAULT_INCLUDE).filter((p) => globProblem(p) === undefined),
       exclude: (spec?.exclude ?? []).filter((p) => globProblem(p) === undefined),
-      referenced,
+      // A project file behind a symlink is watched at its real path too (setScope resolves each).
+      referenced: new Set([...referenced, ...project.files]),
       envFile: spec?.env_file ?? '.env',
     };
     const made = await compile(project);

@@ -1,0 +1,51 @@
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { findFiles } from '../src/load/find-files.js';
+import { project } from './helpers.js';
+
+const rel = (root: string, files: string[]) => files.map((f) => f.slice(root.length + 1));
+
+describe('findFiles', () => {
+  it('reads a symlinked file and folder inside the project, each real file once, by its least path', async () => {
+    const root = await project({
+      'agents/a.yaml': '',
+      'shared/b.yaml': '',
+      'library/deep/c.yaml': '',
+      'agents/notes.txt': '',
+      'agents/.hidden.yaml': '',
+    });
+    symlinkSync('../shared/b.yaml', join(root, 'agents/b.yaml'));
+    symlinkSync('../library', join(root, 'agents/lib'));
+    // Reached directly and through the link: read once, as agents/a.yaml.
+    symlinkSync('a.yaml', join(root, 'agents/z-again.yaml'));
+    const found = await findFiles(root, ['agents/**/*.yaml']);
+    expect(rel(root, found.files)).toEqual(['agents/a.yaml', 'agents/b.yaml', 'agents/lib/deep/c.yaml']);
+    expect(found.linksOut).toEqual([]);
+    // Both patterns name shared/b.yaml: the file is read once, by the least of its paths.
+    const both = await findFiles(root, ['agents/*.yaml', 'shared/*.yaml']);
+    expect(rel(root, both.files)).toEqual(['agents/a.yaml', 'agents/b.yaml']);
+  });
+
+  it('follows no link out of the project and tells of those that lead to wanted files; ends loops', async () => {
+    const outside = await project({ 'x.yaml': '', 'agents-out/y.yaml': '', 'data/z.bin': '' });
+    const root = await project({ 'agents/a.yaml': '' });
+    symlinkSync(join(outside, 'x.yaml'), join(root, 'agents/x.yaml'));
+    symlinkSync(join(outside, 'agents-out'), join(root, 'agents/more'));
+    // A data folder outside holds nothing the patterns want: not a file agentctl should have read.
+    symlinkSync(join(outside, 'data'), join(root, 'agents/data'));
+    // The whole disk, and a loop back up: neither is crawled.
+    symlinkSync('/', join(root, 'agents/disk'));
+    symlinkSync('..', join(root, 'agents/up'));
+    symlinkSync('missing.yaml', join(root, 'agents/dangling.yaml'));
+    const found = await findFiles(root, ['agents/**/*.yaml']);
+    expect(rel(root, found.files)).toEqual(['agents/a.yaml']);
+    expect(rel(root, found.linksOut)).toEqual(['agents/more', 'agents/x.yaml']);
+  });
+
+  it('finds a file a pattern names literally, and excludes what `exclude` names', async () => {
+    const root = await project({ 'agents/a.yaml': '', 'agents/b.yaml': '', 'one.yaml': '' });
+    const found = await findFiles(root, ['one.yaml', 'agents/*.yaml'], ['agents/b.yaml']);
+    expect(rel(root, found.files)).toEqual(['agents/a.yaml', 'one.yaml']);
+  });
+});

@@ -1,8 +1,8 @@
 import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { configAssets } from '../assets.js';
 import { isInside } from '../paths.js';
+import { picomatch } from '../picomatch.js';
 
 /** The include patterns of a project without `include`. */
 export const DEFAULT_INCLUDE: readonly string[] = ['agents/**/*.yaml'];
@@ -17,13 +17,6 @@ export interface FoundFiles {
   /** Symlinks (absolute, sorted) out of the project to a file the patterns want, or to a folder with one at its top: not read. */
   linksOut: string[];
 }
-
-type Matcher = (path: string) => boolean;
-// picomatch ships no types of its own; these are the two calls used.
-const picomatch = configAssets().require('picomatch') as ((
-  globs: string[],
-  options?: { dot?: boolean },
-) => Matcher) & { scan(glob: string): { base: string } };
 
 const NONE: ReadonlySet<string> = new Set();
 // A bound on folder listings: links can make a few folders reachable in very many ways.

@@ -1,15 +1,8 @@
 import { realpathSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
-import { configAssets } from '../assets.js';
+import { type Matcher, picomatch } from '../picomatch.js';
 import { PROJECT_FILE } from '../project-root.js';
-
-type Matcher = (path: string) => boolean;
-// picomatch ships no types of its own; this is the one call used.
-const picomatch = configAssets().require('picomatch') as (
-  globs: string[],
-  options?: { dot?: boolean },
-) => Matcher;
 
 /** Which files of the project a reload depends on; refreshed after every load. */
 export interface WatchScope {

@@ -23,12 +23,17 @@ export interface ObservedModelCall {
   provider: string;
   /** The request as the middleware left it; its `messages` grow after the call, so read them at once. */
   request: ChatParams;
+  /** The `performance.now()` reading the call starts at: an observer's times need no clock of its own. */
+  started: number;
 }
 
-/** Told exactly once how an observed model call ended. */
+/**
+ * Told exactly once how an observed model call ended, with the `performance.now()` reading it
+ * ended at (the runtime reads the clock once for the usage event's duration and its observers).
+ */
 export interface ModelCallObservation {
-  end(response: ModelResponse): void;
-  fail(error: AgentError): void;
+  end(response: ModelResponse, ended: number): void;
+  fail(error: AgentError, ended: number): void;
 }
 
 /**
@@ -101,11 +106,11 @@ export function notifyModelCall(call: ObservedModelCall): ModelCallObservation |
   }
   if (watching.length === 0) return undefined;
   return {
-    end: (response) => {
-      for (const w of watching) attempt(() => w.end(response));
+    end: (response, ended) => {
+      for (const w of watching) attempt(() => w.end(response, ended));
     },
-    fail: (error) => {
-      for (const w of watching) attempt(() => w.fail(error));
+    fail: (error, ended) => {
+      for (const w of watching) attempt(() => w.fail(error, ended));
     },
   };
 }

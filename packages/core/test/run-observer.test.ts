@@ -8,6 +8,7 @@ import {
   type ObservedInvocation,
   type ObservedModelCall,
   observeRuns,
+  offline,
   Runner,
 } from '../src/index.js';
 import { scriptedModel } from '../src/testing/index.js';
@@ -19,19 +20,21 @@ afterEach(() => {
 
 function watch() {
   const events: Array<{ event: AgentEvent; invocation: ObservedInvocation }> = [];
-  const calls: Array<{ call: ObservedModelCall; outcome?: string }> = [];
+  const calls: Array<{ call: ObservedModelCall; outcome?: string; ended?: number }> = [];
   stops.push(
     observeRuns({
       event: (event, invocation) => events.push({ event, invocation }),
       modelCall: (call) => {
-        const entry: { call: ObservedModelCall; outcome?: string } = { call };
+        const entry: { call: ObservedModelCall; outcome?: string; ended?: number } = { call };
         calls.push(entry);
         return {
-          end: (response) => {
+          end: (response, ended) => {
             entry.outcome = `end:${response.content ?? ''}:${response.usage.outputTokens}`;
+            entry.ended = ended;
           },
-          fail: (error) => {
+          fail: (error, ended) => {
             entry.outcome = `fail:${error.code}`;
+            entry.ended = ended;
           },
         };
       },
@@ -76,6 +79,23 @@ describe('run observers', () => {
       ['writer', 'writer', 'offline', expect.stringMatching(/^end:done:/)],
     ]);
     expect(seen.calls[0].call.request.messages[0]).toMatchObject({ role: 'user', content: 'go' });
+  });
+
+  it("are handed the clock readings a model call starts and ends at, which its usage event's duration is", async () => {
+    const seen = watch();
+    // Four words 25 ms apart: the call takes 75 ms or more.
+    const agent = createAgent({ name: 'slow', provider: offline('echo', { delayMs: 25 }) });
+    const before = performance.now();
+    const run = new Runner({ agent }).run({ input: 'one two three four' });
+    const usage: number[] = [];
+    for await (const e of run) if (e.type === 'usage') usage.push(e.duration);
+    const after = performance.now();
+    const [{ call, ended }] = seen.calls;
+    expect(seen.calls).toHaveLength(1);
+    expect(call.started).toBeGreaterThanOrEqual(before);
+    expect(ended).toBeLessThanOrEqual(after);
+    expect(ended! - call.started).toBeGreaterThanOrEqual(74);
+    expect(usage).toEqual([Math.round(ended! - call.started)]);
   });
 
   it('are told when a model call fails, and an observer that throws changes nothing', async () => {

@@ -17,20 +17,21 @@ export class PendingChat extends PendingSpan implements ChatSpan {
     batcher: SpanBatcher,
     name: string,
     facts: ChatFacts,
+    started: number,
     traceId: string,
     parent: SpanContext | undefined,
   ) {
     super(name, traceId, parent);
     this.facts = facts;
     this.#batcher = batcher;
-    this.started = performance.now();
+    this.started = started;
   }
 
-  /** Records the model's answer and ends the span. */
-  answer(answer: ChatAnswer): void {
+  /** Records the model's answer and ends the span at `ended`. */
+  answer(answer: ChatAnswer, ended: number): void {
     if (!this.endOnce()) return;
     this.answered = answer;
-    this.written();
+    this.#batcher.chat(this, ended);
   }
 
   protected written(): void {

@@ -16,8 +16,8 @@ export interface SinkSpan {
 
 /** A `chat` span, which ends with the model's answer (or, failed, with `end`). */
 export interface ChatSpan extends SinkSpan {
-  /** Records the answer and ends the span. */
-  answer(answer: ChatAnswer): void;
+  /** Records the answer and ends the span at `ended` (a `performance.now()` reading). */
+  answer(answer: ChatAnswer, ended: number): void;
 }
 
 /** An `execute_tool` span, which ends with the call's duration as the runtime timed it. */
@@ -35,8 +35,8 @@ export interface ToolSpan extends SinkSpan {
 export interface SpanSink<S extends SinkSpan = SinkSpan> {
   /** Starts a span under `parent` with these attributes (the span's to keep). */
   start(name: string, kind: SpanKind, attributes: Attributes, parent: S | undefined): S;
-  /** Starts a `chat` span for a model call. */
-  startChat(name: string, facts: ChatFacts, parent: S | undefined): S & ChatSpan;
+  /** Starts a `chat` span for a model call that started at `started` (a `performance.now()` reading). */
+  startChat(name: string, facts: ChatFacts, started: number, parent: S | undefined): S & ChatSpan;
   /** Starts an `execute_tool` span for a call made at `calledAt` (epoch milliseconds). */
   startTool(name: string, facts: ToolFacts, calledAt: number, parent: S | undefined): S & ToolSpan;
 }

@@ -72,13 +72,13 @@ export class TableSink implements SpanSink<Made> {
   }
 
   /** Starts a `chat` span. */
-  startChat(name: string, facts: ChatFacts, parent: Made | undefined): Made & ChatSpan {
+  startChat(name: string, facts: ChatFacts, started: number, parent: Made | undefined): Made & ChatSpan {
     const traceId =
       parent === undefined
         ? this.#sampledRoot(name, SpanKind.CLIENT, chatAttributes(facts, undefined))
         : traceOf(parent);
     if (traceId === undefined) return UNSAMPLED;
-    this.#lastChat = new PendingChat(this.#batcher, name, facts, traceId, contextOf(parent));
+    this.#lastChat = new PendingChat(this.#batcher, name, facts, started, traceId, contextOf(parent));
     return this.#lastChat;
   }
 

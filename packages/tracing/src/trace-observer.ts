@@ -91,10 +91,11 @@ class ChatObservation implements ModelCallObservation {
     this.#model = model;
   }
 
-  end(response: ModelResponse): void {
-    this.#span.answer(chatAnswer(response, this.#model, this.#observer.recorder));
+  end(response: ModelResponse, ended: number): void {
+    this.#span.answer(chatAnswer(response, this.#model, this.#observer.recorder), ended);
   }
 
+  // A failed call is rare: its span reads the clock as it ends.
   fail(error: AgentError): void {
     this.#observer.fail(this.#span, { code: error.code, message: error.message });
     this.#span.end();
@@ -174,6 +175,7 @@ export class TraceObserver implements RunObserver {
     const span = this.#sink.startChat(
       CHAT_NAMES.of(facts.requestModel),
       facts,
+      call.started,
       inv ? this.#parentOf(inv, call.branch) : undefined,
     );
     this.#lastObservation = new ChatObservation(this, span, facts.requestModel);

@@ -45,6 +45,7 @@ class ApiSpan implements ChatSpan, ToolSpan {
   }
 
   // The request's attributes are set again with the answer's: the same values, one way to make them.
+  // The tracer keeps its own times (started and ended now), as for every span it makes.
   answer(answer: ChatAnswer): void {
     if (this.#chat) this.span.setAttributes(chatAttributes(this.#chat, answer));
     this.span.end();
@@ -76,7 +77,7 @@ export class TracerSink implements SpanSink<ApiSpan> {
   }
 
   /** Starts a `chat` span with the request's attributes. */
-  startChat(name: string, facts: ChatFacts, parent: ApiSpan | undefined): ApiSpan {
+  startChat(name: string, facts: ChatFacts, _started: number, parent: ApiSpan | undefined): ApiSpan {
     const attributes = chatAttributes(facts, undefined);
     const context = parent ? parent.context : ROOT_CONTEXT;
     return new ApiSpan(this.#tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, context), facts);

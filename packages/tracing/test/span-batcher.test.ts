@@ -114,13 +114,14 @@ function toolSpans(sink: TableSink, parent: ReturnType<TableSink['start']>, coun
 describe('SpanBatcher and its table', () => {
   it("exports a chat span with the request's and the answer's attributes, under its parent, answered once", async () => {
     const { batcher, sink, agent, spans } = setUp();
+    // The span's times are the runtime's clock readings it is given: it reads none of its own.
     const base = performance.now();
-    const now = vi.spyOn(performance, 'now').mockReturnValue(base + 1);
-    const chat = sink.startChat('chat m', facts, agent);
-    now.mockReturnValue(base + 26.5);
-    chat.answer(chatAnswer(response, 'm', undefined));
-    chat.answer(chatAnswer({ ...response, model: 'other' }, 'm', undefined));
+    const now = vi.spyOn(performance, 'now');
+    const chat = sink.startChat('chat m', facts, base + 1, agent);
+    chat.answer(chatAnswer(response, 'm', undefined), base + 26.5);
+    chat.answer(chatAnswer({ ...response, model: 'other' }, 'm', undefined), base + 40);
     chat.setAttribute('late', 1);
+    expect(now).not.toHaveBeenCalled();
     vi.restoreAllMocks();
     await batcher.forceFlush();
     const [span] = spans();
@@ -151,7 +152,12 @@ describe('SpanBatcher and its table', () => {
 
   it('exports a failed chat with the request only, its error and status; a tool as long as the runtime timed it', async () => {
     const { batcher, sink, agent, spans } = setUp();
-    const chat = sink.startChat('chat m', { ...facts, temperature: undefined, maxTokens: undefined }, agent);
+    const chat = sink.startChat(
+      'chat m',
+      { ...facts, temperature: undefined, maxTokens: undefined },
+      performance.now(),
+      agent,
+    );
     chat.setAttribute('error.type', 'PROVIDER_ERROR');
     chat.setStatus({ code: SpanStatusCode.ERROR, message: 'down' });
     chat.end();
@@ -271,8 +277,8 @@ describe('SpanBatcher and its table', () => {
 
   it('records nothing of a sampled-out trace', async () => {
     const { batcher, sink, agent, spans } = setUp({}, new AlwaysOffSampler());
-    const chat = sink.startChat('chat m', facts, agent);
-    chat.answer(chatAnswer(response, 'm', undefined));
+    const chat = sink.startChat('chat m', facts, performance.now(), agent);
+    chat.answer(chatAnswer(response, 'm', undefined), performance.now());
     toolSpans(sink, agent, 1);
     agent.end();
     await batcher.forceFlush();

@@ -22,8 +22,9 @@ export function modelTurn(ctx: LoopContext): Promise<Message> {
   }
   const request = requestOf(ctx, ctx.instruction);
   ctx.streamed = false;
-  const started = Date.now();
-  const observation = observeCall(ctx, request);
+  // performance.now(), not Date.now(): the same reading starts an observer's span.
+  const started = performance.now();
+  const observation = observeCall(ctx, request, started);
   const wait = waitForCall<Message>(ctx, observation);
   if (!wait) return Promise.reject(abortError(ctx.signal));
   const turn = new DirectTurn(ctx, request, started, wait, observation);
@@ -38,8 +39,8 @@ async function reviewedTurn(ctx: LoopContext): Promise<Message> {
   const request = requestOf(ctx, instruction);
   ctx.streamed = false;
   let response: ModelResponse;
-  // The call's wall time, middleware (a retry) included, for the usage event.
-  const started = Date.now();
+  // The call's time, middleware (a retry) included, for the usage event.
+  const started = performance.now();
   try {
     if (!ctx.hasMiddleware) response = await callProvider(ctx, request, started);
     else response = await dispatchModelCall(ctx, request, started);
@@ -94,8 +95,9 @@ function appendAnswer(
   usage: UsageStats,
   request: ChatParams,
   started: number,
+  ended?: number,
 ): Message {
-  countUsage(ctx, usage, response.servedBy?.model ?? request.model, started);
+  countUsage(ctx, usage, response.servedBy?.model ?? request.model, started, ended);
   const message: Message = { role: 'assistant', content: response.content };
   if (response.toolCalls.length > 0) message.toolCalls = normaliseCalls(response.toolCalls);
   if (response.providerData) message.providerData = response.providerData;
@@ -138,7 +140,12 @@ class DirectTurn implements StreamSink {
   }
 
   settle(response: ModelResponse): void {
-    if (this.#observation) endObservation(this.#observation, response);
+    // One clock reading ends both the observed call and the usage event's duration.
+    let ended: number | undefined;
+    if (this.#observation) {
+      ended = performance.now();
+      endObservation(this.#observation, response, ended);
+    }
     if (!this.#wait.release()) return;
     let message: Message;
     try {
@@ -148,6 +155,7 @@ class DirectTurn implements StreamSink {
         answerUsage(this.#ctx, response),
         this.#request,
         this.#started,
+        ended,
       );
     } catch (error) {
       this.#wait.fail(error);
@@ -187,9 +195,9 @@ async function dispatchModelCall(
 }
 
 // One provider call, seen by run observers when there are any (a retry middleware calling again
-// makes a second one); without observers it is the bare stream.
+// makes a second one, which starts when it is made); without observers it is the bare stream.
 function callProvider(ctx: LoopContext, request: ChatParams, started: number): Promise<ModelResponse> {
-  const observation = observeCall(ctx, request);
+  const observation = observeCall(ctx, request, undefined);
   const wait = waitForCall<ModelResponse>(ctx, observation);
   if (!wait) return Promise.reject(abortError(ctx.signal));
   void streamModel(ctx, request, started, observation ? new ObservedCall(ctx, wait, observation) : wait);
@@ -198,7 +206,11 @@ function callProvider(ctx: LoopContext, request: ChatParams, started: number): P
 
 // Tells the run observers, if any, a provider call starts (a retry middleware calling again makes a
 // second one).
-function observeCall(ctx: LoopContext, request: ChatParams): ModelCallObservation | undefined {
+function observeCall(
+  ctx: LoopContext,
+  request: ChatParams,
+  started: number | undefined,
+): ModelCallObservation | undefined {
   if (!observingRuns()) return undefined;
   return notifyModelCall({
     invocationId: ctx.invocationId,
@@ -206,6 +218,7 @@ function observeCall(ctx: LoopContext, request: ChatParams): ModelCallObservatio
     agent: ctx.agentName,
     provider: ctx.provider.name,
     request,
+    started: started ?? performance.now(),
   });
 }
 
@@ -236,7 +249,7 @@ class ObservedCall implements StreamSink {
   }
 
   settle(response: ModelResponse): void {
-    endObservation(this.#observation, response);
+    endObservation(this.#observation, response, performance.now());
     this.#wait.settle(response);
   }
 
@@ -246,9 +259,9 @@ class ObservedCall implements StreamSink {
   }
 }
 
-function endObservation(observation: ModelCallObservation, response: ModelResponse): void {
+function endObservation(observation: ModelCallObservation, response: ModelResponse, ended: number): void {
   try {
-    observation.end(response);
+    observation.end(response, ended);
   } catch {
     // An observer's failure must not change the call it watches.
   }
@@ -257,16 +270,26 @@ function endObservation(observation: ModelCallObservation, response: ModelRespon
 // A call stopped by its run's signal is told as aborted, whatever the provider threw.
 function failObservation(observation: ModelCallObservation, ctx: LoopContext, error: unknown): void {
   try {
-    observation.fail(toAgentError(ctx.signal.aborted ? abortError(ctx.signal) : error, 'PROVIDER_ERROR'));
+    observation.fail(
+      toAgentError(ctx.signal.aborted ? abortError(ctx.signal) : error, 'PROVIDER_ERROR'),
+      performance.now(),
+    );
   } catch {
     // An observer's failure must not change the call it watches.
   }
 }
 
-function countUsage(ctx: LoopContext, usage: UsageStats, model: string, started: number): void {
+// `started` and `ended` are performance.now() readings; the duration is whole milliseconds.
+function countUsage(
+  ctx: LoopContext,
+  usage: UsageStats,
+  model: string,
+  started: number,
+  ended = performance.now(),
+): void {
   addUsage(ctx.usage, usage);
   addUsage(ctx.agentUsage, usage);
-  ctx.emit('usage', { usage, total: { ...ctx.usage }, model, duration: Date.now() - started });
+  ctx.emit('usage', { usage, total: { ...ctx.usage }, model, duration: Math.round(ended - started) });
 }
 
 // A fallback chain left a model: its spent tokens count against it, and the switch is an event.

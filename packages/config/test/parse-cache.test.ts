@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultRegistry } from '../../cli/src/default-registry.js';
 import { type LoadOptions, loadProject } from '../src/index.js';
 import { PARSE_CACHE_FILE } from '../src/load/parse-cache.js';
@@ -102,6 +102,42 @@ describe('parse cache', () => {
     expect((await load(root, { cache: true })).diagnostics).toEqual(expected);
     expect(() => JSON.parse(readFileSync(join(root, PARSE_CACHE_FILE), 'utf8'))).not.toThrow();
     expect((await load(root, { cache: true })).diagnostics).toEqual(expected);
+  });
+
+  it("keeps what a plugin's options schema and an offline script's check found, until their text changes", async () => {
+    const root = await project({
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: m\ntools:\n  - { builtin: shell, options: { allow: 5 } }\n---\nkind: model\nname: m\nprovider: offline\nmodel: script\nscript: ../scripts/turns.yaml\n',
+      'scripts/turns.yaml': '- text: [unclosed\n',
+    });
+    // Each load as a new process makes it: modules fresh, so nothing is remembered in memory.
+    const messages = async () => {
+      vi.resetModules();
+      const fresh = await import('../src/index.js');
+      const { defaultRegistry: registry } = await import('../../cli/src/default-registry.js');
+      const loaded = await fresh.loadProject({ project: root, env: {}, registry: registry(), cache: true });
+      return loaded.diagnostics.map((d) => `${d.rule}: ${d.message}`).sort();
+    };
+    const cold = await messages();
+    expect(cold).toEqual([
+      expect.stringMatching(/^offline-file: script scripts\/turns\.yaml:\d+:\d+: not valid YAML/),
+      expect.stringMatching(/^plugin-options: built-in shell: option allow must be array/),
+    ]);
+    // What a warm load reports comes from the cache: what is stored there is what it says.
+    const file = join(root, PARSE_CACHE_FILE);
+    const stored = JSON.parse(readFileSync(file, 'utf8'));
+    expect(Object.keys(stored.files)).toHaveLength(1);
+    for (const key of Object.keys(stored.files)) stored.files[key] = 'kept script problem';
+    for (const key of Object.keys(stored.options))
+      stored.options[key] = [{ path: [], message: 'kept options problem' }];
+    writeFileSync(file, JSON.stringify(stored));
+    expect(await messages()).toEqual([
+      'offline-file: kept script problem',
+      'plugin-options: built-in shell: kept options problem',
+    ]);
+    // A script whose text changed is checked again.
+    writeFileSync(join(root, 'scripts/turns.yaml'), '- text: fine\n');
+    expect(await messages()).toEqual([expect.stringMatching(/^plugin-options: built-in shell: /)]);
   });
 
   it('writes nothing unless asked', async () => {

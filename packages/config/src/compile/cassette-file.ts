@@ -34,6 +34,11 @@ export async function readCassette(absolute: string, display = absolute): Promis
         : `cannot read cassette ${display} (${code ?? (error as Error).message})`,
     );
   }
+  return parseCassette(text, display);
+}
+
+/** The cassette a text holds; a problem is thrown as {@link readCassette} throws it. */
+export async function parseCassette(text: string, display: string): Promise<Cassette> {
   const { data, at } = await parseYamlFile(text, display, (message) => new CassetteError(message));
   const problem = cassetteProblem(data);
   if (problem) {

@@ -1,4 +1,8 @@
-import { missingCassette, readCassette } from '../compile/cassette-file.js';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { configAssets } from '../assets.js';
+import { missingCassette, parseCassette } from '../compile/cassette-file.js';
 import { parseScript } from '../compile/offline-provider.js';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import { type Env, interpolate, MissingEnvError } from '../env/interpolate.js';
@@ -6,6 +10,7 @@ import { displayPath, readRegularFile, resolveProjectPath } from '../paths.js';
 import type { Registry } from '../registry.js';
 import type { ModelSpec } from '../spec-types.js';
 import type { IndexedEntry } from './index-documents.js';
+import type { FileCheckMemo } from './parse-cache.js';
 
 /**
  * Reads the files models play offline as compile will: each script of an offline script model,
@@ -13,31 +18,52 @@ import type { IndexedEntry } from './index-documents.js';
  * empty with this environment). A file that is not YAML, not a list of turns or not a cassette is
  * an error at the model's field naming the file's line and column, and so is a cassette played back
  * that does not exist. Other paths that do not resolve to a readable file are the file-path rule's.
+ * With a `memo` (the project's cache), a file checked before with the same text is not parsed
+ * again: a run of a project with scripts then loads no YAML parser.
  */
 export async function checkOfflineFiles(
   root: string,
   entries: readonly IndexedEntry[],
   env: Env,
   registry?: Registry,
+  memo?: FileCheckMemo,
 ): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
+  // The file's problem (null: none), from the memo when its text was checked before.
+  const problemOf = async (
+    check: 'script' | 'cassette',
+    file: { shown: string; text: string },
+    parse: (text: string, shown: string) => Promise<unknown>,
+  ): Promise<string | null> => {
+    const key = memo
+      ? createHash('sha256')
+          .update(`${checkFormat()}\0${check}\0${file.shown}\0${file.text}`)
+          .digest('base64url')
+      : '';
+    const known = memo?.get(key);
+    if (known !== undefined) return known;
+    const problem = await parse(file.text, file.shown).then(
+      () => null,
+      (error: Error) => error.message,
+    );
+    memo?.set(key, problem);
+    return problem;
+  };
   for (const entry of entries) {
     if (entry.kind !== 'model' || !entry.valid) continue;
     const spec = entry.spec as ModelSpec;
     const offline = spec.provider === 'offline';
     if (offline && spec.model === 'script' && typeof spec.script === 'string') {
       const file = readable(root, entry, spec.script);
-      if (file)
-        await parseScript(file.text, file.shown).catch((error: Error) =>
-          out.push(diagnostic(entry.file, entry.locate(['script']), 'offline-file', error.message)),
-        );
+      const problem = file ? await problemOf('script', file, parseScript) : null;
+      if (problem !== null)
+        out.push(diagnostic(entry.file, entry.locate(['script']), 'offline-file', problem));
     }
     if (typeof spec.cassette === 'string' && replays(spec, offline, env, registry)) {
       const file = readable(root, entry, spec.cassette);
-      if (file)
-        await readCassette(file.absolute, file.shown).catch((error: Error) =>
-          out.push(diagnostic(entry.file, entry.locate(['cassette']), 'offline-file', error.message)),
-        );
+      const problem = file ? await problemOf('cassette', file, parseCassette) : null;
+      if (problem !== null)
+        out.push(diagnostic(entry.file, entry.locate(['cassette']), 'offline-file', problem));
       // The file-path rule lets a cassette be missing (`test --update` writes it); one played back cannot be.
       const missing = missingFile(root, entry, spec.cassette);
       if (missing)
@@ -47,6 +73,17 @@ export async function checkOfflineFiles(
     }
   }
   return out;
+}
+
+// Bump when what a check reports of the same text changes; a release of this package (another
+// turns schema, another YAML parser) makes other keys too.
+let format: string | undefined;
+function checkFormat(): string {
+  if (format === undefined) {
+    const manifest = readFileSync(join(configAssets().root, 'package.json'), 'utf8');
+    format = `agentctl-offline-file-1\0${(JSON.parse(manifest) as { version: string }).version}`;
+  }
+  return format;
 }
 
 // Mirrors compile: offline/replay always plays its cassette; a network model plays it with no key.

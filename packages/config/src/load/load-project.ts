@@ -128,7 +128,6 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
   }
   // Recorded in file order, so diagnostics and first definitions are stable.
   const parsed = await Promise.all(files.map((f) => parseFile(f, displayPath(root, f), cache)));
-  cache?.save();
   parsed.forEach((file, i) => {
     diagnostics.push(...file.diagnostics);
     for (const doc of file.documents) {
@@ -153,7 +152,7 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
   const env = await projectEnv(root, specs, options.env);
   const modules = options.checkModules ? await checkModules(root, entries) : undefined;
   if (modules) diagnostics.push(...modules.diagnostics);
-  diagnostics.push(...(await checkOfflineFiles(root, entries, env, options.registry)));
+  diagnostics.push(...(await checkOfflineFiles(root, entries, env, options.registry, cache?.fileChecks)));
   if (specs.schedule.size > 0) await loadCronParser();
   const context = {
     root,
@@ -163,6 +162,7 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
     registry: options.registry,
     moduleTools: modules?.toolNames,
     parsedFiles: new Set(files),
+    optionChecks: cache?.optionChecks,
   };
   for (const rule of RULES) {
     try {
@@ -178,6 +178,7 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
       );
     }
   }
+  cache?.save();
   const onlyDisplay = only ? new Set(only.map((p) => displayPath(root, p))) : undefined;
   const reported = onlyDisplay ? diagnostics.filter((d) => onlyDisplay.has(d.file)) : diagnostics;
   return {

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic } from '../diagnostic.js';
+import type { PluginProblem } from '../registry.js';
+import type { OptionCheckMemo } from '../rules/check-options.js';
 import type { DocumentPositions } from './document-positions.js';
 import type { ParsedFile } from './parse-file.js';
 
@@ -21,6 +23,49 @@ interface Entry {
 interface Stored {
   format: string;
   entries: Record<string, Entry>;
+  /** Plugin option checks by their key (see {@link OptionCheckMemo}). */
+  options?: Record<string, PluginProblem[]>;
+  /** Offline files' checks by their key (see {@link FileCheckMemo}). */
+  files?: Record<string, string | null>;
+}
+
+/**
+ * Checks of a file played offline (a script, a cassette) made before, by a key naming the check,
+ * the file's shown path and a digest of its text: `null` when it passed, else its problem.
+ */
+export interface FileCheckMemo {
+  get(key: string): string | null | undefined;
+  set(key: string, problem: string | null): void;
+}
+
+// One section of kept checks: what was stored, and what this load used (only that is written back).
+class Kept<T> {
+  readonly used = new Map<string, T>();
+  #stored: Record<string, T> | undefined;
+
+  constructor(
+    readonly stored: () => Record<string, T> | undefined,
+    readonly changed: () => void,
+    readonly valid: (value: unknown) => value is T,
+  ) {}
+
+  get(key: string): T | undefined {
+    this.#stored ??= this.stored() ?? {};
+    const found = Object.hasOwn(this.#stored, key) ? this.#stored[key] : undefined;
+    if (found === undefined || !this.valid(found)) return undefined;
+    this.used.set(key, found);
+    return found;
+  }
+
+  set(key: string, value: T): void {
+    this.used.set(key, value);
+    this.changed();
+  }
+
+  /** True when this load used exactly what was stored. */
+  unchanged(): boolean {
+    return Object.keys(this.stored() ?? {}).length === this.used.size;
+  }
 }
 
 // JSON keeps every value YAML's core schema makes except non-finite numbers (`.inf`, `.nan`):
@@ -34,32 +79,63 @@ function jsonExact(value: unknown): boolean {
 /**
  * Parsed YAML files of one project, by a digest of their bytes: a file read again unchanged is not
  * parsed again. What the rules check (references, paths, the environment) is checked each time;
- * only the parse, a function of the text alone, is kept. One JSON file under `.agentctl/cache`,
- * rewritten (atomically) when the project's files changed; a cache that cannot be read or written
- * is no worse than none.
+ * only the parse, a function of the text alone, is kept, and what a plugin's options schema found
+ * in options (a function of the two alone, which takes a validator to make). One JSON file under
+ * `.agentctl/cache`, rewritten (atomically) when the project's files changed; a cache that cannot
+ * be read or written is no worse than none.
  */
 export class ParseCache {
   readonly #file: string;
-  #stored: Record<string, Entry> | undefined;
+  #stored: Stored | undefined;
   /** The entries of the files read this time, as JSON made before anyone could change their values. */
   readonly #used = new Map<string, string>();
   #changed = false;
+  readonly #options = new Kept<PluginProblem[]>(
+    () => this.#read().options,
+    () => this.#touch(),
+    (value): value is PluginProblem[] => Array.isArray(value),
+  );
+  readonly #files = new Kept<string | null>(
+    () => this.#read().files,
+    () => this.#touch(),
+    (value): value is string | null => value === null || typeof value === 'string',
+  );
+
+  /** Plugin option checks kept with the parses (and, as they, only those used this time). */
+  readonly optionChecks: OptionCheckMemo = {
+    get: (key) => this.#options.get(key),
+    set: (key, problems) => this.#options.set(key, problems),
+  };
+
+  /** Checks of files models play offline, kept likewise. */
+  readonly fileChecks: FileCheckMemo = {
+    get: (key) => this.#files.get(key),
+    set: (key, problem) => this.#files.set(key, problem),
+  };
 
   /** A cache for the project at `root`. */
   constructor(root: string) {
     this.#file = join(root, PARSE_CACHE_FILE);
   }
 
-  #entries(): Record<string, Entry> {
+  #read(): Stored {
     if (!this.#stored) {
       try {
         const stored = JSON.parse(readFileSync(this.#file, 'utf8')) as Stored;
-        this.#stored = stored.format === FORMAT ? stored.entries : {};
+        this.#stored = stored.format === FORMAT ? stored : { format: FORMAT, entries: {} };
       } catch {
-        this.#stored = {};
+        this.#stored = { format: FORMAT, entries: {} };
       }
     }
     return this.#stored;
+  }
+
+  #entries(): Record<string, Entry> {
+    return this.#read().entries;
+  }
+
+  #touch(): void {
+    this.#changed = true;
   }
 
   /** The parse of these bytes made before, given the file's names now; undefined when new. */
@@ -85,13 +161,24 @@ export class ParseCache {
 
   /** Writes the entries of the files read this time, when they differ from what was stored. */
   save(): void {
-    const stored = this.#entries();
-    if (!this.#changed && Object.keys(stored).length === this.#used.size) return;
+    const stored = this.#read();
+    if (
+      !this.#changed &&
+      Object.keys(stored.entries).length === this.#used.size &&
+      this.#options.unchanged() &&
+      this.#files.unchanged()
+    )
+      return;
     const entries = [...this.#used].map(([key, json]) => `${JSON.stringify(key)}:${json}`);
+    const options = JSON.stringify(Object.fromEntries(this.#options.used));
+    const files = JSON.stringify(Object.fromEntries(this.#files.used));
     try {
       mkdirSync(join(this.#file, '..'), { recursive: true });
       const temp = `${this.#file}.${process.pid}.tmp`;
-      writeFileSync(temp, `{"format":${JSON.stringify(FORMAT)},"entries":{${entries.join(',')}}}`);
+      writeFileSync(
+        temp,
+        `{"format":${JSON.stringify(FORMAT)},"entries":{${entries.join(',')}},"options":${options},"files":${files}}`,
+      );
       renameSync(temp, this.#file);
     } catch {
       // A read-only project still loads; it parses each time.

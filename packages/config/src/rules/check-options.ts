@@ -1,10 +1,41 @@
+import { createHash } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
+import { configAssets } from '../assets.js';
 import { didYouMean } from '../load/did-you-mean.js';
 import type { JsonSchema, PluginProblem, PluginRule } from '../registry.js';
 import { schemaAjv } from '../schemas.js';
 import { excerpt } from './excerpt.js';
 
 const compiled = new WeakMap<object, ValidateFunction>();
+
+/**
+ * Schema checks made before, kept between runs (the project's cache): a check is a function of
+ * the schema and the options alone, and making its validator costs a start-up tens of
+ * milliseconds, so an unchanged project's options are not checked by a validator again.
+ */
+export interface OptionCheckMemo {
+  /** The problems the schema found in these options before, by key; undefined when never checked. */
+  get(key: string): PluginProblem[] | undefined;
+  /** Keeps what the schema found. */
+  set(key: string, problems: PluginProblem[]): void;
+}
+
+// Bump when what a schema check reports from the same schema and options changes.
+const MEMO_FORMAT = 'agentctl-options-1';
+const schemaKeys = new WeakMap<object, string>();
+
+// A schema's part of a memo key: a digest of its JSON, with the validator's version.
+function schemaKey(schema: JsonSchema): string {
+  let key = schemaKeys.get(schema);
+  if (key === undefined) {
+    const ajv = configAssets().require('ajv/package.json') as { version: string };
+    key = createHash('sha256')
+      .update(`${MEMO_FORMAT}\0${ajv.version}\0${JSON.stringify(schema)}`)
+      .digest('base64url');
+    schemaKeys.set(schema, key);
+  }
+  return key;
+}
 
 function validatorOf(schema: JsonSchema): ValidateFunction {
   let validate = compiled.get(schema);
@@ -23,6 +54,7 @@ export function checkOptions(
   options: Record<string, unknown>,
   schema: JsonSchema | undefined,
   rules: readonly PluginRule[] = [],
+  memo?: OptionCheckMemo,
 ): PluginProblem[] {
   if (!schema) return rules.flatMap((rule) => rule(options));
   // A thousand agents tend to write the same few option sets: each is checked once per schema.
@@ -34,7 +66,7 @@ export function checkOptions(
   }
   const known = seen.get(key);
   if (known) return known;
-  const problems = uncachedCheck(options, schema, rules);
+  const problems = uncachedCheck(options, key, schema, rules, memo);
   if (seen.size < 1000) seen.set(key, problems);
   return problems;
 }
@@ -43,8 +75,10 @@ const results = new WeakMap<object, Map<string, PluginProblem[]>>();
 
 function uncachedCheck(
   options: Record<string, unknown>,
+  optionsJson: string,
   schema: JsonSchema,
   rules: readonly PluginRule[],
+  memo: OptionCheckMemo | undefined,
 ): PluginProblem[] {
   const out: PluginProblem[] = [];
   const known = Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {});
@@ -58,6 +92,21 @@ function uncachedCheck(
       });
     }
   }
+  const memoKey = memo ? `${schemaKey(schema)}:${optionsJson}` : '';
+  const remembered = memo?.get(memoKey);
+  if (remembered) out.push(...remembered);
+  else {
+    const found = schemaProblems(options, schema);
+    memo?.set(memoKey, found);
+    out.push(...found);
+  }
+  if (out.length === 0) for (const rule of rules) out.push(...rule(options));
+  return out;
+}
+
+// What the schema says of the options (an unknown key of a closed schema is told apart, above).
+function schemaProblems(options: Record<string, unknown>, schema: JsonSchema): PluginProblem[] {
+  const out: PluginProblem[] = [];
   const validate = validatorOf(schema);
   if (!validate(options)) {
     for (const error of validate.errors ?? []) {
@@ -74,6 +123,5 @@ function uncachedCheck(
       });
     }
   }
-  if (out.length === 0) for (const rule of rules) out.push(...rule(options));
   return out;
 }

@@ -53,6 +53,7 @@ export function pluginOptions(ctx: RuleContext): Diagnostic[] {
       options as Record<string, unknown>,
       descriptor.schema,
       descriptor.rules,
+      ctx.optionChecks,
     )) {
       const unknownKey = problem.message.startsWith('unknown option');
       const where = typeof at === 'function' ? at(problem.path) : [...at, ...problem.path];

@@ -5,6 +5,7 @@ import type { ProjectSpecs } from '../load/project-specs.js';
 import type { Registry } from '../registry.js';
 import { KINDS } from '../schemas.js';
 import type { AgentSpec } from '../spec-types.js';
+import type { OptionCheckMemo } from './check-options.js';
 
 /** What every rule reads: the index, every entry (duplicates included) and the environment. */
 export interface RuleContext {
@@ -16,6 +17,8 @@ export interface RuleContext {
   registry?: Registry;
   /** Absolute paths of every YAML file the project read (a file may hold no valid document). */
   parsedFiles?: ReadonlySet<string>;
+  /** Plugin option checks made before (the project's cache), when the project keeps one. */
+  optionChecks?: OptionCheckMemo;
   /** The tool names of each agent's `module:` entries (by entry index), when modules were checked. */
   moduleTools?: ReadonlyMap<IndexedEntry, ReadonlyMap<number, readonly string[]>>;
 }

@@ -1,0 +1,55 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { agentctl, removeTempDirs, tempDir, tempProject } from './support/cli.js';
+
+afterAll(removeTempDirs);
+
+const RECORDER = fileURLToPath(new URL('./support/record-loads.mjs', import.meta.url));
+
+// What a command loaded: the options validator's compiler (ajv's code generator) and the YAML
+// parser (a loaded file of the CLI's that defines its `LineCounter` class).
+async function loads(root: string, args: string[]) {
+  const log = join(await tempDir('agentctl-loads-'), 'loads.txt');
+  const result = await agentctl(args, {
+    cwd: root,
+    env: { NODE_OPTIONS: `--import=${RECORDER}`, RECORD_LOADS: log },
+  });
+  const lines = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+  const files = [...new Set(lines.map((line) => line.slice(4)))];
+  const esm = files.filter((f) => f.startsWith('file:')).map((f) => fileURLToPath(f));
+  return {
+    result,
+    ajvCompiler: files.some((f) => /[\\/]ajv[\\/]dist[\\/]compile[\\/]/.test(f)),
+    yamlParser: esm.some((f) =>
+      /\b(class LineCounter\b|LineCounter = class\b)/.test(readFileSync(f, 'utf8')),
+    ),
+  };
+}
+
+describe('a run of an unchanged project', () => {
+  it('loads neither a schema compiler for plugin options nor a YAML parser for offline scripts', async () => {
+    // Agent `b` uses neither: what `run b` loads for them is the check of the whole project.
+    const root = await tempProject({
+      'agentctl.yaml': 'kind: project\nname: warm\n',
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: m\ntools:\n  - { builtin: shell, options: { allow: ["ls*"] } }\n---\nkind: model\nname: m\nprovider: offline\nmodel: script\nscript: ../scripts/turns.yaml\n',
+      'agents/b.yaml': 'kind: agent\nname: b\nmodel: offline/echo\n',
+      'scripts/turns.yaml': '- text: from the script\n',
+    });
+    rmSync(join(root, '.agentctl'), { recursive: true, force: true });
+    const cold = await loads(root, ['run', 'b', 'hi']);
+    expect(cold.result.code, cold.result.stderr).toBe(0);
+    // The detector sees both when they are loaded: the first run checks the options and the script.
+    expect(cold).toMatchObject({ ajvCompiler: true, yamlParser: true });
+    const warm = await loads(root, ['run', 'b', 'hi']);
+    expect(warm.result.code, warm.result.stderr).toBe(0);
+    expect(warm.result.stdout).toBe(cold.result.stdout);
+    expect(warm).toMatchObject({ ajvCompiler: false, yamlParser: false });
+    // The agent that plays the script still reads it, warm: its model needs the turns.
+    const played = await loads(root, ['run', 'a', 'hi']);
+    expect(played.result.stdout).toContain('from the script');
+    expect(played.ajvCompiler).toBe(false);
+  });
+});

@@ -1,15 +1,18 @@
 // Cold start of `agentctl run hello "hi" --json` in this repository (itself an agentctl project):
 // from spawning the process to its first stdout line (the first event) and to its exit, beside bare
 // `node -e 0` and a bare import of the built core (its bundle, as installed users load it), in
-// interleaved rounds with each ratio taken against the `node -e 0` of its own round. The same command runs twice a round: as a user runs it
-// again (the project's parse cache, .agentctl/cache/parsed.json, holds its files) and as after an
-// edit (the cache removed first, outside the timing). Run after a full build, which also bundles the
+// interleaved rounds with each ratio taken against the `node -e 0` of its own round. The same
+// command runs three times a round: as a user runs it again (the project's cache,
+// .agentctl/cache/parsed.json, holds its files and checks), as after an edit of agents/hello.yaml
+// (that file's parse dropped from the cache) and as after a fresh clone (the cache removed); each
+// change to the cache is made outside the timing. Run after a full build, which also bundles the
 // CLI (`tsc -b` alone leaves the bin on the unbundled modules):
 //   pnpm build && node bench/cold-start.js
 // Prints a table and writes bench/results/cold-start.json.
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseCacheKey } from '../packages/config/dist/load/parse-cache.js';
 import { coreBundle } from './lib/core.js';
 import { printTable, round, writeResult } from './lib/report.js';
 import { pairedRatio, showSpread, spread } from './lib/rounds.js';
@@ -34,6 +37,13 @@ const COMMANDS = [
     expectFirst: /"type":"run_start"/,
   },
   {
+    key: 'agentctl-one-edited',
+    label: 'same, after an edit of agents/hello.yaml',
+    args: runHello,
+    expectFirst: /"type":"run_start"/,
+    before: dropFromCache('agents/hello.yaml'),
+  },
+  {
     key: 'agentctl-edited',
     label: 'same, files changed (parse cache empty)',
     args: runHello,
@@ -41,6 +51,19 @@ const COMMANDS = [
     before: () => rmSync(`${repo}.agentctl/cache/parsed.json`, { force: true }),
   },
 ];
+
+// Drops one file's parse from the project's cache, as an edit of that file would (its other
+// entries, and the checks of options and offline files, stay).
+function dropFromCache(file) {
+  const cache = `${repo}.agentctl/cache/parsed.json`;
+  return () => {
+    const stored = JSON.parse(readFileSync(cache, 'utf8'));
+    const key = parseCacheKey(readFileSync(`${repo}${file}`));
+    if (!(key in stored.entries)) throw new Error(`${file} is not in ${cache}`);
+    delete stored.entries[key];
+    writeFileSync(cache, JSON.stringify(stored));
+  };
+}
 
 function once(command) {
   command.before?.();

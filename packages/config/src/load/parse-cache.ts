@@ -186,6 +186,9 @@ export class ParseCache {
   }
 }
 
-function digest(bytes: Buffer): string {
+/** The key of a file's parse in the cache: a digest of its bytes (and of the cache's format). */
+export function parseCacheKey(bytes: Buffer): string {
   return createHash('sha256').update(FORMAT).update(bytes).digest('base64url');
 }
+
+const digest = parseCacheKey;

@@ -47,57 +47,52 @@ export async function findFiles(
   const holdsWanted = async (dir: string, rel: string) =>
     (await readdir(dir).catch(() => [] as string[])).some((name) => wanted(`${rel}/${name}`));
 
-  // A file or folder as reached (`path` absolute, `rel` relative to the root with `/`), known to
-  // be a folder or not as its listing said (a link is followed here).
-  async function visit(
-    path: string,
-    rel: string,
-    entry: Dirent | undefined,
-    above: ReadonlySet<string>,
-  ): Promise<void> {
-    let isDir = entry?.isDirectory() ?? false;
-    let isFile = entry?.isFile() ?? false;
-    if (entry === undefined || entry.isSymbolicLink()) {
-      const target = await realpath(path).catch(() => undefined);
-      if (target === undefined) return;
-      const kind = await stat(target).catch(() => undefined);
-      isDir = kind?.isDirectory() ?? false;
-      isFile = kind?.isFile() ?? false;
-      if (!isInside(realRoot, target)) {
-        if (isFile ? wanted(rel) : isDir && (await holdsWanted(target, rel))) linksOut.push(path);
-        return;
-      }
-    }
-    if (isDir) await search(path, rel, above);
-    else if (isFile && wanted(rel)) {
-      // Keyed by the real file: one reached both directly and through a link is read once.
-      const real = await realpath(path).catch(() => path);
-      const first = found.get(real);
-      if (first === undefined || path < first) found.set(real, path);
-    }
+  // Keyed by the real file: one reached both directly and through a link is read once.
+  const keep = (real: string, path: string) => {
+    const first = found.get(real);
+    if (first === undefined || path < first) found.set(real, path);
+  };
+
+  // A link, or a pattern's base (`path` absolute, `rel` relative to the root with `/`): followed
+  // when it stays inside the project.
+  async function follow(path: string, rel: string, above: ReadonlySet<string>): Promise<void> {
+    const target = await realpath(path).catch(() => undefined);
+    if (target === undefined) return;
+    const kind = await stat(target).catch(() => undefined);
+    const isDir = kind?.isDirectory() ?? false;
+    const isFile = kind?.isFile() ?? false;
+    if (!isInside(realRoot, target)) {
+      if (isFile ? wanted(rel) : isDir && (await holdsWanted(target, rel))) linksOut.push(path);
+    } else if (isDir) await search(path, rel, above);
+    else if (isFile && wanted(rel)) keep(target, path);
   }
 
   // `above`: the real folders this one was reached through. A folder reached twice by different
   // ways is searched each way (a file's path is then the least of its paths, whatever came
-  // first), but never inside itself: a link to an ancestor ends there.
+  // first), but never inside itself: a link to an ancestor ends there. A plain file costs no
+  // call of its own: its real path is its real folder's and its name.
   async function search(dir: string, rel: string, above: ReadonlySet<string>): Promise<void> {
     const real = await realpath(dir).catch(() => undefined);
     if (real === undefined || above.has(real) || ++searches > MAX_SEARCHES) return;
     const path = new Set(above).add(real);
     const entries = await readdir(dir, { withFileTypes: true }).catch(() => [] as Dirent[]);
-    await Promise.all(
-      entries
-        // Wildcards match no dot-name (as `dot: false`); a pattern's own base may name one.
-        .filter((entry) => !SKIPPED.has(entry.name) && !entry.name.startsWith('.'))
-        .map((entry) =>
-          visit(join(dir, entry.name), rel === '' ? entry.name : `${rel}/${entry.name}`, entry, path),
-        ),
-    );
+    const below: Array<Promise<void>> = [];
+    for (const entry of entries) {
+      const name = entry.name;
+      // Wildcards match no dot-name (as `dot: false`); a pattern's own base may name one.
+      if (SKIPPED.has(name) || name.startsWith('.')) continue;
+      const relPath = rel === '' ? name : `${rel}/${name}`;
+      if (entry.isFile()) {
+        if (wanted(relPath)) keep(join(real, name), join(dir, name));
+      } else if (entry.isDirectory()) below.push(search(join(dir, name), relPath, path));
+      else if (entry.isSymbolicLink()) below.push(follow(join(dir, name), relPath, path));
+    }
+    await Promise.all(below);
   }
 
   await Promise.all(
     bases(include).map((base) =>
-      base === '' ? search(root, '', NONE) : visit(join(root, base), base, undefined, NONE),
+      base === '' ? search(root, '', NONE) : follow(join(root, base), base, NONE),
     ),
   );
   return { files: [...found.values()].sort(), linksOut: linksOut.sort() };

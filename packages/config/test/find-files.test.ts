@@ -48,4 +48,20 @@ describe('findFiles', () => {
     const found = await findFiles(root, ['one.yaml', 'agents/*.yaml'], ['agents/b.yaml']);
     expect(rel(root, found.files)).toEqual(['agents/a.yaml', 'one.yaml']);
   });
+
+  it('matches no dot-name by a wildcard, and one a pattern names', async () => {
+    const root = await project({
+      'agents/.draft.yaml': '',
+      'agents/.old/a.yaml': '',
+      'agents/team/.config/c.yaml': '',
+      'agents/team/b.yaml': '',
+      'node_modules/x/agents/d.yaml': '',
+    });
+    expect(rel(root, (await findFiles(root, ['agents/**/*.yaml', '**/d.yaml'])).files)).toEqual([
+      'agents/team/b.yaml',
+    ]);
+    expect(rel(root, (await findFiles(root, ['agents/*/.config/*.yaml'])).files)).toEqual([
+      'agents/team/.config/c.yaml',
+    ]);
+  });
 });

@@ -43,6 +43,7 @@ export async function findFiles(
   let searches = 0;
 
   const wanted = (rel: string) => included(rel) && !excluded(rel);
+  const dotsNamed = include.some((pattern) => /(^|\/)\.[^./]/.test(pattern));
   // Whether a folder outside holds, at its top, a file the patterns want: one listing, no search.
   const holdsWanted = async (dir: string, rel: string) =>
     (await readdir(dir).catch(() => [] as string[])).some((name) => wanted(`${rel}/${name}`));
@@ -79,8 +80,9 @@ export async function findFiles(
     const below: Array<Promise<void>> = [];
     for (const entry of entries) {
       const name = entry.name;
-      // Wildcards match no dot-name (as `dot: false`); a pattern's own base may name one.
-      if (SKIPPED.has(name) || name.startsWith('.')) continue;
+      // Wildcards match no dot-name (`dot: false`): a dot-folder is searched only when a pattern
+      // names one; the matcher decides for each file.
+      if (SKIPPED.has(name) || (name.startsWith('.') && !dotsNamed)) continue;
       const relPath = rel === '' ? name : `${rel}/${name}`;
       if (entry.isFile()) {
         if (wanted(relPath)) keep(join(real, name), join(dir, name));

@@ -3,7 +3,7 @@ import type { ValidateFunction } from 'ajv';
 import { configAssets } from '../assets.js';
 import { didYouMean } from '../load/did-you-mean.js';
 import type { JsonSchema, PluginProblem, PluginRule } from '../registry.js';
-import { schemaAjv } from '../schemas.js';
+import { optionsAjv } from '../schemas.js';
 import { excerpt } from './excerpt.js';
 
 const compiled = new WeakMap<object, ValidateFunction>();
@@ -40,7 +40,7 @@ function schemaKey(schema: JsonSchema): string {
 function validatorOf(schema: JsonSchema): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
-    validate = schemaAjv().compile(schema);
+    validate = optionsAjv().compile(schema);
     compiled.set(schema, validate);
   }
   return validate;

@@ -47,6 +47,23 @@ describe('findFiles', () => {
     const root = await project({ 'agents/a.yaml': '', 'agents/b.yaml': '', 'one.yaml': '' });
     const found = await findFiles(root, ['one.yaml', 'agents/*.yaml'], ['agents/b.yaml']);
     expect(rel(root, found.files)).toEqual(['agents/a.yaml', 'one.yaml']);
+    // Written as paths often are: `./` first, a doubled `/`.
+    const loose = await findFiles(root, ['./one.yaml', 'agents//*.yaml'], ['./agents//b.yaml']);
+    expect(rel(root, loose.files)).toEqual(['agents/a.yaml', 'one.yaml']);
+  });
+
+  it('leaves out what an excluded folder holds, as the glob library before it did', async () => {
+    const root = await project({
+      'agents/old/a.yaml': '',
+      'agents/old/deep/b.yaml': '',
+      'agents/new/c.yaml': '',
+    });
+    const found = async (exclude: string[]) =>
+      rel(root, (await findFiles(root, ['agents/**/*.yaml'], exclude)).files);
+    for (const folder of ['agents/old', 'agents/old/', 'agents/old/**'])
+      expect(await found([folder])).toEqual(['agents/new/c.yaml']);
+    expect(await found(['agents/old/*.yaml'])).toEqual(['agents/new/c.yaml', 'agents/old/deep/b.yaml']);
+    expect(await found(['**/deep'])).toEqual(['agents/new/c.yaml', 'agents/old/a.yaml']);
   });
 
   it('matches no dot-name by a wildcard, and one a pattern names', async () => {

@@ -36,6 +36,8 @@ export async function findFiles(
   exclude: readonly string[] = [],
 ): Promise<FoundFiles> {
   const realRoot = await realpath(root).catch(() => root);
+  include = include.map(normalised);
+  exclude = exclude.map(normalised);
   const included = picomatch([...include]);
   const excluded = exclude.length > 0 ? picomatch([...exclude]) : () => false;
   const found = new Map<string, string>();
@@ -43,6 +45,8 @@ export async function findFiles(
   let searches = 0;
 
   const wanted = (rel: string) => included(rel) && !excluded(rel);
+  // An excluded folder is not searched at all (`exclude: [agents/old]` leaves out what it holds).
+  const folderExcluded = (rel: string) => excluded(rel) || excluded(`${rel}/`);
   const dotsNamed = include.some((pattern) => /(^|\/)\.[^./]/.test(pattern));
   // Whether a folder outside holds, at its top, a file the patterns want: one listing, no search.
   const holdsWanted = async (dir: string, rel: string) =>
@@ -64,8 +68,9 @@ export async function findFiles(
     const isFile = kind?.isFile() ?? false;
     if (!isInside(realRoot, target)) {
       if (isFile ? wanted(rel) : isDir && (await holdsWanted(target, rel))) linksOut.push(path);
-    } else if (isDir) await search(path, rel, above);
-    else if (isFile && wanted(rel)) keep(target, path);
+    } else if (isDir) {
+      if (!folderExcluded(rel)) await search(path, rel, above);
+    } else if (isFile && wanted(rel)) keep(target, path);
   }
 
   // `above`: the real folders this one was reached through. A folder reached twice by different
@@ -86,8 +91,9 @@ export async function findFiles(
       const relPath = rel === '' ? name : `${rel}/${name}`;
       if (entry.isFile()) {
         if (wanted(relPath)) keep(join(real, name), join(dir, name));
-      } else if (entry.isDirectory()) below.push(search(join(dir, name), relPath, path));
-      else if (entry.isSymbolicLink()) below.push(follow(join(dir, name), relPath, path));
+      } else if (entry.isDirectory()) {
+        if (!folderExcluded(relPath)) below.push(search(join(dir, name), relPath, path));
+      } else if (entry.isSymbolicLink()) below.push(follow(join(dir, name), relPath, path));
     }
     await Promise.all(below);
   }
@@ -98,6 +104,11 @@ export async function findFiles(
     ),
   );
   return { files: [...found.values()].sort(), linksOut: linksOut.sort() };
+}
+
+// A pattern as paths are matched against it: `a//b` is `a/b`, `./a` is `a`.
+function normalised(pattern: string): string {
+  return pattern.replace(/\/{2,}/g, '/').replace(/^(\.\/)+/, '');
 }
 
 // The folders the patterns can match under (their literal leading parts), none under another.

@@ -41,3 +41,55 @@ describe('a module tool whose top-level await never settles', () => {
     expect(serve.stderr).toContain('tools/stuck.js never finished loading');
   });
 });
+
+describe('a module tool whose top level loops forever', () => {
+  async function projectWithLoopingModule(): Promise<string> {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'agents'), { recursive: true });
+    await mkdir(join(dir, 'tools'), { recursive: true });
+    await writeFile(join(dir, 'agentctl.yaml'), 'kind: project\n');
+    await writeFile(
+      join(dir, 'agents/a.yaml'),
+      'kind: agent\nname: a\nmodel: offline/echo\ntools: [loop]\n---\nkind: tool\nname: loop\nmodule: { path: ../tools/loop.js }\n',
+    );
+    await writeFile(
+      join(dir, 'tools/loop.js'),
+      "while (true) {}\nexport default { name: 'loop', description: 'never loads', execute: () => 'x' };\n",
+    );
+    return dir;
+  }
+  // The limit a module's loading gets, shortened from its 30 s default for the test.
+  const env = { AGENTCTL_MODULE_LOAD_LIMIT_MS: '1500' };
+
+  it('stops `run` at the load limit naming the module, instead of hanging', async () => {
+    const dir = await projectWithLoopingModule();
+    const started = performance.now();
+    const run = await agentctl(['run', 'a', 'hello'], { cwd: dir, env, timeoutMs: 20_000 });
+    expect(run.code).not.toBe(0);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(
+      'agentctl: tools/loop.js never finished loading: its top-level code ran 1.5 s without yielding (an endless loop?); stopped',
+    );
+    expect(performance.now() - started).toBeLessThan(15_000);
+  });
+
+  it('lets a module load for longer than the limit while it waits (its top level yields)', async () => {
+    const dir = await projectWithLoopingModule();
+    await writeFile(
+      join(dir, 'tools/loop.js'),
+      "await new Promise((resolve) => setTimeout(resolve, 2500));\nexport default { name: 'loop', description: 'slow to load', execute: () => 'x' };\n",
+    );
+    const run = await agentctl(['run', 'a', 'hello'], { cwd: dir, env, timeoutMs: 20_000 });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('hello');
+  });
+
+  it('fails `validate` with exit 1 at the YAML that names the module', async () => {
+    const dir = await projectWithLoopingModule();
+    const validate = await agentctl(['validate'], { cwd: dir, env, timeoutMs: 20_000 });
+    expect(validate.code).toBe(1);
+    expect(validate.stdout).toMatch(
+      /agents\/a\.yaml:8:\d+: error: module \.\.\/tools\/loop\.js failed to load: it did not finish loading within 1\.5 s/,
+    );
+  });
+});

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { isAbsolute, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { configAssets } from '../assets.js';
+import { watchImport } from './load-watchdog.js';
 
 /** Imports a module by absolute path; what {@link withModuleLoader} can replace. */
 export type ModuleLoader = (absolutePath: string) => Promise<Record<string, unknown>>;
@@ -28,7 +29,7 @@ export function withoutModuleLoader<T>(fn: () => T): T {
 export function importModule(absolutePath: string): Promise<Record<string, unknown>> {
   const loader = scope.getStore();
   if (loader) return loader(absolutePath);
-  return settlingImport(absolutePath, importHere(absolutePath));
+  return settlingImport(absolutePath, watchImport(absolutePath, importHere(absolutePath)));
 }
 
 // Imports whose modules have not finished evaluating, each with the way to fail it.

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { type AgentAction, type AnyTool, deadline, type Middleware, type ToolContext } from '@agentctl/core';
 import { configAssets } from '../assets.js';
 import { MODULE_HOST_WORKER } from './module-host-worker.js';
-import { MODULE_LOAD_LIMIT_MS, ModuleLoadTimeout } from './module-load-limit.js';
+import { ModuleLoadTimeout, moduleLoadLimitMs } from './module-load-limit.js';
 
 interface Reply {
   type: 'result';
@@ -78,7 +78,7 @@ export class ModuleHost {
    */
   async importModuleWithin(
     absolutePath: string,
-    limitMs = MODULE_LOAD_LIMIT_MS,
+    limitMs = moduleLoadLimitMs(),
     what?: string,
   ): Promise<Record<string, unknown>> {
     const limit = deadline(undefined, limitMs, () => new ModuleLoadTimeout(limitMs, what));

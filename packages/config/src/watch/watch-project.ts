@@ -11,7 +11,7 @@ import type { ProjectSpec } from '../spec-types.js';
 import { agentFingerprints, diffAgents, fileHash } from './agent-changes.js';
 import { Generation } from './generation.js';
 import { ModuleHost } from './module-host.js';
-import { MODULE_LOAD_LIMIT_MS } from './module-load-limit.js';
+import { moduleLoadLimitMs } from './module-load-limit.js';
 import type { ProjectWatcher } from './project-watcher.js';
 
 /** Options of {@link watchProject}. */
@@ -184,7 +184,7 @@ export async function watchProject(
     let host: ModuleHost | undefined;
     let loading = 0;
     let superseded = false;
-    const limitMs = options.moduleLoadLimitMs ?? MODULE_LOAD_LIMIT_MS;
+    const limitMs = options.moduleLoadLimitMs ?? moduleLoadLimitMs();
     const loader = async (path: string) => {
       host ??= takeHost();
       loading++;

@@ -5,23 +5,26 @@ import { agentctl, removeTempDirs, tempDir } from './support/cli.js';
 
 afterAll(removeTempDirs);
 
-// A module whose top-level `await` waits on a promise nothing settles leaves Node's event loop
-// empty while the command waits for the import: Node then exits 0 with nothing done and nothing said.
-async function projectWithStuckModule(): Promise<string> {
+// A project whose agent `a` uses the module tool `name`, in tools/NAME.js, whose top level is `top`.
+async function projectWithModule(name: string, top: string): Promise<string> {
   const dir = await tempDir();
   await mkdir(join(dir, 'agents'), { recursive: true });
   await mkdir(join(dir, 'tools'), { recursive: true });
   await writeFile(join(dir, 'agentctl.yaml'), 'kind: project\n');
   await writeFile(
     join(dir, 'agents/a.yaml'),
-    'kind: agent\nname: a\nmodel: offline/echo\ntools: [stuck]\n---\nkind: tool\nname: stuck\nmodule: { path: ../tools/stuck.js }\n',
+    `kind: agent\nname: a\nmodel: offline/echo\ntools: [${name}]\n---\nkind: tool\nname: ${name}\nmodule: { path: ../tools/${name}.js }\n`,
   );
   await writeFile(
-    join(dir, 'tools/stuck.js'),
-    "await new Promise(() => {});\nexport default { name: 'stuck', description: 'never loads', execute: () => 'x' };\n",
+    join(dir, `tools/${name}.js`),
+    `${top}\nexport default { name: '${name}', description: 'slow to load', execute: () => 'x' };\n`,
   );
   return dir;
 }
+
+// A module whose top-level `await` waits on a promise nothing settles leaves Node's event loop
+// empty while the command waits for the import: Node then exits 0 with nothing done and nothing said.
+const projectWithStuckModule = () => projectWithModule('stuck', 'await new Promise(() => {});');
 
 describe('a module tool whose top-level await never settles', () => {
   it('fails `run` with exit 1 naming the module and the YAML that uses it, not exit 0 in silence', async () => {
@@ -43,21 +46,7 @@ describe('a module tool whose top-level await never settles', () => {
 });
 
 describe('a module tool whose top level loops forever', () => {
-  async function projectWithLoopingModule(): Promise<string> {
-    const dir = await tempDir();
-    await mkdir(join(dir, 'agents'), { recursive: true });
-    await mkdir(join(dir, 'tools'), { recursive: true });
-    await writeFile(join(dir, 'agentctl.yaml'), 'kind: project\n');
-    await writeFile(
-      join(dir, 'agents/a.yaml'),
-      'kind: agent\nname: a\nmodel: offline/echo\ntools: [loop]\n---\nkind: tool\nname: loop\nmodule: { path: ../tools/loop.js }\n',
-    );
-    await writeFile(
-      join(dir, 'tools/loop.js'),
-      "while (true) {}\nexport default { name: 'loop', description: 'never loads', execute: () => 'x' };\n",
-    );
-    return dir;
-  }
+  const projectWithLoopingModule = () => projectWithModule('loop', 'while (true) {}');
   // The limit a module's loading gets, shortened from its 30 s default for the test.
   const env = { AGENTCTL_MODULE_LOAD_LIMIT_MS: '1500' };
 
@@ -74,11 +63,7 @@ describe('a module tool whose top level loops forever', () => {
   });
 
   it('lets a module load for longer than the limit while it waits (its top level yields)', async () => {
-    const dir = await projectWithLoopingModule();
-    await writeFile(
-      join(dir, 'tools/loop.js'),
-      "await new Promise((resolve) => setTimeout(resolve, 2500));\nexport default { name: 'loop', description: 'slow to load', execute: () => 'x' };\n",
-    );
+    const dir = await projectWithModule('slow', 'await new Promise((resolve) => setTimeout(resolve, 2500));');
     const run = await agentctl(['run', 'a', 'hello'], { cwd: dir, env, timeoutMs: 20_000 });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('hello');

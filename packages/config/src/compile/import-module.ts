@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { isAbsolute, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { configAssets } from '../assets.js';
+import { displayPath } from '../paths.js';
 import { watchImport } from './load-watchdog.js';
 
 /** Imports a module by absolute path; what {@link withModuleLoader} can replace. */
@@ -43,8 +43,7 @@ function failUnsettled(): void {
   unsettled.clear();
   process.off('beforeExit', failUnsettled);
   for (const { path, fail } of stuck) {
-    const shown = relative(process.cwd(), path);
-    const name = shown.startsWith('..') || isAbsolute(shown) ? path : shown;
+    const name = displayPath(process.cwd(), path);
     fail(
       new Error(
         `${name} never finished loading: a top-level \`await\` in it waits for a promise nothing can settle`,

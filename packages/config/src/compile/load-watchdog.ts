@@ -1,5 +1,5 @@
-import { isAbsolute, relative } from 'node:path';
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import { displayPath } from '../paths.js';
 import { moduleLoadLimitMs } from '../watch/module-load-limit.js';
 
 // The watchdog thread. It sleeps until an import is pending, then watches the main thread's
@@ -83,11 +83,6 @@ function started(): Watchdog {
   return watchdog;
 }
 
-function shown(path: string): string {
-  const name = relative(process.cwd(), path);
-  return name.startsWith('..') || isAbsolute(name) ? path : name;
-}
-
 /**
  * Watches an import made in this thread until it settles: a module whose top level runs the
  * module load limit without yielding (`while (true) {}`) ends the process with its name on stderr
@@ -96,7 +91,7 @@ function shown(path: string): string {
 export function watchImport<T>(path: string, importing: Promise<T>): Promise<T> {
   const dog = started();
   clearTimeout(dog.idle);
-  const name = shown(path);
+  const name = displayPath(process.cwd(), path);
   dog.port.postMessage({ add: name });
   dog.pending++;
   Atomics.store(dog.cells, 0, dog.pending);

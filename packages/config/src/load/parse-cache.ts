@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Diagnostic } from '../diagnostic.js';
 import type { PluginProblem } from '../registry.js';
 import type { OptionCheckMemo } from '../rules/check-options.js';
+import type { CheckMemo } from './check-memo.js';
 import type { DocumentPositions } from './document-positions.js';
 import type { ParsedFile } from './parse-file.js';
 
@@ -33,38 +34,41 @@ interface Stored {
  * Checks of a file played offline (a script, a cassette) made before, by a key naming the check,
  * the file's shown path and a digest of its text: `null` when it passed, else its problem.
  */
-export interface FileCheckMemo {
-  get(key: string): string | null | undefined;
-  set(key: string, problem: string | null): void;
-}
+export type FileCheckMemo = CheckMemo<string | null>;
 
 // One section of kept checks: what was stored, and what this load used (only that is written back).
-class Kept<T> {
+class Kept<T> implements CheckMemo<T> {
   readonly used = new Map<string, T>();
-  #stored: Record<string, T> | undefined;
+  readonly #stored: () => Record<string, T> | undefined;
+  readonly #changed: () => void;
+  readonly #valid: (value: unknown) => value is T;
 
   constructor(
-    readonly stored: () => Record<string, T> | undefined,
-    readonly changed: () => void,
-    readonly valid: (value: unknown) => value is T,
-  ) {}
+    stored: () => Record<string, T> | undefined,
+    changed: () => void,
+    valid: (value: unknown) => value is T,
+  ) {
+    this.#stored = stored;
+    this.#changed = changed;
+    this.#valid = valid;
+  }
 
   get(key: string): T | undefined {
-    this.#stored ??= this.stored() ?? {};
-    const found = Object.hasOwn(this.#stored, key) ? this.#stored[key] : undefined;
-    if (found === undefined || !this.valid(found)) return undefined;
+    const stored = this.#stored();
+    const found = stored && Object.hasOwn(stored, key) ? stored[key] : undefined;
+    if (found === undefined || !this.#valid(found)) return undefined;
     this.used.set(key, found);
     return found;
   }
 
-  set(key: string, value: T): void {
-    this.used.set(key, value);
-    this.changed();
+  set(key: string, found: T): void {
+    this.used.set(key, found);
+    this.#changed();
   }
 
   /** True when this load used exactly what was stored. */
   unchanged(): boolean {
-    return Object.keys(this.stored() ?? {}).length === this.used.size;
+    return Object.keys(this.#stored() ?? {}).length === this.used.size;
   }
 }
 
@@ -79,10 +83,11 @@ function jsonExact(value: unknown): boolean {
 /**
  * Parsed YAML files of one project, by a digest of their bytes: a file read again unchanged is not
  * parsed again. What the rules check (references, paths, the environment) is checked each time;
- * only the parse, a function of the text alone, is kept, and what a plugin's options schema found
- * in options (a function of the two alone, which takes a validator to make). One JSON file under
- * `.agentctl/cache`, rewritten (atomically) when the project's files changed; a cache that cannot
- * be read or written is no worse than none.
+ * only the parse, a function of the text alone, is kept, and two checks that are functions of text
+ * alone too: what a plugin's options schema found in options (which takes a validator to make), and
+ * what the check of an offline script or cassette found (which takes the YAML parser). One JSON
+ * file under `.agentctl/cache`, rewritten (atomically) when the project's files changed; a cache
+ * that cannot be read or written is no worse than none.
  */
 export class ParseCache {
   readonly #file: string;
@@ -102,16 +107,10 @@ export class ParseCache {
   );
 
   /** Plugin option checks kept with the parses (and, as they, only those used this time). */
-  readonly optionChecks: OptionCheckMemo = {
-    get: (key) => this.#options.get(key),
-    set: (key, problems) => this.#options.set(key, problems),
-  };
+  readonly optionChecks: OptionCheckMemo = this.#options;
 
   /** Checks of files models play offline, kept likewise. */
-  readonly fileChecks: FileCheckMemo = {
-    get: (key) => this.#files.get(key),
-    set: (key, problem) => this.#files.set(key, problem),
-  };
+  readonly fileChecks: FileCheckMemo = this.#files;
 
   /** A cache for the project at `root`. */
   constructor(root: string) {
@@ -140,7 +139,7 @@ export class ParseCache {
 
   /** The parse of these bytes made before, given the file's names now; undefined when new. */
   get(bytes: Buffer, absFile: string, file: string): ParsedFile | undefined {
-    const key = digest(bytes);
+    const key = parseCacheKey(bytes);
     const entry = this.#entries()[key];
     if (!entry) return undefined;
     this.#used.set(key, JSON.stringify(entry));
@@ -155,7 +154,7 @@ export class ParseCache {
     const documents = parsed.documents.map(({ index, value, positions }) => ({ index, value, positions }));
     if (!documents.every((d) => jsonExact(d.value))) return;
     const diagnostics = parsed.diagnostics.map(({ file: _file, ...rest }) => rest);
-    this.#used.set(digest(bytes), JSON.stringify({ documents, diagnostics }));
+    this.#used.set(parseCacheKey(bytes), JSON.stringify({ documents, diagnostics }));
     this.#changed = true;
   }
 
@@ -190,5 +189,3 @@ export class ParseCache {
 export function parseCacheKey(bytes: Buffer): string {
   return createHash('sha256').update(FORMAT).update(bytes).digest('base64url');
 }
-
-const digest = parseCacheKey;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
 import { configAssets } from '../assets.js';
+import type { CheckMemo } from '../load/check-memo.js';
 import { didYouMean } from '../load/did-you-mean.js';
 import type { JsonSchema, PluginProblem, PluginRule } from '../registry.js';
 import { optionsAjv } from '../schemas.js';
@@ -9,16 +10,11 @@ import { excerpt } from './excerpt.js';
 const compiled = new WeakMap<object, ValidateFunction>();
 
 /**
- * Schema checks made before, kept between runs (the project's cache): a check is a function of
- * the schema and the options alone, and making its validator costs a start-up tens of
- * milliseconds, so an unchanged project's options are not checked by a validator again.
+ * What options schemas found in options before, kept between runs (the project's cache): a check
+ * is a function of the schema and the options alone, and making its validator costs a start-up
+ * tens of milliseconds, so an unchanged project's options are not checked by a validator again.
  */
-export interface OptionCheckMemo {
-  /** The problems the schema found in these options before, by key; undefined when never checked. */
-  get(key: string): PluginProblem[] | undefined;
-  /** Keeps what the schema found. */
-  set(key: string, problems: PluginProblem[]): void;
-}
+export type OptionCheckMemo = CheckMemo<PluginProblem[]>;
 
 // Bump when what a schema check reports from the same schema and options changes.
 const MEMO_FORMAT = 'agentctl-options-1';

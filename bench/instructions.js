@@ -3,8 +3,9 @@
 // subject runs the 50-step tool loop of core-loop.js (zero-latency model) in its own process, twice:
 // LOW runs and HIGH runs; the difference of the two counts ÷ the (HIGH − LOW) × 50 extra steps is
 // what a step costs once the code is warm (start-up, loading and the first compilations cancel out).
-// V8 compiles on background threads whose timing differs from run to run: two runs of the same code
-// differ by up to 8 %. It counts
+// Node runs with V8's --single-threaded: no compiler or collector threads, whose timing otherwise
+// made two counts of the same code differ by up to 40 % (session 10); with it, by under 0.5 %. What
+// the background threads would have done is done on the main thread and counted. It counts
 // instructions, not their cost: cache misses and a collector's waits are not in it, so it complements
 // tracing-cost.js and core-loop.js, it does not replace them. Needs valgrind (skipped without it);
 // run only when named (slow: minutes under valgrind):
@@ -54,7 +55,7 @@ function count(key, runs) {
     const args = ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null'];
     const proc = spawn(
       'valgrind',
-      [...args, process.execPath, CORE_CONDITION, script, '--child', key, String(runs)],
+      [...args, process.execPath, '--single-threaded', CORE_CONDITION, script, '--child', key, String(runs)],
       {
         stdio: ['ignore', 'ignore', 'pipe'],
       },

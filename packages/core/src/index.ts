@@ -183,8 +183,10 @@ export {
   type ModelCallObservation,
   type ObservedInvocation,
   type ObservedModelCall,
+  type ObservedToolCall,
   observeRuns,
   type RunObserver,
+  type ToolCallObservation,
 } from './run-observer.js';
 export {
   type InvocationCheckpoint,

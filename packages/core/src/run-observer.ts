@@ -36,6 +36,25 @@ export interface ModelCallObservation {
   fail(error: AgentError, ended: number): void;
 }
 
+/** A tool call about to run its tool (after its arguments were checked and any approval given). */
+export interface ObservedToolCall {
+  invocationId: string;
+  branch: string;
+  agent: string;
+  callId: string;
+  /** The tool's name. */
+  name: string;
+  /** Milliseconds the call may take: the tool's timeout, else its agent's. */
+  timeoutMs: number;
+  /** The `performance.now()` reading the call starts at. */
+  started: number;
+}
+
+/** Told exactly once that an observed tool call ended, however it ended, with the reading it ended at. */
+export interface ToolCallObservation {
+  end(ended: number): void;
+}
+
 /**
  * Watches every invocation of every runner in the process, for tracing and metrics. Observers
  * see what happened; they cannot change it, and an observer that throws is ignored.
@@ -45,6 +64,8 @@ export interface RunObserver {
   event?(event: AgentEvent, invocation: ObservedInvocation): void;
   /** A model call starts; the observation returned is told how it ended. */
   modelCall?(call: ObservedModelCall): ModelCallObservation | undefined;
+  /** A tool call starts running its tool; the observation returned is told when it ended. */
+  toolCall?(call: ObservedToolCall): ToolCallObservation | undefined;
 }
 
 // One list per process, not per copy of this module: a bundled CLI carries its own copy of core,
@@ -66,6 +87,32 @@ export function observeRuns(observer: RunObserver): () => void {
   return () => {
     const at = observers.indexOf(observer);
     if (at >= 0) observers.splice(at, 1);
+  };
+}
+
+/** Whether an observer watches tool calls (most do not: a tool call then builds nothing for them). */
+export function observingToolCalls(): boolean {
+  for (const observer of observers) if (observer.toolCall) return true;
+  return false;
+}
+
+/** Tells every observer of tool calls that one starts; the result is told when it ends. */
+export function notifyToolCall(call: ObservedToolCall): ToolCallObservation | undefined {
+  const watching: ToolCallObservation[] = [];
+  for (const observer of observers) {
+    try {
+      const observation = observer.toolCall?.(call);
+      if (observation) watching.push(observation);
+    } catch {
+      // Observing never breaks the call.
+    }
+  }
+  if (watching.length === 0) return undefined;
+  if (watching.length === 1) return watching[0];
+  return {
+    end: (ended) => {
+      for (const w of watching) attempt(() => w.end(ended));
+    },
   };
 }
 

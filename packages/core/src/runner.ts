@@ -92,6 +92,12 @@ export interface RunnerOptions {
   store?: SessionStore;
   /** How long a session's lease lasts unless renewed (renewed every third of it). Default 30 s. */
   leaseTtlMs?: number;
+  /**
+   * Writes the session's events to the store before each step's tools run (default: they are
+   * written as the event loop's turn ends): a process that dies inside a tool (killed, out of
+   * memory, a tool's `process.exit`) keeps the model's calls and what came before them.
+   */
+  writeBeforeTools?: boolean;
 }
 
 /**
@@ -102,12 +108,14 @@ export class Runner {
   readonly agent: Agent;
   readonly store: SessionStore;
   readonly #leaseTtlMs: number | undefined;
+  readonly #writeBeforeTools: boolean;
   readonly #parallel: ReadonlySet<string>;
 
   constructor(options: RunnerOptions) {
     this.agent = options.agent;
     this.store = options.store ?? new InMemorySessionStore();
     this.#leaseTtlMs = options.leaseTtlMs;
+    this.#writeBeforeTools = options.writeBeforeTools ?? false;
     this.#parallel = parallelAgentsOf(this.agent);
   }
 
@@ -371,6 +379,7 @@ export class Runner {
         observed: observingRuns()
           ? { invocationId, sessionId: session.id, agent: this.agent, parent: options.parent }
           : undefined,
+        writeBeforeTools: this.#writeBeforeTools,
       },
       channel,
       options.onEvent,

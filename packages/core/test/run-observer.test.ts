@@ -3,10 +3,13 @@ import {
   type AgentEvent,
   agentTool,
   createAgent,
+  defineTool,
   InMemorySessionStore,
+  type Middleware,
   type ModelProvider,
   type ObservedInvocation,
   type ObservedModelCall,
+  type ObservedToolCall,
   observeRuns,
   offline,
   Runner,
@@ -160,6 +163,94 @@ describe('run observers', () => {
     setTimeout(() => controller.abort(), 20);
     await expect(run.invocation).rejects.toMatchObject({ code: 'ABORTED' });
     await expect.poll(() => seen.calls.map((c) => c.outcome)).toEqual(['fail:ABORTED']);
+  });
+
+  it('are told each tool call that runs, with its timeout and its readings, and when it ends however it ends', async () => {
+    const calls: Array<{ call: ObservedToolCall; ends: number[] }> = [];
+    stops.push(
+      observeRuns({
+        toolCall: (call) => {
+          const entry = { call, ends: [] as number[] };
+          calls.push(entry);
+          return { end: (ended) => entry.ends.push(ended) };
+        },
+      }),
+      // An observer whose hook throws, and one that watches nothing, change nothing.
+      observeRuns({
+        toolCall: () => {
+          throw new Error('observer bug');
+        },
+      }),
+      observeRuns({
+        toolCall: () => ({
+          end: () => {
+            throw new Error('observer bug');
+          },
+        }),
+      }),
+    );
+    const sync = defineTool({ name: 'sync', description: 's', parameters: {}, execute: () => 'a' });
+    const slow = defineTool({
+      name: 'slow',
+      description: 's',
+      parameters: {},
+      timeout: 5000,
+      execute: () => new Promise((resolve) => setTimeout(() => resolve('b'), 30)),
+    });
+    const broken = defineTool({
+      name: 'broken',
+      description: 'b',
+      parameters: {},
+      execute: () => {
+        throw new Error('no');
+      },
+    });
+    const provider = scriptedModel([
+      {
+        toolCalls: [
+          { name: 'sync', arguments: {}, id: 't1' },
+          { name: 'slow', arguments: {}, id: 't2' },
+          { name: 'broken', arguments: {}, id: 't3' },
+        ],
+      },
+      { toolCalls: [{ name: 'sync', arguments: {}, id: 't4' }] },
+      { text: 'done' },
+    ]);
+    let through = 0;
+    const counting: Middleware = (action, next) => {
+      if (action.type === 'tool_call') through++;
+      return next(action);
+    };
+    const agent = createAgent({ name: 'worker', provider, tools: [sync, slow, broken], toolTimeout: 700 });
+    const before = performance.now();
+    const result = await new Runner({ agent }).run({ input: 'go' }).invocation;
+    expect(result.output).toBe('done');
+    expect(calls.map((c) => [c.call.callId, c.call.name, c.call.timeoutMs, c.call.agent])).toEqual([
+      ['t1', 'sync', 700, 'worker'],
+      ['t2', 'slow', 5000, 'worker'],
+      ['t3', 'broken', 700, 'worker'],
+      ['t4', 'sync', 700, 'worker'],
+    ]);
+    for (const { call, ends } of calls) {
+      expect(ends).toHaveLength(1);
+      expect(call.started).toBeGreaterThanOrEqual(before);
+      expect(ends[0]).toBeGreaterThanOrEqual(call.started);
+      expect(call.invocationId).toBe(result.invocationId);
+    }
+    const slowCall = calls[1] as { call: ObservedToolCall; ends: number[] };
+    expect((slowCall.ends[0] as number) - slowCall.call.started).toBeGreaterThanOrEqual(25);
+
+    // Through a middleware, the call is observed once, around what the middleware runs.
+    calls.length = 0;
+    const wrapped = createAgent({
+      name: 'wrapped',
+      provider: scriptedModel([{ toolCalls: [{ name: 'slow', arguments: {}, id: 'm1' }] }, { text: 'ok' }]),
+      tools: [slow],
+      middleware: [counting],
+    });
+    await new Runner({ agent: wrapped }).run({ input: 'go' }).invocation;
+    expect(through).toBe(1);
+    expect(calls.map((c) => [c.call.name, c.call.timeoutMs, c.ends.length])).toEqual([['slow', 5000, 1]]);
   });
 
   it('cost nothing once removed: a run after the last one is removed is not observed', async () => {

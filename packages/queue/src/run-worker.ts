@@ -237,7 +237,7 @@ export class RunWorker {
     }
     const store = new PublishingStore(held.store, this.#log, data.runId, hold);
     slot.store = store;
-    const runner = new Runner({ agent: held.agent, store, leaseTtlMs: lockMs });
+    const runner = new Runner({ agent: held.agent, store, leaseTtlMs: lockMs, writeBeforeTools: true });
     const common = {
       sessionId: data.sessionId,
       userId: data.userId,

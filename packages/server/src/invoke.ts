@@ -74,7 +74,7 @@ export async function invoke(context: InvokeContext, request: InvokeRequest): Pr
       ? await seededStore(lease.agent.name, sessionId, request.history)
       : lease.store;
     await checkSession(store, sessionId, request);
-    const runner = new Runner({ agent: lease.agent, store });
+    const runner = new Runner({ agent: lease.agent, store, writeBeforeTools: true });
     const signal = request.signal ? AbortSignal.any([request.signal, ticket.signal]) : ticket.signal;
     const common = { sessionId, userId: request.userId, signal, timeout: context.runTimeoutMs };
     const run = request.decisions

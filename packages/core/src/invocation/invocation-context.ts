@@ -60,6 +60,10 @@ export interface InvocationShared {
   value: unknown;
   /** Set when run observers were registered as the invocation started: they see its events. */
   observed?: ObservedInvocation;
+  /** Set when the session's events are to be written before each step's tools run. */
+  writeBeforeTools: boolean;
+  /** Waits for every queued write of the session; throws the first that failed. */
+  flush(): Promise<void>;
 }
 
 /** A run of an agent that completed before the invocation paused, met again on resume. */

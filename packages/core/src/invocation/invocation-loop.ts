@@ -58,6 +58,11 @@ export class InvocationLoop implements LoopContext {
     this.#ctx.emit(type, payload, stateDelta);
   }
 
+  beforeTools(): Promise<void> | undefined {
+    const shared = this.#ctx.shared;
+    return shared.writeBeforeTools ? shared.flush() : undefined;
+  }
+
   readState(): Readonly<Record<string, unknown>> {
     return this.#ctx.state();
   }

@@ -28,6 +28,7 @@ export type SharedInvocationInit = Pick<
   | 'options'
   | 'toolCalls'
   | 'observed'
+  | 'writeBeforeTools'
 >;
 
 /**
@@ -59,6 +60,7 @@ export class SharedInvocation implements InvocationShared {
   readonly toolCalls: ExecutedToolCall[];
   value: unknown = undefined;
   readonly observed: ObservedInvocation | undefined;
+  readonly writeBeforeTools: boolean;
   readonly #channel: EventChannel<AgentEvent>;
   readonly #onEvent: ((event: AgentEvent) => void) | undefined;
   readonly #writer: SessionWriter;
@@ -89,6 +91,7 @@ export class SharedInvocation implements InvocationShared {
     this.options = init.options;
     this.toolCalls = init.toolCalls;
     this.observed = init.observed;
+    this.writeBeforeTools = init.writeBeforeTools;
     this.#channel = channel;
     this.#onEvent = onEvent;
     this.#writer = writer;

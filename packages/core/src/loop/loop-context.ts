@@ -56,6 +56,8 @@ export interface LoopContext {
   ended: boolean;
   /** Set once the current model call streamed text (a field, not a closure made per call). */
   streamed: boolean;
+  /** What the loop waits for before a step's tools run: the session's writes, when the runner asks for it. */
+  beforeTools(): Promise<void> | undefined;
   /** Called by a tool's `endInvocation()`: stops this loop, and in a runner the whole invocation. */
   endInvocation(): void;
   /** Extra context for tools run inside a runner's invocation (agent tools need it). */

@@ -19,6 +19,7 @@ export async function runLoop(ctx: LoopContext): Promise<LoopOutcome> {
   let text = '';
   const resumed = unansweredCalls(ctx);
   if (resumed.length > 0) {
+    await ctx.beforeTools();
     const executed = executeToolCalls(ctx, resumed);
     const pending = executed instanceof Promise ? await executed : executed;
     if (pending.length > 0) return { reason: 'paused', text, pending };
@@ -41,6 +42,8 @@ export async function runLoop(ctx: LoopContext): Promise<LoopOutcome> {
       );
     }
     if (!message.toolCalls?.length) break;
+    const written = ctx.beforeTools();
+    if (written) await written;
     const executed = executeToolCalls(ctx, message.toolCalls);
     const pending = executed instanceof Promise ? await executed : executed;
     if (pending.length > 0) return { reason: 'paused', text, pending };

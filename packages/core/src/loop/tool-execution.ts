@@ -5,6 +5,7 @@ import { allowListeners } from '../listener-limit.js';
 import { isImageContent, type Message, type ToolCall } from '../messages.js';
 import type { ToolOutcome } from '../middleware/types.js';
 import { classifyFailure } from '../retry-policy.js';
+import { notifyToolCall, observingToolCalls, type ToolCallObservation } from '../run-observer.js';
 import { type Deadline, deadline } from '../timing/deadline.js';
 import type { AnyTool } from '../tool.js';
 import { INVALID_RESULT, REFUSED_RESULT } from '../unrun-call.js';
@@ -263,9 +264,51 @@ type Outcome = ToolOutcome | Promise<ToolOutcome>;
 
 function runTool(ctx: LoopContext, call: ToolCall, tool: AnyTool | undefined): Outcome {
   const started = performance.now();
+  const timeoutMs = tool?.timeout ?? ctx.limits.toolTimeout;
+  const observation = observingToolCalls()
+    ? notifyToolCall({
+        invocationId: ctx.invocationId,
+        branch: ctx.branch,
+        agent: ctx.agentName,
+        callId: call.id,
+        name: call.name,
+        timeoutMs,
+        started,
+      })
+    : undefined;
+  if (!observation) return runTimedTool(ctx, call, tool, started, timeoutMs);
+  let outcome: Outcome;
+  try {
+    outcome = runTimedTool(ctx, call, tool, started, timeoutMs);
+  } catch (error) {
+    endObservation(observation);
+    throw error;
+  }
+  if (!(outcome instanceof Promise)) {
+    endObservation(observation);
+    return outcome;
+  }
+  return outcome.finally(() => endObservation(observation));
+}
+
+function endObservation(observation: ToolCallObservation): void {
+  try {
+    observation.end(performance.now());
+  } catch {
+    // An observer's failure must not change the call it watches.
+  }
+}
+
+function runTimedTool(
+  ctx: LoopContext,
+  call: ToolCall,
+  tool: AnyTool | undefined,
+  started: number,
+  timeoutMs: number,
+): Outcome {
   // The call's deadline (its signal and timer) is made only once the tool reads the signal or
   // returns a promise: a synchronous tool costs neither.
-  const limit = new CallLimit(ctx.signal, call.name, tool?.timeout ?? ctx.limits.toolTimeout, started);
+  const limit = new CallLimit(ctx.signal, call.name, timeoutMs, started);
   if (ctx.hasMiddleware) return runThroughMiddleware(ctx, call, tool, started, limit);
   let outcome: Outcome;
   try {

@@ -120,7 +120,7 @@ async function message(
   let lease: ReturnType<LiveProject['lease']> | undefined;
   try {
     lease = live.lease();
-    const runner = new Runner({ agent: lease.agent, store: live.store });
+    const runner = new Runner({ agent: lease.agent, store: live.store, writeBeforeTools: true });
     return await invoke(runner, { input: line }, sessionId, options as RunCommandOptions, io, rl);
   } catch (error) {
     // One failed message does not end the session being developed.

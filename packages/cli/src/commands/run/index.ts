@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createInterface, type Interface } from 'node:readline/promises';
+import { watchToolCalls } from '@agentctl/config';
 import type { Agent, ApprovalDecision, InvocationResult, PendingApproval, RunOptions } from '@agentctl/core';
 import {
   AgentError,
@@ -60,6 +61,8 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
   if (options.queue) return (await import('./queued-run.js')).queuedRun(options, decisionsOf, io);
   // Only the agent asked for (and what it uses) is compiled: another agent's missing key must not stop it.
   const { project, runtime } = await openRuntime(raw, io, [options.agent]);
+  // A tool that loops without yielding ends the run at its timeout, named, rather than hang it.
+  const unwatch = watchToolCalls({ fatal: true });
   try {
     const agent = runtime.agents.get(options.agent);
     if (!agent) {
@@ -69,7 +72,12 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
         EXIT.usage,
       );
     }
-    const runner = new Runner({ agent, store: await sessionStoreFor(agent, runtime) });
+    const runner = new Runner({
+      agent,
+      store: await sessionStoreFor(agent, runtime),
+      // A run the watchdog ends inside a tool keeps its session up to the tool's call.
+      writeBeforeTools: true,
+    });
     const decisions = await decisionsOf(options, io.cwd);
     if (decisions.length > 0) {
       if (!options.session || options.session === 'new') {
@@ -106,6 +114,7 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
       rl?.close();
     }
   } finally {
+    unwatch();
     await runtime.dispose();
   }
 }

@@ -25,7 +25,7 @@ export async function watchRun(options: RunCommandOptions, io: Io): Promise<numb
     const lease = live.lease();
     const sessionId = options.session && options.session !== 'new' ? options.session : randomUUID();
     io.stderr(s.dim(`── run on generation ${lease.generation.id}, session ${sessionId}\n`));
-    const runner = new Runner({ agent: lease.agent, store: live.store });
+    const runner = new Runner({ agent: lease.agent, store: live.store, writeBeforeTools: true });
     const run = invoke(runner, { input: prompt }, sessionId, options, io, undefined)
       .then(
         (exit) => {

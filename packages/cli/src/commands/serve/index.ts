@@ -4,6 +4,7 @@ import {
   type ProjectWatch,
   type QueueSettings,
   watchProject,
+  watchToolCalls,
 } from '@agentctl/config';
 import { createApp, formatAccessLog, PAGE_PATH, ProjectStatusBoard, startServer } from '@agentctl/server';
 import { CliError, EXIT } from '../../cli-error.js';
@@ -66,9 +67,13 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
       EXIT.usage,
     );
   }
+  // A tool that holds the thread past its timeout is named; the server's other runs wait for it,
+  // but ending the process would end every one of them.
+  const unwatch = watchToolCalls({ fatal: false });
   io.stdout(`listening on ${server.url}\n`);
   if (page) io.stdout(`ui: ${pageUrl(server.url, options.tokens[0], agent)}\n`);
   await untilStopped();
+  unwatch();
   io.stderr(`shutting down: ${tracker.size} run(s) in flight, up to ${options.graceMs} ms to finish\n`);
   const { finished, cancelled } = await server.shutdown(options.graceMs);
   io.stderr(`stopped: ${finished} run(s) finished, ${cancelled} cancelled\n`);

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import type { Diagnostic } from '@agentctl/config';
+import { type Diagnostic, watchToolCalls } from '@agentctl/config';
 import { CliError, EXIT } from '../../cli-error.js';
 import { defaultRegistry } from '../../default-registry.js';
 import { type Io, styles } from '../../io.js';
@@ -58,9 +58,11 @@ export async function testCommand(raw: Record<string, unknown>, io: Io): Promise
     wrapProvider: updates && ((test) => updates.wrapperFor(test)),
   };
   const started = performance.now();
+  // A tool that loops without yielding ends the command at its timeout, named, rather than hang CI.
+  const unwatch = watchToolCalls({ fatal: true });
   const results = await inParallel(tests, Math.max(2, availableParallelism()), (test) =>
     runTest(test, context),
-  );
+  ).finally(unwatch);
   const summary = summarise(results, Math.round(performance.now() - started));
   if (updates) {
     const partial = tests.length < project.specs.test.size;

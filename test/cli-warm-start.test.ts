@@ -36,6 +36,9 @@ describe('a run of an unchanged project', () => {
       'agents/a.yaml':
         'kind: agent\nname: a\nmodel: m\ntools:\n  - { builtin: shell, options: { allow: ["ls*"] } }\n---\nkind: model\nname: m\nprovider: offline\nmodel: script\nscript: ../scripts/turns.yaml\n',
       'agents/b.yaml': 'kind: agent\nname: b\nmodel: offline/echo\n',
+      // A plugin whose options schema has no validator generated at build time (the built-ins' have).
+      'agents/c.yaml':
+        'kind: agent\nname: c\nmodel: gpt\n---\nkind: model\nname: gpt\nprovider: openai\nmodel: gpt-4o\noptions: { organization: acme }\n',
       'scripts/turns.yaml': '- text: from the script\n',
     });
     rmSync(join(root, '.agentctl'), { recursive: true, force: true });
@@ -51,5 +54,30 @@ describe('a run of an unchanged project', () => {
     const played = await loads(root, ['run', 'a', 'hi']);
     expect(played.result.stdout).toContain('from the script');
     expect(played.ajvCompiler).toBe(false);
+  });
+
+  it("compiles no validator for a built-in plugin's options even on the first run (generated at build time)", async () => {
+    const root = await tempProject({
+      'agentctl.yaml': 'kind: project\nname: fresh\n',
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\ntools:\n  - { builtin: shell, options: { allow: ["ls*"] } }\n  - { builtin: read_file, options: { max_bytes: 1000 } }\nmiddleware: [careful]\n---\nkind: middleware\nname: careful\nbuiltin: retry\noptions: { max_attempts: 2 }\n',
+    });
+    rmSync(join(root, '.agentctl'), { recursive: true, force: true });
+    const cold = await loads(root, ['run', 'a', 'hi']);
+    expect(cold.result.code, cold.result.stderr).toBe(0);
+    expect(cold).toMatchObject({ ajvCompiler: false, yamlParser: true });
+    // And the generated validators say what a compiled one would.
+    const bad = await tempProject({
+      'agentctl.yaml': 'kind: project\nname: bad\n',
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\ntools:\n  - { builtin: shell, options: { allow: 3 } }\n---\nkind: middleware\nname: careful\nbuiltin: retry\noptions: { max_attempts: 0 }\n',
+    });
+    const validate = await loads(bad, ['validate']);
+    expect(validate.result.code).toBe(1);
+    expect(validate.ajvCompiler).toBe(false);
+    expect(validate.result.stdout).toContain(
+      'agents/a.yaml:5:41: error: built-in shell: option allow must be array [plugin-options]\n' +
+        'agents/a.yaml:10:26: error: retry: option max_attempts must be >= 1 [plugin-options]\n',
+    );
   });
 });

@@ -79,19 +79,25 @@ export function schemaAjv(): Ajv2020 {
   return ajvInstance;
 }
 
+/**
+ * Ajv options of plugin options validators: the kinds' options, without the meta-schema check. A
+ * plugin's schema is code, not a user's file: compiling the meta-schema (and adding every kind's
+ * schema) cost a start-up checking one tool's options ~80 ms more.
+ */
+export const OPTIONS_AJV_OPTIONS: Options = { ...SCHEMA_AJV_OPTIONS, validateSchema: false };
+
+/** An Ajv for plugin options schemas: of the schemas, only `common.schema.json`, which they refer to. */
+export function createOptionsAjv(options: Options = OPTIONS_AJV_OPTIONS): Ajv2020 {
+  const ajv = new (ajv2020Class())(options);
+  ajv.addSchema(loadSchema('common'));
+  return ajv;
+}
+
 let optionsInstance: Ajv2020 | undefined;
 
-/**
- * The Ajv instance plugin options schemas are compiled with: the kinds' options, and of their
- * schemas only `common.schema.json` (the definitions option schemas refer to). A plugin's schema is
- * code, not a user's file, so it is not checked against the meta-schema first: compiling that (and
- * adding every kind's schema) cost a start-up checking one tool's options ~80 ms more.
- */
+/** The Ajv instance plugin options schemas without a precompiled validator are compiled with. */
 export function optionsAjv(): Ajv2020 {
-  if (!optionsInstance) {
-    optionsInstance = new (ajv2020Class())({ ...SCHEMA_AJV_OPTIONS, validateSchema: false });
-    optionsInstance.addSchema(loadSchema('common'));
-  }
+  optionsInstance ??= createOptionsAjv();
   return optionsInstance;
 }
 

@@ -1,8 +1,19 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import type { Options } from 'ajv';
 import { configAssets } from '../assets.js';
-import { createSchemaAjv, KINDS, SCHEMA_AJV_OPTIONS, SCHEMA_DIR } from '../schemas.js';
+import { BUILTIN_MIDDLEWARE_SCHEMAS, NO_OPTIONS_SCHEMA } from '../compile/builtin-middleware-schemas.js';
+import type { JsonSchema } from '../registry.js';
+import {
+  createOptionsAjv,
+  createSchemaAjv,
+  KINDS,
+  OPTIONS_AJV_OPTIONS,
+  SCHEMA_AJV_OPTIONS,
+  SCHEMA_DIR,
+} from '../schemas.js';
+import { BUILTIN_TOOL_SCHEMAS } from '../toolbox/builtin-tool-schemas.js';
 import { META_AJV_OPTIONS, META_SCHEMA_ID } from './json-schema-problem.js';
+import { optionValidatorKey } from './option-validator-key.js';
 import {
   codeCacheData,
   codeCacheFile,
@@ -13,19 +24,41 @@ import {
   validatorScript,
 } from './precompiled-validators.js';
 
-function standalone(options: Options, refs: Record<string, string>): string {
+function standalone(ajv: unknown, refs: Record<string, string>): string {
   const standaloneCode = configAssets().require('ajv/dist/standalone/index.js').default as (
     ajv: unknown,
     refs: Record<string, string>,
   ) => string;
-  const code = standaloneCode(createSchemaAjv({ ...options, code: { source: true } }), refs);
+  const code = standaloneCode(ajv, refs);
   // Each part declares its own top-level names (validate20, schema31, ...): a block keeps them apart.
   return `{\n${code.replace(/^"use strict";/, '')}\n}\n`;
 }
 
+const withSource = (options: Options): Options => ({ ...options, code: { source: true } });
+
+// The options schemas of the built-in plugins (providers, middleware, memory and tools of this
+// package), each under its digest's name: checking options written for them then loads no ajv.
+function builtinOptionValidators(): string {
+  const ajv = createOptionsAjv(withSource(OPTIONS_AJV_OPTIONS));
+  const refs: Record<string, string> = {};
+  const schemas: JsonSchema[] = [
+    NO_OPTIONS_SCHEMA,
+    ...Object.values(BUILTIN_MIDDLEWARE_SCHEMAS),
+    ...Object.values(BUILTIN_TOOL_SCHEMAS),
+  ];
+  for (const schema of schemas) {
+    const key = optionValidatorKey(schema);
+    if (refs[key]) continue;
+    ajv.addSchema(schema, key);
+    refs[key] = key;
+  }
+  return standalone(ajv, refs);
+}
+
 /**
- * Generates the validators of every kind, of script `turns` and of the meta-schema as standalone
- * CommonJS code: loading it costs a few milliseconds where compiling the schemas costs ~150.
+ * Generates the validators of every kind, of script `turns`, of the meta-schema and of the
+ * built-in plugins' options as standalone CommonJS code: loading it costs a few milliseconds where
+ * compiling the schemas costs ~150.
  */
 export function generateValidatorCode(): string {
   const kinds: Record<string, string> = { agentctl: 'agentctl.schema.json' };
@@ -34,8 +67,9 @@ export function generateValidatorCode(): string {
   return [
     generatedHeader(schemasDigest(SCHEMA_DIR)),
     '"use strict";\n',
-    standalone(SCHEMA_AJV_OPTIONS, kinds),
-    standalone(META_AJV_OPTIONS, { meta: META_SCHEMA_ID }),
+    standalone(createSchemaAjv(withSource(SCHEMA_AJV_OPTIONS)), kinds),
+    standalone(createSchemaAjv(withSource(META_AJV_OPTIONS)), { meta: META_SCHEMA_ID }),
+    builtinOptionValidators(),
   ].join('');
 }
 

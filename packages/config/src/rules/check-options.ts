@@ -3,8 +3,10 @@ import type { ValidateFunction } from 'ajv';
 import { configAssets } from '../assets.js';
 import type { CheckMemo } from '../load/check-memo.js';
 import { didYouMean } from '../load/did-you-mean.js';
+import { optionValidatorKey } from '../load/option-validator-key.js';
+import { precompiledValidators } from '../load/precompiled-validators.js';
 import type { JsonSchema, PluginProblem, PluginRule } from '../registry.js';
-import { optionsAjv } from '../schemas.js';
+import { optionsAjv, SCHEMA_DIR } from '../schemas.js';
 import { excerpt } from './excerpt.js';
 
 const compiled = new WeakMap<object, ValidateFunction>();
@@ -36,7 +38,9 @@ function schemaKey(schema: JsonSchema): string {
 function validatorOf(schema: JsonSchema): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
-    validate = optionsAjv().compile(schema);
+    // A built-in plugin's validator was generated at build time: no ajv to load and no compile.
+    validate =
+      precompiledValidators(SCHEMA_DIR)?.[optionValidatorKey(schema)] ?? optionsAjv().compile(schema);
     compiled.set(schema, validate);
   }
   return validate;

@@ -1,3 +1,4 @@
+import { watchToolCalls } from '@agentctl/config';
 import { RunQueue, RunWorker, syncSchedules } from '@agentctl/queue';
 import { CliError, EXIT } from '../../cli-error.js';
 import type { Io } from '../../io.js';
@@ -54,8 +55,11 @@ export async function workerCommand(raw: Record<string, unknown>, io: Io): Promi
     await runtime.dispose();
     throw new CliError(`cannot reach the queue: ${(error as Error).message}`, EXIT.failed);
   }
+  // As under `serve`: a tool holding the thread past its timeout is named, not the process ended.
+  const unwatch = watchToolCalls({ fatal: false });
   io.stdout(`worker ready: ${concurrency} run(s) at once, ${schedules.length} schedule(s)\n`);
   await untilStopped();
+  unwatch();
   io.stderr(`shutting down: ${worker.active} run(s) in flight, up to ${graceMs} ms to finish\n`);
   const { finished, handedBack, unreachable } = await worker.close(graceMs);
   if (unreachable)

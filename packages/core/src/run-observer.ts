@@ -98,15 +98,7 @@ export function observingToolCalls(): boolean {
 
 /** Tells every observer of tool calls that one starts; the result is told when it ends. */
 export function notifyToolCall(call: ObservedToolCall): ToolCallObservation | undefined {
-  const watching: ToolCallObservation[] = [];
-  for (const observer of observers) {
-    try {
-      const observation = observer.toolCall?.(call);
-      if (observation) watching.push(observation);
-    } catch {
-      // Observing never breaks the call.
-    }
-  }
+  const watching = observationsOf((observer) => observer.toolCall?.(call));
   if (watching.length === 0) return undefined;
   if (watching.length === 1) return watching[0];
   return {
@@ -142,15 +134,7 @@ export function notifyModelCall(call: ObservedModelCall): ModelCallObservation |
       return undefined;
     }
   }
-  const watching: ModelCallObservation[] = [];
-  for (const observer of observers) {
-    try {
-      const observation = observer.modelCall?.(call);
-      if (observation) watching.push(observation);
-    } catch {
-      // As above: observing never breaks the call.
-    }
-  }
+  const watching = observationsOf((observer) => observer.modelCall?.(call));
   if (watching.length === 0) return undefined;
   return {
     end: (response, ended) => {
@@ -160,6 +144,20 @@ export function notifyModelCall(call: ObservedModelCall): ModelCallObservation |
       for (const w of watching) attempt(() => w.fail(error, ended));
     },
   };
+}
+
+// What every observer returned for a call that starts (an observer that throws is left out).
+function observationsOf<T>(ask: (observer: RunObserver) => T | undefined): T[] {
+  const watching: T[] = [];
+  for (const observer of observers) {
+    try {
+      const observation = ask(observer);
+      if (observation) watching.push(observation);
+    } catch {
+      // Observing never breaks the call.
+    }
+  }
+  return watching;
 }
 
 function attempt(fn: () => void): void {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
 import { configAssets } from '../assets.js';
 import type { CheckMemo } from '../load/check-memo.js';
@@ -19,20 +18,13 @@ const compiled = new WeakMap<object, ValidateFunction>();
 export type OptionCheckMemo = CheckMemo<PluginProblem[]>;
 
 // Bump when what a schema check reports from the same schema and options changes.
-const MEMO_FORMAT = 'agentctl-options-1';
-const schemaKeys = new WeakMap<object, string>();
+const MEMO_FORMAT = 'agentctl-options-2';
+let memoPrefix: string | undefined;
 
-// A schema's part of a memo key: a digest of its JSON, with the validator's version.
+// A schema's part of a memo key: the digest its validator is named by, with the validator's version.
 function schemaKey(schema: JsonSchema): string {
-  let key = schemaKeys.get(schema);
-  if (key === undefined) {
-    const ajv = configAssets().require('ajv/package.json') as { version: string };
-    key = createHash('sha256')
-      .update(`${MEMO_FORMAT}\0${ajv.version}\0${JSON.stringify(schema)}`)
-      .digest('base64url');
-    schemaKeys.set(schema, key);
-  }
-  return key;
+  memoPrefix ??= `${MEMO_FORMAT}:${(configAssets().require('ajv/package.json') as { version: string }).version}:`;
+  return memoPrefix + optionValidatorKey(schema);
 }
 
 function validatorOf(schema: JsonSchema): ValidateFunction {

@@ -35,18 +35,21 @@ export async function openProject(
     tests: read.tests,
     cache: true,
   });
-  if (!loaded.configFile && loaded.files.length === 0) {
-    throw new CliError(
-      `no agentctl project in ${loaded.root}: no ${PROJECT_FILE} here or in a parent folder, and no agents/**/*.yaml (create one with \`agentctl init\`, or point at one with -C DIR)`,
-      EXIT.usage,
-    );
-  }
+  if (!loaded.configFile && loaded.files.length === 0) throw noProject(loaded.root);
   const model = options.model as string | undefined;
   const project =
     agent === undefined ? loaded : { ...loaded, diagnostics: scopeDiagnostics(loaded, agent, model) };
   failOnErrors(project.diagnostics, io, project.root, read.report);
   if (model !== undefined) checkModelFlag(project, model);
   return project;
+}
+
+/** The usage error of a command run where there is no project: no agentctl.yaml and no agent files. */
+export function noProject(root: string): CliError {
+  return new CliError(
+    `no agentctl project in ${root}: no ${PROJECT_FILE} here or in a parent folder, and no agents/**/*.yaml (create one with \`agentctl init\`, or point at one with -C DIR)`,
+    EXIT.usage,
+  );
 }
 
 // `--model NAME` is the user's flag, not a YAML line: a bad one is a usage error naming the flag.

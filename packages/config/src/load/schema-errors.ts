@@ -18,7 +18,9 @@ export function schemaDiagnostics(
   return schemaProblems(errors, subject).map((problem) => {
     // A key missing from the document itself is shown at its first key.
     const path =
-      problem.key && problem.path.length === 0 ? [Object.keys(parsed.value as object)[0] ?? ''] : problem.path;
+      problem.key && problem.path.length === 0
+        ? [Object.keys(parsed.value as object)[0] ?? '']
+        : problem.path;
     const range = problem.key ? locateKey(positions, path) : locate(positions, path);
     return diagnostic(file, range, problem.rule, problem.message);
   });

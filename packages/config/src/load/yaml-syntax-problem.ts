@@ -32,7 +32,11 @@ interface Line {
  * mistake was made, instead of the library's words for where its parser gave up ("Nested mappings
  * are not allowed in compact mappings" on the line above). Anything else keeps the library's message.
  */
-export function yamlSyntaxProblem(text: string, lineCounter: LineCounter, error: YamlError): YamlSyntaxProblem {
+export function yamlSyntaxProblem(
+  text: string,
+  lineCounter: LineCounter,
+  error: YamlError,
+): YamlSyntaxProblem {
   const [start, end] = error.pos;
   const at = offsetRange(lineCounter, start, end);
   const lines = text.split('\n');

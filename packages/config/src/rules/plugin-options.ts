@@ -55,7 +55,7 @@ export function pluginOptions(ctx: RuleContext): Diagnostic[] {
       descriptor.rules,
       ctx.optionChecks,
     )) {
-            const where = typeof at === 'function' ? at(problem.path) : [...at, ...problem.path];
+      const where = typeof at === 'function' ? at(problem.path) : [...at, ...problem.path];
       out.push(
         diagnostic(
           entry.file,

@@ -1,8 +1,11 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   type Diagnostic,
   formatAgentChanges,
   formatDiagnostic,
   type Generation,
+  PROJECT_FILE,
   type ProjectWatch,
   watchProject,
 } from '@agentctl/config';
@@ -10,8 +13,10 @@ import type { Agent, SessionStore } from '@agentctl/core';
 import { CliError, EXIT } from '../../cli-error.js';
 import { defaultRegistry } from '../../default-registry.js';
 import { type Io, styles } from '../../io.js';
+import { noProject } from '../../project.js';
 import { sessionStoreFor } from '../../session-store.js';
 import { traceSecrets } from '../../tracing.js';
+import { unknownAgent } from '../../unknown-agent.js';
 import { watchErrorReporter } from '../../watch-error-reporter.js';
 
 /** A project kept live by `dev` and `run --watch`. */
@@ -92,11 +97,10 @@ export async function openLiveProject(
   const agent = first.runtime.agents.get(agentName);
   if (!agent) {
     await watch.close();
-    const names = [...first.runtime.specs.agent.keys()].sort();
-    throw new CliError(
-      `no agent named "${agentName}". Agents in this project: ${names.join(', ') || '(none)'}`,
-      EXIT.usage,
-    );
+    // A folder with no project at all is said as `run` says it, not as a missing agent.
+    if (first.runtime.specs.agent.size === 0 && !existsSync(join(watch.root, PROJECT_FILE)))
+      throw noProject(watch.root);
+    throw unknownAgent(agentName, first.runtime.specs.agent.keys());
   }
   const store = await sessionStoreFor(agent, first.runtime);
   io.stderr(s.dim(`watching ${watch.root} for changes (generation ${first.id})\n`));

@@ -15,6 +15,7 @@ import { openRuntime } from '../../project.js';
 import { connectQueue, queueSettings } from '../../queue-settings.js';
 import { projectSessionStore } from '../../session-store.js';
 import { traceSecrets } from '../../tracing.js';
+import { unknownAgent } from '../../unknown-agent.js';
 import { untilStopped } from '../../until-stopped.js';
 import { watchErrorReporter } from '../../watch-error-reporter.js';
 import { projectSource, type RuntimeLease } from './project-source.js';
@@ -101,10 +102,7 @@ async function checkAgent(project: ServedProject, name: string): Promise<void> {
   held?.release();
   if (names.includes(name)) return;
   await project.close();
-  throw new CliError(
-    `no agent named "${name}". Agents in this project: ${names.join(', ') || '(none)'}`,
-    EXIT.usage,
-  );
+  throw unknownAgent(name, names);
 }
 
 // With a queue URL, `async: true` runs go to the workers and any node streams their events.

@@ -10,6 +10,7 @@ import {
 import { CliError, EXIT } from '../../cli-error.js';
 import { defaultRegistry } from '../../default-registry.js';
 import type { Io } from '../../io.js';
+import { noProject } from '../../project.js';
 import { formatGithub } from './format-github.js';
 import { formatJson } from './format-json.js';
 import { formatSarif } from './format-sarif.js';
@@ -42,6 +43,9 @@ export async function validateCommand(raw: Record<string, unknown>, io: Io): Pro
     checkModules: true,
     tests: true,
   });
+  // Nothing to check is not a pass: `run` and `list` refuse this folder, and so does CI's validate.
+  if (!project.configFile && project.files.length === 0 && !options.paths?.length)
+    throw noProject(project.root);
   if (project.files.length === 0 && project.diagnostics.length === 0) {
     throw new CliError(`no YAML files found in ${project.root} (include globs matched nothing)`, EXIT.failed);
   }

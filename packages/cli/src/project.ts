@@ -27,21 +27,31 @@ export async function openProject(
   agent?: string,
   read: { tests?: boolean; report?: (diagnostics: readonly Diagnostic[], root: string) => void } = {},
 ): Promise<LoadedProject> {
+  const project = await loadScoped(options, io, agent, read.tests);
+  failOnErrors(project.diagnostics, io, project.root, read.report);
+  const model = options.model as string | undefined;
+  if (model !== undefined) checkModelFlag(project, model);
+  return project;
+}
+
+// The project, its diagnostics scoped to `agent`'s tree; nothing printed yet.
+async function loadScoped(
+  options: Record<string, unknown>,
+  io: Io,
+  agent: string | undefined,
+  tests: boolean | undefined,
+): Promise<LoadedProject> {
   const loaded = await loadProject({
     cwd: io.cwd,
     project: options.project as string | undefined,
     env: io.env,
     registry: defaultRegistry(),
-    tests: read.tests,
+    tests,
     cache: true,
   });
   if (!loaded.configFile && loaded.files.length === 0) throw noProject(loaded.root);
   const model = options.model as string | undefined;
-  const project =
-    agent === undefined ? loaded : { ...loaded, diagnostics: scopeDiagnostics(loaded, agent, model) };
-  failOnErrors(project.diagnostics, io, project.root, read.report);
-  if (model !== undefined) checkModelFlag(project, model);
-  return project;
+  return agent === undefined ? loaded : { ...loaded, diagnostics: scopeDiagnostics(loaded, agent, model) };
 }
 
 /** The usage error of a command run where there is no project: no agentctl.yaml and no agent files. */
@@ -80,7 +90,11 @@ export async function openRuntime(
   io: Io,
   only?: readonly string[],
 ): Promise<{ project: LoadedProject; runtime: Runtime }> {
-  const project = await openProject(options, io, only?.length === 1 ? only[0] : undefined);
+  const project = await loadScoped(options, io, only?.length === 1 ? only[0] : undefined, false);
+  // The load's warnings wait for the compile: one it turns into an error (`${VAR:?}` unset) is said once.
+  if (project.diagnostics.some((d) => d.severity === 'error'))
+    failOnErrors(project.diagnostics, io, project.root);
+  if (options.model !== undefined) checkModelFlag(project, options.model as string);
   const recorder = options.record ? new Recorder(String(options.record), io, project) : undefined;
   const { runtime, diagnostics } = await compileProject(project, {
     registry: defaultRegistry(),
@@ -89,11 +103,18 @@ export async function openRuntime(
     agents: only,
     wrapProvider: recorder?.wrap,
   });
-  // The load's warnings were printed already; compile repeats them.
-  const printed = new Set(project.diagnostics.map(formatDiagnostic));
+  // Compile repeats the load's warnings, and makes errors of some of them.
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  const superseded = (w: Diagnostic) =>
+    errors.some((e) => e.file === w.file && e.line === w.line && e.col === w.col && e.rule === w.rule);
+  const loadWarnings = project.diagnostics.filter((d) => !superseded(d));
+  const said = new Set(loadWarnings.map(formatDiagnostic));
   try {
     failOnErrors(
-      diagnostics.filter((d) => d.severity === 'error' || !printed.has(formatDiagnostic(d))),
+      [
+        ...loadWarnings,
+        ...diagnostics.filter((d) => d.severity === 'error' || !said.has(formatDiagnostic(d))),
+      ],
       io,
       project.root,
     );

@@ -1,0 +1,228 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { agentctl, removeTempDirs, tempDir, tempProject } from './support/cli.js';
+
+afterAll(removeTempDirs);
+
+const PROJECT = 'kind: project\nname: p\n';
+const DURATION_FORMS =
+  'expected a duration: milliseconds as a number, or a string such as "500ms", "30s", "2m", "1h".';
+
+// The mistakes of a first hour with agentctl, each in a project of its own, and the one error
+// line each must give: at the line where the mistake is, in the author's terms.
+const MISTAKES: Array<{ name: string; files: Record<string, string>; error: string }> = [
+  {
+    name: 'a key indented one space too far',
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n instruction: hi\n' },
+    error:
+      'agents/a.yaml:4:2: error: `instruction` is indented more than `model` on line 3, which already has a value: line the keys up in one column, or remove the value after `model:` to nest under it [yaml-syntax]',
+  },
+  {
+    name: 'a nested key out of line with the one above it',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\nlimits:\n    max_iterations: 3\n  timeout: 2m\n',
+    },
+    error:
+      'agents/a.yaml:6:3: error: line 6 starts at column 3, out of line with the lines above it (line 5 starts at column 5): keys of one mapping start in the same column [yaml-syntax]',
+  },
+  {
+    name: 'a list item indented less than the one above it',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\ntools:\n  - builtin: current_time\n - builtin: current_time\n',
+    },
+    error:
+      'agents/a.yaml:6:2: error: this list item starts at column 2, out of line with the lines above it (line 5 starts at column 3): items of one list start in the same column [yaml-syntax]',
+  },
+  {
+    name: 'a value holding ": " without quotes',
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ninstruction: Note: be brief\n' },
+    error:
+      'agents/a.yaml:4:14: error: the value of `instruction` holds `: `, which YAML reads as a key: put the value in quotes (`instruction: "Note: be brief"`) [yaml-syntax]',
+  },
+  {
+    name: 'no space after a colon',
+    files: { 'agents/a.yaml': 'kind: agent\nname:a\nmodel: offline/echo\n' },
+    error: 'agents/a.yaml:2:1: error: a key needs a space after its colon: `name: a` [yaml-syntax]',
+  },
+  {
+    name: 'a list left open',
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ntools: [lookup\n' },
+    error:
+      'agents/a.yaml:4:8: error: this `[` is not closed: end it with `]` (a value spread over several lines is indented more than its key) [yaml-syntax]',
+  },
+  {
+    name: 'a tab',
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\nlimits:\n\tmax_iterations: 3\n' },
+    error: 'agents/a.yaml:5:1: error: tabs are not allowed for indentation in YAML; use spaces [yaml-syntax]',
+  },
+  {
+    name: 'a typo in kind',
+    files: { 'agents/a.yaml': 'kind: agnet\nname: a\nmodel: offline/echo\n' },
+    error:
+      'agents/a.yaml:1:7: error: unknown kind "agnet"; expected one of project, agent, model, tool, toolset, middleware, memory, test, schedule; did you mean `agent`? [unknown-kind]',
+  },
+  {
+    name: 'a typo in a field name',
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ninstructoin: hi\n' },
+    error:
+      'agents/a.yaml:4:1: error: unknown key `instructoin` in agent; did you mean `instruction`? [unknown-key]',
+  },
+  {
+    name: 'a wrong type',
+    files: {
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\nlimits: { max_iterations: ten }\n',
+    },
+    error: 'agents/a.yaml:4:27: error: `max_iterations` must be an integer, not "ten" [schema]',
+  },
+  {
+    name: 'a bad duration in an agent',
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\nlimits: { timeout: x }\n' },
+    error: `agents/a.yaml:4:20: error: \`timeout\` is not valid; ${DURATION_FORMS} [schema]`,
+  },
+  {
+    name: 'a bad duration in a middleware option (a union schema)',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\nmiddleware: [{ timeout: { model: soon } }]\n',
+    },
+    error: `agents/a.yaml:4:34: error: timeout: option \`model\` is not valid; ${DURATION_FORMS} [plugin-options]`,
+  },
+  {
+    name: 'a bad duration in a middleware document',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\nmiddleware: [patient]\n---\nkind: middleware\nname: patient\nbuiltin: retry\noptions: { max_delay: "10 minutes" }\n',
+    },
+    error: `agents/a.yaml:9:23: error: retry: option \`max_delay\` is not valid; ${DURATION_FORMS} [plugin-options]`,
+  },
+  {
+    name: 'a sub-agent that does not exist',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\nsub_agents: [biling]\n---\nkind: agent\nname: billing\nmodel: offline/echo\n',
+    },
+    error:
+      'agents/a.yaml:4:14: error: agent `biling` is not defined; did you mean `billing`? [unresolved-reference]',
+  },
+  {
+    name: 'a tool referenced but not defined',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\ntools: [lookup_ordr]\n---\nkind: tool\nname: lookup_order\ncommand: { argv: [date] }\n',
+    },
+    error:
+      'agents/a.yaml:4:9: error: tool `lookup_ordr` is not defined; did you mean `lookup_order`? [unresolved-reference]',
+  },
+  {
+    name: 'a sub-agent cycle',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\nsub_agents: [b]\n---\nkind: agent\nname: b\nmodel: offline/echo\nsub_agents: [a]\n',
+    },
+    error: 'agents/a.yaml:9:14: error: agent cycle: a -> b -> a [agent-cycle]',
+  },
+  {
+    name: 'one agent name in two files',
+    files: {
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n',
+      'agents/b.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n',
+    },
+    error: 'agents/b.yaml:2:7: error: agent `a` is already defined at agents/a.yaml:2:7 [unique-names]',
+  },
+  {
+    name: 'a file that is a YAML list',
+    files: { 'agents/a.yaml': '- kind: agent\n  name: a\n  model: offline/echo\n' },
+    error: 'agents/a.yaml:1:1: error: a document must be a mapping with a `kind` and a `name` [schema]',
+  },
+];
+
+describe.concurrent('a first mistake: one error at its line, the same from validate and run', () => {
+  it.each(MISTAKES)('$name', async ({ files, error }) => {
+    const dir = await tempProject({ 'agentctl.yaml': PROJECT, ...files });
+    const [validate, run] = await Promise.all([
+      agentctl(['validate'], { cwd: dir }),
+      agentctl(['run', 'a', 'hi'], { cwd: dir }),
+    ]);
+    const errorLines = (text: string) => text.split('\n').filter((line) => / error: /.test(line));
+    expect(errorLines(validate.stdout), validate.stderr).toEqual([error]);
+    expect(validate.code).toBe(1);
+    expect(errorLines(run.stderr)).toEqual([error]);
+    expect(run.stderr).toContain('nothing was run');
+    expect(run.stdout).toBe('');
+    expect(run.code).toBe(1);
+    for (const out of [validate.stdout, validate.stderr, run.stderr]) expect(out).not.toMatch(/^\s+at /m);
+  });
+});
+
+describe.concurrent('a first command in the wrong place, or with the wrong name', () => {
+  it('validate and dev in a folder with no project say so, with exit 2, as run does', async () => {
+    const dir = await tempDir();
+    const [validate, dev, run] = await Promise.all([
+      agentctl(['validate'], { cwd: dir }),
+      agentctl(['dev', 'a'], { cwd: dir }),
+      agentctl(['run', 'a', 'hi'], { cwd: dir }),
+    ]);
+    for (const result of [validate, dev, run]) {
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toMatch(/^agentctl: no agentctl project in .*: no agentctl\.yaml here/m);
+      expect(result.stderr).toContain('agentctl init');
+      expect(result.stdout).toBe('');
+    }
+  });
+
+  it('run, tree and dev of a misspelt agent suggest the near name', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml':
+        'kind: agent\nname: assistant\nmodel: offline/echo\n---\nkind: agent\nname: billing\nmodel: offline/echo\n',
+    });
+    const results = await Promise.all([
+      agentctl(['run', 'asistant', 'hi'], { cwd: dir }),
+      agentctl(['tree', 'asistant'], { cwd: dir }),
+      agentctl(['dev', 'asistant'], { cwd: dir }),
+    ]);
+    for (const result of results) {
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(
+        'agentctl: no agent named "asistant"; did you mean `assistant`? Agents in this project: assistant, billing\n',
+      );
+    }
+  });
+
+  it('a missing API key names the variable and how to run offline; validate, needing no secret, passes', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: openai/gpt-4.1-mini\n',
+    });
+    const env = { OPENAI_API_KEY: undefined };
+    const [validate, run, offline] = await Promise.all([
+      agentctl(['validate'], { cwd: dir, env }),
+      agentctl(['run', 'a', 'hi'], { cwd: dir, env }),
+      agentctl(['run', 'a', 'hi', '--model', 'offline/echo'], { cwd: dir, env }),
+    ]);
+    expect(validate.code).toBe(0);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('no API key; set OPENAI_API_KEY');
+    expect(run.stderr).toContain(
+      'hint: export OPENAI_API_KEY=... and run again, or try the agent offline with no key: add `--model offline/echo`',
+    );
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+    expect(offline.code, offline.stderr).toBe(0);
+    expect(offline.stdout).toBe('hi\n');
+  });
+
+  it('an unset ${VAR:?message} is one error from run, not also a warning', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: fast\n---\nkind: model\nname: fast\nprovider: anthropic\nmodel: claude-sonnet-4-6\napi_key: ${MY_KEY:?set MY_KEY to your key}\n',
+    });
+    const run = await agentctl(['run', 'a', 'hi'], { cwd: dir, env: { MY_KEY: undefined } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      'agents/a.yaml:9:10: error: environment variable MY_KEY is not set: set MY_KEY to your key [env-required]\n' +
+        'agentctl: 1 error(s) in the project; nothing was run\n',
+    );
+  });
+});

@@ -38,15 +38,21 @@ export function parseText(text: string, absFile: string, file: string): ParsedFi
     diagnostics.push(diagnostic(file, FILE_START, 'empty-file', 'file holds no YAML document', 'warning'));
     return { documents, diagnostics };
   }
+  let lines: string[] | undefined;
+  // Split once, and only for a file with something to explain.
+  const textLines = () => {
+    lines ??= text.split('\n');
+    return lines;
+  };
   docs.forEach((doc, index) => {
     // The parser reports one mistake as several errors where it gave up (two on one line for a
     // key indented too far): the first of each line says it, in the author's terms.
-    const lines = new Set<number>();
+    const said = new Set<number>();
     for (const problem of doc.errors) {
       const line = lineCounter.linePos(problem.pos[0]).line;
-      if (lines.has(line)) continue;
-      lines.add(line);
-      const { range, message } = yamlSyntaxProblem(text, lineCounter, problem);
+      if (said.has(line)) continue;
+      said.add(line);
+      const { range, message } = yamlSyntaxProblem(text, lineCounter, problem, textLines());
       diagnostics.push(diagnostic(file, range, 'yaml-syntax', message));
     }
     for (const problem of doc.warnings) {
@@ -56,7 +62,7 @@ export function parseText(text: string, absFile: string, file: string): ParsedFi
           file,
           offsetRange(lineCounter, start, end),
           'yaml-syntax',
-          yamlSyntaxProblem(text, lineCounter, problem).message,
+          yamlSyntaxProblem(text, lineCounter, problem, textLines()).message,
           'warning',
         ),
       );

@@ -36,10 +36,11 @@ export function yamlSyntaxProblem(
   text: string,
   lineCounter: LineCounter,
   error: YamlError,
+  // The text's lines, split once by a caller with many errors to explain.
+  lines: readonly string[] = text.split('\n'),
 ): YamlSyntaxProblem {
   const [start, end] = error.pos;
   const at = offsetRange(lineCounter, start, end);
-  const lines = text.split('\n');
   const line = (n: number): Line | undefined => {
     const raw = lines[n - 1];
     if (raw === undefined) return undefined;

@@ -69,6 +69,12 @@ const MISTAKES: Array<{ name: string; files: Record<string, string>; error: stri
       'agents/a.yaml:4:1: error: unknown key `instructoin` in agent; did you mean `instruction`? [unknown-key]',
   },
   {
+    name: 'a limit written on the agent instead of under limits',
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ntool_timeout: 5s\n' },
+    error:
+      'agents/a.yaml:4:1: error: unknown key `tool_timeout` in agent; did you mean `limits: { tool_timeout: ... }`? [unknown-key]',
+  },
+  {
     name: 'a wrong type',
     files: {
       'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\nlimits: { max_iterations: ten }\n',

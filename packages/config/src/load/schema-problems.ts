@@ -170,6 +170,17 @@ const TYPE_NAMES: Record<string, string> = {
   null: 'null',
 };
 
+// A key written one level too high (`tool_timeout:` on an agent, for `limits: { tool_timeout }`):
+// the mapping beside it that takes that key.
+function nestedHome(key: string, properties: SchemaNode): string {
+  for (const [name, sub] of Object.entries(properties)) {
+    const inner = (sub as SchemaNode | undefined)?.properties;
+    if (inner && typeof inner === 'object' && Object.hasOwn(inner, key))
+      return `; did you mean \`${name}: { ${excerpt(key)}: ... }\`?`;
+  }
+  return '';
+}
+
 function toProblem(error: ErrorObject, subject: SchemaSubject): SchemaProblem {
   const path = pointerToPath(error.instancePath);
   const field = fieldName(path, subject);
@@ -178,13 +189,14 @@ function toProblem(error: ErrorObject, subject: SchemaSubject): SchemaProblem {
   switch (error.keyword) {
     case 'additionalProperties': {
       const key = String(params.additionalProperty);
-      const allowed = Object.keys(((error.parentSchema as SchemaNode)?.properties as SchemaNode) ?? {});
+      const properties = ((error.parentSchema as SchemaNode)?.properties as SchemaNode) ?? {};
       const where = path.length === 0 ? subject.whole : field;
+      const hint = didYouMean(key, Object.keys(properties)) || nestedHome(key, properties);
       return {
         path: [...path, key],
         key: true,
         rule: 'unknown-key',
-        message: `unknown key \`${excerpt(key)}\` in ${where}${didYouMean(key, allowed)}`,
+        message: `unknown key \`${excerpt(key)}\` in ${where}${hint}`,
       };
     }
     case 'required': {

@@ -139,7 +139,8 @@ const MISTAKES: Array<{ name: string; files: Record<string, string>; error: stri
   {
     name: 'a file that is a YAML list',
     files: { 'agents/a.yaml': '- kind: agent\n  name: a\n  model: offline/echo\n' },
-    error: 'agents/a.yaml:1:1: error: a document must be a mapping with a `kind` and a `name` [schema]',
+    error:
+      'agents/a.yaml:1:1: error: a document must be a mapping with a `kind` and a `name`, not a list: write each document without the leading `- `, and put `---` between them [schema]',
   },
 ];
 

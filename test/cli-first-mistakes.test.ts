@@ -197,6 +197,28 @@ describe.concurrent('a first command in the wrong place, or with the wrong name'
     }
   });
 
+  it('validate of a folder checks the files under it; a path that names nothing is bad usage', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n',
+      'agents/more/b.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n',
+      'agents/c.yaml': 'kind: agent\nname: c\nmodel: offline/echo\ncolour: red\n',
+    });
+    const [folder, file, typo] = await Promise.all([
+      agentctl(['validate', 'agents/more/'], { cwd: dir }),
+      agentctl(['validate', 'agents/a.yaml'], { cwd: dir }),
+      agentctl(['validate', 'agents/nope.yaml'], { cwd: dir }),
+    ]);
+    expect(folder.stdout).toBe(
+      'agents/more/b.yaml:2:7: error: agent `a` is already defined at agents/a.yaml:2:7 [unique-names]\n1 error, 0 warnings\n',
+    );
+    expect(folder.code).toBe(1);
+    expect(file.stdout).toBe('✓ no problems\n');
+    expect(file.code).toBe(0);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe('agentctl: no such file or folder: agents/nope.yaml\n');
+  });
+
   it('a missing API key names the variable and how to run offline; validate, needing no secret, passes', async () => {
     const dir = await tempProject({
       'agentctl.yaml': PROJECT,

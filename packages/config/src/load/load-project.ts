@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { compareDiagnostics, type Diagnostic, diagnostic, FILE_START } from '../diagnostic.js';
 import type { Env } from '../env/interpolate.js';
@@ -119,7 +119,10 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
     );
   }
   const only = options.paths?.map((p) => resolve(cwd, p));
+  // A folder given stands for the project's files under it (`validate agents/`).
+  const folders = (only ?? []).filter((p) => statSync(p, { throwIfNoEntry: false })?.isDirectory());
   for (const path of only ?? []) {
+    if (folders.includes(path) && isInside(root, path)) continue;
     if (!isInside(root, path)) {
       diagnostics.push(
         diagnostic(path, FILE_START, 'project-file', `${path} is outside the project at ${root}`),
@@ -180,7 +183,10 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
   }
   cache?.save();
   const onlyDisplay = only ? new Set(only.map((p) => displayPath(root, p))) : undefined;
-  const reported = onlyDisplay ? diagnostics.filter((d) => onlyDisplay.has(d.file)) : diagnostics;
+  const under = folders.map((f) => displayPath(root, f)).map((f) => (f === '' ? '' : `${f}/`));
+  const reported = onlyDisplay
+    ? diagnostics.filter((d) => onlyDisplay.has(d.file) || under.some((f) => d.file.startsWith(f)))
+    : diagnostics;
   return {
     root,
     configFile,

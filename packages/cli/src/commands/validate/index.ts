@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -34,6 +35,9 @@ export async function validateCommand(raw: Record<string, unknown>, io: Io): Pro
   const format = options.json
     ? 'json'
     : (options.format ?? (io.env.GITHUB_ACTIONS === 'true' ? 'github' : 'text'));
+  // A path that names nothing is a typo on the command line, not a problem in the project.
+  const missing = (options.paths ?? []).filter((p) => !existsSync(resolve(io.cwd, p)));
+  if (missing.length > 0) throw new CliError(`no such file or folder: ${missing.join(', ')}`, EXIT.usage);
   const project = await loadProject({
     cwd: io.cwd,
     project: options.project,

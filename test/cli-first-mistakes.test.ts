@@ -69,6 +69,14 @@ const MISTAKES: Array<{ name: string; files: Record<string, string>; error: stri
       'agents/a.yaml:4:1: error: unknown key `instructoin` in agent; did you mean `instruction`? [unknown-key]',
   },
   {
+    name: 'a typo in a required key (one error, not also "missing name")',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\nsub_agents: [{ nme: helper, model: offline/echo }]\n',
+    },
+    error: 'agents/a.yaml:4:16: error: unknown key `nme` in `sub_agents`; did you mean `name`? [unknown-key]',
+  },
+  {
     name: 'a limit written on the agent instead of under limits',
     files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ntool_timeout: 5s\n' },
     error:

@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { excerpt } from '../rules/excerpt.js';
-import { didYouMean } from './did-you-mean.js';
+import { didYouMean, nearest } from './did-you-mean.js';
 import { pointerToPath } from './document-positions.js';
 
 type SchemaNode = Record<string, unknown>;
@@ -67,11 +67,21 @@ function collapseAlternatives(errors: readonly ErrorObject[]): ErrorObject[] {
     if (dropped.has(e)) continue;
     out.push(...(result.get(e) ?? [e]));
   }
-  // An unknown key usually explains a missing alternative in the same mapping: keep only the key.
-  const unknownAt = new Set(
-    out.filter((e) => e.keyword === 'additionalProperties').map((e) => e.instancePath),
-  );
-  return out.filter((e) => !(isRequiredOnly(e) && unknownAt.has(e.instancePath)));
+  // An unknown key usually explains a missing alternative in the same mapping, and a misspelt key
+  // the required one it is near (`nme:` for `name:`): keep only the unknown key.
+  const unknown = out.filter((e) => e.keyword === 'additionalProperties');
+  const unknownAt = new Set(unknown.map((e) => e.instancePath));
+  const misspelt = (e: ErrorObject) => {
+    if (e.keyword !== 'required') return false;
+    const missing = String((e.params as { missingProperty?: unknown }).missingProperty);
+    return unknown.some(
+      (u) =>
+        u.instancePath === e.instancePath &&
+        nearest(String((u.params as { additionalProperty?: unknown }).additionalProperty), [missing]) !==
+          undefined,
+    );
+  };
+  return out.filter((e) => !(isRequiredOnly(e) && unknownAt.has(e.instancePath)) && !misspelt(e));
 }
 
 function isRequiredOnly(error: ErrorObject): boolean {

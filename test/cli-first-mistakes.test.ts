@@ -227,6 +227,14 @@ describe.concurrent('a first command in the wrong place, or with the wrong name'
     expect(typo.stderr).toBe('agentctl: no such file or folder: agents/nope.yaml\n');
   });
 
+  it('schema of a misspelt kind suggests the kind', async () => {
+    const result = await agentctl(['schema', 'agnet']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'agentctl: unknown kind "agnet"; did you mean `agent`? kinds: project, agent, model, tool, toolset, middleware, memory, test, schedule\n',
+    );
+  });
+
   it('a missing API key names the variable and how to run offline; validate, needing no secret, passes', async () => {
     const dir = await tempProject({
       'agentctl.yaml': PROJECT,

@@ -171,17 +171,20 @@ describe.concurrent('a first mistake: one error at its line, the same from valid
 });
 
 describe.concurrent('a first command in the wrong place, or with the wrong name', () => {
-  it('validate and dev in a folder with no project say so, with exit 2, as run does', async () => {
+  it('validate, dev and serve --watch in a folder with no project say so, with exit 2, as run does', async () => {
     const dir = await tempDir();
-    const [validate, dev, run] = await Promise.all([
+    const results = await Promise.all([
       agentctl(['validate'], { cwd: dir }),
       agentctl(['dev', 'a'], { cwd: dir }),
+      agentctl(['dev', '--ui', '--port', '0'], { cwd: dir, timeoutMs: 15_000 }),
+      agentctl(['serve', '--watch', '--port', '0'], { cwd: dir, timeoutMs: 15_000 }),
       agentctl(['run', 'a', 'hi'], { cwd: dir }),
     ]);
-    for (const result of [validate, dev, run]) {
+    for (const result of results) {
       expect(result.code, result.stderr).toBe(2);
-      expect(result.stderr).toMatch(/^agentctl: no agentctl project in .*: no agentctl\.yaml here/m);
-      expect(result.stderr).toContain('agentctl init');
+      expect(result.stderr).toBe(
+        `agentctl: no agentctl project in ${dir}: no agentctl.yaml here or in a parent folder, and no agents/**/*.yaml (create one with \`agentctl init\`, or point at one with -C DIR)\n`,
+      );
       expect(result.stdout).toBe('');
     }
   });

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   compileProject,
   type Diagnostic,
@@ -60,6 +62,14 @@ export function noProject(root: string): CliError {
     `no agentctl project in ${root}: no ${PROJECT_FILE} here or in a parent folder, and no agents/**/*.yaml (create one with \`agentctl init\`, or point at one with -C DIR)`,
     EXIT.usage,
   );
+}
+
+/**
+ * For a watched project (`dev`, `serve --watch`), whose loader does not stop at an empty folder:
+ * the {@link noProject} error when `root` has no agentctl.yaml and the first generation no agent.
+ */
+export function emptyFolder(root: string, agents: number): CliError | undefined {
+  return agents === 0 && !existsSync(join(root, PROJECT_FILE)) ? noProject(root) : undefined;
 }
 
 // `--model NAME` is the user's flag, not a YAML line: a bad one is a usage error naming the flag.

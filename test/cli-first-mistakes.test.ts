@@ -230,6 +230,26 @@ describe.concurrent('a first command in the wrong place, or with the wrong name'
     expect(typo.stderr).toBe('agentctl: no such file or folder: agents/nope.yaml\n');
   });
 
+  it('an agent in a .yml file is told about, not skipped in silence', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: m\n---\nkind: model\nname: m\nprovider: offline\nmodel: script\nscript: ./turns.yml\n',
+      'agents/turns.yml': '- text: hello\n',
+      'agents/bot.yml': 'kind: agent\nname: bot\nmodel: offline/echo\n',
+    });
+    const warning =
+      'agents/bot.yml:1:1: warning: a .yml file is not read: the project reads agents/**/*.yaml; rename it to agents/bot.yaml, or add `agents/**/*.yml` to `include` in agentctl.yaml [project-file]\n';
+    const [validate, run] = await Promise.all([
+      agentctl(['validate'], { cwd: dir }),
+      agentctl(['run', 'bot', 'hi'], { cwd: dir }),
+    ]);
+    expect(validate.stdout).toBe(`${warning}0 errors, 1 warning\n`);
+    expect(validate.code).toBe(0);
+    expect(run.stderr).toBe(`${warning}agentctl: no agent named "bot". Agents in this project: a\n`);
+    expect(run.code).toBe(2);
+  });
+
   it('schema of a misspelt kind suggests the kind', async () => {
     const result = await agentctl(['schema', 'agnet']);
     expect(result.code).toBe(2);

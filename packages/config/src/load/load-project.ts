@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { compareDiagnostics, type Diagnostic, diagnostic, FILE_START } from '../diagnostic.js';
 import type { Env } from '../env/interpolate.js';
@@ -101,10 +102,31 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
   const found = await findFiles(root, globs.include, globs.exclude);
   let files = found.files.filter((f) => f !== configFile);
   const linksOut = new Set(found.linksOut);
+  const testStrays: string[] = [];
   if (globs.tests.length > 0) {
     const tests = await findFiles(root, globs.tests, globs.exclude);
+    testStrays.push(...tests.strays);
     files = [...new Set([...files, ...tests.files.filter((f) => f !== configFile)])].sort();
     for (const link of tests.linksOut) linksOut.add(link);
+  }
+  // Told, not read: a `.yml` file beside the `.yaml` ones the patterns take, when it holds
+  // documents (a script or cassette a model names may well be `.yml`).
+  const strays = [...new Set([...found.strays, ...testStrays])].sort();
+  const documents = await Promise.all(strays.map(holdsDocuments));
+  for (const file of strays.filter((_, i) => documents[i])) {
+    const shown = displayPath(root, file);
+    const tests = !found.strays.includes(file);
+    const patterns = tests ? globs.tests : globs.include;
+    const twin = patterns.find((p) => p.endsWith('.yaml'))?.replace(/\.yaml$/, '.yml');
+    diagnostics.push(
+      diagnostic(
+        shown,
+        FILE_START,
+        'project-file',
+        `a .yml file is not read: the project reads ${patterns.join(', ')}; rename it to ${shown.replace(/\.yml$/, '.yaml')}${twin ? `, or add \`${twin}\` to \`${tests ? 'tests' : 'include'}\` in ${PROJECT_FILE}` : ''}`,
+        'warning',
+      ),
+    );
   }
   // Told, not read: a file the patterns name that lives outside the project.
   for (const link of [...linksOut].sort()) {
@@ -209,4 +231,17 @@ function indexEntries(entries: readonly IndexedEntry[]): ProjectSpecs {
     if (!map.has(entry.name)) map.set(entry.name, entry);
   }
   return specs;
+}
+
+// Whether a file's start has a top-level `kind:` key, as an agentctl document does.
+async function holdsDocuments(file: string): Promise<boolean> {
+  const handle = await open(file, 'r').catch(() => undefined);
+  if (!handle) return false;
+  try {
+    const buffer = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return /^kind:[ \t]*[A-Za-z]/m.test(buffer.toString('utf8', 0, bytesRead));
+  } finally {
+    await handle.close();
+  }
 }

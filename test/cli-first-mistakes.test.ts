@@ -52,6 +52,23 @@ const MISTAKES: Array<{ name: string; files: Record<string, string>; error: stri
       'agents/a.yaml:4:8: error: this `[` is not closed: end it with `]` (a value spread over several lines is indented more than its key) [yaml-syntax]',
   },
   {
+    name: 'two documents without --- between them',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: m\n\nkind: model\nname: m\nprovider: offline\nmodel: echo\n',
+    },
+    error:
+      'agents/a.yaml:5:1: error: a second `kind:` in one document (first on line 1): a new document starts here, so put `---` on the line above it [yaml-syntax]',
+  },
+  {
+    name: 'a key given twice',
+    files: {
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ninstruction: hi\nmodel: offline/auto\n',
+    },
+    error:
+      'agents/a.yaml:5:1: error: duplicate key: `model` is given twice in one mapping (first on line 3); keep one [yaml-syntax]',
+  },
+  {
     name: 'a tab',
     files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\nlimits:\n\tmax_iterations: 3\n' },
     error: 'agents/a.yaml:5:1: error: tabs are not allowed for indentation in YAML; use spaces [yaml-syntax]',

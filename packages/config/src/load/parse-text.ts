@@ -52,8 +52,9 @@ export function parseText(text: string, absFile: string, file: string): ParsedFi
       const line = lineCounter.linePos(problem.pos[0]).line;
       if (said.has(line)) continue;
       said.add(line);
-      const { range, message } = yamlSyntaxProblem(text, lineCounter, problem, textLines());
+      const { range, message, masksRest } = yamlSyntaxProblem(text, lineCounter, problem, textLines());
       diagnostics.push(diagnostic(file, range, 'yaml-syntax', message));
+      if (masksRest) break;
     }
     for (const problem of doc.warnings) {
       const [start, end] = problem.pos;

@@ -14,6 +14,8 @@ export interface YamlError {
 export interface YamlSyntaxProblem {
   range: SourceRange;
   message: string;
+  /** The errors after this one in the same document follow from it (a missing `---`). */
+  masksRest?: boolean;
 }
 
 // `key: value` on one line, optionally as a list item: the key's column and the value.
@@ -68,8 +70,21 @@ export function yamlSyntaxProblem(
   switch (error.code) {
     case 'TAB_AS_INDENT':
       return { range: at, message: 'tabs are not allowed for indentation in YAML; use spaces' };
-    case 'DUPLICATE_KEY':
-      return { range: at, message: `duplicate key: ${first}` };
+    case 'DUPLICATE_KEY': {
+      const key = keyName(here.text.slice(at.col - 1));
+      const earlier = firstKey(here, key, line);
+      const where = earlier ? ` (first on line ${earlier.number})` : '';
+      if (key === 'kind' && here.indent === 0)
+        return {
+          range: pointAt(here),
+          message: `a second \`kind:\` in one document${where}: a new document starts here, so put \`---\` on the line above it`,
+          masksRest: true,
+        };
+      return {
+        range: at,
+        message: `duplicate key: \`${excerpt(key)}\` is given twice in one mapping${where}; keep one`,
+      };
+    }
     case 'BLOCK_AS_IMPLICIT_KEY':
     case 'MULTILINE_IMPLICIT_KEY': {
       const keyValue = KEY_VALUE.exec(here.text);
@@ -165,6 +180,17 @@ function unclosed(text: string, end: number, open: string, close: string): numbe
     else if (text[i] === open && depth-- === 0) return i;
   }
   return -1;
+}
+
+// The line above `here` where the same mapping first gave `key`, if it is a block mapping.
+function firstKey(here: Line, key: string, line: (n: number) => Line | undefined): Line | undefined {
+  for (let n = here.number - 1; n >= 1; n--) {
+    const above = line(n);
+    if (!above || above.text.trim() === '' || above.text.trimStart().startsWith('#')) continue;
+    if (/^(---|\.\.\.)(\s|$)/.test(above.text) || above.indent < here.indent) return undefined;
+    if (above.indent === here.indent && keyName(above.text) === key) return above;
+  }
+  return undefined;
 }
 
 function keyName(text: string): string {

@@ -69,6 +69,12 @@ const MISTAKES: Array<{ name: string; files: Record<string, string>; error: stri
       'agents/a.yaml:5:1: error: duplicate key: `model` is given twice in one mapping (first on line 3); keep one [yaml-syntax]',
   },
   {
+    name: 'a quote left open',
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ninstruction: "Be brief.\n' },
+    error:
+      'agents/a.yaml:4:14: error: this " is not closed: end the value with " (inside it, write \\" for a ") [yaml-syntax]',
+  },
+  {
     name: 'a tab',
     files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\nlimits:\n\tmax_iterations: 3\n' },
     error: 'agents/a.yaml:5:1: error: tabs are not allowed for indentation in YAML; use spaces [yaml-syntax]',

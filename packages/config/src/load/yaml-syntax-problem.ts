@@ -123,6 +123,21 @@ export function yamlSyntaxProblem(
       return { range: at, message: first };
     }
     case 'MISSING_CHAR':
+      if (/^Missing closing ["']quote/.test(error.message)) {
+        const quote = error.message.includes('"quote') ? '"' : "'";
+        // The opening quote is on the last line, from the error up, with an odd count of quotes.
+        for (let n = here.number; n >= 1; n--) {
+          const l = line(n);
+          const count = l ? l.text.split(quote).length - 1 : 0;
+          if (l && count % 2 === 1) {
+            const col = l.text.indexOf(quote) + 1;
+            return {
+              range: { line: n, col, endLine: n, endCol: col + 1 },
+              message: `this ${quote} is not closed: end the value with ${quote} (inside it, write ${quote === '"' ? '\\"' : "''"} for a ${quote})`,
+            };
+          }
+        }
+      }
       if (/Sequence item without - indicator/.test(error.message)) {
         const above = significant(here.number, -1);
         const item = above ? /^(\s*-\s+)\S/.exec(above.text) : null;

@@ -30,7 +30,8 @@ interface Line {
 
 /**
  * Explains the parse errors a first-time author meets (a key indented one space too far, a list
- * item out of line, `key:value` with no space, an unquoted `: ` in a value) at the line where the
+ * item out of line, `key:value` with no space, an unquoted `: ` in a value, a bracket or quote left
+ * open, a key given twice, two documents with no `---` between them) at the line where the
  * mistake was made, instead of the library's words for where its parser gave up ("Nested mappings
  * are not allowed in compact mappings" on the line above). Anything else keeps the library's message.
  */
@@ -64,8 +65,8 @@ export function yamlSyntaxProblem(
     endCol: l.text.length + 1,
   });
   const here = line(at.line);
-  const first = libraryMessage(error);
-  if (!here) return { range: at, message: first };
+  const library = libraryMessage(error);
+  if (!here) return { range: at, message: library };
 
   switch (error.code) {
     case 'TAB_AS_INDENT':
@@ -102,9 +103,11 @@ export function yamlSyntaxProblem(
       const colon = keyValue?.[3]?.search(/:(\s|$)/) ?? -1;
       if (keyValue?.[3] !== undefined && colon >= 0) {
         const key = keyValue[2].trim();
+        const value = keyValue[3];
+        const quoted = value.includes('"') ? `'${value.replaceAll("'", "''")}'` : `"${value}"`;
         return {
           range: at,
-          message: `the value of \`${excerpt(key)}\` holds \`: \`, which YAML reads as a key: put the value in quotes (\`${excerpt(key)}: "${excerpt(keyValue[3])}"\`)`,
+          message: `the value of \`${excerpt(key)}\` holds \`: \`, which YAML reads as a key: put the value in quotes (\`${excerpt(key)}: ${excerpt(quoted)}\`)`,
         };
       }
       if (/^\s*(?:-\s+)?[A-Za-z_][\w.-]*:\S/.test(here.text)) {
@@ -119,8 +122,9 @@ export function yamlSyntaxProblem(
           message: `\`${excerpt(here.text.trim())}\` is not a \`key: value\` line: a key ends with a colon and a space`,
         };
       }
-      if (here.text.trimStart().startsWith('-')) return listItemOutOfLine(here, significant, pointAt, first);
-      return { range: at, message: first };
+      if (here.text.trimStart().startsWith('-'))
+        return listItemOutOfLine(here, significant, pointAt, library);
+      return { range: at, message: library };
     }
     case 'MISSING_CHAR':
       if (/^Missing closing ["']quote/.test(error.message)) {
@@ -147,7 +151,7 @@ export function yamlSyntaxProblem(
             message: `line ${here.number} starts at column ${here.indent + 1}, out of line with the list item above it: a key of that item starts in column ${item[1].length + 1}, as on line ${above.number}; a new item starts with \`- \``,
           };
       }
-      return { range: at, message: first };
+      return { range: at, message: library };
     case 'BAD_INDENT':
       if (/^Flow (sequence|mapping)/.test(error.message)) {
         const open = /sequence/.test(error.message) ? ['[', ']'] : ['{', '}'];
@@ -167,9 +171,9 @@ export function yamlSyntaxProblem(
           message: `line ${here.number} starts at column ${here.indent + 1}, out of line with the lines above it${hint}: ${what} start in the same column`,
         };
       }
-      return { range: at, message: first };
+      return { range: at, message: library };
     default:
-      return { range: at, message: first };
+      return { range: at, message: library };
   }
 }
 

@@ -303,6 +303,26 @@ describe.concurrent('a first command in the wrong place, or with the wrong name'
     expect(offline.stdout).toBe('hi\n');
   });
 
+  it('a .env line written as YAML is told about, without its value, by validate and run', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: openai/gpt-4.1-mini\n',
+      '.env': '# keys\nOPENAI_API_KEY: sk-not-a-real-key\n',
+    });
+    const env = { OPENAI_API_KEY: undefined };
+    const [validate, run] = await Promise.all([
+      agentctl(['validate'], { cwd: dir, env }),
+      agentctl(['run', 'a', 'hi'], { cwd: dir, env }),
+    ]);
+    const warning =
+      '.env:2:1: warning: not a `NAME=value` line, so it sets nothing; write `OPENAI_API_KEY=value` [env-file]\n';
+    expect(validate.stdout).toBe(`${warning}0 errors, 1 warning\n`);
+    expect(run.stderr.startsWith(warning)).toBe(true);
+    expect(run.stderr).toContain('no API key; set OPENAI_API_KEY');
+    for (const out of [validate.stdout, validate.stderr, run.stdout, run.stderr])
+      expect(out).not.toContain('sk-not-a-real-key');
+  });
+
   it('an unset ${VAR:?message} is one error from run, not also a warning', async () => {
     const dir = await tempProject({
       'agentctl.yaml': PROJECT,

@@ -15,7 +15,7 @@ export { watchToolCalls } from './compile/tool-call-watchdog.js';
 export { createRegistry } from './create-registry.js';
 export type * from './definitions.js';
 export { type Diagnostic, formatDiagnostic, type SourceRange } from './diagnostic.js';
-export { parseDotenv } from './env/dotenv.js';
+export { type DotenvProblem, dotenvProblems, parseDotenv } from './env/dotenv.js';
 export { type Env, interpolate, MissingEnvError } from './env/interpolate.js';
 export { scrubDeep } from './env/secrets.js';
 export { agentReach, scopeDiagnostics } from './load/agent-reach.js';

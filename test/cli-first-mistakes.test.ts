@@ -113,6 +113,12 @@ const MISTAKES: Array<{ name: string; files: Record<string, string>; error: stri
     error: 'agents/a.yaml:4:27: error: `max_iterations` must be an integer, not "ten" [schema]',
   },
   {
+    name: 'one tool where a list is wanted',
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ntools: current_time\n' },
+    error:
+      'agents/a.yaml:4:8: error: `tools` must be a list, not "current_time"; a list of one is written `[current_time]` [schema]',
+  },
+  {
     name: 'a bad duration in an agent',
     files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\nlimits: { timeout: x }\n' },
     error: `agents/a.yaml:4:20: error: \`timeout\` is not valid; ${DURATION_FORMS} [schema]`,

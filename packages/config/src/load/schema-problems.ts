@@ -230,7 +230,12 @@ function toProblem(error: ErrorObject, subject: SchemaSubject): SchemaProblem {
         .split(',')
         .map((t) => TYPE_NAMES[t] ?? t)
         .join(' or ');
-      return value(`${field} must be ${expected}, not ${describeValue(error.data)}`);
+      // `tools: current_time` for `tools: [current_time]` is the usual way to get a list wrong.
+      const listOfOne =
+        String(params.type).split(',').includes('array') && typeof error.data === 'string'
+          ? `; a list of one is written \`[${excerpt(error.data)}]\``
+          : '';
+      return value(`${field} must be ${expected}, not ${describeValue(error.data)}${listOfOne}`);
     }
     case 'enum': {
       const allowed = (params.allowedValues as unknown[]).map(String);

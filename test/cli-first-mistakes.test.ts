@@ -119,6 +119,15 @@ const MISTAKES: Array<{ name: string; files: Record<string, string>; error: stri
       'agents/a.yaml:4:8: error: `tools` must be a list, not "current_time"; a list of one is written `[current_time]` [schema]',
   },
   {
+    name: 'two middleware in one list item',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\nmiddleware:\n  - retry: { max_attempts: 2 }\n    timeout: { model: 30s }\n',
+    },
+    error:
+      'agents/a.yaml:5:5: error: `middleware` takes one key, not 2 (`retry`, `timeout`): give each its own list item (`- `) [schema]',
+  },
+  {
     name: 'a bad duration in an agent',
     files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\nlimits: { timeout: x }\n' },
     error: `agents/a.yaml:4:20: error: \`timeout\` is not valid; ${DURATION_FORMS} [schema]`,

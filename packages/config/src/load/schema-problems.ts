@@ -191,6 +191,10 @@ function nestedHome(key: string, properties: SchemaNode): string {
   return '';
 }
 
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 function toProblem(error: ErrorObject, subject: SchemaSubject): SchemaProblem {
   const path = pointerToPath(error.instancePath);
   const field = fieldName(path, subject);
@@ -257,6 +261,27 @@ function toProblem(error: ErrorObject, subject: SchemaSubject): SchemaProblem {
     case 'false schema':
       // The schemas use `false` only for offline-only model keys.
       return { path, key: true, rule: 'schema', message: `${field} is only for provider \`offline\`` };
+    case 'maxProperties': {
+      const limit = Number(params.limit);
+      const keys = Object.keys((error.data as object | null) ?? {});
+      // In a list, a second key is usually a second item that lost its `- `.
+      const hint = typeof path.at(-1) === 'number' ? ': give each its own list item (`- `)' : '';
+      return value(
+        `${field} takes ${limit === 1 ? 'one key' : `at most ${limit} keys`}, not ${keys.length} (${keys.map((k) => `\`${excerpt(k)}\``).join(', ')})${hint}`,
+      );
+    }
+    case 'minProperties':
+      return value(`${field} needs at least ${plural(Number(params.limit), 'key')}`);
+    case 'minItems':
+      return value(`${field} needs at least ${plural(Number(params.limit), 'item')}`);
+    case 'maxItems':
+      return value(`${field} takes at most ${plural(Number(params.limit), 'item')}`);
+    case 'minLength':
+      return value(
+        Number(params.limit) === 1
+          ? `${field} must not be empty`
+          : `${field} needs at least ${plural(Number(params.limit), 'character')}`,
+      );
     case 'anyOf':
     case 'oneOf':
       return value(alternativesMessage(error, subject));

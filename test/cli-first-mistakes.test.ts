@@ -149,6 +149,12 @@ const MISTAKES: Array<{ name: string; files: Record<string, string>; error: stri
     error: `agents/a.yaml:9:23: error: retry: option \`max_delay\` is not valid; ${DURATION_FORMS} [plugin-options]`,
   },
   {
+    name: "a provider's model id without the provider",
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: gpt-4.1-mini\n' },
+    error:
+      'agents/a.yaml:3:8: error: model `gpt-4.1-mini` is not defined; did you mean `openai/gpt-4.1-mini`? (use a model name, or "provider/model" such as "offline/echo") [unresolved-reference]',
+  },
+  {
     name: 'a sub-agent that does not exist',
     files: {
       'agents/a.yaml':
@@ -286,6 +292,18 @@ describe.concurrent('a first command in the wrong place, or with the wrong name'
     expect(validate.code).toBe(0);
     expect(run.stderr).toBe(`${warning}agentctl: no agent named "bot". Agents in this project: a\n`);
     expect(run.code).toBe(2);
+  });
+
+  it("--model with a provider's model id alone suggests provider/model", async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n',
+    });
+    const result = await agentctl(['run', 'a', 'hi', '--model', 'claude-sonnet-4-6'], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'agentctl: --model claude-sonnet-4-6: no model of that name; did you mean `anthropic/claude-sonnet-4-6`? (models: none; or give provider/model such as offline/echo)\n',
+    );
   });
 
   it('schema of a misspelt kind suggests the kind', async () => {

@@ -9,6 +9,7 @@ import {
   type LoadedProject,
   loadProject,
   PROJECT_FILE,
+  providersOfModel,
   type Runtime,
   scopeDiagnostics,
 } from '@agentctl/config';
@@ -78,8 +79,12 @@ function checkModelFlag(project: LoadedProject, model: string): void {
   const slash = model.indexOf('/');
   const names = [...project.specs.model.keys()];
   if (slash <= 0) {
+    const providers = providersOfModel(model);
+    const hint =
+      didYouMean(model, names) ||
+      (providers.length > 0 ? `; did you mean \`${providers[0]}/${model}\`?` : '');
     throw new CliError(
-      `--model ${model}: no model of that name${didYouMean(model, names)} (models: ${names.join(', ') || 'none'}; or give provider/model such as offline/echo)`,
+      `--model ${model}: no model of that name${hint} (models: ${names.join(', ') || 'none'}; or give provider/model such as offline/echo)`,
       EXIT.usage,
     );
   }

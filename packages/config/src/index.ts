@@ -6,7 +6,7 @@ export { type CompileOptions, compileProject, type Runtime } from './compile/com
 export { connectToolsets } from './compile/connect-toolsets.js';
 export { renderInstruction } from './compile/instruction.js';
 export type { MadeMemory } from './compile/make-memory.js';
-export { CATALOGUE_DATE, type ModelInfo, modelInfo } from './compile/model-catalogue.js';
+export { CATALOGUE_DATE, type ModelInfo, modelInfo, providersOfModel } from './compile/model-catalogue.js';
 export { type NetworkUse, networkUses } from './compile/network-plugins.js';
 export { toScriptTurn } from './compile/offline-provider.js';
 export { connectMemories, type OpenedMemory, openMemory } from './compile/open-memory.js';

@@ -233,6 +233,25 @@ describe.concurrent('a first command in the wrong place, or with the wrong name'
     }
   });
 
+  it('-C naming a file, or a folder with no project, is bad usage that says what -C wants', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n',
+    });
+    const [file, folder] = await Promise.all([
+      agentctl(['-C', 'agents/a.yaml', 'validate'], { cwd: dir }),
+      agentctl(['-C', 'agents', 'validate'], { cwd: dir }),
+    ]);
+    expect(file.code).toBe(2);
+    expect(file.stderr).toBe(
+      "agentctl: -C agents/a.yaml: not a folder; -C names the project's folder (the one with agentctl.yaml)\n",
+    );
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toBe(
+      `agentctl: no agentctl project in ${dir}/agents: no agentctl.yaml there, and no agents/**/*.yaml (create one with \`agentctl init\`)\n`,
+    );
+  });
+
   it('run, tree and dev of a misspelt agent suggest the near name', async () => {
     const dir = await tempProject({
       'agentctl.yaml': PROJECT,

@@ -52,15 +52,21 @@ async function loadScoped(
     tests,
     cache: true,
   });
-  if (!loaded.configFile && loaded.files.length === 0) throw noProject(loaded.root);
+  if (!loaded.configFile && loaded.files.length === 0)
+    throw noProject(loaded.root, options.project !== undefined);
   const model = options.model as string | undefined;
   return agent === undefined ? loaded : { ...loaded, diagnostics: scopeDiagnostics(loaded, agent, model) };
 }
 
-/** The usage error of a command run where there is no project: no agentctl.yaml and no agent files. */
-export function noProject(root: string): CliError {
+/**
+ * The usage error of a command run where there is no project: no agentctl.yaml and no agent files.
+ * `pointed`: the folder was given with -C, so no parent folder was searched.
+ */
+export function noProject(root: string, pointed = false): CliError {
+  const where = pointed ? 'there' : 'here or in a parent folder';
+  const fix = pointed ? '' : ', or point at one with -C DIR';
   return new CliError(
-    `no agentctl project in ${root}: no ${PROJECT_FILE} here or in a parent folder, and no agents/**/*.yaml (create one with \`agentctl init\`, or point at one with -C DIR)`,
+    `no agentctl project in ${root}: no ${PROJECT_FILE} ${where}, and no agents/**/*.yaml (create one with \`agentctl init\`${fix})`,
     EXIT.usage,
   );
 }
@@ -69,8 +75,8 @@ export function noProject(root: string): CliError {
  * For a watched project (`dev`, `serve --watch`), whose loader does not stop at an empty folder:
  * the {@link noProject} error when `root` has no agentctl.yaml and the first generation no agent.
  */
-export function emptyFolder(root: string, agents: number): CliError | undefined {
-  return agents === 0 && !existsSync(join(root, PROJECT_FILE)) ? noProject(root) : undefined;
+export function emptyFolder(root: string, agents: number, pointed: boolean): CliError | undefined {
+  return agents === 0 && !existsSync(join(root, PROJECT_FILE)) ? noProject(root, pointed) : undefined;
 }
 
 // `--model NAME` is the user's flag, not a YAML line: a bad one is a usage error naming the flag.

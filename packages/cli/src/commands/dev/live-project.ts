@@ -96,7 +96,7 @@ export async function openLiveProject(
   }
   const agent = first.runtime.agents.get(agentName);
   // A folder with no project at all is said as `run` says it, not as a missing agent.
-  const empty = emptyFolder(watch.root, first.runtime.specs.agent.size);
+  const empty = emptyFolder(watch.root, first.runtime.specs.agent.size, options.project !== undefined);
   if (!empty) for (const d of firstWarnings) io.stderr(`${formatDiagnostic(d)}\n`);
   if (!agent) {
     await watch.close();

@@ -191,7 +191,7 @@ async function watchedRuntime(raw: Record<string, unknown>, io: Io): Promise<Ser
     throw new CliError('the project has errors; nothing was served', EXIT.failed);
   }
   // A folder with no project is refused as `serve` without --watch refuses it.
-  const empty = emptyFolder(live.root, live.current.runtime.specs.agent.size);
+  const empty = emptyFolder(live.root, live.current.runtime.specs.agent.size, raw.project !== undefined);
   if (empty) {
     await live.close();
     throw empty;

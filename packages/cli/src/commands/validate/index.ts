@@ -49,7 +49,7 @@ export async function validateCommand(raw: Record<string, unknown>, io: Io): Pro
   });
   // Nothing to check is not a pass: `run` and `list` refuse this folder, and so does CI's validate.
   if (!project.configFile && project.files.length === 0 && !options.paths?.length)
-    throw noProject(project.root);
+    throw noProject(project.root, options.project !== undefined);
   if (project.files.length === 0 && project.diagnostics.length === 0) {
     throw new CliError(`no YAML files found in ${project.root} (include globs matched nothing)`, EXIT.failed);
   }

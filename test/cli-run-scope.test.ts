@@ -103,7 +103,7 @@ describe('run AGENT blocks only on what AGENT reaches', () => {
     await writeFile(join(dir, 'agents/a.yaml'), 'kind: agent\nname: a\nmodel: offline/echo\n');
     for (const [text, message] of [
       ['kind: project\nname: p\nname: q\n', 'agentctl.yaml:3:1: error: duplicate key'],
-      ['kind: project\nname: [p\n', 'agentctl.yaml:3:1: error: Flow sequence'],
+      ['kind: project\nname: [p\n', 'agentctl.yaml:2:7: error: this `[` is not closed'],
     ]) {
       await writeFile(join(dir, 'agentctl.yaml'), text);
       const run = await agentctl(['run', '-C', dir, 'a', 'hi']);

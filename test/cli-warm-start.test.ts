@@ -76,8 +76,8 @@ describe('a run of an unchanged project', () => {
     expect(validate.result.code).toBe(1);
     expect(validate.ajvCompiler).toBe(false);
     expect(validate.result.stdout).toContain(
-      'agents/a.yaml:5:41: error: built-in shell: option allow must be array [plugin-options]\n' +
-        'agents/a.yaml:10:26: error: retry: option max_attempts must be >= 1 [plugin-options]\n',
+      'agents/a.yaml:5:41: error: built-in shell: option `allow` must be a list, not 3 [plugin-options]\n' +
+        'agents/a.yaml:10:26: error: retry: option `max_attempts` must be >= 1 [plugin-options]\n',
     );
   });
 });

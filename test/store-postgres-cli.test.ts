@@ -298,7 +298,7 @@ describe('backend: postgres errors are clear, exit 1, never a hang or a stack', 
       /memory\.yaml:5:\d+: error: backend postgres: unknown option `pool_sise`; did you mean `pool_size`\?/,
     );
     expect(b.stdout).toMatch(
-      /memory\.yaml:5:\d+: error: backend postgres: option table_prefix must match pattern/,
+      /memory\.yaml:5:\d+: error: backend postgres: option `table_prefix` is not valid: "Bad-Prefix"; expected prefix of every table name, so several projects can share a schema: lowercase letters, digits and _/,
     );
 
     const ok = await project();

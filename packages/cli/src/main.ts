@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CliError, EXIT } from './cli-error.js';
 import { type Io, processIo } from './io.js';
@@ -29,8 +29,15 @@ async function execute(invocation: Invocation, io: Io): Promise<number> {
   try {
     // A mistyped -C would load an empty project: `validate` would pass and `run` find no agent.
     const dir = invocation.options.project;
-    if (typeof dir === 'string' && invocation.command !== 'init' && !existsSync(resolve(io.cwd, dir))) {
-      throw new CliError(`no such project folder: ${dir}`, EXIT.usage);
+    if (typeof dir === 'string' && invocation.command !== 'init') {
+      const found = statSync(resolve(io.cwd, dir), { throwIfNoEntry: false });
+      if (!found) throw new CliError(`no such project folder: ${dir}`, EXIT.usage);
+      // `-C agents/bot.yaml` for `validate agents/bot.yaml` is the usual way to get here.
+      if (!found.isDirectory())
+        throw new CliError(
+          `-C ${dir}: not a folder; -C names the project's folder (the one with agentctl.yaml)`,
+          EXIT.usage,
+        );
     }
     tracing = await startCommandTracing(invocation.command, invocation.options, io);
     const command = await loadCommand(invocation.command);

@@ -47,7 +47,7 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
   program
     .command('validate')
     .description('check the project (or the given files) and report problems with file:line:col')
-    .argument('[paths...]', 'files to check (default: the whole project)')
+    .argument('[paths...]', 'files or folders to report on (default: the whole project)')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'github', 'sarif']))
     .addOption(jsonFormatOption())
     .option('--strict', 'treat warnings as errors')

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   compileProject,
   type Diagnostic,
@@ -7,6 +9,7 @@ import {
   type LoadedProject,
   loadProject,
   PROJECT_FILE,
+  providersOfModel,
   type Runtime,
   scopeDiagnostics,
 } from '@agentctl/config';
@@ -27,26 +30,53 @@ export async function openProject(
   agent?: string,
   read: { tests?: boolean; report?: (diagnostics: readonly Diagnostic[], root: string) => void } = {},
 ): Promise<LoadedProject> {
+  const project = await loadScoped(options, io, agent, read.tests);
+  failOnErrors(project.diagnostics, io, project.root, read.report);
+  const model = options.model as string | undefined;
+  if (model !== undefined) checkModelFlag(project, model);
+  return project;
+}
+
+// The project, its diagnostics scoped to `agent`'s tree; nothing printed yet.
+async function loadScoped(
+  options: Record<string, unknown>,
+  io: Io,
+  agent: string | undefined,
+  tests: boolean | undefined,
+): Promise<LoadedProject> {
   const loaded = await loadProject({
     cwd: io.cwd,
     project: options.project as string | undefined,
     env: io.env,
     registry: defaultRegistry(),
-    tests: read.tests,
+    tests,
     cache: true,
   });
-  if (!loaded.configFile && loaded.files.length === 0) {
-    throw new CliError(
-      `no agentctl project in ${loaded.root}: no ${PROJECT_FILE} here or in a parent folder, and no agents/**/*.yaml (create one with \`agentctl init\`, or point at one with -C DIR)`,
-      EXIT.usage,
-    );
-  }
+  if (!loaded.configFile && loaded.files.length === 0)
+    throw noProject(loaded.root, options.project !== undefined);
   const model = options.model as string | undefined;
-  const project =
-    agent === undefined ? loaded : { ...loaded, diagnostics: scopeDiagnostics(loaded, agent, model) };
-  failOnErrors(project.diagnostics, io, project.root, read.report);
-  if (model !== undefined) checkModelFlag(project, model);
-  return project;
+  return agent === undefined ? loaded : { ...loaded, diagnostics: scopeDiagnostics(loaded, agent, model) };
+}
+
+/**
+ * The usage error of a command run where there is no project: no agentctl.yaml and no agent files.
+ * `pointed`: the folder was given with -C, so no parent folder was searched.
+ */
+export function noProject(root: string, pointed = false): CliError {
+  const where = pointed ? 'there' : 'here or in a parent folder';
+  const fix = pointed ? '' : ', or point at one with -C DIR';
+  return new CliError(
+    `no agentctl project in ${root}: no ${PROJECT_FILE} ${where}, and no agents/**/*.yaml (create one with \`agentctl init\`${fix})`,
+    EXIT.usage,
+  );
+}
+
+/**
+ * For a watched project (`dev`, `serve --watch`), whose loader does not stop at an empty folder:
+ * the {@link noProject} error when `root` has no agentctl.yaml and the first generation no agent.
+ */
+export function emptyFolder(root: string, agents: number, pointed: boolean): CliError | undefined {
+  return agents === 0 && !existsSync(join(root, PROJECT_FILE)) ? noProject(root, pointed) : undefined;
 }
 
 // `--model NAME` is the user's flag, not a YAML line: a bad one is a usage error naming the flag.
@@ -55,8 +85,12 @@ function checkModelFlag(project: LoadedProject, model: string): void {
   const slash = model.indexOf('/');
   const names = [...project.specs.model.keys()];
   if (slash <= 0) {
+    const providers = providersOfModel(model);
+    const hint =
+      didYouMean(model, names) ||
+      (providers.length > 0 ? `; did you mean \`${providers[0]}/${model}\`?` : '');
     throw new CliError(
-      `--model ${model}: no model of that name${didYouMean(model, names)} (models: ${names.join(', ') || 'none'}; or give provider/model such as offline/echo)`,
+      `--model ${model}: no model of that name${hint} (models: ${names.join(', ') || 'none'}; or give provider/model such as offline/echo)`,
       EXIT.usage,
     );
   }
@@ -77,7 +111,11 @@ export async function openRuntime(
   io: Io,
   only?: readonly string[],
 ): Promise<{ project: LoadedProject; runtime: Runtime }> {
-  const project = await openProject(options, io, only?.length === 1 ? only[0] : undefined);
+  const project = await loadScoped(options, io, only?.length === 1 ? only[0] : undefined, false);
+  // The load's warnings wait for the compile: one it turns into an error (`${VAR:?}` unset) is said once.
+  if (project.diagnostics.some((d) => d.severity === 'error'))
+    failOnErrors(project.diagnostics, io, project.root);
+  if (options.model !== undefined) checkModelFlag(project, options.model as string);
   const recorder = options.record ? new Recorder(String(options.record), io, project) : undefined;
   const { runtime, diagnostics } = await compileProject(project, {
     registry: defaultRegistry(),
@@ -86,11 +124,18 @@ export async function openRuntime(
     agents: only,
     wrapProvider: recorder?.wrap,
   });
-  // The load's warnings were printed already; compile repeats them.
-  const printed = new Set(project.diagnostics.map(formatDiagnostic));
+  // Compile repeats the load's warnings, and makes errors of some of them.
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  const superseded = (w: Diagnostic) =>
+    errors.some((e) => e.file === w.file && e.line === w.line && e.col === w.col && e.rule === w.rule);
+  const loadWarnings = project.diagnostics.filter((d) => !superseded(d));
+  const said = new Set(loadWarnings.map(formatDiagnostic));
   try {
     failOnErrors(
-      diagnostics.filter((d) => d.severity === 'error' || !printed.has(formatDiagnostic(d))),
+      [
+        ...loadWarnings,
+        ...diagnostics.filter((d) => d.severity === 'error' || !said.has(formatDiagnostic(d))),
+      ],
       io,
       project.root,
     );

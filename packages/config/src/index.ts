@@ -6,7 +6,7 @@ export { type CompileOptions, compileProject, type Runtime } from './compile/com
 export { connectToolsets } from './compile/connect-toolsets.js';
 export { renderInstruction } from './compile/instruction.js';
 export type { MadeMemory } from './compile/make-memory.js';
-export { CATALOGUE_DATE, type ModelInfo, modelInfo } from './compile/model-catalogue.js';
+export { CATALOGUE_DATE, type ModelInfo, modelInfo, providersOfModel } from './compile/model-catalogue.js';
 export { type NetworkUse, networkUses } from './compile/network-plugins.js';
 export { toScriptTurn } from './compile/offline-provider.js';
 export { connectMemories, type OpenedMemory, openMemory } from './compile/open-memory.js';
@@ -15,7 +15,7 @@ export { watchToolCalls } from './compile/tool-call-watchdog.js';
 export { createRegistry } from './create-registry.js';
 export type * from './definitions.js';
 export { type Diagnostic, formatDiagnostic, type SourceRange } from './diagnostic.js';
-export { parseDotenv } from './env/dotenv.js';
+export { type DotenvProblem, dotenvProblems, parseDotenv } from './env/dotenv.js';
 export { type Env, interpolate, MissingEnvError } from './env/interpolate.js';
 export { scrubDeep } from './env/secrets.js';
 export { agentReach, scopeDiagnostics } from './load/agent-reach.js';

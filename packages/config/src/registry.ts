@@ -69,6 +69,8 @@ export interface PluginProblem {
   path: Array<string | number>;
   message: string;
   severity?: 'error' | 'warning';
+  /** The problem is about the key at `path` (unknown, missing), so it points at the key. */
+  key?: boolean;
 }
 
 /** A plugin's own check of the options written for it (after its schema passed). */

@@ -60,7 +60,15 @@ describe('invalid fixtures', () => {
       }
     }
     for (const rule of RULES) expect(rules).toContain(rule.id);
-    for (const rule of ['yaml-syntax', 'unknown-kind', 'unknown-key', 'schema', 'project-file', 'empty-file'])
+    for (const rule of [
+      'yaml-syntax',
+      'unknown-kind',
+      'unknown-key',
+      'schema',
+      'project-file',
+      'empty-file',
+      'env-file',
+    ])
       expect(rules).toContain(rule);
     // Every kind has a broken fixture: a new kind without one fails here.
     for (const kind of KINDS) expect(kinds).toContain(kind);

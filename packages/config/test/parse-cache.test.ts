@@ -121,7 +121,7 @@ describe('parse cache', () => {
     const cold = await messages();
     expect(cold).toEqual([
       expect.stringMatching(/^offline-file: script scripts\/turns\.yaml:\d+:\d+: not valid YAML/),
-      expect.stringMatching(/^plugin-options: built-in shell: option allow must be array/),
+      expect.stringMatching(/^plugin-options: built-in shell: option `allow` must be a list, not 5$/),
     ]);
     // What a warm load reports comes from the cache: what is stored there is what it says.
     const file = join(root, PARSE_CACHE_FILE);

@@ -73,8 +73,8 @@ describe('a third-party plugin registered with an options schema', () => {
     const registry = thirdParty(seen);
     const bad = await loadProject({ project: await project(yaml('mars', 'loud')), env: {}, registry });
     expect(bad.diagnostics.map(formatDiagnostic)).toEqual([
-      'agents/a.yaml:4:36: error: audit: option log_level must be equal to one of the allowed values: "info", "debug" [plugin-options]',
-      'agents/a.yaml:10:20: error: provider acme: option region must be equal to one of the allowed values: "eu", "us" [plugin-options]',
+      'agents/a.yaml:4:36: error: audit: option `log_level` must be one of info, debug (got "loud") [plugin-options]',
+      'agents/a.yaml:10:20: error: provider acme: option `region` must be one of eu, us (got "mars") [plugin-options]',
     ]);
     const good = await loadProject({ project: await project(yaml('eu', 'debug')), env: {}, registry });
     expect(good.diagnostics).toEqual([]);

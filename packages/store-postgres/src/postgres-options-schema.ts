@@ -12,12 +12,14 @@ export const POSTGRES_OPTIONS_SCHEMA = {
       maximum: 1000,
     },
     schema: {
-      description: 'The PostgreSQL schema of the tables, created when missing. Default public.',
+      description:
+        'The PostgreSQL schema of the tables, created when missing: lowercase letters, digits and _, not starting with a digit, at most 40. Default public.',
       type: 'string',
       pattern: '^[a-z_][a-z0-9_]{0,39}$',
     },
     table_prefix: {
-      description: 'Prefix of every table name, so several projects can share a schema. Default agentctl_.',
+      description:
+        'Prefix of every table name, so several projects can share a schema: lowercase letters, digits and _, not starting with a digit, at most 40. Default agentctl_.',
       type: 'string',
       pattern: '^([a-z_][a-z0-9_]{0,39})?$',
     },

@@ -103,3 +103,8 @@ export function modelInfo(provider: string, model: string): ModelInfo | undefine
   const id = Object.hasOwn(models, model) ? model : model.replace(SNAPSHOT, '');
   return Object.hasOwn(models, id) ? models[id] : undefined;
 }
+
+/** The providers whose catalogue knows `model` (an id written without its provider, `gpt-4.1-mini`). */
+export function providersOfModel(model: string): string[] {
+  return Object.keys(CATALOGUE).filter((provider) => modelInfo(provider, model) !== undefined);
+}

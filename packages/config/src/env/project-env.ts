@@ -1,9 +1,10 @@
 import { join } from 'node:path';
+import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import type { ProjectSpecs } from '../load/project-specs.js';
-import { readProjectFile } from '../paths.js';
+import { displayPath, readProjectFile, resolveProjectPath } from '../paths.js';
 import { PROJECT_FILE } from '../project-root.js';
 import type { ProjectSpec } from '../spec-types.js';
-import { parseDotenv } from './dotenv.js';
+import { dotenvProblems, parseDotenv } from './dotenv.js';
 import type { Env } from './interpolate.js';
 
 /**
@@ -13,12 +14,36 @@ import type { Env } from './interpolate.js';
  * `file-path` rule says why when `env_file` names it).
  */
 export async function projectEnv(root: string, specs: ProjectSpecs | undefined, given?: Env): Promise<Env> {
+  const text = envFileText(root, specs)?.text;
+  return { ...(text === undefined ? {} : parseDotenv(text)), ...(given ?? process.env) };
+}
+
+/**
+ * Warnings at the lines of the project's .env file that set nothing (`OPENAI_API_KEY: sk-...`
+ * is YAML, not .env): the file is read as it is for a run, so they would be skipped in silence.
+ */
+export function dotenvDiagnostics(root: string, specs: ProjectSpecs | undefined): Diagnostic[] {
+  const read = envFileText(root, specs);
+  if (!read) return [];
+  const file = displayPath(root, read.absolute);
+  return dotenvProblems(read.text).map(({ line, col, message }) =>
+    diagnostic(file, { line, col, endLine: line, endCol: col }, 'env-file', message, 'warning'),
+  );
+}
+
+function envFileText(
+  root: string,
+  specs: ProjectSpecs | undefined,
+): { absolute: string; text: string } | undefined {
   const envFile = (specs?.project?.spec as ProjectSpec | undefined)?.env_file ?? '.env';
-  let fromFile: Record<string, string> = {};
+  const from = join(root, PROJECT_FILE);
   try {
-    fromFile = parseDotenv(readProjectFile(root, join(root, PROJECT_FILE), envFile, 'env file'));
+    return {
+      absolute: resolveProjectPath(root, from, envFile).absolute,
+      text: readProjectFile(root, from, envFile, 'env file'),
+    };
   } catch {
     // A missing or unreadable .env is treated as absent; validate needs no secrets.
+    return undefined;
   }
-  return { ...fromFile, ...(given ?? process.env) };
 }

@@ -16,6 +16,11 @@ export interface FoundFiles {
   files: string[];
   /** Symlinks (absolute, sorted) out of the project to a file the patterns want, or to a folder with one at its top: not read. */
   linksOut: string[];
+  /**
+   * Files (absolute, sorted) a pattern would match but for `.yml` in place of its `.yaml`
+   * (`agents/bot.yml`): not read, and worth telling the author about.
+   */
+  strays: string[];
 }
 
 const NONE: ReadonlySet<string> = new Set();
@@ -45,6 +50,10 @@ export async function findFiles(
   let searches = 0;
 
   const wanted = (rel: string) => included(rel) && !excluded(rel);
+  const twins = include.filter((p) => p.endsWith('.yaml')).map((p) => `${p.slice(0, -'.yaml'.length)}.yml`);
+  const twinMatch = twins.length > 0 ? picomatch(twins) : () => false;
+  const stray = (rel: string) => rel.endsWith('.yml') && twinMatch(rel) && !excluded(rel);
+  const strays: string[] = [];
   // An excluded folder is not searched at all (`exclude: [agents/old]` leaves out what it holds).
   const folderExcluded = (rel: string) => excluded(rel) || excluded(`${rel}/`);
   const dotsNamed = include.some((pattern) => /(^|\/)\.[^./]/.test(pattern));
@@ -91,6 +100,7 @@ export async function findFiles(
       const relPath = rel === '' ? name : `${rel}/${name}`;
       if (entry.isFile()) {
         if (wanted(relPath)) keep(join(real, name), join(dir, name));
+        else if (stray(relPath)) strays.push(join(dir, name));
       } else if (entry.isDirectory()) {
         if (!folderExcluded(relPath)) below.push(search(join(dir, name), relPath, path));
       } else if (entry.isSymbolicLink()) below.push(follow(join(dir, name), relPath, path));
@@ -103,7 +113,11 @@ export async function findFiles(
       base === '' ? search(root, '', NONE) : follow(join(root, base), base, NONE),
     ),
   );
-  return { files: [...found.values()].sort(), linksOut: linksOut.sort() };
+  return {
+    files: [...found.values()].sort(),
+    linksOut: linksOut.sort(),
+    strays: [...new Set(strays)].sort(),
+  };
 }
 
 // A pattern as paths are matched against it: `a//b` is `a/b`, `./a` is `a`.

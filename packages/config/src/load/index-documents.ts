@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
+import { excerpt } from '../rules/excerpt.js';
 import { KINDS, type Kind, kindValidator } from '../schemas.js';
 import type { AgentSpec } from '../spec-types.js';
 import { didYouMean } from './did-you-mean.js';
@@ -59,8 +60,12 @@ export function checkDocument(parsed: ParsedDocument, options: { projectFile: bo
   const diagnostics: Diagnostic[] = [];
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     const range = locate(positions, []);
+    // A list of documents is the usual way to get here: say how to write several in one file.
+    const hint = Array.isArray(value)
+      ? ', not a list: write each document without the leading `- `, and put `---` between them'
+      : `, not ${value === null ? 'an empty value' : `a single value (${excerpt(String(value))})`}`;
     diagnostics.push(
-      diagnostic(file, range, 'schema', 'a document must be a mapping with a `kind` and a `name`'),
+      diagnostic(file, range, 'schema', `a document must be a mapping with a \`kind\` and a \`name\`${hint}`),
     );
     return { entries: [], diagnostics };
   }

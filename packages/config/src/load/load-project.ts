@@ -1,8 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { compareDiagnostics, type Diagnostic, diagnostic, FILE_START } from '../diagnostic.js';
 import type { Env } from '../env/interpolate.js';
-import { projectEnv } from '../env/project-env.js';
+import { dotenvDiagnostics, projectEnv } from '../env/project-env.js';
 import { displayPath, isInside } from '../paths.js';
 import { findProjectRoot, PROJECT_FILE } from '../project-root.js';
 import type { Registry } from '../registry.js';
@@ -101,10 +102,31 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
   const found = await findFiles(root, globs.include, globs.exclude);
   let files = found.files.filter((f) => f !== configFile);
   const linksOut = new Set(found.linksOut);
+  const testStrays: string[] = [];
   if (globs.tests.length > 0) {
     const tests = await findFiles(root, globs.tests, globs.exclude);
+    testStrays.push(...tests.strays);
     files = [...new Set([...files, ...tests.files.filter((f) => f !== configFile)])].sort();
     for (const link of tests.linksOut) linksOut.add(link);
+  }
+  // Told, not read: a `.yml` file beside the `.yaml` ones the patterns take, when it holds
+  // documents (a script or cassette a model names may well be `.yml`).
+  const strays = [...new Set([...found.strays, ...testStrays])].sort();
+  const documents = await Promise.all(strays.map(holdsDocuments));
+  for (const file of strays.filter((_, i) => documents[i])) {
+    const shown = displayPath(root, file);
+    const tests = !found.strays.includes(file);
+    const patterns = tests ? globs.tests : globs.include;
+    const twin = patterns.find((p) => p.endsWith('.yaml'))?.replace(/\.yaml$/, '.yml');
+    diagnostics.push(
+      diagnostic(
+        shown,
+        FILE_START,
+        'project-file',
+        `a .yml file is not read: the project reads ${patterns.join(', ')}; rename it to ${shown.replace(/\.yml$/, '.yaml')}${twin ? `, or add \`${twin}\` to \`${tests ? 'tests' : 'include'}\` in ${PROJECT_FILE}` : ''}`,
+        'warning',
+      ),
+    );
   }
   // Told, not read: a file the patterns name that lives outside the project.
   for (const link of [...linksOut].sort()) {
@@ -119,7 +141,10 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
     );
   }
   const only = options.paths?.map((p) => resolve(cwd, p));
+  // A folder given stands for the project's files under it (`validate agents/`).
+  const folders = (only ?? []).filter((p) => statSync(p, { throwIfNoEntry: false })?.isDirectory());
   for (const path of only ?? []) {
+    if (folders.includes(path) && isInside(root, path)) continue;
     if (!isInside(root, path)) {
       diagnostics.push(
         diagnostic(path, FILE_START, 'project-file', `${path} is outside the project at ${root}`),
@@ -150,6 +175,7 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
   }
   const specs = indexEntries(entries);
   const env = await projectEnv(root, specs, options.env);
+  diagnostics.push(...dotenvDiagnostics(root, specs));
   const modules = options.checkModules ? await checkModules(root, entries) : undefined;
   if (modules) diagnostics.push(...modules.diagnostics);
   diagnostics.push(...(await checkOfflineFiles(root, entries, env, options.registry, cache?.fileChecks)));
@@ -180,7 +206,10 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
   }
   cache?.save();
   const onlyDisplay = only ? new Set(only.map((p) => displayPath(root, p))) : undefined;
-  const reported = onlyDisplay ? diagnostics.filter((d) => onlyDisplay.has(d.file)) : diagnostics;
+  const under = folders.map((f) => displayPath(root, f)).map((f) => (f === '' ? '' : `${f}/`));
+  const reported = onlyDisplay
+    ? diagnostics.filter((d) => onlyDisplay.has(d.file) || under.some((f) => d.file.startsWith(f)))
+    : diagnostics;
   return {
     root,
     configFile,
@@ -203,4 +232,17 @@ function indexEntries(entries: readonly IndexedEntry[]): ProjectSpecs {
     if (!map.has(entry.name)) map.set(entry.name, entry);
   }
   return specs;
+}
+
+// Whether a file's start has a top-level `kind:` key, as an agentctl document does.
+async function holdsDocuments(file: string): Promise<boolean> {
+  const handle = await open(file, 'r').catch(() => undefined);
+  if (!handle) return false;
+  try {
+    const buffer = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return /^kind:[ \t]*[A-Za-z]/m.test(buffer.toString('utf8', 0, bytesRead));
+  } finally {
+    await handle.close();
+  }
 }

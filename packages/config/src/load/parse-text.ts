@@ -3,6 +3,7 @@ import { type Diagnostic, diagnostic, FILE_START, type SourceRange } from '../di
 import { excerpt } from '../rules/excerpt.js';
 import { documentPositions, offsetRange } from './node-range.js';
 import { MAX_ALIAS_COUNT, MAX_DEPTH, type ParsedDocument, type ParsedFile } from './parse-file.js';
+import { yamlSyntaxProblem } from './yaml-syntax-problem.js';
 
 /** Parses YAML text into documents and diagnostics. */
 export function parseText(text: string, absFile: string, file: string): ParsedFile {
@@ -37,12 +38,23 @@ export function parseText(text: string, absFile: string, file: string): ParsedFi
     diagnostics.push(diagnostic(file, FILE_START, 'empty-file', 'file holds no YAML document', 'warning'));
     return { documents, diagnostics };
   }
+  let lines: string[] | undefined;
+  // Split once, and only for a file with something to explain.
+  const textLines = () => {
+    lines ??= text.split('\n');
+    return lines;
+  };
   docs.forEach((doc, index) => {
+    // The parser reports one mistake as several errors where it gave up (two on one line for a
+    // key indented too far): the first of each line says it, in the author's terms.
+    const said = new Set<number>();
     for (const problem of doc.errors) {
-      const [start, end] = problem.pos;
-      diagnostics.push(
-        diagnostic(file, offsetRange(lineCounter, start, end), 'yaml-syntax', yamlMessage(problem)),
-      );
+      const line = lineCounter.linePos(problem.pos[0]).line;
+      if (said.has(line)) continue;
+      said.add(line);
+      const { range, message, masksRest } = yamlSyntaxProblem(text, lineCounter, problem, textLines());
+      diagnostics.push(diagnostic(file, range, 'yaml-syntax', message));
+      if (masksRest) break;
     }
     for (const problem of doc.warnings) {
       const [start, end] = problem.pos;
@@ -51,7 +63,7 @@ export function parseText(text: string, absFile: string, file: string): ParsedFi
           file,
           offsetRange(lineCounter, start, end),
           'yaml-syntax',
-          yamlMessage(problem),
+          yamlSyntaxProblem(text, lineCounter, problem, textLines()).message,
           'warning',
         ),
       );
@@ -116,14 +128,6 @@ function shapeProblem(doc: Document): { node: Node; message: string } | undefine
 
 function rangeOf(lineCounter: LineCounter, node: Node): SourceRange {
   return node.range ? offsetRange(lineCounter, node.range[0], node.range[1]) : FILE_START;
-}
-
-function yamlMessage(problem: { code: string; message: string }): string {
-  // The library's message can carry a code frame over several lines; the first line is the message.
-  const first = problem.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-  if (problem.code === 'DUPLICATE_KEY') return `duplicate key: ${first}`;
-  if (problem.code === 'TAB_AS_INDENT') return 'tabs are not allowed for indentation in YAML; use spaces';
-  return first;
 }
 
 /** The offset where flow or block nesting passes the limit, without building anything. */

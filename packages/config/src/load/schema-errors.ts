@@ -1,259 +1,27 @@
 import type { ErrorObject } from 'ajv';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
-import { excerpt } from '../rules/excerpt.js';
-import { didYouMean } from './did-you-mean.js';
-import { locate, locateKey, pointerToPath } from './document-positions.js';
+import { locate, locateKey } from './document-positions.js';
 import type { ParsedDocument } from './parse-file.js';
-
-type SchemaNode = Record<string, unknown>;
+import { schemaProblems } from './schema-problems.js';
 
 /**
- * Turns Ajv's errors for one document into diagnostics: one per real problem, pointing at the
- * key or value at fault. Errors of `anyOf`/`oneOf` branches that do not apply (a branch of the
- * wrong type) are dropped, and ambiguous alternatives become one plain message.
+ * Turns Ajv's errors for one document into diagnostics: one per real problem (see
+ * `schemaProblems`), pointing at the key or value at fault.
  */
 export function schemaDiagnostics(
   parsed: ParsedDocument,
   errors: readonly ErrorObject[],
   kind: string,
 ): Diagnostic[] {
-  const kept = collapseAlternatives(errors);
-  const out: Diagnostic[] = [];
-  const seen = new Set<string>();
-  for (const error of kept) {
-    const made = toDiagnostic(parsed, error, kind);
-    const key = `${made.line}:${made.col}:${made.message}`;
-    if (!seen.has(key)) {
-      seen.add(key);
-      out.push(made);
-    }
-  }
-  return out;
-}
-
-function collapseAlternatives(errors: readonly ErrorObject[]): ErrorObject[] {
-  const list = errors.filter((e) => e.keyword !== 'if');
-  const dropped = new Set<ErrorObject>();
-  const result = new Map<ErrorObject, ErrorObject[]>();
-  for (let i = 0; i < list.length; i++) {
-    const combinator = list[i];
-    if (combinator.keyword !== 'anyOf' && combinator.keyword !== 'oneOf') continue;
-    const at = combinator.instancePath;
-    const under = (e: ErrorObject) => e.instancePath === at || e.instancePath.startsWith(`${at}/`);
-    // Branch errors come right before their combinator, all at or below its instance path.
-    const branch: ErrorObject[] = [];
-    for (let j = i - 1; j >= 0 && under(list[j]); j--) {
-      if (!dropped.has(list[j]) && belongsTo(list[j], combinator)) branch.unshift(list[j]);
-    }
-    for (const e of branch) dropped.add(e);
-    result.set(combinator, choose(combinator, branch));
-  }
-  const out: ErrorObject[] = [];
-  for (const e of list) {
-    if (dropped.has(e)) continue;
-    out.push(...(result.get(e) ?? [e]));
-  }
-  // An unknown key usually explains a missing alternative in the same mapping: keep only the key.
-  const unknownAt = new Set(
-    out.filter((e) => e.keyword === 'additionalProperties').map((e) => e.instancePath),
-  );
-  return out.filter((e) => !(isRequiredOnly(e) && unknownAt.has(e.instancePath)));
-}
-
-function isRequiredOnly(error: ErrorObject): boolean {
-  if (error.keyword !== 'oneOf' && error.keyword !== 'anyOf') return false;
-  const branches = Array.isArray(error.schema) ? (error.schema as SchemaNode[]) : [];
-  return (
-    branches.length > 0 &&
-    branches.every(
-      (b) => Array.isArray(b.required) && Object.keys(b).every((k) => k === 'required' || k === 'not'),
-    )
-  );
-}
-
-/** Whether an error comes from one of the combinator's branches (and not a sibling keyword or another combinator). */
-function belongsTo(error: ErrorObject, combinator: ErrorObject): boolean {
-  const path = combinator.schemaPath;
-  if (error.schemaPath.startsWith(`${path}/`)) return true;
-  const parent = path.slice(0, path.lastIndexOf('/'));
-  if (error.schemaPath.startsWith(`${parent}/`)) return false;
-  // A branch that is a $ref reports paths of the referenced schema; another combinator's branch does not count.
-  return (
-    !/\/(anyOf|oneOf)\/\d+\//.test(error.schemaPath) ||
-    !error.schemaPath.startsWith(path.slice(0, path.indexOf('#') + 1))
-  );
-}
-
-function choose(combinator: ErrorObject, branch: ErrorObject[]): ErrorObject[] {
-  const at = combinator.instancePath;
-  const params = combinator.params as { passingSchemas?: unknown };
-  if (combinator.keyword === 'oneOf' && params.passingSchemas) return [combinator];
-  const prefix = `${combinator.schemaPath}/`;
-  const groups = new Map<string, ErrorObject[]>();
-  for (const e of branch) {
-    const index = e.schemaPath.startsWith(prefix) ? e.schemaPath.slice(prefix.length).split('/')[0] : '?';
-    groups.set(index, [...(groups.get(index) ?? []), e]);
-  }
-  // A branch of the wrong type does not apply; a $ref'd branch only shows as a type error too.
-  const applies = (errs: ErrorObject[]) => !errs.some((e) => e.keyword === 'type' && e.instancePath === at);
-  const attributed = [...groups.entries()].filter(([index, errs]) => index !== '?' && applies(errs));
-  const unattributed = (groups.get('?') ?? []).filter(
-    (e) => !(e.keyword === 'type' && e.instancePath === at),
-  );
-  if (attributed.length === 0 && unattributed.length > 0) return unattributed;
-  if (attributed.length === 1 && unattributed.length === 0) return attributed[0][1];
-  if (attributed.length > 1 && unattributed.length === 0 && !isRequiredOnly(combinator)) {
-    const sizes = attributed.map(([, errs]) => errs.length).sort((a, b) => a - b);
-    if (sizes[0] < sizes[1]) {
-      const best = attributed.find(([, errs]) => errs.length === sizes[0]);
-      if (best) return best[1];
-    }
-  }
-  return [combinator];
-}
-
-function fieldName(path: Array<string | number>, kind: string): string {
-  const last = [...path].reverse().find((p) => typeof p === 'string');
-  return last === undefined ? `the ${kind}` : `\`${excerpt(last)}\``;
-}
-
-function alternativesMessage(error: ErrorObject, kind: string): string {
-  const path = pointerToPath(error.instancePath);
-  const branches = Array.isArray(error.schema) ? (error.schema as SchemaNode[]) : [];
-  const keys = branches.flatMap((b) =>
-    Array.isArray(b.required) && Object.keys(b).every((k) => k === 'required' || k === 'not')
-      ? (b.required as string[])
-      : [],
-  );
-  if (keys.length === branches.length && keys.length > 0) {
-    return `${fieldName(path, kind)} needs exactly one of ${keys.map((k) => `\`${k}\``).join(', ')}`;
-  }
-  const description = (error.parentSchema as SchemaNode | undefined)?.description;
-  if (typeof description === 'string')
-    return `${fieldName(path, kind)} is not valid; expected ${lowerFirst(description)}`;
-  return `${fieldName(path, kind)} matches none of the allowed forms`;
-}
-
-function lowerFirst(text: string): string {
-  return /^[A-Z](?![A-Z])/.test(text) ? text[0].toLowerCase() + text.slice(1) : text;
-}
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'a mapping';
-  if (typeof value === 'string') return `"${value.length > 40 ? `${value.slice(0, 40)}...` : value}"`;
-  return String(value);
-}
-
-const TYPE_NAMES: Record<string, string> = {
-  object: 'a mapping',
-  array: 'a list',
-  string: 'a string',
-  integer: 'an integer',
-  number: 'a number',
-  boolean: 'true or false',
-  null: 'null',
-};
-
-function toDiagnostic(parsed: ParsedDocument, error: ErrorObject, kind: string): Diagnostic {
   const { positions, file } = parsed;
-  const path = pointerToPath(error.instancePath);
-  const field = fieldName(path, kind);
-  const params = error.params as Record<string, unknown>;
-  switch (error.keyword) {
-    case 'additionalProperties': {
-      const key = String(params.additionalProperty);
-      const allowed = Object.keys(((error.parentSchema as SchemaNode)?.properties as SchemaNode) ?? {});
-      const where = path.length === 0 ? kind : field;
-      const range = locateKey(positions, [...path, key]);
-      return diagnostic(
-        file,
-        range,
-        'unknown-key',
-        `unknown key \`${excerpt(key)}\` in ${where}${didYouMean(key, allowed)}`,
-      );
-    }
-    case 'required': {
-      const range =
-        path.length === 0
-          ? locateKey(positions, [Object.keys(parsed.value as object)[0] ?? ''])
-          : locateKey(positions, path);
-      const where = path.length === 0 ? `${kind}` : field;
-      return diagnostic(
-        file,
-        range,
-        'schema',
-        `${where} is missing the required key \`${excerpt(String(params.missingProperty))}\``,
-      );
-    }
-    case 'dependentRequired': {
-      const range = locateKey(positions, [...path, String(params.property)]);
-      return diagnostic(
-        file,
-        range,
-        'schema',
-        `\`${excerpt(String(params.property))}\` needs \`${String(params.missingProperty)}\` beside it`,
-      );
-    }
-    case 'type': {
-      const expected = String(params.type)
-        .split(',')
-        .map((t) => TYPE_NAMES[t] ?? t)
-        .join(' or ');
-      return diagnostic(
-        file,
-        locate(positions, path),
-        'schema',
-        `${field} must be ${expected}, not ${describeValue(error.data)}`,
-      );
-    }
-    case 'enum': {
-      const allowed = (params.allowedValues as unknown[]).map(String);
-      const hint = typeof error.data === 'string' ? didYouMean(error.data, allowed) : '';
-      return diagnostic(
-        file,
-        locate(positions, path),
-        'schema',
-        `${field} must be one of ${excerpt(allowed.join(', '), 300)} (got ${describeValue(error.data)})${hint}`,
-      );
-    }
-    case 'const':
-      return diagnostic(
-        file,
-        locate(positions, path),
-        'schema',
-        `${field} must be ${JSON.stringify(params.allowedValue)}`,
-      );
-    case 'pattern': {
-      const description = (error.parentSchema as SchemaNode | undefined)?.description;
-      const expected =
-        typeof description === 'string'
-          ? `; expected ${lowerFirst(description)}`
-          : ` (must match ${String(params.pattern)})`;
-      return diagnostic(
-        file,
-        locate(positions, path),
-        'schema',
-        `${field} is not valid: ${describeValue(error.data)}${expected}`,
-      );
-    }
-    case 'false schema':
-      return diagnostic(
-        file,
-        locateKey(positions, path),
-        'schema',
-        `${field} is only for provider \`offline\``, // the schemas use `false` only for offline-only model keys
-      );
-    case 'anyOf':
-    case 'oneOf':
-      return diagnostic(file, locate(positions, path), 'schema', alternativesMessage(error, kind));
-    default:
-      return diagnostic(
-        file,
-        locate(positions, path),
-        'schema',
-        `${field} ${error.message ?? 'is not valid'}`,
-      );
-  }
+  const subject = { whole: kind, field: (name: string) => `\`${name}\`` };
+  return schemaProblems(errors, subject).map((problem) => {
+    // A key missing from the document itself is shown at its first key.
+    const path =
+      problem.key && problem.path.length === 0
+        ? [Object.keys(parsed.value as object)[0] ?? '']
+        : problem.path;
+    const range = problem.key ? locateKey(positions, path) : locate(positions, path);
+    return diagnostic(file, range, problem.rule, problem.message);
+  });
 }

@@ -4,6 +4,7 @@ import type { CheckMemo } from '../load/check-memo.js';
 import { didYouMean } from '../load/did-you-mean.js';
 import { optionValidatorKey } from '../load/option-validator-key.js';
 import { precompiledValidators } from '../load/precompiled-validators.js';
+import { type SchemaSubject, schemaProblems } from '../load/schema-problems.js';
 import type { JsonSchema, PluginProblem, PluginRule } from '../registry.js';
 import { optionsAjv, SCHEMA_DIR } from '../schemas.js';
 import { excerpt } from './excerpt.js';
@@ -18,7 +19,7 @@ const compiled = new WeakMap<object, ValidateFunction>();
 export type OptionCheckMemo = CheckMemo<PluginProblem[]>;
 
 // Bump when what a schema check reports from the same schema and options changes.
-const MEMO_FORMAT = 'agentctl-options-2';
+const MEMO_FORMAT = 'agentctl-options-3';
 let memoPrefix: string | undefined;
 
 // A schema's part of a memo key: the digest its validator is named by, with the validator's version.
@@ -80,6 +81,7 @@ function uncachedCheck(
       const list = known.length > 0 ? ` (known: ${known.join(', ')})` : ' (it takes none)';
       out.push({
         path: [key],
+        key: true,
         message: `unknown option \`${excerpt(key)}\`${didYouMean(key, known)}${list}`,
       });
     }
@@ -88,7 +90,7 @@ function uncachedCheck(
   const remembered = memo?.get(memoKey);
   if (remembered) out.push(...remembered);
   else {
-    const found = schemaProblems(options, schema);
+    const found = optionProblems(options, schema);
     memo?.set(memoKey, found);
     out.push(...found);
   }
@@ -96,24 +98,15 @@ function uncachedCheck(
   return out;
 }
 
-// What the schema says of the options (an unknown key of a closed schema is told apart, above).
-function schemaProblems(options: Record<string, unknown>, schema: JsonSchema): PluginProblem[] {
-  const out: PluginProblem[] = [];
+// What the schema says of the options (an unknown key of a closed schema is told apart, above),
+// in the words the document kinds' errors use: one problem per mistake, a union's forms named once.
+function optionProblems(options: Record<string, unknown>, schema: JsonSchema): PluginProblem[] {
   const validate = validatorOf(schema);
-  if (!validate(options)) {
-    for (const error of validate.errors ?? []) {
-      if (error.keyword === 'additionalProperties' && error.instancePath === '') continue;
-      const path = error.instancePath
-        .split('/')
-        .slice(1)
-        .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-      const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
-      const values = allowed ? `: ${allowed.map((v) => JSON.stringify(v)).join(', ')}` : '';
-      out.push({
-        path,
-        message: `option ${path.join('.') || '(options)'} ${error.message ?? 'is invalid'}${values}`,
-      });
-    }
-  }
-  return out;
+  if (validate(options)) return [];
+  const errors = (validate.errors ?? []).filter(
+    (error) => !(error.keyword === 'additionalProperties' && error.instancePath === ''),
+  );
+  return schemaProblems(errors, OPTIONS).map(({ path, key, message }) => ({ path, message, key }));
 }
+
+const OPTIONS: SchemaSubject = { whole: 'options', plural: true, field: (name) => `option \`${name}\`` };

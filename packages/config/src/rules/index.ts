@@ -1,5 +1,6 @@
 import { agentCycle } from './agent-cycle.js';
 import { approvalRules } from './approval-rules.js';
+import { argsTemplate } from './args-template.js';
 import { commandArgv } from './command-argv.js';
 import { duplicateTool } from './duplicate-tool.js';
 import { envEmpty } from './env-empty.js';
@@ -55,6 +56,7 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'unsupported-setting', check: unsupportedSetting },
   { id: 'instruction-template', check: instructionTemplate },
   { id: 'command-argv', check: commandArgv },
+  { id: 'args-template', check: argsTemplate },
   { id: 'approval-rule', check: approvalRules },
   { id: 'unset-state-key', check: unsetStateKey },
   { id: 'test-expectation', check: testDocuments },

@@ -55,12 +55,11 @@ export function pluginOptions(ctx: RuleContext): Diagnostic[] {
       descriptor.rules,
       ctx.optionChecks,
     )) {
-      const unknownKey = problem.message.startsWith('unknown option');
       const where = typeof at === 'function' ? at(problem.path) : [...at, ...problem.path];
       out.push(
         diagnostic(
           entry.file,
-          entry.locate(where, { key: unknownKey }),
+          entry.locate(where, { key: problem.key ?? problem.message.startsWith('unknown option') }),
           'plugin-options',
           `${PREFIX[kind]}${name}: ${problem.message}${movedHint(kind, problem.message)}`,
           problem.severity,

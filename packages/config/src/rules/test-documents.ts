@@ -4,6 +4,7 @@ import type { TestSpec } from '../test-spec-types.js';
 import { excerpt } from './excerpt.js';
 import { schemaProblem } from './output-schema-valid.js';
 import { type RuleContext, validEntries } from './rule.js';
+import { undefinedModelMessage } from './undefined-model.js';
 import { unknownProviderMessage } from './unknown-provider.js';
 
 /**
@@ -32,11 +33,7 @@ export function testDocuments(ctx: RuleContext): Diagnostic[] {
       if (ctx.specs.model.has(ref)) return;
       const slash = ref.indexOf('/');
       if (slash <= 0) {
-        report(
-          path,
-          'unresolved-reference',
-          `model \`${excerpt(ref)}\` is not defined${didYouMean(ref, models)} (use a model name, or "provider/model" such as "offline/echo")`,
-        );
+        report(path, 'unresolved-reference', undefinedModelMessage(ref, models));
         return;
       }
       const message = providers && unknownProviderMessage(ref.slice(0, slash), providers);

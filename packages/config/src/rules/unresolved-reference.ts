@@ -4,6 +4,7 @@ import type { ProjectSpecs } from '../load/project-specs.js';
 import type { MemorySpec, MiddlewareSpec, ScheduleSpec } from '../spec-types.js';
 import { excerpt } from './excerpt.js';
 import { type RuleContext, validAgents, validEntries } from './rule.js';
+import { undefinedModelMessage } from './undefined-model.js';
 
 type RefKind = 'model' | 'tool' | 'toolset' | 'middleware' | 'memory' | 'agent';
 
@@ -18,6 +19,10 @@ function missing(
   if ((kind === 'middleware' || kind === 'memory') && registered === undefined) return undefined;
   const known = [...specs[kind].keys(), ...(registered ?? [])];
   return `${kind} \`${excerpt(name)}\` is not defined${didYouMean(name, known)}`;
+}
+
+function missingModel(specs: ProjectSpecs, name: string): string | undefined {
+  return specs.model.has(name) ? undefined : undefinedModelMessage(name, specs.model.keys());
 }
 
 /** Every name an agent (or the project's defaults) uses refers to something that exists. */
@@ -38,12 +43,7 @@ export function unresolvedReference(ctx: RuleContext): Diagnostic[] {
         agent.locate(path);
     // Like compile: only `provider/model` with a provider before the slash is inline (`/echo` is not).
     if (spec.model !== undefined && spec.model.indexOf('/') <= 0) {
-      report(
-        agent.file,
-        at('model'),
-        missing(specs, 'model', spec.model) &&
-          `${missing(specs, 'model', spec.model)} (use a model name, or "provider/model" such as "offline/echo")`,
-      );
+      report(agent.file, at('model'), missingModel(specs, spec.model));
     }
     if (spec.memory !== undefined)
       report(agent.file, at('memory'), missing(specs, 'memory', spec.memory, memoryNames));
@@ -94,11 +94,7 @@ export function unresolvedReference(ctx: RuleContext): Diagnostic[] {
   if (project) {
     const defaults = (project.spec as { defaults?: { model?: string; memory?: string } }).defaults;
     if (defaults?.model && defaults.model.indexOf('/') <= 0)
-      report(
-        project.file,
-        () => project.locate(['defaults', 'model']),
-        missing(specs, 'model', defaults.model),
-      );
+      report(project.file, () => project.locate(['defaults', 'model']), missingModel(specs, defaults.model));
     if (defaults?.memory)
       report(
         project.file,

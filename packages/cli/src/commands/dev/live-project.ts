@@ -10,8 +10,10 @@ import type { Agent, SessionStore } from '@agentctl/core';
 import { CliError, EXIT } from '../../cli-error.js';
 import { defaultRegistry } from '../../default-registry.js';
 import { type Io, styles } from '../../io.js';
+import { emptyFolder } from '../../project.js';
 import { sessionStoreFor } from '../../session-store.js';
 import { traceSecrets } from '../../tracing.js';
+import { unknownAgent } from '../../unknown-agent.js';
 import { watchErrorReporter } from '../../watch-error-reporter.js';
 
 /** A project kept live by `dev` and `run --watch`. */
@@ -42,12 +44,15 @@ export async function openLiveProject(
   let firstFailure: Diagnostic[] | undefined;
   // Unset while the first build runs: its failure ends the command instead of being reported.
   let watchRef: ProjectWatch | undefined;
+  let firstWarnings: readonly Diagnostic[] = [];
   const watch = await watchProject(
     io.cwd,
     (generation, warnings) => {
       started.set(generation, Date.now());
       traceSecrets(generation.runtime);
-      for (const d of warnings) io.stderr(`${formatDiagnostic(d)}\n`);
+      // The first build's warnings wait until the folder is known to hold a project.
+      if (watchRef) for (const d of warnings) io.stderr(`${formatDiagnostic(d)}\n`);
+      else firstWarnings = warnings;
       if (generation.id > 1) {
         const files = generation.files.length;
         io.stderr(
@@ -90,13 +95,12 @@ export async function openLiveProject(
     throw new CliError(`${errors} error(s) in the project; nothing was run`, EXIT.failed);
   }
   const agent = first.runtime.agents.get(agentName);
+  // A folder with no project at all is said as `run` says it, not as a missing agent.
+  const empty = emptyFolder(watch.root, first.runtime.specs.agent.size, options.project !== undefined);
+  if (!empty) for (const d of firstWarnings) io.stderr(`${formatDiagnostic(d)}\n`);
   if (!agent) {
     await watch.close();
-    const names = [...first.runtime.specs.agent.keys()].sort();
-    throw new CliError(
-      `no agent named "${agentName}". Agents in this project: ${names.join(', ') || '(none)'}`,
-      EXIT.usage,
-    );
+    throw empty ?? unknownAgent(agentName, first.runtime.specs.agent.keys());
   }
   const store = await sessionStoreFor(agent, first.runtime);
   io.stderr(s.dim(`watching ${watch.root} for changes (generation ${first.id})\n`));

@@ -20,6 +20,7 @@ import { printable } from '../../printable.js';
 import { openRuntime } from '../../project.js';
 import { sessionStoreFor } from '../../session-store.js';
 import { systemRefusal } from '../../system-refusal.js';
+import { unknownAgent } from '../../unknown-agent.js';
 import { allowMatcher, parseAllowRules } from './allow-rules.js';
 import { readStdin } from './read-stdin.js';
 import { jsonRenderer, textRenderer } from './render-events.js';
@@ -66,11 +67,7 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
   try {
     const agent = runtime.agents.get(options.agent);
     if (!agent) {
-      const names = [...project.specs.agent.keys()].sort();
-      throw new CliError(
-        `no agent named "${options.agent}". Agents in this project: ${names.join(', ') || '(none)'}`,
-        EXIT.usage,
-      );
+      throw unknownAgent(options.agent, project.specs.agent.keys());
     }
     const runner = new Runner({
       agent,

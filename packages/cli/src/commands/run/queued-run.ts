@@ -4,6 +4,7 @@ import { CliError, EXIT } from '../../cli-error.js';
 import { type Io, styles } from '../../io.js';
 import { openProject } from '../../project.js';
 import { connectQueue, queueSettings, requireQueueUrl } from '../../queue-settings.js';
+import { unknownAgent } from '../../unknown-agent.js';
 import { exitCodeOf, type RunCommandOptions, reportPause } from './index.js';
 import { readStdin } from './read-stdin.js';
 import { jsonRenderer, textRenderer } from './render-events.js';
@@ -20,11 +21,7 @@ export async function queuedRun(
 ): Promise<number> {
   const project = await openProject(options as unknown as Record<string, unknown>, io, options.agent);
   if (!project.specs.agent.has(options.agent)) {
-    const names = [...project.specs.agent.keys()].sort();
-    throw new CliError(
-      `no agent named "${options.agent}". Agents in this project: ${names.join(', ') || '(none)'}`,
-      EXIT.usage,
-    );
+    throw unknownAgent(options.agent, project.specs.agent.keys());
   }
   const settings = queueSettings(project, io.env);
   const url = requireQueueUrl(settings, 'run --queue');

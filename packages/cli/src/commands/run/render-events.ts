@@ -97,6 +97,7 @@ export function textRenderer(io: Io, spinner?: Spinner): (event: AgentEvent) => 
       case 'error':
         endLine();
         io.stderr(s.red(`error [${event.code}]: ${event.message}\n`));
+        io.stderr(missingKeyHint(event));
         break;
       case 'run_end':
         for (const [branch, buffer] of held) {
@@ -140,4 +141,11 @@ export function formatUsage(usage: UsageStats, durationMs: number): string {
 
 function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+// A first run of an agent on a real model usually lacks its key: say how to go on without one.
+function missingKeyHint(event: AgentEvent & { type: 'error' }): string {
+  const env = event.code === 'PROVIDER_ERROR' ? event.context?.env : undefined;
+  if (typeof env !== 'string') return '';
+  return `hint: export ${env}=... and run again, or try the agent offline with no key: add \`--model offline/echo\` (or set \`model: offline/echo\` in its YAML)\n`;
 }

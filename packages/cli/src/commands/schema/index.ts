@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { KINDS } from '@agentctl/config';
+import { didYouMean, KINDS } from '@agentctl/config';
 import { CliError, EXIT } from '../../cli-error.js';
 import type { Io } from '../../io.js';
 import { projectSchema, writeProjectSchema } from './project-schema.js';
@@ -11,7 +11,10 @@ import { projectSchema, writeProjectSchema } from './project-schema.js';
 export async function schemaCommand(options: Record<string, unknown>, io: Io): Promise<number> {
   const kind = (options.kind as string | undefined) ?? 'agentctl';
   if (kind !== 'agentctl' && !(KINDS as readonly string[]).includes(kind)) {
-    throw new CliError(`unknown kind "${kind}"; kinds: ${KINDS.join(', ')}`, EXIT.usage);
+    throw new CliError(
+      `unknown kind "${kind}"${didYouMean(kind, KINDS) || ';'} kinds: ${KINDS.join(', ')}`,
+      EXIT.usage,
+    );
   }
   if (typeof options.write === 'string') {
     const path = resolve(io.cwd, options.write);

@@ -1,4 +1,5 @@
 import {
+  type Diagnostic,
   formatAgentChanges,
   formatDiagnostic,
   type ProjectWatch,
@@ -11,10 +12,11 @@ import { CliError, EXIT } from '../../cli-error.js';
 import { defaultRegistry } from '../../default-registry.js';
 import type { Io } from '../../io.js';
 import { pageDir } from '../../page-dir.js';
-import { openRuntime } from '../../project.js';
+import { emptyFolder, openRuntime } from '../../project.js';
 import { connectQueue, queueSettings } from '../../queue-settings.js';
 import { projectSessionStore } from '../../session-store.js';
 import { traceSecrets } from '../../tracing.js';
+import { unknownAgent } from '../../unknown-agent.js';
 import { untilStopped } from '../../until-stopped.js';
 import { watchErrorReporter } from '../../watch-error-reporter.js';
 import { projectSource, type RuntimeLease } from './project-source.js';
@@ -101,10 +103,7 @@ async function checkAgent(project: ServedProject, name: string): Promise<void> {
   held?.release();
   if (names.includes(name)) return;
   await project.close();
-  throw new CliError(
-    `no agent named "${name}". Agents in this project: ${names.join(', ') || '(none)'}`,
-    EXIT.usage,
-  );
+  throw unknownAgent(name, names);
 }
 
 // With a queue URL, `async: true` runs go to the workers and any node streams their events.
@@ -155,13 +154,16 @@ async function watchedRuntime(raw: Record<string, unknown>, io: Io): Promise<Ser
   const queue = new WatchedQueue(io.env, io.stderr);
   let watch: ProjectWatch | undefined;
   let firstFailure = '';
+  let firstWarnings: readonly Diagnostic[] = [];
   const status = new ProjectStatusBoard(true, null);
   watch = await watchProject(
     io.cwd,
     (generation, warnings) => {
       traceSecrets(generation.runtime);
       queue.see(generation.runtime);
-      for (const d of warnings) io.stderr(`${formatDiagnostic(d)}\n`);
+      // The first build's warnings wait until the folder is known to hold a project.
+      if (watch) for (const d of warnings) io.stderr(`${formatDiagnostic(d)}\n`);
+      else firstWarnings = warnings;
       const changes = generation.id > 1 ? formatAgentChanges(generation.changes) : undefined;
       if (changes) io.stderr(`[reload] generation ${generation.id} live: ${changes}\n`);
       status.reloaded(generation.id, changes);
@@ -188,6 +190,13 @@ async function watchedRuntime(raw: Record<string, unknown>, io: Io): Promise<Ser
     io.stderr(firstFailure);
     throw new CliError('the project has errors; nothing was served', EXIT.failed);
   }
+  // A folder with no project is refused as `serve` without --watch refuses it.
+  const empty = emptyFolder(live.root, live.current.runtime.specs.agent.size, raw.project !== undefined);
+  if (empty) {
+    await live.close();
+    throw empty;
+  }
+  for (const d of firstWarnings) io.stderr(`${formatDiagnostic(d)}\n`);
   let settings: QueueSettings;
   try {
     settings = queue.settings;

@@ -1,7 +1,7 @@
 import type { AgentSpec, SpecEntry } from '@agentctl/config';
-import { CliError, EXIT } from '../../cli-error.js';
 import type { Io } from '../../io.js';
 import { openProject } from '../../project.js';
+import { unknownAgent } from '../../unknown-agent.js';
 
 /** One node of `agentctl tree --json`. */
 export interface TreeNode {
@@ -18,10 +18,7 @@ export async function treeCommand(options: Record<string, unknown>, io: Io): Pro
   const agents = project.specs.agent as Map<string, SpecEntry<AgentSpec>>;
   const name = String(options.agent);
   if (!agents.has(name)) {
-    throw new CliError(
-      `no agent named "${name}". Agents: ${[...agents.keys()].sort().join(', ')}`,
-      EXIT.usage,
-    );
+    throw unknownAgent(name, agents.keys());
   }
   const build = (spec: AgentSpec, seen: Set<string>): TreeNode => ({
     name: spec.name,

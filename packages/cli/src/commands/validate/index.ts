@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -10,6 +11,7 @@ import {
 import { CliError, EXIT } from '../../cli-error.js';
 import { defaultRegistry } from '../../default-registry.js';
 import type { Io } from '../../io.js';
+import { noProject } from '../../project.js';
 import { formatGithub } from './format-github.js';
 import { formatJson } from './format-json.js';
 import { formatSarif } from './format-sarif.js';
@@ -33,6 +35,9 @@ export async function validateCommand(raw: Record<string, unknown>, io: Io): Pro
   const format = options.json
     ? 'json'
     : (options.format ?? (io.env.GITHUB_ACTIONS === 'true' ? 'github' : 'text'));
+  // A path that names nothing is a typo on the command line, not a problem in the project.
+  const missing = (options.paths ?? []).filter((p) => !existsSync(resolve(io.cwd, p)));
+  if (missing.length > 0) throw new CliError(`no such file or folder: ${missing.join(', ')}`, EXIT.usage);
   const project = await loadProject({
     cwd: io.cwd,
     project: options.project,
@@ -42,6 +47,9 @@ export async function validateCommand(raw: Record<string, unknown>, io: Io): Pro
     checkModules: true,
     tests: true,
   });
+  // Nothing to check is not a pass: `run` and `list` refuse this folder, and so does CI's validate.
+  if (!project.configFile && project.files.length === 0 && !options.paths?.length)
+    throw noProject(project.root, options.project !== undefined);
   if (project.files.length === 0 && project.diagnostics.length === 0) {
     throw new CliError(`no YAML files found in ${project.root} (include globs matched nothing)`, EXIT.failed);
   }

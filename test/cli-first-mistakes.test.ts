@@ -1,0 +1,391 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { agentctl, removeTempDirs, tempDir, tempProject } from './support/cli.js';
+
+afterAll(removeTempDirs);
+
+const PROJECT = 'kind: project\nname: p\n';
+const DURATION_FORMS =
+  'expected a duration: milliseconds as a number, or a string such as "500ms", "30s", "2m", "1h".';
+
+// The mistakes of a first hour with agentctl, each in a project of its own, and the one error
+// line each must give: at the line where the mistake is, in the author's terms.
+const MISTAKES: Array<{ name: string; files: Record<string, string>; error: string }> = [
+  {
+    name: 'a key indented one space too far',
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n instruction: hi\n' },
+    error:
+      'agents/a.yaml:4:2: error: `instruction` is indented more than `model` on line 3, which already has a value: line the keys up in one column, or remove the value after `model:` to nest under it [yaml-syntax]',
+  },
+  {
+    name: 'a nested key out of line with the one above it',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\nlimits:\n    max_iterations: 3\n  timeout: 2m\n',
+    },
+    error:
+      'agents/a.yaml:6:3: error: line 6 starts at column 3, out of line with the lines above it (line 5 starts at column 5): keys of one mapping start in the same column [yaml-syntax]',
+  },
+  {
+    name: 'a list item indented less than the one above it',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\ntools:\n  - builtin: current_time\n - builtin: current_time\n',
+    },
+    error:
+      'agents/a.yaml:6:2: error: this list item starts at column 2, out of line with the lines above it (line 5 starts at column 3): items of one list start in the same column [yaml-syntax]',
+  },
+  {
+    name: 'a value holding ": " without quotes',
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ninstruction: Note: be brief\n' },
+    error:
+      'agents/a.yaml:4:14: error: the value of `instruction` holds `: `, which YAML reads as a key: put the value in quotes (`instruction: "Note: be brief"`) [yaml-syntax]',
+  },
+  {
+    name: 'no space after a colon',
+    files: { 'agents/a.yaml': 'kind: agent\nname:a\nmodel: offline/echo\n' },
+    error: 'agents/a.yaml:2:1: error: a key needs a space after its colon: `name: a` [yaml-syntax]',
+  },
+  {
+    name: 'a list left open',
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ntools: [lookup\n' },
+    error:
+      'agents/a.yaml:4:8: error: this `[` is not closed: end it with `]` (a value spread over several lines is indented more than its key) [yaml-syntax]',
+  },
+  {
+    name: 'two documents without --- between them',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: m\n\nkind: model\nname: m\nprovider: offline\nmodel: echo\n',
+    },
+    error:
+      'agents/a.yaml:5:1: error: a second `kind:` in one document (first on line 1): a new document starts here, so put `---` on the line above it [yaml-syntax]',
+  },
+  {
+    name: 'a key given twice',
+    files: {
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ninstruction: hi\nmodel: offline/auto\n',
+    },
+    error:
+      'agents/a.yaml:5:1: error: duplicate key: `model` is given twice in one mapping (first on line 3); keep one [yaml-syntax]',
+  },
+  {
+    name: 'a quote left open',
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ninstruction: "Be brief.\n' },
+    error:
+      'agents/a.yaml:4:14: error: this " is not closed: end the value with " (inside it, write \\" for a ") [yaml-syntax]',
+  },
+  {
+    name: 'a tab',
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\nlimits:\n\tmax_iterations: 3\n' },
+    error: 'agents/a.yaml:5:1: error: tabs are not allowed for indentation in YAML; use spaces [yaml-syntax]',
+  },
+  {
+    name: 'a typo in kind',
+    files: { 'agents/a.yaml': 'kind: agnet\nname: a\nmodel: offline/echo\n' },
+    error:
+      'agents/a.yaml:1:7: error: unknown kind "agnet"; expected one of project, agent, model, tool, toolset, middleware, memory, test, schedule; did you mean `agent`? [unknown-kind]',
+  },
+  {
+    name: 'a typo in a field name',
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ninstructoin: hi\n' },
+    error:
+      'agents/a.yaml:4:1: error: unknown key `instructoin` in agent; did you mean `instruction`? [unknown-key]',
+  },
+  {
+    name: 'a typo in a required key (one error, not also "missing name")',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\nsub_agents: [{ nme: helper, model: offline/echo }]\n',
+    },
+    error: 'agents/a.yaml:4:16: error: unknown key `nme` in `sub_agents`; did you mean `name`? [unknown-key]',
+  },
+  {
+    name: 'a limit written on the agent instead of under limits',
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ntool_timeout: 5s\n' },
+    error:
+      'agents/a.yaml:4:1: error: unknown key `tool_timeout` in agent; did you mean `limits: { tool_timeout: ... }`? [unknown-key]',
+  },
+  {
+    name: 'a wrong type',
+    files: {
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\nlimits: { max_iterations: ten }\n',
+    },
+    error: 'agents/a.yaml:4:27: error: `max_iterations` must be an integer, not "ten" [schema]',
+  },
+  {
+    name: 'one tool where a list is wanted',
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ntools: current_time\n' },
+    error:
+      'agents/a.yaml:4:8: error: `tools` must be a list, not "current_time"; a list of one is written `[current_time]` [schema]',
+  },
+  {
+    name: 'two middleware in one list item',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\nmiddleware:\n  - retry: { max_attempts: 2 }\n    timeout: { model: 30s }\n',
+    },
+    error:
+      'agents/a.yaml:5:5: error: `middleware` takes one key, not 2 (`retry`, `timeout`): give each its own list item (`- `) [schema]',
+  },
+  {
+    name: 'a bad duration in an agent',
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\nlimits: { timeout: x }\n' },
+    error: `agents/a.yaml:4:20: error: \`timeout\` is not valid; ${DURATION_FORMS} [schema]`,
+  },
+  {
+    name: 'a bad duration in a middleware option (a union schema)',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\nmiddleware: [{ timeout: { model: soon } }]\n',
+    },
+    error: `agents/a.yaml:4:34: error: timeout: option \`model\` is not valid; ${DURATION_FORMS} [plugin-options]`,
+  },
+  {
+    name: 'a bad duration in a middleware document',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\nmiddleware: [patient]\n---\nkind: middleware\nname: patient\nbuiltin: retry\noptions: { max_delay: "10 minutes" }\n',
+    },
+    error: `agents/a.yaml:9:23: error: retry: option \`max_delay\` is not valid; ${DURATION_FORMS} [plugin-options]`,
+  },
+  {
+    name: "a provider's model id without the provider",
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: gpt-4.1-mini\n' },
+    error:
+      'agents/a.yaml:3:8: error: model `gpt-4.1-mini` is not defined; did you mean `openai/gpt-4.1-mini`? (use a model name, or "provider/model" such as "offline/echo") [unresolved-reference]',
+  },
+  {
+    name: 'a sub-agent that does not exist',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\nsub_agents: [biling]\n---\nkind: agent\nname: billing\nmodel: offline/echo\n',
+    },
+    error:
+      'agents/a.yaml:4:14: error: agent `biling` is not defined; did you mean `billing`? [unresolved-reference]',
+  },
+  {
+    name: 'a tool referenced but not defined',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\ntools: [lookup_ordr]\n---\nkind: tool\nname: lookup_order\ncommand: { argv: [date] }\n',
+    },
+    error:
+      'agents/a.yaml:4:9: error: tool `lookup_ordr` is not defined; did you mean `lookup_order`? [unresolved-reference]',
+  },
+  {
+    name: 'a sub-agent cycle',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\nsub_agents: [b]\n---\nkind: agent\nname: b\nmodel: offline/echo\nsub_agents: [a]\n',
+    },
+    error: 'agents/a.yaml:9:14: error: agent cycle: a -> b -> a [agent-cycle]',
+  },
+  {
+    name: 'one agent name in two files',
+    files: {
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n',
+      'agents/b.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n',
+    },
+    error: 'agents/b.yaml:2:7: error: agent `a` is already defined at agents/a.yaml:2:7 [unique-names]',
+  },
+  {
+    name: 'a file that is a YAML list',
+    files: { 'agents/a.yaml': '- kind: agent\n  name: a\n  model: offline/echo\n' },
+    error:
+      'agents/a.yaml:1:1: error: a document must be a mapping with a `kind` and a `name`, not a list: write each document without the leading `- `, and put `---` between them [schema]',
+  },
+];
+
+describe.concurrent('a first mistake: one error at its line, the same from validate and run', () => {
+  it.each(MISTAKES)('$name', async ({ files, error }) => {
+    const dir = await tempProject({ 'agentctl.yaml': PROJECT, ...files });
+    const [validate, run] = await Promise.all([
+      agentctl(['validate'], { cwd: dir }),
+      agentctl(['run', 'a', 'hi'], { cwd: dir }),
+    ]);
+    const errorLines = (text: string) => text.split('\n').filter((line) => / error: /.test(line));
+    expect(errorLines(validate.stdout), validate.stderr).toEqual([error]);
+    expect(validate.code).toBe(1);
+    expect(errorLines(run.stderr)).toEqual([error]);
+    expect(run.stderr).toContain('nothing was run');
+    expect(run.stdout).toBe('');
+    expect(run.code).toBe(1);
+    for (const out of [validate.stdout, validate.stderr, run.stderr]) expect(out).not.toMatch(/^\s+at /m);
+  });
+});
+
+describe.concurrent('a first command in the wrong place, or with the wrong name', () => {
+  it('validate, dev and serve --watch in a folder with no project say so, with exit 2, as run does', async () => {
+    const dir = await tempDir();
+    const results = await Promise.all([
+      agentctl(['validate'], { cwd: dir }),
+      agentctl(['dev', 'a'], { cwd: dir }),
+      agentctl(['dev', '--ui', '--port', '0'], { cwd: dir, timeoutMs: 15_000 }),
+      agentctl(['serve', '--watch', '--port', '0'], { cwd: dir, timeoutMs: 15_000 }),
+      agentctl(['run', 'a', 'hi'], { cwd: dir }),
+    ]);
+    for (const result of results) {
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toBe(
+        `agentctl: no agentctl project in ${dir}: no agentctl.yaml here or in a parent folder, and no agents/**/*.yaml (create one with \`agentctl init\`, or point at one with -C DIR)\n`,
+      );
+      expect(result.stdout).toBe('');
+    }
+  });
+
+  it('-C naming a file, or a folder with no project, is bad usage that says what -C wants', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n',
+    });
+    const [file, folder] = await Promise.all([
+      agentctl(['-C', 'agents/a.yaml', 'validate'], { cwd: dir }),
+      agentctl(['-C', 'agents', 'validate'], { cwd: dir }),
+    ]);
+    expect(file.code).toBe(2);
+    expect(file.stderr).toBe(
+      "agentctl: -C agents/a.yaml: not a folder; -C names the project's folder (the one with agentctl.yaml)\n",
+    );
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toBe(
+      `agentctl: no agentctl project in ${dir}/agents: no agentctl.yaml there, and no agents/**/*.yaml (create one with \`agentctl init\`)\n`,
+    );
+  });
+
+  it('run, tree and dev of a misspelt agent suggest the near name', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml':
+        'kind: agent\nname: assistant\nmodel: offline/echo\n---\nkind: agent\nname: billing\nmodel: offline/echo\n',
+    });
+    const results = await Promise.all([
+      agentctl(['run', 'asistant', 'hi'], { cwd: dir }),
+      agentctl(['tree', 'asistant'], { cwd: dir }),
+      agentctl(['dev', 'asistant'], { cwd: dir }),
+    ]);
+    for (const result of results) {
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(
+        'agentctl: no agent named "asistant"; did you mean `assistant`? Agents in this project: assistant, billing\n',
+      );
+    }
+  });
+
+  it('validate of a folder checks the files under it; a path that names nothing is bad usage', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n',
+      'agents/more/b.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n',
+      'agents/c.yaml': 'kind: agent\nname: c\nmodel: offline/echo\ncolour: red\n',
+    });
+    const [folder, file, typo] = await Promise.all([
+      agentctl(['validate', 'agents/more/'], { cwd: dir }),
+      agentctl(['validate', 'agents/a.yaml'], { cwd: dir }),
+      agentctl(['validate', 'agents/nope.yaml'], { cwd: dir }),
+    ]);
+    expect(folder.stdout).toBe(
+      'agents/more/b.yaml:2:7: error: agent `a` is already defined at agents/a.yaml:2:7 [unique-names]\n1 error, 0 warnings\n',
+    );
+    expect(folder.code).toBe(1);
+    expect(file.stdout).toBe('✓ no problems\n');
+    expect(file.code).toBe(0);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe('agentctl: no such file or folder: agents/nope.yaml\n');
+  });
+
+  it('an agent in a .yml file is told about, not skipped in silence', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: m\n---\nkind: model\nname: m\nprovider: offline\nmodel: script\nscript: ./turns.yml\n',
+      'agents/turns.yml': '- text: hello\n',
+      'agents/bot.yml': 'kind: agent\nname: bot\nmodel: offline/echo\n',
+    });
+    const warning =
+      'agents/bot.yml:1:1: warning: a .yml file is not read: the project reads agents/**/*.yaml; rename it to agents/bot.yaml, or add `agents/**/*.yml` to `include` in agentctl.yaml [project-file]\n';
+    const [validate, run] = await Promise.all([
+      agentctl(['validate'], { cwd: dir }),
+      agentctl(['run', 'bot', 'hi'], { cwd: dir }),
+    ]);
+    expect(validate.stdout).toBe(`${warning}0 errors, 1 warning\n`);
+    expect(validate.code).toBe(0);
+    expect(run.stderr).toBe(`${warning}agentctl: no agent named "bot". Agents in this project: a\n`);
+    expect(run.code).toBe(2);
+  });
+
+  it("--model with a provider's model id alone suggests provider/model", async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n',
+    });
+    const result = await agentctl(['run', 'a', 'hi', '--model', 'claude-sonnet-4-6'], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'agentctl: --model claude-sonnet-4-6: no model of that name; did you mean `anthropic/claude-sonnet-4-6`? (models: none; or give provider/model such as offline/echo)\n',
+    );
+  });
+
+  it('schema of a misspelt kind suggests the kind', async () => {
+    const result = await agentctl(['schema', 'agnet']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'agentctl: unknown kind "agnet"; did you mean `agent`? kinds: project, agent, model, tool, toolset, middleware, memory, test, schedule\n',
+    );
+  });
+
+  it('a missing API key names the variable and how to run offline; validate, needing no secret, passes', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: openai/gpt-4.1-mini\n',
+    });
+    const env = { OPENAI_API_KEY: undefined };
+    const [validate, run, offline] = await Promise.all([
+      agentctl(['validate'], { cwd: dir, env }),
+      agentctl(['run', 'a', 'hi'], { cwd: dir, env }),
+      agentctl(['run', 'a', 'hi', '--model', 'offline/echo'], { cwd: dir, env }),
+    ]);
+    expect(validate.code).toBe(0);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('no API key; set OPENAI_API_KEY');
+    expect(run.stderr).toContain(
+      'hint: export OPENAI_API_KEY=... and run again, or try the agent offline with no key: add `--model offline/echo`',
+    );
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+    expect(offline.code, offline.stderr).toBe(0);
+    expect(offline.stdout).toBe('hi\n');
+  });
+
+  it('a .env line written as YAML is told about, without its value, by validate and run', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: openai/gpt-4.1-mini\n',
+      '.env': '# keys\nOPENAI_API_KEY: sk-not-a-real-key\n',
+    });
+    const env = { OPENAI_API_KEY: undefined };
+    const [validate, run] = await Promise.all([
+      agentctl(['validate'], { cwd: dir, env }),
+      agentctl(['run', 'a', 'hi'], { cwd: dir, env }),
+    ]);
+    const warning =
+      '.env:2:1: warning: not a `NAME=value` line, so it sets nothing; write `OPENAI_API_KEY=value` [env-file]\n';
+    expect(validate.stdout).toBe(`${warning}0 errors, 1 warning\n`);
+    expect(run.stderr.startsWith(warning)).toBe(true);
+    expect(run.stderr).toContain('no API key; set OPENAI_API_KEY');
+    for (const out of [validate.stdout, validate.stderr, run.stdout, run.stderr])
+      expect(out).not.toContain('sk-not-a-real-key');
+  });
+
+  it('an unset ${VAR:?message} is one error from run, not also a warning', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: fast\n---\nkind: model\nname: fast\nprovider: anthropic\nmodel: claude-sonnet-4-6\napi_key: ${MY_KEY:?set MY_KEY to your key}\n',
+    });
+    const run = await agentctl(['run', 'a', 'hi'], { cwd: dir, env: { MY_KEY: undefined } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      'agents/a.yaml:9:10: error: environment variable MY_KEY is not set: set MY_KEY to your key [env-required]\n' +
+        'agentctl: 1 error(s) in the project; nothing was run\n',
+    );
+  });
+});

@@ -1,5 +1,6 @@
 import type { ApprovalPolicy, ApprovalPolicyContext, ApprovalVerdict } from './agent-config.js';
-import { type ApprovalRule, approvalRuleMatcher, globMatcher } from './approval-rule.js';
+import { approvalModeFor } from './approval-mode-for.js';
+import { type ApprovalRule, approvalRuleMatcher } from './approval-rule.js';
 import type { Message, ToolCall } from './messages.js';
 import type { AnyTool } from './tool.js';
 import { neverRan } from './unrun-call.js';
@@ -14,7 +15,10 @@ export const APPROVAL_MODES: readonly ApprovalMode[] = ['never', 'always', 'once
 export interface ApprovalPolicyOptions {
   /** Mode of tools neither listed in `tools` nor declaring their own requirement. Default `never`. */
   default?: ApprovalMode;
-  /** Mode per tool name (`*` wildcards allowed; an exact name wins over a pattern). */
+  /**
+   * Mode per tool name (`*` wildcards allowed): an exact name wins, then the closest pattern
+   * (the most characters besides `*`), then, on a tie, the mode that asks more.
+   */
   tools?: Record<string, ApprovalMode>;
   /** Calls run without asking (unless a deny rule matches). */
   allow?: ApprovalRule[];
@@ -45,11 +49,9 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions = {}): Appro
       throw new TypeError(`approval.tools.${name}: "${mode}" is not one of ${APPROVAL_MODES.join(', ')}`);
     }
   }
-  const patterns = modes.map(([name, mode]) => [globMatcher(name), mode] as const);
-  const exact = new Map(modes);
+  const written = options.tools ?? {};
   const modeOf = (tool: AnyTool): ApprovalMode | undefined =>
-    exact.get(tool.name) ??
-    patterns.find(([match]) => match(tool.name))?.[1] ??
+    approvalModeFor(written, [tool.name]) ??
     (tool.needsApproval === undefined ? (options.default ?? 'never') : undefined);
 
   return (call: ToolCall, tool: AnyTool, context?: ApprovalPolicyContext): ApprovalVerdict | undefined => {

@@ -22,6 +22,7 @@ export {
   type ApprovalPolicyOptions,
   createApprovalPolicy,
 } from './approval-policy.js';
+export { approvalModeFor } from './approval-mode-for.js';
 export {
   APPROVAL_RULE_GRAMMAR,
   type ApprovalRule,

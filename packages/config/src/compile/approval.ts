@@ -4,7 +4,7 @@ import {
   type ApprovalRule,
   bindApprovalRule,
   createApprovalPolicy,
-  globMatcher,
+  approvalModeFor,
   parseApprovalRule,
 } from '@agentctl/core';
 import type { ApprovalDefinition, ToolsetDefinition } from '../definitions.js';
@@ -22,17 +22,14 @@ export function declareApprovalMode(tool: AnyTool, mode: ApprovalMode): void {
 
 /**
  * The mode a toolset's `approval` gives one of its tools: the single mode, or the entry for the
- * name the model sees, then the server's own name, then the first matching `*` pattern.
+ * name the model sees, then the server's own name, then the closest matching `*` pattern.
  */
 export function toolsetApprovalMode(spec: ToolsetDefinition, exposed: string): ApprovalMode | undefined {
   const approval = spec.approval;
   if (approval === undefined || typeof approval === 'string') return approval;
   const original =
     spec.prefix && exposed.startsWith(spec.prefix) ? exposed.slice(spec.prefix.length) : exposed;
-  const exact = approval[exposed] ?? approval[original];
-  if (exact) return exact;
-  const pattern = Object.keys(approval).find((p) => globMatcher(p)(exposed) || globMatcher(p)(original));
-  return pattern === undefined ? undefined : approval[pattern];
+  return approvalModeFor(approval, [exposed, original]);
 }
 
 /**
@@ -44,15 +41,9 @@ export function agentApprovalPolicy(
   approval: ApprovalDefinition,
   tools: readonly AnyTool[],
 ): ApprovalPolicy | undefined {
-  const written = Object.entries(approval.tools);
-  const patterns = written
-    .filter(([name]) => name.includes('*'))
-    .map(([name, mode]) => [globMatcher(name), mode] as const);
-  const exact = new Map(written.filter(([name]) => !name.includes('*')));
   const modes: Record<string, ApprovalMode> = {};
   for (const tool of tools) {
-    const mode =
-      exact.get(tool.name) ?? patterns.find(([match]) => match(tool.name))?.[1] ?? declared.get(tool);
+    const mode = approvalModeFor(approval.tools, [tool.name]) ?? declared.get(tool);
     if (mode) modes[tool.name] = mode;
   }
   const [unknown] = unknownApprovalTools(

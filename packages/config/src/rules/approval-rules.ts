@@ -1,5 +1,6 @@
 import {
   type AnyTool,
+  approvalRuleMatcher,
   BUILTIN_TOOLS,
   bindApprovalRule,
   globMatcher,
@@ -106,8 +107,14 @@ export function approvalRules(ctx: RuleContext): Diagnostic[] {
             continue;
           }
         }
-        for (const name of Object.keys(rule.args ?? {})) {
+        for (const [name, pattern] of Object.entries(rule.args ?? {})) {
           const where = typeof spec === 'string' ? at : [...at, 'args', name];
+          try {
+            approvalRuleMatcher({ tool: rule.tool, args: { [name]: pattern } }, `approval.${list}[${i}]`);
+          } catch (error) {
+            report((error as Error).message, where);
+            continue;
+          }
           const shell = matching.find((tool) => tool.shellArguments?.includes(name));
           if (shell) {
             report(shellArgumentMessage(shell.name, name), where);

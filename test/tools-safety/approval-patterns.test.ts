@@ -1,0 +1,123 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { agentctl, removeTempDirs } from '../support/cli.js';
+import { probeProject, resultsByCall, runMain, scriptedAgent } from './probe-project.js';
+
+// Approval rules and modes through the real CLI on the offline script model: a pattern matches
+// what it says on every call, whatever the model puts in the arguments or the order of the YAML.
+
+afterAll(removeTempDirs);
+
+// A command tool (so it asks by default) that only echoes what it was given.
+const tool = (name: string, parameters: string) => `
+kind: tool
+name: ${name}
+description: Echoes its arguments
+parameters: ${parameters}
+command: { argv: [echo, "ran"], stdin_json: true }
+`;
+const PATH_TOOL = tool('read_note', '{ type: object, properties: { path: { type: string } }, required: [path] }');
+const DENIED = 'The call was not run: denied by the approval policy.';
+
+describe.concurrent('approval patterns', () => {
+  it('a deny regex with the g flag refuses every matching call, not every other one', async () => {
+    const calls = ['secret1', 'secret2', 'secret3', 'secret4'].map((path) => ({
+      name: 'read_note',
+      arguments: { path },
+    }));
+    const agent = scriptedAgent('[read_note]', calls).replace(
+      'tools: [read_note]',
+      'tools: [read_note]\napproval:\n  allow: [read_note]\n  deny: [{ tool: read_note, args: { path: "/secret/g" } }]',
+    );
+    const dir = await probeProject({ 'agents/main.yaml': `${agent}---${PATH_TOOL}` });
+    const run = await runMain(dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(resultsByCall(run.events)).toEqual({
+      call_1: DENIED,
+      call_2: DENIED,
+      call_3: DENIED,
+      call_4: DENIED,
+    });
+  });
+
+  it('a key holding a dot does not stand in for the nested field a dotted rule names', async () => {
+    const query = tool(
+      'query',
+      '{ type: object, properties: { filter: { type: object, properties: { owner: { type: string } } } }, required: [filter] }',
+    );
+    const calls = [
+      // The tool reads filter.owner = root; the extra key only looks like what the rule allows.
+      { name: 'query', arguments: { filter: { owner: 'root' }, 'filter.owner': 'me' } },
+      { name: 'query', arguments: { filter: { owner: 'me' } } },
+    ];
+    const agent = scriptedAgent('[query]', calls).replace(
+      'tools: [query]',
+      'tools: [query]\napproval:\n  allow: ["query:filter.owner=me"]\n  deny: [{ tool: query, args: { filter.owner: root } }]',
+    );
+    const dir = await probeProject({ 'agents/main.yaml': `${agent}---${query}` });
+    const run = await runMain(dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(resultsByCall(run.events)).toEqual({ call_1: DENIED, call_2: 'ran' });
+
+    // Without the deny, the same call is asked about: the allow rule does not cover it.
+    const allowOnly = await probeProject({
+      'agents/main.yaml': `${agent.replace(/\n {2}deny: .*/, '')}---${query}`,
+    });
+    const asked = await runMain(allowOnly);
+    expect(asked.code, asked.stderr).toBe(0);
+    const pending = asked.events.find((e) => e.type === 'approval_required') as
+      | { pending: Array<{ call: { id: string } }> }
+      | undefined;
+    expect(pending?.pending.map((p) => p.call.id)).toEqual(['call_1']);
+    expect(resultsByCall(asked.events)).toEqual({ call_2: 'ran' });
+  });
+
+  it('the closest approval.tools pattern decides, whatever the order: write_* always beats an earlier *', async () => {
+    const write = tool('write_note', '{ type: object, properties: { path: { type: string } }, required: [path] }');
+    const calls = [
+      { name: 'write_note', arguments: { path: 'a' } },
+      { name: 'read_note', arguments: { path: 'b' } },
+    ];
+    const agent = scriptedAgent('[write_note, read_note]', calls).replace(
+      'tools: [write_note, read_note]',
+      'tools: [write_note, read_note]\napproval: { tools: { "*": never, "write_*": always } }',
+    );
+    const dir = await probeProject({ 'agents/main.yaml': `${agent}---${write}---${PATH_TOOL}` });
+    const run = await runMain(dir);
+    expect(run.code, run.stderr).toBe(0);
+    const pending = run.events.find((e) => e.type === 'approval_required') as
+      | { pending: Array<{ call: { name: string } }> }
+      | undefined;
+    expect(pending?.pending.map((p) => p.call.name)).toEqual(['write_note']);
+    expect(resultsByCall(run.events)).toEqual({ call_2: 'ran' });
+  });
+
+  it('validate reports a rule whose regular expression does not compile, as run refuses it', async () => {
+    const agent = scriptedAgent('[read_note]', [{ name: 'read_note', arguments: { path: 'a' } }]).replace(
+      'tools: [read_note]',
+      'tools: [read_note]\napproval:\n  deny: [{ tool: read_note, args: { path: "/(/" } }, "read_note:path=/[/"]',
+    );
+    const dir = await probeProject({ 'agents/main.yaml': `${agent}---${PATH_TOOL}` });
+    const validate = await agentctl(['validate'], { cwd: dir });
+    expect(validate.code).toBe(1);
+    expect(validate.stdout + validate.stderr).toContain(
+      'agents/main.yaml:7:43: error: approval.deny[0].args.path: invalid regular expression /(/: Unterminated group [approval-rule]',
+    );
+    expect(validate.stdout + validate.stderr).toContain(
+      'approval.deny[1].args.path: invalid regular expression /[/: Unterminated character class',
+    );
+    const run = await runMain(dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('invalid regular expression /(/');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('--allow with a regular expression that does not compile is bad usage, naming the rule', async () => {
+    const agent = scriptedAgent('[read_note]', [{ name: 'read_note', arguments: { path: 'a' } }]);
+    const dir = await probeProject({ 'agents/main.yaml': `${agent}---${PATH_TOOL}` });
+    const run = await runMain(dir, ['--allow', 'read_note:path=/(/']);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe(
+      'agentctl: --allow read_note.args.path: invalid regular expression /(/: Unterminated group',
+    );
+  });
+});

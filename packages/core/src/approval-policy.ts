@@ -1,6 +1,7 @@
 import type { ApprovalPolicy, ApprovalPolicyContext, ApprovalVerdict } from './agent-config.js';
 import { approvalModeFor } from './approval-mode-for.js';
 import { type ApprovalRule, approvalRuleMatcher } from './approval-rule.js';
+import { CANCELLED_RESULT } from './loop/tool-pairing.js';
 import type { Message, ToolCall } from './messages.js';
 import type { AnyTool } from './tool.js';
 import { neverRan } from './unrun-call.js';
@@ -71,13 +72,19 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions = {}): Appro
 }
 
 // A call that was refused, or whose arguments its schema refused before anyone was asked, never
-// ran; any other result means a call of the tool was allowed to run in this conversation.
+// ran. A call cut off by a cancel may have been waiting for its approval (Ctrl-C at the prompt)
+// when its result was made up, so it approved nothing either. Any other result means a call of
+// the tool was allowed to run in this conversation.
 function ranBefore(messages: readonly Message[], toolName: string): boolean {
   const names = new Map<string, string>();
   for (const message of messages) {
     for (const call of message.toolCalls ?? []) names.set(call.id, call.name);
   }
   return messages.some(
-    (m) => m.role === 'tool' && (m.name ?? names.get(m.toolCallId ?? '')) === toolName && !neverRan(m),
+    (m) =>
+      m.role === 'tool' &&
+      (m.name ?? names.get(m.toolCallId ?? '')) === toolName &&
+      !neverRan(m) &&
+      m.content !== CANCELLED_RESULT,
   );
 }

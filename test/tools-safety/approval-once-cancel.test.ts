@@ -1,0 +1,59 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { agentctl, parseNdjson, removeTempDirs } from '../support/cli.js';
+import { agentctlOnTerminal, NO_TERMINAL, terminalDrivers } from '../support/terminal.js';
+import { probeProject } from './probe-project.js';
+
+// `once-per-session` asks until the session holds a result of the tool. Ctrl-C at the approval
+// prompt leaves the call without a result; the next run fills in a "cancelled" one, which must
+// not count as the approval nobody gave.
+
+afterAll(removeTempDirs);
+
+const driver = terminalDrivers()[0];
+
+const PROJECT = `kind: agent
+name: main
+model: scripted
+instruction: Use the tools.
+tools: [write_note]
+approval: { tools: { write_note: once-per-session } }
+---
+kind: tool
+name: write_note
+description: Writes a note (here it only echoes)
+parameters: { type: object, properties: { path: { type: string } }, required: [path] }
+command: { argv: [echo, "wrote {{ args.path }}"] }
+---
+kind: model
+name: scripted
+provider: offline
+model: script
+script:
+  - { match: first, tool_calls: [{ id: c1, name: write_note, arguments: { path: a } }] }
+  - { match: second, tool_calls: [{ id: c2, name: write_note, arguments: { path: b } }] }
+  - text: done
+`;
+
+describe.skipIf(!driver)(`once-per-session after Ctrl-C at the prompt (${driver?.name ?? NO_TERMINAL})`, () => {
+  it('the next call of the tool in the session is asked about, not run', async () => {
+    const dir = await probeProject({ 'agents/main.yaml': PROJECT });
+    const { code, screen } = await agentctlOnTerminal(
+      driver!,
+      ['run', 'main', 'first', '--session', 's1'],
+      [['[y/N] ', '\u0003']],
+      { cwd: dir },
+    );
+    expect(code, screen).toBe(130);
+    expect(screen).not.toContain('wrote a');
+
+    // Without a terminal, a call that needs approval pauses the run: it must, and write_note not run.
+    const next = await agentctl(['run', 'main', 'second', '--session', 's1', '--json'], { cwd: dir });
+    expect(next.code, next.stderr).toBe(0);
+    const events = parseNdjson(next.stdout);
+    expect(events.filter((e) => e.type === 'tool_result')).toEqual([]);
+    expect(events.find((e) => e.type === 'approval_required')).toMatchObject({
+      pending: [{ call: { id: 'c2', name: 'write_note' } }],
+    });
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'paused' });
+  });
+});

@@ -65,7 +65,14 @@ export {
   type FallbackOptions,
   isFallbackError,
 } from './fallback-provider.js';
-export { controlTools, EXIT_LOOP_TOOL, TRANSFER_TOOL, transferTargets } from './invocation/control-tools.js';
+export {
+  controlTools,
+  EXIT_LOOP_TOOL,
+  RESERVED_TOOL_NAMES,
+  reservedToolMessage,
+  TRANSFER_TOOL,
+  transferTargets,
+} from './invocation/control-tools.js';
 export { historyFor, isVisible } from './invocation/history.js';
 export {
   type EscalationScope,

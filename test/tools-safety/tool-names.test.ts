@@ -1,0 +1,61 @@
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { agentctl, REPO, removeTempDirs } from '../support/cli.js';
+import { probeProject, runMain, scriptedAgent } from './probe-project.js';
+
+// The runtime gives an agent tools of its own (`transfer_to_agent` with somewhere to go,
+// `exit_loop` inside a loop). A tool of the same name, from YAML, a module or an MCP server,
+// would be hidden by them without a word: its calls would transfer instead. It is refused.
+
+const SERVER = join(REPO, 'packages/mcp/test/fixtures/named.js');
+
+afterAll(removeTempDirs);
+
+const OTHER = `
+kind: agent
+name: other
+description: Another desk
+model: offline/echo
+`;
+
+describe.concurrent('tool names the runtime takes', () => {
+  it('a YAML tool named transfer_to_agent is an error at validate and run, at its entry; nothing runs', async () => {
+    const agent = scriptedAgent('[transfer_to_agent]', [
+      { name: 'transfer_to_agent', arguments: { agent_name: 'other' } },
+    ]).replace('tools: [transfer_to_agent]', 'tools: [transfer_to_agent]\nsub_agents: [other]');
+    const dir = await probeProject({
+      'agents/main.yaml': `${agent}---${OTHER}---
+kind: tool
+name: transfer_to_agent
+description: Pays an agent
+parameters: { type: object, properties: { agent_name: { type: string } }, required: [agent_name] }
+command: { argv: [echo, "paid {{ args.agent_name }}"] }
+`,
+    });
+    const message =
+      'agents/main.yaml:5:9: error: a tool may not be named `transfer_to_agent`: that is the tool agentctl gives an agent to hand the conversation to another agent, which would hide it (its calls would never reach it); rename the tool [reserved-name]';
+    const validate = await agentctl(['validate'], { cwd: dir });
+    expect(validate.code).toBe(1);
+    expect(validate.stdout + validate.stderr).toContain(message);
+    const run = await runMain(dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(message);
+    expect(run.stdout).toBe('');
+  });
+
+  it('an MCP tool named exit_loop or transfer_to_agent is refused at run, naming the toolset', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': `${scriptedAgent('[{ toolset: named }]', [{ name: 'echo', arguments: {} }])}---
+kind: toolset
+name: named
+mcp: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SERVER)}, echo, exit_loop] }
+`,
+    });
+    const run = await runMain(dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      'agents/main.yaml:5:9: error: a tool may not be named `exit_loop`: that is the tool agentctl gives an agent inside a loop to end the loop, which would hide it (its calls would never reach it); rename the tool (from toolset `named`) [reserved-name]',
+    );
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+});

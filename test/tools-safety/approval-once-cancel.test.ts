@@ -34,26 +34,29 @@ script:
   - text: done
 `;
 
-describe.skipIf(!driver)(`once-per-session after Ctrl-C at the prompt (${driver?.name ?? NO_TERMINAL})`, () => {
-  it('the next call of the tool in the session is asked about, not run', async () => {
-    const dir = await probeProject({ 'agents/main.yaml': PROJECT });
-    const { code, screen } = await agentctlOnTerminal(
-      driver!,
-      ['run', 'main', 'first', '--session', 's1'],
-      [['[y/N] ', '\u0003']],
-      { cwd: dir },
-    );
-    expect(code, screen).toBe(130);
-    expect(screen).not.toContain('wrote a');
+describe.skipIf(!driver)(
+  `once-per-session after Ctrl-C at the prompt (${driver?.name ?? NO_TERMINAL})`,
+  () => {
+    it('the next call of the tool in the session is asked about, not run', async () => {
+      const dir = await probeProject({ 'agents/main.yaml': PROJECT });
+      const { code, screen } = await agentctlOnTerminal(
+        driver!,
+        ['run', 'main', 'first', '--session', 's1'],
+        [['[y/N] ', '\u0003']],
+        { cwd: dir },
+      );
+      expect(code, screen).toBe(130);
+      expect(screen).not.toContain('wrote a');
 
-    // Without a terminal, a call that needs approval pauses the run: it must, and write_note not run.
-    const next = await agentctl(['run', 'main', 'second', '--session', 's1', '--json'], { cwd: dir });
-    expect(next.code, next.stderr).toBe(0);
-    const events = parseNdjson(next.stdout);
-    expect(events.filter((e) => e.type === 'tool_result')).toEqual([]);
-    expect(events.find((e) => e.type === 'approval_required')).toMatchObject({
-      pending: [{ call: { id: 'c2', name: 'write_note' } }],
+      // Without a terminal, a call that needs approval pauses the run: it must, and write_note not run.
+      const next = await agentctl(['run', 'main', 'second', '--session', 's1', '--json'], { cwd: dir });
+      expect(next.code, next.stderr).toBe(0);
+      const events = parseNdjson(next.stdout);
+      expect(events.filter((e) => e.type === 'tool_result')).toEqual([]);
+      expect(events.find((e) => e.type === 'approval_required')).toMatchObject({
+        pending: [{ call: { id: 'c2', name: 'write_note' } }],
+      });
+      expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'paused' });
     });
-    expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'paused' });
-  });
-});
+  },
+);

@@ -1,5 +1,6 @@
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentctl, removeTempDirs } from '../support/cli.js';
+import { agentctl, REPO, removeTempDirs } from '../support/cli.js';
 import { probeProject, resultsByCall, runMain, scriptedAgent } from './probe-project.js';
 
 // Approval rules and modes through the real CLI on the offline script model: a pattern matches
@@ -15,7 +16,10 @@ description: Echoes its arguments
 parameters: ${parameters}
 command: { argv: [echo, "ran"], stdin_json: true }
 `;
-const PATH_TOOL = tool('read_note', '{ type: object, properties: { path: { type: string } }, required: [path] }');
+const PATH_TOOL = tool(
+  'read_note',
+  '{ type: object, properties: { path: { type: string } }, required: [path] }',
+);
 const DENIED = 'The call was not run: denied by the approval policy.';
 
 describe.concurrent('approval patterns', () => {
@@ -72,7 +76,10 @@ describe.concurrent('approval patterns', () => {
   });
 
   it('the closest approval.tools pattern decides, whatever the order: write_* always beats an earlier *', async () => {
-    const write = tool('write_note', '{ type: object, properties: { path: { type: string } }, required: [path] }');
+    const write = tool(
+      'write_note',
+      '{ type: object, properties: { path: { type: string } }, required: [path] }',
+    );
     const calls = [
       { name: 'write_note', arguments: { path: 'a' } },
       { name: 'read_note', arguments: { path: 'b' } },
@@ -119,5 +126,29 @@ describe.concurrent('approval patterns', () => {
     expect(run.stderr.trim()).toBe(
       'agentctl: --allow read_note.args.path: invalid regular expression /(/: Unterminated group',
     );
+  });
+
+  it("a toolset's approval patterns: the closest decides, whatever the order", async () => {
+    const server = join(REPO, 'packages/mcp/test/fixtures/named.js');
+    const calls = [
+      { name: 'docs_write_file', arguments: { text: 'a' } },
+      { name: 'docs_read_file', arguments: { text: 'b' } },
+    ];
+    const dir = await probeProject({
+      'agents/main.yaml': `${scriptedAgent('[{ toolset: docs }]', calls)}---
+kind: toolset
+name: docs
+mcp: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(server)}, write_file, read_file] }
+prefix: docs_
+approval: { "*": never, "write_*": always }
+`,
+    });
+    const run = await runMain(dir);
+    expect(run.code, run.stderr).toBe(0);
+    const pending = run.events.find((e) => e.type === 'approval_required') as
+      | { pending: Array<{ call: { name: string } }> }
+      | undefined;
+    expect(pending?.pending.map((p) => p.call.name)).toEqual(['docs_write_file']);
+    expect(resultsByCall(run.events)).toEqual({ call_2: 'server read_file {"text":"b"}' });
   });
 });

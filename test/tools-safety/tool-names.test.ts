@@ -58,4 +58,38 @@ mcp: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SER
     );
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
+
+  it('validate --connect reports what run refuses: a server tool clashing with another tool, or reserved', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': `${scriptedAgent('[{ builtin: shell }, { toolset: named }]', [{ name: 'echo', arguments: {} }])}---
+kind: toolset
+name: named
+mcp: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SERVER)}, echo, shell, transfer_to_agent] }
+`,
+    });
+    const validate = await agentctl(['validate', '--connect'], { cwd: dir });
+    expect(validate.code).toBe(1);
+    const said = validate.stdout + validate.stderr;
+    expect(said).toContain(
+      'agents/main.yaml:5:29: error: agent `main` gets two tools named `shell` (entries 1 and 2 of `tools`; toolset `named` gives one) [duplicate-tool]',
+    );
+    expect(said).toContain(
+      'agents/main.yaml:5:29: error: a tool may not be named `transfer_to_agent`: that is the tool agentctl gives an agent to hand the conversation to another agent, which would hide it (its calls would never reach it); rename the tool (from toolset `named`) [reserved-name]',
+    );
+    const run = await runMain(dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('gets two tools named `shell`');
+
+    // Excluded on the server's side, neither is a tool of the agent: validate --connect passes.
+    const fixed = await probeProject({
+      'agents/main.yaml': `${scriptedAgent('[{ builtin: shell }, { toolset: named }]', [{ name: 'echo', arguments: {} }])}---
+kind: toolset
+name: named
+mcp: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SERVER)}, echo, shell, transfer_to_agent] }
+exclude: [shell, transfer_to_agent]
+`,
+    });
+    const clean = await agentctl(['validate', '--connect'], { cwd: fixed });
+    expect(clean.code, clean.stdout + clean.stderr).toBe(0);
+  });
 });

@@ -24,11 +24,7 @@ export function approvalModeFor(
     const match = globMatcher(pattern);
     if (!names.some((name) => match(name))) continue;
     const weight = pattern.replaceAll('*', '').length;
-    if (
-      !best ||
-      weight > best.weight ||
-      (weight === best.weight && STRICTNESS[mode] > STRICTNESS[best.mode])
-    )
+    if (!best || weight > best.weight || (weight === best.weight && STRICTNESS[mode] > STRICTNESS[best.mode]))
       best = { weight, mode };
   }
   return best?.mode;

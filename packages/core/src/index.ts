@@ -16,13 +16,13 @@ export type {
 } from './agent-config.js';
 export { agentTool } from './agent-tool.js';
 export { branchOf, findAgent, findAgentPath, linkTree, listAgents, walkAgents } from './agent-tree.js';
+export { approvalModeFor } from './approval-mode-for.js';
 export {
   APPROVAL_MODES,
   type ApprovalMode,
   type ApprovalPolicyOptions,
   createApprovalPolicy,
 } from './approval-policy.js';
-export { approvalModeFor } from './approval-mode-for.js';
 export {
   APPROVAL_RULE_GRAMMAR,
   type ApprovalRule,

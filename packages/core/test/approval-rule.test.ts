@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { argumentReadings } from '../src/approval-rule.js';
 import {
   approvalModeFor,
   approvalRuleMatcher,
@@ -7,7 +8,6 @@ import {
   defineTool,
   parseApprovalRule,
 } from '../src/index.js';
-import { argumentReadings } from '../src/approval-rule.js';
 
 const write = defineTool({
   name: 'write',
@@ -95,8 +95,12 @@ describe('approval rules', () => {
     expect(argumentReadings({ a: { 'b.c': 1, b: { c: 2 } } }, 'a.b.c')).toEqual(['1', '2']);
     expect(argumentReadings({ a: { b: 'y' } }, 'a.constructor')).toEqual([]);
     const call = { id: 'c', name: 'read', arguments: { 'a.b': 'me', a: { b: 'root' } } };
-    expect(approvalRuleMatcher({ tool: 'read', args: { 'a.b': 'me' } }, 'allow[0]', 'allow')(call)).toBe(false);
-    expect(approvalRuleMatcher({ tool: 'read', args: { 'a.b': 'root' } }, 'deny[0]', 'deny')(call)).toBe(true);
+    expect(approvalRuleMatcher({ tool: 'read', args: { 'a.b': 'me' } }, 'allow[0]', 'allow')(call)).toBe(
+      false,
+    );
+    expect(approvalRuleMatcher({ tool: 'read', args: { 'a.b': 'root' } }, 'deny[0]', 'deny')(call)).toBe(
+      true,
+    );
   });
 
   it('picks the closest approval.tools pattern whatever the order; a tie asks more', () => {

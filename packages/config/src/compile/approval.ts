@@ -2,9 +2,9 @@ import {
   type AnyTool,
   type ApprovalPolicy,
   type ApprovalRule,
+  approvalModeFor,
   bindApprovalRule,
   createApprovalPolicy,
-  approvalModeFor,
   parseApprovalRule,
 } from '@agentctl/core';
 import type { ApprovalDefinition, ToolsetDefinition } from '../definitions.js';

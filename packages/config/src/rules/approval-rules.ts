@@ -1,7 +1,6 @@
 import {
   type AnyTool,
   approvalRuleMatcher,
-  BUILTIN_TOOLS,
   bindApprovalRule,
   globMatcher,
   parseApprovalRule,
@@ -10,16 +9,15 @@ import {
 } from '@agentctl/core';
 import { unknownApprovalTools } from '../compile/unknown-approval-tools.js';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
-import { Secrets } from '../env/secrets.js';
 import type { ToolSpec } from '../spec-types.js';
-import { TOOLBOX } from '../toolbox/toolbox.js';
 import { scriptArgs } from '../tools/command-argv.js';
+import { builtinToolShapes } from './builtin-tool-shapes.js';
 import { type RuleContext, validAgents } from './rule.js';
 
 type Shape = Pick<AnyTool, 'name' | 'parameters' | 'shellArguments'>;
 
 // The tools of an agent whose arguments are known without compiling: named tools with declared
-// parameters, and core's built-ins (made with default options; they do nothing until called).
+// parameters, and the built-ins (made with default options; they do nothing until called).
 function knownTools(refs: unknown[] | undefined, ctx: RuleContext): Shape[] {
   const out: Shape[] = [];
   for (const ref of refs ?? []) {
@@ -34,19 +32,7 @@ function knownTools(refs: unknown[] | undefined, ctx: RuleContext): Shape[] {
           shellArguments: spec.command ? scriptArgs(spec.command.argv) : undefined,
         });
     } else if (ref !== null && typeof ref === 'object' && 'builtin' in ref) {
-      const name = String(ref.builtin);
-      const core = (BUILTIN_TOOLS as Record<string, (options: unknown) => AnyTool>)[name];
-      if (core) out.push(core({ root: ctx.root }));
-      const toolbox = TOOLBOX[name];
-      if (toolbox) {
-        const context = {
-          root: ctx.root,
-          file: `${ctx.root}/agentctl.yaml`,
-          env: {},
-          secrets: new Secrets(),
-        };
-        out.push(...[toolbox({}, context)].flat());
-      }
+      out.push(...builtinToolShapes(String(ref.builtin), ctx.root));
     }
   }
   return out;

@@ -20,7 +20,9 @@ export function duplicateTool(ctx: RuleContext): Diagnostic[] {
       else if ('module' in tool) names = ctx.moduleTools?.get(agent)?.get(i) ?? [];
       for (const name of names) {
         if (RESERVED_TOOL_NAMES.includes(name)) {
-          out.push(diagnostic(agent.file, agent.locate(['tools', i]), 'reserved-name', reservedToolMessage(name)));
+          out.push(
+            diagnostic(agent.file, agent.locate(['tools', i]), 'reserved-name', reservedToolMessage(name)),
+          );
           continue;
         }
         const first = seen.get(name);

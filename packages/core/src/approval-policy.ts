@@ -2,7 +2,7 @@ import type { ApprovalPolicy, ApprovalPolicyContext, ApprovalVerdict } from './a
 import { approvalModeFor } from './approval-mode-for.js';
 import { type ApprovalRule, approvalRuleMatcher } from './approval-rule.js';
 import { CANCELLED_RESULT } from './loop/tool-pairing.js';
-import type { Message, ToolCall } from './messages.js';
+import type { ToolCall } from './messages.js';
 import type { AnyTool } from './tool.js';
 import { neverRan } from './unrun-call.js';
 
@@ -64,7 +64,7 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions = {}): Appro
       case 'always':
         return 'ask';
       case 'once-per-session':
-        return context && ranBefore(context.messages, tool.name) ? 'allow' : 'ask';
+        return context && ranBefore(context, tool.name) ? 'allow' : 'ask';
       default:
         return undefined;
     }
@@ -75,7 +75,10 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions = {}): Appro
 // ran. A call cut off by a cancel may have been waiting for its approval (Ctrl-C at the prompt)
 // when its result was made up, so it approved nothing either. Any other result means a call of
 // the tool was allowed to run in this conversation.
-function ranBefore(messages: readonly Message[], toolName: string): boolean {
+// Only the asking agent's own calls count: after a transfer, another agent's tool of the same name
+// (a `write_file` with another root) ran under that agent's rules, not this one's.
+function ranBefore(context: ApprovalPolicyContext, toolName: string): boolean {
+  const { messages, agent, authorOf } = context;
   const names = new Map<string, string>();
   for (const message of messages) {
     for (const call of message.toolCalls ?? []) names.set(call.id, call.name);
@@ -85,6 +88,7 @@ function ranBefore(messages: readonly Message[], toolName: string): boolean {
       m.role === 'tool' &&
       (m.name ?? names.get(m.toolCallId ?? '')) === toolName &&
       !neverRan(m) &&
-      m.content !== CANCELLED_RESULT,
+      m.content !== CANCELLED_RESULT &&
+      (agent === undefined || authorOf === undefined || authorOf(m.toolCallId ?? '') === agent),
   );
 }

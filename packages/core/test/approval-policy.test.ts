@@ -112,6 +112,15 @@ describe('createApprovalPolicy', () => {
       isError: true,
     };
     expect(asked([callMsg, cancelled])).toBe('ask');
+    // Another agent's call of a tool of the same name approved nothing for this one.
+    const ran: Message = { role: 'tool', toolCallId: 'p1', content: 'ran ls' };
+    const by = (author: string | undefined) =>
+      policy(call('shell', { command: 'ls' }), tool, {
+        messages: [callMsg, ran],
+        agent: 'prod',
+        authorOf: () => author,
+      });
+    expect([by('desk'), by(undefined), by('prod')]).toEqual(['ask', 'ask', 'allow']);
   });
 
   it('refuses bad configuration with the field named', () => {

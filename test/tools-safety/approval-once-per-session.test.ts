@@ -1,11 +1,14 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentctl, parseNdjson, removeTempDirs } from '../support/cli.js';
 import { agentctlOnTerminal, NO_TERMINAL, terminalDrivers } from '../support/terminal.js';
-import { probeProject } from './probe-project.js';
+import { probeProject, resultsByCall, runMain } from './probe-project.js';
 
-// `once-per-session` asks until the session holds a result of the tool. Ctrl-C at the approval
-// prompt leaves the call without a result; the next run fills in a "cancelled" one, which must
-// not count as the approval nobody gave.
+// `once-per-session` asks until the session holds a result of the tool, from a call of the agent
+// asking. Ctrl-C at the approval prompt leaves the call without a result; the next run fills in a
+// "cancelled" one, which must not count as the approval nobody gave. Another agent's tool of the
+// same name, run before a transfer, was allowed under that agent's rules, not this one's.
 
 afterAll(removeTempDirs);
 
@@ -60,3 +63,51 @@ describe.skipIf(!driver)(
     });
   },
 );
+
+it("after a transfer, another agent's run of a tool of the same name approves nothing", async () => {
+  const dir = await probeProject({
+    'scratch/.keep': '',
+    'prod/config.txt': 'kept\n',
+    'agents/main.yaml': `kind: agent
+name: main
+model: desk
+instruction: Use the tools.
+tools: [{ builtin: filesystem, root: ../scratch, options: { approve_writes: false } }]
+sub_agents: [prod]
+---
+kind: agent
+name: prod
+description: Production files
+model: prod-script
+instruction: Be careful.
+tools: [{ builtin: filesystem, root: ../prod }]
+approval: { tools: { write_file: once-per-session } }
+---
+kind: model
+name: desk
+provider: offline
+model: script
+script:
+  - tool_calls: [{ id: c1, name: write_file, arguments: { path: a.txt, content: scratch } }]
+  - tool_calls: [{ id: c2, name: transfer_to_agent, arguments: { agent_name: prod } }]
+---
+kind: model
+name: prod-script
+provider: offline
+model: script
+script:
+  - tool_calls: [{ id: d1, name: write_file, arguments: { path: config.txt, content: overwritten } }]
+  - text: done
+`,
+  });
+  const run = await runMain(dir);
+  expect(run.code, run.stderr).toBe(0);
+  expect(resultsByCall(run.events)).toEqual({
+    c1: 'wrote 7 bytes to a.txt',
+    c2: 'Transferred to prod.',
+  });
+  expect(run.events.find((e) => e.type === 'approval_required')).toMatchObject({
+    pending: [{ call: { id: 'd1', name: 'write_file' }, agent: 'prod' }],
+  });
+  expect(await readFile(join(dir, 'prod/config.txt'), 'utf8')).toBe('kept\n');
+});

@@ -48,17 +48,17 @@ export async function connectToolsets(
     if (!opened) continue;
     const names = opened.tools.map((t) => t.name);
     await opened.dispose();
-    // The names the agents get, as `run` opens it: after include/exclude and the prefix.
-    const full = await compiler.attempt(entry, ['mcp'], 'toolset', () =>
-      factory(spec, compiler.factoryContext(entry)),
+    // The names agents get, as `run` opens the toolset: include/exclude, then the prefix (names
+    // come as the model may see them, so prefixing cannot change their characters, only cut them).
+    const kept = names.filter(
+      (n) =>
+        (!spec.include || spec.include.some((p) => matches(p, [n]))) &&
+        !(spec.exclude ?? []).some((p) => matches(p, [n])),
     );
-    if (full) {
-      exposedTools.set(
-        entry.name,
-        full.tools.map((t) => t.name),
-      );
-      await full.dispose();
-    }
+    exposedTools.set(
+      entry.name,
+      kept.map((n) => `${spec.prefix ?? ''}${n}`.slice(0, 64)),
+    );
     const prefix = spec.prefix ?? '';
     exposedBySet.set(entry.name, { prefix, names: names.map((n) => `${prefix}${n}`) });
     const list = excerpt(names.join(', '), 300);

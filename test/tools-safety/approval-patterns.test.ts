@@ -151,4 +151,18 @@ approval: { "*": never, "write_*": always }
     expect(pending?.pending.map((p) => p.call.name)).toEqual(['docs_write_file']);
     expect(resultsByCall(run.events)).toEqual({ call_2: 'server read_file {"text":"b"}' });
   });
+
+  it('agentctl test: an answer expected from a run that paused for approval says what it waits for', async () => {
+    const agent = scriptedAgent('[read_note]', [{ name: 'read_note', arguments: { path: 'a' } }]);
+    const dir = await probeProject({
+      'agents/main.yaml': `${agent}---${PATH_TOOL}`,
+      'tests/asks.yaml':
+        'kind: test\nname: asks\nagent: main\nturns:\n  - user: go\n    expect:\n      output: { contains: done }\n',
+    });
+    const result = await agentctl(['test'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      'tests/asks.yaml:7:27: turn 1, output.contains: expected the answer to contain "done", but the run paused on read_note (call_1): decide in a next step (`approve: [read_note]`, `deny:` or `answer:`)',
+    );
+  });
 });

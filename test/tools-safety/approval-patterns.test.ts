@@ -165,4 +165,23 @@ approval: { "*": never, "write_*": always }
       'tests/asks.yaml:7:27: turn 1, output.contains: expected the answer to contain "done", but the run paused on read_note (call_1): decide in a next step (`approve: [read_note]`, `deny:` or `answer:`)',
     );
   });
+
+  it('validate warns about an approval pattern that matches no tool of the agent (a typo asks about nothing)', async () => {
+    const agent = scriptedAgent('[read_note]', [{ name: 'read_note', arguments: { path: 'a' } }]).replace(
+      'tools: [read_note]',
+      'tools: [read_note]\napproval:\n  tools: { "raed_*": always, "*": never }\n  deny: ["read_*", "rm_*"]',
+    );
+    const dir = await probeProject({ 'agents/main.yaml': `${agent}---${PATH_TOOL}` });
+    const validate = await agentctl(['validate'], { cwd: dir });
+    expect(validate.code).toBe(0);
+    const said = validate.stdout + validate.stderr;
+    expect(said).toContain(
+      'agents/main.yaml:7:12: warning: approval.tools pattern `raed_*` matches no tool of this agent (tools: read_note) [approval-rule]',
+    );
+    expect(said).toContain('approval.deny[1] pattern `rm_*` matches no tool of this agent');
+    expect(said).not.toContain('`read_*`');
+    expect(said).not.toContain('pattern `*`');
+    const strict = await agentctl(['validate', '--strict'], { cwd: dir });
+    expect(strict.code).toBe(1);
+  });
 });

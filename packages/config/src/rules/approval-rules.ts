@@ -7,7 +7,7 @@ import {
   shellArgumentMessage,
   type WrittenApprovalRule,
 } from '@agentctl/core';
-import { unknownApprovalTools } from '../compile/unknown-approval-tools.js';
+import { unknownApprovalTools, unmatchedApprovalPatterns } from '../compile/unknown-approval-tools.js';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import type { ToolSpec } from '../spec-types.js';
 import { scriptArgs } from '../tools/command-argv.js';
@@ -67,6 +67,18 @@ export function approvalRules(ctx: RuleContext): Diagnostic[] {
     for (const unknown of names ? unknownApprovalTools(approval, names) : []) {
       const key = unknown.path.length === 3 && unknown.path[1] === 'tools';
       out.push(diagnostic(agent.file, agent.locate(unknown.path, { key }), 'approval-rule', unknown.message));
+    }
+    for (const unmatched of names ? unmatchedApprovalPatterns(approval, names) : []) {
+      const key = unmatched.path.length === 3 && unmatched.path[1] === 'tools';
+      out.push(
+        diagnostic(
+          agent.file,
+          agent.locate(unmatched.path, { key }),
+          'approval-rule',
+          unmatched.message,
+          'warning',
+        ),
+      );
     }
     if (!approval.allow?.length && !approval.deny?.length) continue;
     const tools = knownTools(agent.spec.tools, ctx);

@@ -92,4 +92,28 @@ exclude: [shell, transfer_to_agent]
     const clean = await agentctl(['validate', '--connect'], { cwd: fixed });
     expect(clean.code, clean.stdout + clean.stderr).toBe(0);
   });
+
+  it('validate --connect reports an approval rule naming a tool the toolset does not give, as run refuses it', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': `${scriptedAgent('[{ toolset: named }]', [
+        { name: 'docs_echo', arguments: {} },
+      ]).replace(
+        'tools: [{ toolset: named }]',
+        'tools: [{ toolset: named }]\napproval:\n  deny: [docs_ecoh]',
+      )}---
+kind: toolset
+name: named
+prefix: docs_
+mcp: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SERVER)}, echo] }
+`,
+    });
+    const message =
+      'agents/main.yaml:7:10: error: approval.deny[0] names `docs_ecoh`, which is not a tool of this agent (tools: docs_echo); did you mean `docs_echo`?';
+    const validate = await agentctl(['validate', '--connect'], { cwd: dir });
+    expect(validate.code).toBe(1);
+    expect(validate.stdout + validate.stderr).toContain(message);
+    const run = await runMain(dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('approval.deny[0] names `docs_ecoh`');
+  });
 });

@@ -11,6 +11,7 @@ import { excerpt } from '../rules/excerpt.js';
 import type { AgentSpec } from '../spec-types.js';
 import { Compiler } from './compiler.js';
 import { networkUses, toolsetKindOf } from './network-plugins.js';
+import { unknownApprovalTools } from './unknown-approval-tools.js';
 
 const matches = (pattern: string, names: readonly string[]) => names.some((n) => globMatcher(pattern)(n));
 
@@ -103,8 +104,16 @@ export async function connectToolsets(
         );
     }
   }
-  for (const agent of project.specs.agent.values() as Iterable<SpecEntry<AgentSpec>>)
+  for (const agent of project.specs.agent.values() as Iterable<SpecEntry<AgentSpec>>) {
     out.push(...toolsetNameClashes(agent, exposedTools, project.root));
+    // An `approval.tools` key with a toolset's prefix is reported above (as `mcp-names`).
+    const prefixes = (agent.spec.tools ?? []).flatMap((t) =>
+      typeof t === 'object' && 'toolset' in t ? [exposedBySet.get(t.toolset)?.prefix ?? ''] : [],
+    );
+    const reported = (path: ReadonlyArray<string | number>) =>
+      path[1] === 'tools' && prefixes.some((p) => p !== '' && String(path[2]).startsWith(p));
+    out.push(...approvalNames(agent, exposedTools, project.root, reported));
+  }
   await Promise.allSettled(compiler.disposers.map((dispose) => dispose()));
   return out;
 }
@@ -154,4 +163,37 @@ function toolsetNameClashes(
     }
   });
   return out;
+}
+
+// What `run` refuses of an agent's `approval` once its toolsets' names are known: a rule or key
+// naming a tool the agent does not have. Only for agents whose every tool is known now (a module's
+// names are not) and that use a toolset (without one, the offline rule said it already).
+function approvalNames(
+  agent: SpecEntry<AgentSpec>,
+  exposedTools: ReadonlyMap<string, string[]>,
+  root: string,
+  reported: (path: ReadonlyArray<string | number>) => boolean,
+): Diagnostic[] {
+  const refs = agent.spec.tools ?? [];
+  if (!agent.spec.approval || !refs.some((ref) => typeof ref === 'object' && 'toolset' in ref)) return [];
+  const names: string[] = [];
+  for (const ref of refs) {
+    if (typeof ref === 'string') names.push(ref);
+    else if ('agent' in ref) names.push(ref.agent);
+    else if ('builtin' in ref) names.push(...builtinToolShapes(ref.builtin, root).map((tool) => tool.name));
+    else if ('toolset' in ref) {
+      const exposed = exposedTools.get(ref.toolset);
+      if (!exposed) return []; // not reached: its own error says why
+      names.push(...exposed);
+    } else return [];
+  }
+  const unknown = unknownApprovalTools(agent.spec.approval, names).filter((u) => !reported(u.path));
+  return unknown.map((unknown) =>
+    diagnostic(
+      agent.file,
+      agent.locate(unknown.path, { key: unknown.path.length === 3 && unknown.path[1] === 'tools' }),
+      'approval-rule',
+      unknown.message,
+    ),
+  );
 }

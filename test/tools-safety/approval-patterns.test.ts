@@ -184,4 +184,19 @@ approval: { "*": never, "write_*": always }
     const strict = await agentctl(['validate', '--strict'], { cwd: dir });
     expect(strict.code).toBe(1);
   });
+
+  it('run --queue refuses --approve-all and --allow, which would not reach the worker, naming what to do', async () => {
+    const agent = scriptedAgent('[read_note]', [{ name: 'read_note', arguments: { path: 'a' } }]);
+    const dir = await probeProject({ 'agents/main.yaml': `${agent}---${PATH_TOOL}` });
+    for (const flag of [['--approve-all'], ['--allow', 'read_note']]) {
+      const run = await agentctl(['run', 'main', 'go', '--queue', ...flag], {
+        cwd: dir,
+        env: { AGENTCTL_QUEUE_URL: 'redis://127.0.0.1:9' },
+      });
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr.trim()).toBe(
+        `agentctl: ${flag[0]} does not reach a queued run: the worker pauses on a call that needs approval; decide it with \`agentctl run main --session ID --approve CALL_ID --queue\``,
+      );
+    }
+  });
 });

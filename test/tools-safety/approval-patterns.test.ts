@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentctl, REPO, removeTempDirs } from '../support/cli.js';
+import { agentctl, parseNdjson, REPO, removeTempDirs } from '../support/cli.js';
 import { probeProject, resultsByCall, runMain, scriptedAgent } from './probe-project.js';
 
 // Approval rules and modes through the real CLI on the offline script model: a pattern matches
@@ -198,5 +198,43 @@ approval: { "*": never, "write_*": always }
         `agentctl: ${flag[0]} does not reach a queued run: the worker pauses on a call that needs approval; decide it with \`agentctl run main --session ID --approve CALL_ID --queue\``,
       );
     }
+  });
+
+  it('approval.tools naming transfer_to_agent asks before the transfer, as validate lets it say', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': `kind: agent
+name: main
+model: desk
+instruction: Route.
+sub_agents: [other]
+approval: { tools: { transfer_to_agent: always } }
+---
+kind: agent
+name: other
+description: Another desk
+model: offline/echo
+---
+kind: model
+name: desk
+provider: offline
+model: script
+script:
+  - tool_calls: [{ id: t1, name: transfer_to_agent, arguments: { agent_name: other } }]
+`,
+    });
+    const first = await runMain(dir, ['--session', 's1']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.events.some((e) => e.type === 'transfer')).toBe(false);
+    expect(first.events.find((e) => e.type === 'approval_required')).toMatchObject({
+      pending: [{ call: { id: 't1', name: 'transfer_to_agent' } }],
+    });
+    const resumed = await agentctl(['run', 'main', '--session', 's1', '--approve', 't1', '--json'], {
+      cwd: dir,
+    });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(parseNdjson(resumed.stdout).find((e) => e.type === 'transfer')).toMatchObject({
+      from: 'main',
+      to: 'other',
+    });
   });
 });

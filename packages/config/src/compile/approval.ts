@@ -5,7 +5,9 @@ import {
   approvalModeFor,
   bindApprovalRule,
   createApprovalPolicy,
+  EXIT_LOOP_TOOL,
   parseApprovalRule,
+  TRANSFER_TOOL,
 } from '@agentctl/core';
 import type { ApprovalDefinition, ToolsetDefinition } from '../definitions.js';
 import type { ApprovalMode, ApprovalRuleSpec } from '../spec-types.js';
@@ -42,6 +44,10 @@ export function agentApprovalPolicy(
   tools: readonly AnyTool[],
 ): ApprovalPolicy | undefined {
   const modes: Record<string, ApprovalMode> = {};
+  // The runtime's own tools (a transfer, exit_loop) are no tool of the list, but a mode written
+  // for one by name holds; a `*` pattern is not read as meaning them.
+  for (const name of [TRANSFER_TOOL, EXIT_LOOP_TOOL])
+    if (Object.hasOwn(approval.tools, name)) modes[name] = approval.tools[name];
   for (const tool of tools) {
     const mode = approvalModeFor(approval.tools, [tool.name]) ?? declared.get(tool);
     if (mode) modes[tool.name] = mode;

@@ -57,13 +57,14 @@ export function unmatchedApprovalPatterns(
   approval: NamedInApproval | undefined,
   tools: readonly string[],
 ): UnknownApprovalTool[] {
-  const known = [...tools, TRANSFER_TOOL, EXIT_LOOP_TOOL];
+  // A mode pattern never reaches the runtime's own tools; a rule matches their calls too.
+  const withControl = [...tools, TRANSFER_TOOL, EXIT_LOOP_TOOL];
   const listed = tools.join(', ') || 'none';
   const out: UnknownApprovalTool[] = [];
   const check = (name: string, path: Array<string | number>, where: string) => {
     if (!name.includes('*') || name === '*') return;
     const match = globMatcher(name);
-    if (known.some((tool) => match(tool))) return;
+    if ((path[1] === 'tools' ? tools : withControl).some((tool) => match(tool))) return;
     out.push({
       path,
       message: `${where} pattern \`${name}\` matches no tool of this agent (tools: ${listed})`,

@@ -169,7 +169,7 @@ approval: { "*": never, "write_*": always }
   it('validate warns about an approval pattern that matches no tool of the agent (a typo asks about nothing)', async () => {
     const agent = scriptedAgent('[read_note]', [{ name: 'read_note', arguments: { path: 'a' } }]).replace(
       'tools: [read_note]',
-      'tools: [read_note]\napproval:\n  tools: { "raed_*": always, "*": never }\n  deny: ["read_*", "rm_*"]',
+      'tools: [read_note]\napproval:\n  tools: { "raed_*": always, "*": never, "transfer*": always }\n  deny: ["read_*", "rm_*"]',
     );
     const dir = await probeProject({ 'agents/main.yaml': `${agent}---${PATH_TOOL}` });
     const validate = await agentctl(['validate'], { cwd: dir });
@@ -179,6 +179,8 @@ approval: { "*": never, "write_*": always }
       'agents/main.yaml:7:12: warning: approval.tools pattern `raed_*` matches no tool of this agent (tools: read_note) [approval-rule]',
     );
     expect(said).toContain('approval.deny[1] pattern `rm_*` matches no tool of this agent');
+    // A mode pattern does not reach the transfer tool, though its name matches.
+    expect(said).toContain('approval.tools pattern `transfer*` matches no tool of this agent');
     expect(said).not.toContain('`read_*`');
     expect(said).not.toContain('pattern `*`');
     const strict = await agentctl(['validate', '--strict'], { cwd: dir });

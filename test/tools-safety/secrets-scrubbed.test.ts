@@ -3,7 +3,8 @@ import { agentctl, removeTempDirs } from '../support/cli.js';
 import { probeProject, runMain, scriptedAgent } from './probe-project.js';
 
 // A key passed on a program's command line (`${VAR}` in a command tool's argv or an MCP server's
-// args) is a secret like one in an `env:` or a header: what prints it is scrubbed.
+// args) is a secret like one in an `env:` or a header, and so is another agent's model key that
+// this run does not build: what prints it is scrubbed.
 
 afterAll(removeTempDirs);
 
@@ -46,6 +47,30 @@ needs_approval: false
     expect(run.stdout).not.toContain(SECRET);
     const session = await agentctl(['sessions', 'show', 's1', '--json'], { cwd: dir });
     expect(session.stdout).toContain('token=***');
+    expect(session.stdout).not.toContain(SECRET);
+  });
+
+  it("another agent's model key, from .env, is scrubbed from a file tool's result, though this run does not build that agent", async () => {
+    const dir = await probeProject({
+      '.env': `OPENAI_API_KEY=${SECRET}\n`,
+      'agents/main.yaml': `${scriptedAgent('[{ builtin: filesystem }]', [{ name: 'read_file', arguments: { path: '.env' } }])}---
+kind: agent
+name: remote
+model: real
+---
+kind: model
+name: real
+provider: openai
+model: gpt-4.1-mini
+api_key: \${OPENAI_API_KEY}
+`,
+    });
+    const run = await runMain(dir, ['--session', 's1']);
+    expect(run.code, run.stderr).toBe(0);
+    const result = run.events.find((e) => e.type === 'tool_result') as { content?: string } | undefined;
+    expect(result?.content).toBe('OPENAI_API_KEY=***\n');
+    expect(run.stdout).not.toContain(SECRET);
+    const session = await agentctl(['sessions', 'show', 's1', '--json'], { cwd: dir });
     expect(session.stdout).not.toContain(SECRET);
   });
 });

@@ -52,8 +52,16 @@ describe.concurrent('shell', () => {
           { name: 'shell', arguments: { command: 'rm -rf agents' } },
           { name: 'shell', arguments: { command: 'cat agentctl.yaml' } },
           { name: 'shell', arguments: { command: 'ls', cwd: '..' } },
+          // `ls*` matches these as text, but the shell runs touch: after an assignment, and
+          // through a glob it expands (lsdir/..) into a path.
+          { name: 'shell', arguments: { command: 'ls=x touch pwned3' } },
+          { name: 'shell', arguments: { command: 'ls*/../../../../../../../../../../usr/bin/touch pwned4' } },
+          { name: 'shell', arguments: { command: "l's' -a" } },
+          { name: 'shell', arguments: { command: 'ls -a lsdir' } },
+          { name: 'shell', arguments: { command: 'X=1 rm -rf agents' } },
         ],
       ),
+      'lsdir/keep.txt': 'kept',
     });
     const { code, stderr, events } = await runMain(dir);
     expect(code, stderr).toBe(0);
@@ -63,8 +71,12 @@ describe.concurrent('shell', () => {
     expect(results.call_4.content).toContain('deny pattern "rm *"');
     expect(results.call_6).toMatchObject({ isError: true });
     expect(results.call_6.content).toContain('outside the allowed folder');
-    expect(pausedIds(events).sort()).toEqual(['call_2', 'call_3', 'call_5']);
-    await expect(readFile(join(dir, 'pwned'))).rejects.toThrow();
+    expect(JSON.parse(results.call_10.content).stdout).toContain('keep.txt');
+    expect(results.call_11).toMatchObject({ isError: true });
+    expect(results.call_11.content).toContain('deny pattern "rm *"');
+    expect(pausedIds(events).sort()).toEqual(['call_2', 'call_3', 'call_5', 'call_7', 'call_8', 'call_9']);
+    for (const file of ['pwned', 'pwned3', 'pwned4'])
+      await expect(readFile(join(dir, file))).rejects.toThrow();
   });
 
   it('kills the command group at its timeout and keeps the output cap', async () => {

@@ -27,6 +27,10 @@ export type ApprovalVerdict = 'allow' | 'ask' | 'deny';
 export interface ApprovalPolicyContext {
   messages: readonly Message[];
   sessionId?: string;
+  /** The agent whose call is being decided. */
+  agent?: string;
+  /** The agent that made a call of the conversation, when known (another agent's may share a tool name). */
+  authorOf?: (callId: string) => string | undefined;
 }
 
 /** Decides per call whether it may run; `undefined` falls back to the tool's `needsApproval`. */

@@ -1,6 +1,8 @@
 import type { ApprovalPolicy, ApprovalPolicyContext, ApprovalVerdict } from './agent-config.js';
-import { type ApprovalRule, approvalRuleMatcher, globMatcher } from './approval-rule.js';
-import type { Message, ToolCall } from './messages.js';
+import { approvalModeFor } from './approval-mode-for.js';
+import { type ApprovalRule, approvalRuleMatcher } from './approval-rule.js';
+import { CANCELLED_RESULT } from './loop/tool-pairing.js';
+import type { ToolCall } from './messages.js';
 import type { AnyTool } from './tool.js';
 import { neverRan } from './unrun-call.js';
 
@@ -14,7 +16,10 @@ export const APPROVAL_MODES: readonly ApprovalMode[] = ['never', 'always', 'once
 export interface ApprovalPolicyOptions {
   /** Mode of tools neither listed in `tools` nor declaring their own requirement. Default `never`. */
   default?: ApprovalMode;
-  /** Mode per tool name (`*` wildcards allowed; an exact name wins over a pattern). */
+  /**
+   * Mode per tool name (`*` wildcards allowed): an exact name wins, then the closest pattern
+   * (the most characters besides `*`), then, on a tie, the mode that asks more.
+   */
   tools?: Record<string, ApprovalMode>;
   /** Calls run without asking (unless a deny rule matches). */
   allow?: ApprovalRule[];
@@ -45,11 +50,9 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions = {}): Appro
       throw new TypeError(`approval.tools.${name}: "${mode}" is not one of ${APPROVAL_MODES.join(', ')}`);
     }
   }
-  const patterns = modes.map(([name, mode]) => [globMatcher(name), mode] as const);
-  const exact = new Map(modes);
+  const written = options.tools ?? {};
   const modeOf = (tool: AnyTool): ApprovalMode | undefined =>
-    exact.get(tool.name) ??
-    patterns.find(([match]) => match(tool.name))?.[1] ??
+    approvalModeFor(written, [tool.name]) ??
     (tool.needsApproval === undefined ? (options.default ?? 'never') : undefined);
 
   return (call: ToolCall, tool: AnyTool, context?: ApprovalPolicyContext): ApprovalVerdict | undefined => {
@@ -61,7 +64,7 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions = {}): Appro
       case 'always':
         return 'ask';
       case 'once-per-session':
-        return context && ranBefore(context.messages, tool.name) ? 'allow' : 'ask';
+        return context && ranBefore(context, tool.name) ? 'allow' : 'ask';
       default:
         return undefined;
     }
@@ -69,13 +72,23 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions = {}): Appro
 }
 
 // A call that was refused, or whose arguments its schema refused before anyone was asked, never
-// ran; any other result means a call of the tool was allowed to run in this conversation.
-function ranBefore(messages: readonly Message[], toolName: string): boolean {
+// ran. A call cut off by a cancel may have been waiting for its approval (Ctrl-C at the prompt)
+// when its result was made up, so it approved nothing either. Any other result means a call of
+// the tool was allowed to run in this conversation.
+// Only the asking agent's own calls count: after a transfer, another agent's tool of the same name
+// (a `write_file` with another root) ran under that agent's rules, not this one's.
+function ranBefore(context: ApprovalPolicyContext, toolName: string): boolean {
+  const { messages, agent, authorOf } = context;
   const names = new Map<string, string>();
   for (const message of messages) {
     for (const call of message.toolCalls ?? []) names.set(call.id, call.name);
   }
   return messages.some(
-    (m) => m.role === 'tool' && (m.name ?? names.get(m.toolCallId ?? '')) === toolName && !neverRan(m),
+    (m) =>
+      m.role === 'tool' &&
+      (m.name ?? names.get(m.toolCallId ?? '')) === toolName &&
+      !neverRan(m) &&
+      m.content !== CANCELLED_RESULT &&
+      (agent === undefined || authorOf === undefined || authorOf(m.toolCallId ?? '') === agent),
   );
 }

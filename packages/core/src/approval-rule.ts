@@ -97,7 +97,8 @@ function bindValue(rule: WrittenApprovalRule, matching: readonly AnyTool[]): App
 /**
  * The argument `name` of a call (dotted for nested fields) in canonical string form, looking at
  * own properties only: a string as is, a number, boolean or null as JSON, an object or array as
- * JSON with sorted keys. Undefined when the call has no such argument.
+ * JSON with sorted keys. Undefined when the call has no such argument. A key that itself holds a
+ * dot is read first; {@link argumentReadings} gives every value the name may refer to.
  */
 export function canonicalArgument(args: Record<string, unknown>, name: string): string | undefined {
   let value: unknown;
@@ -111,6 +112,29 @@ export function canonicalArgument(args: Record<string, unknown>, name: string): 
   } else return undefined;
   if (value === undefined) return undefined;
   return typeof value === 'string' ? value : canonicalJson(value);
+}
+
+/**
+ * Every value the argument `name` of a call may refer to, in canonical string form: a dotted name
+ * reads both a key holding the dot and the nested field, since `{ "a.b": "x", a: { b: "y" } }`
+ * has two, and a tool reads whichever it likes. Empty when the call has none.
+ */
+export function argumentReadings(args: Record<string, unknown>, name: string): string[] {
+  const out: string[] = [];
+  const read = (value: unknown, rest: string) => {
+    if (typeof value !== 'object' || value === null) return;
+    const record = value as Record<string, unknown>;
+    if (Object.hasOwn(record, rest) && record[rest] !== undefined) {
+      const found = record[rest];
+      out.push(typeof found === 'string' ? found : canonicalJson(found));
+    }
+    for (let dot = rest.indexOf('.'); dot >= 0; dot = rest.indexOf('.', dot + 1)) {
+      const key = rest.slice(0, dot);
+      if (Object.hasOwn(record, key)) read(record[key], rest.slice(dot + 1));
+    }
+  };
+  read(args, name);
+  return out;
 }
 
 function canonicalJson(value: unknown): string {
@@ -144,11 +168,13 @@ export function approvalRuleMatcher(
         : match;
     return [name, guarded] as const;
   });
+  // A name that reads two values is matched on both for an allow (each must match) and on
+  // either for a deny: a key holding a dot cannot stand in for the nested field the tool reads.
   return (call) =>
     tool(call.name) &&
     args.every(([name, match]) => {
-      const value = canonicalArgument(call.arguments ?? {}, name);
-      return value !== undefined && match(value);
+      const values = argumentReadings(call.arguments ?? {}, name);
+      return values.length > 0 && (effect === 'allow' ? values.every(match) : values.some(match));
     });
 }
 
@@ -160,9 +186,15 @@ function valueMatcher(pattern: string, where: string): (value: string) => boolea
   if (!regex) return globMatcher(pattern);
   try {
     const compiled = new RegExp(regex[1], regex[2]);
-    return (value) => compiled.test(value);
+    // `g` and `y` make test() resume where the last match ended: a deny rule matching one call
+    // would then miss the next one. Each value is tested from its start.
+    return (value) => {
+      compiled.lastIndex = 0;
+      return compiled.test(value);
+    };
   } catch (error) {
-    throw new TypeError(`${where}: invalid regular expression ${pattern}: ${(error as Error).message}`);
+    const reason = (error as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
+    throw new TypeError(`${where}: invalid regular expression ${pattern}: ${reason}`);
   }
 }
 

@@ -16,6 +16,7 @@ export type {
 } from './agent-config.js';
 export { agentTool } from './agent-tool.js';
 export { branchOf, findAgent, findAgentPath, linkTree, listAgents, walkAgents } from './agent-tree.js';
+export { approvalModeFor } from './approval-mode-for.js';
 export {
   APPROVAL_MODES,
   type ApprovalMode,
@@ -64,7 +65,14 @@ export {
   type FallbackOptions,
   isFallbackError,
 } from './fallback-provider.js';
-export { controlTools, EXIT_LOOP_TOOL, TRANSFER_TOOL, transferTargets } from './invocation/control-tools.js';
+export {
+  controlTools,
+  EXIT_LOOP_TOOL,
+  RESERVED_TOOL_NAMES,
+  reservedToolMessage,
+  TRANSFER_TOOL,
+  transferTargets,
+} from './invocation/control-tools.js';
 export { historyFor, isVisible } from './invocation/history.js';
 export {
   type EscalationScope,

@@ -3,7 +3,12 @@ import { checkAgentName } from './agent.js';
 import type { AgentConfig, ApprovalDecision, RunCheckpoint, RunOptions } from './agent-config.js';
 import { branchOf } from './agent-tree.js';
 import { AgentError, runError, toAgentError, UsageError } from './errors.js';
-import { controlTools, transferTargets } from './invocation/control-tools.js';
+import {
+  controlTools,
+  RESERVED_TOOL_NAMES,
+  reservedToolMessage,
+  transferTargets,
+} from './invocation/control-tools.js';
 import type { InvocationContext } from './invocation/invocation-context.js';
 import { InvocationLoop, type LoopFields } from './invocation/invocation-loop.js';
 import type { AgentRun } from './loop/agent-run.js';
@@ -59,6 +64,8 @@ export class LlmAgent implements Agent {
     for (const tool of config.tools ?? []) {
       if (tools.has(tool.name))
         throw new UsageError(`agent ${config.name} has two tools named "${tool.name}"`);
+      if (RESERVED_TOOL_NAMES.includes(tool.name))
+        throw new UsageError(`agent ${config.name}: ${reservedToolMessage(tool.name)}`);
       tools.set(tool.name, tool);
     }
     this.#tools = tools;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   type AnyTool,
+  CANCELLED_RESULT,
   createAgent,
   createApprovalPolicy,
   defineTool,
@@ -102,6 +103,24 @@ describe('createApprovalPolicy', () => {
     expect(asked([callMsg, refused])).toBe('ask');
     expect(asked([callMsg, { role: 'tool', toolCallId: 'p1', content: 'ran ls' }])).toBe('allow');
     expect(policy(call('shell', { command: 'ls' }), tool)).toBe('ask');
+    // Cut off by a cancel, perhaps at its approval prompt: it approved nothing.
+    const cancelled: Message = {
+      role: 'tool',
+      toolCallId: 'p1',
+      name: 'shell',
+      content: CANCELLED_RESULT,
+      isError: true,
+    };
+    expect(asked([callMsg, cancelled])).toBe('ask');
+    // Another agent's call of a tool of the same name approved nothing for this one.
+    const ran: Message = { role: 'tool', toolCallId: 'p1', content: 'ran ls' };
+    const by = (author: string | undefined) =>
+      policy(call('shell', { command: 'ls' }), tool, {
+        messages: [callMsg, ran],
+        agent: 'prod',
+        authorOf: () => author,
+      });
+    expect([by('desk'), by(undefined), by('prod')]).toEqual(['ask', 'ask', 'allow']);
   });
 
   it('refuses bad configuration with the field named', () => {

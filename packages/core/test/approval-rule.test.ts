@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { argumentReadings } from '../src/approval-rule.js';
 import {
+  approvalModeFor,
   approvalRuleMatcher,
   bindApprovalRule,
   canonicalArgument,
@@ -77,5 +79,35 @@ describe('approval rules', () => {
       'allow',
     );
     expect(spelled(call('../shared/a.md'))).toBe(true);
+  });
+
+  it('a regex with the g or y flag matches each value from its start, call after call', () => {
+    const denies = approvalRuleMatcher({ tool: 'read', args: { path: '/secret/g' } });
+    const sticky = approvalRuleMatcher({ tool: 'read', args: { path: '/secret/y' } });
+    for (const path of ['secret1', 'secret2', 'secret3']) {
+      expect(denies({ id: path, name: 'read', arguments: { path } }), path).toBe(true);
+      expect(sticky({ id: path, name: 'read', arguments: { path } }), path).toBe(true);
+    }
+  });
+
+  it('reads a dotted name both as a key holding the dot and as the nested field', () => {
+    expect(argumentReadings({ 'a.b': 'x', a: { b: 'y' } }, 'a.b')).toEqual(['x', 'y']);
+    expect(argumentReadings({ a: { 'b.c': 1, b: { c: 2 } } }, 'a.b.c')).toEqual(['1', '2']);
+    expect(argumentReadings({ a: { b: 'y' } }, 'a.constructor')).toEqual([]);
+    const call = { id: 'c', name: 'read', arguments: { 'a.b': 'me', a: { b: 'root' } } };
+    expect(approvalRuleMatcher({ tool: 'read', args: { 'a.b': 'me' } }, 'allow[0]', 'allow')(call)).toBe(
+      false,
+    );
+    expect(approvalRuleMatcher({ tool: 'read', args: { 'a.b': 'root' } }, 'deny[0]', 'deny')(call)).toBe(
+      true,
+    );
+  });
+
+  it('picks the closest approval.tools pattern whatever the order; a tie asks more', () => {
+    expect(approvalModeFor({ '*': 'never', 'write_*': 'always' }, ['write_file'])).toBe('always');
+    expect(approvalModeFor({ 'write_*': 'always', write_file: 'never' }, ['write_file'])).toBe('never');
+    expect(approvalModeFor({ 'write*': 'never', '*_file': 'always' }, ['write_file'])).toBe('always');
+    expect(approvalModeFor({ '*': 'never' }, ['docs_read', 'read'])).toBe('never');
+    expect(approvalModeFor({ 'w*': 'always' }, ['read'])).toBeUndefined();
   });
 });

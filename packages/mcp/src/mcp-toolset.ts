@@ -1,10 +1,10 @@
-import { type AnyTool, type ApprovalMode, parseDuration } from '@agentctl/core';
+import { type AnyTool, type ApprovalMode, approvalModeFor, parseDuration } from '@agentctl/core';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { invalidAnswer } from './invalid-answer.js';
 import { McpConnection, type McpServerInfo } from './mcp-connection.js';
 import { type McpToolInfo, mcpTool } from './mcp-tool.js';
 import { isStdioServer, type McpToolsetContext, type McpToolsetSpec } from './mcp-toolset-spec.js';
-import { exposedName, filterNames, matchesName } from './name-filter.js';
+import { exposedName, filterNames } from './name-filter.js';
 
 /** An MCP server's tools as core tools, with the client that calls them. */
 export class McpToolset {
@@ -168,12 +168,10 @@ export async function createMcpToolset(
   return toolset;
 }
 
-// An exact name wins over a pattern; the name the model sees wins over the server's.
+// An exact name wins over a pattern, the name the model sees over the server's, and the closest
+// pattern over the others.
 function approvalMode(approval: McpToolsetSpec['approval'], exposed: string, original: string): ApprovalMode {
   if (approval === undefined) return 'never';
   if (typeof approval === 'string') return approval;
-  const exact = approval[exposed] ?? approval[original];
-  if (exact) return exact;
-  const pattern = Object.keys(approval).find((p) => matchesName(p, exposed) || matchesName(p, original));
-  return pattern ? approval[pattern] : 'never';
+  return approvalModeFor(approval, [exposed, original]) ?? 'never';
 }

@@ -212,6 +212,26 @@ describe('mcpToolsetFactory', () => {
     );
   });
 
+  it('approval patterns: the closest decides, whatever the order they are written in', async () => {
+    const set = await mcpToolsetFactory(
+      {
+        name: 'ordered',
+        mcp: { command: process.execPath, args: [fixture('named.js'), 'write_file', 'read_file'] },
+        approval: { '*': 'never', 'write_*': 'always' },
+      },
+      { root },
+    );
+    try {
+      expect(set.approvalModes).toEqual({ write_file: 'always', read_file: 'never' });
+      expect(set.tools.map((t) => [t.name, t.needsApproval])).toEqual([
+        ['write_file', true],
+        ['read_file', false],
+      ]);
+    } finally {
+      await set.dispose();
+    }
+  });
+
   it('takes the normalised toolset definition: timeout in ms, approval per tool, cwd relative to the file', async () => {
     const resolved: string[] = [];
     const set = await mcpToolsetFactory(

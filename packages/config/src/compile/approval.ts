@@ -2,10 +2,12 @@ import {
   type AnyTool,
   type ApprovalPolicy,
   type ApprovalRule,
+  approvalModeFor,
   bindApprovalRule,
   createApprovalPolicy,
-  globMatcher,
+  EXIT_LOOP_TOOL,
   parseApprovalRule,
+  TRANSFER_TOOL,
 } from '@agentctl/core';
 import type { ApprovalDefinition, ToolsetDefinition } from '../definitions.js';
 import type { ApprovalMode, ApprovalRuleSpec } from '../spec-types.js';
@@ -22,17 +24,14 @@ export function declareApprovalMode(tool: AnyTool, mode: ApprovalMode): void {
 
 /**
  * The mode a toolset's `approval` gives one of its tools: the single mode, or the entry for the
- * name the model sees, then the server's own name, then the first matching `*` pattern.
+ * name the model sees, then the server's own name, then the closest matching `*` pattern.
  */
 export function toolsetApprovalMode(spec: ToolsetDefinition, exposed: string): ApprovalMode | undefined {
   const approval = spec.approval;
   if (approval === undefined || typeof approval === 'string') return approval;
   const original =
     spec.prefix && exposed.startsWith(spec.prefix) ? exposed.slice(spec.prefix.length) : exposed;
-  const exact = approval[exposed] ?? approval[original];
-  if (exact) return exact;
-  const pattern = Object.keys(approval).find((p) => globMatcher(p)(exposed) || globMatcher(p)(original));
-  return pattern === undefined ? undefined : approval[pattern];
+  return approvalModeFor(approval, [exposed, original]);
 }
 
 /**
@@ -44,15 +43,13 @@ export function agentApprovalPolicy(
   approval: ApprovalDefinition,
   tools: readonly AnyTool[],
 ): ApprovalPolicy | undefined {
-  const written = Object.entries(approval.tools);
-  const patterns = written
-    .filter(([name]) => name.includes('*'))
-    .map(([name, mode]) => [globMatcher(name), mode] as const);
-  const exact = new Map(written.filter(([name]) => !name.includes('*')));
   const modes: Record<string, ApprovalMode> = {};
+  // The runtime's own tools (a transfer, exit_loop) are no tool of the list, but a mode written
+  // for one by name holds; a `*` pattern is not read as meaning them.
+  for (const name of [TRANSFER_TOOL, EXIT_LOOP_TOOL])
+    if (Object.hasOwn(approval.tools, name)) modes[name] = approval.tools[name];
   for (const tool of tools) {
-    const mode =
-      exact.get(tool.name) ?? patterns.find(([match]) => match(tool.name))?.[1] ?? declared.get(tool);
+    const mode = approvalModeFor(approval.tools, [tool.name]) ?? declared.get(tool);
     if (mode) modes[tool.name] = mode;
   }
   const [unknown] = unknownApprovalTools(

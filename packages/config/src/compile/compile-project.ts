@@ -7,6 +7,7 @@ import { projectEnv } from '../env/project-env.js';
 import type { LoadedProject } from '../load/load-project.js';
 import type { ProjectSpecs, SpecEntry } from '../load/project-specs.js';
 import type { Registry } from '../registry.js';
+import { COMPILED_KINDS } from '../rules/rule.js';
 import type { AgentSpec } from '../spec-types.js';
 import { buildAgent } from './build-agent.js';
 import { Compiler } from './compiler.js';
@@ -67,6 +68,9 @@ export async function compileProject(
   compiler.wrapProvider = options.wrapProvider;
   const agents = new Map<string, Agent>();
   const wanted = options.agents ? new Set(options.agents) : undefined;
+  // What is not built still names secrets the built agents' tools must not print.
+  if (wanted)
+    for (const entry of project.entries) if (COMPILED_KINDS.has(entry.kind)) compiler.rememberSecrets(entry);
   const release = () => Promise.allSettled(compiler.disposers.map((dispose) => dispose()));
   try {
     for (const [name, entry] of project.specs.agent) {

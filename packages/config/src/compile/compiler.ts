@@ -83,6 +83,24 @@ export class Compiler {
     return ok ? value : undefined;
   }
 
+  /**
+   * Remembers as secret what `${VAR}` puts into the secret paths of an entry this compile does not
+   * build (another agent's model key): a tool of the agent that runs may still print it, from the
+   * project's `.env` or the environment. An unset variable holds no secret, and is not reported.
+   */
+  rememberSecrets(entry: SpecEntry): void {
+    interpolateDeep(entry.spec, (text, path) => {
+      if (!isSecretPath(path)) return text;
+      try {
+        const out = interpolate(text, this.env, (v) => this.secrets.add(v));
+        if (path.includes('api_key')) this.secrets.add(out);
+      } catch (error) {
+        if (!(error instanceof MissingEnvError)) throw error;
+      }
+      return text;
+    });
+  }
+
   /** The project's definition (`agentctl.yaml`, or none), `${VAR}` resolved. */
   get project(): ProjectDefinition {
     const entry = this.specs.project;

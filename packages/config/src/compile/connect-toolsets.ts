@@ -1,4 +1,4 @@
-import { globMatcher } from '@agentctl/core';
+import { globMatcher, RESERVED_TOOL_NAMES, reservedToolMessage } from '@agentctl/core';
 import { createRegistry } from '../create-registry.js';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import type { Env } from '../env/interpolate.js';
@@ -6,10 +6,12 @@ import { projectEnv } from '../env/project-env.js';
 import type { LoadedProject } from '../load/load-project.js';
 import type { SpecEntry } from '../load/project-specs.js';
 import type { Registry } from '../registry.js';
+import { builtinToolShapes } from '../rules/builtin-tool-shapes.js';
 import { excerpt } from '../rules/excerpt.js';
 import type { AgentSpec } from '../spec-types.js';
 import { Compiler } from './compiler.js';
 import { networkUses, toolsetKindOf } from './network-plugins.js';
+import { unknownApprovalTools } from './unknown-approval-tools.js';
 
 const matches = (pattern: string, names: readonly string[]) => names.some((n) => globMatcher(pattern)(n));
 
@@ -17,8 +19,9 @@ const matches = (pattern: string, names: readonly string[]) => names.some((n) =>
  * `validate --connect`: starts the server of every toolset whose kind needs the network (what an
  * offline validate could not reach, see {@link networkUses}), lists its real tools, and checks the names
  * the YAML writes against them: the toolset's `include`/`exclude` and `approval` keys (server
- * names, or names with the prefix), and agents' approval keys that carry a toolset's prefix. No
- * model is called; every server is stopped before this returns.
+ * names, or names with the prefix), agents' approval keys that carry a toolset's prefix, and that
+ * no tool it gives an agent clashes with another of the agent's tools. No model is called; every
+ * server is stopped before this returns.
  */
 export async function connectToolsets(
   project: LoadedProject,
@@ -30,6 +33,7 @@ export async function connectToolsets(
   const report = (entry: SpecEntry, path: Array<string | number>, message: string, key = false) =>
     out.push(diagnostic(entry.file, entry.locate(path, { key }), 'mcp-names', message));
   const exposedBySet = new Map<string, { prefix: string; names: string[] }>();
+  const exposedTools = new Map<string, string[]>();
   const reach = networkUses(project, compiler.registry).filter((use) => use.kind === 'toolset');
   for (const { name } of reach) {
     const entry = project.specs.toolset.get(name);
@@ -45,6 +49,17 @@ export async function connectToolsets(
     if (!opened) continue;
     const names = opened.tools.map((t) => t.name);
     await opened.dispose();
+    // The names agents get, as `run` opens the toolset: include/exclude, then the prefix (names
+    // come as the model may see them, so prefixing cannot change their characters, only cut them).
+    const kept = names.filter(
+      (n) =>
+        (!spec.include || spec.include.some((p) => matches(p, [n]))) &&
+        !(spec.exclude ?? []).some((p) => matches(p, [n])),
+    );
+    exposedTools.set(
+      entry.name,
+      kept.map((n) => `${spec.prefix ?? ''}${n}`.slice(0, 64)),
+    );
     const prefix = spec.prefix ?? '';
     exposedBySet.set(entry.name, { prefix, names: names.map((n) => `${prefix}${n}`) });
     const list = excerpt(names.join(', '), 300);
@@ -89,6 +104,96 @@ export async function connectToolsets(
         );
     }
   }
+  for (const agent of project.specs.agent.values() as Iterable<SpecEntry<AgentSpec>>) {
+    out.push(...toolsetNameClashes(agent, exposedTools, project.root));
+    // An `approval.tools` key with a toolset's prefix is reported above (as `mcp-names`).
+    const prefixes = (agent.spec.tools ?? []).flatMap((t) =>
+      typeof t === 'object' && 'toolset' in t ? [exposedBySet.get(t.toolset)?.prefix ?? ''] : [],
+    );
+    const reported = (path: ReadonlyArray<string | number>) =>
+      path[1] === 'tools' && prefixes.some((p) => p !== '' && String(path[2]).startsWith(p));
+    out.push(...approvalNames(agent, exposedTools, project.root, reported));
+  }
   await Promise.allSettled(compiler.disposers.map((dispose) => dispose()));
   return out;
+}
+
+// What `run` refuses once a toolset's names are known: one of them taken by another tool of the
+// agent, or by a tool the runtime gives the agent itself. Clashes between tools known without
+// starting anything are the offline rules' (`duplicate-tool`, `reserved-name`).
+function toolsetNameClashes(
+  agent: SpecEntry<AgentSpec>,
+  exposedTools: ReadonlyMap<string, string[]>,
+  root: string,
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const seen = new Map<string, { entry: number; toolset?: string }>();
+  (agent.spec.tools ?? []).forEach((ref, i) => {
+    let names: readonly string[] = [];
+    let toolset: string | undefined;
+    if (typeof ref === 'string') names = [ref];
+    else if ('agent' in ref) names = [ref.agent];
+    else if ('builtin' in ref) names = builtinToolShapes(ref.builtin, root).map((tool) => tool.name);
+    else if ('toolset' in ref) {
+      toolset = ref.toolset;
+      names = exposedTools.get(ref.toolset) ?? [];
+    }
+    for (const name of names) {
+      const first = seen.get(name);
+      const from = toolset ? ` (from toolset \`${toolset}\`)` : '';
+      if (toolset && RESERVED_TOOL_NAMES.includes(name))
+        out.push(
+          diagnostic(
+            agent.file,
+            agent.locate(['tools', i]),
+            'reserved-name',
+            `${reservedToolMessage(name)}${from}`,
+          ),
+        );
+      else if (first && (toolset || first.toolset))
+        out.push(
+          diagnostic(
+            agent.file,
+            agent.locate(['tools', i]),
+            'duplicate-tool',
+            `agent \`${agent.name}\` gets two tools named \`${name}\` (entries ${first.entry + 1} and ${i + 1} of \`tools\`; toolset \`${toolset ?? first.toolset}\` gives one)`,
+          ),
+        );
+      if (!first) seen.set(name, { entry: i, toolset });
+    }
+  });
+  return out;
+}
+
+// What `run` refuses of an agent's `approval` once its toolsets' names are known: a rule or key
+// naming a tool the agent does not have. Only for agents whose every tool is known now (a module's
+// names are not) and that use a toolset (without one, the offline rule said it already).
+function approvalNames(
+  agent: SpecEntry<AgentSpec>,
+  exposedTools: ReadonlyMap<string, string[]>,
+  root: string,
+  reported: (path: ReadonlyArray<string | number>) => boolean,
+): Diagnostic[] {
+  const refs = agent.spec.tools ?? [];
+  if (!agent.spec.approval || !refs.some((ref) => typeof ref === 'object' && 'toolset' in ref)) return [];
+  const names: string[] = [];
+  for (const ref of refs) {
+    if (typeof ref === 'string') names.push(ref);
+    else if ('agent' in ref) names.push(ref.agent);
+    else if ('builtin' in ref) names.push(...builtinToolShapes(ref.builtin, root).map((tool) => tool.name));
+    else if ('toolset' in ref) {
+      const exposed = exposedTools.get(ref.toolset);
+      if (!exposed) return []; // not reached: its own error says why
+      names.push(...exposed);
+    } else return [];
+  }
+  const unknown = unknownApprovalTools(agent.spec.approval, names).filter((u) => !reported(u.path));
+  return unknown.map((unknown) =>
+    diagnostic(
+      agent.file,
+      agent.locate(unknown.path, { key: unknown.path.length === 3 && unknown.path[1] === 'tools' }),
+      'approval-rule',
+      unknown.message,
+    ),
+  );
 }

@@ -1,4 +1,4 @@
-import { type AnyTool, agentTool } from '@agentctl/core';
+import { type AnyTool, agentTool, RESERVED_TOOL_NAMES, reservedToolMessage } from '@agentctl/core';
 import type { AgentDefinition } from '../definitions.js';
 import { scrubbedTool } from '../env/scrubbed-tool.js';
 import type { SpecEntry } from '../load/project-specs.js';
@@ -130,6 +130,12 @@ export async function resolveTools(
           `agent \`${ref.name}\` is not defined`,
         );
       if (built) made = [agentTool(built)];
+    }
+    for (const tool of made ?? []) {
+      if (!RESERVED_TOOL_NAMES.includes(tool.name)) continue;
+      const from = ref.kind === 'toolset' ? ` (from toolset \`${ref.name}\`)` : '';
+      compiler.error(agent, ['tools', i], 'reserved-name', `${reservedToolMessage(tool.name)}${from}`);
+      ok = false;
     }
     if (made) out.push(...made);
     else ok = false;

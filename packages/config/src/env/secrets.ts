@@ -1,4 +1,4 @@
-/** Values that must never be shown: interpolated into api keys, URLs, headers and environments. */
+/** Values that must never be shown: interpolated into api keys, URLs, headers, environments and command lines. */
 export class Secrets {
   readonly #values = new Set<string>();
 
@@ -34,10 +34,20 @@ export function scrubDeep<T>(value: T, scrub: (text: string) => string): T {
   return value;
 }
 
-/** Whether a spec path holds a secret: api keys, URLs, headers, environments. */
+/**
+ * Whether a spec path holds a secret: api keys, URLs, headers, environments, and the command line
+ * of a program (a command tool's `argv`, an MCP server's `args`), where keys are often passed and
+ * from where error messages (a server that did not start) would print them.
+ */
 export function isSecretPath(path: ReadonlyArray<string | number>): boolean {
   return path.some(
-    (part) =>
-      part === 'api_key' || part === 'headers' || part === 'env' || part === 'url' || part === 'base_url',
+    (part, i) =>
+      part === 'api_key' ||
+      part === 'headers' ||
+      part === 'env' ||
+      part === 'url' ||
+      part === 'base_url' ||
+      (part === 'argv' && path[i - 1] === 'command') ||
+      (part === 'args' && path[i - 1] === 'mcp'),
   );
 }

@@ -1,24 +1,23 @@
 import {
   type AnyTool,
-  BUILTIN_TOOLS,
+  approvalRuleMatcher,
   bindApprovalRule,
   globMatcher,
   parseApprovalRule,
   shellArgumentMessage,
   type WrittenApprovalRule,
 } from '@agentctl/core';
-import { unknownApprovalTools } from '../compile/unknown-approval-tools.js';
+import { unknownApprovalTools, unmatchedApprovalPatterns } from '../compile/unknown-approval-tools.js';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
-import { Secrets } from '../env/secrets.js';
 import type { ToolSpec } from '../spec-types.js';
-import { TOOLBOX } from '../toolbox/toolbox.js';
 import { scriptArgs } from '../tools/command-argv.js';
+import { builtinToolShapes } from './builtin-tool-shapes.js';
 import { type RuleContext, validAgents } from './rule.js';
 
 type Shape = Pick<AnyTool, 'name' | 'parameters' | 'shellArguments'>;
 
 // The tools of an agent whose arguments are known without compiling: named tools with declared
-// parameters, and core's built-ins (made with default options; they do nothing until called).
+// parameters, and the built-ins (made with default options; they do nothing until called).
 function knownTools(refs: unknown[] | undefined, ctx: RuleContext): Shape[] {
   const out: Shape[] = [];
   for (const ref of refs ?? []) {
@@ -33,19 +32,7 @@ function knownTools(refs: unknown[] | undefined, ctx: RuleContext): Shape[] {
           shellArguments: spec.command ? scriptArgs(spec.command.argv) : undefined,
         });
     } else if (ref !== null && typeof ref === 'object' && 'builtin' in ref) {
-      const name = String(ref.builtin);
-      const core = (BUILTIN_TOOLS as Record<string, (options: unknown) => AnyTool>)[name];
-      if (core) out.push(core({ root: ctx.root }));
-      const toolbox = TOOLBOX[name];
-      if (toolbox) {
-        const context = {
-          root: ctx.root,
-          file: `${ctx.root}/agentctl.yaml`,
-          env: {},
-          secrets: new Secrets(),
-        };
-        out.push(...[toolbox({}, context)].flat());
-      }
+      out.push(...builtinToolShapes(String(ref.builtin), ctx.root));
     }
   }
   return out;
@@ -81,6 +68,18 @@ export function approvalRules(ctx: RuleContext): Diagnostic[] {
       const key = unknown.path.length === 3 && unknown.path[1] === 'tools';
       out.push(diagnostic(agent.file, agent.locate(unknown.path, { key }), 'approval-rule', unknown.message));
     }
+    for (const unmatched of names ? unmatchedApprovalPatterns(approval, names) : []) {
+      const key = unmatched.path.length === 3 && unmatched.path[1] === 'tools';
+      out.push(
+        diagnostic(
+          agent.file,
+          agent.locate(unmatched.path, { key }),
+          'approval-rule',
+          unmatched.message,
+          'warning',
+        ),
+      );
+    }
     if (!approval.allow?.length && !approval.deny?.length) continue;
     const tools = knownTools(agent.spec.tools, ctx);
     for (const list of ['allow', 'deny'] as const) {
@@ -106,8 +105,14 @@ export function approvalRules(ctx: RuleContext): Diagnostic[] {
             continue;
           }
         }
-        for (const name of Object.keys(rule.args ?? {})) {
+        for (const [name, pattern] of Object.entries(rule.args ?? {})) {
           const where = typeof spec === 'string' ? at : [...at, 'args', name];
+          try {
+            approvalRuleMatcher({ tool: rule.tool, args: { [name]: pattern } }, `approval.${list}[${i}]`);
+          } catch (error) {
+            report((error as Error).message, where);
+            continue;
+          }
           const shell = matching.find((tool) => tool.shellArguments?.includes(name));
           if (shell) {
             report(shellArgumentMessage(shell.name, name), where);

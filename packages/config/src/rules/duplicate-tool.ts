@@ -1,8 +1,10 @@
+import { RESERVED_TOOL_NAMES, reservedToolMessage } from '@agentctl/core';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import { type RuleContext, validAgents } from './rule.js';
 
 /**
- * No agent gets two tools of one name, where the names are known without starting anything:
+ * No agent gets two tools of one name, nor one the runtime gives it itself (`transfer_to_agent`,
+ * `exit_loop`), where the names are known without starting anything:
  * named tools, built-ins, agents as tools and (when modules were checked) module exports.
  * Toolsets' names are only known once their servers run (`validate --connect`).
  */
@@ -17,6 +19,12 @@ export function duplicateTool(ctx: RuleContext): Diagnostic[] {
       else if ('agent' in tool) names = [tool.agent];
       else if ('module' in tool) names = ctx.moduleTools?.get(agent)?.get(i) ?? [];
       for (const name of names) {
+        if (RESERVED_TOOL_NAMES.includes(name)) {
+          out.push(
+            diagnostic(agent.file, agent.locate(['tools', i]), 'reserved-name', reservedToolMessage(name)),
+          );
+          continue;
+        }
         const first = seen.get(name);
         if (first !== undefined) {
           out.push(

@@ -58,7 +58,7 @@ export const BUILTIN_TOOL_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     ),
     roots,
     allow: strings(
-      'Commands that run without asking: `*` globs on the whole command line (`git status*`). A command holding ; & | $ ` < > ( ) or a backslash is always asked about.',
+      'Commands that run without asking: `*` globs on the whole command line (`git status*`). A command holding ; & | $ ` < > ( ) or a backslash, or whose first word is not a plain program name or path (an assignment, a quote, a glob), is always asked about.',
       'A `*` glob on the command line.',
     ),
     deny: strings(

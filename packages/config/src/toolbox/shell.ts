@@ -30,21 +30,40 @@ export interface ShellOptions {
 // about what follows a `;`, a `$(...)` or a redirection, so such a command is always asked about.
 const COMPOUND = /[;&|$`<>()\n\r\\]/;
 
+// The shell decides which program runs from the first word, and an allow pattern reads it as
+// text: `ls*` matches `ls=x rm -rf ~` (an assignment, then rm runs) and `ls*/../../bin/rm` (a glob
+// the shell expands into a path). So a command runs unasked only when its first word is a plain
+// program name or path, with nothing the shell would read another way.
+const PLAIN_WORD = /^[A-Za-z0-9_./+,:@%-]+$/;
+
+/** Whether the first word of a command line is what the shell will run, as written. */
+function plainProgram(command: string): boolean {
+  return PLAIN_WORD.test(command.trim().split(/[ \t]/, 1)[0]);
+}
+
+// Leading `NAME=value` words set variables for the program after them.
+const ASSIGNMENTS = /^(?:[A-Za-z_][A-Za-z0-9_]*=\S*[ \t]+)+/;
+
 /** The parts of a command line between operators, for deny patterns (best effort, not a parser). */
 function parts(command: string): string[] {
   return command
     .split(/\|\||&&|[;&|\n\r`]|\$\(|\)/)
     .map((part) => part.trim())
-    .filter((part) => part !== '');
+    .filter((part) => part !== '')
+    .flatMap((part) => {
+      const bare = part.replace(ASSIGNMENTS, '');
+      return bare === part || bare === '' ? [part] : [part, bare];
+    });
 }
 
 /**
  * The `shell` built-in: runs a command line with `sh -c` in a confined working folder, in its
  * own process group (killed on timeout and cancel), output capped. Every command asks first,
- * except simple commands matching an `allow` pattern; `deny` patterns are refused.
+ * except simple commands, run by a plain program name, matching an `allow` pattern; `deny`
+ * patterns are refused.
  *
  * @example
- * shell({ root: '/work/project', allow: ['ls*', 'git status*'], deny: ['rm *'] });
+ * shell({ root: '/work/project', allow: ['ls', 'ls *', 'git status'], deny: ['rm *'] });
  */
 export function shell(options: ShellOptions): AnyTool {
   const allow = (options.allow ?? []).map(globMatcher);
@@ -74,7 +93,11 @@ export function shell(options: ShellOptions): AnyTool {
     needsApproval: (args) => {
       const command = String(args.command ?? '');
       if (denied(command)) return false; // refused when run, without bothering anyone
-      return !(allow.some((match) => match(command.trim())) && !COMPOUND.test(command));
+      return !(
+        allow.some((match) => match(command.trim())) &&
+        !COMPOUND.test(command) &&
+        plainProgram(command)
+      );
     },
     async execute({ command, cwd }, { signal }) {
       const pattern = denied(command);

@@ -7,6 +7,21 @@ export const TRANSFER_TOOL = 'transfer_to_agent';
 /** Name of the tool an agent inside a loop calls to end the loop. */
 export const EXIT_LOOP_TOOL = 'exit_loop';
 
+/**
+ * Names no tool of an LLM agent may take: the runtime gives the agent tools of these names (a
+ * transfer when it has somewhere to go, exit_loop inside a loop), which would hide its own.
+ */
+export const RESERVED_TOOL_NAMES: readonly string[] = [TRANSFER_TOOL, EXIT_LOOP_TOOL];
+
+/** Why a tool may not be named `name` (one of {@link RESERVED_TOOL_NAMES}). */
+export function reservedToolMessage(name: string): string {
+  const what =
+    name === TRANSFER_TOOL
+      ? 'the tool agentctl gives an agent to hand the conversation to another agent'
+      : 'the tool agentctl gives an agent inside a loop to end the loop';
+  return `a tool may not be named \`${name}\`: that is ${what}, which would hide it (its calls would never reach it); rename the tool`;
+}
+
 /** Options of an LLM agent that shape its transfer targets. */
 interface TransferRules {
   disallowTransferToParent?: boolean;

@@ -48,6 +48,9 @@ export class InvocationLoop implements LoopContext {
   transferTarget: Agent | undefined = undefined;
   readonly invocation: ToolInvocationInfo;
   readonly #ctx: InvocationContext;
+  // Who made each tool call of the session, read from its events as far as #authorsRead.
+  #authors: Map<string, string> | undefined;
+  #authorsRead = 0;
 
   constructor(ctx: InvocationContext, innerDecisions: readonly ApprovalDecision[]) {
     this.#ctx = ctx;
@@ -70,6 +73,17 @@ export class InvocationLoop implements LoopContext {
   endInvocation(): void {
     this.ended = true;
     this.#ctx.endInvocation();
+  }
+
+  authorOf(callId: string): string | undefined {
+    const events = this.#ctx.shared.session.events;
+    this.#authors ??= new Map();
+    for (; this.#authorsRead < events.length; this.#authorsRead++) {
+      const event = events[this.#authorsRead];
+      if (event.type !== 'message') continue;
+      for (const call of event.message.toolCalls ?? []) this.#authors.set(call.id, event.author);
+    }
+    return this.#authors.get(callId);
   }
 
   /** Called by the transfer tool: the loop stops, and the target runs next. */

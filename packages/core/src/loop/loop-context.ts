@@ -60,6 +60,8 @@ export interface LoopContext {
   beforeTools(): Promise<void> | undefined;
   /** Called by a tool's `endInvocation()`: stops this loop, and in a runner the whole invocation. */
   endInvocation(): void;
+  /** The agent whose model made the call `callId` in this session, when the loop knows the session. */
+  authorOf?(callId: string): string | undefined;
   /** Extra context for tools run inside a runner's invocation (agent tools need it). */
   invocation?: ToolInvocationInfo;
   dispatch(action: AgentAction, core: (action: AgentAction) => Promise<AgentAction>): Promise<AgentAction>;

@@ -242,6 +242,8 @@ function policyVerdict(ctx: LoopContext, call: ToolCall, tool: AnyTool): 'allow'
     messages: ctx.messages,
     // The caller's session key (`agent.run`'s memory key) when given, else the session's id.
     sessionId: ctx.options.sessionId ?? ctx.invocation?.sessionId,
+    agent: ctx.agentName,
+    authorOf: ctx.authorOf && ((id: string) => ctx.authorOf?.(id)),
   });
   if (fromPolicy) return fromPolicy;
   const needs = tool.needsApproval;

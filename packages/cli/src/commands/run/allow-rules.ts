@@ -53,9 +53,10 @@ export function allowMatcher(
       );
     }
     try {
-      return approvalRuleMatcher(bindApprovalRule(rule, tools), '--allow', 'allow');
+      return approvalRuleMatcher(bindApprovalRule(rule, tools), `--allow ${rule.tool}`, 'allow');
     } catch (error) {
-      throw new CliError(`--allow ${(error as Error).message}`, EXIT.usage);
+      const message = (error as Error).message;
+      throw new CliError(message.startsWith('--allow') ? message : `--allow ${message}`, EXIT.usage);
     }
   });
   return (call) => matchers.some((matches) => matches(call));

@@ -19,6 +19,13 @@ export async function queuedRun(
   decisionsOf: (options: RunCommandOptions, cwd: string) => Promise<ApprovalDecision[]>,
   io: Io,
 ): Promise<number> {
+  // They decide calls in this process; a queued run asks on the worker and pauses. Dropping them
+  // silently would leave a user who meant to approve with a paused run, and no word why.
+  if (options.approveAll || (options.allow?.length ?? 0) > 0)
+    throw new CliError(
+      `${options.approveAll ? '--approve-all' : '--allow'} does not reach a queued run: the worker pauses on a call that needs approval; decide it with \`agentctl run ${options.agent} --session ID --approve CALL_ID --queue\``,
+      EXIT.usage,
+    );
   const project = await openProject(options as unknown as Record<string, unknown>, io, options.agent);
   if (!project.specs.agent.has(options.agent)) {
     throw unknownAgent(options.agent, project.specs.agent.keys());

@@ -109,17 +109,28 @@ async function checkOutput(
   fail: (path: DataPath, message: string, expected: unknown, actual: unknown) => void,
 ): Promise<void> {
   const text = outcome.result?.output ?? '';
+  // A run that stopped to ask has no answer yet: say what it waits for, not only that it is "".
+  const waiting = outcome.result?.status === 'paused' ? (outcome.result.pending ?? []) : [];
+  const paused =
+    waiting.length > 0
+      ? `, but the run paused on ${waiting.map((p) => `${p.call.name} (${p.call.id})`).join(', ')}: decide in a next step (\`approve: [${waiting[0].call.name}]\`, \`deny:\` or \`answer:\`)`
+      : '';
   if (output.contains !== undefined && !text.includes(output.contains))
     fail(
       ['output', 'contains'],
-      `expected the answer to contain ${JSON.stringify(output.contains)}`,
+      `expected the answer to contain ${JSON.stringify(output.contains)}${paused}`,
       output.contains,
       text,
     );
   if (output.equals !== undefined && text.trim() !== output.equals.trim())
-    fail(['output', 'equals'], 'expected the answer to equal the text given', output.equals, text);
+    fail(['output', 'equals'], `expected the answer to equal the text given${paused}`, output.equals, text);
   if (output.matches !== undefined && !new RegExp(output.matches).test(text))
-    fail(['output', 'matches'], `expected the answer to match /${output.matches}/`, output.matches, text);
+    fail(
+      ['output', 'matches'],
+      `expected the answer to match /${output.matches}/${paused}`,
+      output.matches,
+      text,
+    );
   if (output.schema !== undefined) {
     let value: unknown;
     try {

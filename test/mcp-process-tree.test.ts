@@ -103,6 +103,43 @@ describe('an MCP server behind a wrapper', () => {
     expect(processesWith(marker)).toEqual([]);
   });
 
+  it('is ended when the watchdog kills agentctl (SIGKILL) for a tool that never yields', async () => {
+    const marker = `agentctl-tree-${randomUUID()}`;
+    markers.push(marker);
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(SERVER)} linger ${marker}; echo wrapper done >&2`;
+    const dir = await probeProject({
+      'agents/main.yaml': `${scriptedTurns('[{ toolset: wrapped }, spin]', [
+        'tool_calls: [{ id: e, name: echo, arguments: { text: hi } }]',
+        'tool_calls: [{ id: s, name: spin, arguments: {} }]',
+        'text: done',
+      ])}---
+kind: toolset
+name: wrapped
+mcp: { command: sh, args: [-c, ${JSON.stringify(command)}] }
+---
+kind: tool
+name: spin
+module: { path: ../tools/spin.js }
+timeout: 1s
+`,
+      'tools/spin.js': `export default { name: 'spin', description: 'loops', execute: () => { for (;;) {} } };\n`,
+    });
+    const run = start(dir);
+    let seen = 0;
+    const look = setInterval(() => {
+      seen = Math.max(seen, processesWith(marker).length);
+    }, 20);
+    const exit = await run.exited.finally(() => clearInterval(look));
+    // No handler of agentctl ran: it died of SIGKILL, sent by its own watchdog.
+    expect(exit.signal, run.stderr()).toBe('SIGKILL');
+    expect(run.stderr()).toContain('agentctl: tool `spin` is past its 1 s timeout');
+    expect(seen).toBe(2);
+    await waitFor(() => processesWith(marker).length === 0, 'the server and its wrapper gone', 5000).catch(
+      () => {},
+    );
+    expect(processesWith(marker)).toEqual([]);
+  });
+
   it('is ended when agentctl gets Ctrl-C while the server is still starting', async () => {
     const marker = `agentctl-tree-${randomUUID()}`;
     markers.push(marker);

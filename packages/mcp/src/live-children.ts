@@ -1,3 +1,5 @@
+import { forgetChild, recordChild } from '@agentctl/core';
+
 const live = new Set<number>();
 let hooked = false;
 const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -38,6 +40,8 @@ export function signalGroup(pid: number, signal: NodeJS.Signals): void {
 
 /** Remembers a child process so it is killed if this process exits or is killed by a signal first. */
 export function trackChild(pid: number): void {
+  // Also where a watchdog that ends this process with SIGKILL (no handler runs then) finds it.
+  if (!live.has(pid)) recordChild(pid);
   live.add(pid);
   if (!hooked) {
     hooked = true;
@@ -48,7 +52,7 @@ export function trackChild(pid: number): void {
 
 /** Forgets a child process that has ended. */
 export function untrackChild(pid: number): void {
-  live.delete(pid);
+  if (live.delete(pid)) forgetChild(pid);
 }
 
 /** True while a process with this id exists. */

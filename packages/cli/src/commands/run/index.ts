@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createInterface, type Interface } from 'node:readline/promises';
-import { watchToolCalls } from '@agentctl/config';
+import { watchRunCode } from '@agentctl/config';
 import type { Agent, ApprovalDecision, InvocationResult, PendingApproval, RunOptions } from '@agentctl/core';
 import {
   AgentError,
@@ -62,7 +62,7 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
   // Only the agent asked for (and what it uses) is compiled: another agent's missing key must not stop it.
   const { project, runtime } = await openRuntime(raw, io, [options.agent]);
   // A tool that loops without yielding ends the run at its timeout, named, rather than hang it.
-  const unwatch = watchToolCalls({ fatal: true });
+  const unwatch = watchRunCode({ fatal: true });
   try {
     const agent = runtime.agents.get(options.agent);
     if (!agent) {

@@ -1,0 +1,86 @@
+import { type Middleware, observeRuns } from '@agentctl/core';
+import { moduleLoadLimitMs } from '../watch/module-load-limit.js';
+import { watchMainThread } from './main-thread-watchdog.js';
+
+// Whether, and how, this process watches what its runs call (set by watchRunCode).
+let watching: { fatal: boolean } | undefined;
+
+/**
+ * Watches the code every run of the process calls until the returned function is called: a tool
+ * call that holds the main thread past its timeout without yielding (a module tool's endless loop,
+ * which no timer can interrupt), and a module middleware or a provider that holds it for the module
+ * load limit (`AGENTCTL_MODULE_LOAD_LIMIT_MS`, 30 s), are named on stderr; with `fatal` the process
+ * ends there rather than hang.
+ */
+export function watchRunCode(options: { fatal: boolean }): () => void {
+  const previous = watching;
+  watching = options;
+  const stop = observeRuns({
+    toolCall(call) {
+      const end = watchMainThread({
+        kind: 'tool',
+        name: call.name,
+        limitMs: call.timeoutMs,
+        startedAt: Date.now() - (performance.now() - call.started),
+        fatal: options.fatal,
+      });
+      return { end };
+    },
+    modelCall(call) {
+      const end = watchMainThread({
+        kind: 'code',
+        name: `model \`${call.request.model}\` (provider \`${call.provider}\`)`,
+        limitMs: moduleLoadLimitMs(),
+        fatal: options.fatal,
+      });
+      return { end: () => end(), fail: () => end() };
+    },
+  });
+  return () => {
+    stop();
+    if (watching === options) watching = previous;
+  };
+}
+
+/**
+ * A module middleware that, while {@link watchRunCode} watches, is watched on every action it
+ * handles: one that never yields (an endless loop) holds the thread every timer and Ctrl-C's
+ * handler need, and is named as ``middleware `name` `` rather than left to hang the process. Only
+ * its own code is watched, not the time it waits in `next()` (the model, a tool, inner middleware).
+ */
+export function watchedMiddleware(name: string, middleware: Middleware): Middleware {
+  const watched: Middleware = (action, next) => {
+    const options = watching;
+    if (!options) return middleware(action, next);
+    const open = () =>
+      watchMainThread({
+        kind: 'code',
+        name: `middleware \`${name}\``,
+        during: action.type,
+        limitMs: moduleLoadLimitMs(),
+        fatal: options.fatal,
+      });
+    let end = open();
+    let settled = false;
+    const inner: typeof next = (replacement) => {
+      end();
+      return next(replacement).finally(() => {
+        if (!settled) end = open();
+      });
+    };
+    let out: Promise<typeof action>;
+    try {
+      out = middleware(action, inner);
+    } catch (error) {
+      end();
+      throw error;
+    }
+    return Promise.resolve(out).finally(() => {
+      settled = true;
+      end();
+    });
+  };
+  // compose names a middleware by its function's name in its errors.
+  Object.defineProperty(watched, 'name', { value: middleware.name });
+  return watched;
+}

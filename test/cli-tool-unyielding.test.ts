@@ -90,6 +90,12 @@ describe('a tool that never yields the main thread', () => {
       ['user', 'go'],
       ['assistant', ['spin']],
     ]);
+    // The text transcript shows the call the run died in, and that it never got a result.
+    const text = await agentctl(['sessions', 'show', 's1'], { cwd: dir });
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain(
+      'user: go\n  → spin({})\n    ✗ no result: the run stopped before this call finished\n',
+    );
   });
 
   it('ends `agentctl test` the same way rather than hang CI', async () => {

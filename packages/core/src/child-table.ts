@@ -1,32 +1,79 @@
 // One table per process, not per copy of this module (a bundled CLI carries its own copy of core,
 // and plugins loaded beside it another), in memory a watchdog thread can read when the main thread
-// is stuck and no handler of it can run.
+// is stuck and no handler of it can run; and one set of handlers for it.
 const TABLE = Symbol.for('agentctl.childTable');
 const SLOTS = 256;
-const processWide = globalThis as { [TABLE]?: Int32Array };
+const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
-/**
- * The ids of child processes that must not outlive this process, in shared memory: a thread that
- * ends the process with SIGKILL (no 'exit' handler runs then) reads it to end them first. Empty
- * slots are 0; a slot may be cleared at any time.
- */
-export function childTable(): Int32Array {
-  processWide[TABLE] ??= new Int32Array(new SharedArrayBuffer(SLOTS * 4));
+interface ProcessChildren {
+  table: Int32Array;
+  hooked: boolean;
+}
+
+const processWide = globalThis as { [TABLE]?: ProcessChildren };
+
+function children(): ProcessChildren {
+  processWide[TABLE] ??= { table: new Int32Array(new SharedArrayBuffer(SLOTS * 4)), hooked: false };
   return processWide[TABLE];
 }
 
 /**
+ * The ids of child processes that must not outlive this process, in shared memory: a thread that
+ * ends the process with SIGKILL (no 'exit' or signal handler runs then) reads it to end them
+ * first. Empty slots are 0; a slot may be cleared at any time.
+ */
+export function childTable(): Int32Array {
+  return children().table;
+}
+
+/** Kills `pid` and the process group it leads (SIGKILL), ignoring what is already gone. */
+export function killChild(pid: number): void {
+  for (const target of [-pid, pid]) {
+    try {
+      process.kill(target, 'SIGKILL');
+    } catch {
+      // ESRCH: gone already.
+    }
+  }
+}
+
+function killRecorded(): void {
+  const { table } = children();
+  for (let i = 0; i < table.length; i++) {
+    const pid = Atomics.exchange(table, i, 0);
+    if (pid > 0) killChild(pid);
+  }
+}
+
+// A signal nobody else handles kills the process without 'exit': the children (in process groups
+// of their own, so the terminal's Ctrl-C does not reach them) are ended here, and the signal is
+// raised again to die of it as before. When another listener handles it (a run's Ctrl-C, serve's
+// shutdown), that one ends the work that started them, and this does nothing.
+function onSignal(signal: NodeJS.Signals): void {
+  if (process.listenerCount(signal) > 1) return;
+  killRecorded();
+  for (const name of SIGNALS) process.off(name, onSignal);
+  process.kill(process.pid, signal);
+}
+
+/**
  * Records a child process (the leader of a process group of its own, or a plain child) that must
- * end with this process, however it ends. A full table records nothing: the child then relies on
- * the 'exit' and signal handlers of its owner alone.
+ * end with this process however it ends: on exit, on a signal nobody handles, and when a watchdog
+ * kills the process. A full table records nothing: the child then relies on its owner alone.
  */
 export function recordChild(pid: number): void {
-  const table = childTable();
+  const state = children();
+  if (!state.hooked) {
+    state.hooked = true;
+    process.once('exit', killRecorded);
+    for (const name of SIGNALS) process.on(name, onSignal);
+  }
+  const { table } = state;
   for (let i = 0; i < table.length; i++) if (Atomics.compareExchange(table, i, 0, pid) === 0) return;
 }
 
 /** Forgets a child recorded by {@link recordChild}, once it has ended or been ended. */
 export function forgetChild(pid: number): void {
-  const table = childTable();
+  const { table } = children();
   for (let i = 0; i < table.length; i++) if (Atomics.compareExchange(table, i, pid, 0) === pid) return;
 }

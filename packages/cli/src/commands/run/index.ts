@@ -193,15 +193,35 @@ export async function invoke(
   };
   const controller = new AbortController();
   let interrupts = 0;
-  const onSigint = () => {
+  // The first signal that stopped the run: its exit code is the run's (130, 143, 129).
+  let stoppedBy: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
     interrupts++;
     spinner?.hold();
-    if (interrupts > 1) process.exit(EXIT.interrupted);
-    io.stderr('\ncancelling… (Ctrl-C again to quit at once)\n');
-    controller.abort(new AgentError('cancelled by the user (Ctrl-C)', 'ABORTED'));
+    stoppedBy ??= signal;
+    if (interrupts > 1) process.exit(SIGNAL_EXIT[stoppedBy]);
+    io.stderr(
+      signal === 'SIGINT'
+        ? '\ncancelling… (Ctrl-C again to quit at once)\n'
+        : `\n${signal}: cancelling… (again to quit at once)\n`,
+    );
+    controller.abort(
+      new AgentError(
+        signal === 'SIGINT' ? 'cancelled by the user (Ctrl-C)' : `stopped by ${signal}`,
+        'ABORTED',
+      ),
+    );
   };
+  const onSigint = () => onSignal('SIGINT');
+  // SIGTERM (a supervisor, `kill`, `timeout`) and SIGHUP (the terminal closed) cancel the run as
+  // Ctrl-C does: its tools are stopped (a command's process group with them) and the session
+  // says so; by default they would end the process with its tools' processes left running.
+  const onSigterm = () => onSignal('SIGTERM');
+  const onSighup = () => onSignal('SIGHUP');
   // A terminal in raw mode (readline owns it during the run) sends Ctrl-C as a key, not a signal.
   process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigterm);
+  process.on('SIGHUP', onSighup);
   rl?.on('SIGINT', onSigint);
   // Nobody reads the output any more: stop the run as cleanly as Ctrl-C does.
   const onOutputClosed = () =>
@@ -225,6 +245,7 @@ export async function invoke(
     // Events are rendered by onEvent as they happen; the run's own stream is not read, so it keeps none.
     const result = await invocationOutcome(run);
     if (io.outputClosed?.aborted) return EXIT.outputClosed;
+    if (stoppedBy && isAgentError(result) && result.code === 'ABORTED') return SIGNAL_EXIT[stoppedBy];
     if (isAgentError(result)) {
       // The store's disk refused a write (full): the machine's failure, not a bug of agentctl's.
       const refused = result.code === 'INTERNAL_ERROR' ? systemRefusal(result.cause) : undefined;
@@ -245,10 +266,19 @@ export async function invoke(
   } finally {
     spinner?.stop();
     process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigterm);
+    process.off('SIGHUP', onSighup);
     rl?.off('SIGINT', onSigint);
     io.outputClosed?.removeEventListener('abort', onOutputClosed);
   }
 }
+
+// The exit code of a run stopped by a signal: 128 + the signal's number, as a shell reports it.
+const SIGNAL_EXIT: Record<NodeJS.Signals, number> = {
+  SIGINT: EXIT.interrupted,
+  SIGTERM: EXIT.terminated,
+  SIGHUP: EXIT.hangup,
+} as Record<NodeJS.Signals, number>;
 
 /** The exit code of a run that ended with an error of this code. */
 export function exitCodeOf(code: string): number {

@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentctl, removeTempDirs, tempProject } from './support/cli.js';
+import { agentctl, BIN, cliEnv, removeTempDirs, tempProject } from './support/cli.js';
+import { waitFor } from './support/wait-for.js';
 
 afterAll(removeTempDirs);
 
@@ -22,6 +24,14 @@ const MIDDLEWARE = {
   if (action.type === 'model_call') await new Promise((r) => setTimeout(r, 2500));
   return next();
 }\n`,
+  'mw/stuck.js': `export default function stuck(action, next) {
+  return action.type === 'model_call' ? new Promise(() => {}) : next();
+}\n`,
+  'mw/held.js': `export default function held(action, next) {
+  if (action.type !== 'model_call') return next();
+  setInterval(() => {}, 1000);
+  return new Promise(() => {});
+}\n`,
   'tools/spin.js': `export default { name: 'spin_tool', description: 'loops', execute: () => { for (;;) {} } };\n`,
 };
 
@@ -36,7 +46,7 @@ ${tools ? `tools: [${tools}]\n` : ''}`;
 const project = () =>
   tempProject({
     'agentctl.yaml': 'kind: project\n',
-    'agents/middleware.yaml': ['spin', 'late', 'pass', 'slow']
+    'agents/middleware.yaml': ['spin', 'late', 'pass', 'slow', 'stuck', 'held']
       .map((name) => `kind: middleware\nname: ${name}\nmodule: ../mw/${name}.js\n`)
       .join('---\n'),
     'agents/agents.yaml': [
@@ -44,6 +54,8 @@ const project = () =>
       agent('late', 'late'),
       agent('slow', 'slow'),
       agent('wrapped', 'pass', 'spin_tool'),
+      agent('stuck', 'stuck'),
+      agent('held', 'held'),
     ].join('---\n'),
     'agents/more.yaml': `kind: tool
 name: spin_tool
@@ -103,5 +115,43 @@ describe('a module middleware that never yields the main thread', () => {
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('agentctl: tool `spin_tool` is past its 1 s timeout');
     expect(result.stderr).not.toContain('middleware');
+  });
+});
+
+type Stored = { type: string; code?: string; message?: string };
+
+describe('a module middleware that never settles', () => {
+  it('fails `run` with exit 1 naming it, not exit 0 in silence, and the session ends', async () => {
+    const dir = await project();
+    const result = await agentctl(['run', 'stuck', 'go', '--session', 's1'], { cwd: dir, timeoutMs: 20_000 });
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toContain(
+      'the run can never finish: middleware `stuck` during model_call waits on a promise nothing can settle',
+    );
+    const show = await agentctl(['sessions', 'show', 's1', '--json'], { cwd: dir });
+    const events = (JSON.parse(show.stdout) as { session: { events: Stored[] } }).session.events;
+    expect(events.map((e) => e.type)).toEqual(['run_start', 'message', 'agent_start', 'error', 'run_end']);
+  });
+
+  it('does not keep Ctrl-C from cancelling the run', async () => {
+    const dir = await project();
+    const child = spawn(process.execPath, [BIN, 'run', 'held', 'go'], {
+      cwd: dir,
+      env: cliEnv(),
+      stdio: 'pipe',
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.stdout.resume();
+    const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await waitFor(() => stderr.includes('session '), 'the run started', 15_000);
+    child.kill('SIGINT');
+    const code = await exited;
+    clearTimeout(killer);
+    expect(code, stderr).toBe(130);
+    expect(stderr).toContain('cancelled by the user (Ctrl-C)');
   });
 });

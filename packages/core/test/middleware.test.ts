@@ -217,6 +217,32 @@ describe('middleware', () => {
     expect(String(result.toolCalls[0].result)).toContain('timed out after 30 ms');
   });
 
+  it('never keeps a run from being cancelled, or a tool call from timing out, by never settling', async () => {
+    const never = (type: AgentAction['type']): Middleware =>
+      function stuck(action, next) {
+        return action.type === type ? new Promise(() => undefined) : next();
+      };
+    for (const type of ['loop_start', 'model_call', 'model_response'] as const) {
+      const controller = new AbortController();
+      const run = createAgent({
+        name: 'a',
+        provider: scriptedModel([{ text: 'ok' }]),
+        middleware: [never(type)],
+      }).run('x', { signal: controller.signal });
+      setTimeout(() => controller.abort(), 10);
+      await expect(run, type).rejects.toMatchObject({ code: 'ABORTED' });
+    }
+    const model = scriptedModel([{ toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }] }, { text: 'ok' }]);
+    const result = await createAgent({
+      name: 'b',
+      provider: model,
+      tools: [{ ...add, timeout: 30 }],
+      middleware: [never('tool_call')],
+    }).run('x');
+    expect(result.toolCalls[0]).toMatchObject({ isError: true });
+    expect(String(result.toolCalls[0].result)).toContain('timed out after 30 ms');
+  });
+
   it('logging writes one line per action', async () => {
     const lines: string[] = [];
     const model = scriptedModel([{ text: 'ok' }]);

@@ -1,9 +1,32 @@
 import { type Middleware, observeRuns } from '@agentctl/core';
 import { moduleLoadLimitMs } from '../watch/module-load-limit.js';
-import { watchMainThread } from './main-thread-watchdog.js';
+import { type WatchedWork, watchMainThread } from './main-thread-watchdog.js';
 
 // Whether, and how, this process watches what its runs call (set by watchRunCode).
 let watching: { fatal: boolean } | undefined;
+
+// What is running now, by watch: named when a run is found waiting on something nothing can settle.
+const running = new Map<number, string>();
+let watches = 0;
+
+// Watches work on the main thread, and keeps its description while it runs.
+function watch(work: WatchedWork, description: string): () => void {
+  const id = watches++;
+  running.set(id, description);
+  const end = watchMainThread(work);
+  return () => {
+    running.delete(id);
+    end();
+  };
+}
+
+/**
+ * What the runs {@link watchRunCode} watches are running at this moment (``middleware `x` during
+ * model_call``, ``tool `y` ``), oldest first: what a run that can never finish waits on.
+ */
+export function runCodeInFlight(): string[] {
+  return [...running.values()];
+}
 
 /**
  * Watches the code every run of the process calls until the returned function is called: a tool
@@ -17,22 +40,21 @@ export function watchRunCode(options: { fatal: boolean }): () => void {
   watching = options;
   const stop = observeRuns({
     toolCall(call) {
-      const end = watchMainThread({
-        kind: 'tool',
-        name: call.name,
-        limitMs: call.timeoutMs,
-        startedAt: Date.now() - (performance.now() - call.started),
-        fatal: options.fatal,
-      });
+      const end = watch(
+        {
+          kind: 'tool',
+          name: call.name,
+          limitMs: call.timeoutMs,
+          startedAt: Date.now() - (performance.now() - call.started),
+          fatal: options.fatal,
+        },
+        `tool \`${call.name}\``,
+      );
       return { end };
     },
     modelCall(call) {
-      const end = watchMainThread({
-        kind: 'code',
-        name: `model \`${call.request.model}\` (provider \`${call.provider}\`)`,
-        limitMs: moduleLoadLimitMs(),
-        fatal: options.fatal,
-      });
+      const name = `model \`${call.request.model}\` (provider \`${call.provider}\`)`;
+      const end = watch({ kind: 'code', name, limitMs: moduleLoadLimitMs(), fatal: options.fatal }, name);
       return { end: () => end(), fail: () => end() };
     },
   });
@@ -53,13 +75,16 @@ export function watchedMiddleware(name: string, middleware: Middleware): Middlew
     const options = watching;
     if (!options) return middleware(action, next);
     const open = () =>
-      watchMainThread({
-        kind: 'code',
-        name: `middleware \`${name}\``,
-        during: action.type,
-        limitMs: moduleLoadLimitMs(),
-        fatal: options.fatal,
-      });
+      watch(
+        {
+          kind: 'code',
+          name: `middleware \`${name}\``,
+          during: action.type,
+          limitMs: moduleLoadLimitMs(),
+          fatal: options.fatal,
+        },
+        `middleware \`${name}\` during ${action.type}`,
+      );
     let end = open();
     let settled = false;
     const inner: typeof next = (replacement) => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createInterface, type Interface } from 'node:readline/promises';
-import { watchRunCode } from '@agentctl/config';
+import { runCodeInFlight, watchRunCode } from '@agentctl/config';
 import type { Agent, ApprovalDecision, InvocationResult, PendingApproval, RunOptions } from '@agentctl/core';
 import {
   AgentError,
@@ -218,6 +218,24 @@ export async function invoke(
   // says so; by default they would end the process with its tools' processes left running.
   const onSigterm = () => onSignal('SIGTERM');
   const onSighup = () => onSignal('SIGHUP');
+  // Node's event loop ran empty while the run waits: nothing is left that could settle what it
+  // waits on (a middleware's promise nobody resolves), and Node would exit 0 with the run
+  // unfinished and nothing said. The run is stopped instead, naming what it waited on, so its
+  // session ends properly; if even that cannot finish, the exit code still says it failed.
+  let stalled = false;
+  const onStalled = () => {
+    if (stalled) {
+      process.exitCode = EXIT.failed;
+      return;
+    }
+    stalled = true;
+    const waiting = runCodeInFlight();
+    const on = waiting.length > 0 ? `${waiting.join(', ')} waits` : 'it waits';
+    controller.abort(
+      new AgentError(`the run can never finish: ${on} on a promise nothing can settle`, 'ABORTED'),
+    );
+  };
+  process.on('beforeExit', onStalled);
   // A terminal in raw mode (readline owns it during the run) sends Ctrl-C as a key, not a signal.
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigterm);
@@ -246,6 +264,7 @@ export async function invoke(
     const result = await invocationOutcome(run);
     if (io.outputClosed?.aborted) return EXIT.outputClosed;
     if (stoppedBy && isAgentError(result) && result.code === 'ABORTED') return SIGNAL_EXIT[stoppedBy];
+    if (stalled && isAgentError(result) && result.code === 'ABORTED') return EXIT.failed;
     if (isAgentError(result)) {
       // The store's disk refused a write (full): the machine's failure, not a bug of agentctl's.
       const refused = result.code === 'INTERNAL_ERROR' ? systemRefusal(result.cause) : undefined;
@@ -265,6 +284,7 @@ export async function invoke(
     return EXIT.ok;
   } finally {
     spinner?.stop();
+    process.off('beforeExit', onStalled);
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigterm);
     process.off('SIGHUP', onSighup);

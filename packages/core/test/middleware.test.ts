@@ -232,7 +232,10 @@ describe('middleware', () => {
       setTimeout(() => controller.abort(), 10);
       await expect(run, type).rejects.toMatchObject({ code: 'ABORTED' });
     }
-    const model = scriptedModel([{ toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }] }, { text: 'ok' }]);
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }] },
+      { text: 'ok' },
+    ]);
     const result = await createAgent({
       name: 'b',
       provider: model,

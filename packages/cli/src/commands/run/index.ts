@@ -265,6 +265,13 @@ export async function invoke(
     if (io.outputClosed?.aborted) return EXIT.outputClosed;
     if (stoppedBy && isAgentError(result) && result.code === 'ABORTED') return SIGNAL_EXIT[stoppedBy];
     if (stalled && isAgentError(result) && result.code === 'ABORTED') return EXIT.failed;
+    const corrupt = corruptSession(result);
+    if (corrupt) {
+      throw new CliError(
+        `${corrupt.message}\n(it cannot be continued: start a new session, or remove this one with \`agentctl sessions rm ${sessionId}\`)`,
+        EXIT.failed,
+      );
+    }
     if (isAgentError(result)) {
       // The store's disk refused a write (full): the machine's failure, not a bug of agentctl's.
       const refused = result.code === 'INTERNAL_ERROR' ? systemRefusal(result.cause) : undefined;
@@ -299,6 +306,15 @@ const SIGNAL_EXIT: Record<NodeJS.Signals, number> = {
   SIGTERM: EXIT.terminated,
   SIGHUP: EXIT.hangup,
 } as Record<NodeJS.Signals, number>;
+
+// A session file the store cannot read (edited by hand, damaged on disk): the user's to fix, not a
+// bug of agentctl's. By name: the file store is loaded only when a project uses it.
+function corruptSession(result: unknown): Error | undefined {
+  for (let error = result; error instanceof Error; error = error.cause) {
+    if (error.name === 'CorruptSessionError') return error;
+  }
+  return undefined;
+}
 
 /** The exit code of a run that ended with an error of this code. */
 export function exitCodeOf(code: string): number {

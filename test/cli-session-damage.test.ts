@@ -49,3 +49,55 @@ describe('run --session on a damaged session file', () => {
     expect(await readFile(file, 'utf8')).toBe(damaged);
   });
 });
+
+// An export file is data from anywhere: what it holds must not reach the terminal as control
+// sequences (clear the screen, retitle the window, reorder a line with a bidi override).
+describe('sessions import of a hostile export', () => {
+  const ESC = '\u001b';
+  it('round-trips, and show and list print its text escaped', async () => {
+    const { dir } = await twoTurns();
+    const exported = await agentctl(['sessions', 'show', 's1', '--json'], { cwd: dir });
+    const file = JSON.parse(exported.stdout) as {
+      session: { id: string; agent: string; state: Record<string, unknown>; events: unknown[] };
+    };
+    const base = { invocationId: 'i', branch: 'e', time: 1 };
+    file.session.id = 'hostile';
+    file.session.agent = `e${ESC}[2J`;
+    file.session.state = { note: 'left\u202eright' };
+    file.session.events.push(
+      {
+        ...base,
+        id: 'i.1',
+        author: `e${ESC}]0;owned\u0007`,
+        type: 'message',
+        message: {
+          role: 'assistant',
+          content: null,
+          toolCalls: [
+            { id: `c${ESC}[1A`, name: `rm${ESC}[2K`, arguments: { a: `${ESC}]8;;http://x\u0007` } },
+          ],
+        },
+      },
+      { ...base, id: 'i.2', author: 'e', type: 'error', code: `X${ESC}[31m`, message: `bad${ESC}[0m` },
+    );
+    const path = join(dir, 'hostile.json');
+    await writeFile(path, JSON.stringify(file));
+    const imported = await agentctl(['sessions', 'import', path], { cwd: dir });
+    expect(imported.code, imported.stderr).toBe(0);
+    const again = await agentctl(['sessions', 'show', 'hostile', '--json'], { cwd: dir });
+    expect(JSON.parse(again.stdout).session.events).toEqual(file.session.events);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+    const unprintable = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/;
+    for (const args of [
+      ['sessions', 'show', 'hostile'],
+      ['sessions', 'list'],
+    ]) {
+      const shown = await agentctl(args, { cwd: dir });
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.stdout).not.toMatch(unprintable);
+    }
+    const shown = await agentctl(['sessions', 'show', 'hostile'], { cwd: dir });
+    expect(shown.stdout).toContain('  → rm\\u001b[2K(');
+    expect(shown.stdout).toContain('(agent e\\u001b[2J)');
+  });
+});

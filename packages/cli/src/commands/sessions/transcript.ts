@@ -46,7 +46,7 @@ function callsOf(events: readonly AgentEvent[]): CallsSeen {
 // A call the log holds no result for, and that waits for no decision: its run stopped (killed,
 // or cut off) before the call ended. Said, or the transcript reads as if the model never asked.
 function callLines(call: ToolCall, calls: CallsSeen): string {
-  const line = `  → ${call.name}(${clip(JSON.stringify(call.arguments))})`;
+  const line = `  → ${printable(call.name)}(${clip(JSON.stringify(call.arguments))})`;
   if (calls.answered.has(call.id) || calls.waiting.has(call.id)) return line;
   return `${line}\n    ✗ no result: the run stopped before this call finished`;
 }
@@ -56,7 +56,7 @@ function eventLine(event: AgentEvent, calls: CallsSeen): string | undefined {
     case 'message': {
       const { message } = event;
       if (message.role === 'tool') return undefined;
-      const who = message.role === 'assistant' ? event.author : message.role;
+      const who = printable(message.role === 'assistant' ? event.author : message.role);
       // Calls are shown by their own events; one the log has no event for (a run killed right
       // after the model asked for it) is shown from the message.
       const unshown = (message.toolCalls ?? []).filter((call) => !calls.shown.has(call.id));
@@ -67,23 +67,23 @@ function eventLine(event: AgentEvent, calls: CallsSeen): string | undefined {
     case 'tool_call':
       return callLines(event.call, calls);
     case 'tool_result':
-      return `  ← ${event.name}${event.isError ? ' failed' : ''}: ${clip(event.content)}`;
+      return `  ← ${printable(event.name)}${event.isError ? ' failed' : ''}: ${clip(event.content)}`;
     case 'approval_required':
       return event.pending
         .map((p) =>
           p.kind === 'input'
-            ? `  ⏸ waiting for an answer (${p.call.id}): ${clip(p.reason ?? '')}`
-            : `  ⏸ waiting for approval (${p.call.id}): ${p.call.name}`,
+            ? `  ⏸ waiting for an answer (${printable(p.call.id)}): ${clip(p.reason ?? '')}`
+            : `  ⏸ waiting for approval (${printable(p.call.id)}): ${printable(p.call.name)}`,
         )
         .join('\n');
     case 'transfer':
-      return `  ⇢ transfer ${event.from} → ${event.to}`;
+      return `  ⇢ transfer ${printable(event.from)} → ${printable(event.to)}`;
     case 'escalate':
       return `  ⇡ escalate${event.reason ? `: ${clip(event.reason)}` : ''}`;
     case 'error':
-      return `  ! ${event.code}: ${clip(event.message)}`;
+      return `  ! ${printable(String(event.code))}: ${clip(event.message)}`;
     case 'run_end':
-      return event.status === 'complete' ? undefined : `  (run ended: ${event.status})`;
+      return event.status === 'complete' ? undefined : `  (run ended: ${printable(String(event.status))})`;
     default:
       return undefined;
   }

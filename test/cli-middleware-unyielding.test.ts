@@ -24,6 +24,7 @@ const MIDDLEWARE = {
   if (action.type === 'model_call') await new Promise((r) => setTimeout(r, 2500));
   return next();
 }\n`,
+  'mw/guard.js': `export default function guard(action, next) { if (action.type === 'tool_call') for (;;) {} return next(); }\n`,
   'mw/stuck.js': `export default function stuck(action, next) {
   return action.type === 'model_call' ? new Promise(() => {}) : next();
 }\n`,
@@ -46,7 +47,7 @@ ${tools ? `tools: [${tools}]\n` : ''}`;
 const project = () =>
   tempProject({
     'agentctl.yaml': 'kind: project\n',
-    'agents/middleware.yaml': ['spin', 'late', 'pass', 'slow', 'stuck', 'held']
+    'agents/middleware.yaml': ['spin', 'late', 'pass', 'slow', 'stuck', 'held', 'guard']
       .map((name) => `kind: middleware\nname: ${name}\nmodule: ../mw/${name}.js\n`)
       .join('---\n'),
     'agents/agents.yaml': [
@@ -55,6 +56,7 @@ const project = () =>
       agent('slow', 'slow'),
       agent('wrapped', 'pass', 'spin_tool'),
       agent('stuck', 'stuck'),
+      agent('guarded', 'guard', 'spin_tool'),
       agent('held', 'held'),
     ].join('---\n'),
     'agents/more.yaml': `kind: tool
@@ -119,6 +121,17 @@ describe('a module middleware that never yields the main thread', () => {
 });
 
 type Stored = { type: string; code?: string; message?: string };
+
+describe('a module middleware that loops while it handles a tool call', () => {
+  it("is named beside the tool once the tool's timeout is past", async () => {
+    const dir = await project();
+    const result = await run(dir, 'guarded');
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(
+      'agentctl: tool `spin_tool` (in middleware `guard`) is past its 1 s timeout and has held the main thread',
+    );
+  });
+});
 
 describe('a module middleware that never settles', () => {
   it('fails `run` with exit 1 naming it, not exit 0 in silence, and the session ends', async () => {

@@ -76,7 +76,9 @@ for (;;) {
     // no watch after it, and code the run calls inside another (a middleware's next()) opens later.
     let latest;
     for (const [id, w] of watched) if (w.kind === 'code') latest = [id, w];
-    const within = (id) => latest && latest[0] > id ? ' (in ' + latest[1].name + ')' : '';
+    // A middleware (what has an action it runs during) opened after a tool call wraps it; a model
+    // call of another branch does not.
+    const within = (id) => latest && latest[0] > id && latest[1].during ? ' (in ' + latest[1].name + ')' : '';
     for (const [id, w] of watched) {
       if (w.kind !== 'tool' || warned.has(id)) continue;
       if (held < Math.min(1000, w.limitMs) || at - w.startedAt < w.limitMs) continue;

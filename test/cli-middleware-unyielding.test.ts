@@ -79,14 +79,21 @@ const run = (dir: string, name: string) =>
   agentctl(['run', name, 'go'], { cwd: dir, env: LIMIT, timeoutMs: 20_000 });
 
 describe('a module middleware that never yields the main thread', () => {
-  it('ends `run`, naming the middleware and the action, with no stack trace', async () => {
+  it('ends `run`, naming the middleware and the action, with no stack trace; the prompt is kept', async () => {
     const dir = await project();
-    const result = await run(dir, 'spinner');
+    const result = await agentctl(['run', 'spinner', 'go', '--session', 's1'], {
+      cwd: dir,
+      env: LIMIT,
+      timeoutMs: 20_000,
+    });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(
       /agentctl: middleware `spin` has held the main thread 1\.\d s without yielding during model_call \(an endless loop, or long synchronous work\?\); stopped\n/,
     );
     expect(result.stderr).not.toMatch(/\n\s+at /);
+    // Written before the first model call: the process was killed, the prompt was not lost.
+    const show = await agentctl(['sessions', 'show', 's1'], { cwd: dir });
+    expect(show.stdout).toContain('\nuser: go\n');
   });
 
   it('is caught in the code it runs after next() answered', async () => {

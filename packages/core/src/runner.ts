@@ -93,9 +93,10 @@ export interface RunnerOptions {
   /** How long a session's lease lasts unless renewed (renewed every third of it). Default 30 s. */
   leaseTtlMs?: number;
   /**
-   * Writes the session's events to the store before each step's tools run (default: they are
-   * written as the event loop's turn ends): a process that dies inside a tool (killed, out of
-   * memory, a tool's `process.exit`) keeps the model's calls and what came before them.
+   * Writes the session's events to the store before each step's tools run, and before an agent's
+   * first model call (default: they are written as the event loop's turn ends): a process that
+   * dies inside a tool or that first call (killed, out of memory, a tool's `process.exit`, a
+   * middleware that never yields) keeps the prompt, the model's calls and what came before them.
    */
   writeBeforeTools?: boolean;
 }

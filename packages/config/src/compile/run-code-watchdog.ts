@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import { type Middleware, observeRuns } from '@agentctl/core';
 import { moduleLoadLimitMs } from '../watch/module-load-limit.js';
 import { type WatchedWork, watchMainThread } from './main-thread-watchdog.js';
@@ -38,6 +39,7 @@ export function runCodeInFlight(): string[] {
 export function watchRunCode(options: { fatal: boolean }): () => void {
   const previous = watching;
   watching = options;
+  process.on('exit', exitedMidRun);
   const stop = observeRuns({
     toolCall(call) {
       const end = watch(
@@ -60,8 +62,22 @@ export function watchRunCode(options: { fatal: boolean }): () => void {
   });
   return () => {
     stop();
+    process.off('exit', exitedMidRun);
     if (watching === options) watching = previous;
   };
+}
+
+// Nothing of agentctl's ends a watched process with exit code 0: a module tool or middleware that
+// called `process.exit()` did, and a run (a test, a server) left unfinished must not read as a
+// success to a script or CI. 'exit' handlers may only write synchronously.
+function exitedMidRun(code: number): void {
+  if (code !== 0) return;
+  const what = runCodeInFlight();
+  writeSync(
+    2,
+    `agentctl: the process was ended (process.exit) while ${what.length > 0 ? what.join(', ') : 'a run'} ran, before the run finished; exit code 1\n`,
+  );
+  process.exitCode = 1;
 }
 
 /**

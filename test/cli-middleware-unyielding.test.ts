@@ -1,9 +1,13 @@
 import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentctl, BIN, cliEnv, removeTempDirs, tempProject } from './support/cli.js';
+import { startServe, stopServers } from './support/serve.js';
 import { waitFor } from './support/wait-for.js';
 
-afterAll(removeTempDirs);
+afterAll(async () => {
+  await stopServers();
+  await removeTempDirs();
+});
 
 // A module middleware runs on the main thread, around every action of a run: one that never
 // yields holds the thread every timer and Ctrl-C's handler need, as a looping tool does. Its limit
@@ -22,6 +26,10 @@ const MIDDLEWARE = {
   'mw/pass.js': `export default function pass(action, next) { return next(); }\n`,
   'mw/slow.js': `export default async function slow(action, next) {
   if (action.type === 'model_call') await new Promise((r) => setTimeout(r, 2500));
+  return next();
+}\n`,
+  'mw/busy.js': `export default function busy(action, next) {
+  if (action.type === 'model_call') { const end = Date.now() + 2500; while (Date.now() < end) {} }
   return next();
 }\n`,
   'mw/guard.js': `export default function guard(action, next) { if (action.type === 'tool_call') for (;;) {} return next(); }\n`,
@@ -47,7 +55,7 @@ ${tools ? `tools: [${tools}]\n` : ''}`;
 const project = () =>
   tempProject({
     'agentctl.yaml': 'kind: project\n',
-    'agents/middleware.yaml': ['spin', 'late', 'pass', 'slow', 'stuck', 'held', 'guard']
+    'agents/middleware.yaml': ['spin', 'late', 'pass', 'slow', 'stuck', 'held', 'guard', 'busy']
       .map((name) => `kind: middleware\nname: ${name}\nmodule: ../mw/${name}.js\n`)
       .join('---\n'),
     'agents/agents.yaml': [
@@ -57,6 +65,7 @@ const project = () =>
       agent('wrapped', 'pass', 'spin_tool'),
       agent('stuck', 'stuck'),
       agent('guarded', 'guard', 'spin_tool'),
+      agent('busy', 'busy'),
       agent('held', 'held'),
     ].join('---\n'),
     'agents/more.yaml': `kind: tool
@@ -128,6 +137,23 @@ describe('a module middleware that never yields the main thread', () => {
 });
 
 type Stored = { type: string; code?: string; message?: string };
+
+describe('a module middleware that holds the main thread under `serve`', () => {
+  it('is warned about, and the server answers once it returns', async () => {
+    const dir = await project();
+    const server = await startServe(dir, [], LIMIT);
+    const response = await fetch(`${server.url}/agents/busy/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ input: 'go', stream: false }),
+    });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { output: string }).output).toContain('go');
+    expect(server.stderr()).toMatch(
+      /agentctl: warning: middleware `busy` has held the main thread 1\.\d s without yielding during model_call .*: everything else in this process waits for it\n/,
+    );
+  });
+});
 
 describe('a module middleware that loops while it handles a tool call', () => {
   it("is named beside the tool once the tool's timeout is past", async () => {

@@ -343,7 +343,9 @@ async function runThroughMiddleware(
   try {
     let outcome: ToolOutcome;
     try {
-      // Raced against the call's deadline: a middleware that never settles times out like a tool.
+      // Raced against the run's signal: a middleware that never settles cannot keep the run from
+      // being cancelled. (Not the call's deadline: at a timeout the chain settles on its own, with
+      // the timed-out outcome the middleware saw.)
       const done = await abortableFromNow(
         ctx.dispatch(action('tool_call', ctx.agentName, { call, signal: limit.signal }), async (current) => {
           if (current.type !== 'tool_call' || current.payload.result) return current;
@@ -358,7 +360,7 @@ async function runThroughMiddleware(
           );
           return { ...current, payload: { ...current.payload, result } };
         }),
-        limit.signal,
+        ctx.signal,
       );
       if (done.type !== 'tool_call' || !done.payload.result) {
         throw new AgentError('a middleware ended the tool call without a result', 'TOOL_EXECUTION_ERROR');

@@ -246,6 +246,23 @@ describe('middleware', () => {
     await expect(run).rejects.toMatchObject({ code: 'ABORTED' });
   });
 
+  it('sees a tool that times out once, through one error action', async () => {
+    const seen: string[] = [];
+    const spy: Middleware = async function spy(action, next) {
+      seen.push(action.type);
+      return next();
+    };
+    const model = scriptedModel([{ toolCalls: [{ name: 'slow' }] }, { text: 'ok' }]);
+    const result = await createAgent({
+      name: 'a',
+      provider: model,
+      tools: [{ ...sleeper('slow', 5_000, []), timeout: 30 }],
+      middleware: [spy],
+    }).run('x');
+    expect(seen.filter((type) => type === 'error')).toHaveLength(1);
+    expect(result.toolCalls[0]).toMatchObject({ isError: true, result: 'tool slow timed out after 30 ms' });
+  });
+
   it('logging writes one line per action', async () => {
     const lines: string[] = [];
     const model = scriptedModel([{ text: 'ok' }]);

@@ -1,32 +1,17 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { BIN, cliEnv, REPO, removeTempDirs } from './support/cli.js';
+import { processesWith } from './support/processes.js';
 import { waitFor } from './support/wait-for.js';
-import { alive, probeProject, scriptedTurns } from './tools-safety/probe-project.js';
+import { probeProject, scriptedTurns } from './tools-safety/probe-project.js';
 
 // An MCP server started through a wrapper (`sh -c`, `npx`, `npm exec`, `uv run`) is a grandchild
 // of agentctl; one that keeps running after its stdin closes must still end with the run.
 
 const SERVER = join(REPO, 'packages/mcp/test/fixtures/hostile.js');
 const markers: string[] = [];
-
-/** Live processes whose command line holds `marker`. */
-function processesWith(marker: string): number[] {
-  const found: number[] = [];
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
-    try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker) && alive(Number(pid)))
-        found.push(Number(pid));
-    } catch {
-      // ended while we looked
-    }
-  }
-  return found;
-}
 
 afterEach(() => {
   // A failed test must not leave its servers to the next ones.

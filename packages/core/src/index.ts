@@ -44,6 +44,7 @@ export {
   type AgentErrorOptions,
   type ErrorBlame,
   isAgentError,
+  PausedSessionError,
   runError,
   toAgentError,
   UsageError,

@@ -11,7 +11,7 @@ import { newId } from './new-id.js';
 export type { InvocationCheckpoint } from './agent-config.js';
 
 import { findAgent, linkTree, listAgents } from './agent-tree.js';
-import { AgentError, runError, toAgentError, UsageError } from './errors.js';
+import { AgentError, PausedSessionError, runError, toAgentError, UsageError } from './errors.js';
 import type { AgentEvent, PendingApproval } from './events.js';
 import { historyFor } from './invocation/history.js';
 import { InvocationContext, type InvocationLimits } from './invocation/invocation-context.js';
@@ -177,9 +177,9 @@ export class Runner {
       const checkpoint = session.checkpoint as InvocationCheckpoint | undefined;
       if (decisions) validateDecisions(session.id, checkpoint, decisions, this.agent);
       else if (checkpoint) {
-        const ids = checkpoint.pending.map((p) => p.call.id).join(', ');
-        throw new UsageError(
-          `session ${session.id} is paused waiting for a decision on ${ids}; resume it with approve or deny`,
+        throw new PausedSessionError(
+          session.id,
+          checkpoint.pending.map((p) => p.call.id),
         );
       }
       const limit = deadline(

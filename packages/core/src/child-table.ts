@@ -66,7 +66,9 @@ export function recordChild(pid: number): void {
   if (!state.hooked) {
     state.hooked = true;
     process.once('exit', killRecorded);
-    for (const name of SIGNALS) process.on(name, onSignal);
+    // First in line: a handler that runs before it may remove itself (serve's shutdown does), and
+    // this one would then see nobody else and kill the process under it.
+    for (const name of SIGNALS) process.prependListener(name, onSignal);
   }
   const { table } = state;
   for (let i = 0; i < table.length; i++) if (Atomics.compareExchange(table, i, 0, pid) === 0) return;

@@ -90,7 +90,7 @@ describe('`agentctl test` killed by SIGTERM during a command tool', () => {
     test.child.kill('SIGTERM');
     const exit = await test.exited;
     expect(exit.signal ?? exit.code, test.stderr()).toBe('SIGTERM');
-    await waitFor(() => processesWith(marker).length === 0, 'the command gone', 5000).catch(() => {});
-    expect(processesWith(marker)).toEqual([]);
+    await waitFor(() => processesWith(marker).length === 0, 'the command gone', 10_000).catch(() => {});
+    expect(processesWith(marker), test.stderr()).toEqual([]);
   });
 });

@@ -57,20 +57,28 @@ function onSignal(signal: NodeJS.Signals): void {
 }
 
 /**
+ * Installs the handlers that end recorded children with this process (once per process). Called
+ * before a child is spawned: until a listener exists, SIGTERM kills the process at once, and one
+ * arriving between the spawn and {@link recordChild} would leave the child running.
+ */
+export function guardChildren(): void {
+  const state = children();
+  if (state.hooked) return;
+  state.hooked = true;
+  process.once('exit', killRecorded);
+  // First in line: a handler that runs before it may remove itself (serve's shutdown does), and
+  // this one would then see nobody else and kill the process under it.
+  for (const name of SIGNALS) process.prependListener(name, onSignal);
+}
+
+/**
  * Records a child process (the leader of a process group of its own, or a plain child) that must
  * end with this process however it ends: on exit, on a signal nobody handles, and when a watchdog
  * kills the process. A full table records nothing: the child then relies on its owner alone.
  */
 export function recordChild(pid: number): void {
-  const state = children();
-  if (!state.hooked) {
-    state.hooked = true;
-    process.once('exit', killRecorded);
-    // First in line: a handler that runs before it may remove itself (serve's shutdown does), and
-    // this one would then see nobody else and kill the process under it.
-    for (const name of SIGNALS) process.prependListener(name, onSignal);
-  }
-  const { table } = state;
+  guardChildren();
+  const { table } = children();
   for (let i = 0; i < table.length; i++) if (Atomics.compareExchange(table, i, 0, pid) === 0) return;
 }
 

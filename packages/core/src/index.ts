@@ -34,7 +34,7 @@ export {
   stringArguments,
   type WrittenApprovalRule,
 } from './approval-rule.js';
-export { childTable, forgetChild, killChild, recordChild } from './child-table.js';
+export { childTable, forgetChild, guardChildren, killChild, recordChild } from './child-table.js';
 export { parseDuration } from './duration.js';
 export { ERROR_TEXT_LIMIT, errorText, messageWithCause } from './error-text.js';
 export {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { forgetChild, recordChild } from '../child-table.js';
+import { forgetChild, guardChildren, recordChild } from '../child-table.js';
 
 /** Options of {@link runProcess}. */
 export interface RunProcessOptions {
@@ -62,6 +62,7 @@ export function runProcess(argv: readonly string[], options: RunProcessOptions):
   return new Promise((resolve, reject) => {
     if (options.signal.aborted) return reject(options.signal.reason);
     let child: ChildProcess;
+    guardChildren();
     try {
       child = spawn(argv[0], argv.slice(1), {
         cwd: options.cwd,

@@ -114,8 +114,11 @@ describe.concurrent('a tool that needs approval, with no terminal to ask on', ()
     const id = await pause('cashier', 'still-paused');
     const { code, stderr } = await run(['cashier', 'another thing', '--session', 'still-paused']);
     expect(code).toBe(2);
-    expect(stderr).toContain('is paused waiting for a decision on');
-    expect(stderr).toContain(id);
+    expect(stderr).toContain(
+      `session still-paused is paused: ${id} waits for a decision before it takes a new prompt`,
+    );
+    // How to go on, as a command to copy.
+    expect(stderr).toContain(`\`agentctl run cashier --session still-paused --approve ${id}\``);
   });
 
   it('exits 2 when resuming a session that does not exist or was never paused', async () => {

@@ -11,6 +11,7 @@ afterAll(async () => {
 // fires and Ctrl-C's handler never runs. `spin` loops for good (timeout 1.5 s); `busy` works
 // synchronously for `ms` milliseconds and returns (timeout 1 s); `nap` works 300 ms (timeout 3 s).
 const TOOLS = {
+  'tools/quit.js': `export default { name: 'quit', description: 'ends the process', execute: () => process.exit(0) };\n`,
   'tools/spin.js': `export default { name: 'spin', description: 'loops', execute: () => { for (;;) {} } };\n`,
   'tools/busy.js': `export default {
   name: 'busy',
@@ -43,6 +44,10 @@ module: { path: ../tools/spin.js }
 timeout: 1.5s
 ---
 kind: tool
+name: quit
+module: { path: ../tools/quit.js }
+---
+kind: tool
 name: busy
 module: { path: ../tools/busy.js }
 parameters: { type: object, properties: { ms: { type: number } } }
@@ -55,6 +60,9 @@ parameters: { type: object, properties: { ms: { type: number } } }
 timeout: 3s
 `,
     'agents/spinner.yaml': agent('spinner', 'spin', {}),
+    'agents/quitter.yaml': agent('quitter', 'quit', {}),
+    'tests/quitter.yaml':
+      'kind: test\nname: quits\nagent: quitter\nturns:\n  - user: go\n    expect: { output: { contains: done } }\n',
     'agents/worker.yaml': agent('worker', 'nap', { ms: 300 }),
     'agents/slowpoke.yaml': agent('slowpoke', 'busy', { ms: 2500 }),
     'tests/spinner.yaml':
@@ -90,6 +98,12 @@ describe('a tool that never yields the main thread', () => {
       ['user', 'go'],
       ['assistant', ['spin']],
     ]);
+    // The text transcript shows the call the run died in, and that it never got a result.
+    const text = await agentctl(['sessions', 'show', 's1'], { cwd: dir });
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain(
+      'user: go\n  → spin({})\n    ✗ no result: the run stopped before this call finished\n',
+    );
   });
 
   it('ends `agentctl test` the same way rather than hang CI', async () => {
@@ -122,5 +136,25 @@ describe('a tool that never yields the main thread', () => {
       'agentctl: warning: tool `busy` is past its 1 s timeout and has held the main thread',
     );
     expect(server.stderr()).toContain('everything else in this process waits for it');
+  });
+});
+
+// A tool that calls process.exit(0) ends the process with the run unfinished: a script or CI must
+// not read that as a success.
+describe('a tool that ends the process with exit code 0', () => {
+  const CUT =
+    'agentctl: the process was ended (process.exit) while tool `quit` ran, before the run finished; exit code 1\n';
+  it('fails `run` (exit 1), saying so', async () => {
+    const dir = await project();
+    const run = await agentctl(['run', 'quitter', 'go'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(CUT);
+  });
+
+  it('fails `agentctl test` (exit 1), saying so', async () => {
+    const dir = await project();
+    const test = await agentctl(['test', 'quits'], { cwd: dir });
+    expect(test.code).toBe(1);
+    expect(test.stderr).toContain(CUT);
   });
 });

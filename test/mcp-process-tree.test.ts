@@ -1,32 +1,17 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { BIN, cliEnv, REPO, removeTempDirs } from './support/cli.js';
+import { processesWith } from './support/processes.js';
 import { waitFor } from './support/wait-for.js';
-import { alive, probeProject, scriptedTurns } from './tools-safety/probe-project.js';
+import { probeProject, scriptedTurns } from './tools-safety/probe-project.js';
 
 // An MCP server started through a wrapper (`sh -c`, `npx`, `npm exec`, `uv run`) is a grandchild
 // of agentctl; one that keeps running after its stdin closes must still end with the run.
 
 const SERVER = join(REPO, 'packages/mcp/test/fixtures/hostile.js');
 const markers: string[] = [];
-
-/** Live processes whose command line holds `marker`. */
-function processesWith(marker: string): number[] {
-  const found: number[] = [];
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
-    try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker) && alive(Number(pid)))
-        found.push(Number(pid));
-    } catch {
-      // ended while we looked
-    }
-  }
-  return found;
-}
 
 afterEach(() => {
   // A failed test must not leave its servers to the next ones.
@@ -96,7 +81,45 @@ describe('an MCP server behind a wrapper', () => {
     expect(processesWith(marker)).toHaveLength(2);
     run.child.kill('SIGTERM');
     const exit = await run.exited;
-    expect(exit.signal).toBe('SIGTERM');
+    // `run` cancels on SIGTERM as on Ctrl-C, and exits as a shell reports that signal.
+    expect(exit.code, run.stderr()).toBe(143);
+    await waitFor(() => processesWith(marker).length === 0, 'the server and its wrapper gone', 5000).catch(
+      () => {},
+    );
+    expect(processesWith(marker)).toEqual([]);
+  });
+
+  it('is ended when the watchdog kills agentctl (SIGKILL) for a tool that never yields', async () => {
+    const marker = `agentctl-tree-${randomUUID()}`;
+    markers.push(marker);
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(SERVER)} linger ${marker}; echo wrapper done >&2`;
+    const dir = await probeProject({
+      'agents/main.yaml': `${scriptedTurns('[{ toolset: wrapped }, spin]', [
+        'tool_calls: [{ id: e, name: echo, arguments: { text: hi } }]',
+        'tool_calls: [{ id: s, name: spin, arguments: {} }]',
+        'text: done',
+      ])}---
+kind: toolset
+name: wrapped
+mcp: { command: sh, args: [-c, ${JSON.stringify(command)}] }
+---
+kind: tool
+name: spin
+module: { path: ../tools/spin.js }
+timeout: 1s
+`,
+      'tools/spin.js': `export default { name: 'spin', description: 'loops', execute: () => { for (;;) {} } };\n`,
+    });
+    const run = start(dir);
+    let seen = 0;
+    const look = setInterval(() => {
+      seen = Math.max(seen, processesWith(marker).length);
+    }, 20);
+    const exit = await run.exited.finally(() => clearInterval(look));
+    // No handler of agentctl ran: it died of SIGKILL, sent by its own watchdog.
+    expect(exit.signal, run.stderr()).toBe('SIGKILL');
+    expect(run.stderr()).toContain('agentctl: tool `spin` is past its 1 s timeout');
+    expect(seen).toBe(2);
     await waitFor(() => processesWith(marker).length === 0, 'the server and its wrapper gone', 5000).catch(
       () => {},
     );

@@ -117,3 +117,16 @@ export class UsageError extends Error {
     this.name = new.target.name;
   }
 }
+
+/** A new input given to a session that is paused: its pending calls wait for decisions first. */
+export class PausedSessionError extends UsageError {
+  constructor(
+    readonly sessionId: string,
+    /** The ids of the calls that wait for a decision. */
+    readonly pending: readonly string[],
+  ) {
+    super(
+      `session ${sessionId} is paused waiting for a decision on ${pending.join(', ')}; resume it with approve or deny`,
+    );
+  }
+}

@@ -35,6 +35,7 @@ export {
   stringArguments,
   type WrittenApprovalRule,
 } from './approval-rule.js';
+export { childTable, forgetChild, guardChildren, killChild, recordChild } from './child-table.js';
 export { parseDuration } from './duration.js';
 export { ERROR_TEXT_LIMIT, errorText, messageWithCause } from './error-text.js';
 export {
@@ -44,6 +45,7 @@ export {
   type AgentErrorOptions,
   type ErrorBlame,
   isAgentError,
+  PausedSessionError,
   runError,
   toAgentError,
   UsageError,

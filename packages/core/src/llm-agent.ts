@@ -140,6 +140,10 @@ export class LlmAgent implements Agent {
       extraTools: controlTools(this, ctx, loop),
     });
     for (const decision of decisions) ctx.shared.decisions.delete(decision.callId);
+    // Written before the first step too: a process killed in it (a module middleware that never
+    // yields, kill -9) keeps what the user asked.
+    const written = loop.beforeTools();
+    if (written) await written;
     // Without middleware nobody reviews: no action, no await.
     if (loop.hasMiddleware) await review(loop, 'loop_start', { prompt: ctx.shared.input });
     let reason: LoopEndReason = 'error';

@@ -11,7 +11,7 @@ import { newId } from './new-id.js';
 export type { InvocationCheckpoint } from './agent-config.js';
 
 import { findAgent, linkTree, listAgents } from './agent-tree.js';
-import { AgentError, runError, toAgentError, UsageError } from './errors.js';
+import { AgentError, PausedSessionError, runError, toAgentError, UsageError } from './errors.js';
 import type { AgentEvent, PendingApproval } from './events.js';
 import { historyFor } from './invocation/history.js';
 import { InvocationContext, type InvocationLimits } from './invocation/invocation-context.js';
@@ -93,9 +93,10 @@ export interface RunnerOptions {
   /** How long a session's lease lasts unless renewed (renewed every third of it). Default 30 s. */
   leaseTtlMs?: number;
   /**
-   * Writes the session's events to the store before each step's tools run (default: they are
-   * written as the event loop's turn ends): a process that dies inside a tool (killed, out of
-   * memory, a tool's `process.exit`) keeps the model's calls and what came before them.
+   * Writes the session's events to the store before each step's tools run, and before an agent's
+   * first model call (default: they are written as the event loop's turn ends): a process that
+   * dies inside a tool or that first call (killed, out of memory, a tool's `process.exit`, a
+   * middleware that never yields) keeps the prompt, the model's calls and what came before them.
    */
   writeBeforeTools?: boolean;
 }
@@ -176,9 +177,9 @@ export class Runner {
       const checkpoint = session.checkpoint as InvocationCheckpoint | undefined;
       if (decisions) validateDecisions(session.id, checkpoint, decisions, this.agent);
       else if (checkpoint) {
-        const ids = checkpoint.pending.map((p) => p.call.id).join(', ');
-        throw new UsageError(
-          `session ${session.id} is paused waiting for a decision on ${ids}; resume it with approve or deny`,
+        throw new PausedSessionError(
+          session.id,
+          checkpoint.pending.map((p) => p.call.id),
         );
       }
       const limit = deadline(

@@ -47,6 +47,18 @@ export function sessionShapeProblem(value: unknown): string | undefined {
 
 /** Checks that `data` is a {@link SessionExport}; throws {@link InvalidExportError} naming the offending part when not. */
 export function assertSessionExport(data: unknown, where = 'export'): asserts data is SessionExport {
+  assertExportShape(data, where);
+  // Checked before a store writes anything: a second session of the same id would fail only once
+  // the first was written, and leave the export half imported.
+  const seen = new Set<string>();
+  for (const session of flattenExport(data)) {
+    if (seen.has(session.id))
+      throw new InvalidExportError(`${where}: session id ${JSON.stringify(session.id)} appears twice`);
+    seen.add(session.id);
+  }
+}
+
+function assertExportShape(data: unknown, where: string): asserts data is SessionExport {
   if (typeof data !== 'object' || data === null) throw new InvalidExportError(`${where}: not a JSON object`);
   const value = data as Partial<SessionExport>;
   if (value.format !== 'agentctl-session')
@@ -57,7 +69,7 @@ export function assertSessionExport(data: unknown, where = 'export'): asserts da
   if (problem) throw new InvalidExportError(`${where}: session: ${problem}`);
   if (!Array.isArray(value.children)) throw new InvalidExportError(`${where}: "children" must be a list`);
   value.children.forEach((child, i) => {
-    assertSessionExport(child, `${where}.children[${i}]`);
+    assertExportShape(child, `${where}.children[${i}]`);
     if (child.session.parentId !== value.session?.id) {
       throw new InvalidExportError(`${where}.children[${i}]: parentId does not match ${value.session?.id}`);
     }

@@ -217,6 +217,52 @@ describe('middleware', () => {
     expect(String(result.toolCalls[0].result)).toContain('timed out after 30 ms');
   });
 
+  it('never keeps a run from being cancelled by never settling', async () => {
+    const never = (type: AgentAction['type']): Middleware =>
+      function stuck(action, next) {
+        return action.type === type ? new Promise(() => undefined) : next();
+      };
+    for (const type of ['loop_start', 'model_call', 'model_response'] as const) {
+      const controller = new AbortController();
+      const run = createAgent({
+        name: 'a',
+        provider: scriptedModel([{ text: 'ok' }]),
+        middleware: [never(type)],
+      }).run('x', { signal: controller.signal });
+      setTimeout(() => controller.abort(), 10);
+      await expect(run, type).rejects.toMatchObject({ code: 'ABORTED' });
+    }
+    const controller = new AbortController();
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }] },
+      { text: 'ok' },
+    ]);
+    const run = createAgent({
+      name: 'b',
+      provider: model,
+      tools: [add],
+      middleware: [never('tool_call')],
+    }).run('x', { signal: controller.signal, onToolCall: () => setTimeout(() => controller.abort(), 10) });
+    await expect(run).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+
+  it('sees a tool that times out once, through one error action', async () => {
+    const seen: string[] = [];
+    const spy: Middleware = async function spy(action, next) {
+      seen.push(action.type);
+      return next();
+    };
+    const model = scriptedModel([{ toolCalls: [{ name: 'slow' }] }, { text: 'ok' }]);
+    const result = await createAgent({
+      name: 'a',
+      provider: model,
+      tools: [{ ...sleeper('slow', 5_000, []), timeout: 30 }],
+      middleware: [spy],
+    }).run('x');
+    expect(seen.filter((type) => type === 'error')).toHaveLength(1);
+    expect(result.toolCalls[0]).toMatchObject({ isError: true, result: 'tool slow timed out after 30 ms' });
+  });
+
   it('logging writes one line per action', async () => {
     const lines: string[] = [];
     const model = scriptedModel([{ text: 'ok' }]);

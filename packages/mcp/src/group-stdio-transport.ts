@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
+import { guardChildren } from '@agentctl/core';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -40,6 +41,8 @@ export class GroupStdioTransport implements Transport {
   /** Starts the server; rejects when it cannot be spawned (`code` ENOENT for a missing command). */
   start(): Promise<void> {
     if (this.#process) throw new Error('the MCP server was already started');
+    // Before the spawn: a signal between it and trackChild must not leave the server running.
+    guardChildren();
     return new Promise((resolve, reject) => {
       const child = spawn(this.#server.command, this.#server.args ?? [], {
         env: { ...getDefaultEnvironment(), ...this.#server.env },
@@ -49,15 +52,14 @@ export class GroupStdioTransport implements Transport {
         detached: true,
       });
       this.#process = child;
+      // Tracked from the start (its pid is known as soon as it was forked): a signal during a slow
+      // handshake (npx fetching), or before 'spawn' is told, must end it too.
+      if (child.pid !== undefined) trackChild(child.pid);
       child.on('error', (error) => {
         reject(error);
         this.onerror?.(error);
       });
-      child.on('spawn', () => {
-        // Tracked from the start: a signal during a slow handshake (npx fetching) must end it too.
-        if (child.pid !== undefined) trackChild(child.pid);
-        resolve();
-      });
+      child.on('spawn', () => resolve());
       // What the server started and left behind in its group goes with it.
       child.on('exit', () => {
         if (child.pid === undefined) return;

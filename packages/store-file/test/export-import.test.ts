@@ -42,4 +42,35 @@ describe('export and import', () => {
       }),
     ).rejects.toThrow(/invalid session id/);
   });
+
+  it('refuses an export holding one id twice before writing any of it', async () => {
+    const store = new FileSessionStore({ path: await tempDir() });
+    const session = (id: string, parentId?: string) => ({
+      version: 1,
+      id,
+      parentId,
+      state: {},
+      events: [],
+      createdAt: 1,
+      updatedAt: 1,
+    });
+    const twice = {
+      format: 'agentctl-session',
+      version: 1,
+      session: session('root'),
+      children: [
+        { format: 'agentctl-session', version: 1, session: session('kid', 'root'), children: [] },
+        {
+          format: 'agentctl-session',
+          version: 1,
+          session: session('other', 'root'),
+          children: [
+            { format: 'agentctl-session', version: 1, session: session('kid', 'other'), children: [] },
+          ],
+        },
+      ],
+    };
+    await expect(store.importSession(twice)).rejects.toThrow('export: session id "kid" appears twice');
+    expect(await store.list()).toEqual([]);
+  });
 });

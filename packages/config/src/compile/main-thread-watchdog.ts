@@ -1,4 +1,5 @@
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import { childTable } from '@agentctl/core';
 
 /** Something the main thread is doing that must not hold it for good. */
 export type WatchedWork =
@@ -9,7 +10,14 @@ export type WatchedWork =
    * `startedAt`, epoch ms) for a second at most. `fatal` ends the process then; otherwise a warning
    * is written once (a server whose other runs wait for it).
    */
-  | { kind: 'tool'; name: string; limitMs: number; startedAt: number; fatal: boolean };
+  | { kind: 'tool'; name: string; limitMs: number; startedAt: number; fatal: boolean }
+  /**
+   * Other code a run calls that no timer can stop once it loops: a module middleware, a provider.
+   * `name` says what it is (``middleware `x` ``), `during` what it was doing (the action). It may
+   * hold the thread `limitMs` at a stretch; `fatal` as for a tool. Being the latest watch opened,
+   * it is also named when a tool call it wraps is past its timeout.
+   */
+  | { kind: 'code'; name: string; during?: string; limitMs: number; fatal: boolean };
 
 // The watchdog thread. It sleeps until work is watched, then watches the main thread's heartbeat:
 // while the main thread runs its event loop (an import or a tool waiting on I/O), the beat moves;
@@ -20,6 +28,7 @@ const SOURCE = `
 const { workerData, receiveMessageOnPort } = require('node:worker_threads');
 const { writeSync } = require('node:fs');
 const cells = new Int32Array(workerData.buffer);
+const children = new Int32Array(workerData.children);
 const { port } = workerData;
 const watched = new Map();
 const warned = new Set();
@@ -31,9 +40,21 @@ const drain = () => {
   }
 };
 const seconds = (ms) => String(Math.round(ms / 100) / 10) + ' s';
+const signal = (pid, name) => { try { process.kill(pid, name); } catch {} };
+// No 'exit' or signal handler of the main thread runs under SIGKILL: the children it would end
+// (MCP servers, each leading a process group of its own) are ended here first.
 const stop = (text) => {
   writeSync(2, 'agentctl: ' + text + '\\n');
+  for (let i = 0; i < children.length; i++) {
+    const pid = Atomics.load(children, i);
+    if (pid > 0) { signal(-pid, 'SIGKILL'); signal(pid, 'SIGKILL'); }
+  }
   process.kill(process.pid, 'SIGKILL');
+};
+const report = (id, w, what) => {
+  if (w.fatal) stop(what + '; stopped');
+  else writeSync(2, 'agentctl: warning: ' + what + ': everything else in this process waits for it\\n');
+  warned.add(id);
 };
 for (;;) {
   Atomics.wait(cells, 0, 0);
@@ -51,14 +72,23 @@ for (;;) {
       stop(imports.map((w) => w.name).join(', ') + ' never finished loading: its top-level code ran ' +
         seconds(imports[0].limitMs) + ' without yielding (an endless loop?); stopped');
     }
+    // The code that holds the thread is, most likely, the one watched last: a stuck thread opens
+    // no watch after it, and code the run calls inside another (a middleware's next()) opens later.
+    let latest;
+    for (const [id, w] of watched) if (w.kind === 'code') latest = [id, w];
+    // A middleware (what has an action it runs during) opened after a tool call wraps it; a model
+    // call of another branch does not.
+    const within = (id) => latest && latest[0] > id && latest[1].during ? ' (in ' + latest[1].name + ')' : '';
     for (const [id, w] of watched) {
       if (w.kind !== 'tool' || warned.has(id)) continue;
       if (held < Math.min(1000, w.limitMs) || at - w.startedAt < w.limitMs) continue;
-      const what = 'tool \`' + w.name + '\` is past its ' + seconds(w.limitMs) +
-        ' timeout and has held the main thread ' + seconds(held) + ' without yielding (an endless loop, or long synchronous work?)';
-      if (w.fatal) stop(what + '; stopped');
-      else writeSync(2, 'agentctl: warning: ' + what + ': everything else in this process waits for it\\n');
-      warned.add(id);
+      report(id, w, 'tool \`' + w.name + '\`' + within(id) + ' is past its ' + seconds(w.limitMs) +
+        ' timeout and has held the main thread ' + seconds(held) + ' without yielding (an endless loop, or long synchronous work?)');
+    }
+    if (latest && !warned.has(latest[0]) && held >= latest[1].limitMs) {
+      const w = latest[1];
+      report(latest[0], w, w.name + ' has held the main thread ' + seconds(held) + ' without yielding' +
+        (w.during ? ' during ' + w.during : '') + ' (an endless loop, or long synchronous work?)');
     }
   }
 }
@@ -88,7 +118,7 @@ function started(): Watchdog {
   const { port1, port2 } = new MessageChannel();
   const worker = new Worker(SOURCE, {
     eval: true,
-    workerData: { buffer, port: port2 },
+    workerData: { buffer, port: port2, children: childTable().buffer },
     transferList: [port2],
     stdout: false,
     stderr: false,

@@ -9,6 +9,7 @@ import type { AgentDefinition, MiddlewareDefinition } from '../definitions.js';
 import type { SpecEntry } from '../load/project-specs.js';
 import { retryOptions } from './builtin-middleware.js';
 import type { Compiler } from './compiler.js';
+import { watchedMiddleware } from './run-code-watchdog.js';
 
 async function fromModule(
   entry: SpecEntry,
@@ -22,11 +23,11 @@ async function fromModule(
   if (typeof value !== 'function')
     throw new Error(`module ${spec.module} has no function exported as \`${spec.export}\``);
   // A middleware takes (action, next); anything taking fewer parameters is a factory of one.
-  if (value.length >= 2) return value as Middleware;
+  if (value.length >= 2) return watchedMiddleware(entry.name, value as Middleware);
   const made = await (value as (o: Record<string, unknown>) => unknown)(options);
   if (typeof made !== 'function')
     throw new Error(`the factory in ${spec.module} did not return a middleware function`);
-  return made as Middleware;
+  return watchedMiddleware(entry.name, made as Middleware);
 }
 
 /**

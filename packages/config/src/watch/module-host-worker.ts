@@ -16,6 +16,9 @@ const handles = new Map();
 const calls = new Map();
 const nexts = new Map();
 let seq = 0;
+// The host reads this beat to tell a worker held by code that never yields from one that waits.
+const beat = new Int32Array(workerData.beat);
+setInterval(() => Atomics.add(beat, 0, 1), 50).unref();
 const isTool = (v) => v !== null && typeof v === 'object' && typeof v.name === 'string' && typeof v.execute === 'function';
 const errorOf = (e) => ({ name: e && e.name, message: e instanceof Error ? e.message : String(e), code: e && e.code });
 // Loading tsx and its first transform cost ~300 ms: a worker does it as it starts, while idle.

@@ -1,7 +1,15 @@
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { type AgentAction, type AnyTool, deadline, type Middleware, type ToolContext } from '@agentctl/core';
+import {
+  type AgentAction,
+  AgentError,
+  type AnyTool,
+  deadline,
+  type Middleware,
+  type ToolContext,
+} from '@agentctl/core';
 import { configAssets } from '../assets.js';
+import { displayPath } from '../paths.js';
 import { MODULE_HOST_WORKER } from './module-host-worker.js';
 import { ModuleLoadTimeout, moduleLoadLimitMs } from './module-load-limit.js';
 
@@ -24,6 +32,14 @@ type ExportDescription =
   | { kind: 'function'; length: number }
   | { kind: 'value'; value: unknown };
 
+// How often a running call's worker is checked for a heartbeat.
+const CHECK_MS = 250;
+
+// A module's path as a person reads it: relative to the current folder when inside it.
+function shown(path: string): string {
+  return displayPath(process.cwd(), path);
+}
+
 /**
  * Runs module tools and module middleware in a worker thread, so that terminating the worker frees
  * every module it imported: V8 never unloads an ES module, and `import('x?v=N')` would keep each
@@ -35,6 +51,15 @@ export class ModuleHost {
   readonly #nexts = new Map<number, (action: unknown) => Promise<unknown>>();
   /** Tool calls running in the worker, for their reads of session state. */
   readonly #calls = new Map<number, ToolContext>();
+  /** What each pending call, middleware or factory request runs, for a worker found stuck in it. */
+  readonly #running = new Map<number, string>();
+  /** The worker's heartbeat, moved by its event loop: still, the worker is held by code that never yields. */
+  readonly #beat = new Int32Array(new SharedArrayBuffer(4));
+  #lastBeat = 0;
+  #beatSeen = 0;
+  #checking: NodeJS.Timeout | undefined;
+  /** Why the worker was stopped when code held it; every later request fails with it. */
+  #stuck: string | undefined;
   #seq = 0;
   #closed = false;
 
@@ -46,6 +71,7 @@ export class ModuleHost {
         tsx: assets.tsxApiUrl(),
         parent: pathToFileURL(`${assets.root}/package.json`).href,
         warm: assets.warmUpFiles,
+        beat: this.#beat.buffer,
       },
     });
     // The worker must not keep a CLI alive; runs in flight hold their own promises.
@@ -116,6 +142,7 @@ export class ModuleHost {
           const reply = await this.#request(
             { type: 'call', path, exportName, args, callId: ctx.callId, messages: ctx.messages },
             id,
+            `tool \`${d.name}\` of ${shown(path)}`,
           );
           for (const [key, value] of Object.entries((reply.sets ?? {}) as Record<string, unknown>))
             ctx.state.set(key, value);
@@ -138,12 +165,16 @@ export class ModuleHost {
       return (action: unknown, next: unknown) => middleware(action as AgentAction, next as never);
     }
     return async (options: unknown) => {
-      const reply = await this.#request({ type: 'factory', path, exportName, options });
-      return this.#middleware({ handle: reply.handle as number });
+      const what = `the middleware factory \`${exportName}\` of ${shown(path)}`;
+      const reply = await this.#request({ type: 'factory', path, exportName, options }, undefined, what);
+      return this.#middleware({ handle: reply.handle as number }, `\`${exportName}\` of ${shown(path)}`);
     };
   }
 
-  #middleware(target: { path: string; exportName: string } | { handle: number }): Middleware {
+  #middleware(
+    target: { path: string; exportName: string } | { handle: number },
+    name = 'path' in target ? `\`${target.exportName}\` of ${shown(target.path)}` : 'a middleware',
+  ): Middleware {
     return async (action, next) => {
       const id = ++this.#seq;
       const { sendable, restore } = splitAction(action);
@@ -152,7 +183,11 @@ export class ModuleHost {
         return splitAction(result).sendable;
       });
       try {
-        const reply = await this.#request({ type: 'wrap', ...target, action: sendable }, id);
+        const reply = await this.#request(
+          { type: 'wrap', ...target, action: sendable },
+          id,
+          `middleware ${name} during ${action.type}`,
+        );
         return restore(reply.action);
       } finally {
         this.#nexts.delete(id);
@@ -160,13 +195,15 @@ export class ModuleHost {
     };
   }
 
-  #request(message: Record<string, unknown>, id = ++this.#seq): Promise<Reply> {
+  #request(message: Record<string, unknown>, id = ++this.#seq, what?: string): Promise<Reply> {
+    if (this.#stuck) return Promise.reject(new AgentError(this.#stuck, 'TIMEOUT'));
     if (this.#closed) return Promise.reject(new Error('this generation was disposed'));
     return new Promise<Reply>((resolve, reject) => {
       // Waited on, the worker keeps the process alive: unref'd, a worker that exits or hangs while
       // importing a module would let the process end with exit code 0 and nothing printed.
       if (this.#pending.size === 0) this.#worker.ref();
       this.#pending.set(id, { resolve, reject });
+      if (what !== undefined) this.#watch(id, what);
       this.#worker.postMessage({ ...message, id });
     }).then((reply) => {
       if (reply.error) throw Object.assign(new Error(reply.error.message), { code: reply.error.code });
@@ -195,6 +232,7 @@ export class ModuleHost {
     }
     const waiter = this.#pending.get(message.id);
     this.#pending.delete(message.id);
+    this.#unwatch(message.id);
     if (this.#pending.size === 0) this.#worker.unref();
     waiter?.resolve(message);
   }
@@ -202,7 +240,45 @@ export class ModuleHost {
   #failAll(error: Error): void {
     for (const waiter of this.#pending.values()) waiter.reject(error);
     this.#pending.clear();
+    this.#running.clear();
+    clearInterval(this.#checking);
+    this.#checking = undefined;
     this.#worker.unref();
+  }
+
+  // Module code runs in the worker, so it cannot hold the main thread; but code that never yields
+  // (an endless loop) holds the worker for good, and every later call of this generation's modules
+  // would wait behind it (a middleware, which has no timeout, for ever). Calls are watched while
+  // they run: a worker whose heartbeat stood still for the module load limit is stopped, naming
+  // what it ran, and this generation's later calls fail at once with that; a save reloads.
+  #watch(id: number, what: string): void {
+    this.#running.set(id, what);
+    if (this.#checking) return;
+    this.#lastBeat = Atomics.load(this.#beat, 0);
+    this.#beatSeen = performance.now();
+    this.#checking = setInterval(() => this.#check(), CHECK_MS).unref();
+  }
+
+  #unwatch(id: number): void {
+    if (!this.#running.delete(id) || this.#running.size > 0) return;
+    clearInterval(this.#checking);
+    this.#checking = undefined;
+  }
+
+  #check(): void {
+    const beat = Atomics.load(this.#beat, 0);
+    const now = performance.now();
+    if (beat !== this.#lastBeat) {
+      this.#lastBeat = beat;
+      this.#beatSeen = now;
+      return;
+    }
+    const limitMs = moduleLoadLimitMs();
+    if (now - this.#beatSeen < limitMs) return;
+    const what = [...this.#running.values()].join(', ');
+    this.#stuck = `${what} held its module worker ${Math.round(limitMs / 100) / 10} s without yielding (an endless loop, or long synchronous work?); the worker was stopped, and this version's modules are unavailable until a save reloads them`;
+    this.#failAll(new AgentError(this.#stuck, 'TIMEOUT'));
+    void this.dispose();
   }
 }
 

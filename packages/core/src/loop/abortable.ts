@@ -150,3 +150,12 @@ export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<
   );
   return wait.promise;
 }
+
+/**
+ * {@link abortable} from now on: a signal aborted already is not raced, so what a cancelled run
+ * still does on its way out (a middleware's `loop_end`) runs through. Middleware that never settles
+ * must not keep a run from being cancelled.
+ */
+export function abortableFromNow<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return signal.aborted ? promise : abortable(promise, signal);
+}

@@ -11,6 +11,7 @@ import type { ActionPayloads, ActionType, AgentAction, Middleware } from '../mid
 import type { JsonSchema, ModelProvider, ToolDefinition } from '../model.js';
 import type { AnyTool, ToolInvocationInfo } from '../tool.js';
 import type { ModelPricing, UsageStats } from '../usage.js';
+import { abortableFromNow } from './abortable.js';
 import type { HistoryWindow } from './history-window.js';
 
 /** Everything one run of the loop reads and changes; built once per run. */
@@ -96,12 +97,15 @@ export type MiddlewareList = readonly Middleware[];
  * the chain left it. With no middleware it costs nothing: no action object is made.
  */
 export async function review<T extends ActionType>(
-  ctx: Pick<LoopContext, 'dispatch' | 'agentName' | 'hasMiddleware'>,
+  ctx: Pick<LoopContext, 'dispatch' | 'agentName' | 'hasMiddleware' | 'signal'>,
   type: T,
   payload: ActionPayloads[T],
 ): Promise<ActionPayloads[T]> {
   if (!ctx.hasMiddleware) return payload;
   const made = { type, agent: ctx.agentName, payload, timestamp: Date.now(), metadata: {} } as AgentAction;
-  const out = await ctx.dispatch(made, async (current) => current);
+  const out = await abortableFromNow(
+    ctx.dispatch(made, async (current) => current),
+    ctx.signal,
+  );
   return out.type === type ? (out.payload as ActionPayloads[T]) : payload;
 }

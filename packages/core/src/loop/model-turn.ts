@@ -3,7 +3,7 @@ import type { Message, ToolCall } from '../messages.js';
 import type { ChatParams, ModelResponse, ModelSwitch } from '../model.js';
 import { type ModelCallObservation, notifyModelCall, observingRuns } from '../run-observer.js';
 import { addUsage, type TokenUsage, type UsageStats, usageOfCall } from '../usage.js';
-import { abortError, type Wait, waitOn } from './abortable.js';
+import { abortableFromNow, abortError, type Wait, waitOn } from './abortable.js';
 import { windowOf } from './history-window.js';
 import { keptShapes } from './kept-shapes.js';
 import { action, type LoopContext, review } from './loop-context.js';
@@ -183,11 +183,12 @@ async function dispatchModelCall(
   request: ChatParams,
   started: number,
 ): Promise<ModelResponse> {
-  const called = await ctx.dispatch(action('model_call', ctx.agentName, { request }), async (current) => {
+  const dispatched = ctx.dispatch(action('model_call', ctx.agentName, { request }), async (current) => {
     if (current.type !== 'model_call') return current;
     const result = await callProvider(ctx, current.payload.request, started);
     return { ...current, payload: { ...current.payload, response: result } };
   });
+  const called = await abortableFromNow(dispatched, ctx.signal);
   if (called.type !== 'model_call' || !called.payload.response) {
     throw new AgentError('a middleware ended the model call without a response', 'MODEL_ERROR');
   }

@@ -9,7 +9,7 @@ import { notifyToolCall, observingToolCalls, type ToolCallObservation } from '..
 import { type Deadline, deadline } from '../timing/deadline.js';
 import type { AnyTool } from '../tool.js';
 import { INVALID_RESULT, REFUSED_RESULT } from '../unrun-call.js';
-import { abortable, abortError } from './abortable.js';
+import { abortable, abortableFromNow, abortError } from './abortable.js';
 import { keptShapes } from './kept-shapes.js';
 import { action, type LoopContext, review } from './loop-context.js';
 import {
@@ -345,9 +345,11 @@ async function runThroughMiddleware(
   try {
     let outcome: ToolOutcome;
     try {
-      const done = await ctx.dispatch(
-        action('tool_call', ctx.agentName, { call, signal: limit.signal }),
-        async (current) => {
+      // Raced against the run's signal: a middleware that never settles cannot keep the run from
+      // being cancelled. (Not the call's deadline: at a timeout the chain settles on its own, with
+      // the timed-out outcome the middleware saw.)
+      const done = await abortableFromNow(
+        ctx.dispatch(action('tool_call', ctx.agentName, { call, signal: limit.signal }), async (current) => {
           if (current.type !== 'tool_call' || current.payload.result) return current;
           const result = await invoke(
             ctx,
@@ -359,7 +361,8 @@ async function runThroughMiddleware(
             current.payload.signal,
           );
           return { ...current, payload: { ...current.payload, result } };
-        },
+        }),
+        ctx.signal,
       );
       if (done.type !== 'tool_call' || !done.payload.result) {
         throw new AgentError('a middleware ended the tool call without a result', 'TOOL_EXECUTION_ERROR');

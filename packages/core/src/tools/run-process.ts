@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { forgetChild, guardChildren, recordChild } from '../child-table.js';
 
 /** Options of {@link runProcess}. */
 export interface RunProcessOptions {
@@ -39,10 +40,6 @@ export class OutputLimitError extends Error {
 // descendant that left the process group and still holds a pipe is not waited for beyond it.
 const DRAIN_MS = 100;
 
-// Process groups still running, killed when this process exits so no tool outlives agentctl.
-const live = new Set<number>();
-let exitHookInstalled = false;
-
 function killGroup(pid: number | undefined): void {
   if (pid === undefined) return;
   try {
@@ -50,15 +47,6 @@ function killGroup(pid: number | undefined): void {
   } catch {
     // ESRCH: the group is already gone.
   }
-}
-
-function watchExit(pid: number): void {
-  live.add(pid);
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const group of live) killGroup(group);
-  });
 }
 
 /**
@@ -74,6 +62,7 @@ export function runProcess(argv: readonly string[], options: RunProcessOptions):
   return new Promise((resolve, reject) => {
     if (options.signal.aborted) return reject(options.signal.reason);
     let child: ChildProcess;
+    guardChildren();
     try {
       child = spawn(argv[0], argv.slice(1), {
         cwd: options.cwd,
@@ -86,7 +75,8 @@ export function runProcess(argv: readonly string[], options: RunProcessOptions):
       return reject(new Error(`cannot run ${argv[0]}: ${(error as Error).message}`));
     }
     const pid = child.pid;
-    if (pid !== undefined) watchExit(pid);
+    // Recorded so that no tool outlives agentctl, however it ends (exit, a signal, its watchdog).
+    if (pid !== undefined) recordChild(pid);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;
@@ -100,7 +90,7 @@ export function runProcess(argv: readonly string[], options: RunProcessOptions):
       clearTimeout(drainTimer);
       options.signal.removeEventListener('abort', onAbort);
       killGroup(pid);
-      if (pid !== undefined) live.delete(pid);
+      if (pid !== undefined) forgetChild(pid);
       child.stdout?.destroy();
       child.stderr?.destroy();
       child.stdin?.destroy();

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createInterface, type Interface } from 'node:readline/promises';
-import { watchToolCalls } from '@agentctl/config';
+import { runCodeInFlight, watchRunCode } from '@agentctl/config';
 import type { Agent, ApprovalDecision, InvocationResult, PendingApproval, RunOptions } from '@agentctl/core';
 import {
   AgentError,
   assertSessionId,
   isAgentError,
+  PausedSessionError,
   parseDuration,
   Runner,
   SessionBusyError,
@@ -63,7 +64,7 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
   // Only the agent asked for (and what it uses) is compiled: another agent's missing key must not stop it.
   const { project, runtime } = await openRuntime(raw, io, [options.agent]);
   // A tool that loops without yielding ends the run at its timeout, named, rather than hang it.
-  const unwatch = watchToolCalls({ fatal: true });
+  const unwatch = watchRunCode({ fatal: true });
   try {
     const agent = runtime.agents.get(options.agent);
     if (!agent) {
@@ -190,15 +191,53 @@ export async function invoke(
   };
   const controller = new AbortController();
   let interrupts = 0;
-  const onSigint = () => {
+  // The first signal that stopped the run: its exit code is the run's (130, 143, 129).
+  let stoppedBy: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
     interrupts++;
     spinner?.hold();
-    if (interrupts > 1) process.exit(EXIT.interrupted);
-    io.stderr('\ncancelling… (Ctrl-C again to quit at once)\n');
-    controller.abort(new AgentError('cancelled by the user (Ctrl-C)', 'ABORTED'));
+    stoppedBy ??= signal;
+    if (interrupts > 1) process.exit(SIGNAL_EXIT[stoppedBy]);
+    io.stderr(
+      signal === 'SIGINT'
+        ? '\ncancelling… (Ctrl-C again to quit at once)\n'
+        : `\n${signal}: cancelling… (again to quit at once)\n`,
+    );
+    controller.abort(
+      new AgentError(
+        signal === 'SIGINT' ? 'cancelled by the user (Ctrl-C)' : `stopped by ${signal}`,
+        'ABORTED',
+      ),
+    );
   };
+  const onSigint = () => onSignal('SIGINT');
+  // SIGTERM (a supervisor, `kill`, `timeout`) and SIGHUP (the terminal closed) cancel the run as
+  // Ctrl-C does: its tools are stopped (a command's process group with them) and the session
+  // says so; by default they would end the process with its tools' processes left running.
+  const onSigterm = () => onSignal('SIGTERM');
+  const onSighup = () => onSignal('SIGHUP');
+  // Node's event loop ran empty while the run waits: nothing is left that could settle what it
+  // waits on (a middleware's promise nobody resolves), and Node would exit 0 with the run
+  // unfinished and nothing said. The run is stopped instead, naming what it waited on, so its
+  // session ends properly; if even that cannot finish, the exit code still says it failed.
+  let stalled = false;
+  const onStalled = () => {
+    if (stalled) {
+      process.exitCode = EXIT.failed;
+      return;
+    }
+    stalled = true;
+    const waiting = runCodeInFlight();
+    const on = waiting.length > 0 ? `${waiting.join(', ')} waits` : 'it waits';
+    controller.abort(
+      new AgentError(`the run can never finish: ${on} on a promise nothing can settle`, 'ABORTED'),
+    );
+  };
+  process.on('beforeExit', onStalled);
   // A terminal in raw mode (readline owns it during the run) sends Ctrl-C as a key, not a signal.
   process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigterm);
+  process.on('SIGHUP', onSighup);
   rl?.on('SIGINT', onSigint);
   // Nobody reads the output any more: stop the run as cleanly as Ctrl-C does.
   const onOutputClosed = () =>
@@ -222,6 +261,15 @@ export async function invoke(
     // Events are rendered by onEvent as they happen; the run's own stream is not read, so it keeps none.
     const result = await invocationOutcome(run);
     if (io.outputClosed?.aborted) return EXIT.outputClosed;
+    if (stoppedBy && isAgentError(result) && result.code === 'ABORTED') return SIGNAL_EXIT[stoppedBy];
+    if (stalled && isAgentError(result) && result.code === 'ABORTED') return EXIT.failed;
+    const corrupt = corruptSession(result);
+    if (corrupt) {
+      throw new CliError(
+        `${corrupt.message}\n(it cannot be continued: start a new session, or remove this one with \`agentctl sessions rm ${sessionId}\`)`,
+        EXIT.failed,
+      );
+    }
     if (isAgentError(result)) {
       // The store's disk refused a write (full): the machine's failure, not a bug of agentctl's.
       const refused = result.code === 'INTERNAL_ERROR' ? systemRefusal(result.cause) : undefined;
@@ -230,6 +278,14 @@ export async function invoke(
         return EXIT.failed;
       }
       return exitCodeOf(result.code);
+    }
+    if (result instanceof PausedSessionError) {
+      const first = printable(result.pending[0] ?? 'CALL_ID');
+      const resume = `agentctl run ${runner.agent.name} --session ${sessionId}`;
+      throw new CliError(
+        `session ${sessionId} is paused: ${result.pending.map(printable).join(', ')} wait${result.pending.length === 1 ? 's' : ''} for a decision before it takes a new prompt; resume it with \`${resume} --approve ${first}\` (or --deny ${first} --reason "...", or --answer ${first}="..." for a question), or start a new session`,
+        EXIT.usage,
+      );
     }
     if (result instanceof UsageError) throw new CliError(result.message, EXIT.usage);
     if (result instanceof SessionBusyError) {
@@ -241,10 +297,29 @@ export async function invoke(
     return EXIT.ok;
   } finally {
     spinner?.stop();
+    process.off('beforeExit', onStalled);
     process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigterm);
+    process.off('SIGHUP', onSighup);
     rl?.off('SIGINT', onSigint);
     io.outputClosed?.removeEventListener('abort', onOutputClosed);
   }
+}
+
+// The exit code of a run stopped by a signal: 128 + the signal's number, as a shell reports it.
+const SIGNAL_EXIT: Record<NodeJS.Signals, number> = {
+  SIGINT: EXIT.interrupted,
+  SIGTERM: EXIT.terminated,
+  SIGHUP: EXIT.hangup,
+} as Record<NodeJS.Signals, number>;
+
+// A session file the store cannot read (edited by hand, damaged on disk): the user's to fix, not a
+// bug of agentctl's. By name: the file store is loaded only when a project uses it.
+function corruptSession(result: unknown): Error | undefined {
+  for (let error = result; error instanceof Error; error = error.cause) {
+    if (error.name === 'CorruptSessionError') return error;
+  }
+  return undefined;
 }
 
 /** The exit code of a run that ended with an error of this code. */

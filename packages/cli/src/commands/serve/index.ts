@@ -5,7 +5,7 @@ import {
   type ProjectWatch,
   type QueueSettings,
   watchProject,
-  watchToolCalls,
+  watchRunCode,
 } from '@agentctl/config';
 import { createApp, formatAccessLog, PAGE_PATH, ProjectStatusBoard, startServer } from '@agentctl/server';
 import { CliError, EXIT } from '../../cli-error.js';
@@ -71,7 +71,7 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
   }
   // A tool that holds the thread past its timeout is named; the server's other runs wait for it,
   // but ending the process would end every one of them.
-  const unwatch = watchToolCalls({ fatal: false });
+  const unwatch = watchRunCode({ fatal: false });
   io.stdout(`listening on ${server.url}\n`);
   if (page) io.stdout(`ui: ${pageUrl(server.url, options.tokens[0], agent)}\n`);
   await untilStopped();

@@ -14,6 +14,7 @@ import {
   type RetentionPolicy,
   SessionStoreError,
 } from '@agentctl/store-file';
+import { printable } from '../../printable.js';
 import { formatSessionTree } from './session-tree.js';
 import { formatSessionsTable, formatTime } from './sessions-table.js';
 import { formatTranscript } from './transcript.js';
@@ -199,15 +200,18 @@ async function show(
   }
   const all = await listAll(store);
   const header = [
-    `session ${session.id}${session.agent ? ` (agent ${session.agent})` : ''}`,
+    `session ${session.id}${session.agent ? ` (agent ${printable(session.agent)})` : ''}`,
     `created ${formatTime(session.createdAt)}, updated ${formatTime(session.updatedAt)}, ${session.events.length} events${session.checkpoint !== undefined ? ', paused' : ''}`,
   ];
   if (session.parentId)
-    header.push(`child of ${session.parentId}${session.parentCallId ? ` via ${session.parentCallId}` : ''}`);
+    header.push(
+      `child of ${printable(session.parentId)}${session.parentCallId ? ` via ${printable(session.parentCallId)}` : ''}`,
+    );
   const transcript = formatTranscript(session);
   const tree = formatSessionTree(session.id, all);
   const out = [...header, '', ...(transcript.length > 0 ? transcript : ['(no messages yet)'])];
-  if (Object.keys(session.state).length > 0) out.push('', `state: ${JSON.stringify(session.state)}`);
+  if (Object.keys(session.state).length > 0)
+    out.push('', `state: ${printable(JSON.stringify(session.state))}`);
   if (tree.length > 0) out.push('', 'child sessions:', ...tree);
   io.stdout(`${out.join('\n')}\n`);
   return 0;

@@ -1,4 +1,5 @@
 import type { FileSessionSummary } from '@agentctl/store-file';
+import { printable } from '../../printable.js';
 
 /** The child sessions of `rootId` as an indented tree, one line per session. */
 export function formatSessionTree(rootId: string, sessions: readonly FileSessionSummary[]): string[] {
@@ -15,10 +16,10 @@ export function formatSessionTree(rootId: string, sessions: readonly FileSession
       if (seen.has(kid.id)) return; // a hand-edited file could make a cycle
       seen.add(kid.id);
       const last = i === kids.length - 1;
-      const via = kid.parentCallId ? ` via ${kid.parentCallId}` : '';
+      const via = kid.parentCallId ? ` via ${printable(kid.parentCallId)}` : '';
       const what = kid.corrupt
         ? 'corrupt'
-        : `${kid.agent ?? '-'}, ${kid.eventCount} events${kid.paused ? ', paused' : ''}`;
+        : `${printable(kid.agent ?? '-')}, ${kid.eventCount} events${kid.paused ? ', paused' : ''}`;
       lines.push(`${prefix}${last ? '└─' : '├─'} ${kid.id} (${what})${via}`);
       visit(kid.id, `${prefix}${last ? '   ' : '│  '}`);
     });

@@ -1,4 +1,5 @@
 import type { FileSessionSummary } from '@agentctl/store-file';
+import { printable } from '../../printable.js';
 
 /** The `sessions list` table: top-level sessions newest first, each followed by its child sessions indented. */
 export function formatSessionsTable(sessions: readonly FileSessionSummary[]): string {
@@ -19,7 +20,13 @@ export function formatSessionsTable(sessions: readonly FileSessionSummary[]): st
       rows.push(
         s.corrupt
           ? [id, '-', 'corrupt', '-', '-']
-          : [id, s.agent ?? '-', String(s.eventCount), s.paused ? 'yes' : 'no', formatTime(s.updatedAt)],
+          : [
+              id,
+              printable(s.agent ?? '-'),
+              String(s.eventCount),
+              s.paused ? 'yes' : 'no',
+              formatTime(s.updatedAt),
+            ],
       );
       visit(s.id, depth + 1);
     }

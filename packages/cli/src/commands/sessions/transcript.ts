@@ -1,4 +1,4 @@
-import type { AgentEvent } from '@agentctl/core';
+import type { AgentEvent, ToolCall } from '@agentctl/core';
 import type { StoredSession } from '@agentctl/store-file';
 import { printable } from '../../printable.js';
 
@@ -11,8 +11,9 @@ const MAX_LINE = 200;
  */
 export function formatTranscript(session: StoredSession): string[] {
   const lines: string[] = [];
+  const calls = callsOf(session.events);
   for (const event of session.events) {
-    const line = eventLine(event);
+    const line = eventLine(event, calls);
     if (line !== undefined) lines.push(line);
   }
   if (lines.length === 0) {
@@ -25,35 +26,64 @@ export function formatTranscript(session: StoredSession): string[] {
   return lines;
 }
 
-function eventLine(event: AgentEvent): string | undefined {
+// What the log says of each tool call id: shown by a `tool_call` event, answered, or waiting for a decision.
+interface CallsSeen {
+  shown: Set<string>;
+  answered: Set<string>;
+  waiting: Set<string>;
+}
+
+function callsOf(events: readonly AgentEvent[]): CallsSeen {
+  const seen: CallsSeen = { shown: new Set(), answered: new Set(), waiting: new Set() };
+  for (const event of events) {
+    if (event.type === 'tool_call') seen.shown.add(event.call.id);
+    else if (event.type === 'tool_result') seen.answered.add(event.callId);
+    else if (event.type === 'approval_required') for (const p of event.pending) seen.waiting.add(p.call.id);
+  }
+  return seen;
+}
+
+// A call the log holds no result for, and that waits for no decision: its run stopped (killed,
+// or cut off) before the call ended. Said, or the transcript reads as if the model never asked.
+function callLines(call: ToolCall, calls: CallsSeen): string {
+  const line = `  → ${printable(call.name)}(${clip(JSON.stringify(call.arguments))})`;
+  if (calls.answered.has(call.id) || calls.waiting.has(call.id)) return line;
+  return `${line}\n    ✗ no result: the run stopped before this call finished`;
+}
+
+function eventLine(event: AgentEvent, calls: CallsSeen): string | undefined {
   switch (event.type) {
     case 'message': {
       const { message } = event;
-      // Tool calls and results have their own events; the message only adds text.
-      if (message.role === 'tool' || !message.content) return undefined;
-      const who = message.role === 'assistant' ? event.author : message.role;
-      return `${who}: ${clip(message.content)}`;
+      if (message.role === 'tool') return undefined;
+      const who = printable(message.role === 'assistant' ? event.author : message.role);
+      // Calls are shown by their own events; one the log has no event for (a run killed right
+      // after the model asked for it) is shown from the message.
+      const unshown = (message.toolCalls ?? []).filter((call) => !calls.shown.has(call.id));
+      const lines = message.content ? [`${who}: ${clip(message.content)}`] : [];
+      for (const call of unshown) lines.push(callLines(call, calls));
+      return lines.length > 0 ? lines.join('\n') : undefined;
     }
     case 'tool_call':
-      return `  → ${event.call.name}(${clip(JSON.stringify(event.call.arguments))})`;
+      return callLines(event.call, calls);
     case 'tool_result':
-      return `  ← ${event.name}${event.isError ? ' failed' : ''}: ${clip(event.content)}`;
+      return `  ← ${printable(event.name)}${event.isError ? ' failed' : ''}: ${clip(event.content)}`;
     case 'approval_required':
       return event.pending
         .map((p) =>
           p.kind === 'input'
-            ? `  ⏸ waiting for an answer (${p.call.id}): ${clip(p.reason ?? '')}`
-            : `  ⏸ waiting for approval (${p.call.id}): ${p.call.name}`,
+            ? `  ⏸ waiting for an answer (${printable(p.call.id)}): ${clip(p.reason ?? '')}`
+            : `  ⏸ waiting for approval (${printable(p.call.id)}): ${printable(p.call.name)}`,
         )
         .join('\n');
     case 'transfer':
-      return `  ⇢ transfer ${event.from} → ${event.to}`;
+      return `  ⇢ transfer ${printable(event.from)} → ${printable(event.to)}`;
     case 'escalate':
       return `  ⇡ escalate${event.reason ? `: ${clip(event.reason)}` : ''}`;
     case 'error':
-      return `  ! ${event.code}: ${clip(event.message)}`;
+      return `  ! ${printable(String(event.code))}: ${clip(event.message)}`;
     case 'run_end':
-      return event.status === 'complete' ? undefined : `  (run ended: ${event.status})`;
+      return event.status === 'complete' ? undefined : `  (run ended: ${printable(String(event.status))})`;
     default:
       return undefined;
   }

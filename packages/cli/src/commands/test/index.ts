@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { type Diagnostic, watchToolCalls } from '@agentctl/config';
+import { type Diagnostic, watchRunCode } from '@agentctl/config';
 import { CliError, EXIT } from '../../cli-error.js';
 import { defaultRegistry } from '../../default-registry.js';
 import { type Io, styles } from '../../io.js';
@@ -59,7 +59,7 @@ export async function testCommand(raw: Record<string, unknown>, io: Io): Promise
   };
   const started = performance.now();
   // A tool that loops without yielding ends the command at its timeout, named, rather than hang CI.
-  const unwatch = watchToolCalls({ fatal: true });
+  const unwatch = watchRunCode({ fatal: true });
   const results = await inParallel(tests, Math.max(2, availableParallelism()), (test) =>
     runTest(test, context),
   ).finally(unwatch);

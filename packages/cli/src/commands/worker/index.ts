@@ -1,4 +1,4 @@
-import { watchToolCalls } from '@agentctl/config';
+import { watchRunCode } from '@agentctl/config';
 import { RunQueue, RunWorker, syncSchedules } from '@agentctl/queue';
 import { CliError, EXIT } from '../../cli-error.js';
 import type { Io } from '../../io.js';
@@ -56,7 +56,7 @@ export async function workerCommand(raw: Record<string, unknown>, io: Io): Promi
     throw new CliError(`cannot reach the queue: ${(error as Error).message}`, EXIT.failed);
   }
   // As under `serve`: a tool holding the thread past its timeout is named, not the process ended.
-  const unwatch = watchToolCalls({ fatal: false });
+  const unwatch = watchRunCode({ fatal: false });
   io.stdout(`worker ready: ${concurrency} run(s) at once, ${schedules.length} schedule(s)\n`);
   await untilStopped();
   unwatch();

@@ -1,0 +1,127 @@
+import { writeSync } from 'node:fs';
+import { type Middleware, observeRuns } from '@agentctl/core';
+import { moduleLoadLimitMs } from '../watch/module-load-limit.js';
+import { type WatchedWork, watchMainThread } from './main-thread-watchdog.js';
+
+// Whether, and how, this process watches what its runs call (set by watchRunCode).
+let watching: { fatal: boolean } | undefined;
+
+// What is running now, by watch: named when a run is found waiting on something nothing can settle.
+const running = new Map<number, string>();
+let watches = 0;
+
+// Watches work on the main thread, and keeps its description while it runs.
+function watch(work: WatchedWork, description: string): () => void {
+  const id = watches++;
+  running.set(id, description);
+  const end = watchMainThread(work);
+  return () => {
+    running.delete(id);
+    end();
+  };
+}
+
+/**
+ * What the runs {@link watchRunCode} watches are running at this moment (``middleware `x` during
+ * model_call``, ``tool `y` ``), oldest first: what a run that can never finish waits on.
+ */
+export function runCodeInFlight(): string[] {
+  return [...running.values()];
+}
+
+/**
+ * Watches the code every run of the process calls until the returned function is called: a tool
+ * call that holds the main thread past its timeout without yielding (a module tool's endless loop,
+ * which no timer can interrupt), and a module middleware or a provider that holds it for the module
+ * load limit (`AGENTCTL_MODULE_LOAD_LIMIT_MS`, 30 s), are named on stderr; with `fatal` the process
+ * ends there rather than hang.
+ */
+export function watchRunCode(options: { fatal: boolean }): () => void {
+  const previous = watching;
+  watching = options;
+  process.on('exit', exitedMidRun);
+  const stop = observeRuns({
+    toolCall(call) {
+      const end = watch(
+        {
+          kind: 'tool',
+          name: call.name,
+          limitMs: call.timeoutMs,
+          startedAt: Date.now() - (performance.now() - call.started),
+          fatal: options.fatal,
+        },
+        `tool \`${call.name}\``,
+      );
+      return { end };
+    },
+    modelCall(call) {
+      const name = `model \`${call.request.model}\` (provider \`${call.provider}\`)`;
+      const end = watch({ kind: 'code', name, limitMs: moduleLoadLimitMs(), fatal: options.fatal }, name);
+      return { end: () => end(), fail: () => end() };
+    },
+  });
+  return () => {
+    stop();
+    process.off('exit', exitedMidRun);
+    if (watching === options) watching = previous;
+  };
+}
+
+// Nothing of agentctl's ends a watched process with exit code 0: a module tool or middleware that
+// called `process.exit()` did, and a run (a test, a server) left unfinished must not read as a
+// success to a script or CI. 'exit' handlers may only write synchronously.
+function exitedMidRun(code: number): void {
+  if (code !== 0) return;
+  const what = runCodeInFlight();
+  writeSync(
+    2,
+    `agentctl: the process was ended (process.exit) while ${what.length > 0 ? what.join(', ') : 'a run'} ran, before the run finished; exit code 1\n`,
+  );
+  process.exitCode = 1;
+}
+
+/**
+ * A module middleware that, while {@link watchRunCode} watches, is watched on every action it
+ * handles: one that never yields (an endless loop) holds the thread every timer and Ctrl-C's
+ * handler need, and is named as ``middleware `name` `` rather than left to hang the process. Only
+ * its own code is watched, not the time it waits in `next()` (the model, a tool, inner middleware).
+ */
+export function watchedMiddleware(name: string, middleware: Middleware): Middleware {
+  const watched: Middleware = (action, next) => {
+    const options = watching;
+    if (!options) return middleware(action, next);
+    const open = () =>
+      watch(
+        {
+          kind: 'code',
+          name: `middleware \`${name}\``,
+          during: action.type,
+          limitMs: moduleLoadLimitMs(),
+          fatal: options.fatal,
+        },
+        `middleware \`${name}\` during ${action.type}`,
+      );
+    let end = open();
+    let settled = false;
+    const inner: typeof next = (replacement) => {
+      end();
+      return next(replacement).finally(() => {
+        if (!settled) end = open();
+      });
+    };
+    let out: Promise<typeof action>;
+    try {
+      out = middleware(action, inner);
+    } catch (error) {
+      end();
+      throw error;
+    }
+    return Promise.resolve(out).finally(() => {
+      settled = true;
+      end();
+    });
+  };
+  // compose names a middleware by its function's name in its errors.
+  Object.defineProperty(watched, 'name', { value: middleware.name });
+  return watched;
+}

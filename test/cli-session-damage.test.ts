@@ -1,0 +1,104 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { agentctl, removeTempDirs, tempProject } from './support/cli.js';
+
+afterAll(removeTempDirs);
+
+// A session file damaged on disk before `run --session` continues it: a last record torn by a
+// crash mid-write is a normal end of the log; anything else is the user's file to look at.
+
+async function twoTurns(): Promise<{ dir: string; file: string }> {
+  const dir = await tempProject({
+    'agentctl.yaml': 'kind: project\n',
+    'agents/e.yaml': 'kind: agent\nname: e\nmodel: offline/echo\n',
+  });
+  for (const prompt of ['one', 'two']) {
+    const run = await agentctl(['run', 'e', prompt, '--session', 's1'], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+  }
+  return { dir, file: join(dir, '.agentctl/sessions/s1.jsonl') };
+}
+
+describe('run --session on a damaged session file', () => {
+  it('continues after a torn last record, which is dropped, and the file reads whole again', async () => {
+    const { dir, file } = await twoTurns();
+    const text = await readFile(file, 'utf8');
+    const lines = text.split('\n');
+    const last = lines.at(-2) as string;
+    await writeFile(file, `${lines.slice(0, -2).join('\n')}\n${last.slice(0, last.length >> 1)}`);
+    const run = await agentctl(['run', 'e', 'three', '--session', 's1'], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('three');
+    const show = await agentctl(['sessions', 'show', 's1'], { cwd: dir });
+    expect(show.code, show.stderr).toBe(0);
+    // The torn record (the second run's answer) is gone; what came before it, and after, reads whole.
+    expect(show.stdout).toContain('user: one\ne: one\nuser: two\nuser: three\ne: three\n');
+  });
+
+  it('refuses a record of bad JSON inside the log: exit 1, the file named, no internal error', async () => {
+    const { dir, file } = await twoTurns();
+    const lines = (await readFile(file, 'utf8')).split('\n');
+    lines[1] = lines[1].replace('"events"', '"events"x');
+    const damaged = lines.join('\n');
+    await writeFile(file, damaged);
+    const run = await agentctl(['run', 'e', 'three', '--session', 's1'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`agentctl: session file ${file} is corrupt: record at byte`);
+    expect(run.stderr).toContain('start a new session, or remove this one with `agentctl sessions rm s1`');
+    expect(run.stderr).not.toContain('internal error');
+    expect(await readFile(file, 'utf8')).toBe(damaged);
+  });
+});
+
+// An export file is data from anywhere: what it holds must not reach the terminal as control
+// sequences (clear the screen, retitle the window, reorder a line with a bidi override).
+describe('sessions import of a hostile export', () => {
+  const ESC = '\u001b';
+  it('round-trips, and show and list print its text escaped', async () => {
+    const { dir } = await twoTurns();
+    const exported = await agentctl(['sessions', 'show', 's1', '--json'], { cwd: dir });
+    const file = JSON.parse(exported.stdout) as {
+      session: { id: string; agent: string; state: Record<string, unknown>; events: unknown[] };
+    };
+    const base = { invocationId: 'i', branch: 'e', time: 1 };
+    file.session.id = 'hostile';
+    file.session.agent = `e${ESC}[2J`;
+    file.session.state = { note: 'left\u202eright' };
+    file.session.events.push(
+      {
+        ...base,
+        id: 'i.1',
+        author: `e${ESC}]0;owned\u0007`,
+        type: 'message',
+        message: {
+          role: 'assistant',
+          content: null,
+          toolCalls: [
+            { id: `c${ESC}[1A`, name: `rm${ESC}[2K`, arguments: { a: `${ESC}]8;;http://x\u0007` } },
+          ],
+        },
+      },
+      { ...base, id: 'i.2', author: 'e', type: 'error', code: `X${ESC}[31m`, message: `bad${ESC}[0m` },
+    );
+    const path = join(dir, 'hostile.json');
+    await writeFile(path, JSON.stringify(file));
+    const imported = await agentctl(['sessions', 'import', path], { cwd: dir });
+    expect(imported.code, imported.stderr).toBe(0);
+    const again = await agentctl(['sessions', 'show', 'hostile', '--json'], { cwd: dir });
+    expect(JSON.parse(again.stdout).session.events).toEqual(file.session.events);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+    const unprintable = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/;
+    for (const args of [
+      ['sessions', 'show', 'hostile'],
+      ['sessions', 'list'],
+    ]) {
+      const shown = await agentctl(args, { cwd: dir });
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.stdout).not.toMatch(unprintable);
+    }
+    const shown = await agentctl(['sessions', 'show', 'hostile'], { cwd: dir });
+    expect(shown.stdout).toContain('  → rm\\u001b[2K(');
+    expect(shown.stdout).toContain('(agent e\\u001b[2J)');
+  });
+});

@@ -7,6 +7,23 @@ import { agentctl, removeTempDirs, tempDir, tempProject } from './support/cli.js
 afterAll(removeTempDirs);
 
 const RECORDER = fileURLToPath(new URL('./support/record-loads.mjs', import.meta.url));
+const WORKERS = fileURLToPath(new URL('./support/record-workers.mjs', import.meta.url));
+
+// How many worker threads a command started.
+async function workersOf(root: string, args: string[]) {
+  const log = join(await tempDir('agentctl-workers-'), 'workers.txt');
+  const result = await agentctl(args, {
+    cwd: root,
+    env: { NODE_OPTIONS: `--import=${WORKERS}`, RECORD_WORKERS: log },
+  });
+  let workers = 0;
+  try {
+    workers = readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
+  } catch {
+    // No worker wrote the file.
+  }
+  return { result, workers };
+}
 
 // What a command loaded: the options validator's compiler (ajv's code generator) and the YAML
 // parser (a loaded file of the CLI's that defines its `LineCounter` class).
@@ -29,6 +46,26 @@ async function loads(root: string, args: string[]) {
 }
 
 describe('a run of an unchanged project', () => {
+  it('starts no thread for a run with no module code: model calls are not watched, module tools are', async () => {
+    const root = await tempProject({
+      'agentctl.yaml': 'kind: project\nname: threads\n',
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n',
+      'agents/b.yaml':
+        'kind: agent\nname: b\nmodel: offline/auto\ntools: [count]\n---\nkind: tool\nname: count\ndescription: counts\nmodule: { path: ../tools/count.js }\n',
+      'tools/count.js':
+        "export default { name: 'count', description: 'counts', parameters: { type: 'object', properties: {} }, execute: () => '3' };\n",
+    });
+    await agentctl(['run', 'a', 'warm up'], { cwd: root });
+    const plain = await workersOf(root, ['run', 'a', 'hi']);
+    expect(plain.result.code, plain.result.stderr).toBe(0);
+    expect(plain.result.stdout).toContain('hi');
+    expect(plain.workers).toBe(0);
+    // The recorder sees the watchdog's thread where module code runs (its import and its calls).
+    const withModule = await workersOf(root, ['run', 'b', 'hi']);
+    expect(withModule.result.code, withModule.result.stderr).toBe(0);
+    expect(withModule.workers).toBeGreaterThan(0);
+  });
+
   it('loads neither a schema compiler for plugin options nor a YAML parser for offline scripts', async () => {
     // Agent `b` uses neither: what `run b` loads for them is the check of the whole project.
     const root = await tempProject({

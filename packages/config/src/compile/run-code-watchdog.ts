@@ -10,13 +10,21 @@ let watching: { fatal: boolean } | undefined;
 const running = new Map<number, string>();
 let watches = 0;
 
-// Watches work on the main thread, and keeps its description while it runs.
-function watch(work: WatchedWork, description: string): () => void {
+// Keeps what runs now, by its description, until the returned function is called.
+function named(description: string): () => void {
   const id = watches++;
   running.set(id, description);
-  const end = watchMainThread(work);
   return () => {
     running.delete(id);
+  };
+}
+
+// Watches work on the main thread, and keeps its description while it runs.
+function watch(work: WatchedWork, description: string): () => void {
+  const unname = named(description);
+  const end = watchMainThread(work);
+  return () => {
+    unname();
     end();
   };
 }
@@ -32,9 +40,10 @@ export function runCodeInFlight(): string[] {
 /**
  * Watches the code every run of the process calls until the returned function is called: a tool
  * call that holds the main thread past its timeout without yielding (a module tool's endless loop,
- * which no timer can interrupt), and a module middleware or a provider that holds it for the module
- * load limit (`AGENTCTL_MODULE_LOAD_LIMIT_MS`, 30 s), are named on stderr; with `fatal` the process
- * ends there rather than hang.
+ * which no timer can interrupt), and a module middleware ({@link watchedMiddleware}) that holds it
+ * for the module load limit (`AGENTCTL_MODULE_LOAD_LIMIT_MS`, 30 s), are named on stderr; with
+ * `fatal` the process ends there rather than hang. Model calls are only named, for
+ * {@link runCodeInFlight}.
  */
 export function watchRunCode(options: { fatal: boolean }): () => void {
   const previous = watching;
@@ -54,10 +63,12 @@ export function watchRunCode(options: { fatal: boolean }): () => void {
       );
       return { end };
     },
+    // Named, not watched: the providers a project can name are agentctl's own, and a module
+    // middleware around the call is watched by watchedMiddleware. Watching every model call would
+    // start the watchdog's thread in every run (a fifth of a `run hello`'s instructions).
     modelCall(call) {
-      const name = `model \`${call.request.model}\` (provider \`${call.provider}\`)`;
-      const end = watch({ kind: 'code', name, limitMs: moduleLoadLimitMs(), fatal: options.fatal }, name);
-      return { end: () => end(), fail: () => end() };
+      const end = named(`model \`${call.request.model}\` (provider \`${call.provider}\`)`);
+      return { end, fail: end };
     },
   });
   return () => {

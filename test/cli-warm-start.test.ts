@@ -46,10 +46,11 @@ async function loads(root: string, args: string[]) {
 }
 
 describe('a run of an unchanged project', () => {
-  it('starts no thread for a run with no module code: model calls are not watched, module tools are', async () => {
+  it("starts no thread for a run with no module code: model calls and agentctl's tools are not watched", async () => {
     const root = await tempProject({
       'agentctl.yaml': 'kind: project\nname: threads\n',
-      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n',
+      // offline/auto calls each tool once: a built-in one here.
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/auto\ntools: [{ builtin: current_time }]\n',
       'agents/b.yaml':
         'kind: agent\nname: b\nmodel: offline/auto\ntools: [count]\n---\nkind: tool\nname: count\ndescription: counts\nmodule: { path: ../tools/count.js }\n',
       'tools/count.js':
@@ -58,7 +59,7 @@ describe('a run of an unchanged project', () => {
     await agentctl(['run', 'a', 'warm up'], { cwd: root });
     const plain = await workersOf(root, ['run', 'a', 'hi']);
     expect(plain.result.code, plain.result.stderr).toBe(0);
-    expect(plain.result.stdout).toContain('hi');
+    expect(plain.result.stdout).toContain('current_time');
     expect(plain.workers).toBe(0);
     // The recorder sees the watchdog's thread where module code runs (its import and its calls).
     const withModule = await workersOf(root, ['run', 'b', 'hi']);

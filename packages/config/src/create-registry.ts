@@ -43,7 +43,10 @@ export function createRegistry(): Registry {
       description: 'In process, lost on exit.',
       schema: NO_OPTIONS_SCHEMA,
     })
-    .registerToolKind('module', moduleTool, { description: 'A tool exported by a .ts/.js module.' })
+    .registerToolKind('module', moduleTool, {
+      description: 'A tool exported by a .ts/.js module.',
+      capabilities: { runsProjectCode: true },
+    })
     .registerToolKind('http', httpTool, {
       description: 'An HTTP request.',
       capabilities: { needsNetwork: true, asksApproval: true },

@@ -84,6 +84,8 @@ export interface PluginCapabilities {
   needsNetwork?: boolean;
   /** A tool kind whose tools ask a person before running unless the YAML says otherwise (command, http). */
   asksApproval?: boolean;
+  /** A tool kind whose tools run the project's own code on the main thread (module): their calls are watched. */
+  runsProjectCode?: boolean;
   /** A provider's API refuses these model settings as written (`temperature`, `top_p`): validate says so. */
   unsupportedSettings?: readonly string[];
 }

@@ -2,6 +2,7 @@ import type { Agent } from './agent.js';
 import type { AgentError } from './errors.js';
 import type { AgentEvent } from './events.js';
 import type { ChatParams, ModelResponse } from './model.js';
+import type { AnyTool } from './tool.js';
 
 /** The invocation an observed event belongs to. */
 export interface ObservedInvocation {
@@ -44,6 +45,11 @@ export interface ObservedToolCall {
   callId: string;
   /** The tool's name. */
   name: string;
+  /**
+   * The tool the call runs, undefined when the agent has none of that name (a middleware may still
+   * answer the call): an observer tells tools apart by what the project marked on them.
+   */
+  tool: AnyTool | undefined;
   /** Milliseconds the call may take: the tool's timeout, else its agent's. */
   timeoutMs: number;
   /** The `performance.now()` reading the call starts at. */

@@ -246,6 +246,28 @@ describe('middleware', () => {
     await expect(run).rejects.toMatchObject({ code: 'ABORTED' });
   });
 
+  it('never keeps a run cancelled before an action was sent from ending (Ctrl-C right at the start)', async () => {
+    const seen: string[] = [];
+    const stuck: Middleware = function stuck(action) {
+      seen.push(action.type);
+      return action.type === 'loop_start' ? new Promise(() => undefined) : Promise.resolve(action);
+    };
+    const controller = new AbortController();
+    const run = createAgent({
+      name: 'a',
+      provider: scriptedModel([{ text: 'ok' }]),
+      middleware: [stuck],
+    }).run('x', {
+      signal: controller.signal,
+      // Cancelled as the agent starts: its loop_start is sent on a signal aborted already.
+      onEvent: (event) => {
+        if (event.type === 'agent_start') controller.abort();
+      },
+    });
+    await expect(run).rejects.toMatchObject({ code: 'ABORTED' });
+    expect(seen).toEqual(['loop_start']);
+  });
+
   it('sees a tool that times out once, through one error action', async () => {
     const seen: string[] = [];
     const spy: Middleware = async function spy(action, next) {

@@ -7,6 +7,7 @@ import { toolsOfModule } from '../tools/module-tool.js';
 import { declareApprovalMode, toolsetApprovalMode } from './approval.js';
 import { buildAgent } from './build-agent.js';
 import type { Compiler } from './compiler.js';
+import { markProjectCode } from './project-code.js';
 
 async function namedTool(name: string, compiler: Compiler): Promise<AnyTool | undefined> {
   let pending = compiler.tools.get(name);
@@ -27,10 +28,12 @@ async function namedTool(name: string, compiler: Compiler): Promise<AnyTool | un
       const made = await compiler.attempt(entry, [kind], 'tool', () =>
         factory(spec, compiler.factoryContext(entry)),
       );
-      const tool = made && scrubbedTool(made, compiler.secrets);
+      const capabilities = compiler.registry.describe('toolKind', kind)?.capabilities;
+      const scrubbed = made && scrubbedTool(made, compiler.secrets);
+      const tool = scrubbed && capabilities?.runsProjectCode ? markProjectCode(scrubbed) : scrubbed;
       // Tool kinds that reach outside the process (command, http) say so in their descriptor:
       // their tools ask first unless the YAML says not to.
-      const asks = compiler.registry.describe('toolKind', kind)?.capabilities?.asksApproval === true;
+      const asks = capabilities?.asksApproval === true;
       if (tool && tool.needsApproval === undefined && spec.needsApproval === undefined && asks)
         return { ...tool, needsApproval: true };
       return tool;
@@ -116,7 +119,7 @@ export async function resolveTools(
       const tools = await compiler.attempt(agent, ['tools', i, 'module'], 'tool', () =>
         toolsOfModule(ref.path, compiler.factoryContext(agent), ref.export),
       );
-      made = tools?.map((tool) => scrubbedTool(tool, compiler.secrets));
+      made = tools?.map((tool) => markProjectCode(scrubbedTool(tool, compiler.secrets)));
     } else if (ref.kind === 'toolset') {
       made = await toolset(ref.name, compiler);
     } else {

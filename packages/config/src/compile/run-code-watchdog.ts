@@ -2,6 +2,7 @@ import { writeSync } from 'node:fs';
 import { type Middleware, observeRuns } from '@agentctl/core';
 import { moduleLoadLimitMs } from '../watch/module-load-limit.js';
 import { type WatchedWork, watchMainThread } from './main-thread-watchdog.js';
+import { type markProjectCode, runsProjectCode } from './project-code.js';
 
 // Whether, and how, this process watches what its runs call (set by watchRunCode).
 let watching: { fatal: boolean } | undefined;
@@ -38,9 +39,9 @@ export function runCodeInFlight(): string[] {
 }
 
 /**
- * Watches the code every run of the process calls until the returned function is called: a tool
- * call that holds the main thread past its timeout without yielding (a module tool's endless loop,
- * which no timer can interrupt), and a module middleware ({@link watchedMiddleware}) that holds it
+ * Watches the project's code every run of the process calls until the returned function is called:
+ * a call of a module tool ({@link markProjectCode}) that holds the main thread past its timeout
+ * without yielding (an endless loop, which no timer can interrupt), and a module middleware ({@link watchedMiddleware}) that holds it
  * for the module load limit (`AGENTCTL_MODULE_LOAD_LIMIT_MS`, 30 s), are named on stderr; with
  * `fatal` the process ends there rather than hang. Model calls are only named, for
  * {@link runCodeInFlight}.
@@ -51,6 +52,9 @@ export function watchRunCode(options: { fatal: boolean }): () => void {
   process.on('exit', exitedMidRun);
   const stop = observeRuns({
     toolCall(call) {
+      // agentctl's own tools wait on files, processes and the network; watching them would start
+      // the watchdog's thread in every run that calls a tool.
+      if (!runsProjectCode(call.tool)) return { end: named(`tool \`${call.name}\``) };
       const end = watch(
         {
           kind: 'tool',

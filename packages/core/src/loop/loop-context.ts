@@ -11,7 +11,7 @@ import type { ActionPayloads, ActionType, AgentAction, Middleware } from '../mid
 import type { JsonSchema, ModelProvider, ToolDefinition } from '../model.js';
 import type { AnyTool, ToolInvocationInfo } from '../tool.js';
 import type { ModelPricing, UsageStats } from '../usage.js';
-import { abortableFromNow } from './abortable.js';
+import { abortable, abortableFromNow } from './abortable.js';
 import type { HistoryWindow } from './history-window.js';
 
 /** Everything one run of the loop reads and changes; built once per run. */
@@ -92,6 +92,9 @@ export function action<T extends AgentAction['type']>(
 /** Middleware list type, re-exported for the loop's files. */
 export type MiddlewareList = readonly Middleware[];
 
+// The actions a run sends on its way out, cancelled or not.
+const WAY_OUT: ReadonlySet<ActionType> = new Set<ActionType>(['error', 'loop_end']);
+
 /**
  * Sends an action that middleware may look at or replace (not perform) and returns its payload as
  * the chain left it. With no middleware it costs nothing: no action object is made.
@@ -103,9 +106,9 @@ export async function review<T extends ActionType>(
 ): Promise<ActionPayloads[T]> {
   if (!ctx.hasMiddleware) return payload;
   const made = { type, agent: ctx.agentName, payload, timestamp: Date.now(), metadata: {} } as AgentAction;
-  const out = await abortableFromNow(
-    ctx.dispatch(made, async (current) => current),
-    ctx.signal,
-  );
+  const dispatched = ctx.dispatch(made, async (current) => current);
+  // A cancelled run still tells middleware how it failed and ended; every other action is raced
+  // even when the run was cancelled before it was sent (a Ctrl-C right at the start).
+  const out = await (WAY_OUT.has(type) ? abortableFromNow : abortable)(dispatched, ctx.signal);
   return out.type === type ? (out.payload as ActionPayloads[T]) : payload;
 }

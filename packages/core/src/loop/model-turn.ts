@@ -3,7 +3,7 @@ import type { Message, ToolCall } from '../messages.js';
 import type { ChatParams, ModelResponse, ModelSwitch } from '../model.js';
 import { type ModelCallObservation, notifyModelCall, observingRuns } from '../run-observer.js';
 import { addUsage, type TokenUsage, type UsageStats, usageOfCall } from '../usage.js';
-import { abortableFromNow, abortError, type Wait, waitOn } from './abortable.js';
+import { abortable, abortError, type Wait, waitOn } from './abortable.js';
 import { windowOf } from './history-window.js';
 import { keptShapes } from './kept-shapes.js';
 import { action, type LoopContext, review } from './loop-context.js';
@@ -188,7 +188,7 @@ async function dispatchModelCall(
     const result = await callProvider(ctx, current.payload.request, started);
     return { ...current, payload: { ...current.payload, response: result } };
   });
-  const called = await abortableFromNow(dispatched, ctx.signal);
+  const called = await abortable(dispatched, ctx.signal);
   if (called.type !== 'model_call' || !called.payload.response) {
     throw new AgentError('a middleware ended the model call without a response', 'MODEL_ERROR');
   }

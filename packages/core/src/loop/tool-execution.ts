@@ -9,7 +9,7 @@ import { notifyToolCall, observingToolCalls, type ToolCallObservation } from '..
 import { type Deadline, deadline } from '../timing/deadline.js';
 import type { AnyTool } from '../tool.js';
 import { INVALID_RESULT, REFUSED_RESULT } from '../unrun-call.js';
-import { abortable, abortableFromNow, abortError } from './abortable.js';
+import { abortable, abortError } from './abortable.js';
 import { keptShapes } from './kept-shapes.js';
 import { action, type LoopContext, review } from './loop-context.js';
 import {
@@ -274,6 +274,7 @@ function runTool(ctx: LoopContext, call: ToolCall, tool: AnyTool | undefined): O
         agent: ctx.agentName,
         callId: call.id,
         name: call.name,
+        tool,
         timeoutMs,
         started,
       })
@@ -348,7 +349,7 @@ async function runThroughMiddleware(
       // Raced against the run's signal: a middleware that never settles cannot keep the run from
       // being cancelled. (Not the call's deadline: at a timeout the chain settles on its own, with
       // the timed-out outcome the middleware saw.)
-      const done = await abortableFromNow(
+      const done = await abortable(
         ctx.dispatch(action('tool_call', ctx.agentName, { call, signal: limit.signal }), async (current) => {
           if (current.type !== 'tool_call' || current.payload.result) return current;
           const result = await invoke(

@@ -311,6 +311,25 @@ describe('agentctl run with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(receiver.requests).toEqual([]);
   });
 
+  it('a sampler or a sampler ratio agentctl cannot read is a usage error, not a silent sample-everything', async () => {
+    for (const [env, said] of [
+      [
+        { OTEL_TRACES_SAMPLER: 'traceidratio_typo' },
+        'OTEL_TRACES_SAMPLER=traceidratio_typo is not a sampler',
+      ],
+      [
+        { OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '10%' },
+        'OTEL_TRACES_SAMPLER_ARG=10% is not a ratio',
+      ],
+    ] as const) {
+      const { code, stderr, receiver } = await tracedRun(['research', 'hi'], env);
+      expect(code, stderr).toBe(2);
+      expect(stderr).toContain(said);
+      expect(stderr).not.toMatch(/\n\s+at /);
+      expect(receiver.requests).toEqual([]);
+    }
+  });
+
   it('an OTLP endpoint that is not an http(s) URL is a usage error naming the variable', async () => {
     for (const [variable, value] of [
       ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector:4318'],

@@ -166,5 +166,19 @@ instruction: Answer.
     const replay = await agentctl(['test'], { cwd: dir, env: offline });
     expect(replay.stdout, replay.stderr).toContain('2 test(s): 2 passed');
     expect(replay.code).toBe(0);
+
+    // A cassette edited by hand into one that does not parse is not replaced by `first`'s call
+    // alone, which would drop `second`'s: it stays as it is, named with its line, and exit 1.
+    const edited = (await readFile(cassette, 'utf8')).replace('version: 1', 'version: [1');
+    await writeFile(cassette, edited);
+    server.reply(sse(openaiText('Alpha, once more')));
+    const broken = await agentctl(['test', '--update', 'first'], {
+      cwd: dir,
+      env: { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.url },
+    });
+    expect(broken.code, broken.stderr).toBe(1);
+    expect(broken.stderr).toMatch(/cassettes\/shared\.yaml:\d+:\d+: .*not updated/);
+    expect(broken.stderr).not.toContain('recorded 1 model call(s)');
+    expect(await readFile(cassette, 'utf8')).toBe(edited);
   });
 });

@@ -105,6 +105,43 @@ script: [{ fallback: true, text: I suppose it is fine. }]
     );
   });
 
+  it('an expectation that would check nothing fails: a judge of a step with no answer, an empty `contains` or `state`', async () => {
+    const dir = await fixtureProject('agent-tests');
+    await appendFile(
+      join(dir, 'checks/pass.yaml'),
+      `---
+kind: test
+name: judged-error
+agent: looper
+turns:
+  - user: look again
+    expect:
+      error: MAX_ITERATIONS_EXCEEDED
+      judge: { model: strict-judge, criteria: Says when the refund arrives. }
+`,
+    );
+    const judged = await test(['judged-error'], dir);
+    expect(judged.code).toBe(1);
+    expect(judged.stdout).toMatch(
+      /checks\/pass\.yaml:\d+:\d+: turn 1, judge: the step gave no answer to judge\n\s+expected: "Says when the refund arrives\."\n\s+actual: +"MAX_ITERATIONS_EXCEEDED: /,
+    );
+    await appendFile(
+      join(dir, 'checks/pass.yaml'),
+      `---
+kind: test
+name: checks-nothing
+agent: refunds
+turns:
+  - user: where is my refund?
+    expect: { output: { contains: "" }, state: {} }
+`,
+    );
+    const validate = await agentctl(['validate'], { cwd: dir });
+    expect(validate.code).toBe(1);
+    expect(validate.stdout).toMatch(/checks\/pass\.yaml:\d+:\d+: error: `contains` must not be empty/);
+    expect(validate.stdout).toMatch(/checks\/pass\.yaml:\d+:\d+: error: `state` needs at least 1 key/);
+  });
+
   it('a test that cannot run is an error naming why, exit 1', async () => {
     const result = await test(['cannot-compile']);
     expect(result.code).toBe(1);

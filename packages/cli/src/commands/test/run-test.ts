@@ -118,7 +118,17 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
       const locateExpect = (path: DataPath, options?: { key?: boolean }) => at(['expect', ...path], options);
       failures.push(...(await checkExpectations(expect, outcome, i, locateExpect)));
       const judgeAgent = runtime.agents.get(judges.get(i) ?? '');
-      if (expect.judge && judgeAgent && outcome.result) {
+      if (expect.judge && !outcome.result) {
+        // A judge asked for that never reads an answer would pass every step that fails.
+        failures.push({
+          turn: i,
+          expectation: 'judge',
+          message: 'the step gave no answer to judge',
+          expected: expect.judge.criteria,
+          actual: outcome.error ? `${outcome.error.code}: ${outcome.error.message}` : 'no answer',
+          range: locateExpect(['judge', 'criteria']),
+        });
+      } else if (expect.judge && judgeAgent && outcome.result) {
         const failure = await judgeStep(judgeAgent, expect.judge, turn.user, outcome.result.output, {
           turn: i,
           timeout: context.stepTimeout,

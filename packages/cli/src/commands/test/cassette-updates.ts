@@ -61,13 +61,21 @@ export class CassetteUpdates {
 
   /**
    * Writes every cassette recorded, merging tests in `order`: one line per file written, and one
-   * per file left as it was because its other calls could not be read.
+   * per file left as it was, because its other calls could not be read or a test recording into
+   * it ended in an error no `error:` expected (`stepErrors`, test -> code: its calls stop short).
    * `partial`: only some of the project's tests ran, so each cassette keeps its other calls.
    */
-  async save(order: readonly string[], partial = false): Promise<{ written: string[]; refused: string[] }> {
+  async save(
+    order: readonly string[],
+    partial = false,
+    stepErrors: ReadonlyMap<string, string> = new Map(),
+  ): Promise<{ written: string[]; refused: string[] }> {
     const merged = new Map<string, Cassette>();
+    const cutShort = new Map<string, string>();
     for (const test of order) {
       for (const [path, cassette] of this.#recorded.get(test) ?? []) {
+        const code = stepErrors.get(test);
+        if (code !== undefined && !cutShort.has(path)) cutShort.set(path, `test ${test} failed with ${code}`);
         const into = merged.get(path) ?? emptyCassette();
         into.interactions.push(...cassette.interactions);
         merged.set(path, into);
@@ -77,6 +85,14 @@ export class CassetteUpdates {
     const refused: string[] = [];
     for (const [path, cassette] of merged) {
       if (cassette.interactions.length === 0) continue;
+      const why = cutShort.get(path);
+      if (why !== undefined) {
+        // Its recording stops at the error: written, the next offline run would lack the rest.
+        refused.push(
+          `${displayPath(this.#project.root, path)} not updated: ${why}, so its recording is incomplete; the cassette is left as it was`,
+        );
+        continue;
+      }
       // A secret interpolated into an instruction would otherwise reach the file inside a request.
       const scrubbed = scrubDeep(cassette, (text) =>
         [...this.#scrubbers].reduce((out, s) => s.scrub(out), text),

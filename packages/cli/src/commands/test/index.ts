@@ -67,9 +67,11 @@ export async function testCommand(raw: Record<string, unknown>, io: Io): Promise
   let refused = false;
   if (updates) {
     const partial = tests.length < project.specs.test.size;
+    const stepErrors = new Map(results.flatMap((r) => (r.stepError ? [[r.name, r.stepError] as const] : [])));
     const saved = await updates.save(
       tests.map((t) => t.name),
       partial,
+      stepErrors,
     );
     for (const line of saved.written) io.stderr(`${line}\n`);
     for (const line of saved.refused) io.stderr(`${styles(io.isTTY).red(`agentctl: ${line}`)}\n`);

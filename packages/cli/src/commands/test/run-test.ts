@@ -46,7 +46,7 @@ export interface TestContext {
 export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext): Promise<TestResult> {
   const started = performance.now();
   const spec = normaliseTest(entry.spec);
-  const result = (partial: Pick<TestResult, 'status' | 'failures' | 'error'>): TestResult => ({
+  const result = (partial: Pick<TestResult, 'status' | 'failures' | 'error' | 'stepError'>): TestResult => ({
     name: entry.name,
     file: entry.file,
     range: entry.range,
@@ -85,6 +85,7 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
     const runner = new Runner({ agent, store: new InMemorySessionStore() });
     const sessionId = `test-${entry.name}`;
     const failures: Failure[] = [];
+    let stepError: string | undefined;
     let last: InvocationResult | undefined;
     for (const [i, turn] of spec.turns.entries()) {
       const at = (path: DataPath, options?: { key?: boolean }) =>
@@ -106,6 +107,7 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
       last = outcome.result;
       const expect = turn.expect;
       if (outcome.error && expect.error === undefined) {
+        stepError ??= outcome.error.code;
         failures.push({
           turn: i,
           expectation: 'error',
@@ -139,7 +141,7 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
     }
     // In the order they are written, so a report reads down the file.
     failures.sort((a, b) => a.range.line - b.range.line || a.range.col - b.range.col);
-    return result({ status: failures.length > 0 ? 'failed' : 'passed', failures });
+    return result({ status: failures.length > 0 ? 'failed' : 'passed', failures, stepError });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return result({ status: 'error', failures: [], error: { message, range: entry.range } });

@@ -227,6 +227,26 @@ describe('agentctl run with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     });
   });
 
+  it('scrubs a secret that JSON would escape (a quote, a backslash) from the recorded content', async () => {
+    const secret = 'pa"ss\\word-77';
+    const { code, stderr, receiver } = await tracedRun(
+      ['triage', `where is my invoice? my key is ${secret}`],
+      {
+        TRACE_SECRET: secret,
+        OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true',
+      },
+    );
+    expect(code, stderr).toBe(0);
+    const triage = byName(receiver.spans, 'invoke_agent triage');
+    const first = receiver.spans.find(
+      (s) => s.parentSpanId === triage.spanId && s.attributes['gen_ai.usage.input_tokens'] === 20,
+    )!;
+    expect(JSON.parse(first.attributes['gen_ai.input.messages'] as string)).toEqual([
+      { role: 'user', parts: [{ type: 'text', content: 'where is my invoice? my key is ***' }] },
+    ]);
+    expect(JSON.stringify(receiver.spans)).not.toContain('word-77');
+  });
+
   it('--trace-content on the command line turns tracing and content on together', async () => {
     const receiver = await startOtlpReceiver();
     try {

@@ -343,7 +343,11 @@ export class TraceObserver implements RunObserver {
     return undefined;
   }
 
+  // Each string is scrubbed before JSON escapes it: a secret holding a quote, a backslash or a
+  // control character is spelled otherwise in the JSON text, where the scrubber would miss it.
   #json(value: unknown): string {
-    return this.#scrub(JSON.stringify(value));
+    return this.#scrub(
+      JSON.stringify(value, (_key, item) => (typeof item === 'string' ? this.#scrub(item) : item)),
+    );
   }
 }

@@ -105,7 +105,7 @@ script: [{ fallback: true, text: I suppose it is fine. }]
     );
   });
 
-  it('an expectation that would check nothing fails: a judge of a step with no answer, an empty `contains` or `state`', async () => {
+  it('an expectation that would check nothing fails: a judge of a step with no answer, a pause no `pending:` expects, an empty `contains` or `state`', async () => {
     const dir = await fixtureProject('agent-tests');
     await appendFile(
       join(dir, 'checks/pass.yaml'),
@@ -124,6 +124,23 @@ turns:
     expect(judged.code).toBe(1);
     expect(judged.stdout).toMatch(
       /checks\/pass\.yaml:\d+:\d+: turn 1, judge: the step gave no answer to judge\n\s+expected: "Says when the refund arrives\."\n\s+actual: +"MAX_ITERATIONS_EXCEEDED: /,
+    );
+    // A step that pauses with no `pending:` expecting it: the call it shows never ran.
+    await appendFile(
+      join(dir, 'checks/pass.yaml'),
+      `---
+kind: test
+name: paused-unsaid
+agent: booker
+turns:
+  - user: book me in
+    expect: { tool_calls: [{ name: user_input }] }
+`,
+    );
+    const paused = await test(['paused-unsaid'], dir);
+    expect(paused.code).toBe(1);
+    expect(paused.stdout).toMatch(
+      /checks\/pass\.yaml:\d+:11: turn 1, pending: the step paused for a decision no `pending:` expected: add `pending: \[user_input\]` and decide in a next step\n\s+expected: "no pause"\n\s+actual: +\["user_input \(call_1_0\)"\]/,
     );
     await appendFile(
       join(dir, 'checks/pass.yaml'),

@@ -117,6 +117,18 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
           range: at([turn.user === undefined ? decisionKey(turn) : 'user']),
         });
       }
+      const waiting = outcome.result?.status === 'paused' ? (outcome.result.pending ?? []) : [];
+      if (waiting.length > 0 && expect.pending === undefined) {
+        // Its calls never ran: a test that ends here would pass on what the model only asked for.
+        failures.push({
+          turn: i,
+          expectation: 'pending',
+          message: `the step paused for a decision no \`pending:\` expected: add \`pending: [${waiting[0]?.call.name}]\` and decide in a next step`,
+          expected: 'no pause',
+          actual: waiting.map((p) => `${p.call.name} (${p.call.id})`),
+          range: at([turn.user === undefined ? decisionKey(turn) : 'user']),
+        });
+      }
       const locateExpect = (path: DataPath, options?: { key?: boolean }) => at(['expect', ...path], options);
       failures.push(...(await checkExpectations(expect, outcome, i, locateExpect)));
       const judgeAgent = runtime.agents.get(judges.get(i) ?? '');

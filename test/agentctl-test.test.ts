@@ -159,6 +159,48 @@ turns:
     expect(validate.stdout).toMatch(/checks\/pass\.yaml:\d+:\d+: error: `state` needs at least 1 key/);
   });
 
+  it('app: and user: keys of the starting state reach the run, and user: state carries from step to step', async () => {
+    const dir = await fixtureProject('agent-tests');
+    await appendFile(
+      join(dir, 'checks/pass.yaml'),
+      `---
+kind: test
+name: remembers-for-the-user
+agent: noter
+state:
+  app:plan: gold
+  user:memories: [{ id: 1, note: likes tea, time: "2026-01-01T00:00:00Z" }]
+turns:
+  - user: remember that I drink coffee
+    expect:
+      state:
+        app:plan: gold
+        user:memories: [{ note: likes tea }, { note: drinks coffee }]
+  - user: what do you know?
+    expect:
+      state: { "user:memories": [{ id: 1 }, { id: 2 }] }
+---
+kind: agent
+name: noter
+model: noter-script
+tools: [{ builtin: memory }]
+---
+kind: model
+name: noter-script
+provider: offline
+model: script
+script:
+  - tool_calls: [{ name: memory, arguments: { action: remember, note: drinks coffee } }]
+  - text: Noted.
+  - tool_calls: [{ name: memory, arguments: { action: recall } }]
+  - text: You like tea and drink coffee.
+`,
+    );
+    const result = await test(['remembers-for-the-user'], dir);
+    expect(result.stdout, result.stderr).toContain('✓ remembers-for-the-user');
+    expect(result.code).toBe(0);
+  });
+
   it('a test that cannot run is an error naming why, exit 1', async () => {
     const result = await test(['cannot-compile']);
     expect(result.code).toBe(1);

@@ -82,8 +82,13 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
   traceSecrets(runtime);
   try {
     const agent = runtime.agents.get(spec.agent) as Agent;
-    const runner = new Runner({ agent, store: new InMemorySessionStore() });
+    const store = new InMemorySessionStore();
+    const runner = new Runner({ agent, store });
     const sessionId = `test-${entry.name}`;
+    // One user for the whole conversation, so `user:` state (the memory tool's notes) carries from
+    // step to step; `app:` and `user:` keys of the starting state go where the Runner reads them.
+    const userId = `test-${entry.name}`;
+    await seedScopedState(store, spec.state ?? {}, userId);
     const failures: Failure[] = [];
     let stepError: string | undefined;
     let last: InvocationResult | undefined;
@@ -101,6 +106,7 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
         input: turn.user,
         decisions,
         sessionId,
+        userId,
         state: i === 0 ? spec.state : undefined,
         timeout: context.stepTimeout,
       });
@@ -211,12 +217,28 @@ function decide(
   return { decisions, failures };
 }
 
+// The Runner loads `app:` and `user:` keys from the store's shared scopes over the session's own,
+// so a test's starting state puts them there, or they would be dropped before the first step.
+async function seedScopedState(
+  store: InMemorySessionStore,
+  state: Record<string, unknown>,
+  userId: string,
+): Promise<void> {
+  const scoped = (prefix: string) =>
+    Object.fromEntries(Object.entries(state).filter(([k]) => k.startsWith(prefix)));
+  const app = scoped('app:');
+  const user = scoped('user:');
+  if (Object.keys(app).length > 0) await store.updateScopedState('app', app);
+  if (Object.keys(user).length > 0) await store.updateScopedState(`user:${userId}`, user);
+}
+
 async function step(
   runner: Runner,
   what: {
     input?: string;
     decisions: ApprovalDecision[];
     sessionId: string;
+    userId: string;
     state?: Record<string, unknown>;
     timeout: number;
   },
@@ -224,6 +246,7 @@ async function step(
   const events: AgentEvent[] = [];
   const common = {
     sessionId: what.sessionId,
+    userId: what.userId,
     timeout: what.timeout,
     onEvent: (e: AgentEvent) => events.push(e),
   };

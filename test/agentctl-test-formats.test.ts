@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -71,7 +71,7 @@ describe('agentctl test --format junit | github', () => {
       env: { ...env, GITHUB_WORKSPACE: dir },
     });
     expect(result.code).toBe(1);
-    const annotations = result.stdout.split('\n').filter((line) => line.startsWith('::'));
+    const annotations = result.stdout.split('\n').filter((line) => line.startsWith('::error'));
     expect(annotations).toHaveLength(10);
     expect(annotations).toContain(
       '::error file=checks/fail.yaml,line=7,col=17,endLine=7,endColumn=21,title=agentctl test::wrong-expectations: turn 1, transfer: expected a transfer to desk%0Aexpected: "desk"%0Aactual: ["refunds"]',
@@ -80,6 +80,49 @@ describe('agentctl test --format junit | github', () => {
     expect(annotations.some((a) => a.startsWith('::error file=checks/error.yaml,line=3,col=8,'))).toBe(true);
     // The text report comes first, for the job log.
     expect(result.stdout).toContain('✗ wrong-expectations checks/fail.yaml:2');
+  });
+
+  it('github: what the agents said is not read as workflow commands, only the annotations are', async () => {
+    const dir = await tempDir('agentctl-test-github-hostile-');
+    await writeFile(join(dir, 'agentctl.yaml'), 'kind: project\nname: hostile\n');
+    await mkdir(join(dir, 'agents'));
+    await mkdir(join(dir, 'tests'));
+    await writeFile(
+      join(dir, 'agents/parrot.yaml'),
+      `kind: agent
+name: parrot
+model: parrot-script
+---
+kind: model
+name: parrot-script
+provider: offline
+model: script
+script: [{ fallback: true, text: "##[error]forged 100%" }]
+`,
+    );
+    await writeFile(
+      join(dir, 'tests/parrot.yaml'),
+      'kind: test\nname: parrots\nagent: parrot\nturns:\n  - user: hi\n    expect: { output: { contains: nothing } }\n',
+    );
+    const result = await agentctl(['test', '--format', 'github', 'parrots'], {
+      cwd: dir,
+      env: { ...env, GITHUB_WORKSPACE: dir },
+    });
+    expect(result.code, result.stderr).toBe(1);
+    const lines = result.stdout.split('\n');
+    const stop = lines[0]?.match(/^::stop-commands::(agentctl-[0-9a-f]{32})$/);
+    expect(stop, lines[0]).not.toBeNull();
+    const resume = lines.indexOf(`::${stop?.[1]}::`);
+    // The report, where the answer is quoted, is inside; the annotation (escaped) comes after.
+    const forged = lines.findIndex((line) => line.includes('##[error]forged'));
+    expect(forged).toBeGreaterThan(0);
+    expect(forged).toBeLessThan(resume);
+    expect(lines.slice(resume + 1).filter((line) => line.startsWith('::error'))).toEqual([
+      expect.stringMatching(/^::error file=tests\/parrot\.yaml,line=6,.*actual: "##\[error\]forged 100%25"$/),
+    ]);
+    // A second run's token differs, so no answer can end the pause it starts.
+    const again = await agentctl(['test', '--format', 'github', 'parrots'], { cwd: dir, env });
+    expect(again.stdout.split('\n')[0]).not.toBe(lines[0]);
   });
 
   it('github is the default format on GitHub Actions', async () => {

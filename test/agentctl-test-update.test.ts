@@ -107,6 +107,29 @@ model: live-mini
     expect(keyless.code).toBe(0);
     expect(keyless.stderr).toContain(`model openai-mini has no API key: replayed ${CASSETTE}, not updated`);
     expect(await readFile(join(dir, CASSETTE), 'utf8')).toBe(text);
+
+    // A provider that fails halfway through a re-recording: the calls stop short, so the cassette
+    // keeps the recording that replays, and the command says why it did not write it.
+    const flaky = await startFakeServer([
+      sse(
+        openaiToolCalls([
+          { id: 'call_b', name: 'word_count', arguments: { text: 'the quick brown fox jumps' } },
+        ]),
+      ),
+      { status: 400, json: { error: { message: 'bad request', type: 'invalid_request_error' } } },
+    ]);
+    servers.push(flaky);
+    const failed = await agentctl(['test', '--update', 'counts-words'], {
+      cwd: dir,
+      env: { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: flaky.url },
+    });
+    expect(failed.code).toBe(1);
+    expect(flaky.requests).toHaveLength(2);
+    expect(failed.stderr).toContain(
+      `${CASSETTE} not updated: test counts-words failed with PROVIDER_ERROR, so its recording is incomplete`,
+    );
+    expect(failed.stderr).not.toContain('recorded 1 model call(s)');
+    expect(await readFile(join(dir, CASSETTE), 'utf8')).toBe(text);
   });
 
   it('--update of some tests keeps the calls the other tests recorded into the same cassette', async () => {
@@ -166,5 +189,19 @@ instruction: Answer.
     const replay = await agentctl(['test'], { cwd: dir, env: offline });
     expect(replay.stdout, replay.stderr).toContain('2 test(s): 2 passed');
     expect(replay.code).toBe(0);
+
+    // A cassette edited by hand into one that does not parse is not replaced by `first`'s call
+    // alone, which would drop `second`'s: it stays as it is, named with its line, and exit 1.
+    const edited = (await readFile(cassette, 'utf8')).replace('version: 1', 'version: [1');
+    await writeFile(cassette, edited);
+    server.reply(sse(openaiText('Alpha, once more')));
+    const broken = await agentctl(['test', '--update', 'first'], {
+      cwd: dir,
+      env: { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.url },
+    });
+    expect(broken.code, broken.stderr).toBe(1);
+    expect(broken.stderr).toMatch(/cassettes\/shared\.yaml:\d+:\d+: .*not updated/);
+    expect(broken.stderr).not.toContain('recorded 1 model call(s)');
+    expect(await readFile(cassette, 'utf8')).toBe(edited);
   });
 });

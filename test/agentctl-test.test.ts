@@ -105,6 +105,102 @@ script: [{ fallback: true, text: I suppose it is fine. }]
     );
   });
 
+  it('an expectation that would check nothing fails: a judge of a step with no answer, a pause no `pending:` expects, an empty `contains` or `state`', async () => {
+    const dir = await fixtureProject('agent-tests');
+    await appendFile(
+      join(dir, 'checks/pass.yaml'),
+      `---
+kind: test
+name: judged-error
+agent: looper
+turns:
+  - user: look again
+    expect:
+      error: MAX_ITERATIONS_EXCEEDED
+      judge: { model: strict-judge, criteria: Says when the refund arrives. }
+`,
+    );
+    const judged = await test(['judged-error'], dir);
+    expect(judged.code).toBe(1);
+    expect(judged.stdout).toMatch(
+      /checks\/pass\.yaml:\d+:\d+: turn 1, judge: the step gave no answer to judge\n\s+expected: "Says when the refund arrives\."\n\s+actual: +"MAX_ITERATIONS_EXCEEDED: /,
+    );
+    // A step that pauses with no `pending:` expecting it: the call it shows never ran.
+    await appendFile(
+      join(dir, 'checks/pass.yaml'),
+      `---
+kind: test
+name: paused-unsaid
+agent: booker
+turns:
+  - user: book me in
+    expect: { tool_calls: [{ name: user_input }] }
+`,
+    );
+    const paused = await test(['paused-unsaid'], dir);
+    expect(paused.code).toBe(1);
+    expect(paused.stdout).toMatch(
+      /checks\/pass\.yaml:\d+:11: turn 1, pending: the step paused for a decision no `pending:` expected: add `pending: \[user_input\]` and decide in a next step\n\s+expected: "no pause"\n\s+actual: +\["user_input \(call_1_0\)"\]/,
+    );
+    await appendFile(
+      join(dir, 'checks/pass.yaml'),
+      `---
+kind: test
+name: checks-nothing
+agent: refunds
+turns:
+  - user: where is my refund?
+    expect: { output: { contains: "" }, state: {} }
+`,
+    );
+    const validate = await agentctl(['validate'], { cwd: dir });
+    expect(validate.code).toBe(1);
+    expect(validate.stdout).toMatch(/checks\/pass\.yaml:\d+:\d+: error: `contains` must not be empty/);
+    expect(validate.stdout).toMatch(/checks\/pass\.yaml:\d+:\d+: error: `state` needs at least 1 key/);
+  });
+
+  it('app: and user: keys of the starting state reach the run, and user: state carries from step to step', async () => {
+    const dir = await fixtureProject('agent-tests');
+    await appendFile(
+      join(dir, 'checks/pass.yaml'),
+      `---
+kind: test
+name: remembers-for-the-user
+agent: noter
+state:
+  app:plan: gold
+  user:memories: [{ id: 1, note: likes tea, time: "2026-01-01T00:00:00Z" }]
+turns:
+  - user: remember that I drink coffee
+    expect:
+      state:
+        app:plan: gold
+        user:memories: [{ note: likes tea }, { note: drinks coffee }]
+  - user: what do you know?
+    expect:
+      state: { "user:memories": [{ id: 1 }, { id: 2 }] }
+---
+kind: agent
+name: noter
+model: noter-script
+tools: [{ builtin: memory }]
+---
+kind: model
+name: noter-script
+provider: offline
+model: script
+script:
+  - tool_calls: [{ name: memory, arguments: { action: remember, note: drinks coffee } }]
+  - text: Noted.
+  - tool_calls: [{ name: memory, arguments: { action: recall } }]
+  - text: You like tea and drink coffee.
+`,
+    );
+    const result = await test(['remembers-for-the-user'], dir);
+    expect(result.stdout, result.stderr).toContain('✓ remembers-for-the-user');
+    expect(result.code).toBe(0);
+  });
+
   it('a test that cannot run is an error naming why, exit 1', async () => {
     const result = await test(['cannot-compile']);
     expect(result.code).toBe(1);

@@ -227,6 +227,26 @@ describe('agentctl run with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     });
   });
 
+  it('scrubs a secret that JSON would escape (a quote, a backslash) from the recorded content', async () => {
+    const secret = 'pa"ss\\word-77';
+    const { code, stderr, receiver } = await tracedRun(
+      ['triage', `where is my invoice? my key is ${secret}`],
+      {
+        TRACE_SECRET: secret,
+        OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true',
+      },
+    );
+    expect(code, stderr).toBe(0);
+    const triage = byName(receiver.spans, 'invoke_agent triage');
+    const first = receiver.spans.find(
+      (s) => s.parentSpanId === triage.spanId && s.attributes['gen_ai.usage.input_tokens'] === 20,
+    )!;
+    expect(JSON.parse(first.attributes['gen_ai.input.messages'] as string)).toEqual([
+      { role: 'user', parts: [{ type: 'text', content: 'where is my invoice? my key is ***' }] },
+    ]);
+    expect(JSON.stringify(receiver.spans)).not.toContain('word-77');
+  });
+
   it('--trace-content on the command line turns tracing and content on together', async () => {
     const receiver = await startOtlpReceiver();
     try {
@@ -262,7 +282,7 @@ describe('agentctl run with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(code).toBe(1);
     const spans = receiver.spans;
     const chat = byName(spans, 'chat script');
-    expect(chat.status).toMatchObject({ code: 2, message: expect.stringContaining('upstream down') });
+    expect(chat.status.code).toBe(2);
     expect(chat.attributes['error.type']).toBe('MODEL_ERROR');
     for (const name of ['invoke_agent failing', 'invocation failing']) {
       const span = byName(spans, name);
@@ -270,6 +290,23 @@ describe('agentctl run with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
       expect(span.attributes['error.type'], name).toBe('MODEL_ERROR');
     }
     expect(byName(spans, 'invocation failing').attributes['agentctl.run.status']).toBe('error');
+  });
+
+  it("an error's message is content: left out of the spans unless opted in, where it is the status message", async () => {
+    // The parse error of an answer that is not JSON quotes the answer.
+    const plain = await tracedRun(['strict', 'tell me about the customer']);
+    expect(plain.code).toBe(1);
+    const invocation = byName(plain.receiver.spans, 'invocation strict');
+    expect(invocation.status.code).toBe(2);
+    expect(invocation.attributes['error.type']).toBe('OUTPUT_PARSE_ERROR');
+    expect(JSON.stringify(plain.receiver.spans)).not.toContain('Private');
+    const failing = await tracedRun(['failing', 'hi'], {
+      OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true',
+    });
+    expect(byName(failing.receiver.spans, 'chat script').status).toMatchObject({
+      code: 2,
+      message: expect.stringContaining('upstream down'),
+    });
   });
 
   it('a collector that cannot be reached is reported on stderr and leaves the run and its exit code alone', async () => {
@@ -292,6 +329,25 @@ describe('agentctl run with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(code).toBe(2);
     expect(stderr).toContain('OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported');
     expect(receiver.requests).toEqual([]);
+  });
+
+  it('a sampler or a sampler ratio agentctl cannot read is a usage error, not a silent sample-everything', async () => {
+    for (const [env, said] of [
+      [
+        { OTEL_TRACES_SAMPLER: 'traceidratio_typo' },
+        'OTEL_TRACES_SAMPLER=traceidratio_typo is not a sampler',
+      ],
+      [
+        { OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '10%' },
+        'OTEL_TRACES_SAMPLER_ARG=10% is not a ratio',
+      ],
+    ] as const) {
+      const { code, stderr, receiver } = await tracedRun(['research', 'hi'], env);
+      expect(code, stderr).toBe(2);
+      expect(stderr).toContain(said);
+      expect(stderr).not.toMatch(/\n\s+at /);
+      expect(receiver.requests).toEqual([]);
+    }
   });
 
   it('an OTLP endpoint that is not an http(s) URL is a usage error naming the variable', async () => {

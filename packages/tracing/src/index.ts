@@ -5,6 +5,7 @@ export {
   outputMessages,
   systemInstructions,
 } from './message-parts.js';
+export { samplerOf, TRACE_SAMPLERS } from './sampler-of.js';
 export type { SinkSpan, SpanSink } from './span-sink.js';
 export {
   protocolOf,

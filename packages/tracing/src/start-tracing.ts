@@ -1,14 +1,8 @@
 import { observeRuns } from '@agentctl/core';
 import type { TracerProvider } from '@opentelemetry/api';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
-import {
-  AlwaysOffSampler,
-  AlwaysOnSampler,
-  ParentBasedSampler,
-  type Sampler,
-  type SpanExporter,
-  TraceIdRatioBasedSampler,
-} from '@opentelemetry/sdk-trace-base';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { samplerOf } from './sampler-of.js';
 import { batchSettings, SpanBatcher } from './span-batcher.js';
 import { startOnce } from './start-once.js';
 import { TableSink } from './table-sink.js';
@@ -104,6 +98,7 @@ async function ownProvider(
   const resource = defaultResource().merge(
     resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || 'agentctl' }),
   );
+  const sampler = samplerOf(env);
   const batcher = new SpanBatcher(
     exporter ?? (await otlpExporter(protocolOf(env))),
     resource,
@@ -111,7 +106,7 @@ async function ownProvider(
     batchSettings(env),
   );
   return {
-    target: new TableSink(batcher, samplerOf(env)),
+    target: new TableSink(batcher, sampler),
     flush: () => batcher.forceFlush(),
     shutdown: () => batcher.shutdown(),
   };
@@ -144,27 +139,6 @@ export function protocolOf(
     );
   }
   return known;
-}
-
-// The standard `OTEL_TRACES_SAMPLER` / `OTEL_TRACES_SAMPLER_ARG` (this SDK no longer reads them
-// itself): a sampled-out invocation costs its runs almost nothing, its spans being non-recording.
-function samplerOf(env: Readonly<Record<string, string | undefined>>): Sampler {
-  const arg = Number(env.OTEL_TRACES_SAMPLER_ARG ?? 1);
-  const ratio = Number.isFinite(arg) && arg >= 0 && arg <= 1 ? arg : 1;
-  switch (env.OTEL_TRACES_SAMPLER) {
-    case 'always_off':
-      return new AlwaysOffSampler();
-    case 'traceidratio':
-      return new TraceIdRatioBasedSampler(ratio);
-    case 'parentbased_always_off':
-      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
-    case 'parentbased_traceidratio':
-      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) });
-    case 'always_on':
-      return new AlwaysOnSampler();
-    default:
-      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
-  }
 }
 
 // Each exporter is imported only for its protocol: a run that traces loads one of them.

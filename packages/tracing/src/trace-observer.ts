@@ -182,13 +182,16 @@ export class TraceObserver implements RunObserver {
     return this.#lastObservation;
   }
 
-  /** Marks a span failed with agentctl's error code (`error.type`) and the scrubbed message. */
+  /**
+   * Marks a span failed with agentctl's error code (`error.type`); the scrubbed message too when
+   * content is captured.
+   */
   fail(span: SinkSpan, error: { code: string; message?: string }): void {
     span.setAttribute(GEN_AI.errorType, error.code);
-    span.setStatus({
-      code: SpanStatusCode.ERROR,
-      ...(error.message === undefined ? {} : { message: this.#scrub(error.message) }),
-    });
+    // A message may quote the prompt, the answer or a tool's arguments (a JSON parse error, a
+    // replay's diff, a provider echoing its input): it is content, recorded only when opted in.
+    const message = this.recorder && error.message !== undefined ? this.#scrub(error.message) : undefined;
+    span.setStatus({ code: SpanStatusCode.ERROR, ...(message === undefined ? {} : { message }) });
   }
 
   #startInvocation(info: ObservedInvocation): void {
@@ -340,7 +343,11 @@ export class TraceObserver implements RunObserver {
     return undefined;
   }
 
+  // Each string is scrubbed before JSON escapes it: a secret holding a quote, a backslash or a
+  // control character is spelled otherwise in the JSON text, where the scrubber would miss it.
   #json(value: unknown): string {
-    return this.#scrub(JSON.stringify(value));
+    return this.#scrub(
+      JSON.stringify(value, (_key, item) => (typeof item === 'string' ? this.#scrub(item) : item)),
+    );
   }
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import {
   displayPath,
   type LoadedProject,
@@ -59,26 +60,53 @@ export class CassetteUpdates {
   }
 
   /**
-   * Writes every cassette recorded, merging tests in `order`; returns one line per file written.
+   * Writes every cassette recorded, merging tests in `order`: one line per file written, and one
+   * per file left as it was, because its other calls could not be read or a test recording into
+   * it ended in an error no `error:` expected (`stepErrors`, test -> code: its calls stop short).
    * `partial`: only some of the project's tests ran, so each cassette keeps its other calls.
    */
-  async save(order: readonly string[], partial = false): Promise<string[]> {
+  async save(
+    order: readonly string[],
+    partial = false,
+    stepErrors: ReadonlyMap<string, string> = new Map(),
+  ): Promise<{ written: string[]; refused: string[] }> {
     const merged = new Map<string, Cassette>();
+    const cutShort = new Map<string, string>();
     for (const test of order) {
       for (const [path, cassette] of this.#recorded.get(test) ?? []) {
+        const code = stepErrors.get(test);
+        if (code !== undefined && !cutShort.has(path)) cutShort.set(path, `test ${test} failed with ${code}`);
         const into = merged.get(path) ?? emptyCassette();
         into.interactions.push(...cassette.interactions);
         merged.set(path, into);
       }
     }
     const lines: string[] = [];
+    const refused: string[] = [];
     for (const [path, cassette] of merged) {
       if (cassette.interactions.length === 0) continue;
+      const why = cutShort.get(path);
+      if (why !== undefined) {
+        // Its recording stops at the error: written, the next offline run would lack the rest.
+        refused.push(
+          `${displayPath(this.#project.root, path)} not updated: ${why}, so its recording is incomplete; the cassette is left as it was`,
+        );
+        continue;
+      }
       // A secret interpolated into an instruction would otherwise reach the file inside a request.
       const scrubbed = scrubDeep(cassette, (text) =>
         [...this.#scrubbers].reduce((out, s) => s.scrub(out), text),
       );
-      const kept = partial ? await othersCalls(path, scrubbed.interactions) : [];
+      let kept: CassetteInteraction[] = [];
+      try {
+        if (partial) kept = await othersCalls(this.#project.root, path, scrubbed.interactions);
+      } catch (error) {
+        // Rewriting it would drop the calls of every test not run: the file stays for a person.
+        refused.push(
+          `${(error as Error).message}; not updated: fix it, or run \`agentctl test --update\` to record every test into it afresh`,
+        );
+        continue;
+      }
       await writeCassette(path, { ...scrubbed, interactions: [...kept, ...scrubbed.interactions] });
       lines.push(
         `recorded ${cassette.interactions.length} model call(s) to ${displayPath(this.#project.root, path)}${
@@ -86,22 +114,19 @@ export class CassetteUpdates {
         }`,
       );
     }
-    return lines;
+    return { written: lines, refused };
   }
 }
 
 // The calls of a cassette that the fresh ones do not replace: an old call goes only when a fresh
 // one has the same request (one for one), since a cassette does not say which test made a call.
 async function othersCalls(
+  root: string,
   path: string,
   fresh: readonly CassetteInteraction[],
 ): Promise<CassetteInteraction[]> {
-  let old: Cassette;
-  try {
-    old = await readCassette(path);
-  } catch {
-    return []; // none yet, or not a cassette: nothing to keep
-  }
+  if (!existsSync(path)) return []; // none yet: nothing to keep
+  const old = await readCassette(path, displayPath(root, path));
   const unmatched = [...fresh];
   return old.interactions.filter((call) => {
     const at = unmatched.findIndex((f) => requestDifferences(call.request, f.request).length === 0);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Diagnostic } from '@agentctl/config';
 import { formatGithub as formatAnnotations } from '../validate/format-github.js';
 import { formatText } from './format-text.js';
@@ -6,7 +7,10 @@ import type { TestResult } from './test-result.js';
 
 /**
  * GitHub Actions annotations at each failing expectation's line (the same workflow commands as
- * `validate --format github`), after the text report for the job log.
+ * `validate --format github`), after the text report for the job log. The report quotes what the
+ * agents said and the errors they hit, so the runner reads no workflow command in it
+ * (`::stop-commands::` with a token the report cannot guess): a model's answer or a tool's error
+ * holding `::error::`, `##[error]` or `::add-mask::` does not become an annotation or a mask.
  */
 export function formatGithub(
   results: readonly TestResult[],
@@ -34,5 +38,7 @@ export function formatGithub(
         ]
       : []),
   ]);
-  return formatText(results, summary, false) + formatAnnotations(annotations, root, base);
+  const token = `agentctl-${randomBytes(16).toString('hex')}`;
+  const report = `::stop-commands::${token}\n${formatText(results, summary, false)}::${token}::\n`;
+  return report + formatAnnotations(annotations, root, base);
 }

@@ -64,13 +64,18 @@ export async function testCommand(raw: Record<string, unknown>, io: Io): Promise
     runTest(test, context),
   ).finally(unwatch);
   const summary = summarise(results, Math.round(performance.now() - started));
+  let refused = false;
   if (updates) {
     const partial = tests.length < project.specs.test.size;
-    for (const line of await updates.save(
+    const stepErrors = new Map(results.flatMap((r) => (r.stepError ? [[r.name, r.stepError] as const] : [])));
+    const saved = await updates.save(
       tests.map((t) => t.name),
       partial,
-    ))
-      io.stderr(`${line}\n`);
+      stepErrors,
+    );
+    for (const line of saved.written) io.stderr(`${line}\n`);
+    for (const line of saved.refused) io.stderr(`${styles(io.isTTY).red(`agentctl: ${line}`)}\n`);
+    refused = saved.refused.length > 0;
     const warn = styles(io.isTTY).yellow;
     for (const [model, cassette] of updates.keyless)
       io.stderr(warn(`model ${model} has no API key: replayed ${cassette}, not updated\n`));
@@ -82,7 +87,7 @@ export async function testCommand(raw: Record<string, unknown>, io: Io): Promise
       );
   }
   io.stdout(render(format, results, summary, project.root, io));
-  return summary.passed === summary.total ? EXIT.ok : EXIT.failed;
+  return summary.passed === summary.total && !refused ? EXIT.ok : EXIT.failed;
 }
 
 function render(

@@ -46,7 +46,7 @@ export interface TestContext {
 export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext): Promise<TestResult> {
   const started = performance.now();
   const spec = normaliseTest(entry.spec);
-  const result = (partial: Pick<TestResult, 'status' | 'failures' | 'error'>): TestResult => ({
+  const result = (partial: Pick<TestResult, 'status' | 'failures' | 'error' | 'stepError'>): TestResult => ({
     name: entry.name,
     file: entry.file,
     range: entry.range,
@@ -82,9 +82,15 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
   traceSecrets(runtime);
   try {
     const agent = runtime.agents.get(spec.agent) as Agent;
-    const runner = new Runner({ agent, store: new InMemorySessionStore() });
+    const store = new InMemorySessionStore();
+    const runner = new Runner({ agent, store });
     const sessionId = `test-${entry.name}`;
+    // One user for the whole conversation, so `user:` state (the memory tool's notes) carries from
+    // step to step; `app:` and `user:` keys of the starting state go where the Runner reads them.
+    const userId = `test-${entry.name}`;
+    await seedScopedState(store, spec.state ?? {}, userId);
     const failures: Failure[] = [];
+    let stepError: string | undefined;
     let last: InvocationResult | undefined;
     for (const [i, turn] of spec.turns.entries()) {
       const at = (path: DataPath, options?: { key?: boolean }) =>
@@ -100,12 +106,14 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
         input: turn.user,
         decisions,
         sessionId,
+        userId,
         state: i === 0 ? spec.state : undefined,
         timeout: context.stepTimeout,
       });
       last = outcome.result;
       const expect = turn.expect;
       if (outcome.error && expect.error === undefined) {
+        stepError ??= outcome.error.code;
         failures.push({
           turn: i,
           expectation: 'error',
@@ -115,10 +123,32 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
           range: at([turn.user === undefined ? decisionKey(turn) : 'user']),
         });
       }
+      const waiting = outcome.result?.status === 'paused' ? (outcome.result.pending ?? []) : [];
+      if (waiting.length > 0 && expect.pending === undefined) {
+        // Its calls never ran: a test that ends here would pass on what the model only asked for.
+        failures.push({
+          turn: i,
+          expectation: 'pending',
+          message: `the step paused for a decision no \`pending:\` expected: add \`pending: [${waiting[0]?.call.name}]\` and decide in a next step`,
+          expected: 'no pause',
+          actual: waiting.map((p) => `${p.call.name} (${p.call.id})`),
+          range: at([turn.user === undefined ? decisionKey(turn) : 'user']),
+        });
+      }
       const locateExpect = (path: DataPath, options?: { key?: boolean }) => at(['expect', ...path], options);
       failures.push(...(await checkExpectations(expect, outcome, i, locateExpect)));
       const judgeAgent = runtime.agents.get(judges.get(i) ?? '');
-      if (expect.judge && judgeAgent && outcome.result) {
+      if (expect.judge && !outcome.result) {
+        // A judge asked for that never reads an answer would pass every step that fails.
+        failures.push({
+          turn: i,
+          expectation: 'judge',
+          message: 'the step gave no answer to judge',
+          expected: expect.judge.criteria,
+          actual: outcome.error ? `${outcome.error.code}: ${outcome.error.message}` : 'no answer',
+          range: locateExpect(['judge', 'criteria']),
+        });
+      } else if (expect.judge && judgeAgent && outcome.result) {
         const failure = await judgeStep(judgeAgent, expect.judge, turn.user, outcome.result.output, {
           turn: i,
           timeout: context.stepTimeout,
@@ -129,7 +159,7 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
     }
     // In the order they are written, so a report reads down the file.
     failures.sort((a, b) => a.range.line - b.range.line || a.range.col - b.range.col);
-    return result({ status: failures.length > 0 ? 'failed' : 'passed', failures });
+    return result({ status: failures.length > 0 ? 'failed' : 'passed', failures, stepError });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return result({ status: 'error', failures: [], error: { message, range: entry.range } });
@@ -187,12 +217,28 @@ function decide(
   return { decisions, failures };
 }
 
+// The Runner loads `app:` and `user:` keys from the store's shared scopes over the session's own,
+// so a test's starting state puts them there, or they would be dropped before the first step.
+async function seedScopedState(
+  store: InMemorySessionStore,
+  state: Record<string, unknown>,
+  userId: string,
+): Promise<void> {
+  const scoped = (prefix: string) =>
+    Object.fromEntries(Object.entries(state).filter(([k]) => k.startsWith(prefix)));
+  const app = scoped('app:');
+  const user = scoped('user:');
+  if (Object.keys(app).length > 0) await store.updateScopedState('app', app);
+  if (Object.keys(user).length > 0) await store.updateScopedState(`user:${userId}`, user);
+}
+
 async function step(
   runner: Runner,
   what: {
     input?: string;
     decisions: ApprovalDecision[];
     sessionId: string;
+    userId: string;
     state?: Record<string, unknown>;
     timeout: number;
   },
@@ -200,6 +246,7 @@ async function step(
   const events: AgentEvent[] = [];
   const common = {
     sessionId: what.sessionId,
+    userId: what.userId,
     timeout: what.timeout,
     onEvent: (e: AgentEvent) => events.push(e),
   };

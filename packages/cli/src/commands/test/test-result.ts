@@ -25,6 +25,8 @@ export interface TestResult {
   range: SourceRange;
   status: TestStatus;
   failures: Failure[];
+  /** The code of the first error a step ended with though no `error:` expected it. */
+  stepError?: string;
   /** Why the test could not run (status `error`). */
   error?: { message: string; range: SourceRange };
   /** Wall-clock milliseconds. */

@@ -177,9 +177,12 @@ function plan(ctx: LoopContext, call: ToolCall): Plan | Promise<Plan> {
   if (decided) {
     ctx.decisions.delete(call.id);
     if (decided.input !== undefined) return { kind: 'answer', call, tool, input: decided.input };
-    return decided.approve
-      ? { kind: 'run', call, tool }
-      : { kind: 'refuse', call, tool, reason: decided.reason ?? 'denied by the user' };
+    if (!decided.approve) return { kind: 'refuse', call, tool, reason: decided.reason ?? 'denied by the user' };
+    // Deny beats everything, a person's approval included: the rules may have changed while the
+    // call waited (a deny rule added before `--approve`), and the rules in force now decide.
+    if (tool && policyOf(ctx, call, tool) === 'deny')
+      return { kind: 'refuse', call, tool, reason: APPROVAL_OVERRULED };
+    return { kind: 'run', call, tool };
   }
   if (!tool) return unknownTool(ctx, call);
   if (call.malformedArguments !== undefined)
@@ -237,18 +240,25 @@ function invalidText(call: ToolCall, check: SchemaCheck): string | undefined {
   return `${INVALID_RESULT}${call.name}: ${check.errors.join('; ')}. Fix the arguments and call again.`;
 }
 
+// Said to the model, and shown to the person who approved: their approval did not run the call.
+const APPROVAL_OVERRULED = 'a deny rule matches it, and deny wins over an approval';
+
 function policyVerdict(ctx: LoopContext, call: ToolCall, tool: AnyTool): 'allow' | 'ask' | 'deny' {
-  const fromPolicy = ctx.approvalPolicy?.(call, tool, {
+  const fromPolicy = policyOf(ctx, call, tool);
+  if (fromPolicy) return fromPolicy;
+  const needs = tool.needsApproval;
+  const asks = typeof needs === 'function' ? needs(call.arguments, call) : needs === true;
+  return asks ? 'ask' : 'allow';
+}
+
+function policyOf(ctx: LoopContext, call: ToolCall, tool: AnyTool) {
+  return ctx.approvalPolicy?.(call, tool, {
     messages: ctx.messages,
     // The caller's session key (`agent.run`'s memory key) when given, else the session's id.
     sessionId: ctx.options.sessionId ?? ctx.invocation?.sessionId,
     agent: ctx.agentName,
     authorOf: ctx.authorOf && ((id: string) => ctx.authorOf?.(id)),
   });
-  if (fromPolicy) return fromPolicy;
-  const needs = tool.needsApproval;
-  const asks = typeof needs === 'function' ? needs(call.arguments, call) : needs === true;
-  return asks ? 'ask' : 'allow';
 }
 
 function normalise(

@@ -257,10 +257,12 @@ export { BUILTIN_TOOLS, type BuiltinToolFactory, type BuiltinToolName } from './
 export {
   confinedPath,
   confinedTarget,
-  isInside,
   openRegularFile,
   type Roots,
+  realRoot,
 } from './tools/confined-path.js';
+export { isInside } from './tools/inside.js';
+export { isPrivatePath, type PrivacyOptions } from './tools/private-path.js';
 export { type CurrentTime, type CurrentTimeOptions, currentTime } from './tools/current-time.js';
 export { htmlText } from './tools/html-text.js';
 export { type HttpGetOptions, type HttpGetResult, httpGet } from './tools/http-get.js';

@@ -102,7 +102,8 @@ export function shell(options: ShellOptions): AnyTool {
     async execute({ command, cwd }, { signal }) {
       const pattern = denied(command);
       if (pattern) throw new Error(`the command matches the deny pattern "${pattern}"; it was not run`);
-      const folder = await confinedPath(options.root, cwd ?? '.');
+      // A command can read .env itself (`cat .env`), so a private cwd is no more than that.
+      const folder = await confinedPath(options.root, cwd ?? '.', { allowPrivate: true });
       try {
         const out = await runProcess([program, '-c', command], {
           cwd: folder,

@@ -27,6 +27,7 @@ export {
   APPROVAL_RULE_GRAMMAR,
   type ApprovalRule,
   approvalRuleMatcher,
+  argumentsDeclared,
   bindApprovalRule,
   canonicalArgument,
   globMatcher,

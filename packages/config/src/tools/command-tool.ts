@@ -2,6 +2,7 @@ import type { AnyTool, ToolContext } from '@agentctl/core';
 import { OutputLimitError, runProcess } from '@agentctl/core';
 import type { ToolDefinition } from '../definitions.js';
 import type { FactoryContext } from '../registry.js';
+import { closedParameters } from './closed-parameters.js';
 import { fillArgs } from './args-template.js';
 import { argvProblems } from './command-argv.js';
 
@@ -28,7 +29,7 @@ export function commandTool(spec: ToolDefinition, ctx: FactoryContext): AnyTool 
   return {
     name: spec.name,
     description: spec.description ?? `Runs ${command.argv[0]}`,
-    parameters: spec.parameters ?? { type: 'object', properties: {} },
+    parameters: closedParameters(spec.parameters),
     needsApproval: spec.needsApproval,
     idempotent: spec.idempotent,
     timeout: spec.timeoutMs,

@@ -1,6 +1,7 @@
 import type { AnyTool, ToolContext } from '@agentctl/core';
 import type { ToolDefinition } from '../definitions.js';
 import type { FactoryContext, PluginProblem } from '../registry.js';
+import { closedParameters } from './closed-parameters.js';
 import { fillArgs, fillArgsDeep } from './args-template.js';
 
 const DEFAULT_MAX_BYTES = 1024 * 1024;
@@ -93,7 +94,7 @@ export function httpTool(spec: ToolDefinition, _ctx: FactoryContext): AnyTool {
   return {
     name: spec.name,
     description: spec.description ?? `${method} ${http.url.replace(/\?.*$/, '')}`,
-    parameters: spec.parameters ?? { type: 'object', properties: {} },
+    parameters: closedParameters(spec.parameters),
     needsApproval: spec.needsApproval,
     idempotent: spec.idempotent,
     timeout: spec.timeoutMs,

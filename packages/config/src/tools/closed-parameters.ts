@@ -1,0 +1,21 @@
+// Keywords that bring properties in from elsewhere: closing the top level beside them would refuse
+// the properties they declare, so such a schema is left as written.
+const COMPOSING = ['allOf', 'anyOf', 'oneOf', '$ref', '$dynamicRef', 'if', 'dependentSchemas'];
+
+/**
+ * The parameters of a command or HTTP tool as the model and the validator see them: an object
+ * schema that says nothing about undeclared properties gets `additionalProperties: false`, since
+ * the tool forwards the whole arguments object (`stdin_json`, the default body) and an approval
+ * rule on the declared arguments says nothing about others. A schema that says something
+ * (`additionalProperties`, `unevaluatedProperties`, `patternProperties`) or composes others is kept.
+ */
+export function closedParameters(parameters: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (parameters === undefined) return { type: 'object', properties: {}, additionalProperties: false };
+  const open =
+    (parameters.type === 'object' || parameters.type === undefined) &&
+    parameters.additionalProperties === undefined &&
+    parameters.unevaluatedProperties === undefined &&
+    parameters.patternProperties === undefined &&
+    !COMPOSING.some((keyword) => keyword in parameters);
+  return open ? { ...parameters, additionalProperties: false } : parameters;
+}

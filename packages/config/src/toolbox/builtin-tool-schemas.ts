@@ -68,7 +68,7 @@ export const BUILTIN_TOOL_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       'A `*` glob on the command line.',
     ),
     deny: strings(
-      'Commands refused without asking: `*` globs matched on the command line and each part of it between operators. Best effort: approval stays the safety net.',
+      'Commands refused without asking: `*` globs matched on the command line and on each simple command of it, as the shell reads its words (quotes removed, leading reserved words, wrappers and assignments dropped). Best effort: variables, eval, nested shells and programs that run others are not seen through; approval stays the safety net.',
       'A `*` glob on the command line.',
     ),
     timeout: duration('How long one command may take. Default 60s.'),

@@ -4,9 +4,10 @@ import { afterAll, expect, it } from 'vitest';
 import { agentctl, parseNdjson, removeTempDirs } from '../support/cli.js';
 import { probeProject, resultsByCall, runMain } from './probe-project.js';
 
-// A paused call waits for a person, maybe for days; the rules can change meanwhile. Deny is
+// A paused call waits for a person, maybe for days; the project can change meanwhile. Deny is
 // documented to beat everything, so an approval given at resume time does not run a call that a
-// deny rule written since then matches. serve's decisions resume through the same runner.
+// deny rule written since then matches, nor one whose arguments the tool's schema now refuses.
+// serve's decisions resume through the same runner.
 
 afterAll(removeTempDirs);
 
@@ -58,4 +59,23 @@ it('an approval given after a deny rule was added is refused, and says why', asy
     c2: 'wrote notes',
   });
   expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete' });
+});
+
+it("an approved call whose arguments the tool's schema now refuses goes back to the model, unrun", async () => {
+  const dir = await probeProject({ 'agents/main.yaml': PROJECT });
+  const paused = await runMain(dir, ['--session', 's1']);
+  expect(paused.events.at(-1), paused.stderr).toMatchObject({ type: 'run_end', status: 'paused' });
+
+  const file = join(dir, 'agents/main.yaml');
+  const yaml = await readFile(file, 'utf8');
+  await writeFile(file, yaml.replace('path: { type: string }', 'path: { type: string, pattern: "^notes" }'));
+  const resumed = await agentctl(
+    ['run', 'main', '--session', 's1', '--approve', 'c1', '--approve', 'c2', '--json'],
+    { cwd: dir },
+  );
+  expect(resumed.code, resumed.stderr).toBe(0);
+  expect(resultsByCall(parseNdjson(resumed.stdout))).toEqual({
+    c1: 'Invalid arguments for write_note: arguments.path must match pattern "^notes". Fix the arguments and call again.',
+    c2: 'wrote notes',
+  });
 });

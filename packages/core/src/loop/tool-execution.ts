@@ -178,11 +178,12 @@ function plan(ctx: LoopContext, call: ToolCall): Plan | Promise<Plan> {
     ctx.decisions.delete(call.id);
     if (decided.input !== undefined) return { kind: 'answer', call, tool, input: decided.input };
     if (!decided.approve) return { kind: 'refuse', call, tool, reason: decided.reason ?? 'denied by the user' };
-    // Deny beats everything, a person's approval included: the rules may have changed while the
-    // call waited (a deny rule added before `--approve`), and the rules in force now decide.
-    if (tool && policyOf(ctx, call, tool) === 'deny')
-      return { kind: 'refuse', call, tool, reason: APPROVAL_OVERRULED };
-    return { kind: 'run', call, tool };
+    if (!tool) return { kind: 'run', call, tool };
+    // The project may have changed while the call waited: its arguments are checked against the
+    // tool's schema of now, and deny beats everything, a person's approval included.
+    const check = compiledValidator(tool.parameters);
+    if (check) return approvedPlan(ctx, call, tool, invalidText(call, check(call.arguments)));
+    return invalidArguments(call, tool).then((invalid) => approvedPlan(ctx, call, tool, invalid));
   }
   if (!tool) return unknownTool(ctx, call);
   if (call.malformedArguments !== undefined)
@@ -198,6 +199,12 @@ function checkedPlan(ctx: LoopContext, call: ToolCall, tool: AnyTool, invalid: s
   const verdict = policyVerdict(ctx, call, tool);
   if (verdict === 'deny') return { kind: 'refuse', call, tool, reason: 'denied by the approval policy' };
   if (verdict === 'ask') return { kind: 'ask', call, tool, reason: `${call.name} requires approval` };
+  return { kind: 'run', call, tool };
+}
+
+function approvedPlan(ctx: LoopContext, call: ToolCall, tool: AnyTool, invalid: string | undefined): Plan {
+  if (invalid) return { kind: 'invalid', call, tool, text: invalid };
+  if (policyOf(ctx, call, tool) === 'deny') return { kind: 'refuse', call, tool, reason: APPROVAL_OVERRULED };
   return { kind: 'run', call, tool };
 }
 

@@ -29,10 +29,10 @@ async function project(options: string): Promise<string> {
     '.env': 'SOME_TOKEN=hunter2\n',
     '.agentctl/archive/old.json': '{"said":"hunter2"}\n',
     'docs/notes.md': 'notes\n',
-    'agents/main.yaml': scriptedTurns(`[{ builtin: filesystem, options: { approve_writes: false${options} } }]`, [
-      CALLS,
-      'text: done',
-    ]),
+    'agents/main.yaml': scriptedTurns(
+      `[{ builtin: filesystem, options: { approve_writes: false${options} } }]`,
+      [CALLS, 'text: done'],
+    ),
   });
   await symlink('../.env', join(dir, 'docs/link.txt'));
   return dir;

@@ -262,12 +262,12 @@ export {
   type Roots,
   realRoot,
 } from './tools/confined-path.js';
-export { isInside } from './tools/inside.js';
-export { isPrivatePath, type PrivacyOptions } from './tools/private-path.js';
 export { type CurrentTime, type CurrentTimeOptions, currentTime } from './tools/current-time.js';
 export { htmlText } from './tools/html-text.js';
 export { type HttpGetOptions, type HttpGetResult, httpGet } from './tools/http-get.js';
+export { isInside } from './tools/inside.js';
 export { type ListDirOptions, listDir } from './tools/list-dir.js';
+export { isPrivatePath, type PrivacyOptions } from './tools/private-path.js';
 export { type ReadFileOptions, readFile } from './tools/read-file.js';
 export {
   OutputLimitError,

@@ -5,8 +5,8 @@ import {
   confinedPath,
   confinedTarget,
   defineTool,
-  listDir,
   isPrivatePath,
+  listDir,
   openRegularFile,
   type PrivacyOptions,
   type Roots,
@@ -196,12 +196,7 @@ function writeFileTool(roots: Roots, approve: boolean, privacy: PrivacyOptions):
   });
 }
 
-function editFile(
-  roots: Roots,
-  approve: boolean,
-  maxBytes: number,
-  privacy: PrivacyOptions,
-): AnyTool {
+function editFile(roots: Roots, approve: boolean, maxBytes: number, privacy: PrivacyOptions): AnyTool {
   return defineTool<{ path: string; old_text: string; new_text: string; replace_all?: boolean }, string>({
     name: 'edit_file',
     description:

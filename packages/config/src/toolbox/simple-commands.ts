@@ -5,10 +5,9 @@ const SEPARATORS = /\|\||&&|[;&|\n\r`()]|\$\(/;
 
 // Words in front of a command that leave the program it runs unchanged: the shell's reserved
 // words, and wrappers run as `WRAPPER PROGRAM ...` (without options of their own).
-const LEADING = new Set([
-  '!', '{', '}', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'time',
-  'command', 'builtin', 'exec', 'nohup', 'env', 'sudo',
-]);
+const LEADING = new Set(
+  '! { } if then else elif fi do done while until time command builtin exec nohup env sudo'.split(' '),
+);
 
 // A redirection operator with its target in the next word, or joined to it.
 const REDIRECTION_ALONE = /^\d*(?:[<>]|>>|>&|<&|&>|>\|)$/;

@@ -2,8 +2,8 @@ import type { AnyTool, ToolContext } from '@agentctl/core';
 import { OutputLimitError, runProcess } from '@agentctl/core';
 import type { ToolDefinition } from '../definitions.js';
 import type { FactoryContext } from '../registry.js';
-import { closedParameters } from './closed-parameters.js';
 import { fillArgs } from './args-template.js';
+import { closedParameters } from './closed-parameters.js';
 import { argvProblems } from './command-argv.js';
 
 const DEFAULT_MAX_BYTES = 1024 * 1024;

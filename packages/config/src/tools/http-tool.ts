@@ -1,8 +1,8 @@
 import type { AnyTool, ToolContext } from '@agentctl/core';
 import type { ToolDefinition } from '../definitions.js';
 import type { FactoryContext, PluginProblem } from '../registry.js';
-import { closedParameters } from './closed-parameters.js';
 import { fillArgs, fillArgsDeep } from './args-template.js';
+import { closedParameters } from './closed-parameters.js';
 
 const DEFAULT_MAX_BYTES = 1024 * 1024;
 

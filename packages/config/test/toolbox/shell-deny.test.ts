@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AnyTool } from '@agentctl/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simpleCommands } from '../../src/toolbox/simple-commands.js';
 import { shell } from '../../src/toolbox/shell.js';
+import { simpleCommands } from '../../src/toolbox/simple-commands.js';
 
 // A deny pattern of the shell built-in is matched on every simple command of the line, as the
 // shell would read its words. These lines all run `rm -rf x` (or `git push`) in sh; each must be
@@ -57,7 +57,9 @@ const run = (command: string) =>
 
 describe('shell deny patterns', () => {
   it.each(BYPASSES)('refuse %j without running it', async (command) => {
-    await expect(run(command)).rejects.toThrow(/matches the deny pattern "(rm \*|git push\*)"; it was not run/);
+    await expect(run(command)).rejects.toThrow(
+      /matches the deny pattern "(rm \*|git push\*)"; it was not run/,
+    );
     // Refused when run, so nobody is asked about it first.
     expect((tool.needsApproval as (args: unknown) => boolean)({ command })).toBe(false);
   });
@@ -70,7 +72,10 @@ describe('shell deny patterns', () => {
   it('name what they do not see through', () => {
     // Documented limits: a variable, eval, a nested shell, a program that runs others.
     for (const line of ['a=rm; $a -rf x', 'eval "r""m -rf x"', "sh -c 'rm -rf x'", 'echo x | xargs rm -rf']) {
-      expect(simpleCommands(line).some((part) => /^rm /.test(part)), line).toBe(false);
+      expect(
+        simpleCommands(line).some((part) => /^rm /.test(part)),
+        line,
+      ).toBe(false);
     }
   });
 });

@@ -177,7 +177,8 @@ function plan(ctx: LoopContext, call: ToolCall): Plan | Promise<Plan> {
   if (decided) {
     ctx.decisions.delete(call.id);
     if (decided.input !== undefined) return { kind: 'answer', call, tool, input: decided.input };
-    if (!decided.approve) return { kind: 'refuse', call, tool, reason: decided.reason ?? 'denied by the user' };
+    if (!decided.approve)
+      return { kind: 'refuse', call, tool, reason: decided.reason ?? 'denied by the user' };
     if (!tool) return { kind: 'run', call, tool };
     // The project may have changed while the call waited: its arguments are checked against the
     // tool's schema of now, and deny beats everything, a person's approval included.

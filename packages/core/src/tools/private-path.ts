@@ -8,9 +8,11 @@ export interface PrivacyOptions {
 }
 
 // `.env`, `.env.local`, `.envrc`: where a project keeps its secrets. `.agentctl`: its sessions
-// (every conversation, tool results included) and caches, which a tool could also forge.
+// (every conversation, tool results included) and caches, which a tool could also forge. Any case:
+// on a case-insensitive disk `.ENV` opens `.env`.
 function isPrivateName(name: string): boolean {
-  return name === '.agentctl' || name.startsWith('.env');
+  const lower = name.toLowerCase();
+  return lower === '.agentctl' || lower.startsWith('.env');
 }
 
 /**

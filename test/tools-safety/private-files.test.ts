@@ -16,6 +16,7 @@ const PRIVATE = (path: string) =>
 
 const CALLS = `tool_calls:
       - { id: env, name: read_file, arguments: { path: .env } }
+      - { id: upper, name: read_file, arguments: { path: .Env.local } }
       - { id: link, name: read_file, arguments: { path: docs/link.txt } }
       - { id: find, name: find_files, arguments: { pattern: ".env*" } }
       - { id: grep, name: grep, arguments: { pattern: hunter2, glob: "**/{.env,link.txt}" } }
@@ -27,6 +28,7 @@ const CALLS = `tool_calls:
 async function project(options: string): Promise<string> {
   const dir = await probeProject({
     '.env': 'SOME_TOKEN=hunter2\n',
+    '.Env.local': 'SOME_TOKEN=hunter2\n',
     '.agentctl/archive/old.json': '{"said":"hunter2"}\n',
     'docs/notes.md': 'notes\n',
     'agents/main.yaml': scriptedTurns(
@@ -45,6 +47,7 @@ describe.concurrent('the file tools and private files', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(resultsByCall(run.events)).toEqual({
       env: PRIVATE('read_file:.env'),
+      upper: PRIVATE('read_file:.Env.local'),
       link: PRIVATE('read_file:docs/link.txt'),
       find: '[no file matches]',
       grep: '[no match]',

@@ -7,12 +7,15 @@ const COMPOSING = ['allOf', 'anyOf', 'oneOf', '$ref', '$dynamicRef', 'if', 'depe
  * schema that says nothing about undeclared properties gets `additionalProperties: false`, since
  * the tool forwards the whole arguments object (`stdin_json`, the default body) and an approval
  * rule on the declared arguments says nothing about others. A schema that says something
- * (`additionalProperties`, `unevaluatedProperties`, `patternProperties`) or composes others is kept.
+ * (`additionalProperties`, `unevaluatedProperties`, `patternProperties`), composes others, or
+ * declares no `properties` (a free-form object) is kept; no parameters at all means no arguments.
  */
 export function closedParameters(parameters: Record<string, unknown> | undefined): Record<string, unknown> {
   if (parameters === undefined) return { type: 'object', properties: {}, additionalProperties: false };
+  // `{ type: object }` with no `properties` is a free-form object on purpose; left open.
   const open =
     (parameters.type === 'object' || parameters.type === undefined) &&
+    parameters.properties !== undefined &&
     parameters.additionalProperties === undefined &&
     parameters.unevaluatedProperties === undefined &&
     parameters.patternProperties === undefined &&

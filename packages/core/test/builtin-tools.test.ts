@@ -220,6 +220,13 @@ describe('http_get', () => {
     await expect(tool.execute({ url: 'file:///etc/passwd' }, ctx())).rejects.toThrow(/only http and https/);
     const pinned = httpGet({ allowedHosts: ['127.0.0.1:1'] });
     await expect(pinned.execute({ url: `${base}/text` }, ctx())).rejects.toThrow(/is not allowed/);
+    // A pinned port names the scheme's default too (the URL's host leaves it out), and only it.
+    const defaultPort = httpGet({ allowedHosts: ['127.0.0.1:80'] });
+    const reached = await defaultPort.execute({ url: 'http://127.0.0.1/text' }, ctx()).catch((e: Error) => e);
+    expect(String(reached)).not.toMatch(/is not allowed/);
+    await expect(defaultPort.execute({ url: 'https://127.0.0.1/text' }, ctx())).rejects.toThrow(
+      /host "127\.0\.0\.1" is not allowed/,
+    );
     await expect(httpGet().execute({ url: `${base}/text` }, ctx())).rejects.toThrow(
       /host "127\.0\.0\.1:\d+" is not allowed; allowed hosts: none/,
     );

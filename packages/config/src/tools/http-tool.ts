@@ -108,7 +108,10 @@ export function httpTool(spec: ToolDefinition, _ctx: FactoryContext): AnyTool {
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:')
         throw new Error(`only http and https URLs are allowed, not ${url.protocol}`);
-      if (!allowed.includes(url.host.toLowerCase()) && !allowed.includes(url.hostname.toLowerCase())) {
+      // `host` leaves out the scheme's default port, which a pinned `example.com:443` names.
+      const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+      const names = [url.host, url.hostname, `${url.hostname}:${port}`].map((h) => h.toLowerCase());
+      if (!names.some((name) => allowed.includes(name))) {
         throw new Error(`host ${url.host} is not in allowed_hosts (${allowed.join(', ')})`);
       }
       const headers: Record<string, string> = {};

@@ -90,10 +90,12 @@ function parseUrl(url: string): URL {
   return parsed;
 }
 
-// `host:port` pins the port; a bare host allows any port; `*.` allows any subdomain.
+// `host:port` pins the port; a bare host allows any port; `*.` allows any subdomain. A URL's
+// `host` leaves out its scheme's default port, which a pinned `example.com:443` names.
 function hostMatcher(pattern: string): (url: URL) => boolean {
   const lower = pattern.toLowerCase();
-  const part = /:\d+$/.test(lower) ? (url: URL) => url.host : (url: URL) => url.hostname;
+  const withPort = (url: URL) => `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+  const part = /:\d+$/.test(lower) ? withPort : (url: URL) => url.hostname;
   if (lower.startsWith('*.')) return (url) => part(url).endsWith(lower.slice(1));
   return (url) => part(url) === lower;
 }

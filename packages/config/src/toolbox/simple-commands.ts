@@ -21,7 +21,7 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
  * the shell would read its words: quotes and backslashes removed (`r''m`, `\rm`), leading
  * reserved words, wrappers and `NAME=value` words dropped (`then rm`, `env X=1 rm`), the program
  * named by its last path segment (`/bin/rm`), leading redirections dropped, whitespace made single
- * spaces. Best effort, not a parser: it does not see through variables, `eval`, `sh -c '...'`,
+ * spaces. Best effort, not a parser: it does not see through variables (`rm${IFS}-rf`), `eval`, `sh -c '...'`,
  * aliases, functions, or programs that run others (`xargs rm`, `find -exec rm`).
  *
  * @example

@@ -71,7 +71,13 @@ describe('shell deny patterns', () => {
 
   it('name what they do not see through', () => {
     // Documented limits: a variable, eval, a nested shell, a program that runs others.
-    for (const line of ['a=rm; $a -rf x', 'eval "r""m -rf x"', "sh -c 'rm -rf x'", 'echo x | xargs rm -rf']) {
+    for (const line of [
+      'a=rm; $a -rf x',
+      'rm${IFS}-rf x',
+      'eval "r""m -rf x"',
+      "sh -c 'rm -rf x'",
+      'echo x | xargs rm -rf',
+    ]) {
       expect(
         simpleCommands(line).some((part) => /^rm /.test(part)),
         line,

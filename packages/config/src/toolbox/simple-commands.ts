@@ -33,12 +33,7 @@ export function simpleCommands(line: string): string[] {
     const part = raw.trim();
     if (part === '') continue;
     out.add(part);
-    const words = part
-      .replace(/\\(.)/gs, '$1')
-      .replace(/\$(?=["'])/g, '')
-      .replace(/["']/g, '')
-      .split(/\s+/)
-      .filter((word) => word !== '');
+    const words = shellWords(part);
     for (;;) {
       if (words.length === 0) break;
       if (LEADING.has(words[0]) || ASSIGNMENT.test(words[0])) words.shift();
@@ -53,4 +48,41 @@ export function simpleCommands(line: string): string[] {
     if (program !== words[0] && program !== '') out.add([program, ...words.slice(1)].join(' '));
   }
   return [...out];
+}
+
+// The words of a piece of a line as the shell splits them: whitespace outside quotes separates,
+// quotes and backslashes are removed (`X="a b"` is one word, `r''m` is `rm`), and a `$` that opens
+// a `$'...'` or `$"..."` quote is dropped. An unclosed quote runs to the end.
+function shellWords(text: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let started = false;
+  let quote: '"' | "'" | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote === "'") {
+      if (c === "'") quote = undefined;
+      else word += c;
+    } else if (c === '\\' && i + 1 < text.length) {
+      word += text[++i];
+      started = true;
+    } else if (quote === '"') {
+      if (c === '"') quote = undefined;
+      else word += c;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+      started = true;
+    } else if (c === '$' && (text[i + 1] === "'" || text[i + 1] === '"')) {
+      started = true;
+    } else if (/\s/.test(c)) {
+      if (started) words.push(word);
+      word = '';
+      started = false;
+    } else {
+      word += c;
+      started = true;
+    }
+  }
+  if (started) words.push(word);
+  return words;
 }

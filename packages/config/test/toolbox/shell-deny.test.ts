@@ -23,6 +23,8 @@ const BYPASSES = [
   '"rm" -rf x',
   '/bin/rm -rf x',
   'X=1 rm -rf x',
+  'X="a b" rm -rf x',
+  "X='a b' Y=2 rm -rf x",
   'env X=1 rm -rf x',
   'command rm -rf x',
   'nohup rm -rf x',

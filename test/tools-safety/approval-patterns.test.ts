@@ -46,7 +46,8 @@ describe.concurrent('approval patterns', () => {
   it('a key holding a dot does not stand in for the nested field a dotted rule names', async () => {
     const query = tool(
       'query',
-      '{ type: object, properties: { filter: { type: object, properties: { owner: { type: string } } } }, required: [filter] }',
+      // Open on purpose: closed, the call with the dotted key would be refused as invalid first.
+      '{ type: object, properties: { filter: { type: object, properties: { owner: { type: string } } } }, required: [filter], additionalProperties: true }',
     );
     const calls = [
       // The tool reads filter.owner = root; the extra key only looks like what the rule allows.

@@ -53,7 +53,7 @@ needs_approval: false
   it("another agent's model key, from .env, is scrubbed from a file tool's result, though this run does not build that agent", async () => {
     const dir = await probeProject({
       '.env': `OPENAI_API_KEY=${SECRET}\n`,
-      'agents/main.yaml': `${scriptedAgent('[{ builtin: filesystem }]', [{ name: 'read_file', arguments: { path: '.env' } }])}---
+      'agents/main.yaml': `${scriptedAgent('[{ builtin: filesystem, options: { allow_private: true } }]', [{ name: 'read_file', arguments: { path: '.env' } }])}---
 kind: agent
 name: remote
 model: real

@@ -1,6 +1,6 @@
 import type { ApprovalPolicy, ApprovalPolicyContext, ApprovalVerdict } from './agent-config.js';
 import { approvalModeFor } from './approval-mode-for.js';
-import { type ApprovalRule, approvalRuleMatcher } from './approval-rule.js';
+import { type ApprovalRule, approvalRuleMatcher, argumentsDeclared } from './approval-rule.js';
 import { CANCELLED_RESULT } from './loop/tool-pairing.js';
 import type { ToolCall } from './messages.js';
 import type { AnyTool } from './tool.js';
@@ -41,9 +41,13 @@ export interface ApprovalPolicyOptions {
  */
 export function createApprovalPolicy(options: ApprovalPolicyOptions = {}): ApprovalPolicy {
   const deny = (options.deny ?? []).map((rule, i) => approvalRuleMatcher(rule, `approval rule deny[${i}]`));
-  const allow = (options.allow ?? []).map((rule, i) =>
-    approvalRuleMatcher(rule, `approval rule allow[${i}]`, 'allow'),
-  );
+  const allow = (options.allow ?? []).map((rule, i) => {
+    const matches = approvalRuleMatcher(rule, `approval rule allow[${i}]`, 'allow');
+    if (Object.keys(rule.args ?? {}).length === 0) return matches;
+    // A rule on named arguments vouches for those only: a call carrying arguments the tool does
+    // not declare (which an open schema lets through to the tool) is asked about.
+    return (call: ToolCall, tool: AnyTool) => matches(call) && argumentsDeclared(call, tool);
+  });
   const modes = Object.entries(options.tools ?? {});
   for (const [name, mode] of modes) {
     if (!APPROVAL_MODES.includes(mode)) {
@@ -57,7 +61,7 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions = {}): Appro
 
   return (call: ToolCall, tool: AnyTool, context?: ApprovalPolicyContext): ApprovalVerdict | undefined => {
     if (deny.some((matches) => matches(call))) return 'deny';
-    if (allow.some((matches) => matches(call))) return 'allow';
+    if (allow.some((matches) => matches(call, tool))) return 'allow';
     switch (modeOf(tool)) {
       case 'never':
         return 'allow';

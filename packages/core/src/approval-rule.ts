@@ -198,6 +198,16 @@ function valueMatcher(pattern: string, where: string): (value: string) => boolea
   }
 }
 
+/**
+ * Whether every top-level argument of a call is one the tool's parameters declare: an allow rule
+ * on named arguments vouches for a call only then, since an open schema lets others reach the tool.
+ */
+export function argumentsDeclared(call: ToolCall, tool: Pick<AnyTool, 'parameters'>): boolean {
+  const properties = (tool.parameters as { properties?: unknown } | undefined)?.properties;
+  const declared = typeof properties === 'object' && properties !== null ? properties : {};
+  return Object.keys(call.arguments ?? {}).every((name) => Object.hasOwn(declared, name));
+}
+
 /** A test of names against a pattern where `*` stands for any run of characters. */
 export function globMatcher(pattern: string): (value: string) => boolean {
   const source = pattern

@@ -27,6 +27,7 @@ export {
   APPROVAL_RULE_GRAMMAR,
   type ApprovalRule,
   approvalRuleMatcher,
+  argumentsDeclared,
   bindApprovalRule,
   canonicalArgument,
   globMatcher,
@@ -257,14 +258,16 @@ export { BUILTIN_TOOLS, type BuiltinToolFactory, type BuiltinToolName } from './
 export {
   confinedPath,
   confinedTarget,
-  isInside,
   openRegularFile,
   type Roots,
+  realRoot,
 } from './tools/confined-path.js';
 export { type CurrentTime, type CurrentTimeOptions, currentTime } from './tools/current-time.js';
 export { htmlText } from './tools/html-text.js';
 export { type HttpGetOptions, type HttpGetResult, httpGet } from './tools/http-get.js';
+export { isInside } from './tools/inside.js';
 export { type ListDirOptions, listDir } from './tools/list-dir.js';
+export { isPrivatePath, type PrivacyOptions } from './tools/private-path.js';
 export { type ReadFileOptions, readFile } from './tools/read-file.js';
 export {
   OutputLimitError,

@@ -32,8 +32,8 @@ const call = (name: string, args: Record<string, unknown> = {}, id = 'c1'): Tool
   name,
   arguments: args,
 });
-const plain = (name: string): AnyTool =>
-  defineTool({ name, description: name, parameters: {}, execute: () => 'ok' });
+const plain = (name: string, properties: Record<string, unknown> = {}): AnyTool =>
+  defineTool({ name, description: name, parameters: { type: 'object', properties }, execute: () => 'ok' });
 
 describe('createApprovalPolicy', () => {
   it('deny wins over allow for the same call', () => {
@@ -58,7 +58,7 @@ describe('createApprovalPolicy', () => {
         { tool: 'shell', args: { 'options.sudo': 'true' } },
       ],
     });
-    const fsRead = plain('fs_read');
+    const fsRead = plain('fs_read', { path: { type: 'string' } });
     expect(policy(call('shell', { command: 'git status --short' }), shell())).toBe('allow');
     expect(policy(call('shell', { command: 'git push' }), shell())).toBe('ask');
     expect(policy(call('fs_read', { path: 'docs/intro.md' }), fsRead)).toBe('allow');
@@ -68,6 +68,11 @@ describe('createApprovalPolicy', () => {
     expect(policy(call('shell', { command: 'x', options: { sudo: true } }), shell())).toBe('deny');
     // A rule on an argument the call does not have does not match.
     expect(policy(call('fs_read', {}), fsRead)).toBe('ask');
+    // Nor does it vouch for an argument the schema does not declare (an open schema lets it in).
+    expect(policy(call('fs_read', { path: 'docs/intro.md', mode: 'w' }), fsRead)).toBe('ask');
+    // A rule naming no argument allows every call of the tool.
+    const all = createApprovalPolicy({ default: 'always', allow: [{ tool: 'fs_read' }] });
+    expect(all(call('fs_read', { path: 'docs/intro.md', mode: 'w' }), fsRead)).toBe('allow');
   });
 
   it('uses the mode of the tool: listed, else its own requirement, else the default', () => {

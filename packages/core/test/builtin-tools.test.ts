@@ -179,6 +179,8 @@ describe('http_get', () => {
       else if (req.url === '/image') res.writeHead(200, { 'content-type': 'image/png' }).end(png);
       else if (req.url === '/hop') res.writeHead(302, { location: '/text' }).end();
       else if (req.url === '/away') res.writeHead(302, { location: `${otherBase}/` }).end();
+      else if (req.url === '/port')
+        res.writeHead(302, { location: otherBase.replace('localhost', '127.0.0.1') }).end();
       else if (req.url === '/slow') setTimeout(() => res.end('late'), 2000);
       else res.writeHead(404).end('not here');
     });
@@ -220,6 +222,17 @@ describe('http_get', () => {
     await expect(tool.execute({ url: 'file:///etc/passwd' }, ctx())).rejects.toThrow(/only http and https/);
     const pinned = httpGet({ allowedHosts: ['127.0.0.1:1'] });
     await expect(pinned.execute({ url: `${base}/text` }, ctx())).rejects.toThrow(/is not allowed/);
+    // Another port of the same name: followed where allowed_hosts allows that port, not past a pin.
+    expect(await tool.execute({ url: `${base}/port` }, ctx())).toMatchObject({ body: 'other host' });
+    const pinnedHere = httpGet({ allowedHosts: [new URL(base).host] });
+    await expect(pinnedHere.execute({ url: `${base}/port` }, ctx())).rejects.toThrow(/another port/);
+    // A pinned port names the scheme's default too (the URL's host leaves it out), and only it.
+    const defaultPort = httpGet({ allowedHosts: ['127.0.0.1:80'] });
+    const reached = await defaultPort.execute({ url: 'http://127.0.0.1/text' }, ctx()).catch((e: Error) => e);
+    expect(String(reached)).not.toMatch(/is not allowed/);
+    await expect(defaultPort.execute({ url: 'https://127.0.0.1/text' }, ctx())).rejects.toThrow(
+      /host "127\.0\.0\.1" is not allowed/,
+    );
     await expect(httpGet().execute({ url: `${base}/text` }, ctx())).rejects.toThrow(
       /host "127\.0\.0\.1:\d+" is not allowed; allowed hosts: none/,
     );

@@ -20,6 +20,10 @@ const roots = strings(
   'More folders the tools may use besides `root` (these may lie outside the project), relative to this file.',
   'A folder.',
 );
+const allowPrivate = (tools: string) => ({
+  description: `Let ${tools} \`.env*\` files (secrets) and the \`.agentctl\` folder (sessions), refused by default. Default false.`,
+  type: 'boolean',
+});
 const hosts = (description: string) => strings(description, 'A host name, optionally with :port.');
 
 /** The options schema of each built-in tool (core's and the toolbox), by name. */
@@ -34,10 +38,12 @@ export const BUILTIN_TOOL_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   read_file: options('Options of the `read_file` built-in.', {
     root: path('The folder it reads in, relative to this file. Default: the project folder.'),
     max_bytes: count('The largest file read.'),
+    allow_private: allowPrivate('it read'),
   }),
   list_dir: options('Options of the `list_dir` built-in.', {
     root: path('The folder it lists in, relative to this file. Default: the project folder.'),
     max_entries: count('The most entries listed.'),
+    allow_private: allowPrivate('it list'),
   }),
   http_get: options('Options of the `http_get` built-in.', {
     allowed_hosts: hosts('The hosts it may fetch from (optionally host:port). Default: none.'),
@@ -62,7 +68,7 @@ export const BUILTIN_TOOL_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       'A `*` glob on the command line.',
     ),
     deny: strings(
-      'Commands refused without asking: `*` globs matched on the command line and each part of it between operators. Best effort: approval stays the safety net.',
+      'Commands refused without asking: `*` globs matched on the command line and on each simple command of it, as the shell reads its words (quotes removed, leading reserved words, wrappers and assignments dropped). Best effort: variables, eval, nested shells and programs that run others are not seen through; approval stays the safety net.',
       'A `*` glob on the command line.',
     ),
     timeout: duration('How long one command may take. Default 60s.'),
@@ -89,6 +95,7 @@ export const BUILTIN_TOOL_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     },
     max_bytes: count('The largest file read or edited. Default 262144.'),
     max_results: count('The most paths find_files and matches grep return. Default 200.'),
+    allow_private: allowPrivate('the tools read and write'),
   }),
   fetch: options('Options of the `fetch` built-in.', {
     allowed_hosts: strings(

@@ -5,10 +5,13 @@ import {
   confinedPath,
   confinedTarget,
   defineTool,
+  isPrivatePath,
   listDir,
   openRegularFile,
+  type PrivacyOptions,
   type Roots,
   readFile,
+  realRoot,
 } from '@agentctl/core';
 import { glob } from 'tinyglobby';
 import { boundedRegex } from './bounded-regex.js';
@@ -25,6 +28,8 @@ export interface FilesystemOptions {
   maxBytes?: number;
   /** Paths returned by find_files, and matches by grep, at most. Default 200. */
   maxResults?: number;
+  /** Let the tools read and write `.env*` files and the `.agentctl` folder. Default false. */
+  allowPrivate?: boolean;
 }
 
 const IGNORE = ['**/node_modules/**', '**/.git/**'];
@@ -42,17 +47,18 @@ export function filesystem(options: FilesystemOptions): AnyTool[] {
   const maxBytes = options.maxBytes ?? 256 * 1024;
   const maxResults = options.maxResults ?? 200;
   const approve = options.approveWrites ?? true;
+  const privacy: PrivacyOptions = { allowPrivate: options.allowPrivate ?? false };
   const reading: AnyTool[] = [
-    readFile({ root: roots, maxBytes }),
-    listDir({ root: roots, maxEntries: maxResults * 5 }),
-    findFiles(roots, maxResults),
-    grep(roots, maxResults, maxBytes),
+    readFile({ root: roots, maxBytes, ...privacy }),
+    listDir({ root: roots, maxEntries: maxResults * 5, ...privacy }),
+    findFiles(roots, maxResults, privacy),
+    grep(roots, maxResults, maxBytes, privacy),
   ];
   if (options.readOnly) return reading;
-  return [...reading, writeFileTool(roots, approve), editFile(roots, approve, maxBytes)];
+  return [...reading, writeFileTool(roots, approve, privacy), editFile(roots, approve, maxBytes, privacy)];
 }
 
-function findFiles(roots: Roots, maxResults: number): AnyTool {
+function findFiles(roots: Roots, maxResults: number, privacy: PrivacyOptions): AnyTool {
   return defineTool<{ pattern: string; path?: string }, string>({
     name: 'find_files',
     description:
@@ -70,7 +76,7 @@ function findFiles(roots: Roots, maxResults: number): AnyTool {
       additionalProperties: false,
     },
     async execute({ pattern, path: folder = '.' }) {
-      const files = await matching(roots, folder, pattern);
+      const files = await matching(roots, folder, pattern, privacy);
       if (files.length === 0) return '[no file matches]';
       const shown = files.slice(0, maxResults);
       return files.length > maxResults
@@ -81,11 +87,17 @@ function findFiles(roots: Roots, maxResults: number): AnyTool {
 }
 
 // Files under `folder` matching `pattern`, relative to the first root; links are not followed,
-// so a search never walks out of the allowed folders.
-async function matching(roots: Roots, folder: string, pattern: string): Promise<string[]> {
+// so a search never walks out of the allowed folders, and private files (`.env*`, `.agentctl/`)
+// are left out unless allowed (a pattern may name them: `.env*` finds dot files).
+async function matching(
+  roots: Roots,
+  folder: string,
+  pattern: string,
+  privacy: PrivacyOptions,
+): Promise<string[]> {
   if (path.isAbsolute(pattern) || pattern.split(/[\\/]/).includes('..'))
     throw new Error(`the pattern "${pattern}" must stay inside the folder (no absolute paths, no "..")`);
-  const base = await confinedPath(roots, folder);
+  const base = await confinedPath(roots, folder, privacy);
   const found = await glob([pattern], {
     cwd: base,
     ignore: IGNORE,
@@ -93,11 +105,16 @@ async function matching(roots: Roots, folder: string, pattern: string): Promise<
     followSymbolicLinks: false,
     dot: false,
   });
-  const start = await confinedPath(roots, '.');
-  return found.map((file) => path.relative(start, path.join(base, file))).sort();
+  const start = await confinedPath(roots, '.', privacy);
+  const bases = await Promise.all((typeof roots === 'string' ? [roots] : roots).map(realRoot));
+  return found
+    .map((file) => path.join(base, file))
+    .filter((file) => privacy.allowPrivate || !isPrivatePath(bases, file))
+    .map((file) => path.relative(start, file))
+    .sort();
 }
 
-function grep(roots: Roots, maxResults: number, maxBytes: number): AnyTool {
+function grep(roots: Roots, maxResults: number, maxBytes: number, privacy: PrivacyOptions): AnyTool {
   return defineTool<{ pattern: string; glob?: string; path?: string; regex?: boolean }, string>({
     name: 'grep',
     description:
@@ -120,10 +137,11 @@ function grep(roots: Roots, maxResults: number, maxBytes: number): AnyTool {
       const hits = regex
         ? boundedRegex(pattern)
         : (rows: readonly string[]) => rows.map((row) => row.includes(pattern));
-      const start = await confinedPath(roots, '.');
+      const start = await confinedPath(roots, '.', privacy);
       const lines: string[] = [];
-      for (const file of await matching(roots, folder, only)) {
-        const real = await confinedPath(roots, file).catch(() => undefined);
+      for (const file of await matching(roots, folder, only, privacy)) {
+        // A link to a private file is skipped here: its real path is checked.
+        const real = await confinedPath(roots, file, privacy).catch(() => undefined);
         const text = real && (await smallText(real, file, maxBytes));
         if (!text || text.includes('\0')) continue;
         const rows = text.split('\n');
@@ -152,7 +170,7 @@ async function smallText(real: string, file: string, maxBytes: number): Promise<
   }
 }
 
-function writeFileTool(roots: Roots, approve: boolean): AnyTool {
+function writeFileTool(roots: Roots, approve: boolean, privacy: PrivacyOptions): AnyTool {
   return defineTool<{ path: string; content: string }, string>({
     name: 'write_file',
     description: 'Writes a text file (created, or replaced), making missing folders.',
@@ -167,10 +185,10 @@ function writeFileTool(roots: Roots, approve: boolean): AnyTool {
     },
     needsApproval: approve,
     async execute({ path: requested, content }) {
-      const target = await confinedTarget(roots, requested);
+      const target = await confinedTarget(roots, requested, privacy);
       await mkdir(path.dirname(target), { recursive: true });
       // Re-checked after making folders: a link swapped in meanwhile must not redirect the write.
-      const real = await confinedTarget(roots, requested);
+      const real = await confinedTarget(roots, requested, privacy);
       if (real !== target) throw new Error(`path "${requested}" changed while writing`);
       await writeFile(target, content, { flag: 'w' });
       return `wrote ${Buffer.byteLength(content)} bytes to ${requested}`;
@@ -178,7 +196,7 @@ function writeFileTool(roots: Roots, approve: boolean): AnyTool {
   });
 }
 
-function editFile(roots: Roots, approve: boolean, maxBytes: number): AnyTool {
+function editFile(roots: Roots, approve: boolean, maxBytes: number, privacy: PrivacyOptions): AnyTool {
   return defineTool<{ path: string; old_text: string; new_text: string; replace_all?: boolean }, string>({
     name: 'edit_file',
     description:
@@ -197,7 +215,7 @@ function editFile(roots: Roots, approve: boolean, maxBytes: number): AnyTool {
     needsApproval: approve,
     async execute({ path: requested, old_text: before, new_text: after, replace_all: all }) {
       // As for write_file: never through a link, which could lead past an approval rule's path.
-      const real = await confinedTarget(roots, requested);
+      const real = await confinedTarget(roots, requested, privacy);
       const { handle, stats } = await openRegularFile(real, requested).catch(
         (error: NodeJS.ErrnoException) => {
           throw error.code === 'ENOENT' ? new Error(`path "${requested}" does not exist`) : error;

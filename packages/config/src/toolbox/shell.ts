@@ -7,6 +7,7 @@ import {
   type Roots,
   runProcess,
 } from '@agentctl/core';
+import { simpleCommands } from './simple-commands.js';
 
 /** Options of the `shell` built-in (camelCase, paths absolute). */
 export interface ShellOptions {
@@ -14,7 +15,7 @@ export interface ShellOptions {
   root: Roots;
   /** Commands that run without asking: `*` globs on the whole command line, e.g. `git status*`. */
   allow?: string[];
-  /** Commands refused outright: `*` globs matched on the command line and on each part of it. */
+  /** Commands refused outright: `*` globs matched on the command line and on each simple command of it. */
   deny?: string[];
   /** Milliseconds a command may take. Default 60000. */
   timeout?: number;
@@ -41,21 +42,6 @@ function plainProgram(command: string): boolean {
   return PLAIN_WORD.test(command.trim().split(/[ \t]/, 1)[0]);
 }
 
-// Leading `NAME=value` words set variables for the program after them.
-const ASSIGNMENTS = /^(?:[A-Za-z_][A-Za-z0-9_]*=\S*[ \t]+)+/;
-
-/** The parts of a command line between operators, for deny patterns (best effort, not a parser). */
-function parts(command: string): string[] {
-  return command
-    .split(/\|\||&&|[;&|\n\r`]|\$\(|\)/)
-    .map((part) => part.trim())
-    .filter((part) => part !== '')
-    .flatMap((part) => {
-      const bare = part.replace(ASSIGNMENTS, '');
-      return bare === part || bare === '' ? [part] : [part, bare];
-    });
-}
-
 /**
  * The `shell` built-in: runs a command line with `sh -c` in a confined working folder, in its
  * own process group (killed on timeout and cancel), output capped. Every command asks first,
@@ -69,7 +55,8 @@ export function shell(options: ShellOptions): AnyTool {
   const allow = (options.allow ?? []).map(globMatcher);
   const deny = (options.deny ?? []).map((pattern) => ({ pattern, match: globMatcher(pattern) }));
   const denied = (command: string) =>
-    deny.find(({ match }) => match(command.trim()) || parts(command).some((part) => match(part)))?.pattern;
+    deny.find(({ match }) => match(command.trim()) || simpleCommands(command).some((part) => match(part)))
+      ?.pattern;
   const timeout = options.timeout ?? 60_000;
   const limit = options.maxOutputBytes ?? 64 * 1024;
   const program = options.program ?? 'sh';
@@ -102,7 +89,8 @@ export function shell(options: ShellOptions): AnyTool {
     async execute({ command, cwd }, { signal }) {
       const pattern = denied(command);
       if (pattern) throw new Error(`the command matches the deny pattern "${pattern}"; it was not run`);
-      const folder = await confinedPath(options.root, cwd ?? '.');
+      // A command can read .env itself (`cat .env`), so a private cwd is no more than that.
+      const folder = await confinedPath(options.root, cwd ?? '.', { allowPrivate: true });
       try {
         const out = await runProcess([program, '-c', command], {
           cwd: folder,

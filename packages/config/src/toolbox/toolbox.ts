@@ -52,6 +52,7 @@ export const TOOLBOX: Readonly<Record<string, Factory>> = {
       approveWrites: o.approveWrites as boolean | undefined,
       maxBytes: o.maxBytes as number | undefined,
       maxResults: o.maxResults as number | undefined,
+      allowPrivate: o.allowPrivate as boolean | undefined,
     }),
   fetch: (o) =>
     httpGet({

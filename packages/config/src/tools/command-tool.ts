@@ -3,6 +3,7 @@ import { OutputLimitError, runProcess } from '@agentctl/core';
 import type { ToolDefinition } from '../definitions.js';
 import type { FactoryContext } from '../registry.js';
 import { fillArgs } from './args-template.js';
+import { closedParameters } from './closed-parameters.js';
 import { argvProblems } from './command-argv.js';
 
 const DEFAULT_MAX_BYTES = 1024 * 1024;
@@ -28,7 +29,7 @@ export function commandTool(spec: ToolDefinition, ctx: FactoryContext): AnyTool 
   return {
     name: spec.name,
     description: spec.description ?? `Runs ${command.argv[0]}`,
-    parameters: spec.parameters ?? { type: 'object', properties: {} },
+    parameters: closedParameters(spec.parameters),
     needsApproval: spec.needsApproval,
     idempotent: spec.idempotent,
     timeout: spec.timeoutMs,

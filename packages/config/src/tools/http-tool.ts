@@ -2,6 +2,7 @@ import type { AnyTool, ToolContext } from '@agentctl/core';
 import type { ToolDefinition } from '../definitions.js';
 import type { FactoryContext, PluginProblem } from '../registry.js';
 import { fillArgs, fillArgsDeep } from './args-template.js';
+import { closedParameters } from './closed-parameters.js';
 
 const DEFAULT_MAX_BYTES = 1024 * 1024;
 
@@ -93,7 +94,7 @@ export function httpTool(spec: ToolDefinition, _ctx: FactoryContext): AnyTool {
   return {
     name: spec.name,
     description: spec.description ?? `${method} ${http.url.replace(/\?.*$/, '')}`,
-    parameters: spec.parameters ?? { type: 'object', properties: {} },
+    parameters: closedParameters(spec.parameters),
     needsApproval: spec.needsApproval,
     idempotent: spec.idempotent,
     timeout: spec.timeoutMs,
@@ -107,7 +108,10 @@ export function httpTool(spec: ToolDefinition, _ctx: FactoryContext): AnyTool {
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:')
         throw new Error(`only http and https URLs are allowed, not ${url.protocol}`);
-      if (!allowed.includes(url.host.toLowerCase()) && !allowed.includes(url.hostname.toLowerCase())) {
+      // `host` leaves out the scheme's default port, which a pinned `example.com:443` names.
+      const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+      const names = [url.host, url.hostname, `${url.hostname}:${port}`].map((h) => h.toLowerCase());
+      if (!names.some((name) => allowed.includes(name))) {
         throw new Error(`host ${url.host} is not in allowed_hosts (${allowed.join(', ')})`);
       }
       const headers: Record<string, string> = {};

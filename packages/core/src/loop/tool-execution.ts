@@ -177,9 +177,14 @@ function plan(ctx: LoopContext, call: ToolCall): Plan | Promise<Plan> {
   if (decided) {
     ctx.decisions.delete(call.id);
     if (decided.input !== undefined) return { kind: 'answer', call, tool, input: decided.input };
-    return decided.approve
-      ? { kind: 'run', call, tool }
-      : { kind: 'refuse', call, tool, reason: decided.reason ?? 'denied by the user' };
+    if (!decided.approve)
+      return { kind: 'refuse', call, tool, reason: decided.reason ?? 'denied by the user' };
+    if (!tool) return { kind: 'run', call, tool };
+    // The project may have changed while the call waited: its arguments are checked against the
+    // tool's schema of now, and deny beats everything, a person's approval included.
+    const check = compiledValidator(tool.parameters);
+    if (check) return approvedPlan(ctx, call, tool, invalidText(call, check(call.arguments)));
+    return invalidArguments(call, tool).then((invalid) => approvedPlan(ctx, call, tool, invalid));
   }
   if (!tool) return unknownTool(ctx, call);
   if (call.malformedArguments !== undefined)
@@ -195,6 +200,12 @@ function checkedPlan(ctx: LoopContext, call: ToolCall, tool: AnyTool, invalid: s
   const verdict = policyVerdict(ctx, call, tool);
   if (verdict === 'deny') return { kind: 'refuse', call, tool, reason: 'denied by the approval policy' };
   if (verdict === 'ask') return { kind: 'ask', call, tool, reason: `${call.name} requires approval` };
+  return { kind: 'run', call, tool };
+}
+
+function approvedPlan(ctx: LoopContext, call: ToolCall, tool: AnyTool, invalid: string | undefined): Plan {
+  if (invalid) return { kind: 'invalid', call, tool, text: invalid };
+  if (policyOf(ctx, call, tool) === 'deny') return { kind: 'refuse', call, tool, reason: APPROVAL_OVERRULED };
   return { kind: 'run', call, tool };
 }
 
@@ -237,18 +248,25 @@ function invalidText(call: ToolCall, check: SchemaCheck): string | undefined {
   return `${INVALID_RESULT}${call.name}: ${check.errors.join('; ')}. Fix the arguments and call again.`;
 }
 
+// Said to the model, and shown to the person who approved: their approval did not run the call.
+const APPROVAL_OVERRULED = 'a deny rule matches it, and deny wins over an approval';
+
 function policyVerdict(ctx: LoopContext, call: ToolCall, tool: AnyTool): 'allow' | 'ask' | 'deny' {
-  const fromPolicy = ctx.approvalPolicy?.(call, tool, {
+  const fromPolicy = policyOf(ctx, call, tool);
+  if (fromPolicy) return fromPolicy;
+  const needs = tool.needsApproval;
+  const asks = typeof needs === 'function' ? needs(call.arguments, call) : needs === true;
+  return asks ? 'ask' : 'allow';
+}
+
+function policyOf(ctx: LoopContext, call: ToolCall, tool: AnyTool) {
+  return ctx.approvalPolicy?.(call, tool, {
     messages: ctx.messages,
     // The caller's session key (`agent.run`'s memory key) when given, else the session's id.
     sessionId: ctx.options.sessionId ?? ctx.invocation?.sessionId,
     agent: ctx.agentName,
     authorOf: ctx.authorOf && ((id: string) => ctx.authorOf?.(id)),
   });
-  if (fromPolicy) return fromPolicy;
-  const needs = tool.needsApproval;
-  const asks = typeof needs === 'function' ? needs(call.arguments, call) : needs === true;
-  return asks ? 'ask' : 'allow';
 }
 
 function normalise(

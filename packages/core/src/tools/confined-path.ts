@@ -1,6 +1,8 @@
 import { constants, type Stats } from 'node:fs';
 import { type FileHandle, lstat, open, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { isInside } from './inside.js';
+import { type PrivacyOptions, refusePrivate } from './private-path.js';
 
 /** One folder, or several (the first is where relative paths start). */
 export type Roots = string | readonly string[];
@@ -27,9 +29,14 @@ function lexicalIn(bases: readonly string[], requested: string): string {
 
 /**
  * Resolves `requested` (relative to the first root) to a real path inside one of the roots.
- * Refuses `..` escapes, absolute paths elsewhere, and symbolic links that lead outside.
+ * Refuses `..` escapes, absolute paths elsewhere, symbolic links that lead outside, and (unless
+ * `allowPrivate`) `.env*` files and the `.agentctl` folder, named or reached through a link.
  */
-export async function confinedPath(roots: Roots, requested: string): Promise<string> {
+export async function confinedPath(
+  roots: Roots,
+  requested: string,
+  privacy?: PrivacyOptions,
+): Promise<string> {
   const bases = await realRoots(roots);
   const lexical = lexicalIn(bases, requested);
   let real: string;
@@ -42,6 +49,7 @@ export async function confinedPath(roots: Roots, requested: string): Promise<str
   }
   if (!bases.some((base) => isInside(base, real)))
     throw new Error(`path "${requested}" leads outside the allowed folder`);
+  refusePrivate(bases, requested, [lexical, real], privacy);
   return real;
 }
 
@@ -50,9 +58,14 @@ export async function confinedPath(roots: Roots, requested: string): Promise<str
  * existing folder must really be inside a root, and an existing file must be a regular file
  * (never a link, which could lead elsewhere). Returns where to write.
  */
-export async function confinedTarget(roots: Roots, requested: string): Promise<string> {
+export async function confinedTarget(
+  roots: Roots,
+  requested: string,
+  privacy?: PrivacyOptions,
+): Promise<string> {
   const bases = await realRoots(roots);
   const lexical = lexicalIn(bases, requested);
+  refusePrivate(bases, requested, [lexical], privacy);
   const existing = await lstat(lexical).catch(() => undefined);
   if (existing && !existing.isFile()) throw new Error(`"${requested}" exists and is not a regular file`);
   let folder = path.dirname(lexical);
@@ -62,21 +75,13 @@ export async function confinedTarget(roots: Roots, requested: string): Promise<s
     if (real !== undefined) {
       if (!bases.some((base) => isInside(base, real)))
         throw new Error(`path "${requested}" leads outside the allowed folder`);
-      return path.join(real, ...missing.reverse(), path.basename(lexical));
+      const target = path.join(real, ...missing.reverse(), path.basename(lexical));
+      refusePrivate(bases, requested, [target], privacy);
+      return target;
     }
     missing.push(path.basename(folder));
     folder = path.dirname(folder);
   }
-}
-
-/** True when `candidate` is `base` or below it. */
-export function isInside(base: string, candidate: string): boolean {
-  const relative = path.relative(base, candidate);
-  // `..notes.md` is a name inside; only `..` itself or `../...` leaves.
-  return (
-    relative === '' ||
-    (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
-  );
 }
 
 /**

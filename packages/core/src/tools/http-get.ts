@@ -62,9 +62,18 @@ export function httpGet(options: HttpGetOptions = {}): Tool<{ url: string }, Htt
         if (response.status >= 300 && response.status < 400 && location) {
           await response.body?.cancel();
           const next = new URL(location, target);
-          if (next.host !== target.host || !/^https?:$/.test(next.protocol)) {
+          if (next.hostname !== target.hostname || !/^https?:$/.test(next.protocol)) {
             throw new Error(
               `${target.href} redirects to another host (${next.host}); redirects are followed only within one host`,
+            );
+          }
+          // The same name still has to be allowed on the new port, and TLS is never dropped.
+          if (
+            !allowed.some((match) => match(next)) ||
+            (target.protocol === 'https:' && next.protocol === 'http:')
+          ) {
+            throw new Error(
+              `${target.href} redirects to ${next.href}, which is not followed (another port, or from https to http)`,
             );
           }
           if (redirects >= MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects from ${url}`);
@@ -90,10 +99,12 @@ function parseUrl(url: string): URL {
   return parsed;
 }
 
-// `host:port` pins the port; a bare host allows any port; `*.` allows any subdomain.
+// `host:port` pins the port; a bare host allows any port; `*.` allows any subdomain. A URL's
+// `host` leaves out its scheme's default port, which a pinned `example.com:443` names.
 function hostMatcher(pattern: string): (url: URL) => boolean {
   const lower = pattern.toLowerCase();
-  const part = /:\d+$/.test(lower) ? (url: URL) => url.host : (url: URL) => url.hostname;
+  const withPort = (url: URL) => `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+  const part = /:\d+$/.test(lower) ? withPort : (url: URL) => url.hostname;
   if (lower.startsWith('*.')) return (url) => part(url).endsWith(lower.slice(1));
   return (url) => part(url) === lower;
 }

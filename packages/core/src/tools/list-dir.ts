@@ -9,6 +9,8 @@ export interface ListDirOptions {
   root: Roots;
   /** Entries returned at most. Default 1000. */
   maxEntries?: number;
+  /** Let it list inside the `.agentctl` folder (sessions) and `.env*` folders, refused by default. */
+  allowPrivate?: boolean;
 }
 
 /**
@@ -32,7 +34,7 @@ export function listDir(options: ListDirOptions): Tool<{ path?: string }, string
       additionalProperties: false,
     },
     async execute({ path: requested = '.' }) {
-      const real = await confinedPath(options.root, requested);
+      const real = await confinedPath(options.root, requested, options);
       const stats = await lstat(real);
       if (!stats.isDirectory()) throw new Error(`"${requested}" is not a folder`);
       const entries = (await readdir(real, { withFileTypes: true })).sort((a, b) =>
@@ -42,9 +44,11 @@ export function listDir(options: ListDirOptions): Tool<{ path?: string }, string
       for (const entry of entries.slice(0, maxEntries)) {
         if (entry.isDirectory()) lines.push(`${entry.name}/`);
         else if (entry.isSymbolicLink()) lines.push(`${entry.name}@`);
-        else if (entry.isFile())
-          lines.push(`${entry.name} (${(await lstat(path.join(real, entry.name))).size} bytes)`);
-        else lines.push(entry.name);
+        else if (entry.isFile()) {
+          // A file removed since readdir (a lock file, a temp file) is left out, not an error.
+          const size = (await lstat(path.join(real, entry.name)).catch(() => undefined))?.size;
+          if (size !== undefined) lines.push(`${entry.name} (${size} bytes)`);
+        } else lines.push(entry.name);
       }
       if (entries.length > maxEntries) lines.push(`[${entries.length - maxEntries} more entries not shown]`);
       return lines.length > 0 ? lines.join('\n') : '[empty folder]';

@@ -7,6 +7,8 @@ export interface ReadFileOptions {
   root: Roots;
   /** Bytes returned at most; a longer file is cut with a note. Default 262144 (256 KiB). */
   maxBytes?: number;
+  /** Let it read `.env*` files and the `.agentctl` folder (sessions), refused by default. */
+  allowPrivate?: boolean;
 }
 
 /**
@@ -27,7 +29,7 @@ export function readFile(options: ReadFileOptions): Tool<{ path: string }, strin
       additionalProperties: false,
     },
     async execute({ path: requested }) {
-      const real = await confinedPath(options.root, requested);
+      const real = await confinedPath(options.root, requested, options);
       const { handle, stats } = await openRegularFile(real, requested);
       try {
         const length = Math.min(stats.size, maxBytes);

@@ -4,6 +4,7 @@ import {
   type AnyTool,
   APPROVAL_RULE_GRAMMAR,
   approvalRuleMatcher,
+  argumentsDeclared,
   bindApprovalRule,
   LlmAgent,
   parseApprovalRule,
@@ -53,7 +54,13 @@ export function allowMatcher(
       );
     }
     try {
-      return approvalRuleMatcher(bindApprovalRule(rule, tools), `--allow ${rule.tool}`, 'allow');
+      const bound = bindApprovalRule(rule, tools);
+      const matches = approvalRuleMatcher(bound, `--allow ${rule.tool}`, 'allow');
+      if (Object.keys(bound.args ?? {}).length === 0) return matches;
+      // As in the agent's own allow rules: named arguments vouch for no undeclared one.
+      return (call: ToolCall) =>
+        matches(call) &&
+        tools.filter((tool) => tool.name === call.name).every((tool) => argumentsDeclared(call, tool));
     } catch (error) {
       const message = (error as Error).message;
       throw new CliError(message.startsWith('--allow') ? message : `--allow ${message}`, EXIT.usage);

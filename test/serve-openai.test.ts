@@ -17,6 +17,11 @@ afterAll(async () => {
   await removeTempDirs();
 });
 
+const sessionCount = async () =>
+  (
+    await (await fetch(`${server.url}/sessions`, { headers: { authorization: 'Bearer sk-local' } })).json()
+  ).sessions.length;
+
 describe('agentctl serve: OpenAI-compatible endpoint', () => {
   it('lists the agents as models', async () => {
     const models = [];
@@ -122,6 +127,39 @@ describe('agentctl serve: OpenAI-compatible endpoint', () => {
       await fetch(`${server.url}/sessions`, { headers: { authorization: 'Bearer sk-local' } })
     ).json();
     expect(after.sessions).toHaveLength(before.sessions.length);
+  });
+
+  it('refuses what an agent cannot give, naming the parameter as OpenAI does, and runs nothing', async () => {
+    const messages = [{ role: 'user' as const, content: 'hi' }];
+    const fn = { type: 'function' as const, function: { name: 'lookup', parameters: { type: 'object' } } };
+    const before = await sessionCount();
+    for (const [param, extra] of [
+      ['n', { n: 3 }],
+      ['tools', { tools: [fn] }],
+      ['tool_choice', { tool_choice: 'required' }],
+      ['response_format', { response_format: { type: 'json_object' } }],
+      ['stream_options', { stream_options: { include_usage: true } }],
+    ] as const) {
+      await expect(
+        client.chat.completions.create({ model: 'echo', messages, ...extra } as never),
+      ).rejects.toMatchObject({
+        status: 400,
+        code: 'unsupported_parameter',
+        type: 'invalid_request_error',
+        param,
+      });
+    }
+    // What means the same as leaving it out is answered.
+    const plain = await client.chat.completions.create({
+      model: 'echo',
+      messages,
+      n: 1,
+      tools: [],
+      tool_choice: 'none',
+      response_format: { type: 'text' },
+    });
+    expect(plain.choices).toHaveLength(1);
+    expect(await sessionCount()).toBe(before);
   });
 
   it('fails like OpenAI does: unknown model 404, no token 401, bad messages 400', async () => {

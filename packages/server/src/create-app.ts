@@ -7,7 +7,7 @@ import type { TaskRetention } from './a2a-task-store.js';
 import { type AccessLogEntry, accessLog } from './access-log.js';
 import type { AgentSource } from './agent-source.js';
 import { tokenAuth } from './auth.js';
-import { errorBody, HttpError } from './http-error.js';
+import { errorBody, HttpError, openaiErrorBody } from './http-error.js';
 import type { InvokeContext } from './invoke.js';
 import { nativeRoutes } from './native-routes.js';
 import { openaiRoutes } from './openai-routes.js';
@@ -119,7 +119,10 @@ export function createApp(options: AppOptions): ServerApp {
     const known = error instanceof UsageError ? toHttpError(error) : error;
     if (known instanceof HttpError) {
       for (const [name, value] of Object.entries(known.headers)) c.header(name, value);
-      return c.json(errorBody(known.code, known.message), known.status as 400);
+      const body = c.req.path.startsWith('/v1/')
+        ? openaiErrorBody(known.status, known.code, known.message, known.param)
+        : errorBody(known.code, known.message);
+      return c.json(body, known.status as 400);
     }
     options.onInternalError?.(error);
     return c.json(errorBody('internal', 'internal error'), 500);

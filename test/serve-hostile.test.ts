@@ -132,6 +132,9 @@ describe('agentctl serve: hostile requests on the native API', () => {
       status: 400,
       code: 'bad_request',
       message: 'messages[0].content[1] is a part of type image_url: only text parts are read',
+      // As OpenAI words its errors, for its SDKs.
+      type: 'invalid_request_error',
+      param: 'messages[0].content[1]',
     });
     expect((await errorOf(await chat([{ type: 'text', text: 5 }]))).message).toBe(
       'messages[0].content[0].text must be a string',
@@ -327,6 +330,33 @@ describe('agentctl serve: hostile A2A clients', () => {
     expect(again.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(said(again)).toContain('only text parts are read');
     expect((await (await fetch(`${server.url}/sessions/${paused.contextId}`)).json()).paused).toBe(true);
+    const done = (await cashier.sendMessage(send(userMessage('yes', ids)))) as Task;
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
+  it('a message with no text is refused, not run: a new task fails, a waiting one asks again', async () => {
+    const said = (task: Task) =>
+      (task.status?.message?.parts ?? [])
+        .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
+        .join('');
+    const echo = await clientFor('echo');
+    const empty = userMessage('');
+    empty.parts = [];
+    const failed = (await echo.sendMessage(send(empty))) as Task;
+    expect(failed.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(said(failed)).toContain('the message has no text');
+    expect((await fetch(`${server.url}/sessions/${failed.contextId}`)).status).toBe(404);
+
+    // A blank answer to an approval would refuse the refund with no reason: it is asked again.
+    const cashier = await clientFor('cashier');
+    const paused = (await cashier.sendMessage(send(userMessage('refund A-1')))) as Task;
+    const ids = { contextId: paused.contextId, taskId: paused.id };
+    const again = (await cashier.sendMessage(send(userMessage('   ', ids)))) as Task;
+    expect(again.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(said(again)).toContain('the message has no text');
+    const session = await (await fetch(`${server.url}/sessions/${paused.contextId}`)).json();
+    expect(session.paused).toBe(true);
+    expect(session.events.some((e: { type: string }) => e.type === 'tool_result')).toBe(false);
     const done = (await cashier.sendMessage(send(userMessage('yes', ids)))) as Task;
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });

@@ -221,6 +221,8 @@ function textOf(content: unknown, i: number): string {
             400,
             'bad_request',
             `messages[${i}].content[${j}] is ${typeof part?.type === 'string' ? `a part of type ${part.type}` : 'not a part'}: only text parts are read`,
+            {},
+            `messages[${i}].content[${j}]`,
           );
         if (typeof part.text !== 'string')
           throw new HttpError(400, 'bad_request', `messages[${i}].content[${j}].text must be a string`);

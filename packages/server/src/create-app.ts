@@ -18,7 +18,7 @@ import { queuedRoutes } from './queued-routes.js';
 import type { QueuedRuns } from './queued-runs.js';
 import { requestGuard } from './request-guard.js';
 import { RunTracker } from './run-tracker.js';
-import { toHttpError } from './to-http-error.js';
+import { isStoreUnreachable, toHttpError } from './to-http-error.js';
 
 /** How long `GET /health` waits for the queue's depth before it answers 503. */
 const HEALTH_QUEUE_MS = 5_000;
@@ -115,9 +115,11 @@ export function createApp(options: AppOptions): ServerApp {
   app.route('/', a2aRoutes(context, (options.tokens ?? []).length > 0, options.a2aTasks));
   app.notFound((c) => c.json(errorBody('not_found', `no route ${c.req.method} ${c.req.path}`), 404));
   app.onError((error, c) => {
-    // A caller's mistake that core finds (a malformed session id in a path) is a 400 like any other.
-    const known = error instanceof UsageError ? toHttpError(error) : error;
+    // A caller's mistake that core finds (a malformed session id in a path) is a 400 like any other;
+    // a store that cannot be reached, a 503.
+    const known = error instanceof UsageError || isStoreUnreachable(error) ? toHttpError(error) : error;
     if (known instanceof HttpError) {
+      if (known !== error && known.status >= 500) options.onInternalError?.(error);
       for (const [name, value] of Object.entries(known.headers)) c.header(name, value);
       const body = c.req.path.startsWith('/v1/')
         ? openaiErrorBody(known.status, known.code, known.message, known.param)

@@ -41,6 +41,12 @@ model: offline/auto
 instruction: Ask the user for their size.
 tools:
   - builtin: user_input
+---
+kind: agent
+name: remember
+description: Keeps its last answer in the user's state.
+model: offline/echo
+output_key: user:last
 `;
 
 beforeAll(async () => {
@@ -147,6 +153,20 @@ describe('agentctl serve: hostile requests on the native API', () => {
       { type: 'text', text: 'parts' },
     ]);
     expect((await text.json()).choices[0].message.content).toBe('two parts');
+  });
+
+  it("a user id of any length keeps that user's state, like a short one", async () => {
+    const userId = `${'u'.repeat(300)}@example.com`;
+    const run = async (agent: string, input: string, user: string) => {
+      const response = await post(`/agents/${agent}/runs`, { input, userId: user, stream: false });
+      const body = (await response.json()) as { status: string; state: Record<string, unknown> };
+      expect(body.status).toBe('complete');
+      return body;
+    };
+    await run('remember', 'kept for this user', userId);
+    await run('remember', 'kept for another', `${userId}.other`);
+    // A new session of that user, by an agent that writes nothing, starts with what was kept.
+    expect((await run('echo', 'hi', userId)).state['user:last']).toBe('kept for this user');
   });
 
   it('decisions: one call decided twice, or a reason that is not text, is a 400 and the run stays paused', async () => {

@@ -18,9 +18,8 @@ afterAll(async () => {
 });
 
 const sessionCount = async () =>
-  (
-    await (await fetch(`${server.url}/sessions`, { headers: { authorization: 'Bearer sk-local' } })).json()
-  ).sessions.length;
+  (await (await fetch(`${server.url}/sessions`, { headers: { authorization: 'Bearer sk-local' } })).json())
+    .sessions.length;
 
 describe('agentctl serve: OpenAI-compatible endpoint', () => {
   it('lists the agents as models', async () => {

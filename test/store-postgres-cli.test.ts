@@ -221,7 +221,9 @@ describe('agentctl with backend: postgres', () => {
         message: 'the session store cannot be reached; try again shortly',
       });
     }
-    expect(server.stderr()).toContain(`cannot connect to PostgreSQL at 127.0.0.1:${pg.port}, database ${name}`);
+    expect(server.stderr()).toContain(
+      `cannot connect to PostgreSQL at 127.0.0.1:${pg.port}, database ${name}`,
+    );
     expect(server.stderr()).not.toContain(pg.password);
     await rename(`${name}_away`, name);
     expect((await run('kept')).status).toBe(200);

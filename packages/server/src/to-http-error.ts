@@ -17,12 +17,9 @@ export function toHttpError(error: unknown): HttpError {
   // fault of this request: 503 so a client or a load balancer retries. Where the store is stays
   // with the operator (the message names its host, database and user).
   if (isStoreUnreachable(error))
-    return new HttpError(
-      503,
-      'store_unavailable',
-      'the session store cannot be reached; try again shortly',
-      { 'retry-after': '5' },
-    );
+    return new HttpError(503, 'store_unavailable', 'the session store cannot be reached; try again shortly', {
+      'retry-after': '5',
+    });
   if (isAgentError(error)) return new HttpError(500, error.code, error.message);
   return new HttpError(500, 'internal', 'internal error');
 }

@@ -260,6 +260,28 @@ const bounded = <T>(promise: Promise<T>): Promise<T | typeof HUNG> =>
   Promise.race([promise, new Promise<typeof HUNG>((r) => setTimeout(() => r(HUNG), 20_000).unref())]);
 
 describe('agentctl serve: hostile A2A clients', () => {
+  it('a body that is no JSON-RPC request is answered with a JSON-RPC error, as the SDK serves them', async () => {
+    const rpc = async (body: string) => {
+      const response = await fetch(`${server.url}/a2a/echo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      expect(response.status).toBe(200);
+      return (await response.json()) as { jsonrpc: string; id: unknown; error: { code: number } };
+    };
+    expect(await rpc('{"jsonrpc": "2.0", "id": 1, "method": ')).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700 },
+    });
+    for (const body of [
+      '[{"jsonrpc": "2.0", "id": 1, "method": "tasks/get", "params": {"id": "x"}}]',
+      '"hi"',
+    ])
+      expect(await rpc(body)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+  });
+
   it('tasks/cancel of a task waiting for an approval cancels it at once; its session stays paused', async () => {
     const client = await clientFor('cashier');
     const paused = (await client.sendMessage(send(userMessage('refund A-1')))) as Task;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { type Task, TaskState } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
@@ -97,6 +98,37 @@ describe('agentctl serve: hostile requests on the native API', () => {
     expect(lines.find((line) => line.includes('/sessions/x%0a'))).toMatch(
       / GET \/sessions\/x%0a\S+ 400 \d+ms$/,
     );
+  });
+
+  it('a client that hangs up mid-body is logged as 499, not as an internal error', async () => {
+    const { port } = new URL(server.url);
+    const before = server.stderr().length;
+    for (const framing of [
+      'Content-Length: 1000\r\n\r\n{"input": "cut',
+      'Transfer-Encoding: chunked\r\n\r\n5\r\n{"inp\r\n',
+    ]) {
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => {
+          socket.write(
+            `POST /agents/echo/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${framing}`,
+          );
+          setTimeout(() => socket.destroy(), 200);
+        });
+        socket.on('close', () => resolve());
+        socket.on('error', reject);
+      });
+    }
+    await waitFor(
+      () =>
+        (
+          server
+            .stderr()
+            .slice(before)
+            .match(/POST \/agents\/echo\/runs 499 /g) ?? []
+        ).length === 2,
+      'two 499 lines in the access log',
+    );
+    expect(server.stderr().slice(before)).not.toContain('internal error');
   });
 
   it('a run that fails inside the server is a 500 saying only "internal error", and serve logs what it was', async () => {

@@ -126,8 +126,17 @@ export function createApp(options: AppOptions): ServerApp {
         : errorBody(known.code, known.message);
       return c.json(body, known.status as 400);
     }
+    // A client that hung up mid-request (its body cut short) is not a fault of this server: no
+    // one reads the answer, and the operator's log says 499, not an internal error.
+    if (clientGone(c.req.raw, error))
+      return c.json(errorBody('client_closed_request', 'the client closed the connection'), 499 as 400);
     options.onInternalError?.(error);
     return c.json(errorBody('internal', 'internal error'), 500);
   });
   return { app, tracker };
+}
+
+// The request's connection ended before it was read: node's `aborted` (ECONNRESET) on the body.
+function clientGone(request: Request, error: unknown): boolean {
+  return request.signal.aborted || (error as { code?: unknown } | undefined)?.code === 'ECONNRESET';
 }

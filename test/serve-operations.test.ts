@@ -37,6 +37,18 @@ describe('agentctl serve: operations', () => {
     await expect(fetch(`${server.url}/health`)).rejects.toThrow();
   });
 
+  it('a --timeout and --grace longer than a timer holds (24.8 days) are waited, not cut at once', async () => {
+    const dir = await fixtureProject('serve');
+    const server = await startServe(dir, ['--timeout', '600h', '--grace', '600h']);
+    const inFlight = run(server.url, 'slow', { input: 'nap', stream: false });
+    await new Promise((r) => setTimeout(r, 300));
+    server.child.kill('SIGTERM');
+    expect((await (await inFlight).json()).status).toBe('complete');
+    expect(await server.stop()).toBe(0);
+    expect(server.stderr()).toContain('1 run(s) finished, 0 cancelled');
+    expect(server.stderr()).not.toContain('TimeoutOverflowWarning');
+  });
+
   it('after the grace period, runs are cancelled and their sessions stay valid', async () => {
     const dir = await fixtureProject('serve');
     const server = await startServe(dir, ['--grace', '100ms']);

@@ -187,7 +187,10 @@ class TimedDeadline implements Deadline {
   /** The timer's end: called by {@link expire}. */
   expireNow(): void {
     if (this.#outer?.aborted) return;
-    if (this.#beyond > 0) return this.#arm(this.#beyond);
+    if (this.#beyond > 0) {
+      this.#arm(this.#beyond);
+      return;
+    }
     this.#expired = true;
     this.#expiry = this.#reason();
     if (this.#forward) this.#outer?.removeEventListener('abort', this.#forward);

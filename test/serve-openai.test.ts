@@ -80,6 +80,25 @@ describe('agentctl serve: OpenAI-compatible endpoint', () => {
     expect(tails).toMatchObject([
       { finish: 'stop', agentctl: { status: 'paused', pending: [{ call: { name: 'refund' } }] } },
     ]);
+    // Without a session header nothing was stored: the answer says the calls cannot be decided.
+    for (const told of [whole.agentctl, (tails[0] as { agentctl: unknown }).agentctl])
+      expect(told).toMatchObject({ sessionId: null, message: expect.stringContaining('x-agentctl-session') });
+    // With one, the answer names the session whose calls to decide, and deciding them works.
+    const kept = (await client.chat.completions.create(request, {
+      headers: { 'x-agentctl-session': 'openai-paused' },
+    })) as OpenAI.ChatCompletion & {
+      agentctl?: { sessionId: string; pending: Array<{ call: { id: string } }> };
+    };
+    expect(kept.agentctl?.sessionId).toBe('openai-paused');
+    const decided = await fetch(`${server.url}/sessions/openai-paused/decisions`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sk-local', 'content-type': 'application/json' },
+      body: JSON.stringify({
+        decisions: [{ callId: kept.agentctl?.pending[0].call.id, decision: 'approve' }],
+        stream: false,
+      }),
+    });
+    expect((await decided.json()).status).toBe('complete');
   });
 
   it('continues a stored session with x-agentctl-session, else takes the messages as the history', async () => {

@@ -88,7 +88,7 @@ export function openaiRoutes(context: InvokeContext): Hono {
           },
         ],
         usage: usageOf(r.usage),
-        ...(r.status === 'paused' ? { agentctl: { status: 'paused', pending: r.pending } } : {}),
+        ...(r.status === 'paused' ? { agentctl: pauseOf(r, sessionId) } : {}),
       });
     }
     const includeUsage =
@@ -121,11 +121,7 @@ export function openaiRoutes(context: InvokeContext): Hono {
       }
       const r = result as InvocationResult;
       // The last chunk carries the pause as the non-streamed answer does: the calls to decide.
-      await chunk(
-        {},
-        finishOf(r),
-        r.status === 'paused' ? { agentctl: { status: 'paused', pending: r.pending } } : {},
-      );
+      await chunk({}, finishOf(r), r.status === 'paused' ? { agentctl: pauseOf(r, sessionId) } : {});
       if (includeUsage)
         await sse.writeSSE({
           data: JSON.stringify({
@@ -140,6 +136,21 @@ export function openaiRoutes(context: InvokeContext): Hono {
   });
 
   return app;
+}
+
+/**
+ * A paused run as the answer tells it: the calls waiting and the session to decide them in. A
+ * request without the session header kept its conversation in memory only: nothing can decide its
+ * calls, and the answer says so rather than naming a session that is gone.
+ */
+function pauseOf(result: InvocationResult, sessionId: string | undefined): Record<string, unknown> {
+  if (sessionId) return { status: 'paused', pending: result.pending, sessionId };
+  return {
+    status: 'paused',
+    pending: result.pending,
+    sessionId: null,
+    message: `this request kept no session, so these calls cannot be decided: send the ${SESSION_HEADER} header to run an agent that asks for approval, then POST /sessions/{id}/decisions`,
+  };
 }
 
 // The final answer's finish as OpenAI names it: `length` or `content_filter` when it was cut short.

@@ -1,10 +1,20 @@
+import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentctl, fixtureProject, parseNdjson, removeTempDirs, tempDir } from './support/cli.js';
+import {
+  agentctl,
+  BIN,
+  cliEnv,
+  fixtureProject,
+  parseNdjson,
+  removeTempDirs,
+  tempDir,
+} from './support/cli.js';
 import { freePort } from './support/free-port.js';
 import { type RedisProcess, startRedis } from './support/redis.js';
 import { readSse, type ServeProcess, startServe, stopServers } from './support/serve.js';
+import { waitFor } from './support/wait-for.js';
 import { startWorker, stopWorkers, type WorkerProcess } from './support/worker.js';
 
 // Queued runs through the real processes: `agentctl worker`, `agentctl serve` with a queue and
@@ -96,6 +106,7 @@ describe('queued runs through the real processes', () => {
   it('run --queue prints the same events as a local run and exits 0', async () => {
     const queued = await agentctl(['run', 'clerk', 'stamp it', '--queue', '--json'], { cwd: dir, env });
     expect(queued.stderr).toMatch(/queued run [0-9a-f-]{36}/);
+    expect(queued.stderr).not.toContain('no worker');
     expect(queued.code).toBe(0);
     const local = await agentctl(['run', 'clerk', 'stamp it', '--json'], { cwd: dir, env });
     expect(local.code).toBe(0);
@@ -246,6 +257,36 @@ describe('queued runs through the real processes', () => {
     expect(result.stdout + result.stderr).toContain(
       'agents/bad.yaml:5:8: error: agent `clerkk` is not defined',
     );
+  });
+
+  it('run --queue on a queue no worker listens to says so, and the run goes on once one starts', async () => {
+    const empty = await startRedis();
+    let child: ReturnType<typeof spawn> | undefined;
+    try {
+      const alone = { AGENTCTL_QUEUE_URL: empty.url };
+      child = spawn(process.execPath, [BIN, 'run', 'clerk', 'stamp it', '--queue'], {
+        cwd: dir,
+        env: cliEnv(alone),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      let stdout = '';
+      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+      });
+      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+        stdout += chunk;
+      });
+      const exited = new Promise<number | null>((done) => child!.on('close', done));
+      await waitFor(() => stderr.includes('no worker is listening'), 'the word that no worker listens');
+      expect(stderr).toContain('`agentctl worker`');
+      await startWorker(dir, [], alone);
+      expect(await exited).toBe(0);
+      expect(stdout).toContain('stamp: stamped');
+    } finally {
+      if (child?.exitCode === null) child.kill('SIGKILL');
+      await empty.stop();
+    }
   });
 
   it('a worker without a queue URL is a usage error', async () => {

@@ -72,4 +72,31 @@ describe('agentctl serve: hostile readers of a queued run', () => {
     const rest = await readSse(await events(runId, { 'last-event-id': all.at(-3)!.id! }));
     expect(rest).toEqual(all.slice(-2));
   });
+
+  it('SIGTERM ends a follower of a run still going cleanly, at once; the run goes on in the queue', async () => {
+    const dir = await fixtureProject('serve');
+    const leaving = await startServe(dir, [], { AGENTCTL_QUEUE_URL: redis.url });
+    const response = await fetch(`${leaving.url}/agents/slow/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ input: 'nap', async: true }),
+    });
+    const { runId } = (await response.json()) as { runId: string };
+    const follower = await fetch(`${leaving.url}/runs/${runId}/events`);
+    expect(follower.status).toBe(200);
+    const body = bounded(follower.text());
+    leaving.child.kill('SIGTERM');
+    // Left open, it would last until the server's last moment: cut then ("terminated"), or outlived
+    // by this one-second run.
+    const text = await body;
+    expect(text).not.toBe(HUNG);
+    expect(text).not.toContain('event: end');
+    expect(await leaving.stop()).toBe(0);
+    // The run was not this node's to end: another node streams it to its end.
+    const rest = await bounded(events(runId).then(readSse));
+    expect(rest).not.toBe(HUNG);
+    expect(JSON.parse((rest as Awaited<ReturnType<typeof readSse>>).at(-1)!.data)).toMatchObject({
+      status: 'complete',
+    });
+  });
 });

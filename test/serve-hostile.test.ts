@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { type Task, TaskState } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
@@ -41,6 +42,12 @@ model: offline/auto
 instruction: Ask the user for their size.
 tools:
   - builtin: user_input
+---
+kind: agent
+name: remember
+description: Keeps its last answer in the user's state.
+model: offline/echo
+output_key: user:last
 `;
 
 beforeAll(async () => {
@@ -93,6 +100,37 @@ describe('agentctl serve: hostile requests on the native API', () => {
     );
   });
 
+  it('a client that hangs up mid-body is logged as 499, not as an internal error', async () => {
+    const { port } = new URL(server.url);
+    const before = server.stderr().length;
+    for (const framing of [
+      'Content-Length: 1000\r\n\r\n{"input": "cut',
+      'Transfer-Encoding: chunked\r\n\r\n5\r\n{"inp\r\n',
+    ]) {
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => {
+          socket.write(
+            `POST /agents/echo/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${framing}`,
+          );
+          setTimeout(() => socket.destroy(), 200);
+        });
+        socket.on('close', () => resolve());
+        socket.on('error', reject);
+      });
+    }
+    await waitFor(
+      () =>
+        (
+          server
+            .stderr()
+            .slice(before)
+            .match(/POST \/agents\/echo\/runs 499 /g) ?? []
+        ).length === 2,
+      'two 499 lines in the access log',
+    );
+    expect(server.stderr().slice(before)).not.toContain('internal error');
+  });
+
   it('a run that fails inside the server is a 500 saying only "internal error", and serve logs what it was', async () => {
     const id = `corrupt-${randomUUID()}`;
     await mkdir(join(dir, '.agentctl', 'sessions'), { recursive: true });
@@ -132,6 +170,9 @@ describe('agentctl serve: hostile requests on the native API', () => {
       status: 400,
       code: 'bad_request',
       message: 'messages[0].content[1] is a part of type image_url: only text parts are read',
+      // As OpenAI words its errors, for its SDKs.
+      type: 'invalid_request_error',
+      param: 'messages[0].content[1]',
     });
     expect((await errorOf(await chat([{ type: 'text', text: 5 }]))).message).toBe(
       'messages[0].content[0].text must be a string',
@@ -144,6 +185,20 @@ describe('agentctl serve: hostile requests on the native API', () => {
       { type: 'text', text: 'parts' },
     ]);
     expect((await text.json()).choices[0].message.content).toBe('two parts');
+  });
+
+  it("a user id of any length keeps that user's state, like a short one", async () => {
+    const userId = `${'u'.repeat(300)}@example.com`;
+    const run = async (agent: string, input: string, user: string) => {
+      const response = await post(`/agents/${agent}/runs`, { input, userId: user, stream: false });
+      const body = (await response.json()) as { status: string; state: Record<string, unknown> };
+      expect(body.status).toBe('complete');
+      return body;
+    };
+    await run('remember', 'kept for this user', userId);
+    await run('remember', 'kept for another', `${userId}.other`);
+    // A new session of that user, by an agent that writes nothing, starts with what was kept.
+    expect((await run('echo', 'hi', userId)).state['user:last']).toBe('kept for this user');
   });
 
   it('decisions: one call decided twice, or a reason that is not text, is a 400 and the run stays paused', async () => {
@@ -237,6 +292,28 @@ const bounded = <T>(promise: Promise<T>): Promise<T | typeof HUNG> =>
   Promise.race([promise, new Promise<typeof HUNG>((r) => setTimeout(() => r(HUNG), 20_000).unref())]);
 
 describe('agentctl serve: hostile A2A clients', () => {
+  it('a body that is no JSON-RPC request is answered with a JSON-RPC error, as the SDK serves them', async () => {
+    const rpc = async (body: string) => {
+      const response = await fetch(`${server.url}/a2a/echo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      expect(response.status).toBe(200);
+      return (await response.json()) as { jsonrpc: string; id: unknown; error: { code: number } };
+    };
+    expect(await rpc('{"jsonrpc": "2.0", "id": 1, "method": ')).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700 },
+    });
+    for (const body of [
+      '[{"jsonrpc": "2.0", "id": 1, "method": "tasks/get", "params": {"id": "x"}}]',
+      '"hi"',
+    ])
+      expect(await rpc(body)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+  });
+
   it('tasks/cancel of a task waiting for an approval cancels it at once; its session stays paused', async () => {
     const client = await clientFor('cashier');
     const paused = (await client.sendMessage(send(userMessage('refund A-1')))) as Task;
@@ -327,6 +404,33 @@ describe('agentctl serve: hostile A2A clients', () => {
     expect(again.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(said(again)).toContain('only text parts are read');
     expect((await (await fetch(`${server.url}/sessions/${paused.contextId}`)).json()).paused).toBe(true);
+    const done = (await cashier.sendMessage(send(userMessage('yes', ids)))) as Task;
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
+  it('a message with no text is refused, not run: a new task fails, a waiting one asks again', async () => {
+    const said = (task: Task) =>
+      (task.status?.message?.parts ?? [])
+        .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
+        .join('');
+    const echo = await clientFor('echo');
+    const empty = userMessage('');
+    empty.parts = [];
+    const failed = (await echo.sendMessage(send(empty))) as Task;
+    expect(failed.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(said(failed)).toContain('the message has no text');
+    expect((await fetch(`${server.url}/sessions/${failed.contextId}`)).status).toBe(404);
+
+    // A blank answer to an approval would refuse the refund with no reason: it is asked again.
+    const cashier = await clientFor('cashier');
+    const paused = (await cashier.sendMessage(send(userMessage('refund A-1')))) as Task;
+    const ids = { contextId: paused.contextId, taskId: paused.id };
+    const again = (await cashier.sendMessage(send(userMessage('   ', ids)))) as Task;
+    expect(again.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(said(again)).toContain('the message has no text');
+    const session = await (await fetch(`${server.url}/sessions/${paused.contextId}`)).json();
+    expect(session.paused).toBe(true);
+    expect(session.events.some((e: { type: string }) => e.type === 'tool_result')).toBe(false);
     const done = (await cashier.sendMessage(send(userMessage('yes', ids)))) as Task;
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });

@@ -17,6 +17,10 @@ afterAll(async () => {
   await removeTempDirs();
 });
 
+const sessionCount = async () =>
+  (await (await fetch(`${server.url}/sessions`, { headers: { authorization: 'Bearer sk-local' } })).json())
+    .sessions.length;
+
 describe('agentctl serve: OpenAI-compatible endpoint', () => {
   it('lists the agents as models', async () => {
     const models = [];
@@ -76,6 +80,25 @@ describe('agentctl serve: OpenAI-compatible endpoint', () => {
     expect(tails).toMatchObject([
       { finish: 'stop', agentctl: { status: 'paused', pending: [{ call: { name: 'refund' } }] } },
     ]);
+    // Without a session header nothing was stored: the answer says the calls cannot be decided.
+    for (const told of [whole.agentctl, (tails[0] as { agentctl: unknown }).agentctl])
+      expect(told).toMatchObject({ sessionId: null, message: expect.stringContaining('x-agentctl-session') });
+    // With one, the answer names the session whose calls to decide, and deciding them works.
+    const kept = (await client.chat.completions.create(request, {
+      headers: { 'x-agentctl-session': 'openai-paused' },
+    })) as OpenAI.ChatCompletion & {
+      agentctl?: { sessionId: string; pending: Array<{ call: { id: string } }> };
+    };
+    expect(kept.agentctl?.sessionId).toBe('openai-paused');
+    const decided = await fetch(`${server.url}/sessions/openai-paused/decisions`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sk-local', 'content-type': 'application/json' },
+      body: JSON.stringify({
+        decisions: [{ callId: kept.agentctl?.pending[0].call.id, decision: 'approve' }],
+        stream: false,
+      }),
+    });
+    expect((await decided.json()).status).toBe('complete');
   });
 
   it('continues a stored session with x-agentctl-session, else takes the messages as the history', async () => {
@@ -122,6 +145,39 @@ describe('agentctl serve: OpenAI-compatible endpoint', () => {
       await fetch(`${server.url}/sessions`, { headers: { authorization: 'Bearer sk-local' } })
     ).json();
     expect(after.sessions).toHaveLength(before.sessions.length);
+  });
+
+  it('refuses what an agent cannot give, naming the parameter as OpenAI does, and runs nothing', async () => {
+    const messages = [{ role: 'user' as const, content: 'hi' }];
+    const fn = { type: 'function' as const, function: { name: 'lookup', parameters: { type: 'object' } } };
+    const before = await sessionCount();
+    for (const [param, extra] of [
+      ['n', { n: 3 }],
+      ['tools', { tools: [fn] }],
+      ['tool_choice', { tool_choice: 'required' }],
+      ['response_format', { response_format: { type: 'json_object' } }],
+      ['stream_options', { stream_options: { include_usage: true } }],
+    ] as const) {
+      await expect(
+        client.chat.completions.create({ model: 'echo', messages, ...extra } as never),
+      ).rejects.toMatchObject({
+        status: 400,
+        code: 'unsupported_parameter',
+        type: 'invalid_request_error',
+        param,
+      });
+    }
+    // What means the same as leaving it out is answered.
+    const plain = await client.chat.completions.create({
+      model: 'echo',
+      messages,
+      n: 1,
+      tools: [],
+      tool_choice: 'none',
+      response_format: { type: 'text' },
+    });
+    expect(plain.choices).toHaveLength(1);
+    expect(await sessionCount()).toBe(before);
   });
 
   it('fails like OpenAI does: unknown model 404, no token 401, bad messages 400', async () => {

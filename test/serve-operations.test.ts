@@ -37,6 +37,18 @@ describe('agentctl serve: operations', () => {
     await expect(fetch(`${server.url}/health`)).rejects.toThrow();
   });
 
+  it('a --timeout and --grace longer than a timer holds (24.8 days) are waited, not cut at once', async () => {
+    const dir = await fixtureProject('serve');
+    const server = await startServe(dir, ['--timeout', '600h', '--grace', '600h']);
+    const inFlight = run(server.url, 'slow', { input: 'nap', stream: false });
+    await new Promise((r) => setTimeout(r, 300));
+    server.child.kill('SIGTERM');
+    expect((await (await inFlight).json()).status).toBe('complete');
+    expect(await server.stop()).toBe(0);
+    expect(server.stderr()).toContain('1 run(s) finished, 0 cancelled');
+    expect(server.stderr()).not.toContain('TimeoutOverflowWarning');
+  });
+
   it('after the grace period, runs are cancelled and their sessions stay valid', async () => {
     const dir = await fixtureProject('serve');
     const server = await startServe(dir, ['--grace', '100ms']);
@@ -85,6 +97,32 @@ describe('agentctl serve: operations', () => {
     const first = await chat(gone.signal);
     expect(first.status).toBe(200);
     gone.abort();
+    // The nap takes ten seconds: without the cancel its slot stays taken (429) all that time.
+    const until = Date.now() + 7000;
+    let status = 0;
+    while (Date.now() < until) {
+      status = (await run(server.url, 'echo', { input: 'next', stream: false })).status;
+      if (status !== 429) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe(200);
+  });
+
+  it('stops a stateless chat completion that is not streamed when its client goes away too', async () => {
+    const dir = await fixtureProject('serve');
+    const server = await startServe(dir, ['--max-runs', '1']);
+    const gone = new AbortController();
+    const first = fetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'sleepy', messages: [{ role: 'user', content: 'nap' }] }),
+      signal: gone.signal,
+    });
+    // Once the run holds the only slot, the client leaves before any answer.
+    while ((await run(server.url, 'echo', { input: 'busy?', stream: false })).status !== 429)
+      await new Promise((r) => setTimeout(r, 50));
+    gone.abort();
+    await expect(first).rejects.toThrow();
     // The nap takes ten seconds: without the cancel its slot stays taken (429) all that time.
     const until = Date.now() + 7000;
     let status = 0;

@@ -186,6 +186,49 @@ describe('agentctl with backend: postgres', () => {
     expect(await Promise.all([a.stop(), b.stop()])).toEqual([0, 0]);
   });
 
+  it('serve answers 503 with Retry-After while the database is away, naming it only to the operator', async () => {
+    const p = await project();
+    const name = `cli_${databases}`;
+    const server = await startServe(p.dir, [], p.env);
+    const run = (sessionId: string) =>
+      fetch(`${server.url}/agents/hello/runs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ input: 'hi', sessionId, stream: false }),
+      });
+    expect((await run('kept')).status).toBe(200);
+    // The database goes away under the server: its connections end, new ones find no database.
+    const rename = async (from: string, to: string) => {
+      for (let tries = 0; ; tries++) {
+        try {
+          await pg.sql(
+            `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${from}'; ALTER DATABASE ${from} RENAME TO ${to}`,
+          );
+          return;
+        } catch (error) {
+          if (tries > 50) throw error;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+    };
+    await rename(name, `${name}_away`);
+    for (const answer of [await run('kept'), await fetch(`${server.url}/sessions`)]) {
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get('retry-after')).toBe('5');
+      const { error } = (await answer.json()) as { error: { code: string; message: string } };
+      expect(error).toEqual({
+        code: 'store_unavailable',
+        message: 'the session store cannot be reached; try again shortly',
+      });
+    }
+    expect(server.stderr()).toContain(
+      `cannot connect to PostgreSQL at 127.0.0.1:${pg.port}, database ${name}`,
+    );
+    expect(server.stderr()).not.toContain(pg.password);
+    await rename(`${name}_away`, name);
+    expect((await run('kept')).status).toBe(200);
+  });
+
   it('sessions list, show, export, import and rm work on the project memory', async () => {
     const p = await project();
     expect(

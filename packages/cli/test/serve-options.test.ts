@@ -66,6 +66,8 @@ describe('agentctl serve options', () => {
     expect(() => serveOptions({ port: '99999' }, {})).toThrow(usage);
     expect(() => serveOptions({ grace: 'soon' }, {})).toThrow(usage);
     expect(() => serveOptions({ maxRuns: '0' }, {})).toThrow(usage);
+    expect(() => serveOptions({ timeout: '0s' }, {})).toThrow(/--timeout must be longer than 0/);
+    expect(serveOptions({ grace: '0s' }, {}).graceMs).toBe(0);
     expect(() => serveOptions({ host: '10.0.0.5' }, {})).toThrow(/without a token/);
     expect(serveOptions({ host: '10.0.0.5' }, { AGENTCTL_SERVE_TOKEN: 'x' }).tokens).toEqual(['x']);
     expect(serveOptions({ host: '::1' }, {}).host).toBe('::1');

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { backoffDelay, deadline, retryPolicy, sleep } from '../src/index.js';
+import { MAX_TIMER_MS } from '../src/timing/deadline.js';
 
 describe('timing helpers', () => {
   it('deadline aborts with its reason after ms and says it expired', async () => {
@@ -50,6 +51,25 @@ describe('timing helpers', () => {
     }
     expect(limit.signal.aborted).toBe(false);
     limit.dispose();
+  });
+
+  it('a deadline or sleep longer than one timer holds waits all of it', async () => {
+    vi.useFakeTimers();
+    try {
+      const long = MAX_TIMER_MS + 60_000;
+      const limit = deadline(undefined, long, () => new Error('late'));
+      let slept = false;
+      void sleep(long).then(() => {
+        slept = true;
+      });
+      await vi.advanceTimersByTimeAsync(MAX_TIMER_MS);
+      expect([limit.expired, slept]).toEqual([false, false]);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect([limit.expired, slept]).toEqual([true, true]);
+      limit.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('sleep rejects with ABORTED when its signal aborts mid-wait', async () => {

@@ -73,9 +73,14 @@ export class AgentctlExecutor implements AgentExecutor {
           `context ${contextId} waits for an answer in task ${asking}: send it there (with that taskId)`,
         );
       // Only text reaches an agent: a file or data part would be dropped unseen, so it is refused.
+      // A message with no text is no prompt, and no answer: run, it would store an empty user turn,
+      // or refuse a pending call with an empty reason.
       const unread = user.parts.findIndex((part) => part.content?.$case !== 'text');
-      if (unread >= 0) {
-        const refusal = `part ${unread} of the message is ${user.parts[unread].content?.$case ?? 'empty'}: only text parts are read`;
+      if (unread >= 0 || text === '') {
+        const refusal =
+          unread >= 0
+            ? `part ${unread} of the message is ${user.parts[unread].content?.$case ?? 'empty'}: only text parts are read`
+            : 'the message has no text: send the prompt (or the answer) as a text part';
         if (pending.length === 0) return status(TaskState.TASK_STATE_FAILED, refusal);
         // What waits for an answer still does: the task asks again.
         this.#waiting.set(taskId, contextId);

@@ -63,7 +63,23 @@ export function a2aRoutes(context: InvokeContext, bearer: boolean, retention?: T
     const name = c.req.param('agent');
     infoOf(name);
     const endpoint = endpointOf(name, new URL(c.req.url).origin);
-    const body = await readJson(c);
+    // A JSON-RPC client reads a JSON-RPC error (as the SDK's own server answers it), not this
+    // server's error shape: -32700 for a body that is no JSON, -32600 for one that is no request
+    // object (a batch included: A2A has none).
+    let body: Record<string, unknown>;
+    try {
+      body = await readJson(c);
+    } catch (error) {
+      if (!(error instanceof HttpError) || error.code !== 'bad_json') throw error;
+      const parse = error.message.startsWith('the body is not valid JSON');
+      return c.json({
+        jsonrpc: '2.0',
+        id: null,
+        error: parse
+          ? { code: -32700, message: `Parse error: ${error.message}` }
+          : { code: -32600, message: 'Invalid Request: the body must be one JSON-RPC request object' },
+      });
+    }
     const requested = c.req.header(A2A_VERSION_HEADER);
     const legacy = (requested || '0.3') === '0.3';
     const callContext = defaultServerCallContextBuilder({

@@ -7,7 +7,7 @@ import type { TaskRetention } from './a2a-task-store.js';
 import { type AccessLogEntry, accessLog } from './access-log.js';
 import type { AgentSource } from './agent-source.js';
 import { tokenAuth } from './auth.js';
-import { errorBody, HttpError } from './http-error.js';
+import { errorBody, HttpError, openaiErrorBody } from './http-error.js';
 import type { InvokeContext } from './invoke.js';
 import { nativeRoutes } from './native-routes.js';
 import { openaiRoutes } from './openai-routes.js';
@@ -18,7 +18,7 @@ import { queuedRoutes } from './queued-routes.js';
 import type { QueuedRuns } from './queued-runs.js';
 import { requestGuard } from './request-guard.js';
 import { RunTracker } from './run-tracker.js';
-import { toHttpError } from './to-http-error.js';
+import { isStoreUnreachable, toHttpError } from './to-http-error.js';
 
 /** How long `GET /health` waits for the queue's depth before it answers 503. */
 const HEALTH_QUEUE_MS = 5_000;
@@ -115,14 +115,28 @@ export function createApp(options: AppOptions): ServerApp {
   app.route('/', a2aRoutes(context, (options.tokens ?? []).length > 0, options.a2aTasks));
   app.notFound((c) => c.json(errorBody('not_found', `no route ${c.req.method} ${c.req.path}`), 404));
   app.onError((error, c) => {
-    // A caller's mistake that core finds (a malformed session id in a path) is a 400 like any other.
-    const known = error instanceof UsageError ? toHttpError(error) : error;
+    // A caller's mistake that core finds (a malformed session id in a path) is a 400 like any other;
+    // a store that cannot be reached, a 503.
+    const known = error instanceof UsageError || isStoreUnreachable(error) ? toHttpError(error) : error;
     if (known instanceof HttpError) {
+      if (known !== error && known.status >= 500) options.onInternalError?.(error);
       for (const [name, value] of Object.entries(known.headers)) c.header(name, value);
-      return c.json(errorBody(known.code, known.message), known.status as 400);
+      const body = c.req.path.startsWith('/v1/')
+        ? openaiErrorBody(known.status, known.code, known.message, known.param)
+        : errorBody(known.code, known.message);
+      return c.json(body, known.status as 400);
     }
+    // A client that hung up mid-request (its body cut short) is not a fault of this server: no
+    // one reads the answer, and the operator's log says 499, not an internal error.
+    if (clientGone(c.req.raw, error))
+      return c.json(errorBody('client_closed_request', 'the client closed the connection'), 499 as 400);
     options.onInternalError?.(error);
     return c.json(errorBody('internal', 'internal error'), 500);
   });
   return { app, tracker };
+}
+
+// The request's connection ended before it was read: node's `aborted` (ECONNRESET) on the body.
+function clientGone(request: Request, error: unknown): boolean {
+  return request.signal.aborted || (error as { code?: unknown } | undefined)?.code === 'ECONNRESET';
 }

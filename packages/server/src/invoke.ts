@@ -89,8 +89,9 @@ export async function invoke(context: InvokeContext, request: InvokeRequest): Pr
   } catch (error) {
     end();
     const answer = toHttpError(error);
-    // The caller is told only "internal error": the operator must still learn what it was.
-    if (answer.code === 'internal') context.onInternalError?.(error);
+    // The caller is told only "internal error" (or that the store is away): the operator must
+    // still learn what it was.
+    if (answer.code === 'internal' || answer.code === 'store_unavailable') context.onInternalError?.(error);
     throw answer;
   }
 }

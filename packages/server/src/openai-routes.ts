@@ -41,12 +41,21 @@ export function openaiRoutes(context: InvokeContext): Hono {
     const body = await readJson(c);
     if (typeof body.model !== 'string') throw new HttpError(400, 'bad_request', '`model` must name an agent');
     const streamed = optionalBoolean(body, 'stream') === true;
+    refuseUnsupported(body, streamed);
     const messages = parseMessages(body.messages);
     const last = messages.at(-1);
     if (last?.role !== 'user')
       throw new HttpError(400, 'bad_request', 'the last message must come from the user');
     const sessionId = c.req.header(SESSION_HEADER);
     const gone = new AbortController();
+    // Nobody can read a stateless answer once its client is gone, streamed or not: stop the run
+    // then. A stored session's run goes on, so its answer is there for the next request.
+    if (!sessionId) {
+      const request = c.req.raw.signal;
+      const stop = () => gone.abort(new AgentError('the client closed the connection', 'ABORTED'));
+      if (request.aborted) stop();
+      else request.addEventListener('abort', stop, { once: true });
+    }
     const run = await invoke(context, {
       agent: body.model,
       input: last.content ?? '',
@@ -79,16 +88,12 @@ export function openaiRoutes(context: InvokeContext): Hono {
           },
         ],
         usage: usageOf(r.usage),
-        ...(r.status === 'paused' ? { agentctl: { status: 'paused', pending: r.pending } } : {}),
+        ...(r.status === 'paused' ? { agentctl: pauseOf(r, sessionId) } : {}),
       });
     }
     const includeUsage =
       (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
     return streamSSE(c, async (sse) => {
-      // Nobody can read a stateless streamed answer once its client is gone: stop the run then.
-      // A stored session's run goes on, so its answer is there for the next request.
-      if (!sessionId)
-        sse.onAbort(() => gone.abort(new AgentError('the client closed the connection', 'ABORTED')));
       const chunk = (
         delta: Record<string, unknown>,
         finish: string | null,
@@ -116,11 +121,7 @@ export function openaiRoutes(context: InvokeContext): Hono {
       }
       const r = result as InvocationResult;
       // The last chunk carries the pause as the non-streamed answer does: the calls to decide.
-      await chunk(
-        {},
-        finishOf(r),
-        r.status === 'paused' ? { agentctl: { status: 'paused', pending: r.pending } } : {},
-      );
+      await chunk({}, finishOf(r), r.status === 'paused' ? { agentctl: pauseOf(r, sessionId) } : {});
       if (includeUsage)
         await sse.writeSSE({
           data: JSON.stringify({
@@ -135,6 +136,21 @@ export function openaiRoutes(context: InvokeContext): Hono {
   });
 
   return app;
+}
+
+/**
+ * A paused run as the answer tells it: the calls waiting and the session to decide them in. A
+ * request without the session header kept its conversation in memory only: nothing can decide its
+ * calls, and the answer says so rather than naming a session that is gone.
+ */
+function pauseOf(result: InvocationResult, sessionId: string | undefined): Record<string, unknown> {
+  if (sessionId) return { status: 'paused', pending: result.pending, sessionId };
+  return {
+    status: 'paused',
+    pending: result.pending,
+    sessionId: null,
+    message: `this request kept no session, so these calls cannot be decided: send the ${SESSION_HEADER} header to run an agent that asks for approval, then POST /sessions/{id}/decisions`,
+  };
 }
 
 // The final answer's finish as OpenAI names it: `length` or `content_filter` when it was cut short.
@@ -155,6 +171,34 @@ function usageOf(usage: UsageStats) {
     completion_tokens: usage.outputTokens,
     total_tokens: usage.totalTokens,
   };
+}
+
+/**
+ * Refuses what a chat completion request asks for that an agent cannot give, naming the parameter:
+ * answered anyway, a client would take one choice for `n` of them, or the agent's own tool calls
+ * for the functions it offered. Sampling settings (`temperature`, `max_tokens`...) stay the agent's
+ * own and are not refused: clients send them by default.
+ */
+function refuseUnsupported(body: Record<string, unknown>, streamed: boolean): void {
+  const refuse = (param: string, message: string) => {
+    throw new HttpError(400, 'unsupported_parameter', message, {}, param);
+  };
+  if (body.n !== undefined && body.n !== null && body.n !== 1)
+    refuse('n', '`n` must be 1: an agent gives one answer per run');
+  for (const param of ['tools', 'functions'])
+    if (Array.isArray(body[param]) ? (body[param] as unknown[]).length > 0 : body[param] != null)
+      refuse(param, `\`${param}\` is not supported: the agent calls its own tools, declared in its YAML`);
+  for (const param of ['tool_choice', 'function_call'])
+    if (body[param] != null && body[param] !== 'auto' && body[param] !== 'none')
+      refuse(param, `\`${param}\` must be "auto" or "none": a request offers the agent no tools of its own`);
+  const format = (body.response_format as { type?: unknown } | null | undefined)?.type;
+  if (body.response_format != null && format !== 'text')
+    refuse(
+      'response_format',
+      '`response_format` must be {"type": "text"}: an agent\'s output shape is its `output_schema`',
+    );
+  if (body.stream_options != null && !streamed)
+    refuse('stream_options', '`stream_options` is only allowed when `stream` is true');
 }
 
 /** OpenAI chat messages to history; system messages are left out (the agent has its own instruction). */
@@ -188,6 +232,8 @@ function textOf(content: unknown, i: number): string {
             400,
             'bad_request',
             `messages[${i}].content[${j}] is ${typeof part?.type === 'string' ? `a part of type ${part.type}` : 'not a part'}: only text parts are read`,
+            {},
+            `messages[${i}].content[${j}]`,
           );
         if (typeof part.text !== 'string')
           throw new HttpError(400, 'bad_request', `messages[${i}].content[${j}].text must be a string`);

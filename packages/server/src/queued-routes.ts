@@ -16,13 +16,23 @@ export function queuedRoutes(context: InvokeContext): Hono {
     const id = c.req.param('id');
     if (!(await queue.exists(id))) throw new HttpError(404, 'unknown_run', `no queued run with id ${id}`);
     const after = eventId(c);
+    const closing = context.tracker.closing;
+    if (closing.aborted) throw new HttpError(503, 'shutting_down', 'the server is shutting down');
     return streamSSE(c, async (sse) => {
       const stop = new AbortController();
-      sse.onAbort(() => stop.abort());
-      for await (const entry of queue.follow(id, after, stop.signal)) {
-        if (entry.event)
-          await sse.writeSSE({ id: entry.id, event: entry.event.type, data: JSON.stringify(entry.event) });
-        else await sse.writeSSE({ id: entry.id, event: 'end', data: JSON.stringify(entry.end) });
+      const end = () => stop.abort();
+      sse.onAbort(end);
+      // The run goes on in the queue whatever this node does: at shutdown its stream ends cleanly
+      // (no `end` event), and the client resumes on another node with Last-Event-ID.
+      closing.addEventListener('abort', end, { once: true });
+      try {
+        for await (const entry of queue.follow(id, after, stop.signal)) {
+          if (entry.event)
+            await sse.writeSSE({ id: entry.id, event: entry.event.type, data: JSON.stringify(entry.event) });
+          else await sse.writeSSE({ id: entry.id, event: 'end', data: JSON.stringify(entry.end) });
+        }
+      } finally {
+        closing.removeEventListener('abort', end);
       }
     });
   });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { applyDelta } from '@agentctl/core';
@@ -50,6 +51,22 @@ export class ScopedStateFiles {
   }
 
   #file(scope: string): string {
-    return join(this.#dir, `${encodeURIComponent(scope)}.json`);
+    return join(this.#dir, `${scopeFileName(scope)}.json`);
   }
+}
+
+// Room for the lock and temporary-file suffixes within a file name's 255 bytes.
+const MAX_NAME = 160;
+
+/**
+ * The scope's file name without `.json`: the scope percent-encoded, so any user id is one safe
+ * name. A user id is the caller's text, of any length: an encoded name too long for the file
+ * system keeps its start, for people, and ends in the scope's SHA-256, so it stays one name per
+ * scope. Shorter names are unchanged, so existing scope files are found as before.
+ */
+function scopeFileName(scope: string): string {
+  const encoded = encodeURIComponent(scope);
+  if (encoded.length <= MAX_NAME) return encoded;
+  const hash = createHash('sha256').update(scope).digest('hex');
+  return `${encoded.slice(0, MAX_NAME - hash.length - 1).replace(/%[0-9A-F]?$/, '')}~${hash}`;
 }

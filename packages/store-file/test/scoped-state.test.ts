@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -20,6 +20,23 @@ describe('shared state scopes on disk', () => {
     expect(await second.getScopedState('app')).toEqual({ 'app:theme': 'dark' });
     expect(await second.getScopedState('user:ada/../x')).toEqual({ 'user:lang': 'fr' });
     expect(await second.getScopedState('user:bob')).toEqual({});
+  });
+
+  it('keeps the scope of a user id of any length, one file per id, none beyond a file name', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'agentctl-scopes-'));
+    const store = new FileSessionStore({ path: dir });
+    const long = 'a'.repeat(300);
+    const wide = '\u{1F600}'.repeat(100);
+    await store.updateScopedState(`user:${long}`, { 'user:n': 1 });
+    await store.updateScopedState(`user:${long}b`, { 'user:n': 2 });
+    await store.updateScopedState(`user:${wide}`, { 'user:n': 3 });
+    const again = new FileSessionStore({ path: dir });
+    expect(await again.getScopedState(`user:${long}`)).toEqual({ 'user:n': 1 });
+    expect(await again.getScopedState(`user:${long}b`)).toEqual({ 'user:n': 2 });
+    expect(await again.getScopedState(`user:${wide}`)).toEqual({ 'user:n': 3 });
+    const names = await readdir(join(dir, 'scopes'));
+    expect(names).toHaveLength(3);
+    for (const name of names) expect(Buffer.byteLength(name)).toBeLessThanOrEqual(200);
   });
 
   it('loses no write when many updates race', async () => {

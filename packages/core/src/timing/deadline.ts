@@ -19,6 +19,9 @@ export interface Deadline {
   race<T>(work: Promise<T>): Promise<T>;
 }
 
+/** The longest delay a timer holds (2^31-1 ms, about 24.8 days): a longer one would fire at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 const NEVER = new AbortController().signal;
 const NOTHING: Deadline = {
   signal: NEVER,
@@ -94,6 +97,8 @@ class TimedDeadline implements Deadline {
   #expiry: unknown;
   #racer: ((reason: unknown) => void) | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  // What is left of a wait longer than one timer holds, once the current timer fires.
+  #beyond = 0;
   #forward: (() => void) | undefined;
   // Set while the timer waits to be started on first use: when the time started counting.
   #since: number | undefined;
@@ -112,7 +117,7 @@ class TimedDeadline implements Deadline {
     const left = this.#ms - (performance.now() - this.#since);
     this.#since = undefined;
     if (this.#expired || this.#outer?.aborted) return;
-    this.#timer = setTimeout(expire, Math.max(0, left), this);
+    this.#arm(Math.max(0, left));
   }
 
   get signal(): AbortSignal {
@@ -144,7 +149,12 @@ class TimedDeadline implements Deadline {
     }
     if (this.#expired || this.#outer?.aborted) return;
     clearTimeout(this.#timer);
-    this.#timer = setTimeout(expire, this.#ms, this);
+    this.#arm(this.#ms);
+  }
+
+  #arm(ms: number): void {
+    this.#beyond = Math.max(0, ms - MAX_TIMER_MS);
+    this.#timer = setTimeout(expire, Math.min(ms, MAX_TIMER_MS), this);
   }
 
   dispose(): void {
@@ -177,6 +187,10 @@ class TimedDeadline implements Deadline {
   /** The timer's end: called by {@link expire}. */
   expireNow(): void {
     if (this.#outer?.aborted) return;
+    if (this.#beyond > 0) {
+      this.#arm(this.#beyond);
+      return;
+    }
     this.#expired = true;
     this.#expiry = this.#reason();
     if (this.#forward) this.#outer?.removeEventListener('abort', this.#forward);

@@ -1,4 +1,5 @@
 import { AgentError } from '../errors.js';
+import { MAX_TIMER_MS } from './deadline.js';
 
 /**
  * The one abortable sleep: resolves after `ms`, or rejects with an `ABORTED` {@link AgentError}
@@ -12,13 +13,19 @@ export function sleep(ms: number, signal?: AbortSignal, what = 'waiting'): Promi
   return new Promise((resolve, reject) => {
     const aborted = () => new AgentError(`cancelled while ${what}`, 'ABORTED', { cause: signal?.reason });
     if (signal?.aborted) return reject(aborted());
-    const timer = setTimeout(
-      () => {
+    // A wait longer than one timer holds is a chain of them: one such timer would fire at once.
+    let left = Math.max(0, ms);
+    let timer: ReturnType<typeof setTimeout>;
+    const wait = () => {
+      const now = Math.min(left, MAX_TIMER_MS);
+      left -= now;
+      timer = setTimeout(() => {
+        if (left > 0) return wait();
         signal?.removeEventListener('abort', onAbort);
         resolve();
-      },
-      Math.max(0, ms),
-    );
+      }, now);
+    };
+    wait();
     function onAbort() {
       clearTimeout(timer);
       reject(aborted());

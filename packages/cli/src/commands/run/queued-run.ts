@@ -62,6 +62,16 @@ export async function queuedRun(
     const s = styles(io.isTTY);
     if (fresh) io.stderr(s.dim(`session ${sessionId}\n`));
     io.stderr(s.dim(`queued run ${runId}\n`));
+    // A run queued where no worker listens waits for one as long as it takes: say so, or the
+    // command looks hung. The run stays queued, so this is a word, not a failure.
+    const listening = await queue.depth().then(
+      (d) => d.workers,
+      () => undefined,
+    );
+    if (listening === 0)
+      io.stderr(
+        `agentctl: no worker is listening on this queue yet: the run waits until one starts (\`agentctl worker\`); Ctrl-C stops following, the run stays queued\n`,
+      );
     const render = options.json ? jsonRenderer(io) : textRenderer(io);
     let end: RunEnd | undefined;
     for await (const entry of queue.follow(runId, undefined, stop.signal)) {

@@ -51,7 +51,7 @@ export function serveOptions(
     corsOrigins: (raw.cors as string[] | undefined) ?? [],
     graceMs: duration(raw.grace, '--grace', 10_000),
     maxRuns: integer(raw.maxRuns, '--max-runs', 64, 1, 1_000_000),
-    runTimeoutMs: duration(raw.timeout, '--timeout', 5 * 60_000),
+    runTimeoutMs: positive(duration(raw.timeout, '--timeout', 5 * 60_000), '--timeout'),
     maxBodyBytes: integer(raw.maxBody, '--max-body', 1024 * 1024, 1, 2 ** 31),
     logFormat,
     watch: raw.watch === true,
@@ -79,4 +79,10 @@ export function duration(value: unknown, flag: string, fallback: number): number
   } catch (error) {
     throw new CliError((error as Error).message, EXIT.usage);
   }
+}
+
+// A run timeout of nothing would end every run as TIMEOUT before it began: a server that never answers.
+function positive(ms: number, flag: string): number {
+  if (ms > 0) return ms;
+  throw new CliError(`${flag} must be longer than 0 (every run would end at once as TIMEOUT)`, EXIT.usage);
 }

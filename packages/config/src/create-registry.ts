@@ -1,4 +1,4 @@
-import { BUILTIN_TOOLS, InMemorySessionStore } from '@agentctl/core';
+import { BUILTIN_TOOLS, InMemorySessionStore, type JsonSchema } from '@agentctl/core';
 import {
   loggingFromOptions,
   redactionFromOptions,
@@ -7,7 +7,8 @@ import {
 } from './compile/builtin-middleware.js';
 import { BUILTIN_MIDDLEWARE_SCHEMAS, NO_OPTIONS_SCHEMA } from './compile/builtin-middleware-schemas.js';
 import { offlineProvider } from './compile/offline-provider.js';
-import { Registry } from './registry.js';
+import { type PluginRule, Registry } from './registry.js';
+import { allowedHostsRule } from './rules/allowed-hosts-rule.js';
 import { BUILTIN_TOOL_SCHEMAS } from './toolbox/builtin-tool-schemas.js';
 import { TOOLBOX } from './toolbox/toolbox.js';
 import { commandTool } from './tools/command-tool.js';
@@ -50,7 +51,7 @@ export function createRegistry(): Registry {
     .registerToolKind('http', httpTool, {
       description: 'An HTTP request.',
       capabilities: { needsNetwork: true, asksApproval: true },
-      rules: [httpUrlRule],
+      rules: [httpUrlRule, allowedHostsRule],
     })
     .registerToolKind('command', commandTool, {
       description: 'A command run without a shell.',
@@ -61,13 +62,21 @@ export function createRegistry(): Registry {
     registry.registerBuiltinTool(name, (options, ctx) => make({ root: ctx.root, ...options }), {
       description: BUILTIN_TOOL_SCHEMAS[name].description as string,
       schema: BUILTIN_TOOL_SCHEMAS[name],
+      rules: hostRules(BUILTIN_TOOL_SCHEMAS[name]),
     });
   }
   for (const [name, factory] of Object.entries(TOOLBOX)) {
     registry.registerBuiltinTool(name, factory, {
       description: BUILTIN_TOOL_SCHEMAS[name].description as string,
       schema: BUILTIN_TOOL_SCHEMAS[name],
+      rules: hostRules(BUILTIN_TOOL_SCHEMAS[name]),
     });
   }
   return registry;
+}
+
+// The built-in tools that fetch (`http_get`, `fetch`) have their `allowed_hosts` checked.
+function hostRules(schema: JsonSchema): PluginRule[] | undefined {
+  const properties = schema.properties as Record<string, unknown> | undefined;
+  return properties && 'allowed_hosts' in properties ? [allowedHostsRule] : undefined;
 }

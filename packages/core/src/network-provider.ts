@@ -97,7 +97,7 @@ export interface StreamAssembler<Item> {
   readonly complete: boolean;
   /** Tokens the server reported so far: spent even when the call fails. */
   readonly reportedUsage: TokenUsage | undefined;
-  /** The closing events: tool call ends, then `done`. */
+  /** The closing events: tool call ends, then `done`; throws when the stream's end says the answer failed. */
   finish(): StreamEvent[];
 }
 
@@ -128,6 +128,7 @@ export async function* sdkAttempt<Item>(attempt: SdkAttempt<Item>): AsyncGenerat
   const { provider, model, control, assembler } = attempt;
   let committed = false;
   let items = 0;
+  let closing: StreamEvent[];
   try {
     const stream = await sdkWarningsOnce(() => attempt.open(control.signal));
     control.touch();
@@ -152,6 +153,8 @@ export async function* sdkAttempt<Item>(attempt: SdkAttempt<Item>): AsyncGenerat
         usage: assembler.reportedUsage,
       });
     }
+    // Inside the try: an assembler may refuse the answer it got (a malformed call, nothing said).
+    closing = assembler.finish();
   } catch (error) {
     const failure = providerFailure(error, {
       provider,
@@ -167,5 +170,5 @@ export async function* sdkAttempt<Item>(attempt: SdkAttempt<Item>): AsyncGenerat
     attempt.amend?.(failure, error);
     throw failure;
   }
-  yield* assembler.finish();
+  yield* closing;
 }

@@ -76,7 +76,7 @@ function attempt(
     control,
     signal,
     call,
-    assembler: new ResponseAssembler(),
+    assembler: new ResponseAssembler(request.model),
     open: (attemptSignal) =>
       client.models.generateContentStream({
         ...request,

@@ -16,6 +16,8 @@ export interface ChunkLike {
     index?: number;
     delta?: {
       content?: string | null;
+      /** The model's explanation when it declines to answer, streamed instead of `content`. */
+      refusal?: string | null;
       tool_calls?: Array<{
         index?: number;
         id?: string | null;
@@ -43,7 +45,8 @@ interface PartialCall {
  * Builds stream events and the final response from raw Chat Completions chunks. Parallel tool
  * calls are assembled by `index`, so fragments of several calls may arrive interleaved; servers
  * that leave out the index or the id (some OpenAI-compatible ones do) get one from the position
- * in the chunk and a generated id.
+ * in the chunk and a generated id. A `refusal` is streamed as the answer's text, and the answer
+ * is then marked as stopped by the provider (`content_filter`), as Anthropic's `refusal` is.
  */
 export class ChunkAssembler {
   #text = '';
@@ -52,6 +55,7 @@ export class ChunkAssembler {
   #usage: ChunkLike['usage'];
   #model: string | undefined;
   #seenChoice = false;
+  #refused = false;
   readonly #idPrefix = `call_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
   /** True once the server said why it stopped, or sent the usage that only the last chunk has. */
@@ -71,6 +75,13 @@ export class ChunkAssembler {
     if (typeof content === 'string' && content.length > 0) {
       this.#text += content;
       events.push({ type: 'token', text: content });
+    }
+    // A refusal is the whole answer: dropping it would leave an empty answer that looks complete.
+    const refusal = choice.delta?.refusal;
+    if (typeof refusal === 'string' && refusal.length > 0) {
+      this.#refused = true;
+      this.#text += refusal;
+      events.push({ type: 'token', text: refusal });
     }
     for (const [position, part] of (choice.delta?.tool_calls ?? []).entries()) {
       const call = this.#callFor(part.index, part.id ?? undefined, position);
@@ -107,7 +118,7 @@ export class ChunkAssembler {
       content: this.#text.length > 0 ? this.#text : null,
       toolCalls,
       usage: this.#tokens(toolCalls),
-      finishReason: finishReason(this.#finish, toolCalls.length > 0),
+      finishReason: this.#refused ? 'content_filter' : finishReason(this.#finish, toolCalls.length > 0),
     };
     if (this.#model) response.model = this.#model;
     events.push({ type: 'done', response });

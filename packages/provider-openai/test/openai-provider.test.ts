@@ -94,6 +94,33 @@ describe('openai provider on the wire', () => {
     expect(response.usage.outputTokens).toBeGreaterThan(0);
   });
 
+  it('streams a refusal as the answer, marked as stopped by the provider', async () => {
+    // A refusal arrives in `delta.refusal`, with `content` null and a plain `stop`.
+    const wire = openaiText('', { usage: { prompt_tokens: 12, completion_tokens: 7 } });
+    wire.splice(
+      1,
+      1,
+      ...["I'm sorry, ", "I can't help with that."].map((refusal) => ({
+        data: {
+          ...(wire[0].data as object),
+          choices: [{ index: 0, delta: { refusal }, finish_reason: null }],
+        },
+      })),
+    );
+    const { provider } = await setup([sse(wire)]);
+    const list = await events(provider.stream(ask('something it refuses')));
+    const tokens = list.filter((e) => e.type === 'token').map((e) => (e as { text: string }).text);
+    expect(tokens.join('')).toBe("I'm sorry, I can't help with that.");
+    expect(list.at(-1)).toMatchObject({
+      type: 'done',
+      response: {
+        content: "I'm sorry, I can't help with that.",
+        finishReason: 'content_filter',
+        toolCalls: [],
+      },
+    });
+  });
+
   it('reports usage with cached tokens in their own bucket', async () => {
     const wire = openaiText('ok', {
       usage: { prompt_tokens: 1200, completion_tokens: 7, cached_tokens: 1024 },

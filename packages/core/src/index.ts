@@ -131,6 +131,7 @@ export {
 } from './model.js';
 export {
   apiKeyLookup,
+  apiKeySource,
   type FallbackDefinition,
   type ModelDefinition,
   type ReasoningDefinition,

@@ -211,6 +211,10 @@ export interface FailureContext {
   transient?: boolean;
   /** Strings that must never appear in the message, such as the API key. */
   secrets?: readonly string[];
+  /** Where the API key comes from (a variable, a YAML field): named when the server refuses it. */
+  keySource?: string;
+  /** The server refused the key with another status than 401 (Gemini answers 400 `API_KEY_INVALID`). */
+  keyRefused?: boolean;
   /** Tokens the server reported before the failure: they were spent and still count. */
   usage?: TokenUsage;
 }
@@ -300,7 +304,12 @@ export function providerFailure(error: unknown, ctx: FailureContext): AgentError
   }
   if (info.status !== undefined) {
     // A 404 is a wrong model id or a base URL without the API's path (`/v1`) far more often than not.
-    const hint = info.status === 404 ? ' (check the model id and base_url)' : '';
+    const hint =
+      info.status === 404
+        ? ' (check the model id and base_url)'
+        : (info.status === 401 || ctx.keyRefused) && ctx.keySource
+          ? ` (the API key refused is the one in ${ctx.keySource})`
+          : '';
     return new AgentError(`${where} failed with HTTP ${info.status}: ${detail}${hint}`, 'PROVIDER_ERROR', {
       cause: error,
       retryable: info.retryable,

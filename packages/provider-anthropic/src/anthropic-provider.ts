@@ -38,6 +38,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
   return networkProvider({
     name: 'anthropic',
     apiKey: options.apiKey,
+    keySource: options.keySource,
     defaultModel: options.defaultModel,
     timeout: options.timeout,
     retry: options.retry,

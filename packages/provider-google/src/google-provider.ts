@@ -42,6 +42,7 @@ export function createGoogleProvider(options: GoogleProviderOptions): ModelProvi
   return networkProvider({
     name: 'google',
     apiKey: options.apiKey,
+    keySource: options.keySource,
     defaultModel: options.defaultModel,
     timeout: options.timeout,
     retry: options.retry,
@@ -86,7 +87,7 @@ function attempt(
       // The SDK's words for a 200 whose body is no event stream (a web page, a proxy that does not stream).
       error instanceof Error && error.message.startsWith('Incomplete JSON segment')
         ? { apiMessage: NO_STREAM_EVENTS, transient: true }
-        : { apiMessage: geminiErrorFacts(error).message },
+        : describeError(error),
     amend: (failure, error) => {
       const facts = geminiErrorFacts(error);
       if (facts.status && failure.context.type === undefined) failure.context.type = facts.status;
@@ -95,4 +96,10 @@ function attempt(
         failure.context.retryAfterMs = facts.retryAfterMs;
     },
   });
+}
+
+// Gemini refuses a bad key with a 400 whose ErrorInfo says API_KEY_INVALID, not with a 401.
+function describeError(error: unknown): { apiMessage?: string; keyRefused?: boolean } {
+  const facts = geminiErrorFacts(error);
+  return { apiMessage: facts.message, ...(facts.reason === 'API_KEY_INVALID' ? { keyRefused: true } : {}) };
 }

@@ -35,6 +35,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
   return networkProvider({
     name: 'openai',
     apiKey: options.apiKey,
+    keySource: options.keySource,
     defaultModel: options.defaultModel,
     timeout: options.timeout,
     retry: options.retry,

@@ -18,9 +18,15 @@ export function toOpenAIRequest(
     stream_options: { include_usage: true },
   };
   if (params.tools?.length) {
+    // The API refuses a function schema without `type: object` ("got 'type: None'") or, for some
+    // models, without `properties`; a tool may leave both implicit, as Anthropic and Gemini allow.
     body.tools = params.tools.map((tool) => ({
       type: 'function',
-      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+      function: {
+        name: tool.name,
+        description: tool.description,
+        parameters: { type: 'object', properties: {}, ...tool.parameters },
+      },
     }));
   }
   if (params.temperature !== undefined) body.temperature = params.temperature;

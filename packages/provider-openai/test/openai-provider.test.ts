@@ -153,6 +153,26 @@ describe('openai provider on the wire', () => {
     });
   });
 
+  it('sends every tool schema as an object with properties, as the API requires', async () => {
+    const { server, provider } = await setup([sse(openaiText('ok'))]);
+    await provider.chat(
+      ask('look', {
+        tools: [
+          { name: 'find', description: 'Finds', parameters: { properties: { q: { type: 'string' } } } },
+          { name: 'ping', description: 'Pings', parameters: { type: 'object' } },
+        ],
+      }),
+    );
+    expect(server.requests[0].body.tools.map((t: { function: unknown }) => t.function)).toEqual([
+      {
+        name: 'find',
+        description: 'Finds',
+        parameters: { type: 'object', properties: { q: { type: 'string' } } },
+      },
+      { name: 'ping', description: 'Pings', parameters: { type: 'object', properties: {} } },
+    ]);
+  });
+
   it('maps tools, tool results and images the way Chat Completions wants them', async () => {
     const { server, provider } = await setup([sse(openaiText('seen'))]);
     await provider.chat({

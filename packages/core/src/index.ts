@@ -164,6 +164,7 @@ export {
   type ScriptModelOptions,
   type ScriptTurn,
 } from './offline/script-model.js';
+export { functionSchema } from './function-schema.js';
 export { isPlainObject } from './plain-object.js';
 export {
   type Cassette,

@@ -1,4 +1,4 @@
-import type { ChatParams } from '@agentctl/core';
+import { type ChatParams, functionSchema } from '@agentctl/core';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { toOpenAIMessages } from './to-openai-messages.js';
 
@@ -18,14 +18,14 @@ export function toOpenAIRequest(
     stream_options: { include_usage: true },
   };
   if (params.tools?.length) {
-    // The API refuses a function schema without `type: object` ("got 'type: None'") or, for some
-    // models, without `properties`; a tool may leave both implicit, as Anthropic and Gemini allow.
+    // The API refuses a function schema without `type: object` ("got 'type: None'"), or with
+    // anyOf/oneOf/allOf at its root; tools may send either (MCP servers do).
     body.tools = params.tools.map((tool) => ({
       type: 'function',
       function: {
         name: tool.name,
         description: tool.description,
-        parameters: { type: 'object', properties: {}, ...tool.parameters },
+        parameters: functionSchema(tool.parameters),
       },
     }));
   }

@@ -153,13 +153,26 @@ describe('openai provider on the wire', () => {
     });
   });
 
-  it('sends every tool schema as an object with properties, as the API requires', async () => {
+  it('sends every tool schema as an object with properties and no anyOf/oneOf/allOf at its root, as the API requires', async () => {
     const { server, provider } = await setup([sse(openaiText('ok'))]);
     await provider.chat(
       ask('look', {
         tools: [
           { name: 'find', description: 'Finds', parameters: { properties: { q: { type: 'string' } } } },
           { name: 'ping', description: 'Pings', parameters: { type: 'object' } },
+          {
+            name: 'edit',
+            description: 'Edits',
+            parameters: {
+              type: 'object',
+              properties: { id: { type: 'string' } },
+              required: ['id'],
+              allOf: [
+                { properties: { text: { type: 'string' } }, required: ['text'] },
+                { properties: { id: { type: 'string', description: 'the id' } } },
+              ],
+            },
+          },
         ],
       }),
     );
@@ -170,6 +183,15 @@ describe('openai provider on the wire', () => {
         parameters: { type: 'object', properties: { q: { type: 'string' } } },
       },
       { name: 'ping', description: 'Pings', parameters: { type: 'object', properties: {} } },
+      {
+        name: 'edit',
+        description: 'Edits',
+        parameters: {
+          type: 'object',
+          properties: { id: { type: 'string' }, text: { type: 'string' } },
+          required: ['id', 'text'],
+        },
+      },
     ]);
   });
 

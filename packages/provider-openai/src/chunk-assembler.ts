@@ -36,6 +36,8 @@ export interface ChunkLike {
 interface PartialCall {
   index: number;
   id: string;
+  /** The id came from the server (not generated), so another id at the same index is another call. */
+  ownId: boolean;
   name: string;
   args: string;
   started: boolean;
@@ -45,12 +47,16 @@ interface PartialCall {
  * Builds stream events and the final response from raw Chat Completions chunks. Parallel tool
  * calls are assembled by `index`, so fragments of several calls may arrive interleaved; servers
  * that leave out the index or the id (some OpenAI-compatible ones do) get one from the position
- * in the chunk and a generated id. A `refusal` is streamed as the answer's text, and the answer
+ * in the chunk and a generated id, and a new id at an index already taken starts a new call
+ * (Ollama numbers every call of a parallel batch 0). A `refusal` is streamed as the answer's text, and the answer
  * is then marked as stopped by the provider (`content_filter`), as Anthropic's `refusal` is.
  */
 export class ChunkAssembler {
   #text = '';
-  #calls = new Map<number, PartialCall>();
+  /** Every call in the order it started. */
+  #calls: PartialCall[] = [];
+  /** The call each index currently continues. */
+  #atIndex = new Map<number, PartialCall>();
   #finish: string | undefined;
   #usage: ChunkLike['usage'];
   #model: string | undefined;
@@ -107,7 +113,8 @@ export class ChunkAssembler {
   finish(): StreamEvent[] {
     const events: StreamEvent[] = [];
     const toolCalls: ToolCall[] = [];
-    for (const call of [...this.#calls.values()].sort((a, b) => a.index - b.index)) {
+    // A stable sort: calls sharing an index keep the order they came in.
+    for (const call of [...this.#calls].sort((a, b) => a.index - b.index)) {
       if (!call.name) continue;
       const done: ToolCall = toolCallFromText(call.id, call.name, call.args);
       toolCalls.push(done);
@@ -126,15 +133,21 @@ export class ChunkAssembler {
   }
 
   #callFor(index: number | undefined, id: string | undefined, position: number): PartialCall {
-    let key = index;
-    if (key === undefined && id)
-      key = [...this.#calls.values()].find((c) => c.id === id)?.index ?? this.#calls.size;
-    key ??= position;
-    let call = this.#calls.get(key);
-    if (!call) {
-      call = { index: key, id: id || `${this.#idPrefix}_${key}`, name: '', args: '', started: false };
-      this.#calls.set(key, call);
-    }
+    const known = id ? this.#calls.find((c) => c.ownId && c.id === id) : undefined;
+    if (known) return known;
+    const key = index ?? (id ? this.#calls.length : position);
+    const current = this.#atIndex.get(key);
+    if (current && !(id && current.ownId && current.id !== id)) return current;
+    const call: PartialCall = {
+      index: key,
+      id: id || `${this.#idPrefix}_${this.#calls.length}`,
+      ownId: Boolean(id),
+      name: '',
+      args: '',
+      started: false,
+    };
+    this.#calls.push(call);
+    this.#atIndex.set(key, call);
     return call;
   }
 

@@ -121,6 +121,34 @@ describe('openai provider on the wire', () => {
     });
   });
 
+  it('keeps apart parallel calls that all come at index 0 with their own ids (Ollama)', async () => {
+    const wire = openaiText('', { usage: null });
+    const head = wire[0].data as Record<string, unknown>;
+    const at0 = (part: Record<string, unknown>) => ({
+      data: {
+        ...head,
+        choices: [{ index: 0, delta: { tool_calls: [{ index: 0, ...part }] }, finish_reason: null }],
+      },
+    });
+    wire.splice(
+      1,
+      1,
+      at0({ id: 'call_a', type: 'function', function: { name: 'weather', arguments: '{"city":' } }),
+      at0({ function: { arguments: '"Oslo"}' } }),
+      at0({ id: 'call_b', type: 'function', function: { name: 'news', arguments: '{"topic":"sailing"}' } }),
+      at0({ id: 'call_c', type: 'function', function: { name: 'weather', arguments: '{"city"' } }),
+      at0({ id: 'call_c', function: { arguments: ':"Bergen"}' } }),
+    );
+    const { provider } = await setup([sse(wire)]);
+    const response = await provider.chat(ask('plan my trip'));
+    expect(response.toolCalls).toEqual([
+      { id: 'call_a', name: 'weather', arguments: { city: 'Oslo' } },
+      { id: 'call_b', name: 'news', arguments: { topic: 'sailing' } },
+      { id: 'call_c', name: 'weather', arguments: { city: 'Bergen' } },
+    ]);
+    expect(response.finishReason).toBe('tool_calls');
+  });
+
   it('reports usage with cached tokens in their own bucket', async () => {
     const wire = openaiText('ok', {
       usage: { prompt_tokens: 1200, completion_tokens: 7, cached_tokens: 1024 },

@@ -176,6 +176,8 @@ export class ChunkAssembler {
 }
 
 function finishReason(raw: string | undefined, hasCalls: boolean): FinishReason {
+  // A call cut off by the output limit has half its arguments: that, not the call, is the news.
+  if (raw === 'length' || raw === 'max_tokens') return 'length';
   // Several OpenAI-compatible servers say `stop` even when the answer is tool calls.
   if (hasCalls) return 'tool_calls';
   switch (raw) {

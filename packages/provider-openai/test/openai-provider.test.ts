@@ -149,6 +149,16 @@ describe('openai provider on the wire', () => {
     expect(response.finishReason).toBe('tool_calls');
   });
 
+  it('says a tool call cut off by the output limit was cut short, not a whole call', async () => {
+    const wire = openaiToolCalls([{ id: 'call_a', name: 'write', arguments: '{"text":"Once upon a ti' }], {
+      finish: 'length',
+    });
+    const { provider } = await setup([sse(wire)]);
+    const response = await provider.chat(ask('write a long story', { maxOutputTokens: 10 }));
+    expect(response.finishReason).toBe('length');
+    expect(response.toolCalls).toHaveLength(1);
+  });
+
   it('reports usage with cached tokens in their own bucket', async () => {
     const wire = openaiText('ok', {
       usage: { prompt_tokens: 1200, completion_tokens: 7, cached_tokens: 1024 },

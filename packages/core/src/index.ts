@@ -67,6 +67,7 @@ export {
   type FallbackOptions,
   isFallbackError,
 } from './fallback-provider.js';
+export { functionSchema } from './function-schema.js';
 export {
   controlTools,
   EXIT_LOOP_TOOL,
@@ -164,7 +165,6 @@ export {
   type ScriptModelOptions,
   type ScriptTurn,
 } from './offline/script-model.js';
-export { functionSchema } from './function-schema.js';
 export { isPlainObject } from './plain-object.js';
 export {
   type Cassette,

@@ -47,10 +47,13 @@ export function createGoogleProvider(options: GoogleProviderOptions): ModelProvi
     timeout: options.timeout,
     retry: options.retry,
     // No `retryOptions` and no `timeout`: the SDK then neither retries nor cuts a long stream;
-    // the retry policy and its idle timer own both.
+    // the retry policy and its idle timer own both. `vertexai: false`, or a
+    // GOOGLE_GENAI_USE_VERTEXAI in the environment would send the Gemini key to Vertex AI (and
+    // the SDK's notice of it to stdout).
     connect: (apiKey) =>
       new GoogleGenAI({
         apiKey,
+        vertexai: false,
         httpOptions: {
           ...(options.baseURL ? { baseUrl: options.baseURL } : {}),
           ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}),

@@ -208,6 +208,7 @@ export {
   Runner,
   type RunnerOptions,
 } from './runner.js';
+export { type SdkLogger, stderrLogger } from './sdk-logger.js';
 export {
   applyStateDelta,
   InMemorySessionStore,

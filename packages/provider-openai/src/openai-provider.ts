@@ -6,6 +6,7 @@ import {
   networkProvider,
   type StreamEvent,
   sdkAttempt,
+  stderrLogger,
 } from '@agentctl/core';
 import OpenAI from 'openai';
 import { ChunkAssembler, type ChunkLike } from './chunk-assembler.js';
@@ -47,6 +48,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
         project: null,
         defaultHeaders: options.headers,
         maxRetries: 0,
+        logger: stderrLogger,
         // The idle timer of the retry policy is the real limit; this only bounds a call it cannot see.
         timeout: timeoutMs * 2,
       }),

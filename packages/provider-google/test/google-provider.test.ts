@@ -267,6 +267,8 @@ describe('google provider on the wire', () => {
     const response = await provider.chat(ask('weather in Oslo?', { tools }));
     expect(server.requests).toHaveLength(2);
     expect(response.toolCalls).toMatchObject([{ name: 'weather', arguments: { city: 'Oslo' } }]);
+    // The failed attempt's 9 prompt tokens were billed too.
+    expect(response.usage).toMatchObject({ inputTokens: 9 + 12, outputTokens: 6 });
   });
 
   it('fails with the finish reason when every attempt ends without an answer', async () => {
@@ -279,7 +281,10 @@ describe('google provider on the wire', () => {
     );
     const error = lastError(await events(provider.stream(ask('hi'))));
     expect(server.requests).toHaveLength(2);
-    expect(error).toMatchObject({ code: 'MODEL_ERROR', context: { finishReason: 'UNEXPECTED_TOOL_CALL' } });
+    expect(error).toMatchObject({
+      code: 'MODEL_ERROR',
+      context: { finishReason: 'UNEXPECTED_TOOL_CALL', usage: { inputTokens: 18, outputTokens: 0 } },
+    });
     expect(error.message).toBe(
       'google model gemini-test stopped with UNEXPECTED_TOOL_CALL, the model called a tool it was not given',
     );

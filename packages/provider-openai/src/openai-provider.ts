@@ -79,11 +79,18 @@ function attempt(
         signal: attemptSignal,
         maxRetries: 0,
       })) as AsyncIterable<ChunkLike>,
-    describe: (error) => ({ apiMessage: apiMessageOf(error) }),
+    describe: (error) => ({ apiMessage: apiMessageOf(error), transient: isTransientStreamError(error) }),
   });
 }
 
 function apiMessageOf(error: unknown): string | undefined {
   const body = (error as { error?: { message?: unknown } } | null)?.error;
   return typeof body?.message === 'string' ? body.message : undefined;
+}
+
+// An `error` object inside a stream has no HTTP status; a server error or a rate limit may pass.
+function isTransientStreamError(error: unknown): boolean {
+  const e = error as { status?: unknown; type?: unknown; code?: unknown } | null;
+  if (!e || e.status !== undefined) return false;
+  return e.type === 'server_error' || e.code === 'server_error' || e.code === 'rate_limit_exceeded';
 }

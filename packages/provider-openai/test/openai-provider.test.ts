@@ -337,6 +337,21 @@ describe('openai provider failures', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('retries a server_error sent inside the stream before any token', async () => {
+    const streamError = (type: string, message: string) =>
+      sse([{ data: { error: { message, type, param: null, code: null } } }]);
+    const { server, provider } = await setup([
+      streamError('server_error', 'The server had an error while processing your request.'),
+      sse(openaiText('second time lucky')),
+    ]);
+    expect((await provider.chat(ask('hi'))).content).toBe('second time lucky');
+    expect(server.requests).toHaveLength(2);
+    const refused = await setup([streamError('invalid_request_error', 'Bad input.')]);
+    const error = lastError(await events(refused.provider.stream(ask('hi'))));
+    expect(refused.server.requests).toHaveLength(1);
+    expect(error).toMatchObject({ code: 'PROVIDER_ERROR', retryable: false });
+  });
+
   it('retries a connection dropped before any token', async () => {
     const { server, provider } = await setup([
       sse(openaiText('x'), { cutAfter: 0 }),

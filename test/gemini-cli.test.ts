@@ -119,6 +119,32 @@ describe('provider: google through the CLI', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('stays on the Gemini API when the environment asks the SDK for Vertex AI, and keeps stdout clean', async () => {
+    const server = await startFakeServer([sse(geminiText('{"line":"Still the Gemini API."}'))], '');
+    servers.push(server);
+    const dir = await project({ 'agents/poet.yaml': MODEL });
+    const result = await agentctl(['run', 'poet', 'hi', '--json'], {
+      cwd: dir,
+      env: {
+        GEMINI_API_KEY: KEY,
+        GEMINI_BASE_URL: server.url,
+        // What a Google Cloud shell often has set; the SDK reads them when not told otherwise.
+        GOOGLE_GENAI_USE_VERTEXAI: 'true',
+        GOOGLE_CLOUD_PROJECT: 'some-project',
+        GOOGLE_CLOUD_LOCATION: 'us-central1',
+      },
+    });
+    expect(result.code).toBe(0);
+    expect(server.requests.map((r) => r.url)).toEqual([
+      '/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse',
+    ]);
+    // parseNdjson fails on any line that is not an event (the SDK's notice went to stdout).
+    const events = parseNdjson(result.stdout);
+    expect((events.find((e) => e.type === 'run_end') as { output?: string }).output).toBe(
+      '{"line":"Still the Gemini API."}',
+    );
+  });
+
   it('validate checks the options of a google model against its registered schema', async () => {
     const dir = await project({
       'agents/m.yaml': `kind: model

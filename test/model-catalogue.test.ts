@@ -89,3 +89,36 @@ describe('the model catalogue', () => {
     expect(await runCost('unknown')).toBeUndefined();
   });
 });
+
+describe('the longest answer the catalogue knows', () => {
+  it('validate warns where max_output_tokens asks a model for more, on a model and on an agent', async () => {
+    const dir = await tempDir('agentctl-output-limit-');
+    await mkdir(join(dir, 'agents'));
+    await writeFile(
+      join(dir, 'agents/long.yaml'),
+      `kind: model
+name: claude
+provider: anthropic
+model: claude-sonnet-4-6
+max_output_tokens: 100000
+---
+kind: agent
+name: essay
+model: openai/gpt-5-mini-2025-08-07
+max_output_tokens: 500000
+---
+kind: agent
+name: note
+model: claude
+max_output_tokens: 64000
+`,
+    );
+    const check = await agentctl(['validate'], { cwd: dir });
+    expect(check.code).toBe(0);
+    const lines = (check.stdout + check.stderr).split('\n').filter((line) => line.includes('[output-limit]'));
+    expect(lines).toEqual([
+      'agents/long.yaml:5:20: warning: max_output_tokens 100000 of model `claude` is more than anthropic model `claude-sonnet-4-6` can answer with (64000); the API refuses such a request [output-limit]',
+      'agents/long.yaml:10:20: warning: max_output_tokens 500000 of agent `essay` is more than openai model `gpt-5-mini-2025-08-07` can answer with (128000); the API refuses such a request [output-limit]',
+    ]);
+  });
+});

@@ -186,3 +186,91 @@ model: fast
     },
   );
 });
+
+describe('a refused API key', () => {
+  // Each wire refuses a key its own way; Gemini says so with a 400, not a 401.
+  const refusals: Array<[string, string, FakeReply, string, Record<string, string>, string]> = [
+    [
+      'openai',
+      '/v1',
+      {
+        status: 401,
+        json: {
+          error: {
+            message: 'Incorrect API key provided: sk-refu*******6789.',
+            type: 'invalid_request_error',
+            param: null,
+            code: 'invalid_api_key',
+          },
+        },
+      },
+      '',
+      { OPENAI_API_KEY: 'sk-refused-0123456789' },
+      'HTTP 401: Incorrect API key provided: sk-refu*******6789. (the API key refused is the one in OPENAI_API_KEY)',
+    ],
+    [
+      'anthropic',
+      '',
+      {
+        status: 401,
+        json: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } },
+      },
+      'api_key: ${TEAM_CLAUDE_KEY}',
+      { TEAM_CLAUDE_KEY: 'sk-refused-0123456789' },
+      'HTTP 401: invalid x-api-key (the API key refused is the one in TEAM_CLAUDE_KEY, read by api_key of model m)',
+    ],
+    [
+      'google',
+      '',
+      {
+        status: 400,
+        json: {
+          error: {
+            code: 400,
+            message: 'API key not valid. Please pass a valid API key.',
+            status: 'INVALID_ARGUMENT',
+            details: [
+              {
+                '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+                reason: 'API_KEY_INVALID',
+                domain: 'googleapis.com',
+                metadata: { service: 'generativelanguage.googleapis.com' },
+              },
+            ],
+          },
+        },
+      },
+      'api_key: sk-refused-0123456789',
+      {},
+      'HTTP 400: API key not valid. Please pass a valid API key. (the API key refused is the one in api_key of model m)',
+    ],
+  ];
+
+  it.each(refusals)(
+    '%s: the CLI names where the key came from, never the key, and does not retry',
+    async (provider, base, reply, keyLine, env, said) => {
+      const server = await startFakeServer([reply], base);
+      servers.push(server);
+      const dir = await tempProject({
+        'agents/desk.yaml': `kind: model
+name: m
+provider: ${provider}
+model: some-model
+base_url: ${server.url}
+${keyLine}
+---
+kind: agent
+name: desk
+model: m
+`,
+      });
+      const result = await agentctl(['run', 'desk', 'hi'], { cwd: dir, env, timeoutMs: 30_000 });
+      expect(result.code).toBe(1);
+      expect(server.requests).toHaveLength(1);
+      expect(result.stderr).toContain(
+        `error [PROVIDER_ERROR]: ${provider} model some-model failed with ${said}\n`,
+      );
+      expect(result.stderr).not.toContain('sk-refused-0123456789');
+    },
+  );
+});

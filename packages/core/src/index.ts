@@ -68,6 +68,7 @@ export {
   type FallbackOptions,
   isFallbackError,
 } from './fallback-provider.js';
+export { functionSchema } from './function-schema.js';
 export {
   controlTools,
   EXIT_LOOP_TOOL,
@@ -132,6 +133,7 @@ export {
 } from './model.js';
 export {
   apiKeyLookup,
+  apiKeySource,
   type FallbackDefinition,
   type ModelDefinition,
   type ReasoningDefinition,
@@ -207,6 +209,7 @@ export {
   Runner,
   type RunnerOptions,
 } from './runner.js';
+export { type SdkLogger, stderrLogger } from './sdk-logger.js';
 export {
   applyStateDelta,
   InMemorySessionStore,

@@ -85,6 +85,19 @@ export function apiKeyLookup(
 }
 
 /**
+ * Where the key {@link apiKeyLookup} finds comes from, as a refused key's error names it: the
+ * variable `api_key: ${VAR}` reads, `api_key` written as is, or the provider's variable.
+ *
+ * @example
+ * createOpenAIProvider({ apiKey: apiKeyLookup(def, 'openai', 'OPENAI_API_KEY'), keySource: apiKeySource(def, 'OPENAI_API_KEY') });
+ */
+export function apiKeySource(def: ModelDefinition, defaultEnv: string): string {
+  const written = `api_key of model ${def.name}`;
+  if (def.apiKeyEnv) return `${def.apiKeyEnv}, read by ${written}`;
+  return def.apiKey ? written : defaultEnv;
+}
+
+/**
  * `inner` with each request's unset fields filled from its model definition: the model id,
  * temperature, top_p and max_output_tokens, and per-call `options` under the request's own.
  *

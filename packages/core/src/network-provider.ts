@@ -17,12 +17,16 @@ export interface NetworkCall {
   apiKey: string;
   /** The idle timeout of an attempt, ms. */
   timeoutMs: number;
+  /** Where the key comes from (see {@link NetworkProviderOptions.keySource}). */
+  keySource?: string;
 }
 
 /** The options every network provider takes (each provider's options extend them). */
 export interface NetworkProviderOptions {
   /** The API key; a function is asked on the first request (so a missing key fails then, not earlier). */
   apiKey: string | (() => string);
+  /** Where the key comes from, such as `OPENAI_API_KEY`: named when the server refuses it (401). */
+  keySource?: string;
   /** The model used when a request names none. */
   defaultModel?: string;
   /** Ms without any data from the server, before its answer starts or between events, that fail an attempt. Default 60000. */
@@ -76,7 +80,8 @@ export function networkProvider<Client>(spec: NetworkProviderSpec<Client>): Mode
         policy,
         idleTimeoutMs: timeoutMs,
         secrets: () => [apiKey],
-        prepare: (model) => spec.prepare(connect(), { ...params, model }, { apiKey, timeoutMs }),
+        prepare: (model) =>
+          spec.prepare(connect(), { ...params, model }, { apiKey, timeoutMs, keySource: spec.keySource }),
       }),
     dispose: async () => {
       client = undefined;
@@ -97,7 +102,7 @@ export interface StreamAssembler<Item> {
   readonly complete: boolean;
   /** Tokens the server reported so far: spent even when the call fails. */
   readonly reportedUsage: TokenUsage | undefined;
-  /** The closing events: tool call ends, then `done`. */
+  /** The closing events: tool call ends, then `done`; throws when the stream's end says the answer failed. */
   finish(): StreamEvent[];
 }
 
@@ -112,8 +117,8 @@ export interface SdkAttempt<Item> {
   assembler: StreamAssembler<Item>;
   /** Starts the request with the attempt's signal; returns the SDK's stream. */
   open(signal: AbortSignal): Promise<AsyncIterable<Item>>;
-  /** What the error says of itself beyond its status: the API's message, a transient stream error. */
-  describe?(error: unknown): Pick<FailureContext, 'apiMessage' | 'transient'>;
+  /** What the error says of itself beyond its status: the API's message, a transient stream error, a refused key. */
+  describe?(error: unknown): Pick<FailureContext, 'apiMessage' | 'transient' | 'keyRefused'>;
   /** Adds what only the provider can read to the final failure (a retry delay in the error body). */
   amend?(failure: AgentError, error: unknown): void;
 }
@@ -128,6 +133,7 @@ export async function* sdkAttempt<Item>(attempt: SdkAttempt<Item>): AsyncGenerat
   const { provider, model, control, assembler } = attempt;
   let committed = false;
   let items = 0;
+  let closing: StreamEvent[];
   try {
     const stream = await sdkWarningsOnce(() => attempt.open(control.signal));
     control.touch();
@@ -152,6 +158,8 @@ export async function* sdkAttempt<Item>(attempt: SdkAttempt<Item>): AsyncGenerat
         usage: assembler.reportedUsage,
       });
     }
+    // Inside the try: an assembler may refuse the answer it got (a malformed call, nothing said).
+    closing = assembler.finish();
   } catch (error) {
     const failure = providerFailure(error, {
       provider,
@@ -162,10 +170,11 @@ export async function* sdkAttempt<Item>(attempt: SdkAttempt<Item>): AsyncGenerat
       idleTimeoutMs: attempt.call.timeoutMs,
       usage: assembler.reportedUsage,
       secrets: [attempt.call.apiKey],
+      keySource: attempt.call.keySource,
       ...attempt.describe?.(error),
     });
     attempt.amend?.(failure, error);
     throw failure;
   }
-  yield* assembler.finish();
+  yield* closing;
 }

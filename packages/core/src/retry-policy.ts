@@ -211,6 +211,10 @@ export interface FailureContext {
   transient?: boolean;
   /** Strings that must never appear in the message, such as the API key. */
   secrets?: readonly string[];
+  /** Where the API key comes from (a variable, a YAML field): named when the server refuses it. */
+  keySource?: string;
+  /** The server refused the key with another status than 401 (Gemini answers 400 `API_KEY_INVALID`). */
+  keyRefused?: boolean;
   /** Tokens the server reported before the failure: they were spent and still count. */
   usage?: TokenUsage;
 }
@@ -300,7 +304,12 @@ export function providerFailure(error: unknown, ctx: FailureContext): AgentError
   }
   if (info.status !== undefined) {
     // A 404 is a wrong model id or a base URL without the API's path (`/v1`) far more often than not.
-    const hint = info.status === 404 ? ' (check the model id and base_url)' : '';
+    const hint =
+      info.status === 404
+        ? ' (check the model id and base_url)'
+        : (info.status === 401 || ctx.keyRefused) && ctx.keySource
+          ? ` (the API key refused is the one in ${ctx.keySource})`
+          : '';
     return new AgentError(`${where} failed with HTTP ${info.status}: ${detail}${hint}`, 'PROVIDER_ERROR', {
       cause: error,
       retryable: info.retryable,
@@ -347,27 +356,56 @@ export interface ProviderStreamOptions<T> {
 
 /**
  * The stream of a network provider: the request retried per {@link retryStream}, and any failure,
- * before or after retries, turned by {@link providerFailure} into one final `error` event.
+ * before or after retries, turned by {@link providerFailure} into one final `error` event. Tokens
+ * that retried attempts reported before failing are added to the final `done` response's usage
+ * (or the final error's `context.usage`): they were spent.
  */
 export async function* providerStream<T>(
   options: ProviderStreamOptions<T>,
 ): AsyncGenerator<T | { type: 'error'; error: AgentError }> {
   const { provider, model, signal } = options;
+  // Tokens the attempts that failed and were retried had spent: billed, so counted in the end.
+  let spent: TokenUsage | undefined;
+  const onRetry = ({ error }: { error: unknown }) => {
+    const usage = error instanceof AgentError ? (error.context.usage as TokenUsage | undefined) : undefined;
+    if (usage) spent = plusTokens(spent, usage);
+  };
   try {
     if (!model)
       throw new AgentError(`${provider}: no model given and no default model configured`, 'CONFIG_ERROR');
     const attempt = options.prepare(model);
-    yield* retryStream(attempt, { policy: options.policy, signal, idleTimeoutMs: options.idleTimeoutMs });
+    const attempts = retryStream(attempt, {
+      policy: options.policy,
+      signal,
+      idleTimeoutMs: options.idleTimeoutMs,
+      onRetry,
+    });
+    for await (const item of attempts) yield spent ? withSpent(item, spent) : item;
   } catch (error) {
-    yield {
-      type: 'error',
-      error: providerFailure(error, {
-        provider,
-        model: model ?? '(none)',
-        committed: false,
-        aborted: signal?.aborted,
-        secrets: options.secrets(),
-      }),
-    };
+    const failure = providerFailure(error, {
+      provider,
+      model: model ?? '(none)',
+      committed: false,
+      aborted: signal?.aborted,
+      secrets: options.secrets(),
+    });
+    if (spent) failure.context.usage = plusTokens(spent, failure.context.usage as TokenUsage | undefined);
+    yield { type: 'error', error: failure };
   }
+}
+
+// A final `done` item's usage with the retried attempts' tokens added; any other item as it is.
+function withSpent<T>(item: T, spent: TokenUsage): T {
+  const done = item as { type?: unknown; response?: { usage?: TokenUsage } };
+  if (done.type !== 'done' || !done.response?.usage) return item;
+  return { ...done, response: { ...done.response, usage: plusTokens(spent, done.response.usage) } } as T;
+}
+
+function plusTokens(a: TokenUsage | undefined, b: TokenUsage | undefined): TokenUsage {
+  return {
+    inputTokens: (a?.inputTokens ?? 0) + (b?.inputTokens ?? 0),
+    outputTokens: (a?.outputTokens ?? 0) + (b?.outputTokens ?? 0),
+    cacheReadTokens: (a?.cacheReadTokens ?? 0) + (b?.cacheReadTokens ?? 0),
+    cacheWriteTokens: (a?.cacheWriteTokens ?? 0) + (b?.cacheWriteTokens ?? 0),
+  };
 }

@@ -1,5 +1,6 @@
 import {
   apiKeyLookup,
+  apiKeySource,
   type ChatParams,
   type ModelDefinition,
   type ModelProvider,
@@ -36,6 +37,7 @@ export function anthropicFromSpec(def: ModelDefinition): ModelProvider {
   const effort = def.reasoning?.effort;
   const budget = def.reasoning?.budgetTokens ?? (effort ? THINKING_BUDGET_OF_EFFORT[effort] : undefined);
   const inner = createAnthropicProvider({
+    keySource: apiKeySource(def, 'ANTHROPIC_API_KEY'),
     apiKey: apiKeyLookup(def, 'anthropic', 'ANTHROPIC_API_KEY'),
     baseURL: def.baseUrl,
     defaultModel: def.model,

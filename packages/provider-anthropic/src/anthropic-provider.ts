@@ -6,6 +6,7 @@ import {
   networkProvider,
   type StreamEvent,
   sdkAttempt,
+  stderrLogger,
 } from '@agentctl/core';
 import Anthropic from '@anthropic-ai/sdk';
 import { EventAssembler, type RawEventLike } from './event-assembler.js';
@@ -38,6 +39,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
   return networkProvider({
     name: 'anthropic',
     apiKey: options.apiKey,
+    keySource: options.keySource,
     defaultModel: options.defaultModel,
     timeout: options.timeout,
     retry: options.retry,
@@ -47,6 +49,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
         baseURL: options.baseURL ?? 'https://api.anthropic.com',
         defaultHeaders: options.headers,
         maxRetries: 0,
+        logger: stderrLogger,
         // The idle timer of the retry policy is the real limit; this only bounds a call it cannot see.
         timeout: timeoutMs * 2,
       }),

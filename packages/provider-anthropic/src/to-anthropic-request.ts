@@ -1,4 +1,4 @@
-import type { ChatParams } from '@agentctl/core';
+import { type ChatParams, functionSchema } from '@agentctl/core';
 import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages/messages';
 import { toAnthropicMessages } from './to-anthropic-messages.js';
 
@@ -40,7 +40,8 @@ export function toAnthropicRequest(
     body.tools = params.tools.map((tool, i, all) => ({
       name: tool.name,
       description: tool.description,
-      input_schema: { type: 'object' as const, ...tool.parameters },
+      // The API refuses anyOf/oneOf/allOf at the root of input_schema, for the whole request.
+      input_schema: { ...functionSchema(tool.parameters), type: 'object' as const },
       // One breakpoint after the last tool caches every tool definition together.
       ...(caching && i === all.length - 1 ? { cache_control: { type: 'ephemeral' as const } } : {}),
     }));

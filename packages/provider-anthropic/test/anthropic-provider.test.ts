@@ -71,6 +71,24 @@ describe('anthropic provider on the wire', () => {
     expect(done.response.finishReason).toBe('tool_calls');
   });
 
+  it('sends a tool schema with anyOf at its root as one object, which the API accepts', async () => {
+    const { server, provider } = await setup([sse(anthropicText('ok'))]);
+    // The shape MCP servers send for "give an id or a name"; the API refuses it as is.
+    const parameters = {
+      type: 'object',
+      properties: { verbose: { type: 'boolean' } },
+      anyOf: [
+        { properties: { id: { type: 'string' } }, required: ['id'] },
+        { properties: { name: { type: 'string' } }, required: ['name'] },
+      ],
+    };
+    await provider.chat(ask('find it', { tools: [{ name: 'find', description: 'Finds', parameters }] }));
+    expect(server.requests[0].body.tools[0].input_schema).toEqual({
+      type: 'object',
+      properties: { id: { type: 'string' }, name: { type: 'string' }, verbose: { type: 'boolean' } },
+    });
+  });
+
   it('maps cache creation and cache reads to their buckets', async () => {
     const usage = {
       input_tokens: 21,

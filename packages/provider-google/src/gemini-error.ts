@@ -8,9 +8,12 @@ export interface GeminiErrorFacts {
   status?: string;
   /** The server's wait hint from a `google.rpc.RetryInfo` detail, in ms. */
   retryAfterMs?: number;
+  /** The `reason` of a `google.rpc.ErrorInfo` detail, such as `API_KEY_INVALID` (sent with a 400). */
+  reason?: string;
 }
 
 const RETRY_INFO = 'type.googleapis.com/google.rpc.RetryInfo';
+const ERROR_INFO = 'type.googleapis.com/google.rpc.ErrorInfo';
 
 /**
  * Reads the error body the SDK puts in an `ApiError`'s message: the JSON of an HTTP error
@@ -36,7 +39,8 @@ export function geminiErrorFacts(error: unknown): GeminiErrorFacts {
   if (typeof e.message === 'string' && e.message) facts.message = e.message;
   if (typeof e.status === 'string' && e.status) facts.status = e.status;
   for (const detail of Array.isArray(e.details) ? e.details : []) {
-    const d = detail as { '@type'?: unknown; retryDelay?: unknown };
+    const d = detail as { '@type'?: unknown; retryDelay?: unknown; reason?: unknown };
+    if (d['@type'] === ERROR_INFO && typeof d.reason === 'string' && d.reason) facts.reason = d.reason;
     if (d['@type'] === RETRY_INFO && typeof d.retryDelay === 'string') {
       const ms = retryDelayMs(d.retryDelay);
       if (ms !== undefined) facts.retryAfterMs = ms;

@@ -1,5 +1,6 @@
 import {
   apiKeyLookup,
+  apiKeySource,
   type ModelDefinition,
   type ModelProvider,
   withDefinitionDefaults,
@@ -42,6 +43,7 @@ export const THINKING_BUDGET_OF_EFFORT: Readonly<Record<string, number>> = {
 export function googleFromSpec(def: ModelDefinition): ModelProvider {
   const options = def.options as GoogleOptions;
   const inner = createGoogleProvider({
+    keySource: apiKeySource(def, 'GEMINI_API_KEY'),
     apiKey: apiKeyLookup(def, 'google', 'GEMINI_API_KEY'),
     baseURL: def.baseUrl,
     apiVersion: options.apiVersion,

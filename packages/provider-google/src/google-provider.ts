@@ -42,14 +42,18 @@ export function createGoogleProvider(options: GoogleProviderOptions): ModelProvi
   return networkProvider({
     name: 'google',
     apiKey: options.apiKey,
+    keySource: options.keySource,
     defaultModel: options.defaultModel,
     timeout: options.timeout,
     retry: options.retry,
     // No `retryOptions` and no `timeout`: the SDK then neither retries nor cuts a long stream;
-    // the retry policy and its idle timer own both.
+    // the retry policy and its idle timer own both. `vertexai: false`, or a
+    // GOOGLE_GENAI_USE_VERTEXAI in the environment would send the Gemini key to Vertex AI (and
+    // the SDK's notice of it to stdout).
     connect: (apiKey) =>
       new GoogleGenAI({
         apiKey,
+        vertexai: false,
         httpOptions: {
           ...(options.baseURL ? { baseUrl: options.baseURL } : {}),
           ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}),
@@ -76,7 +80,7 @@ function attempt(
     control,
     signal,
     call,
-    assembler: new ResponseAssembler(),
+    assembler: new ResponseAssembler(request.model),
     open: (attemptSignal) =>
       client.models.generateContentStream({
         ...request,
@@ -86,7 +90,7 @@ function attempt(
       // The SDK's words for a 200 whose body is no event stream (a web page, a proxy that does not stream).
       error instanceof Error && error.message.startsWith('Incomplete JSON segment')
         ? { apiMessage: NO_STREAM_EVENTS, transient: true }
-        : { apiMessage: geminiErrorFacts(error).message },
+        : describeError(error),
     amend: (failure, error) => {
       const facts = geminiErrorFacts(error);
       if (facts.status && failure.context.type === undefined) failure.context.type = facts.status;
@@ -95,4 +99,10 @@ function attempt(
         failure.context.retryAfterMs = facts.retryAfterMs;
     },
   });
+}
+
+// Gemini refuses a bad key with a 400 whose ErrorInfo says API_KEY_INVALID, not with a 401.
+function describeError(error: unknown): { apiMessage?: string; keyRefused?: boolean } {
+  const facts = geminiErrorFacts(error);
+  return { apiMessage: facts.message, ...(facts.reason === 'API_KEY_INVALID' ? { keyRefused: true } : {}) };
 }

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { FinishReason, ModelResponse, StreamEvent, TokenUsage, ToolCall } from '@agentctl/core';
+import {
+  AgentError,
+  type FinishReason,
+  type ModelResponse,
+  type StreamEvent,
+  type TokenUsage,
+  type ToolCall,
+} from '@agentctl/core';
 import type { GenerateContentResponse, Part } from '@google/genai';
 import { type GoogleProviderData, LOCAL_CALL_ID_PREFIX } from './to-gemini-contents.js';
 
@@ -11,9 +18,12 @@ export type ChunkLike = Pick<GenerateContentResponse, 'candidates' | 'usageMetad
  * become tokens (thought summaries are kept apart, never shown); a `functionCall` part arrives
  * whole, so it yields its start and its arguments at once, and several of them, in one chunk or
  * spread over chunks between text, are parallel calls. The usage of the last chunk wins: the
- * API repeats the running totals.
+ * API repeats the running totals. A stream that ends on a failed function call, or with nothing
+ * said for a reason that is neither a stop, a limit nor a filter, fails (see {@link FAILED_FINISH}):
+ * an empty answer would pass for a whole one.
  */
 export class ResponseAssembler {
+  readonly #model: string;
   #text = '';
   #calls: ToolCall[] = [];
   #parts: Part[] = [];
@@ -21,6 +31,11 @@ export class ResponseAssembler {
   #finish: string | undefined;
   #blocked = false;
   #usage: NonNullable<ChunkLike['usageMetadata']> | undefined;
+
+  /** `model` is named in the error of a failed answer. */
+  constructor(model = '(default)') {
+    this.#model = model;
+  }
 
   /** True once a candidate said why it stopped (or the prompt was blocked). */
   get complete(): boolean {
@@ -59,6 +74,7 @@ export class ResponseAssembler {
 
   /** The closing events: one `tool_call_end` per call in order, then `done`. */
   finish(): StreamEvent[] {
+    this.#checkFinish();
     const events: StreamEvent[] = this.#calls.map((call) => ({ type: 'tool_call_end', id: call.id, call }));
     const response: ModelResponse = {
       content: this.#text.length > 0 ? this.#text : null,
@@ -78,6 +94,22 @@ export class ResponseAssembler {
     return events;
   }
 
+  // A failed call or an empty answer for no stated reason is an error; retried when nothing was
+  // shown yet, since the model usually gets it right when asked again.
+  #checkFinish(): void {
+    const reason = this.#finish;
+    if (this.#blocked || reason === undefined || this.#calls.length > 0) return;
+    const failed = FAILED_FINISH[reason];
+    const said = this.#text.length > 0;
+    if (failed === undefined && (said || KNOWN_FINISH.has(reason))) return;
+    // The SDK drops the candidate's finishMessage, so the reason is all there is to say.
+    const what = failed ?? 'the model gave no answer';
+    throw new AgentError(`google model ${this.#model} stopped with ${reason}, ${what}`, 'MODEL_ERROR', {
+      retryable: !said,
+      context: { provider: 'google', model: this.#model, finishReason: reason, retryable: !said },
+    });
+  }
+
   /**
    * The tokens reported so far, or undefined. `promptTokenCount` includes the cached tokens, so
    * they are taken out of the input; thinking is billed as output, so thoughts join the output.
@@ -95,6 +127,26 @@ export class ResponseAssembler {
   }
 }
 
+/** Finish reasons that mean the model's function call failed, with what they mean. */
+const FAILED_FINISH: Readonly<Record<string, string>> = {
+  MALFORMED_FUNCTION_CALL: 'the function call the model wrote was not valid',
+  UNEXPECTED_TOOL_CALL: 'the model called a tool it was not given',
+  TOO_MANY_TOOL_CALLS: 'the model called too many tools in a row',
+};
+
+// Reasons after which an empty answer is what the model meant (a stop) or is already told (a limit, a filter).
+const KNOWN_FINISH = new Set([
+  'STOP',
+  'MAX_TOKENS',
+  'SAFETY',
+  'RECITATION',
+  'BLOCKLIST',
+  'PROHIBITED_CONTENT',
+  'SPII',
+  'IMAGE_SAFETY',
+  'IMAGE_PROHIBITED_CONTENT',
+]);
+
 function finishReason(raw: string | undefined, hasCalls: boolean): FinishReason {
   switch (raw) {
     case 'STOP':
@@ -107,6 +159,7 @@ function finishReason(raw: string | undefined, hasCalls: boolean): FinishReason 
     case 'PROHIBITED_CONTENT':
     case 'SPII':
     case 'IMAGE_SAFETY':
+    case 'IMAGE_PROHIBITED_CONTENT':
       return 'content_filter';
     default:
       return hasCalls ? 'tool_calls' : 'other';

@@ -238,6 +238,73 @@ describe('google provider on the wire', () => {
     expect(response).toMatchObject({ content: null, toolCalls: [], finishReason: 'content_filter' });
     expect(response.usage.inputTokens).toBe(7);
   });
+
+  // What Gemini streams when the model's function call failed: no parts, only the reason.
+  // (finishMessage is sent by the API, but the SDK drops it.)
+  const failedCall = (reason: string, message?: string) =>
+    sse([
+      {
+        data: {
+          candidates: [
+            {
+              content: { role: 'model', parts: [] },
+              finishReason: reason,
+              ...(message ? { finishMessage: message } : {}),
+              index: 0,
+            },
+          ],
+          usageMetadata: { promptTokenCount: 9, totalTokenCount: 9 },
+        },
+      },
+    ]);
+
+  it('asks again when the model wrote a malformed function call, instead of an empty answer', async () => {
+    const { server, provider } = await setup([
+      failedCall('MALFORMED_FUNCTION_CALL', 'Malformed function call: print(weather(city=Oslo'),
+      sse(geminiStream([{ functionCall: { name: 'weather', args: { city: 'Oslo' } } }])),
+    ]);
+    const tools = [{ name: 'weather', description: 'weather', parameters: { type: 'object' } }];
+    const response = await provider.chat(ask('weather in Oslo?', { tools }));
+    expect(server.requests).toHaveLength(2);
+    expect(response.toolCalls).toMatchObject([{ name: 'weather', arguments: { city: 'Oslo' } }]);
+    // The failed attempt's 9 prompt tokens were billed too.
+    expect(response.usage).toMatchObject({ inputTokens: 9 + 12, outputTokens: 6 });
+  });
+
+  it('fails with the finish reason when every attempt ends without an answer', async () => {
+    const { server, provider } = await setup(
+      [
+        failedCall('MALFORMED_FUNCTION_CALL', 'Malformed function call: x('),
+        failedCall('UNEXPECTED_TOOL_CALL'),
+      ],
+      { retry: { maxAttempts: 2, initialDelayMs: 1 } },
+    );
+    const error = lastError(await events(provider.stream(ask('hi'))));
+    expect(server.requests).toHaveLength(2);
+    expect(error).toMatchObject({
+      code: 'MODEL_ERROR',
+      context: { finishReason: 'UNEXPECTED_TOOL_CALL', usage: { inputTokens: 18, outputTokens: 0 } },
+    });
+    expect(error.message).toBe(
+      'google model gemini-test stopped with UNEXPECTED_TOOL_CALL, the model called a tool it was not given',
+    );
+    const [only] = await events(
+      (await setup([failedCall('OTHER', 'Unknown stop')], { retry: { maxAttempts: 1 } })).provider.stream(
+        ask('hi'),
+      ),
+    );
+    expect(only).toMatchObject({ type: 'error' });
+    expect((only as { error: Error }).error.message).toBe(
+      'google model gemini-test stopped with OTHER, the model gave no answer',
+    );
+  });
+
+  it('keeps the text of an answer that stopped for an unlisted reason, and does not retry it', async () => {
+    const { server, provider } = await setup([sse(geminiText('Hei.', { finishReason: 'LANGUAGE' }))]);
+    const response = await provider.chat(ask('hi'));
+    expect(server.requests).toHaveLength(1);
+    expect(response).toMatchObject({ content: 'Hei.', finishReason: 'other' });
+  });
 });
 
 describe('google provider failures', () => {

@@ -16,6 +16,8 @@ export interface ChunkLike {
     index?: number;
     delta?: {
       content?: string | null;
+      /** The model's explanation when it declines to answer, streamed instead of `content`. */
+      refusal?: string | null;
       tool_calls?: Array<{
         index?: number;
         id?: string | null;
@@ -34,6 +36,8 @@ export interface ChunkLike {
 interface PartialCall {
   index: number;
   id: string;
+  /** The id came from the server (not generated), so another id at the same index is another call. */
+  ownId: boolean;
   name: string;
   args: string;
   started: boolean;
@@ -43,15 +47,21 @@ interface PartialCall {
  * Builds stream events and the final response from raw Chat Completions chunks. Parallel tool
  * calls are assembled by `index`, so fragments of several calls may arrive interleaved; servers
  * that leave out the index or the id (some OpenAI-compatible ones do) get one from the position
- * in the chunk and a generated id.
+ * in the chunk and a generated id, and a new id at an index already taken starts a new call
+ * (Ollama numbers every call of a parallel batch 0). A `refusal` is streamed as the answer's text, and the answer
+ * is then marked as stopped by the provider (`content_filter`), as Anthropic's `refusal` is.
  */
 export class ChunkAssembler {
   #text = '';
-  #calls = new Map<number, PartialCall>();
+  /** Every call in the order it started. */
+  #calls: PartialCall[] = [];
+  /** The call each index currently continues. */
+  #atIndex = new Map<number, PartialCall>();
   #finish: string | undefined;
   #usage: ChunkLike['usage'];
   #model: string | undefined;
   #seenChoice = false;
+  #refused = false;
   readonly #idPrefix = `call_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
   /** True once the server said why it stopped, or sent the usage that only the last chunk has. */
@@ -71,6 +81,13 @@ export class ChunkAssembler {
     if (typeof content === 'string' && content.length > 0) {
       this.#text += content;
       events.push({ type: 'token', text: content });
+    }
+    // A refusal is the whole answer: dropping it would leave an empty answer that looks complete.
+    const refusal = choice.delta?.refusal;
+    if (typeof refusal === 'string' && refusal.length > 0) {
+      this.#refused = true;
+      this.#text += refusal;
+      events.push({ type: 'token', text: refusal });
     }
     for (const [position, part] of (choice.delta?.tool_calls ?? []).entries()) {
       const call = this.#callFor(part.index, part.id ?? undefined, position);
@@ -96,7 +113,8 @@ export class ChunkAssembler {
   finish(): StreamEvent[] {
     const events: StreamEvent[] = [];
     const toolCalls: ToolCall[] = [];
-    for (const call of [...this.#calls.values()].sort((a, b) => a.index - b.index)) {
+    // A stable sort: calls sharing an index keep the order they came in.
+    for (const call of [...this.#calls].sort((a, b) => a.index - b.index)) {
       if (!call.name) continue;
       const done: ToolCall = toolCallFromText(call.id, call.name, call.args);
       toolCalls.push(done);
@@ -107,7 +125,7 @@ export class ChunkAssembler {
       content: this.#text.length > 0 ? this.#text : null,
       toolCalls,
       usage: this.#tokens(toolCalls),
-      finishReason: finishReason(this.#finish, toolCalls.length > 0),
+      finishReason: this.#refused ? 'content_filter' : finishReason(this.#finish, toolCalls.length > 0),
     };
     if (this.#model) response.model = this.#model;
     events.push({ type: 'done', response });
@@ -115,15 +133,21 @@ export class ChunkAssembler {
   }
 
   #callFor(index: number | undefined, id: string | undefined, position: number): PartialCall {
-    let key = index;
-    if (key === undefined && id)
-      key = [...this.#calls.values()].find((c) => c.id === id)?.index ?? this.#calls.size;
-    key ??= position;
-    let call = this.#calls.get(key);
-    if (!call) {
-      call = { index: key, id: id || `${this.#idPrefix}_${key}`, name: '', args: '', started: false };
-      this.#calls.set(key, call);
-    }
+    const known = id ? this.#calls.find((c) => c.ownId && c.id === id) : undefined;
+    if (known) return known;
+    const key = index ?? (id ? this.#calls.length : position);
+    const current = this.#atIndex.get(key);
+    if (current && !(id && current.ownId && current.id !== id)) return current;
+    const call: PartialCall = {
+      index: key,
+      id: id || `${this.#idPrefix}_${this.#calls.length}`,
+      ownId: Boolean(id),
+      name: '',
+      args: '',
+      started: false,
+    };
+    this.#calls.push(call);
+    this.#atIndex.set(key, call);
     return call;
   }
 
@@ -152,6 +176,8 @@ export class ChunkAssembler {
 }
 
 function finishReason(raw: string | undefined, hasCalls: boolean): FinishReason {
+  // A call cut off by the output limit has half its arguments: that, not the call, is the news.
+  if (raw === 'length' || raw === 'max_tokens') return 'length';
   // Several OpenAI-compatible servers say `stop` even when the answer is tool calls.
   if (hasCalls) return 'tool_calls';
   switch (raw) {

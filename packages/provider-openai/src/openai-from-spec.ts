@@ -1,5 +1,6 @@
 import {
   apiKeyLookup,
+  apiKeySource,
   type ModelDefinition,
   type ModelProvider,
   withDefinitionDefaults,
@@ -28,6 +29,7 @@ export function openaiFromSpec(def: ModelDefinition): ModelProvider {
   const options = def.options as OpenAIOptions;
   const inner = createOpenAIProvider({
     // Servers on loopback (Ollama, llama.cpp) need no key at all.
+    keySource: apiKeySource(def, 'OPENAI_API_KEY'),
     apiKey: apiKeyLookup(def, 'openai', 'OPENAI_API_KEY', () =>
       def.baseUrl && isLoopback(def.baseUrl) ? 'no-key' : undefined,
     ),

@@ -6,6 +6,7 @@ import {
   networkProvider,
   type StreamEvent,
   sdkAttempt,
+  stderrLogger,
 } from '@agentctl/core';
 import OpenAI from 'openai';
 import { ChunkAssembler, type ChunkLike } from './chunk-assembler.js';
@@ -35,6 +36,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
   return networkProvider({
     name: 'openai',
     apiKey: options.apiKey,
+    keySource: options.keySource,
     defaultModel: options.defaultModel,
     timeout: options.timeout,
     retry: options.retry,
@@ -46,6 +48,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
         project: null,
         defaultHeaders: options.headers,
         maxRetries: 0,
+        logger: stderrLogger,
         // The idle timer of the retry policy is the real limit; this only bounds a call it cannot see.
         timeout: timeoutMs * 2,
       }),
@@ -76,11 +79,18 @@ function attempt(
         signal: attemptSignal,
         maxRetries: 0,
       })) as AsyncIterable<ChunkLike>,
-    describe: (error) => ({ apiMessage: apiMessageOf(error) }),
+    describe: (error) => ({ apiMessage: apiMessageOf(error), transient: isTransientStreamError(error) }),
   });
 }
 
 function apiMessageOf(error: unknown): string | undefined {
   const body = (error as { error?: { message?: unknown } } | null)?.error;
   return typeof body?.message === 'string' ? body.message : undefined;
+}
+
+// An `error` object inside a stream has no HTTP status; a server error or a rate limit may pass.
+function isTransientStreamError(error: unknown): boolean {
+  const e = error as { status?: unknown; type?: unknown; code?: unknown } | null;
+  if (!e || e.status !== undefined) return false;
+  return e.type === 'server_error' || e.code === 'server_error' || e.code === 'rate_limit_exceeded';
 }

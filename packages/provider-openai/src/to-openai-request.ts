@@ -1,4 +1,4 @@
-import type { ChatParams } from '@agentctl/core';
+import { type ChatParams, functionSchema } from '@agentctl/core';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { toOpenAIMessages } from './to-openai-messages.js';
 
@@ -18,9 +18,15 @@ export function toOpenAIRequest(
     stream_options: { include_usage: true },
   };
   if (params.tools?.length) {
+    // The API refuses a function schema without `type: object` ("got 'type: None'"), or with
+    // anyOf/oneOf/allOf at its root; tools may send either (MCP servers do).
     body.tools = params.tools.map((tool) => ({
       type: 'function',
-      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+      function: {
+        name: tool.name,
+        description: tool.description,
+        parameters: functionSchema(tool.parameters),
+      },
     }));
   }
   if (params.temperature !== undefined) body.temperature = params.temperature;

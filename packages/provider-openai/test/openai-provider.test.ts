@@ -94,6 +94,71 @@ describe('openai provider on the wire', () => {
     expect(response.usage.outputTokens).toBeGreaterThan(0);
   });
 
+  it('streams a refusal as the answer, marked as stopped by the provider', async () => {
+    // A refusal arrives in `delta.refusal`, with `content` null and a plain `stop`.
+    const wire = openaiText('', { usage: { prompt_tokens: 12, completion_tokens: 7 } });
+    wire.splice(
+      1,
+      1,
+      ...["I'm sorry, ", "I can't help with that."].map((refusal) => ({
+        data: {
+          ...(wire[0].data as object),
+          choices: [{ index: 0, delta: { refusal }, finish_reason: null }],
+        },
+      })),
+    );
+    const { provider } = await setup([sse(wire)]);
+    const list = await events(provider.stream(ask('something it refuses')));
+    const tokens = list.filter((e) => e.type === 'token').map((e) => (e as { text: string }).text);
+    expect(tokens.join('')).toBe("I'm sorry, I can't help with that.");
+    expect(list.at(-1)).toMatchObject({
+      type: 'done',
+      response: {
+        content: "I'm sorry, I can't help with that.",
+        finishReason: 'content_filter',
+        toolCalls: [],
+      },
+    });
+  });
+
+  it('keeps apart parallel calls that all come at index 0 with their own ids (Ollama)', async () => {
+    const wire = openaiText('', { usage: null });
+    const head = wire[0].data as Record<string, unknown>;
+    const at0 = (part: Record<string, unknown>) => ({
+      data: {
+        ...head,
+        choices: [{ index: 0, delta: { tool_calls: [{ index: 0, ...part }] }, finish_reason: null }],
+      },
+    });
+    wire.splice(
+      1,
+      1,
+      at0({ id: 'call_a', type: 'function', function: { name: 'weather', arguments: '{"city":' } }),
+      at0({ function: { arguments: '"Oslo"}' } }),
+      at0({ id: 'call_b', type: 'function', function: { name: 'news', arguments: '{"topic":"sailing"}' } }),
+      at0({ id: 'call_c', type: 'function', function: { name: 'weather', arguments: '{"city"' } }),
+      at0({ id: 'call_c', function: { arguments: ':"Bergen"}' } }),
+    );
+    const { provider } = await setup([sse(wire)]);
+    const response = await provider.chat(ask('plan my trip'));
+    expect(response.toolCalls).toEqual([
+      { id: 'call_a', name: 'weather', arguments: { city: 'Oslo' } },
+      { id: 'call_b', name: 'news', arguments: { topic: 'sailing' } },
+      { id: 'call_c', name: 'weather', arguments: { city: 'Bergen' } },
+    ]);
+    expect(response.finishReason).toBe('tool_calls');
+  });
+
+  it('says a tool call cut off by the output limit was cut short, not a whole call', async () => {
+    const wire = openaiToolCalls([{ id: 'call_a', name: 'write', arguments: '{"text":"Once upon a ti' }], {
+      finish: 'length',
+    });
+    const { provider } = await setup([sse(wire)]);
+    const response = await provider.chat(ask('write a long story', { maxOutputTokens: 10 }));
+    expect(response.finishReason).toBe('length');
+    expect(response.toolCalls).toHaveLength(1);
+  });
+
   it('reports usage with cached tokens in their own bucket', async () => {
     const wire = openaiText('ok', {
       usage: { prompt_tokens: 1200, completion_tokens: 7, cached_tokens: 1024 },
@@ -124,6 +189,48 @@ describe('openai provider on the wire', () => {
       type: 'json_schema',
       json_schema: { name: 'output', schema },
     });
+  });
+
+  it('sends every tool schema as an object with properties and no anyOf/oneOf/allOf at its root, as the API requires', async () => {
+    const { server, provider } = await setup([sse(openaiText('ok'))]);
+    await provider.chat(
+      ask('look', {
+        tools: [
+          { name: 'find', description: 'Finds', parameters: { properties: { q: { type: 'string' } } } },
+          { name: 'ping', description: 'Pings', parameters: { type: 'object' } },
+          {
+            name: 'edit',
+            description: 'Edits',
+            parameters: {
+              type: 'object',
+              properties: { id: { type: 'string' } },
+              required: ['id'],
+              allOf: [
+                { properties: { text: { type: 'string' } }, required: ['text'] },
+                { properties: { id: { type: 'string', description: 'the id' } } },
+              ],
+            },
+          },
+        ],
+      }),
+    );
+    expect(server.requests[0].body.tools.map((t: { function: unknown }) => t.function)).toEqual([
+      {
+        name: 'find',
+        description: 'Finds',
+        parameters: { type: 'object', properties: { q: { type: 'string' } } },
+      },
+      { name: 'ping', description: 'Pings', parameters: { type: 'object', properties: {} } },
+      {
+        name: 'edit',
+        description: 'Edits',
+        parameters: {
+          type: 'object',
+          properties: { id: { type: 'string' }, text: { type: 'string' } },
+          required: ['id', 'text'],
+        },
+      },
+    ]);
   });
 
   it('maps tools, tool results and images the way Chat Completions wants them', async () => {
@@ -228,6 +335,21 @@ describe('openai provider failures', () => {
     expect(error.code).toBe('MODEL_ERROR');
     expect(error.message).toContain('the stream broke after the answer had begun');
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('retries a server_error sent inside the stream before any token', async () => {
+    const streamError = (type: string, message: string) =>
+      sse([{ data: { error: { message, type, param: null, code: null } } }]);
+    const { server, provider } = await setup([
+      streamError('server_error', 'The server had an error while processing your request.'),
+      sse(openaiText('second time lucky')),
+    ]);
+    expect((await provider.chat(ask('hi'))).content).toBe('second time lucky');
+    expect(server.requests).toHaveLength(2);
+    const refused = await setup([streamError('invalid_request_error', 'Bad input.')]);
+    const error = lastError(await events(refused.provider.stream(ask('hi'))));
+    expect(refused.server.requests).toHaveLength(1);
+    expect(error).toMatchObject({ code: 'PROVIDER_ERROR', retryable: false });
   });
 
   it('retries a connection dropped before any token', async () => {

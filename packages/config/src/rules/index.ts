@@ -14,6 +14,7 @@ import { memoryBackend } from './memory-backend.js';
 import { modelDeprecated } from './model-deprecated.js';
 import { modelFallback } from './model-fallback.js';
 import { modulePath } from './module-path.js';
+import { outputLimit } from './output-limit.js';
 import { outputSchemaValid } from './output-schema-valid.js';
 import { pluginOptions } from './plugin-options.js';
 import { queueSettings } from './queue-settings.js';
@@ -39,6 +40,7 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'inline-model', check: inlineModel },
   { id: 'model-fallback', check: modelFallback },
   { id: 'model-deprecated', check: modelDeprecated },
+  { id: 'output-limit', check: outputLimit },
   { id: 'unknown-builtin', check: unknownBuiltin },
   { id: 'plugin-options', check: pluginOptions },
   { id: 'memory-backend', check: memoryBackend },

@@ -74,7 +74,10 @@ export function geminiStream(
 }
 
 /** A streamed text answer. */
-export function geminiText(text: string, options: { size?: number; usage?: WireUsage } = {}): SseEvent[] {
+export function geminiText(
+  text: string,
+  options: { size?: number; usage?: WireUsage; finishReason?: string } = {},
+): SseEvent[] {
   return geminiStream([{ text }], options);
 }
 

@@ -46,7 +46,7 @@ http: { url: "https://api.example.com/v1/x", allowed_hosts: ["api.example.com/v1
 `,
   });
   const expected = [
-    "agents/main.yaml:6:45: error: built-in http_get: `https://api.example.com/v1` is not a host name and matches no request; write `api.example.com` (a port may follow: host:port) [plugin-options]",
+    'agents/main.yaml:6:45: error: built-in http_get: `https://api.example.com/v1` is not a host name and matches no request; write `api.example.com` (a port may follow: host:port) [plugin-options]',
     'agents/main.yaml:12:62: error: tool kind http: `api.example.com/v1` is not a host name and matches no request; write `api.example.com` (a port may follow: host:port) [plugin-options]',
   ];
   const validate = await agentctl(['validate'], { cwd: dir });

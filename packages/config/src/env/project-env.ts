@@ -19,16 +19,23 @@ export async function projectEnv(root: string, specs: ProjectSpecs | undefined, 
 }
 
 /**
- * Warnings at the lines of the project's .env file that set nothing (`OPENAI_API_KEY: sk-...`
- * is YAML, not .env): the file is read as it is for a run, so they would be skipped in silence.
+ * {@link projectEnv}, and warnings at the lines of the project's .env file that set nothing
+ * (`OPENAI_API_KEY: sk-...` is YAML, not .env): the file is read as it is for a run, so they would
+ * be skipped in silence. The file is read once for both.
  */
-export function dotenvDiagnostics(root: string, specs: ProjectSpecs | undefined): Diagnostic[] {
+export function projectEnvChecked(
+  root: string,
+  specs: ProjectSpecs | undefined,
+  given?: Env,
+): { env: Env; diagnostics: Diagnostic[] } {
   const read = envFileText(root, specs);
-  if (!read) return [];
+  const env = { ...(read === undefined ? {} : parseDotenv(read.text)), ...(given ?? process.env) };
+  if (!read) return { env, diagnostics: [] };
   const file = displayPath(root, read.absolute);
-  return dotenvProblems(read.text).map(({ line, col, message }) =>
+  const diagnostics = dotenvProblems(read.text).map(({ line, col, message }) =>
     diagnostic(file, { line, col, endLine: line, endCol: col }, 'env-file', message, 'warning'),
   );
+  return { env, diagnostics };
 }
 
 function envFileText(

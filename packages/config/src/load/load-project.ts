@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { compareDiagnostics, type Diagnostic, diagnostic, FILE_START } from '../diagnostic.js';
 import type { Env } from '../env/interpolate.js';
-import { dotenvDiagnostics, projectEnv } from '../env/project-env.js';
+import { projectEnvChecked } from '../env/project-env.js';
 import { displayPath, isInside } from '../paths.js';
 import { findProjectRoot, PROJECT_FILE } from '../project-root.js';
 import type { Registry } from '../registry.js';
@@ -174,8 +174,8 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
     );
   }
   const specs = indexEntries(entries);
-  const env = await projectEnv(root, specs, options.env);
-  diagnostics.push(...dotenvDiagnostics(root, specs));
+  const { env, diagnostics: envProblems } = projectEnvChecked(root, specs, options.env);
+  diagnostics.push(...envProblems);
   const modules = options.checkModules ? await checkModules(root, entries) : undefined;
   if (modules) diagnostics.push(...modules.diagnostics);
   diagnostics.push(...(await checkOfflineFiles(root, entries, env, options.registry, cache?.fileChecks)));

@@ -12,12 +12,12 @@ export type WatchedWork =
    */
   | { kind: 'tool'; name: string; limitMs: number; startedAt: number; fatal: boolean }
   /**
-   * Other code a run calls that no timer can stop once it loops: a module middleware, a provider.
-   * `name` says what it is (``middleware `x` ``), `during` what it was doing (the action). It may
-   * hold the thread `limitMs` at a stretch; `fatal` as for a tool. Being the latest watch opened,
-   * it is also named when a tool call it wraps is past its timeout.
+   * Other code a run calls that no timer can stop once it loops: a module middleware. `name` says
+   * what it is (``middleware `x` ``), `during` what it was doing (the action). It may hold the
+   * thread `limitMs` at a stretch; `fatal` as for a tool. Being the latest watch opened, it is also
+   * named when a tool call it wraps is past its timeout.
    */
-  | { kind: 'code'; name: string; during?: string; limitMs: number; fatal: boolean };
+  | { kind: 'code'; name: string; during: string; limitMs: number; fatal: boolean };
 
 // The watchdog thread. It sleeps until work is watched, then watches the main thread's heartbeat:
 // while the main thread runs its event loop (an import or a tool waiting on I/O), the beat moves;
@@ -76,9 +76,8 @@ for (;;) {
     // no watch after it, and code the run calls inside another (a middleware's next()) opens later.
     let latest;
     for (const [id, w] of watched) if (w.kind === 'code') latest = [id, w];
-    // A middleware (what has an action it runs during) opened after a tool call wraps it; a model
-    // call of another branch does not.
-    const within = (id) => latest && latest[0] > id && latest[1].during ? ' (in ' + latest[1].name + ')' : '';
+    // A middleware watched after a tool call wraps it.
+    const within = (id) => latest && latest[0] > id ? ' (in ' + latest[1].name + ')' : '';
     for (const [id, w] of watched) {
       if (w.kind !== 'tool' || warned.has(id)) continue;
       if (held < Math.min(1000, w.limitMs) || at - w.startedAt < w.limitMs) continue;
@@ -88,7 +87,7 @@ for (;;) {
     if (latest && !warned.has(latest[0]) && held >= latest[1].limitMs) {
       const w = latest[1];
       report(latest[0], w, w.name + ' has held the main thread ' + seconds(held) + ' without yielding' +
-        (w.during ? ' during ' + w.during : '') + ' (an endless loop, or long synchronous work?)');
+        ' during ' + w.during + ' (an endless loop, or long synchronous work?)');
     }
   }
 }

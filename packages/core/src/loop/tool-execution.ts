@@ -182,30 +182,44 @@ function plan(ctx: LoopContext, call: ToolCall): Plan | Promise<Plan> {
     if (!tool) return { kind: 'run', call, tool };
     // The project may have changed while the call waited: its arguments are checked against the
     // tool's schema of now, and deny beats everything, a person's approval included.
-    const check = compiledValidator(tool.parameters);
-    if (check) return approvedPlan(ctx, call, tool, invalidText(call, check(call.arguments)));
-    return invalidArguments(call, tool).then((invalid) => approvedPlan(ctx, call, tool, invalid));
+    return argumentsChecked(ctx, call, tool, true);
   }
   if (!tool) return unknownTool(ctx, call);
   if (call.malformedArguments !== undefined)
     return { kind: 'invalid', call, tool, text: malformedText(call) };
   // Arguments are checked before anyone is asked: an invalid call goes back to the model, unapproved.
-  const compiled = compiledValidator(tool.parameters);
-  if (compiled) return checkedPlan(ctx, call, tool, invalidText(call, compiled(call.arguments)));
-  return invalidArguments(call, tool).then((invalid) => checkedPlan(ctx, call, tool, invalid));
+  return argumentsChecked(ctx, call, tool, false);
 }
 
-function checkedPlan(ctx: LoopContext, call: ToolCall, tool: AnyTool, invalid: string | undefined): Plan {
+// The plan once the call's arguments are checked against its tool's schema; `approved`: a person
+// approved the call while it waited.
+function argumentsChecked(
+  ctx: LoopContext,
+  call: ToolCall,
+  tool: AnyTool,
+  approved: boolean,
+): Plan | Promise<Plan> {
+  const compiled = compiledValidator(tool.parameters);
+  if (compiled) return checkedPlan(ctx, call, tool, invalidText(call, compiled(call.arguments)), approved);
+  return invalidArguments(call, tool).then((invalid) => checkedPlan(ctx, call, tool, invalid, approved));
+}
+
+function checkedPlan(
+  ctx: LoopContext,
+  call: ToolCall,
+  tool: AnyTool,
+  invalid: string | undefined,
+  approved: boolean,
+): Plan {
   if (invalid) return { kind: 'invalid', call, tool, text: invalid };
+  // Only a deny rule overrules a person's approval.
+  if (approved)
+    return policyOf(ctx, call, tool) === 'deny'
+      ? { kind: 'refuse', call, tool, reason: APPROVAL_OVERRULED }
+      : { kind: 'run', call, tool };
   const verdict = policyVerdict(ctx, call, tool);
   if (verdict === 'deny') return { kind: 'refuse', call, tool, reason: 'denied by the approval policy' };
   if (verdict === 'ask') return { kind: 'ask', call, tool, reason: `${call.name} requires approval` };
-  return { kind: 'run', call, tool };
-}
-
-function approvedPlan(ctx: LoopContext, call: ToolCall, tool: AnyTool, invalid: string | undefined): Plan {
-  if (invalid) return { kind: 'invalid', call, tool, text: invalid };
-  if (policyOf(ctx, call, tool) === 'deny') return { kind: 'refuse', call, tool, reason: APPROVAL_OVERRULED };
   return { kind: 'run', call, tool };
 }
 

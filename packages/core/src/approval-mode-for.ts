@@ -17,15 +17,33 @@ export function approvalModeFor(
   modes: Readonly<Record<string, ApprovalMode>>,
   names: readonly string[],
 ): ApprovalMode | undefined {
-  for (const name of names) if (Object.hasOwn(modes, name)) return modes[name];
-  let best: { weight: number; mode: ApprovalMode } | undefined;
-  for (const [pattern, mode] of Object.entries(modes)) {
-    if (!pattern.includes('*')) continue;
-    const match = globMatcher(pattern);
-    if (!names.some((name) => match(name))) continue;
-    const weight = pattern.replaceAll('*', '').length;
-    if (!best || weight > best.weight || (weight === best.weight && STRICTNESS[mode] > STRICTNESS[best.mode]))
-      best = { weight, mode };
-  }
-  return best?.mode;
+  return approvalModesOf(modes)(names);
+}
+
+/** {@link approvalModeFor} with the patterns compiled once: for a policy asked on every call. */
+export function approvalModesOf(
+  modes: Readonly<Record<string, ApprovalMode>>,
+): (names: readonly string[]) => ApprovalMode | undefined {
+  const patterns = Object.entries(modes)
+    .filter(([pattern]) => pattern.includes('*'))
+    .map(([pattern, mode]) => ({
+      match: globMatcher(pattern),
+      weight: pattern.replaceAll('*', '').length,
+      mode,
+    }));
+  return (names) => {
+    for (const name of names) if (Object.hasOwn(modes, name)) return modes[name];
+    let best: (typeof patterns)[number] | undefined;
+    for (const pattern of patterns) {
+      if (!names.some((name) => pattern.match(name))) continue;
+      const { weight, mode } = pattern;
+      if (
+        !best ||
+        weight > best.weight ||
+        (weight === best.weight && STRICTNESS[mode] > STRICTNESS[best.mode])
+      )
+        best = pattern;
+    }
+    return best?.mode;
+  };
 }

@@ -1,5 +1,5 @@
 import type { ApprovalPolicy, ApprovalPolicyContext, ApprovalVerdict } from './agent-config.js';
-import { approvalModeFor } from './approval-mode-for.js';
+import { approvalModesOf } from './approval-mode-for.js';
 import { type ApprovalRule, approvalRuleMatcher, argumentsDeclared } from './approval-rule.js';
 import { CANCELLED_RESULT } from './loop/tool-pairing.js';
 import type { ToolCall } from './messages.js';
@@ -54,10 +54,9 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions = {}): Appro
       throw new TypeError(`approval.tools.${name}: "${mode}" is not one of ${APPROVAL_MODES.join(', ')}`);
     }
   }
-  const written = options.tools ?? {};
+  const written = approvalModesOf(options.tools ?? {});
   const modeOf = (tool: AnyTool): ApprovalMode | undefined =>
-    approvalModeFor(written, [tool.name]) ??
-    (tool.needsApproval === undefined ? (options.default ?? 'never') : undefined);
+    written([tool.name]) ?? (tool.needsApproval === undefined ? (options.default ?? 'never') : undefined);
 
   return (call: ToolCall, tool: AnyTool, context?: ApprovalPolicyContext): ApprovalVerdict | undefined => {
     if (deny.some((matches) => matches(call))) return 'deny';

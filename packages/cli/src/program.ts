@@ -130,7 +130,10 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
   program
     .command('schema')
     .description('print the JSON Schema of the YAML format, or of one kind')
-    .argument('[kind]', 'project, agent, model, tool, toolset, middleware or memory')
+    .argument(
+      '[kind]',
+      'project, agent, model, tool, toolset, middleware, memory, test or schedule (default: all of them)',
+    )
     .option(
       '--write <path>',
       'write the schema to this file (e.g. for an editor mapping) instead of printing it',

@@ -123,7 +123,10 @@ describe('docs/cli.md and --help', () => {
 
   it("schema's --help names every kind it takes", async () => {
     const { stdout } = await agentctl(['schema', '--help']);
-    const line = stdout.split(/^Arguments:\n/m)[1].split(/^\S/m)[0].replace(/\s+/g, ' ');
+    const line = stdout
+      .split(/^Arguments:\n/m)[1]
+      .split(/^\S/m)[0]
+      .replace(/\s+/g, ' ');
     for (const kind of KINDS) expect(line, kind).toMatch(new RegExp(`\\b${kind}\\b`));
   });
 });

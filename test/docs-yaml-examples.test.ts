@@ -96,12 +96,14 @@ async function blocks(): Promise<Block[]> {
 /** Where a file of a project came from: a block, with the block's line 1 at the file's line 1. */
 type Origins = Map<string, Block>;
 
-/** Writes a block into a project: the project document into agentctl.yaml, the rest under agents/, line for line. */
+/** Writes a block into a project: the project document into agentctl.yaml, the rest under agents/ (tests/ for a test), line for line. */
 async function writeBlock(dir: string, block: Block, origins: Origins): Promise<void> {
   const lines = block.text.replace(/\n$/, '').split('\n');
   const blank = (from: number, to: number, all: string[]) =>
     all.map((line, i) => (i >= from && i < to ? '#' : line));
-  const file = `agents/${block.page.replace(/\W/g, '_')}_${block.fence}.yaml`;
+  // A block with a test goes where `agentctl test` finds it.
+  const folder = block.names.some((n) => n.startsWith('test/')) ? 'tests' : 'agents';
+  const file = `${folder}/${block.page.replace(/\W/g, '_')}_${block.fence}.yaml`;
   if (block.project) {
     const [from, to] = block.project;
     await writeFile(
@@ -114,7 +116,7 @@ async function writeBlock(dir: string, block: Block, origins: Origins): Promise<
     if (from > 0 || to < lines.length) lines.splice(0, lines.length, ...blank(from, to, lines));
     else return;
   }
-  await mkdir(join(dir, 'agents'), { recursive: true });
+  await mkdir(join(dir, folder), { recursive: true });
   await writeFile(join(dir, file), `${lines.join('\n')}\n`);
   origins.set(file, block);
 }
@@ -122,6 +124,8 @@ async function writeBlock(dir: string, block: Block, origins: Origins): Promise<
 interface Project {
   dir: string;
   origins: Origins;
+  /** Whether a block of it is a `kind: test`, which `agentctl test` then runs. */
+  tests: boolean;
 }
 
 /**
@@ -158,7 +162,7 @@ async function projects(all: Block[]): Promise<Project[]> {
       await writeBlock(dir, { ...source!, project: undefined }, origins);
     }
     for (const path of first.mkdir) await mkdir(join(dir, path), { recursive: true });
-    made.push({ dir, origins });
+    made.push({ dir, origins, tests: members.some((b) => b.names.some((n) => n.startsWith('test/'))) });
   }
   return made;
 }
@@ -220,5 +224,32 @@ describe('the YAML examples of the docs', () => {
       if (report.diagnostics.length === 0) expect(code, stderr).toBe(0);
     });
     expect(problems).toEqual([]);
+  });
+
+  it('every `kind: test` block passes with the real `agentctl test`, offline', async () => {
+    const made = (await projects(await blocks())).filter((p) => p.tests);
+    expect(made.length).toBeGreaterThanOrEqual(2);
+    const results = await Promise.all(
+      made.map((p) =>
+        agentctl(['test', '--format', 'json'], { cwd: p.dir, env: { OPENAI_API_KEY: undefined } }),
+      ),
+    );
+    const failed: string[] = [];
+    let passed = 0;
+    made.forEach(({ origins }, i) => {
+      const { code, stdout, stderr } = results[i];
+      const report = JSON.parse(stdout || '{}') as {
+        tests?: Array<{ name: string; file: string; line: number; status: string; failures: unknown[] }>;
+      };
+      if (!report.tests) failed.push(`agentctl test exited ${code} without a report: ${stderr}`);
+      for (const t of report.tests ?? []) {
+        const block = origins.get(t.file);
+        const where = block ? `${block.page}:${block.fence + t.line}` : `${t.file}:${t.line}`;
+        if (t.status === 'passed') passed++;
+        else failed.push(`${where}: ${t.name} ${t.status}: ${JSON.stringify(t.failures)}`);
+      }
+    });
+    expect(failed).toEqual([]);
+    expect(passed).toBeGreaterThanOrEqual(4);
   });
 });

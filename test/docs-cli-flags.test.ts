@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KINDS } from '../packages/config/src/index.js';
-import { agentctl, REPO } from './support/cli.js';
+import { agentctl, REPO, removeTempDirs, tempDir } from './support/cli.js';
 
 // docs/cli.md and `agentctl COMMAND --help` name the same options: a flag in the docs exists, and
 // a flag of the command is documented where a user looks for that command.
@@ -62,6 +62,8 @@ async function documented(cli: string, command: string): Promise<Documented> {
   }
   return { text, grammar };
 }
+
+afterAll(removeTempDirs);
 
 let cli: string;
 let top: string;
@@ -128,5 +130,29 @@ describe('docs/cli.md and --help', () => {
       .split(/^\S/m)[0]
       .replace(/\s+/g, ' ');
     for (const kind of KINDS) expect(line, kind).toMatch(new RegExp(`\\b${kind}\\b`));
+  });
+});
+
+describe("docs/cli.md's table of what init writes", () => {
+  it('names every file of every template', async () => {
+    const section = cli.split(/^## `init`\n/m)[1].split(/^## /m)[0];
+    const named = new Set([...section.matchAll(/`([\w./*-]+)`/g)].map((m) => m[1]));
+    const root = await tempDir();
+    const missing: string[] = [];
+    for (const template of ['single', 'team', 'pipeline', 'mcp']) {
+      const dir = join(root, template);
+      const { code, stderr } = await agentctl(['init', dir, '--template', template]);
+      expect(code, stderr).toBe(0);
+      for (const file of await readdir(dir, { recursive: true, withFileTypes: true })) {
+        if (!file.isFile()) continue;
+        const path = relative(dir, join(file.parentPath, file.name));
+        // agents/*.yaml and tests/AGENT.yaml stand for the template's agents and tests.
+        const pattern = path
+          .replace(/^agents\/[^/]+\.yaml$/, 'agents/*.yaml')
+          .replace(/^tests\/[^/]+\.yaml$/, 'tests/AGENT.yaml');
+        if (!named.has(pattern)) missing.push(`${template}: ${path}`);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 });

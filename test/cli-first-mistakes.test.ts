@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentctl, removeTempDirs, tempDir, tempProject } from './support/cli.js';
 
@@ -330,6 +332,27 @@ describe.concurrent('a first command in the wrong place, or with the wrong name'
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
       'agentctl: unknown kind "agnet"; did you mean `agent`? kinds: project, agent, model, tool, toolset, middleware, memory, test, schedule\n',
+    );
+  });
+
+  it('schema --write to a folder, or under a file, is bad usage naming what is in the way', async () => {
+    const dir = await tempProject({ 'notes.txt': 'a file\n', 'out/.keep': '' });
+    const [folder, underFile, fine] = await Promise.all([
+      agentctl(['schema', '--write', 'out'], { cwd: dir }),
+      agentctl(['schema', 'agent', '--write', 'notes.txt/agent.json'], { cwd: dir }),
+      agentctl(['schema', '--write', 'made/here/agentctl.json'], { cwd: dir }),
+    ]);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toBe(
+      `agentctl: --write out: ${join(dir, 'out')} is a folder; give the path of a file\n`,
+    );
+    expect(underFile.code).toBe(2);
+    expect(underFile.stderr).toBe(
+      `agentctl: --write notes.txt/agent.json: ${join(dir, 'notes.txt')} is not a folder; give the path of a file\n`,
+    );
+    expect(fine.code, fine.stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, 'made/here/agentctl.json'), 'utf8')).$id).toBe(
+      'https://agentctl.dev/schemas/agentctl.schema.json',
     );
   });
 

@@ -102,7 +102,7 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     )
     .option('--port <port>', 'with --ui: port to listen on (0 picks a free one; default 8787)')
     .option('--json', 'print events as NDJSON on stdout')
-    .option('--session <id>', 'continue this session')
+    .option('--session <id>', 'continue this session ("new" starts a new one)')
     .option('--user <id>', 'the user of the chat: `user:` state keys are shared by all of their sessions')
     .option('--model <name>', 'use this model (a named model or provider/model) for every agent')
     .option('--approve-all', 'approve every tool call without asking')

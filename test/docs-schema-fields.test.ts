@@ -25,7 +25,7 @@ function properties(node: unknown, where: string, into: Map<string, Set<string>>
   for (const [key, value] of Object.entries(record)) if (key !== 'properties') properties(value, where, into);
 }
 
-const escape = (text: string) => text.replace(/[$.*+?^()[\]{}|\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[$.*+?^()[\]{}|\\]/g, '\\$&');
 
 describe('the fields of the schemas', () => {
   it('every field is named in the docs', async () => {
@@ -40,7 +40,7 @@ describe('the fields of the schemas', () => {
     const docs = (await Promise.all(pages.map((p) => readFile(join(REPO, p), 'utf8')))).join('\n');
     const missing: string[] = [];
     for (const [name, where] of fields) {
-      const n = escape(name);
+      const n = escapeRegExp(name);
       // `name`, `name: ...`, `a.name`, `{ name }`, or a YAML key: `name:` at a line's start or after `{`/`,`.
       const named = new RegExp(
         `\`${n}[\`:]|\\.${n}\`|[{,] ${n}[ }:,]|^\\s*(?:- )?${n}:|\`\\S*\\.${n}\``,

@@ -126,6 +126,21 @@ describe.concurrent('agentctl list, tree, schema', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('validate');
   });
+
+  it('with no command prints the help on stderr and exits 2; `help` and `help COMMAND` exit 0', async () => {
+    const [bare, help, helpRun] = await Promise.all([
+      agentctl([], { cwd: elsewhere }),
+      agentctl(['help'], { cwd: elsewhere }),
+      agentctl(['help', 'run'], { cwd: elsewhere }),
+    ]);
+    expect(bare.code).toBe(2);
+    expect(bare.stdout).toBe('');
+    expect(bare.stderr).toContain('Usage: agentctl [options] [command]');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: agentctl [options] [command]');
+    expect(helpRun.code).toBe(0);
+    expect(helpRun.stdout).toContain('Usage: agentctl run [options] <agent> [prompt]');
+  });
 });
 
 describe('agentctl init and sessions across processes', () => {

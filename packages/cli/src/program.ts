@@ -226,13 +226,16 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
   return { program, result: () => exitCode };
 }
 
-/** True for commander's own exits (help, version) that are not failures. */
+/**
+ * True for commander's own exits (help, version) that are not failures. Help printed because no
+ * command was given (`agentctl` alone) is commander's `commander.help` with exit code 1: bad usage.
+ */
 export function isCleanExit(error: unknown): boolean {
   return (
     error instanceof CommanderError &&
     (error.code === 'commander.helpDisplayed' ||
       error.code === 'commander.version' ||
-      error.code === 'commander.help')
+      (error.code === 'commander.help' && error.exitCode === 0))
   );
 }
 

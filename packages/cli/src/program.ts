@@ -85,7 +85,10 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
       'run matching calls without asking: TOOL, TOOL:GLOB (an argument) or TOOL:ARG=GLOB',
     )
     .option('--watch', 'reload the project on every change and run the prompt again on the new version')
-    .option('--queue', 'enqueue the run for `agentctl worker` (AGENTCTL_QUEUE_URL) and follow its events')
+    .option(
+      '--queue',
+      'enqueue the run for `agentctl worker` (AGENTCTL_QUEUE_URL, or queue.url in agentctl.yaml) and follow its events',
+    )
     .option('--trace', TRACE_HELP)
     .option('--trace-content', TRACE_CONTENT_HELP)
     .action(action('run', ['agent', 'prompt']));
@@ -205,7 +208,9 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
 
   program
     .command('worker')
-    .description('run queued runs from the project queue (AGENTCTL_QUEUE_URL) until SIGTERM')
+    .description(
+      'run queued runs from the project queue (AGENTCTL_QUEUE_URL, or queue.url in agentctl.yaml) until SIGTERM',
+    )
     .option('--concurrency <n>', 'runs at once in this process (default: queue.concurrency, else 1)')
     .option(
       '--grace <duration>',

@@ -295,6 +295,31 @@ describe.concurrent('a first command in the wrong place, or with the wrong name'
     expect(typo.stderr).toBe('agentctl: no such file or folder: agents/nope.yaml\n');
   });
 
+  it('validate of a file the project does not read warns that run never reads it; of a folder with none of its files is bad usage', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n',
+      'drafts/b.yaml': 'kind: agent\nname: b\nmodel: offline/echo\n',
+    });
+    const [file, strict, folder, run] = await Promise.all([
+      agentctl(['validate', 'drafts/b.yaml'], { cwd: dir }),
+      agentctl(['validate', '--strict', 'drafts/b.yaml'], { cwd: dir }),
+      agentctl(['validate', 'drafts'], { cwd: dir }),
+      agentctl(['run', 'b', 'hi'], { cwd: dir }),
+    ]);
+    expect(file.stdout).toBe(
+      'drafts/b.yaml:1:1: warning: drafts/b.yaml is not a file of the project (it reads agents/**/*.yaml, tests/**/*.yaml): `run` and `test` never read it; add it to `include` in agentctl.yaml [project-file]\n0 errors, 1 warning\n',
+    );
+    expect(file.code).toBe(0);
+    expect(strict.code).toBe(1);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toBe(
+      "agentctl: drafts holds none of the project's files; nothing there to validate\n",
+    );
+    // What validate warned about: run does not know the agent.
+    expect(run.code).toBe(2);
+  });
+
   it('an agent in a .yml file is told about, not skipped in silence', async () => {
     const dir = await tempProject({
       'agentctl.yaml': PROJECT,

@@ -15,6 +15,9 @@ const { parse } = require('yaml') as typeof import('yaml');
 //   <!-- check: with #conversations -->     adds the page's block that defines this name
 //   <!-- check: mkdir agents/workspace -->  makes these folders in its project
 // Blocks of GitHub Actions workflows (`jobs:`) and compose files (`services:`) are not ours.
+// Blocks with the same needs share a project when their names allow (one validate run each), so a
+// block may use what another one defines; a block with a `kind: project` has a project to itself.
+// The `kind: test` blocks then run with the real `agentctl test`: what they expect must happen.
 
 interface Block {
   /** `docs/format.md:168`: the page and the line of its opening fence. */

@@ -320,6 +320,30 @@ describe.concurrent('a first command in the wrong place, or with the wrong name'
     expect(run.code).toBe(2);
   });
 
+  it("a memory server's url that is empty with this environment is a warning at validate, as run refuses it", async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': 'kind: project\nname: p\ndefaults: { memory: shared }\n',
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\n---\nkind: memory\nname: shared\nbackend: postgres\nurl: ${DATABASE_URL}\n',
+    });
+    const unset = { DATABASE_URL: undefined };
+    const [validate, strict, set, run] = await Promise.all([
+      agentctl(['validate'], { cwd: dir, env: unset }),
+      agentctl(['validate', '--strict'], { cwd: dir, env: unset }),
+      agentctl(['validate'], { cwd: dir, env: { DATABASE_URL: 'postgres://u:p@127.0.0.1:1/db' } }),
+      agentctl(['run', 'a', 'hi'], { cwd: dir, env: unset }),
+    ]);
+    expect(validate.code).toBe(0);
+    expect(validate.stdout).toBe(
+      "agents/a.yaml:8:6: warning: memory `shared`'s url `${DATABASE_URL}` is empty with this environment; set the variable or give a non-empty default (run, serve and worker refuse it empty) [env-empty]\n0 errors, 1 warning\n",
+    );
+    expect(strict.code).toBe(1);
+    expect(set.code, set.stdout).toBe(0);
+    expect(set.stdout).toBe('✓ no problems\n');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('needs a connection URL');
+  });
+
   it('an agent in a .yml file is told about, not skipped in silence', async () => {
     const dir = await tempProject({
       'agentctl.yaml': PROJECT,

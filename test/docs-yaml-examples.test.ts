@@ -181,6 +181,12 @@ interface Diagnostic {
 
 afterAll(removeTempDirs);
 
+// The environment the docs assume: no model key (offline), and the database deploy.md exports.
+const DOCS_ENV = {
+  OPENAI_API_KEY: undefined,
+  DATABASE_URL: 'postgres://agentctl:secret@db.internal:5432/agentctl',
+};
+
 describe('the YAML examples of the docs', () => {
   it('every block validates with the real `agentctl validate --strict`', async () => {
     const all = await blocks();
@@ -191,12 +197,7 @@ describe('the YAML examples of the docs', () => {
     const made = await projects(all);
     const problems: string[] = [];
     const results = await Promise.all(
-      made.map((p) =>
-        agentctl(['validate', '--strict', '--format', 'json'], {
-          cwd: p.dir,
-          env: { OPENAI_API_KEY: undefined },
-        }),
-      ),
+      made.map((p) => agentctl(['validate', '--strict', '--format', 'json'], { cwd: p.dir, env: DOCS_ENV })),
     );
     made.forEach(({ origins }, i) => {
       const { code, stdout, stderr } = results[i];
@@ -233,9 +234,7 @@ describe('the YAML examples of the docs', () => {
     const made = (await projects(await blocks())).filter((p) => p.tests);
     expect(made.length).toBeGreaterThanOrEqual(2);
     const results = await Promise.all(
-      made.map((p) =>
-        agentctl(['test', '--format', 'json'], { cwd: p.dir, env: { OPENAI_API_KEY: undefined } }),
-      ),
+      made.map((p) => agentctl(['test', '--format', 'json'], { cwd: p.dir, env: DOCS_ENV })),
     );
     const failed: string[] = [];
     let passed = 0;

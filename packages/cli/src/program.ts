@@ -175,7 +175,10 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     .argument('<action>', 'list | show | rm | export | import')
     .argument('[args...]', 'session id, or file')
     .option('--json', 'print JSON')
-    .option('--memory <name>', "the memory to work on (default: the project's defaults.memory)")
+    .option(
+      '--memory <name>',
+      "the memory to work on (default: the project's defaults.memory when it keeps sessions, else .agentctl/sessions)",
+    )
     .action(action('sessions', ['action', 'args']));
 
   program

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentctl, removeTempDirs, tempDir, tempProject } from './support/cli.js';
 
@@ -293,6 +295,55 @@ describe.concurrent('a first command in the wrong place, or with the wrong name'
     expect(typo.stderr).toBe('agentctl: no such file or folder: agents/nope.yaml\n');
   });
 
+  it('validate of a file the project does not read warns that run never reads it; of a folder with none of its files is bad usage', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n',
+      'drafts/b.yaml': 'kind: agent\nname: b\nmodel: offline/echo\n',
+    });
+    const [file, strict, folder, run] = await Promise.all([
+      agentctl(['validate', 'drafts/b.yaml'], { cwd: dir }),
+      agentctl(['validate', '--strict', 'drafts/b.yaml'], { cwd: dir }),
+      agentctl(['validate', 'drafts'], { cwd: dir }),
+      agentctl(['run', 'b', 'hi'], { cwd: dir }),
+    ]);
+    expect(file.stdout).toBe(
+      'drafts/b.yaml:1:1: warning: drafts/b.yaml is not a file of the project (it reads agents/**/*.yaml, tests/**/*.yaml): `run` and `test` never read it; add it to `include` in agentctl.yaml [project-file]\n0 errors, 1 warning\n',
+    );
+    expect(file.code).toBe(0);
+    expect(strict.code).toBe(1);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toBe(
+      "agentctl: drafts holds none of the project's files; nothing there to validate\n",
+    );
+    // What validate warned about: run does not know the agent.
+    expect(run.code).toBe(2);
+  });
+
+  it("a memory server's url that is empty with this environment is a warning at validate, as run refuses it", async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': 'kind: project\nname: p\ndefaults: { memory: shared }\n',
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\n---\nkind: memory\nname: shared\nbackend: postgres\nurl: ${DATABASE_URL}\n',
+    });
+    const unset = { DATABASE_URL: undefined };
+    const [validate, strict, set, run] = await Promise.all([
+      agentctl(['validate'], { cwd: dir, env: unset }),
+      agentctl(['validate', '--strict'], { cwd: dir, env: unset }),
+      agentctl(['validate'], { cwd: dir, env: { DATABASE_URL: 'postgres://u:p@127.0.0.1:1/db' } }),
+      agentctl(['run', 'a', 'hi'], { cwd: dir, env: unset }),
+    ]);
+    expect(validate.code).toBe(0);
+    expect(validate.stdout).toBe(
+      "agents/a.yaml:8:6: warning: memory `shared`'s url `${DATABASE_URL}` is empty with this environment; set the variable or give a non-empty default (run, serve and worker refuse it empty) [env-empty]\n0 errors, 1 warning\n",
+    );
+    expect(strict.code).toBe(1);
+    expect(set.code, set.stdout).toBe(0);
+    expect(set.stdout).toBe('✓ no problems\n');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('needs a connection URL');
+  });
+
   it('an agent in a .yml file is told about, not skipped in silence', async () => {
     const dir = await tempProject({
       'agentctl.yaml': PROJECT,
@@ -330,6 +381,27 @@ describe.concurrent('a first command in the wrong place, or with the wrong name'
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
       'agentctl: unknown kind "agnet"; did you mean `agent`? kinds: project, agent, model, tool, toolset, middleware, memory, test, schedule\n',
+    );
+  });
+
+  it('schema --write to a folder, or under a file, is bad usage naming what is in the way', async () => {
+    const dir = await tempProject({ 'notes.txt': 'a file\n', 'out/.keep': '' });
+    const [folder, underFile, fine] = await Promise.all([
+      agentctl(['schema', '--write', 'out'], { cwd: dir }),
+      agentctl(['schema', 'agent', '--write', 'notes.txt/agent.json'], { cwd: dir }),
+      agentctl(['schema', '--write', 'made/here/agentctl.json'], { cwd: dir }),
+    ]);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toBe(
+      `agentctl: --write out: ${join(dir, 'out')} is a folder; give the path of a file\n`,
+    );
+    expect(underFile.code).toBe(2);
+    expect(underFile.stderr).toBe(
+      `agentctl: --write notes.txt/agent.json: ${join(dir, 'notes.txt')} is not a folder; give the path of a file\n`,
+    );
+    expect(fine.code, fine.stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, 'made/here/agentctl.json'), 'utf8')).$id).toBe(
+      'https://agentctl.dev/schemas/agentctl.schema.json',
     );
   });
 

@@ -126,6 +126,21 @@ describe.concurrent('agentctl list, tree, schema', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('validate');
   });
+
+  it('with no command prints the help on stderr and exits 2; `help` and `help COMMAND` exit 0', async () => {
+    const [bare, help, helpRun] = await Promise.all([
+      agentctl([], { cwd: elsewhere }),
+      agentctl(['help'], { cwd: elsewhere }),
+      agentctl(['help', 'run'], { cwd: elsewhere }),
+    ]);
+    expect(bare.code).toBe(2);
+    expect(bare.stdout).toBe('');
+    expect(bare.stderr).toContain('Usage: agentctl [options] [command]');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: agentctl [options] [command]');
+    expect(helpRun.code).toBe(0);
+    expect(helpRun.stdout).toContain('Usage: agentctl run [options] <agent> [prompt]');
+  });
 });
 
 describe('agentctl init and sessions across processes', () => {
@@ -222,6 +237,26 @@ describe('agentctl init and sessions across processes', () => {
     expect(JSON.parse(imported.stdout)).toEqual({ id: 'S' });
     const back = await agentctl(['-C', project, 'sessions', 'show', 'S'], { cwd: elsewhere });
     expect(back.stdout).toMatch(/user: first question[\s\S]*user: second question/);
+  });
+
+  it('export to a folder or under a file is bad usage naming what is in the way; import of a missing file says so', async () => {
+    const file = join(elsewhere, 'S.json');
+    await writeFile(file, '{}');
+    const [folder, underFile, missing] = await Promise.all([
+      agentctl(['-C', project, 'sessions', 'export', 'S', '.'], { cwd: elsewhere }),
+      agentctl(['-C', project, 'sessions', 'export', 'S', 'S.json/again.json'], { cwd: elsewhere }),
+      agentctl(['-C', project, 'sessions', 'import', 'nothing.json'], { cwd: elsewhere }),
+    ]);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toBe(
+      `agentctl: sessions export: ${elsewhere} is a folder; give the path of a file\n`,
+    );
+    expect(underFile.code).toBe(2);
+    expect(underFile.stderr).toBe(
+      `agentctl: sessions export: ${file} is not a folder; give the path of a file\n`,
+    );
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe('agentctl: cannot read nothing.json: no such file\n');
   });
 });
 

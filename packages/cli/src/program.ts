@@ -85,7 +85,10 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
       'run matching calls without asking: TOOL, TOOL:GLOB (an argument) or TOOL:ARG=GLOB',
     )
     .option('--watch', 'reload the project on every change and run the prompt again on the new version')
-    .option('--queue', 'enqueue the run for `agentctl worker` (AGENTCTL_QUEUE_URL) and follow its events')
+    .option(
+      '--queue',
+      'enqueue the run for `agentctl worker` (AGENTCTL_QUEUE_URL, or queue.url in agentctl.yaml) and follow its events',
+    )
     .option('--trace', TRACE_HELP)
     .option('--trace-content', TRACE_CONTENT_HELP)
     .action(action('run', ['agent', 'prompt']));
@@ -102,7 +105,7 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     )
     .option('--port <port>', 'with --ui: port to listen on (0 picks a free one; default 8787)')
     .option('--json', 'print events as NDJSON on stdout')
-    .option('--session <id>', 'continue this session')
+    .option('--session <id>', 'continue this session ("new" starts a new one)')
     .option('--user <id>', 'the user of the chat: `user:` state keys are shared by all of their sessions')
     .option('--model <name>', 'use this model (a named model or provider/model) for every agent')
     .option('--approve-all', 'approve every tool call without asking')
@@ -130,7 +133,10 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
   program
     .command('schema')
     .description('print the JSON Schema of the YAML format, or of one kind')
-    .argument('[kind]', 'project, agent, model, tool, toolset, middleware or memory')
+    .argument(
+      '[kind]',
+      'project, agent, model, tool, toolset, middleware, memory, test or schedule (default: all of them)',
+    )
     .option(
       '--write <path>',
       'write the schema to this file (e.g. for an editor mapping) instead of printing it',
@@ -169,7 +175,10 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     .argument('<action>', 'list | show | rm | export | import')
     .argument('[args...]', 'session id, or file')
     .option('--json', 'print JSON')
-    .option('--memory <name>', "the memory to work on (default: the project's defaults.memory)")
+    .option(
+      '--memory <name>',
+      "the memory to work on (default: the project's defaults.memory when it keeps sessions, else .agentctl/sessions)",
+    )
     .action(action('sessions', ['action', 'args']));
 
   program
@@ -202,7 +211,9 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
 
   program
     .command('worker')
-    .description('run queued runs from the project queue (AGENTCTL_QUEUE_URL) until SIGTERM')
+    .description(
+      'run queued runs from the project queue (AGENTCTL_QUEUE_URL, or queue.url in agentctl.yaml) until SIGTERM',
+    )
     .option('--concurrency <n>', 'runs at once in this process (default: queue.concurrency, else 1)')
     .option(
       '--grace <duration>',
@@ -223,13 +234,16 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
   return { program, result: () => exitCode };
 }
 
-/** True for commander's own exits (help, version) that are not failures. */
+/**
+ * True for commander's own exits (help, version) that are not failures. Help printed because no
+ * command was given (`agentctl` alone) is commander's `commander.help` with exit code 1: bad usage.
+ */
 export function isCleanExit(error: unknown): boolean {
   return (
     error instanceof CommanderError &&
     (error.code === 'commander.helpDisplayed' ||
       error.code === 'commander.version' ||
-      error.code === 'commander.help')
+      (error.code === 'commander.help' && error.exitCode === 0))
   );
 }
 

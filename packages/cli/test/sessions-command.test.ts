@@ -205,15 +205,15 @@ describe('agentctl sessions', () => {
     expect(bad.stderr).toContain('bad.json: export: "format" must be "agentctl-session"');
   });
 
-  it('exports into a folder it makes, and says in one line (exit 1) where it cannot write', async () => {
+  it('exports into a folder it makes; a file in the way of the path is bad usage (exit 2) naming it', async () => {
     const { root, store } = await project();
     await store.create({ id: 'chat-1', agent: 'triage' });
     const nested = join(root, 'exports/2026/chat-1.json');
     expect((await call(root, 'export', ['chat-1', nested])).code).toBe(0);
     expect(JSON.parse(await readFile(nested, 'utf8')).session.id).toBe('chat-1');
     const blocked = await call(root, 'export', ['chat-1', join(nested, 'under-a-file.json')]);
-    expect(blocked).toMatchObject({ code: 1, stdout: '' });
-    expect(blocked.stderr).toMatch(/^agentctl: cannot write .*under-a-file\.json: E[A-Z]+\n$/);
+    expect(blocked).toMatchObject({ code: 2, stdout: '' });
+    expect(blocked.stderr).toContain(`sessions export: ${nested} is not a folder; give the path of a file`);
   });
 
   it('answers bad usage with exit 2', async () => {

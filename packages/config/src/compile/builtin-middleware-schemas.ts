@@ -25,8 +25,12 @@ export const BUILTIN_MIDDLEWARE_SCHEMAS: Readonly<Record<string, JsonSchema>> = 
   logging: options({ verbose: { description: 'Log payloads too.', type: 'boolean' } }),
   redaction: options({
     patterns: { description: 'Regular expressions to redact.', type: 'array', items: { type: 'string' } },
-    builtins: { description: 'Also redact e-mail addresses, keys and card numbers.', type: 'boolean' },
-    replacement: { description: 'What replaces a match.', type: 'string' },
+    builtins: {
+      description:
+        'The built-in patterns: e-mail addresses, card numbers, US social security and phone numbers. On by default; false leaves them out.',
+      type: 'boolean',
+    },
+    replacement: { description: 'What replaces a match. Default [REDACTED].', type: 'string' },
   }),
 };
 

@@ -149,7 +149,20 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
       diagnostics.push(
         diagnostic(path, FILE_START, 'project-file', `${path} is outside the project at ${root}`),
       );
-    } else if (path !== configFile && !files.includes(path)) files = [...files, path];
+    } else if (path !== configFile && !files.includes(path)) {
+      // Checked as asked, and said: `run` and `test` never read a file their globs do not match.
+      files = [...files, path];
+      const patterns = [...globs.include, ...globs.tests].join(', ');
+      diagnostics.push(
+        diagnostic(
+          displayPath(root, path),
+          FILE_START,
+          'project-file',
+          `${displayPath(root, path)} is not a file of the project (it reads ${patterns}): \`run\` and \`test\` never read it; add it to \`include\` in ${PROJECT_FILE}`,
+          'warning',
+        ),
+      );
+    }
   }
   // Recorded in file order, so diagnostics and first definitions are stable.
   const parsed = await Promise.all(files.map((f) => parseFile(f, displayPath(root, f), cache)));

@@ -1,17 +1,25 @@
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import { interpolate, MissingEnvError } from '../env/interpolate.js';
 import type { IndexedEntry } from '../load/index-documents.js';
-import type { ToolSpec, ToolsetSpec } from '../spec-types.js';
+import type { MemorySpec, ToolSpec, ToolsetSpec } from '../spec-types.js';
 import { excerpt } from './excerpt.js';
 import { type RuleContext, validEntries } from './rule.js';
 
 /**
  * A field that needs a value and gets it from `${VAR}` is not empty once resolved with this
  * environment (`url: ${MCP_URL:-}` with MCP_URL unset): run would refuse it, so validate does.
+ * A memory server's url is a warning: it holds the database's password, a secret that validate
+ * in CI is not meant to need, but run, serve and worker refuse it empty all the same.
  */
 export function envEmpty(ctx: RuleContext): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const check = (entry: IndexedEntry, path: Array<string | number>, written: unknown, what: string) => {
+  const check = (
+    entry: IndexedEntry,
+    path: Array<string | number>,
+    written: unknown,
+    what: string,
+    severity: 'error' | 'warning' = 'error',
+  ) => {
     if (typeof written !== 'string' || !written.includes('${')) return;
     let value: string;
     try {
@@ -26,7 +34,8 @@ export function envEmpty(ctx: RuleContext): Diagnostic[] {
         entry.file,
         entry.locate(path),
         'env-empty',
-        `${what} \`${excerpt(written)}\` is empty with this environment; set the variable or give a non-empty default`,
+        `${what} \`${excerpt(written)}\` is empty with this environment; set the variable or give a non-empty default${severity === 'warning' ? ' (run, serve and worker refuse it empty)' : ''}`,
+        severity,
       ),
     );
   };
@@ -38,6 +47,9 @@ export function envEmpty(ctx: RuleContext): Diagnostic[] {
   for (const tool of validEntries<ToolSpec>(ctx, 'tool')) {
     check(tool, ['http', 'url'], tool.spec.http?.url, 'the url');
     check(tool, ['command', 'argv', 0], tool.spec.command?.argv[0], 'the command');
+  }
+  for (const memory of validEntries<MemorySpec>(ctx, 'memory')) {
+    check(memory, ['url'], memory.spec.url, `memory \`${memory.name}\`'s url`, 'warning');
   }
   return out;
 }

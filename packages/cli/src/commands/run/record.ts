@@ -1,7 +1,5 @@
-import { type Stats, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
-  blockingAncestor,
   type LoadedProject,
   loadProject,
   type ProviderWrapper,
@@ -12,6 +10,7 @@ import {
 import { type Cassette, emptyCassette, recordingProvider } from '@agentctl/core';
 import { CliError, EXIT } from '../../cli-error.js';
 import type { Io } from '../../io.js';
+import { unwritableTarget } from '../../write-target.js';
 
 type Scrubber = { scrub(text: string): string };
 
@@ -39,7 +38,7 @@ export class Recorder {
     this.#io = io;
     this.#project = project;
     // Known before the run, not after it: a cassette that cannot be written would lose every call.
-    const blocked = blockedBy(this.path);
+    const blocked = unwritableTarget(this.path);
     if (blocked) throw new CliError(`--record ${path}: ${blocked}`, EXIT.usage);
   }
 
@@ -95,17 +94,4 @@ export class Recorder {
       );
     }
   }
-}
-
-/** Why a cassette cannot be written at `path`: a folder there, or a file where a folder goes. */
-function blockedBy(path: string): string | undefined {
-  let info: Stats | undefined;
-  try {
-    info = statSync(path);
-  } catch {
-    info = undefined; // missing, or under a file: the ancestors say which
-  }
-  if (info?.isDirectory()) return `${path} is a folder`;
-  const blocker = info ? undefined : blockingAncestor(path);
-  return blocker && `${blocker} is not a folder`;
 }

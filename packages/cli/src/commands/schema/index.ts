@@ -2,6 +2,8 @@ import { resolve } from 'node:path';
 import { didYouMean, KINDS } from '@agentctl/config';
 import { CliError, EXIT } from '../../cli-error.js';
 import type { Io } from '../../io.js';
+import { systemRefusal } from '../../system-refusal.js';
+import { unwritableTarget } from '../../write-target.js';
 import { projectSchema, writeProjectSchema } from './project-schema.js';
 
 /**
@@ -18,8 +20,14 @@ export async function schemaCommand(options: Record<string, unknown>, io: Io): P
   }
   if (typeof options.write === 'string') {
     const path = resolve(io.cwd, options.write);
+    const blocked = unwritableTarget(path);
+    if (blocked)
+      throw new CliError(`--write ${options.write}: ${blocked}; give the path of a file`, EXIT.usage);
     await writeProjectSchema(path, kind).catch((error: NodeJS.ErrnoException) => {
-      throw new CliError(`cannot write ${options.write}: ${error.code ?? error.message}`, EXIT.failed);
+      throw new CliError(
+        `cannot write ${options.write}: ${systemRefusal(error) ?? error.code ?? error.message}`,
+        EXIT.failed,
+      );
     });
     io.stdout(`wrote ${options.write}\n`);
     return 0;

@@ -15,6 +15,7 @@ import {
   SessionStoreError,
 } from '@agentctl/store-file';
 import { printable } from '../../printable.js';
+import { unwritableTarget } from '../../write-target.js';
 import { formatSessionTree } from './session-tree.js';
 import { formatSessionsTable, formatTime } from './sessions-table.js';
 import { formatTranscript } from './transcript.js';
@@ -95,6 +96,9 @@ export async function sessionsCommand(
       }
       case 'export': {
         if (needs(1)) return fail(USAGE, 2);
+        const blocked =
+          args[1] === undefined || args[1] === '-' ? undefined : unwritableTarget(resolve(args[1]));
+        if (blocked) return fail(`sessions export: ${blocked}; give the path of a file`, 2);
         const text = `${JSON.stringify(await store.exportSession(args[0]!), null, 2)}\n`;
         if (args[1] === undefined || args[1] === '-') io.stdout(text);
         else {
@@ -225,7 +229,10 @@ async function readJson(file: string): Promise<unknown> {
   try {
     text = await readFile(resolve(file), 'utf8');
   } catch (error) {
-    throw new UserFileError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (code ?? String(error));
+    throw new UserFileError(`cannot read ${file}: ${why}`);
   }
   try {
     return JSON.parse(text);

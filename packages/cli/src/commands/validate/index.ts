@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   connectMemories,
@@ -50,6 +50,13 @@ export async function validateCommand(raw: Record<string, unknown>, io: Io): Pro
   // Nothing to check is not a pass: `run` and `list` refuse this folder, and so does CI's validate.
   if (!project.configFile && project.files.length === 0 && !options.paths?.length)
     throw noProject(project.root, options.project !== undefined);
+  // A folder stands for the project's files under it: one holding none names nothing to check.
+  for (const given of options.paths ?? []) {
+    const folder = resolve(io.cwd, given);
+    if (!statSync(folder).isDirectory() || !within(project.root, folder)) continue;
+    if (!project.files.some((file) => within(folder, file)))
+      throw new CliError(`${given} holds none of the project's files; nothing there to validate`, EXIT.usage);
+  }
   if (project.files.length === 0 && project.diagnostics.length === 0) {
     throw new CliError(`no YAML files found in ${project.root} (include globs matched nothing)`, EXIT.failed);
   }
@@ -79,6 +86,12 @@ export async function validateCommand(raw: Record<string, unknown>, io: Io): Pro
   const errors = diagnostics.some((d) => d.severity === 'error');
   const warnings = diagnostics.some((d) => d.severity === 'warning');
   return errors || (options.strict && warnings) ? EXIT.failed : EXIT.ok;
+}
+
+/** Whether `path` is `folder` or lies under it (both absolute, as the loader gives them). */
+function within(folder: string, path: string): boolean {
+  const rel = relative(folder, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
 // What the plugins' descriptors say an offline check could not reach (capabilities.needsNetwork).

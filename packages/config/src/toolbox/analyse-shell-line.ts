@@ -17,7 +17,7 @@ export interface ShellLineAnalysis {
 }
 
 // Words in front of a program that leave it unchanged: the shell's reserved words.
-const RESERVED = new Set('! { } if then else elif fi do done while until'.split(' '));
+const RESERVED = new Set('! { } if then else elif fi do done while until coproc'.split(' '));
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?=/;
 // The shells whose `-c STRING` is read here; without `-c` they run a script no text shows.
 const SHELLS = new Set('sh bash dash zsh ksh mksh ash yash posh busybox'.split(' '));
@@ -67,6 +67,10 @@ const WRAPPERS: Record<string, Wrapper> = {
     addsArguments: true,
   },
 };
+// Programs that run another program named in their words, by rules not read here.
+const RUNNERS = new Set(
+  'flock strace ltrace watch script su runuser unshare taskset ionice chrt setpriv nsenter systemd-run parallel'.split(' '),
+);
 // `find` runs the words after these up to `;` or `+`, with `{}` made a file name.
 const FIND_ACTIONS = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 
@@ -147,6 +151,10 @@ function readCommand(all: ShellWord[], depth: number, wrapped: boolean, out: She
     return readLine(code.map((word) => word.text).join(' '), depth + 1, true, out);
   }
   if (name === 'source' || name === '.') return unknown('runs the commands of a file');
+  if (RUNNERS.has(name) && rest.length > 0) return unknown('runs a program its words name, which is not read here');
+  // `hash -p /bin/rm ls` makes `ls` run rm; `enable -f` loads a builtin from a file.
+  if ((name === 'hash' && rest.some((word) => /^-\w*p/.test(word.text))) || (name === 'enable' && rest.length > 0))
+    return unknown('changes what a program name runs');
   if (name === 'alias' && rest.some((word) => word.text.includes('=') || word.dynamic))
     return unknown('defines an alias, which can stand for any program');
   if (SHELLS.has(name)) {

@@ -64,6 +64,8 @@ const BYPASSES = [
   'echo ${X:-$(rm -rf x)}',
   'sudo -u root rm -rf x',
   'busybox rm -rf x',
+  'coproc rm -rf x',
+  'time -p rm -rf x',
 ];
 
 // Lines whose program the text cannot tell: refused whenever there are deny patterns.
@@ -91,6 +93,8 @@ const UNKNOWN = [
   'f() { "$@"; }; f rm -rf x',
   'git $SUB origin',
   'git pu$X origin',
+  'hash -p /bin/rm ls; ls -rf x',
+  'flock /tmp/l rm -rf x',
 ];
 
 let root: string;

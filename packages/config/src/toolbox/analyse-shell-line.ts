@@ -22,6 +22,7 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?=/;
 // The shells whose `-c STRING` is read here; without `-c` they run a script no text shows.
 const SHELLS = new Set('sh bash dash zsh ksh mksh ash yash posh busybox'.split(' '));
 const MAX_DEPTH = 8;
+const CODE_VARIABLE = /^(?:BASH_ENV|ENV|PS[0-4]|PROMPT_COMMAND|BASH_FUNC_[^=]*|SHELLOPTS|BASHOPTS)=/;
 
 // Programs that run the rest of their words as a command, with the options each takes: `flags`
 // stand alone, `valued` take the next word (or an attached value). An option not listed makes the
@@ -43,7 +44,7 @@ const WRAPPERS: Record<string, Wrapper> = {
   nohup: { flags: [], valued: [] },
   time: { flags: ['-p'], valued: [] },
   env: {
-    flags: ['-i', '-0', '-v', '--ignore-environment', '--null', '--debug'],
+    flags: ['-', '-i', '-0', '-v', '--ignore-environment', '--null', '--debug'],
     valued: ['-u', '--unset', '-C', '--chdir'],
     assignments: true,
   },
@@ -105,6 +106,9 @@ function readCommand(all: ShellWord[], depth: number, wrapped: boolean, out: She
   let start = 0;
   while (start < all.length && !all[start].dynamic && (RESERVED.has(all[start].text) || ASSIGNMENT.test(all[start].text)))
     start++;
+  // `BASH_ENV=./x bash -c true` runs ./x; `PS4='$(rm x)'` and the like are code a shell may run.
+  const code = all.find((word) => CODE_VARIABLE.test(word.text));
+  if (code) out.unknown.push(`"${code.text}" sets a variable whose value a shell runs`);
   const words = all.slice(start);
   if (words.length === 0) return;
   out.commands.push({ words, wrapped });
@@ -196,6 +200,7 @@ function skipOptions(words: ShellWord[], wrapper: Wrapper): number | string {
     if (word.dynamic) return word.text.startsWith('-') ? 'has an option only known when it runs' : i;
     const text = word.text;
     if (text === '--') return i + 1;
+    if (text === '-' && wrapper.flags.includes('-')) continue;
     if (!text.startsWith('-') || text === '-') return i;
     if (text.startsWith('--')) {
       const [option] = text.split('=', 1);

@@ -66,6 +66,7 @@ const BYPASSES = [
   'busybox rm -rf x',
   'coproc rm -rf x',
   'time -p rm -rf x',
+  'env - rm -rf x',
 ];
 
 // Lines whose program the text cannot tell: refused whenever there are deny patterns.
@@ -95,6 +96,8 @@ const UNKNOWN = [
   'git pu$X origin',
   'hash -p /bin/rm ls; ls -rf x',
   'flock /tmp/l rm -rf x',
+  'BASH_ENV=./x.sh bash -c true',
+  "export PS4='$(rm -rf x)'; set -x",
 ];
 
 let root: string;

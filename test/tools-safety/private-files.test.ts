@@ -96,7 +96,11 @@ describe.concurrent('the file tools and credentials', () => {
       { id: 'dots', name: 'read_file', arguments: { path: 'docs/../.git/./config' } },
       { id: 'link', name: 'read_file', arguments: { path: 'docs/remote.txt' } },
       { id: 'linkdir', name: 'read_file', arguments: { path: 'docs/dotgit/config' } },
-      { id: 'hook', name: 'write_file', arguments: { path: '.git/hooks/pre-commit', content: 'touch pwned' } },
+      {
+        id: 'hook',
+        name: 'write_file',
+        arguments: { path: '.git/hooks/pre-commit', content: 'touch pwned' },
+      },
       { id: 'npmrc', name: 'write_file', arguments: { path: 'sub/.NPMRC', content: 'registry=http://evil' } },
       { id: 'edit', name: 'edit_file', arguments: { path: '.netrc', old_text: 'me', new_text: 'you' } },
       { id: 'listgit', name: 'list_dir', arguments: { path: '.git' } },
@@ -104,7 +108,11 @@ describe.concurrent('the file tools and credentials', () => {
       { id: 'find', name: 'find_files', arguments: { pattern: '**/*' } },
       { id: 'finddot', name: 'find_files', arguments: { pattern: '{.*,**/.*,**/.*/**,.*/**}' } },
       { id: 'grep', name: 'grep', arguments: { pattern: 'hunt[e]r2', regex: true } },
-      { id: 'grepdot', name: 'grep', arguments: { pattern: 'hunt[e]r2', regex: true, glob: '{.*,**/.*,**/.*/**,.*/**,**/*}' } },
+      {
+        id: 'grepdot',
+        name: 'grep',
+        arguments: { pattern: 'hunt[e]r2', regex: true, glob: '{.*,**/.*,**/.*/**,.*/**,**/*}' },
+      },
     ];
     const files = Object.fromEntries(Object.entries(SECRETS));
     const dir = await probeProject({
@@ -131,7 +139,13 @@ describe.concurrent('the file tools and credentials', () => {
     expect(results.find).toContain('docs/notes.md');
     // list_dir names a private entry, marked, without its size.
     expect(results.list.split('\n')).toEqual(
-      expect.arrayContaining(['.git/ (private)', '.npmrc (private)', '.aws/ (private)', 'docs/', 'agentctl.yaml (26 bytes)']),
+      expect.arrayContaining([
+        '.git/ (private)',
+        '.npmrc (private)',
+        '.aws/ (private)',
+        'docs/',
+        'agentctl.yaml (26 bytes)',
+      ]),
     );
     expect(results.list).not.toMatch(/\.npmrc \(\d+ bytes\)/);
     await expect(readFile(join(dir, '.git/hooks/pre-commit'), 'utf8')).rejects.toThrow('ENOENT');

@@ -26,7 +26,15 @@ describe('private paths', () => {
   });
 
   it('leave names that only look alike', () => {
-    for (const file of ['.gitignore', '.github/workflows/ci.yml', 'docker/config.json', '.docker/Dockerfile', 'src/key.ts', 'git/config', 'README.md'])
+    for (const file of [
+      '.gitignore',
+      '.github/workflows/ci.yml',
+      'docker/config.json',
+      '.docker/Dockerfile',
+      'src/key.ts',
+      'git/config',
+      'README.md',
+    ])
       expect(isPrivate(file), file).toBe(false);
   });
 

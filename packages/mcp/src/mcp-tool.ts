@@ -21,6 +21,8 @@ export interface McpToolOptions {
   exposedName: string;
   needsApproval: boolean;
   timeout?: number;
+  /** Bytes of one answer's text the model gets at most. */
+  maxBytes?: number;
   context: McpToolsetContext;
 }
 
@@ -67,7 +69,7 @@ export function mcpTool(info: McpToolInfo, options: McpToolOptions): AnyTool {
         if (ctx.signal.aborted) throw error;
         throw callError(error, toolset, info.name, connection);
       }
-      return mapCallResult(result, note);
+      return mapCallResult(result, note, options.maxBytes);
     },
   });
 }

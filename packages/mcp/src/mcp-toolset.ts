@@ -117,6 +117,10 @@ export class McpToolset {
       if (!keep.has(info.name)) continue;
       const name = exposedName(info.name, spec.prefix);
       const clash = seen.get(name);
+      if (clash === info.name)
+        throw new Error(
+          `MCP server of toolset "${spec.name}" lists two tools named "${info.name}"; exclude it, or fix the server`,
+        );
       if (clash !== undefined) {
         throw new Error(
           `MCP toolset "${spec.name}": tools "${clash}" and "${info.name}" both become "${name}"; exclude one of them`,
@@ -132,6 +136,7 @@ export class McpToolset {
           exposedName: name,
           needsApproval: mode !== 'never',
           timeout: this.#timeout,
+          maxBytes: spec.maxBytes,
           context: this.#context,
         }),
       );

@@ -63,14 +63,46 @@ const WRAPPERS: Record<string, Wrapper> = {
   doas: { flags: ['-n', '-s'], valued: ['-u', '-C'] },
   chroot: { flags: ['--skip-chdir'], valued: ['--userspec', '--groups'], operands: 1 },
   xargs: {
-    flags: ['-0', '-r', '-t', '-p', '-x', '-o', '--null', '--no-run-if-empty', '--verbose', '--interactive', '--exit', '--open-tty'],
-    valued: ['-a', '-d', '-E', '-I', '-L', '-n', '-P', '-s', '--arg-file', '--delimiter', '--max-args', '--max-procs', '--max-chars', '--max-lines', '--replace', '--eof'],
+    flags: [
+      '-0',
+      '-r',
+      '-t',
+      '-p',
+      '-x',
+      '-o',
+      '--null',
+      '--no-run-if-empty',
+      '--verbose',
+      '--interactive',
+      '--exit',
+      '--open-tty',
+    ],
+    valued: [
+      '-a',
+      '-d',
+      '-E',
+      '-I',
+      '-L',
+      '-n',
+      '-P',
+      '-s',
+      '--arg-file',
+      '--delimiter',
+      '--max-args',
+      '--max-procs',
+      '--max-chars',
+      '--max-lines',
+      '--replace',
+      '--eof',
+    ],
     addsArguments: true,
   },
 };
 // Programs that run another program named in their words, by rules not read here.
 const RUNNERS = new Set(
-  'flock strace ltrace watch script su runuser unshare taskset ionice chrt setpriv nsenter systemd-run parallel'.split(' '),
+  'flock strace ltrace watch script su runuser unshare taskset ionice chrt setpriv nsenter systemd-run parallel'.split(
+    ' ',
+  ),
 );
 // `find` runs the words after these up to `;` or `+`, with `{}` made a file name.
 const FIND_ACTIONS = new Set(['-exec', '-execdir', '-ok', '-okdir']);
@@ -104,7 +136,11 @@ function readLine(line: string, depth: number, wrapped: boolean, out: ShellLineA
 
 function readCommand(all: ShellWord[], depth: number, wrapped: boolean, out: ShellLineAnalysis): void {
   let start = 0;
-  while (start < all.length && !all[start].dynamic && (RESERVED.has(all[start].text) || ASSIGNMENT.test(all[start].text)))
+  while (
+    start < all.length &&
+    !all[start].dynamic &&
+    (RESERVED.has(all[start].text) || ASSIGNMENT.test(all[start].text))
+  )
     start++;
   // `BASH_ENV=./x bash -c true` runs ./x; `PS4='$(rm x)'` and the like are code a shell may run.
   const code = all.find((word) => CODE_VARIABLE.test(word.text));
@@ -133,7 +169,11 @@ function readCommand(all: ShellWord[], depth: number, wrapped: boolean, out: She
     i += wrapper.operands ?? 0;
     const target = rest.slice(i);
     // `command -v X` only says where X is.
-    if (target.length === 0 || (name === 'command' && rest.slice(0, at).some((w) => /^-\w*[vV]/.test(w.text)))) return;
+    if (
+      target.length === 0 ||
+      (name === 'command' && rest.slice(0, at).some((w) => /^-\w*[vV]/.test(w.text)))
+    )
+      return;
     const inner = wrapper.addsArguments ? [...target, { text: '', dynamic: true }] : target;
     return readCommand(inner, depth, true, out);
   }
@@ -142,7 +182,9 @@ function readCommand(all: ShellWord[], depth: number, wrapped: boolean, out: She
       if (!FIND_ACTIONS.has(rest[i].text)) continue;
       let end = i + 1;
       while (end < rest.length && rest[end].text !== ';' && rest[end].text !== '+') end++;
-      const action = rest.slice(i + 1, end).map((word) => (word.text.includes('{}') ? { ...word, dynamic: true } : word));
+      const action = rest
+        .slice(i + 1, end)
+        .map((word) => (word.text.includes('{}') ? { ...word, dynamic: true } : word));
       readCommand(action, depth, true, out);
       i = end;
     }
@@ -155,9 +197,13 @@ function readCommand(all: ShellWord[], depth: number, wrapped: boolean, out: She
     return readLine(code.map((word) => word.text).join(' '), depth + 1, true, out);
   }
   if (name === 'source' || name === '.') return unknown('runs the commands of a file');
-  if (RUNNERS.has(name) && rest.length > 0) return unknown('runs a program its words name, which is not read here');
+  if (RUNNERS.has(name) && rest.length > 0)
+    return unknown('runs a program its words name, which is not read here');
   // `hash -p /bin/rm ls` makes `ls` run rm; `enable -f` loads a builtin from a file.
-  if ((name === 'hash' && rest.some((word) => /^-\w*p/.test(word.text))) || (name === 'enable' && rest.length > 0))
+  if (
+    (name === 'hash' && rest.some((word) => /^-\w*p/.test(word.text))) ||
+    (name === 'enable' && rest.length > 0)
+  )
     return unknown('changes what a program name runs');
   if (name === 'alias' && rest.some((word) => word.text.includes('=') || word.dynamic))
     return unknown('defines an alias, which can stand for any program');

@@ -47,7 +47,9 @@ function plainProgram(command: string): boolean {
 // program named by its last path segment (`/bin/rm` as `rm`).
 function forms(words: string[]): string[] {
   const program = words[0].slice(words[0].lastIndexOf('/') + 1);
-  return program === words[0] || program === '' ? [words.join(' ')] : [words.join(' '), [program, ...words.slice(1)].join(' ')];
+  return program === words[0] || program === ''
+    ? [words.join(' ')]
+    : [words.join(' '), [program, ...words.slice(1)].join(' ')];
 }
 
 const text = (command: RunCommand) => command.words.map((word) => word.text);
@@ -56,7 +58,10 @@ const text = (command: RunCommand) => command.words.map((word) => word.text);
 type Refusal = { pattern: string } | { unchecked: string };
 
 /** The refusal of a command line by `deny` patterns, if any. */
-function refusal(line: string, deny: Array<{ pattern: string; match: (value: string) => boolean }>): Refusal | undefined {
+function refusal(
+  line: string,
+  deny: Array<{ pattern: string; match: (value: string) => boolean }>,
+): Refusal | undefined {
   if (deny.length === 0) return undefined;
   const analysis = analyseShellLine(line);
   for (const { pattern, match } of deny) {
@@ -69,8 +74,7 @@ function refusal(line: string, deny: Array<{ pattern: string; match: (value: str
   for (const command of analysis.commands) {
     const at = command.words.findIndex((word) => word.dynamic);
     if (at < 0) continue;
-    const prefix = forms(text(command).slice(0, at).concat(['']))
-      .map((form) => form.trimEnd());
+    const prefix = forms(text(command).slice(0, at).concat([''])).map((form) => form.trimEnd());
     const pattern = deny.find((rule) => prefix.some((form) => globCouldMatch(rule.pattern, form)))?.pattern;
     if (pattern)
       return {

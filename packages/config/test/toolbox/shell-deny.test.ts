@@ -55,12 +55,12 @@ const BYPASSES = [
   'find . -name x -execdir rm -rf {} \\;',
   "sh -c 'rm -rf x'",
   "bash -ec 'echo; rm -rf x'",
-  "dash -c \"sh -c 'rm -rf x'\"",
+  'dash -c "sh -c \'rm -rf x\'"',
   "eval 'rm -rf x'",
   "eval r''m -rf x",
   "trap 'rm -rf x' EXIT",
   'f() { rm -rf x; }; f',
-  'echo \"$(rm -rf x)\"',
+  'echo "$(rm -rf x)"',
   'echo ${X:-$(rm -rf x)}',
   'sudo -u root rm -rf x',
   'busybox rm -rf x',
@@ -77,7 +77,7 @@ const UNKNOWN = [
   '`echo rm` -rf x',
   'eval "$CMD"',
   'eval $(echo rm -rf x)',
-  "sh -c \"$X\"",
+  'sh -c "$X"',
   'sh ./script.sh',
   'echo rm -rf x | sh',
   'bash < script',
@@ -129,7 +129,9 @@ describe('shell deny patterns', () => {
   });
 
   it.each(UNKNOWN)('refuse %j, whose program is only known when it runs', async (command) => {
-    await expect(run(command)).rejects.toThrow(/^cannot check the command against the deny rules: .+; it was not run/);
+    await expect(run(command)).rejects.toThrow(
+      /^cannot check the command against the deny rules: .+; it was not run/,
+    );
     expect((tool.needsApproval as (args: unknown) => boolean)({ command })).toBe(false);
   });
 

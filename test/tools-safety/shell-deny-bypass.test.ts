@@ -44,7 +44,7 @@ describe('shell deny through the CLI', () => {
     const refused =
       /matches the deny pattern "touch \*"; it was not run|cannot check the command against the deny rules: .*; it was not run/;
     const through = BYPASSES.filter(
-      (command, i) => !result(i)?.isError || !refused.test(result(i)?.content ?? ''),
+      (_, i) => !result(i)?.isError || !refused.test(result(i)?.content ?? ''),
     );
     expect(through).toEqual([]);
     const made = BYPASSES.map((_, i) => `made-${i + 1}`).filter((file) => existsSync(join(dir, file)));

@@ -163,7 +163,10 @@ function readCommand(all: ShellWord[], depth: number, wrapped: boolean, out: She
   const wrapper = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
   if (wrapper) {
     const at = skipOptions(rest, wrapper);
-    if (typeof at === 'string') return unknown(at);
+    if (typeof at === 'string') {
+      unknown(at);
+      return;
+    }
     let i = at;
     if (wrapper.assignments) while (i < rest.length && ASSIGNMENT.test(rest[i].text)) i++;
     i += wrapper.operands ?? 0;
@@ -175,7 +178,8 @@ function readCommand(all: ShellWord[], depth: number, wrapped: boolean, out: She
     )
       return;
     const inner = wrapper.addsArguments ? [...target, { text: '', dynamic: true }] : target;
-    return readCommand(inner, depth, true, out);
+    readCommand(inner, depth, true, out);
+    return;
   }
   if (name === 'find') {
     for (let i = 0; i < rest.length; i++) {
@@ -192,27 +196,45 @@ function readCommand(all: ShellWord[], depth: number, wrapped: boolean, out: She
   }
   if (name === 'eval' || name === 'trap') {
     const code = name === 'eval' ? rest : rest.slice(0, 1);
-    if (code.some((word) => word.dynamic)) return unknown('runs code only known when it runs');
+    if (code.some((word) => word.dynamic)) {
+      unknown('runs code only known when it runs');
+      return;
+    }
     if (name === 'trap' && code[0]?.text === '-') return;
-    return readLine(code.map((word) => word.text).join(' '), depth + 1, true, out);
+    readLine(code.map((word) => word.text).join(' '), depth + 1, true, out);
+    return;
   }
-  if (name === 'source' || name === '.') return unknown('runs the commands of a file');
-  if (RUNNERS.has(name) && rest.length > 0)
-    return unknown('runs a program its words name, which is not read here');
+  if (name === 'source' || name === '.') {
+    unknown('runs the commands of a file');
+    return;
+  }
+  if (RUNNERS.has(name) && rest.length > 0) {
+    unknown('runs a program its words name, which is not read here');
+    return;
+  }
   // `hash -p /bin/rm ls` makes `ls` run rm; `enable -f` loads a builtin from a file.
   if (
     (name === 'hash' && rest.some((word) => /^-\w*p/.test(word.text))) ||
     (name === 'enable' && rest.length > 0)
-  )
-    return unknown('changes what a program name runs');
-  if (name === 'alias' && rest.some((word) => word.text.includes('=') || word.dynamic))
-    return unknown('defines an alias, which can stand for any program');
+  ) {
+    unknown('changes what a program name runs');
+    return;
+  }
+  if (name === 'alias' && rest.some((word) => word.text.includes('=') || word.dynamic)) {
+    unknown('defines an alias, which can stand for any program');
+    return;
+  }
   if (SHELLS.has(name)) {
     if (name === 'busybox' && rest[0] && !rest[0].text.startsWith('-')) {
-      if (!['sh', 'ash', 'bash'].includes(rest[0].text)) return readCommand(rest, depth, true, out);
-      return readShell(rest.slice(1), depth, shown, out);
+      if (!['sh', 'ash', 'bash'].includes(rest[0].text)) {
+        readCommand(rest, depth, true, out);
+        return;
+      }
+      readShell(rest.slice(1), depth, shown, out);
+      return;
     }
-    return readShell(rest, depth, shown, out);
+    readShell(rest, depth, shown, out);
+    return;
   }
 }
 
@@ -222,7 +244,10 @@ function readShell(words: ShellWord[], depth: number, shown: string, out: ShellL
   let command = false;
   for (let i = 0; i < words.length; i++) {
     const word = words[i];
-    if (word.dynamic) return void out.unknown.push(`"${shown}" runs code only known when it runs`);
+    if (word.dynamic) {
+      out.unknown.push(`"${shown}" runs code only known when it runs`);
+      return;
+    }
     if (word.text === '--version' || word.text === '--help') return;
     if (word.text === '-o' || word.text === '+o' || word.text === '-O' || word.text === '+O') {
       i++;
@@ -232,7 +257,10 @@ function readShell(words: ShellWord[], depth: number, shown: string, out: ShellL
       if (!word.text.startsWith('--') && word.text.includes('c')) command = true;
       continue;
     }
-    if (command) return readLine(word.text, depth + 1, true, out);
+    if (command) {
+      readLine(word.text, depth + 1, true, out);
+      return;
+    }
     break;
   }
   out.unknown.push(`"${shown}" runs a script or its input, which no command line shows`);

@@ -43,9 +43,7 @@ describe('shell deny through the CLI', () => {
     const result = (i: number) => results.find((r) => r.callId === `call_${i + 1}`);
     const refused =
       /matches the deny pattern "touch \*"; it was not run|cannot check the command against the deny rules: .*; it was not run/;
-    const through = BYPASSES.filter(
-      (_, i) => !result(i)?.isError || !refused.test(result(i)?.content ?? ''),
-    );
+    const through = BYPASSES.filter((_, i) => !result(i)?.isError || !refused.test(result(i)?.content ?? ''));
     expect(through).toEqual([]);
     const made = BYPASSES.map((_, i) => `made-${i + 1}`).filter((file) => existsSync(join(dir, file)));
     expect(made).toEqual([]);

@@ -39,15 +39,39 @@ export function lexShellLine(line: string): LexedShellLine {
   let started = false;
   let dynamic = false;
   let redirectTarget = false;
+  let quoted = false;
+  // A `<<` or `<<-` waiting for its delimiter word; then the here-documents whose bodies start
+  // after the next newline.
+  let hereNext: { stripTabs: boolean } | undefined;
+  const heres: Array<{ delimiter: string; quoted: boolean; stripTabs: boolean }> = [];
 
   const endWord = () => {
     if (started) {
-      if (redirectTarget) redirectTarget = false;
-      else words.push({ text, dynamic });
+      if (redirectTarget) {
+        if (hereNext) heres.push({ delimiter: text, quoted, ...hereNext });
+        hereNext = undefined;
+        redirectTarget = false;
+      } else words.push({ text, dynamic });
     }
     text = '';
     started = false;
     dynamic = false;
+    quoted = false;
+  };
+  // The bodies of the pending here-documents, from `from`; returns where the line goes on. A body
+  // is text, not commands, but an unquoted delimiter lets its `$(...)` and backticks run.
+  const hereBodies = (from: number): number => {
+    let at = from;
+    for (const here of heres.splice(0)) {
+      while (at < line.length) {
+        const end = line.indexOf('\n', at) < 0 ? line.length : line.indexOf('\n', at);
+        const row = line.slice(at, end);
+        at = end + 1;
+        if ((here.stripTabs ? row.replace(/^\t+/, '') : row) === here.delimiter) break;
+        if (!here.quoted) nested.push(...substitutions(row));
+      }
+    }
+    return at;
   };
   const endCommand = () => {
     endWord();
@@ -129,6 +153,7 @@ export function lexShellLine(line: string): LexedShellLine {
       endWord();
     } else if (/[;&|\n\r()]/.test(c)) {
       endCommand();
+      if (c === '\n' && heres.length > 0) i = hereBodies(i + 1) - 1;
     } else if (c === '<' || c === '>') {
       // `2>` names a file descriptor, not a word.
       if (started && !dynamic && /^\d+$/.test(text) && !/['"\\]/.test(line[i - 1])) {
@@ -143,13 +168,18 @@ export function lexShellLine(line: string): LexedShellLine {
         i = end;
         continue;
       }
+      const start = i;
       while (/[<>&|-]/.test(line[i + 1] ?? '')) i++;
+      const operator = line.slice(start, i + 1);
+      if (operator === '<<' || operator === '<<-') hereNext = { stripTabs: operator === '<<-' };
       redirectTarget = true;
     } else if (c === "'") {
       started = true;
+      quoted = true;
       while (++i < line.length && line[i] !== "'") text += line[i];
     } else if (c === '"') {
       started = true;
+      quoted = true;
       while (++i < line.length && line[i] !== '"') {
         if (line[i] === '\\' && /[$`"\\\n]/.test(line[i + 1] ?? '')) {
           if (line[i + 1] !== '\n') text += line[i + 1];
@@ -163,6 +193,7 @@ export function lexShellLine(line: string): LexedShellLine {
       else if (i + 1 < line.length) {
         text += line[++i];
         started = true;
+        quoted = true;
       }
     } else if (c === '$') {
       started = true;
@@ -180,6 +211,25 @@ export function lexShellLine(line: string): LexedShellLine {
   }
   endCommand();
   return { commands, nested };
+}
+
+// The code a here-document's line runs: its `$(...)` and backticks (inside `${...}` and `$((...))` too).
+function substitutions(row: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < row.length; i++) {
+    if (row[i] === '\\') i++;
+    else if (row[i] === '$' && row[i + 1] === '(' && row[i + 2] !== '(') {
+      const end = closing(row, i + 2);
+      out.push(row.slice(i + 2, end));
+      i = end;
+    } else if (row[i] === '`') {
+      let end = i + 1;
+      while (end < row.length && row[end] !== '`') end += row[end] === '\\' ? 2 : 1;
+      out.push(row.slice(i + 1, end));
+      i = end;
+    }
+  }
+  return out;
 }
 
 // The index of the `)` closing a `(` whose content starts at `from`, past quotes and nested

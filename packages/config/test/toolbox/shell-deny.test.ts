@@ -65,6 +65,9 @@ const BYPASSES = [
   'sudo -u root rm -rf x',
   'busybox rm -rf x',
   'coproc rm -rf x',
+  'cat <<EOF\n$(rm -rf x)\nEOF',
+  'cat <<-EOF\n\t`rm -rf x`\n\tEOF',
+  "cat <<'EOF' >f\nhi\nEOF\nrm -rf x",
   'time -p rm -rf x',
   'env - rm -rf x',
 ];
@@ -141,6 +144,11 @@ describe('shell deny patterns', () => {
     expect(await run('command -v sh >/dev/null && echo found')).toMatchObject({ stdout: 'found\n' });
     expect(await run("sh -c 'echo inner'")).toMatchObject({ stdout: 'inner\n' });
     expect(await run('for f in a b; do echo "$f"; done')).toMatchObject({ stdout: 'a\nb\n' });
+    // A here-document's body is text: only its substitutions run, and none when its delimiter is quoted.
+    expect(await run("cat <<'EOF'\nrm -rf x\n$(rm -rf x) $HOME\nEOF")).toMatchObject({
+      stdout: 'rm -rf x\n$(rm -rf x) $HOME\n',
+    });
+    expect(await run('X=1; cat <<EOF\n$X rm -rf $(echo x)\nEOF')).toMatchObject({ stdout: '1 rm -rf x\n' });
   });
 });
 

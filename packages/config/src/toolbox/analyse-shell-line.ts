@@ -17,7 +17,7 @@ export interface ShellLineAnalysis {
 }
 
 // Words in front of a program that leave it unchanged: the shell's reserved words.
-const RESERVED = new Set('! { } if then else elif fi do done while until coproc'.split(' '));
+const RESERVED = new Set('! { } if then else elif fi do done while until'.split(' '));
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?=/;
 // The shells whose `-c STRING` is read here; without `-c` they run a script no text shows.
 const SHELLS = new Set('sh bash dash zsh ksh mksh ash yash posh busybox'.split(' '));
@@ -136,12 +136,16 @@ function readLine(line: string, depth: number, wrapped: boolean, out: ShellLineA
 
 function readCommand(all: ShellWord[], depth: number, wrapped: boolean, out: ShellLineAnalysis): void {
   let start = 0;
-  while (
-    start < all.length &&
-    !all[start].dynamic &&
-    (RESERVED.has(all[start].text) || ASSIGNMENT.test(all[start].text))
-  )
-    start++;
+  for (;;) {
+    const word = all[start];
+    if (word === undefined || word.dynamic) break;
+    if (RESERVED.has(word.text) || ASSIGNMENT.test(word.text)) start++;
+    // `function NAME { ...`, `coproc NAME { ...`: the body's first command follows the brace.
+    else if ((word.text === 'function' || word.text === 'coproc') && all[start + 2]?.text === '{') start += 3;
+    else if (word.text === 'function' && all.length === start + 2) start += 2;
+    else if (word.text === 'coproc') start++;
+    else break;
+  }
   // `BASH_ENV=./x bash -c true` runs ./x; `PS4='$(rm x)'` and the like are code a shell may run.
   const code = all.find((word) => CODE_VARIABLE.test(word.text));
   if (code) out.unknown.push(`"${code.text}" sets a variable whose value a shell runs`);
@@ -195,13 +199,19 @@ function readCommand(all: ShellWord[], depth: number, wrapped: boolean, out: She
     return;
   }
   if (name === 'eval' || name === 'trap') {
-    const code = name === 'eval' ? rest : rest.slice(0, 1);
+    const args = name === 'trap' && rest[0]?.text === '--' ? rest.slice(1) : rest;
+    const code = name === 'eval' ? args : args.slice(0, 1);
     if (code.some((word) => word.dynamic)) {
       unknown('runs code only known when it runs');
       return;
     }
     if (name === 'trap' && code[0]?.text === '-') return;
     readLine(code.map((word) => word.text).join(' '), depth + 1, true, out);
+    return;
+  }
+  // `mapfile -C CODE` runs CODE for every few lines it reads.
+  if ((name === 'mapfile' || name === 'readarray') && rest.some((word) => /^-\w*C/.test(word.text))) {
+    unknown('runs a callback given as text');
     return;
   }
   if (name === 'source' || name === '.') {

@@ -65,6 +65,9 @@ const BYPASSES = [
   'sudo -u root rm -rf x',
   'busybox rm -rf x',
   'coproc rm -rf x',
+  'coproc X { rm -rf x; }',
+  'function f { rm -rf x; }; f',
+  'trap -- "rm -rf x" EXIT',
   'cat <<EOF\n$(rm -rf x)\nEOF',
   'cat <<-EOF\n\t`rm -rf x`\n\tEOF',
   "cat <<'EOF' >f\nhi\nEOF\nrm -rf x",
@@ -99,6 +102,7 @@ const UNKNOWN = [
   'git pu$X origin',
   'hash -p /bin/rm ls; ls -rf x',
   'flock /tmp/l rm -rf x',
+  'mapfile -C "rm -rf x" -c 1 a < f',
   'BASH_ENV=./x.sh bash -c true',
   "export PS4='$(rm -rf x)'; set -x",
 ];

@@ -206,4 +206,20 @@ mcp: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SER
     expect(builtin.stderr).toContain('gets two tools named `think`');
     expect(builtin.stderr).not.toContain('\n    at ');
   });
+
+  it('a tool list paged without end fails at the toolset, naming the server, instead of hanging', async () => {
+    const cases: Array<[string, string, string]> = [
+      ['endless-list', '', 'listed more than 1000 tools; no model takes that many'],
+      ['loop-list', '', 'sent the page cursor "1" twice while listing its tools'],
+      ['slow-list', 'start_timeout: 1s\n', 'did not list its tools within 1000 ms'],
+    ];
+    for (const [mode, more, said] of cases) {
+      const { code, stderr } = await runMain(await project(mode, [{ name: 'echo', arguments: {} }], more));
+      expect(code, mode).toBe(1);
+      expect(stderr).toMatch(
+        /agents\/main\.yaml:\d+:\d+: error: MCP server of toolset "hostile" \(.*hostile\.js/,
+      );
+      expect(stderr).toContain(said);
+    }
+  });
 });

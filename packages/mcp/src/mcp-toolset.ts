@@ -1,10 +1,13 @@
-import { type AnyTool, type ApprovalMode, approvalModeFor, parseDuration } from '@agentctl/core';
+import { type AnyTool, type ApprovalMode, approvalModeFor, deadline, parseDuration } from '@agentctl/core';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { invalidAnswer } from './invalid-answer.js';
 import { McpConnection, type McpServerInfo } from './mcp-connection.js';
 import { type McpToolInfo, mcpTool } from './mcp-tool.js';
 import { isStdioServer, type McpToolsetContext, type McpToolsetSpec } from './mcp-toolset-spec.js';
 import { exposedName, filterNames } from './name-filter.js';
+
+// More tools than any model is offered at once: a list past it is a server paging without end.
+const MAX_LISTED_TOOLS = 1000;
 
 /** An MCP server's tools as core tools, with the client that calls them. */
 export class McpToolset {
@@ -95,14 +98,35 @@ export class McpToolset {
   async #list(): Promise<AnyTool[]> {
     const { client } = await this.#connection.session();
     const listed: McpToolInfo[] = [];
+    const server = `MCP server of toolset "${this.#spec.name}" (${this.#connection.target})`;
+    // The whole list, every page of it, within the start timeout: a server may page without end.
+    const limit = deadline(
+      undefined,
+      this.#connection.startTimeout,
+      () => new Error(`${server} did not list its tools within ${this.#connection.startTimeout} ms`),
+    );
+    const cursors = new Set<string>();
     let cursor: string | undefined;
-    do {
-      const page = await client
-        .listTools(cursor ? { cursor } : undefined, { timeout: this.#connection.startTimeout })
-        .catch((error: unknown) => Promise.reject(this.#listError(error)));
-      listed.push(...(page.tools as McpToolInfo[]));
-      cursor = page.nextCursor;
-    } while (cursor);
+    try {
+      do {
+        const page = await limit.race(
+          client
+            .listTools(cursor ? { cursor } : undefined, { timeout: this.#connection.startTimeout })
+            .catch((error: unknown) => Promise.reject(this.#listError(error))),
+        );
+        listed.push(...(page.tools as McpToolInfo[]));
+        if (listed.length > MAX_LISTED_TOOLS)
+          throw new Error(`${server} listed more than ${MAX_LISTED_TOOLS} tools; no model takes that many`);
+        cursor = page.nextCursor;
+        if (cursor !== undefined && cursors.has(cursor))
+          throw new Error(
+            `${server} sent the page cursor "${cursor.slice(0, 100)}" twice while listing its tools`,
+          );
+        if (cursor !== undefined) cursors.add(cursor);
+      } while (cursor);
+    } finally {
+      limit.dispose();
+    }
     const spec = this.#spec;
     const keep = new Set(
       filterNames(

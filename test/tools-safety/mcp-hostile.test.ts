@@ -222,4 +222,18 @@ mcp: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SER
       expect(stderr).toContain(said);
     }
   });
+
+  it('a tool whose schema nests deeper than a call stack is refused by name, and can be excluded', async () => {
+    const deep = await runMain(await project('deep', [{ name: 'echo', arguments: { text: 'hi' } }]));
+    expect(deep.code).toBe(1);
+    expect(deep.stderr).toContain(
+      'MCP server of toolset "hostile" lists the tool "odd" with an inputSchema nested more than 100 levels deep; exclude it',
+    );
+    expect(deep.stderr).not.toContain('Maximum call stack');
+    const without = await runMain(
+      await project('deep', [{ name: 'echo', arguments: { text: 'hi' } }], 'exclude: [odd]\n'),
+    );
+    expect(without.code, without.stderr).toBe(0);
+    expect(toolResults(without.events)[0]).toMatchObject({ content: 'echo {"text":"hi"}' });
+  });
 });

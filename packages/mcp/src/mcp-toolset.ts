@@ -5,9 +5,13 @@ import { McpConnection, type McpServerInfo } from './mcp-connection.js';
 import { type McpToolInfo, mcpTool } from './mcp-tool.js';
 import { isStdioServer, type McpToolsetContext, type McpToolsetSpec } from './mcp-toolset-spec.js';
 import { exposedName, filterNames } from './name-filter.js';
+import { schemaDepth } from './schema-depth.js';
 
 // More tools than any model is offered at once: a list past it is a server paging without end.
 const MAX_LISTED_TOOLS = 1000;
+// Deeper than any tool's parameters need: past it, checking arguments or sending the schema to a
+// provider would overflow the call stack.
+const MAX_SCHEMA_DEPTH = 100;
 
 /** An MCP server's tools as core tools, with the client that calls them. */
 export class McpToolset {
@@ -151,6 +155,10 @@ export class McpToolset {
         );
       }
       seen.set(name, info.name);
+      if (schemaDepth(info.inputSchema, MAX_SCHEMA_DEPTH) > MAX_SCHEMA_DEPTH)
+        throw new Error(
+          `MCP server of toolset "${spec.name}" lists the tool "${info.name}" with an inputSchema nested more than ${MAX_SCHEMA_DEPTH} levels deep; exclude it`,
+        );
       const mode = approvalMode(spec.approval, name, info.name);
       this.#modes.set(name, mode);
       tools.push(

@@ -72,7 +72,11 @@ timeout: 5s
     expect(crash.content).toContain('crash: going down');
     const byName = Object.fromEntries(rest.map((r) => [r.name, r]));
     expect(byName.echo.content).toMatch(/was restarted before this call[\s\S]*echo \{"text":"again"\}/);
-    expect(byName.hang).toMatchObject({ isError: true, content: 'tool hang timed out after 5000 ms' });
+    expect(byName.hang).toMatchObject({
+      isError: true,
+      content:
+        'Tool hang failed: MCP server of toolset "hostile" did not answer the call of hang within 5000 ms (the toolset\'s timeout); the call was cancelled',
+    });
     expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete' });
   });
 

@@ -14,10 +14,6 @@ export interface LexedShellLine {
   nested: string[];
 }
 
-// A glob the shell expands into file names: `*`, `?`, `[...]`; braces `{a,b}` or `{1..3}` in shells
-// that expand them. The word is then whatever the folder holds.
-const BRACKET_GLOB = /^\[[^\s\]]+\]/;
-const BRACES = /^\{[^\s{}]*(?:,|\.\.)[^\s{}]*\}/;
 const NAME_START = /[A-Za-z_]/;
 const NAME_CHAR = /[A-Za-z0-9_]/;
 const SPECIAL_PARAMETER = /[0-9@*#?$!-]/;
@@ -40,6 +36,11 @@ export function lexShellLine(line: string): LexedShellLine {
   let dynamic = false;
   let redirectTarget = false;
   let quoted = false;
+  // A glob the shell expands into file names (`*`, `?`, `[...]`) or braces (`{a,b}`, `{1..3}`)
+  // in shells that expand them make the word whatever the folder holds: an unquoted `[` or `{`
+  // seen in the word so far, and for braces a `,` or `..` after it.
+  let bracket = false;
+  let brace: 'open' | 'list' | undefined;
   // A `<<` or `<<-` waiting for its delimiter word; then the here-documents whose bodies start
   // after the next newline.
   let hereNext: { stripTabs: boolean } | undefined;
@@ -57,6 +58,8 @@ export function lexShellLine(line: string): LexedShellLine {
     started = false;
     dynamic = false;
     quoted = false;
+    bracket = false;
+    brace = undefined;
   };
   // The bodies of the pending here-documents, from `from`; returns where the line goes on. A body
   // is text, not commands, but an unquoted delimiter lets its `$(...)` and backticks run.
@@ -203,8 +206,11 @@ export function lexShellLine(line: string): LexedShellLine {
       i = backtick(i);
     } else {
       if (c === '*' || c === '?') dynamic = true;
-      else if (c === '[' && BRACKET_GLOB.test(line.slice(i))) dynamic = true;
-      else if (c === '{' && BRACES.test(line.slice(i))) dynamic = true;
+      else if (c === '[') bracket = true;
+      else if (c === ']' && bracket) dynamic = true;
+      else if (c === '{') brace = 'open';
+      else if (brace === 'open' && (c === ',' || (c === '.' && line[i + 1] === '.'))) brace = 'list';
+      else if (c === '}' && brace === 'list') dynamic = true;
       text += c;
       started = true;
     }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AnyTool } from '@agentctl/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyseShellLine } from '../../src/toolbox/analyse-shell-line.js';
 import { shell } from '../../src/toolbox/shell.js';
 
 // A deny pattern of the shell built-in is matched on every simple command of the line, as the
@@ -140,6 +141,14 @@ describe('shell deny patterns', () => {
       /^cannot check the command against the deny rules: .+; it was not run/,
     );
     expect((tool.needsApproval as (args: unknown) => boolean)({ command })).toBe(false);
+  });
+
+  it('read a long line in one pass', () => {
+    // Each `[` once scanned the rest of the line for its `]`: 200 000 of them took half a minute.
+    const analysis = analyseShellLine(`echo ${'['.repeat(200_000)}`);
+    expect(analysis.commands).toHaveLength(1);
+    expect(analysis.commands[0].words[1].dynamic).toBe(false);
+    expect(analyseShellLine('ls [ab]c').commands[0].words[1].dynamic).toBe(true);
   });
 
   it('leave lines alone whose built words cannot make a denied command', async () => {

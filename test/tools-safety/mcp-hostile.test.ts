@@ -11,16 +11,19 @@ const SERVER = join(REPO, 'packages/mcp/test/fixtures/hostile.js');
 
 afterAll(removeTempDirs);
 
-function project(mode: string, calls: Array<{ name: string; arguments: unknown }>) {
+function project(mode: string, calls: Array<{ name: string; arguments: unknown }>, more = '', tools = '') {
   return probeProject({
-    'agents/main.yaml': `${scriptedAgent('[{ toolset: hostile }]', calls)}---
+    'agents/main.yaml': `${scriptedAgent(`[{ toolset: hostile }${tools}]`, calls)}---
 kind: toolset
 name: hostile
 mcp: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SERVER)}, ${mode}] }
 timeout: 10s
-`,
+${more}`,
   });
 }
+
+// The `names` mode lists tools with the given names.
+const named = (names: string[]) => `names, ${JSON.stringify(JSON.stringify(names))}`;
 
 describe.concurrent('a hostile MCP server', () => {
   it('a tools list that breaks the MCP schema is an error at the toolset, in one line, exit 1', async () => {
@@ -69,7 +72,11 @@ timeout: 5s
     expect(crash.content).toContain('crash: going down');
     const byName = Object.fromEntries(rest.map((r) => [r.name, r]));
     expect(byName.echo.content).toMatch(/was restarted before this call[\s\S]*echo \{"text":"again"\}/);
-    expect(byName.hang).toMatchObject({ isError: true, content: 'tool hang timed out after 5000 ms' });
+    expect(byName.hang).toMatchObject({
+      isError: true,
+      content:
+        'Tool hang failed: MCP server of toolset "hostile" did not answer the call of hang within 5000 ms (the toolset\'s timeout); the call was cancelled',
+    });
     expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete' });
   });
 
@@ -108,5 +115,129 @@ timeout: 10s
       'MCP server of toolset "hostile" was stopped during the call: its answer was larger than 10 MB',
     );
     expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete' });
+  });
+
+  it('an answer under the MCP limit is still cut to the toolset max_bytes, with a note', async () => {
+    const dir = await project(
+      'ok',
+      [
+        { name: 'big', arguments: {} },
+        { name: 'big', arguments: {} },
+      ],
+      'max_bytes: 1000\n',
+    );
+    const { code, stderr, events } = await runMain(dir);
+    expect(code, stderr).toBe(0);
+    for (const big of toolResults(events)) {
+      expect(big.isError).toBe(false);
+      expect(big.content).toBe(
+        `${'b'.repeat(1000)}\n[truncated: the answer has ${3 * 2 ** 20} bytes; the first 1000 are shown (the toolset's max_bytes)]`,
+      );
+    }
+  });
+
+  it('cuts a 3 MB answer to 256 KiB by default', async () => {
+    const dir = await project('ok', [{ name: 'big', arguments: {} }]);
+    const { code, stderr, events } = await runMain(dir);
+    expect(code, stderr).toBe(0);
+    const [big] = toolResults(events);
+    expect(big.content.startsWith('b'.repeat(256 * 1024))).toBe(true);
+    expect(big.content.slice(256 * 1024)).toBe(
+      `\n[truncated: the answer has ${3 * 2 ** 20} bytes; the first ${256 * 1024} are shown (the toolset's max_bytes)]`,
+    );
+  });
+
+  it('lines on stdout that are no JSON-RPC are skipped; the call answers and the server keeps running', async () => {
+    const dir = await project('ok', [
+      { name: 'noisy', arguments: {} },
+      { name: 'echo', arguments: { text: 'after' } },
+    ]);
+    const { code, stderr, events } = await runMain(dir);
+    expect(code, stderr).toBe(0);
+    const byName = Object.fromEntries(toolResults(events).map((r) => [r.name, r]));
+    expect(byName.noisy).toMatchObject({ isError: false, content: 'noisy done' });
+    expect(byName.echo).toMatchObject({ isError: false, content: 'echo {"text":"after"}' });
+  });
+
+  it('a tool the server adds mid-run (tools/list_changed) is not callable in that run', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': `${scriptedTurns('[{ toolset: hostile }]', [
+        'tool_calls: [{ id: g, name: grow, arguments: {} }]',
+        'tool_calls: [{ id: a, name: added, arguments: {} }]',
+        'text: done',
+      ])}---
+kind: toolset
+name: hostile
+mcp: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SERVER)}, ok] }
+`,
+    });
+    const { code, stderr, events } = await runMain(dir, ['--approve-all']);
+    expect(code, stderr).toBe(0);
+    const [grow, added] = toolResults(events);
+    expect(grow.content).toBe('grew');
+    expect(added).toMatchObject({ isError: true });
+    expect(added.content).toMatch(/^Unknown tool "added"\. Available tools: echo, .*grow/);
+  });
+
+  it('names no provider accepts are made safe; a server naming a tool twice is named in the error', async () => {
+    const safe = await project(named(['read file', '../etc/passwd']), [
+      { name: 'read_file', arguments: {} },
+      { name: '___etc_passwd', arguments: {} },
+    ]);
+    const ran = await runMain(safe);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(toolResults(ran.events).map((r) => r.content)).toEqual(['read file {}', '../etc/passwd {}']);
+
+    const twice = await project(named(['dup', 'dup']), [{ name: 'dup', arguments: {} }]);
+    const dup = await runMain(twice);
+    expect(dup.code).toBe(1);
+    expect(dup.stderr).toContain(
+      'MCP server of toolset "hostile" lists two tools named "dup"; exclude it, or fix the server',
+    );
+  });
+
+  it('a tool named like a tool the runtime or the agent already has is refused before anything runs', async () => {
+    const handoff = await runMain(
+      await project(named(['transfer_to_agent']), [{ name: 'echo', arguments: {} }]),
+    );
+    expect(handoff.code).toBe(1);
+    expect(handoff.stderr).toContain('a tool may not be named `transfer_to_agent`');
+    expect(handoff.stderr).toContain('(from toolset `hostile`)');
+    const builtin = await runMain(
+      await project(named(['think']), [{ name: 'think', arguments: {} }], '', ', { builtin: think }'),
+    );
+    expect(builtin.code).toBe(1);
+    expect(builtin.stderr).toContain('gets two tools named `think`');
+    expect(builtin.stderr).not.toContain('\n    at ');
+  });
+
+  it('a tool list paged without end fails at the toolset, naming the server, instead of hanging', async () => {
+    const cases: Array<[string, string, string]> = [
+      ['endless-list', '', 'listed more than 1000 tools; no model takes that many'],
+      ['loop-list', '', 'sent the page cursor "1" twice while listing its tools'],
+      ['slow-list', 'start_timeout: 1s\n', 'did not list its tools within 1000 ms'],
+    ];
+    for (const [mode, more, said] of cases) {
+      const { code, stderr } = await runMain(await project(mode, [{ name: 'echo', arguments: {} }], more));
+      expect(code, mode).toBe(1);
+      expect(stderr).toMatch(
+        /agents\/main\.yaml:\d+:\d+: error: MCP server of toolset "hostile" \(.*hostile\.js/,
+      );
+      expect(stderr).toContain(said);
+    }
+  });
+
+  it('a tool whose schema nests deeper than a call stack is refused by name, and can be excluded', async () => {
+    const deep = await runMain(await project('deep', [{ name: 'echo', arguments: { text: 'hi' } }]));
+    expect(deep.code).toBe(1);
+    expect(deep.stderr).toContain(
+      'MCP server of toolset "hostile" lists the tool "odd" with an inputSchema nested more than 100 levels deep; exclude it',
+    );
+    expect(deep.stderr).not.toContain('Maximum call stack');
+    const without = await runMain(
+      await project('deep', [{ name: 'echo', arguments: { text: 'hi' } }], 'exclude: [odd]\n'),
+    );
+    expect(without.code, without.stderr).toBe(0);
+    expect(toolResults(without.events)[0]).toMatchObject({ content: 'echo {"text":"hi"}' });
   });
 });

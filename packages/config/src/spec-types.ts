@@ -202,6 +202,7 @@ export interface ToolsetSpec {
   approval?: ApprovalMode | Record<string, ApprovalMode>;
   timeout?: DurationSpec;
   start_timeout?: DurationSpec;
+  max_bytes?: number;
 }
 
 /** A named middleware. */

@@ -136,6 +136,7 @@ const toolset: Required<ToolsetSpec> = {
   approval: { '*': 'never' },
   timeout: '5s',
   start_timeout: '1m',
+  max_bytes: 1000,
 };
 const middleware: Required<Omit<MiddlewareSpec, 'module' | 'export'>> = {
   $schema: 's',

@@ -27,4 +27,6 @@ export interface ToolsetDefinition {
   timeoutMs?: number;
   /** How long the server has to start, answer the handshake and list its tools, ms. */
   startTimeoutMs?: number;
+  /** Bytes of one tool answer the model gets at most. */
+  maxBytes?: number;
 }

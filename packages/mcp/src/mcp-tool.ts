@@ -21,12 +21,17 @@ export interface McpToolOptions {
   exposedName: string;
   needsApproval: boolean;
   timeout?: number;
+  /** Bytes of one answer's text the model gets at most. */
+  maxBytes?: number;
   context: McpToolsetContext;
 }
 
 // Without a toolset timeout the loop's tool timeout governs (through the signal); the SDK's own
 // default of 60 s would otherwise cut calls the agent allows to run longer.
 const BACKSTOP_TIMEOUT = 24 * 60 * 60 * 1000;
+// With a toolset timeout the client's own deadline comes first, so that the error names the
+// server and the call is cancelled there; the loop's deadline, a little later, is the backstop.
+const LOOP_GRACE_MS = 1000;
 
 /** Makes a core tool that calls one MCP tool, restarting a stopped server first. */
 export function mcpTool(info: McpToolInfo, options: McpToolOptions): AnyTool {
@@ -37,7 +42,7 @@ export function mcpTool(info: McpToolInfo, options: McpToolOptions): AnyTool {
     // Passed as the server wrote it: core's validator accepts a draft-07 `$schema` marker.
     parameters: info.inputSchema as JsonSchema,
     needsApproval: options.needsApproval,
-    timeout: options.timeout,
+    timeout: options.timeout === undefined ? undefined : options.timeout + LOOP_GRACE_MS,
     async execute(args, ctx) {
       const { client, restartedAfter } = await connection.session();
       const note = restartedAfter
@@ -65,17 +70,25 @@ export function mcpTool(info: McpToolInfo, options: McpToolOptions): AnyTool {
         })) as Record<string, unknown>;
       } catch (error) {
         if (ctx.signal.aborted) throw error;
-        throw callError(error, toolset, info.name, connection);
+        throw callError(error, toolset, info.name, connection, options.timeout);
       }
-      return mapCallResult(result, note);
+      return mapCallResult(result, note, options.maxBytes);
     },
   });
 }
 
-function callError(error: unknown, toolset: string, tool: string, connection: McpConnection): Error {
+function callError(
+  error: unknown,
+  toolset: string,
+  tool: string,
+  connection: McpConnection,
+  timeout: number | undefined,
+): Error {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof McpError && error.code === -32001) {
-    return new Error(`MCP server of toolset "${toolset}" did not answer in time (${message})`);
+    return new Error(
+      `MCP server of toolset "${toolset}" did not answer the call of ${tool} within ${timeout ?? BACKSTOP_TIMEOUT} ms (the toolset's timeout); the call was cancelled`,
+    );
   }
   if (error instanceof McpError && error.code === -32000) {
     const tail = connection.stderrTail();

@@ -42,6 +42,8 @@ export interface McpToolsetSpec {
   lazy?: boolean;
   /** Milliseconds the server has to start and answer the handshake. Default 30000. */
   startTimeout?: number;
+  /** Bytes of one tool answer's text the model gets at most; longer text is cut with a note. Default 262144 (256 KiB). */
+  maxBytes?: number;
 }
 
 /** A progress notification from a long-running MCP tool call. */

@@ -1,10 +1,17 @@
-import { type AnyTool, type ApprovalMode, approvalModeFor, parseDuration } from '@agentctl/core';
+import { type AnyTool, type ApprovalMode, approvalModeFor, deadline, parseDuration } from '@agentctl/core';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { invalidAnswer } from './invalid-answer.js';
 import { McpConnection, type McpServerInfo } from './mcp-connection.js';
 import { type McpToolInfo, mcpTool } from './mcp-tool.js';
 import { isStdioServer, type McpToolsetContext, type McpToolsetSpec } from './mcp-toolset-spec.js';
 import { exposedName, filterNames } from './name-filter.js';
+import { schemaDepth } from './schema-depth.js';
+
+// More tools than any model is offered at once: a list past it is a server paging without end.
+const MAX_LISTED_TOOLS = 1000;
+// Deeper than any tool's parameters need: past it, checking arguments or sending the schema to a
+// provider would overflow the call stack.
+const MAX_SCHEMA_DEPTH = 100;
 
 /** An MCP server's tools as core tools, with the client that calls them. */
 export class McpToolset {
@@ -95,14 +102,35 @@ export class McpToolset {
   async #list(): Promise<AnyTool[]> {
     const { client } = await this.#connection.session();
     const listed: McpToolInfo[] = [];
+    const server = `MCP server of toolset "${this.#spec.name}" (${this.#connection.target})`;
+    // The whole list, every page of it, within the start timeout: a server may page without end.
+    const limit = deadline(
+      undefined,
+      this.#connection.startTimeout,
+      () => new Error(`${server} did not list its tools within ${this.#connection.startTimeout} ms`),
+    );
+    const cursors = new Set<string>();
     let cursor: string | undefined;
-    do {
-      const page = await client
-        .listTools(cursor ? { cursor } : undefined, { timeout: this.#connection.startTimeout })
-        .catch((error: unknown) => Promise.reject(this.#listError(error)));
-      listed.push(...(page.tools as McpToolInfo[]));
-      cursor = page.nextCursor;
-    } while (cursor);
+    try {
+      do {
+        const page = await limit.race(
+          client
+            .listTools(cursor ? { cursor } : undefined, { timeout: this.#connection.startTimeout })
+            .catch((error: unknown) => Promise.reject(this.#listError(error))),
+        );
+        listed.push(...(page.tools as McpToolInfo[]));
+        if (listed.length > MAX_LISTED_TOOLS)
+          throw new Error(`${server} listed more than ${MAX_LISTED_TOOLS} tools; no model takes that many`);
+        cursor = page.nextCursor;
+        if (cursor !== undefined && cursors.has(cursor))
+          throw new Error(
+            `${server} sent the page cursor "${cursor.slice(0, 100)}" twice while listing its tools`,
+          );
+        if (cursor !== undefined) cursors.add(cursor);
+      } while (cursor);
+    } finally {
+      limit.dispose();
+    }
     const spec = this.#spec;
     const keep = new Set(
       filterNames(
@@ -117,12 +145,20 @@ export class McpToolset {
       if (!keep.has(info.name)) continue;
       const name = exposedName(info.name, spec.prefix);
       const clash = seen.get(name);
+      if (clash === info.name)
+        throw new Error(
+          `MCP server of toolset "${spec.name}" lists two tools named "${info.name}"; exclude it, or fix the server`,
+        );
       if (clash !== undefined) {
         throw new Error(
           `MCP toolset "${spec.name}": tools "${clash}" and "${info.name}" both become "${name}"; exclude one of them`,
         );
       }
       seen.set(name, info.name);
+      if (schemaDepth(info.inputSchema, MAX_SCHEMA_DEPTH) > MAX_SCHEMA_DEPTH)
+        throw new Error(
+          `MCP server of toolset "${spec.name}" lists the tool "${info.name}" with an inputSchema nested more than ${MAX_SCHEMA_DEPTH} levels deep; exclude it`,
+        );
       const mode = approvalMode(spec.approval, name, info.name);
       this.#modes.set(name, mode);
       tools.push(
@@ -132,6 +168,7 @@ export class McpToolset {
           exposedName: name,
           needsApproval: mode !== 'never',
           timeout: this.#timeout,
+          maxBytes: spec.maxBytes,
           context: this.#context,
         }),
       );

@@ -254,9 +254,10 @@ describe('mcpToolsetFactory', () => {
     try {
       expect(resolved).toEqual(['./work']);
       expect(set.approvalModes).toEqual({ y_where: 'once-per-session', y_odd_name_x: 'always' });
+      // The loop's deadline is a second after the client's, which cancels the call naming the server.
       expect(set.tools.map((t) => [t.name, t.timeout, t.needsApproval])).toEqual([
-        ['y_where', 2000, true],
-        ['y_odd_name_x', 2000, true],
+        ['y_where', 3000, true],
+        ['y_odd_name_x', 3000, true],
       ]);
       const seen = JSON.parse((await set.tools[0].execute({}, ctx())) as string);
       expect(seen.cwd).toBe(path.join(root, 'work'));

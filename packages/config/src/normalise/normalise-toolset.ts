@@ -13,5 +13,6 @@ export function normaliseToolset(spec: ToolsetSpec): ToolsetDefinition {
     approval: spec.approval,
     timeoutMs: parseDuration(spec.timeout, 'timeout'),
     startTimeoutMs: parseDuration(spec.start_timeout, 'start_timeout'),
+    maxBytes: spec.max_bytes,
   };
 }

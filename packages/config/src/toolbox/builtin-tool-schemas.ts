@@ -21,7 +21,7 @@ const roots = strings(
   'A folder.',
 );
 const allowPrivate = (tools: string) => ({
-  description: `Let ${tools} \`.env*\` files (secrets) and the \`.agentctl\` folder (sessions), refused by default. Default false.`,
+  description: `Let ${tools} private files: secrets (\`.env*\`, \`.git\`, \`.ssh\`, \`.npmrc\`, private keys, ...) and the \`.agentctl\` folder (sessions), refused by default. Default false.`,
   type: 'boolean',
 });
 const hosts = (description: string) => strings(description, 'A host name, optionally with :port.');

@@ -28,7 +28,7 @@ export interface FilesystemOptions {
   maxBytes?: number;
   /** Paths returned by find_files, and matches by grep, at most. Default 200. */
   maxResults?: number;
-  /** Let the tools read and write `.env*` files and the `.agentctl` folder. Default false. */
+  /** Let the tools read and write private files (`.env*`, `.agentctl/`, `.git/`, keys, ...). Default false. */
   allowPrivate?: boolean;
 }
 
@@ -87,7 +87,7 @@ function findFiles(roots: Roots, maxResults: number, privacy: PrivacyOptions): A
 }
 
 // Files under `folder` matching `pattern`, relative to the first root; links are not followed,
-// so a search never walks out of the allowed folders, and private files (`.env*`, `.agentctl/`)
+// so a search never walks out of the allowed folders, and private files (`.env*`, `.git/`, keys, ...)
 // are left out unless allowed (a pattern may name them: `.env*` finds dot files).
 async function matching(
   roots: Roots,

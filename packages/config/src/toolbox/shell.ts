@@ -7,7 +7,8 @@ import {
   type Roots,
   runProcess,
 } from '@agentctl/core';
-import { simpleCommands } from './simple-commands.js';
+import { analyseShellLine, type RunCommand } from './analyse-shell-line.js';
+import { globCouldMatch } from './glob-could-match.js';
 
 /** Options of the `shell` built-in (camelCase, paths absolute). */
 export interface ShellOptions {
@@ -42,11 +43,53 @@ function plainProgram(command: string): boolean {
   return PLAIN_WORD.test(command.trim().split(/[ \t]/, 1)[0]);
 }
 
+// The texts a pattern is matched on for one command: as the shell reads its words, and with the
+// program named by its last path segment (`/bin/rm` as `rm`).
+function forms(words: string[]): string[] {
+  const program = words[0].slice(words[0].lastIndexOf('/') + 1);
+  return program === words[0] || program === ''
+    ? [words.join(' ')]
+    : [words.join(' '), [program, ...words.slice(1)].join(' ')];
+}
+
+const text = (command: RunCommand) => command.words.map((word) => word.text);
+
+/** Why a command line is refused: the deny pattern it matches, or what keeps it from being checked. */
+type Refusal = { pattern: string } | { unchecked: string };
+
+/** The refusal of a command line by `deny` patterns, if any. */
+function refusal(
+  line: string,
+  deny: Array<{ pattern: string; match: (value: string) => boolean }>,
+): Refusal | undefined {
+  if (deny.length === 0) return undefined;
+  const analysis = analyseShellLine(line);
+  for (const { pattern, match } of deny) {
+    if (match(line.trim())) return { pattern };
+    for (const command of analysis.commands) if (forms(text(command)).some(match)) return { pattern };
+  }
+  if (analysis.unknown.length > 0) return { unchecked: analysis.unknown[0] };
+  // A word the shell builds may be anything, nothing at all or many words: the command could match
+  // a pattern that its words before that one could begin.
+  for (const command of analysis.commands) {
+    const at = command.words.findIndex((word) => word.dynamic);
+    if (at < 0) continue;
+    const prefix = forms(text(command).slice(0, at).concat([''])).map((form) => form.trimEnd());
+    const pattern = deny.find((rule) => prefix.some((form) => globCouldMatch(rule.pattern, form)))?.pattern;
+    if (pattern)
+      return {
+        unchecked: `part of "${text(command).join(' ')}" is only known when it runs and could match the deny pattern "${pattern}"`,
+      };
+  }
+  return undefined;
+}
+
 /**
  * The `shell` built-in: runs a command line with `sh -c` in a confined working folder, in its
  * own process group (killed on timeout and cancel), output capped. Every command asks first,
  * except simple commands, run by a plain program name, matching an `allow` pattern; `deny`
- * patterns are refused.
+ * patterns are refused, and so is a line, when there are `deny` patterns, whose programs cannot
+ * all be told from its text.
  *
  * @example
  * shell({ root: '/work/project', allow: ['ls', 'ls *', 'git status'], deny: ['rm *'] });
@@ -54,9 +97,16 @@ function plainProgram(command: string): boolean {
 export function shell(options: ShellOptions): AnyTool {
   const allow = (options.allow ?? []).map(globMatcher);
   const deny = (options.deny ?? []).map((pattern) => ({ pattern, match: globMatcher(pattern) }));
-  const denied = (command: string) =>
-    deny.find(({ match }) => match(command.trim()) || simpleCommands(command).some((part) => match(part)))
-      ?.pattern;
+  const allowed = (command: string) => {
+    if (!allow.some((match) => match(command.trim())) || COMPOUND.test(command) || !plainProgram(command))
+      return false;
+    // A wrapper's program must be allowed too: `nohup *` does not let `nohup rm -rf x` through.
+    const analysis = analyseShellLine(command);
+    return (
+      analysis.unknown.length === 0 &&
+      analysis.commands.every((run) => !run.wrapped || allow.some((match) => match(text(run).join(' '))))
+    );
+  };
   const timeout = options.timeout ?? 60_000;
   const limit = options.maxOutputBytes ?? 64 * 1024;
   const program = options.program ?? 'sh';
@@ -79,16 +129,17 @@ export function shell(options: ShellOptions): AnyTool {
     timeout,
     needsApproval: (args) => {
       const command = String(args.command ?? '');
-      if (denied(command)) return false; // refused when run, without bothering anyone
-      return !(
-        allow.some((match) => match(command.trim())) &&
-        !COMPOUND.test(command) &&
-        plainProgram(command)
-      );
+      if (refusal(command, deny)) return false; // refused when run, without bothering anyone
+      return !allowed(command);
     },
     async execute({ command, cwd }, { signal }) {
-      const pattern = denied(command);
-      if (pattern) throw new Error(`the command matches the deny pattern "${pattern}"; it was not run`);
+      const refused = refusal(command, deny);
+      if (refused && 'pattern' in refused)
+        throw new Error(`the command matches the deny pattern "${refused.pattern}"; it was not run`);
+      if (refused)
+        throw new Error(
+          `cannot check the command against the deny rules: ${refused.unchecked}; it was not run. Write each program and its arguments out plainly`,
+        );
       // A command can read .env itself (`cat .env`), so a private cwd is no more than that.
       const folder = await confinedPath(options.root, cwd ?? '.', { allowPrivate: true });
       try {

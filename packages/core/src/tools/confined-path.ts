@@ -30,7 +30,7 @@ function lexicalIn(bases: readonly string[], requested: string): string {
 /**
  * Resolves `requested` (relative to the first root) to a real path inside one of the roots.
  * Refuses `..` escapes, absolute paths elsewhere, symbolic links that lead outside, and (unless
- * `allowPrivate`) `.env*` files and the `.agentctl` folder, named or reached through a link.
+ * `allowPrivate`) private files (`PRIVATE_NAMES`), named or reached through a link.
  */
 export async function confinedPath(
   roots: Roots,
@@ -39,6 +39,8 @@ export async function confinedPath(
 ): Promise<string> {
   const bases = await realRoots(roots);
   const lexical = lexicalIn(bases, requested);
+  // By name first: whether a private file exists is not the model's to learn either.
+  refusePrivate(bases, requested, [lexical], privacy);
   let real: string;
   try {
     real = await realpath(lexical);
@@ -49,7 +51,7 @@ export async function confinedPath(
   }
   if (!bases.some((base) => isInside(base, real)))
     throw new Error(`path "${requested}" leads outside the allowed folder`);
-  refusePrivate(bases, requested, [lexical, real], privacy);
+  refusePrivate(bases, requested, [real], privacy);
   return real;
 }
 

@@ -1,7 +1,8 @@
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { defineTool, type Tool } from '../tool.js';
-import { confinedPath, type Roots } from './confined-path.js';
+import { confinedPath, type Roots, realRoot } from './confined-path.js';
+import { isPrivatePath } from './private-path.js';
 
 /** Options of {@link listDir}. */
 export interface ListDirOptions {
@@ -9,13 +10,14 @@ export interface ListDirOptions {
   root: Roots;
   /** Entries returned at most. Default 1000. */
   maxEntries?: number;
-  /** Let it list inside the `.agentctl` folder (sessions) and `.env*` folders, refused by default. */
+  /** Let it list inside private folders (`.agentctl`, `.git`, `.ssh`, ...) and show private entries' sizes, refused by default. */
   allowPrivate?: boolean;
 }
 
 /**
  * The built-in `list_dir` tool: lists a folder inside a declared folder, one entry a line
- * (`name/` for folders, `name (N bytes)` for files, `name@` for links).
+ * (`name/` for folders, `name (N bytes)` for files, `name@` for links, `name (private)` for a
+ * private file or folder, which the file tools will not open).
  *
  * @example
  * const files = listDir({ root: './workspace' });
@@ -40,9 +42,14 @@ export function listDir(options: ListDirOptions): Tool<{ path?: string }, string
       const entries = (await readdir(real, { withFileTypes: true })).sort((a, b) =>
         a.name.localeCompare(b.name),
       );
+      const roots = typeof options.root === 'string' ? [options.root] : options.root;
+      const bases = await Promise.all(roots.map(realRoot));
       const lines: string[] = [];
       for (const entry of entries.slice(0, maxEntries)) {
-        if (entry.isDirectory()) lines.push(`${entry.name}/`);
+        // Named, so the model knows why it cannot open it; its size is not shown.
+        if (!options.allowPrivate && isPrivatePath(bases, path.join(real, entry.name)))
+          lines.push(`${entry.name}${entry.isDirectory() ? '/' : ''} (private)`);
+        else if (entry.isDirectory()) lines.push(`${entry.name}/`);
         else if (entry.isSymbolicLink()) lines.push(`${entry.name}@`);
         else if (entry.isFile()) {
           // A file removed since readdir (a lock file, a temp file) is left out, not an error.

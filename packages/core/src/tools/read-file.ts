@@ -7,7 +7,7 @@ export interface ReadFileOptions {
   root: Roots;
   /** Bytes returned at most; a longer file is cut with a note. Default 262144 (256 KiB). */
   maxBytes?: number;
-  /** Let it read `.env*` files and the `.agentctl` folder (sessions), refused by default. */
+  /** Let it read private files (`.env*`, `.agentctl/`, `.git/`, keys, ...: `PRIVATE_NAMES`), refused by default. */
   allowPrivate?: boolean;
 }
 

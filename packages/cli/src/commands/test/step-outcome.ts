@@ -12,14 +12,19 @@ export function callsOf(outcome: StepOutcome): ToolCall[] {
   return outcome.events.flatMap((e) => (e.type === 'tool_call' ? [e.call] : []));
 }
 
-/** Model calls and tokens of the step, from its usage events (so an errored step counts too). */
-export function usageOf(outcome: StepOutcome): { modelCalls: number; tokens: number } {
+/**
+ * Model calls and tokens of the step, from its usage events (so an errored step counts too), and
+ * how many of those calls had no usage reported by their provider (their tokens are 0 or a guess).
+ */
+export function usageOf(outcome: StepOutcome): { modelCalls: number; tokens: number; unreported: number } {
   let modelCalls = 0;
   let tokens = 0;
+  let unreported = 0;
   for (const e of outcome.events) {
     if (e.type !== 'usage') continue;
     modelCalls += e.usage.iterations || 1;
     tokens += e.usage.totalTokens;
+    unreported += e.usage.unreportedCalls ?? 0;
   }
-  return { modelCalls, tokens };
+  return { modelCalls, tokens, unreported };
 }

@@ -137,7 +137,9 @@ describe('agentctl test --timeout and a test’s timeout:', () => {
     for (const value of ['0', '0s']) {
       const zero = await agentctl(['test', 'echoes', '--timeout', value], { cwd: dir });
       expect(zero.code).toBe(2);
-      expect(zero.stderr).toBe('agentctl: --timeout must be longer than 0 (every test would fail before it starts)\n');
+      expect(zero.stderr).toBe(
+        'agentctl: --timeout must be longer than 0 (every test would fail before it starts)\n',
+      );
       expect(zero.stdout).toBe('');
     }
     const soon = await agentctl(['test', 'echoes', '--timeout', 'soon'], { cwd: dir });

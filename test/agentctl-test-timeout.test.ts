@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { openaiText } from '../packages/provider-openai/test/support/openai-wire.js';
 import { agentctl, REPO, removeTempDirs, tempProject } from './support/cli.js';
+import { type FakeServer, sse, startFakeServer } from './support/fake-server.js';
 import { processesWith } from './support/processes.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -11,7 +14,9 @@ import { waitFor } from './support/wait-for.js';
 // and the others finish. What the stuck run holds (an MCP server, a command's process) goes with it.
 const LINGERING = join(REPO, 'packages/mcp/test/fixtures/hostile.js');
 const markers: string[] = [];
-afterEach(() => {
+const servers: FakeServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
   for (const marker of markers.splice(0))
     for (const pid of processesWith(marker)) process.kill(pid, 'SIGKILL');
 });
@@ -130,6 +135,51 @@ describe('agentctl test --timeout and a test’s timeout:', () => {
         },
       ],
     });
+  });
+
+  it('keeps the cassette of a test that ran out of time while --update recorded it (its calls stop short)', async () => {
+    const server = await startFakeServer([sse(openaiText('First answer.')), { hang: true }]);
+    servers.push(server);
+    const cassette = `version: 1
+interactions:
+  - request: { model: local-model, messages: [{ role: user, content: first }] }
+    response: { content: Recorded before., toolCalls: [], usage: { inputTokens: 5, outputTokens: 3 } }
+`;
+    const dir = await tempProject({
+      'agentctl.yaml': 'kind: project\n',
+      'agents/live.yaml': `kind: model
+name: live
+provider: openai
+model: local-model
+base_url: ${server.url}
+api_key: \${LIVE_KEY:-}
+cassette: ../cassettes/live.yaml
+---
+kind: agent
+name: live
+model: live
+`,
+      'cassettes/live.yaml': cassette,
+      'tests/live.yaml': `kind: test
+name: live-talks
+agent: live
+timeout: 1s
+turns:
+  - user: first
+  - user: second
+`,
+    });
+    const result = await agentctl(['test', '--update'], {
+      cwd: dir,
+      env: { LIVE_KEY: 'sk-live-0a1b2c3d4e' },
+      timeoutMs: 30_000,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('tests/live.yaml:7:11: turn 2, timeout: the test did not finish within');
+    expect(result.stderr).toContain(
+      'cassettes/live.yaml not updated: test live-talks failed with TIMEOUT, so its recording is incomplete',
+    );
+    expect(await readFile(join(dir, 'cassettes/live.yaml'), 'utf8')).toBe(cassette);
   });
 
   it('refuses --timeout 0 or a non-duration as bad usage (exit 2), before any test runs', async () => {

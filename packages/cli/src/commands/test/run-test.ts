@@ -131,6 +131,8 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
         return undefined;
       });
       if (!outcome) {
+        // Its recording (`--update`) stops short, as after a provider that failed halfway.
+        stepError ??= 'TIMEOUT';
         failures.push(
           outOfTime(i, timeoutMs, waitedOn, at([turn.user === undefined ? decisionKey(turn) : 'user'])),
         );
@@ -190,6 +192,7 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
         );
         const failure = await limit.race(judged).catch((error: unknown) => {
           if (!limit.expired) throw error;
+          stepError ??= 'TIMEOUT';
           return outOfTime(i, timeoutMs, waitedOn, locateExpect(['judge', 'criteria']), 'judge');
         });
         if (failure) failures.push(failure);

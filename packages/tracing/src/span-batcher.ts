@@ -161,7 +161,16 @@ export class SpanBatcher implements SpanProcessor {
     } finally {
       this.#shutDown = true;
       clearTimeout(this.#timer);
-      await this.#exporter.shutdown();
+      // The exporter's shutdown waits for its requests in flight, each for the exporter's own
+      // timeout: an export this batcher already gave up on would hold the process that long again.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        this.#exporter.shutdown(),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, this.#settings.exportTimeoutMillis);
+          timer.unref();
+        }),
+      ]).finally(() => clearTimeout(timer));
     }
   }
 

@@ -291,6 +291,19 @@ describe('SpanBatcher and its table', () => {
     expect(exported.shutdowns).toBe(1);
   });
 
+  it('does not wait past the export timeout for an exporter whose shutdown waits on a request in flight', async () => {
+    const exported: Exported = { batches: [], suppressed: [], shutdowns: 0, held: [] };
+    const batcher = new SpanBatcher(
+      { export: exporterOf(exported).export, shutdown: () => new Promise<void>(() => {}) },
+      defaultResource(),
+      { name: 'test' },
+      { ...batchSettings({}), exportTimeoutMillis: 50 },
+    );
+    const sink = new TableSink(batcher, new AlwaysOnSampler());
+    toolSpans(sink, sink.start('invoke_agent clerk', SpanKind.INTERNAL, {}, undefined), 1);
+    await expect(batcher.shutdown()).rejects.toThrow('span export timed out after 50 ms');
+  });
+
   it('still tries every batch at shutdown after an export failed earlier (the collector may be back)', async () => {
     const { exported, batcher, sink, agent, spans } = setUp({ maxExportBatchSize: 4 });
     exported.result = { code: 1, error: new Error('collector restarting') };

@@ -1,3 +1,5 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openaiText } from '../packages/provider-openai/test/support/openai-wire.js';
 import { agentctl, removeTempDirs, tempProject } from './support/cli.js';
@@ -124,6 +126,23 @@ describe('max.tokens when the model reports no token usage', () => {
     expect(result.stdout).toContain(
       'max.tokens: the model reported no token usage for its call, so the limit of 500 tokens cannot be checked',
     );
+  });
+
+  it('records a call without usage as unreported, and its replay fails the limit the same way', async () => {
+    const server = await startFakeServer([sse(openaiText('Hello there.', { usage: null }))]);
+    servers.push(server);
+    const dir = await liveProject(server.url);
+    const record = await agentctl(['run', 'bot', 'hi', '--record', 'cassettes/bot.yaml'], { cwd: dir });
+    expect(record.code, record.stderr).toBe(0);
+    const recorded = await readFile(join(dir, 'cassettes/bot.yaml'), 'utf8');
+    expect(recorded).toContain('unreported: true');
+    await writeFile(
+      join(dir, 'agents/bot.yaml'),
+      'kind: model\nname: taped\nprovider: offline\nmodel: replay\ncassette: ../cassettes/bot.yaml\n---\nkind: agent\nname: bot\nmodel: taped\n',
+    );
+    const replay = await agentctl(['test'], { cwd: dir });
+    expect(replay.code, replay.stderr).toBe(1);
+    expect(replay.stdout).toContain('max.tokens: the model reported no token usage for its call');
   });
 
   it('checks the counts a cassette recorded, and refuses a misspelt one at its line', async () => {

@@ -168,3 +168,49 @@ describe('max.tokens when the model reports no token usage', () => {
     );
   });
 });
+
+describe('max.model_calls', () => {
+  it('counts the model of a fallback chain that failed: the step called two models, not one', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': 'kind: project\n',
+      'agents/bot.yaml': `kind: agent
+name: bot
+model: flaky
+---
+kind: model
+name: flaky
+provider: offline
+model: script
+fallback: [steady]
+script:
+  - error: { message: upstream down, code: PROVIDER_ERROR, retryable: true }
+---
+kind: model
+name: steady
+provider: offline
+model: echo
+`,
+      'tests/bot.yaml': `kind: test
+name: one-call
+agent: bot
+turns:
+  - user: hi
+    expect: { output: { contains: hi }, max: { model_calls: 1 } }
+---
+kind: test
+name: two-calls
+agent: bot
+turns:
+  - user: hi
+    expect: { output: { contains: hi }, max: { model_calls: 2 } }
+`,
+    });
+    const result = await agentctl(['test'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('✓ two-calls');
+    expect(result.stdout).toContain(
+      'tests/bot.yaml:6:61: turn 1, max.model_calls: expected at most 1 model call(s)',
+    );
+    expect(result.stdout).toMatch(/expected: 1\n\s+actual: +2/);
+  });
+});

@@ -137,6 +137,35 @@ describe('agentctl test --timeout and a test’s timeout:', () => {
     });
   });
 
+  it('fails a judge that is still judging at the timeout at its criteria, naming the judge’s model', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': 'kind: project\n',
+      'agents/echo.yaml': 'kind: agent\nname: echo\nmodel: offline/echo\n',
+      'tests/judged.yaml': `kind: test
+name: slow-judge
+agent: echo
+timeout: 1s
+turns:
+  - user: hi
+    expect:
+      judge: { model: ponderous, criteria: says hi }
+---
+kind: model
+name: ponderous
+provider: offline
+model: script
+script:
+  - text: '{"pass": true, "reason": "it says hi, after a long think"}'
+    delay_ms: 5000
+`,
+    });
+    const result = await agentctl(['test'], { cwd: dir, timeoutMs: 30_000 });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      'tests/judged.yaml:8:44: turn 1, judge: the test did not finish within its timeout of 1 s: it still waited on model `script` (provider `offline`)',
+    );
+  });
+
   it('keeps the cassette of a test that ran out of time while --update recorded it (its calls stop short)', async () => {
     const server = await startFakeServer([sse(openaiText('First answer.')), { hang: true }]);
     servers.push(server);

@@ -177,18 +177,14 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
           range: locateExpect(['judge', 'criteria']),
         });
       } else if (expect.judge && judgeAgent && outcome.result) {
+        const { judge } = expect;
+        const answer = outcome.result.output;
         const judged = inRunCodeScope(scope, () =>
-          judgeStep(
-            judgeAgent,
-            expect.judge as { criteria: string },
-            turn.user,
-            outcome.result?.output ?? '',
-            {
-              turn: i,
-              signal: limit.signal,
-              range: locateExpect(['judge', 'criteria']),
-            },
-          ),
+          judgeStep(judgeAgent, judge, turn.user, answer, {
+            turn: i,
+            signal: limit.signal,
+            range: locateExpect(['judge', 'criteria']),
+          }),
         );
         const failure = await limit.race(judged).catch((error: unknown) => {
           if (!limit.expired) throw error;

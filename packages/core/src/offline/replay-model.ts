@@ -114,7 +114,8 @@ function recordedUsage(usage: Partial<TokenUsage> | undefined): TokenUsage {
     cacheReadTokens: count(usage?.cacheReadTokens) ?? 0,
     cacheWriteTokens: count(usage?.cacheWriteTokens) ?? 0,
   };
-  if (usage?.unreported === true || (input === undefined && output === undefined)) out.unreported = true;
+  const unsaid = input === undefined && output === undefined && usage?.unreported !== false;
+  if (usage?.unreported === true || unsaid) out.unreported = true;
   return out;
 }
 

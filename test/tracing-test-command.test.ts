@@ -1,4 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentctl, fixtureProject, removeTempDirs } from './support/cli.js';
@@ -38,6 +40,35 @@ describe('agentctl test --trace', () => {
       expect(names.some((n) => n.startsWith('chat '))).toBe(true);
     } finally {
       await receiver.close();
+    }
+  });
+
+  it('a collector that never answers holds the end of the command for one export, not one per batch', async () => {
+    // Accepts every export and never answers; the first batch waits for the exporter's timeout.
+    const requests: IncomingMessage[] = [];
+    const silent = createServer((req) => void requests.push(req));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const { code, stdout, stderr } = await agentctl(['test', 'triage-traced'], {
+        cwd: project,
+        env: {
+          OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+          OTEL_EXPORTER_OTLP_TIMEOUT: '500',
+          // Batches of 2 spans: the test's spans make several, which would wait their turn.
+          OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2',
+          TRACE_SECRET: 'x',
+        },
+      });
+      expect(code, stdout + stderr).toBe(0);
+      expect(stdout).toContain('✓ triage-traced');
+      expect(stderr).toMatch(
+        /agentctl: traces were not exported: .*\(and \d+ more span\(s\) were dropped without trying\)/,
+      );
+      expect(requests).toHaveLength(1);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
     }
   });
 });

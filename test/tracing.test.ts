@@ -350,6 +350,18 @@ describe('agentctl run with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     }
   });
 
+  it('an exporter timeout that is not a number of milliseconds is a usage error, not a silent 10 s', async () => {
+    for (const [variable, value] of [
+      ['OTEL_EXPORTER_OTLP_TIMEOUT', '2s'],
+      ['OTEL_EXPORTER_OTLP_TRACES_TIMEOUT', '0'],
+    ]) {
+      const { code, stderr, receiver } = await tracedRun(['research', 'hi'], { [variable]: value });
+      expect(code, stderr).toBe(2);
+      expect(stderr).toContain(`agentctl: ${variable}=${value} is not a number of milliseconds above 0`);
+      expect(receiver.requests).toEqual([]);
+    }
+  });
+
   it('an OTLP endpoint that is not an http(s) URL is a usage error naming the variable', async () => {
     for (const [variable, value] of [
       ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector:4318'],

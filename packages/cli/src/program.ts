@@ -153,6 +153,10 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
       '--update',
       'record the calls of models with a `cassette:` and their key set, into their cassettes',
     )
+    .option(
+      '--timeout <duration>',
+      'longest a test may take (every turn and judge) unless it sets `timeout:`; e.g. 30s, 2m (default 60s)',
+    )
     .option('--trace', TRACE_HELP)
     .option('--trace-content', TRACE_CONTENT_HELP)
     .action(action('test', ['targets']));

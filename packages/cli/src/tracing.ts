@@ -35,10 +35,13 @@ export async function startCommandTracing(
 ): Promise<Tracing | undefined> {
   const env = io.env;
   if (!TRACED_COMMANDS.has(command) || !tracingRequested(options, env)) return undefined;
-  const { checkEndpoints, protocolOf, samplerOf, startTracing } = await import('@agentctl/tracing');
+  const { checkEndpoints, checkExportTimeout, protocolOf, samplerOf, startTracing } = await import(
+    '@agentctl/tracing'
+  );
   try {
     protocolOf(env);
     checkEndpoints(env);
+    checkExportTimeout(env);
     samplerOf(env);
   } catch (error) {
     throw new CliError((error as Error).message, EXIT.usage);

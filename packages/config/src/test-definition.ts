@@ -10,6 +10,8 @@ export interface TestDefinition {
   model?: string | Readonly<Record<string, string>>;
   /** The session's state before the first step. */
   state?: Record<string, unknown>;
+  /** Milliseconds the whole test may take; undefined: the command's limit. */
+  timeoutMs?: number;
   turns: TestStep[];
 }
 

@@ -8,6 +8,8 @@ export interface TestSpec {
   /** One model for every agent of the tree, or agent name -> model. */
   model?: string | Record<string, string>;
   state?: Record<string, unknown>;
+  /** How long the whole test may take: milliseconds, or `30s`, `2m`. */
+  timeout?: number | string;
   turns: TestTurnSpec[];
 }
 

@@ -116,6 +116,20 @@ describe('cassettes', () => {
     expect(specs).toEqual([expect.objectContaining({ apiKey: 'k-123456', apiKeyEnv: 'ACME_KEY' })]);
   });
 
+  it('an alias bomb edited into a cassette is refused naming the cassette, not in yaml’s words alone', async () => {
+    const bomb = ['version: 1', 'a0: &a0 [x, x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 6; i++)
+      bomb.push(
+        `a${i}: &a${i} [${Array(10)
+          .fill(`*a${i - 1}`)
+          .join(', ')}]`,
+      );
+    const root = await project({ 'cassettes/c.yaml': `${bomb.join('\n')}\ninteractions: []\n` });
+    await expect(readCassette(join(root, 'cassettes/c.yaml'), 'cassettes/c.yaml')).rejects.toThrow(
+      'cassettes/c.yaml: not valid YAML: too many aliases expanded (more than 100); refusing a possible alias bomb',
+    );
+  });
+
   it('the written file says what it is and holds no stray aliases', async () => {
     const root = await project({});
     const shared = { type: 'object' };

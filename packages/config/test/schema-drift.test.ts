@@ -185,6 +185,7 @@ const test: Required<TestSpec> = {
   agent: 'a',
   model: { a: 'offline/script' },
   state: { company: 'Acme' },
+  timeout: '30s',
   turns: [
     {
       user: 'hi',

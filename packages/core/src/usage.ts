@@ -10,6 +10,11 @@ export interface UsageStats {
   totalTokens: number;
   /** Model calls made. */
   iterations: number;
+  /**
+   * Model calls whose provider reported no token usage: their tokens above are zero or agentctl's
+   * estimate, so a token limit cannot be checked against them. Absent when every call reported.
+   */
+  unreportedCalls?: number;
   /** Estimated cost in US dollars, present when the model declares its prices. */
   estimatedCost?: number;
 }
@@ -20,6 +25,8 @@ export interface TokenUsage {
   outputTokens: number;
   cacheReadTokens?: number;
   cacheWriteTokens?: number;
+  /** True when the provider reported no usage for the call: the counts are zero or an estimate. */
+  unreported?: boolean;
 }
 
 /** Prices in US dollars per million tokens of each bucket. */
@@ -65,6 +72,7 @@ export function usageOfCall(tokens: TokenUsage, pricing?: ModelPricing): UsageSt
     totalTokens: tokens.inputTokens + tokens.outputTokens + cacheRead + cacheWrite,
     iterations: 1,
   };
+  if (tokens.unreported === true) usage.unreportedCalls = 1;
   if (pricing) usage.estimatedCost = costOf(tokens, pricing);
   return usage;
 }
@@ -77,6 +85,7 @@ export function addUsage(into: UsageStats, delta: UsageStats): UsageStats {
   into.cacheWriteTokens += delta.cacheWriteTokens;
   into.totalTokens += delta.totalTokens;
   into.iterations += delta.iterations;
+  if (delta.unreportedCalls) into.unreportedCalls = (into.unreportedCalls ?? 0) + delta.unreportedCalls;
   if (delta.estimatedCost !== undefined) into.estimatedCost = (into.estimatedCost ?? 0) + delta.estimatedCost;
   return into;
 }

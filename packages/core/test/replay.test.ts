@@ -133,3 +133,35 @@ describe('record and replay', () => {
     ).toThrow(/replay bad.yaml: not a cassette/);
   });
 });
+
+describe('ReplayModel usage', () => {
+  // A cassette edited by hand: counts left out replay as 0, and no counts at all as unreported.
+  async function usageOf(usage: unknown) {
+    const request = normaliseRequest({ model: 'm1', messages: [{ role: 'user', content: 'hi' }] });
+    const cassette = {
+      version: 1,
+      interactions: [{ request, response: { content: 'hello', toolCalls: [], usage } }],
+    } as unknown as Cassette;
+    const response = await new ReplayModel(cassette).chat({
+      model: 'm1',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    return response.usage;
+  }
+
+  it('replays recorded counts, a missing one as 0', async () => {
+    expect(await usageOf({ inputTokens: 4 })).toEqual({
+      inputTokens: 4,
+      outputTokens: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+    });
+  });
+
+  it('replays a call with no counts, or marked so, as one whose usage was not reported', async () => {
+    expect((await usageOf({})).unreported).toBe(true);
+    expect((await usageOf(undefined)).unreported).toBe(true);
+    expect((await usageOf({ inputTokens: 0, outputTokens: 0, unreported: true })).unreported).toBe(true);
+    expect((await usageOf({ unreported: false })).unreported).toBeUndefined();
+  });
+});

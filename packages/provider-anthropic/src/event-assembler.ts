@@ -102,11 +102,13 @@ export class EventAssembler {
     const response: ModelResponse = {
       content: text.length > 0 ? text : null,
       toolCalls,
-      usage: {
-        inputTokens: this.#usage.input_tokens,
-        outputTokens: this.#usage.output_tokens,
-        cacheReadTokens: this.#usage.cache_read_input_tokens,
-        cacheWriteTokens: this.#usage.cache_creation_input_tokens,
+      // A server that sent no usage (every count still 0) is told apart from one that counted.
+      usage: this.reportedUsage ?? {
+        inputTokens: 0,
+        outputTokens: 0,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        unreported: true,
       },
       finishReason: finishReason(this.#stopReason, toolCalls.length > 0),
     };

@@ -84,6 +84,7 @@ export class ResponseAssembler {
         outputTokens: 0,
         cacheReadTokens: 0,
         cacheWriteTokens: 0,
+        unreported: true,
       },
       finishReason: this.#blocked ? 'content_filter' : finishReason(this.#finish, this.#calls.length > 0),
     };

@@ -163,6 +163,7 @@ export class ChunkAssembler {
       return {
         inputTokens: 0,
         outputTokens: estimateTokens(this.#text + (toolCalls.length ? JSON.stringify(toolCalls) : '')),
+        unreported: true,
       };
     }
     const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;

@@ -29,6 +29,8 @@ export interface ChatAnswer {
   readonly outputTokens: number;
   readonly cacheReadTokens: number;
   readonly cacheWriteTokens: number;
+  /** The provider reported no usage: the counts are 0 or a guess, and no span claims them. */
+  readonly unreported: boolean;
   /** The answer as recorded text (content capture only). */
   readonly output: string | undefined;
 }
@@ -71,6 +73,7 @@ export function chatAnswer(
     outputTokens: usage.outputTokens,
     cacheReadTokens: cacheRead,
     cacheWriteTokens: cacheWrite,
+    unreported: usage.unreported === true,
     output: record ? record(outputMessages(response)) : undefined,
   };
 }
@@ -111,6 +114,13 @@ export function chatAttributes(facts: ChatFacts, answer: ChatAnswer | undefined)
           'gen_ai.usage.cache_read.input_tokens': answer.cacheReadTokens,
           'gen_ai.usage.cache_creation.input_tokens': answer.cacheWriteTokens,
         };
+  if (answer?.unreported) {
+    // A backend would chart the 0 (or the estimate) as what the call cost.
+    delete attributes['gen_ai.usage.input_tokens'];
+    delete attributes['gen_ai.usage.output_tokens'];
+    delete attributes['gen_ai.usage.cache_read.input_tokens'];
+    delete attributes['gen_ai.usage.cache_creation.input_tokens'];
+  }
   // Unset settings are left out rather than set to undefined, which is no attribute value.
   if (facts.conversationId !== undefined) attributes[GEN_AI.conversationId] = facts.conversationId;
   if (facts.temperature !== undefined) attributes[GEN_AI.requestTemperature] = facts.temperature;

@@ -1,3 +1,4 @@
+export { checkExportTimeout } from './export-timeout.js';
 export { AGENTCTL, GEN_AI, providerName } from './gen-ai.js';
 export {
   type ConventionMessage,

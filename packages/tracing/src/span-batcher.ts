@@ -72,6 +72,11 @@ export class SpanBatcher implements SpanProcessor {
   #lastTimer: NodeJS.Timeout | undefined;
   #dropped = 0;
   #shutDown = false;
+  // Set once shutdown starts, and once an export fails after that: the batches after it are dropped.
+  #closing = false;
+  #closingFailed = false;
+  // Spans given up on at shutdown, after an export failed; said with the failure.
+  #abandoned = 0;
   // The first export failure since the last flush, which the flush then reports.
   #failure: Error | undefined;
 
@@ -133,18 +138,39 @@ export class SpanBatcher implements SpanProcessor {
     }
     const failure = this.#failure;
     this.#failure = undefined;
+    if (failure && this.#abandoned > 0) {
+      const abandoned = this.#abandoned;
+      this.#abandoned = 0;
+      throw new Error(`${failure.message} (and ${abandoned} more span(s) were dropped without trying)`, {
+        cause: failure,
+      });
+    }
     if (failure) throw failure;
   }
 
-  /** Exports what is left, then shuts the exporter down; spans ended later are dropped. */
+  /**
+   * Exports what is left, then shuts the exporter down; spans ended later are dropped. Once an
+   * export fails here (the collector is down, or answers with an error) the batches still waiting
+   * are dropped: trying each in turn would hold the process the exporter's timeout per batch.
+   */
   async shutdown(): Promise<void> {
     if (this.#shutDown) return;
+    this.#closing = true;
     try {
       await this.forceFlush();
     } finally {
       this.#shutDown = true;
       clearTimeout(this.#timer);
-      await this.#exporter.shutdown();
+      // The exporter's shutdown waits for its requests in flight, each for the exporter's own
+      // timeout: an export this batcher already gave up on would hold the process that long again.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        this.#exporter.shutdown(),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, this.#settings.exportTimeoutMillis);
+          timer.unref();
+        }),
+      ]).finally(() => clearTimeout(timer));
     }
   }
 
@@ -176,8 +202,21 @@ export class SpanBatcher implements SpanProcessor {
     }
   }
 
+  // Shutting down after a failed export: what waits (queued batches, the table's rows) is dropped.
+  #abandon(): void {
+    for (const batch of this.#queue.splice(0)) {
+      this.#abandoned += batch.length;
+      this.#queued -= batch.length;
+    }
+    if (this.#table.length > 0) this.#abandoned += this.#table.take(this.#resource, this.#scope).length;
+  }
+
   // The table's rows become a batch for the exporter, unless the queue has no room for them.
   #takeTable(): void {
+    if (this.#closingFailed) {
+      this.#abandon();
+      return;
+    }
     const table = this.#table;
     if (table.length === 0 || this.#queued + table.length > this.#settings.maxQueueSize) return;
     clearTimeout(this.#timer);
@@ -199,9 +238,11 @@ export class SpanBatcher implements SpanProcessor {
           await this.#export(batch);
         } catch (error) {
           this.#failure ??= error instanceof Error ? error : new Error(String(error));
+          if (this.#closing) this.#closingFailed = true;
         } finally {
           this.#queued -= batch.length;
         }
+        if (this.#closingFailed) this.#abandon();
         // A table that filled while the queue had no room for it goes now; fewer rows wait.
         if (this.#table.full) this.#takeTable();
         else this.#schedule();

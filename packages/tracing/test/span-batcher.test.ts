@@ -275,6 +275,46 @@ describe('SpanBatcher and its table', () => {
     expect(exported.shutdowns).toBe(1);
   });
 
+  it('gives up on the batches still waiting once an export fails at shutdown, rather than try each in turn', async () => {
+    const { exported, batcher, sink, agent } = setUp({ maxExportBatchSize: 4 });
+    exported.held = [];
+    exported.result = { code: 1, error: new Error('connect ECONNREFUSED 127.0.0.1:9') };
+    // One batch in flight (the collector is down), two waiting, two spans in the table.
+    toolSpans(sink, agent, 14);
+    expect(exported.batches).toHaveLength(1);
+    const closing = batcher.shutdown();
+    exported.held[0]?.();
+    await expect(closing).rejects.toThrow(
+      'connect ECONNREFUSED 127.0.0.1:9 (and 10 more span(s) were dropped without trying)',
+    );
+    expect(exported.batches).toHaveLength(1);
+    expect(exported.shutdowns).toBe(1);
+  });
+
+  it('does not wait past the export timeout for an exporter whose shutdown waits on a request in flight', async () => {
+    const exported: Exported = { batches: [], suppressed: [], shutdowns: 0, held: [] };
+    const batcher = new SpanBatcher(
+      { export: exporterOf(exported).export, shutdown: () => new Promise<void>(() => {}) },
+      defaultResource(),
+      { name: 'test' },
+      { ...batchSettings({}), exportTimeoutMillis: 50 },
+    );
+    const sink = new TableSink(batcher, new AlwaysOnSampler());
+    toolSpans(sink, sink.start('invoke_agent clerk', SpanKind.INTERNAL, {}, undefined), 1);
+    await expect(batcher.shutdown()).rejects.toThrow('span export timed out after 50 ms');
+  });
+
+  it('still tries every batch at shutdown after an export failed earlier (the collector may be back)', async () => {
+    const { exported, batcher, sink, agent, spans } = setUp({ maxExportBatchSize: 4 });
+    exported.result = { code: 1, error: new Error('collector restarting') };
+    toolSpans(sink, agent, 4);
+    await vi.waitFor(() => expect(exported.batches).toHaveLength(1));
+    exported.result = undefined;
+    toolSpans(sink, agent, 10);
+    await expect(batcher.shutdown()).rejects.toThrow('collector restarting');
+    expect(spans()).toHaveLength(14);
+  });
+
   it('records nothing of a sampled-out trace', async () => {
     const { batcher, sink, agent, spans } = setUp({}, new AlwaysOffSampler());
     const chat = sink.startChat('chat m', facts, performance.now(), agent);

@@ -69,6 +69,8 @@ export async function writeCassette(path: string, cassette: Cassette): Promise<v
   await rename(temporary, path);
 }
 
+const USAGE_COUNTS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'];
+
 // The first thing wrong with the shape of a cassette, with where it is.
 function cassetteProblem(data: unknown): { path: DataPath; message: string } | undefined {
   if (!isPlainObject(data)) return { path: [], message: 'expected a mapping with version and interactions' };
@@ -100,12 +102,20 @@ function cassetteProblem(data: unknown): { path: DataPath; message: string } | u
     }
     if (!isPlainObject(response.usage))
       return { path: [...at, 'response', 'usage'], message: 'response.usage must be a mapping' };
-    for (const [key, value] of Object.entries(response.usage))
-      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+    for (const [key, value] of Object.entries(response.usage)) {
+      const where = [...at, 'response', 'usage', key];
+      if (key === 'unreported') {
+        if (typeof value !== 'boolean')
+          return { path: where, message: 'response.usage.unreported must be true or false' };
+      } else if (!USAGE_COUNTS.includes(key))
+        // A misspelt count would replay as no count at all, and a token limit pass on it.
         return {
-          path: [...at, 'response', 'usage', key],
-          message: `response.usage.${key} must be a number of tokens`,
+          path: where,
+          message: `response.usage.${key} is not a usage field (${USAGE_COUNTS.join(', ')}, unreported)`,
         };
+      else if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+        return { path: where, message: `response.usage.${key} must be a number of tokens` };
+    }
   }
   return undefined;
 }

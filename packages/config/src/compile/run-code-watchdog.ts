@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { writeSync } from 'node:fs';
 import { type Middleware, observeRuns } from '@agentctl/core';
 import { moduleLoadLimitMs } from '../watch/module-load-limit.js';
@@ -7,17 +8,33 @@ import { type markProjectCode, runsProjectCode } from './project-code.js';
 // Whether, and how, this process watches what its runs call (set by watchRunCode).
 let watching: { fatal: boolean } | undefined;
 
-// What is running now, by watch: named when a run is found waiting on something nothing can settle.
-const running = new Map<number, string>();
+// What is running now, by watch, with the scope it runs in: named when a run is found waiting on
+// something nothing can settle, or out of time.
+const running = new Map<number, { description: string; scope: unknown }>();
 let watches = 0;
+
+// The runs of one process told apart (each test of `agentctl test`), through their async calls.
+const scopes = new AsyncLocalStorage<unknown>();
 
 // Keeps what runs now, by its description, until the returned function is called.
 function named(description: string): () => void {
   const id = watches++;
-  running.set(id, description);
+  running.set(id, { description, scope: scopes.getStore() });
   return () => {
     running.delete(id);
   };
+}
+
+/**
+ * Runs `work` in `scope`: what its runs call is told apart from other runs of the process in
+ * {@link runCodeInFlight}, so one test out of time names what it waited on, not another test's calls.
+ *
+ * @example
+ * await inRunCodeScope(test, () => runner.run({ input }));
+ * runCodeInFlight(test); // [ 'middleware `stuck` during model_call' ]
+ */
+export function inRunCodeScope<T>(scope: unknown, work: () => T): T {
+  return scopes.run(scope, work);
 }
 
 // Watches work on the main thread, and keeps its description while it runs.
@@ -32,10 +49,13 @@ function watch(work: WatchedWork, description: string): () => void {
 
 /**
  * What the runs {@link watchRunCode} watches are running at this moment (``middleware `x` during
- * model_call``, ``tool `y` ``), oldest first: what a run that can never finish waits on.
+ * model_call``, ``tool `y` ``), oldest first: what a run that can never finish waits on. With
+ * `scope`, only what runs in that {@link inRunCodeScope}.
  */
-export function runCodeInFlight(): string[] {
-  return [...running.values()];
+export function runCodeInFlight(scope?: unknown): string[] {
+  return [...running.values()].flatMap((r) =>
+    scope === undefined || r.scope === scope ? [r.description] : [],
+  );
 }
 
 /**

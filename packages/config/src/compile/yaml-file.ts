@@ -30,6 +30,15 @@ export async function parseYamlFile(
     const at = lineCounter.linePos(syntax.pos[0]);
     throw fail(`${shown}:${at.line}:${at.col}: not valid YAML: ${syntax.message.split('\n')[0]}`);
   }
-  const data: unknown = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    // yaml's own words name neither the file nor the limit.
+    const message = /excessive alias count/i.test((error as Error).message)
+      ? `too many aliases expanded (more than ${MAX_ALIAS_COUNT}); refusing a possible alias bomb`
+      : (error as Error).message;
+    throw fail(`${shown}: not valid YAML: ${message}`);
+  }
   return { data, at: (path) => locate(documentPositions(doc, lineCounter), path) };
 }

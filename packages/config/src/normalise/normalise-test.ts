@@ -1,4 +1,4 @@
-import type { AgentErrorCode } from '@agentctl/core';
+import { type AgentErrorCode, parseDuration } from '@agentctl/core';
 import type { TestDefinition } from '../test-definition.js';
 import type { TestSpec } from '../test-spec-types.js';
 
@@ -10,6 +10,7 @@ export function normaliseTest(spec: TestSpec): TestDefinition {
     agent: spec.agent,
     model: spec.model,
     state: spec.state,
+    timeoutMs: parseDuration(spec.timeout, 'timeout'),
     turns: spec.turns.map((turn) => {
       const e = turn.expect ?? {};
       return {

@@ -3,6 +3,7 @@ import type { ChatParams, ModelProvider, ModelResponse, StreamEvent } from '../m
 import { collectStream } from '../model.js';
 import { isPlainObject } from '../plain-object.js';
 import { type Cassette, type NormalisedRequest, normaliseRequest } from '../recording-provider.js';
+import type { TokenUsage } from '../usage.js';
 import { streamResponse } from './stream-text.js';
 
 /** Options of {@link ReplayModel}. */
@@ -96,8 +97,26 @@ export class ReplayModel implements ModelProvider {
     }
     this.#used[index] = true;
     const response = structuredClone(this.#cassette.interactions[index].response);
+    response.usage = recordedUsage(response.usage);
     yield* streamResponse(response, { delayMs: this.#options.delayMs, signal: params.signal });
   }
+}
+
+// A cassette edited by hand may leave counts out: a missing count is 0, and a call recorded
+// with neither input nor output tokens is one whose usage was not reported, not one that cost 0.
+function recordedUsage(usage: Partial<TokenUsage> | undefined): TokenUsage {
+  const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+  const input = count(usage?.inputTokens);
+  const output = count(usage?.outputTokens);
+  const out: TokenUsage = {
+    inputTokens: input ?? 0,
+    outputTokens: output ?? 0,
+    cacheReadTokens: count(usage?.cacheReadTokens) ?? 0,
+    cacheWriteTokens: count(usage?.cacheWriteTokens) ?? 0,
+  };
+  const unsaid = input === undefined && output === undefined && usage?.unreported !== false;
+  if (usage?.unreported === true || unsaid) out.unreported = true;
+  return out;
 }
 
 /** Every field where `actual` differs from `expected`, depth first, as paths. */

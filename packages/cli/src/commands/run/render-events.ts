@@ -134,6 +134,13 @@ export function formatUsage(usage: UsageStats, durationMs: number): string {
     `total ${usage.totalTokens}`,
     `${usage.iterations} model call${usage.iterations === 1 ? '' : 's'}`,
   ];
+  // The counts of such calls are 0 or agentctl's guess: the line must not read as the bill.
+  if (usage.unreportedCalls)
+    parts.push(
+      usage.unreportedCalls === usage.iterations
+        ? 'usage not reported by the provider'
+        : `usage of ${usage.unreportedCalls} not reported by the provider`,
+    );
   if (usage.estimatedCost !== undefined) parts.push(`$${usage.estimatedCost.toFixed(6)}`);
   parts.push(`${(durationMs / 1000).toFixed(2)} s`);
   return parts.join(' · ');

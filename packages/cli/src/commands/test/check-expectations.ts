@@ -77,7 +77,15 @@ export async function checkExpectations(
     const { modelCalls: calls, tokens } = expect.max;
     if (calls !== undefined && used.modelCalls > calls)
       fail(['max', 'model_calls'], `expected at most ${calls} model call(s)`, calls, used.modelCalls);
-    if (tokens !== undefined && used.tokens > tokens)
+    // A provider that reports no usage counts 0 (or a guess): a limit "met" on that is no check.
+    if (tokens !== undefined && used.unreported > 0)
+      fail(
+        ['max', 'tokens'],
+        `the model reported no token usage for ${used.unreported === used.modelCalls ? (used.modelCalls === 1 ? 'its call' : `any of its ${used.modelCalls} calls`) : `${used.unreported} of its ${used.modelCalls} calls`}, so the limit of ${tokens} tokens cannot be checked`,
+        tokens,
+        'no usage reported',
+      );
+    else if (tokens !== undefined && used.tokens > tokens)
       fail(['max', 'tokens'], `expected at most ${tokens} tokens`, tokens, used.tokens);
   }
   if (expect.pending) {

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { type Diagnostic, watchRunCode } from '@agentctl/config';
+import { parseDuration } from '@agentctl/core';
 import { CliError, EXIT } from '../../cli-error.js';
 import { defaultRegistry } from '../../default-registry.js';
 import { type Io, styles } from '../../io.js';
@@ -25,15 +26,19 @@ export interface TestCommandOptions {
   json?: boolean;
   /** Record the calls of models that have a `cassette:` and their key set, into their cassettes. */
   update?: boolean;
+  /** How long a test with no `timeout:` of its own may take (`30s`, `2m`); default 60 s. */
+  timeout?: string;
   project?: string;
 }
 
-// One step of a test (and its judge) may take this long; a limit in the agent's YAML stops it sooner.
-const STEP_TIMEOUT_MS = 120_000;
+// A test (every step and judge) with no `timeout:` of its own may take this long: long enough for a
+// real model's few turns, short enough that a stuck test does not hold CI for minutes.
+const TEST_TIMEOUT_MS = 60_000;
 
 /** `agentctl test`: runs `kind: test` documents in parallel; exit 0 all passed, 1 some did not. */
 export async function testCommand(raw: Record<string, unknown>, io: Io): Promise<number> {
   const options = raw as TestCommandOptions;
+  const testTimeout = testTimeoutOf(options.timeout);
   const format = options.json
     ? 'json'
     : (options.format ?? (io.env.GITHUB_ACTIONS === 'true' ? 'github' : 'text'));
@@ -54,7 +59,7 @@ export async function testCommand(raw: Record<string, unknown>, io: Io): Promise
     project,
     registry: defaultRegistry(),
     env: io.env,
-    stepTimeout: STEP_TIMEOUT_MS,
+    testTimeout,
     wrapProvider: updates && ((test) => updates.wrapperFor(test)),
   };
   const started = performance.now();
@@ -88,6 +93,23 @@ export async function testCommand(raw: Record<string, unknown>, io: Io): Promise
   }
   io.stdout(render(format, results, summary, project.root, io));
   return summary.passed === summary.total && !refused ? EXIT.ok : EXIT.failed;
+}
+
+// `--timeout`: a duration; 0 would fail every test before it starts, so it is bad usage.
+function testTimeoutOf(value: string | undefined): number {
+  if (value === undefined) return TEST_TIMEOUT_MS;
+  let ms: number;
+  try {
+    ms = parseDuration(value, '--timeout');
+  } catch (error) {
+    throw new CliError((error as Error).message, EXIT.usage);
+  }
+  if (ms <= 0)
+    throw new CliError(
+      '--timeout must be longer than 0 (every test would fail before it starts)',
+      EXIT.usage,
+    );
+  return ms;
 }
 
 function render(

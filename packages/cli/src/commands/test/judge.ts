@@ -64,9 +64,9 @@ export async function judgeStep(
   expect: { criteria: string },
   user: string | undefined,
   answer: string,
-  where: { turn: number; timeout: number; range: SourceRange },
+  where: { turn: number; signal: AbortSignal; range: SourceRange },
 ): Promise<Failure | undefined> {
-  const verdict = await askJudge(judge, judgePrompt(expect.criteria, user, answer), where.timeout).catch(
+  const verdict = await askJudge(judge, judgePrompt(expect.criteria, user, answer), where.signal).catch(
     (error: Error) => ({ pass: false, reason: error.message }),
   );
   if (verdict.pass) return undefined;
@@ -90,8 +90,8 @@ function judgePrompt(criteria: string, user: string | undefined, answer: string)
 }
 
 // A judge that gives no verdict is an error, not a pass.
-async function askJudge(judge: Agent, prompt: string, timeout: number): Promise<Verdict> {
-  const run = new Runner({ agent: judge }).run({ input: prompt, timeout });
+async function askJudge(judge: Agent, prompt: string, signal: AbortSignal): Promise<Verdict> {
+  const run = new Runner({ agent: judge }).run({ input: prompt, signal });
   const result = await invocationOutcome(run);
   if (isAgentError(result)) throw new Error(`the judge gave no verdict: ${result.code}: ${result.message}`);
   if (result instanceof Error) throw result;

@@ -3,10 +3,13 @@ import {
   compileProject,
   type DataPath,
   formatDiagnostic,
+  inRunCodeScope,
   type LoadedProject,
   normaliseTest,
   type ProviderWrapper,
   type Registry,
+  runCodeInFlight,
+  type SourceRange,
   type SpecEntry,
   type TestDefinition,
   type TestSpec,
@@ -14,8 +17,10 @@ import {
 } from '@agentctl/config';
 import {
   type Agent,
+  AgentError,
   type AgentEvent,
   type ApprovalDecision,
+  deadline,
   InMemorySessionStore,
   type InvocationResult,
   isAgentError,
@@ -33,8 +38,8 @@ export interface TestContext {
   project: LoadedProject;
   registry: Registry;
   env: Record<string, string | undefined>;
-  /** Milliseconds one step (or one judge) may take. */
-  stepTimeout: number;
+  /** Milliseconds a test (every step and judge) may take when it sets no `timeout:` of its own. */
+  testTimeout: number;
   /** Wraps the providers of this test (`--update` records real models' calls). */
   wrapProvider?: (test: string) => ProviderWrapper | undefined;
 }
@@ -80,6 +85,15 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
     return result({ status: 'error', failures: [], error: { message, range: entry.locate(['agent']) } });
   }
   traceSecrets(runtime);
+  // The whole test's time: what its runs wait on when it runs out is named (a middleware whose
+  // promise never settles, a tool, a model), and the test fails there while the others go on.
+  const timeoutMs = spec.timeoutMs ?? context.testTimeout;
+  const scope = {};
+  let waitedOn: string[] = [];
+  const limit = deadline(undefined, timeoutMs, () => {
+    waitedOn = runCodeInFlight(scope);
+    return new AgentError(`the test did not finish within ${seconds(timeoutMs)}`, 'TIMEOUT');
+  });
   try {
     const agent = runtime.agents.get(spec.agent) as Agent;
     const store = new InMemorySessionStore();
@@ -102,14 +116,28 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
         if (decided.failures.length > 0) continue;
         decisions = decided.decisions;
       }
-      const outcome = await step(runner, {
-        input: turn.user,
-        decisions,
-        sessionId,
-        userId,
-        state: i === 0 ? spec.state : undefined,
-        timeout: context.stepTimeout,
+      const stepRun = inRunCodeScope(scope, () =>
+        step(runner, {
+          input: turn.user,
+          decisions,
+          sessionId,
+          userId,
+          state: i === 0 ? spec.state : undefined,
+          signal: limit.signal,
+        }),
+      );
+      const outcome = await limit.race(stepRun).catch((error: unknown) => {
+        if (!limit.expired) throw error;
+        return undefined;
       });
+      if (!outcome) {
+        // Its recording (`--update`) stops short, as after a provider that failed halfway.
+        stepError ??= 'TIMEOUT';
+        failures.push(
+          outOfTime(i, timeoutMs, waitedOn, at([turn.user === undefined ? decisionKey(turn) : 'user'])),
+        );
+        break;
+      }
       last = outcome.result;
       const expect = turn.expect;
       if (outcome.error && expect.error === undefined) {
@@ -149,12 +177,22 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
           range: locateExpect(['judge', 'criteria']),
         });
       } else if (expect.judge && judgeAgent && outcome.result) {
-        const failure = await judgeStep(judgeAgent, expect.judge, turn.user, outcome.result.output, {
-          turn: i,
-          timeout: context.stepTimeout,
-          range: locateExpect(['judge', 'criteria']),
+        const { judge } = expect;
+        const answer = outcome.result.output;
+        const judged = inRunCodeScope(scope, () =>
+          judgeStep(judgeAgent, judge, turn.user, answer, {
+            turn: i,
+            signal: limit.signal,
+            range: locateExpect(['judge', 'criteria']),
+          }),
+        );
+        const failure = await limit.race(judged).catch((error: unknown) => {
+          if (!limit.expired) throw error;
+          stepError ??= 'TIMEOUT';
+          return outOfTime(i, timeoutMs, waitedOn, locateExpect(['judge', 'criteria']), 'judge');
         });
         if (failure) failures.push(failure);
+        if (limit.expired) break;
       }
     }
     // In the order they are written, so a report reads down the file.
@@ -164,8 +202,34 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
     const message = error instanceof Error ? error.message : String(error);
     return result({ status: 'error', failures: [], error: { message, range: entry.range } });
   } finally {
+    limit.dispose();
+    // A run still waiting (out of time) holds MCP servers and tools' processes: they go now.
     await runtime.dispose();
   }
+}
+
+// The failure of a test out of time, at the step (or judge) it was on, naming what that waited on.
+function outOfTime(
+  turn: number,
+  timeoutMs: number,
+  waitedOn: readonly string[],
+  range: SourceRange,
+  expectation = 'timeout',
+): Failure {
+  const on = waitedOn.length > 0 ? waitedOn.join(', ') : 'the step';
+  return {
+    turn,
+    expectation,
+    message: `the test did not finish within its timeout of ${seconds(timeoutMs)}: it still waited on ${on}; raise \`timeout:\` (or --timeout) if it needs longer`,
+    expected: `done within ${seconds(timeoutMs)}`,
+    actual: waitedOn.length > 0 ? waitedOn : 'still running',
+    range,
+  };
+}
+
+// 60000 -> "60 s", 1500 -> "1.5 s", 250 -> "250 ms".
+function seconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(1))} s`;
 }
 
 // `model: X` is every agent of the tree; as a map it is agent by agent. Judges keep their own.
@@ -240,14 +304,14 @@ async function step(
     sessionId: string;
     userId: string;
     state?: Record<string, unknown>;
-    timeout: number;
+    signal: AbortSignal;
   },
 ): Promise<StepOutcome> {
   const events: AgentEvent[] = [];
   const common = {
     sessionId: what.sessionId,
     userId: what.userId,
-    timeout: what.timeout,
+    signal: what.signal,
     onEvent: (e: AgentEvent) => events.push(e),
   };
   const run =

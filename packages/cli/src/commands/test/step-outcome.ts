@@ -12,14 +12,26 @@ export function callsOf(outcome: StepOutcome): ToolCall[] {
   return outcome.events.flatMap((e) => (e.type === 'tool_call' ? [e.call] : []));
 }
 
-/** Model calls and tokens of the step, from its usage events (so an errored step counts too). */
-export function usageOf(outcome: StepOutcome): { modelCalls: number; tokens: number } {
+/**
+ * Model calls and tokens of the step, from its usage events (so an errored step counts too) and the
+ * models a fallback chain left, and how many calls had no usage reported by their provider (their
+ * tokens are 0 or a guess).
+ */
+export function usageOf(outcome: StepOutcome): { modelCalls: number; tokens: number; unreported: number } {
   let modelCalls = 0;
   let tokens = 0;
+  let unreported = 0;
+  let previous: AgentEvent | undefined;
   for (const e of outcome.events) {
+    const before = previous;
+    previous = e;
+    // A model of a fallback chain that failed was called too; its usage event, when the failure
+    // reported tokens spent, comes just before and already counted it.
+    if (e.type === 'model_fallback' && !(before?.type === 'usage' && before.model === e.from)) modelCalls++;
     if (e.type !== 'usage') continue;
     modelCalls += e.usage.iterations || 1;
     tokens += e.usage.totalTokens;
+    unreported += e.usage.unreportedCalls ?? 0;
   }
-  return { modelCalls, tokens };
+  return { modelCalls, tokens, unreported };
 }

@@ -81,7 +81,10 @@ describe('agentctl serve: a streaming client that does not read', () => {
     const sessionId = `slow-${Date.now()}`;
     const socket = postUnread('/agents/talker/runs', { input: 'talk', sessionId });
     await waitFor(() => cuts() > before, 'the server cutting the connection');
-    const line = server.stderr().split('\n').findLast((l) => l.includes(CUT))!;
+    const line = server
+      .stderr()
+      .split('\n')
+      .findLast((l) => l.includes(CUT))!;
     expect(line).toContain('POST /agents/talker/runs');
     // What waited when it was cut is of the order of the limit, not of the run.
     const held = Number(/: (\d+) bytes waited/.exec(line)![1]);
@@ -136,7 +139,12 @@ describe('agentctl serve: a streaming client that does not read', () => {
       id: 1,
       method: 'message/stream',
       params: {
-        message: { kind: 'message', messageId: 'm-slow', role: 'user', parts: [{ kind: 'text', text: 'talk' }] },
+        message: {
+          kind: 'message',
+          messageId: 'm-slow',
+          role: 'user',
+          parts: [{ kind: 'text', text: 'talk' }],
+        },
       },
     });
     await waitFor(() => cuts() > before, 'the server cutting the connection');

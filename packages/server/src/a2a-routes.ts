@@ -11,8 +11,8 @@ import {
 import { Hono } from 'hono';
 import { agentCard, agentCardJson } from './a2a-card.js';
 import { AgentctlExecutor } from './a2a-executor.js';
-import { boundedStream } from './bounded-stream.js';
 import { BoundedTaskStore, type TaskRetention } from './a2a-task-store.js';
+import { boundedStream } from './bounded-stream.js';
 import { HttpError } from './http-error.js';
 import type { InvokeContext } from './invoke.js';
 import { readJson } from './read-json.js';

@@ -127,7 +127,9 @@ export function createApp(options: AppOptions): ServerApp {
     // A caller's mistake that core finds (a malformed session id in a path) is a 400 like any other;
     // a store that cannot be reached, a 503.
     const known =
-      error instanceof UsageError || isStoreUnreachable(error) ? shieldedHttpError(context.shield, error) : error;
+      error instanceof UsageError || isStoreUnreachable(error)
+        ? shieldedHttpError(context.shield, error)
+        : error;
     if (known instanceof HttpError) {
       for (const [name, value] of Object.entries(known.headers)) c.header(name, value);
       const body = c.req.path.startsWith('/v1/')

@@ -29,14 +29,21 @@ describe('BoundedTaskStore', () => {
     await store.save(task('long', TaskState.TASK_STATE_WORKING), anyone);
     for (let i = 0; i < 2000; i++) {
       const loaded = (await store.load('long', anyone))!;
-      const part = { content: { $case: 'text' as const, value: `w${i} ` }, metadata: undefined, filename: '', mediaType: 'text/plain' };
+      const part = {
+        content: { $case: 'text' as const, value: `w${i} ` },
+        metadata: undefined,
+        filename: '',
+        mediaType: 'text/plain',
+      };
       loaded.artifacts[0].parts = [...loaded.artifacts[0].parts, part];
       await store.save(loaded, anyone);
     }
     const stored = (await store.load('long', anyone))!;
     expect(stored.artifacts[0].parts).toHaveLength(1);
     const text = stored.artifacts[0].parts[0].content;
-    expect(text?.$case === 'text' && text.value).toBe(Array.from({ length: 2000 }, (_, i) => `w${i} `).join(''));
+    expect(text?.$case === 'text' && text.value).toBe(
+      Array.from({ length: 2000 }, (_, i) => `w${i} `).join(''),
+    );
     // A caller changing what it loaded does not change the stored task.
     stored.artifacts[0].parts = [];
     stored.history.push({} as Task['history'][number]);

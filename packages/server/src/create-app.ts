@@ -102,15 +102,21 @@ export function createApp(options: AppOptions): ServerApp {
   app.get('/health', async (c) => {
     if (!options.queue) return c.json({ status: 'ok' });
     // While Redis is away its client holds commands until it reconnects: a health check must answer.
-    const limit = deadline(
-      undefined,
-      HEALTH_QUEUE_MS,
-      () => new Error(`the queue did not answer within ${HEALTH_QUEUE_MS} ms`),
-    );
+    let late: Error | undefined;
+    const limit = deadline(undefined, HEALTH_QUEUE_MS, () => {
+      late = new Error(`the queue did not answer within ${HEALTH_QUEUE_MS} ms`);
+      return late;
+    });
     try {
       return c.json({ status: 'ok', queue: await limit.race(options.queue.depth()) });
     } catch (error) {
-      return c.json({ status: 'degraded', queue: { error: (error as Error).message } }, 503);
+      // `/health` answers without a token: what Redis said (its host, port, a refused password)
+      // is the operator's, in the log under the ref.
+      const text =
+        error === late || context.shield.expose
+          ? (error as Error).message
+          : `the queue failed (ref ${context.shield.internal(error, 'queue unavailable')})`;
+      return c.json({ status: 'degraded', queue: { error: text } }, 503);
     } finally {
       limit.dispose();
     }

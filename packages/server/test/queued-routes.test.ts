@@ -74,4 +74,29 @@ describe('queued routes', () => {
       queue: { waiting: 2, workers: 1 },
     });
   });
+
+  it('/health, open without a token, does not repeat what Redis said: a ref, the text in the log', async () => {
+    const failing: QueuedRuns = {
+      enqueue: async () => ({ runId: 'r', sessionId: 's' }),
+      exists: async () => false,
+      follow: async function* () {},
+      depth: async () => {
+        throw new Error('WRONGPASS invalid username-password pair at redis.internal:6379');
+      },
+    };
+    const store = new InMemorySessionStore();
+    const source = { list: () => [], lease: () => undefined, stores: async () => [store] };
+    const lines: string[] = [];
+    const { app } = createApp({ source, queue: failing, tokens: ['t'], errorLog: (l) => lines.push(l) });
+    const health = await app.request('/health');
+    expect(health.status).toBe(503);
+    const body = await health.json();
+    expect(body.queue.error).toMatch(/^the queue failed \(ref [0-9a-f]{12}\)$/);
+    const ref = /ref ([0-9a-f]+)/.exec(body.queue.error)![1];
+    expect(lines.join('')).toContain(
+      `(ref ${ref}): WRONGPASS invalid username-password pair at redis.internal:6379`,
+    );
+    const exposed = createApp({ source, queue: failing, exposeErrors: true }).app;
+    expect((await (await exposed.request('/health')).json()).queue.error).toContain('WRONGPASS');
+  });
 });

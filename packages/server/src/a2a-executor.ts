@@ -125,7 +125,9 @@ export class AgentctlExecutor implements AgentExecutor {
         status(TaskState.TASK_STATE_COMPLETED, result.output, { usage: result.usage });
       }
     } catch (error) {
-      if (isAgentError(error) && error.code === 'ABORTED')
+      // A cancel (the caller's, a shutdown) is the canceled state; a run the server lost (its store
+      // failed under it) failed.
+      if (isAgentError(error) && error.code === 'ABORTED' && error.blame === 'cancel')
         status(TaskState.TASK_STATE_CANCELED, error.message);
       else status(TaskState.TASK_STATE_FAILED, failureText(error, this.#context));
     } finally {

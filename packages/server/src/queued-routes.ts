@@ -90,10 +90,13 @@ function eventId(c: Context): string | undefined {
 
 // A queued run's end as a client reads it: an operator's error text replaced by its ref.
 function shieldedEnd(context: InvokeContext, end: unknown, key: string): unknown {
-  const e = end as { status?: unknown; code?: unknown; message?: unknown; sessionId?: unknown } | undefined;
+  const e = end as
+    | { status?: unknown; code?: unknown; message?: unknown; sessionId?: unknown; blame?: unknown }
+    | undefined;
   if (e?.status !== 'error' || typeof e.code !== 'string' || typeof e.message !== 'string') return end;
   const sessionId = typeof e.sessionId === 'string' ? e.sessionId : undefined;
-  return { ...e, message: context.shield.message(e.code, e.message, { key, sessionId }) };
+  const { blame, ...rest } = e;
+  return { ...rest, message: context.shield.message(e.code, e.message, { key, sessionId }, blame) };
 }
 
 function requireQueue(context: InvokeContext): QueuedRuns {

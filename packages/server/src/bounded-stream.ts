@@ -8,6 +8,8 @@ export interface StreamLimit {
   maxBytes: number;
   /** Receives one line per connection closed for a reader that stayed behind. */
   log?: (line: string) => void;
+  /** Receives what the stream's writer threw (the stream then ends); without it, a stack on stderr. */
+  onError?: (error: unknown) => void;
 }
 
 type StreamingApi = Parameters<Parameters<typeof stream>[1]>[0];
@@ -110,18 +112,22 @@ export function boundedStream(
   c.header('cache-control', 'no-cache');
   const where = `${c.req.method} ${c.req.path}`;
   const log = limit.log && ((line: string) => limit.log?.(`agentctl serve: ${where}: ${line}\n`));
-  return stream(c, async (out) => {
-    // Without a node socket (an app called in process) there is no client to fall behind.
-    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-    const stalled = () => outgoing?.writableNeedDrain === true;
-    const cut = () => {
-      // A reset, not a close: what the kernel holds for the client is dropped at once, rather than
-      // waiting for a reader that does not read.
-      const socket = outgoing?.socket;
-      if (socket && typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
-      else socket?.destroy();
-      out.abort();
-    };
-    await body(new BoundedWriter(out, { ...limit, log }, stalled, cut));
-  });
+  return stream(
+    c,
+    async (out) => {
+      // Without a node socket (an app called in process) there is no client to fall behind.
+      const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+      const stalled = () => outgoing?.writableNeedDrain === true;
+      const cut = () => {
+        // A reset, not a close: what the kernel holds for the client is dropped at once, rather than
+        // waiting for a reader that does not read.
+        const socket = outgoing?.socket;
+        if (socket && typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
+        else socket?.destroy();
+        out.abort();
+      };
+      await body(new BoundedWriter(out, { ...limit, log }, stalled, cut));
+    },
+    limit.onError && (async (error) => limit.onError?.(error)),
+  );
 }

@@ -78,13 +78,19 @@ export interface ServerApp {
  */
 export function createApp(options: AppOptions): ServerApp {
   const tracker = new RunTracker(options.maxRuns ?? 64);
+  const shield = new ErrorShield({ expose: options.exposeErrors, log: options.errorLog });
   const context: InvokeContext = {
     source: options.source,
     tracker,
     runTimeoutMs: options.runTimeoutMs ?? 5 * 60_000,
     queue: options.queue,
-    shield: new ErrorShield({ expose: options.exposeErrors, log: options.errorLog }),
-    streamLimit: { maxBytes: options.maxStreamBufferBytes ?? 1024 * 1024, log: options.errorLog },
+    shield,
+    streamLimit: {
+      maxBytes: options.maxStreamBufferBytes ?? 1024 * 1024,
+      log: options.errorLog,
+      // A stream that fails once begun (the queue lost mid-follow) can only end: the operator learns why.
+      onError: (error) => void shield.internal(error, 'stream failed'),
+    },
   };
   const app = new Hono();
   if (options.log) app.use(accessLog(options.log));

@@ -1,5 +1,5 @@
 import { createAgent, InMemorySessionStore, offline } from '@agentctl/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/create-app.js';
 import type { QueuedRuns } from '../src/queued-runs.js';
 
@@ -98,5 +98,47 @@ describe('queued routes', () => {
     );
     const exposed = createApp({ source, queue: failing, exposeErrors: true }).app;
     expect((await (await exposed.request('/health')).json()).queue.error).toContain('WRONGPASS');
+  });
+
+  it('a follow that fails once the stream has begun ends the stream, logged with a ref, not as a stack', async () => {
+    const failing: QueuedRuns = {
+      enqueue: async () => ({ runId: 'r', sessionId: 's' }),
+      exists: async () => true,
+      follow: async function* () {
+        yield {
+          id: '1-0',
+          event: {
+            type: 'run_start',
+            id: 'e1',
+            invocationId: 'i',
+            branch: 'a',
+            author: 'user',
+            time: 0,
+            input: 'hi',
+          },
+        };
+        throw new Error('Connection is closed (redis.internal:6379)');
+      },
+      depth: async () => ({}),
+    };
+    const store = new InMemorySessionStore();
+    const source = { list: () => [], lease: () => undefined, stores: async () => [store] };
+    const lines: string[] = [];
+    const { app } = createApp({ source, queue: failing, errorLog: (l) => lines.push(l) });
+    const stderr: unknown[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((...args) => {
+      stderr.push(args);
+    });
+    try {
+      const text = await (await app.request('/runs/r/events')).text();
+      expect(text).toContain('event: run_start');
+      expect(text).not.toContain('redis.internal');
+    } finally {
+      spy.mockRestore();
+    }
+    expect(stderr).toEqual([]);
+    expect(lines.join('')).toMatch(
+      /stream failed \(ref [0-9a-f]{12}\): Connection is closed \(redis\.internal:6379\)/,
+    );
   });
 });

@@ -86,10 +86,11 @@ describe('agentctl serve: a streaming client that does not read', () => {
       .split('\n')
       .findLast((l) => l.includes(CUT))!;
     expect(line).toContain('POST /agents/talker/runs');
-    // What waited when it was cut is of the order of the limit, not of the run.
+    // What waited when it was cut is what the run wrote since the socket filled up, not the run
+    // (its stream is some 17 MB): the verdict comes when the server next turns to its sockets.
     const held = Number(/: (\d+) bytes waited/.exec(line)![1]);
     expect(held).toBeGreaterThan(LIMIT);
-    expect(held).toBeLessThan(4 * 1024 * 1024);
+    expect(held).toBeLessThan(8 * 1024 * 1024);
     // The client finds its connection gone before the end of the run's stream.
     const received = await drain(socket);
     expect(received).toContain('event: run_start');

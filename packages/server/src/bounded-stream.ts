@@ -14,6 +14,17 @@ export interface StreamLimit {
 
 type StreamingApi = Parameters<Parameters<typeof stream>[1]>[0];
 
+// The most handed to the stream at once: what the socket's buffer may hold beyond its own limit.
+const CHUNK_BYTES = 64 * 1024;
+
+/** What a {@link BoundedWriter} asks of the socket under its stream. */
+export interface SocketProbe {
+  /** True while the socket's buffer is full (its client has not taken what it holds). */
+  stalled(): boolean;
+  /** Settles once the socket takes more (or closes). */
+  drained(): Promise<void>;
+}
+
 /** One server-sent event. */
 export interface SseMessage {
   event?: string;
@@ -31,20 +42,23 @@ export class BoundedWriter {
   readonly #out: StreamingApi;
   readonly #limit: StreamLimit;
   readonly #cut: () => void;
-  readonly #stalled: () => boolean;
-  readonly #encoder = new TextEncoder();
+  readonly #socket: SocketProbe;
+  // Bytes written and not yet handed to the stream, sent a chunk at a time when the socket takes
+  // more: a web stream keeps its queued writes in an array it shifts, so thousands of small writes
+  // queued at once would cost the square of their number, and one large write would land whole in
+  // the socket's own buffer, out of this count.
+  #queue: Buffer[] = [];
+  #flowing = false;
+  #flowed: Promise<void> = Promise.resolve();
   #pending = 0;
   #closed = false;
   #checking = false;
 
-  /**
-   * `stalled` tells whether the socket refuses more (its client is not taking what it has); `cut`
-   * closes the connection.
-   */
-  constructor(out: StreamingApi, limit: StreamLimit, stalled: () => boolean, cut: () => void) {
+  /** `socket` says when the socket refuses more (its client is not taking what it has); `cut` closes the connection. */
+  constructor(out: StreamingApi, limit: StreamLimit, socket: SocketProbe, cut: () => void) {
     this.#out = out;
     this.#limit = limit;
-    this.#stalled = stalled;
+    this.#socket = socket;
     this.#cut = cut;
   }
 
@@ -61,13 +75,13 @@ export class BoundedWriter {
   /** Queues `text` for the client; false when it was dropped (the connection is closed). */
   write(text: string): boolean {
     if (this.closed) return false;
-    const bytes = this.#encoder.encode(text);
+    const bytes = Buffer.from(text);
     this.#pending += bytes.length;
-    // The socket's backpressure holds this write's promise until the client reads: counting it
-    // until then is what bounds the bytes held for this connection.
-    void this.#out.write(bytes).finally(() => {
-      this.#pending -= bytes.length;
-    });
+    this.#queue.push(bytes);
+    if (!this.#flowing) {
+      this.#flowing = true;
+      this.#flowed = this.#flow();
+    }
     // Over the limit, the verdict waits for the event loop's next turn: a burst of events (a whole
     // model turn, a large tool result) is written faster than the stream's own plumbing hands it
     // to the socket, and a client that reads must get the chance to. Only a socket that still
@@ -76,7 +90,7 @@ export class BoundedWriter {
       this.#checking = true;
       setImmediate(() => {
         this.#checking = false;
-        if (this.closed || this.#pending <= this.#limit.maxBytes || !this.#stalled()) return;
+        if (this.closed || this.#pending <= this.#limit.maxBytes || !this.#socket.stalled()) return;
         this.#closed = true;
         this.#limit.log?.(
           `closed the connection of a client that stopped reading: ${this.#pending} bytes waited for it (limit ${this.#limit.maxBytes}, --max-stream-buffer)`,
@@ -85,6 +99,34 @@ export class BoundedWriter {
       });
     }
     return true;
+  }
+
+  // One write in the stream at a time: the socket's backpressure holds it until the client reads,
+  // and what is written meanwhile waits in the queue, counted in `#pending`.
+  async #flow(): Promise<void> {
+    try {
+      while (this.#queue.length > 0 && !this.closed) {
+        // The socket's own buffer is full: what comes next waits here, counted, until it drains.
+        if (this.#socket.stalled()) {
+          await this.#socket.drained();
+          continue;
+        }
+        const all = this.#queue.length === 1 ? this.#queue[0] : Buffer.concat(this.#queue);
+        const chunk = all.subarray(0, CHUNK_BYTES);
+        this.#queue = chunk.length < all.length ? [all.subarray(chunk.length)] : [];
+        await this.#out.write(chunk);
+        this.#pending -= chunk.length;
+      }
+    } finally {
+      // Said in the same turn as the last look at the queue: a later write starts a new flow.
+      this.#queue = [];
+      this.#flowing = false;
+    }
+  }
+
+  /** Settles once everything written has been handed to the stream (or the connection is closed). */
+  async drained(): Promise<void> {
+    while (this.#flowing) await this.#flowed;
   }
 
   /** Queues one server-sent event. */
@@ -117,7 +159,20 @@ export function boundedStream(
     async (out) => {
       // Without a node socket (an app called in process) there is no client to fall behind.
       const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-      const stalled = () => outgoing?.writableNeedDrain === true;
+      const socket: SocketProbe = {
+        stalled: () => outgoing?.writableNeedDrain === true,
+        drained: () =>
+          new Promise<void>((resolve) => {
+            if (!outgoing?.writableNeedDrain) return resolve();
+            const done = () => {
+              outgoing.off('drain', done);
+              outgoing.off('close', done);
+              resolve();
+            };
+            outgoing.once('drain', done);
+            outgoing.once('close', done);
+          }),
+      };
       const cut = () => {
         // A reset, not a close: what the kernel holds for the client is dropped at once, rather than
         // waiting for a reader that does not read.
@@ -126,7 +181,10 @@ export function boundedStream(
         else socket?.destroy();
         out.abort();
       };
-      await body(new BoundedWriter(out, { ...limit, log }, stalled, cut));
+      const writer = new BoundedWriter(out, { ...limit, log }, socket, cut);
+      // The stream closes when this returns: what is still queued must be in it first.
+      await body(writer);
+      await writer.drained();
     },
     limit.onError && (async (error) => limit.onError?.(error)),
   );

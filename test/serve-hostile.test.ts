@@ -131,13 +131,19 @@ describe('agentctl serve: hostile requests on the native API', () => {
     expect(server.stderr().slice(before)).not.toContain('internal error');
   });
 
-  it('a run that fails inside the server is a 500 saying only "internal error", and serve logs what it was', async () => {
+  it('a run that fails inside the server is a 500 saying only "internal error" and a ref, and serve logs what it was with that ref', async () => {
     const id = `corrupt-${randomUUID()}`;
     await mkdir(join(dir, '.agentctl', 'sessions'), { recursive: true });
     await writeFile(join(dir, '.agentctl', 'sessions', `${id}.jsonl`), '{"version":1,"id":\n{not json\n');
     const run = await post('/agents/echo/runs', { input: 'hi', sessionId: id, stream: false });
-    expect(await errorOf(run)).toEqual({ status: 500, code: 'internal', message: 'internal error' });
-    await waitFor(() => server.stderr().includes(`${id}.jsonl is corrupt`), 'the internal error on stderr');
+    const shown = await errorOf(run);
+    expect(shown).toMatchObject({ status: 500, code: 'internal' });
+    const ref = /^internal error \(ref ([0-9a-f]{12})\)$/.exec(shown.message)?.[1];
+    expect(ref, shown.message).toBeDefined();
+    await waitFor(
+      () => server.stderr().includes(`(ref ${ref}): `) && server.stderr().includes(`${id}.jsonl is corrupt`),
+      'the internal error on stderr with its ref',
+    );
   });
 
   it('stream and async must be booleans: a 400 naming the field, no run started', async () => {

@@ -203,6 +203,15 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
     .option('--max-runs <n>', 'runs in flight at once; more are answered 429 with Retry-After', '64')
     .option('--timeout <duration>', 'longest a run may take before it ends as TIMEOUT', '5m')
     .option('--max-body <bytes>', 'largest request body (413 beyond it)', '1048576')
+    .option(
+      '--max-stream-buffer <bytes>',
+      'bytes of a streamed answer held for a client that does not read; beyond them its connection is closed',
+      '1048576',
+    )
+    .option(
+      '--expose-errors',
+      "send internal errors' own texts to clients (for local debugging; by default they get a ref, the text goes to stderr)",
+    )
     .addOption(
       new Option('--log-format <format>', 'access log on stderr').choices(['text', 'json']).default('text'),
     )

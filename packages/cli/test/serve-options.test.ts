@@ -15,6 +15,8 @@ describe('agentctl serve options', () => {
       maxRuns: 64,
       runTimeoutMs: 300_000,
       maxBodyBytes: 1_048_576,
+      maxStreamBufferBytes: 1_048_576,
+      exposeErrors: false,
       logFormat: 'text',
       watch: false,
       ui: false,
@@ -41,6 +43,9 @@ describe('agentctl serve options', () => {
       '1m',
       '--max-body',
       '1000',
+      '--max-stream-buffer',
+      '65536',
+      '--expose-errors',
       '--log-format',
       'json',
       '--watch',
@@ -55,6 +60,8 @@ describe('agentctl serve options', () => {
       maxRuns: 3,
       runTimeoutMs: 60_000,
       maxBodyBytes: 1000,
+      maxStreamBufferBytes: 65_536,
+      exposeErrors: true,
       logFormat: 'json',
       watch: true,
       ui: true,
@@ -66,6 +73,7 @@ describe('agentctl serve options', () => {
     expect(() => serveOptions({ port: '99999' }, {})).toThrow(usage);
     expect(() => serveOptions({ grace: 'soon' }, {})).toThrow(usage);
     expect(() => serveOptions({ maxRuns: '0' }, {})).toThrow(usage);
+    expect(() => serveOptions({ maxStreamBuffer: '10' }, {})).toThrow(/--max-stream-buffer must be/);
     expect(() => serveOptions({ timeout: '0s' }, {})).toThrow(/--timeout must be longer than 0/);
     expect(serveOptions({ grace: '0s' }, {}).graceMs).toBe(0);
     expect(() => serveOptions({ host: '10.0.0.5' }, {})).toThrow(/without a token/);

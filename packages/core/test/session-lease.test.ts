@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
+  type AgentEvent,
   agentTool,
   type ChatParams,
   createAgent,
@@ -10,6 +11,7 @@ import {
   type ModelResponse,
   Runner,
   SessionBusyError,
+  type SessionLease,
   type SessionStore,
 } from '../src/index.js';
 import { scriptedModel } from '../src/testing/index.js';
@@ -195,6 +197,41 @@ describe('the lease while an invocation runs', () => {
     const error = await run.invocation.catch((e: unknown) => e);
     expect(seen).toEqual(['held', 'taken']);
     expect(error).toMatchObject({ message: expect.stringContaining('lost the lease on session s') });
+  });
+});
+
+describe('a lease the store cannot renew', () => {
+  it('ends the run as ABORTED blamed on the server (internal), not as a cancel, keeping the text', async () => {
+    // A store whose database goes away once the run has begun: every renewal fails until the lease
+    // is past its expiry, and the run must stop.
+    class FailingStore extends InMemorySessionStore {
+      down = false;
+      override async renewLease(lease: SessionLease, ttlMs: number): Promise<SessionLease> {
+        if (this.down) throw new Error('connect ECONNREFUSED db.internal:5432');
+        return super.renewLease(lease, ttlMs);
+      }
+    }
+    const store = new FailingStore();
+    const g = gate();
+    const agent = agentWith(g, 1);
+    const run = new Runner({ agent, store, leaseTtlMs: 60 }).run({ input: 'x', sessionId: 's' });
+    const events: AgentEvent[] = [];
+    const reading = (async () => {
+      for await (const event of run) events.push(event);
+    })().catch(() => undefined);
+    await g.reached;
+    store.down = true;
+    const error = await run.invocation.catch((e: unknown) => e);
+    g.open();
+    await reading;
+    expect(error).toMatchObject({ code: 'ABORTED', blame: 'internal' });
+    expect((error as Error).message).toBe(
+      'lost the lease on session s: the store could not renew it (connect ECONNREFUSED db.internal:5432)',
+    );
+    expect(events.find((e) => e.type === 'error')).toMatchObject({
+      code: 'ABORTED',
+      context: { blame: 'internal' },
+    });
   });
 });
 

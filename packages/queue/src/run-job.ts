@@ -42,6 +42,8 @@ export interface RunEnd {
   /** The error code (an AgentError code, or USAGE for a refused request). */
   code?: string;
   message?: string;
+  /** Who the error is down to (an AgentError's blame), when it ended the run. */
+  blame?: string;
   /** The calls waiting for a decision when paused. */
   pending?: unknown[];
 }

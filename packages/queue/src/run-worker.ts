@@ -324,6 +324,7 @@ function endOf(sessionId: string, result: InvocationResult | AgentError): RunEnd
       sessionId,
       code: result.code,
       message: result.message,
+      blame: result.blame,
       output: (result.result as { text?: string } | undefined)?.text,
     };
   return { status: result.status, sessionId, output: result.output, pending: result.pending };

@@ -125,9 +125,11 @@ export class AgentctlExecutor implements AgentExecutor {
         status(TaskState.TASK_STATE_COMPLETED, result.output, { usage: result.usage });
       }
     } catch (error) {
-      if (isAgentError(error) && error.code === 'ABORTED')
+      // A cancel (the caller's, a shutdown) is the canceled state; a run the server lost (its store
+      // failed under it) failed.
+      if (isAgentError(error) && error.code === 'ABORTED' && error.blame === 'cancel')
         status(TaskState.TASK_STATE_CANCELED, error.message);
-      else status(TaskState.TASK_STATE_FAILED, failureText(error));
+      else status(TaskState.TASK_STATE_FAILED, failureText(error, this.#context));
     } finally {
       this.#running.delete(taskId);
       bus.finished();
@@ -211,9 +213,10 @@ function question(pending: PendingApproval[]): string {
     .join('\n');
 }
 
-function failureText(error: unknown): string {
+// A run's failure is already shielded (see `invoke`); anything else is the server's own.
+function failureText(error: unknown, context: InvokeContext): string {
   if (error instanceof HttpError || isAgentError(error)) return error.message;
-  return 'internal error';
+  return `internal error (ref ${context.shield.internal(error)})`;
 }
 
 function now(): string {

@@ -9,10 +9,10 @@ import {
   validateVersion,
 } from '@a2a-js/sdk/server';
 import { Hono } from 'hono';
-import { stream } from 'hono/streaming';
 import { agentCard, agentCardJson } from './a2a-card.js';
 import { AgentctlExecutor } from './a2a-executor.js';
 import { BoundedTaskStore, type TaskRetention } from './a2a-task-store.js';
+import { boundedStream } from './bounded-stream.js';
 import { HttpError } from './http-error.js';
 import type { InvokeContext } from './invoke.js';
 import { readJson } from './read-json.js';
@@ -121,13 +121,13 @@ export function a2aRoutes(context: InvokeContext, bearer: boolean, retention?: T
       return c.json(answer as object);
     }
     const events = answer as AsyncGenerator<unknown>;
-    c.header('content-type', 'text/event-stream');
-    c.header('cache-control', 'no-cache');
-    return stream(c, async (out) => {
+    // The task runs on when its client is cut off for not reading, as when it leaves: its events
+    // are still read (the task store learns the outcome from them), only no longer sent.
+    return boundedStream(c, context.streamLimit, async (out) => {
       try {
-        for await (const event of events) await out.write(formatSSEEvent(event));
+        for await (const event of events) out.write(formatSSEEvent(event));
       } catch (error) {
-        await out.write(
+        out.write(
           formatSSEEvent({
             jsonrpc: '2.0',
             id: (body.id as string | number | undefined) ?? null,

@@ -57,7 +57,7 @@ export class BoundedTaskStore implements TaskStore {
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
     const key = keyOf(task.id, scopeOf(context));
-    this.#tasks.set(key, { task: structuredClone(task), scope: scopeOf(context) });
+    this.#tasks.set(key, { task: compacted(copyOf(task)), scope: scopeOf(context) });
     this.#ended.delete(key);
     const state = task.status?.state;
     if (state !== undefined && ENDED.has(state)) this.#ended.set(key, this.#now());
@@ -67,7 +67,7 @@ export class BoundedTaskStore implements TaskStore {
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     this.#evict();
     const stored = this.#tasks.get(keyOf(taskId, scopeOf(context)));
-    return stored && structuredClone(stored.task);
+    return stored && copyOf(stored.task);
   }
 
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
@@ -107,7 +107,7 @@ export class BoundedTaskStore implements TaskStore {
     const last = page[page.length - 1];
     return {
       tasks: page.map((task) => {
-        const copy = structuredClone(task);
+        const copy = copyOf(task);
         if (!params.includeArtifacts) copy.artifacts = [];
         return copy;
       }),
@@ -127,6 +127,45 @@ export class BoundedTaskStore implements TaskStore {
       this.#tasks.delete(key);
     }
   }
+}
+
+/**
+ * A deep copy that shares strings (they cannot change): the SDK loads and saves a task on every
+ * event of its run, and a copy of its text on each would make a long answer cost the square of its
+ * length (a server spinning on one task).
+ */
+function copyOf<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(copyOf) as T;
+  if (Buffer.isBuffer(value)) return Buffer.from(value) as T;
+  if (value instanceof Uint8Array) return value.slice() as T;
+  if (value instanceof Date) return new Date(value) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) copy[key] = copyOf(field);
+  return copy as T;
+}
+
+type Part = Task['artifacts'][number]['parts'][number];
+
+// An artifact streamed as one part per text delta is kept as one text part: its text is the same,
+// and the SDK copies the parts of the artifact on every delta it appends.
+function compacted(task: Task): Task {
+  for (const artifact of task.artifacts ?? []) {
+    const parts: Part[] = [];
+    for (const part of artifact.parts) {
+      const last = parts.at(-1);
+      if (last && mergeable(last) && mergeable(part) && last.mediaType === part.mediaType) {
+        const text = (last.content as { value: string }).value + (part.content as { value: string }).value;
+        parts[parts.length - 1] = { ...last, content: { $case: 'text', value: text } };
+      } else parts.push(part);
+    }
+    artifact.parts = parts;
+  }
+  return task;
+}
+
+function mergeable(part: Part): boolean {
+  return part.content?.$case === 'text' && part.metadata === undefined && !part.filename;
 }
 
 function scopeOf(context: ServerCallContext): string {

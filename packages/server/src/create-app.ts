@@ -7,8 +7,9 @@ import type { TaskRetention } from './a2a-task-store.js';
 import { type AccessLogEntry, accessLog } from './access-log.js';
 import type { AgentSource } from './agent-source.js';
 import { tokenAuth } from './auth.js';
+import { ErrorShield } from './error-shield.js';
 import { errorBody, HttpError, openaiErrorBody } from './http-error.js';
-import type { InvokeContext } from './invoke.js';
+import { type InvokeContext, shieldedHttpError } from './invoke.js';
 import { nativeRoutes } from './native-routes.js';
 import { openaiRoutes } from './openai-routes.js';
 import { OPENAPI_DOCUMENT } from './openapi.js';
@@ -18,7 +19,7 @@ import { queuedRoutes } from './queued-routes.js';
 import type { QueuedRuns } from './queued-runs.js';
 import { requestGuard } from './request-guard.js';
 import { RunTracker } from './run-tracker.js';
-import { isStoreUnreachable, toHttpError } from './to-http-error.js';
+import { isStoreUnreachable } from './to-http-error.js';
 
 /** How long `GET /health` waits for the queue's depth before it answers 503. */
 const HEALTH_QUEUE_MS = 5_000;
@@ -45,8 +46,15 @@ export interface AppOptions {
   log?: (entry: AccessLogEntry) => void;
   /** The run queue: enables `async: true` runs and `GET /runs/{id}/events`, and adds depth to `/health`. */
   queue?: QueuedRuns;
-  /** Receives internal errors (message only) that were answered 500. */
-  onInternalError?: (error: unknown) => void;
+  /**
+   * Receives one line per failure whose text clients do not read (an internal error, a store's),
+   * with the ref the client got; and one per connection closed for a client that did not read.
+   */
+  errorLog?: (line: string) => void;
+  /** Send run errors' own texts to clients, the server's internals included (local debugging). Default false. */
+  exposeErrors?: boolean;
+  /** Bytes of a streamed answer held for a client that does not read before its connection is closed. Default 1 MiB. */
+  maxStreamBufferBytes?: number;
   /** A folder of built page files (@agentctl/ui's dist) to serve under `/ui/`; none means no page. */
   pageDir?: string;
   /** Milliseconds between heartbeat comments on `GET /project/events`. Default 15 s. */
@@ -70,12 +78,19 @@ export interface ServerApp {
  */
 export function createApp(options: AppOptions): ServerApp {
   const tracker = new RunTracker(options.maxRuns ?? 64);
+  const shield = new ErrorShield({ expose: options.exposeErrors, log: options.errorLog });
   const context: InvokeContext = {
     source: options.source,
     tracker,
     runTimeoutMs: options.runTimeoutMs ?? 5 * 60_000,
     queue: options.queue,
-    onInternalError: options.onInternalError,
+    shield,
+    streamLimit: {
+      maxBytes: options.maxStreamBufferBytes ?? 1024 * 1024,
+      log: options.errorLog,
+      // A stream that fails once begun (the queue lost mid-follow) can only end: the operator learns why.
+      onError: (error) => void shield.internal(error, 'stream failed'),
+    },
   };
   const app = new Hono();
   if (options.log) app.use(accessLog(options.log));
@@ -93,15 +108,21 @@ export function createApp(options: AppOptions): ServerApp {
   app.get('/health', async (c) => {
     if (!options.queue) return c.json({ status: 'ok' });
     // While Redis is away its client holds commands until it reconnects: a health check must answer.
-    const limit = deadline(
-      undefined,
-      HEALTH_QUEUE_MS,
-      () => new Error(`the queue did not answer within ${HEALTH_QUEUE_MS} ms`),
-    );
+    let late: Error | undefined;
+    const limit = deadline(undefined, HEALTH_QUEUE_MS, () => {
+      late = new Error(`the queue did not answer within ${HEALTH_QUEUE_MS} ms`);
+      return late;
+    });
     try {
       return c.json({ status: 'ok', queue: await limit.race(options.queue.depth()) });
     } catch (error) {
-      return c.json({ status: 'degraded', queue: { error: (error as Error).message } }, 503);
+      // `/health` answers without a token: what Redis said (its host, port, a refused password)
+      // is the operator's, in the log under the ref.
+      const text =
+        error === late || context.shield.expose
+          ? (error as Error).message
+          : `the queue failed (ref ${context.shield.internal(error, 'queue unavailable')})`;
+      return c.json({ status: 'degraded', queue: { error: text } }, 503);
     } finally {
       limit.dispose();
     }
@@ -117,9 +138,11 @@ export function createApp(options: AppOptions): ServerApp {
   app.onError((error, c) => {
     // A caller's mistake that core finds (a malformed session id in a path) is a 400 like any other;
     // a store that cannot be reached, a 503.
-    const known = error instanceof UsageError || isStoreUnreachable(error) ? toHttpError(error) : error;
+    const known =
+      error instanceof UsageError || isStoreUnreachable(error)
+        ? shieldedHttpError(context.shield, error)
+        : error;
     if (known instanceof HttpError) {
-      if (known !== error && known.status >= 500) options.onInternalError?.(error);
       for (const [name, value] of Object.entries(known.headers)) c.header(name, value);
       const body = c.req.path.startsWith('/v1/')
         ? openaiErrorBody(known.status, known.code, known.message, known.param)
@@ -130,8 +153,12 @@ export function createApp(options: AppOptions): ServerApp {
     // one reads the answer, and the operator's log says 499, not an internal error.
     if (clientGone(c.req.raw, error))
       return c.json(errorBody('client_closed_request', 'the client closed the connection'), 499 as 400);
-    options.onInternalError?.(error);
-    return c.json(errorBody('internal', 'internal error'), 500);
+    const ref = context.shield.internal(error);
+    const message = `internal error (ref ${ref})`;
+    const body = c.req.path.startsWith('/v1/')
+      ? openaiErrorBody(500, 'internal', message)
+      : errorBody('internal', message);
+    return c.json(body, 500);
   });
   return { app, tracker };
 }

@@ -4,11 +4,14 @@ import {
   type ApprovalDecision,
   InMemorySessionStore,
   type InvocationResult,
+  isAgentError,
   type Message,
   Runner,
   type SessionStore,
 } from '@agentctl/core';
 import type { AgentSource } from './agent-source.js';
+import type { StreamLimit } from './bounded-stream.js';
+import type { ErrorShield } from './error-shield.js';
 import { HttpError } from './http-error.js';
 import type { QueuedRuns } from './queued-runs.js';
 import type { RunTracker } from './run-tracker.js';
@@ -22,8 +25,10 @@ export interface InvokeContext {
   runTimeoutMs: number;
   /** Where `async: true` runs go; without it they are refused. */
   queue?: QueuedRuns;
-  /** Receives what failed inside the server before a run started, answered only as `internal error`. */
-  onInternalError?: (error: unknown) => void;
+  /** What clients read of failures: the operator's texts stay in the log (see {@link ErrorShield}). */
+  shield: ErrorShield;
+  /** How much a streamed answer may hold for a client that does not read. */
+  streamLimit: StreamLimit;
 }
 
 /** One run to start: a new user message, or decisions for a paused session. */
@@ -45,7 +50,7 @@ export interface StartedRun {
   /** The root agent that runs. */
   agent: string;
   events: AsyncIterable<AgentEvent>;
-  /** Settles when the run ends; rejects with an AgentError when it failed. */
+  /** Settles when the run ends; rejects with an AgentError when it failed (its text shielded). */
   result: Promise<InvocationResult>;
 }
 
@@ -84,16 +89,49 @@ export async function invoke(context: InvokeContext, request: InvokeRequest): Pr
     result.then(end, end);
     const iterator = run[Symbol.asyncIterator]();
     const first = await iterator.next();
-    if (first.done) await result.catch((error: unknown) => Promise.reject(toHttpError(error)));
-    return { sessionId, agent: lease.agent.name, result, events: replayFirst(first, iterator) };
+    if (first.done) await result;
+    // Every protocol reads the run through here: what it sends a client is shielded once, and an
+    // error event and the failure it ends the run with share one ref.
+    let errorEvent: string | undefined;
+    const events = shielded(replayFirst(first, iterator), (event) => {
+      if (event.type === 'error') errorEvent = event.id;
+      return context.shield.event(event, sessionId);
+    });
+    const shieldedResult = result.catch((error: unknown) =>
+      Promise.reject(context.shield.error(error, { key: errorEvent, sessionId })),
+    );
+    // A rejection nobody awaits yet (its events are still being read) is not unhandled.
+    shieldedResult.catch(() => undefined);
+    return { sessionId, agent: lease.agent.name, result: shieldedResult, events };
   } catch (error) {
     end();
-    const answer = toHttpError(error);
-    // The caller is told only "internal error" (or that the store is away): the operator must
-    // still learn what it was.
-    if (answer.code === 'internal' || answer.code === 'store_unavailable') context.onInternalError?.(error);
-    throw answer;
+    throw shieldedHttpError(context.shield, error);
   }
+}
+
+/**
+ * What a failure before a run's first event (or outside any run) is answered with: a caller's
+ * mistake in its own words, the server's own failures as their code and a ref, their text logged.
+ */
+export function shieldedHttpError(shield: ErrorShield, error: unknown): HttpError {
+  const answer = toHttpError(error);
+  if (answer.status < 500 || answer === error) return answer;
+  if (answer.code === 'store_unavailable') {
+    const ref = shield.internal(error, 'store unavailable');
+    return new HttpError(answer.status, answer.code, `${answer.message} (ref ${ref})`, answer.headers);
+  }
+  if (isAgentError(error)) {
+    const shown = shield.message(error.code, error.message, {}, error.blame);
+    return shown === error.message ? answer : new HttpError(answer.status, answer.code, shown);
+  }
+  return new HttpError(answer.status, answer.code, `internal error (ref ${shield.internal(error)})`);
+}
+
+async function* shielded(
+  events: AsyncIterable<AgentEvent>,
+  shield: (event: AgentEvent) => AgentEvent,
+): AsyncGenerator<AgentEvent> {
+  for await (const event of events) yield shield(event);
 }
 
 // A paused session takes decisions, not a message; decisions need a paused session.

@@ -1,7 +1,8 @@
 import type { ApprovalDecision, InvocationResult, Session, SessionSummary } from '@agentctl/core';
 import { findAgent, isAgentError } from '@agentctl/core';
 import { type Context, Hono } from 'hono';
-import { streamSSE } from 'hono/streaming';
+import { boundedStream } from './bounded-stream.js';
+import type { ErrorShield } from './error-shield.js';
 import { HttpError } from './http-error.js';
 import { checkSession, type InvokeContext, type InvokeRequest, invoke, type StartedRun } from './invoke.js';
 import { enqueueRun } from './queued-routes.js';
@@ -32,7 +33,7 @@ export function nativeRoutes(context: InvokeContext): Hono {
       if (request.sessionId) await checkQueuedSession(context, request);
       return enqueueRun(c, context, request);
     }
-    return respond(c, await invoke(context, request), stream);
+    return respond(c, context, await invoke(context, request), stream);
   });
 
   app.get('/sessions', async (c) => {
@@ -42,7 +43,9 @@ export function nativeRoutes(context: InvokeContext): Hono {
     return c.json({ sessions: [...seen.values()].sort((a, b) => b.updatedAt - a.updatedAt) });
   });
 
-  app.get('/sessions/:id', async (c) => c.json(sessionView(await findSession(context, c.req.param('id')))));
+  app.get('/sessions/:id', async (c) =>
+    c.json(sessionView(await findSession(context, c.req.param('id')), context.shield)),
+  );
 
   app.delete('/sessions/:id', async (c) => {
     const id = c.req.param('id');
@@ -75,7 +78,7 @@ export function nativeRoutes(context: InvokeContext): Hono {
       await checkQueuedSession(context, request);
       return enqueueRun(c, context, request);
     }
-    return respond(c, await invoke(context, request), stream);
+    return respond(c, context, await invoke(context, request), stream);
   });
 
   return app;
@@ -122,11 +125,17 @@ async function findSession(context: InvokeContext, id: string): Promise<Session>
   throw new HttpError(404, 'unknown_session', `no session with id ${id}`);
 }
 
-// The checkpoint is the runner's business; callers need only what waits for them.
-function sessionView(session: Session): Record<string, unknown> {
-  const { checkpoint, ...rest } = session;
+// The checkpoint is the runner's business; callers need only what waits for them. The session's
+// error events are read as the run's stream sent them: the full texts stay in the session.
+function sessionView(session: Session, shield: ErrorShield): Record<string, unknown> {
+  const { checkpoint, events, ...rest } = session;
   const pending = (checkpoint as { pending?: unknown[] } | undefined)?.pending;
-  return { ...rest, paused: checkpoint !== undefined, pending: pending ?? [] };
+  return {
+    ...rest,
+    events: events.map((event) => shield.event(event, session.id)),
+    paused: checkpoint !== undefined,
+    pending: pending ?? [],
+  };
 }
 
 /** `[{ callId, decision: approve | deny | answer, reason?, answer? }]` to the runner's decisions. */
@@ -168,23 +177,33 @@ function parseDecisions(raw: unknown): ApprovalDecision[] {
   });
 }
 
-async function respond(c: Context, run: StartedRun, stream: boolean): Promise<Response> {
+async function respond(
+  c: Context,
+  context: InvokeContext,
+  run: StartedRun,
+  stream: boolean,
+): Promise<Response> {
   c.header('x-agentctl-session', run.sessionId);
   if (!stream) {
     for await (const _ of run.events) {
       // The result carries what a caller needs; the events are in the session.
     }
     const result = await run.result.catch((error: unknown) => error);
-    return c.json(resultBody(run, result));
+    return c.json(resultBody(run, result, context.shield));
   }
-  return streamSSE(c, async (sse) => {
-    for await (const event of run.events)
-      await sse.writeSSE({ event: event.type, data: JSON.stringify(event) });
+  // The run is stored: a client that leaves (or is cut off for not reading) does not stop it, and
+  // its events are read to the end whatever the connection does.
+  return boundedStream(c, context.streamLimit, async (out) => {
+    for await (const event of run.events) out.event({ event: event.type, data: JSON.stringify(event) });
     await run.result.catch(() => undefined);
   });
 }
 
-function resultBody(run: StartedRun, result: InvocationResult | unknown): Record<string, unknown> {
+function resultBody(
+  run: StartedRun,
+  result: InvocationResult | unknown,
+  shield: ErrorShield,
+): Record<string, unknown> {
   if (isAgentError(result))
     return {
       status: 'error',
@@ -195,7 +214,7 @@ function resultBody(run: StartedRun, result: InvocationResult | unknown): Record
     return {
       status: 'error',
       sessionId: run.sessionId,
-      error: { code: 'internal', message: 'internal error' },
+      error: { code: 'internal', message: `internal error (ref ${shield.internal(result)})` },
     };
   return { ...(result as InvocationResult) };
 }

@@ -7,7 +7,7 @@ import {
   type UsageStats,
 } from '@agentctl/core';
 import { Hono } from 'hono';
-import { streamSSE } from 'hono/streaming';
+import { boundedStream } from './bounded-stream.js';
 import { HttpError } from './http-error.js';
 import { type InvokeContext, invoke } from './invoke.js';
 import { optionalBoolean, readJson } from './read-json.js';
@@ -74,7 +74,7 @@ export function openaiRoutes(context: InvokeContext): Hono {
         // Only the final answer goes back; the events stay in the session.
       }
       const result = await run.result.catch((error: unknown) => error);
-      if (result instanceof Error) throw runFailure(result);
+      if (result instanceof Error) throw runFailure(result, context);
       const r = result as InvocationResult;
       return c.json({
         ...base,
@@ -93,13 +93,15 @@ export function openaiRoutes(context: InvokeContext): Hono {
     }
     const includeUsage =
       (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
-    return streamSSE(c, async (sse) => {
+    // A client cut off for not reading is a client gone: a stateless run stops (the request's
+    // signal aborts as the socket closes), a stored session's goes on.
+    return boundedStream(c, context.streamLimit, async (sse) => {
       const chunk = (
         delta: Record<string, unknown>,
         finish: string | null,
         extra: Record<string, unknown> = {},
       ) =>
-        sse.writeSSE({
+        sse.event({
           data: JSON.stringify({
             ...base,
             object: 'chat.completion.chunk',
@@ -107,23 +109,23 @@ export function openaiRoutes(context: InvokeContext): Hono {
             ...extra,
           }),
         });
-      await chunk({ role: 'assistant', content: '' }, null);
+      chunk({ role: 'assistant', content: '' }, null);
       for await (const event of run.events) {
-        if (event.type === 'text_delta') await chunk({ content: event.text }, null);
+        if (event.type === 'text_delta') chunk({ content: event.text }, null);
       }
       const result = await run.result.catch((error: unknown) => error);
       if (result instanceof Error) {
-        const failure = runFailure(result);
-        await sse.writeSSE({
+        const failure = runFailure(result, context);
+        sse.event({
           data: JSON.stringify({ error: { code: failure.code, message: failure.message } }),
         });
         return;
       }
       const r = result as InvocationResult;
       // The last chunk carries the pause as the non-streamed answer does: the calls to decide.
-      await chunk({}, finishOf(r), r.status === 'paused' ? { agentctl: pauseOf(r, sessionId) } : {});
+      chunk({}, finishOf(r), r.status === 'paused' ? { agentctl: pauseOf(r, sessionId) } : {});
       if (includeUsage)
-        await sse.writeSSE({
+        sse.event({
           data: JSON.stringify({
             ...base,
             object: 'chat.completion.chunk',
@@ -131,7 +133,7 @@ export function openaiRoutes(context: InvokeContext): Hono {
             usage: usageOf(r.usage),
           }),
         });
-      await sse.writeSSE({ data: '[DONE]' });
+      sse.event({ data: '[DONE]' });
     });
   });
 
@@ -159,10 +161,11 @@ function finishOf(result: InvocationResult): 'stop' | 'length' | 'content_filter
   return last?.cutShort ?? 'stop';
 }
 
-function runFailure(error: Error): HttpError {
+// The run's failure is already shielded (see `invoke`); anything else is the server's own.
+function runFailure(error: Error, context: InvokeContext): HttpError {
   if (isAgentError(error))
     return new HttpError(error.code === 'TIMEOUT' ? 504 : 502, error.code, error.message);
-  return new HttpError(500, 'internal', 'internal error');
+  return new HttpError(500, 'internal', `internal error (ref ${context.shield.internal(error)})`);
 }
 
 function usageOf(usage: UsageStats) {

@@ -1,5 +1,5 @@
 import { type Context, Hono } from 'hono';
-import { streamSSE } from 'hono/streaming';
+import { boundedStream } from './bounded-stream.js';
 import { HttpError } from './http-error.js';
 import type { InvokeContext, InvokeRequest } from './invoke.js';
 import type { QueuedRuns } from './queued-runs.js';
@@ -18,18 +18,26 @@ export function queuedRoutes(context: InvokeContext): Hono {
     const after = eventId(c);
     const closing = context.tracker.closing;
     if (closing.aborted) throw new HttpError(503, 'shutting_down', 'the server is shutting down');
-    return streamSSE(c, async (sse) => {
+    return boundedStream(c, context.streamLimit, async (sse) => {
       const stop = new AbortController();
       const end = () => stop.abort();
-      sse.onAbort(end);
+      sse.onClose(end);
       // The run goes on in the queue whatever this node does: at shutdown its stream ends cleanly
       // (no `end` event), and the client resumes on another node with Last-Event-ID.
       closing.addEventListener('abort', end, { once: true });
       try {
+        // The worker's error texts reach this client as a direct run's do: shielded, with the ref
+        // of the error event the end repeats.
+        let errorEvent: string | undefined;
         for await (const entry of queue.follow(id, after, stop.signal)) {
-          if (entry.event)
-            await sse.writeSSE({ id: entry.id, event: entry.event.type, data: JSON.stringify(entry.event) });
-          else await sse.writeSSE({ id: entry.id, event: 'end', data: JSON.stringify(entry.end) });
+          if (entry.event) {
+            if (entry.event.type === 'error') errorEvent = entry.event.id;
+            const event = context.shield.event(entry.event);
+            sse.event({ id: entry.id, event: event.type, data: JSON.stringify(event) });
+          } else {
+            const end = shieldedEnd(context, entry.end, errorEvent ?? `${id}#end`);
+            sse.event({ id: entry.id, event: 'end', data: JSON.stringify(end) });
+          }
         }
       } finally {
         closing.removeEventListener('abort', end);
@@ -78,6 +86,17 @@ function eventId(c: Context): string | undefined {
       `${field} must be the id of an event of this stream (such as 1700000000000-0), not ${JSON.stringify(value.slice(0, 64))}`,
     );
   return value;
+}
+
+// A queued run's end as a client reads it: an operator's error text replaced by its ref.
+function shieldedEnd(context: InvokeContext, end: unknown, key: string): unknown {
+  const e = end as
+    | { status?: unknown; code?: unknown; message?: unknown; sessionId?: unknown; blame?: unknown }
+    | undefined;
+  if (e?.status !== 'error' || typeof e.code !== 'string' || typeof e.message !== 'string') return end;
+  const sessionId = typeof e.sessionId === 'string' ? e.sessionId : undefined;
+  const { blame, ...rest } = e;
+  return { ...rest, message: context.shield.message(e.code, e.message, { key, sessionId }, blame) };
 }
 
 function requireQueue(context: InvokeContext): QueuedRuns {

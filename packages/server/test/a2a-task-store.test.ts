@@ -23,6 +23,35 @@ function task(id: string, state: TaskState, timestamp = new Date(0).toISOString(
 }
 
 describe('BoundedTaskStore', () => {
+  it('keeps an answer streamed one delta at a time as one text part, and copies stay apart', async () => {
+    // What the SDK does for each artifact update: load the task, append the delta's part, save it.
+    const store = new BoundedTaskStore();
+    await store.save(task('long', TaskState.TASK_STATE_WORKING), anyone);
+    for (let i = 0; i < 2000; i++) {
+      const loaded = (await store.load('long', anyone))!;
+      const part = {
+        content: { $case: 'text' as const, value: `w${i} ` },
+        metadata: undefined,
+        filename: '',
+        mediaType: 'text/plain',
+      };
+      loaded.artifacts[0].parts = [...loaded.artifacts[0].parts, part];
+      await store.save(loaded, anyone);
+    }
+    const stored = (await store.load('long', anyone))!;
+    expect(stored.artifacts[0].parts).toHaveLength(1);
+    const text = stored.artifacts[0].parts[0].content;
+    expect(text?.$case === 'text' && text.value).toBe(
+      Array.from({ length: 2000 }, (_, i) => `w${i} `).join(''),
+    );
+    // A caller changing what it loaded does not change the stored task.
+    stored.artifacts[0].parts = [];
+    stored.history.push({} as Task['history'][number]);
+    const again = (await store.load('long', anyone))!;
+    expect(again.artifacts[0].parts).toHaveLength(1);
+    expect(again.history).toHaveLength(0);
+  });
+
   it('forgets ended tasks once their time is up, and keeps tasks that are still going', async () => {
     let now = 0;
     const store = new BoundedTaskStore({ ttlMs: 1000, now: () => now });

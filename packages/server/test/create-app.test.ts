@@ -40,15 +40,19 @@ describe('createApp', () => {
     source.stores = async () => {
       throw new Error('disk on fire at /secret/path');
     };
-    const seen: unknown[] = [];
-    const { app } = createApp({ source, tokens: ['t0k'], onInternalError: (e) => seen.push(e) });
+    const seen: string[] = [];
+    const { app } = createApp({ source, tokens: ['t0k'], errorLog: (line) => seen.push(line) });
     expect((await app.request('/nowhere', { headers: { authorization: 'Bearer t0k' } })).status).toBe(404);
     expect((await app.request('/sessions')).status).toBe(401);
     const failed = await app.request('/sessions', { headers: { authorization: 'Bearer t0k' } });
     expect(failed.status).toBe(500);
-    const body = await failed.text();
-    expect(body).toBe('{"error":{"code":"internal","message":"internal error"}}');
-    expect(seen).toHaveLength(1);
+    const { error } = (await failed.json()) as { error: { code: string; message: string } };
+    // The client gets a ref to quote; the log has the text with that ref.
+    expect(error.code).toBe('internal');
+    expect(error.message).toMatch(/^internal error \(ref [0-9a-f]{12}\)$/);
+    expect(error.message).not.toContain('/secret/path');
+    const ref = /ref ([0-9a-f]+)/.exec(error.message)![1];
+    expect(seen).toEqual([`agentctl serve: internal error (ref ${ref}): disk on fire at /secret/path\n`]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { createAgent, InMemorySessionStore, offline } from '@agentctl/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/create-app.js';
 import type { QueuedRuns } from '../src/queued-runs.js';
 
@@ -73,5 +73,72 @@ describe('queued routes', () => {
       status: 'ok',
       queue: { waiting: 2, workers: 1 },
     });
+  });
+
+  it('/health, open without a token, does not repeat what Redis said: a ref, the text in the log', async () => {
+    const failing: QueuedRuns = {
+      enqueue: async () => ({ runId: 'r', sessionId: 's' }),
+      exists: async () => false,
+      follow: async function* () {},
+      depth: async () => {
+        throw new Error('WRONGPASS invalid username-password pair at redis.internal:6379');
+      },
+    };
+    const store = new InMemorySessionStore();
+    const source = { list: () => [], lease: () => undefined, stores: async () => [store] };
+    const lines: string[] = [];
+    const { app } = createApp({ source, queue: failing, tokens: ['t'], errorLog: (l) => lines.push(l) });
+    const health = await app.request('/health');
+    expect(health.status).toBe(503);
+    const body = await health.json();
+    expect(body.queue.error).toMatch(/^the queue failed \(ref [0-9a-f]{12}\)$/);
+    const ref = /ref ([0-9a-f]+)/.exec(body.queue.error)![1];
+    expect(lines.join('')).toContain(
+      `(ref ${ref}): WRONGPASS invalid username-password pair at redis.internal:6379`,
+    );
+    const exposed = createApp({ source, queue: failing, exposeErrors: true }).app;
+    expect((await (await exposed.request('/health')).json()).queue.error).toContain('WRONGPASS');
+  });
+
+  it('a follow that fails once the stream has begun ends the stream, logged with a ref, not as a stack', async () => {
+    const failing: QueuedRuns = {
+      enqueue: async () => ({ runId: 'r', sessionId: 's' }),
+      exists: async () => true,
+      follow: async function* () {
+        yield {
+          id: '1-0',
+          event: {
+            type: 'run_start',
+            id: 'e1',
+            invocationId: 'i',
+            branch: 'a',
+            author: 'user',
+            time: 0,
+            input: 'hi',
+          },
+        };
+        throw new Error('Connection is closed (redis.internal:6379)');
+      },
+      depth: async () => ({}),
+    };
+    const store = new InMemorySessionStore();
+    const source = { list: () => [], lease: () => undefined, stores: async () => [store] };
+    const lines: string[] = [];
+    const { app } = createApp({ source, queue: failing, errorLog: (l) => lines.push(l) });
+    const stderr: unknown[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((...args) => {
+      stderr.push(args);
+    });
+    try {
+      const text = await (await app.request('/runs/r/events')).text();
+      expect(text).toContain('event: run_start');
+      expect(text).not.toContain('redis.internal');
+    } finally {
+      spy.mockRestore();
+    }
+    expect(stderr).toEqual([]);
+    expect(lines.join('')).toMatch(
+      /stream failed \(ref [0-9a-f]{12}\): Connection is closed \(redis\.internal:6379\)/,
+    );
   });
 });

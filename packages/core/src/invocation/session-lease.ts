@@ -1,3 +1,4 @@
+import { AgentError } from '../errors.js';
 import { keptShapes } from '../loop/kept-shapes.js';
 import type { SessionStore } from '../session.js';
 import { assertSessionId } from '../session-id.js';
@@ -91,7 +92,9 @@ class HeldLease implements HeldSession {
       if (this.#released) return;
       if (!(error instanceof SessionLeaseLostError) && Date.now() < this.lease.expiresAt) return;
       leaveRenewals(this);
-      this.#onLost(error);
+      this.#onLost(
+        error instanceof SessionLeaseLostError ? error : storeFailure(this.lease.sessionId, error),
+      );
     }
   }
 
@@ -128,4 +131,19 @@ function leaveRenewals(lease: HeldLease): void {
   if (!group?.held.delete(lease) || group.held.size > 0) return;
   clearInterval(group.timer);
   renewals.delete(lease.ttlMs);
+}
+
+// A lease lost because the store failed to renew it (a database away past the lease's expiry) ends
+// the run as ABORTED, but it is no one's cancel: it is the server's fault, blamed as internal, so a
+// server keeps the store's words (its host, its user) from its clients.
+function storeFailure(sessionId: string, error: unknown): AgentError {
+  const detail = error instanceof Error ? error.message : String(error);
+  return new AgentError(
+    `lost the lease on session ${sessionId}: the store could not renew it (${detail})`,
+    'ABORTED',
+    {
+      cause: error,
+      blame: 'internal',
+    },
+  );
 }

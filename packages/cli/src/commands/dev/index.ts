@@ -106,7 +106,8 @@ async function devUi(raw: Record<string, unknown>, io: Io): Promise<number> {
   for (const [key, flag] of Object.entries(CHAT_ONLY))
     if (raw[key] !== undefined) throw new CliError(`${flag} is for the terminal chat, not --ui`, EXIT.usage);
   const { serveCommand } = await import('../serve/index.js');
-  return serveCommand({ ...raw, host: '127.0.0.1', watch: true, ui: true }, io);
+  // The page's user is the operator on this machine: a failure's own text is theirs to read.
+  return serveCommand({ ...raw, host: '127.0.0.1', watch: true, ui: true, exposeErrors: true }, io);
 }
 
 async function message(

@@ -48,15 +48,14 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
     maxRuns: options.maxRuns,
     runTimeoutMs: options.runTimeoutMs,
     maxBodyBytes: options.maxBodyBytes,
+    maxStreamBufferBytes: options.maxStreamBufferBytes,
+    exposeErrors: options.exposeErrors,
     corsOrigins: options.corsOrigins,
     // Without a token the server is on loopback (serveOptions sees to it): it answers only there.
     localOnly: options.tokens.length === 0,
     pageDir: page,
     log: (entry) => io.stderr(formatAccessLog(entry, options.logFormat)),
-    onInternalError: (error) =>
-      io.stderr(
-        `agentctl serve: internal error: ${error instanceof Error ? error.message : String(error)}\n`,
-      ),
+    errorLog: io.stderr,
   });
   let server: Awaited<ReturnType<typeof startServer>>;
   try {

@@ -12,6 +12,10 @@ export interface ServeOptions {
   maxRuns: number;
   runTimeoutMs: number;
   maxBodyBytes: number;
+  /** Bytes of a streamed answer held for a client that does not read. */
+  maxStreamBufferBytes: number;
+  /** Send run errors' own texts to clients. */
+  exposeErrors: boolean;
   logFormat: 'text' | 'json';
   watch: boolean;
   /** Serve the dev UI at /ui. */
@@ -53,6 +57,8 @@ export function serveOptions(
     maxRuns: integer(raw.maxRuns, '--max-runs', 64, 1, 1_000_000),
     runTimeoutMs: positive(duration(raw.timeout, '--timeout', 5 * 60_000), '--timeout'),
     maxBodyBytes: integer(raw.maxBody, '--max-body', 1024 * 1024, 1, 2 ** 31),
+    maxStreamBufferBytes: integer(raw.maxStreamBuffer, '--max-stream-buffer', 1024 * 1024, 1024, 2 ** 31),
+    exposeErrors: raw.exposeErrors === true,
     logFormat,
     watch: raw.watch === true,
     ui: raw.ui === true,

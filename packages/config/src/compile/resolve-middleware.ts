@@ -9,6 +9,7 @@ import type { AgentDefinition, MiddlewareDefinition } from '../definitions.js';
 import type { SpecEntry } from '../load/project-specs.js';
 import { retryOptions } from './builtin-middleware.js';
 import type { Compiler } from './compiler.js';
+import { blamedMiddleware } from './blamed-middleware.js';
 import { watchedMiddleware } from './run-code-watchdog.js';
 
 async function fromModule(
@@ -18,16 +19,19 @@ async function fromModule(
   compiler: Compiler,
 ): Promise<Middleware> {
   const ctx = compiler.factoryContext(entry);
-  const mod = await ctx.importModule(ctx.resolvePath(spec.module as string));
+  const file = ctx.resolvePath(spec.module as string);
+  const mod = await ctx.importModule(file);
+  const project = (made: Middleware) =>
+    watchedMiddleware(entry.name, blamedMiddleware(entry.name, file, compiler.root, made));
   const value = mod[spec.export];
   if (typeof value !== 'function')
     throw new Error(`module ${spec.module} has no function exported as \`${spec.export}\``);
   // A middleware takes (action, next); anything taking fewer parameters is a factory of one.
-  if (value.length >= 2) return watchedMiddleware(entry.name, value as Middleware);
+  if (value.length >= 2) return project(value as Middleware);
   const made = await (value as (o: Record<string, unknown>) => unknown)(options);
   if (typeof made !== 'function')
     throw new Error(`the factory in ${spec.module} did not return a middleware function`);
-  return watchedMiddleware(entry.name, made as Middleware);
+  return project(made as Middleware);
 }
 
 /**

@@ -1,0 +1,49 @@
+import { relative } from 'node:path';
+import { AgentError, type Middleware } from '@agentctl/core';
+
+/**
+ * A project's module middleware whose own failures are the project's: an error its code throws
+ * (not one that came up through `next()` from the model, a tool or inner middleware) ends the run
+ * as a `CONFIG_ERROR` naming the middleware, the action and its file. Before, such an error around
+ * a model call read as the provider's (`PROVIDER_ERROR`), and elsewhere as agentctl's own bug
+ * (`INTERNAL_ERROR`, exit 3); and a server showed its text to clients as the provider's.
+ */
+export function blamedMiddleware(
+  name: string,
+  file: string,
+  root: string,
+  middleware: Middleware,
+): Middleware {
+  const where = relative(root, file) || file;
+  const blamed: Middleware = (action, next) => {
+    // What `next()` rejected with is passed on as it is: it is not this middleware's failure.
+    let passedOn: unknown;
+    const inner: typeof next = (replacement) =>
+      next(replacement).catch((error: unknown) => {
+        passedOn = error;
+        throw error;
+      });
+    const own = (error: unknown): never => {
+      if (error instanceof AgentError || (error === passedOn && passedOn !== undefined)) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      throw new AgentError(
+        `middleware \`${name}\` (${where}) failed during ${action.type}: ${message}`,
+        'CONFIG_ERROR',
+        {
+          cause: error,
+          context: { middleware: name, during: action.type },
+        },
+      );
+    };
+    let out: ReturnType<Middleware>;
+    try {
+      out = middleware(action, inner);
+    } catch (error) {
+      return Promise.reject(error).catch(own);
+    }
+    return Promise.resolve(out).catch(own);
+  };
+  // compose names a middleware by its function's name in its errors.
+  Object.defineProperty(blamed, 'name', { value: middleware.name });
+  return blamed;
+}

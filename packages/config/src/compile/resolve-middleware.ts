@@ -7,9 +7,9 @@ import {
 } from '@agentctl/core';
 import type { AgentDefinition, MiddlewareDefinition } from '../definitions.js';
 import type { SpecEntry } from '../load/project-specs.js';
+import { blamedMiddleware } from './blamed-middleware.js';
 import { retryOptions } from './builtin-middleware.js';
 import type { Compiler } from './compiler.js';
-import { blamedMiddleware } from './blamed-middleware.js';
 import { watchedMiddleware } from './run-code-watchdog.js';
 
 async function fromModule(

@@ -142,6 +142,46 @@ describe('agent as tool', () => {
     expect(parentModel.requests[1].messages).toHaveLength(3);
   });
 
+  it("counts an agent tool's model calls in its caller's usage and against the invocation's limits", async () => {
+    const boss = () =>
+      createAgent({
+        name: 'boss',
+        provider: scriptedModel([
+          {
+            toolCalls: [{ name: 'helper', arguments: { request: 'sum it' }, id: 'c1' }],
+            usage: { inputTokens: 3, outputTokens: 2 },
+          },
+          { text: 'done', usage: { inputTokens: 4, outputTokens: 1 } },
+        ]),
+        tools: [
+          agentTool(
+            createAgent({
+              name: 'helper',
+              provider: scriptedModel([{ text: '42', usage: { inputTokens: 5000, outputTokens: 5000 } }]),
+            }),
+          ),
+        ],
+      });
+    const done = await new Runner({ agent: boss(), store: new InMemorySessionStore() }).run({ input: 'go' })
+      .invocation;
+    expect(done.status).toBe('complete');
+    expect(done.usage).toMatchObject({
+      inputTokens: 5007,
+      outputTokens: 5003,
+      totalTokens: 10010,
+      iterations: 3,
+    });
+    // The child's 10,000 tokens put the invocation over a 6,000-token budget before its second call.
+    const over = new Runner({ agent: boss(), store: new InMemorySessionStore() }).run({
+      input: 'go',
+      limits: { maxTokens: 6000 },
+    });
+    await expect(over.invocation).rejects.toMatchObject({
+      code: 'MAX_TOKENS_EXCEEDED',
+      context: { scope: 'invocation', limit: 6000, used: 10005 },
+    });
+  });
+
   it("a child waiting for approval pauses its caller; approving the child's call resumes both", async () => {
     const ran: string[] = [];
     const refund = approvalRefund(ran);

@@ -243,6 +243,14 @@ export class InvocationContext {
     if (Object.keys(scoped).length > 0) this.shared.persistScoped(scoped);
   }
 
+  /**
+   * Counts a child run's model call (an agent tool's, forwarded) in this invocation's usage and
+   * against its limits; the agent's own usage is its own calls only.
+   */
+  countChildUsage(usage: UsageStats): void {
+    this.#countUsage(usage);
+  }
+
   #countUsage(usage: UsageStats): void {
     const shared = this.shared;
     addUsage(shared.usage, usage);

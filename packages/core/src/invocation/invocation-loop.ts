@@ -107,8 +107,10 @@ class InvocationToolInfo implements ToolInvocationInfo {
   readonly decisions: readonly ApprovalDecision[];
   readonly onApproval: RunOptions['onApproval'];
   readonly #shared: InvocationShared;
+  readonly #ctx: InvocationContext;
 
   constructor(ctx: InvocationContext, decisions: readonly ApprovalDecision[]) {
+    this.#ctx = ctx;
     this.#shared = ctx.shared;
     this.sessionId = ctx.session.id;
     this.invocationId = ctx.invocationId;
@@ -118,7 +120,11 @@ class InvocationToolInfo implements ToolInvocationInfo {
     this.onApproval = ctx.shared.options.onApproval;
   }
 
+  // A child run's model calls are this invocation's spending too: its usage and limits count them,
+  // so the run's total says what the run cost.
   forward(event: unknown): void {
-    this.#shared.sink(event as AgentEvent);
+    const forwarded = event as AgentEvent;
+    this.#shared.sink(forwarded);
+    if (forwarded.type === 'usage') this.#ctx.countChildUsage(forwarded.usage);
   }
 }

@@ -22,7 +22,18 @@ export async function watchRun(options: RunCommandOptions, io: Io): Promise<numb
 
   const start = () => {
     if (!live || prompt === undefined) return;
-    const lease = live.lease();
+    let lease: ReturnType<LiveProject['lease']>;
+    try {
+      lease = live.lease();
+    } catch (error) {
+      // A save renamed or removed the agent: said as dev says it, and the next save that brings it
+      // back runs again. Thrown here it ended the command with a stack trace (from a stdin line) or
+      // was reported as a failed reload of a generation that went live (from a reload).
+      if (!(error instanceof CliError)) throw error;
+      code = error.exitCode;
+      io.stderr(s.red(`agentctl: ${error.message}\n`));
+      return;
+    }
     const sessionId = options.session && options.session !== 'new' ? options.session : randomUUID();
     io.stderr(s.dim(`── run on generation ${lease.generation.id}, session ${sessionId}\n`));
     const runner = new Runner({ agent: lease.agent, store: live.store, writeBeforeTools: true });

@@ -296,6 +296,47 @@ export default {
     expect(result.text).toBe('QUIET PLEASE!');
   });
 
+  it('reloads when a file a module imports changes, in any folder and outside the project', async () => {
+    const outside = await project({ 'shared.js': "export const O = 'o1';\n" });
+    const root = await project({
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/auto\ninstruction: go\ntools: [{ module: ../tools/t.js }, { module: ../tools/u.ts }]\n',
+      // An ES module importing a helper from another folder of the project and one from outside it.
+      'tools/t.js': `import { V } from '../lib/v.js';\nimport { O } from ${JSON.stringify(join(outside, 'shared.js'))};\nexport default { name: 't', description: 't', parameters: { type: 'object', properties: {} }, execute: () => V + O };\n`,
+      'lib/v.js': "export const V = 'v1';\n",
+      // A .ts file outside a "type": "module" package is compiled to CommonJS: its imports are require()s.
+      'tools/u.ts': `import { W } from '../lib/w';\nexport default { name: 'u', description: 'u', parameters: { type: 'object', properties: {} }, execute: () => W };\n`,
+      'lib/w.ts': "export const W: string = 'w1';\n",
+    });
+    const w = await watched(root);
+    const results = async () => {
+      const held = lease(w);
+      try {
+        const run = await (held.generation.runtime.agents.get('a') as LlmAgent).run('go');
+        return run.toolCalls.map((call) => call.result).join(' ');
+      } finally {
+        held.release();
+      }
+    };
+    expect(await results()).toBe('v1o1 w1');
+    await writeFile(join(root, 'lib/v.js'), "export const V = 'v2';\n");
+    await until(w, () => w.watch.current?.id === 2);
+    expect(formatAgentChanges(w.generations[1].changes)).toBe('1 changed: ~a');
+    expect(await results()).toBe('v2o1 w1');
+    await writeFile(join(outside, 'shared.js'), "export const O = 'o2';\n");
+    await until(w, () => w.watch.current?.id === 3);
+    await writeFile(join(root, 'lib/w.ts'), "export const W: string = 'w2';\n");
+    await until(w, () => w.watch.current?.id === 4);
+    expect(await results()).toBe('v2o2 w2');
+    // A helper broken by a save fails the reload; the save that fixes it is seen too.
+    await writeFile(join(root, 'lib/v.js'), 'export const V = ;\n');
+    await until(w, () => w.failures.length === 1);
+    expect(w.failures[0].map(formatDiagnostic).join('\n')).toMatch(/Unexpected token/);
+    await writeFile(join(root, 'lib/v.js'), "export const V = 'v3';\n");
+    await until(w, () => w.watch.current?.id === 5);
+    expect(await results()).toBe('v3o2 w2');
+  }, 30_000);
+
   it('fails a reload on a module that never finishes loading, naming it, and recovers when it is fixed', async () => {
     const { root } = await moduleProject();
     const w = await watched(root, 30, { moduleLoadLimitMs: 5_000 });

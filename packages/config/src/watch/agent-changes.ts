@@ -41,6 +41,8 @@ export function agentFingerprints(
   specs: ProjectSpecs,
   /** Filled with the absolute paths of the files the specs point at. */
   files = new Set<string>(),
+  /** The files each module imports (by the module's absolute path): a change to one changes the agent. */
+  imports: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
 ): Map<string, string> {
   const envFile = (specs.project?.spec as ProjectSpec | undefined)?.env_file ?? '.env';
   const envHash = fileHash(join(root, envFile)) ?? '';
@@ -66,6 +68,8 @@ export function agentFingerprints(
             hash.update(`${text}:${file}`);
             files.add(path);
           }
+          for (const imported of imports.get(path) ?? [])
+            if (imported !== path) hash.update(`${imported}:${fileHash(imported) ?? ''}`);
         }
       }
     }

@@ -62,6 +62,7 @@ export class ModuleHost {
   #stuck: string | undefined;
   #seq = 0;
   #closed = false;
+  readonly #imports = new Map<string, Set<string>>();
 
   constructor() {
     const assets = configAssets();
@@ -87,7 +88,11 @@ export class ModuleHost {
 
   /** Imports a module in the worker and returns stand-ins for its tools, functions and values. */
   async importModule(absolutePath: string): Promise<Record<string, unknown>> {
-    const reply = await this.#request({ type: 'load', path: absolutePath });
+    const reply = await this.#request({ type: 'load', path: absolutePath }).catch((error: Error) => {
+      this.#imported(absolutePath, (error as { files?: string[] }).files);
+      throw error;
+    });
+    this.#imported(absolutePath, reply.files as string[] | undefined);
     const exports = reply.exports as Record<string, ExportDescription>;
     const out: Record<string, unknown> = {};
     for (const [key, described] of Object.entries(exports)) {
@@ -118,11 +123,27 @@ export class ModuleHost {
     }
   }
 
+  /**
+   * For each module imported so far (by absolute path), the files it was read from: itself and every
+   * file it imports, in any folder, packages under node_modules left out; a file two modules import
+   * is listed under the first. A save of any of them changes the module. A module that failed to
+   * load lists the files it reached.
+   */
+  get imports(): ReadonlyMap<string, ReadonlySet<string>> {
+    return this.#imports;
+  }
+
   /** Stops the worker, which releases every module it loaded. Calls still running fail. */
   async dispose(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     await this.#worker.terminate();
+  }
+
+  #imported(module: string, files: readonly string[] | undefined): void {
+    const known = this.#imports.get(module) ?? new Set([module]);
+    for (const file of files ?? []) known.add(file);
+    this.#imports.set(module, known);
   }
 
   #tool(path: string, exportName: string, d: ExportDescription & { kind: 'tool' }): AnyTool {
@@ -206,7 +227,8 @@ export class ModuleHost {
       if (what !== undefined) this.#watch(id, what);
       this.#worker.postMessage({ ...message, id });
     }).then((reply) => {
-      if (reply.error) throw Object.assign(new Error(reply.error.message), { code: reply.error.code });
+      if (reply.error)
+        throw Object.assign(new Error(reply.error.message), { code: reply.error.code, files: reply.files });
       return reply;
     });
   }

@@ -92,6 +92,10 @@ export async function watchProject(
   let contents = new Map<string, string | undefined>();
   // Stops the build in progress while it waits on a module import: a newer save replaces it.
   let supersede: (() => void) | undefined;
+  // What each module tool or middleware imports (helpers in any folder of the project), as its
+  // worker saw them: watched like the module itself, so a save of a helper reloads too. A failed
+  // build keeps the files known before it, so the save that fixes a broken helper is seen.
+  let moduleImports = new Map<string, ReadonlySet<string>>();
 
   const first = await build([]);
   // chokidar loads only when something watches: `agentctl run` imports this package too.
@@ -127,12 +131,13 @@ export async function watchProject(
       return { root: current?.runtime.root ?? dir, scope: emptyScope() };
     }
     const referenced = new Set<string>();
-    const prints = agentFingerprints(project.root, project.specs, referenced);
+    const prints = agentFingerprints(project.root, project.specs, referenced, moduleImports);
     const envPath = join(
       project.root,
       (project.specs.project?.spec as ProjectSpec | undefined)?.env_file ?? '.env',
     );
-    for (const file of [...project.files, ...referenced, envPath])
+    const helpers = [...moduleImports.values()].flatMap((imported) => [...imported]);
+    for (const file of [...project.files, ...referenced, envPath, ...helpers])
       if (!seen.has(file)) seen.set(file, fileHash(file));
     const built = contents;
     contents = seen;
@@ -142,7 +147,7 @@ export async function watchProject(
       include: (spec?.include ?? DEFAULT_INCLUDE).filter((p) => globProblem(p) === undefined),
       exclude: (spec?.exclude ?? []).filter((p) => globProblem(p) === undefined),
       // A project file behind a symlink is watched at its real path too (setScope resolves each).
-      referenced: new Set([...referenced, ...project.files]),
+      referenced: new Set([...referenced, ...project.files, ...helpers]),
       envFile: spec?.env_file ?? '.env',
     };
     const made = await compile(project);
@@ -154,6 +159,14 @@ export async function watchProject(
       return { root: project.root, scope };
     }
     const errors = made.diagnostics.filter((d) => d.severity === 'error');
+    const good = made.runtime !== undefined && errors.length === 0;
+    moduleImports = good ? new Map(made.imports) : new Map([...moduleImports, ...(made.imports ?? [])]);
+    for (const imported of moduleImports.values())
+      for (const file of imported) {
+        scope.referenced.add(file);
+        // Found by this build, so not hashed before it read them: their next save always reloads.
+        if (!contents.has(file)) contents.set(file, UNREAD);
+      }
     if (!made.runtime || errors.length > 0) {
       await made.runtime?.dispose();
       onDiagnostics(made.diagnostics, files);
@@ -171,9 +184,13 @@ export async function watchProject(
     return { root: project.root, scope };
   }
 
-  async function compile(
-    project: LoadedProject,
-  ): Promise<{ runtime?: Runtime; diagnostics: Diagnostic[]; superseded?: boolean }> {
+  async function compile(project: LoadedProject): Promise<{
+    runtime?: Runtime;
+    diagnostics: Diagnostic[];
+    superseded?: boolean;
+    /** What each module imported, as its worker saw it. */
+    imports?: ReadonlyMap<string, ReadonlySet<string>>;
+  }> {
     const compileOptions: CompileOptions = {
       registry: options.registry,
       env: options.env,
@@ -215,12 +232,14 @@ export async function watchProject(
       await host?.dispose();
       return { diagnostics: [], superseded };
     }
+    const imports = host?.imports;
     if (!made.runtime) {
       await host?.dispose();
-      return made;
+      return { ...made, imports };
     }
     const runtime = made.runtime;
     return {
+      imports,
       diagnostics: made.diagnostics,
       runtime: {
         ...runtime,
@@ -281,6 +300,9 @@ export async function watchProject(
     },
   };
 }
+
+// The content recorded for a file no build hashed before reading it: equal to no file's hash.
+const UNREAD = '';
 
 function emptyScope() {
   return { include: DEFAULT_INCLUDE, exclude: [], referenced: new Set<string>(), envFile: '.env' };

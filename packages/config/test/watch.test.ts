@@ -328,10 +328,22 @@ export default {
     await writeFile(join(root, 'lib/w.ts'), "export const W: string = 'w2';\n");
     await until(w, () => w.watch.current?.id === 4);
     expect(await results()).toBe('v2o2 w2');
-    // A helper broken by a save fails the reload; the save that fixes it is seen too.
-    await writeFile(join(root, 'lib/v.js'), 'export const V = ;\n');
+    // A helper broken by a save fails the reload, saying where; the save that fixes it is seen too.
+    await writeFile(join(root, 'lib/v.js'), 'export const A = 1;\nexport const V = ;\n');
     await until(w, () => w.failures.length === 1);
-    expect(w.failures[0].map(formatDiagnostic).join('\n')).toMatch(/Unexpected token/);
+    expect(w.failures[0].map(formatDiagnostic).join('\n')).toMatch(
+      /^agents\/a\.yaml:5:\d+: error: .*lib\/v\.js:2:18: Unexpected token ';'/,
+    );
+    await writeFile(
+      join(root, 'lib/v.js'),
+      "const fail = () => { throw new Error('no V today'); };\nfail();\nexport const V = 'never';\n",
+    );
+    await until(w, () => w.failures.length === 2);
+    expect(w.failures[1].map(formatDiagnostic).join('\n')).toMatch(/lib\/v\.js:1:28: no V today/);
+    await writeFile(join(root, 'lib/w.ts'), 'export const W: string = ;\n');
+    await until(w, () => w.failures.length === 3);
+    expect(w.failures[2].map(formatDiagnostic).join('\n')).toMatch(/lib\/w\.ts:1:26: Unexpected ";"/);
+    await writeFile(join(root, 'lib/w.ts'), "export const W: string = 'w2';\n");
     await writeFile(join(root, 'lib/v.js'), "export const V = 'v3';\n");
     await until(w, () => w.watch.current?.id === 5);
     expect(await results()).toBe('v3o2 w2');

@@ -40,25 +40,60 @@ Module._resolveFilename = function (...args) {
   return file;
 };
 const warmFiles = new Set(workerData.warm);
-let reported = new Set();
-// The files imported since the last call, as paths (a query such as tsx's ?namespace= removed),
-// leaving out packages (node_modules, never watched) and agentctl's own warm-up files.
-function newlyImported() {
+const reported = new Set();
+// The files resolved since the last call, as paths (a query such as tsx's ?namespace= removed).
+function drain() {
   for (let m = receiveMessageOnPort(resolved.port1); m; m = receiveMessageOnPort(resolved.port1)) {
-    try { imported.add(fileURLToPath(m.message.replace(/[?#].*$/, ''))); } catch {}
+    try { imported.add(fileURLToPath(m.message)); } catch {}
   }
-  const out = [];
-  for (const raw of imported) {
-    const file = raw.replace(/[?#].*$/, '');
-    if (reported.has(file) || warmFiles.has(file) || /[\\/]node_modules[\\/]/.test(file)) continue;
-    reported.add(file);
-    out.push(file);
-  }
+  const out = new Set([...imported].map((file) => file.replace(/[?#].*$/, '')));
   imported.clear();
-  return out;
+  return [...out];
+}
+// Of those, the ones a save should reload for the first time: packages (node_modules, never
+// watched) and agentctl's own warm-up files left out.
+function toWatch(files) {
+  return files.filter((file) => {
+    if (reported.has(file) || warmFiles.has(file) || /[\\/]node_modules[\\/]/.test(file)) return false;
+    reported.add(file);
+    return true;
+  });
+}
+// Where in the module's own files a load failed, for the person to open: tsx's transform error
+// says it; a syntax error of an ES module does not (V8 gives no position), so the files the import
+// reached are parsed again by esbuild (tsx's own), which does; a throw is placed at its first frame
+// in them.
+function locate(e, files) {
+  if (!(e instanceof Error)) return undefined;
+  const transform = /^Transform failed with \d+ errors?:\n(\/.*?|[A-Za-z]:\\.*?):(\d+):(\d+): ERROR: (.*)/.exec(e.message);
+  if (transform) return { file: transform[1], line: +transform[2], column: +transform[3] + 1, message: transform[4] };
+  const ours = files.filter((file) => !/[\\/]node_modules[\\/]/.test(file) && !warmFiles.has(file));
+  if (e.name === 'SyntaxError') {
+    let esbuild;
+    try { esbuild = Module.createRequire(workerData.tsx)('esbuild'); } catch { return undefined; }
+    for (const file of ours.reverse()) {
+      const ext = /\.([cm]?)([jt]sx?)$/.exec(file);
+      if (!ext) continue;
+      try {
+        esbuild.transformSync(require('node:fs').readFileSync(file, 'utf8'), { loader: ext[2], sourcefile: file, logLevel: 'silent' });
+      } catch (failed) {
+        const at = failed.errors && failed.errors[0] && failed.errors[0].location;
+        if (at) return { file, line: at.line, column: at.column + 1 };
+      }
+    }
+    return undefined;
+  }
+  for (const frame of String(e.stack).split('\n').slice(1)) {
+    const m = /(file:\/\/[^\s()]+?|\/[^\s()]+?):(\d+):(\d+)\)?$/.exec(frame.trim());
+    if (!m) continue;
+    let file = m[1].replace(/[?#].*$/, '');
+    try { if (file.startsWith('file:')) file = fileURLToPath(file); } catch { continue; }
+    if (ours.includes(file)) return { file, line: +m[2], column: +m[3] };
+  }
+  return undefined;
 }
 const isTool = (v) => v !== null && typeof v === 'object' && typeof v.name === 'string' && typeof v.execute === 'function';
-const errorOf = (e) => ({ name: e && e.name, message: e instanceof Error ? e.message : String(e), code: e && e.code });
+const errorOf = (e) => ({ name: e && e.name, message: e instanceof Error ? e.message : String(e), code: e && e.code, at: e && e.at });
 // Loading tsx and its first transform cost ~300 ms: a worker does it as it starts, while idle.
 const tsx = (async () => {
   const api = await import(workerData.tsx);
@@ -139,10 +174,12 @@ async function handle(msg) {
   switch (msg.type) {
     case 'load': {
       try {
-        return { exports: describe(await load(msg.path)), files: newlyImported() };
+        const exports = describe(await load(msg.path));
+        return { exports, files: toWatch(drain()) };
       } catch (e) {
         // A module that failed still names what it imported: a fix to a broken helper must reload.
-        throw Object.assign(e instanceof Error ? e : new Error(String(e)), { files: newlyImported() });
+        const files = drain();
+        throw Object.assign(e instanceof Error ? e : new Error(String(e)), { at: locate(e, files), files: toWatch(files) });
       }
     }
     case 'call': return runTool(msg);

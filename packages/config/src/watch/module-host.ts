@@ -16,7 +16,13 @@ import { ModuleLoadTimeout, moduleLoadLimitMs } from './module-load-limit.js';
 interface Reply {
   type: 'result';
   id: number;
-  error?: { name?: string; message: string; code?: string };
+  error?: {
+    name?: string;
+    message: string;
+    code?: string;
+    /** Where in the module's files a load failed (a syntax error, a throw at the top level). */
+    at?: { file: string; line: number; column: number; message?: string };
+  };
   [key: string]: unknown;
 }
 
@@ -227,8 +233,11 @@ export class ModuleHost {
       if (what !== undefined) this.#watch(id, what);
       this.#worker.postMessage({ ...message, id });
     }).then((reply) => {
-      if (reply.error)
-        throw Object.assign(new Error(reply.error.message), { code: reply.error.code, files: reply.files });
+      if (reply.error) {
+        const { at, message, code } = reply.error;
+        const text = at ? `${shown(at.file)}:${at.line}:${at.column}: ${at.message ?? message}` : message;
+        throw Object.assign(new Error(text), { code, files: reply.files });
+      }
       return reply;
     });
   }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { LlmAgent } from '@agentctl/core';
+import { type InMemorySessionStore, type LlmAgent, Runner } from '@agentctl/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type Diagnostic,
@@ -348,6 +348,38 @@ export default {
     await until(w, () => w.watch.current?.id === 5);
     expect(await results()).toBe('v3o2 w2');
   }, 30_000);
+
+  it('keeps the sessions of an in-process memory across reloads while its document is unchanged', async () => {
+    const memory = (extra = '') => `kind: memory\nname: mem\nbackend: memory\n${extra}---\n`;
+    const root = await project({ 'agents/a.yaml': `${memory()}${agentYaml('a', 'x')}memory: mem\n` });
+    const w = await watched(root);
+    const memoryOf = () => (lease(w).generation.runtime.agents.get('a') as LlmAgent).getConfig().memory;
+    const run = async (sessionId: string) => {
+      const held = lease(w);
+      try {
+        const agent = held.generation.runtime.agents.get('a') as LlmAgent;
+        const store = agent.getConfig().memory as InMemorySessionStore;
+        await new Runner({ agent, store }).run({ input: 'hi', sessionId }).result;
+      } finally {
+        held.release();
+      }
+    };
+    await run('s1');
+    const first = memoryOf() as InMemorySessionStore;
+    expect(await first.get('s1')).toBeDefined();
+    await writeFile(join(root, 'agents/a.yaml'), `${memory()}${agentYaml('a', 'y')}memory: mem\n`);
+    await until(w, () => w.watch.current?.id === 2);
+    const second = memoryOf() as InMemorySessionStore;
+    expect(second).toBe(first);
+    expect(await second.get('s1')).toBeDefined();
+    // A changed memory document is a new store.
+    await writeFile(
+      join(root, 'agents/a.yaml'),
+      `${memory('retention: { max_sessions: 5 }\n')}${agentYaml('a', 'y')}memory: mem\n`,
+    );
+    await until(w, () => w.watch.current?.id === 3);
+    expect(memoryOf()).not.toBe(first);
+  });
 
   it('fails a reload on a module that never finishes loading, naming it, and recovers when it is fixed', async () => {
     const { root } = await moduleProject();

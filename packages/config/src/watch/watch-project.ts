@@ -1,6 +1,7 @@
 import { join, relative } from 'node:path';
 import { type CompileOptions, compileProject, type Runtime } from '../compile/compile-project.js';
 import { withModuleLoader, withoutModuleLoader } from '../compile/import-module.js';
+import type { MadeMemory } from '../compile/make-memory.js';
 import { type Diagnostic, diagnostic, FILE_START } from '../diagnostic.js';
 import type { Env } from '../env/interpolate.js';
 import { globProblem } from '../load/check-globs.js';
@@ -96,6 +97,8 @@ export async function watchProject(
   // worker saw them: watched like the module itself, so a save of a helper reloads too. A failed
   // build keeps the files known before it, so the save that fixes a broken helper is seen.
   let moduleImports = new Map<string, ReadonlySet<string>>();
+  // The live generation's in-process memories, handed to the next build (their sessions live in them).
+  let memories: ReadonlyMap<string, MadeMemory> = new Map();
 
   const first = await build([]);
   // chokidar loads only when something watches: `agentctl run` imports this package too.
@@ -172,6 +175,7 @@ export async function watchProject(
       onDiagnostics(made.diagnostics, files);
       return { root: project.root, scope };
     }
+    memories = made.memories ?? memories;
     const generation = new Generation(nextId++, made.runtime, diffAgents(fingerprints, prints), files, (g) =>
       live.delete(g),
     );
@@ -190,14 +194,19 @@ export async function watchProject(
     superseded?: boolean;
     /** What each module imported, as its worker saw it. */
     imports?: ReadonlyMap<string, ReadonlySet<string>>;
+    /** The build's in-process memories, for the build after it. */
+    memories?: ReadonlyMap<string, MadeMemory>;
   }> {
+    const carried = { from: memories, made: new Map<string, MadeMemory>() };
     const compileOptions: CompileOptions = {
       registry: options.registry,
       env: options.env,
       agents: options.agents,
       model: options.model,
+      carriedMemories: carried,
     };
-    if (options.isolateModules === false) return compileProject(project, compileOptions);
+    if (options.isolateModules === false)
+      return { ...(await compileProject(project, compileOptions)), memories: carried.made };
     let host: ModuleHost | undefined;
     let loading = 0;
     let superseded = false;
@@ -240,6 +249,7 @@ export async function watchProject(
     const runtime = made.runtime;
     return {
       imports,
+      memories: carried.made,
       diagnostics: made.diagnostics,
       runtime: {
         ...runtime,

@@ -103,18 +103,12 @@ export async function openLiveProject(
   }
   // The project's file store, when an agent keeps no sessions of its own (made at most once).
   let projectStore = agentSessionStore(agent) ? undefined : await sessionStoreFor(agent, first.runtime);
-  // An agent's own store with nothing to close (in process, `backend: memory`) outlives its
-  // generation: the first one is kept, so the session carries across saves.
-  let kept: SessionStore | undefined;
+  // An agent's own store is its generation's: one holding connections (postgres) is closed with it,
+  // so a run uses the store of the generation it runs on (the first one's, kept for good, failed
+  // every run after a save). An in-process one is handed from generation to generation by the watch.
   const storeOf = async (leased: Agent): Promise<SessionStore> => {
     const own = agentSessionStore(leased);
-    // One that holds connections (postgres) is closed with its generation: the run uses the one of
-    // the generation it runs on (the first one's, kept for good, failed every run after a save).
-    if (own?.close) return own;
-    if (own) {
-      kept ??= own;
-      return kept;
-    }
+    if (own) return own;
     projectStore ??= await projectSessionStore(watch.root);
     return projectStore;
   };

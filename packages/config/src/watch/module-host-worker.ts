@@ -59,41 +59,8 @@ function toWatch(files) {
     return true;
   });
 }
-// Where in the module's own files a load failed, for the person to open: tsx's transform error
-// says it; a syntax error of an ES module does not (V8 gives no position), so the files the import
-// reached are parsed again by esbuild (tsx's own), which does; a throw is placed at its first frame
-// in them.
-function locate(e, files) {
-  if (!(e instanceof Error)) return undefined;
-  const transform = /^Transform failed with \d+ errors?:\n(\/.*?|[A-Za-z]:\\.*?):(\d+):(\d+): ERROR: (.*)/.exec(e.message);
-  if (transform) return { file: transform[1], line: +transform[2], column: +transform[3] + 1, message: transform[4] };
-  const ours = files.filter((file) => !/[\\/]node_modules[\\/]/.test(file) && !warmFiles.has(file));
-  if (e.name === 'SyntaxError') {
-    let esbuild;
-    try { esbuild = Module.createRequire(workerData.tsx)('esbuild'); } catch { return undefined; }
-    for (const file of ours.reverse()) {
-      const ext = /\.([cm]?)([jt]sx?)$/.exec(file);
-      if (!ext) continue;
-      try {
-        esbuild.transformSync(require('node:fs').readFileSync(file, 'utf8'), { loader: ext[2], sourcefile: file, logLevel: 'silent' });
-      } catch (failed) {
-        const at = failed.errors && failed.errors[0] && failed.errors[0].location;
-        if (at) return { file, line: at.line, column: at.column + 1 };
-      }
-    }
-    return undefined;
-  }
-  for (const frame of String(e.stack).split('\n').slice(1)) {
-    const m = /(file:\/\/[^\s()]+?|\/[^\s()]+?):(\d+):(\d+)\)?$/.exec(frame.trim());
-    if (!m) continue;
-    let file = m[1].replace(/[?#].*$/, '');
-    try { if (file.startsWith('file:')) file = fileURLToPath(file); } catch { continue; }
-    if (ours.includes(file)) return { file, line: +m[2], column: +m[3] };
-  }
-  return undefined;
-}
 const isTool = (v) => v !== null && typeof v === 'object' && typeof v.name === 'string' && typeof v.execute === 'function';
-const errorOf = (e) => ({ name: e && e.name, message: e instanceof Error ? e.message : String(e), code: e && e.code, at: e && e.at });
+const errorOf = (e) => ({ name: e && e.name, message: e instanceof Error ? e.message : String(e), code: e && e.code });
 // Loading tsx and its first transform cost ~300 ms: a worker does it as it starts, while idle.
 const tsx = (async () => {
   const api = await import(workerData.tsx);
@@ -178,8 +145,9 @@ async function handle(msg) {
         return { exports, files: toWatch(drain()) };
       } catch (e) {
         // A module that failed still names what it imported: a fix to a broken helper must reload.
+        // Where it failed is worked out by the host, from the stack and every file the import reached.
         const files = drain();
-        throw Object.assign(e instanceof Error ? e : new Error(String(e)), { at: locate(e, files), files: toWatch(files) });
+        throw Object.assign(e instanceof Error ? e : new Error(String(e)), { reached: files, files: toWatch(files) });
       }
     }
     case 'call': return runTool(msg);
@@ -207,7 +175,8 @@ parentPort.on('message', (msg) => {
       try { parentPort.postMessage({ type: 'result', id: msg.id, ...result }); }
       catch (e) { parentPort.postMessage({ type: 'result', id: msg.id, error: { message: 'the result cannot be sent between threads: ' + errorOf(e).message } }); }
     },
-    (e) => parentPort.postMessage({ type: 'result', id: msg.id, error: errorOf(e), files: e && e.files }),
+    (e) => parentPort.postMessage({ type: 'result', id: msg.id, error: errorOf(e), files: e && e.files,
+      failure: e && e.reached ? { stack: String(e.stack), reached: e.reached } : undefined }),
   );
 });
 `;

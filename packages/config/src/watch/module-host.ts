@@ -9,6 +9,7 @@ import {
   type ToolContext,
 } from '@agentctl/core';
 import { configAssets } from '../assets.js';
+import { moduleLoadMessage } from '../compile/module-load-error.js';
 import { displayPath } from '../paths.js';
 import { MODULE_HOST_WORKER } from './module-host-worker.js';
 import { ModuleLoadTimeout, moduleLoadLimitMs } from './module-load-limit.js';
@@ -16,13 +17,9 @@ import { ModuleLoadTimeout, moduleLoadLimitMs } from './module-load-limit.js';
 interface Reply {
   type: 'result';
   id: number;
-  error?: {
-    name?: string;
-    message: string;
-    code?: string;
-    /** Where in the module's files a load failed (a syntax error, a throw at the top level). */
-    at?: { file: string; line: number; column: number; message?: string };
-  };
+  error?: { name?: string; message: string; code?: string };
+  /** A failed load: the error's stack and every file the import reached. */
+  failure?: { stack: string; reached: string[] };
   [key: string]: unknown;
 }
 
@@ -234,8 +231,10 @@ export class ModuleHost {
       this.#worker.postMessage({ ...message, id });
     }).then((reply) => {
       if (reply.error) {
-        const { at, message, code } = reply.error;
-        const text = at ? `${shown(at.file)}:${at.line}:${at.column}: ${at.message ?? message}` : message;
+        const { name, message, code } = reply.error;
+        const text = reply.failure
+          ? moduleLoadMessage({ name, message, stack: reply.failure.stack }, reply.failure.reached)
+          : message;
         throw Object.assign(new Error(text), { code, files: reply.files });
       }
       return reply;

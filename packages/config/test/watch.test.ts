@@ -449,6 +449,22 @@ export default {
     expect(w.failures).toEqual([]);
   });
 
+  it('reloads when a symlink to a folder of agents is made or removed while it watches', async () => {
+    const root = await project({
+      'agents/a.yaml': agentYaml('a', '1'),
+      'library/b.yaml': agentYaml('b', '2'),
+    });
+    const w = await watched(root);
+    await symlink('../library', join(root, 'agents/shared'));
+    await until(w, () => w.watch.current?.id === 2);
+    expect(formatAgentChanges(w.generations[1].changes)).toBe('1 added: +b');
+    expect(await answer(w, 'b')).toBe(2);
+    await rm(join(root, 'agents/shared'));
+    await until(w, () => w.watch.current?.id === 3);
+    expect(formatAgentChanges(w.generations[2].changes)).toBe('1 removed: -b');
+    expect(w.failures).toEqual([]);
+  });
+
   it('watches a folder with symlink loops, and a module tool behind a symlink at its real path', async () => {
     const root = await project({
       'agents/a.yaml':

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { lstatSync, readlinkSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { ProjectSpecs, SpecEntry } from '../load/project-specs.js';
 import { readRegularFile } from '../paths.js';
@@ -26,6 +26,22 @@ export function fileHash(path: string): string | undefined {
   try {
     if (!statSync(path).isFile()) return undefined;
     return createHash('sha1').update(readRegularFile(path)).digest('hex');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What a change to `path` is compared by: its content's hash, a symlink's target, or that it is a
+ * folder; undefined when missing. A link made to a folder and then removed are two changes, where
+ * {@link fileHash} sees no file either time.
+ */
+export function fileStamp(path: string): string | undefined {
+  const hash = fileHash(path);
+  if (hash !== undefined) return hash;
+  try {
+    if (lstatSync(path).isSymbolicLink()) return `link:${readlinkSync(path)}`;
+    return statSync(path).isDirectory() ? 'folder' : undefined;
   } catch {
     return undefined;
   }

@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
 import { type Matcher, picomatch } from '../picomatch.js';
@@ -124,6 +124,19 @@ export class ProjectWatcher {
     await this.#watcher.close();
   }
 
+  // A symlink made or removed: it is watched as a link (an add or unlink of one path, whatever it
+  // leads to), but the loader reads the project files behind one to a folder, so it counts as a
+  // folder does. A removed link is known by the files the last build read through it.
+  #linkToFiles(path: string): boolean {
+    try {
+      if (lstatSync(path).isSymbolicLink()) return true;
+    } catch {
+      const below = path + sep;
+      for (const file of this.#scope.referenced) if (file.startsWith(below)) return true;
+    }
+    return false;
+  }
+
   // A path under the real root, as the same path under `root` (one outside it, as it is).
   #underRoot(path: string): string {
     return inside(this.#realRoot, path) ? join(this.root, relative(this.#realRoot, path)) : path;
@@ -131,7 +144,7 @@ export class ProjectWatcher {
 
   #event(real: string, isDir = false): void {
     const path = this.#underRoot(real);
-    if (!this.relevant(path, isDir)) return;
+    if (!this.relevant(path, isDir || this.#linkToFiles(path))) return;
     this.#pending.add(path);
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {

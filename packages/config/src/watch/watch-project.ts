@@ -9,7 +9,7 @@ import { DEFAULT_INCLUDE } from '../load/find-files.js';
 import { type LoadedProject, loadProject } from '../load/load-project.js';
 import type { Registry } from '../registry.js';
 import type { ProjectSpec } from '../spec-types.js';
-import { agentFingerprints, diffAgents, fileHash } from './agent-changes.js';
+import { agentFingerprints, diffAgents, fileStamp } from './agent-changes.js';
 import { Generation } from './generation.js';
 import { ModuleHost } from './module-host.js';
 import { moduleLoadLimitMs } from './module-load-limit.js';
@@ -119,7 +119,7 @@ export async function watchProject(
   async function build(files: readonly string[]) {
     // Hashed before reading, so a save landing while the build reads is seen as a change after it.
     const seen = new Map<string, string | undefined>();
-    for (const file of [...contents.keys(), ...files]) seen.set(file, fileHash(file));
+    for (const file of [...contents.keys(), ...files]) seen.set(file, fileStamp(file));
     let project: LoadedProject;
     try {
       project = await loadProject({
@@ -141,7 +141,7 @@ export async function watchProject(
     );
     const helpers = [...moduleImports.values()].flatMap((imported) => [...imported]);
     for (const file of [...project.files, ...referenced, envPath, ...helpers])
-      if (!seen.has(file)) seen.set(file, fileHash(file));
+      if (!seen.has(file)) seen.set(file, fileStamp(file));
     const built = contents;
     contents = seen;
     const spec = project.specs.project?.spec as ProjectSpec | undefined;
@@ -277,7 +277,7 @@ export async function watchProject(
   function reload(files: readonly string[] = []): Promise<void> {
     running = running.then(async () => {
       if (closed) return;
-      if (files.length > 0 && files.every((f) => contents.has(f) && contents.get(f) === fileHash(f))) return;
+      if (files.length > 0 && files.every((f) => contents.has(f) && contents.get(f) === fileStamp(f))) return;
       try {
         const { scope } = await build(files);
         watcher.setScope(scope);

@@ -325,6 +325,32 @@ describe('validate with a module tool that misbehaves while it is imported', () 
     expect(code).toBe(1);
   });
 
+  it('says where in the code a module fails to load, in validate and in run', async () => {
+    // A syntax error in an ES module: Node itself gives no position for it.
+    const broken = await projectWith("export default { name: 't',\n  execute: () => 1,\n");
+    const checked = await agentctl(['validate'], { cwd: broken });
+    expect(checked.stdout).toMatch(
+      /^agents\/a\.yaml:4:19: error: module \.\/tools\/t\.js failed to load: agents\/tools\/t\.js:3:1: Unexpected end of input \[module-exports\]$/m,
+    );
+    const ran = await agentctl(['run', 'a', 'hi'], { cwd: broken });
+    expect(ran.stderr).toMatch(
+      /^agents\/a\.yaml:4:19: error: agents\/tools\/t\.js:3:1: Unexpected end of input \[tool\]$/m,
+    );
+    expect(ran.code).toBe(1);
+    // A throw as it loads, in a helper it imports: at the throw.
+    const throwing = await projectWith("import { V } from './v.js';\nexport default V;\n");
+    await writeFile(
+      join(throwing, 'agents/tools/v.js'),
+      "const f = () => {\n  throw new Error('no V');\n};\nf();\nexport const V = 1;\n",
+    );
+    const thrown = await agentctl(['validate'], { cwd: throwing });
+    expect(thrown.stdout).toMatch(/failed to load: agents\/tools\/v\.js:2:9: no V \[module-exports\]$/m);
+    const ranThrown = await agentctl(['run', 'a', 'hi'], { cwd: throwing });
+    expect(ranThrown.stderr).toMatch(
+      /^agents\/a\.yaml:4:19: error: agents\/tools\/v\.js:2:9: no V \[tool\]$/m,
+    );
+  });
+
   it('gives up on a module whose import never ends, instead of hanging', async () => {
     const dir = await projectWith('while (true) {}\n');
     const { code, stdout } = await agentctl(['validate'], { cwd: dir, timeoutMs: 120_000 });

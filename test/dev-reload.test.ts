@@ -189,6 +189,27 @@ describe('agentctl run --watch', () => {
     expect(await cli.exited).toBe(0);
   });
 
+  it('says so when a save renames the agent, and runs again once a save brings it back', async () => {
+    const root = await projectWith({ 'agents/a.yaml': agentYaml('first') });
+    const cli = start(['run', 'a', '--watch'], root);
+    await cli.waitFor('stderr', /waiting for a prompt/);
+    expect(await cli.ask('hello')).toBe('{"v":"first"}');
+    const renamed = await cli.save(() =>
+      writeFile(join(root, 'agents/a.yaml'), agentYaml('gone').replace('name: a', 'name: b')),
+    );
+    expect(renamed).toMatch(/generation 2 live/);
+    const from = cli.stderr.length;
+    cli.send('are you there');
+    await cli.waitFor('stderr', /agentctl: agent "a" is no longer in the project\n/, from);
+    await cli.save(() => writeFile(join(root, 'agents/a.yaml'), agentYaml('back')));
+    expect((await cli.waitFor('stdout', /\{"v":"back"\}\n/))[0].trim()).toBe('{"v":"back"}');
+    await cli.waitFor('stderr', /run on generation 3 ended/);
+    // A reload that went live is not reported as a failed one, and no stack trace reaches the user.
+    expect(cli.stderr).not.toMatch(/\[reload\] failed|internal-error|\n\s+at /);
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toBe(0);
+  });
+
   it('finishes a long tool call on the old generation while the new one answers', async () => {
     const gate = join(await tempDir('agentctl-gate-'), 'open');
     const tool = (version: string, wait: boolean) => `import { existsSync } from 'node:fs';

@@ -69,6 +69,27 @@ describe('agentctl serve --watch and queue:', () => {
     expect((await enqueue(server.url)).status).toBe(202);
   });
 
+  it('says nothing of a queue when there is none, and names a changed name: as such', async () => {
+    const dir = await fixtureProject('queue');
+    const file = join(dir, 'agentctl.yaml');
+    await writeFile(file, 'kind: project\nname: watched\n');
+    const server = await startServe(dir, ['--watch'], env);
+    await writeFile(file, 'kind: project\nname: renamed\n');
+    await waitFor(() => server.stderr().includes('generation 2 live'), 'generation 2');
+    // No queue before or after: a renamed project, or no agentctl.yaml at all, is nothing to restart for.
+    await writeFile(join(dir, 'agents/note.yaml'), 'kind: agent\nname: note\nmodel: offline/auto\n');
+    await waitFor(() => server.stderr().includes('generation 3 live'), 'generation 3');
+    expect(server.stderr()).not.toMatch(/\[reload\] agentctl\.yaml/);
+    await server.stop();
+
+    await writeFile(file, `kind: project\nname: watched\nqueue:\n  url: ${redis.url}\n`);
+    const queued = await startServe(dir, ['--watch'], env);
+    await writeFile(file, `kind: project\nname: renamed\nqueue:\n  url: ${redis.url}\n`);
+    await waitFor(() => queued.stderr().includes('generation 2 live'), 'generation 2');
+    await waitFor(() => queued.stderr().includes('agentctl.yaml name: changed'), 'name note');
+    expect(queued.stderr()).not.toContain('queue settings take effect');
+  });
+
   it('refuses to start on a queue: whose settings do not resolve, naming the field (exit 1)', async () => {
     const dir = await fixtureProject('queue');
     await writeFile(

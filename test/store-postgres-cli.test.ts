@@ -1,11 +1,13 @@
+import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresSessionStore } from '../packages/store-postgres/src/index.js';
-import { agentctl, removeTempDirs, tempDir } from './support/cli.js';
+import { agentctl, BIN, cliEnv, removeTempDirs, tempDir } from './support/cli.js';
 import { startPostgres, type TestPostgres } from './support/postgres.js';
 import { startServe, stopServers } from './support/serve.js';
+import { waitFor } from './support/wait-for.js';
 
 // `backend: postgres` from YAML through the built CLI, on a real PostgreSQL started on loopback.
 // The `worker` agent naps in a command tool, so two runs started together overlap.
@@ -94,6 +96,40 @@ describe('agentctl with backend: postgres', () => {
     expect(new Set(session?.events.map((e) => e.invocationId)).size).toBe(2);
     // Nothing was written to the file store.
     await expect(readFile(join(p.dir, '.agentctl', 'sessions', 's1.jsonl'))).rejects.toThrow();
+  });
+
+  it('dev keeps the session in the database across saves (each run uses its version of the store)', async () => {
+    const p = await project();
+    const child = spawn(process.execPath, [BIN, 'dev', 'hello', '--session', 'dev1'], {
+      cwd: p.dir,
+      env: cliEnv(p.env),
+      stdio: 'pipe',
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.stdout.resume();
+    const exited = new Promise((resolve) => child.on('close', resolve));
+    const answered = (n: number) => () => stderr.split('model call').length - 1 >= n;
+    try {
+      await waitFor(() => stderr.includes('chatting with hello'), 'dev to start');
+      child.stdin.write('first words\n');
+      await waitFor(answered(1), 'the first answer');
+      await writeFile(join(p.dir, 'agents', 'agents.yaml'), AGENTS.replace('Answer.', 'Answer again.'));
+      await waitFor(() => stderr.includes('generation 2 live'), 'the reload');
+      child.stdin.write('second words\n');
+      await waitFor(() => answered(2)() || /agentctl: /.test(stderr), 'the second answer');
+      child.stdin.end();
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+    // The first version's pool was ended with it: runs after a save used it and failed.
+    expect(stderr).not.toMatch(/agentctl: |pool/);
+    const session = await stored(p.url, 'dev1');
+    const inputs = session?.events.flatMap((e) => (e.type === 'run_start' ? [e.input] : []));
+    expect(inputs).toEqual(['first words', 'second words']);
   });
 
   it('four processes starting together on an empty database create the tables once', async () => {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { LlmAgent } from '@agentctl/core';
+import { type InMemorySessionStore, type LlmAgent, Runner } from '@agentctl/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type Diagnostic,
@@ -296,6 +296,91 @@ export default {
     expect(result.text).toBe('QUIET PLEASE!');
   });
 
+  it('reloads when a file a module imports changes, in any folder and outside the project', async () => {
+    const outside = await project({ 'shared.js': "export const O = 'o1';\n" });
+    const root = await project({
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/auto\ninstruction: go\ntools: [{ module: ../tools/t.js }, { module: ../tools/u.ts }]\n',
+      // An ES module importing a helper from another folder of the project and one from outside it.
+      'tools/t.js': `import { V } from '../lib/v.js';\nimport { O } from ${JSON.stringify(join(outside, 'shared.js'))};\nexport default { name: 't', description: 't', parameters: { type: 'object', properties: {} }, execute: () => V + O };\n`,
+      'lib/v.js': "export const V = 'v1';\n",
+      // A .ts file outside a "type": "module" package is compiled to CommonJS: its imports are require()s.
+      'tools/u.ts': `import { W } from '../lib/w';\nexport default { name: 'u', description: 'u', parameters: { type: 'object', properties: {} }, execute: () => W };\n`,
+      'lib/w.ts': "export const W: string = 'w1';\n",
+    });
+    const w = await watched(root);
+    const results = async () => {
+      const held = lease(w);
+      try {
+        const run = await (held.generation.runtime.agents.get('a') as LlmAgent).run('go');
+        return run.toolCalls.map((call) => call.result).join(' ');
+      } finally {
+        held.release();
+      }
+    };
+    expect(await results()).toBe('v1o1 w1');
+    await writeFile(join(root, 'lib/v.js'), "export const V = 'v2';\n");
+    await until(w, () => w.watch.current?.id === 2);
+    expect(formatAgentChanges(w.generations[1].changes)).toBe('1 changed: ~a');
+    expect(await results()).toBe('v2o1 w1');
+    await writeFile(join(outside, 'shared.js'), "export const O = 'o2';\n");
+    await until(w, () => w.watch.current?.id === 3);
+    await writeFile(join(root, 'lib/w.ts'), "export const W: string = 'w2';\n");
+    await until(w, () => w.watch.current?.id === 4);
+    expect(await results()).toBe('v2o2 w2');
+    // A helper broken by a save fails the reload, saying where; the save that fixes it is seen too.
+    await writeFile(join(root, 'lib/v.js'), 'export const A = 1;\nexport const V = ;\n');
+    await until(w, () => w.failures.length === 1);
+    expect(w.failures[0].map(formatDiagnostic).join('\n')).toMatch(
+      /^agents\/a\.yaml:5:\d+: error: .*lib\/v\.js:2:18: Unexpected token ';'/,
+    );
+    await writeFile(
+      join(root, 'lib/v.js'),
+      "const fail = () => { throw new Error('no V today'); };\nfail();\nexport const V = 'never';\n",
+    );
+    await until(w, () => w.failures.length === 2);
+    expect(w.failures[1].map(formatDiagnostic).join('\n')).toMatch(/lib\/v\.js:1:28: no V today/);
+    await writeFile(join(root, 'lib/w.ts'), 'export const W: string = ;\n');
+    await until(w, () => w.failures.length === 3);
+    expect(w.failures[2].map(formatDiagnostic).join('\n')).toMatch(/lib\/w\.ts:1:26: Unexpected ";"/);
+    await writeFile(join(root, 'lib/w.ts'), "export const W: string = 'w2';\n");
+    await writeFile(join(root, 'lib/v.js'), "export const V = 'v3';\n");
+    await until(w, () => w.watch.current?.id === 5);
+    expect(await results()).toBe('v3o2 w2');
+  }, 30_000);
+
+  it('keeps the sessions of an in-process memory across reloads while its document is unchanged', async () => {
+    const memory = (extra = '') => `kind: memory\nname: mem\nbackend: memory\n${extra}---\n`;
+    const root = await project({ 'agents/a.yaml': `${memory()}${agentYaml('a', 'x')}memory: mem\n` });
+    const w = await watched(root);
+    const memoryOf = () => (lease(w).generation.runtime.agents.get('a') as LlmAgent).getConfig().memory;
+    const run = async (sessionId: string) => {
+      const held = lease(w);
+      try {
+        const agent = held.generation.runtime.agents.get('a') as LlmAgent;
+        const store = agent.getConfig().memory as InMemorySessionStore;
+        await new Runner({ agent, store }).run({ input: 'hi', sessionId }).result;
+      } finally {
+        held.release();
+      }
+    };
+    await run('s1');
+    const first = memoryOf() as InMemorySessionStore;
+    expect(await first.get('s1')).toBeDefined();
+    await writeFile(join(root, 'agents/a.yaml'), `${memory()}${agentYaml('a', 'y')}memory: mem\n`);
+    await until(w, () => w.watch.current?.id === 2);
+    const second = memoryOf() as InMemorySessionStore;
+    expect(second).toBe(first);
+    expect(await second.get('s1')).toBeDefined();
+    // A changed memory document is a new store.
+    await writeFile(
+      join(root, 'agents/a.yaml'),
+      `${memory('retention: { max_sessions: 5 }\n')}${agentYaml('a', 'y')}memory: mem\n`,
+    );
+    await until(w, () => w.watch.current?.id === 3);
+    expect(memoryOf()).not.toBe(first);
+  });
+
   it('fails a reload on a module that never finishes loading, naming it, and recovers when it is fixed', async () => {
     const { root } = await moduleProject();
     const w = await watched(root, 30, { moduleLoadLimitMs: 5_000 });
@@ -361,6 +446,22 @@ export default {
     await rename(join(root, 'library/a.yaml.tmp'), join(root, 'library/a.yaml'));
     await until(w, () => w.watch.current?.id === 3);
     expect(await answer(w)).toBe(3);
+    expect(w.failures).toEqual([]);
+  });
+
+  it('reloads when a symlink to a folder of agents is made or removed while it watches', async () => {
+    const root = await project({
+      'agents/a.yaml': agentYaml('a', '1'),
+      'library/b.yaml': agentYaml('b', '2'),
+    });
+    const w = await watched(root);
+    await symlink('../library', join(root, 'agents/shared'));
+    await until(w, () => w.watch.current?.id === 2);
+    expect(formatAgentChanges(w.generations[1].changes)).toBe('1 added: +b');
+    expect(await answer(w, 'b')).toBe(2);
+    await rm(join(root, 'agents/shared'));
+    await until(w, () => w.watch.current?.id === 3);
+    expect(formatAgentChanges(w.generations[2].changes)).toBe('1 removed: -b');
     expect(w.failures).toEqual([]);
   });
 

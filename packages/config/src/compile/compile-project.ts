@@ -11,6 +11,7 @@ import { COMPILED_KINDS } from '../rules/rule.js';
 import type { AgentSpec } from '../spec-types.js';
 import { buildAgent } from './build-agent.js';
 import { Compiler } from './compiler.js';
+import type { MadeMemory } from './make-memory.js';
 import { registryDiagnostics } from './registry-check.js';
 import type { ProviderWrapper } from './resolve-model.js';
 
@@ -28,6 +29,18 @@ export interface CompileOptions {
   agentModels?: ReadonlyMap<string, string>;
   /** Wraps each model provider once it is made, e.g. to record every call (`agentctl run --record`). */
   wrapProvider?: ProviderWrapper;
+  /**
+   * In-process memories (a store with nothing to close, `backend: memory`) of an earlier compile of
+   * the project, by their definition: one whose definition is unchanged is reused, so its sessions
+   * outlive a reload. This compile's in-process memories are added to `made`.
+   */
+  carriedMemories?: CarriedMemories;
+}
+
+/** In-process memories handed from one compile of a project to the next (see `carriedMemories`). */
+export interface CarriedMemories {
+  from: ReadonlyMap<string, MadeMemory>;
+  made: Map<string, MadeMemory>;
 }
 
 /** A compiled project: runtime agents by name, and a way to release what they hold. */
@@ -66,6 +79,7 @@ export async function compileProject(
   compiler.modelOverride = options.model;
   compiler.agentModels = options.agentModels;
   compiler.wrapProvider = options.wrapProvider;
+  compiler.carriedMemories = options.carriedMemories;
   const agents = new Map<string, Agent>();
   const wanted = options.agents ? new Set(options.agents) : undefined;
   // What is not built still names secrets the built agents' tools must not print.

@@ -12,6 +12,7 @@ import { readProjectFile, resolveProjectPath } from '../paths.js';
 import type { FactoryContext, Registry } from '../registry.js';
 import type { Kind } from '../schemas.js';
 import type { SpecByKind } from '../spec-types.js';
+import type { CarriedMemories } from './compile-project.js';
 import { importModule } from './import-module.js';
 import type { ProviderWrapper } from './resolve-model.js';
 
@@ -32,6 +33,8 @@ export class Compiler {
   agentModels?: ReadonlyMap<string, string>;
   /** Wraps every provider made (`agentctl run --record`). */
   wrapProvider?: ProviderWrapper;
+  /** In-process memories kept from the previous compile of a watched project. */
+  carriedMemories?: CarriedMemories;
   readonly #interpolated = new WeakMap<object, unknown>();
   readonly #definitions = new WeakMap<object, unknown>();
   #project?: ProjectDefinition;

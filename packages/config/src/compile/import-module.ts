@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { configAssets } from '../assets.js';
 import { displayPath } from '../paths.js';
 import { watchImport } from './load-watchdog.js';
+import { moduleLoadMessage } from './module-load-error.js';
 
 /** Imports a module by absolute path; what {@link withModuleLoader} can replace. */
 export type ModuleLoader = (absolutePath: string) => Promise<Record<string, unknown>>;
@@ -29,7 +30,21 @@ export function withoutModuleLoader<T>(fn: () => T): T {
 export function importModule(absolutePath: string): Promise<Record<string, unknown>> {
   const loader = scope.getStore();
   if (loader) return loader(absolutePath);
-  return settlingImport(absolutePath, watchImport(absolutePath, importHere(absolutePath)));
+  return settlingImport(absolutePath, watchImport(absolutePath, importHere(absolutePath))).catch(
+    (error: unknown) => {
+      throw placed(error, absolutePath);
+    },
+  );
+}
+
+// The error of a module that failed to load here, its message led by the place in the code
+// (`tools/t.js:3:1: Unexpected end of input`) as the module worker of dev reports it. What this
+// import reached is not known here: a syntax error is looked for in the module itself.
+function placed(error: unknown, path: string): unknown {
+  if (!(error instanceof Error)) return error;
+  const message = moduleLoadMessage(error, [path], true);
+  if (message === error.message) return error;
+  return Object.assign(new Error(message), { code: (error as { code?: unknown }).code });
 }
 
 // Imports whose modules have not finished evaluating, each with the way to fail it.

@@ -39,11 +39,18 @@ export async function makeMemory(
   // The path is relative to the memory document's file, as validate reads it, and confined
   // by the path resolver before any backend writes there.
   const field = memory.path !== undefined ? ['path'] : memory.url !== undefined ? ['url'] : atPath;
+  const carried = compiler.carriedMemories;
+  let key: string | undefined;
   const made = await compiler.attempt(at, field, 'memory', () => {
     const ctx = compiler.factoryContext(at);
     const path = memory.path === undefined ? undefined : ctx.resolvePath(memory.path);
-    return factory({ ...memory, path }, ctx);
+    const definition = { ...memory, path };
+    key = JSON.stringify(definition);
+    return carried?.from.get(key) ?? factory(definition, ctx);
   });
+  // Sessions in process live only in the store object: reused by the next generation when its
+  // definition is unchanged, or a save would empty it (dev's chat, the dev UI's sessions).
+  if (made && !made.close && carried && key !== undefined) carried.made.set(key, made);
   // A store holding connections (postgres) lets them go with the generation.
   if (made?.close) compiler.disposers.push(() => made.close?.() ?? Promise.resolve());
   return made;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { lstatSync, readlinkSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { ProjectSpecs, SpecEntry } from '../load/project-specs.js';
 import { readRegularFile } from '../paths.js';
@@ -32,6 +32,22 @@ export function fileHash(path: string): string | undefined {
 }
 
 /**
+ * What a change to `path` is compared by: its content's hash, a symlink's target, or that it is a
+ * folder; undefined when missing. A link made to a folder and then removed are two changes, where
+ * {@link fileHash} sees no file either time.
+ */
+export function fileStamp(path: string): string | undefined {
+  const hash = fileHash(path);
+  if (hash !== undefined) return hash;
+  try {
+    if (lstatSync(path).isSymbolicLink()) return `link:${readlinkSync(path)}`;
+    return statSync(path).isDirectory() ? 'folder' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * A digest per agent of everything it is built from: its spec, every named spec it reaches (by any
  * string equal to a name, which over-approximates and never misses), the files those specs point
  * at (module tools, instruction files) and the project's .env. Equal digests mean an unchanged agent.
@@ -41,6 +57,8 @@ export function agentFingerprints(
   specs: ProjectSpecs,
   /** Filled with the absolute paths of the files the specs point at. */
   files = new Set<string>(),
+  /** The files each module imports (by the module's absolute path): a change to one changes the agent. */
+  imports: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
 ): Map<string, string> {
   const envFile = (specs.project?.spec as ProjectSpec | undefined)?.env_file ?? '.env';
   const envHash = fileHash(join(root, envFile)) ?? '';
@@ -66,6 +84,8 @@ export function agentFingerprints(
             hash.update(`${text}:${file}`);
             files.add(path);
           }
+          for (const imported of imports.get(path) ?? [])
+            if (imported !== path) hash.update(`${imported}:${fileHash(imported) ?? ''}`);
         }
       }
     }

@@ -8,8 +8,10 @@
  * runs a middleware, asking the host for each `next()`; `abort` aborts a call's signal.
  */
 export const MODULE_HOST_WORKER = String.raw`
-const { parentPort, workerData } = require('node:worker_threads');
-const { pathToFileURL } = require('node:url');
+const { parentPort, workerData, MessageChannel, receiveMessageOnPort } = require('node:worker_threads');
+const { pathToFileURL, fileURLToPath } = require('node:url');
+const Module = require('node:module');
+const { isAbsolute } = require('node:path');
 const STATE_BYTES = 1 << 20;
 const modules = new Map();
 const handles = new Map();
@@ -19,6 +21,44 @@ let seq = 0;
 // The host reads this beat to tell a worker held by code that never yields from one that waits.
 const beat = new Int32Array(workerData.beat);
 setInterval(() => Atomics.add(beat, 0, 1), 50).unref();
+// Every file a module imports, so that a save of a helper it imports (from any folder) reloads it:
+// ES imports are seen by a resolve hook (on the loader's own thread, so it posts them here, read
+// back synchronously), require() calls (a .ts compiled to CommonJS) by the resolver they all use.
+const resolved = new MessageChannel();
+Module.register(
+  'data:text/javascript,' + encodeURIComponent(
+    'let port; export function initialize(data) { port = data.port; }' +
+    'export async function resolve(specifier, context, next) { const r = await next(specifier, context);' +
+    " if (r.url.startsWith('file:')) port.postMessage(r.url); return r; }"),
+  { data: { port: resolved.port2 }, transferList: [resolved.port2] },
+);
+const imported = new Set();
+const resolveFilename = Module._resolveFilename;
+Module._resolveFilename = function (...args) {
+  const file = resolveFilename.apply(this, args);
+  if (typeof file === 'string' && isAbsolute(file)) imported.add(file);
+  return file;
+};
+const warmFiles = new Set(workerData.warm);
+const reported = new Set();
+// The files resolved since the last call, as paths (a query such as tsx's ?namespace= removed).
+function drain() {
+  for (let m = receiveMessageOnPort(resolved.port1); m; m = receiveMessageOnPort(resolved.port1)) {
+    try { imported.add(fileURLToPath(m.message)); } catch {}
+  }
+  const out = new Set([...imported].map((file) => file.replace(/[?#].*$/, '')));
+  imported.clear();
+  return [...out];
+}
+// Of those, the ones a save should reload for the first time: packages (node_modules, never
+// watched) and agentctl's own warm-up files left out.
+function toWatch(files) {
+  return files.filter((file) => {
+    if (reported.has(file) || warmFiles.has(file) || /[\\/]node_modules[\\/]/.test(file)) return false;
+    reported.add(file);
+    return true;
+  });
+}
 const isTool = (v) => v !== null && typeof v === 'object' && typeof v.name === 'string' && typeof v.execute === 'function';
 const errorOf = (e) => ({ name: e && e.name, message: e instanceof Error ? e.message : String(e), code: e && e.code });
 // Loading tsx and its first transform cost ~300 ms: a worker does it as it starts, while idle.
@@ -99,7 +139,17 @@ async function wrap(msg) {
 }
 async function handle(msg) {
   switch (msg.type) {
-    case 'load': return { exports: describe(await load(msg.path)) };
+    case 'load': {
+      try {
+        const exports = describe(await load(msg.path));
+        return { exports, files: toWatch(drain()) };
+      } catch (e) {
+        // A module that failed still names what it imported: a fix to a broken helper must reload.
+        // Where it failed is worked out by the host, from the stack and every file the import reached.
+        const files = drain();
+        throw Object.assign(e instanceof Error ? e : new Error(String(e)), { reached: files, files: toWatch(files) });
+      }
+    }
     case 'call': return runTool(msg);
     case 'factory': {
       const made = await (await load(msg.path))[msg.exportName](msg.options);
@@ -125,7 +175,8 @@ parentPort.on('message', (msg) => {
       try { parentPort.postMessage({ type: 'result', id: msg.id, ...result }); }
       catch (e) { parentPort.postMessage({ type: 'result', id: msg.id, error: { message: 'the result cannot be sent between threads: ' + errorOf(e).message } }); }
     },
-    (e) => parentPort.postMessage({ type: 'result', id: msg.id, error: errorOf(e) }),
+    (e) => parentPort.postMessage({ type: 'result', id: msg.id, error: errorOf(e), files: e && e.files,
+      failure: e && e.reached ? { stack: String(e.stack), reached: e.reached } : undefined }),
   );
 });
 `;

@@ -9,6 +9,7 @@ import {
   type ToolContext,
 } from '@agentctl/core';
 import { configAssets } from '../assets.js';
+import { moduleLoadMessage } from '../compile/module-load-error.js';
 import { displayPath } from '../paths.js';
 import { MODULE_HOST_WORKER } from './module-host-worker.js';
 import { ModuleLoadTimeout, moduleLoadLimitMs } from './module-load-limit.js';
@@ -17,6 +18,8 @@ interface Reply {
   type: 'result';
   id: number;
   error?: { name?: string; message: string; code?: string };
+  /** A failed load: the error's stack and every file the import reached. */
+  failure?: { stack: string; reached: string[] };
   [key: string]: unknown;
 }
 
@@ -62,6 +65,7 @@ export class ModuleHost {
   #stuck: string | undefined;
   #seq = 0;
   #closed = false;
+  readonly #imports = new Map<string, Set<string>>();
 
   constructor() {
     const assets = configAssets();
@@ -87,7 +91,11 @@ export class ModuleHost {
 
   /** Imports a module in the worker and returns stand-ins for its tools, functions and values. */
   async importModule(absolutePath: string): Promise<Record<string, unknown>> {
-    const reply = await this.#request({ type: 'load', path: absolutePath });
+    const reply = await this.#request({ type: 'load', path: absolutePath }).catch((error: Error) => {
+      this.#imported(absolutePath, (error as { files?: string[] }).files);
+      throw error;
+    });
+    this.#imported(absolutePath, reply.files as string[] | undefined);
     const exports = reply.exports as Record<string, ExportDescription>;
     const out: Record<string, unknown> = {};
     for (const [key, described] of Object.entries(exports)) {
@@ -118,11 +126,27 @@ export class ModuleHost {
     }
   }
 
+  /**
+   * For each module imported so far (by absolute path), the files it was read from: itself and every
+   * file it imports, in any folder, packages under node_modules left out; a file two modules import
+   * is listed under the first. A save of any of them changes the module. A module that failed to
+   * load lists the files it reached.
+   */
+  get imports(): ReadonlyMap<string, ReadonlySet<string>> {
+    return this.#imports;
+  }
+
   /** Stops the worker, which releases every module it loaded. Calls still running fail. */
   async dispose(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     await this.#worker.terminate();
+  }
+
+  #imported(module: string, files: readonly string[] | undefined): void {
+    const known = this.#imports.get(module) ?? new Set([module]);
+    for (const file of files ?? []) known.add(file);
+    this.#imports.set(module, known);
   }
 
   #tool(path: string, exportName: string, d: ExportDescription & { kind: 'tool' }): AnyTool {
@@ -206,7 +230,13 @@ export class ModuleHost {
       if (what !== undefined) this.#watch(id, what);
       this.#worker.postMessage({ ...message, id });
     }).then((reply) => {
-      if (reply.error) throw Object.assign(new Error(reply.error.message), { code: reply.error.code });
+      if (reply.error) {
+        const { name, message, code } = reply.error;
+        const text = reply.failure
+          ? moduleLoadMessage({ name, message, stack: reply.failure.stack }, reply.failure.reached)
+          : message;
+        throw Object.assign(new Error(text), { code, files: reply.files });
+      }
       return reply;
     });
   }

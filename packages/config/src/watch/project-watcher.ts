@@ -1,5 +1,5 @@
-import { realpathSync } from 'node:fs';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { lstatSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
 import { type Matcher, picomatch } from '../picomatch.js';
 import { PROJECT_FILE } from '../project-root.js';
@@ -34,6 +34,8 @@ export class ProjectWatcher {
   #codeDirs: string[] = [];
   /** The referenced files, and the real path of each that is a symlink, as paths under the root. */
   #referenced = new Set<string>();
+  /** Files outside the folder that the project reads (a helper a module imports), watched one by one. */
+  #outside = new Set<string>();
   /** The folder really watched: events name real paths, turned back into paths under `root`. */
   readonly #realRoot: string;
   /** Resolves once the initial scan is done and events are reported. */
@@ -90,10 +92,20 @@ export class ProjectWatcher {
     }
     // A module tool's helpers sit beside it: code files under its folder count too.
     this.#codeDirs = [...this.#referenced].filter((f) => CODE.test(f)).map((f) => dirname(f) + sep);
+    const outside = new Set(
+      [...this.#referenced].map((f) => realPath(f) ?? f).filter((f) => !inside(this.#realRoot, f)),
+    );
+    const gone = [...this.#outside].filter((f) => !outside.has(f));
+    if (gone.length > 0) this.#watcher.unwatch(gone);
+    const added = [...outside].filter((f) => !this.#outside.has(f));
+    if (added.length > 0) this.#watcher.add(added);
+    this.#outside = outside;
   }
 
   /** True when a change to `path` (absolute) can change the project. */
   relevant(path: string, isDir = false): boolean {
+    // A file outside the folder counts only when the project reads it (a module's helper).
+    if (this.#referenced.has(path)) return true;
     const rel = relative(this.root, path).split(sep).join('/');
     if (rel.startsWith('..') || rel === '') return false;
     const name = basename(rel);
@@ -112,14 +124,27 @@ export class ProjectWatcher {
     await this.#watcher.close();
   }
 
-  // A path under the real root, as the same path under `root`.
+  // A symlink made or removed: it is watched as a link (an add or unlink of one path, whatever it
+  // leads to), but the loader reads the project files behind one to a folder, so it counts as a
+  // folder does. A removed link is known by the files the last build read through it.
+  #linkToFiles(path: string): boolean {
+    try {
+      if (lstatSync(path).isSymbolicLink()) return true;
+    } catch {
+      const below = path + sep;
+      for (const file of this.#scope.referenced) if (file.startsWith(below)) return true;
+    }
+    return false;
+  }
+
+  // A path under the real root, as the same path under `root` (one outside it, as it is).
   #underRoot(path: string): string {
-    return join(this.root, relative(this.#realRoot, path));
+    return inside(this.#realRoot, path) ? join(this.root, relative(this.#realRoot, path)) : path;
   }
 
   #event(real: string, isDir = false): void {
     const path = this.#underRoot(real);
-    if (!this.relevant(path, isDir)) return;
+    if (!this.relevant(path, isDir || this.#linkToFiles(path))) return;
     this.#pending.add(path);
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
@@ -128,6 +153,11 @@ export class ProjectWatcher {
       this.onChange(files);
     }, this.debounceMs);
   }
+}
+
+function inside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
 }
 
 function realPath(path: string): string | undefined {

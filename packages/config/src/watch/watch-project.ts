@@ -1,6 +1,7 @@
 import { join, relative } from 'node:path';
 import { type CompileOptions, compileProject, type Runtime } from '../compile/compile-project.js';
 import { withModuleLoader, withoutModuleLoader } from '../compile/import-module.js';
+import type { MadeMemory } from '../compile/make-memory.js';
 import { type Diagnostic, diagnostic, FILE_START } from '../diagnostic.js';
 import type { Env } from '../env/interpolate.js';
 import { globProblem } from '../load/check-globs.js';
@@ -8,7 +9,7 @@ import { DEFAULT_INCLUDE } from '../load/find-files.js';
 import { type LoadedProject, loadProject } from '../load/load-project.js';
 import type { Registry } from '../registry.js';
 import type { ProjectSpec } from '../spec-types.js';
-import { agentFingerprints, diffAgents, fileHash } from './agent-changes.js';
+import { agentFingerprints, diffAgents, fileStamp } from './agent-changes.js';
 import { Generation } from './generation.js';
 import { ModuleHost } from './module-host.js';
 import { moduleLoadLimitMs } from './module-load-limit.js';
@@ -92,6 +93,12 @@ export async function watchProject(
   let contents = new Map<string, string | undefined>();
   // Stops the build in progress while it waits on a module import: a newer save replaces it.
   let supersede: (() => void) | undefined;
+  // What each module tool or middleware imports (helpers in any folder of the project), as its
+  // worker saw them: watched like the module itself, so a save of a helper reloads too. A failed
+  // build keeps the files known before it, so the save that fixes a broken helper is seen.
+  let moduleImports = new Map<string, ReadonlySet<string>>();
+  // The live generation's in-process memories, handed to the next build (their sessions live in them).
+  let memories: ReadonlyMap<string, MadeMemory> = new Map();
 
   const first = await build([]);
   // chokidar loads only when something watches: `agentctl run` imports this package too.
@@ -112,7 +119,7 @@ export async function watchProject(
   async function build(files: readonly string[]) {
     // Hashed before reading, so a save landing while the build reads is seen as a change after it.
     const seen = new Map<string, string | undefined>();
-    for (const file of [...contents.keys(), ...files]) seen.set(file, fileHash(file));
+    for (const file of [...contents.keys(), ...files]) seen.set(file, fileStamp(file));
     let project: LoadedProject;
     try {
       project = await loadProject({
@@ -127,13 +134,14 @@ export async function watchProject(
       return { root: current?.runtime.root ?? dir, scope: emptyScope() };
     }
     const referenced = new Set<string>();
-    const prints = agentFingerprints(project.root, project.specs, referenced);
+    const prints = agentFingerprints(project.root, project.specs, referenced, moduleImports);
     const envPath = join(
       project.root,
       (project.specs.project?.spec as ProjectSpec | undefined)?.env_file ?? '.env',
     );
-    for (const file of [...project.files, ...referenced, envPath])
-      if (!seen.has(file)) seen.set(file, fileHash(file));
+    const helpers = [...moduleImports.values()].flatMap((imported) => [...imported]);
+    for (const file of [...project.files, ...referenced, envPath, ...helpers])
+      if (!seen.has(file)) seen.set(file, fileStamp(file));
     const built = contents;
     contents = seen;
     const spec = project.specs.project?.spec as ProjectSpec | undefined;
@@ -142,7 +150,7 @@ export async function watchProject(
       include: (spec?.include ?? DEFAULT_INCLUDE).filter((p) => globProblem(p) === undefined),
       exclude: (spec?.exclude ?? []).filter((p) => globProblem(p) === undefined),
       // A project file behind a symlink is watched at its real path too (setScope resolves each).
-      referenced: new Set([...referenced, ...project.files]),
+      referenced: new Set([...referenced, ...project.files, ...helpers]),
       envFile: spec?.env_file ?? '.env',
     };
     const made = await compile(project);
@@ -154,11 +162,20 @@ export async function watchProject(
       return { root: project.root, scope };
     }
     const errors = made.diagnostics.filter((d) => d.severity === 'error');
+    const good = made.runtime !== undefined && errors.length === 0;
+    moduleImports = good ? new Map(made.imports) : new Map([...moduleImports, ...(made.imports ?? [])]);
+    for (const imported of moduleImports.values())
+      for (const file of imported) {
+        scope.referenced.add(file);
+        // Found by this build, so not hashed before it read them: their next save always reloads.
+        if (!contents.has(file)) contents.set(file, UNREAD);
+      }
     if (!made.runtime || errors.length > 0) {
       await made.runtime?.dispose();
       onDiagnostics(made.diagnostics, files);
       return { root: project.root, scope };
     }
+    memories = made.memories ?? memories;
     const generation = new Generation(nextId++, made.runtime, diffAgents(fingerprints, prints), files, (g) =>
       live.delete(g),
     );
@@ -171,16 +188,25 @@ export async function watchProject(
     return { root: project.root, scope };
   }
 
-  async function compile(
-    project: LoadedProject,
-  ): Promise<{ runtime?: Runtime; diagnostics: Diagnostic[]; superseded?: boolean }> {
+  async function compile(project: LoadedProject): Promise<{
+    runtime?: Runtime;
+    diagnostics: Diagnostic[];
+    superseded?: boolean;
+    /** What each module imported, as its worker saw it. */
+    imports?: ReadonlyMap<string, ReadonlySet<string>>;
+    /** The build's in-process memories, for the build after it. */
+    memories?: ReadonlyMap<string, MadeMemory>;
+  }> {
+    const carried = { from: memories, made: new Map<string, MadeMemory>() };
     const compileOptions: CompileOptions = {
       registry: options.registry,
       env: options.env,
       agents: options.agents,
       model: options.model,
+      carriedMemories: carried,
     };
-    if (options.isolateModules === false) return compileProject(project, compileOptions);
+    if (options.isolateModules === false)
+      return { ...(await compileProject(project, compileOptions)), memories: carried.made };
     let host: ModuleHost | undefined;
     let loading = 0;
     let superseded = false;
@@ -215,12 +241,15 @@ export async function watchProject(
       await host?.dispose();
       return { diagnostics: [], superseded };
     }
+    const imports = host?.imports;
     if (!made.runtime) {
       await host?.dispose();
-      return made;
+      return { ...made, imports };
     }
     const runtime = made.runtime;
     return {
+      imports,
+      memories: carried.made,
       diagnostics: made.diagnostics,
       runtime: {
         ...runtime,
@@ -248,7 +277,7 @@ export async function watchProject(
   function reload(files: readonly string[] = []): Promise<void> {
     running = running.then(async () => {
       if (closed) return;
-      if (files.length > 0 && files.every((f) => contents.has(f) && contents.get(f) === fileHash(f))) return;
+      if (files.length > 0 && files.every((f) => contents.has(f) && contents.get(f) === fileStamp(f))) return;
       try {
         const { scope } = await build(files);
         watcher.setScope(scope);
@@ -281,6 +310,9 @@ export async function watchProject(
     },
   };
 }
+
+// The content recorded for a file no build hashed before reading it: equal to no file's hash.
+const UNREAD = '';
 
 function emptyScope() {
   return { include: DEFAULT_INCLUDE, exclude: [], referenced: new Set<string>(), envFile: '.env' };

@@ -118,10 +118,10 @@ async function message(
   io: Io,
   rl: Interface | undefined,
 ): Promise<number> {
-  let lease: ReturnType<LiveProject['lease']> | undefined;
+  let lease: Awaited<ReturnType<LiveProject['lease']>> | undefined;
   try {
-    lease = live.lease();
-    const runner = new Runner({ agent: lease.agent, store: live.store, writeBeforeTools: true });
+    lease = await live.lease();
+    const runner = new Runner({ agent: lease.agent, store: lease.store, writeBeforeTools: true });
     return await invoke(runner, { input: line }, sessionId, options as RunCommandOptions, io, rl);
   } catch (error) {
     // One failed message does not end the session being developed.

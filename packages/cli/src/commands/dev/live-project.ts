@@ -11,7 +11,7 @@ import { CliError, EXIT } from '../../cli-error.js';
 import { defaultRegistry } from '../../default-registry.js';
 import { type Io, styles } from '../../io.js';
 import { emptyFolder } from '../../project.js';
-import { sessionStoreFor } from '../../session-store.js';
+import { agentSessionStore, projectSessionStore, sessionStoreFor } from '../../session-store.js';
 import { traceSecrets } from '../../tracing.js';
 import { unknownAgent } from '../../unknown-agent.js';
 import { watchErrorReporter } from '../../watch-error-reporter.js';
@@ -19,13 +19,12 @@ import { watchErrorReporter } from '../../watch-error-reporter.js';
 /** A project kept live by `dev` and `run --watch`. */
 export interface LiveProject {
   watch: ProjectWatch;
-  /** One store for every generation, so sessions and their history carry across reloads. */
-  store: SessionStore;
   /**
-   * The agent of the live generation with a lease on it; call `release` when its run ends (the
-   * generation's tools and MCP clients stay open until then, even after a reload).
+   * The agent of the live generation with a lease on it and the store its run keeps the session in;
+   * call `release` when its run ends (the generation's tools, MCP clients and store connections stay
+   * open until then, even after a reload).
    */
-  lease(): { agent: Agent; generation: Generation; release(): void };
+  lease(): Promise<{ agent: Agent; generation: Generation; store: SessionStore; release(): void }>;
 }
 
 /**
@@ -102,12 +101,21 @@ export async function openLiveProject(
     await watch.close();
     throw empty ?? unknownAgent(agentName, first.runtime.specs.agent.keys());
   }
-  const store = await sessionStoreFor(agent, first.runtime);
+  // The project's file store, when an agent keeps no sessions of its own (made at most once).
+  let projectStore = agentSessionStore(agent) ? undefined : await sessionStoreFor(agent, first.runtime);
+  // An agent's own store is its generation's: one holding connections (postgres) is closed with it,
+  // so a run uses the store of the generation it runs on (the first one's, kept for good, failed
+  // every run after a save). An in-process one is handed from generation to generation by the watch.
+  const storeOf = async (leased: Agent): Promise<SessionStore> => {
+    const own = agentSessionStore(leased);
+    if (own) return own;
+    projectStore ??= await projectSessionStore(watch.root);
+    return projectStore;
+  };
   io.stderr(s.dim(`watching ${watch.root} for changes (generation ${first.id})\n`));
   return {
     watch,
-    store,
-    lease() {
+    async lease() {
       const held = watchRef?.acquire();
       if (!held) throw new CliError('the project has no working version', EXIT.failed);
       const leased = held.generation.runtime.agents.get(agentName);
@@ -116,9 +124,17 @@ export async function openLiveProject(
         throw new CliError(`agent "${agentName}" is no longer in the project`, EXIT.failed);
       }
       const generation = held.generation;
+      let store: SessionStore;
+      try {
+        store = await storeOf(leased);
+      } catch (error) {
+        held.release();
+        throw error;
+      }
       return {
         agent: leased,
         generation,
+        store,
         release() {
           held.release();
           if (generation.disposed && generation !== watchRef?.current)

@@ -22,26 +22,34 @@ export async function watchRun(options: RunCommandOptions, io: Io): Promise<numb
 
   const start = () => {
     if (!live || prompt === undefined) return;
-    const lease = live.lease();
+    const run = runOnce(live, prompt).finally(() => inFlight.delete(run));
+    inFlight.add(run);
+  };
+
+  const runOnce = async (project: LiveProject, input: string) => {
+    let lease: Awaited<ReturnType<LiveProject['lease']>>;
+    try {
+      lease = await project.lease();
+    } catch (error) {
+      // A save renamed or removed the agent: said as dev says it, and the next save that brings it
+      // back runs again. Thrown here it ended the command with a stack trace (from a stdin line) or
+      // was reported as a failed reload of a generation that went live (from a reload).
+      code = error instanceof CliError ? error.exitCode : EXIT.internal;
+      io.stderr(s.red(`agentctl: ${(error as Error).message}\n`));
+      return;
+    }
     const sessionId = options.session && options.session !== 'new' ? options.session : randomUUID();
     io.stderr(s.dim(`── run on generation ${lease.generation.id}, session ${sessionId}\n`));
-    const runner = new Runner({ agent: lease.agent, store: live.store, writeBeforeTools: true });
-    const run = invoke(runner, { input: prompt }, sessionId, options, io, undefined)
-      .then(
-        (exit) => {
-          code = exit;
-        },
-        (error: unknown) => {
-          code = error instanceof CliError ? error.exitCode : EXIT.internal;
-          io.stderr(s.red(`agentctl: ${(error as Error).message}\n`));
-        },
-      )
-      .finally(() => {
-        lease.release();
-        io.stderr(s.dim(`── run on generation ${lease.generation.id} ended\n`));
-        inFlight.delete(run);
-      });
-    inFlight.add(run);
+    const runner = new Runner({ agent: lease.agent, store: lease.store, writeBeforeTools: true });
+    try {
+      code = await invoke(runner, { input }, sessionId, options, io, undefined);
+    } catch (error) {
+      code = error instanceof CliError ? error.exitCode : EXIT.internal;
+      io.stderr(s.red(`agentctl: ${(error as Error).message}\n`));
+    } finally {
+      lease.release();
+      io.stderr(s.dim(`── run on generation ${lease.generation.id} ended\n`));
+    }
   };
 
   live = await openLiveProject(options as unknown as Record<string, unknown>, io, options.agent, (g) => {

@@ -28,8 +28,9 @@ export class WatchedQueue {
   see(runtime: Pick<Runtime, 'specs'>): void {
     const first = this.#settings === undefined && this.#problem === undefined;
     let text: string;
+    let settings: QueueSettings;
     try {
-      const settings = queueSettings(runtime, this.env);
+      settings = queueSettings(runtime, this.env);
       text = JSON.stringify(settings);
       if (first) this.#settings = settings;
     } catch (error) {
@@ -41,12 +42,21 @@ export class WatchedQueue {
       return;
     }
     if (first) this.#inUse = text;
-    else if (text !== this.#last)
-      this.say(
-        text === this.#inUse
-          ? '[reload] agentctl.yaml queue: is back to the settings in use\n'
-          : '[reload] agentctl.yaml queue: changed; queue settings take effect when serve restarts (the connection is not swapped under runs in flight)\n',
-      );
+    else if (text !== this.#last) {
+      const note = this.#note(settings, text);
+      if (note) this.say(note);
+    }
     this.#last = text;
+  }
+
+  #note(settings: QueueSettings, text: string): string | undefined {
+    const inUse = this.#settings ?? {};
+    // No queue before or after: the project's name (which queued jobs carry) changed, or
+    // agentctl.yaml went away, and there is no queue for it to matter to.
+    if (!inUse.url && !settings.url) return undefined;
+    if (text === this.#inUse) return '[reload] agentctl.yaml queue: is back to the settings in use\n';
+    if (JSON.stringify({ ...settings, project: inUse.project }) === this.#inUse)
+      return '[reload] agentctl.yaml name: changed; queued runs keep the name in use until serve restarts\n';
+    return '[reload] agentctl.yaml queue: changed; queue settings take effect when serve restarts (the connection is not swapped under runs in flight)\n';
   }
 }

@@ -132,7 +132,7 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
   for (const link of [...linksOut].sort()) {
     diagnostics.push(
       diagnostic(
-        link,
+        displayPath(root, link),
         FILE_START,
         'project-file',
         `${displayPath(root, link)} is a symlink to outside the project: not read`,

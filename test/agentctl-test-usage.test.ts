@@ -213,4 +213,22 @@ turns:
     );
     expect(result.stdout).toMatch(/expected: 1\n\s+actual: +2/);
   });
+
+  it("warns on run that an agent's own limits.max_tokens cannot count a call that reported no usage", async () => {
+    const dir = await replayProject('{}');
+    const limited = (await readFile(join(dir, 'agents/bot.yaml'), 'utf8')).replace(
+      'model: taped\n',
+      'model: taped\nlimits: { max_tokens: 800 }\n',
+    );
+    await writeFile(join(dir, 'agents/bot.yaml'), limited);
+    const run = await agentctl(['run', 'bot', 'hi'], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(
+      'agentctl: warning: the model of agent bot reported no token usage for some calls, so its limit of 800 tokens (limits.max_tokens) counts only the calls that did',
+    );
+    // Without a limit there is nothing to warn of: the usage line says the provider reported none.
+    const plain = await agentctl(['run', 'bot', 'hi'], { cwd: await replayProject('{}') });
+    expect(plain.stderr).not.toContain('limits.max_tokens');
+    expect(plain.stderr).toContain('usage not reported by the provider');
+  });
 });

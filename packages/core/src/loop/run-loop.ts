@@ -1,6 +1,7 @@
 import { AgentError } from '../errors.js';
 import type { PendingApproval } from '../events.js';
 import type { ToolCall } from '../messages.js';
+import { warnOnce } from '../warn-once.js';
 import type { LoopContext } from './loop-context.js';
 import { modelTurn } from './model-turn.js';
 import { executeToolCalls } from './tool-execution.js';
@@ -34,6 +35,8 @@ export async function runLoop(ctx: LoopContext): Promise<LoopOutcome> {
     }
     const message = await modelTurn(ctx);
     text = message.content ?? '';
+    if (ctx.usage.unreportedCalls !== undefined && ctx.limits.maxTokens !== Number.POSITIVE_INFINITY)
+      unenforceableLimit(ctx);
     if (ctx.usage.totalTokens > ctx.limits.maxTokens) {
       throw new AgentError(
         `agent ${ctx.agentName} used ${ctx.usage.totalTokens} tokens, over its limit of ${ctx.limits.maxTokens}`,
@@ -61,4 +64,12 @@ function unansweredCalls(ctx: LoopContext): ToolCall[] {
   const last = messages[i];
   if (last?.role !== 'assistant') return [];
   return (last.toolCalls ?? []).filter((call) => !answered.has(call.id));
+}
+
+// A provider that reports no usage (some OpenAI-compatible servers) leaves a token limit counting
+// nothing for its calls: said once per agent and limit, rather than let the limit look enforced.
+function unenforceableLimit(ctx: LoopContext): void {
+  warnOnce(
+    `agentctl: warning: the model of agent ${ctx.agentName} reported no token usage for some calls, so its limit of ${ctx.limits.maxTokens} tokens (limits.max_tokens) counts only the calls that did`,
+  );
 }

@@ -105,7 +105,10 @@ function checkModelFlag(project: LoadedProject, model: string): void {
   if (problem) throw new CliError(`--model ${model}: ${problem}`, EXIT.usage);
 }
 
-/** Loads and compiles the project into a runtime; the caller disposes it. */
+/**
+ * Loads and compiles the project into a runtime; the caller disposes it. With `only` (a run), a
+ * model that lacks its API key is an error now, before anything is written.
+ */
 export async function openRuntime(
   options: Record<string, unknown>,
   io: Io,
@@ -123,6 +126,7 @@ export async function openRuntime(
     model: options.model as string | undefined,
     agents: only,
     wrapProvider: recorder?.wrap,
+    requireKeys: only !== undefined,
   });
   // Compile repeats the load's warnings, and makes errors of some of them.
   const errors = diagnostics.filter((d) => d.severity === 'error');

@@ -289,6 +289,7 @@ export {
   type TokenUsage,
   type UsageStats,
   usageOfCall,
+  usageOfFailedCall,
 } from './usage.js';
 export { sdkWarningsOnce, warnOnce } from './warn-once.js';
 export { LoopAgent, type LoopAgentConfig } from './workflow/loop-agent.js';

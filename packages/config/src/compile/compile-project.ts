@@ -28,6 +28,12 @@ export interface CompileOptions {
   agentModels?: ReadonlyMap<string, string>;
   /** Wraps each model provider once it is made, e.g. to record every call (`agentctl run --record`). */
   wrapProvider?: ProviderWrapper;
+  /**
+   * Refuse a model that cannot answer its first request for want of configuration (a missing API
+   * key) with an error at its YAML, as `agentctl run` does before it writes a session. Off by
+   * default: a server or watcher may be given the key before the model is asked.
+   */
+  requireKeys?: boolean;
 }
 
 /** A compiled project: runtime agents by name, and a way to release what they hold. */
@@ -66,6 +72,7 @@ export async function compileProject(
   compiler.modelOverride = options.model;
   compiler.agentModels = options.agentModels;
   compiler.wrapProvider = options.wrapProvider;
+  compiler.requireKeys = options.requireKeys === true;
   const agents = new Map<string, Agent>();
   const wanted = options.agents ? new Set(options.agents) : undefined;
   // What is not built still names secrets the built agents' tools must not print.

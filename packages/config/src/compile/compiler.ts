@@ -32,6 +32,8 @@ export class Compiler {
   agentModels?: ReadonlyMap<string, string>;
   /** Wraps every provider made (`agentctl run --record`). */
   wrapProvider?: ProviderWrapper;
+  /** Each model made is asked for what it lacks before a request (`CompileOptions.requireKeys`). */
+  requireKeys = false;
   readonly #interpolated = new WeakMap<object, unknown>();
   readonly #definitions = new WeakMap<object, unknown>();
   #project?: ProjectDefinition;

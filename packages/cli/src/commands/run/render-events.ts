@@ -132,7 +132,7 @@ export function formatUsage(usage: UsageStats, durationMs: number): string {
     `cache read ${usage.cacheReadTokens}`,
     `cache write ${usage.cacheWriteTokens}`,
     `total ${usage.totalTokens}`,
-    `${usage.iterations} model call${usage.iterations === 1 ? '' : 's'}`,
+    `${usage.iterations} model call${usage.iterations === 1 ? '' : 's'}${usage.failedCalls ? ` (${usage.failedCalls} failed)` : ''}`,
   ];
   if (usage.estimatedCost !== undefined) parts.push(`$${usage.estimatedCost.toFixed(6)}`);
   parts.push(`${(durationMs / 1000).toFixed(2)} s`);

@@ -1,0 +1,128 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openaiText } from '../packages/provider-openai/test/support/openai-wire.js';
+import { agentctl, parseNdjson, removeTempDirs, tempProject } from './support/cli.js';
+import { type FakeServer, startFakeServer } from './support/fake-server.js';
+
+// No key anywhere: the variables a developer's shell may hold are removed from every run.
+const NO_KEYS = { OPENAI_API_KEY: undefined, ANTHROPIC_API_KEY: undefined, MY_KEY: undefined };
+
+let server: FakeServer;
+beforeAll(async () => {
+  server = await startFakeServer();
+});
+afterAll(async () => {
+  await server.close();
+  await removeTempDirs();
+});
+
+async function sessionFiles(dir: string): Promise<string[]> {
+  return (await readdir(join(dir, '.agentctl/sessions')).catch(() => [] as string[])).filter(
+    (f) => f.endsWith('.jsonl') && f !== 'index.jsonl',
+  );
+}
+
+describe('a run whose model has no API key', () => {
+  it('is refused before a session is written, naming the variable and the YAML line', async () => {
+    const dir = await tempProject({
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: openai/gpt-4o-mini\n',
+      'agents/b.yaml': `kind: model
+name: fast
+provider: anthropic
+model: claude-sonnet-4-6
+api_key: \${MY_KEY:-}
+---
+kind: agent
+name: b
+model: fast
+`,
+    });
+    const inline = await agentctl(['run', 'a', 'hi'], { cwd: dir, env: NO_KEYS });
+    expect(inline.code).toBe(1);
+    expect(inline.stderr).toContain(
+      "agents/a.yaml:3:8: error: model `openai/gpt-4o-mini` has no API key: set OPENAI_API_KEY in the environment or the project's .env, or `api_key:` in a `kind: model`; or try the agent offline with no key: `--model offline/echo` [api-key]",
+    );
+    expect(inline.stderr).not.toContain('session ');
+    const named = await agentctl(['run', 'b', 'hi', '--json'], { cwd: dir, env: NO_KEYS });
+    expect(named.code).toBe(1);
+    expect(named.stderr).toContain(
+      'agents/b.yaml:5:10: error: model `fast` (anthropic claude-sonnet-4-6) has no API key: set MY_KEY',
+    );
+    expect(named.stdout).toBe('');
+    expect(await sessionFiles(dir)).toEqual([]);
+    const list = await agentctl(['sessions', 'list'], { cwd: dir });
+    expect(list.stdout + list.stderr).toContain('no sessions');
+    // validate needs no key.
+    expect((await agentctl(['validate'], { cwd: dir, env: NO_KEYS })).code).toBe(0);
+  });
+
+  it('leaves a resumed session as it was', async () => {
+    const dir = await tempProject({ 'agents/a.yaml': 'kind: agent\nname: a\nmodel: openai/gpt-4o-mini\n' });
+    const first = await agentctl(['run', 'a', 'hi', '--session', 'kept', '--model', 'offline/echo'], {
+      cwd: dir,
+      env: NO_KEYS,
+    });
+    expect(first.code, first.stderr).toBe(0);
+    const file = join(dir, '.agentctl/sessions/kept.jsonl');
+    const before = await readFile(file, 'utf8');
+    const resumed = await agentctl(['run', 'a', 'again', '--session', 'kept'], { cwd: dir, env: NO_KEYS });
+    expect(resumed.code).toBe(1);
+    expect(resumed.stderr).toContain('has no API key: set OPENAI_API_KEY');
+    expect(await readFile(file, 'utf8')).toBe(before);
+    expect(await sessionFiles(dir)).toEqual(['kept.jsonl']);
+  });
+
+  it("reads the provider's variable from the project's .env", async () => {
+    // A server on loopback needs no key; the one in .env is still the one sent.
+    const dir = await tempProject({
+      'agents/a.yaml': `kind: model
+name: m
+provider: openai
+model: gpt-4.1-mini
+base_url: ${server.url}
+---
+kind: agent
+name: a
+model: m
+`,
+      '.env': 'OPENAI_API_KEY=sk-from-dotenv\n',
+    });
+    server.reply({ sse: openaiText('Hello.') });
+    const run = await agentctl(['run', 'a', 'hi', '--json'], { cwd: dir, env: NO_KEYS });
+    expect(run.code, run.stderr).toBe(0);
+    expect(server.requests.at(-1)?.headers.authorization).toBe('Bearer sk-from-dotenv');
+    expect(run.stdout).not.toContain('sk-from-dotenv');
+  });
+});
+
+describe('the usage summary after a model call that failed', () => {
+  it('counts the call and says it failed, in text and in --json', async () => {
+    const dir = await tempProject({
+      'agents/a.yaml': `kind: model
+name: m
+provider: openai
+model: gpt-4.1-mini
+base_url: ${server.url}
+retry: { max_attempts: 1 }
+---
+kind: agent
+name: a
+model: m
+`,
+    });
+    const refusal = {
+      status: 400,
+      json: { error: { message: 'bad request', type: 'invalid_request_error' } },
+    };
+    server.reply(refusal);
+    const text = await agentctl(['run', 'a', 'hi'], { cwd: dir });
+    expect(text.code).toBe(1);
+    expect(text.stderr).toContain('· 1 model call (1 failed) ·');
+    server.reply(refusal);
+    const json = await agentctl(['run', 'a', 'hi', '--json'], { cwd: dir });
+    const end = parseNdjson(json.stdout).at(-1) as { type: string; usage: Record<string, number> };
+    expect(end.type).toBe('run_end');
+    expect(end.usage).toMatchObject({ iterations: 1, failedCalls: 1 });
+  });
+});

@@ -108,3 +108,8 @@ export function modelInfo(provider: string, model: string): ModelInfo | undefine
 export function providersOfModel(model: string): string[] {
   return Object.keys(CATALOGUE).filter((provider) => modelInfo(provider, model) !== undefined);
 }
+
+/** The model ids the catalogue knows for `provider` (none for a provider it does not cover). */
+export function catalogueIds(provider: string): string[] {
+  return Object.hasOwn(CATALOGUE, provider) ? Object.keys(CATALOGUE[provider]) : [];
+}

@@ -13,6 +13,7 @@ import { instructionTemplate } from './instruction-template.js';
 import { memoryBackend } from './memory-backend.js';
 import { modelDeprecated } from './model-deprecated.js';
 import { modelFallback } from './model-fallback.js';
+import { modelId } from './model-id.js';
 import { modulePath } from './module-path.js';
 import { outputLimit } from './output-limit.js';
 import { outputSchemaValid } from './output-schema-valid.js';
@@ -39,6 +40,7 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'unknown-provider', check: unknownProvider },
   { id: 'inline-model', check: inlineModel },
   { id: 'model-fallback', check: modelFallback },
+  { id: 'model-id', check: modelId },
   { id: 'model-deprecated', check: modelDeprecated },
   { id: 'output-limit', check: outputLimit },
   { id: 'unknown-builtin', check: unknownBuiltin },

@@ -2,6 +2,7 @@ import { createRegistry, type FactoryContext, NO_OPTIONS_SCHEMA, type Registry }
 import { ANTHROPIC_OPTIONS_SCHEMA } from '@agentctl/provider-anthropic/options-schema';
 import { GOOGLE_OPTIONS_SCHEMA } from '@agentctl/provider-google/options-schema';
 import { OPENAI_OPTIONS_SCHEMA } from '@agentctl/provider-openai/options-schema';
+import { strictOutputProblems } from '@agentctl/provider-openai/strict-output-schema';
 import { POSTGRES_OPTIONS_SCHEMA } from '@agentctl/store-postgres/options-schema';
 
 const network = { ownsRetries: true, needsNetwork: true };
@@ -29,6 +30,10 @@ export function defaultRegistry(): Registry {
         description: 'OpenAI and OpenAI-compatible servers.',
         schema: OPENAI_OPTIONS_SCHEMA,
         capabilities: network,
+        // The API refuses, at every call, a schema outside strict mode's subset.
+        outputSchemaRules: [
+          (schema, options) => (options.strictOutput === true ? strictOutputProblems(schema) : []),
+        ],
       },
     )
     .registerProvider(

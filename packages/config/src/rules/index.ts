@@ -18,6 +18,7 @@ import { modulePath } from './module-path.js';
 import { outputLimit } from './output-limit.js';
 import { outputSchemaValid } from './output-schema-valid.js';
 import { pluginOptions } from './plugin-options.js';
+import { providerOutputSchema } from './provider-output-schema.js';
 import { queueSettings } from './queue-settings.js';
 import { reservedName } from './reserved-name.js';
 import type { Rule } from './rule.js';
@@ -53,6 +54,7 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'module-path', check: modulePath },
   { id: 'file-path', check: filePath },
   { id: 'output-schema-valid', check: outputSchemaValid },
+  { id: 'output-schema-provider', check: providerOutputSchema },
   { id: 'env-required', check: envRequired },
   { id: 'env-syntax', check: envSyntax },
   { id: 'env-empty', check: envEmpty },

@@ -114,7 +114,8 @@ function visit(node: unknown, path: Array<string | number>, out: StrictSchemaPro
   if (!Array.isArray(schema.items)) visit(schema.items, [...path, 'items'], out);
   for (const union of ['anyOf', 'oneOf'] as const) {
     const branches = schema[union];
-    if (Array.isArray(branches)) branches.forEach((child, i) => visit(child, [...path, union, i], out));
+    if (Array.isArray(branches))
+      for (const [i, child] of branches.entries()) visit(child, [...path, union, i], out);
   }
   for (const defs of ['$defs', 'definitions'] as const) {
     if (isRecord(schema[defs]))

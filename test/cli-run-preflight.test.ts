@@ -126,3 +126,37 @@ model: m
     expect(end.usage).toMatchObject({ iterations: 1, failedCalls: 1 });
   });
 });
+
+describe('a value ${VAR} leaves invalid', () => {
+  it('is refused by validate and run alike, as the same value written as is would be', async () => {
+    // Unset, `${NOPE_URL}` is empty: the provider's own endpoint would get the request and the key.
+    const dir = await tempProject({
+      'agents/a.yaml': `kind: model
+name: m
+provider: openai
+model: gpt-4.1-mini
+base_url: \${NOPE_URL}
+api_key: sk-test
+---
+kind: agent
+name: a
+model: m
+`,
+    });
+    const expected =
+      'agents/a.yaml:5:11: error: the base_url `${NOPE_URL}` is empty with this environment; set the variable or give a non-empty default [env-empty]';
+    const env = { NOPE_URL: undefined };
+    const check = await agentctl(['validate'], { cwd: dir, env });
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain(expected);
+    const run = await agentctl(['run', 'a', 'hi'], { cwd: dir, env });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(expected);
+    expect(await sessionFiles(dir)).toEqual([]);
+    // Set, it runs against the server it names.
+    server.reply({ sse: openaiText('Hello.') });
+    const set = await agentctl(['run', 'a', 'hi'], { cwd: dir, env: { NOPE_URL: server.url } });
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toBe('Hello.\n');
+  });
+});

@@ -1,13 +1,14 @@
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import { interpolate, MissingEnvError } from '../env/interpolate.js';
 import type { IndexedEntry } from '../load/index-documents.js';
-import type { ToolSpec, ToolsetSpec } from '../spec-types.js';
+import type { MemorySpec, ModelSpec, ToolSpec, ToolsetSpec } from '../spec-types.js';
 import { excerpt } from './excerpt.js';
-import { type RuleContext, validEntries } from './rule.js';
+import { type RuleContext, validAgents, validEntries } from './rule.js';
 
 /**
  * A field that needs a value and gets it from `${VAR}` is not empty once resolved with this
- * environment (`url: ${MCP_URL:-}` with MCP_URL unset): run would refuse it, so validate does.
+ * environment (`url: ${MCP_URL:-}` with MCP_URL unset): run would refuse it, or (a model's
+ * `base_url`) quietly use another server, so validate refuses it as it refuses `base_url: ""`.
  */
 export function envEmpty(ctx: RuleContext): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -39,5 +40,12 @@ export function envEmpty(ctx: RuleContext): Diagnostic[] {
     check(tool, ['http', 'url'], tool.spec.http?.url, 'the url');
     check(tool, ['command', 'argv', 0], tool.spec.command?.argv[0], 'the command');
   }
+  // Empty, a model's base_url would send the request, and its key, to the provider's own endpoint.
+  for (const model of validEntries<ModelSpec>(ctx, 'model'))
+    check(model, ['base_url'], model.spec.base_url, 'the base_url');
+  for (const agent of validAgents(ctx))
+    check(agent, ['url'], (agent.spec as { url?: unknown }).url, 'the url');
+  for (const memory of validEntries<MemorySpec>(ctx, 'memory'))
+    check(memory, ['url'], (memory.spec as { url?: unknown }).url, 'the url');
   return out;
 }

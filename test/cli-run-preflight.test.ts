@@ -57,6 +57,20 @@ model: fast
     expect((await agentctl(['validate'], { cwd: dir, env: NO_KEYS })).code).toBe(0);
   });
 
+  it("blames the project's defaults.model for a sub-agent that takes its model from there", async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': 'kind: project\nname: p\ndefaults:\n  model: openai/gpt-4.1-mini\n',
+      'agents/a.yaml':
+        'kind: agent\nname: root\nmodel: offline/echo\nsub_agents: [child]\n---\nkind: agent\nname: child\ndescription: c\n',
+    });
+    const run = await agentctl(['run', 'root', 'hi'], { cwd: dir, env: NO_KEYS });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      'agentctl.yaml:4:10: error: model `openai/gpt-4.1-mini` has no API key: set OPENAI_API_KEY',
+    );
+    expect(await sessionFiles(dir)).toEqual([]);
+  });
+
   it('leaves a resumed session as it was', async () => {
     const dir = await tempProject({ 'agents/a.yaml': 'kind: agent\nname: a\nmodel: openai/gpt-4o-mini\n' });
     const first = await agentctl(['run', 'a', 'hi', '--session', 'kept', '--model', 'offline/echo'], {

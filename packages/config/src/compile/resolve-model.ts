@@ -59,6 +59,17 @@ export async function resolveModel(
   let found: ModelDefinition | undefined;
   let where: SpecEntry = agent;
   let path: Array<string | number> = modelPath;
+  // A model the project's `defaults.model` gives is blamed where it is written.
+  const project = compiler.specs.project;
+  const fromDefaults =
+    spec.model === undefined &&
+    !compiler.agentModels?.has(spec.name) &&
+    compiler.modelOverride === undefined &&
+    compiler.project.defaults.model !== undefined;
+  if (project && fromDefaults) {
+    where = project;
+    path = ['defaults', 'model'];
+  }
   if (named) {
     found = definitionOf(named, compiler);
     where = named;

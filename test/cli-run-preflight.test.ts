@@ -50,6 +50,10 @@ model: fast
       'agents/b.yaml:5:10: error: model `fast` (anthropic claude-sonnet-4-6) has no API key: set MY_KEY',
     );
     expect(named.stdout).toBe('');
+    // --watch refuses the first build the same way, rather than write a failed session per save.
+    const watched = await agentctl(['run', 'a', 'hi', '--watch'], { cwd: dir, env: NO_KEYS });
+    expect(watched.code).toBe(1);
+    expect(watched.stderr).toContain('agents/a.yaml:3:8: error: model `openai/gpt-4o-mini` has no API key');
     expect(await sessionFiles(dir)).toEqual([]);
     const list = await agentctl(['sessions', 'list'], { cwd: dir });
     expect(list.stdout + list.stderr).toContain('no sessions');

@@ -26,6 +26,8 @@ export interface WatchOptions {
   agents?: CompileOptions['agents'];
   /** A model every LLM agent uses instead of its own. */
   model?: string;
+  /** A model lacking its API key fails the build (`CompileOptions.requireKeys`): `run --watch`. */
+  requireKeys?: boolean;
   /**
    * Load module tools and middleware in a worker per generation, terminated with it, so edited
    * modules do not pile up in memory. Default true; false imports them in this process.
@@ -179,6 +181,7 @@ export async function watchProject(
       env: options.env,
       agents: options.agents,
       model: options.model,
+      requireKeys: options.requireKeys,
     };
     if (options.isolateModules === false) return compileProject(project, compileOptions);
     let host: ModuleHost | undefined;

@@ -43,7 +43,7 @@ export function normaliseAgent(spec: AgentSpec, registry: Registry): AgentDefini
     limits: {
       maxIterations: limits.max_iterations,
       maxTokens: limits.max_tokens,
-      timeoutMs: parseDuration(limits.timeout, 'limits.timeout'),
+      timeoutMs: positive(parseDuration(limits.timeout, 'limits.timeout'), 'limits.timeout'),
       toolTimeoutMs: parseDuration(limits.tool_timeout, 'limits.tool_timeout'),
     },
     approval: {
@@ -59,4 +59,11 @@ export function normaliseAgent(spec: AgentSpec, registry: Registry): AgentDefini
     disallowTransferToPeers: spec.disallow_transfer_to_peers,
     maxHistory: spec.max_history,
   };
+}
+
+// A run limit of zero ends every run at its start: the schema refuses `0s`, and this the same
+// value reached through `${VAR}`.
+function positive(ms: number | undefined, field: string): number | undefined {
+  if (ms === 0) throw new Error(`${field}: must be longer than zero`);
+  return ms;
 }

@@ -113,7 +113,8 @@ export function buildTimeline(events: readonly AgentEvent[]): Invocation[] {
           duration: event.duration,
           request: [...conversation],
         };
-        answering.set(event.branch, entry);
+        // A call that failed has no answer: the next assistant message is another call's.
+        if (!event.usage.failedCalls) answering.set(event.branch, entry);
         add(entry);
         break;
       }

@@ -113,8 +113,7 @@ export function buildTimeline(events: readonly AgentEvent[]): Invocation[] {
           duration: event.duration,
           request: [...conversation],
         };
-        // A call that failed has no answer: the next assistant message is another call's.
-        if (!event.usage.failedCalls) answering.set(event.branch, entry);
+        answering.set(event.branch, entry);
         add(entry);
         break;
       }

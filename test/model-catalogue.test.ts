@@ -167,3 +167,36 @@ model: claude
     );
   });
 });
+
+describe('a reasoning model given a sampling setting', () => {
+  it('validate warns where temperature or top_p is not 1, on a model and on an agent', async () => {
+    const dir = await tempDir('agentctl-fixed-sampling-');
+    await mkdir(join(dir, 'agents'));
+    await writeFile(
+      join(dir, 'agents/think.yaml'),
+      `kind: model
+name: think
+provider: openai
+model: gpt-5-mini-2025-08-07
+temperature: 0.2
+---
+kind: agent
+name: a
+model: openai/o3
+temperature: 0.7
+top_p: 1
+---
+kind: agent
+name: plain
+model: openai/gpt-4.1-mini
+temperature: 0.2
+`,
+    );
+    const check = await agentctl(['validate'], { cwd: dir });
+    expect(check.code).toBe(0);
+    expect(check.stdout.split('\n').filter((line) => line.includes('[unsupported-setting]'))).toEqual([
+      'agents/think.yaml:5:14: warning: openai model `gpt-5-mini-2025-08-07` takes `temperature` only at 1 (a reasoning model); the API refuses 0.2: remove it from model `think` [unsupported-setting]',
+      'agents/think.yaml:10:14: warning: openai model `o3` takes `temperature` only at 1 (a reasoning model); the API refuses 0.7: remove it from agent `a` [unsupported-setting]',
+    ]);
+  });
+});

@@ -143,6 +143,10 @@ name: newer
 model: openai/gpt-5.1
 ---
 kind: agent
+name: legacy
+model: openai/gpt-4
+---
+kind: agent
 name: snapshot
 model: openai/gpt-4.1-mini-2025-04-14
 ---

@@ -9,7 +9,8 @@ import { type RuleContext, validAgents, validEntries } from './rule.js';
  * A warning for a model id the catalogue does not know but is a likely typo of one it does
  * (`gpt-4o-mnii`), on a provider it covers: the provider would refuse it at every run. A warning,
  * not an error: the catalogue cannot know every new model, and an id that differs from a known one
- * only in its numbers (`gpt-5.1`, `claude-opus-4-7`) is taken for a version it has not heard of.
+ * only in its numbers (`gpt-5.1`, `claude-opus-4-7`), or only by what it adds at its end or lacks
+ * there (`gpt-4` beside `gpt-4o`), is taken for a model it has not heard of.
  */
 export function modelId(ctx: RuleContext): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -49,6 +50,9 @@ function likelyTypo(provider: string, id: string): string | undefined {
   const known = catalogueIds(provider);
   const guess = nearest(id, known);
   if (guess === undefined) return undefined;
+  // Another version (`gpt-5.1`), or a shorter or longer name of the family (`gpt-4` beside
+  // `gpt-4o`, `o3-pro` beside `o3`), is a model the catalogue may not have, not a typo.
   const shape = (text: string) => text.toLowerCase().replace(/\d+/g, '#');
-  return shape(guess) === shape(id) ? undefined : guess;
+  if (shape(guess) === shape(id) || guess.startsWith(id) || id.startsWith(guess)) return undefined;
+  return guess;
 }

@@ -178,3 +178,50 @@ model: m
     expect(set.stdout).toBe('Hello.\n');
   });
 });
+
+describe('a model base_url that is no http(s) URL', () => {
+  it('is refused by validate and run, written as is or made so by ${VAR}', async () => {
+    const dir = await tempProject({
+      'agents/a.yaml': `kind: model
+name: local
+provider: openai
+model: llama3.2
+base_url: localhost:11434/v1
+---
+kind: model
+name: proxied
+provider: openai
+model: gpt-4.1-mini
+base_url: \${LLM_HOST}/v1
+api_key: sk-test
+---
+kind: agent
+name: a
+model: local
+---
+kind: agent
+name: b
+model: proxied
+`,
+    });
+    const env = { LLM_HOST: undefined };
+    const check = await agentctl(['validate'], { cwd: dir, env });
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain(
+      'agents/a.yaml:5:11: error: `base_url` is not valid: "localhost:11434/v1"; expected the API\'s base URL',
+    );
+    expect(check.stdout).toContain(
+      'agents/a.yaml:11:11: error: base_url: is not an http:// or https:// URL with this environment [env-values]',
+    );
+    const run = await agentctl(['run', 'b', 'hi'], { cwd: dir, env });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('agents/a.yaml:11:11: error: base_url: is not an http:// or https:// URL');
+    expect(await sessionFiles(dir)).toEqual([]);
+    server.reply({ sse: openaiText('Hello.') });
+    const set = await agentctl(['run', 'b', 'hi'], {
+      cwd: dir,
+      env: { LLM_HOST: server.url.replace(/\/v1$/, '') },
+    });
+    expect(set.code, set.stderr).toBe(0);
+  });
+});

@@ -23,7 +23,7 @@ export function normaliseModel(spec: ModelSpec, registry?: Registry): ModelDefin
     provider: spec.provider,
     model: spec.model,
     description: spec.description,
-    baseUrl: spec.base_url,
+    baseUrl: baseUrlOf(spec.base_url),
     apiKey: spec.api_key,
     temperature: spec.temperature,
     topP: spec.top_p,
@@ -46,4 +46,19 @@ export function normaliseModel(spec: ModelSpec, registry?: Registry): ModelDefin
       cooldownMs: parseDuration(spec.cooldown, 'cooldown'),
     },
   };
+}
+
+// The schema asks a written base_url for http(s)://; one that `${VAR}` gives is checked here, at
+// compile and by validate alike (`${HOST}/v1` with HOST unset is `/v1`, which no request can use).
+function baseUrlOf(url: string | undefined): string | undefined {
+  if (url === undefined || url === '') return url;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
+    throw new Error('base_url: is not an http:// or https:// URL with this environment');
+  return url;
 }

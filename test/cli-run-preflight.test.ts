@@ -225,3 +225,32 @@ model: proxied
     expect(set.code, set.stderr).toBe(0);
   });
 });
+
+describe('an http tool whose url ${VAR} leaves invalid', () => {
+  it('is refused by validate as run refuses it', async () => {
+    const dir = await tempProject({
+      'agents/a.yaml': `kind: tool
+name: lookup
+description: Looks an order up
+parameters: { type: object, properties: { id: { type: string } }, required: [id], additionalProperties: false }
+http: { url: "\${API_BASE}/orders/{{ args.id }}", method: GET }
+---
+kind: agent
+name: a
+model: offline/echo
+tools: [lookup]
+`,
+    });
+    const env = { API_BASE: undefined };
+    const expected =
+      'agents/a.yaml:5:14: error: tool kind http: url is not a valid URL once `${API_BASE}/orders/{{ args.id }}` is resolved with this environment [env-values]';
+    const check = await agentctl(['validate'], { cwd: dir, env });
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain(expected);
+    const run = await agentctl(['run', 'a', 'hi'], { cwd: dir, env });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(expected);
+    const set = await agentctl(['validate'], { cwd: dir, env: { API_BASE: 'https://shop.example' } });
+    expect(set.code, set.stdout).toBe(0);
+  });
+});

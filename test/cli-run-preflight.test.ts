@@ -254,3 +254,34 @@ tools: [lookup]
     expect(set.code, set.stdout).toBe(0);
   });
 });
+
+describe('an MCP toolset url that is no http(s) URL', () => {
+  it('is refused by validate as by run, written as is or made so by ${VAR}, offline', async () => {
+    const dir = await tempProject({
+      'agents/a.yaml': `kind: toolset
+name: docs
+mcp: { url: "\${MCP_HOST}/mcp" }
+---
+kind: toolset
+name: local
+mcp: { url: "localhost:3000/mcp" }
+---
+kind: agent
+name: a
+model: offline/echo
+tools: [{ toolset: docs }, { toolset: local }]
+`,
+    });
+    const env = { MCP_HOST: undefined };
+    const check = await agentctl(['validate'], { cwd: dir, env });
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain(
+      'agents/a.yaml:3:13: error: mcp.url: is not an http:// or https:// URL with this environment [env-values]',
+    );
+    expect(check.stdout).toContain('agents/a.yaml:7:13: error: `url` is not valid: "localhost:3000/mcp"');
+    const run = await agentctl(['run', 'a', 'hi'], { cwd: dir, env });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('agents/a.yaml:3:13: error: mcp.url: is not an http:// or https:// URL');
+    expect(await sessionFiles(dir)).toEqual([]);
+  });
+});

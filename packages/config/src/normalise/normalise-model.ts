@@ -3,6 +3,7 @@ import { parseDuration } from '@agentctl/core';
 import { toScriptTurn } from '../compile/offline-provider.js';
 import type { Registry } from '../registry.js';
 import type { ModelSpec } from '../spec-types.js';
+import { httpUrl } from './http-url.js';
 import { normaliseOptions } from './normalise-options.js';
 
 /**
@@ -23,7 +24,7 @@ export function normaliseModel(spec: ModelSpec, registry?: Registry): ModelDefin
     provider: spec.provider,
     model: spec.model,
     description: spec.description,
-    baseUrl: baseUrlOf(spec.base_url),
+    baseUrl: httpUrl(spec.base_url, 'base_url'),
     apiKey: spec.api_key,
     temperature: spec.temperature,
     topP: spec.top_p,
@@ -46,19 +47,4 @@ export function normaliseModel(spec: ModelSpec, registry?: Registry): ModelDefin
       cooldownMs: parseDuration(spec.cooldown, 'cooldown'),
     },
   };
-}
-
-// The schema asks a written base_url for http(s)://; one that `${VAR}` gives is checked here, at
-// compile and by validate alike (`${HOST}/v1` with HOST unset is `/v1`, which no request can use).
-function baseUrlOf(url: string | undefined): string | undefined {
-  if (url === undefined || url === '') return url;
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url);
-  } catch {
-    parsed = undefined;
-  }
-  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
-    throw new Error('base_url: is not an http:// or https:// URL with this environment');
-  return url;
 }

@@ -285,3 +285,31 @@ tools: [{ toolset: docs }, { toolset: local }]
     expect(await sessionFiles(dir)).toEqual([]);
   });
 });
+
+describe('a remote agent url that is no http(s) URL', () => {
+  it('is refused by validate as by run, written as is or made so by ${VAR}', async () => {
+    const dir = await tempProject({
+      'agents/a.yaml': `kind: agent
+name: billing
+type: a2a
+url: \${BILLING_HOST}/a2a/billing
+---
+kind: agent
+name: tech
+type: a2a
+url: localhost:8787/a2a/tech
+`,
+    });
+    const env = { BILLING_HOST: undefined };
+    const check = await agentctl(['validate'], { cwd: dir, env });
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain(
+      'agents/a.yaml:4:6: error: url: is not an http:// or https:// URL with this environment [env-values]',
+    );
+    expect(check.stdout).toContain('agents/a.yaml:9:6: error: `url` is not valid: "localhost:8787/a2a/tech"');
+    const run = await agentctl(['run', 'billing', 'hi'], { cwd: dir, env });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('agents/a.yaml:4:6: error: url: is not an http:// or https:// URL');
+    expect(await sessionFiles(dir)).toEqual([]);
+  });
+});

@@ -2,6 +2,7 @@ import { parseDuration } from '@agentctl/core';
 import type { AgentDefinition, MiddlewareRefDefinition, ToolRefDefinition } from '../definitions.js';
 import type { Registry } from '../registry.js';
 import type { AgentSpec, MiddlewareRefSpec, ToolRefSpec } from '../spec-types.js';
+import { httpUrl } from './http-url.js';
 import { normaliseOptions } from './normalise-options.js';
 
 function toolRef(ref: ToolRefSpec, registry: Registry): ToolRefDefinition {
@@ -29,7 +30,7 @@ export function normaliseAgent(spec: AgentSpec, registry: Registry): AgentDefini
     name: spec.name,
     description: spec.description,
     type: spec.type ?? 'llm',
-    url: spec.url,
+    url: httpUrl(spec.url, 'url'),
     headers: spec.headers ?? {},
     model: spec.model,
     instruction: spec.instruction,

@@ -69,6 +69,7 @@ export {
   isFallbackError,
 } from './fallback-provider.js';
 export { functionSchema } from './function-schema.js';
+export { HTTP_HEADERS_SCHEMA } from './http-headers-schema.js';
 export {
   controlTools,
   EXIT_LOOP_TOOL,

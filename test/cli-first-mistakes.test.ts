@@ -130,7 +130,7 @@ const MISTAKES: Array<{ name: string; files: Record<string, string>; error: stri
   {
     name: 'a bad duration in an agent',
     files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\nlimits: { timeout: x }\n' },
-    error: `agents/a.yaml:4:20: error: \`timeout\` is not valid; ${DURATION_FORMS} [schema]`,
+    error: `agents/a.yaml:4:20: error: \`timeout\` is not valid; ${DURATION_FORMS.replace('a duration', 'a duration longer than zero')} [schema]`,
   },
   {
     name: 'a bad duration in a middleware option (a union schema)',

@@ -2,6 +2,7 @@ import { agentCycle } from './agent-cycle.js';
 import { approvalRules } from './approval-rules.js';
 import { argsTemplate } from './args-template.js';
 import { commandArgv } from './command-argv.js';
+import { commandPath } from './command-path.js';
 import { duplicateTool } from './duplicate-tool.js';
 import { envEmpty } from './env-empty.js';
 import { envRequired } from './env-required.js';
@@ -62,6 +63,7 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'unsupported-setting', check: unsupportedSetting },
   { id: 'instruction-template', check: instructionTemplate },
   { id: 'command-argv', check: commandArgv },
+  { id: 'command-path', check: commandPath },
   { id: 'args-template', check: argsTemplate },
   { id: 'approval-rule', check: approvalRules },
   { id: 'unset-state-key', check: unsetStateKey },

@@ -75,6 +75,22 @@ model: fast
     expect(await sessionFiles(dir)).toEqual([]);
   });
 
+  it("says a model --model gives is the flag's, and warns at a likely typo in it", async () => {
+    const dir = await tempProject({ 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n' });
+    const run = await agentctl(['run', 'a', 'hi', '--model', 'openai/gpt-4o-mnii'], {
+      cwd: dir,
+      env: NO_KEYS,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      "warning: --model openai/gpt-4o-mnii: openai has no model `gpt-4o-mnii` in agentctl's catalogue; did you mean `openai/gpt-4o-mini`?",
+    );
+    expect(run.stderr).toContain(
+      'error: model `openai/gpt-4o-mnii` (given by --model) has no API key: set OPENAI_API_KEY',
+    );
+    expect(await sessionFiles(dir)).toEqual([]);
+  });
+
   it('leaves a resumed session as it was', async () => {
     const dir = await tempProject({ 'agents/a.yaml': 'kind: agent\nname: a\nmodel: openai/gpt-4o-mini\n' });
     const first = await agentctl(['run', 'a', 'hi', '--session', 'kept', '--model', 'offline/echo'], {

@@ -167,7 +167,9 @@ async function makeProvider(
     let lacking: string | undefined;
     pending = compiler.attempt(where, path, 'provider', async () => {
       const made = await factory(model, compiler.factoryContext(where));
-      if (first && compiler.requireKeys) lacking = lackingOf(made, model);
+      // An inline model that `--model` gives is written nowhere in the YAML the line points at.
+      const given = named === undefined && compiler.modelOverride === model.name;
+      if (first && compiler.requireKeys) lacking = lackingOf(made, model, given);
       return wrapped && compiler.wrapProvider ? compiler.wrapProvider(made, model, compiler.secrets) : made;
     });
     compiler.providers.set(key, pending);
@@ -184,7 +186,7 @@ async function makeProvider(
 }
 
 // What a provider's preflight says it lacks (its first request would fail with it), or undefined.
-function lackingOf(provider: ModelProvider, model: ModelDefinition): string | undefined {
+function lackingOf(provider: ModelProvider, model: ModelDefinition, given: boolean): string | undefined {
   try {
     provider.preflight?.();
     return undefined;
@@ -193,7 +195,11 @@ function lackingOf(provider: ModelProvider, model: ModelDefinition): string | un
     const env = (error as { context?: { env?: unknown } } | undefined)?.context?.env;
     if (typeof env !== 'string') return error instanceof Error ? error.message : String(error);
     const inline = model.name === `${model.provider}/${model.model}`;
-    const id = model.model && !inline ? ` (${model.provider} ${model.model})` : '';
+    const id = given
+      ? ' (given by --model)'
+      : model.model && !inline
+        ? ` (${model.provider} ${model.model})`
+        : '';
     return `model \`${model.name}\`${id} has no API key: set ${env} in the environment or the project's .env, or \`api_key:\` in a \`kind: model\`; or try the agent offline with no key: \`--model offline/echo\``;
   }
 }

@@ -15,7 +15,7 @@ import { type RuleContext, validAgents, validEntries } from './rule.js';
 export function modelId(ctx: RuleContext): Diagnostic[] {
   const out: Diagnostic[] = [];
   const check = (entry: Locatable, path: string[], provider: string, id: string, shown: string) => {
-    const guess = likelyTypo(provider, id);
+    const guess = modelIdTypo(provider, id);
     if (guess === undefined) return;
     out.push(
       diagnostic(
@@ -44,8 +44,11 @@ export function modelId(ctx: RuleContext): Diagnostic[] {
 
 type Locatable = Pick<IndexedEntry, 'file' | 'locate'>;
 
-// The catalogued id `id` is most likely a misspelling of, or undefined.
-function likelyTypo(provider: string, id: string): string | undefined {
+/**
+ * The catalogued id of `provider` that `id` is most likely a misspelling of (`gpt-4o-mini` for
+ * `gpt-4o-mnii`), or undefined: for a known id, another version, or a name not close to any.
+ */
+export function modelIdTypo(provider: string, id: string): string | undefined {
   if (id.includes('${') || modelInfo(provider, id) !== undefined) return undefined;
   const known = catalogueIds(provider);
   const guess = nearest(id, known);

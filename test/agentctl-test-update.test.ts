@@ -57,7 +57,7 @@ describe('agentctl test --update', () => {
 name: live-mini
 provider: openai
 model: gpt-4.1-mini
-base_url: \${LIVE_URL}
+base_url: \${LIVE_URL:-http://127.0.0.1:9/v1}
 api_key: \${OPENAI_API_KEY:-}
 ---
 kind: agent

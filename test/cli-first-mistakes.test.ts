@@ -132,7 +132,7 @@ const MISTAKES: Array<{ name: string; files: Record<string, string>; error: stri
   {
     name: 'a bad duration in an agent',
     files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\nlimits: { timeout: x }\n' },
-    error: `agents/a.yaml:4:20: error: \`timeout\` is not valid; ${DURATION_FORMS} [schema]`,
+    error: `agents/a.yaml:4:20: error: \`timeout\` is not valid; ${DURATION_FORMS.replace('a duration', 'a duration longer than zero')} [schema]`,
   },
   {
     name: 'a bad duration in a middleware option (a union schema)',
@@ -418,9 +418,8 @@ describe.concurrent('a first command in the wrong place, or with the wrong name'
     ]);
     expect(validate.code).toBe(0);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('no API key; set OPENAI_API_KEY');
     expect(run.stderr).toContain(
-      'hint: export OPENAI_API_KEY=... and run again, or try the agent offline with no key: add `--model offline/echo`',
+      "agents/a.yaml:3:8: error: model `openai/gpt-4.1-mini` has no API key: set OPENAI_API_KEY in the environment or the project's .env, or `api_key:` in a `kind: model`; or try the agent offline with no key: `--model offline/echo` [api-key]",
     );
     expect(run.stderr).not.toMatch(/^\s+at /m);
     expect(offline.code, offline.stderr).toBe(0);
@@ -442,7 +441,7 @@ describe.concurrent('a first command in the wrong place, or with the wrong name'
       '.env:2:1: warning: not a `NAME=value` line, so it sets nothing; write `OPENAI_API_KEY=value` [env-file]\n';
     expect(validate.stdout).toBe(`${warning}0 errors, 1 warning\n`);
     expect(run.stderr.startsWith(warning)).toBe(true);
-    expect(run.stderr).toContain('no API key; set OPENAI_API_KEY');
+    expect(run.stderr).toContain('has no API key: set OPENAI_API_KEY');
     for (const out of [validate.stdout, validate.stderr, run.stdout, run.stderr])
       expect(out).not.toContain('sk-not-a-real-key');
   });

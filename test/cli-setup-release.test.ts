@@ -86,11 +86,12 @@ describe('agentctl run releases what setup started when a later step fails', () 
     expect(run.left).toEqual([]);
   });
 
-  it('a second toolset whose command is missing', async () => {
+  it('a second toolset whose server fails to start', async () => {
+    // A program that exists (validate's command-path passes it) and dies at once: only starting it tells.
     const { dir, mark } = await project((m) => [
       'kind: agent\nname: a\nmodel: offline/echo\ntools:\n  - toolset: ev\n  - toolset: gone\n',
       toolset('ev', m),
-      'kind: toolset\nname: gone\nmcp: { command: /nonexistent/agentctl-mcp-server }\n',
+      `kind: toolset\nname: gone\nmcp: { command: ${q(process.execPath)}, args: [/nonexistent/agentctl-mcp-server.js] }\n`,
     ]);
     const run = await runFailing(dir, mark);
     expect(run.stderr).toMatch(/error: .*agentctl-mcp-server/);

@@ -122,3 +122,85 @@ max_output_tokens: 64000
     ]);
   });
 });
+
+describe('a model id the catalogue does not know', () => {
+  it('validate warns at a likely typo with a did-you-mean, errs on an offline one, and --strict fails', async () => {
+    const dir = await tempDir('agentctl-model-id-');
+    await mkdir(join(dir, 'agents'));
+    await writeFile(
+      join(dir, 'agents/ids.yaml'),
+      `kind: model
+name: claude
+provider: anthropic
+model: claude-sonet-4-5
+---
+kind: agent
+name: typo
+model: openai/gpt-4o-mnii
+---
+kind: agent
+name: newer
+model: openai/gpt-5.1
+---
+kind: agent
+name: legacy
+model: openai/gpt-4
+---
+kind: agent
+name: snapshot
+model: openai/gpt-4.1-mini-2025-04-14
+---
+kind: agent
+name: local
+model: claude
+`,
+    );
+    const check = await agentctl(['validate'], { cwd: dir });
+    expect(check.code).toBe(0);
+    expect(check.stdout.split('\n').filter((line) => line.includes('[model-id]'))).toEqual([
+      "agents/ids.yaml:4:8: warning: model `claude`: anthropic has no model `claude-sonet-4-5` in agentctl's catalogue (of 2026-11-23); did you mean `claude-sonnet-4-5`? [model-id]",
+      "agents/ids.yaml:8:8: warning: model `openai/gpt-4o-mnii`: openai has no model `gpt-4o-mnii` in agentctl's catalogue (of 2026-11-23); did you mean `gpt-4o-mini`? [model-id]",
+    ]);
+    expect((await agentctl(['validate', '--strict'], { cwd: dir })).code).toBe(1);
+
+    await writeFile(join(dir, 'agents/offline.yaml'), 'kind: agent\nname: off\nmodel: offline/ehco\n');
+    const offline = await agentctl(['validate'], { cwd: dir });
+    expect(offline.code).toBe(1);
+    expect(offline.stdout).toContain(
+      'agents/offline.yaml:3:8: error: model `offline/ehco`: provider `offline` has no model `ehco`; did you mean `echo`? (its models: echo, script, auto, replay) [inline-model]',
+    );
+  });
+});
+
+describe('a reasoning model given a sampling setting', () => {
+  it('validate warns where temperature or top_p is not 1, on a model and on an agent', async () => {
+    const dir = await tempDir('agentctl-fixed-sampling-');
+    await mkdir(join(dir, 'agents'));
+    await writeFile(
+      join(dir, 'agents/think.yaml'),
+      `kind: model
+name: think
+provider: openai
+model: gpt-5-mini-2025-08-07
+temperature: 0.2
+---
+kind: agent
+name: a
+model: openai/o3
+temperature: 0.7
+top_p: 1
+---
+kind: agent
+name: plain
+model: openai/gpt-4.1-mini
+temperature: 0.2
+`,
+    );
+    const check = await agentctl(['validate'], { cwd: dir });
+    expect(check.code).toBe(0);
+    expect(check.stdout.split('\n').filter((line) => line.includes('[unsupported-setting]'))).toEqual([
+      'agents/think.yaml:5:14: warning: openai model `gpt-5-mini-2025-08-07` takes `temperature` only at 1 (a reasoning model); the API refuses 0.2: remove it from model `think` [unsupported-setting]',
+      'agents/think.yaml:10:14: warning: openai model `o3` takes `temperature` only at 1 (a reasoning model); the API refuses 0.7: remove it from agent `a` [unsupported-setting]',
+    ]);
+  });
+});

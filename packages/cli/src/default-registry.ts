@@ -1,10 +1,19 @@
-import { createRegistry, NO_OPTIONS_SCHEMA, type Registry } from '@agentctl/config';
+import { createRegistry, type FactoryContext, NO_OPTIONS_SCHEMA, type Registry } from '@agentctl/config';
 import { ANTHROPIC_OPTIONS_SCHEMA } from '@agentctl/provider-anthropic/options-schema';
 import { GOOGLE_OPTIONS_SCHEMA } from '@agentctl/provider-google/options-schema';
 import { OPENAI_OPTIONS_SCHEMA } from '@agentctl/provider-openai/options-schema';
+import { strictOutputProblems } from '@agentctl/provider-openai/strict-output-schema';
 import { POSTGRES_OPTIONS_SCHEMA } from '@agentctl/store-postgres/options-schema';
 
 const network = { ownsRetries: true, needsNetwork: true };
+
+// The project's environment (over its .env) for a provider reading `variable` when `api_key` is
+// left out; the key it finds there is a secret like one written `${VAR}`.
+function keyed(ctx: FactoryContext, variable: string): FactoryContext['env'] {
+  const key = ctx.env[variable];
+  if (key) ctx.secrets.add(key);
+  return ctx.env;
+}
 
 /**
  * The registry the command line uses: the built-ins plus every provider, store and toolset kind
@@ -15,16 +24,25 @@ export function defaultRegistry(): Registry {
   const registry = createRegistry()
     .registerProvider(
       'openai',
-      async (def) => (await import('@agentctl/provider-openai')).openaiFromSpec(def),
+      async (def, ctx) =>
+        (await import('@agentctl/provider-openai')).openaiFromSpec(def, keyed(ctx, 'OPENAI_API_KEY')),
       {
         description: 'OpenAI and OpenAI-compatible servers.',
         schema: OPENAI_OPTIONS_SCHEMA,
         capabilities: network,
+        // The API refuses, at every call, a schema outside strict mode's subset.
+        outputSchemaRules: [
+          (schema, options) => (options.strictOutput === true ? strictOutputProblems(schema) : []),
+        ],
       },
     )
     .registerProvider(
       'anthropic',
-      async (def) => (await import('@agentctl/provider-anthropic')).anthropicFromSpec(def),
+      async (def, ctx) =>
+        (await import('@agentctl/provider-anthropic')).anthropicFromSpec(
+          def,
+          keyed(ctx, 'ANTHROPIC_API_KEY'),
+        ),
       {
         description: 'The Anthropic Messages API.',
         schema: ANTHROPIC_OPTIONS_SCHEMA,
@@ -34,7 +52,8 @@ export function defaultRegistry(): Registry {
     )
     .registerProvider(
       'google',
-      async (def) => (await import('@agentctl/provider-google')).googleFromSpec(def),
+      async (def, ctx) =>
+        (await import('@agentctl/provider-google')).googleFromSpec(def, keyed(ctx, 'GEMINI_API_KEY')),
       {
         description: 'The Gemini API (Google AI Studio).',
         schema: GOOGLE_OPTIONS_SCHEMA,

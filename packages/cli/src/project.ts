@@ -8,6 +8,7 @@ import {
   inlineModelProblem,
   type LoadedProject,
   loadProject,
+  modelIdTypo,
   PROJECT_FILE,
   providersOfModel,
   type Runtime,
@@ -33,7 +34,7 @@ export async function openProject(
   const project = await loadScoped(options, io, agent, read.tests);
   failOnErrors(project.diagnostics, io, project.root, read.report);
   const model = options.model as string | undefined;
-  if (model !== undefined) checkModelFlag(project, model);
+  if (model !== undefined) checkModelFlag(project, model, io);
   return project;
 }
 
@@ -80,7 +81,7 @@ export function emptyFolder(root: string, agents: number, pointed: boolean): Cli
 }
 
 // `--model NAME` is the user's flag, not a YAML line: a bad one is a usage error naming the flag.
-function checkModelFlag(project: LoadedProject, model: string): void {
+function checkModelFlag(project: LoadedProject, model: string, io: Io): void {
   if (project.specs.model.has(model)) return;
   const slash = model.indexOf('/');
   const names = [...project.specs.model.keys()];
@@ -103,9 +104,18 @@ function checkModelFlag(project: LoadedProject, model: string): void {
     );
   const problem = inlineModelProblem(model);
   if (problem) throw new CliError(`--model ${model}: ${problem}`, EXIT.usage);
+  // A likely typo is only a warning, as in YAML: the catalogue does not know every new model.
+  const guess = modelIdTypo(provider, model.slice(slash + 1));
+  if (guess)
+    io.stderr(
+      `warning: --model ${model}: ${provider} has no model \`${model.slice(slash + 1)}\` in agentctl's catalogue; did you mean \`${provider}/${guess}\`?\n`,
+    );
 }
 
-/** Loads and compiles the project into a runtime; the caller disposes it. */
+/**
+ * Loads and compiles the project into a runtime; the caller disposes it. With `only` (a run), a
+ * model that lacks its API key is an error now, before anything is written.
+ */
 export async function openRuntime(
   options: Record<string, unknown>,
   io: Io,
@@ -115,7 +125,7 @@ export async function openRuntime(
   // The load's warnings wait for the compile: one it turns into an error (`${VAR:?}` unset) is said once.
   if (project.diagnostics.some((d) => d.severity === 'error'))
     failOnErrors(project.diagnostics, io, project.root);
-  if (options.model !== undefined) checkModelFlag(project, options.model as string);
+  if (options.model !== undefined) checkModelFlag(project, options.model as string, io);
   const recorder = options.record ? new Recorder(String(options.record), io, project) : undefined;
   const { runtime, diagnostics } = await compileProject(project, {
     registry: defaultRegistry(),
@@ -123,6 +133,7 @@ export async function openRuntime(
     model: options.model as string | undefined,
     agents: only,
     wrapProvider: recorder?.wrap,
+    requireKeys: only !== undefined,
   });
   // Compile repeats the load's warnings, and makes errors of some of them.
   const errors = diagnostics.filter((d) => d.severity === 'error');

@@ -9,6 +9,7 @@ import { BUILTIN_MIDDLEWARE_SCHEMAS, NO_OPTIONS_SCHEMA } from './compile/builtin
 import { offlineProvider } from './compile/offline-provider.js';
 import { type PluginRule, Registry } from './registry.js';
 import { allowedHostsRule } from './rules/allowed-hosts-rule.js';
+import { timeZoneRule } from './rules/time-zone-rule.js';
 import { BUILTIN_TOOL_SCHEMAS } from './toolbox/builtin-tool-schemas.js';
 import { TOOLBOX } from './toolbox/toolbox.js';
 import { commandTool } from './tools/command-tool.js';
@@ -62,21 +63,25 @@ export function createRegistry(): Registry {
     registry.registerBuiltinTool(name, (options, ctx) => make({ root: ctx.root, ...options }), {
       description: BUILTIN_TOOL_SCHEMAS[name].description as string,
       schema: BUILTIN_TOOL_SCHEMAS[name],
-      rules: hostRules(BUILTIN_TOOL_SCHEMAS[name]),
+      rules: optionRules(BUILTIN_TOOL_SCHEMAS[name]),
     });
   }
   for (const [name, factory] of Object.entries(TOOLBOX)) {
     registry.registerBuiltinTool(name, factory, {
       description: BUILTIN_TOOL_SCHEMAS[name].description as string,
       schema: BUILTIN_TOOL_SCHEMAS[name],
-      rules: hostRules(BUILTIN_TOOL_SCHEMAS[name]),
+      rules: optionRules(BUILTIN_TOOL_SCHEMAS[name]),
     });
   }
   return registry;
 }
 
-// The built-in tools that fetch (`http_get`, `fetch`) have their `allowed_hosts` checked.
-function hostRules(schema: JsonSchema): PluginRule[] | undefined {
-  const properties = schema.properties as Record<string, unknown> | undefined;
-  return properties && 'allowed_hosts' in properties ? [allowedHostsRule] : undefined;
+// The built-in tools that fetch (`http_get`, `fetch`) have their `allowed_hosts` checked, and
+// those that take a `timezone` (`current_time`) have it checked against the runtime's zones.
+function optionRules(schema: JsonSchema): PluginRule[] | undefined {
+  const properties = (schema.properties ?? {}) as Record<string, unknown>;
+  const rules: PluginRule[] = [];
+  if ('allowed_hosts' in properties) rules.push(allowedHostsRule);
+  if ('timezone' in properties) rules.push(timeZoneRule);
+  return rules.length > 0 ? rules : undefined;
 }

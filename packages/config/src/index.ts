@@ -49,6 +49,7 @@ export {
   type ToolsetFactory,
 } from './registry.js';
 export { inlineModelProblem } from './rules/inline-model.js';
+export { modelIdTypo } from './rules/model-id.js';
 export { PLUGIN_SCHEMA_ID, pluginSchema } from './schema/plugin-schema.js';
 export { builtinInlineKeys, projectSchema } from './schema/project-schema.js';
 export { KINDS, type Kind, loadSchema, SCHEMA_DIR } from './schemas.js';

@@ -76,6 +76,13 @@ export interface PluginProblem {
 /** A plugin's own check of the options written for it (after its schema passed). */
 export type PluginRule = (options: Record<string, unknown>) => PluginProblem[];
 
+/**
+ * A provider's check of an agent's `output_schema` for one of its models, given the model's
+ * options (normalised: camelCase): what its API would refuse (OpenAI's `strict_output`). Paths are
+ * inside the schema.
+ */
+export type OutputSchemaRule = (schema: JsonSchema, options: Record<string, unknown>) => PluginProblem[];
+
 /** What a plugin can do, read by rules and the compiler instead of guessing from its name. */
 export interface PluginCapabilities {
   /** The provider retries failed requests itself (the `retry` middleware then does not). */
@@ -99,6 +106,8 @@ export interface DescriptorMeta {
   capabilities?: PluginCapabilities;
   /** Checks beyond the schema. */
   rules?: PluginRule[];
+  /** A provider's checks of the `output_schema` of agents on its models: `validate` reports, `run` refuses. */
+  outputSchemaRules?: OutputSchemaRule[];
 }
 
 /** One registered plugin: its name, its factory and what it says about itself. */

@@ -252,7 +252,10 @@ describe('compile: module tools, models, registry', () => {
       'agents/prompts/a.md': 'Help {{ state.who }} ({{ agent.name }}) with {{ input }}.\n',
     };
     const { runtime, diagnostics } = await compile(files, { PLACE: 'shell-place' });
-    expect(diagnostics.map(formatDiagnostic)).toEqual([]);
+    // The file's templates are checked as an inline instruction's: nothing in the project sets `who`.
+    expect(diagnostics.map(formatDiagnostic)).toEqual([
+      'agents/prompts/a.md:1:6: warning: `{{ state.who }}` renders empty: no agent has `output_key: who` and no module tool sets it [unset-state-key]',
+    ]);
     try {
       const agent = runtime!.agents.get('a')!;
       // env_file replaces .env; the environment wins over the file.

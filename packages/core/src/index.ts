@@ -69,6 +69,7 @@ export {
   isFallbackError,
 } from './fallback-provider.js';
 export { functionSchema } from './function-schema.js';
+export { HTTP_HEADERS_SCHEMA } from './http-headers-schema.js';
 export {
   controlTools,
   EXIT_LOOP_TOOL,
@@ -289,6 +290,7 @@ export {
   type TokenUsage,
   type UsageStats,
   usageOfCall,
+  usageOfFailedCall,
 } from './usage.js';
 export { sdkWarningsOnce, warnOnce } from './warn-once.js';
 export { LoopAgent, type LoopAgentConfig } from './workflow/loop-agent.js';

@@ -61,7 +61,8 @@ export interface ModelDefinition {
  * The API key lookup of a network model: `api_key` from the definition, else the variable it
  * names (`apiKeyEnv`), else `defaultEnv`, else what `orElse` gives (a keyless local server); asked
  * at the first request, so `validate` and offline runs need no key. A missing key fails with an
- * error naming the variable to set.
+ * error naming the variable to set. Variables are read from `vars` (a project's environment over
+ * its .env file; default process.env).
  *
  * @example
  * createGoogleProvider({ apiKey: apiKeyLookup(def, 'google', 'GEMINI_API_KEY') });
@@ -71,10 +72,11 @@ export function apiKeyLookup(
   provider: string,
   defaultEnv: string,
   orElse?: () => string | undefined,
+  vars: Readonly<Record<string, string | undefined>> = process.env,
 ): () => string {
   const env = def.apiKeyEnv ?? defaultEnv;
   return () => {
-    const key = def.apiKey || process.env[env] || orElse?.();
+    const key = def.apiKey || vars[env] || orElse?.();
     if (key) return key;
     throw new AgentError(
       `${provider} model ${def.model ?? '(default)'}: no API key; set ${env} (or api_key in the model's YAML)`,

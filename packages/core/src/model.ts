@@ -97,6 +97,11 @@ export interface ModelProvider {
   /** Releases connections or child processes, if the provider holds any. */
   dispose?(): Promise<void>;
   /**
+   * Throws what the first request would throw for want of configuration (a missing API key), so
+   * a run can refuse before it writes a session.
+   */
+  preflight?(): void;
+  /**
    * The same provider retrying with another policy. Present on providers that retry their own
    * requests (network providers, before the first token): they own retries, so a `retry`
    * middleware configures them through this instead of repeating their attempts.
@@ -115,6 +120,7 @@ export function mapRequests(inner: ModelProvider, map: (params: ChatParams) => C
     stream: (params) => inner.stream(map(params)),
     dispose: () => inner.dispose?.() ?? Promise.resolve(),
   };
+  if (inner.preflight) mapped.preflight = inner.preflight.bind(inner);
   const retrying = inner.withRetry?.bind(inner);
   if (retrying) mapped.withRetry = (policy) => mapRequests(retrying(policy), map);
   return mapped;

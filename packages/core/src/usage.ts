@@ -8,13 +8,15 @@ export interface UsageStats {
   cacheWriteTokens: number;
   /** Every bucket added up: input + output + cache read + cache write. */
   totalTokens: number;
-  /** Model calls made. */
+  /** Model calls made, failed ones included. */
   iterations: number;
   /**
    * Model calls whose provider reported no token usage: their tokens above are zero or agentctl's
    * estimate, so a token limit cannot be checked against them. Absent when every call reported.
    */
   unreportedCalls?: number;
+  /** Of `iterations`, the calls that failed (a provider error, a fallback leaving a model); absent when none. */
+  failedCalls?: number;
   /** Estimated cost in US dollars, present when the model declares its prices. */
   estimatedCost?: number;
 }
@@ -77,6 +79,13 @@ export function usageOfCall(tokens: TokenUsage, pricing?: ModelPricing): UsageSt
   return usage;
 }
 
+/** The usage of one model call that failed: tokens the provider reported before failing, if any. */
+export function usageOfFailedCall(tokens: TokenUsage | undefined, pricing?: ModelPricing): UsageStats {
+  const usage = usageOfCall(tokens ?? { inputTokens: 0, outputTokens: 0 }, tokens && pricing);
+  usage.failedCalls = 1;
+  return usage;
+}
+
 /** Adds `delta` into `into` in place and returns `into`. */
 export function addUsage(into: UsageStats, delta: UsageStats): UsageStats {
   into.inputTokens += delta.inputTokens;
@@ -86,6 +95,7 @@ export function addUsage(into: UsageStats, delta: UsageStats): UsageStats {
   into.totalTokens += delta.totalTokens;
   into.iterations += delta.iterations;
   if (delta.unreportedCalls) into.unreportedCalls = (into.unreportedCalls ?? 0) + delta.unreportedCalls;
+  if (delta.failedCalls) into.failedCalls = (into.failedCalls ?? 0) + delta.failedCalls;
   if (delta.estimatedCost !== undefined) into.estimatedCost = (into.estimatedCost ?? 0) + delta.estimatedCost;
   return into;
 }

@@ -25,20 +25,24 @@ export const THINKING_BUDGET_OF_EFFORT: Readonly<Record<string, number>> = {
 /**
  * Builds the Anthropic provider of a model definition for the config registry. The key is looked
  * up at the first request, so `validate` and offline runs need none; a missing key then fails with
- * an error naming the variable. `reasoning` turns on extended thinking: `budgetTokens`, else the
+ * an error naming the variable (read from `vars`: the project's environment over its .env). `reasoning` turns on extended thinking: `budgetTokens`, else the
  * budget of its `effort`; `max_tokens` is then maxOutputTokens + budget, so the answer keeps its
  * own limit. `parallelToolCalls: false` is sent as `tool_choice.disable_parallel_tool_use`.
  *
  * @example
  * anthropicFromSpec({ name: 'claude', provider: 'anthropic', model: 'claude-sonnet-4-5', options: { promptCaching: true } });
  */
-export function anthropicFromSpec(def: ModelDefinition): ModelProvider {
+export function anthropicFromSpec(
+  def: ModelDefinition,
+  vars: Readonly<Record<string, string | undefined>> = process.env,
+): ModelProvider {
+  const apiKey = apiKeyLookup(def, 'anthropic', 'ANTHROPIC_API_KEY', undefined, vars);
   const options = def.options as AnthropicOptions;
   const effort = def.reasoning?.effort;
   const budget = def.reasoning?.budgetTokens ?? (effort ? THINKING_BUDGET_OF_EFFORT[effort] : undefined);
   const inner = createAnthropicProvider({
     keySource: apiKeySource(def, 'ANTHROPIC_API_KEY'),
-    apiKey: apiKeyLookup(def, 'anthropic', 'ANTHROPIC_API_KEY'),
+    apiKey,
     baseURL: def.baseUrl,
     defaultModel: def.model,
     retry: def.retry,
@@ -57,5 +61,5 @@ export function anthropicFromSpec(def: ModelDefinition): ModelProvider {
     model: params.model || def.model || '',
     options: { ...callOptions, ...params.options },
   });
-  return mapRequests(inner, withDefaults);
+  return { ...mapRequests(inner, withDefaults), preflight: () => void apiKey() };
 }

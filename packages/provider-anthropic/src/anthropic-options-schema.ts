@@ -1,3 +1,5 @@
+import { HTTP_HEADERS_SCHEMA } from '@agentctl/core';
+
 /**
  * The JSON Schema of an Anthropic model's `options:` as written in YAML, registered with the
  * provider so `validate` rejects unknown keys (with a suggestion) and editors complete them.
@@ -13,9 +15,9 @@ export const ANTHROPIC_OPTIONS_SCHEMA = {
       type: 'boolean',
     },
     headers: {
-      description: 'Extra HTTP headers sent with every request.',
-      type: 'object',
-      additionalProperties: { type: 'string' },
+      ...HTTP_HEADERS_SCHEMA,
+      description:
+        'Extra HTTP headers sent with every request, named by HTTP tokens (letters, digits and -, no spaces).',
     },
     extra_body: {
       description: 'Sent in the request body as is, unchecked: the escape hatch for new API parameters.',

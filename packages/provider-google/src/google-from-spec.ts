@@ -33,18 +33,23 @@ export const THINKING_BUDGET_OF_EFFORT: Readonly<Record<string, number>> = {
 /**
  * Builds the Google (Gemini API) provider of a model definition for the config registry. The key
  * is looked up at the first request (`api_key`, else `GEMINI_API_KEY`), so `validate` and offline
- * runs need none. Thinking: `options.thinking_budget`, else `reasoning.budget_tokens`, is sent as
+ * runs need none; `vars` is where variables are read (the project's environment over its .env).
+ * Thinking: `options.thinking_budget`, else `reasoning.budget_tokens`, is sent as
  * `thinkingBudget`; `reasoning.effort` becomes `thinkingLevel` on Gemini 3 and later, and a budget
  * from {@link THINKING_BUDGET_OF_EFFORT} on Gemini 2.x; `options.thinking_level` overrides it.
  *
  * @example
  * googleFromSpec({ name: 'flash', provider: 'google', model: 'gemini-2.5-flash', reasoning: { effort: 'low' }, options: {} });
  */
-export function googleFromSpec(def: ModelDefinition): ModelProvider {
+export function googleFromSpec(
+  def: ModelDefinition,
+  vars: Readonly<Record<string, string | undefined>> = process.env,
+): ModelProvider {
   const options = def.options as GoogleOptions;
+  const apiKey = apiKeyLookup(def, 'google', 'GEMINI_API_KEY', undefined, vars);
   const inner = createGoogleProvider({
     keySource: apiKeySource(def, 'GEMINI_API_KEY'),
-    apiKey: apiKeyLookup(def, 'google', 'GEMINI_API_KEY'),
+    apiKey,
     baseURL: def.baseUrl,
     apiVersion: options.apiVersion,
     defaultModel: def.model,
@@ -56,7 +61,7 @@ export function googleFromSpec(def: ModelDefinition): ModelProvider {
   });
   const callOptions: Record<string, unknown> = {};
   if (def.extraBody) callOptions.extraBody = def.extraBody;
-  return withDefinitionDefaults(inner, def, callOptions);
+  return { ...withDefinitionDefaults(inner, def, callOptions), preflight: () => void apiKey() };
 }
 
 function thinkingOf(def: ModelDefinition, options: GoogleOptions): GoogleThinking | undefined {

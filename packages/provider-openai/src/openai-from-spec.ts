@@ -18,21 +18,29 @@ interface OpenAIOptions {
 /**
  * Builds the OpenAI provider of a model definition for the config registry. The key is looked up
  * at the first request, so `validate` and offline runs need none; a missing key then fails with
- * an error naming the variable. Servers on loopback (Ollama, llama.cpp) need no key at all.
+ * an error naming the variable (read from `vars`: the project's environment over its .env). Servers on loopback (Ollama, llama.cpp) need no key at all.
  * `reasoning.effort` is sent as `reasoning_effort`, `parallelToolCalls` as `parallel_tool_calls`
  * (only with tools: the API refuses it without), `extraBody` as is.
  *
  * @example
  * openaiFromSpec({ name: 'local', provider: 'openai', model: 'llama3.2', baseUrl: 'http://127.0.0.1:11434/v1', options: {} });
  */
-export function openaiFromSpec(def: ModelDefinition): ModelProvider {
+export function openaiFromSpec(
+  def: ModelDefinition,
+  vars: Readonly<Record<string, string | undefined>> = process.env,
+): ModelProvider {
   const options = def.options as OpenAIOptions;
+  // Servers on loopback (Ollama, llama.cpp) need no key at all.
+  const apiKey = apiKeyLookup(
+    def,
+    'openai',
+    'OPENAI_API_KEY',
+    () => (def.baseUrl && isLoopback(def.baseUrl) ? 'no-key' : undefined),
+    vars,
+  );
   const inner = createOpenAIProvider({
-    // Servers on loopback (Ollama, llama.cpp) need no key at all.
     keySource: apiKeySource(def, 'OPENAI_API_KEY'),
-    apiKey: apiKeyLookup(def, 'openai', 'OPENAI_API_KEY', () =>
-      def.baseUrl && isLoopback(def.baseUrl) ? 'no-key' : undefined,
-    ),
+    apiKey,
     baseURL: def.baseUrl,
     defaultModel: def.model,
     retry: def.retry,
@@ -46,7 +54,7 @@ export function openaiFromSpec(def: ModelDefinition): ModelProvider {
   if (def.reasoning?.effort) callOptions.reasoningEffort = def.reasoning.effort;
   if (def.parallelToolCalls !== undefined) callOptions.parallelToolCalls = def.parallelToolCalls;
   if (def.extraBody) callOptions.extraBody = def.extraBody;
-  return withDefinitionDefaults(inner, def, callOptions);
+  return { ...withDefinitionDefaults(inner, def, callOptions), preflight: () => void apiKey() };
 }
 
 function isLoopback(url: string): boolean {

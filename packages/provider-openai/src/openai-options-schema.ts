@@ -1,3 +1,5 @@
+import { HTTP_HEADERS_SCHEMA } from '@agentctl/core';
+
 /**
  * The JSON Schema of an OpenAI model's `options:` as written in YAML, registered with the
  * provider so `validate` rejects unknown keys (with a suggestion) and editors complete them.
@@ -9,9 +11,9 @@ export const OPENAI_OPTIONS_SCHEMA = {
   properties: {
     organization: { description: 'The OpenAI organization id sent with every request.', type: 'string' },
     headers: {
-      description: 'Extra HTTP headers sent with every request.',
-      type: 'object',
-      additionalProperties: { type: 'string' },
+      ...HTTP_HEADERS_SCHEMA,
+      description:
+        'Extra HTTP headers sent with every request, named by HTTP tokens (letters, digits and -, no spaces).',
     },
     max_tokens_field: {
       description:

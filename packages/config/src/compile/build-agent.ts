@@ -8,13 +8,14 @@ import {
 } from '@agentctl/core';
 import type { AgentDefinition } from '../definitions.js';
 import type { SpecEntry } from '../load/project-specs.js';
+import { outputSchemaMessage, outputSchemaProblems } from '../rules/provider-output-schema.js';
 import type { AgentSpec } from '../spec-types.js';
 import { agentApprovalPolicy } from './approval.js';
 import type { Compiler } from './compiler.js';
 import { renderInstruction } from './instruction.js';
 import { resolveMemory } from './resolve-memory.js';
 import { resolveMiddleware } from './resolve-middleware.js';
-import { resolveModel } from './resolve-model.js';
+import { modelRefOf, resolveModel } from './resolve-model.js';
 import { resolveTools } from './resolve-tools.js';
 
 /**
@@ -49,6 +50,7 @@ async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<A
     );
   }
   const model = await resolveModel(entry, spec, compiler);
+  if (model && !outputSchemaAccepted(entry, spec, compiler)) return undefined;
   const tools = await resolveTools(entry, spec, compiler);
   const memory = await resolveMemory(entry, spec, compiler);
   const resolved = model
@@ -100,6 +102,30 @@ async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<A
 }
 
 // A remote agent comes from the registry, so config needs no protocol client of its own.
+// The agent's output_schema against what the provider of the model it runs on accepts (its own, or
+// the one `--model` gives): the API would refuse it at the first call, after a session was written.
+function outputSchemaAccepted(entry: SpecEntry, spec: AgentDefinition, compiler: Compiler): boolean {
+  if (!spec.outputSchema) return true;
+  const problems = outputSchemaProblems(
+    modelRefOf(spec, compiler),
+    spec.outputSchema,
+    compiler.specs,
+    compiler.registry,
+  );
+  const errors = problems.filter((problem) => problem.severity !== 'warning');
+  for (const problem of errors)
+    compiler.error(
+      entry,
+      ['output_schema', ...problem.path],
+      'output-schema-provider',
+      outputSchemaMessage(problem),
+      {
+        key: problem.key,
+      },
+    );
+  return errors.length === 0;
+}
+
 async function buildRemote(
   entry: SpecEntry<AgentSpec>,
   spec: AgentDefinition,

@@ -30,6 +30,12 @@ export interface CompileOptions {
   /** Wraps each model provider once it is made, e.g. to record every call (`agentctl run --record`). */
   wrapProvider?: ProviderWrapper;
   /**
+   * Refuse a model that cannot answer its first request for want of configuration (a missing API
+   * key) with an error at its YAML, as `agentctl run` does before it writes a session. Off by
+   * default: a server or watcher may be given the key before the model is asked.
+   */
+  requireKeys?: boolean;
+  /**
    * In-process memories (a store with nothing to close, `backend: memory`) of an earlier compile of
    * the project, by their definition: one whose definition is unchanged is reused, so its sessions
    * outlive a reload. This compile's in-process memories are added to `made`.
@@ -80,6 +86,7 @@ export async function compileProject(
   compiler.agentModels = options.agentModels;
   compiler.wrapProvider = options.wrapProvider;
   compiler.carriedMemories = options.carriedMemories;
+  compiler.requireKeys = options.requireKeys === true;
   const agents = new Map<string, Agent>();
   const wanted = options.agents ? new Set(options.agents) : undefined;
   // What is not built still names secrets the built agents' tools must not print.

@@ -35,6 +35,8 @@ export class Compiler {
   wrapProvider?: ProviderWrapper;
   /** In-process memories kept from the previous compile of a watched project. */
   carriedMemories?: CarriedMemories;
+  /** Each model made is asked for what it lacks before a request (`CompileOptions.requireKeys`). */
+  requireKeys = false;
   readonly #interpolated = new WeakMap<object, unknown>();
   readonly #definitions = new WeakMap<object, unknown>();
   #project?: ProjectDefinition;

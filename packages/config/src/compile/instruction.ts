@@ -8,12 +8,19 @@ const PATH =
 
 /** Problems with `{{ ... }}` templates in an instruction: anything but the known paths. */
 export function templateProblems(text: string): string[] {
-  const out: string[] = [];
+  return templateProblemsAt(text).map((problem) => problem.message);
+}
+
+/** {@link templateProblems}, each with where its template starts in `text` and its length. */
+export function templateProblemsAt(text: string): Array<{ index: number; length: number; message: string }> {
+  const out: Array<{ index: number; length: number; message: string }> = [];
   for (const match of text.matchAll(TEMPLATE)) {
     if (!PATH.test(match[1])) {
-      out.push(
-        `unknown template \`{{ ${excerpt(match[1])} }}\` renders empty; use {{ input }}, {{ state.KEY }} (scoped: {{ state.user:KEY }}, {{ state.app:KEY }}), {{ agent.name }} or {{ date }}`,
-      );
+      out.push({
+        index: match.index,
+        length: match[0].length,
+        message: `unknown template \`{{ ${excerpt(match[1])} }}\` renders empty; use {{ input }}, {{ state.KEY }} (scoped: {{ state.user:KEY }}, {{ state.app:KEY }}), {{ agent.name }} or {{ date }}`,
+      });
     }
   }
   return out;

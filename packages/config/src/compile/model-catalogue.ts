@@ -9,6 +9,8 @@ export interface ModelInfo {
   pricing: ModelPricing;
   /** Set when the provider has announced the model's retirement: what `validate` warns with. */
   deprecated?: string;
+  /** Sampling settings the model refuses at any value but their default of 1 (reasoning models). */
+  fixedSampling?: boolean;
 }
 
 /**
@@ -45,6 +47,9 @@ const m = (
   },
 });
 
+// OpenAI's reasoning models refuse temperature and top_p other than 1 (HTTP 400 "Unsupported value").
+const reasoning = (info: ModelInfo): ModelInfo => ({ ...info, fixedSampling: true });
+
 const GPT41 = 1_047_576;
 const GPT5 = 400_000;
 const CLAUDE = 200_000;
@@ -53,9 +58,9 @@ const GEMINI = 1_048_576;
 /** Known models by provider, then model id (without a date suffix). */
 const CATALOGUE: Record<string, Record<string, ModelInfo>> = {
   openai: {
-    'gpt-5': m(1.25, 10, 0.125, undefined, GPT5, 128_000),
-    'gpt-5-mini': m(0.25, 2, 0.025, undefined, GPT5, 128_000),
-    'gpt-5-nano': m(0.05, 0.4, 0.005, undefined, GPT5, 128_000),
+    'gpt-5': reasoning(m(1.25, 10, 0.125, undefined, GPT5, 128_000)),
+    'gpt-5-mini': reasoning(m(0.25, 2, 0.025, undefined, GPT5, 128_000)),
+    'gpt-5-nano': reasoning(m(0.05, 0.4, 0.005, undefined, GPT5, 128_000)),
     'gpt-5.2': m(1.75, 14, 0.175, undefined, GPT5, 128_000),
     'gpt-5.4': m(2.5, 15, 0.25, undefined),
     'gpt-5.4-mini': m(0.75, 4.5, 0.075, undefined),
@@ -64,8 +69,8 @@ const CATALOGUE: Record<string, Record<string, ModelInfo>> = {
     'gpt-4.1-nano': m(0.1, 0.4, 0.025, undefined, GPT41, 32_768),
     'gpt-4o': m(2.5, 10, 1.25, undefined, 128_000, 16_384),
     'gpt-4o-mini': m(0.15, 0.6, 0.075, undefined, 128_000, 16_384),
-    o3: m(2, 8, 0.5, undefined, 200_000, 100_000),
-    'o4-mini': m(1.1, 4.4, 0.275, undefined, 200_000, 100_000),
+    o3: reasoning(m(2, 8, 0.5, undefined, 200_000, 100_000)),
+    'o4-mini': reasoning(m(1.1, 4.4, 0.275, undefined, 200_000, 100_000)),
   },
   anthropic: {
     'claude-opus-4-6': m(5, 25, 0.5, 6.25, CLAUDE),
@@ -107,4 +112,9 @@ export function modelInfo(provider: string, model: string): ModelInfo | undefine
 /** The providers whose catalogue knows `model` (an id written without its provider, `gpt-4.1-mini`). */
 export function providersOfModel(model: string): string[] {
   return Object.keys(CATALOGUE).filter((provider) => modelInfo(provider, model) !== undefined);
+}
+
+/** The model ids the catalogue knows for `provider` (none for a provider it does not cover). */
+export function catalogueIds(provider: string): string[] {
+  return Object.hasOwn(CATALOGUE, provider) ? Object.keys(CATALOGUE[provider]) : [];
 }

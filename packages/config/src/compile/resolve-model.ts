@@ -59,6 +59,17 @@ export async function resolveModel(
   let found: ModelDefinition | undefined;
   let where: SpecEntry = agent;
   let path: Array<string | number> = modelPath;
+  // A model the project's `defaults.model` gives is blamed where it is written.
+  const project = compiler.specs.project;
+  const fromDefaults =
+    spec.model === undefined &&
+    !compiler.agentModels?.has(spec.name) &&
+    compiler.modelOverride === undefined &&
+    compiler.project.defaults.model !== undefined;
+  if (project && fromDefaults) {
+    where = project;
+    path = ['defaults', 'model'];
+  }
   if (named) {
     found = definitionOf(named, compiler);
     where = named;
@@ -82,7 +93,7 @@ export async function resolveModel(
     named !== undefined && definition.fallback !== undefined && !replaysInstead(definition, compiler);
   const provider = chained
     ? await fallbackChain(definition, compiler)
-    : await makeProvider(definition, named, where, path, compiler, true);
+    : await makeProvider(definition, named, where, path, compiler, true, true);
   if (!provider) return undefined;
   return { provider, definition, pricing: pricingOf(definition) };
 }
@@ -102,7 +113,8 @@ function pricingOf(definition: ModelDefinition): ModelPricing | undefined {
 /**
  * Makes (once per model) the provider of a model. `wrapped` providers go through the compile's
  * wrapper (`--record`); the members of a fallback chain are made apart, unwrapped, because the
- * chain as a whole is what an agent asks and what a cassette records.
+ * chain as a whole is what an agent asks and what a cassette records. `first`: the model is asked
+ * first (not a fallback member further down), so with `requireKeys` what it lacks is an error.
  */
 async function makeProvider(
   definition: ModelDefinition,
@@ -111,6 +123,7 @@ async function makeProvider(
   at: Array<string | number>,
   compiler: Compiler,
   wrapped: boolean,
+  first: boolean,
 ): Promise<ModelProvider | undefined> {
   let path = at;
   const keyEnv = definition.apiKeyEnv;
@@ -151,15 +164,44 @@ async function makeProvider(
         ),
       );
     }
+    let lacking: string | undefined;
     pending = compiler.attempt(where, path, 'provider', async () => {
       const made = await factory(model, compiler.factoryContext(where));
+      // An inline model that `--model` gives is written nowhere in the YAML the line points at.
+      const given = named === undefined && compiler.modelOverride === model.name;
+      if (first && compiler.requireKeys) lacking = lackingOf(made, model, given);
       return wrapped && compiler.wrapProvider ? compiler.wrapProvider(made, model, compiler.secrets) : made;
     });
     compiler.providers.set(key, pending);
     const made = await pending;
     if (made?.dispose) compiler.disposers.push(() => made.dispose?.() ?? Promise.resolve());
+    if (lacking !== undefined) {
+      const keyPath = named && (named.spec as ModelSpec).api_key !== undefined ? ['api_key'] : path;
+      compiler.error(where, keyPath, 'api-key', lacking);
+      compiler.providers.set(key, Promise.resolve(undefined));
+      return undefined;
+    }
   }
   return pending;
+}
+
+// What a provider's preflight says it lacks (its first request would fail with it), or undefined.
+function lackingOf(provider: ModelProvider, model: ModelDefinition, given: boolean): string | undefined {
+  try {
+    provider.preflight?.();
+    return undefined;
+  } catch (error) {
+    // The key lookup's error names the variable it read (apiKeyLookup's context).
+    const env = (error as { context?: { env?: unknown } } | undefined)?.context?.env;
+    if (typeof env !== 'string') return error instanceof Error ? error.message : String(error);
+    const inline = model.name === `${model.provider}/${model.model}`;
+    const id = given
+      ? ' (given by --model)'
+      : model.model && !inline
+        ? ` (${model.provider} ${model.model})`
+        : '';
+    return `model \`${model.name}\`${id} has no API key: set ${env} in the environment or the project's .env, or \`api_key:\` in a \`kind: model\`; or try the agent offline with no key: \`--model offline/echo\``;
+  }
 }
 
 /**
@@ -188,7 +230,9 @@ async function fallbackChain(
         const entry = compiler.specs.model.get(name);
         const member = name === definition.name ? definition : entry && definitionOf(entry, compiler);
         if (!entry || !member) return undefined;
-        const provider = await makeProvider(member, entry, entry, ['provider'], compiler, false);
+        // A member further down is asked only when the ones before it fail: it may lack its key.
+        const first = name === definition.name;
+        const provider = await makeProvider(member, entry, entry, ['provider'], compiler, false, first);
         if (!provider) return undefined;
         members.push({ name, model: member.model, provider, pricing: pricingOf(member) });
       }

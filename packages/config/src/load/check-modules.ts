@@ -1,12 +1,14 @@
 import type { AnyTool } from '@agentctl/core';
+import { deadline } from '@agentctl/core';
 import { withoutModuleLoader } from '../compile/import-module.js';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
+import { normaliseOptions } from '../normalise/normalise-options.js';
 import { resolveProjectPath } from '../paths.js';
 import { excerpt } from '../rules/excerpt.js';
 import type { AgentSpec, MiddlewareSpec, ToolSpec } from '../spec-types.js';
 import { chosenModuleTool, isTool, parametersProblem } from '../tools/module-tool.js';
 import { ModuleHost } from '../watch/module-host.js';
-import { ModuleLoadTimeout } from '../watch/module-load-limit.js';
+import { ModuleLoadTimeout, moduleLoadLimitMs } from '../watch/module-load-limit.js';
 import type { IndexedEntry } from './index-documents.js';
 
 /** What the YAML says a module must export. */
@@ -16,6 +18,8 @@ interface ModuleUse {
   written: string;
   exportName?: string;
   expects: 'tools' | 'tool' | 'middleware';
+  /** For a middleware: the options each use gives its factory (the document's, under an agent's own). */
+  optionSets?: Array<Record<string, unknown>>;
 }
 
 function usesOf(entries: readonly IndexedEntry[]): ModuleUse[] {
@@ -41,6 +45,7 @@ function usesOf(entries: readonly IndexedEntry[]): ModuleUse[] {
           written: spec.module,
           exportName: spec.export ?? 'default',
           expects: 'middleware',
+          optionSets: factoryOptions(entry, entries),
         });
     } else if (entry.kind === 'agent') {
       (entry.spec as AgentSpec).tools?.forEach((tool, i) => {
@@ -56,6 +61,58 @@ function usesOf(entries: readonly IndexedEntry[]): ModuleUse[] {
     }
   }
   return uses;
+}
+
+// The options compile gives a module middleware's factory, once per agent using it (the document's
+// options under the agent's own), or the document's alone when no agent does. Options holding a
+// `${VAR}` are left out: validate has no secrets to resolve them with.
+function factoryOptions(doc: IndexedEntry, entries: readonly IndexedEntry[]): Array<Record<string, unknown>> {
+  const own = normaliseOptions((doc.spec as MiddlewareSpec).options, undefined);
+  const sets: Array<Record<string, unknown>> = [];
+  for (const agent of entries) {
+    if (agent.kind !== 'agent' || !agent.valid) continue;
+    for (const ref of (agent.spec as AgentSpec).middleware ?? []) {
+      if (typeof ref === 'string') {
+        if (ref === doc.name) sets.push(own);
+      } else if (Object.hasOwn(ref, doc.name)) {
+        sets.push({
+          ...own,
+          ...normaliseOptions((ref as Record<string, Record<string, unknown>>)[doc.name], undefined),
+        });
+      }
+    }
+  }
+  if (sets.length === 0) sets.push(own);
+  const unique = new Map(sets.map((set) => [JSON.stringify(set), set]));
+  return [...unique.entries()].filter(([text]) => !text.includes('${')).map(([, set]) => set);
+}
+
+// What a middleware factory does with the options compile will give it: run in the worker, as
+// compile would run it in the process; a throw, or anything but a function back, fails every run.
+async function factoryProblem(use: ModuleUse, mod: Record<string, unknown>): Promise<string | undefined> {
+  const name = use.exportName ?? 'default';
+  const factory = mod[name] as (...args: unknown[]) => unknown;
+  if (factory.length >= 2) return undefined; // a middleware itself, not a factory of one
+  const what = `the middleware factory \`${name}\` of ${excerpt(use.written)}`;
+  for (const options of use.optionSets ?? []) {
+    const limit = deadline(
+      undefined,
+      moduleLoadLimitMs(),
+      () => new ModuleLoadTimeout(moduleLoadLimitMs(), what),
+    );
+    try {
+      await limit.race(Promise.resolve(factory(options)));
+    } catch (error) {
+      if (error instanceof ModuleLoadTimeout) throw error;
+      const message = excerpt((error as Error).message ?? String(error), 300);
+      return /did not return a middleware function/.test(message)
+        ? `${what} did not return a middleware function (it must return \`async (action, next) => ...\`)`
+        : `${what} failed with ${JSON.stringify(options) === '{}' ? 'no options' : 'its options'}: ${message}`;
+    } finally {
+      limit.dispose();
+    }
+  }
+  return undefined;
 }
 
 function problemOf(use: ModuleUse, mod: Record<string, unknown>): string | undefined {
@@ -110,6 +167,7 @@ export async function checkModules(
       try {
         const mod = await host.importModuleWithin(absolute);
         message = problemOf(use, mod);
+        if (!message && use.expects === 'middleware') message = await factoryProblem(use, mod);
         if (!message && use.expects === 'tools') {
           const names =
             use.exportName !== undefined

@@ -46,7 +46,10 @@ export function schemaProblems(errors: readonly ErrorObject[], subject: SchemaSu
 }
 
 function collapseAlternatives(errors: readonly ErrorObject[]): ErrorObject[] {
-  const list = errors.filter((e) => e.keyword !== 'if');
+  // A key that fails `propertyNames` is said once, by the propertyNames error, not by its pattern too.
+  const list = errors.filter(
+    (e) => e.keyword !== 'if' && (e as { propertyName?: unknown }).propertyName === undefined,
+  );
   const dropped = new Set<ErrorObject>();
   const result = new Map<ErrorObject, ErrorObject[]>();
   for (let i = 0; i < list.length; i++) {
@@ -222,6 +225,16 @@ function toProblem(error: ErrorObject, subject: SchemaSubject): SchemaProblem {
         message: `${where} missing the required key \`${excerpt(String(params.missingProperty))}\``,
       };
     }
+    case 'propertyNames': {
+      const key = String(params.propertyName);
+      const what = describedAs(error.parentSchema as SchemaNode | undefined);
+      return {
+        path: [...path, key],
+        key: true,
+        rule: 'schema',
+        message: `\`${excerpt(key)}\` is not a valid key in ${field}${what ? `; expected ${what}` : ''}`,
+      };
+    }
     case 'dependentRequired':
       return {
         path: [...path, String(params.property)],
@@ -288,4 +301,11 @@ function toProblem(error: ErrorObject, subject: SchemaSubject): SchemaProblem {
     default:
       return value(`${field} ${error.message ?? 'is not valid'}`);
   }
+}
+
+// A schema's own description, lower-cased at its start, to say what was expected.
+function describedAs(schema: SchemaNode | undefined): string | undefined {
+  const text = typeof schema?.description === 'string' ? schema.description : undefined;
+  // "HTTP headers" keeps its capitals; "The server" becomes "the server".
+  return text && (/^[A-Z][a-z]/.test(text) ? `${text.charAt(0).toLowerCase()}${text.slice(1)}` : text);
 }

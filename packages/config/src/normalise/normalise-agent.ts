@@ -2,6 +2,7 @@ import { parseDuration } from '@agentctl/core';
 import type { AgentDefinition, MiddlewareRefDefinition, ToolRefDefinition } from '../definitions.js';
 import type { Registry } from '../registry.js';
 import type { AgentSpec, MiddlewareRefSpec, ToolRefSpec } from '../spec-types.js';
+import { httpUrl } from './http-url.js';
 import { normaliseOptions } from './normalise-options.js';
 
 function toolRef(ref: ToolRefSpec, registry: Registry): ToolRefDefinition {
@@ -29,7 +30,7 @@ export function normaliseAgent(spec: AgentSpec, registry: Registry): AgentDefini
     name: spec.name,
     description: spec.description,
     type: spec.type ?? 'llm',
-    url: spec.url,
+    url: httpUrl(spec.url, 'url'),
     headers: spec.headers ?? {},
     model: spec.model,
     instruction: spec.instruction,
@@ -43,7 +44,7 @@ export function normaliseAgent(spec: AgentSpec, registry: Registry): AgentDefini
     limits: {
       maxIterations: limits.max_iterations,
       maxTokens: limits.max_tokens,
-      timeoutMs: parseDuration(limits.timeout, 'limits.timeout'),
+      timeoutMs: positive(parseDuration(limits.timeout, 'limits.timeout'), 'limits.timeout'),
       toolTimeoutMs: parseDuration(limits.tool_timeout, 'limits.tool_timeout'),
     },
     approval: {
@@ -59,4 +60,11 @@ export function normaliseAgent(spec: AgentSpec, registry: Registry): AgentDefini
     disallowTransferToPeers: spec.disallow_transfer_to_peers,
     maxHistory: spec.max_history,
   };
+}
+
+// A run limit of zero ends every run at its start: the schema refuses `0s`, and this the same
+// value reached through `${VAR}`.
+function positive(ms: number | undefined, field: string): number | undefined {
+  if (ms === 0) throw new Error(`${field}: must be longer than zero`);
+  return ms;
 }

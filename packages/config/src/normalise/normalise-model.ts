@@ -3,6 +3,7 @@ import { parseDuration } from '@agentctl/core';
 import { toScriptTurn } from '../compile/offline-provider.js';
 import type { Registry } from '../registry.js';
 import type { ModelSpec } from '../spec-types.js';
+import { httpUrl } from './http-url.js';
 import { normaliseOptions } from './normalise-options.js';
 
 /**
@@ -23,7 +24,7 @@ export function normaliseModel(spec: ModelSpec, registry?: Registry): ModelDefin
     provider: spec.provider,
     model: spec.model,
     description: spec.description,
-    baseUrl: spec.base_url,
+    baseUrl: httpUrl(spec.base_url, 'base_url'),
     apiKey: spec.api_key,
     temperature: spec.temperature,
     topP: spec.top_p,

@@ -1,12 +1,13 @@
 import { parseDuration, type ToolsetDefinition } from '@agentctl/core';
 import type { ToolsetSpec } from '../spec-types.js';
+import { httpUrl } from './http-url.js';
 
 /** The definition of a toolset spec that passed its schema. */
 export function normaliseToolset(spec: ToolsetSpec): ToolsetDefinition {
   return {
     name: spec.name,
     description: spec.description,
-    mcp: { ...spec.mcp },
+    mcp: mcpOf(spec.mcp),
     include: spec.include,
     exclude: spec.exclude,
     prefix: spec.prefix,
@@ -15,4 +16,11 @@ export function normaliseToolset(spec: ToolsetSpec): ToolsetDefinition {
     startTimeoutMs: parseDuration(spec.start_timeout, 'start_timeout'),
     maxBytes: spec.max_bytes,
   };
+}
+
+// An MCP server over HTTP needs an http(s) url, once `${VAR}` is resolved.
+function mcpOf(mcp: ToolsetSpec['mcp']): ToolsetDefinition['mcp'] {
+  const url = (mcp as { url?: string }).url;
+  if (url !== undefined) httpUrl(url, 'mcp.url');
+  return { ...mcp } as ToolsetDefinition['mcp'];
 }

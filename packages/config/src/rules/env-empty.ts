@@ -1,13 +1,14 @@
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import { interpolate, MissingEnvError } from '../env/interpolate.js';
 import type { IndexedEntry } from '../load/index-documents.js';
-import type { MemorySpec, ToolSpec, ToolsetSpec } from '../spec-types.js';
+import type { MemorySpec, ModelSpec, ToolSpec, ToolsetSpec } from '../spec-types.js';
 import { excerpt } from './excerpt.js';
-import { type RuleContext, validEntries } from './rule.js';
+import { type RuleContext, validAgents, validEntries } from './rule.js';
 
 /**
  * A field that needs a value and gets it from `${VAR}` is not empty once resolved with this
- * environment (`url: ${MCP_URL:-}` with MCP_URL unset): run would refuse it, so validate does.
+ * environment (`url: ${MCP_URL:-}` with MCP_URL unset): run would refuse it, or (a model's
+ * `base_url`) quietly use another server, so validate refuses it as it refuses `base_url: ""`.
  * A memory server's url is a warning: it holds the database's password, a secret that validate
  * in CI is not meant to need, but run, serve and worker refuse it empty all the same.
  */
@@ -51,5 +52,10 @@ export function envEmpty(ctx: RuleContext): Diagnostic[] {
   for (const memory of validEntries<MemorySpec>(ctx, 'memory')) {
     check(memory, ['url'], memory.spec.url, `memory \`${memory.name}\`'s url`, 'warning');
   }
+  // Empty, a model's base_url would send the request, and its key, to the provider's own endpoint.
+  for (const model of validEntries<ModelSpec>(ctx, 'model'))
+    check(model, ['base_url'], model.spec.base_url, 'the base_url');
+  for (const agent of validAgents(ctx))
+    check(agent, ['url'], (agent.spec as { url?: unknown }).url, 'the url');
   return out;
 }

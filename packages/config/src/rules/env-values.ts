@@ -1,8 +1,58 @@
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import { interpolate, interpolateDeep, MissingEnvError } from '../env/interpolate.js';
+import type { IndexedEntry } from '../load/index-documents.js';
 import { errorField } from '../normalise/error-field.js';
 import { normalise } from '../normalise/normalise.js';
+import type { Registry } from '../registry.js';
+import { excerpt } from './excerpt.js';
 import { COMPILED_KINDS, type RuleContext } from './rule.js';
+
+// A tool kind's own rules (the http kind's url) on its section as run resolves it: the rules skip
+// a value written with `${VAR}`, which plugin-options sees only as written. A problem is named by
+// the value as written; the resolved one may hold a secret.
+function toolKindRefusals(
+  entry: IndexedEntry,
+  resolved: Record<string, unknown>,
+  registry: Registry,
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const kind of registry.names('toolKind')) {
+    const written = (entry.spec as Record<string, unknown>)[kind];
+    const section = resolved[kind];
+    if (!isRecord(written) || !isRecord(section) || !JSON.stringify(written).includes('${')) continue;
+    for (const rule of registry.describe('toolKind', kind)?.rules ?? [])
+      for (const problem of rule(section)) {
+        const at = valueAt(written, problem.path);
+        if (typeof at !== 'string' || !at.includes('${')) continue;
+        const value = valueAt(section, problem.path);
+        const message =
+          typeof value === 'string' && value.length > 0
+            ? problem.message.split(value).join('***')
+            : problem.message;
+        out.push(
+          diagnostic(
+            entry.file,
+            entry.locate([kind, ...problem.path]),
+            'env-values',
+            `tool kind ${kind}: ${message} once \`${excerpt(at)}\` is resolved with this environment`,
+            problem.severity,
+          ),
+        );
+      }
+  }
+  return out;
+}
+
+function valueAt(value: unknown, path: ReadonlyArray<string | number>): unknown {
+  let at = value;
+  for (const step of path)
+    at = isRecord(at) || Array.isArray(at) ? (at as Record<string, unknown>)[step] : undefined;
+  return at;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
 
 /**
  * A value written with `${VAR}` that the schema cannot check (a duration such as
@@ -32,7 +82,10 @@ export function envValues(ctx: RuleContext): Diagnostic[] {
     } catch (error) {
       const message = (error as Error).message;
       out.push(diagnostic(entry.file, entry.locate(errorField(entry.spec, message)), 'env-values', message));
+      continue;
     }
+    if (entry.kind === 'tool')
+      out.push(...toolKindRefusals(entry, spec as Record<string, unknown>, registry));
   }
   return out;
 }

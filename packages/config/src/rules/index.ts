@@ -2,6 +2,7 @@ import { agentCycle } from './agent-cycle.js';
 import { approvalRules } from './approval-rules.js';
 import { argsTemplate } from './args-template.js';
 import { commandArgv } from './command-argv.js';
+import { commandPath } from './command-path.js';
 import { duplicateTool } from './duplicate-tool.js';
 import { envEmpty } from './env-empty.js';
 import { envRequired } from './env-required.js';
@@ -13,10 +14,12 @@ import { instructionTemplate } from './instruction-template.js';
 import { memoryBackend } from './memory-backend.js';
 import { modelDeprecated } from './model-deprecated.js';
 import { modelFallback } from './model-fallback.js';
+import { modelId } from './model-id.js';
 import { modulePath } from './module-path.js';
 import { outputLimit } from './output-limit.js';
 import { outputSchemaValid } from './output-schema-valid.js';
 import { pluginOptions } from './plugin-options.js';
+import { providerOutputSchema } from './provider-output-schema.js';
 import { queueSettings } from './queue-settings.js';
 import { reservedName } from './reserved-name.js';
 import type { Rule } from './rule.js';
@@ -39,6 +42,7 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'unknown-provider', check: unknownProvider },
   { id: 'inline-model', check: inlineModel },
   { id: 'model-fallback', check: modelFallback },
+  { id: 'model-id', check: modelId },
   { id: 'model-deprecated', check: modelDeprecated },
   { id: 'output-limit', check: outputLimit },
   { id: 'unknown-builtin', check: unknownBuiltin },
@@ -51,6 +55,7 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'module-path', check: modulePath },
   { id: 'file-path', check: filePath },
   { id: 'output-schema-valid', check: outputSchemaValid },
+  { id: 'output-schema-provider', check: providerOutputSchema },
   { id: 'env-required', check: envRequired },
   { id: 'env-syntax', check: envSyntax },
   { id: 'env-empty', check: envEmpty },
@@ -58,6 +63,7 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'unsupported-setting', check: unsupportedSetting },
   { id: 'instruction-template', check: instructionTemplate },
   { id: 'command-argv', check: commandArgv },
+  { id: 'command-path', check: commandPath },
   { id: 'args-template', check: argsTemplate },
   { id: 'approval-rule', check: approvalRules },
   { id: 'unset-state-key', check: unsetStateKey },

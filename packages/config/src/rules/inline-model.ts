@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { type Diagnostic, diagnostic, type SourceRange } from '../diagnostic.js';
+import { didYouMean } from '../load/did-you-mean.js';
 import { kindValidator } from '../schemas.js';
 import type { ProjectSpec } from '../spec-types.js';
 import { excerpt } from './excerpt.js';
@@ -43,8 +44,8 @@ export function inlineModelProblem(ref: string): string | undefined {
 function problem(provider: string, model: string, errors: readonly ErrorObject[]): string {
   const choices = errors.find((e) => e.instancePath === '/model' && e.keyword === 'enum');
   if (choices) {
-    const names = (choices.params as { allowedValues: unknown[] }).allowedValues.join(', ');
-    return `provider \`${provider}\` has no model \`${excerpt(model)}\` (its models: ${names})`;
+    const allowed = (choices.params as { allowedValues: unknown[] }).allowedValues.map(String);
+    return `provider \`${provider}\` has no model \`${excerpt(model)}\`${didYouMean(model, allowed)} (its models: ${allowed.join(', ')})`;
   }
   const needs = errors.find((e) => e.keyword === 'required');
   if (needs) {

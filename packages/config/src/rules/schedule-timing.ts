@@ -2,6 +2,7 @@ import { assertSessionId } from '@agentctl/core';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import type { ScheduleSpec } from '../spec-types.js';
 import { type RuleContext, validEntries } from './rule.js';
+import { isTimeZone } from './time-zone-rule.js';
 
 type CronParser = { parse(expression: string, options?: { tz?: string }): unknown };
 
@@ -30,9 +31,7 @@ export function scheduleTiming(ctx: RuleContext): Diagnostic[] {
     const { cron, timezone, session } = entry.spec;
     let zoneOk = true;
     if (timezone !== undefined) {
-      try {
-        new Intl.DateTimeFormat('en', { timeZone: timezone });
-      } catch {
+      if (!isTimeZone(timezone)) {
         zoneOk = false;
         out.push(
           diagnostic(

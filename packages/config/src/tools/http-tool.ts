@@ -32,7 +32,7 @@ function hostsOf(spec: HttpDefinition, name: string): string[] {
 
 /**
  * The http tool kind's own rule, on `http:` as written: what compile refuses about its url is a
- * validate error too (a `${VAR}` url is left to compile, where it is resolved).
+ * validate error too (a `${VAR}` url is checked resolved, by env-values and at compile).
  */
 export function httpUrlRule(options: Record<string, unknown>): PluginProblem[] {
   const { url, allowed_hosts: allowedHosts } = options;

@@ -27,6 +27,8 @@ export interface WatchOptions {
   agents?: CompileOptions['agents'];
   /** A model every LLM agent uses instead of its own. */
   model?: string;
+  /** A model lacking its API key fails the build (`CompileOptions.requireKeys`): `run --watch`. */
+  requireKeys?: boolean;
   /**
    * Load module tools and middleware in a worker per generation, terminated with it, so edited
    * modules do not pile up in memory. Default true; false imports them in this process.
@@ -204,6 +206,7 @@ export async function watchProject(
       agents: options.agents,
       model: options.model,
       carriedMemories: carried,
+      requireKeys: options.requireKeys,
     };
     if (options.isolateModules === false)
       return { ...(await compileProject(project, compileOptions)), memories: carried.made };

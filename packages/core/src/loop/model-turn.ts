@@ -2,7 +2,7 @@ import { AgentError, toAgentError } from '../errors.js';
 import type { Message, ToolCall } from '../messages.js';
 import type { ChatParams, ModelResponse, ModelSwitch } from '../model.js';
 import { type ModelCallObservation, notifyModelCall, observingRuns } from '../run-observer.js';
-import { addUsage, type TokenUsage, type UsageStats, usageOfCall } from '../usage.js';
+import { addUsage, type TokenUsage, type UsageStats, usageOfCall, usageOfFailedCall } from '../usage.js';
 import { abortable, abortError, type Wait, waitOn } from './abortable.js';
 import { windowOf } from './history-window.js';
 import { keptShapes } from './kept-shapes.js';
@@ -71,11 +71,15 @@ function requestOf(ctx: LoopContext, system: string | undefined): ChatParams {
 }
 
 // What a failed call throws: an abort as the abort, else a provider error; tokens the provider
-// reported before the call failed were spent, and count for usage and limits.
+// reported before the call failed were spent, and count for usage and limits. A call that failed
+// (not one cancelled) counts as a failed model call, so a summary never says none were made.
 function turnError(ctx: LoopContext, error: unknown, request: ChatParams, started: number): AgentError {
   const spent = error instanceof AgentError ? (error.context.usage as TokenUsage | undefined) : undefined;
-  if (spent) countUsage(ctx, usageOfCall(spent, ctx.pricing), request.model, started);
-  if (ctx.signal.aborted) return abortError(ctx.signal);
+  if (ctx.signal.aborted) {
+    if (spent) countUsage(ctx, usageOfCall(spent, ctx.pricing), request.model, started);
+    return abortError(ctx.signal);
+  }
+  countUsage(ctx, usageOfFailedCall(spent, ctx.pricing), request.model, started);
   return toAgentError(error, 'PROVIDER_ERROR', { agent: ctx.agentName, model: ctx.model });
 }
 
@@ -295,7 +299,7 @@ function countUsage(
 
 // A fallback chain left a model: its spent tokens count against it, and the switch is an event.
 function countSwitch(ctx: LoopContext, change: ModelSwitch, started: number): void {
-  if (change.usage) countUsage(ctx, usageOfCall(change.usage, change.pricing), change.from, started);
+  countUsage(ctx, usageOfFailedCall(change.usage, change.pricing), change.from, started);
   const error = change.error instanceof AgentError ? change.error : undefined;
   const status = Number(error?.context.status);
   ctx.emit('model_fallback', {

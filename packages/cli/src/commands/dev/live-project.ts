@@ -30,13 +30,15 @@ export interface LiveProject {
 /**
  * Watches the project the command line points at, compiling only `agentName` (and what it uses),
  * and reports on stderr: each reload with what changed in one line, each broken save with its
- * diagnostics (once per change), each retired generation when its last run ends.
+ * diagnostics (once per change), each retired generation when its last run ends. `requireKeys`
+ * (`run --watch`): a model without its API key fails the build, before any run writes a session.
  */
 export async function openLiveProject(
   options: Record<string, unknown>,
   io: Io,
   agentName: string,
   onGeneration?: (generation: Generation) => void,
+  requireKeys = false,
 ): Promise<LiveProject> {
   const s = styles(io.isTTY);
   const started = new Map<Generation, number>();
@@ -82,6 +84,7 @@ export async function openLiveProject(
       env: io.env,
       model: options.model as string | undefined,
       agents: [agentName],
+      requireKeys,
       onWatchError: watchErrorReporter(io),
     },
   );

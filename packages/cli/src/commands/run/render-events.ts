@@ -132,7 +132,7 @@ export function formatUsage(usage: UsageStats, durationMs: number): string {
     `cache read ${usage.cacheReadTokens}`,
     `cache write ${usage.cacheWriteTokens}`,
     `total ${usage.totalTokens}`,
-    `${usage.iterations} model call${usage.iterations === 1 ? '' : 's'}`,
+    `${usage.iterations} model call${usage.iterations === 1 ? '' : 's'}${usage.failedCalls ? ` (${usage.failedCalls} failed)` : ''}`,
   ];
   // The counts of such calls are 0 or agentctl's guess: the line must not read as the bill.
   if (usage.unreportedCalls)

@@ -52,9 +52,15 @@ export async function watchRun(options: RunCommandOptions, io: Io): Promise<numb
     }
   };
 
-  live = await openLiveProject(options as unknown as Record<string, unknown>, io, options.agent, (g) => {
-    if (g.id > 1) start();
-  });
+  live = await openLiveProject(
+    options as unknown as Record<string, unknown>,
+    io,
+    options.agent,
+    (g) => {
+      if (g.id > 1) start();
+    },
+    true,
+  );
   start();
   const lines = prompt === undefined ? createInterface({ input: process.stdin }) : undefined;
   if (lines) {

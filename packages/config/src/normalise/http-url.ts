@@ -1,0 +1,18 @@
+/**
+ * `url` when it is an http:// or https:// URL (or empty, which env-empty speaks of); otherwise a
+ * throw naming `field`. The schema asks that of a url as written; this checks one `${VAR}` made,
+ * where compile and validate's env-values resolve it (`${HOST}/v1` with HOST unset is `/v1`). The
+ * value is not repeated: it may hold a secret.
+ */
+export function httpUrl(url: string | undefined, field: string): string | undefined {
+  if (url === undefined || url === '') return url;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
+    throw new Error(`${field}: is not an http:// or https:// URL with this environment`);
+  return url;
+}

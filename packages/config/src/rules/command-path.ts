@@ -1,0 +1,58 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { type Diagnostic, diagnostic } from '../diagnostic.js';
+import { resolveProjectPath } from '../paths.js';
+import type { ToolSpec, ToolsetSpec } from '../spec-types.js';
+import { excerpt } from './excerpt.js';
+import { type RuleContext, validEntries } from './rule.js';
+
+// A program named by path (`./scripts/deploy.sh`, `/usr/local/bin/x`), not looked up on PATH,
+// and written without `${VAR}` or `{{ }}`: whether it exists is known offline.
+function pathLike(command: unknown): command is string {
+  return (
+    typeof command === 'string' && command.includes('/') && !command.includes('${') && !command.includes('{{')
+  );
+}
+
+/**
+ * A program named by path exists where it will be run from: an MCP server's `command` (from the
+ * project folder, or its `cwd`), which `run` fails to start, is an error; a command tool's
+ * `argv[0]` (from the tool's `cwd`, relative to its file), which fails every call, a warning,
+ * as it may be built after validate runs.
+ */
+export function commandPath(ctx: RuleContext): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const set of validEntries<ToolsetSpec>(ctx, 'toolset')) {
+    const mcp = set.spec.mcp as { command?: unknown; cwd?: unknown };
+    if (!pathLike(mcp.command)) continue;
+    const cwd = typeof mcp.cwd === 'string' && !mcp.cwd.includes('${') ? mcp.cwd : '.';
+    const from = typeof mcp.cwd === 'string' && cwd !== mcp.cwd ? undefined : resolve(ctx.root, cwd);
+    if (!from || existsSync(isAbsolute(mcp.command) ? mcp.command : join(from, mcp.command))) continue;
+    out.push(
+      diagnostic(
+        set.file,
+        set.locate(['mcp', 'command']),
+        'command-path',
+        `the MCP server's command \`${excerpt(mcp.command)}\` does not exist (a relative one is taken from ${mcp.cwd === undefined ? 'the project folder' : '`cwd`'}), so the server cannot start`,
+      ),
+    );
+  }
+  for (const tool of validEntries<ToolSpec>(ctx, 'tool')) {
+    const command = tool.spec.command;
+    const program = command?.argv[0];
+    if (!command || !pathLike(program)) continue;
+    if (command.cwd?.includes('${')) continue;
+    const from = resolveProjectPath(ctx.root, tool.absFile, command.cwd ?? '.').absolute;
+    if (existsSync(isAbsolute(program) ? program : join(from, program))) continue;
+    out.push(
+      diagnostic(
+        tool.file,
+        tool.locate(['command', 'argv', 0]),
+        'command-path',
+        `the command \`${excerpt(program)}\` does not exist (a relative one is taken from the tool's \`cwd\`, by default its file's folder); every call would fail`,
+        'warning',
+      ),
+    );
+  }
+  return out;
+}

@@ -252,10 +252,13 @@ describe('agentctl with backend: postgres', () => {
       expect(answer.status).toBe(503);
       expect(answer.headers.get('retry-after')).toBe('5');
       const { error } = (await answer.json()) as { error: { code: string; message: string } };
-      expect(error).toEqual({
-        code: 'store_unavailable',
-        message: 'the session store cannot be reached; try again shortly',
-      });
+      expect(error.code).toBe('store_unavailable');
+      // The client gets a ref to quote; the operator's log has the ref with the store's own words.
+      const ref = /^the session store cannot be reached; try again shortly \(ref ([0-9a-f]{12})\)$/.exec(
+        error.message,
+      )?.[1];
+      expect(ref, error.message).toBeDefined();
+      expect(server.stderr()).toContain(`(ref ${ref})`);
     }
     expect(server.stderr()).toContain(
       `cannot connect to PostgreSQL at 127.0.0.1:${pg.port}, database ${name}`,

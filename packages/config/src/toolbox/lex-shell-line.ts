@@ -101,7 +101,7 @@ export function lexShellLine(line: string): LexedShellLine {
       return end;
     }
     if (next === '{') {
-      const end = closingBrace(line, i + 2);
+      const end = closing(line, i + 2, '{', '}');
       const inner = line.slice(i + 2, end);
       if (/\$\(|`/.test(inner)) nested.push(inner);
       text += line.slice(i, end + 1);
@@ -238,30 +238,17 @@ function substitutions(row: string): string[] {
   return out;
 }
 
-// The index of the `)` closing a `(` whose content starts at `from`, past quotes and nested
-// brackets; the line's length when it is never closed.
-function closing(line: string, from: number): number {
+// The index of the `)` (or, for `${…}`, the `}`) closing a bracket whose content starts at
+// `from`, past quotes and nested brackets of its kind; the line's length when it is never closed.
+function closing(line: string, from: number, open = '(', close = ')'): number {
   let depth = 1;
   for (let i = from; i < line.length; i++) {
     const c = line[i];
     if (c === '\\') i++;
     else if (c === "'") i = skipTo(line, i + 1, "'");
     else if (c === '"') i = skipDoubleQuoted(line, i + 1);
-    else if (c === '(') depth++;
-    else if (c === ')' && --depth === 0) return i;
-  }
-  return line.length;
-}
-
-function closingBrace(line: string, from: number): number {
-  let depth = 1;
-  for (let i = from; i < line.length; i++) {
-    const c = line[i];
-    if (c === '\\') i++;
-    else if (c === "'") i = skipTo(line, i + 1, "'");
-    else if (c === '"') i = skipDoubleQuoted(line, i + 1);
-    else if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) return i;
+    else if (c === open) depth++;
+    else if (c === close && --depth === 0) return i;
   }
   return line.length;
 }

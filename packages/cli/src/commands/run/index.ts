@@ -7,6 +7,7 @@ import type { Agent, ApprovalDecision, InvocationResult, PendingApproval, RunOpt
 import {
   AgentError,
   assertSessionId,
+  InMemorySessionStore,
   isAgentError,
   PausedSessionError,
   parseDuration,
@@ -70,9 +71,12 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
     if (!agent) {
       throw unknownAgent(options.agent, project.specs.agent.keys());
     }
+    const store = await sessionStoreFor(agent, runtime);
+    if (store instanceof InMemorySessionStore && options.session && options.session !== 'new')
+      io.stderr(forgetfulStore(options.agent, options.session));
     const runner = new Runner({
       agent,
-      store: await sessionStoreFor(agent, runtime),
+      store,
       // A run the watchdog ends inside a tool keeps its session up to the tool's call.
       writeBeforeTools: true,
     });
@@ -312,6 +316,12 @@ const SIGNAL_EXIT: Record<NodeJS.Signals, number> = {
   SIGTERM: EXIT.terminated,
   SIGHUP: EXIT.hangup,
 } as Record<NodeJS.Signals, number>;
+
+// A `backend: memory` store lives as long as the process: a session named on the command line is
+// never there from an earlier run, and this one's is gone when it exits.
+function forgetfulStore(agent: string, session: string): string {
+  return `agentctl: warning: agent ${agent} keeps its sessions in process memory (backend: memory), which ends with this run: --session ${session} starts empty and is not kept; use backend: file or postgres to continue a conversation across runs\n`;
+}
 
 // A session file the store cannot read (edited by hand, damaged on disk): the user's to fix, not a
 // bug of agentctl's. By name: the file store is loaded only when a project uses it.

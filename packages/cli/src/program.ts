@@ -201,6 +201,11 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
       '10s',
     )
     .option('--max-runs <n>', 'runs in flight at once; more are answered 429 with Retry-After', '64')
+    .option(
+      '--max-followers <n>',
+      "streams of queued runs' events (GET /runs/{id}/events) open at once; more are answered 429",
+      '256',
+    )
     .option('--timeout <duration>', 'longest a run may take before it ends as TIMEOUT', '5m')
     .option('--max-body <bytes>', 'largest request body (413 beyond it)', '1048576')
     .option(

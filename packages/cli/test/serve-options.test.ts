@@ -13,6 +13,7 @@ describe('agentctl serve options', () => {
       corsOrigins: [],
       graceMs: 10_000,
       maxRuns: 64,
+      maxFollowers: 256,
       runTimeoutMs: 300_000,
       maxBodyBytes: 1_048_576,
       maxStreamBufferBytes: 1_048_576,
@@ -39,6 +40,8 @@ describe('agentctl serve options', () => {
       '2s',
       '--max-runs',
       '3',
+      '--max-followers',
+      '9',
       '--timeout',
       '1m',
       '--max-body',
@@ -58,6 +61,7 @@ describe('agentctl serve options', () => {
       corsOrigins: ['https://a.example', 'https://b.example'],
       graceMs: 2000,
       maxRuns: 3,
+      maxFollowers: 9,
       runTimeoutMs: 60_000,
       maxBodyBytes: 1000,
       maxStreamBufferBytes: 65_536,
@@ -73,6 +77,7 @@ describe('agentctl serve options', () => {
     expect(() => serveOptions({ port: '99999' }, {})).toThrow(usage);
     expect(() => serveOptions({ grace: 'soon' }, {})).toThrow(usage);
     expect(() => serveOptions({ maxRuns: '0' }, {})).toThrow(usage);
+    expect(() => serveOptions({ maxFollowers: '0' }, {})).toThrow(usage);
     expect(() => serveOptions({ maxStreamBuffer: '10' }, {})).toThrow(/--max-stream-buffer must be/);
     expect(() => serveOptions({ timeout: '0s' }, {})).toThrow(/--timeout must be longer than 0/);
     expect(serveOptions({ grace: '0s' }, {}).graceMs).toBe(0);

@@ -31,6 +31,11 @@ export interface AppOptions {
   tokens?: readonly string[];
   /** Runs in flight at once; one more is answered 429. Default 64. */
   maxRuns?: number;
+  /**
+   * Streams of queued runs' events (`GET /runs/{id}/events`) open at once; one more is answered
+   * 429. Each holds a connection to the queue's Redis. Default 256.
+   */
+  maxFollowers?: number;
   /** Milliseconds a run may take before it ends as TIMEOUT. Default 5 minutes. */
   runTimeoutMs?: number;
   /** Largest request body in bytes (413 beyond). Default 1 MiB. */
@@ -130,7 +135,7 @@ export function createApp(options: AppOptions): ServerApp {
   app.get('/openapi.json', (c) => c.json(OPENAPI_DOCUMENT));
   app.route('/', projectRoutes(options.source, tracker.closing, options.heartbeatMs));
   if (options.pageDir) app.route('/', pageRoutes(options.pageDir));
-  app.route('/', queuedRoutes(context));
+  app.route('/', queuedRoutes(context, options.maxFollowers ?? 256));
   app.route('/', nativeRoutes(context));
   app.route('/', openaiRoutes(context));
   app.route('/', a2aRoutes(context, (options.tokens ?? []).length > 0, options.a2aTasks));

@@ -13,7 +13,7 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'unknown agent or session; for /project, a server not started on a project',
   409: 'the session is running, paused (for a run) or not paused (for decisions)',
   413: 'the body is larger than the cap',
-  429: 'too many runs in flight; see Retry-After',
+  429: 'too many runs in flight (or, for /runs/{id}/events, followers open); see Retry-After',
   503: 'the server is shutting down',
 };
 const sse = {
@@ -241,7 +241,10 @@ export const OPENAPI_DOCUMENT = {
           { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' } },
           { name: 'after', in: 'query', required: false, schema: { type: 'string' } },
         ],
-        responses: { '200': { description: 'events', content: { ...sse } }, ...errors(400, 401, 404) },
+        responses: {
+          '200': { description: 'events', content: { ...sse } },
+          ...errors(400, 401, 404, 429, 503),
+        },
       },
     },
     '/project': {

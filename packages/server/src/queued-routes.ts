@@ -9,8 +9,11 @@ import type { QueuedRuns } from './queued-runs.js';
  * its place in the run's stream; `Last-Event-ID` (or `?after=`) resumes after that place. The
  * stream ends with an `end` event carrying how the run ended.
  */
-export function queuedRoutes(context: InvokeContext): Hono {
+export function queuedRoutes(context: InvokeContext, maxFollowers: number): Hono {
   const app = new Hono();
+  // Each follower reads the run's stream on a connection of its own to the queue's Redis: without
+  // a cap, a client could open followers until Redis refuses connections to every node.
+  let following = 0;
   app.get('/runs/:id/events', async (c) => {
     const queue = requireQueue(context);
     const id = c.req.param('id');
@@ -18,6 +21,15 @@ export function queuedRoutes(context: InvokeContext): Hono {
     const after = eventId(c);
     const closing = context.tracker.closing;
     if (closing.aborted) throw new HttpError(503, 'shutting_down', 'the server is shutting down');
+    if (following >= maxFollowers) {
+      throw new HttpError(
+        429,
+        'too_many_followers',
+        `${maxFollowers} streams of queued runs are open (--max-followers); try again shortly`,
+        { 'retry-after': '1' },
+      );
+    }
+    following++;
     return boundedStream(c, context.streamLimit, async (sse) => {
       const stop = new AbortController();
       const end = () => stop.abort();
@@ -41,6 +53,7 @@ export function queuedRoutes(context: InvokeContext): Hono {
         }
       } finally {
         closing.removeEventListener('abort', end);
+        following--;
       }
     });
   });

@@ -9,7 +9,7 @@ const json = (body: unknown) => ({
   body: JSON.stringify(body),
 });
 
-function appWith(queue?: QueuedRuns) {
+function appWith(queue?: QueuedRuns, maxFollowers?: number) {
   const store = new InMemorySessionStore();
   const agent = createAgent({ name: 'echo', provider: offline('echo') });
   const source = {
@@ -17,7 +17,7 @@ function appWith(queue?: QueuedRuns) {
     lease: (name: string) => (name === 'echo' ? { agent, store, release: () => undefined } : undefined),
     stores: async () => [store],
   };
-  return { ...createApp({ source, queue }), store };
+  return { ...createApp({ source, queue, maxFollowers }), store };
 }
 
 describe('queued routes', () => {
@@ -73,6 +73,33 @@ describe('queued routes', () => {
       status: 'ok',
       queue: { waiting: 2, workers: 1 },
     });
+  });
+
+  it('caps the streams of queued runs open at once (429 with Retry-After), and frees a place when one closes', async () => {
+    const open: AbortSignal[] = [];
+    const queue: QueuedRuns = {
+      enqueue: async () => ({ runId: 'r', sessionId: 's' }),
+      exists: async () => true,
+      // A run that never ends: its follower stays open until the client leaves.
+      follow: async function* (_id, _after, signal) {
+        open.push(signal);
+        await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+      },
+      depth: async () => ({ waiting: 0, workers: 1 }),
+    };
+    const { app } = appWith(queue, 2);
+    const first = await app.request('/runs/r1/events');
+    const second = await app.request('/runs/r2/events');
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const third = await app.request('/runs/r3/events');
+    expect(third.status).toBe(429);
+    expect(third.headers.get('retry-after')).toBe('1');
+    expect((await third.json()).error).toMatchObject({ code: 'too_many_followers' });
+    await first.body?.cancel();
+    await vi.waitFor(() => expect(open[0]?.aborted).toBe(true));
+    const fourth = await app.request('/runs/r4/events');
+    expect(fourth.status).toBe(200);
+    await Promise.all([second.body?.cancel(), fourth.body?.cancel()]);
   });
 
   it('/health, open without a token, does not repeat what Redis said: a ref, the text in the log', async () => {

@@ -46,6 +46,7 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
     queue,
     tokens: options.tokens,
     maxRuns: options.maxRuns,
+    maxFollowers: options.maxFollowers,
     runTimeoutMs: options.runTimeoutMs,
     maxBodyBytes: options.maxBodyBytes,
     maxStreamBufferBytes: options.maxStreamBufferBytes,

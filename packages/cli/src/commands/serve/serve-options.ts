@@ -10,6 +10,8 @@ export interface ServeOptions {
   corsOrigins: string[];
   graceMs: number;
   maxRuns: number;
+  /** Streams of queued runs' events open at once. */
+  maxFollowers: number;
   runTimeoutMs: number;
   maxBodyBytes: number;
   /** Bytes of a streamed answer held for a client that does not read. */
@@ -55,6 +57,7 @@ export function serveOptions(
     corsOrigins: (raw.cors as string[] | undefined) ?? [],
     graceMs: duration(raw.grace, '--grace', 10_000),
     maxRuns: integer(raw.maxRuns, '--max-runs', 64, 1, 1_000_000),
+    maxFollowers: integer(raw.maxFollowers, '--max-followers', 256, 1, 1_000_000),
     runTimeoutMs: positive(duration(raw.timeout, '--timeout', 5 * 60_000), '--timeout'),
     maxBodyBytes: integer(raw.maxBody, '--max-body', 1024 * 1024, 1, 2 ** 31),
     maxStreamBufferBytes: integer(raw.maxStreamBuffer, '--max-stream-buffer', 1024 * 1024, 1024, 2 ** 31),

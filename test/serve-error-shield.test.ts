@@ -10,8 +10,8 @@ import { waitFor } from './support/wait-for.js';
 import { startWorker, stopWorkers } from './support/worker.js';
 
 // A run that fails inside the server: a module middleware that throws a plain Error once the model
-// has answered, which core ends the run with as INTERNAL_ERROR (never the model's or a tool's
-// fault). Its text is what a store's failure looks like: a host, a database, a user.
+// has answered, which ends the run as the project's CONFIG_ERROR naming the middleware (never the
+// model's or a tool's fault), an error whose text is the operator's. Its text is what a store's failure looks like: a host, a database, a user.
 const SECRET = 'password authentication failed for user "admin" at db.internal:5432/prod';
 const PROJECT = {
   'agentctl.yaml': 'kind: project\n',
@@ -52,6 +52,8 @@ needs_approval: false
 `,
 };
 
+const CODE = 'CONFIG_ERROR';
+const FULL = `middleware \`leak\` (mw/leak.js) failed during loop_end: ${SECRET}`;
 const GENERIC = /^internal error \(ref ([0-9a-f]{12})\)$/;
 
 let dir: string;
@@ -87,7 +89,7 @@ async function loggedRef(message: string, on: ServeProcess = server): Promise<st
   const ref = GENERIC.exec(message)?.[1];
   expect(ref, message).toBeDefined();
   await waitFor(
-    () => on.stderr().includes(`INTERNAL_ERROR (ref ${ref})`) && on.stderr().includes(SECRET),
+    () => on.stderr().includes(`${CODE} (ref ${ref})`) && on.stderr().includes(SECRET),
     `ref ${ref} and the full text on stderr`,
   );
   const line = on
@@ -106,9 +108,9 @@ describe('agentctl serve: what a client reads of an internal failure', () => {
     const text = events.map((e) => e.data).join('\n');
     expect(text).not.toContain('db.internal');
     const error = JSON.parse(events.find((e) => e.event === 'error')!.data);
-    expect(error.code).toBe('INTERNAL_ERROR');
+    expect(error.code).toBe(CODE);
     const ref = await loggedRef(error.message);
-    expect(error.context).toEqual({ blame: 'internal', retryable: false, ref });
+    expect(error.context).toEqual({ blame: 'config', retryable: false, ref });
     // The operator's copy is whole; a client reading the session over HTTP gets the same ref.
     const file = await readFile(join(dir, '.agentctl', 'sessions', `${sessionId}.jsonl`), 'utf8');
     expect(file).toContain('db.internal');
@@ -120,7 +122,7 @@ describe('agentctl serve: what a client reads of an internal failure', () => {
   it('native JSON: the result error has the code and the ref, not the text', async () => {
     const response = await post(server, '/agents/broken/runs', { input: 'hello', stream: false });
     const body = await response.json();
-    expect(body).toMatchObject({ status: 'error', error: { code: 'INTERNAL_ERROR' } });
+    expect(body).toMatchObject({ status: 'error', error: { code: CODE } });
     await loggedRef(body.error.message);
   });
 
@@ -129,11 +131,11 @@ describe('agentctl serve: what a client reads of an internal failure', () => {
     const answered = await post(server, '/v1/chat/completions', chat);
     expect(answered.status).toBe(502);
     const { error } = await answered.json();
-    expect(error).toMatchObject({ code: 'INTERNAL_ERROR', type: 'server_error' });
+    expect(error).toMatchObject({ code: CODE, type: 'server_error' });
     await loggedRef(error.message);
     const streamed = await readSse(await post(server, '/v1/chat/completions', { ...chat, stream: true }));
     const failure = streamed.map((e) => JSON.parse(e.data)).find((d) => d.error)?.error;
-    expect(failure.code).toBe('INTERNAL_ERROR');
+    expect(failure.code).toBe(CODE);
     await loggedRef(failure.message);
   });
 
@@ -160,7 +162,7 @@ describe('agentctl serve: what a client reads of an internal failure', () => {
     expect(events.map((e) => e.data).join('\n')).not.toContain('db.internal');
     const error = JSON.parse(events.find((e) => e.event === 'error')!.data);
     const end = JSON.parse(events.find((e) => e.event === 'end')!.data);
-    expect(end).toMatchObject({ status: 'error', code: 'INTERNAL_ERROR' });
+    expect(end).toMatchObject({ status: 'error', code: CODE });
     expect(end.message).toBe(error.message);
     await loggedRef(end.message);
   });
@@ -175,9 +177,9 @@ describe('agentctl serve: what a client reads of an internal failure', () => {
   it('--expose-errors sends the text as run --json prints it', async () => {
     const events = await readSse(await post(exposed, '/agents/broken/runs', { input: 'hello' }));
     const error = JSON.parse(events.find((e) => e.event === 'error')!.data);
-    expect(error).toMatchObject({ code: 'INTERNAL_ERROR', message: SECRET });
+    expect(error).toMatchObject({ code: CODE, message: FULL });
     const queued = await (await post(exposed, '/agents/broken/runs', { input: 'hi', async: true })).json();
     const end = (await readSse(await fetch(`${exposed.url}${queued.events}`))).at(-1)!;
-    expect(JSON.parse(end.data)).toMatchObject({ code: 'INTERNAL_ERROR', message: SECRET });
+    expect(JSON.parse(end.data)).toMatchObject({ code: CODE, message: FULL });
   });
 });

@@ -19,7 +19,8 @@ async function docsExample(name: string): Promise<string> {
 async function operatorProject(agentYaml?: string): Promise<string> {
   return probeProject({
     'agents/operator.yaml': agentYaml ?? (await docsExample('operator')),
-    'agents/notes/todo.md': 'water the plants\n',
+    // The example's command tools run in the project folder (`cwd: ..` from agents/).
+    'notes/todo.md': 'water the plants\n',
   });
 }
 
@@ -43,7 +44,7 @@ describe.concurrent('the approval rules of docs/format.md', () => {
     );
     expect(results.read).toMatchObject({ content: 'water the plants' });
     expect(results.write?.isError ?? false).toBe(false);
-    expect(await readFile(join(dir, 'agents/notes/done.md'), 'utf8')).toBe('shipped\n');
+    expect(await readFile(join(dir, 'notes/done.md'), 'utf8')).toBe('shipped\n');
     expect(results.escape).toMatchObject({ isError: true });
     expect(results.escape.content).toContain('denied');
     expect(results.other).toBeUndefined();
@@ -61,7 +62,7 @@ describe.concurrent('the approval rules of docs/format.md', () => {
       { cwd: dir },
     );
     expect(code, stderr).toBe(0);
-    expect(await readFile(join(dir, 'agents/elsewhere.txt'), 'utf8')).toBe('notes/a.md\n');
+    expect(await readFile(join(dir, 'elsewhere.txt'), 'utf8')).toBe('notes/a.md\n');
   });
 
   it('the toolbox example validates and runs on the offline auto model', async () => {

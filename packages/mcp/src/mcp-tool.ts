@@ -26,6 +26,17 @@ export interface McpToolOptions {
   context: McpToolsetContext;
 }
 
+// A description goes into every model request that offers the tool: a server's multi-megabyte one
+// would be resent, and paid for, on every step.
+const MAX_DESCRIPTION = 8192;
+
+// The description the model reads: the server's, cut to MAX_DESCRIPTION characters with a note.
+function toolDescription(info: McpToolInfo, toolset: string): string {
+  const written = info.description ?? info.title ?? `${info.name} (MCP toolset ${toolset})`;
+  if (written.length <= MAX_DESCRIPTION) return written;
+  return `${written.slice(0, MAX_DESCRIPTION)} [cut by agentctl: the server's description of this tool has ${written.length} characters]`;
+}
+
 // Without a toolset timeout the loop's tool timeout governs (through the signal); the SDK's own
 // default of 60 s would otherwise cut calls the agent allows to run longer.
 const BACKSTOP_TIMEOUT = 24 * 60 * 60 * 1000;
@@ -38,7 +49,7 @@ export function mcpTool(info: McpToolInfo, options: McpToolOptions): AnyTool {
   const { toolset, connection, context } = options;
   return defineTool<Record<string, unknown>>({
     name: options.exposedName,
-    description: info.description ?? info.title ?? `${info.name} (MCP toolset ${toolset})`,
+    description: toolDescription(info, toolset),
     // Passed as the server wrote it: core's validator accepts a draft-07 `$schema` marker.
     parameters: info.inputSchema as JsonSchema,
     needsApproval: options.needsApproval,

@@ -284,3 +284,23 @@ describe('mcpToolsetFactory', () => {
 afterAll(async () => {
   expect(await leftoverChildren()).toEqual([]);
 });
+
+describe('a server that describes a tool at great length', () => {
+  it('gives the model the first 8,192 characters and a note of how long it was', async () => {
+    const toolset = await createMcpToolset(
+      { name: 'wordy', mcp: { command: process.execPath, args: [fixture('hostile.js'), 'wordy'] } },
+      { root },
+    );
+    try {
+      const echo = toolset.tools.find((tool) => tool.name === 'echo');
+      const said = 'Echoes its text. '.repeat(120_000);
+      expect(echo?.description).toBe(
+        `${said.slice(0, 8192)} [cut by agentctl: the server's description of this tool has ${said.length} characters]`,
+      );
+      // The other tools keep their own words.
+      expect(toolset.tools.find((tool) => tool.name === 'hang')?.description).toBe('Never answers');
+    } finally {
+      await toolset.dispose();
+    }
+  });
+});

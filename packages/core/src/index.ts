@@ -289,6 +289,7 @@ export {
   type ModelPricing,
   type TokenUsage,
   type UsageStats,
+  unreportedUsage,
   usageOfCall,
   usageOfFailedCall,
 } from './usage.js';

@@ -31,6 +31,11 @@ export interface TokenUsage {
   unreported?: boolean;
 }
 
+/** The usage of a call whose provider reported none: every count 0, marked unreported (a new object each time). */
+export function unreportedUsage(): TokenUsage {
+  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, unreported: true };
+}
+
 /** Prices in US dollars per million tokens of each bucket. */
 export interface ModelPricing {
   input: number;

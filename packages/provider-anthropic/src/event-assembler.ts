@@ -1,5 +1,5 @@
 import type { FinishReason, ModelResponse, StreamEvent, TokenUsage, ToolCall } from '@agentctl/core';
-import { toolCallFromText } from '@agentctl/core';
+import { toolCallFromText, unreportedUsage } from '@agentctl/core';
 import type { ThinkingBlock } from './to-anthropic-messages.js';
 
 /** The parts of a Messages stream event we read; unknown events and fields are ignored. */
@@ -103,13 +103,7 @@ export class EventAssembler {
       content: text.length > 0 ? text : null,
       toolCalls,
       // A server that sent no usage (every count still 0) is told apart from one that counted.
-      usage: this.reportedUsage ?? {
-        inputTokens: 0,
-        outputTokens: 0,
-        cacheReadTokens: 0,
-        cacheWriteTokens: 0,
-        unreported: true,
-      },
+      usage: this.reportedUsage ?? unreportedUsage(),
       finishReason: finishReason(this.#stopReason, toolCalls.length > 0),
     };
     if (this.#model) response.model = this.#model;

@@ -6,6 +6,7 @@ import {
   type StreamEvent,
   type TokenUsage,
   type ToolCall,
+  unreportedUsage,
 } from '@agentctl/core';
 import type { GenerateContentResponse, Part } from '@google/genai';
 import { type GoogleProviderData, LOCAL_CALL_ID_PREFIX } from './to-gemini-contents.js';
@@ -79,13 +80,7 @@ export class ResponseAssembler {
     const response: ModelResponse = {
       content: this.#text.length > 0 ? this.#text : null,
       toolCalls: this.#calls,
-      usage: this.reportedUsage ?? {
-        inputTokens: 0,
-        outputTokens: 0,
-        cacheReadTokens: 0,
-        cacheWriteTokens: 0,
-        unreported: true,
-      },
+      usage: this.reportedUsage ?? unreportedUsage(),
       finishReason: this.#blocked ? 'content_filter' : finishReason(this.#finish, this.#calls.length > 0),
     };
     // Thought signatures must go back with the turn; without them the parts are rebuilt from the history.

@@ -217,6 +217,41 @@ max_output_tokens: 40
     expect(openai.requests).toHaveLength(6);
   });
 
+  it("counts a model the chain left as a failed call, never against the agent's max_iterations", async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': 'kind: project\n',
+      'agents/a.yaml': `kind: model
+name: primary
+provider: offline
+model: script
+script:
+  - { fallback: true, error: { message: "primary is down", code: PROVIDER_ERROR, retryable: true } }
+fallback: [worker]
+---
+kind: model
+name: worker
+provider: offline
+model: script
+script:
+  - { fallback: true, tool_calls: [{ name: current_time, arguments: {} }] }
+---
+kind: agent
+name: a
+model: primary
+tools: [{ builtin: current_time }]
+limits: { max_iterations: 4 }
+`,
+    });
+    const run = await agentctl(['run', 'a', 'go'], { cwd: dir });
+    expect(run.code).toBe(1);
+    // Four steps answered, as the limit says, and the one failed call said beside them.
+    expect(run.stderr.match(/← current_time/g)).toHaveLength(4);
+    expect(run.stderr).toContain(
+      'error [MAX_ITERATIONS_EXCEEDED]: agent a reached its limit of 4 model calls',
+    );
+    expect(run.stderr).toContain('5 model calls (1 failed)');
+  });
+
   it('validate names a missing fallback model and a cycle, with file, line and column', async () => {
     const dir = await tempProject({
       'agents/models.yaml': `kind: model

@@ -26,7 +26,9 @@ export async function runLoop(ctx: LoopContext): Promise<LoopOutcome> {
     if (pending.length > 0) return { reason: 'paused', text, pending };
   }
   while (!ctx.ended) {
-    if (ctx.usage.iterations >= ctx.limits.maxIterations) {
+    // The limit bounds the loop's steps: a failed call (a fallback chain leaving a model that is
+    // down) is counted in usage, not against it.
+    if (ctx.usage.iterations - (ctx.usage.failedCalls ?? 0) >= ctx.limits.maxIterations) {
       throw new AgentError(
         `agent ${ctx.agentName} reached its limit of ${ctx.limits.maxIterations} model calls`,
         'MAX_ITERATIONS_EXCEEDED',

@@ -45,7 +45,10 @@ export function normaliseAgent(spec: AgentSpec, registry: Registry): AgentDefini
       maxIterations: limits.max_iterations,
       maxTokens: limits.max_tokens,
       timeoutMs: positive(parseDuration(limits.timeout, 'limits.timeout'), 'limits.timeout'),
-      toolTimeoutMs: parseDuration(limits.tool_timeout, 'limits.tool_timeout'),
+      toolTimeoutMs: positive(
+        parseDuration(limits.tool_timeout, 'limits.tool_timeout'),
+        'limits.tool_timeout',
+      ),
     },
     approval: {
       tools: spec.approval?.tools ?? {},
@@ -62,8 +65,8 @@ export function normaliseAgent(spec: AgentSpec, registry: Registry): AgentDefini
   };
 }
 
-// A run limit of zero ends every run at its start: the schema refuses `0s`, and this the same
-// value reached through `${VAR}`.
+// A run limit of zero ends every run (and a tool limit of zero every tool call) at its start: the
+// schema refuses `0s`, and this the same value reached through `${VAR}`.
 function positive(ms: number | undefined, field: string): number | undefined {
   if (ms === 0) throw new Error(`${field}: must be longer than zero`);
   return ms;

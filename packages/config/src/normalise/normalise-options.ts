@@ -5,12 +5,14 @@ import { camelCase } from './camel-case.js';
 // Options whose schema is the shared duration type arrive in ms, whichever plugin owns them.
 function isDuration(property: unknown): boolean {
   const ref = (property as { $ref?: unknown } | undefined)?.$ref;
-  return typeof ref === 'string' && ref.endsWith('#/$defs/duration');
+  return (
+    typeof ref === 'string' && (ref.endsWith('#/$defs/duration') || ref.endsWith('#/$defs/positiveDuration'))
+  );
 }
 
 /**
  * A plugin's options as its factory takes them: keys camelCased, and durations (a property whose
- * schema is `common.schema.json#/$defs/duration`) in milliseconds. The plugin's registered
+ * schema is `common.schema.json#/$defs/duration` or `positiveDuration`) in milliseconds. The plugin's registered
  * schema says which is which, so no plugin parses YAML spellings itself.
  */
 export function normaliseOptions(

@@ -3,7 +3,11 @@ import type { JsonSchema } from '../registry.js';
 // Options as written in YAML (snake_case), beside `builtin:` or under `options:`; the registry
 // descriptors carry them and `agentctl schema` assembles them into the project schema.
 
-const duration = (description: string) => ({ description, $ref: 'common.schema.json#/$defs/duration' });
+// Every duration here is a timeout: zero would fail each call at once.
+const duration = (description: string) => ({
+  description,
+  $ref: 'common.schema.json#/$defs/positiveDuration',
+});
 const path = (description: string) => ({ description, $ref: 'common.schema.json#/$defs/path' });
 const count = (description: string) => ({ description, type: 'integer', minimum: 1 });
 const strings = (description: string, item: string, extra: Record<string, unknown> = {}) => ({

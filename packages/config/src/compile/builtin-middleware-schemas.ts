@@ -1,6 +1,8 @@
 import type { JsonSchema } from '../registry.js';
 
 const duration = { $ref: 'common.schema.json#/$defs/duration' };
+// A timeout of zero would fail every call at once.
+const limit = { $ref: 'common.schema.json#/$defs/positiveDuration' };
 
 function options(properties: Record<string, unknown>): JsonSchema {
   return { type: 'object', additionalProperties: false, properties };
@@ -19,8 +21,8 @@ export const BUILTIN_MIDDLEWARE_SCHEMAS: Readonly<Record<string, JsonSchema>> = 
     },
   }),
   timeout: options({
-    model: { description: 'Longest model call.', ...duration },
-    tool: { description: 'Longest tool call.', ...duration },
+    model: { description: 'Longest model call (more than zero).', ...limit },
+    tool: { description: 'Longest tool call (more than zero).', ...limit },
   }),
   logging: options({ verbose: { description: 'Log payloads too.', type: 'boolean' } }),
   redaction: options({

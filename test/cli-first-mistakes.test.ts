@@ -140,7 +140,7 @@ const MISTAKES: Array<{ name: string; files: Record<string, string>; error: stri
       'agents/a.yaml':
         'kind: agent\nname: a\nmodel: offline/echo\nmiddleware: [{ timeout: { model: soon } }]\n',
     },
-    error: `agents/a.yaml:4:34: error: timeout: option \`model\` is not valid; ${DURATION_FORMS} [plugin-options]`,
+    error: `agents/a.yaml:4:34: error: timeout: option \`model\` is not valid; ${DURATION_FORMS.replace('a duration', 'a duration longer than zero')} [plugin-options]`,
   },
   {
     name: 'a bad duration in a middleware document',

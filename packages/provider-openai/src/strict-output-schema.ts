@@ -4,6 +4,8 @@
  * `validate` can ask without loading the SDK.
  */
 
+import { isPlainObject } from '@agentctl/core';
+
 /** One thing strict mode refuses, at a path inside the schema. */
 export interface StrictSchemaProblem {
   path: Array<string | number>;
@@ -82,7 +84,7 @@ function visit(node: unknown, path: Array<string | number>, out: StrictSchemaPro
     if (schema[keyword] !== undefined)
       out.push({ path: [...path, keyword], key: true, message: `${STRICT} does not support \`${keyword}\`` });
   }
-  const properties = isRecord(schema.properties) ? schema.properties : undefined;
+  const properties = isPlainObject(schema.properties) ? schema.properties : undefined;
   const types = typesOf(schema);
   if (types.includes('object') || properties !== undefined) {
     if (schema.additionalProperties === undefined)
@@ -118,15 +120,11 @@ function visit(node: unknown, path: Array<string | number>, out: StrictSchemaPro
       for (const [i, child] of branches.entries()) visit(child, [...path, union, i], out);
   }
   for (const defs of ['$defs', 'definitions'] as const) {
-    if (isRecord(schema[defs]))
+    if (isPlainObject(schema[defs]))
       for (const [key, child] of Object.entries(schema[defs])) visit(child, [...path, defs, key], out);
   }
 }
 
 function typesOf(schema: Record<string, unknown>): unknown[] {
   return Array.isArray(schema.type) ? schema.type : [schema.type];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -1,12 +1,12 @@
-import { relative } from 'node:path';
 import { AgentError, type Middleware } from '@agentctl/core';
+import { displayPath } from '../paths.js';
 
 /**
  * A project's module middleware whose own failures are the project's: an error its code throws
  * (not one that came up through `next()` from the model, a tool or inner middleware) ends the run
- * as a `CONFIG_ERROR` naming the middleware, the action and its file. Before, such an error around
- * a model call read as the provider's (`PROVIDER_ERROR`), and elsewhere as agentctl's own bug
- * (`INTERNAL_ERROR`, exit 3); and a server showed its text to clients as the provider's.
+ * as a `CONFIG_ERROR` naming the middleware, the action and its file. Left as it is, such an error
+ * around a model call would read as the provider's (`PROVIDER_ERROR`, its text shown to a server's
+ * clients), and elsewhere as agentctl's own bug (`INTERNAL_ERROR`, exit 3).
  */
 export function blamedMiddleware(
   name: string,
@@ -14,7 +14,7 @@ export function blamedMiddleware(
   root: string,
   middleware: Middleware,
 ): Middleware {
-  const where = relative(root, file) || file;
+  const where = displayPath(root, file);
   const blamed: Middleware = (action, next) => {
     // What `next()` rejected with is passed on as it is: it is not this middleware's failure.
     let passedOn: unknown;

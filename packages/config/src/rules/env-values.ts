@@ -1,3 +1,4 @@
+import { isPlainObject } from '@agentctl/core';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import { interpolate, interpolateDeep, MissingEnvError } from '../env/interpolate.js';
 import type { IndexedEntry } from '../load/index-documents.js';
@@ -19,7 +20,8 @@ function toolKindRefusals(
   for (const kind of registry.names('toolKind')) {
     const written = (entry.spec as Record<string, unknown>)[kind];
     const section = resolved[kind];
-    if (!isRecord(written) || !isRecord(section) || !JSON.stringify(written).includes('${')) continue;
+    if (!isPlainObject(written) || !isPlainObject(section) || !JSON.stringify(written).includes('${'))
+      continue;
     for (const rule of registry.describe('toolKind', kind)?.rules ?? [])
       for (const problem of rule(section)) {
         const at = valueAt(written, problem.path);
@@ -46,12 +48,8 @@ function toolKindRefusals(
 function valueAt(value: unknown, path: ReadonlyArray<string | number>): unknown {
   let at = value;
   for (const step of path)
-    at = isRecord(at) || Array.isArray(at) ? (at as Record<string, unknown>)[step] : undefined;
+    at = isPlainObject(at) || Array.isArray(at) ? (at as Record<string, unknown>)[step] : undefined;
   return at;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /**

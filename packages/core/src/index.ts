@@ -44,6 +44,7 @@ export {
   AgentError,
   type AgentErrorCode,
   type AgentErrorOptions,
+  DamagedSessionError,
   type ErrorBlame,
   isAgentError,
   PausedSessionError,
@@ -168,6 +169,7 @@ export {
   type ScriptTurn,
 } from './offline/script-model.js';
 export { isPlainObject } from './plain-object.js';
+export { childCallsProblem, promisedCallsProblem } from './promised-calls.js';
 export {
   type Cassette,
   type CassetteInteraction,
@@ -231,6 +233,7 @@ export {
   type StoredSession,
   sessionShapeProblem,
 } from './session-export.js';
+export { sameJson } from './same-json.js';
 export { assertSessionId, InvalidSessionIdError, SESSION_ID_RULE } from './session-id.js';
 export {
   holderOf,

@@ -212,6 +212,7 @@ export {
   Runner,
   type RunnerOptions,
 } from './runner.js';
+export { sameJson } from './same-json.js';
 export { type SdkLogger, stderrLogger } from './sdk-logger.js';
 export {
   applyStateDelta,
@@ -233,7 +234,6 @@ export {
   type StoredSession,
   sessionShapeProblem,
 } from './session-export.js';
-export { sameJson } from './same-json.js';
 export { assertSessionId, InvalidSessionIdError, SESSION_ID_RULE } from './session-id.js';
 export {
   holderOf,

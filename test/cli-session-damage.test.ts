@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -100,5 +101,98 @@ describe('sessions import of a hostile export', () => {
     const shown = await agentctl(['sessions', 'show', 'hostile'], { cwd: dir });
     expect(shown.stdout).toContain('  → rm\\u001b[2K(');
     expect(shown.stdout).toContain('(agent e\\u001b[2J)');
+  });
+});
+
+// A person approves the calls a paused session shows; a resume runs the model's calls of those ids.
+// A session changed outside agentctl must not show one call and run another.
+describe('a paused session that shows one call and holds another', () => {
+  async function paused(): Promise<{ dir: string; file: string }> {
+    const dir = await tempProject({
+      'agentctl.yaml': 'kind: project\n',
+      'agents/a.yaml': [
+        'kind: agent',
+        'name: a',
+        'model: offline/auto',
+        'tools: [greet, mark]',
+        '---',
+        'kind: tool',
+        'name: greet',
+        'description: says hi',
+        'parameters: { type: object, properties: {} }',
+        'command: { argv: [echo, hi] }',
+        'needs_approval: true',
+        '---',
+        'kind: tool',
+        'name: mark',
+        'description: leaves a mark',
+        'parameters: { type: object, properties: {} }',
+        'command: { argv: [touch, marked] }',
+        'needs_approval: true',
+        '',
+      ].join('\n'),
+    });
+    const run = await agentctl(['run', 'a', 'go', '--session', 'p1'], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('auto_0_0  greet({})');
+    return { dir, file: join(dir, '.agentctl/sessions/p1.jsonl') };
+  }
+
+  // The model's first call becomes `mark` under greet's id: approving "greet" would run `mark`.
+  function swapped(text: string): string {
+    return text
+      .split('\n')
+      .map((line) => {
+        if (!line) return line;
+        const record = JSON.parse(line) as {
+          events?: { type: string; message?: { toolCalls?: { name: string }[] } }[];
+        };
+        for (const event of record.events ?? []) {
+          const calls = event.type === 'message' ? event.message?.toolCalls : undefined;
+          if (calls?.[0]) calls[0].name = 'mark';
+        }
+        return JSON.stringify(record);
+      })
+      .join('\n');
+  }
+
+  it('run --approve refuses it: exit 1, the calls named, nothing runs, the file unchanged', async () => {
+    const { dir, file } = await paused();
+    const damaged = swapped(await readFile(file, 'utf8'));
+    await writeFile(file, damaged);
+    const run = await agentctl(
+      ['run', 'a', '--session', 'p1', '--approve', 'auto_0_0', '--deny', 'auto_0_1'],
+      {
+        cwd: dir,
+      },
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      "agentctl: session p1 cannot be resumed: the call auto_0_0 waiting for a decision is greet({}), but the model's call auto_0_0 is mark({}) (the session was changed outside agentctl)",
+    );
+    expect(run.stderr).toContain('start a new session, or remove this one with `agentctl sessions rm p1`');
+    expect(existsSync(join(dir, 'marked'))).toBe(false);
+    expect(await readFile(file, 'utf8')).toBe(damaged);
+  });
+
+  it('sessions import refuses such an export: exit 1, nothing imported', async () => {
+    const { dir } = await paused();
+    const exported = await agentctl(['sessions', 'export', 'p1'], { cwd: dir });
+    const file = JSON.parse(exported.stdout) as {
+      session: { id: string; events: { type: string; message?: { toolCalls?: { name: string }[] } }[] };
+    };
+    file.session.id = 'p2';
+    for (const event of file.session.events) {
+      const calls = event.type === 'message' ? event.message?.toolCalls : undefined;
+      if (calls?.[0]) calls[0].name = 'mark';
+    }
+    const path = join(dir, 'p2.json');
+    await writeFile(path, JSON.stringify(file));
+    const imported = await agentctl(['sessions', 'import', path], { cwd: dir });
+    expect(imported.code).toBe(1);
+    expect(imported.stderr).toContain(
+      "export: session p2: the call auto_0_0 waiting for a decision is greet({}), but the model's call auto_0_0 is mark({})",
+    );
+    expect(existsSync(join(dir, '.agentctl/sessions/p2.jsonl'))).toBe(false);
   });
 });

@@ -130,3 +130,16 @@ export class PausedSessionError extends UsageError {
     );
   }
 }
+
+/**
+ * A stored session whose parts disagree (the calls it shows for a decision are not the calls a
+ * resume would run): changed outside agentctl, it is not continued.
+ */
+export class DamagedSessionError extends UsageError {
+  constructor(
+    readonly sessionId: string,
+    problem: string,
+  ) {
+    super(`session ${sessionId} cannot be resumed: ${problem} (the session was changed outside agentctl)`);
+  }
+}

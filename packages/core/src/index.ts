@@ -44,6 +44,7 @@ export {
   AgentError,
   type AgentErrorCode,
   type AgentErrorOptions,
+  DamagedSessionError,
   type ErrorBlame,
   isAgentError,
   PausedSessionError,
@@ -168,6 +169,7 @@ export {
   type ScriptTurn,
 } from './offline/script-model.js';
 export { isPlainObject } from './plain-object.js';
+export { childCallsProblem, promisedCallsProblem } from './promised-calls.js';
 export {
   type Cassette,
   type CassetteInteraction,
@@ -210,6 +212,7 @@ export {
   Runner,
   type RunnerOptions,
 } from './runner.js';
+export { sameJson } from './same-json.js';
 export { type SdkLogger, stderrLogger } from './sdk-logger.js';
 export {
   applyStateDelta,

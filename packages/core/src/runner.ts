@@ -11,7 +11,14 @@ import { newId } from './new-id.js';
 export type { InvocationCheckpoint } from './agent-config.js';
 
 import { findAgent, linkTree, listAgents } from './agent-tree.js';
-import { AgentError, PausedSessionError, runError, toAgentError, UsageError } from './errors.js';
+import {
+  AgentError,
+  DamagedSessionError,
+  PausedSessionError,
+  runError,
+  toAgentError,
+  UsageError,
+} from './errors.js';
 import type { AgentEvent, PendingApproval } from './events.js';
 import { historyFor } from './invocation/history.js';
 import { InvocationContext, type InvocationLimits } from './invocation/invocation-context.js';
@@ -24,6 +31,7 @@ import { EventChannel } from './loop/event-channel.js';
 import { keptShapes } from './loop/kept-shapes.js';
 import { NO_DECISIONS } from './loop/loop-context.js';
 import type { Message, ToolCall } from './messages.js';
+import { childCallsProblem, promisedCallsProblem } from './promised-calls.js';
 import { observingRuns } from './run-observer.js';
 import { InMemorySessionStore, type Session, type SessionStore } from './session.js';
 import { deadline } from './timing/deadline.js';
@@ -175,8 +183,10 @@ export class Runner {
       const session = await this.#session(options, sessionId, decisions !== undefined);
       await this.#loadScopedState(session, options.userId);
       const checkpoint = session.checkpoint as InvocationCheckpoint | undefined;
-      if (decisions) validateDecisions(session.id, checkpoint, decisions, this.agent);
-      else if (checkpoint) {
+      if (decisions) {
+        validateDecisions(session.id, checkpoint, decisions, this.agent);
+        await this.#checkPromisedCalls(session, checkpoint as InvocationCheckpoint);
+      } else if (checkpoint) {
         throw new PausedSessionError(
           session.id,
           checkpoint.pending.map((p) => p.call.id),
@@ -308,6 +318,21 @@ export class Runner {
     }
     Object.assign(session.state, await this.store.getScopedState('app'));
     if (userId) Object.assign(session.state, await this.store.getScopedState(`user:${userId}`));
+  }
+
+  // What a person decides on must be what runs: a session changed outside agentctl is refused
+  // before any decision is applied (or anything written).
+  async #checkPromisedCalls(session: Session, checkpoint: InvocationCheckpoint): Promise<void> {
+    let problem = promisedCallsProblem(session, checkpoint);
+    if (!problem && checkpoint.pending.some((p) => p.via)) {
+      const listed = await this.store.list({ parentId: session.id });
+      const children = await Promise.all(listed.filter((c) => c.paused).map((c) => this.store.get(c.id)));
+      problem = childCallsProblem(
+        checkpoint.pending,
+        children.filter((c): c is Session => c !== undefined),
+      );
+    }
+    if (problem) throw new DamagedSessionError(session.id, problem);
   }
 
   async #session(options: InvocationOptions, sessionId: string, resuming: boolean): Promise<Session> {

@@ -1,4 +1,7 @@
+import type { InvocationCheckpoint } from './agent-config.js';
 import type { Message } from './messages.js';
+import { isPlainObject } from './plain-object.js';
+import { childCallsProblem, promisedCallsProblem } from './promised-calls.js';
 import type { Session } from './session.js';
 
 /** The session layout version every store reads and writes. */
@@ -56,6 +59,43 @@ export function assertSessionExport(data: unknown, where = 'export'): asserts da
       throw new InvalidExportError(`${where}: session id ${JSON.stringify(session.id)} appears twice`);
     seen.add(session.id);
   }
+  checkPromisedCalls(data, where);
+}
+
+// A paused session of the export must show for a decision the very calls a resume would run: an
+// export is data from anywhere, and approving what it shows must not run something else.
+function checkPromisedCalls(data: SessionExport, where: string): void {
+  const checkpoint = data.session.checkpoint as InvocationCheckpoint | undefined;
+  if (checkpoint !== undefined) {
+    if (
+      !isPlainObject(checkpoint) ||
+      !Array.isArray(checkpoint.pending) ||
+      !checkpoint.pending.every(isPendingShape)
+    ) {
+      throw new InvalidExportError(
+        `${where}: session ${data.session.id}: "checkpoint" is not a paused invocation's`,
+      );
+    }
+    const problem =
+      promisedCallsProblem(data.session, checkpoint) ??
+      childCallsProblem(
+        checkpoint.pending,
+        data.children.map((c) => c.session),
+      );
+    if (problem) throw new InvalidExportError(`${where}: session ${data.session.id}: ${problem}`);
+  }
+  data.children.forEach((child, i) => {
+    checkPromisedCalls(child, `${where}.children[${i}]`);
+  });
+}
+
+function isPendingShape(value: unknown): boolean {
+  return (
+    isPlainObject(value) &&
+    isPlainObject(value.call) &&
+    typeof value.call.id === 'string' &&
+    typeof value.call.name === 'string'
+  );
 }
 
 function assertExportShape(data: unknown, where: string): asserts data is SessionExport {

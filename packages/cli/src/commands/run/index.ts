@@ -323,11 +323,12 @@ function forgetfulStore(agent: string, session: string): string {
   return `agentctl: warning: agent ${agent} keeps its sessions in process memory (backend: memory), which ends with this run: --session ${session} starts empty and is not kept; use backend: file or postgres to continue a conversation across runs\n`;
 }
 
-// A session file the store cannot read (edited by hand, damaged on disk): the user's to fix, not a
-// bug of agentctl's. By name: the file store is loaded only when a project uses it.
+// A session file the store cannot read, or whose parts disagree (edited by hand, damaged on disk,
+// imported from elsewhere): the user's to fix, not a bug of agentctl's. By name: the file store is
+// loaded only when a project uses it.
 function corruptSession(result: unknown): Error | undefined {
   for (let error = result; error instanceof Error; error = error.cause) {
-    if (error.name === 'CorruptSessionError') return error;
+    if (error.name === 'CorruptSessionError' || error.name === 'DamagedSessionError') return error;
   }
   return undefined;
 }

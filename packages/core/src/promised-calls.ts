@@ -1,0 +1,98 @@
+import type { InvocationCheckpoint } from './agent-config.js';
+import type { AgentEvent, PendingApproval } from './events.js';
+import type { ToolCall } from './messages.js';
+import { sameJson } from './same-json.js';
+import type { Session } from './session.js';
+
+/**
+ * Why the calls a paused session asks decisions for are not the calls a resume would run, or
+ * undefined when they are. A resume runs (or answers) the calls of the model's last message, by
+ * id; a person decides on the calls the checkpoint and its `approval_required` event show. A session
+ * changed outside agentctl (an imported export, a file edited by hand) could show one call and run
+ * another, so the three must agree before any decision is applied.
+ */
+export function promisedCallsProblem(session: Session, checkpoint: InvocationCheckpoint): string | undefined {
+  const events = session.events.filter((e) => e.invocationId === checkpoint.invocationId);
+  const shown = lastOfType(events, 'approval_required')?.pending;
+  if (!shown) return `no approval_required event shows the pending calls ${ids(checkpoint.pending)}`;
+  for (const p of checkpoint.pending) {
+    const event = shown.find((s) => s.call?.id === p.call.id);
+    if (!event || !sameCall(event.call, p.call)) {
+      return `the call ${p.call.id} waiting for a decision is ${describe(p.call)}, but the session's approval_required event shows ${event ? describe(event.call) : 'no such call'}`;
+    }
+    // A call inside an agent tool runs in the child session: childCallsProblem checks it there.
+    if (p.via) continue;
+    const made = modelCall(events, p.branch, p.call.id);
+    if (!made)
+      return `the call ${p.call.id} waiting for a decision is not among the model's calls of that invocation`;
+    if (!sameCall(made, p.call)) {
+      return `the call ${p.call.id} waiting for a decision is ${describe(p.call)}, but the model's call ${p.call.id} is ${describe(made)}`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Why a call a paused session shows, made inside an agent tool, is not the call its child session
+ * waits on (the child's own checks then hold it to the child's conversation), or undefined.
+ * `children` are the paused session's child sessions.
+ */
+export function childCallsProblem(
+  pending: readonly PendingApproval[],
+  children: readonly Pick<Session, 'id' | 'checkpoint'>[],
+): string | undefined {
+  for (const p of pending) {
+    if (!p.via) continue;
+    let waiting: ToolCall | undefined;
+    for (const child of children) {
+      const checkpoint = child.checkpoint as InvocationCheckpoint | undefined;
+      waiting = checkpoint?.pending?.find((c) => c.call?.id === p.call.id)?.call;
+      if (waiting) break;
+    }
+    if (!waiting) return `no child session waits for the call ${p.call.id} (${describe(p.call)}) it shows`;
+    if (!sameCall(waiting, p.call)) {
+      return `the call ${p.call.id} waiting for a decision is ${describe(p.call)}, but the child session that would run it waits on ${describe(waiting)}`;
+    }
+  }
+  return undefined;
+}
+
+// Two calls are the same when their id, tool and arguments are.
+function sameCall(a: ToolCall, b: ToolCall): boolean {
+  return a.id === b.id && a.name === b.name && sameJson(a.arguments, b.arguments);
+}
+
+// The call of this id in the last assistant message of the paused agent's branch.
+function modelCall(
+  events: readonly AgentEvent[],
+  branch: string | undefined,
+  id: string,
+): ToolCall | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i];
+    if (event.type !== 'message' || event.message.role !== 'assistant') continue;
+    if (branch !== undefined && event.branch !== branch) continue;
+    return event.message.toolCalls?.find((call) => call.id === id);
+  }
+  return undefined;
+}
+
+function lastOfType<T extends AgentEvent['type']>(
+  events: readonly AgentEvent[],
+  type: T,
+): Extract<AgentEvent, { type: T }> | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    if (events[i].type === type) return events[i] as Extract<AgentEvent, { type: T }>;
+  }
+  return undefined;
+}
+
+function ids(pending: readonly PendingApproval[]): string {
+  return pending.map((p) => p.call.id).join(', ');
+}
+
+// The call as a person reads it: its tool and arguments, cut short.
+function describe(call: { name: string; arguments?: unknown }): string {
+  const args = call.arguments === undefined ? '' : JSON.stringify(call.arguments);
+  return `${call.name}(${args.length > 200 ? `${args.slice(0, 200)}…` : args})`;
+}

@@ -124,6 +124,7 @@ export {
   type JsonSchema,
   type ModelProvider,
   type ModelResponse,
+  type ModelRetry,
   type ModelSwitch,
   mapRequests,
   ownsRetries,

@@ -103,7 +103,7 @@ export {
 } from './messages.js';
 export { compose } from './middleware/compose.js';
 export { type LoggingOptions, logging } from './middleware/logging.js';
-export { type RedactionOptions, redaction } from './middleware/redaction.js';
+export { type RedactionOptions, redaction, redactor } from './middleware/redaction.js';
 export { type RetryOptions, retry } from './middleware/retry.js';
 export { type TimeoutOptions, timeout } from './middleware/timeout.js';
 export {

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentctl, removeTempDirs, tempProject } from './support/cli.js';
+import { agentctl, parseNdjson, removeTempDirs, tempProject } from './support/cli.js';
 
 afterAll(removeTempDirs);
 
@@ -54,7 +54,7 @@ const SECRETS = ['example.com', '4111', 'ACME-', 'sk-billing-secret'];
 
 describe('the logging middleware with a redaction on the same agent', () => {
   for (const order of ['logging-first', 'redaction-first'] as const) {
-    it(`logs nothing the redaction replaces, nor a project secret (${order})`, async () => {
+    it(`logs and shows nothing the redaction replaces, and logs no project secret (${order})`, async () => {
       const dir = await tempProject(project(order));
       const prompt = 'I am erin@example.com, my order is ACME-123456';
       const result = await agentctl(['run', 'desk', prompt, '--json'], { cwd: dir });
@@ -69,6 +69,16 @@ describe('the logging middleware with a redaction on the same agent', () => {
       expect(log).toContain('customer mail [REDACTED], card [REDACTED], order [REDACTED]');
       expect(log).toContain('Your mail is [REDACTED], order [REDACTED], key ***');
       for (const secret of SECRETS) expect(log).not.toContain(secret);
+
+      // The answer as it is shown (streamed text) is the redacted one too.
+      const streamed = parseNdjson(result.stdout)
+        .filter((e) => e.type === 'text_delta')
+        .map((e) => e.text)
+        .join('');
+      expect(streamed).toBe('Your mail is [REDACTED], order [REDACTED], key sk-billing-secret-0123456789');
+      const plain = await agentctl(['run', 'desk', prompt], { cwd: dir });
+      expect(plain.stdout).toContain('Your mail is [REDACTED], order [REDACTED]');
+      for (const secret of ['example.com', 'ACME-']) expect(plain.stdout).not.toContain(secret);
 
       // The session keeps the prompt as it was typed: the log's redaction changes no stored event.
       const id = /session ([0-9a-f-]{36})/.exec(result.stderr)?.[1];

@@ -375,6 +375,27 @@ describe('middleware', () => {
     expect(result.output).toBe('mail [REDACTED]');
   });
 
+  it('redaction holds back the streamed answer and shows it redacted; other middleware still stream', async () => {
+    const answer = 'write to bob@example.com or call 555-123-4567 today';
+    const shown = async (middleware: Middleware[]) => {
+      const deltas: string[] = [];
+      const tokens: string[] = [];
+      const agent = createAgent({ name: 'a', provider: scriptedModel([{ text: answer }]), middleware });
+      for await (const event of agent.run('x', { onToken: (t) => tokens.push(t) }) as AsyncIterable<{
+        type: string;
+        text?: string;
+      }>)
+        if (event.type === 'text_delta') deltas.push(event.text ?? '');
+      return { deltas, tokens };
+    };
+    const redacted = await shown([logging({ log: () => undefined }), redaction()]);
+    expect(redacted.deltas).toEqual(['write to [REDACTED] or call [REDACTED] today']);
+    expect(redacted.tokens).toEqual(redacted.deltas);
+    const logged = await shown([logging({ log: () => undefined })]);
+    expect(logged.deltas.length).toBeGreaterThan(1);
+    expect(logged.deltas.join('')).toBe(answer);
+  });
+
   it('sees model errors through the error action', async () => {
     const seen: string[] = [];
     const watch: Middleware = async (action, next) => {

@@ -52,8 +52,9 @@ async function reviewedTurn(ctx: LoopContext): Promise<Message> {
       await review(ctx, 'error', { source: 'model', error: failure, retryable: failure.retryable });
     throw failure;
   }
-  const usage = answerUsage(ctx, response);
+  const usage = answerUsage(ctx, response, !ctx.holdsAnswers);
   if (ctx.hasMiddleware) response = (await review(ctx, 'model_response', { response, usage })).response;
+  if (ctx.holdsAnswers) showAnswer(ctx, response);
   return appendAnswer(ctx, response, usage, request, started);
 }
 
@@ -95,14 +96,18 @@ function countFailure(ctx: LoopContext, error: unknown, model: string, started: 
   else if (spent) countUsage(ctx, usageOfCall(spent, ctx.pricing), model, started);
 }
 
-// The answer's text as an event when it was not streamed, and the call's usage.
-function answerUsage(ctx: LoopContext, response: ModelResponse): UsageStats {
+// The answer's text as an event when it was not streamed (and is to be shown now), and the call's usage.
+function answerUsage(ctx: LoopContext, response: ModelResponse, show = true): UsageStats {
+  if (show) showAnswer(ctx, response);
+  const servedBy = response.servedBy;
+  return usageOfCall(response.usage, servedBy ? servedBy.pricing : ctx.pricing);
+}
+
+function showAnswer(ctx: LoopContext, response: ModelResponse): void {
   if (!ctx.streamed && response.content) {
     ctx.emit('text_delta', { text: response.content });
     ctx.options.onToken?.(response.content);
   }
-  const servedBy = response.servedBy;
-  return usageOfCall(response.usage, servedBy ? servedBy.pricing : ctx.pricing);
 }
 
 function appendAnswer(
@@ -352,7 +357,8 @@ async function streamModel(
         break;
       }
       if (event.type === 'token') {
-        if (event.text.length === 0) continue;
+        // Held back when a middleware rewrites answers: the answer is shown after it, whole.
+        if (event.text.length === 0 || ctx.holdsAnswers) continue;
         ctx.streamed = true;
         ctx.emit('text_delta', { text: event.text });
         ctx.options.onToken?.(event.text);

@@ -50,7 +50,7 @@ export function redaction(options: RedactionOptions = {}): Middleware {
     }
     return out;
   };
-  return async function redactionMiddleware(action, next) {
+  const middleware: Middleware = async function redactionMiddleware(action, next) {
     if (action.type === 'model_call') {
       const request = action.payload.request;
       const messages = request.messages.map(redactMessage);
@@ -77,4 +77,6 @@ export function redaction(options: RedactionOptions = {}): Middleware {
     }
     return result;
   };
+  // Streamed text would show what the answer's redaction replaces before it is replaced.
+  return Object.assign(middleware, { holdsAnswers: true });
 }

@@ -83,12 +83,14 @@ describe('fallback chains from YAML', () => {
         code: 'PROVIDER_ERROR',
         status: 429,
       });
-      // OpenAI's call failed and counts as one, with no tokens; the tokens are Anthropic's, priced
-      // at its prices: 1000 x $1/M + 500 x $2/M.
+      // OpenAI's three attempts failed and count as three calls, with no tokens; the tokens are
+      // Anthropic's, priced at its prices: 1000 x $1/M + 500 x $2/M.
       const usage = first.events.filter((e) => e.type === 'usage');
       expect(
         usage.map((e) => [e.model, e.usage.inputTokens, e.usage.estimatedCost, e.usage.failedCalls]),
       ).toEqual([
+        ['fast', 0, undefined, 1],
+        ['fast', 0, undefined, 1],
         ['fast', 0, undefined, 1],
         ['steady', 1000, 0.002, undefined],
       ]);

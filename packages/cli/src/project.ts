@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  type CompileOptions,
   compileProject,
   type Diagnostic,
   didYouMean,
@@ -114,12 +115,14 @@ function checkModelFlag(project: LoadedProject, model: string, io: Io): void {
 
 /**
  * Loads and compiles the project into a runtime; the caller disposes it. With `only` (a run), a
- * model that lacks its API key is an error now, before anything is written.
+ * model that lacks its API key is an error now, before anything is written; a long-lived command
+ * passes `keys` to be warned of it instead.
  */
 export async function openRuntime(
   options: Record<string, unknown>,
   io: Io,
   only?: readonly string[],
+  keys?: Pick<CompileOptions, 'requireKeys' | 'keyHint'>,
 ): Promise<{ project: LoadedProject; runtime: Runtime }> {
   const project = await loadScoped(options, io, only?.length === 1 ? only[0] : undefined, false);
   // The load's warnings wait for the compile: one it turns into an error (`${VAR:?}` unset) is said once.
@@ -133,7 +136,8 @@ export async function openRuntime(
     model: options.model as string | undefined,
     agents: only,
     wrapProvider: recorder?.wrap,
-    requireKeys: only !== undefined,
+    requireKeys: only !== undefined ? true : keys?.requireKeys,
+    keyHint: keys?.keyHint,
   });
   // Compile repeats the load's warnings, and makes errors of some of them.
   const errors = diagnostics.filter((d) => d.severity === 'error');

@@ -27,6 +27,12 @@ export interface FactoryContext {
   readText(written: string, what: string): string;
   /** Imports a .ts or .js module (TypeScript without a build step). */
   importModule(absolutePath: string): Promise<Record<string, unknown>>;
+  /**
+   * Given to an agent's middleware: what one that writes what it sees elsewhere (a log) applies
+   * to each text it writes. It replaces what the agent's `redaction` middleware would and hides
+   * the project's secrets.
+   */
+  redact?: (text: string) => string;
 }
 
 /** Makes a model provider from a normalised model definition (env already interpolated). */

@@ -449,12 +449,14 @@ describe('compile: module tools, models, registry', () => {
       const a = await runtime!.agents.get('a')!.run('ORD-42 for ada@example.com').result;
       // Only the project's pattern, with its replacement: the built-in e-mail pattern is off.
       expect(a.text).toBe('<hidden> for ada@example.com');
-      // Verbose: the whole payload as JSON, not the one-line summary.
-      expect(lines[0]).toMatch(/^\[a\] loop_start \{"prompt":"ORD-42 for ada@example\.com".*\} \(\d+ ms\)$/);
+      // Verbose: the whole payload as JSON, not the one-line summary; redacted like the model's input.
+      expect(lines[0]).toMatch(
+        /^\[a\] loop_start \{"prompt":"<hidden> for ada@example\.com".*\} \(\d+ ms\)$/,
+      );
       lines.length = 0;
       const b = await runtime!.agents.get('b')!.run('ORD-42 for ada@example.com').result;
       expect(b.text).toBe('ORD-42 for [REDACTED]');
-      expect(lines[0]).toMatch(/^\[b\] loop_start "ORD-42 for ada@example\.com" \(\d+ ms\)$/);
+      expect(lines[0]).toMatch(/^\[b\] loop_start "ORD-42 for \[REDACTED\]" \(\d+ ms\)$/);
     } finally {
       spy.mockRestore();
       await runtime?.dispose();

@@ -105,6 +105,11 @@ function fallbackProvider(options: FallbackOptions, cooldowns: Cooldowns): Model
           yield { type: 'done', response: { ...event.response, servedBy, ...(model ? { model } : {}) } };
           return;
         }
+        if (event.type === 'retry') {
+          // A member's own retry, before any output: the member is named, the chain not committed.
+          yield { ...event, model: event.model ?? member.name };
+          continue;
+        }
         if (event.type !== 'fallback') streamed = true;
         yield event;
       }

@@ -104,7 +104,7 @@ export {
 } from './messages.js';
 export { compose } from './middleware/compose.js';
 export { type LoggingOptions, logging } from './middleware/logging.js';
-export { type RedactionOptions, redaction } from './middleware/redaction.js';
+export { type RedactionOptions, redaction, redactor } from './middleware/redaction.js';
 export { type RetryOptions, retry } from './middleware/retry.js';
 export { type TimeoutOptions, timeout } from './middleware/timeout.js';
 export {
@@ -125,6 +125,7 @@ export {
   type JsonSchema,
   type ModelProvider,
   type ModelResponse,
+  type ModelRetry,
   type ModelSwitch,
   mapRequests,
   ownsRetries,

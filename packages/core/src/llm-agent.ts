@@ -255,6 +255,7 @@ export class LlmAgent implements Agent {
     loop.streamed = false;
     loop.dispatch = this.#dispatch;
     loop.hasMiddleware = (config.middleware?.length ?? 0) > 0;
+    loop.holdsAnswers = config.middleware?.some((m) => m.holdsAnswers === true) ?? false;
   }
 }
 

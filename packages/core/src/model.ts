@@ -76,6 +76,21 @@ export interface ModelSwitch {
   pricing?: ModelPricing;
 }
 
+/**
+ * A provider that retries its own requests made an attempt that failed before any output, and
+ * will make another: the failed attempt is a model call. Its tokens, if the server reported any,
+ * are counted with the call's final answer or failure.
+ */
+export interface ModelRetry {
+  /** The attempt that failed, 1 for the first. */
+  attempt: number;
+  error: Error;
+  /** The wait before the next attempt, ms. */
+  delayMs: number;
+  /** The configured name of the model retried, set by a fallback chain (another than the one asked first). */
+  model?: string;
+}
+
 /** What a streaming model call yields, ending with exactly one `done` or `error`. */
 export type StreamEvent =
   | { type: 'token'; text: string }
@@ -84,7 +99,8 @@ export type StreamEvent =
   | { type: 'tool_call_end'; id: string; call: ToolCall }
   | { type: 'done'; response: ModelResponse }
   | { type: 'error'; error: Error }
-  | ({ type: 'fallback' } & ModelSwitch);
+  | ({ type: 'fallback' } & ModelSwitch)
+  | ({ type: 'retry' } & ModelRetry);
 
 /** A source of model answers: a vendor API, a local server or the offline models. */
 export interface ModelProvider {

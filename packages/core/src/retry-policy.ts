@@ -1,5 +1,6 @@
 import { errorText, messageWithCause } from './error-text.js';
 import { AgentError } from './errors.js';
+import type { ModelRetry } from './model.js';
 import { backoffDelay, type RetryPolicy } from './timing/backoff.js';
 import { deadline } from './timing/deadline.js';
 import { sleep } from './timing/sleep.js';
@@ -115,7 +116,7 @@ export interface AttemptControl {
 }
 
 /** Options of {@link retryStream}. */
-export interface RetryStreamOptions {
+export interface RetryStreamOptions<T = unknown> {
   policy: RetryPolicy;
   /** The caller's signal: aborts the attempt in flight and any wait. */
   signal?: AbortSignal;
@@ -123,6 +124,8 @@ export interface RetryStreamOptions {
   idleTimeoutMs?: number;
   /** Told before each wait, for logging. */
   onRetry?: (info: { attempt: number; delayMs: number; error: unknown }) => void;
+  /** An item to yield before each wait, telling the consumer an attempt failed and is made again. */
+  retryItem?: (info: { attempt: number; delayMs: number; error: unknown }) => T;
   /** Source of randomness for the jitter. */
   random?: () => number;
 }
@@ -134,7 +137,7 @@ export interface RetryStreamOptions {
  */
 export async function* retryStream<T>(
   open: (control: AttemptControl) => AsyncIterable<T>,
-  options: RetryStreamOptions,
+  options: RetryStreamOptions<T>,
 ): AsyncGenerator<T> {
   for (let attempt = 1; ; attempt++) {
     const control = attemptControl(attempt, options.signal, options.idleTimeoutMs);
@@ -153,6 +156,7 @@ export async function* retryStream<T>(
       const delayMs = backoffDelay(options.policy, attempt, info.retryAfterMs, options.random);
       if (delayMs === undefined) throw tooLongToWait(error, info.retryAfterMs, options.policy.maxDelayMs);
       options.onRetry?.({ attempt, delayMs, error });
+      if (options.retryItem) yield options.retryItem({ attempt, delayMs, error });
       await sleep(delayMs, options.signal, 'waiting to retry');
     } finally {
       control.dispose();
@@ -355,14 +359,15 @@ export interface ProviderStreamOptions<T> {
 }
 
 /**
- * The stream of a network provider: the request retried per {@link retryStream}, and any failure,
- * before or after retries, turned by {@link providerFailure} into one final `error` event. Tokens
- * that retried attempts reported before failing are added to the final `done` response's usage
- * (or the final error's `context.usage`): they were spent.
+ * The stream of a network provider: the request retried per {@link retryStream}, each retry told
+ * by a `retry` event (a failed attempt is a model call), and any failure, before or after
+ * retries, turned by {@link providerFailure} into one final `error` event. Tokens that retried
+ * attempts reported before failing are added to the final `done` response's usage (or the final
+ * error's `context.usage`): they were spent.
  */
 export async function* providerStream<T>(
   options: ProviderStreamOptions<T>,
-): AsyncGenerator<T | { type: 'error'; error: AgentError }> {
+): AsyncGenerator<T | { type: 'error'; error: AgentError } | ({ type: 'retry' } & ModelRetry)> {
   const { provider, model, signal } = options;
   // Tokens the attempts that failed and were retried had spent: billed, so counted in the end.
   let spent: TokenUsage | undefined;
@@ -374,11 +379,17 @@ export async function* providerStream<T>(
     if (!model)
       throw new AgentError(`${provider}: no model given and no default model configured`, 'CONFIG_ERROR');
     const attempt = options.prepare(model);
-    const attempts = retryStream(attempt, {
+    const attempts = retryStream<T | ({ type: 'retry' } & ModelRetry)>(attempt, {
       policy: options.policy,
       signal,
       idleTimeoutMs: options.idleTimeoutMs,
       onRetry,
+      retryItem: ({ attempt, delayMs, error }) => ({
+        type: 'retry',
+        attempt,
+        delayMs,
+        error: error instanceof Error ? error : new Error(String(error)),
+      }),
     });
     for await (const item of attempts) yield spent ? withSpent(item, spent) : item;
   } catch (error) {

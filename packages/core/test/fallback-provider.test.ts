@@ -25,6 +25,32 @@ async function events(provider: ModelProvider, params: ChatParams): Promise<Stre
 const rateLimited = { message: 'HTTP 429: slow down', code: 'PROVIDER_ERROR' as const, retryable: true };
 
 describe('a fallback chain', () => {
+  it("passes a member's own retries on, naming the member, and still falls back after them", async () => {
+    // A member that retried once (a network provider's own retry) and then gave up.
+    const retrying: ModelProvider = {
+      name: 'retrying',
+      chat: () => Promise.reject(new Error('stream only')),
+      async *stream() {
+        yield { type: 'retry', attempt: 1, delayMs: 1, error: new Error('HTTP 429') };
+        yield {
+          type: 'error',
+          error: new AgentError('HTTP 429: slow down', 'PROVIDER_ERROR', { retryable: true }),
+        };
+      },
+    };
+    const backup = new ScriptModel([{ text: 'from the backup' }]);
+    const chain = createFallbackProvider({
+      members: [
+        { name: 'fast', provider: retrying },
+        { name: 'steady', provider: backup },
+      ],
+    });
+    const out = await events(chain, ask('one'));
+    expect(out.map((e) => e.type).filter((t) => t !== 'token')).toEqual(['retry', 'fallback', 'done']);
+    expect(out[0]).toMatchObject({ type: 'retry', model: 'fast', attempt: 1 });
+    expect(out.at(-1)).toMatchObject({ response: { content: 'from the backup' } });
+  });
+
   it('moves to the next model on a retryable failure, passes over the primary while it cools down, then asks it again', async () => {
     let clock = 1_000;
     const primary = new ScriptModel([{ error: rateLimited }, { text: 'primary is back' }], { record: true });

@@ -8,6 +8,7 @@ import {
   logging,
   type Middleware,
   redaction,
+  redactor,
   retry,
   timeout,
 } from '../src/index.js';
@@ -302,6 +303,50 @@ describe('middleware', () => {
     expect(lines[0]).toMatch(/^\[a\] loop_start "hello" \(\d+ ms\)$/);
   });
 
+  it('logging with a redactor shows nothing it replaces, wherever the redaction stands', async () => {
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }] },
+      { text: 'mail bob@example.com' },
+    ]);
+    const secretResult: Middleware = async (_action, next) => {
+      const out = await next();
+      if (out.type !== 'tool_call' || !out.payload.result) return out;
+      return {
+        ...out,
+        payload: { ...out.payload, result: { ...out.payload.result, content: 'ACME-123456' } },
+      };
+    };
+    const verbose: string[] = [];
+    const brief: string[] = [];
+    const redact = redactor({ patterns: [/ACME-\d{6}/g] });
+    // The prompt's address straddles the 80th character the brief summary keeps.
+    const prompt = `${'x'.repeat(70)} ada@example.com card 4111 1111 1111 1111`;
+    await createAgent({
+      name: 'a',
+      provider: model,
+      tools: [add],
+      middleware: [
+        logging({ log: (l) => verbose.push(l), verbose: true, redact }),
+        logging({ log: (l) => brief.push(l), redact }),
+        redaction({ patterns: [/ACME-\d{6}/g] }),
+        secretResult,
+      ],
+    }).run(prompt);
+    const all = [...verbose, ...brief].join('\n');
+    expect(all).toContain('[REDACTED]');
+    for (const secret of ['example.com', 'ada@', '4111', 'ACME-1']) expect(all).not.toContain(secret);
+    expect(brief[0]).toMatch(/^\[a\] loop_start "x{70} \[REDACTED"/);
+    const failed: string[] = [];
+    await expect(
+      createAgent({
+        name: 'a',
+        provider: scriptedModel([{ error: 'no account for ada@example.com' }]),
+        middleware: [logging({ log: (l) => failed.push(l), redact })],
+      }).run('x'),
+    ).rejects.toBeInstanceOf(AgentError);
+    expect(failed.join('\n')).toContain('no account for [REDACTED]');
+  });
+
   it('redaction hides personal data from the model and from tool results', async () => {
     const model = scriptedModel([
       { toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }] },
@@ -328,6 +373,27 @@ describe('middleware', () => {
     expect(model.requests[0].messages[0].content).toBe('I am [REDACTED], SSN [REDACTED]');
     expect(model.requests[1].messages.at(-1)?.content).toBe('card [REDACTED]');
     expect(result.output).toBe('mail [REDACTED]');
+  });
+
+  it('redaction holds back the streamed answer and shows it redacted; other middleware still stream', async () => {
+    const answer = 'write to bob@example.com or call 555-123-4567 today';
+    const shown = async (middleware: Middleware[]) => {
+      const deltas: string[] = [];
+      const tokens: string[] = [];
+      const agent = createAgent({ name: 'a', provider: scriptedModel([{ text: answer }]), middleware });
+      for await (const event of agent.run('x', { onToken: (t) => tokens.push(t) }) as AsyncIterable<{
+        type: string;
+        text?: string;
+      }>)
+        if (event.type === 'text_delta') deltas.push(event.text ?? '');
+      return { deltas, tokens };
+    };
+    const redacted = await shown([logging({ log: () => undefined }), redaction()]);
+    expect(redacted.deltas).toEqual(['write to [REDACTED] or call [REDACTED] today']);
+    expect(redacted.tokens).toEqual(redacted.deltas);
+    const logged = await shown([logging({ log: () => undefined })]);
+    expect(logged.deltas.length).toBeGreaterThan(1);
+    expect(logged.deltas.join('')).toBe(answer);
   });
 
   it('sees model errors through the error action', async () => {

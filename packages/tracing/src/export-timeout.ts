@@ -18,3 +18,22 @@ export function checkExportTimeout(env: Readonly<Record<string, string | undefin
       );
   }
 }
+
+/** How long the end of a command waits for the collector when no OTLP timeout is set, ms. */
+export const EXIT_WAIT_MS = 2000;
+
+/**
+ * How long shutting tracing down may wait for the collector, ms: the OTLP timeout when one is set
+ * (the exporter's own failure, a moment earlier, then says why), else {@link EXIT_WAIT_MS}, so
+ * a collector that hangs does not hold a short run for the exporter's 10 s default.
+ */
+export function exitWaitMs(env: Readonly<Record<string, string | undefined>>): number {
+  for (const variable of VARIABLES) {
+    const value = Number(env[variable]?.trim());
+    if (Number.isInteger(value) && value > 0) return value + EXIT_WAIT_MARGIN_MS;
+  }
+  return EXIT_WAIT_MS;
+}
+
+// Past the exporter's own timeout, so its failure (which names the cause) comes first.
+const EXIT_WAIT_MARGIN_MS = 500;

@@ -152,26 +152,64 @@ export class SpanBatcher implements SpanProcessor {
    * Exports what is left, then shuts the exporter down; spans ended later are dropped. Once an
    * export fails here (the collector is down, or answers with an error) the batches still waiting
    * are dropped: trying each in turn would hold the process the exporter's timeout per batch.
+   * When `stop` aborts (out of time, a refused connection) nothing more is waited for: every span
+   * not exported yet is dropped, and the rejection says how many and why (`stop`'s reason).
    */
-  async shutdown(): Promise<void> {
+  async shutdown(stop?: AbortSignal): Promise<void> {
     if (this.#shutDown) return;
     this.#closing = true;
     try {
-      await this.forceFlush();
+      await (stop ? this.#flushUnless(stop) : this.forceFlush());
     } finally {
       this.#shutDown = true;
       clearTimeout(this.#timer);
       // The exporter's shutdown waits for its requests in flight, each for the exporter's own
       // timeout: an export this batcher already gave up on would hold the process that long again.
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        this.#exporter.shutdown(),
-        new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, this.#settings.exportTimeoutMillis);
-          timer.unref();
-        }),
-      ]).finally(() => clearTimeout(timer));
+      if (!stop?.aborted) await this.#exporterShutdown(stop);
     }
+  }
+
+  // The flush, unless `stop` aborts first: then what waits is dropped and counted in the error.
+  async #flushUnless(stop: AbortSignal): Promise<void> {
+    let onAbort: (() => void) | undefined;
+    const stopped = new Promise<never>((_, reject) => {
+      onAbort = () => {
+        const waiting = this.#queued + this.#table.length;
+        // Nothing waits: the flush settles by itself, with the failure it met if any.
+        if (waiting === 0) return;
+        this.#closingFailed = true;
+        this.#abandon();
+        this.#abandoned = 0;
+        const why = stop.reason instanceof Error ? stop.reason.message : String(stop.reason);
+        reject(new Error(`${waiting} span(s) dropped: ${why}`, { cause: stop.reason }));
+      };
+      if (stop.aborted) onAbort();
+      else stop.addEventListener('abort', onAbort, { once: true });
+    });
+    stopped.catch(() => undefined);
+    try {
+      // `stopped` first: when both are settled at once (a stop given already stopped), it wins.
+      await Promise.race([stopped, this.forceFlush()]);
+    } finally {
+      if (onAbort) stop.removeEventListener('abort', onAbort);
+    }
+  }
+
+  #exporterShutdown(stop: AbortSignal | undefined): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    return Promise.race([
+      this.#exporter.shutdown(),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, this.#settings.exportTimeoutMillis);
+        timer.unref();
+        onAbort = resolve;
+        stop?.addEventListener('abort', onAbort, { once: true });
+      }),
+    ]).finally(() => {
+      clearTimeout(timer);
+      if (onAbort) stop?.removeEventListener('abort', onAbort);
+    });
   }
 
   // Whether a span can be written: not after shutdown, and not while the queue is full.
@@ -256,6 +294,8 @@ export class SpanBatcher implements SpanProcessor {
     const timeout = this.#settings.exportTimeoutMillis;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`span export timed out after ${timeout} ms`)), timeout);
+      // Its request holds the process while it runs; an export given up on at shutdown must not.
+      timer.unref();
       context.with(context.active().setValue(SUPPRESS_TRACING, true), () => {
         this.#exporter.export(batch, (result) => {
           clearTimeout(timer);

@@ -2,10 +2,13 @@ import { observeRuns } from '@agentctl/core';
 import type { TracerProvider } from '@opentelemetry/api';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { exitWaitMs } from './export-timeout.js';
+import { refusedConnection } from './refused-connection.js';
 import { samplerOf } from './sampler-of.js';
 import { batchSettings, SpanBatcher } from './span-batcher.js';
 import { startOnce } from './start-once.js';
 import { TableSink } from './table-sink.js';
+import { traceEndpoint } from './trace-endpoints.js';
 import { TraceObserver } from './trace-observer.js';
 
 /** The OTLP/HTTP encodings agentctl can export in (`OTEL_EXPORTER_OTLP_PROTOCOL`). */
@@ -108,8 +111,51 @@ async function ownProvider(
   return {
     target: new TableSink(batcher, sampler),
     flush: () => batcher.forceFlush(),
-    shutdown: () => batcher.shutdown(),
+    // The exporter reads its endpoint and timeout from the process, so the wait at the end does too.
+    shutdown: () => (exporter ? batcher.shutdown() : closeExporting(batcher, process.env)),
   };
+}
+
+// The batcher shut down within the exit wait; a failure names the collector it could not reach.
+async function closeExporting(
+  batcher: SpanBatcher,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<void> {
+  const stop = exitStop(env);
+  try {
+    await batcher.shutdown(stop);
+  } catch (error) {
+    if (stop.aborted && error instanceof Error && error.cause === stop.reason) throw error;
+    const said = error instanceof Error ? error.message : String(error);
+    throw new Error(`the collector at ${traceEndpoint(env)} failed: ${said}`, { cause: error });
+  }
+}
+
+// What ends the wait for the collector at shutdown: a refused connection at once (the exporter
+// would retry it until its timeout), or the exit wait (see exitWaitMs) running out.
+function exitStop(env: Readonly<Record<string, string | undefined>>): AbortSignal {
+  const url = traceEndpoint(env);
+  const waitMs = exitWaitMs(env);
+  const stop = new AbortController();
+  const refused = refusedConnection(url);
+  const onRefused = () => {
+    // Refused on every address of a name: an AggregateError, whose own message may be empty.
+    const reason = refused.reason as Error & { errors?: Error[] };
+    const said = reason.message || (reason.errors ?? []).map((e) => e.message).join('; ');
+    stop.abort(new Error(`the collector at ${url} refused the connection (${said})`));
+  };
+  if (refused.aborted) onRefused();
+  else refused.addEventListener('abort', onRefused, { once: true });
+  const timer = setTimeout(() => {
+    stop.abort(
+      new Error(
+        `the collector at ${url} did not answer within ${waitMs} ms (OTEL_EXPORTER_OTLP_TIMEOUT sets how long the end of a command waits)`,
+      ),
+    );
+  }, waitMs);
+  // The wait is over either way once the flush settles; the timer must not hold the process.
+  timer.unref();
+  return stop.signal;
 }
 
 // A provider the caller owns: spans through its tracer; shutting agentctl's tracing down flushes it.

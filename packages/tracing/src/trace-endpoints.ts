@@ -24,3 +24,12 @@ export function checkEndpoints(env: Readonly<Record<string, string | undefined>>
       );
   }
 }
+
+/** Where traces are sent, as the OTLP exporter reads the variables: the traces endpoint, the base endpoint + `/v1/traces`, or the default. */
+export function traceEndpoint(env: Readonly<Record<string, string | undefined>>): string {
+  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  if (traces) return traces;
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  if (base) return `${base.replace(/\/+$/, '')}/v1/traces`;
+  return 'http://localhost:4318/v1/traces';
+}

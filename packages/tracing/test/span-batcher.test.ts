@@ -304,6 +304,40 @@ describe('SpanBatcher and its table', () => {
     await expect(batcher.shutdown()).rejects.toThrow('span export timed out after 50 ms');
   });
 
+  it('stops waiting at shutdown when told to, dropping every span not exported and saying how many and why', async () => {
+    const { exported, batcher, sink, agent } = setUp({ maxExportBatchSize: 4 });
+    // One batch in flight that never ends (a collector that hangs), two waiting, two in the table.
+    exported.held = [];
+    toolSpans(sink, agent, 14);
+    const stop = new AbortController();
+    const closing = batcher.shutdown(stop.signal);
+    stop.abort(new Error('the collector did not answer within 2000 ms'));
+    await expect(closing).rejects.toThrow('14 span(s) dropped: the collector did not answer within 2000 ms');
+    // Nothing more was tried, and the exporter's own shutdown (which would wait) was not awaited.
+    expect(exported.batches).toHaveLength(1);
+    expect(exported.shutdowns).toBe(0);
+  });
+
+  it('does not try at all with a stop given already stopped (a collector known to refuse)', async () => {
+    const { exported, batcher, sink, agent } = setUp();
+    toolSpans(sink, agent, 3);
+    const stop = new AbortController();
+    stop.abort(new Error('the collector refused the connection'));
+    await expect(batcher.shutdown(stop.signal)).rejects.toThrow(
+      '3 span(s) dropped: the collector refused the connection',
+    );
+    expect(exported.batches).toEqual([]);
+  });
+
+  it('a stop once everything was exported changes nothing', async () => {
+    const { batcher, sink, agent, spans } = setUp();
+    toolSpans(sink, agent, 3);
+    const stop = new AbortController();
+    await batcher.shutdown(stop.signal);
+    stop.abort(new Error('late'));
+    expect(spans()).toHaveLength(3);
+  });
+
   it('still tries every batch at shutdown after an export failed earlier (the collector may be back)', async () => {
     const { exported, batcher, sink, agent, spans } = setUp({ maxExportBatchSize: 4 });
     exported.result = { code: 1, error: new Error('collector restarting') };

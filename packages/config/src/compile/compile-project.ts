@@ -31,10 +31,16 @@ export interface CompileOptions {
   wrapProvider?: ProviderWrapper;
   /**
    * Refuse a model that cannot answer its first request for want of configuration (a missing API
-   * key) with an error at its YAML, as `agentctl run` does before it writes a session. Off by
-   * default: a server or watcher may be given the key before the model is asked.
+   * key) with an error at its YAML, as `agentctl run` does before it writes a session; `'warn'`
+   * says it with a warning there and keeps the model (a server, whose key may come later). Off
+   * by default.
    */
-  requireKeys?: boolean;
+  requireKeys?: boolean | 'warn';
+  /**
+   * What the message of a missing key offers instead, after "or": by default trying the agent
+   * offline with `--model offline/echo`; empty for nothing.
+   */
+  keyHint?: string;
   /**
    * In-process memories (a store with nothing to close, `backend: memory`) of an earlier compile of
    * the project, by their definition: one whose definition is unchanged is reused, so its sessions
@@ -86,7 +92,8 @@ export async function compileProject(
   compiler.agentModels = options.agentModels;
   compiler.wrapProvider = options.wrapProvider;
   compiler.carriedMemories = options.carriedMemories;
-  compiler.requireKeys = options.requireKeys === true;
+  compiler.requireKeys = options.requireKeys ?? false;
+  if (options.keyHint !== undefined) compiler.keyHint = options.keyHint;
   const agents = new Map<string, Agent>();
   const wanted = options.agents ? new Set(options.agents) : undefined;
   // What is not built still names secrets the built agents' tools must not print.

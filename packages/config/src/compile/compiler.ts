@@ -36,7 +36,9 @@ export class Compiler {
   /** In-process memories kept from the previous compile of a watched project. */
   carriedMemories?: CarriedMemories;
   /** Each model made is asked for what it lacks before a request (`CompileOptions.requireKeys`). */
-  requireKeys = false;
+  requireKeys: boolean | 'warn' = false;
+  /** What a missing key's message offers instead (`CompileOptions.keyHint`). */
+  keyHint = 'try the agent offline with no key: `--model offline/echo`';
   readonly #interpolated = new WeakMap<object, unknown>();
   readonly #definitions = new WeakMap<object, unknown>();
   #project?: ProjectDefinition;

@@ -10,6 +10,7 @@ import type { SpecEntry } from '../load/project-specs.js';
 import { blamedMiddleware } from './blamed-middleware.js';
 import { retryOptions } from './builtin-middleware.js';
 import type { Compiler } from './compiler.js';
+import { logRedaction } from './log-redaction.js';
 import { watchedMiddleware } from './run-code-watchdog.js';
 
 async function fromModule(
@@ -50,6 +51,7 @@ export async function resolveMiddleware(
   const out: Middleware[] = [];
   let ok = true;
   let calls = provider;
+  const redact = logRedaction(spec, compiler);
   const builtin = async (
     name: string,
     options: Record<string, unknown>,
@@ -80,7 +82,7 @@ export async function resolveMiddleware(
       return undefined;
     }
     return compiler.attempt(entry, path, 'middleware', () =>
-      factory(options, compiler.factoryContext(entry)),
+      factory(options, { ...compiler.factoryContext(entry), redact }),
     );
   };
   for (const [i, { name, options: given }] of spec.middleware.entries()) {

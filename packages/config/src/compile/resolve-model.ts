@@ -114,7 +114,8 @@ function pricingOf(definition: ModelDefinition): ModelPricing | undefined {
  * Makes (once per model) the provider of a model. `wrapped` providers go through the compile's
  * wrapper (`--record`); the members of a fallback chain are made apart, unwrapped, because the
  * chain as a whole is what an agent asks and what a cassette records. `first`: the model is asked
- * first (not a fallback member further down), so with `requireKeys` what it lacks is an error.
+ * first (not a fallback member further down), so with `requireKeys` what it lacks is an error (a
+ * warning, the model kept, with `'warn'`).
  */
 async function makeProvider(
   definition: ModelDefinition,
@@ -169,7 +170,7 @@ async function makeProvider(
       const made = await factory(model, compiler.factoryContext(where));
       // An inline model that `--model` gives is written nowhere in the YAML the line points at.
       const given = named === undefined && compiler.modelOverride === model.name;
-      if (first && compiler.requireKeys) lacking = lackingOf(made, model, given);
+      if (first && compiler.requireKeys) lacking = lackingOf(made, model, given, compiler.keyHint);
       return wrapped && compiler.wrapProvider ? compiler.wrapProvider(made, model, compiler.secrets) : made;
     });
     compiler.providers.set(key, pending);
@@ -177,6 +178,11 @@ async function makeProvider(
     if (made?.dispose) compiler.disposers.push(() => made.dispose?.() ?? Promise.resolve());
     if (lacking !== undefined) {
       const keyPath = named && (named.spec as ModelSpec).api_key !== undefined ? ['api_key'] : path;
+      if (compiler.requireKeys === 'warn') {
+        const until = `${lacking} (until it is set, runs on this model fail)`;
+        compiler.diagnostics.push(diagnostic(where.file, where.locate(keyPath), 'api-key', until, 'warning'));
+        return pending;
+      }
       compiler.error(where, keyPath, 'api-key', lacking);
       compiler.providers.set(key, Promise.resolve(undefined));
       return undefined;
@@ -186,7 +192,12 @@ async function makeProvider(
 }
 
 // What a provider's preflight says it lacks (its first request would fail with it), or undefined.
-function lackingOf(provider: ModelProvider, model: ModelDefinition, given: boolean): string | undefined {
+function lackingOf(
+  provider: ModelProvider,
+  model: ModelDefinition,
+  given: boolean,
+  hint: string,
+): string | undefined {
   try {
     provider.preflight?.();
     return undefined;
@@ -200,7 +211,7 @@ function lackingOf(provider: ModelProvider, model: ModelDefinition, given: boole
       : model.model && !inline
         ? ` (${model.provider} ${model.model})`
         : '';
-    return `model \`${model.name}\`${id} has no API key: set ${env} in the environment or the project's .env, or \`api_key:\` in a \`kind: model\`; or try the agent offline with no key: \`--model offline/echo\``;
+    return `model \`${model.name}\`${id} has no API key: set ${env} in the environment or the project's .env, or \`api_key:\` in a \`kind: model\`${hint ? `; or ${hint}` : ''}`;
   }
 }
 

@@ -27,8 +27,11 @@ export interface WatchOptions {
   agents?: CompileOptions['agents'];
   /** A model every LLM agent uses instead of its own. */
   model?: string;
-  /** A model lacking its API key fails the build (`CompileOptions.requireKeys`): `run --watch`. */
-  requireKeys?: boolean;
+  /**
+   * A model lacking its API key fails the build (`CompileOptions.requireKeys`: `run --watch`), or
+   * with `'warn'` is a warning of each build (`dev`, `serve --watch`).
+   */
+  requireKeys?: CompileOptions['requireKeys'];
   /**
    * Load module tools and middleware in a worker per generation, terminated with it, so edited
    * modules do not pile up in memory. Default true; false imports them in this process.

@@ -44,6 +44,7 @@ export class InvocationLoop implements LoopContext {
   streamed!: boolean;
   dispatch!: LoopContext['dispatch'];
   hasMiddleware!: boolean;
+  holdsAnswers!: boolean;
   /** The agent a transfer tool handed the conversation to, if one did. */
   transferTarget: Agent | undefined = undefined;
   readonly invocation: ToolInvocationInfo;

@@ -68,6 +68,8 @@ export interface LoopContext {
   dispatch(action: AgentAction, core: (action: AgentAction) => Promise<AgentAction>): Promise<AgentAction>;
   /** False when the agent has no middleware, so reviews can be skipped. */
   hasMiddleware: boolean;
+  /** A middleware rewrites answers ({@link Middleware.holdsAnswers}): text is shown once it has. */
+  holdsAnswers: boolean;
   emit<T extends EventType>(type: T, payload: EventPayloads[T], stateDelta?: Record<string, unknown>): void;
 }
 

@@ -4,6 +4,7 @@ import type { ChatParams, ModelResponse, ModelSwitch } from '../model.js';
 import { type ModelCallObservation, notifyModelCall, observingRuns } from '../run-observer.js';
 import { addUsage, type TokenUsage, type UsageStats, usageOfCall, usageOfFailedCall } from '../usage.js';
 import { abortable, abortError, type Wait, waitOn } from './abortable.js';
+import { CallAttempts } from './call-attempts.js';
 import { windowOf } from './history-window.js';
 import { keptShapes } from './kept-shapes.js';
 import { action, type LoopContext, review } from './loop-context.js';
@@ -41,17 +42,19 @@ async function reviewedTurn(ctx: LoopContext): Promise<Message> {
   let response: ModelResponse;
   // The call's time, middleware (a retry) included, for the usage event.
   const started = performance.now();
+  const attempts = ctx.hasMiddleware ? new CallAttempts() : undefined;
   try {
-    if (!ctx.hasMiddleware) response = await callProvider(ctx, request, started);
-    else response = await dispatchModelCall(ctx, request, started);
+    if (!attempts) response = await callProvider(ctx, request, started);
+    else response = await dispatchModelCall(ctx, request, started, attempts);
   } catch (error) {
-    const failure = turnError(ctx, error, request, started);
+    const failure = turnError(ctx, error, request, started, attempts?.turnFailed() ?? true);
     if (!ctx.signal.aborted)
       await review(ctx, 'error', { source: 'model', error: failure, retryable: failure.retryable });
     throw failure;
   }
-  const usage = answerUsage(ctx, response);
+  const usage = answerUsage(ctx, response, !ctx.holdsAnswers);
   if (ctx.hasMiddleware) response = (await review(ctx, 'model_response', { response, usage })).response;
+  if (ctx.holdsAnswers) showAnswer(ctx, response);
   return appendAnswer(ctx, response, usage, request, started);
 }
 
@@ -70,27 +73,41 @@ function requestOf(ctx: LoopContext, system: string | undefined): ChatParams {
   };
 }
 
-// What a failed call throws: an abort as the abort, else a provider error; tokens the provider
-// reported before the call failed were spent, and count for usage and limits. A call that failed
-// (not one cancelled) counts as a failed model call, so a summary never says none were made.
-function turnError(ctx: LoopContext, error: unknown, request: ChatParams, started: number): AgentError {
-  const spent = error instanceof AgentError ? (error.context.usage as TokenUsage | undefined) : undefined;
-  if (ctx.signal.aborted) {
-    if (spent) countUsage(ctx, usageOfCall(spent, ctx.pricing), request.model, started);
-    return abortError(ctx.signal);
-  }
-  countUsage(ctx, usageOfFailedCall(spent, ctx.pricing), request.model, started);
+// What a failed call throws: an abort as the abort, else a provider error. Its failure is counted
+// unless `uncounted` is false (a middleware's attempts were counted as they failed).
+function turnError(
+  ctx: LoopContext,
+  error: unknown,
+  request: ChatParams,
+  started: number,
+  uncounted = true,
+): AgentError {
+  if (uncounted) countFailure(ctx, error, request.model, started);
+  if (ctx.signal.aborted) return abortError(ctx.signal);
   return toAgentError(error, 'PROVIDER_ERROR', { agent: ctx.agentName, model: ctx.model });
 }
 
-// The answer's text as an event when it was not streamed, and the call's usage.
-function answerUsage(ctx: LoopContext, response: ModelResponse): UsageStats {
+// Tokens the provider reported before a call failed were spent, and count for usage and limits. A
+// call that failed (not one cancelled) counts as a failed model call, so a summary never says none
+// were made.
+function countFailure(ctx: LoopContext, error: unknown, model: string, started: number): void {
+  const spent = error instanceof AgentError ? (error.context.usage as TokenUsage | undefined) : undefined;
+  if (!ctx.signal.aborted) countUsage(ctx, usageOfFailedCall(spent, ctx.pricing), model, started);
+  else if (spent) countUsage(ctx, usageOfCall(spent, ctx.pricing), model, started);
+}
+
+// The answer's text as an event when it was not streamed (and is to be shown now), and the call's usage.
+function answerUsage(ctx: LoopContext, response: ModelResponse, show = true): UsageStats {
+  if (show) showAnswer(ctx, response);
+  const servedBy = response.servedBy;
+  return usageOfCall(response.usage, servedBy ? servedBy.pricing : ctx.pricing);
+}
+
+function showAnswer(ctx: LoopContext, response: ModelResponse): void {
   if (!ctx.streamed && response.content) {
     ctx.emit('text_delta', { text: response.content });
     ctx.options.onToken?.(response.content);
   }
-  const servedBy = response.servedBy;
-  return usageOfCall(response.usage, servedBy ? servedBy.pricing : ctx.pricing);
 }
 
 function appendAnswer(
@@ -181,15 +198,28 @@ class DirectTurn implements StreamSink {
   }
 }
 
-// The model call as an action middleware can wrap (retry, timeout, logging).
+// The model call as an action middleware can wrap (retry, timeout, logging). Each provider call
+// the middleware makes is a model call: one that fails counts as a failed call as it fails, so a
+// retry's attempts show in usage and count against the limits before the next one is made.
 async function dispatchModelCall(
   ctx: LoopContext,
   request: ChatParams,
   started: number,
+  attempts: CallAttempts,
 ): Promise<ModelResponse> {
   const dispatched = ctx.dispatch(action('model_call', ctx.agentName, { request }), async (current) => {
     if (current.type !== 'model_call') return current;
-    const result = await callProvider(ctx, current.payload.request, started);
+    const asked = current.payload.request;
+    const attemptStarted = performance.now();
+    attempts.start();
+    let result: ModelResponse;
+    try {
+      result = await callProvider(ctx, asked, started);
+    } catch (error) {
+      if (attempts.failed()) countFailure(ctx, error, asked.model, attemptStarted);
+      throw error;
+    }
+    attempts.succeeded();
     return { ...current, payload: { ...current.payload, response: result } };
   });
   const called = await abortable(dispatched, ctx.signal);
@@ -327,11 +357,14 @@ async function streamModel(
         break;
       }
       if (event.type === 'token') {
-        if (event.text.length === 0) continue;
+        // Held back when a middleware rewrites answers: the answer is shown after it, whole.
+        if (event.text.length === 0 || ctx.holdsAnswers) continue;
         ctx.streamed = true;
         ctx.emit('text_delta', { text: event.text });
         ctx.options.onToken?.(event.text);
       } else if (event.type === 'fallback') countSwitch(ctx, event, started);
+      else if (event.type === 'retry')
+        countUsage(ctx, usageOfFailedCall(undefined), event.model ?? request.model, started);
       else if (event.type === 'error') throw event.error;
     }
   } catch (error) {

@@ -19,6 +19,19 @@ const BUILTIN_PATTERNS: readonly RegExp[] = [
 ];
 
 /**
+ * The text replacement a {@link redaction} middleware with these options makes, for anything
+ * else that must show no more than it lets through (a log: `logging`'s `redact` option).
+ *
+ * @example
+ * logging({ redact: redactor({ patterns: [/ACME-\d+/g] }) });
+ */
+export function redactor(options: RedactionOptions = {}): (text: string) => string {
+  const patterns = [...(options.builtins === false ? [] : BUILTIN_PATTERNS), ...(options.patterns ?? [])];
+  const replacement = options.replacement ?? '[REDACTED]';
+  return (text) => patterns.reduce((current, pattern) => current.replace(pattern, replacement), text);
+}
+
+/**
  * Replaces personal data before it reaches the model or leaves it: in the messages of each
  * request, in tool results and in the model's answers.
  *
@@ -26,10 +39,7 @@ const BUILTIN_PATTERNS: readonly RegExp[] = [
  * createAgent({ provider, middleware: [redaction({ patterns: [/ACME-\d+/g] })] });
  */
 export function redaction(options: RedactionOptions = {}): Middleware {
-  const patterns = [...(options.builtins === false ? [] : BUILTIN_PATTERNS), ...(options.patterns ?? [])];
-  const replacement = options.replacement ?? '[REDACTED]';
-  const redact = (text: string): string =>
-    patterns.reduce((current, pattern) => current.replace(pattern, replacement), text);
+  const redact = redactor(options);
   // Requests resend the whole history each step; cache per message so a step costs O(new messages).
   const cache = new WeakMap<Message, Message>();
   const redactMessage = (message: Message): Message => {
@@ -40,7 +50,7 @@ export function redaction(options: RedactionOptions = {}): Middleware {
     }
     return out;
   };
-  return async function redactionMiddleware(action, next) {
+  const middleware: Middleware = async function redactionMiddleware(action, next) {
     if (action.type === 'model_call') {
       const request = action.payload.request;
       const messages = request.messages.map(redactMessage);
@@ -67,4 +77,6 @@ export function redaction(options: RedactionOptions = {}): Middleware {
     }
     return result;
   };
+  // Streamed text would show what the answer's redaction replaces before it is replaced.
+  return Object.assign(middleware, { holdsAnswers: true });
 }

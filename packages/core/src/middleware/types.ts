@@ -70,7 +70,13 @@ export type Next = (replacement?: AgentAction) => Promise<AgentAction>;
  * An onion middleware: look at the action, call `next()` to continue (or not, to short-circuit),
  * and return the action as it should be from here on.
  */
-export type Middleware = (action: AgentAction, next: Next) => Promise<AgentAction>;
+export type Middleware = ((action: AgentAction, next: Next) => Promise<AgentAction>) & {
+  /**
+   * Set on a middleware that rewrites the model's answers (`redaction`): an agent with one shows
+   * each answer whole once the middleware has seen it, instead of streaming it as it arrives.
+   */
+  readonly holdsAnswers?: boolean;
+};
 
 /** Every action type, in loop order. */
 export const ACTION_TYPES: readonly ActionType[] = [

@@ -30,15 +30,16 @@ export interface LiveProject {
 /**
  * Watches the project the command line points at, compiling only `agentName` (and what it uses),
  * and reports on stderr: each reload with what changed in one line, each broken save with its
- * diagnostics (once per change), each retired generation when its last run ends. `requireKeys`
- * (`run --watch`): a model without its API key fails the build, before any run writes a session.
+ * diagnostics (once per change), each retired generation when its last run ends. A model without
+ * its API key is a warning of each build; with `requireKeys` (`run --watch`) it fails the build,
+ * before any run writes a session.
  */
 export async function openLiveProject(
   options: Record<string, unknown>,
   io: Io,
   agentName: string,
   onGeneration?: (generation: Generation) => void,
-  requireKeys = false,
+  requireKeys: boolean | 'warn' = 'warn',
 ): Promise<LiveProject> {
   const s = styles(io.isTTY);
   const started = new Map<Generation, number>();

@@ -139,7 +139,7 @@ interface ServedProject {
 }
 
 async function fixedRuntime(raw: Record<string, unknown>, io: Io): Promise<ServedProject> {
-  const { project, runtime } = await openRuntime(raw, io);
+  const { project, runtime } = await openRuntime(raw, io, undefined, { requireKeys: 'warn' });
   return {
     root: runtime.root,
     queue: queueSettings(project, io.env),
@@ -181,6 +181,7 @@ async function watchedRuntime(raw: Record<string, unknown>, io: Io): Promise<Ser
       registry: defaultRegistry(),
       env: io.env,
       model: raw.model as string | undefined,
+      requireKeys: 'warn',
       onWatchError: watchErrorReporter(io),
     },
   );

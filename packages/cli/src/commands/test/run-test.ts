@@ -76,6 +76,10 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
       agents: [spec.agent, ...judges.values()],
       agentModels: agentModels(project, spec),
       wrapProvider: context.wrapProvider?.(entry.name),
+      // A model that would be asked without its key fails the test here, at the model's line,
+      // rather than as a provider error in every step.
+      requireKeys: true,
+      keyHint: 'give the model a `cassette:` to replay, or the test `model: offline/echo`',
     },
   );
   const errors = diagnostics.filter((d) => d.severity === 'error');

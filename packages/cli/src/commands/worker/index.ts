@@ -16,7 +16,8 @@ import { duration, integer } from '../serve/serve-options.js';
  */
 export async function workerCommand(raw: Record<string, unknown>, io: Io): Promise<number> {
   const graceMs = duration(raw.grace, '--grace', 30_000);
-  const { project, runtime } = await openRuntime(raw, io);
+  // A worker takes no --model: the key is the one way out.
+  const { project, runtime } = await openRuntime(raw, io, undefined, { requireKeys: 'warn', keyHint: '' });
   const settings = queueSettings(project, io.env);
   const concurrency = integer(raw.concurrency, '--concurrency', settings.concurrency ?? 1, 1, 1000);
   let connection: Awaited<ReturnType<typeof connectQueue>>;

@@ -40,6 +40,7 @@ export class PublishingStore implements SessionStore {
   #publishing: Promise<void> = Promise.resolve();
   #failure: unknown;
   #detached = false;
+  #lost: { error: unknown } | undefined;
 
   constructor(inner: SessionStore, log: RunEventLog, runId: string, held: { readonly lease: SessionLease }) {
     this.#inner = inner;
@@ -75,9 +76,30 @@ export class PublishingStore implements SessionStore {
     this.#waiting.length = 0;
   }
 
+  /**
+   * Detaches the store because the session store failed under the run (a write failed, or the
+   * session's lease could not be renewed): the job is to be tried again from what the session
+   * holds, so nothing more may be stored, not even the run's own end, nor a later write that would
+   * leave a gap where the failed one belonged.
+   */
+  lose(error: unknown): void {
+    this.#lost ??= { error };
+    this.detach();
+  }
+
+  /** Why {@link lose} detached the store, if it did. */
+  get lost(): { error: unknown } | undefined {
+    return this.#lost;
+  }
+
   async append(id: string, events: readonly AgentEvent[]): Promise<void> {
     this.#check();
-    await this.#inner.append(id, events);
+    try {
+      await this.#inner.append(id, events);
+    } catch (error) {
+      this.lose(error);
+      throw error;
+    }
     for (const event of events) this.#stored.add(event.id);
     this.#drain();
   }

@@ -59,7 +59,7 @@ export class RunWorker {
   readonly #options: RunWorkerOptions;
   readonly #log: RunEventLog;
   readonly #worker: Worker<RunJobData, RunEnd>;
-  readonly #active = new Map<string, { controller: AbortController; store?: PublishingStore }>();
+  readonly #active = new Map<string, RunSlot>();
   #handingBack = false;
 
   constructor(options: RunWorkerOptions) {
@@ -159,7 +159,7 @@ export class RunWorker {
       throw new UnrecoverableError(end.message);
     }
     const controller = new AbortController();
-    const slot: { controller: AbortController; store?: PublishingStore } = { controller };
+    const slot: RunSlot = { controller };
     this.#active.set(data.runId, slot);
     try {
       return await this.#runJob(job, data, held, slot);
@@ -170,6 +170,10 @@ export class RunWorker {
         throw new DelayedError();
       }
       const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      if (!(error instanceof UnrecoverableError))
+        this.#options.log?.(
+          `run ${data.runId} failed on try ${job.attemptsMade + 1} of ${job.opts.attempts ?? 1}: ${(error as Error).message}${final ? '' : '; it is tried again (queue.attempts)'}`,
+        );
       if (final || error instanceof UnrecoverableError) {
         await this.#log.end(data.runId, {
           status: 'error',
@@ -190,7 +194,7 @@ export class RunWorker {
     job: Job<RunJobData, RunEnd>,
     data: IdentifiedJob,
     held: WorkerAgentLease,
-    slot: { controller: AbortController; store?: PublishingStore },
+    slot: RunSlot,
   ): Promise<RunEnd> {
     const lockMs = this.#options.lockDurationMs ?? 30_000;
     // The session is held for the whole job, from before the plan is read: a second worker given
@@ -201,7 +205,12 @@ export class RunWorker {
       // A stopped worker's hold on the session lapses within one lock duration.
       wait: 2 * lockMs + 5_000,
       signal: slot.controller.signal,
-      onLost: (error) => slot.controller.abort(error),
+      // The store could not renew it (a database away): the job fails and is tried again (queue.attempts).
+      onLost: (error) => {
+        slot.lost ??= { error };
+        slot.store?.lose(error);
+        slot.controller.abort(error);
+      },
     });
     try {
       return await this.#runHeld(job, data, held, slot, hold);
@@ -214,7 +223,7 @@ export class RunWorker {
     job: Job<RunJobData, RunEnd>,
     data: IdentifiedJob,
     held: WorkerAgentLease,
-    slot: { controller: AbortController; store?: PublishingStore },
+    slot: RunSlot,
     hold: HeldSession,
   ): Promise<RunEnd> {
     const lockMs = this.#options.lockDurationMs ?? 30_000;
@@ -262,6 +271,10 @@ export class RunWorker {
     );
     const result = await run.invocation.catch((error: unknown) => error);
     if (slot.controller.signal.aborted && this.#handingBack) throw new DetachedRunError();
+    // The session store failed under the run: not the run's end but the job's failure, tried again
+    // by BullMQ from what the session holds, as for a worker that died.
+    const lost = slot.lost ?? store.lost;
+    if (lost) throw storeLost(data.runId, lost.error);
     await store.settle();
     if (result instanceof UsageError) return this.#refuse(data, result.message);
     if (result instanceof Error && !isAgentError(result)) throw result;
@@ -278,6 +291,19 @@ export class RunWorker {
 }
 
 type IdentifiedJob = RunJobData & { runId: string; sessionId: string };
+
+// A job in this process: how to stop it, the store it writes through, and why the store failed it.
+interface RunSlot {
+  controller: AbortController;
+  store?: PublishingStore;
+  lost?: { error: unknown };
+}
+
+// The failure a job whose session store failed under it ends its attempt with.
+function storeLost(runId: string, error: unknown): Error {
+  const detail = error instanceof Error ? error.message : String(error);
+  return new Error(`run ${runId} stopped: the session store failed under it (${detail})`, { cause: error });
+}
 
 // How long closing waits for Redis once the grace is over.
 const CLOSE_WAIT_MS = 5_000;

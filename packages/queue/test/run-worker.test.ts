@@ -167,6 +167,61 @@ describe('queued runs', () => {
     await queue.close();
   });
 
+  it('a store write that fails mid-run fails the try, not the run: the next try continues from the session, with no gap', async () => {
+    await (await connect()).flushall();
+    // A database that is away for one write: the one holding the tool's result.
+    let failures = 0;
+    class FlakyStore extends InMemorySessionStore {
+      override async append(id: string, events: readonly AgentEvent[]): Promise<void> {
+        if (failures === 0 && events.some((e) => e.type === 'tool_result')) {
+          failures++;
+          throw new Error('connection refused');
+        }
+        return super.append(id, events);
+      }
+    }
+    const store = new FlakyStore();
+    const stamp = defineTool({
+      name: 'stamp',
+      description: 'stamps',
+      parameters: { type: 'object', properties: {} },
+      execute: () => 'stamped',
+    });
+    const agent = createAgent({ name: 'clerk', provider: new AutoModel(), tools: [stamp] });
+    const lines: string[] = [];
+    const worker = new RunWorker({
+      connection: await connect(),
+      agents: () => ({ agent, store, release: () => undefined }),
+      log: (line) => lines.push(line),
+    });
+    await worker.start();
+    const queue = new RunQueue(await connect(), { backoff: { type: 'fixed', delayMs: 10 } });
+    try {
+      const { runId, sessionId } = await queue.enqueue({ agent: 'clerk', input: 'stamp it' });
+      const entries = await collect(queue, runId);
+      expect(failures).toBe(1);
+      expect(lines.join('\n')).toContain(
+        `run ${runId} failed on try 1 of 3: run ${runId} stopped: the session store failed under it (connection refused); it is tried again`,
+      );
+      expect(entries.at(-1)?.end).toMatchObject({ status: 'complete', sessionId });
+      const session = (await store.get(sessionId))!;
+      // Nothing of the failed try after its failed write: no error, no end of its own.
+      expect(session.events.filter((e) => e.type === 'error')).toHaveLength(0);
+      expect(session.events.filter((e) => e.type === 'run_end')).toHaveLength(1);
+      expect(
+        session.events.filter((e) => e.type === 'tool_result').map((e) => (e as { content: string }).content),
+      ).toEqual([INTERRUPTED_RESULT]);
+      expect(findPairingProblem(historyFor(session.events, 'clerk', new Set()))).toBeUndefined();
+      const streamed = streamEvents(entries)
+        .filter((e) => e.type !== 'text_delta')
+        .map((e) => e.id);
+      expect(streamed).toEqual(session.events.map((e) => e.id));
+    } finally {
+      await worker.close(1000);
+      await queue.close();
+    }
+  });
+
   it('reports queue depth and connected workers', async () => {
     await (await connect()).flushall();
     const queue = new RunQueue(await connect());

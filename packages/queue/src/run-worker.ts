@@ -96,13 +96,16 @@ export class RunWorker {
   }
 
   /**
-   * Stops taking jobs, lets the running ones finish for `graceMs`, then hands the rest back to the
-   * queue as they are: another worker continues them from their sessions.
+   * Stops taking jobs, lets the running ones finish for `graceMs` (less if `hurry` aborts), then
+   * hands the rest back to the queue as they are: another worker continues them from their sessions.
    */
-  async close(graceMs: number): Promise<{ finished: number; handedBack: number; unreachable?: true }> {
+  async close(
+    graceMs: number,
+    hurry?: AbortSignal,
+  ): Promise<{ finished: number; handedBack: number; unreachable?: true }> {
     const before = this.#active.size;
     const closing = this.#worker.close();
-    await settledWithin(closing, graceMs);
+    await settledWithin(closing, graceMs, hurry);
     const handedBack = this.#active.size;
     this.#handingBack = true;
     for (const run of this.#active.values()) {
@@ -308,8 +311,8 @@ function storeLost(runId: string, error: unknown): Error {
 // How long closing waits for Redis once the grace is over.
 const CLOSE_WAIT_MS = 5_000;
 
-// Whether `promise` settled within `ms` (its failure counts as settled).
-async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+// Whether `promise` settled within `ms`, or before `hurry` aborts (its failure counts as settled).
+async function settledWithin(promise: Promise<unknown>, ms: number, hurry?: AbortSignal): Promise<boolean> {
   const stop = new AbortController();
   try {
     return await Promise.race([
@@ -317,7 +320,10 @@ async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boo
         () => true,
         () => true,
       ),
-      sleep(ms, stop.signal).then(() => false),
+      sleep(ms, hurry ? AbortSignal.any([stop.signal, hurry]) : stop.signal).then(
+        () => false,
+        () => false,
+      ),
     ]);
   } finally {
     stop.abort();

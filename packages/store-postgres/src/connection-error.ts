@@ -80,10 +80,16 @@ export function connectionError(error: unknown, url: string): PostgresConnection
   if (code === '42501' && e?.message)
     return new PostgresPermissionError(describeServer(url), e.message, { cause: error });
   let reason = code ? REASONS[code] : undefined;
+  if (!reason && isQueryTimeout(error)) reason = 'no answer within the query timeout (options.query_timeout)';
   if (!reason && /timeout|timed out/i.test(message)) reason = 'no answer before the connect timeout';
   if (!reason && /terminated unexpectedly|Connection terminated/i.test(message))
     reason = 'the server closed the connection';
   if (!reason && /SASL|password must be a string|client password/i.test(message))
     reason = 'the server asks for a password and the url has none';
   return reason ? new PostgresConnectionError(describeServer(url), reason, { cause: error }) : undefined;
+}
+
+/** True for `pg`'s error of a statement the server did not answer within `query_timeout`. */
+export function isQueryTimeout(error: unknown): boolean {
+  return error instanceof Error && error.message === 'Query read timeout';
 }

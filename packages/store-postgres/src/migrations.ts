@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { isQueryTimeout } from './connection-error.js';
 import type { TableNames } from './tables.js';
 
 /** One step of the schema: applied once, in order, recorded in the migrations table. */
@@ -73,6 +74,7 @@ export async function migrate(pool: Pool, t: TableNames): Promise<number[]> {
     if (current === SCHEMA_VERSION) return [];
   }
   const client = await pool.connect();
+  let broken: Error | undefined;
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [t.lockKey]);
@@ -96,10 +98,12 @@ export async function migrate(pool: Pool, t: TableNames): Promise<number[]> {
     await client.query('COMMIT');
     return ran;
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    // A statement that got no answer may still be under way on this connection: it is closed.
+    if (isQueryTimeout(error)) broken = error as Error;
+    else await client.query('ROLLBACK').catch((failed: Error) => (broken = failed));
     throw error;
   } finally {
-    client.release();
+    client.release(broken);
   }
 }
 

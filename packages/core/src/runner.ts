@@ -203,6 +203,7 @@ export class Runner {
         channel,
         checkpoint,
         decisions,
+        held,
       );
       const start =
         (checkpoint && findAgent(this.agent, checkpoint.agent)) || activeAgent(this.agent, session);
@@ -334,6 +335,7 @@ export class Runner {
     channel: EventChannel<AgentEvent>,
     checkpoint: InvocationCheckpoint | undefined,
     decisions: readonly ApprovalDecision[] | undefined,
+    held: HeldSession,
   ): SharedInvocation {
     const store = this.store;
     const usage = emptyUsage();
@@ -384,7 +386,8 @@ export class Runner {
       },
       channel,
       options.onEvent,
-      new SessionWriter(store, session.id),
+      // A holder that lapsed (paused past its lease, which another process then took) writes nothing.
+      new SessionWriter(store, session.id, () => held.confirm()),
       controller,
     );
   }

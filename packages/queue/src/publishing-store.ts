@@ -1,5 +1,6 @@
 import type {
   AgentEvent,
+  HeldSession,
   LeaseAttempt,
   LeaseRequest,
   Session,
@@ -34,7 +35,7 @@ export class PublishingStore implements SessionStore {
   readonly #inner: SessionStore;
   readonly #log: RunEventLog;
   readonly #runId: string;
-  readonly #held: { readonly lease: SessionLease };
+  readonly #held: HeldSession;
   readonly #waiting: AgentEvent[] = [];
   readonly #stored = new Set<string>();
   #publishing: Promise<void> = Promise.resolve();
@@ -42,7 +43,7 @@ export class PublishingStore implements SessionStore {
   #detached = false;
   #lost: { error: unknown } | undefined;
 
-  constructor(inner: SessionStore, log: RunEventLog, runId: string, held: { readonly lease: SessionLease }) {
+  constructor(inner: SessionStore, log: RunEventLog, runId: string, held: HeldSession) {
     this.#inner = inner;
     this.#log = log;
     this.#runId = runId;
@@ -133,8 +134,12 @@ export class PublishingStore implements SessionStore {
   }
 
   async renewLease(lease: SessionLease, ttlMs: number): Promise<SessionLease> {
-    // The worker's hold renews the session's lease; the runner sees the latest.
-    if (lease.token === this.#held.lease.token) return this.#held.lease;
+    // The worker's hold renews the session's lease; the runner sees the latest, once the hold is
+    // sure of it (the runner confirms its lease this way before each write).
+    if (lease.token === this.#held.lease.token) {
+      await this.#held.confirm();
+      return this.#held.lease;
+    }
     return this.#inner.renewLease(lease, ttlMs);
   }
 

@@ -302,10 +302,10 @@ interface RunSlot {
   lost?: { error: unknown };
 }
 
-// The failure a job whose session store failed under it ends its attempt with.
+// The failure a job whose session store failed under it (or whose lease on it was lost) ends its try with.
 function storeLost(runId: string, error: unknown): Error {
   const detail = error instanceof Error ? error.message : String(error);
-  return new Error(`run ${runId} stopped: the session store failed under it (${detail})`, { cause: error });
+  return new Error(`run ${runId} stopped writing to its session: ${detail}`, { cause: error });
 }
 
 // How long closing waits for Redis once the grace is over.

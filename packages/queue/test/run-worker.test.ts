@@ -201,7 +201,7 @@ describe('queued runs', () => {
       const entries = await collect(queue, runId);
       expect(failures).toBe(1);
       expect(lines.join('\n')).toContain(
-        `run ${runId} failed on try 1 of 3: run ${runId} stopped: the session store failed under it (connection refused); it is tried again`,
+        `run ${runId} failed on try 1 of 3: run ${runId} stopped writing to its session: connection refused; it is tried again`,
       );
       expect(entries.at(-1)?.end).toMatchObject({ status: 'complete', sessionId });
       const session = (await store.get(sessionId))!;

@@ -38,9 +38,13 @@ export class SessionWriter {
   #slot = -1;
   #failure: { error: unknown } | undefined;
 
-  constructor(store: SessionStore, sessionId: string) {
+  readonly #confirm: (() => Promise<void>) | undefined;
+
+  /** `confirm` runs before each write and stops it by throwing (the session's lease was lost). */
+  constructor(store: SessionStore, sessionId: string, confirm?: () => Promise<void>) {
     this.#store = store;
     this.#sessionId = sessionId;
+    this.#confirm = confirm;
   }
 
   /** Queues an event for the session's log. */
@@ -82,6 +86,7 @@ export class SessionWriter {
   async #drain(): Promise<void> {
     for (let job = this.#jobs.shift(); job; job = this.#jobs.shift()) {
       try {
+        await this.#confirm?.();
         if (Array.isArray(job)) await this.#store.append(this.#sessionId, job);
         else await this.#store.updateScopedState?.(job.scope, job.delta);
       } catch (error) {

@@ -132,6 +132,7 @@ export class RunEventLog {
         yield passedEnd;
         return;
       }
+      const sessionId = (await this.info(runId))?.sessionId ?? '';
       while (!signal?.aborted) {
         const reply = (await untilAborted(
           reader
@@ -151,6 +152,12 @@ export class RunEventLog {
             yield ended;
             return;
           }
+          // Redis lost the run (restarted without persistence, flushed, or evicting keys): nothing
+          // will ever come, and nothing will run it. The reader is told, not kept waiting.
+          if (!(await this.info(runId))) {
+            yield { id: cursor, end: lostRun(runId, sessionId) };
+            return;
+          }
           continue;
         }
         for (const row of reply[0][1]) {
@@ -165,6 +172,16 @@ export class RunEventLog {
       reader.disconnect();
     }
   }
+}
+
+// The end a follower gets for a run whose keys Redis no longer has.
+function lostRun(runId: string, sessionId: string): RunEnd {
+  return {
+    status: 'error',
+    sessionId,
+    code: 'INTERNAL_ERROR',
+    message: `the queue no longer has run ${runId}: its Redis lost it (restarted without persistence, flushed, or evicting keys); the run will not go on, and its session holds what it did`,
+  };
 }
 
 // A read queued while Redis is away is never rejected by the reader's disconnect: an abort

@@ -222,6 +222,27 @@ describe('queued runs', () => {
     }
   });
 
+  it('a follower of a run Redis lost (restarted empty, flushed) is told so, not kept waiting', async () => {
+    await (await connect()).flushall();
+    const queue = new RunQueue(await connect());
+    try {
+      const { runId, sessionId } = await queue.enqueue({ agent: 'clerk', input: 'nobody runs this' });
+      const following = collect(queue, runId);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await (await connect()).flushall();
+      const entries = await following;
+      expect(entries).toHaveLength(1);
+      expect(entries[0].end).toMatchObject({
+        status: 'error',
+        sessionId,
+        code: 'INTERNAL_ERROR',
+        message: expect.stringContaining(`the queue no longer has run ${runId}`),
+      });
+    } finally {
+      await queue.close();
+    }
+  });
+
   it('reports queue depth and connected workers', async () => {
     await (await connect()).flushall();
     const queue = new RunQueue(await connect());

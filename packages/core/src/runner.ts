@@ -275,6 +275,7 @@ export class Runner {
           toolCalls: shared.toolCalls,
           value: output || lastText(messages),
         });
+        shared.ending();
         ctx.emit('error', {
           code: error.code,
           message: error.message,

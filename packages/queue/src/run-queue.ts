@@ -82,6 +82,7 @@ export class RunQueue {
     if (this.#connection.status !== 'ready')
       throw new QueueUnreachableError(`the queue's Redis is not connected (${this.#connection.status})`);
     await this.events.open(runId, { agent: request.agent, sessionId });
+    await this.events.turns.queued(sessionId, runId);
     const data: RunJobData = {
       runId,
       agent: request.agent,

@@ -11,7 +11,7 @@ import {
   sleep,
   UsageError,
 } from '@agentctl/core';
-import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { DetachedRunError, PublishingStore } from './publishing-store.js';
 import { RunEventLog } from './run-event-log.js';
@@ -59,12 +59,16 @@ export class RunWorker {
   readonly #options: RunWorkerOptions;
   readonly #log: RunEventLog;
   readonly #worker: Worker<RunJobData, RunEnd>;
+  // For the state of another run of a session (whether its turn is over).
+  readonly #queue: Queue<RunJobData, RunEnd>;
   readonly #active = new Map<string, RunSlot>();
   #handingBack = false;
 
   constructor(options: RunWorkerOptions) {
     this.#options = options;
     this.#log = new RunEventLog(options.connection);
+    this.#queue = new Queue<RunJobData, RunEnd>(RUN_QUEUE_NAME, { connection: options.connection });
+    this.#queue.on('error', () => undefined);
     this.#worker = new Worker<RunJobData, RunEnd>(RUN_QUEUE_NAME, (job, token) => this.#process(job, token), {
       connection: options.connection,
       concurrency: options.concurrency ?? 1,
@@ -121,6 +125,7 @@ export class RunWorker {
       return { finished: before - handedBack, handedBack, unreachable: true };
     }
     await closing;
+    await this.#queue.close();
     return { finished: before - handedBack, handedBack };
   }
 
@@ -149,6 +154,11 @@ export class RunWorker {
       await this.#log.end(data.runId, { status: 'error', sessionId: data.sessionId, code: 'USAGE', message });
       this.#options.log?.(message);
       throw new UnrecoverableError(message);
+    }
+    if (!(await this.#isTurn(data))) {
+      // An older run of the session has not ended: this one waits behind it, whichever worker has it.
+      await job.moveToDelayed(Date.now() + TURN_WAIT_MS, token);
+      throw new DelayedError();
     }
     const held = this.#options.agents(data.agent);
     if (!held) {
@@ -191,6 +201,21 @@ export class RunWorker {
       this.#active.delete(data.runId);
       held.release();
     }
+  }
+
+  // Whether no run queued on the session before this one is still to end. A run recorded there that
+  // the queue no longer holds, or holds as finished, ended without its end reaching the record: it
+  // holds nothing up.
+  async #isTurn(data: IdentifiedJob): Promise<boolean> {
+    const turns = this.#log.turns;
+    for (let i = 0; i < 16; i++) {
+      const first = await turns.first(data.sessionId);
+      if (first === undefined || first === data.runId) return true;
+      const state = await this.#queue.getJobState(first);
+      if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return false;
+      await turns.done(data.sessionId, first);
+    }
+    return false;
   }
 
   async #runJob(
@@ -310,6 +335,9 @@ function storeLost(runId: string, error: unknown): Error {
 
 // How long closing waits for Redis once the grace is over.
 const CLOSE_WAIT_MS = 5_000;
+
+// How long a run whose session has an older run still going waits before it looks again.
+const TURN_WAIT_MS = 250;
 
 // Whether `promise` settled within `ms`, or before `hurry` aborts (its failure counts as settled).
 async function settledWithin(promise: Promise<unknown>, ms: number, hurry?: AbortSignal): Promise<boolean> {

@@ -243,6 +243,55 @@ describe('queued runs', () => {
     }
   });
 
+  it("a session's runs go in the order they were queued, even when a later one reaches a free worker first", async () => {
+    await (await connect()).flushall();
+    const store = new InMemorySessionStore();
+    const agent = createAgent({ name: 'clerk', provider: new AutoModel() });
+    // The first worker to take a run is held up before it can take the session.
+    let open: () => void = () => undefined;
+    const opened = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let heldUp: () => void = () => undefined;
+    const reached = new Promise<void>((resolve) => {
+      heldUp = resolve;
+    });
+    const lease = store.lease.bind(store);
+    let leases = 0;
+    store.lease = async (id, request) => {
+      if (leases++ === 0) {
+        heldUp();
+        await opened;
+      }
+      return lease(id, request);
+    };
+    const workers = () => ({ agent, store, release: () => undefined });
+    const first = new RunWorker({ connection: await connect(), agents: workers });
+    const second = new RunWorker({ connection: await connect(), agents: workers });
+    const queue = new RunQueue(await connect());
+    try {
+      await first.start();
+      const one = await queue.enqueue({ agent: 'clerk', sessionId: 'in-turn', input: 'first message' });
+      await reached;
+      await second.start();
+      const two = await queue.enqueue({ agent: 'clerk', sessionId: 'in-turn', input: 'second message' });
+      // The second worker is free and has the second run; it must not run it before the first.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      open();
+      for (const run of [one, two])
+        expect((await collect(queue, run.runId)).at(-1)?.end).toMatchObject({ status: 'complete' });
+      const users = (await store.get('in-turn'))!.events.flatMap((e) =>
+        e.type === 'message' && e.message.role === 'user' ? [e.message.content] : [],
+      );
+      expect(users).toEqual(['first message', 'second message']);
+    } finally {
+      open();
+      await first.close(1000);
+      await second.close(1000);
+      await queue.close();
+    }
+  });
+
   it('reports queue depth and connected workers', async () => {
     await (await connect()).flushall();
     const queue = new RunQueue(await connect());

@@ -233,7 +233,8 @@ export class RunWorker {
       // A stopped worker's hold on the session lapses within one lock duration.
       wait: 2 * lockMs + 5_000,
       signal: slot.controller.signal,
-      // The store could not renew it (a database away): the job fails and is tried again (queue.attempts).
+      // Lost (the store could not renew it, or another worker took it over): this try stores nothing
+      // more and fails; the job is tried again from the session (queue.attempts).
       onLost: (error) => {
         slot.lost ??= { error };
         slot.store?.lose(error);

@@ -227,6 +227,24 @@ describe('queued runs through the real processes', () => {
     expect(stored.filter((e) => e.type === 'run_end')).toHaveLength(1);
   }, 60_000);
 
+  it('a second SIGTERM ends the grace at once: the run goes back to the queue and another worker ends it', async () => {
+    worker = await startWorker(dir, ['--grace', '10m'], env);
+    const handed = await post(serveA, '/agents/slow/runs', { input: 'crunch it', async: true });
+    const { runId, sessionId } = (await handed.json()) as { runId: string; sessionId: string };
+    await watchUntil(serveA, runId, (type) => type === 'tool_call');
+    worker.child.kill('SIGTERM');
+    await waitFor(() => worker.stderr().includes('shutting down: 1 run(s) in flight'), 'the drain starts');
+    worker.child.kill('SIGTERM');
+    expect(await worker.stop()).toBe(0);
+    expect(worker.stderr()).toContain(
+      'second signal: handing the 1 run(s) still in flight back to the queue now',
+    );
+    expect(worker.stderr()).toContain('stopped: 0 run(s) finished, 1 handed back');
+    worker = await startWorker(dir, [], env);
+    expect(JSON.parse((await events(serveB, runId)).at(-1)!.data)).toMatchObject({ status: 'complete' });
+    expect((await session(sessionId)).events.filter((e) => e.type === 'run_end')).toHaveLength(1);
+  }, 60_000);
+
   it('schedules list shows the schedules a worker registered, with their next run', async () => {
     const listed = await agentctl(['schedules', 'list', '--json'], { cwd: dir, env });
     expect(listed.code).toBe(0);

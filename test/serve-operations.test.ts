@@ -67,6 +67,26 @@ describe('agentctl serve: operations', () => {
     expect(next.code).toBe(0);
   });
 
+  it('a second SIGTERM ends the grace at once: the runs left are cancelled, their sessions valid, and serve exits 0', async () => {
+    const dir = await fixtureProject('serve');
+    const server = await startServe(dir, ['--grace', '10m']);
+    const response = await run(server.url, 'sleepy', { input: 'nap', sessionId: 'cut-at-once' });
+    await new Promise((r) => setTimeout(r, 300));
+    server.child.kill('SIGTERM');
+    await waitFor(() => server.stderr().includes('shutting down: 1 run(s) in flight'), 'the drain starts');
+    server.child.kill('SIGTERM');
+    const events = (await readSse(response)).map((e) => JSON.parse(e.data));
+    expect(events.find((e) => e.type === 'error')).toMatchObject({ code: 'ABORTED' });
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'error' });
+    expect(await server.stop()).toBe(0);
+    expect(server.stderr()).toContain('second signal: cancelling the 1 run(s) still in flight now');
+    expect(server.stderr()).toContain('0 run(s) finished, 1 cancelled');
+    const next = await agentctl(['run', 'echo', 'after the cut', '--session', 'cut-at-once', '--json'], {
+      cwd: dir,
+    });
+    expect(next.code).toBe(0);
+  });
+
   it('caps runs in flight with 429 and Retry-After, and bodies with 413', async () => {
     const dir = await fixtureProject('serve');
     const server = await startServe(dir, ['--max-runs', '1', '--max-body', '200']);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresSessionStore } from '../packages/store-postgres/src/index.js';
 import { agentctl, BIN, cliEnv, removeTempDirs, tempDir } from './support/cli.js';
+import { startFreezableProxy } from './support/freezable-proxy.js';
 import { startPostgres, type TestPostgres } from './support/postgres.js';
 import { startServe, stopServers } from './support/serve.js';
 import { waitFor } from './support/wait-for.js';
@@ -266,6 +267,34 @@ describe('agentctl with backend: postgres', () => {
     expect(server.stderr()).not.toContain(pg.password);
     await rename(`${name}_away`, name);
     expect((await run('kept')).status).toBe(200);
+  });
+
+  it('serve answers 503 while the database stops answering (options.query_timeout), and 200 once it does again', async () => {
+    const p = await project(memoryDoc('options: { query_timeout: 500ms }\n'));
+    const proxy = await startFreezableProxy(pg.port);
+    try {
+      const server = await startServe(p.dir, [], {
+        DATABASE_URL: p.url.replace(`:${pg.port}/`, `:${proxy.port}/`),
+      });
+      const run = await fetch(`${server.url}/agents/hello/runs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ input: 'hi', sessionId: 'frozen', stream: false }),
+      });
+      expect(run.status).toBe(200);
+      proxy.freeze();
+      // A generous bound for a loaded machine: without the timeout the read waited for ever.
+      const read = await fetch(`${server.url}/sessions/frozen`, { signal: AbortSignal.timeout(20_000) });
+      expect(read.status).toBe(503);
+      expect(read.headers.get('retry-after')).toBe('5');
+      expect(((await read.json()) as { error: { code: string } }).error.code).toBe('store_unavailable');
+      expect(server.stderr()).toContain('no answer within the query timeout (options.query_timeout)');
+      proxy.thaw();
+      expect((await fetch(`${server.url}/sessions/frozen`)).status).toBe(200);
+    } finally {
+      proxy.thaw();
+      await proxy.close();
+    }
   });
 
   it('sessions list, show, export, import and rm work on the project memory', async () => {

@@ -75,9 +75,9 @@ export async function startPostgres(options = {}) {
     await rm(folder, { recursive: true, force: true });
     throw new Error(`initdb failed: ${error.stderr ?? error}`);
   }
-  for (let attempt = 0; ; attempt++) {
-    const port = await freePort();
-    const server = spawn(
+  /** @type {(port: number) => import('node:child_process').ChildProcess} */
+  const launch = (port) =>
+    spawn(
       ...command('postgres', [
         '-D',
         data,
@@ -97,8 +97,11 @@ export async function startPostgres(options = {}) {
       ]),
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
+  for (let attempt = 0; ; attempt++) {
+    const port = await freePort();
+    const server = launch(port);
     const started = await ready(server, bin, port);
-    if (started === true) return handle(server, bin, port, folder);
+    if (started === true) return handle(server, bin, port, folder, launch);
     // Another process took the port between the probe and the start: try another one.
     if (attempt < 3 && /already in use|could not bind/i.test(started)) continue;
     await rm(folder, { recursive: true, force: true });
@@ -140,7 +143,8 @@ function ready(server, bin, port) {
   });
 }
 
-function handle(server, bin, port, folder) {
+function handle(first, bin, port, folder, launch) {
+  let server = first;
   // A crashed test runner must not leave the server behind: immediate shutdown on exit.
   const onExit = () => server.kill('SIGQUIT');
   process.once('exit', onExit);
@@ -165,19 +169,29 @@ function handle(server, bin, port, folder) {
       await sql(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
       return url(name);
     },
+    down: () => halt(server),
+    async up() {
+      server = launch(port);
+      const started = await ready(server, bin, port);
+      if (started !== true) throw new Error(`postgres did not start again: ${started}`);
+    },
     stop() {
       stopped ??= (async () => {
         process.removeListener('exit', onExit);
-        if (server.exitCode === null && server.signalCode === null) {
-          const exited = new Promise((resolve) => server.once('exit', resolve));
-          server.kill('SIGINT');
-          const timer = setTimeout(() => server.kill('SIGKILL'), 20_000);
-          await exited;
-          clearTimeout(timer);
-        }
+        await halt(server);
         await rm(folder, { recursive: true, force: true });
       })();
       return stopped;
     },
   };
+}
+
+// Fast shutdown (SIGINT): sessions are ended, the data folder stays.
+async function halt(server) {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  server.kill('SIGINT');
+  const timer = setTimeout(() => server.kill('SIGKILL'), 20_000);
+  await exited;
+  clearTimeout(timer);
 }

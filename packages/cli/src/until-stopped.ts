@@ -10,3 +10,22 @@ export function untilStopped(): Promise<NodeJS.Signals> {
     process.on('SIGINT', stop);
   });
 }
+
+/**
+ * Aborted at the next SIGTERM or SIGINT (the second, while serve or worker drains): the grace ends
+ * at once. It listens for one signal only; a third ends the process as Node does by default.
+ */
+export function nextStop(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const stop = () => {
+    dispose();
+    controller.abort();
+  };
+  const dispose = () => {
+    process.off('SIGTERM', stop);
+    process.off('SIGINT', stop);
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  return { signal: controller.signal, dispose };
+}

@@ -213,6 +213,7 @@ export class Runner {
         channel,
         checkpoint,
         decisions,
+        held,
       );
       const start =
         (checkpoint && findAgent(this.agent, checkpoint.agent)) || activeAgent(this.agent, session);
@@ -284,6 +285,7 @@ export class Runner {
           toolCalls: shared.toolCalls,
           value: output || lastText(messages),
         });
+        shared.ending();
         ctx.emit('error', {
           code: error.code,
           message: error.message,
@@ -359,6 +361,7 @@ export class Runner {
     channel: EventChannel<AgentEvent>,
     checkpoint: InvocationCheckpoint | undefined,
     decisions: readonly ApprovalDecision[] | undefined,
+    held: HeldSession,
   ): SharedInvocation {
     const store = this.store;
     const usage = emptyUsage();
@@ -409,7 +412,8 @@ export class Runner {
       },
       channel,
       options.onEvent,
-      new SessionWriter(store, session.id),
+      // A holder that lapsed (paused past its lease, which another process then took) writes nothing.
+      new SessionWriter(store, session.id, () => held.confirm()),
       controller,
     );
   }

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../src/index.js';
-import { InMemorySessionStore } from '../src/index.js';
+import {
+  type AgentEvent,
+  createAgent,
+  defineTool,
+  findPairingProblem,
+  historyFor,
+  InMemorySessionStore,
+  Runner,
+} from '../src/index.js';
 import { SessionWriter } from '../src/invocation/session-writer.js';
+import { scriptedModel } from '../src/testing/index.js';
 import { heapAfterGc as heap } from './support/heap.js';
 
 const event = (id: string): AgentEvent =>
@@ -49,7 +57,7 @@ describe('SessionWriter', () => {
     expect(await store.getScopedState('app')).toEqual({ 'app:x': 1 });
   });
 
-  it('flush writes at once and throws the first failed write; later writes still go out', async () => {
+  it('flush writes at once and throws the first failed write; nothing after it is written until the end', async () => {
     const { store, writes } = recordingStore();
     await store.create({ id: 's' });
     const append = store.append;
@@ -61,9 +69,55 @@ describe('SessionWriter', () => {
     const writer = new SessionWriter(store, 's');
     writer.event(event('1'));
     await expect(writer.flush()).rejects.toThrow('disk full');
+    // Stored without 1, event 2 would leave a gap in the session.
     writer.event(event('2'));
+    writer.scoped('app', { 'app:x': 1 });
     await expect(writer.flush()).rejects.toThrow('disk full');
-    expect(writes).toEqual(['append 2']);
+    expect(writes).toEqual([]);
+    // The invocation's end follows what the store holds.
+    writer.ending();
+    writer.event(event('end'));
+    await expect(writer.flush()).rejects.toThrow('disk full');
+    expect(writes).toEqual(['append end']);
+  });
+
+  it('a store that fails one write mid-run leaves a session the next run continues (no gap, one end)', async () => {
+    let failures = 0;
+    class FlakyStore extends InMemorySessionStore {
+      override async append(id: string, events: readonly AgentEvent[]): Promise<void> {
+        // The database restarts while the model's call is written; it is back for the tool's result.
+        if (failures === 0 && events.some((e) => e.type === 'tool_call')) {
+          failures++;
+          throw new Error('connection refused');
+        }
+        return super.append(id, events);
+      }
+    }
+    const store = new FlakyStore();
+    const stamp = defineTool({
+      name: 'stamp',
+      description: 'stamps',
+      parameters: {},
+      execute: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return 'stamped';
+      },
+    });
+    const agent = createAgent({
+      name: 'a',
+      provider: scriptedModel([{ toolCalls: [{ name: 'stamp' }] }, { text: 'done' }, { text: 'again' }]),
+      tools: [stamp],
+    });
+    const failed = await new Runner({ agent, store })
+      .run({ input: 'x', sessionId: 's' })
+      .invocation.catch((e: unknown) => e);
+    expect(failed).toMatchObject({ code: 'INTERNAL_ERROR', message: 'connection refused' });
+    const events = (await store.get('s'))!.events;
+    expect(events.map((e) => e.type)).not.toContain('tool_result');
+    expect(events.filter((e) => e.type === 'run_end')).toMatchObject([{ status: 'error' }]);
+    expect(findPairingProblem(historyFor(events, 'a', new Set()))).toBeUndefined();
+    const next = await new Runner({ agent, store }).run({ input: 'y', sessionId: 's' }).invocation;
+    expect(next.status).toBe('complete');
   });
 
   it('many writers in one turn each write their own events together, after the turn and in order', async () => {

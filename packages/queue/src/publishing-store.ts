@@ -1,5 +1,6 @@
 import type {
   AgentEvent,
+  HeldSession,
   LeaseAttempt,
   LeaseRequest,
   Session,
@@ -34,14 +35,15 @@ export class PublishingStore implements SessionStore {
   readonly #inner: SessionStore;
   readonly #log: RunEventLog;
   readonly #runId: string;
-  readonly #held: { readonly lease: SessionLease };
+  readonly #held: HeldSession;
   readonly #waiting: AgentEvent[] = [];
   readonly #stored = new Set<string>();
   #publishing: Promise<void> = Promise.resolve();
   #failure: unknown;
   #detached = false;
+  #lost: { error: unknown } | undefined;
 
-  constructor(inner: SessionStore, log: RunEventLog, runId: string, held: { readonly lease: SessionLease }) {
+  constructor(inner: SessionStore, log: RunEventLog, runId: string, held: HeldSession) {
     this.#inner = inner;
     this.#log = log;
     this.#runId = runId;
@@ -75,9 +77,30 @@ export class PublishingStore implements SessionStore {
     this.#waiting.length = 0;
   }
 
+  /**
+   * Detaches the store because the session store failed under the run (a write failed, or the
+   * session's lease could not be renewed): the job is to be tried again from what the session
+   * holds, so nothing more may be stored, not even the run's own end, nor a later write that would
+   * leave a gap where the failed one belonged.
+   */
+  lose(error: unknown): void {
+    this.#lost ??= { error };
+    this.detach();
+  }
+
+  /** Why {@link lose} detached the store, if it did. */
+  get lost(): { error: unknown } | undefined {
+    return this.#lost;
+  }
+
   async append(id: string, events: readonly AgentEvent[]): Promise<void> {
     this.#check();
-    await this.#inner.append(id, events);
+    try {
+      await this.#inner.append(id, events);
+    } catch (error) {
+      this.lose(error);
+      throw error;
+    }
     for (const event of events) this.#stored.add(event.id);
     this.#drain();
   }
@@ -111,8 +134,12 @@ export class PublishingStore implements SessionStore {
   }
 
   async renewLease(lease: SessionLease, ttlMs: number): Promise<SessionLease> {
-    // The worker's hold renews the session's lease; the runner sees the latest.
-    if (lease.token === this.#held.lease.token) return this.#held.lease;
+    // The worker's hold renews the session's lease; the runner sees the latest, once the hold is
+    // sure of it (the runner confirms its lease this way before each write).
+    if (lease.token === this.#held.lease.token) {
+      await this.#held.confirm();
+      return this.#held.lease;
+    }
     return this.#inner.renewLease(lease, ttlMs);
   }
 

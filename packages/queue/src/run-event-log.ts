@@ -1,6 +1,7 @@
 import type { AgentEvent } from '@agentctl/core';
 import type { Redis } from 'ioredis';
 import type { RunEnd } from './run-job.js';
+import { SessionTurns } from './session-turns.js';
 
 /** One entry of a run's event stream: an event, or the end of the run. */
 export interface RunStreamEntry {
@@ -40,8 +41,11 @@ type Publisher = Redis & {
  */
 export class RunEventLog {
   readonly #redis: Publisher;
+  /** The order of each session's runs, which an end moves on. */
+  readonly turns: SessionTurns;
 
   constructor(redis: Redis) {
+    this.turns = new SessionTurns(redis);
     if (!('agentctlPublishOnce' in redis)) {
       redis.defineCommand('agentctlPublishOnce', { numberOfKeys: 2, lua: PUBLISH_ONCE });
     }
@@ -77,7 +81,7 @@ export class RunEventLog {
     for (const [error] of results) if (error) throw error;
   }
 
-  /** Publishes the end of a run (once). */
+  /** Publishes the end of a run (once); the next run queued on its session may then go. */
   async end(runId: string, end: RunEnd): Promise<void> {
     await this.#redis.agentctlPublishOnce(
       streamKey(runId),
@@ -87,6 +91,7 @@ export class RunEventLog {
       JSON.stringify(end),
       KEEP_SECONDS,
     );
+    if (end.sessionId) await this.turns.done(end.sessionId, runId);
   }
 
   /** The end of a run if it was published. */
@@ -132,6 +137,7 @@ export class RunEventLog {
         yield passedEnd;
         return;
       }
+      const sessionId = (await this.info(runId))?.sessionId ?? '';
       while (!signal?.aborted) {
         const reply = (await untilAborted(
           reader
@@ -151,6 +157,12 @@ export class RunEventLog {
             yield ended;
             return;
           }
+          // Redis lost the run (restarted without persistence, flushed, or evicting keys): nothing
+          // will ever come, and nothing will run it. The reader is told, not kept waiting.
+          if (!(await this.info(runId))) {
+            yield { id: cursor, end: lostRun(runId, sessionId) };
+            return;
+          }
           continue;
         }
         for (const row of reply[0][1]) {
@@ -165,6 +177,16 @@ export class RunEventLog {
       reader.disconnect();
     }
   }
+}
+
+// The end a follower gets for a run whose keys Redis no longer has.
+function lostRun(runId: string, sessionId: string): RunEnd {
+  return {
+    status: 'error',
+    sessionId,
+    code: 'INTERNAL_ERROR',
+    message: `the queue no longer has run ${runId}: its Redis lost it (restarted without persistence, flushed, or evicting keys); the run will not go on, and its session holds what it did`,
+  };
 }
 
 // A read queued while Redis is away is never rejected by the reader's disconnect: an abort

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { assertSessionId } from '@agentctl/core';
 import { type JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { QueueUnreachableError } from './redis-connection.js';
 import { RunEventLog, type RunStreamEntry } from './run-event-log.js';
 import { RUN_QUEUE_NAME, type RunJobData, type RunRequest } from './run-job.js';
 
@@ -40,11 +41,13 @@ export class RunQueue {
   readonly events: RunEventLog;
   readonly #queue: Queue<RunJobData>;
   readonly #jobOptions: JobsOptions;
+  readonly #connection: Redis;
   /** The name of the project whose runs this queues, when it has one. */
   readonly project: string | undefined;
 
   constructor(connection: Redis, retry: RunQueueOptions = {}) {
     this.project = retry.project;
+    this.#connection = connection;
     this.events = new RunEventLog(connection);
     this.#queue = new Queue<RunJobData>(RUN_QUEUE_NAME, { connection });
     // While Redis is away ioredis reconnects and commands wait for it; without a listener BullMQ
@@ -74,7 +77,12 @@ export class RunQueue {
     const runId = randomUUID();
     const sessionId = request.sessionId ?? randomUUID();
     assertSessionId(sessionId);
+    // While Redis is away ioredis holds commands and sends them once it is back: a run its caller
+    // was told could not be queued would be queued after all. It is refused at once instead.
+    if (this.#connection.status !== 'ready')
+      throw new QueueUnreachableError(`the queue's Redis is not connected (${this.#connection.status})`);
     await this.events.open(runId, { agent: request.agent, sessionId });
+    await this.events.turns.queued(sessionId, runId);
     const data: RunJobData = {
       runId,
       agent: request.agent,

@@ -11,7 +11,7 @@ import {
   sleep,
   UsageError,
 } from '@agentctl/core';
-import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { DetachedRunError, PublishingStore } from './publishing-store.js';
 import { RunEventLog } from './run-event-log.js';
@@ -59,12 +59,16 @@ export class RunWorker {
   readonly #options: RunWorkerOptions;
   readonly #log: RunEventLog;
   readonly #worker: Worker<RunJobData, RunEnd>;
-  readonly #active = new Map<string, { controller: AbortController; store?: PublishingStore }>();
+  // For the state of another run of a session (whether its turn is over).
+  readonly #queue: Queue<RunJobData, RunEnd>;
+  readonly #active = new Map<string, RunSlot>();
   #handingBack = false;
 
   constructor(options: RunWorkerOptions) {
     this.#options = options;
     this.#log = new RunEventLog(options.connection);
+    this.#queue = new Queue<RunJobData, RunEnd>(RUN_QUEUE_NAME, { connection: options.connection });
+    this.#queue.on('error', () => undefined);
     this.#worker = new Worker<RunJobData, RunEnd>(RUN_QUEUE_NAME, (job, token) => this.#process(job, token), {
       connection: options.connection,
       concurrency: options.concurrency ?? 1,
@@ -96,13 +100,16 @@ export class RunWorker {
   }
 
   /**
-   * Stops taking jobs, lets the running ones finish for `graceMs`, then hands the rest back to the
-   * queue as they are: another worker continues them from their sessions.
+   * Stops taking jobs, lets the running ones finish for `graceMs` (less if `hurry` aborts), then
+   * hands the rest back to the queue as they are: another worker continues them from their sessions.
    */
-  async close(graceMs: number): Promise<{ finished: number; handedBack: number; unreachable?: true }> {
+  async close(
+    graceMs: number,
+    hurry?: AbortSignal,
+  ): Promise<{ finished: number; handedBack: number; unreachable?: true }> {
     const before = this.#active.size;
     const closing = this.#worker.close();
-    await settledWithin(closing, graceMs);
+    await settledWithin(closing, graceMs, hurry);
     const handedBack = this.#active.size;
     this.#handingBack = true;
     for (const run of this.#active.values()) {
@@ -118,6 +125,7 @@ export class RunWorker {
       return { finished: before - handedBack, handedBack, unreachable: true };
     }
     await closing;
+    await this.#queue.close();
     return { finished: before - handedBack, handedBack };
   }
 
@@ -147,6 +155,11 @@ export class RunWorker {
       this.#options.log?.(message);
       throw new UnrecoverableError(message);
     }
+    if (!(await this.#isTurn(data))) {
+      // An older run of the session has not ended: this one waits behind it, whichever worker has it.
+      await job.moveToDelayed(Date.now() + TURN_WAIT_MS, token);
+      throw new DelayedError();
+    }
     const held = this.#options.agents(data.agent);
     if (!held) {
       const end: RunEnd = {
@@ -159,7 +172,7 @@ export class RunWorker {
       throw new UnrecoverableError(end.message);
     }
     const controller = new AbortController();
-    const slot: { controller: AbortController; store?: PublishingStore } = { controller };
+    const slot: RunSlot = { controller };
     this.#active.set(data.runId, slot);
     try {
       return await this.#runJob(job, data, held, slot);
@@ -170,6 +183,10 @@ export class RunWorker {
         throw new DelayedError();
       }
       const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      if (!(error instanceof UnrecoverableError))
+        this.#options.log?.(
+          `run ${data.runId} failed on try ${job.attemptsMade + 1} of ${job.opts.attempts ?? 1}: ${(error as Error).message}${final ? '' : '; it is tried again (queue.attempts)'}`,
+        );
       if (final || error instanceof UnrecoverableError) {
         await this.#log.end(data.runId, {
           status: 'error',
@@ -186,11 +203,26 @@ export class RunWorker {
     }
   }
 
+  // Whether no run queued on the session before this one is still to end. A run recorded there that
+  // the queue no longer holds, or holds as finished, ended without its end reaching the record: it
+  // holds nothing up.
+  async #isTurn(data: IdentifiedJob): Promise<boolean> {
+    const turns = this.#log.turns;
+    for (let i = 0; i < 16; i++) {
+      const first = await turns.first(data.sessionId);
+      if (first === undefined || first === data.runId) return true;
+      const state = await this.#queue.getJobState(first);
+      if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return false;
+      await turns.done(data.sessionId, first);
+    }
+    return false;
+  }
+
   async #runJob(
     job: Job<RunJobData, RunEnd>,
     data: IdentifiedJob,
     held: WorkerAgentLease,
-    slot: { controller: AbortController; store?: PublishingStore },
+    slot: RunSlot,
   ): Promise<RunEnd> {
     const lockMs = this.#options.lockDurationMs ?? 30_000;
     // The session is held for the whole job, from before the plan is read: a second worker given
@@ -201,7 +233,13 @@ export class RunWorker {
       // A stopped worker's hold on the session lapses within one lock duration.
       wait: 2 * lockMs + 5_000,
       signal: slot.controller.signal,
-      onLost: (error) => slot.controller.abort(error),
+      // Lost (the store could not renew it, or another worker took it over): this try stores nothing
+      // more and fails; the job is tried again from the session (queue.attempts).
+      onLost: (error) => {
+        slot.lost ??= { error };
+        slot.store?.lose(error);
+        slot.controller.abort(error);
+      },
     });
     try {
       return await this.#runHeld(job, data, held, slot, hold);
@@ -214,7 +252,7 @@ export class RunWorker {
     job: Job<RunJobData, RunEnd>,
     data: IdentifiedJob,
     held: WorkerAgentLease,
-    slot: { controller: AbortController; store?: PublishingStore },
+    slot: RunSlot,
     hold: HeldSession,
   ): Promise<RunEnd> {
     const lockMs = this.#options.lockDurationMs ?? 30_000;
@@ -262,6 +300,10 @@ export class RunWorker {
     );
     const result = await run.invocation.catch((error: unknown) => error);
     if (slot.controller.signal.aborted && this.#handingBack) throw new DetachedRunError();
+    // The session store failed under the run: not the run's end but the job's failure, tried again
+    // by BullMQ from what the session holds, as for a worker that died.
+    const lost = slot.lost ?? store.lost;
+    if (lost) throw storeLost(data.runId, lost.error);
     await store.settle();
     if (result instanceof UsageError) return this.#refuse(data, result.message);
     if (result instanceof Error && !isAgentError(result)) throw result;
@@ -279,11 +321,27 @@ export class RunWorker {
 
 type IdentifiedJob = RunJobData & { runId: string; sessionId: string };
 
+// A job in this process: how to stop it, the store it writes through, and why the store failed it.
+interface RunSlot {
+  controller: AbortController;
+  store?: PublishingStore;
+  lost?: { error: unknown };
+}
+
+// The failure a job whose session store failed under it (or whose lease on it was lost) ends its try with.
+function storeLost(runId: string, error: unknown): Error {
+  const detail = error instanceof Error ? error.message : String(error);
+  return new Error(`run ${runId} stopped writing to its session: ${detail}`, { cause: error });
+}
+
 // How long closing waits for Redis once the grace is over.
 const CLOSE_WAIT_MS = 5_000;
 
-// Whether `promise` settled within `ms` (its failure counts as settled).
-async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+// How long a run whose session has an older run still going waits before it looks again.
+const TURN_WAIT_MS = 250;
+
+// Whether `promise` settled within `ms`, or before `hurry` aborts (its failure counts as settled).
+async function settledWithin(promise: Promise<unknown>, ms: number, hurry?: AbortSignal): Promise<boolean> {
   const stop = new AbortController();
   try {
     return await Promise.race([
@@ -291,7 +349,10 @@ async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boo
         () => true,
         () => true,
       ),
-      sleep(ms, stop.signal).then(() => false),
+      sleep(ms, hurry ? AbortSignal.any([stop.signal, hurry]) : stop.signal).then(
+        () => false,
+        () => false,
+      ),
     ]);
   } finally {
     stop.abort();

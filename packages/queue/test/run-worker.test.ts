@@ -167,6 +167,131 @@ describe('queued runs', () => {
     await queue.close();
   });
 
+  it('a store write that fails mid-run fails the try, not the run: the next try continues from the session, with no gap', async () => {
+    await (await connect()).flushall();
+    // A database that is away for one write: the one holding the tool's result.
+    let failures = 0;
+    class FlakyStore extends InMemorySessionStore {
+      override async append(id: string, events: readonly AgentEvent[]): Promise<void> {
+        if (failures === 0 && events.some((e) => e.type === 'tool_result')) {
+          failures++;
+          throw new Error('connection refused');
+        }
+        return super.append(id, events);
+      }
+    }
+    const store = new FlakyStore();
+    const stamp = defineTool({
+      name: 'stamp',
+      description: 'stamps',
+      parameters: { type: 'object', properties: {} },
+      execute: () => 'stamped',
+    });
+    const agent = createAgent({ name: 'clerk', provider: new AutoModel(), tools: [stamp] });
+    const lines: string[] = [];
+    const worker = new RunWorker({
+      connection: await connect(),
+      agents: () => ({ agent, store, release: () => undefined }),
+      log: (line) => lines.push(line),
+    });
+    await worker.start();
+    const queue = new RunQueue(await connect(), { backoff: { type: 'fixed', delayMs: 10 } });
+    try {
+      const { runId, sessionId } = await queue.enqueue({ agent: 'clerk', input: 'stamp it' });
+      const entries = await collect(queue, runId);
+      expect(failures).toBe(1);
+      expect(lines.join('\n')).toContain(
+        `run ${runId} failed on try 1 of 3: run ${runId} stopped writing to its session: connection refused; it is tried again`,
+      );
+      expect(entries.at(-1)?.end).toMatchObject({ status: 'complete', sessionId });
+      const session = (await store.get(sessionId))!;
+      // Nothing of the failed try after its failed write: no error, no end of its own.
+      expect(session.events.filter((e) => e.type === 'error')).toHaveLength(0);
+      expect(session.events.filter((e) => e.type === 'run_end')).toHaveLength(1);
+      expect(
+        session.events.filter((e) => e.type === 'tool_result').map((e) => (e as { content: string }).content),
+      ).toEqual([INTERRUPTED_RESULT]);
+      expect(findPairingProblem(historyFor(session.events, 'clerk', new Set()))).toBeUndefined();
+      const streamed = streamEvents(entries)
+        .filter((e) => e.type !== 'text_delta')
+        .map((e) => e.id);
+      expect(streamed).toEqual(session.events.map((e) => e.id));
+    } finally {
+      await worker.close(1000);
+      await queue.close();
+    }
+  });
+
+  it('a follower of a run Redis lost (restarted empty, flushed) is told so, not kept waiting', async () => {
+    await (await connect()).flushall();
+    const queue = new RunQueue(await connect());
+    try {
+      const { runId, sessionId } = await queue.enqueue({ agent: 'clerk', input: 'nobody runs this' });
+      const following = collect(queue, runId);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await (await connect()).flushall();
+      const entries = await following;
+      expect(entries).toHaveLength(1);
+      expect(entries[0].end).toMatchObject({
+        status: 'error',
+        sessionId,
+        code: 'INTERNAL_ERROR',
+        message: expect.stringContaining(`the queue no longer has run ${runId}`),
+      });
+    } finally {
+      await queue.close();
+    }
+  });
+
+  it("a session's runs go in the order they were queued, even when a later one reaches a free worker first", async () => {
+    await (await connect()).flushall();
+    const store = new InMemorySessionStore();
+    const agent = createAgent({ name: 'clerk', provider: new AutoModel() });
+    // The first worker to take a run is held up before it can take the session.
+    let open: () => void = () => undefined;
+    const opened = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let heldUp: () => void = () => undefined;
+    const reached = new Promise<void>((resolve) => {
+      heldUp = resolve;
+    });
+    const lease = store.lease.bind(store);
+    let leases = 0;
+    store.lease = async (id, request) => {
+      if (leases++ === 0) {
+        heldUp();
+        await opened;
+      }
+      return lease(id, request);
+    };
+    const workers = () => ({ agent, store, release: () => undefined });
+    const first = new RunWorker({ connection: await connect(), agents: workers });
+    const second = new RunWorker({ connection: await connect(), agents: workers });
+    const queue = new RunQueue(await connect());
+    try {
+      await first.start();
+      const one = await queue.enqueue({ agent: 'clerk', sessionId: 'in-turn', input: 'first message' });
+      await reached;
+      await second.start();
+      const two = await queue.enqueue({ agent: 'clerk', sessionId: 'in-turn', input: 'second message' });
+      // The second worker is free and has the second run; it must not run it before the first.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      open();
+      for (const run of [one, two])
+        expect((await collect(queue, run.runId)).at(-1)?.end).toMatchObject({ status: 'complete' });
+      const users = (await store.get('in-turn'))!.events.flatMap((e) =>
+        e.type === 'message' && e.message.role === 'user' ? [e.message.content] : [],
+      );
+      expect(users).toEqual(['first message', 'second message']);
+    } finally {
+      open();
+      await first.close(1000);
+      await second.close(1000);
+      await queue.close();
+    }
+  });
+
   it('reports queue depth and connected workers', async () => {
     await (await connect()).flushall();
     const queue = new RunQueue(await connect());

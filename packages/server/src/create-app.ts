@@ -1,4 +1,4 @@
-import { deadline, UsageError } from '@agentctl/core';
+import { UsageError } from '@agentctl/core';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
@@ -15,14 +15,12 @@ import { openaiRoutes } from './openai-routes.js';
 import { OPENAPI_DOCUMENT } from './openapi.js';
 import { pageRoutes } from './page-routes.js';
 import { projectRoutes } from './project-routes.js';
+import { queueAnswer } from './queue-answer.js';
 import { queuedRoutes } from './queued-routes.js';
 import type { QueuedRuns } from './queued-runs.js';
 import { requestGuard } from './request-guard.js';
 import { RunTracker } from './run-tracker.js';
 import { isStoreUnreachable } from './to-http-error.js';
-
-/** How long `GET /health` waits for the queue's depth before it answers 503. */
-const HEALTH_QUEUE_MS = 5_000;
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
@@ -112,24 +110,11 @@ export function createApp(options: AppOptions): ServerApp {
   );
   app.get('/health', async (c) => {
     if (!options.queue) return c.json({ status: 'ok' });
-    // While Redis is away its client holds commands until it reconnects: a health check must answer.
-    let late: Error | undefined;
-    const limit = deadline(undefined, HEALTH_QUEUE_MS, () => {
-      late = new Error(`the queue did not answer within ${HEALTH_QUEUE_MS} ms`);
-      return late;
-    });
     try {
-      return c.json({ status: 'ok', queue: await limit.race(options.queue.depth()) });
+      return c.json({ status: 'ok', queue: await queueAnswer(context.shield, options.queue.depth()) });
     } catch (error) {
-      // `/health` answers without a token: what Redis said (its host, port, a refused password)
-      // is the operator's, in the log under the ref.
-      const text =
-        error === late || context.shield.expose
-          ? (error as Error).message
-          : `the queue failed (ref ${context.shield.internal(error, 'queue unavailable')})`;
-      return c.json({ status: 'degraded', queue: { error: text } }, 503);
-    } finally {
-      limit.dispose();
+      // `/health` answers without a token: the reason carries a ref, never what Redis said.
+      return c.json({ status: 'degraded', queue: { error: (error as Error).message } }, 503);
     }
   });
   app.get('/openapi.json', (c) => c.json(OPENAPI_DOCUMENT));

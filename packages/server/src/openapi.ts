@@ -14,7 +14,7 @@ const ERROR_TEXT: Record<number, string> = {
   409: 'the session is running, paused (for a run) or not paused (for decisions)',
   413: 'the body is larger than the cap',
   429: 'too many runs in flight (or, for /runs/{id}/events, followers open); see Retry-After',
-  503: 'the server is shutting down',
+  503: 'the server is shutting down, or what the request needs cannot be reached (the session store, or for queued runs the queue); see Retry-After',
 };
 const sse = {
   'text/event-stream': {

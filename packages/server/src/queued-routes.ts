@@ -2,6 +2,7 @@ import { type Context, Hono } from 'hono';
 import { boundedStream } from './bounded-stream.js';
 import { HttpError } from './http-error.js';
 import type { InvokeContext, InvokeRequest } from './invoke.js';
+import { queueAnswer } from './queue-answer.js';
 import type { QueuedRuns } from './queued-runs.js';
 
 /**
@@ -17,7 +18,8 @@ export function queuedRoutes(context: InvokeContext, maxFollowers: number): Hono
   app.get('/runs/:id/events', async (c) => {
     const queue = requireQueue(context);
     const id = c.req.param('id');
-    if (!(await queue.exists(id))) throw new HttpError(404, 'unknown_run', `no queued run with id ${id}`);
+    if (!(await queueAnswer(context.shield, queue.exists(id))))
+      throw new HttpError(404, 'unknown_run', `no queued run with id ${id}`);
     const after = eventId(c);
     const closing = context.tracker.closing;
     if (closing.aborted) throw new HttpError(503, 'shutting_down', 'the server is shutting down');
@@ -70,13 +72,16 @@ export async function enqueueRun(
   const lease = context.source.lease(request.agent);
   if (!lease) throw new HttpError(404, 'unknown_agent', `no agent named "${request.agent}"`);
   lease.release();
-  const { runId, sessionId } = await queue.enqueue({
-    agent: request.agent,
-    sessionId: request.sessionId,
-    userId: request.userId,
-    input: request.input,
-    decisions: request.decisions,
-  });
+  const { runId, sessionId } = await queueAnswer(
+    context.shield,
+    queue.enqueue({
+      agent: request.agent,
+      sessionId: request.sessionId,
+      userId: request.userId,
+      input: request.input,
+      decisions: request.decisions,
+    }),
+  );
   c.header('x-agentctl-session', sessionId);
   c.header('location', `/runs/${runId}/events`);
   return c.json({ status: 'queued', runId, sessionId, events: `/runs/${runId}/events` }, 202);

@@ -66,16 +66,17 @@ export class RunTracker {
   }
 
   /**
-   * Refuses new runs, waits up to `graceMs` for the runs in flight, then cancels the rest (they
-   * end as ABORTED, their sessions valid) and waits for them to wind down.
+   * Refuses new runs, waits up to `graceMs` for the runs in flight (less if `hurry` aborts), then
+   * cancels the rest (they end as ABORTED, their sessions valid) and waits for them to wind down.
    */
-  async drain(graceMs: number): Promise<{ finished: number; cancelled: number }> {
+  async drain(graceMs: number, hurry?: AbortSignal): Promise<{ finished: number; cancelled: number }> {
     this.#draining = true;
     this.#closing.abort();
     const before = this.#runs.size;
     const all = () => Promise.all([...this.#runs.values()].map((r) => r.ended));
     const stop = new AbortController();
-    await Promise.race([all(), sleep(graceMs, stop.signal).catch(() => undefined)]);
+    const grace = hurry ? AbortSignal.any([stop.signal, hurry]) : stop.signal;
+    await Promise.race([all(), sleep(graceMs, grace).catch(() => undefined)]);
     stop.abort();
     const cancelled = this.#runs.size;
     const reason = new AgentError('the server shut down before the run finished', 'ABORTED');

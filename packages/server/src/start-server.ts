@@ -16,7 +16,7 @@ export interface RunningServer {
    * Stops accepting connections, lets runs in flight finish for `graceMs`, cancels the rest
    * (their sessions stay valid) and closes.
    */
-  shutdown(graceMs: number): Promise<{ finished: number; cancelled: number }>;
+  shutdown(graceMs: number, hurry?: AbortSignal): Promise<{ finished: number; cancelled: number }>;
 }
 
 /** Listens on `host:port` (port 0 picks a free one) and resolves once connections are accepted. */
@@ -33,10 +33,10 @@ export function startServer(
       resolve({
         url: `http://${shown}:${info.port}`,
         port: info.port,
-        async shutdown(graceMs) {
+        async shutdown(graceMs, hurry) {
           stopping = true;
           const closed = new Promise<void>((done) => server.close(() => done()));
-          const outcome = await tracker.drain(graceMs);
+          const outcome = await tracker.drain(graceMs, hurry);
           // The runs are over but their answers may still be on the way out: give them a moment,
           // then close what is left (idle keep-alive sockets must not hold the exit).
           const http = server as { closeIdleConnections?: () => void; closeAllConnections?: () => void };

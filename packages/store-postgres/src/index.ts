@@ -1,4 +1,9 @@
-export { describeServer, PostgresConnectionError, urlProblem } from './connection-error.js';
+export {
+  describeServer,
+  PostgresConnectionError,
+  PostgresPermissionError,
+  urlProblem,
+} from './connection-error.js';
 export { PostgresStoreError } from './errors.js';
 export { MIGRATIONS, type Migration, migrate, SCHEMA_VERSION } from './migrations.js';
 export {

@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { isQueryTimeout } from './connection-error.js';
 import type { TableNames } from './tables.js';
 
 /** One step of the schema: applied once, in order, recorded in the migrations table. */
@@ -64,7 +65,16 @@ export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
  * is refused rather than written to with an older layout.
  */
 export async function migrate(pool: Pool, t: TableNames): Promise<number[]> {
+  // A database already at this version is left alone: the user the docs suggest for every start
+  // after the first holds only SELECT, INSERT, UPDATE and DELETE, and the locked path below needs
+  // CREATE on the database (even CREATE SCHEMA IF NOT EXISTS of a schema that is there asks for it).
+  const current = await schemaVersion(pool, t);
+  if (current !== undefined) {
+    if (current > SCHEMA_VERSION) throw newerSchema(current);
+    if (current === SCHEMA_VERSION) return [];
+  }
   const client = await pool.connect();
+  let broken: Error | undefined;
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [t.lockKey]);
@@ -74,11 +84,7 @@ export async function migrate(pool: Pool, t: TableNames): Promise<number[]> {
     );
     const applied = await appliedVersions(client, t);
     const newest = Math.max(0, ...applied);
-    if (newest > SCHEMA_VERSION) {
-      throw new Error(
-        `the database schema is at version ${newest}, newer than this agentctl knows (${SCHEMA_VERSION}); upgrade agentctl`,
-      );
-    }
+    if (newest > SCHEMA_VERSION) throw newerSchema(newest);
     const ran: number[] = [];
     for (const step of MIGRATIONS) {
       if (applied.has(step.version)) continue;
@@ -92,14 +98,34 @@ export async function migrate(pool: Pool, t: TableNames): Promise<number[]> {
     await client.query('COMMIT');
     return ran;
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    // A statement that got no answer may still be under way on this connection: it is closed.
+    if (isQueryTimeout(error)) broken = error as Error;
+    else await client.query('ROLLBACK').catch((failed: Error) => (broken = failed));
     throw error;
   } finally {
-    client.release();
+    client.release(broken);
   }
 }
 
 async function appliedVersions(client: PoolClient, t: TableNames): Promise<Set<number>> {
   const { rows } = await client.query<{ version: number }>(`SELECT version FROM ${t.migrations}`);
   return new Set(rows.map((r) => r.version));
+}
+
+// The newest version recorded, or undefined when the migrations table is not there yet.
+async function schemaVersion(pool: Pool, t: TableNames): Promise<number | undefined> {
+  const found = await pool.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [
+    t.migrations,
+  ]);
+  if (!found.rows[0]?.present) return undefined;
+  const { rows } = await pool.query<{ newest: number }>(
+    `SELECT coalesce(max(version), 0)::integer AS newest FROM ${t.migrations}`,
+  );
+  return rows[0]?.newest ?? 0;
+}
+
+function newerSchema(version: number): Error {
+  return new Error(
+    `the database schema is at version ${version}, newer than this agentctl knows (${SCHEMA_VERSION}); upgrade agentctl`,
+  );
 }

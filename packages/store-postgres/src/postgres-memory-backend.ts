@@ -21,6 +21,8 @@ export interface PostgresMemoryOptions {
   tablePrefix?: string;
   /** How long to wait for the server (a duration such as `5s`, or milliseconds). Default 10s. */
   connectTimeout?: number | string;
+  /** How long a statement waits for the server's answer (a duration, or milliseconds). Default 30s. */
+  queryTimeout?: number | string;
 }
 
 /** The name to register the backend under (`backend: postgres` in YAML). */
@@ -70,6 +72,10 @@ export function postgresStoreFromSpec(spec: PostgresMemorySpec): PostgresSession
       options.connectTimeout === undefined
         ? undefined
         : parseDuration(options.connectTimeout, 'options.connect_timeout'),
+    queryTimeoutMs:
+      options.queryTimeout === undefined
+        ? undefined
+        : parseDuration(options.queryTimeout, 'options.query_timeout'),
     retention: retentionPolicy(spec.retention),
   });
 }

@@ -30,5 +30,12 @@ export const POSTGRES_OPTIONS_SCHEMA = {
       minimum: 1,
       pattern: '^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$',
     },
+    query_timeout: {
+      description:
+        'How long a statement may wait for the server to answer before it fails (a server that stopped answering, not one that is down): a duration such as 30s, or milliseconds. Default 30s.',
+      type: ['integer', 'string'],
+      minimum: 1,
+      pattern: '^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$',
+    },
   },
 } as const;

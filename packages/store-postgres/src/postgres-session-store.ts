@@ -18,7 +18,7 @@ import {
   type StoredSession,
 } from '@agentctl/core';
 import pg from 'pg';
-import { connectionError, describeServer, urlProblem } from './connection-error.js';
+import { connectionError, describeServer, isQueryTimeout, urlProblem } from './connection-error.js';
 import { PostgresStoreError } from './errors.js';
 import { LeaseRows } from './lease-rows.js';
 import { migrate } from './migrations.js';
@@ -39,6 +39,11 @@ export interface PostgresSessionStoreOptions {
   poolSize?: number;
   /** How long to wait for a connection before failing with a clear error. Default 10 s. */
   connectTimeoutMs?: number;
+  /**
+   * How long a statement waits for the server's answer before it fails. Default 30 s: a server
+   * that stopped answering (frozen, or behind a dead link) must not hold a request forever.
+   */
+  queryTimeoutMs?: number;
   retention?: RetentionPolicy;
 }
 
@@ -95,6 +100,7 @@ export class PostgresSessionStore implements SessionStore, MemoryProvider {
       connectionString: url,
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+      query_timeout: options.queryTimeoutMs ?? 30_000,
       // An idle pool never keeps a finished command alive.
       allowExitOnIdle: true,
     });
@@ -393,15 +399,19 @@ export class PostgresSessionStore implements SessionStore, MemoryProvider {
     const client = await this.#pool.connect().catch((error: unknown) => {
       throw connectionError(error, this.#url) ?? error;
     });
+    let broken: Error | undefined;
     try {
       await client.query('BEGIN');
       await work(client);
       await client.query('COMMIT');
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
+      // A statement that got no answer may still be under way on this connection: it is closed (the
+      // server rolls back), not given back to the pool to fail the next one.
+      if (isQueryTimeout(error)) broken = error as Error;
+      else await client.query('ROLLBACK').catch((failed: Error) => (broken = failed));
+      throw connectionError(error, this.#url) ?? error;
     } finally {
-      client.release();
+      client.release(broken);
     }
   }
 }

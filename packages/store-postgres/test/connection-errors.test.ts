@@ -1,6 +1,7 @@
 import { createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../../test/support/free-port.js';
+import { startFreezableProxy } from '../../../test/support/freezable-proxy.js';
 import {
   PostgresConnectionError,
   PostgresSessionStore,
@@ -40,6 +41,50 @@ describe('connection problems are clear errors, never a hang', () => {
     } finally {
       for (const s of sockets) s.destroy();
       silent.close();
+    }
+  });
+
+  it('a server that stops answering fails each statement at the query timeout, and is used again once it answers', async () => {
+    const server = pg.server();
+    const proxy = await startFreezableProxy(server.port);
+    const store = new PostgresSessionStore({
+      url: `postgres://${server.user}:${server.password}@127.0.0.1:${proxy.port}/postgres`,
+      schema: 'frozen_link',
+      poolSize: 1,
+      queryTimeoutMs: 300,
+    });
+    // Without a bound the statement waited as long as the server did: forever, for a dead link.
+    const bounded = <T>(work: Promise<T>) =>
+      Promise.race([
+        work.then(
+          () => 'answered',
+          (error: unknown) => error,
+        ),
+        new Promise((resolve) => setTimeout(() => resolve('still waiting'), 10_000)),
+      ]);
+    try {
+      await store.create({ id: 'before' });
+      proxy.freeze();
+      const read = await bounded(store.get('before'));
+      expect(read).toBeInstanceOf(PostgresConnectionError);
+      expect((read as Error).message).toBe(
+        `url: cannot connect to PostgreSQL at 127.0.0.1:${proxy.port}, database postgres, user agentctl: no answer within the query timeout (options.query_timeout)`,
+      );
+      // A transaction too (an import), whose connection is closed rather than handed to the next statement.
+      const exported = await (async () => {
+        proxy.thaw();
+        const tree = await store.exportSession('before');
+        proxy.freeze();
+        return { ...tree, session: { ...tree.session, id: 'imported' } };
+      })();
+      expect(await bounded(store.importSession(exported))).toBeInstanceOf(PostgresConnectionError);
+      proxy.thaw();
+      expect((await store.get('before'))?.id).toBe('before');
+      expect(await store.get('imported')).toBeUndefined();
+    } finally {
+      proxy.thaw();
+      await store.close();
+      await proxy.close();
     }
   });
 

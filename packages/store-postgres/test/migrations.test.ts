@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS, PostgresSessionStore, postgresMemoryBackend, SCHEMA_VERSION } from '../src/index.js';
+import {
+  MIGRATIONS,
+  PostgresPermissionError,
+  PostgresSessionStore,
+  postgresMemoryBackend,
+  SCHEMA_VERSION,
+} from '../src/index.js';
 import { usePostgres } from './support/server.js';
 
 describe('migrations', () => {
@@ -109,5 +115,35 @@ describe('migrations', () => {
     );
     await old.close();
     expect(await pg.server().sql('SELECT count(*) FROM agentctl_sessions', 'migrate_newer')).toBe('0');
+  });
+
+  it('a user with only SELECT, INSERT, UPDATE, DELETE on migrated tables uses them; one that may not create them is told what it needs', async () => {
+    const server = pg.server();
+    const url = await server.createDatabase('migrate_rights');
+    await server.sql("CREATE ROLE clerk LOGIN PASSWORD 'clerk-pw'");
+    await server.sql('REVOKE CREATE ON SCHEMA public FROM PUBLIC', 'migrate_rights');
+    await server.sql('REVOKE CREATE ON DATABASE migrate_rights FROM PUBLIC');
+    const clerkUrl = `postgres://clerk:clerk-pw@127.0.0.1:${server.port}/migrate_rights`;
+    // Before the first start, there is nothing the user may create the tables in.
+    const early = await postgresMemoryBackend({ url: clerkUrl }).catch((e: unknown) => e);
+    expect(early).toBeInstanceOf(PostgresPermissionError);
+    expect((early as Error).message).toBe(
+      `url: PostgreSQL at 127.0.0.1:${server.port}, database migrate_rights, user clerk may not use the session tables (permission denied for database migrate_rights): the first start creates them and needs a user with CREATE on the database; later ones need SELECT, INSERT, UPDATE and DELETE on them`,
+    );
+    // The first start as the owner, then the grants deploy.md gives.
+    const owner = new PostgresSessionStore({ url });
+    await owner.open();
+    await owner.close();
+    await server.sql(
+      'GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO clerk',
+      'migrate_rights',
+    );
+    const clerk = await postgresMemoryBackend({ url: clerkUrl });
+    try {
+      await clerk.create({ id: 'by-clerk' });
+      expect((await clerk.get('by-clerk'))?.id).toBe('by-clerk');
+    } finally {
+      await clerk.close();
+    }
   });
 });

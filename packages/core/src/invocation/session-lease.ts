@@ -25,6 +25,12 @@ export interface HoldOptions {
 /** A session held for one invocation; `release` stops the renewals and gives the lease up. */
 export interface HeldSession {
   readonly lease: SessionLease;
+  /**
+   * Resolves when the lease is surely still held, renewing it first when its renewals fell behind
+   * (the process was paused, or its event loop blocked, past part of the TTL); throws when it was
+   * lost. Called before each write, so a holder that lapsed meanwhile writes nothing.
+   */
+  confirm(): Promise<void>;
   release(): Promise<void>;
 }
 
@@ -42,7 +48,9 @@ export async function holdSession(
   const ttlMs = options.ttlMs ?? LEASE_TTL_MS;
   const started = Date.now();
   let lease: SessionLease;
+  let asked: number;
   for (;;) {
+    asked = performance.now();
     const attempt = await store.lease(sessionId, { holder: options.holder, ttlMs });
     if ('lease' in attempt) {
       lease = attempt.lease;
@@ -53,7 +61,7 @@ export async function holdSession(
     if (left <= 0) throw new SessionBusyError(sessionId, attempt.busy, options.wait ? waited : 0);
     await sleep(Math.min(POLL_MS, left), options.signal, 'waiting for the session');
   }
-  const held = new HeldLease(store, lease, ttlMs, options.onLost);
+  const held = new HeldLease(store, lease, ttlMs, options.onLost, asked);
   keptShapes.lease = held;
   // A lease that never expires (a store private to one run) needs no renewal.
   if (lease.expiresAt !== Number.POSITIVE_INFINITY) joinRenewals(held);
@@ -69,12 +77,24 @@ class HeldLease implements HeldSession {
   #released = false;
   #renewing: Promise<void> | undefined;
   #joined = false;
+  // When (performance.now(), a clock that no machine's drift or adjustment moves) the last
+  // successful renewal, or the taking, was asked for: the lease is surely held until then plus
+  // its TTL, since the store counted the TTL from a later moment.
+  #confirmedAt: number;
+  #lost: { error: unknown } | undefined;
 
-  constructor(store: SessionStore, lease: SessionLease, ttlMs: number, onLost: (error: unknown) => void) {
+  constructor(
+    store: SessionStore,
+    lease: SessionLease,
+    ttlMs: number,
+    onLost: (error: unknown) => void,
+    askedAt: number,
+  ) {
     this.#store = store;
     this.lease = lease;
     this.ttlMs = ttlMs;
     this.#onLost = onLost;
+    this.#confirmedAt = askedAt;
   }
 
   /** Called by the renewal timer: one renewal at a time, in order. */
@@ -85,17 +105,34 @@ class HeldLease implements HeldSession {
   }
 
   async #renew(): Promise<void> {
+    if (this.#lost) return;
+    const asked = performance.now();
     try {
       this.lease = await this.#store.renewLease(this.lease, this.ttlMs);
+      this.#confirmedAt = asked;
     } catch (error) {
       // A failed write is retried at the next tick; only a lease past its expiry is given up for lost.
       if (this.#released) return;
       if (!(error instanceof SessionLeaseLostError) && Date.now() < this.lease.expiresAt) return;
       leaveRenewals(this);
-      this.#onLost(
-        error instanceof SessionLeaseLostError ? error : storeFailure(this.lease.sessionId, error),
-      );
+      const lost = error instanceof SessionLeaseLostError ? error : storeFailure(this.lease.sessionId, error);
+      this.#lost = { error: lost };
+      this.#onLost(lost);
     }
+  }
+
+  async confirm(): Promise<void> {
+    if (this.#lost) throw this.#lost.error;
+    if (this.#released || this.lease.expiresAt === Number.POSITIVE_INFINITY) return;
+    // Renewals run every third of the TTL: two thirds without one means they fell behind.
+    if (performance.now() - this.#confirmedAt < (this.ttlMs * 2) / 3) return;
+    this.tick();
+    await this.#renewing;
+    // Read again: the renewal just awaited may have lost it.
+    const lost = this.#lost as { error: unknown } | undefined;
+    if (lost) throw lost.error;
+    if (performance.now() - this.#confirmedAt >= this.ttlMs)
+      throw storeFailure(this.lease.sessionId, new Error('its renewal did not succeed within its TTL'));
   }
 
   async release(): Promise<void> {

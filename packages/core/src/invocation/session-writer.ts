@@ -26,7 +26,9 @@ function wakeWaiting(): void {
  * they happened, one write at a time. A write waits for the end of the current turn of the event
  * loop (or a flush), so the events of one turn go out together, and events that arrive while a
  * write is under way join the next one. A failed write is remembered and thrown by
- * {@link SessionWriter.flush}.
+ * {@link SessionWriter.flush}, and nothing after it is written until {@link SessionWriter.ending}:
+ * events stored past a lost write (a tool's result without the call it answers) would leave a
+ * session no model accepts.
  */
 export class SessionWriter {
   readonly #store: SessionStore;
@@ -37,14 +39,21 @@ export class SessionWriter {
   // The writer's index in `waiting` while it waits for the end of the turn, else -1.
   #slot = -1;
   #failure: { error: unknown } | undefined;
+  // Set by a failed write: what comes after it is dropped, until the invocation's end.
+  #dropping = false;
 
-  constructor(store: SessionStore, sessionId: string) {
+  readonly #confirm: (() => Promise<void>) | undefined;
+
+  /** `confirm` runs before each write and stops it by throwing (the session's lease was lost). */
+  constructor(store: SessionStore, sessionId: string, confirm?: () => Promise<void>) {
     this.#store = store;
     this.#sessionId = sessionId;
+    this.#confirm = confirm;
   }
 
   /** Queues an event for the session's log. */
   event(event: AgentEvent): void {
+    if (this.#dropping) return;
     const last = this.#jobs[this.#jobs.length - 1];
     if (Array.isArray(last)) last.push(event);
     else this.#jobs.push([event]);
@@ -53,8 +62,17 @@ export class SessionWriter {
 
   /** Queues an update of a shared scope (`app`, `user:<id>`). */
   scoped(scope: string, delta: Record<string, unknown>): void {
+    if (this.#dropping) return;
     this.#jobs.push({ scope, delta });
     this.#schedule();
+  }
+
+  /**
+   * The invocation's end (its error and `run_end`) comes next: it is written after what the store
+   * holds even when an earlier write failed, so the session says how the run ended.
+   */
+  ending(): void {
+    this.#dropping = false;
   }
 
   /** Waits for every queued write; throws the first write that failed. */
@@ -82,10 +100,13 @@ export class SessionWriter {
   async #drain(): Promise<void> {
     for (let job = this.#jobs.shift(); job; job = this.#jobs.shift()) {
       try {
+        await this.#confirm?.();
         if (Array.isArray(job)) await this.#store.append(this.#sessionId, job);
         else await this.#store.updateScopedState?.(job.scope, job.delta);
       } catch (error) {
         this.#failure ??= { error };
+        this.#dropping = true;
+        this.#jobs.length = 0;
       }
     }
     this.#running = undefined;

@@ -115,6 +115,11 @@ export class SharedInvocation implements InvocationShared {
     this.#controller.abort(reason);
   }
 
+  /** The invocation's end is next: written after what was stored even when a write failed before. */
+  ending(): void {
+    this.#writer.ending();
+  }
+
   /** Waits for every queued write of the session; throws the first that failed. */
   flush(): Promise<void> {
     return this.#writer.flush();

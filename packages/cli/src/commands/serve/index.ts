@@ -17,7 +17,7 @@ import { connectQueue, queueSettings } from '../../queue-settings.js';
 import { projectSessionStore } from '../../session-store.js';
 import { traceSecrets } from '../../tracing.js';
 import { unknownAgent } from '../../unknown-agent.js';
-import { untilStopped } from '../../until-stopped.js';
+import { nextStop, untilStopped } from '../../until-stopped.js';
 import { watchErrorReporter } from '../../watch-error-reporter.js';
 import { projectSource, type RuntimeLease } from './project-source.js';
 import { serveOptions } from './serve-options.js';
@@ -77,7 +77,13 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
   await untilStopped();
   unwatch();
   io.stderr(`shutting down: ${tracker.size} run(s) in flight, up to ${options.graceMs} ms to finish\n`);
-  const { finished, cancelled } = await server.shutdown(options.graceMs);
+  // A second signal cuts the grace short: the runs left are cancelled now, their sessions valid.
+  const hurry = nextStop();
+  hurry.signal.addEventListener('abort', () =>
+    io.stderr(`second signal: cancelling the ${tracker.size} run(s) still in flight now\n`),
+  );
+  const { finished, cancelled } = await server.shutdown(options.graceMs, hurry.signal);
+  hurry.dispose();
   io.stderr(`stopped: ${finished} run(s) finished, ${cancelled} cancelled\n`);
   await project.close();
   await queue?.close();

@@ -5,7 +5,7 @@ import type { Io } from '../../io.js';
 import { openRuntime } from '../../project.js';
 import { connectQueue, queueSettings, requireQueueUrl, scheduleDefinitions } from '../../queue-settings.js';
 import { projectSessionStore } from '../../session-store.js';
-import { untilStopped } from '../../until-stopped.js';
+import { nextStop, untilStopped } from '../../until-stopped.js';
 import { projectSource } from '../serve/project-source.js';
 import { duration, integer } from '../serve/serve-options.js';
 
@@ -62,7 +62,13 @@ export async function workerCommand(raw: Record<string, unknown>, io: Io): Promi
   await untilStopped();
   unwatch();
   io.stderr(`shutting down: ${worker.active} run(s) in flight, up to ${graceMs} ms to finish\n`);
-  const { finished, handedBack, unreachable } = await worker.close(graceMs);
+  // A second signal cuts the grace short: the runs left go back to the queue now.
+  const hurry = nextStop();
+  hurry.signal.addEventListener('abort', () =>
+    io.stderr(`second signal: handing the ${worker.active} run(s) still in flight back to the queue now\n`),
+  );
+  const { finished, handedBack, unreachable } = await worker.close(graceMs, hurry.signal);
+  hurry.dispose();
   if (unreachable)
     io.stderr(
       `stopped: ${finished} run(s) finished; the queue does not answer, so ${handedBack} run(s) go back to it once their lock lapses (queue.lock_duration)\n`,

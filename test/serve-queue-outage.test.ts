@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureProject, removeTempDirs } from './support/cli.js';
+import { type RedisProcess, startRedis } from './support/redis.js';
+import { type ServeProcess, startServe, stopServers } from './support/serve.js';
+
+// docs/serve.md and docs/deploy.md: while the queue's Redis is away, requests that need it are
+// answered `503 queue_unavailable` with Retry-After (not held until Redis is back), a run refused so
+// is not queued behind the caller's back once Redis returns, and serve recovers by itself.
+
+let redis: RedisProcess | undefined;
+let server: ServeProcess;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  server = await startServe(await fixtureProject('queue'), [], { AGENTCTL_QUEUE_URL: redis.url });
+}, 60_000);
+afterAll(async () => {
+  await stopServers();
+  if (redis && redis.child.exitCode === null) redis.child.kill('SIGCONT');
+  await redis?.stop();
+  await removeTempDirs();
+});
+
+// A generous bound for a loaded machine: without the fix these requests waited for Redis forever.
+const bound = () => ({ signal: AbortSignal.timeout(20_000) });
+
+function enqueue(): Promise<Response> {
+  return fetch(`${server.url}/agents/clerk/runs`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ input: 'stamp it', async: true }),
+    signal: AbortSignal.timeout(20_000),
+  });
+}
+
+async function depth(): Promise<{ waiting: number } | undefined> {
+  const response = await fetch(`${server.url}/health`, bound());
+  const body = (await response.json()) as { queue: { waiting: number } };
+  return response.status === 200 ? body.queue : undefined;
+}
+
+describe('agentctl serve while the queue is away', () => {
+  it('answers 503 queue_unavailable with Retry-After, queues nothing behind the caller, and recovers by itself', async () => {
+    const queued = await enqueue();
+    expect(queued.status).toBe(202);
+    const { runId } = (await queued.json()) as { runId: string };
+
+    const port = redis!.port;
+    await redis!.stop();
+    const refused = await enqueue();
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    const body = (await refused.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('queue_unavailable');
+    // What Redis said is the operator's: the client gets a ref the log has.
+    const ref = /\(ref ([0-9a-f]{12})\)/.exec(body.error.message)?.[1];
+    expect(ref).toBeDefined();
+    expect(server.stderr()).toContain(`(ref ${ref})`);
+    const events = await fetch(`${server.url}/runs/${runId}/events`, bound());
+    expect(events.status).toBe(503);
+    expect(((await events.json()) as { error: { code: string } }).error.code).toBe('queue_unavailable');
+
+    // Back (empty: this Redis keeps nothing on disk), the refused run was not queued after all.
+    redis = await startRedis(port);
+    let seen: { waiting: number } | undefined;
+    for (let i = 0; i < 40 && !seen; i++) {
+      seen = await depth();
+      if (!seen) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(seen).toMatchObject({ waiting: 0 });
+    expect((await enqueue()).status).toBe(202);
+    expect(await depth()).toMatchObject({ waiting: 1 });
+  });
+
+  it('answers 503 once Redis holds its answer past the wait, instead of waiting with it', async () => {
+    redis!.child.kill('SIGSTOP');
+    try {
+      const refused = await enqueue();
+      expect(refused.status).toBe(503);
+      expect(await refused.json()).toEqual({
+        error: { code: 'queue_unavailable', message: 'the queue did not answer within 5000 ms' },
+      });
+    } finally {
+      redis!.child.kill('SIGCONT');
+    }
+  });
+});

@@ -126,6 +126,8 @@ export interface RemoteAgentSpec {
   description: string;
   url: string;
   headers: Record<string, string>;
+  /** Ms one turn of the remote agent may take (`limits.timeout`); unset, the invocation's limits only. */
+  timeout?: number;
 }
 /** Makes a remote agent of one `type` (e.g. `a2a`) that runs in a tree like any other agent. */
 export type RemoteAgentFactory = (spec: RemoteAgentSpec, ctx: FactoryContext) => Agent | Promise<Agent>;

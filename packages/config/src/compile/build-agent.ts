@@ -141,6 +141,7 @@ async function buildRemote(
     description: spec.description ?? '',
     url: spec.url ?? '',
     headers: spec.headers,
+    timeout: spec.limits.timeoutMs,
   };
   return compiler.attempt(entry, ['url'], 'compile', () => factory(remote, compiler.factoryContext(entry)));
 }

@@ -33,6 +33,14 @@ beforeAll(async () => {
         say.status(TaskState.TASK_STATE_AUTH_REQUIRED, 'sign in to the billing system first');
       },
     },
+    // Five artifacts of a million characters each: more than an answer may be.
+    flood: {
+      execute: (_request, _bus, say) => {
+        say.task(TaskState.TASK_STATE_WORKING);
+        for (let i = 0; i < 5; i++) say.artifact(`part${i}`, 'x'.repeat(2 ** 20));
+        say.status(TaskState.TASK_STATE_COMPLETED);
+      },
+    },
     silent: { stream: 'silent' },
     nocard: { card: 'never' },
   });
@@ -43,6 +51,7 @@ beforeAll(async () => {
       remote('whole'),
       remote('cutoff'),
       remote('locked'),
+      remote('flood'),
       remote('silent', 'limits: { timeout: 1s }\n'),
       remote('nocard', 'limits: { timeout: 1s }\n'),
     ].join('---\n'),
@@ -86,6 +95,16 @@ describe('a remote A2A agent whose server misbehaves', () => {
     expect(result.stderr).toContain('remote agent r_locked at');
     expect(result.stderr).toContain(
       "its task needs authentication that agentctl cannot give: sign in to the billing system first; set the credentials in the agent's `headers`",
+    );
+  });
+
+  it('stops reading an answer past 4 Mi characters and fails the run, keeping no such answer', async () => {
+    const result = await agentctl(['run', 'r_flood', 'hello', '--json'], { cwd: dir });
+    expect(result.code).toBe(1);
+    const end = result.stdout.trim().split('\n').at(-1) ?? '';
+    expect(JSON.parse(end)).toMatchObject({ type: 'run_end', status: 'error', output: '' });
+    expect(result.stdout).toContain(
+      `remote agent r_flood at ${server.url}/a2a/flood: its answer passed 4,194,304 characters, the most agentctl keeps of a remote answer; it stopped reading there`,
     );
   });
 

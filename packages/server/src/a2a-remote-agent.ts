@@ -26,6 +26,10 @@ export function a2aRemoteAgent(spec: RemoteAgentSpec): Agent {
 // The card is one small JSON document a server answers at once: past this, the server is not there.
 const CARD_TIMEOUT_MS = 30_000;
 
+// An answer is text for a session and a model's context: past this many characters a remote agent
+// is sending something else (a dump, a loop), and reading on would only fill the session and memory.
+const MAX_ANSWER_CHARS = 4 * 2 ** 20;
+
 /**
  * What an answer of a remote agent keeps in its message's `providerData.a2a`: the task it came
  * from, its state, and the artifacts it gave. The session carries it, so the next message of the
@@ -66,6 +70,8 @@ class A2ARemoteAgent implements Agent {
         context: { agent: this.name, limit },
       });
     });
+    // Stops the stream (and its connection) once the answer is too long to keep reading.
+    const enough = new AbortController();
     try {
       const client = await this.#connect(budget.signal);
       const stream = client.sendMessageStream(
@@ -75,19 +81,27 @@ class A2ARemoteAgent implements Agent {
           metadata: undefined,
           message: textMessage('user', ctx.shared.input, contextId, taskId),
         },
-        { signal: budget.signal },
+        { signal: AbortSignal.any([budget.signal, enough.signal]) },
       );
       for await (const event of stream) {
         const text = turn.read(event);
         if (turn.taskId) taskId = turn.taskId;
+        if (turn.output.length > MAX_ANSWER_CHARS) {
+          enough.abort();
+          break;
+        }
         if (text) ctx.emit('text_delta', { text });
       }
     } catch (error) {
       if (budget.signal.aborted) throw budget.signal.reason;
-      throw this.#failure((error as Error).message, error);
+      if (!enough.signal.aborted) throw this.#failure((error as Error).message, error);
     } finally {
       budget.dispose();
     }
+    if (enough.signal.aborted)
+      throw this.#failure(
+        `its answer passed ${MAX_ANSWER_CHARS.toLocaleString('en')} characters, the most agentctl keeps of a remote answer; it stopped reading there`,
+      );
     const { state, message } = turn;
     if (state === undefined)
       throw this.#failure(

@@ -54,6 +54,9 @@ beforeAll(async () => {
       remote('flood'),
       remote('silent', 'limits: { timeout: 1s }\n'),
       remote('nocard', 'limits: { timeout: 1s }\n'),
+      // A key in the URL's query, as some A2A services take it.
+      `kind: agent\nname: r_keyed\ntype: a2a\nurl: ${server.url}/a2a/whole?key=\${REMOTE_KEY}\n`,
+      `kind: agent\nname: r_keyed_cutoff\ntype: a2a\nurl: ${server.url}/a2a/cutoff?key=\${REMOTE_KEY}\n`,
     ].join('---\n'),
   });
 });
@@ -114,6 +117,23 @@ describe('a remote A2A agent whose server misbehaves', () => {
       expect(result.code).toBe(1);
       expect(result.stderr).toContain(`error [TIMEOUT]: agent ${name} reached its time limit of 1000 ms`);
     }
+  });
+
+  it('fetches the card with the query of its url, and never prints a key put there', async () => {
+    const env = { REMOTE_KEY: 'k3y-in-the-url' };
+    const first = await agentctl(['run', 'r_keyed', 'refund A-7'], { cwd: dir, env });
+    expect(first.code).toBe(0);
+    expect(server.queries).toContain('?key=k3y-in-the-url');
+    const failed = await agentctl(['run', 'r_keyed_cutoff', 'hello', '--json'], { cwd: dir, env });
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain(
+      `remote agent r_keyed_cutoff at ${server.url}/a2a/cutoff?key=***: its answer ended before its task did`,
+    );
+    expect(failed.stdout + failed.stderr).not.toContain('k3y-in-the-url');
+    const session = /"sessionId":"([^"]+)"/.exec(failed.stdout)?.[1] ?? sessionOf(failed.stderr);
+    const stored = await agentctl(['sessions', 'show', session, '--json'], { cwd: dir });
+    expect(stored.stdout).toContain('its answer ended before its task did');
+    expect(stored.stdout).not.toContain('k3y-in-the-url');
   });
 
   it('validate refuses what a remote agent would ignore, at its line', async () => {

@@ -38,6 +38,8 @@ export interface A2ASay {
 export interface A2AServer {
   /** `http://127.0.0.1:PORT`; each agent's endpoint is `${url}/a2a/${name}`. */
   url: string;
+  /** The query string of every request, in order (`''` for none). */
+  queries: string[];
   close(): Promise<void>;
 }
 
@@ -115,6 +117,7 @@ function sayFor(request: RequestContext, bus: ExecutionEventBus): A2ASay {
 /** Starts an A2A server with one JSON-RPC endpoint and card per agent of `agents`. */
 export async function startA2AServer(agents: Record<string, A2AAgentBehaviour>): Promise<A2AServer> {
   const handlers = new Map<string, JsonRpcTransportHandler>();
+  const queries: string[] = [];
   let url = '';
   const cardOf = (name: string, behaviour: A2AAgentBehaviour) => ({
     name,
@@ -155,9 +158,12 @@ export async function startA2AServer(agents: Record<string, A2AAgentBehaviour>):
     return handler;
   };
   const server: Server = createServer(async (req, res) => {
-    const [, , name = ''] = (req.url ?? '').split('/');
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    queries.push(url.search);
+    const [, , name = '', ...rest] = url.pathname.split('/');
     const behaviour = agents[name];
-    if (!behaviour) {
+    const card = rest.join('/') === '.well-known/agent-card.json';
+    if (!behaviour || (req.method === 'GET') !== card || (!card && rest.length > 0)) {
       res.writeHead(404).end();
       return;
     }
@@ -195,6 +201,7 @@ export async function startA2AServer(agents: Record<string, A2AAgentBehaviour>):
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
+    queries,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -14,13 +14,13 @@ import { textMessage, textOf } from './a2a-parts.js';
  * remote agent as one A2A message (the local session id is the A2A context id, so the remote keeps
  * the conversation), streams its answer as this agent's text, and ends with its final answer. A
  * remote `input-required` ends the turn with the remote's question; the next message of the same
- * session answers that task.
+ * session answers that task. `scrub` hides secrets (a key in the URL) in what its errors say.
  *
  * @example
- * registry.registerRemoteAgent('a2a', (spec) => a2aRemoteAgent(spec));
+ * registry.registerRemoteAgent('a2a', (spec, ctx) => a2aRemoteAgent(spec, (t) => ctx.secrets.scrub(t)));
  */
-export function a2aRemoteAgent(spec: RemoteAgentSpec): Agent {
-  return new A2ARemoteAgent(spec);
+export function a2aRemoteAgent(spec: RemoteAgentSpec, scrub: (text: string) => string = (t) => t): Agent {
+  return new A2ARemoteAgent(spec, scrub);
 }
 
 // The card is one small JSON document a server answers at once: past this, the server is not there.
@@ -48,15 +48,28 @@ class A2ARemoteAgent implements Agent {
   readonly subAgents: readonly Agent[] = [];
   parent?: Agent;
   readonly #spec: RemoteAgentSpec;
+  readonly #scrub: (text: string) => string;
   #client: Client | undefined;
 
-  constructor(spec: RemoteAgentSpec) {
+  constructor(spec: RemoteAgentSpec, scrub: (text: string) => string) {
     this.#spec = spec;
+    this.#scrub = scrub;
     this.name = spec.name;
     this.description = spec.description;
   }
 
   async runInvocation(ctx: InvocationContext): Promise<void> {
+    try {
+      await this.#turn(ctx);
+    } catch (error) {
+      // The URL, the card's address in the SDK's messages, the remote's own words: a `${VAR}` put
+      // into the URL or headers is never printed, nor kept in the session.
+      if (error instanceof Error) error.message = this.#scrub(error.message);
+      throw error;
+    }
+  }
+
+  async #turn(ctx: InvocationContext): Promise<void> {
     if (ctx.consumeReplay()) return;
     ctx.emit('agent_start', { agent: this.name });
     const contextId = ctx.session.id;
@@ -157,17 +170,16 @@ class A2ARemoteAgent implements Agent {
         fetchImpl: (input, init) => fetch(input, { ...withHeaders(init), signal: cardSignal }),
       }),
     });
-    const url = this.#spec.url.replace(/\/+$/, '');
+    // The card is below the endpoint's path; a query the URL has (a key) goes with it.
+    const card = new URL(this.#spec.url);
+    card.pathname = `${card.pathname.replace(/\/+$/, '')}/.well-known/agent-card.json`;
     try {
-      this.#client = await factory.createFromUrl(`${url}/.well-known/agent-card.json`, '');
+      this.#client = await factory.createFromUrl(card.href, '');
     } catch (error) {
       if (late.aborted && !signal.aborted)
-        throw new Error(
-          `its card at ${url}/.well-known/agent-card.json did not arrive within ${CARD_TIMEOUT_MS / 1000} s`,
-          {
-            cause: error,
-          },
-        );
+        throw new Error(`its card at ${card.href} did not arrive within ${CARD_TIMEOUT_MS / 1000} s`, {
+          cause: error,
+        });
       throw error;
     }
     return this.#client;

@@ -108,7 +108,16 @@ export function createApp(options: AppOptions): ServerApp {
   app.use(
     bodyLimit({
       maxSize: maxBytes,
-      onError: (c) => errorResponse(c, 413, 'body_too_large', `the body is larger than ${maxBytes} bytes`),
+      onError: (c) => {
+        const message = `the body is larger than ${maxBytes} bytes`;
+        // An A2A client reads a JSON-RPC error, as for any other request it cannot be served.
+        if (c.req.method === 'POST' && /^\/a2a\/[^/]+\/?$/.test(c.req.path))
+          return c.json(
+            { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: ${message}` } },
+            413,
+          );
+        return errorResponse(c, 413, 'body_too_large', message);
+      },
     }),
   );
   app.get('/health', async (c) => {

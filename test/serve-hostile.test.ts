@@ -334,6 +334,9 @@ describe('agentctl serve: hostile A2A clients', () => {
       expect((error as Error).message).toContain('Invalid Request: the body is larger than 1048576 bytes');
       expect((error as Error).message).not.toContain('HTTP error');
     }
+    // The unread body closed its connection, and said so: the next request gets a fresh one.
+    const after = (await client.sendMessage(send(userMessage('small after big')))) as Task;
+    expect(after.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
   it('tasks/cancel of a task waiting for an approval cancels it at once; its session stays paused', async () => {

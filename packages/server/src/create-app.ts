@@ -110,6 +110,9 @@ export function createApp(options: AppOptions): ServerApp {
       maxSize: maxBytes,
       onError: (c) => {
         const message = `the body is larger than ${maxBytes} bytes`;
+        // The rest of the body is never read: the connection cannot carry another request, and a
+        // client that is told so opens a new one instead of failing its next request on this one.
+        c.header('connection', 'close');
         // An A2A client reads a JSON-RPC error, as for any other request it cannot be served.
         if (c.req.method === 'POST' && /^\/a2a\/[^/]+\/?$/.test(c.req.path))
           return c.json(

@@ -41,6 +41,15 @@ beforeAll(async () => {
         say.status(TaskState.TASK_STATE_COMPLETED);
       },
     },
+    // Speaks A2A 0.3 only, as most servers deployed before 1.0 do.
+    older: {
+      legacy: true,
+      execute: (_request, _bus, say) => {
+        say.task(TaskState.TASK_STATE_WORKING);
+        say.artifact('a', 'Answered over A2A 0.3.');
+        say.status(TaskState.TASK_STATE_COMPLETED);
+      },
+    },
     silent: { stream: 'silent' },
     nocard: { card: 'never' },
   });
@@ -52,6 +61,7 @@ beforeAll(async () => {
       remote('cutoff'),
       remote('locked'),
       remote('flood'),
+      remote('older'),
       remote('silent', 'limits: { timeout: 1s }\n'),
       remote('nocard', 'limits: { timeout: 1s }\n'),
       // A key in the URL's query, as some A2A services take it.
@@ -82,6 +92,13 @@ describe('a remote A2A agent whose server misbehaves', () => {
     expect(second.code).toBe(0);
     // The draft was the first turn's artifact; only the new one is this turn's answer.
     expect(second.stdout.trim()).toBe('Refunded A-7 in full.');
+  });
+
+  it('talks to a server that speaks only A2A 0.3, from its 0.3 card', async () => {
+    const result = await agentctl(['run', 'r_older', 'hello'], { cwd: dir });
+    expect(result.stderr).not.toContain('error');
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toBe('Answered over A2A 0.3.');
   });
 
   it('fails the run when the stream ends before the task did, naming the agent and its url', async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AgentCard, type Artifact, formatSSEEvent, type Message, Role, type TaskState } from '@a2a-js/sdk';
+import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import {
   AgentEvent,
   type AgentExecutor,
@@ -20,6 +21,8 @@ import {
  * `stream: 'silent'` for one that opens the event stream and then sends only keep-alive comments.
  */
 export interface A2AAgentBehaviour {
+  /** Speaks only A2A 0.3: a 0.3 card (`url`, `protocolVersion`, no `supportedInterfaces`) and method names. */
+  legacy?: boolean;
   /** Says so in the card: the SDK's client then sends `message/send` and reads one whole task. */
   streaming?: boolean;
   card?: 'never';
@@ -116,7 +119,7 @@ function sayFor(request: RequestContext, bus: ExecutionEventBus): A2ASay {
 
 /** Starts an A2A server with one JSON-RPC endpoint and card per agent of `agents`. */
 export async function startA2AServer(agents: Record<string, A2AAgentBehaviour>): Promise<A2AServer> {
-  const handlers = new Map<string, JsonRpcTransportHandler>();
+  const handlers = new Map<string, JsonRpcTransportHandler | LegacyJsonRpcTransportHandler>();
   const queries: string[] = [];
   let url = '';
   const cardOf = (name: string, behaviour: A2AAgentBehaviour) => ({
@@ -150,17 +153,22 @@ export async function startA2AServer(agents: Record<string, A2AAgentBehaviour>):
         },
         cancelTask: async () => {},
       };
-      handler = new JsonRpcTransportHandler(
-        new DefaultRequestHandler(cardOf(name, behaviour) as AgentCard, new InMemoryTaskStore(), executor),
+      const requests = new DefaultRequestHandler(
+        cardOf(name, behaviour) as AgentCard,
+        new InMemoryTaskStore(),
+        executor,
       );
+      handler = behaviour.legacy
+        ? new LegacyJsonRpcTransportHandler(requests)
+        : new JsonRpcTransportHandler(requests);
       handlers.set(name, handler);
     }
     return handler;
   };
   const server: Server = createServer(async (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    queries.push(url.search);
-    const [, , name = '', ...rest] = url.pathname.split('/');
+    const asked = new URL(req.url ?? '/', 'http://127.0.0.1');
+    queries.push(asked.search);
+    const [, , name = '', ...rest] = asked.pathname.split('/');
     const behaviour = agents[name];
     const card = rest.join('/') === '.well-known/agent-card.json';
     if (!behaviour || (req.method === 'GET') !== card || (!card && rest.length > 0)) {
@@ -169,8 +177,17 @@ export async function startA2AServer(agents: Record<string, A2AAgentBehaviour>):
     }
     if (req.method === 'GET') {
       if (behaviour.card === 'never') return;
+      const v1 = AgentCard.toJSON(cardOf(name, behaviour) as AgentCard) as Record<string, unknown>;
+      const { supportedInterfaces: _, ...rest } = v1;
+      const legacyCard = {
+        ...rest,
+        skills: [],
+        url: `${url}/a2a/${name}`,
+        protocolVersion: '0.3.0',
+        preferredTransport: 'JSONRPC',
+      };
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(AgentCard.toJSON(cardOf(name, behaviour) as AgentCard)));
+      res.end(JSON.stringify(behaviour.legacy ? legacyCard : v1));
       return;
     }
     let body = '';

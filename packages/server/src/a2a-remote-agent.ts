@@ -162,12 +162,19 @@ class A2ARemoteAgent implements Agent {
     });
     const late = AbortSignal.timeout(CARD_TIMEOUT_MS);
     const cardSignal = AbortSignal.any([signal, late]);
+    // A2A 0.3 too: a server that speaks only 0.3 (most deployed before 1.0) has a 0.3 card, which
+    // the SDK reads, and talks to, only with its compatibility layer on.
+    const legacyCompat = { enabled: true };
     const factory = new ClientFactory({
       transports: [
-        new JsonRpcTransportFactory({ fetchImpl: (input, init) => fetch(input, withHeaders(init)) }),
+        new JsonRpcTransportFactory({
+          fetchImpl: (input, init) => fetch(input, withHeaders(init)),
+          legacyCompat,
+        }),
       ],
       cardResolver: new DefaultAgentCardResolver({
         fetchImpl: (input, init) => fetch(input, { ...withHeaders(init), signal: cardSignal }),
+        legacyCompat,
       }),
     });
     // The card is below the endpoint's path; a query the URL has (a key) goes with it.

@@ -153,6 +153,32 @@ describe('a remote A2A agent whose server misbehaves', () => {
     expect(stored.stdout).not.toContain('k3y-in-the-url');
   });
 
+  it('validate names the remote agents it did not reach; --connect reaches each card, an error at the url of one it cannot', async () => {
+    const project = await tempProject({
+      'agents/far.yaml': [
+        `kind: agent\nname: r_ok\ntype: a2a\nurl: ${server.url}/a2a/whole\n`,
+        `kind: agent\nname: r_missing\ntype: a2a\nurl: ${server.url}/a2a/nobody?key=\${REMOTE_KEY}\n`,
+        `kind: agent\nname: r_mute\ntype: a2a\nurl: ${server.url}/a2a/nocard\nlimits: { timeout: 1s }\n`,
+      ].join('---\n'),
+    });
+    const env = { REMOTE_KEY: 'k3y-in-the-url' };
+    const offline = await agentctl(['validate'], { cwd: project, env });
+    expect(offline.code).toBe(0);
+    expect(offline.stderr).toContain(
+      'not reached offline: agent r_ok (a2a), agent r_missing (a2a), agent r_mute (a2a)',
+    );
+    const connected = await agentctl(['validate', '--connect'], { cwd: project, env });
+    expect(connected.code).toBe(1);
+    expect(connected.stdout).toContain(
+      `agents/far.yaml:9:6: error: remote agent \`r_missing\` cannot be reached: Failed to fetch Agent Card from ${server.url}/a2a/nobody/.well-known/agent-card.json?key=***: 404 [remote-agent]`,
+    );
+    expect(connected.stdout).toContain(
+      'agents/far.yaml:14:6: error: remote agent `r_mute` cannot be reached: its card did not arrive within 1000 ms (limits.timeout) [remote-agent]',
+    );
+    expect(connected.stdout).not.toContain('r_ok');
+    expect(connected.stdout).not.toContain('k3y-in-the-url');
+  });
+
   it('validate refuses what a remote agent would ignore, at its line', async () => {
     const bad = await tempProject({
       'agents/bad.yaml': [

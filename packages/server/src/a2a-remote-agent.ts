@@ -23,6 +23,33 @@ export function a2aRemoteAgent(spec: RemoteAgentSpec, scrub: (text: string) => s
   return new A2ARemoteAgent(spec, scrub);
 }
 
+/**
+ * Reaches a remote A2A agent as its first turn would, without sending it anything: its card, with
+ * its headers, within `limits.timeout` (or the card's 30 s), and a transport the card offers.
+ * Throws saying why not, secrets scrubbed (what `validate --connect` reports).
+ *
+ * @example
+ * registry.registerRemoteAgent('a2a', factory, (spec, ctx) => reachA2ARemote(spec, (t) => ctx.secrets.scrub(t)));
+ */
+export async function reachA2ARemote(
+  spec: RemoteAgentSpec,
+  scrub: (text: string) => string = (t) => t,
+): Promise<void> {
+  const signal =
+    spec.timeout === undefined ? new AbortController().signal : AbortSignal.timeout(spec.timeout);
+  try {
+    await new A2ARemoteAgent(spec, scrub).reach(signal);
+  } catch (error) {
+    throw new Error(
+      scrub(
+        signal.aborted
+          ? `its card did not arrive within ${spec.timeout} ms (limits.timeout)`
+          : (error as Error).message,
+      ),
+    );
+  }
+}
+
 // The card is one small JSON document a server answers at once: past this, the server is not there.
 const CARD_TIMEOUT_MS = 30_000;
 
@@ -148,6 +175,11 @@ class A2ARemoteAgent implements Agent {
     return new AgentError(`remote agent ${this.name} at ${this.#spec.url}: ${reason}`, 'PROVIDER_ERROR', {
       cause,
     });
+  }
+
+  /** Fetches the card and makes a client from it, as the first turn does; throws saying why not. */
+  async reach(signal: AbortSignal): Promise<void> {
+    await this.#connect(signal);
   }
 
   // The client, made from the remote card the first time a turn succeeds in fetching it; a failed

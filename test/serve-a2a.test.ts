@@ -117,14 +117,24 @@ describe('agentctl serve: A2A', () => {
     const id = task.id;
     await client.cancelTask({ tenant: '', id, metadata: undefined });
     let state: TaskState | undefined;
+    let said = '';
     for await (const event of stream)
-      if (event.payload?.$case === 'statusUpdate') state = event.payload.value.status?.state;
+      if (event.payload?.$case === 'statusUpdate') {
+        state = event.payload.value.status?.state;
+        said = textOf(event.payload.value.status?.message);
+      }
     expect(state).toBe(TaskState.TASK_STATE_CANCELED);
+    // Why it ended, not the platform's "This operation was aborted".
+    expect(said).toBe(`task ${id} was canceled by its A2A client (tasks/cancel)`);
     const fetched = await client.getTask({ tenant: '', id, historyLength: undefined });
     expect(fetched.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     const session = await (await fetch(`${server.url}/sessions/${task.contextId}`)).json();
     expect(session.paused).toBe(false);
     expect(session.events.at(-1)).toMatchObject({ type: 'run_end', status: 'error' });
+    expect(session.events.find((e: { type: string }) => e.type === 'error')).toMatchObject({
+      code: 'ABORTED',
+      message: `task ${id} was canceled by its A2A client (tasks/cancel)`,
+    });
   });
 
   it('speaks the 0.3 method names to a client that sends them', async () => {

@@ -320,6 +320,25 @@ describe('agentctl serve: hostile A2A clients', () => {
       expect(await rpc(body)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
   });
 
+  it('a request over the body limit is a JSON-RPC error the SDK client raises, streamed or not', async () => {
+    const client = await clientFor('echo');
+    const big = () => send(userMessage('x'.repeat(1_100_000)));
+    const sent = await client.sendMessage(big()).catch((error: unknown) => error);
+    const streamed = await (async () => {
+      for await (const _ of client.sendMessageStream(big())) {
+        // nothing is streamed: the request is refused
+      }
+    })().catch((error: unknown) => error);
+    for (const error of [sent, streamed]) {
+      expect(error).toBeInstanceOf(Error);
+      expect((error as Error).message).toContain('Invalid Request: the body is larger than 1048576 bytes');
+      expect((error as Error).message).not.toContain('HTTP error');
+    }
+    // The unread body closed its connection, and said so: the next request gets a fresh one.
+    const after = (await client.sendMessage(send(userMessage('small after big')))) as Task;
+    expect(after.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
   it('tasks/cancel of a task waiting for an approval cancels it at once; its session stays paused', async () => {
     const client = await clientFor('cashier');
     const paused = (await client.sendMessage(send(userMessage('refund A-1')))) as Task;

@@ -79,6 +79,12 @@ export function defaultRegistry(): Registry {
       async (toolset, ctx) => (await import('@agentctl/mcp')).mcpToolsetFactory(toolset, ctx),
       { description: 'An MCP server over stdio or HTTP.', capabilities: { needsNetwork: true } },
     )
-    .registerRemoteAgent('a2a', async (spec) => (await import('@agentctl/server')).a2aRemoteAgent(spec));
+    .registerRemoteAgent(
+      'a2a',
+      async (spec, ctx) =>
+        (await import('@agentctl/server')).a2aRemoteAgent(spec, (text) => ctx.secrets.scrub(text)),
+      async (spec, ctx) =>
+        (await import('@agentctl/server')).reachA2ARemote(spec, (text) => ctx.secrets.scrub(text)),
+    );
   return registry;
 }

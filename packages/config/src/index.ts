@@ -3,6 +3,7 @@ export { type ConfigAssets, configAssets } from './assets.js';
 export { NO_OPTIONS_SCHEMA } from './compile/builtin-middleware-schemas.js';
 export { CassetteError, readCassette, writeCassette } from './compile/cassette-file.js';
 export { type CompileOptions, compileProject, type Runtime } from './compile/compile-project.js';
+export { connectRemoteAgents } from './compile/connect-remote-agents.js';
 export { connectToolsets } from './compile/connect-toolsets.js';
 export { renderInstruction } from './compile/instruction.js';
 export type { MadeMemory } from './compile/make-memory.js';
@@ -44,6 +45,7 @@ export {
   type ProviderFactory,
   Registry,
   type RemoteAgentFactory,
+  type RemoteAgentProbe,
   type RemoteAgentSpec,
   type ToolKindFactory,
   type ToolsetFactory,

@@ -132,9 +132,13 @@ export interface RemoteAgentSpec {
   description: string;
   url: string;
   headers: Record<string, string>;
+  /** Ms one turn of the remote agent may take (`limits.timeout`); unset, the invocation's limits only. */
+  timeout?: number;
 }
 /** Makes a remote agent of one `type` (e.g. `a2a`) that runs in a tree like any other agent. */
 export type RemoteAgentFactory = (spec: RemoteAgentSpec, ctx: FactoryContext) => Agent | Promise<Agent>;
+/** Reaches a remote agent without running it (`validate --connect`); throws saying why it cannot. */
+export type RemoteAgentProbe = (spec: RemoteAgentSpec, ctx: FactoryContext) => Promise<void>;
 
 export class Registry {
   readonly providers = new Map<string, ProviderFactory>();
@@ -145,6 +149,7 @@ export class Registry {
   readonly builtinTools = new Map<string, BuiltinToolFactory>();
   readonly #descriptors = new Map<PluginKind, Map<string, Descriptor>>();
   readonly remoteAgents = new Map<string, RemoteAgentFactory>();
+  readonly remoteProbes = new Map<string, RemoteAgentProbe>();
 
   /** Adds (or replaces) a model provider, e.g. `openai`. */
   registerProvider(name: string, factory: ProviderFactory, meta: DescriptorMeta = {}): this {
@@ -199,9 +204,14 @@ export class Registry {
     return this;
   }
 
-  /** Adds (or replaces) a remote agent type, e.g. `a2a` (the command line registers it from @agentctl/server). */
-  registerRemoteAgent(type: string, factory: RemoteAgentFactory): this {
+  /**
+   * Adds (or replaces) a remote agent type, e.g. `a2a` (the command line registers it from
+   * @agentctl/server); with `probe`, `validate --connect` reaches each agent of that type.
+   */
+  registerRemoteAgent(type: string, factory: RemoteAgentFactory, probe?: RemoteAgentProbe): this {
     this.remoteAgents.set(type, factory);
+    if (probe) this.remoteProbes.set(type, probe);
+    else this.remoteProbes.delete(type);
     return this;
   }
 }

@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { answerSizeLimit } from './answer-size-limit.js';
 import { GroupStdioTransport } from './group-stdio-transport.js';
 import { isAlive, signalGroup, trackChild, untrackChild } from './live-children.js';
 import { McpStartError } from './mcp-start-error.js';
@@ -205,9 +206,17 @@ export class McpConnection {
   #makeTransport(): Transport {
     const spec = this.#spec;
     if (!isStdioServer(spec)) {
-      return new StreamableHTTPClientTransport(new URL(spec.url), {
+      // A streamed answer cut off for its size leaves its call waiting: only closing the connection
+      // ends it (as the stdio client stops a server). An answer sent whole fails its call alone.
+      const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(new URL(spec.url), {
         requestInit: spec.headers ? { headers: spec.headers } : undefined,
+        fetch: answerSizeLimit((error) => {
+          if (this.#transport !== transport) return;
+          this.#stoppedBecause = `${error.message}, so agentctl closed the connection`;
+          this.markLost(error.message);
+        }),
       });
+      return transport;
     }
     const server = { command: spec.command, args: spec.args, env: spec.env, cwd: this.#cwd };
     // Process groups are POSIX; on Windows the SDK's own transport (and its command lookup) is kept.

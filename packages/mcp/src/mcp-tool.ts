@@ -1,5 +1,7 @@
 import { type AnyTool, defineTool, errorText, type JsonSchema } from '@agentctl/core';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { AnswerTooLargeError } from './answer-size-limit.js';
 import { invalidAnswer } from './invalid-answer.js';
 import { mapCallResult } from './map-result.js';
 import type { McpConnection } from './mcp-connection.js';
@@ -113,9 +115,26 @@ function callError(
   // An answer that breaks the MCP schema came from a live server: it keeps running (and its state).
   const invalid = invalidAnswer(toolset, `answered the call of ${tool}`, error);
   if (invalid) return invalid;
-  // Anything else that is not an MCP protocol error is the transport failing (an HTTP server gone).
-  if (!(error instanceof McpError)) connection.markLost(message);
+  if (error instanceof AnswerTooLargeError)
+    return new Error(`MCP server of toolset "${toolset}" answered the call of ${tool}, but ${error.message}`);
+  // The connection is dropped (and made again on the next call) only when it is gone: the server
+  // unreachable, or its session ended (404). A status a live server or a proxy gave one call (a
+  // 502, a 401) is that call's failure: dropping would also fail every other call under way.
+  if (connectionGone(error)) connection.markLost(message);
+  if (error instanceof StreamableHTTPError)
+    return new Error(
+      `MCP server of toolset "${toolset}" (${connection.target}) failed the call of ${tool}${error.code !== undefined && error.code > 0 ? ` with HTTP ${error.code}` : ''}: ${errorText(message)}`,
+      { cause: error },
+    );
   const said = errorText(message);
   if (said !== message) return new Error(said, { cause: error });
   return error instanceof Error ? error : new Error(message);
+}
+
+// True when the transport failed for want of a server: not an MCP error, nor an HTTP status other
+// than 404 (the session the server no longer knows).
+function connectionGone(error: unknown): boolean {
+  if (error instanceof McpError) return false;
+  if (error instanceof StreamableHTTPError) return error.code === 404;
+  return true;
 }

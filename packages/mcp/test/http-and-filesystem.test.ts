@@ -119,6 +119,46 @@ describe('an MCP server over streamable HTTP on 127.0.0.1', () => {
     expect(JSON.parse(toolMessage?.content ?? '')).toEqual({ city: 'Oslo', population: 710_000 });
   });
 
+  it("a call failing at the HTTP level (a proxy's 502, an answer over 10 MB) fails alone, naming the toolset", async () => {
+    const set = await createMcpToolset({ name: 'remote', mcp: { url: server.url } }, { root: process.cwd() });
+    open.push(set);
+    const call = (name: string) =>
+      set.tools
+        .find((t) => t.name === name)
+        ?.execute({}, ctx())
+        .then(
+          (result) => ({ result }),
+          (error: Error) => ({ error: error.message }),
+        );
+    // `patient` answers only after the other two did: it is under way while they fail.
+    const [patient, gateway, huge] = await Promise.all([call('patient'), call('gateway'), call('huge')]);
+    expect(patient).toEqual({ result: 'patient done' });
+    expect(gateway).toEqual({
+      error: `MCP server of toolset "remote" (${server.url}) failed the call of gateway with HTTP 502: Streamable HTTP error: Error POSTing to endpoint: HTML page: 502 Bad Gateway`,
+    });
+    expect(huge).toEqual({
+      error:
+        'MCP server of toolset "remote" answered the call of huge, but its answer was larger than 10 MB, the most agentctl reads of one MCP answer',
+    });
+    expect(set.restarts).toBe(0);
+  });
+
+  it('an answer streamed past 10 MB ends its connection with that reason; the next call connects again', async () => {
+    const own = await startHttpServer(0, { stream: true });
+    try {
+      const set = await createMcpToolset({ name: 'streamy', mcp: { url: own.url } }, { root: process.cwd() });
+      open.push(set);
+      const tool = (name: string) => set.tools.find((t) => t.name === name);
+      await expect(tool('huge')?.execute({}, ctx())).rejects.toThrow(
+        'MCP server of toolset "streamy" was stopped during the call: its answer was larger than 10 MB, the most agentctl reads of one MCP answer, so agentctl closed the connection',
+      );
+      const next = await tool('lookup')?.execute({ city: 'Oslo' }, ctx());
+      expect(next).toContain('"population":710000');
+    } finally {
+      await own.close();
+    }
+  });
+
   it('reconnects after the server went away and came back', async () => {
     const own = await startHttpServer();
     const port = Number(new URL(own.url).port);

@@ -7,7 +7,7 @@ import {
   type RequestContext,
 } from '@a2a-js/sdk/server';
 import type { ApprovalDecision, InvocationResult, PendingApproval } from '@agentctl/core';
-import { isAgentError } from '@agentctl/core';
+import { AgentError, isAgentError } from '@agentctl/core';
 import { textMessage, textOf, textPart } from './a2a-parts.js';
 import { HttpError } from './http-error.js';
 import { type InvokeContext, invoke } from './invoke.js';
@@ -138,8 +138,12 @@ export class AgentctlExecutor implements AgentExecutor {
 
   cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {
     const running = this.#running.get(taskId);
-    // The run ends as ABORTED (its session valid) and `execute` publishes the canceled state.
-    if (running) return running.abort();
+    // The run ends as ABORTED (its session valid) and `execute` publishes the canceled state, with
+    // this reason as its message and the session's error.
+    if (running)
+      return running.abort(
+        new AgentError(`task ${taskId} was canceled by its A2A client (tasks/cancel)`, 'ABORTED'),
+      );
     // A task waiting for input has no run to stop: it is canceled here, and its session stays
     // paused (valid: the context's next message answers what it waits for).
     const contextId = this.#waiting.get(taskId);

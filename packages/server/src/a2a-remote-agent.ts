@@ -1,4 +1,4 @@
-import { type StreamResponse, TaskState } from '@a2a-js/sdk';
+import { type Part, type StreamResponse, TaskState } from '@a2a-js/sdk';
 import {
   type Client,
   ClientFactory,
@@ -6,7 +6,7 @@ import {
   JsonRpcTransportFactory,
 } from '@a2a-js/sdk/client';
 import type { RemoteAgentSpec } from '@agentctl/config';
-import { type Agent, AgentError, type InvocationContext } from '@agentctl/core';
+import { type Agent, AgentError, deadline, type InvocationContext, type Session } from '@agentctl/core';
 import { textMessage, textOf } from './a2a-parts.js';
 
 /**
@@ -14,13 +14,58 @@ import { textMessage, textOf } from './a2a-parts.js';
  * remote agent as one A2A message (the local session id is the A2A context id, so the remote keeps
  * the conversation), streams its answer as this agent's text, and ends with its final answer. A
  * remote `input-required` ends the turn with the remote's question; the next message of the same
- * session answers that task.
+ * session answers that task. `scrub` hides secrets (a key in the URL) in what its errors say.
  *
  * @example
- * registry.registerRemoteAgent('a2a', (spec) => a2aRemoteAgent(spec));
+ * registry.registerRemoteAgent('a2a', (spec, ctx) => a2aRemoteAgent(spec, (t) => ctx.secrets.scrub(t)));
  */
-export function a2aRemoteAgent(spec: RemoteAgentSpec): Agent {
-  return new A2ARemoteAgent(spec);
+export function a2aRemoteAgent(spec: RemoteAgentSpec, scrub: (text: string) => string = (t) => t): Agent {
+  return new A2ARemoteAgent(spec, scrub);
+}
+
+/**
+ * Reaches a remote A2A agent as its first turn would, without sending it anything: its card, with
+ * its headers, within `limits.timeout` (or the card's 30 s), and a transport the card offers.
+ * Throws saying why not, secrets scrubbed (what `validate --connect` reports).
+ *
+ * @example
+ * registry.registerRemoteAgent('a2a', factory, (spec, ctx) => reachA2ARemote(spec, (t) => ctx.secrets.scrub(t)));
+ */
+export async function reachA2ARemote(
+  spec: RemoteAgentSpec,
+  scrub: (text: string) => string = (t) => t,
+): Promise<void> {
+  const signal =
+    spec.timeout === undefined ? new AbortController().signal : AbortSignal.timeout(spec.timeout);
+  try {
+    await new A2ARemoteAgent(spec, scrub).reach(signal);
+  } catch (error) {
+    throw new Error(
+      scrub(
+        signal.aborted
+          ? `its card did not arrive within ${spec.timeout} ms (limits.timeout)`
+          : (error as Error).message,
+      ),
+    );
+  }
+}
+
+// The card is one small JSON document a server answers at once: past this, the server is not there.
+const CARD_TIMEOUT_MS = 30_000;
+
+// An answer is text for a session and a model's context: past this many characters a remote agent
+// is sending something else (a dump, a loop), and reading on would only fill the session and memory.
+const MAX_ANSWER_CHARS = 4 * 2 ** 20;
+
+/**
+ * What an answer of a remote agent keeps in its message's `providerData.a2a`: the task it came
+ * from, its state, and the artifacts it gave. The session carries it, so the next message of the
+ * session continues a task that waits for input in any process that runs it (`run --session`).
+ */
+interface KeptTask {
+  taskId: string;
+  state: string;
+  artifacts: string[];
 }
 
 class A2ARemoteAgent implements Agent {
@@ -30,26 +75,45 @@ class A2ARemoteAgent implements Agent {
   readonly subAgents: readonly Agent[] = [];
   parent?: Agent;
   readonly #spec: RemoteAgentSpec;
-  #client: Promise<Client> | undefined;
-  // Remote tasks waiting for input, by context (session) id: the next message continues them.
-  readonly #waiting = new Map<string, string>();
+  readonly #scrub: (text: string) => string;
+  #client: Client | undefined;
 
-  constructor(spec: RemoteAgentSpec) {
+  constructor(spec: RemoteAgentSpec, scrub: (text: string) => string) {
     this.#spec = spec;
+    this.#scrub = scrub;
     this.name = spec.name;
     this.description = spec.description;
   }
 
   async runInvocation(ctx: InvocationContext): Promise<void> {
+    try {
+      await this.#turn(ctx);
+    } catch (error) {
+      // The URL, the card's address in the SDK's messages, the remote's own words: a `${VAR}` put
+      // into the URL or headers is never printed, nor kept in the session.
+      if (error instanceof Error) error.message = this.#scrub(error.message);
+      throw error;
+    }
+  }
+
+  async #turn(ctx: InvocationContext): Promise<void> {
     if (ctx.consumeReplay()) return;
     ctx.emit('agent_start', { agent: this.name });
     const contextId = ctx.session.id;
-    let output = '';
-    let final = '';
-    let state: TaskState | undefined;
-    let taskId = this.#waiting.get(contextId) ?? '';
+    const waiting = waitingTask(ctx.session, this.name);
+    const turn = new RemoteTurn(waiting?.artifacts);
+    let taskId = waiting?.taskId ?? '';
+    // The agent's own time budget (`limits.timeout`), inside the invocation's: reaching it names this agent.
+    const limit = this.#spec.timeout;
+    const budget = deadline(ctx.signal, limit, () => {
+      return new AgentError(`agent ${this.name} reached its time limit of ${limit} ms`, 'TIMEOUT', {
+        context: { agent: this.name, limit },
+      });
+    });
+    // Stops the stream (and its connection) once the answer is too long to keep reading.
+    const enough = new AbortController();
     try {
-      const client = await this.#connect();
+      const client = await this.#connect(budget.signal);
       const stream = client.sendMessageStream(
         {
           tenant: '',
@@ -57,88 +121,201 @@ class A2ARemoteAgent implements Agent {
           metadata: undefined,
           message: textMessage('user', ctx.shared.input, contextId, taskId),
         },
-        { signal: ctx.signal },
+        { signal: AbortSignal.any([budget.signal, enough.signal]) },
       );
       for await (const event of stream) {
-        const update = read(event);
-        if (update.taskId) taskId = update.taskId;
-        if (update.text) {
-          output += update.text;
-          ctx.emit('text_delta', { text: update.text });
+        const text = turn.read(event);
+        if (turn.taskId) taskId = turn.taskId;
+        if (turn.output.length > MAX_ANSWER_CHARS) {
+          enough.abort();
+          break;
         }
-        if (update.state !== undefined) {
-          state = update.state;
-          final = update.message ?? final;
-        }
+        if (text) ctx.emit('text_delta', { text });
       }
     } catch (error) {
-      if (ctx.signal.aborted) throw ctx.signal.reason;
-      throw new AgentError(
-        `remote agent ${this.name} at ${this.#spec.url}: ${(error as Error).message}`,
-        'PROVIDER_ERROR',
-        {
-          cause: error,
-        },
-      );
+      if (budget.signal.aborted) throw budget.signal.reason;
+      if (!enough.signal.aborted) throw this.#failure((error as Error).message, error);
+    } finally {
+      budget.dispose();
     }
+    if (enough.signal.aborted)
+      throw this.#failure(
+        `its answer passed ${MAX_ANSWER_CHARS.toLocaleString('en')} characters, the most agentctl keeps of a remote answer; it stopped reading there`,
+      );
+    const { state, message } = turn;
+    if (state === undefined)
+      throw this.#failure(
+        `its answer ended before its task did (the task was still ${stateName(turn.lastState)})`,
+      );
     if (state === TaskState.TASK_STATE_FAILED || state === TaskState.TASK_STATE_REJECTED)
       throw new AgentError(
-        `remote agent ${this.name} failed: ${final || 'no reason given'}`,
+        `remote agent ${this.name} failed: ${message || 'no reason given'}`,
         'PROVIDER_ERROR',
       );
     if (state === TaskState.TASK_STATE_CANCELED)
       throw new AgentError(`remote agent ${this.name} cancelled its task`, 'ABORTED');
-    if (state === TaskState.TASK_STATE_INPUT_REQUIRED) {
-      this.#waiting.set(contextId, taskId);
-      output = final;
-    } else {
-      this.#waiting.delete(contextId);
-      if (!output) output = final;
-    }
-    ctx.emit('message', { message: { role: 'assistant', content: output } });
+    if (state === TaskState.TASK_STATE_AUTH_REQUIRED)
+      throw this.#failure(
+        `its task needs authentication that agentctl cannot give${message ? `: ${message}` : ''}; set the credentials in the agent's \`headers\``,
+      );
+    // A question is asked after what the task streamed before it; an answer is what it streamed, or
+    // its final status message when it streamed none. Whatever was not streamed is shown now.
+    const streamed = turn.output;
+    const output =
+      state === TaskState.TASK_STATE_INPUT_REQUIRED
+        ? [streamed, message].filter((text) => text !== '').join('\n\n')
+        : streamed || message;
+    if (output.length > streamed.length) ctx.emit('text_delta', { text: output.slice(streamed.length) });
+    const kept: KeptTask = { taskId, state: stateName(state), artifacts: [...turn.artifacts] };
+    ctx.emit('message', { message: { role: 'assistant', content: output, providerData: { a2a: kept } } });
     ctx.emit('agent_end', { agent: this.name, output });
   }
 
-  #connect(): Promise<Client> {
-    if (!this.#client) {
-      const headers = this.#spec.headers;
-      const fetchImpl: typeof fetch = (input, init = {}) =>
-        fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init.headers)), ...headers } });
-      const factory = new ClientFactory({
-        transports: [new JsonRpcTransportFactory({ fetchImpl })],
-        cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
-      });
-      const url = this.#spec.url.replace(/\/+$/, '');
-      this.#client = factory.createFromUrl(`${url}/.well-known/agent-card.json`, '');
-      // A failed connection is tried again on the next turn.
-      this.#client.catch(() => {
-        this.#client = undefined;
-      });
+  #failure(reason: string, cause?: unknown): AgentError {
+    return new AgentError(`remote agent ${this.name} at ${this.#spec.url}: ${reason}`, 'PROVIDER_ERROR', {
+      cause,
+    });
+  }
+
+  /** Fetches the card and makes a client from it, as the first turn does; throws saying why not. */
+  async reach(signal: AbortSignal): Promise<void> {
+    await this.#connect(signal);
+  }
+
+  // The client, made from the remote card the first time a turn succeeds in fetching it; a failed
+  // fetch is tried again on the next turn. The card is fetched within this turn's signal and
+  // CARD_TIMEOUT_MS: a server that never answers it would hold the run (and a Ctrl-C) for minutes.
+  async #connect(signal: AbortSignal): Promise<Client> {
+    if (this.#client) return this.#client;
+    const headers = this.#spec.headers;
+    const withHeaders = (init: RequestInit = {}): RequestInit => ({
+      ...init,
+      headers: { ...Object.fromEntries(new Headers(init.headers)), ...headers },
+    });
+    const late = AbortSignal.timeout(CARD_TIMEOUT_MS);
+    const cardSignal = AbortSignal.any([signal, late]);
+    // A2A 0.3 too: a server that speaks only 0.3 (most deployed before 1.0) has a 0.3 card, which
+    // the SDK reads, and talks to, only with its compatibility layer on.
+    const legacyCompat = { enabled: true };
+    const factory = new ClientFactory({
+      transports: [
+        new JsonRpcTransportFactory({
+          fetchImpl: (input, init) => fetch(input, withHeaders(init)),
+          legacyCompat,
+        }),
+      ],
+      cardResolver: new DefaultAgentCardResolver({
+        fetchImpl: (input, init) => fetch(input, { ...withHeaders(init), signal: cardSignal }),
+        legacyCompat,
+      }),
+    });
+    // The card is below the endpoint's path; a query the URL has (a key) goes with it.
+    const card = new URL(this.#spec.url);
+    card.pathname = `${card.pathname.replace(/\/+$/, '')}/.well-known/agent-card.json`;
+    try {
+      this.#client = await factory.createFromUrl(card.href, '');
+    } catch (error) {
+      if (late.aborted && !signal.aborted)
+        throw new Error(`its card at ${card.href} did not arrive within ${CARD_TIMEOUT_MS / 1000} s`, {
+          cause: error,
+        });
+      throw error;
     }
     return this.#client;
   }
 }
 
-function read(event: StreamResponse): {
-  taskId?: string;
-  text?: string;
-  state?: TaskState;
-  message?: string;
-} {
-  const payload = event.payload;
-  switch (payload?.$case) {
-    case 'task':
-      return { taskId: payload.value.id };
-    case 'artifactUpdate':
-      return { text: textOf(payload.value.artifact?.parts ?? []) };
-    case 'statusUpdate': {
-      const state = payload.value.status?.state;
-      const working = state === TaskState.TASK_STATE_WORKING || state === TaskState.TASK_STATE_SUBMITTED;
-      return working ? {} : { state, message: textOf(payload.value.status?.message?.parts ?? []) };
-    }
-    case 'message':
-      return { text: textOf(payload.value.parts), state: TaskState.TASK_STATE_COMPLETED };
-    default:
-      return {};
+/**
+ * What one turn's stream says: the answer's text as it streams, and the task's last state. A
+ * server may answer with the whole task instead (one that does not stream sends nothing else):
+ * its state and its artifacts count then, less those an earlier turn of the task already gave.
+ */
+class RemoteTurn {
+  taskId: string | undefined;
+  /** The task's state once it stopped working: ended, or waiting for input. */
+  state: TaskState | undefined;
+  /** The last state the stream told, working ones included. */
+  lastState: TaskState | undefined;
+  /** The text of the final status message. */
+  message = '';
+  output = '';
+  readonly artifacts: Set<string>;
+
+  constructor(earlier: readonly string[] = []) {
+    this.artifacts = new Set(earlier);
   }
+
+  /** Takes one event in; returns the text it adds to the answer. */
+  read(event: StreamResponse): string {
+    const payload = event.payload;
+    switch (payload?.$case) {
+      case 'task': {
+        const task = payload.value;
+        this.taskId = task.id;
+        this.#status(task.status?.state, task.status?.message?.parts);
+        let text = '';
+        for (const artifact of task.artifacts ?? []) {
+          if (this.artifacts.has(artifact.artifactId)) continue;
+          this.artifacts.add(artifact.artifactId);
+          text += textOf(artifact.parts ?? []);
+        }
+        return this.#add(text);
+      }
+      case 'artifactUpdate': {
+        const artifact = payload.value.artifact;
+        if (artifact) this.artifacts.add(artifact.artifactId);
+        return this.#add(textOf(artifact?.parts ?? []));
+      }
+      case 'statusUpdate':
+        this.#status(payload.value.status?.state, payload.value.status?.message?.parts);
+        return '';
+      case 'message':
+        this.state = TaskState.TASK_STATE_COMPLETED;
+        this.lastState = this.state;
+        return this.#add(textOf(payload.value.parts));
+      default:
+        return '';
+    }
+  }
+
+  #add(text: string): string {
+    this.output += text;
+    return text;
+  }
+
+  #status(state: TaskState | undefined, parts: Part[] | undefined): void {
+    if (state === undefined) return;
+    this.lastState = state;
+    const working =
+      state === TaskState.TASK_STATE_WORKING ||
+      state === TaskState.TASK_STATE_SUBMITTED ||
+      state === TaskState.TASK_STATE_UNSPECIFIED;
+    if (working) return;
+    this.state = state;
+    this.message = textOf(parts ?? []);
+  }
+}
+
+// The task the session's last answer of this agent left waiting for input, if it did.
+function waitingTask(session: Session, agent: string): KeptTask | undefined {
+  for (let i = session.events.length - 1; i >= 0; i--) {
+    const event = session.events[i];
+    if (event.type !== 'message' || event.author !== agent) continue;
+    const kept = event.message.providerData?.a2a as Partial<KeptTask> | undefined;
+    if (kept?.state !== 'input-required' || typeof kept.taskId !== 'string') return undefined;
+    return {
+      taskId: kept.taskId,
+      state: kept.state,
+      artifacts: Array.isArray(kept.artifacts) ? kept.artifacts : [],
+    };
+  }
+  return undefined;
+}
+
+function stateName(state: TaskState | undefined): string {
+  if (state === undefined) return 'not started';
+  return (TaskState[state] ?? String(state))
+    .replace(/^TASK_STATE_/, '')
+    .toLowerCase()
+    .replace(/_/g, '-');
 }

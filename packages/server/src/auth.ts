@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
-import { errorBody } from './http-error.js';
+import { errorResponse } from './error-response.js';
 import { PAGE_PATH } from './page-routes.js';
 import { changesState, isSameOrigin } from './request-guard.js';
 
@@ -48,15 +48,17 @@ export function tokenAuth(tokens: readonly string[]): MiddlewareHandler {
     if (bearer && valid(bearer[1].trim())) return next();
     if (offered === undefined && valid(getCookie(c, TOKEN_COOKIE))) {
       if (changesState(c) && !isSameOrigin(c))
-        return c.json(
-          errorBody('forbidden', 'a request authenticated by cookie must come from the page (same Origin)'),
+        return errorResponse(
+          c,
           403,
+          'forbidden',
+          'a request authenticated by cookie must come from the page (same Origin)',
         );
       return next();
     }
     c.header('www-authenticate', 'Bearer');
     if (page) return c.html(LOCKED_PAGE, 401);
-    return c.json(errorBody('unauthorized', 'a bearer token is required (Authorization: Bearer ...)'), 401);
+    return errorResponse(c, 401, 'unauthorized', 'a bearer token is required (Authorization: Bearer ...)');
   };
 }
 

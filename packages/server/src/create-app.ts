@@ -7,8 +7,9 @@ import type { TaskRetention } from './a2a-task-store.js';
 import { type AccessLogEntry, accessLog } from './access-log.js';
 import type { AgentSource } from './agent-source.js';
 import { tokenAuth } from './auth.js';
+import { errorResponse } from './error-response.js';
 import { ErrorShield } from './error-shield.js';
-import { errorBody, HttpError, openaiErrorBody } from './http-error.js';
+import { HttpError } from './http-error.js';
 import { type InvokeContext, shieldedHttpError } from './invoke.js';
 import { nativeRoutes } from './native-routes.js';
 import { openaiRoutes } from './openai-routes.js';
@@ -105,7 +106,19 @@ export function createApp(options: AppOptions): ServerApp {
   app.use(
     bodyLimit({
       maxSize: maxBytes,
-      onError: (c) => c.json(errorBody('body_too_large', `the body is larger than ${maxBytes} bytes`), 413),
+      onError: (c) => {
+        const message = `the body is larger than ${maxBytes} bytes`;
+        // The rest of the body is never read: the connection cannot carry another request, and a
+        // client that is told so opens a new one instead of failing its next request on this one.
+        c.header('connection', 'close');
+        // An A2A client reads a JSON-RPC error, as for any other request it cannot be served.
+        if (c.req.method === 'POST' && /^\/a2a\/[^/]+\/?$/.test(c.req.path))
+          return c.json(
+            { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: ${message}` } },
+            413,
+          );
+        return errorResponse(c, 413, 'body_too_large', message);
+      },
     }),
   );
   app.get('/health', async (c) => {
@@ -124,7 +137,7 @@ export function createApp(options: AppOptions): ServerApp {
   app.route('/', nativeRoutes(context));
   app.route('/', openaiRoutes(context));
   app.route('/', a2aRoutes(context, (options.tokens ?? []).length > 0, options.a2aTasks));
-  app.notFound((c) => c.json(errorBody('not_found', `no route ${c.req.method} ${c.req.path}`), 404));
+  app.notFound((c) => errorResponse(c, 404, 'not_found', `no route ${c.req.method} ${c.req.path}`));
   app.onError((error, c) => {
     // A caller's mistake that core finds (a malformed session id in a path) is a 400 like any other;
     // a store that cannot be reached, a 503.
@@ -134,21 +147,13 @@ export function createApp(options: AppOptions): ServerApp {
         : error;
     if (known instanceof HttpError) {
       for (const [name, value] of Object.entries(known.headers)) c.header(name, value);
-      const body = c.req.path.startsWith('/v1/')
-        ? openaiErrorBody(known.status, known.code, known.message, known.param)
-        : errorBody(known.code, known.message);
-      return c.json(body, known.status as 400);
+      return errorResponse(c, known.status, known.code, known.message, known.param);
     }
     // A client that hung up mid-request (its body cut short) is not a fault of this server: no
     // one reads the answer, and the operator's log says 499, not an internal error.
     if (clientGone(c.req.raw, error))
-      return c.json(errorBody('client_closed_request', 'the client closed the connection'), 499 as 400);
-    const ref = context.shield.internal(error);
-    const message = `internal error (ref ${ref})`;
-    const body = c.req.path.startsWith('/v1/')
-      ? openaiErrorBody(500, 'internal', message)
-      : errorBody('internal', message);
-    return c.json(body, 500);
+      return errorResponse(c, 499, 'client_closed_request', 'the client closed the connection');
+    return errorResponse(c, 500, 'internal', `internal error (ref ${context.shield.internal(error)})`);
   });
   return { app, tracker };
 }

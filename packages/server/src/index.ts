@@ -1,4 +1,4 @@
-export { a2aRemoteAgent } from './a2a-remote-agent.js';
+export { a2aRemoteAgent, reachA2ARemote } from './a2a-remote-agent.js';
 export type { TaskRetention } from './a2a-task-store.js';
 export { type AccessLogEntry, formatAccessLog, type LogFormat } from './access-log.js';
 export type { AgentInfo, AgentLease, AgentSource } from './agent-source.js';

@@ -7,8 +7,9 @@ import {
   type UsageStats,
 } from '@agentctl/core';
 import { Hono } from 'hono';
+import type { AgentInfo } from './agent-source.js';
 import { boundedStream } from './bounded-stream.js';
-import { HttpError } from './http-error.js';
+import { HttpError, openaiErrorBody } from './http-error.js';
 import { type InvokeContext, invoke } from './invoke.js';
 import { optionalBoolean, readJson } from './read-json.js';
 
@@ -16,7 +17,7 @@ import { optionalBoolean, readJson } from './read-json.js';
 export const SESSION_HEADER = 'x-agentctl-session';
 
 /**
- * The OpenAI-compatible endpoint: `GET /v1/models` lists the agents, `POST /v1/chat/completions`
+ * The OpenAI-compatible endpoint: `GET /v1/models` lists the agents (`GET /v1/models/{agent}` gives one), `POST /v1/chat/completions`
  * with `model: <agent>` runs one. With the session header the last user message continues that
  * stored session; without it the request's messages are the whole history, kept in memory.
  */
@@ -24,18 +25,21 @@ export function openaiRoutes(context: InvokeContext): Hono {
   const app = new Hono();
   const created = Math.floor(Date.now() / 1000);
 
-  app.get('/v1/models', (c) =>
-    c.json({
-      object: 'list',
-      data: context.source.list().map((a) => ({
-        id: a.name,
-        object: 'model',
-        created,
-        owned_by: 'agentctl',
-        description: a.description,
-      })),
-    }),
-  );
+  const modelOf = (a: AgentInfo) => ({
+    id: a.name,
+    object: 'model',
+    created,
+    owned_by: 'agentctl',
+    description: a.description,
+  });
+  app.get('/v1/models', (c) => c.json({ object: 'list', data: context.source.list().map(modelOf) }));
+  // What the SDKs' `models.retrieve(id)` asks: one agent, or the 404 a chat completion gives for it.
+  app.get('/v1/models/:model{.+}', (c) => {
+    const name = c.req.param('model');
+    const agent = context.source.list().find((a) => a.name === name);
+    if (!agent) throw new HttpError(404, 'unknown_agent', `no agent named "${name}"`);
+    return c.json(modelOf(agent));
+  });
 
   app.post('/v1/chat/completions', async (c) => {
     const body = await readJson(c);
@@ -116,9 +120,7 @@ export function openaiRoutes(context: InvokeContext): Hono {
       const result = await run.result.catch((error: unknown) => error);
       if (result instanceof Error) {
         const failure = runFailure(result, context);
-        sse.event({
-          data: JSON.stringify({ error: { code: failure.code, message: failure.message } }),
-        });
+        sse.event({ data: JSON.stringify(openaiErrorBody(failure.status, failure.code, failure.message)) });
         return;
       }
       const r = result as InvocationResult;

@@ -355,6 +355,12 @@ export const OPENAPI_DOCUMENT = {
         responses: { '200': { description: 'a model list' }, ...errors(401) },
       },
     },
+    '/v1/models/{agent}': {
+      get: {
+        summary: 'OpenAI-compatible: one agent as a model',
+        responses: { '200': { description: 'a model' }, ...errors(401, 404) },
+      },
+    },
     '/v1/chat/completions': {
       post: {
         summary:

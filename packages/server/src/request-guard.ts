@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { errorBody } from './http-error.js';
+import { errorResponse } from './error-response.js';
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -38,17 +38,16 @@ export function requestGuard(corsOrigins: readonly string[], localOnly: boolean)
     if (localOnly) {
       const host = hostName(c.req.header('host'));
       if (host === undefined || !isLoopback(host))
-        return c.json(
-          errorBody(
-            'forbidden',
-            'this server answers only requests addressed to 127.0.0.1, localhost or [::1]',
-          ),
+        return errorResponse(
+          c,
           403,
+          'forbidden',
+          'this server answers only requests addressed to 127.0.0.1, localhost or [::1]',
         );
     }
     const origin = c.req.header('origin');
     if (origin !== undefined && changesState(c) && !allowed.has(origin) && !isSameOrigin(c))
-      return c.json(errorBody('forbidden', `requests from ${origin} may not change anything here`), 403);
+      return errorResponse(c, 403, 'forbidden', `requests from ${origin} may not change anything here`);
     return next();
   };
 }

@@ -8,6 +8,7 @@ import {
 } from '@agentctl/core';
 import type { AgentDefinition } from '../definitions.js';
 import type { SpecEntry } from '../load/project-specs.js';
+import type { RemoteAgentSpec } from '../registry.js';
 import { outputSchemaMessage, outputSchemaProblems } from '../rules/provider-output-schema.js';
 import type { AgentSpec } from '../spec-types.js';
 import { agentApprovalPolicy } from './approval.js';
@@ -136,13 +137,20 @@ async function buildRemote(
     compiler.error(entry, ['type'], 'compile', 'no `a2a` remote agent type is registered');
     return undefined;
   }
-  const remote = {
+  return compiler.attempt(entry, ['url'], 'compile', () =>
+    factory(remoteSpecOf(spec), compiler.factoryContext(entry)),
+  );
+}
+
+/** What a remote agent's factory (and its probe) is given from the agent's definition. */
+export function remoteSpecOf(spec: AgentDefinition): RemoteAgentSpec {
+  return {
     name: spec.name,
     description: spec.description ?? '',
     url: spec.url ?? '',
     headers: spec.headers,
+    timeout: spec.limits.timeoutMs,
   };
-  return compiler.attempt(entry, ['url'], 'compile', () => factory(remote, compiler.factoryContext(entry)));
 }
 
 async function buildSubAgents(

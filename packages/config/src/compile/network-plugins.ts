@@ -4,10 +4,10 @@ import type { Registry } from '../registry.js';
 
 /** A document whose plugin declares `capabilities.needsNetwork`: validate checks it only so far. */
 export interface NetworkUse {
-  kind: 'model' | 'toolset' | 'memory';
+  kind: 'model' | 'toolset' | 'memory' | 'agent';
   /** The document's name. */
   name: string;
-  /** The plugin (provider, toolset kind or memory backend) that needs the network. */
+  /** The plugin (provider, toolset kind, memory backend or remote agent type) that needs the network. */
   plugin: string;
 }
 
@@ -17,9 +17,9 @@ export function toolsetKindOf(spec: object, registry: Registry): string | undefi
 }
 
 /**
- * The models, toolsets and memories whose plugin needs the network (as its descriptor says):
- * what an offline `validate` did not reach. `validate --connect` starts the toolsets and connects
- * the memories among them; models are never called.
+ * The models, toolsets and memories whose plugin needs the network (as its descriptor says), and
+ * the remote agents: what an offline `validate` did not reach. `validate --connect` starts the
+ * toolsets, connects the memories and reaches the remote agents among them; models are never called.
  */
 export function networkUses(project: LoadedProject, registry: Registry): NetworkUse[] {
   const out: NetworkUse[] = [];
@@ -36,6 +36,12 @@ export function networkUses(project: LoadedProject, registry: Registry): Network
   for (const [name, entry] of project.specs.memory) {
     const backend = (entry.spec as { backend?: string }).backend ?? DEFAULT_MEMORY_BACKEND;
     if (needs('memory', backend)) out.push({ kind: 'memory', name, plugin: backend });
+  }
+  // A remote agent is always elsewhere: one whose type can be reached is listed.
+  for (const [name, entry] of project.specs.agent) {
+    const type = (entry.spec as { type?: string }).type;
+    if (type !== undefined && registry.remoteProbes.has(type))
+      out.push({ kind: 'agent', name, plugin: type });
   }
   return out;
 }

@@ -13,6 +13,19 @@ const LLM_ONLY: ReadonlyArray<keyof AgentSpec> = [
   'max_output_tokens',
 ];
 
+// What a local agent has and a remote one would silently ignore: refused instead.
+const LOCAL_ONLY: ReadonlyArray<keyof AgentSpec> = [
+  'sub_agents',
+  'max_iterations',
+  'middleware',
+  'memory',
+  'output_key',
+  'approval',
+  'max_history',
+  'disallow_transfer_to_parent',
+  'disallow_transfer_to_peers',
+];
+
 /**
  * Workflow agents (sequential, parallel, loop) run sub-agents and have no model or tools of their
  * own; a remote agent (`a2a`) has a `url` and nothing that runs locally.
@@ -27,9 +40,17 @@ export function workflowConstraints(ctx: RuleContext): Diagnostic[] {
     if (type === 'a2a') {
       if (spec.url === undefined)
         at(['type'], false, "an a2a agent needs `url`, the remote agent's A2A endpoint");
-      for (const key of [...LLM_ONLY, 'sub_agents', 'max_iterations'] as const) {
+      for (const key of [...LLM_ONLY, ...LOCAL_ONLY]) {
         if (spec[key] !== undefined) at([key], true, `an a2a agent runs remotely and has no \`${key}\``);
       }
+      // One turn's time is all a remote agent can be held to: it counts no steps or tokens here.
+      for (const key of Object.keys(spec.limits ?? {}))
+        if (key !== 'timeout')
+          at(
+            ['limits', key],
+            true,
+            `an a2a agent runs remotely and has no \`limits.${key}\`; only \`limits.timeout\` holds it`,
+          );
       continue;
     }
     for (const key of ['url', 'headers'] as const) {

@@ -53,9 +53,24 @@ const TOOLS = [
     },
   },
   { name: 'fail', description: 'Always fails', inputSchema: { type: 'object', properties: {} } },
+  {
+    name: 'huge',
+    description: 'Answers with 11 MB of text',
+    inputSchema: { type: 'object', properties: {} },
+  },
+  {
+    name: 'gateway',
+    description: "Its call meets a proxy's 502 page",
+    inputSchema: { type: 'object', properties: {} },
+  },
+  {
+    name: 'patient',
+    description: 'Answers once the calls of huge and gateway have been answered',
+    inputSchema: { type: 'object', properties: {} },
+  },
 ];
 
-function mcpServer(): Server {
+function mcpServer(othersAnswered: Promise<unknown>): Server {
   const server = new Server({ name: 'test-http', version: '1.2.3' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
@@ -67,20 +82,45 @@ function mcpServer(): Server {
         structuredContent: { city: args.city, population },
       };
     }
+    if (request.params.name === 'huge')
+      return { content: [{ type: 'text', text: 'y'.repeat(11 * 2 ** 20) }] };
+    if (request.params.name === 'patient') {
+      await othersAnswered;
+      return { content: [{ type: 'text', text: 'patient done' }] };
+    }
     return { content: [{ type: 'text', text: 'the backend is down' }], isError: true };
   });
   return server;
 }
 
-/** Starts the HTTP server; `port` reuses a port (to bring a server back after a stop). */
-export async function startHttpServer(port = 0): Promise<TestHttpServer> {
+/**
+ * Starts the HTTP server; `port` reuses a port (to bring a server back after a stop); `stream`
+ * answers calls as SSE streams instead of JSON bodies.
+ */
+export async function startHttpServer(port = 0, options: { stream?: boolean } = {}): Promise<TestHttpServer> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const authHeaders: string[] = [];
+  // The calls of `huge` and `gateway` answered (or failed) at the HTTP level, which `patient` waits for.
+  let answered = 0;
+  let othersAnswered: () => void = () => {};
+  const others = new Promise<void>((resolve) => {
+    othersAnswered = resolve;
+  });
   const http: HttpServer = createServer(async (req, res) => {
     if (req.headers.authorization) authHeaders.push(req.headers.authorization);
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+    const called = body?.method === 'tools/call' ? body.params?.name : undefined;
+    if (called === 'huge' || called === 'gateway')
+      res.on('finish', () => {
+        if (++answered === 2) othersAnswered();
+      });
+    if (called === 'gateway') {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end('<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>');
+      return;
+    }
     const sessionId = req.headers['mcp-session-id'];
     let transport = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
     if (!transport) {
@@ -96,12 +136,12 @@ export async function startHttpServer(port = 0): Promise<TestHttpServer> {
       }
       const created = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => crypto.randomUUID(),
-        enableJsonResponse: true,
+        enableJsonResponse: !options.stream,
         onsessioninitialized: (id) => {
           transports.set(id, created);
         },
       });
-      await mcpServer().connect(created);
+      await mcpServer(others).connect(created);
       transport = created;
     }
     await transport.handleRequest(req, res, body);

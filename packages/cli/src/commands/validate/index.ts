@@ -3,6 +3,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   connectMemories,
+  connectRemoteAgents,
   connectToolsets,
   loadProject,
   type NetworkUse,
@@ -66,6 +67,7 @@ export async function validateCommand(raw: Record<string, unknown>, io: Io): Pro
       ? [
           ...(await connectToolsets(project, { registry, env: io.env })),
           ...(await connectMemories(project, { registry, env: io.env })),
+          ...(await connectRemoteAgents(project, { registry, env: io.env })),
         ]
       : [];
   const diagnostics = [...project.diagnostics, ...connected];

@@ -1,0 +1,50 @@
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+
+/**
+ * The most bytes one answer of an MCP server over HTTP may have: the SDK's stdio client holds a
+ * message to the same 10 MB, and an HTTP answer read whole would otherwise take any size into memory.
+ */
+export const MAX_HTTP_ANSWER_BYTES = 10 * 2 ** 20;
+
+/** What an HTTP answer past {@link MAX_HTTP_ANSWER_BYTES} fails with. */
+export class AnswerTooLargeError extends Error {
+  constructor(limit: number) {
+    super(`its answer was larger than ${limit / 2 ** 20} MB, the most agentctl reads of one MCP answer`);
+    this.name = new.target.name;
+  }
+}
+
+/**
+ * A fetch for the streamable HTTP transport whose answers to POST requests (one per call) fail
+ * once they pass `limit` bytes. The long-lived GET stream of server notifications is left alone.
+ * A streamed (SSE) answer cut off is also told to `onStreamCut`: the transport reads such a stream
+ * on its own and leaves the call waiting for an answer that will not come.
+ */
+export function answerSizeLimit(
+  onStreamCut: (error: AnswerTooLargeError) => void,
+  limit = MAX_HTTP_ANSWER_BYTES,
+  base: FetchLike = fetch,
+): FetchLike {
+  return async (url, init) => {
+    const response = await base(url, init);
+    if ((init?.method ?? 'GET').toUpperCase() !== 'POST' || !response.body) return response;
+    const streamed = (response.headers.get('content-type') ?? '').includes('text/event-stream');
+    let read = 0;
+    const counted = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, out) {
+          read += chunk.byteLength;
+          if (read <= limit) return out.enqueue(chunk);
+          const error = new AnswerTooLargeError(limit);
+          out.error(error);
+          if (streamed) onStreamCut(error);
+        },
+      }),
+    );
+    return new Response(counted, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
+}

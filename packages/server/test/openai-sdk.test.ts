@@ -1,0 +1,91 @@
+import { type Agent, createAgent, InMemorySessionStore, offline } from '@agentctl/core';
+import { scriptedModel } from '@agentctl/core/testing';
+import OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import type { AgentSource } from '../src/agent-source.js';
+import { createApp } from '../src/create-app.js';
+
+// The official openai SDK as the client of the app `agentctl serve` mounts, through hono's
+// app.request: every answer it gets must parse, and every error must be one it raises as OpenAI's.
+function clientOf(agents: Agent[], options: { tokens?: string[]; maxBodyBytes?: number } = {}): OpenAI {
+  const store = new InMemorySessionStore();
+  const source: AgentSource = {
+    list: () => agents.map((a) => ({ name: a.name, description: a.description })),
+    lease(name: string) {
+      const agent = agents.find((a) => a.name === name);
+      return agent && { agent, store, release: () => {} };
+    },
+    stores: async () => [store],
+  };
+  const { app } = createApp({ source, ...options });
+  return new OpenAI({
+    baseURL: 'http://127.0.0.1/v1',
+    apiKey: options.tokens?.[0] ?? 'none',
+    maxRetries: 0,
+    fetch: (url, init) => app.request(String(url), init as RequestInit),
+  });
+}
+
+const echo = () => createAgent({ name: 'echo', description: 'Says it back', provider: offline('echo') });
+const hi = [{ role: 'user' as const, content: 'hi' }];
+
+describe('the OpenAI-compatible endpoint through the openai SDK', () => {
+  it('retrieves one agent as a model; an unknown one is a 404 the SDK raises', async () => {
+    const client = clientOf([echo()]);
+    expect(await client.models.retrieve('echo')).toMatchObject({
+      id: 'echo',
+      object: 'model',
+      owned_by: 'agentctl',
+    });
+    await expect(client.models.retrieve('nobody')).rejects.toMatchObject({
+      status: 404,
+      code: 'unknown_agent',
+      type: 'invalid_request_error',
+      message: '404 no agent named "nobody"',
+    });
+  });
+
+  it("shapes the guards' errors as OpenAI's: a missing token, a body too large, a path it does not serve", async () => {
+    const locked = clientOf([echo()], { tokens: ['sk-right'] });
+    const anonymous = locked.withOptions({ apiKey: 'sk-wrong' });
+    await expect(anonymous.chat.completions.create({ model: 'echo', messages: hi })).rejects.toMatchObject({
+      status: 401,
+      code: 'unauthorized',
+      type: 'authentication_error',
+    });
+    const small = clientOf([echo()], { maxBodyBytes: 1000 });
+    await expect(
+      small.chat.completions.create({
+        model: 'echo',
+        messages: [{ role: 'user', content: 'x'.repeat(2000) }],
+      }),
+    ).rejects.toMatchObject({
+      status: 413,
+      code: 'body_too_large',
+      type: 'invalid_request_error',
+      param: null,
+    });
+    await expect(small.embeddings.create({ model: 'echo', input: 'hi' })).rejects.toMatchObject({
+      status: 404,
+      code: 'not_found',
+      type: 'invalid_request_error',
+    });
+  });
+
+  it('a run that fails in the middle of a stream is raised by the SDK as an APIError with its code and type', async () => {
+    const down = createAgent({
+      name: 'down',
+      provider: scriptedModel([{ error: { message: 'the upstream model is down', code: 'PROVIDER_ERROR' } }]),
+    });
+    const client = clientOf([down]);
+    const stream = await client.chat.completions.create({ model: 'down', messages: hi, stream: true });
+    const failure = await (async () => {
+      for await (const _ of stream) {
+        // the role chunk comes first; the failure after it
+      }
+    })().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(OpenAI.APIError);
+    expect(failure).toMatchObject({ code: 'PROVIDER_ERROR', type: 'server_error' });
+    expect((failure as Error).message).toContain('the upstream model is down');
+  });
+});

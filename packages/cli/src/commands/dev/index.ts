@@ -46,7 +46,7 @@ export async function devCommand(raw: Record<string, unknown>, io: Io): Promise<
       rl.prompt(true);
     },
   };
-  const live = await openLiveProject(raw, reportIo, options.agent);
+  const live = await openLiveProject(raw, reportIo, options.agent, { waitForFix: true });
   const s = styles(io.isTTY);
   const sessionId = options.session && options.session !== 'new' ? options.session : randomUUID();
   io.stderr(s.dim(`session ${sessionId}\n`));

@@ -11,7 +11,7 @@ const DURATION_FORMS =
 
 // The mistakes of a first hour with agentctl, each in a project of its own, and the one error
 // line each must give: at the line where the mistake is, in the author's terms.
-const MISTAKES: Array<{ name: string; files: Record<string, string>; error: string }> = [
+const MISTAKES: Array<{ name: string; files: Record<string, string | Uint8Array>; error: string }> = [
   {
     name: 'a key indented one space too far',
     files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n instruction: hi\n' },
@@ -191,6 +191,35 @@ const MISTAKES: Array<{ name: string; files: Record<string, string>; error: stri
     error: 'agents/b.yaml:2:7: error: agent `a` is already defined at agents/a.yaml:2:7 [unique-names]',
   },
   {
+    name: 'a built-in tool named bare, as a tool of the project is',
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ntools: [current_time]\n' },
+    error:
+      'agents/a.yaml:4:9: error: tool `current_time` is not defined; did you mean the built-in tool `{ builtin: current_time }`? [unresolved-reference]',
+  },
+  {
+    name: 'a file saved as Latin-1',
+    files: {
+      'agents/a.yaml': Buffer.from(
+        'kind: agent\nname: a\nmodel: offline/echo\ninstruction: caf\xe9\n',
+        'latin1',
+      ),
+    },
+    error:
+      'agents/a.yaml:4:17: error: file is not UTF-8: byte 0xE9 here is not valid UTF-8 (saved as Latin-1 or Windows-1252?); save the file as UTF-8 [encoding]',
+  },
+  {
+    name: 'a file saved as UTF-16',
+    files: { 'agents/a.yaml': Buffer.from('\ufeffkind: agent\nname: a\nmodel: offline/echo\n', 'utf16le') },
+    error:
+      'agents/a.yaml:1:1: error: file is UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8 [encoding]',
+  },
+  {
+    name: 'a document without its kind',
+    files: { 'agents/a.yaml': 'name: a\nmodel: offline/echo\n' },
+    error:
+      'agents/a.yaml:1:1: error: document has no `kind`; expected one of project, agent, model, tool, toolset, middleware, memory, test, schedule: add one above `name:`, such as `kind: agent` [unknown-kind]',
+  },
+  {
     name: 'a file that is a YAML list',
     files: { 'agents/a.yaml': '- kind: agent\n  name: a\n  model: offline/echo\n' },
     error:
@@ -342,6 +371,25 @@ describe.concurrent('a first command in the wrong place, or with the wrong name'
     expect(set.stdout).toBe('✓ no problems\n');
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('needs a connection URL');
+  });
+
+  it("another tool's YAML among the agents is told where it belongs; run of an agent that needs none of it goes on", async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n',
+      'agents/compose.yaml': 'services:\n  web:\n    image: nginx\n',
+    });
+    const said =
+      "agents/compose.yaml:1:1: error: document has no `kind`; expected one of project, agent, model, tool, toolset, middleware, memory, test, schedule: a YAML file that is not agentctl's belongs outside the included folders, or under `exclude:` in agentctl.yaml [unknown-kind]";
+    const validate = await agentctl(['validate'], { cwd: dir });
+    expect(validate.stdout).toContain(`${said}\n`);
+    expect(validate.code).toBe(1);
+    const run = await agentctl(['run', 'a', 'hi'], { cwd: dir });
+    expect(run.stderr).toContain(
+      `${said.replace(': error:', ': warning:').replace(' [unknown-kind]', ' (not used by `a`, so not blocking it) [unknown-kind]')}\n`,
+    );
+    expect(run.stdout).toBe('hi\n');
+    expect(run.code).toBe(0);
   });
 
   it('an agent in a .yml file is told about, not skipped in silence', async () => {

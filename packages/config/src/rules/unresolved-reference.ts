@@ -21,6 +21,12 @@ function missing(
   return `${kind} \`${excerpt(name)}\` is not defined${didYouMean(name, known)}`;
 }
 
+// A built-in tool named bare, as a `kind: tool` is, is the usual slip: say how to write it.
+function missingTool(specs: ProjectSpecs, name: string, builtins: readonly string[]): string | undefined {
+  if (specs.tool.has(name) || !builtins.includes(name)) return missing(specs, 'tool', name);
+  return `tool \`${name}\` is not defined; did you mean the built-in tool \`{ builtin: ${name} }\`?`;
+}
+
 function missingModel(specs: ProjectSpecs, name: string): string | undefined {
   return specs.model.has(name) ? undefined : undefinedModelMessage(name, specs.model.keys());
 }
@@ -35,6 +41,7 @@ export function unresolvedReference(ctx: RuleContext): Diagnostic[] {
   const { specs } = ctx;
   const middlewareNames = ctx.registry?.names('middleware');
   const memoryNames = ctx.registry?.names('memory');
+  const builtinTools = ctx.registry?.names('builtinTool') ?? [];
   for (const agent of validAgents(ctx)) {
     const spec = agent.spec;
     const at =
@@ -48,7 +55,8 @@ export function unresolvedReference(ctx: RuleContext): Diagnostic[] {
     if (spec.memory !== undefined)
       report(agent.file, at('memory'), missing(specs, 'memory', spec.memory, memoryNames));
     spec.tools?.forEach((tool, i) => {
-      if (typeof tool === 'string') report(agent.file, at('tools', i), missing(specs, 'tool', tool));
+      if (typeof tool === 'string')
+        report(agent.file, at('tools', i), missingTool(specs, tool, builtinTools));
       else if ('toolset' in tool)
         report(agent.file, at('tools', i, 'toolset'), missing(specs, 'toolset', tool.toolset));
       else if ('agent' in tool)

@@ -205,13 +205,22 @@ const MISTAKES: Array<{ name: string; files: Record<string, string | Uint8Array>
       ),
     },
     error:
-      'agents/a.yaml:4:17: error: file is not UTF-8: byte 0xE9 here is not valid UTF-8 (saved as Latin-1 or Windows-1252?); save the file as UTF-8 [encoding]',
+      'agents/a.yaml:4:17: error: file is not UTF-8: byte 0xE9 is not valid UTF-8 (saved as Latin-1 or Windows-1252?); save it as UTF-8 [encoding]',
   },
   {
     name: 'a file saved as UTF-16',
     files: { 'agents/a.yaml': Buffer.from('\ufeffkind: agent\nname: a\nmodel: offline/echo\n', 'utf16le') },
     error:
-      'agents/a.yaml:1:1: error: file is UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8 [encoding]',
+      'agents/a.yaml:1:1: error: file is not UTF-8: it is UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8 [encoding]',
+  },
+  {
+    name: 'an instruction file saved as Windows-1252',
+    files: {
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ninstruction_file: prompt.md\n',
+      'agents/prompt.md': Buffer.from('You answer politely.\nSay \x93hello\x94 first.\n', 'latin1'),
+    },
+    error:
+      'agents/a.yaml:4:19: error: instruction file `prompt.md` is not UTF-8 at line 2, column 5: byte 0x93 is not valid UTF-8 (saved as Latin-1 or Windows-1252?); save it as UTF-8 [file-path]',
   },
   {
     name: 'a document without its kind',

@@ -197,6 +197,15 @@ const MISTAKES: Array<{ name: string; files: Record<string, string | Uint8Array>
       'agents/a.yaml:4:9: error: tool `current_time` is not defined; did you mean the built-in tool `{ builtin: current_time }`? [unresolved-reference]',
   },
   {
+    name: 'an instruction read from a file the way a guess would write it',
+    files: {
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ninstruction: { file: prompt.md }\n',
+      'agents/prompt.md': 'Be brief.\n',
+    },
+    error:
+      'agents/a.yaml:4:14: error: `instruction` must be a string, not a mapping; to read it from a file, write `instruction_file: prompt.md` [schema]',
+  },
+  {
     name: 'a file saved as Latin-1',
     files: {
       'agents/a.yaml': Buffer.from(

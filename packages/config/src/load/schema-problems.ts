@@ -194,6 +194,14 @@ function nestedHome(key: string, properties: SchemaNode): string {
   return '';
 }
 
+// `instruction: { file: prompt.md }` is a guess at how to read the instruction from a file.
+function fromFile(path: Array<string | number>, subject: SchemaSubject, data: unknown): string {
+  const mapping = typeof data === 'object' && data !== null && !Array.isArray(data);
+  if (!mapping || subject.whole !== 'agent' || path.length !== 1 || path[0] !== 'instruction') return '';
+  const written = (data as Record<string, unknown>).file ?? (data as Record<string, unknown>).path;
+  return `; to read it from a file, write \`instruction_file: ${typeof written === 'string' ? excerpt(written) : 'prompt.md'}\``;
+}
+
 function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
@@ -252,7 +260,9 @@ function toProblem(error: ErrorObject, subject: SchemaSubject): SchemaProblem {
         String(params.type).split(',').includes('array') && typeof error.data === 'string'
           ? `; a list of one is written \`[${excerpt(error.data)}]\``
           : '';
-      return value(`${field} must be ${expected}, not ${describeValue(error.data)}${listOfOne}`);
+      return value(
+        `${field} must be ${expected}, not ${describeValue(error.data)}${listOfOne}${fromFile(path, subject, error.data)}`,
+      );
     }
     case 'enum': {
       const allowed = (params.allowedValues as unknown[]).map(String);

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BIN, cliEnv, REPO, removeTempDirs, tempProject } from './support/cli.js';
+import { agentctl, BIN, cliEnv, REPO, removeTempDirs, tempProject } from './support/cli.js';
 import { freePort } from './support/free-port.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -133,6 +133,24 @@ describe('agentctl dev on a project broken at start', () => {
         `agentctl: stopped by ${signal} before the project had a working version; nothing was run\n`,
       );
     }
+  });
+
+  it('an error in a part of the project the agent does not use is a warning, as for run', async () => {
+    const root = await tempProject({
+      'agents/hello.yaml': GOOD,
+      'agents/other.yaml': TYPO.replace('hello', 'other'),
+    });
+    const warning =
+      'agents/other.yaml:4:1: warning: unknown key `modle` in agent; did you mean `model`? (not used by `hello`, so not blocking it) [unknown-key]\n';
+    const run = await agentctl(['run', 'hello', 'hi'], { cwd: root });
+    expect(run.stderr).toContain(warning);
+    expect(run.code).toBe(0);
+    const dev = start(['dev', 'hello'], root);
+    dev.child.stdin.end('hi from dev\n');
+    expect(await dev.exited).toBe(0);
+    expect(dev.stdout).toBe('hi from dev\n');
+    expect(dev.stderr).toContain(warning);
+    expect(dev.stderr).not.toContain('error');
   });
 
   it('a bad command line still ends at once: a port in use, an unknown --model, a missing folder', async () => {

@@ -410,6 +410,27 @@ describe.concurrent('a first command in the wrong place, or with the wrong name'
     expect(run.code).toBe(0);
   });
 
+  it('a misspelt kind on a sub-agent is an error of run as of validate, not "not used", beside the reference it breaks', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\nsub_agents: [b]\n',
+      'agents/b.yaml': 'kind: agnet\nname: b\nmodel: offline/echo\n',
+    });
+    const errors = [
+      // Not `did you mean \`a\``: an agent is never its own sub-agent.
+      'agents/a.yaml:4:14: error: agent `b` is not defined [unresolved-reference]',
+      'agents/b.yaml:1:7: error: unknown kind "agnet"; expected one of project, agent, model, tool, toolset, middleware, memory, test, schedule; did you mean `agent`? [unknown-kind]',
+    ];
+    const [validate, run] = await Promise.all([
+      agentctl(['validate'], { cwd: dir }),
+      agentctl(['run', 'a', 'hi'], { cwd: dir }),
+    ]);
+    expect(validate.stdout).toBe(`${errors.join('\n')}\n2 errors, 0 warnings\n`);
+    expect(validate.code).toBe(1);
+    expect(run.stderr).toBe(`${errors.join('\n')}\nagentctl: 2 error(s) in the project; nothing was run\n`);
+    expect(run.code).toBe(1);
+  });
+
   it('an agent in a .yml file is told about, not skipped in silence', async () => {
     const dir = await tempProject({
       'agentctl.yaml': PROJECT,

@@ -13,11 +13,13 @@ function missing(
   kind: RefKind,
   name: string,
   registered?: readonly string[],
+  /** A name never suggested: the agent whose own list this is (it cannot be its own sub-agent). */
+  self?: string,
 ): string | undefined {
   if (specs[kind].has(name) || registered?.includes(name)) return undefined;
   // Without a registry, a name no document defines may still be a plugin's: not known here.
   if ((kind === 'middleware' || kind === 'memory') && registered === undefined) return undefined;
-  const known = [...specs[kind].keys(), ...(registered ?? [])];
+  const known = [...specs[kind].keys(), ...(registered ?? [])].filter((known) => known !== self);
   return `${kind} \`${excerpt(name)}\` is not defined${didYouMean(name, known)}`;
 }
 
@@ -60,10 +62,15 @@ export function unresolvedReference(ctx: RuleContext): Diagnostic[] {
       else if ('toolset' in tool)
         report(agent.file, at('tools', i, 'toolset'), missing(specs, 'toolset', tool.toolset));
       else if ('agent' in tool)
-        report(agent.file, at('tools', i, 'agent'), missing(specs, 'agent', tool.agent));
+        report(
+          agent.file,
+          at('tools', i, 'agent'),
+          missing(specs, 'agent', tool.agent, undefined, spec.name),
+        );
     });
     spec.sub_agents?.forEach((sub, i) => {
-      if (typeof sub === 'string') report(agent.file, at('sub_agents', i), missing(specs, 'agent', sub));
+      if (typeof sub === 'string')
+        report(agent.file, at('sub_agents', i), missing(specs, 'agent', sub, undefined, spec.name));
     });
     spec.middleware?.forEach((entry, i) => {
       if (typeof entry === 'string')

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentctl, removeTempDirs, tempDir, tempProject } from './support/cli.js';
@@ -429,6 +429,27 @@ describe.concurrent('a first command in the wrong place, or with the wrong name'
     expect(validate.code).toBe(1);
     expect(run.stderr).toBe(`${errors.join('\n')}\nagentctl: 2 error(s) in the project; nothing was run\n`);
     expect(run.code).toBe(1);
+  });
+
+  it('a --- at the top or the end of a file, or two in a row, is no document: validate passes as run does', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml':
+        '---\nkind: agent\nname: a\nmodel: offline/echo\n---\n---\n# b comes later\nkind: agent\nname: b\nmodel: offline/echo\n---\n',
+      'agents/c.yaml': 'kind: agent\nname: c\nmodel: offline/echo\n---\n# more agents to come\n',
+    });
+    const validate = await agentctl(['validate', '--strict'], { cwd: dir });
+    expect(validate.stdout).toBe('✓ no problems\n');
+    expect(validate.code).toBe(0);
+    const run = await agentctl(['run', 'b', 'hi'], { cwd: dir });
+    expect(run.stderr).not.toContain('warning');
+    expect(run.code).toBe(0);
+    // A value written out (`~`) is a document, and not one agentctl reads.
+    await writeFile(join(dir, 'agents/c.yaml'), 'kind: agent\nname: c\nmodel: offline/echo\n---\n~\n');
+    const tilde = await agentctl(['validate'], { cwd: dir });
+    expect(tilde.stdout).toContain(
+      'agents/c.yaml:5:1: error: a document must be a mapping with a `kind` and a `name`, not an empty value [schema]',
+    );
   });
 
   it('an agent in a .yml file is told about, not skipped in silence', async () => {

@@ -166,6 +166,12 @@ const MISTAKES: Array<{ name: string; files: Record<string, string | Uint8Array>
       'agents/a.yaml:4:14: error: agent `biling` is not defined; did you mean `billing`? [unresolved-reference]',
   },
   {
+    name: 'a tool referenced that nothing defines',
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ntools: [lookup]\n' },
+    error:
+      'agents/a.yaml:4:9: error: tool `lookup` is not defined: define it in a `kind: tool` document [unresolved-reference]',
+  },
+  {
     name: 'a tool referenced but not defined',
     files: {
       'agents/a.yaml':
@@ -418,7 +424,7 @@ describe.concurrent('a first command in the wrong place, or with the wrong name'
     });
     const errors = [
       // Not `did you mean \`a\``: an agent is never its own sub-agent.
-      'agents/a.yaml:4:14: error: agent `b` is not defined [unresolved-reference]',
+      'agents/a.yaml:4:14: error: agent `b` is not defined: define it in a `kind: agent` document [unresolved-reference]',
       'agents/b.yaml:1:7: error: unknown kind "agnet"; expected one of project, agent, model, tool, toolset, middleware, memory, test, schedule; did you mean `agent`? [unknown-kind]',
     ];
     const [validate, run] = await Promise.all([

@@ -20,8 +20,14 @@ function missing(
   // Without a registry, a name no document defines may still be a plugin's: not known here.
   if ((kind === 'middleware' || kind === 'memory') && registered === undefined) return undefined;
   const known = [...specs[kind].keys(), ...(registered ?? [])].filter((known) => known !== self);
-  return `${kind} \`${excerpt(name)}\` is not defined${didYouMean(name, known)}`;
+  const near = didYouMean(name, known);
+  // With nothing near to suggest, say where a definition would go.
+  const define = near || (DEFINED_BY_DOCUMENT.has(kind) ? `: define it in a \`kind: ${kind}\` document` : '');
+  return `${kind} \`${excerpt(name)}\` is not defined${define}`;
 }
+
+// What only a document of the project defines (middleware and memory may be a plugin's).
+const DEFINED_BY_DOCUMENT: ReadonlySet<RefKind> = new Set(['tool', 'toolset', 'agent']);
 
 // A built-in tool named bare, as a `kind: tool` is, is the usual slip: say how to write it.
 function missingTool(specs: ProjectSpecs, name: string, builtins: readonly string[]): string | undefined {

@@ -244,6 +244,23 @@ const MISTAKES: Array<{ name: string; files: Record<string, string | Uint8Array>
       'agents/a.yaml:1:1: error: document has no `kind`; expected one of project, agent, model, tool, toolset, middleware, memory, test, schedule: add one above `name:`, such as `kind: agent` [unknown-kind]',
   },
   {
+    name: "a model written inline in agentctl.yaml's defaults",
+    files: {
+      'agentctl.yaml': 'kind: project\nname: p\ndefaults:\n  model: { provider: offline, model: echo }\n',
+      'agents/a.yaml': 'kind: agent\nname: a\ninstruction: hi\n',
+    },
+    // One error at its line: not also an internal error of every rule that reads `defaults.model`.
+    error: 'agentctl.yaml:4:10: error: `model` must be a string, not a mapping [schema]',
+  },
+  {
+    name: "a list for agentctl.yaml's env_file, which names one file",
+    files: {
+      'agentctl.yaml': 'kind: project\nname: p\nenv_file: [.env]\n',
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n',
+    },
+    error: 'agentctl.yaml:3:11: error: `env_file` must be a string, not a list [schema]',
+  },
+  {
     name: 'a file that is a YAML list',
     files: { 'agents/a.yaml': '- kind: agent\n  name: a\n  model: offline/echo\n' },
     error:

@@ -135,6 +135,23 @@ describe('agentctl dev on a project broken at start', () => {
     }
   });
 
+  it('waits on an agentctl.yaml that breaks its schema (a string for the include list), not an internal error', async () => {
+    const root = await tempProject({
+      'agentctl.yaml': 'kind: project\nname: p\ninclude: agents/*.yaml\n',
+      'agents/hello.yaml': GOOD,
+    });
+    const dev = start(['dev', 'hello'], root);
+    await dev.waitFor('stderr', 'starts as soon as the project is valid');
+    expect(dev.stderr).toBe(
+      'agentctl.yaml:3:10: error: `include` must be a list, not "agents/*.yaml"; a list of one is written `[agents/*.yaml]` [schema]\n' +
+        'agentctl: 1 error(s) in the project; fix them and save: hello starts as soon as the project is valid (Ctrl-C stops)\n',
+    );
+    await writeFile(join(root, 'agentctl.yaml'), 'kind: project\nname: p\ninclude: [agents/*.yaml]\n');
+    dev.child.stdin.end('fixed\n');
+    await dev.waitFor('stdout', 'fixed\n');
+    expect(await dev.exited).toBe(0);
+  });
+
   it('an error in a part of the project the agent does not use is a warning, as for run', async () => {
     const root = await tempProject({
       'agents/hello.yaml': GOOD,

@@ -343,6 +343,19 @@ describe.concurrent('a first command in the wrong place, or with the wrong name'
     }
   });
 
+  it('dev with no agent names the agents it could chat with, and the page', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml':
+        'kind: agent\nname: billing\nmodel: offline/echo\n---\nkind: agent\nname: assistant\nmodel: offline/echo\n',
+    });
+    const dev = await agentctl(['dev'], { cwd: dir });
+    expect(dev.stderr).toBe(
+      'agentctl: name the agent to chat with: agentctl dev <agent> (agents here: assistant, billing), or open the page: agentctl dev --ui\n',
+    );
+    expect(dev.code).toBe(2);
+  });
+
   it('validate of a folder checks the files under it; a path that names nothing is bad usage', async () => {
     const dir = await tempProject({
       'agentctl.yaml': PROJECT,

@@ -212,6 +212,24 @@ const MISTAKES: Array<{ name: string; files: Record<string, string | Uint8Array>
       'agents/a.yaml:4:14: error: `instruction` must be a string, not a mapping; to read it from a file, write `instruction_file: prompt.md` [schema]',
   },
   {
+    name: 'an agent listed bare among the tools',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\ntools: [helper]\n---\nkind: agent\nname: helper\ndescription: helps\nmodel: offline/echo\n',
+    },
+    error:
+      'agents/a.yaml:4:9: error: tool `helper` is not defined, but an agent is: call it as a tool with `{ agent: helper }`, or hand the conversation to it with `sub_agents: [helper]` [unresolved-reference]',
+  },
+  {
+    name: 'a toolset listed bare among the tools',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\ntools: [docs]\n---\nkind: toolset\nname: docs\nmcp: { command: node, args: [server.js] }\n',
+    },
+    error:
+      'agents/a.yaml:4:9: error: tool `docs` is not defined, but a toolset is: give the agent its tools with `{ toolset: docs }` [unresolved-reference]',
+  },
+  {
     name: 'a file saved as Latin-1',
     files: {
       'agents/a.yaml': Buffer.from(

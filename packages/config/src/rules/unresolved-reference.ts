@@ -30,9 +30,17 @@ function missing(
 const DEFINED_BY_DOCUMENT: ReadonlySet<RefKind> = new Set(['tool', 'toolset', 'agent']);
 
 // A built-in tool named bare, as a `kind: tool` is, is the usual slip: say how to write it.
+// So is an agent or a toolset named bare, as a tool: each is written with its own key.
 function missingTool(specs: ProjectSpecs, name: string, builtins: readonly string[]): string | undefined {
-  if (specs.tool.has(name) || !builtins.includes(name)) return missing(specs, 'tool', name);
-  return `tool \`${name}\` is not defined; did you mean the built-in tool \`{ builtin: ${name} }\`?`;
+  if (specs.tool.has(name)) return undefined;
+  const shown = excerpt(name);
+  if (specs.agent.has(name))
+    return `tool \`${shown}\` is not defined, but an agent is: call it as a tool with \`{ agent: ${shown} }\`, or hand the conversation to it with \`sub_agents: [${shown}]\``;
+  if (specs.toolset.has(name))
+    return `tool \`${shown}\` is not defined, but a toolset is: give the agent its tools with \`{ toolset: ${shown} }\``;
+  if (builtins.includes(name))
+    return `tool \`${shown}\` is not defined; did you mean the built-in tool \`{ builtin: ${shown} }\`?`;
+  return missing(specs, 'tool', name);
 }
 
 function missingModel(specs: ProjectSpecs, name: string): string | undefined {

@@ -230,6 +230,15 @@ const MISTAKES: Array<{ name: string; files: Record<string, string | Uint8Array>
       'agents/a.yaml:4:9: error: tool `docs` is not defined, but a toolset is: give the agent its tools with `{ toolset: docs }` [unresolved-reference]',
   },
   {
+    name: 'a sub-agent written as a tool calls an agent',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\nsub_agents:\n  - agent: helper\n---\nkind: agent\nname: helper\ndescription: helps\nmodel: offline/echo\n',
+    },
+    error:
+      'agents/a.yaml:5:5: error: unknown key `agent` in `sub_agents`: a sub-agent is named bare (`sub_agents: [helper]`) or written inline with `name:`; `{ agent: ... }` is how `tools:` calls an agent [unknown-key]',
+  },
+  {
     name: 'a file saved as Latin-1',
     files: {
       'agents/a.yaml': Buffer.from(

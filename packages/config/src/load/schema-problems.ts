@@ -84,7 +84,29 @@ function collapseAlternatives(errors: readonly ErrorObject[]): ErrorObject[] {
           undefined,
     );
   };
-  return out.filter((e) => !(isRequiredOnly(e) && unknownAt.has(e.instancePath)) && !misspelt(e));
+  // `sub_agents: [{ agent: b }]`, the form of `tools:`: the unknown key says how to write it, so
+  // the inline agent's missing `name` is not said too.
+  const toolForm = new Set(unknown.filter(isAgentToolForm).map((e) => e.instancePath));
+  return out.filter(
+    (e) =>
+      !(isRequiredOnly(e) && unknownAt.has(e.instancePath)) &&
+      !misspelt(e) &&
+      !(e.keyword === 'required' && toolForm.has(e.instancePath)),
+  );
+}
+
+function agentNamed(item: unknown): string {
+  const name = (item as Record<string, unknown> | null)?.agent;
+  return typeof name === 'string' ? excerpt(name) : 'NAME';
+}
+
+// An unknown `agent:` key in an item of `sub_agents` (an agent's, or an inline sub-agent's).
+function isAgentToolForm(error: ErrorObject): boolean {
+  return (
+    error.keyword === 'additionalProperties' &&
+    (error.params as { additionalProperty?: unknown }).additionalProperty === 'agent' &&
+    /(^|\/)sub_agents\/\d+$/.test(error.instancePath)
+  );
 }
 
 function isRequiredOnly(error: ErrorObject): boolean {
@@ -216,7 +238,9 @@ function toProblem(error: ErrorObject, subject: SchemaSubject): SchemaProblem {
       const key = String(params.additionalProperty);
       const properties = ((error.parentSchema as SchemaNode)?.properties as SchemaNode) ?? {};
       const where = path.length === 0 ? subject.whole : field;
-      const hint = didYouMean(key, Object.keys(properties)) || nestedHome(key, properties);
+      const hint = isAgentToolForm(error)
+        ? `: a sub-agent is named bare (\`sub_agents: [${agentNamed(error.data)}]\`) or written inline with \`name:\`; \`{ agent: ... }\` is how \`tools:\` calls an agent`
+        : didYouMean(key, Object.keys(properties)) || nestedHome(key, properties);
       return {
         path: [...path, key],
         key: true,

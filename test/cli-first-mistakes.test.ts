@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentctl, removeTempDirs, tempDir, tempProject } from './support/cli.js';
@@ -11,7 +11,7 @@ const DURATION_FORMS =
 
 // The mistakes of a first hour with agentctl, each in a project of its own, and the one error
 // line each must give: at the line where the mistake is, in the author's terms.
-const MISTAKES: Array<{ name: string; files: Record<string, string>; error: string }> = [
+const MISTAKES: Array<{ name: string; files: Record<string, string | Uint8Array>; error: string }> = [
   {
     name: 'a key indented one space too far',
     files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n instruction: hi\n' },
@@ -166,6 +166,12 @@ const MISTAKES: Array<{ name: string; files: Record<string, string>; error: stri
       'agents/a.yaml:4:14: error: agent `biling` is not defined; did you mean `billing`? [unresolved-reference]',
   },
   {
+    name: 'a tool referenced that nothing defines',
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ntools: [lookup]\n' },
+    error:
+      'agents/a.yaml:4:9: error: tool `lookup` is not defined: define it in a `kind: tool` document [unresolved-reference]',
+  },
+  {
     name: 'a tool referenced but not defined',
     files: {
       'agents/a.yaml':
@@ -189,6 +195,97 @@ const MISTAKES: Array<{ name: string; files: Record<string, string>; error: stri
       'agents/b.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n',
     },
     error: 'agents/b.yaml:2:7: error: agent `a` is already defined at agents/a.yaml:2:7 [unique-names]',
+  },
+  {
+    name: 'a built-in tool named bare, as a tool of the project is',
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ntools: [current_time]\n' },
+    error:
+      'agents/a.yaml:4:9: error: tool `current_time` is not defined; did you mean the built-in tool `{ builtin: current_time }`? [unresolved-reference]',
+  },
+  {
+    name: 'an instruction read from a file the way a guess would write it',
+    files: {
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ninstruction: { file: prompt.md }\n',
+      'agents/prompt.md': 'Be brief.\n',
+    },
+    error:
+      'agents/a.yaml:4:14: error: `instruction` must be a string, not a mapping; to read it from a file, write `instruction_file: prompt.md` [schema]',
+  },
+  {
+    name: 'an agent listed bare among the tools',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\ntools: [helper]\n---\nkind: agent\nname: helper\ndescription: helps\nmodel: offline/echo\n',
+    },
+    error:
+      'agents/a.yaml:4:9: error: tool `helper` is not defined, but an agent is: call it as a tool with `{ agent: helper }`, or hand the conversation to it with `sub_agents: [helper]` [unresolved-reference]',
+  },
+  {
+    name: 'a toolset listed bare among the tools',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\ntools: [docs]\n---\nkind: toolset\nname: docs\nmcp: { command: node, args: [server.js] }\n',
+    },
+    error:
+      'agents/a.yaml:4:9: error: tool `docs` is not defined, but a toolset is: give the agent its tools with `{ toolset: docs }` [unresolved-reference]',
+  },
+  {
+    name: 'a sub-agent written as a tool calls an agent',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\nsub_agents:\n  - agent: helper\n---\nkind: agent\nname: helper\ndescription: helps\nmodel: offline/echo\n',
+    },
+    error:
+      'agents/a.yaml:5:5: error: unknown key `agent` in `sub_agents`: a sub-agent is named bare (`sub_agents: [helper]`) or written inline with `name:`; `{ agent: ... }` is how `tools:` calls an agent [unknown-key]',
+  },
+  {
+    name: 'a file saved as Latin-1',
+    files: {
+      'agents/a.yaml': Buffer.from(
+        'kind: agent\nname: a\nmodel: offline/echo\ninstruction: caf\xe9\n',
+        'latin1',
+      ),
+    },
+    error:
+      'agents/a.yaml:4:17: error: file is not UTF-8: byte 0xE9 is not valid UTF-8 (saved as Latin-1 or Windows-1252?); save it as UTF-8 [encoding]',
+  },
+  {
+    name: 'a file saved as UTF-16',
+    files: { 'agents/a.yaml': Buffer.from('\ufeffkind: agent\nname: a\nmodel: offline/echo\n', 'utf16le') },
+    error:
+      'agents/a.yaml:1:1: error: file is not UTF-8: it is UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8 [encoding]',
+  },
+  {
+    name: 'an instruction file saved as Windows-1252',
+    files: {
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ninstruction_file: prompt.md\n',
+      'agents/prompt.md': Buffer.from('You answer politely.\nSay \x93hello\x94 first.\n', 'latin1'),
+    },
+    error:
+      'agents/a.yaml:4:19: error: instruction file `prompt.md` is not UTF-8 at line 2, column 5: byte 0x93 is not valid UTF-8 (saved as Latin-1 or Windows-1252?); save it as UTF-8 [file-path]',
+  },
+  {
+    name: 'a document without its kind',
+    files: { 'agents/a.yaml': 'name: a\nmodel: offline/echo\n' },
+    error:
+      'agents/a.yaml:1:1: error: document has no `kind`; expected one of project, agent, model, tool, toolset, middleware, memory, test, schedule: add one above `name:`, such as `kind: agent` [unknown-kind]',
+  },
+  {
+    name: "a model written inline in agentctl.yaml's defaults",
+    files: {
+      'agentctl.yaml': 'kind: project\nname: p\ndefaults:\n  model: { provider: offline, model: echo }\n',
+      'agents/a.yaml': 'kind: agent\nname: a\ninstruction: hi\n',
+    },
+    // One error at its line: not also an internal error of every rule that reads `defaults.model`.
+    error: 'agentctl.yaml:4:10: error: `model` must be a string, not a mapping [schema]',
+  },
+  {
+    name: "a list for agentctl.yaml's env_file, which names one file",
+    files: {
+      'agentctl.yaml': 'kind: project\nname: p\nenv_file: [.env]\n',
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n',
+    },
+    error: 'agentctl.yaml:3:11: error: `env_file` must be a string, not a list [schema]',
   },
   {
     name: 'a file that is a YAML list',
@@ -273,6 +370,19 @@ describe.concurrent('a first command in the wrong place, or with the wrong name'
     }
   });
 
+  it('dev with no agent names the agents it could chat with, and the page', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml':
+        'kind: agent\nname: billing\nmodel: offline/echo\n---\nkind: agent\nname: assistant\nmodel: offline/echo\n',
+    });
+    const dev = await agentctl(['dev'], { cwd: dir });
+    expect(dev.stderr).toBe(
+      'agentctl: name the agent to chat with: agentctl dev <agent> (agents here: assistant, billing), or open the page: agentctl dev --ui\n',
+    );
+    expect(dev.code).toBe(2);
+  });
+
   it('validate of a folder checks the files under it; a path that names nothing is bad usage', async () => {
     const dir = await tempProject({
       'agentctl.yaml': PROJECT,
@@ -342,6 +452,67 @@ describe.concurrent('a first command in the wrong place, or with the wrong name'
     expect(set.stdout).toBe('✓ no problems\n');
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('needs a connection URL');
+  });
+
+  it("another tool's YAML among the agents is told where it belongs; run of an agent that needs none of it goes on", async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n',
+      'agents/compose.yaml': 'services:\n  web:\n    image: nginx\n',
+    });
+    const said =
+      "agents/compose.yaml:1:1: error: document has no `kind`; expected one of project, agent, model, tool, toolset, middleware, memory, test, schedule: a YAML file that is not agentctl's belongs outside the included folders, or under `exclude:` in agentctl.yaml [unknown-kind]";
+    const validate = await agentctl(['validate'], { cwd: dir });
+    expect(validate.stdout).toContain(`${said}\n`);
+    expect(validate.code).toBe(1);
+    const run = await agentctl(['run', 'a', 'hi'], { cwd: dir });
+    expect(run.stderr).toContain(
+      `${said.replace(': error:', ': warning:').replace(' [unknown-kind]', ' (not used by `a`, so not blocking it) [unknown-kind]')}\n`,
+    );
+    expect(run.stdout).toBe('hi\n');
+    expect(run.code).toBe(0);
+  });
+
+  it('a misspelt kind on a sub-agent is an error of run as of validate, not "not used", beside the reference it breaks', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\nsub_agents: [b]\n',
+      'agents/b.yaml': 'kind: agnet\nname: b\nmodel: offline/echo\n',
+    });
+    const errors = [
+      // Not `did you mean \`a\``: an agent is never its own sub-agent.
+      'agents/a.yaml:4:14: error: agent `b` is not defined: define it in a `kind: agent` document [unresolved-reference]',
+      'agents/b.yaml:1:7: error: unknown kind "agnet"; expected one of project, agent, model, tool, toolset, middleware, memory, test, schedule; did you mean `agent`? [unknown-kind]',
+    ];
+    const [validate, run] = await Promise.all([
+      agentctl(['validate'], { cwd: dir }),
+      agentctl(['run', 'a', 'hi'], { cwd: dir }),
+    ]);
+    expect(validate.stdout).toBe(`${errors.join('\n')}\n2 errors, 0 warnings\n`);
+    expect(validate.code).toBe(1);
+    expect(run.stderr).toBe(`${errors.join('\n')}\nagentctl: 2 error(s) in the project; nothing was run\n`);
+    expect(run.code).toBe(1);
+  });
+
+  it('a --- at the top or the end of a file, or two in a row, is no document: validate passes as run does', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml':
+        '---\nkind: agent\nname: a\nmodel: offline/echo\n---\n---\n# b comes later\nkind: agent\nname: b\nmodel: offline/echo\n---\n',
+      'agents/c.yaml': 'kind: agent\nname: c\nmodel: offline/echo\n---\n# more agents to come\n',
+    });
+    const validate = await agentctl(['validate', '--strict'], { cwd: dir });
+    expect(validate.stdout).toBe('✓ no problems\n');
+    expect(validate.code).toBe(0);
+    const run = await agentctl(['run', 'b', 'hi'], { cwd: dir });
+    expect(run.stderr).not.toContain('warning');
+    expect(run.code).toBe(0);
+    // A value written out (`~`) is a document, and not one agentctl reads.
+    await writeFile(join(dir, 'agents/c.yaml'), 'kind: agent\nname: c\nmodel: offline/echo\n---\n~\n');
+    const tilde = await agentctl(['validate'], { cwd: dir });
+    expect(tilde.stdout).toContain(
+      'agents/c.yaml:5:1: error: a document must be a mapping with a `kind` and a `name`, not an empty value [schema]',
+    );
   });
 
   it('an agent in a .yml file is told about, not skipped in silence', async () => {

@@ -84,7 +84,10 @@ export async function tempDir(prefix = 'agentctl-e2e-'): Promise<string> {
 }
 
 /** A new temp folder (see {@link tempDir}) holding `files` (path relative to it -> text). */
-export async function tempProject(files: Record<string, string>, prefix?: string): Promise<string> {
+export async function tempProject(
+  files: Record<string, string | Uint8Array>,
+  prefix?: string,
+): Promise<string> {
   const dir = await tempDir(prefix);
   for (const [path, text] of Object.entries(files)) {
     await mkdir(dirname(join(dir, path)), { recursive: true });

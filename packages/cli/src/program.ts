@@ -96,7 +96,7 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
   program
     .command('dev')
     .description(
-      'chat with an agent while editing: every save reloads the project (broken saves keep the last good one)',
+      'chat with an agent while editing: every save reloads the project (a broken save keeps the last good version; a broken start waits for a fix)',
     )
     .argument('[agent]', 'agent name (with --ui: the agent the page opens on)')
     .option(

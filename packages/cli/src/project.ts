@@ -81,6 +81,15 @@ export function emptyFolder(root: string, agents: number, pointed: boolean): Cli
   return agents === 0 && !existsSync(join(root, PROJECT_FILE)) ? noProject(root, pointed) : undefined;
 }
 
+/**
+ * For a watched project (`dev`, `serve --watch`), whose build would blame a YAML line for it: a bad
+ * `--model` is bad usage (exit 2), said before the watch starts, as `run` says it.
+ */
+export async function checkModelOption(options: Record<string, unknown>, io: Io): Promise<void> {
+  if (options.model === undefined) return;
+  checkModelFlag(await loadScoped(options, io, undefined, false), String(options.model), io);
+}
+
 // `--model NAME` is the user's flag, not a YAML line: a bad one is a usage error naming the flag.
 function checkModelFlag(project: LoadedProject, model: string, io: Io): void {
   if (project.specs.model.has(model)) return;

@@ -68,6 +68,7 @@ describe('invalid fixtures', () => {
       'project-file',
       'empty-file',
       'env-file',
+      'encoding',
     ])
       expect(rules).toContain(rule);
     // Every kind has a broken fixture: a new kind without one fails here.

@@ -449,6 +449,23 @@ export default {
     expect(w.failures).toEqual([]);
   });
 
+  it('does not reload for a symlink or a folder where no project file can be', async () => {
+    const root = await project({
+      'agents/a.yaml': agentYaml('a', '1'),
+      'fixtures/notes.md': 'notes\n',
+      'dist/out.js': '// built\n',
+    });
+    // A link that exists from the start (a test fixture beside the sources) and one made now.
+    await symlink('../fixtures/notes.md', join(root, 'fixtures/linked.md'));
+    const w = await watched(root);
+    await symlink('notes.md', join(root, 'fixtures/made.md'));
+    await rm(join(root, 'dist'), { recursive: true });
+    await writeFile(join(root, 'agents/a.yaml'), agentYaml('a', '2'));
+    await until(w, () => w.watch.current?.id === 2);
+    // Any of them counted would have reloaded alone, or been named beside the agent's file.
+    expect(w.generations.map((g) => g.files)).toEqual([[], [join(root, 'agents/a.yaml')]]);
+  });
+
   it('reloads when a symlink to a folder of agents is made or removed while it watches', async () => {
     const root = await project({
       'agents/a.yaml': agentYaml('a', '1'),

@@ -80,12 +80,21 @@ export function scopeDiagnostics(
   const documents = project.entries.filter((entry) => entry.kind !== 'project');
   // By the file, not its `kind: project` document: an agentctl.yaml that does not parse has none.
   const projectFile = project.configFile && displayPath(project.root, project.configFile);
+  const ownersOf = (d: Diagnostic) =>
+    documents.filter((entry) => entry.file === d.file && contains(entry.locate([]), d));
+  const blocks = (d: Diagnostic, owners: readonly SpecEntry[]) =>
+    d.severity === 'error' &&
+    (d.file === projectFile || owners.some((entry) => reachedNames.has(`${entry.kind}\0${entry.name}`)));
+  // A document that does not parse, or has no known kind, may be the definition AGENT needs: then
+  // AGENT's reference to it is an unresolved-reference error in a document it reaches, which
+  // blocks, and the broken document is kept an error beside it, not called unused.
+  const unresolved = project.diagnostics.some(
+    (d) => d.rule === 'unresolved-reference' && blocks(d, ownersOf(d)),
+  );
   return project.diagnostics.map((d) => {
     if (d.severity !== 'error' || d.file === projectFile) return d;
-    const owners = documents.filter((entry) => entry.file === d.file && contains(entry.locate([]), d));
-    // A file that does not parse may have held a definition AGENT needs: then AGENT's reference
-    // to it is an unresolved-reference error in a document it reaches, which does block.
-    if (owners.some((entry) => reachedNames.has(`${entry.kind}\0${entry.name}`))) return d;
+    const owners = ownersOf(d);
+    if (blocks(d, owners) || (unresolved && owners.length === 0)) return d;
     return {
       ...d,
       severity: 'warning',

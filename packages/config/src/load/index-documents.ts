@@ -82,7 +82,7 @@ export function checkDocument(parsed: ParsedDocument, options: { projectFile: bo
         'unknown-kind',
         cassette
           ? `this file is a cassette (recorded model calls), not a document of the project: add \`exclude: [${posix.dirname(file)}/**]\` to agentctl.yaml, or keep cassettes outside the included folders`
-          : `document has no \`kind\`; expected one of ${KINDS.join(', ')}`,
+          : `document has no \`kind\`; expected one of ${KINDS.join(', ')}${noKindHint(record)}`,
       ),
     );
     return { entries: [], diagnostics };
@@ -121,4 +121,10 @@ export function checkDocument(parsed: ParsedDocument, options: { projectFile: bo
     if (kind === 'agent' && valid) inlineAgents(parsed, record as unknown as AgentSpec, [], entries);
   }
   return { entries, diagnostics };
+}
+
+// A document with a name lacks only its kind; one without is likely some other tool's YAML.
+function noKindHint(record: Record<string, unknown>): string {
+  if ('name' in record) return ': add one above `name:`, such as `kind: agent`';
+  return ": a YAML file that is not agentctl's belongs outside the included folders, or under `exclude:` in agentctl.yaml";
 }

@@ -238,7 +238,9 @@ function indexEntries(entries: readonly IndexedEntry[]): ProjectSpecs {
   const specs = emptySpecs();
   for (const entry of entries) {
     if (entry.kind === 'project') {
-      specs.project ??= entry as ProjectSpecs['project'];
+      // Only a project that passed its schema steers anything (globs, .env, defaults): rules and
+      // the watch read its fields as typed, and `include: agents/*.yaml` is a string, not a list.
+      if (entry.valid) specs.project ??= entry as ProjectSpecs['project'];
       continue;
     }
     const map = specs[entry.kind] as Map<string, IndexedEntry>;

@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { type Diagnostic, diagnostic, FILE_START } from '../diagnostic.js';
 import type { DocumentPositions } from './document-positions.js';
+import { encodingProblem } from './encoding-problem.js';
 import type { ParseCache } from './parse-cache.js';
 
 /** Files above this size are refused unread: a config has no reason to be this large. */
@@ -45,12 +46,21 @@ export async function parseFile(absFile: string, file: string, cache?: ParseCach
       return { documents: [], diagnostics };
     }
     const bytes = readFileSync(absFile);
+    const utf16 = bytes[0] === 0xff || bytes[0] === 0xfe ? encodingProblem(bytes, file) : undefined;
+    if (utf16) return { documents: [], diagnostics: [utf16] };
     if (bytes.includes(0)) {
       diagnostics.push(
-        diagnostic(file, FILE_START, 'yaml-syntax', 'file is binary (it contains NUL bytes), not YAML'),
+        diagnostic(
+          file,
+          FILE_START,
+          'yaml-syntax',
+          'file is binary (it contains NUL bytes), not YAML; a file saved as UTF-16 has them too: save it as UTF-8',
+        ),
       );
       return { documents: [], diagnostics };
     }
+    const encoding = encodingProblem(bytes, file);
+    if (encoding) return { documents: [], diagnostics: [encoding] };
     const cached = cache?.get(bytes, absFile, file);
     if (cached) return cached;
     const { parseText } = await import('./parse-text.js');

@@ -1,4 +1,13 @@
-import { type Document, isCollection, isNode, LineCounter, type Node, parseAllDocuments, visit } from 'yaml';
+import {
+  type Document,
+  isCollection,
+  isNode,
+  isScalar,
+  LineCounter,
+  type Node,
+  parseAllDocuments,
+  visit,
+} from 'yaml';
 import { type Diagnostic, diagnostic, FILE_START, type SourceRange } from '../diagnostic.js';
 import { excerpt } from '../rules/excerpt.js';
 import { documentPositions, offsetRange } from './node-range.js';
@@ -34,7 +43,7 @@ export function parseText(text: string, absFile: string, file: string): ParsedFi
     );
     return { documents, diagnostics };
   }
-  if (docs.every((doc) => doc.contents === null) && docs.every((doc) => doc.errors.length === 0)) {
+  if (docs.every(isEmptyDocument) && docs.every((doc) => doc.errors.length === 0)) {
     diagnostics.push(diagnostic(file, FILE_START, 'empty-file', 'file holds no YAML document', 'warning'));
     return { documents, diagnostics };
   }
@@ -68,7 +77,7 @@ export function parseText(text: string, absFile: string, file: string): ParsedFi
         ),
       );
     }
-    if (doc.errors.length > 0 || doc.contents === null) return;
+    if (doc.errors.length > 0 || doc.contents === null || isEmptyDocument(doc)) return;
     // Only text that can hold an alias or a collection key pays for the walk.
     const shape =
       text.includes('*') || text.includes('?') || /[\]}]\s*:/.test(text) ? shapeProblem(doc) : undefined;
@@ -92,6 +101,14 @@ export function parseText(text: string, absFile: string, file: string): ParsedFi
     documents.push({ file, absFile, index, positions: documentPositions(doc, lineCounter), value });
   });
   return { documents, diagnostics };
+}
+
+// Nothing between two `---` (or after the last one, as files written for kubectl often end), or
+// only comments: YAML's empty document holds no value to check or to ignore. `~` or `null`
+// written out is a value, and refused as a document.
+function isEmptyDocument(doc: Document): boolean {
+  const contents = doc.contents;
+  return contents === null || (isScalar(contents) && contents.source === '' && contents.tag === undefined);
 }
 
 /**

@@ -84,7 +84,29 @@ function collapseAlternatives(errors: readonly ErrorObject[]): ErrorObject[] {
           undefined,
     );
   };
-  return out.filter((e) => !(isRequiredOnly(e) && unknownAt.has(e.instancePath)) && !misspelt(e));
+  // `sub_agents: [{ agent: b }]`, the form of `tools:`: the unknown key says how to write it, so
+  // the inline agent's missing `name` is not said too.
+  const toolForm = new Set(unknown.filter(isAgentToolForm).map((e) => e.instancePath));
+  return out.filter(
+    (e) =>
+      !(isRequiredOnly(e) && unknownAt.has(e.instancePath)) &&
+      !misspelt(e) &&
+      !(e.keyword === 'required' && toolForm.has(e.instancePath)),
+  );
+}
+
+function agentNamed(item: unknown): string {
+  const name = (item as Record<string, unknown> | null)?.agent;
+  return typeof name === 'string' ? excerpt(name) : 'NAME';
+}
+
+// An unknown `agent:` key in an item of `sub_agents` (an agent's, or an inline sub-agent's).
+function isAgentToolForm(error: ErrorObject): boolean {
+  return (
+    error.keyword === 'additionalProperties' &&
+    (error.params as { additionalProperty?: unknown }).additionalProperty === 'agent' &&
+    /(^|\/)sub_agents\/\d+$/.test(error.instancePath)
+  );
 }
 
 function isRequiredOnly(error: ErrorObject): boolean {
@@ -194,6 +216,14 @@ function nestedHome(key: string, properties: SchemaNode): string {
   return '';
 }
 
+// `instruction: { file: prompt.md }` is a guess at how to read the instruction from a file.
+function fromFile(path: Array<string | number>, subject: SchemaSubject, data: unknown): string {
+  const mapping = typeof data === 'object' && data !== null && !Array.isArray(data);
+  if (!mapping || subject.whole !== 'agent' || path.length !== 1 || path[0] !== 'instruction') return '';
+  const written = (data as Record<string, unknown>).file ?? (data as Record<string, unknown>).path;
+  return `; to read it from a file, write \`instruction_file: ${typeof written === 'string' ? excerpt(written) : 'prompt.md'}\``;
+}
+
 function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
@@ -208,7 +238,9 @@ function toProblem(error: ErrorObject, subject: SchemaSubject): SchemaProblem {
       const key = String(params.additionalProperty);
       const properties = ((error.parentSchema as SchemaNode)?.properties as SchemaNode) ?? {};
       const where = path.length === 0 ? subject.whole : field;
-      const hint = didYouMean(key, Object.keys(properties)) || nestedHome(key, properties);
+      const hint = isAgentToolForm(error)
+        ? `: a sub-agent is named bare (\`sub_agents: [${agentNamed(error.data)}]\`) or written inline with \`name:\`; \`{ agent: ... }\` is how \`tools:\` calls an agent`
+        : didYouMean(key, Object.keys(properties)) || nestedHome(key, properties);
       return {
         path: [...path, key],
         key: true,
@@ -252,7 +284,9 @@ function toProblem(error: ErrorObject, subject: SchemaSubject): SchemaProblem {
         String(params.type).split(',').includes('array') && typeof error.data === 'string'
           ? `; a list of one is written \`[${excerpt(error.data)}]\``
           : '';
-      return value(`${field} must be ${expected}, not ${describeValue(error.data)}${listOfOne}`);
+      return value(
+        `${field} must be ${expected}, not ${describeValue(error.data)}${listOfOne}${fromFile(path, subject, error.data)}`,
+      );
     }
     case 'enum': {
       const allowed = (params.allowedValues as unknown[]).map(String);

@@ -18,6 +18,7 @@ export function filePath(ctx: RuleContext): Diagnostic[] {
         mustExist: true,
         what: 'instruction file',
         expects: 'file',
+        text: true,
       });
     // A built-in's `root` (inline or under `options:`) is the folder it is confined to.
     agent.spec.tools?.forEach((tool, i) => {
@@ -44,6 +45,7 @@ export function filePath(ctx: RuleContext): Diagnostic[] {
         mustExist: true,
         what: 'script',
         expects: 'file',
+        text: true,
       });
     if (model.spec.cassette)
       uses.push({

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import { interpolate, MissingEnvError } from '../env/interpolate.js';
+import { notUtf8 } from '../load/encoding-problem.js';
 import type { IndexedEntry } from '../load/index-documents.js';
 import { blockingAncestor, displayPath, resolveProjectPath, unreadableReason } from '../paths.js';
 import type { MiddlewareSpec, ToolSpec } from '../spec-types.js';
@@ -15,6 +17,8 @@ export interface PathUse {
   what: string;
   /** What must be there when it exists: a regular file of bounded size, or a folder. */
   expects?: 'file' | 'dir';
+  /** The file is read as UTF-8 text (an instruction file, a script): other bytes are an error. */
+  text?: boolean;
 }
 
 /**
@@ -72,6 +76,13 @@ export function checkPath(ctx: RuleContext, use: PathUse, rule: string): Diagnos
         ? resolved.type !== 'dir' && 'is not a folder'
         : (unreadableReason(resolved) ?? false);
     if (wrong) return [diagnostic(use.entry.file, range, rule, `${use.what} ${shown} ${wrong}`)];
+    const encoding =
+      use.text && resolved.type === 'file' ? notUtf8(readFileSync(resolved.absolute)) : undefined;
+    if (encoding) {
+      const at = `line ${encoding.line}, column ${encoding.col}`;
+      const message = `${use.what} ${shown} is not UTF-8 at ${at}: ${encoding.reason}`;
+      return [diagnostic(use.entry.file, range, rule, message)];
+    }
   }
   if (use.what === 'module' && !/\.(m|c)?(t|j)s$/.test(written)) {
     return [diagnostic(use.entry.file, range, rule, `module ${shown} must be a .ts or .js file`)];

@@ -13,12 +13,34 @@ function missing(
   kind: RefKind,
   name: string,
   registered?: readonly string[],
+  /** A name never suggested: the agent whose own list this is (it cannot be its own sub-agent). */
+  self?: string,
 ): string | undefined {
   if (specs[kind].has(name) || registered?.includes(name)) return undefined;
   // Without a registry, a name no document defines may still be a plugin's: not known here.
   if ((kind === 'middleware' || kind === 'memory') && registered === undefined) return undefined;
-  const known = [...specs[kind].keys(), ...(registered ?? [])];
-  return `${kind} \`${excerpt(name)}\` is not defined${didYouMean(name, known)}`;
+  const known = [...specs[kind].keys(), ...(registered ?? [])].filter((known) => known !== self);
+  const near = didYouMean(name, known);
+  // With nothing near to suggest, say where a definition would go.
+  const define = near || (DEFINED_BY_DOCUMENT.has(kind) ? `: define it in a \`kind: ${kind}\` document` : '');
+  return `${kind} \`${excerpt(name)}\` is not defined${define}`;
+}
+
+// What only a document of the project defines (middleware and memory may be a plugin's).
+const DEFINED_BY_DOCUMENT: ReadonlySet<RefKind> = new Set(['tool', 'toolset', 'agent']);
+
+// A built-in tool named bare, as a `kind: tool` is, is the usual slip: say how to write it.
+// So is an agent or a toolset named bare, as a tool: each is written with its own key.
+function missingTool(specs: ProjectSpecs, name: string, builtins: readonly string[]): string | undefined {
+  if (specs.tool.has(name)) return undefined;
+  const shown = excerpt(name);
+  if (specs.agent.has(name))
+    return `tool \`${shown}\` is not defined, but an agent is: call it as a tool with \`{ agent: ${shown} }\`, or hand the conversation to it with \`sub_agents: [${shown}]\``;
+  if (specs.toolset.has(name))
+    return `tool \`${shown}\` is not defined, but a toolset is: give the agent its tools with \`{ toolset: ${shown} }\``;
+  if (builtins.includes(name))
+    return `tool \`${shown}\` is not defined; did you mean the built-in tool \`{ builtin: ${shown} }\`?`;
+  return missing(specs, 'tool', name);
 }
 
 function missingModel(specs: ProjectSpecs, name: string): string | undefined {
@@ -35,6 +57,7 @@ export function unresolvedReference(ctx: RuleContext): Diagnostic[] {
   const { specs } = ctx;
   const middlewareNames = ctx.registry?.names('middleware');
   const memoryNames = ctx.registry?.names('memory');
+  const builtinTools = ctx.registry?.names('builtinTool') ?? [];
   for (const agent of validAgents(ctx)) {
     const spec = agent.spec;
     const at =
@@ -48,14 +71,20 @@ export function unresolvedReference(ctx: RuleContext): Diagnostic[] {
     if (spec.memory !== undefined)
       report(agent.file, at('memory'), missing(specs, 'memory', spec.memory, memoryNames));
     spec.tools?.forEach((tool, i) => {
-      if (typeof tool === 'string') report(agent.file, at('tools', i), missing(specs, 'tool', tool));
+      if (typeof tool === 'string')
+        report(agent.file, at('tools', i), missingTool(specs, tool, builtinTools));
       else if ('toolset' in tool)
         report(agent.file, at('tools', i, 'toolset'), missing(specs, 'toolset', tool.toolset));
       else if ('agent' in tool)
-        report(agent.file, at('tools', i, 'agent'), missing(specs, 'agent', tool.agent));
+        report(
+          agent.file,
+          at('tools', i, 'agent'),
+          missing(specs, 'agent', tool.agent, undefined, spec.name),
+        );
     });
     spec.sub_agents?.forEach((sub, i) => {
-      if (typeof sub === 'string') report(agent.file, at('sub_agents', i), missing(specs, 'agent', sub));
+      if (typeof sub === 'string')
+        report(agent.file, at('sub_agents', i), missing(specs, 'agent', sub, undefined, spec.name));
     });
     spec.middleware?.forEach((entry, i) => {
       if (typeof entry === 'string')

@@ -32,6 +32,8 @@ export class ProjectWatcher {
   #exclude: Matcher = () => false;
   #scope: WatchScope = { include: [], exclude: [], referenced: new Set(), envFile: '.env' };
   #codeDirs: string[] = [];
+  /** The fixed start of each include glob (`agents` of `agents/**\/*.yaml`; '' for `**\/*.yaml`). */
+  #bases: string[] = [];
   /** The referenced files, and the real path of each that is a symlink, as paths under the root. */
   #referenced = new Set<string>();
   /** Files outside the folder that the project reads (a helper a module imports), watched one by one. */
@@ -84,6 +86,7 @@ export class ProjectWatcher {
   setScope(scope: WatchScope): void {
     this.#scope = scope;
     this.#include = picomatch([...scope.include]);
+    this.#bases = scope.include.map((glob) => picomatch.scan(glob).base.replace(/\/+$/, ''));
     this.#exclude = scope.exclude.length > 0 ? picomatch([...scope.exclude]) : () => false;
     this.#referenced = new Set(scope.referenced);
     for (const file of scope.referenced) {
@@ -111,11 +114,23 @@ export class ProjectWatcher {
     const name = basename(rel);
     // Editor droppings: emacs locks, vim's write test and swap files, backups.
     if (name.startsWith('.#') || name === '4913' || /\.sw[a-p]$|~$/.test(name)) return false;
-    if (isDir) return true;
+    if (isDir) return this.#mayHold(rel, path);
     if (rel === PROJECT_FILE || rel === this.#scope.envFile) return true;
     if (this.#referenced.has(path)) return true;
     if (this.#include(rel) && !this.#exclude(rel)) return true;
     return CODE.test(name) && this.#codeDirs.some((dir) => path.startsWith(dir));
+  }
+
+  // A folder, or a link that may lead to one, counts when project files can be under it: it is
+  // inside an include glob's fixed start or holds it, or holds a file the project reads or a
+  // module's folder. A link elsewhere (a test fixture beside the sources) is no change to the project.
+  #mayHold(rel: string, path: string): boolean {
+    const below = (outer: string, inner: string) =>
+      outer === '' || inner === outer || inner.startsWith(`${outer}/`);
+    if (this.#bases.some((base) => below(base, rel) || below(rel, base))) return true;
+    const dir = path + sep;
+    for (const file of this.#referenced) if (file.startsWith(dir)) return true;
+    return this.#codeDirs.some((code) => code.startsWith(dir) || dir.startsWith(code));
   }
 
   /** Stops watching. */

@@ -4,6 +4,7 @@ import { withModuleLoader, withoutModuleLoader } from '../compile/import-module.
 import type { MadeMemory } from '../compile/make-memory.js';
 import { type Diagnostic, diagnostic, FILE_START } from '../diagnostic.js';
 import type { Env } from '../env/interpolate.js';
+import { scopeDiagnostics } from '../load/agent-reach.js';
 import { globProblem } from '../load/check-globs.js';
 import { DEFAULT_INCLUDE } from '../load/find-files.js';
 import { type LoadedProject, loadProject } from '../load/load-project.js';
@@ -158,7 +159,13 @@ export async function watchProject(
       referenced: new Set([...referenced, ...project.files, ...helpers]),
       envFile: spec?.env_file ?? '.env',
     };
-    const made = await compile(project);
+    // Watching one agent (`dev AGENT`, `run --watch`): an error it does not reach is a warning, as for `run`.
+    const only = options.agents?.length === 1 ? options.agents[0] : undefined;
+    const scoped =
+      only === undefined
+        ? project
+        : { ...project, diagnostics: scopeDiagnostics(project, only, options.model) };
+    const made = await compile(scoped);
     if (made.superseded) {
       // A newer save is queued behind this build: it reports, not this one, and it must not be
       // skipped as unchanged against content this build read but never made live.

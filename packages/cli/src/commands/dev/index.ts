@@ -29,7 +29,10 @@ export interface DevCommandOptions {
 export async function devCommand(raw: Record<string, unknown>, io: Io): Promise<number> {
   if (raw.ui === true) return devUi(raw, io);
   if (raw.agent === undefined)
-    throw new CliError('name the agent to chat with: agentctl dev <agent>', EXIT.usage);
+    throw new CliError(
+      `name the agent to chat with: agentctl dev <agent>${await agentsToName(raw, io)}, or open the page: agentctl dev --ui`,
+      EXIT.usage,
+    );
   if (raw.port !== undefined)
     throw new CliError('--port is for --ui (the terminal chat listens on nothing)', EXIT.usage);
   const options = raw as unknown as DevCommandOptions;
@@ -46,7 +49,7 @@ export async function devCommand(raw: Record<string, unknown>, io: Io): Promise<
       rl.prompt(true);
     },
   };
-  const live = await openLiveProject(raw, reportIo, options.agent);
+  const live = await openLiveProject(raw, reportIo, options.agent, { waitForFix: true });
   const s = styles(io.isTTY);
   const sessionId = options.session && options.session !== 'new' ? options.session : randomUUID();
   io.stderr(s.dim(`session ${sessionId}\n`));
@@ -90,6 +93,22 @@ export async function devCommand(raw: Record<string, unknown>, io: Io): Promise<
     await live.watch.close();
   }
   return code;
+}
+
+// The project's agents, for a first `agentctl dev` that named none ('' where there is no project).
+async function agentsToName(raw: Record<string, unknown>, io: Io): Promise<string> {
+  try {
+    const { loadProject } = await import('@agentctl/config');
+    const project = await loadProject({
+      cwd: io.cwd,
+      project: raw.project as string | undefined,
+      env: io.env,
+    });
+    const names = [...project.specs.agent.keys()].sort();
+    return names.length > 0 ? ` (agents here: ${names.join(', ')})` : '';
+  } catch {
+    return '';
+  }
 }
 
 // The terminal chat's options have no meaning for the page.

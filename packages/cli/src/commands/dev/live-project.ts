@@ -10,10 +10,11 @@ import type { Agent, SessionStore } from '@agentctl/core';
 import { CliError, EXIT } from '../../cli-error.js';
 import { defaultRegistry } from '../../default-registry.js';
 import { type Io, styles } from '../../io.js';
-import { emptyFolder } from '../../project.js';
+import { checkModelOption, emptyFolder } from '../../project.js';
 import { agentSessionStore, projectSessionStore, sessionStoreFor } from '../../session-store.js';
 import { traceSecrets } from '../../tracing.js';
 import { unknownAgent } from '../../unknown-agent.js';
+import { untilValid } from '../../until-valid.js';
 import { watchErrorReporter } from '../../watch-error-reporter.js';
 
 /** A project kept live by `dev` and `run --watch`. */
@@ -27,26 +28,45 @@ export interface LiveProject {
   lease(): Promise<{ agent: Agent; generation: Generation; store: SessionStore; release(): void }>;
 }
 
+/** How {@link openLiveProject} treats the first build and each new generation. */
+export interface LiveProjectOptions {
+  /** Called with each generation once it is live. */
+  onGeneration?: (generation: Generation) => void;
+  /**
+   * A model without its API key: a warning of each build (the default), or with `true` (`run
+   * --watch`) a failed build, before any run writes a session.
+   */
+  requireKeys?: boolean | 'warn';
+  /**
+   * `dev`: a project broken at start is reported as `validate` reports it and watched until a save
+   * makes it good, as after a broken save; without, its errors end the command (exit 1).
+   */
+  waitForFix?: boolean;
+}
+
 /**
  * Watches the project the command line points at, compiling only `agentName` (and what it uses),
  * and reports on stderr: each reload with what changed in one line, each broken save with its
- * diagnostics (once per change), each retired generation when its last run ends. A model without
- * its API key is a warning of each build; with `requireKeys` (`run --watch`) it fails the build,
- * before any run writes a session.
+ * diagnostics (once per change), each retired generation when its last run ends.
  */
 export async function openLiveProject(
   options: Record<string, unknown>,
   io: Io,
   agentName: string,
-  onGeneration?: (generation: Generation) => void,
-  requireKeys: boolean | 'warn' = 'warn',
+  { onGeneration, requireKeys = 'warn', waitForFix = false }: LiveProjectOptions = {},
 ): Promise<LiveProject> {
   const s = styles(io.isTTY);
+  // The flag is the user's, not a YAML line: waiting for a save would never fix it.
+  await checkModelOption(options, io);
   const started = new Map<Generation, number>();
   let firstFailure: Diagnostic[] | undefined;
-  // Unset while the first build runs: its failure ends the command instead of being reported.
+  // Unset while the first build runs: its failure is said once the watch is known to have started.
   let watchRef: ProjectWatch | undefined;
   let firstWarnings: readonly Diagnostic[] = [];
+  let arrived: (generation: Generation) => void = () => undefined;
+  const firstGood = new Promise<Generation>((resolve) => {
+    arrived = resolve;
+  });
   const watch = await watchProject(
     io.cwd,
     (generation, warnings) => {
@@ -55,7 +75,9 @@ export async function openLiveProject(
       // The first build's warnings wait until the folder is known to hold a project.
       if (watchRef) for (const d of warnings) io.stderr(`${formatDiagnostic(d)}\n`);
       else firstWarnings = warnings;
-      if (generation.id > 1) {
+      arrived(generation);
+      // Generation 1 is announced too when a save brought it (the project was broken at start).
+      if (watchRef) {
         const files = generation.files.length;
         io.stderr(
           s.green(
@@ -90,12 +112,24 @@ export async function openLiveProject(
     },
   );
   watchRef = watch;
-  const first = watch.current;
-  if (!first) {
-    await watch.close();
+  if (!watch.current) {
     for (const d of firstFailure ?? []) io.stderr(`${formatDiagnostic(d)}\n`);
     const errors = (firstFailure ?? []).filter((d) => d.severity === 'error').length;
-    throw new CliError(`${errors} error(s) in the project; nothing was run`, EXIT.failed);
+    if (!waitForFix) {
+      await watch.close();
+      throw new CliError(`${errors} error(s) in the project; nothing was run`, EXIT.failed);
+    }
+    io.stderr(
+      s.red(`agentctl: ${errors} error(s) in the project; `) +
+        `fix them and save: ${agentName} starts as soon as the project is valid (Ctrl-C stops)\n`,
+    );
+  }
+  let first: Generation;
+  try {
+    first = await untilValid(firstGood);
+  } catch (error) {
+    await watch.close();
+    throw error;
   }
   const agent = first.runtime.agents.get(agentName);
   // A folder with no project at all is said as `run` says it, not as a missing agent.

@@ -52,15 +52,12 @@ export async function watchRun(options: RunCommandOptions, io: Io): Promise<numb
     }
   };
 
-  live = await openLiveProject(
-    options as unknown as Record<string, unknown>,
-    io,
-    options.agent,
-    (g) => {
+  live = await openLiveProject(options as unknown as Record<string, unknown>, io, options.agent, {
+    onGeneration: (g) => {
       if (g.id > 1) start();
     },
-    true,
-  );
+    requireKeys: true,
+  });
   start();
   const lines = prompt === undefined ? createInterface({ input: process.stdin }) : undefined;
   if (lines) {

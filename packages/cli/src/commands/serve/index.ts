@@ -1,7 +1,9 @@
+import { createServer, type Server } from 'node:net';
 import {
   type Diagnostic,
   formatAgentChanges,
   formatDiagnostic,
+  type Generation,
   type ProjectWatch,
   type QueueSettings,
   watchProject,
@@ -12,12 +14,13 @@ import { CliError, EXIT } from '../../cli-error.js';
 import { defaultRegistry } from '../../default-registry.js';
 import type { Io } from '../../io.js';
 import { pageDir } from '../../page-dir.js';
-import { emptyFolder, openRuntime } from '../../project.js';
+import { checkModelOption, emptyFolder, openRuntime } from '../../project.js';
 import { connectQueue, queueSettings } from '../../queue-settings.js';
 import { projectSessionStore } from '../../session-store.js';
 import { traceSecrets } from '../../tracing.js';
 import { unknownAgent } from '../../unknown-agent.js';
 import { nextStop, untilStopped } from '../../until-stopped.js';
+import { untilValid } from '../../until-valid.js';
 import { watchErrorReporter } from '../../watch-error-reporter.js';
 import { projectSource, type RuntimeLease } from './project-source.js';
 import { serveOptions } from './serve-options.js';
@@ -32,7 +35,9 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
   const options = serveOptions(raw, io.env);
   // A missing page is said before anything starts.
   const page = options.ui ? pageDir(io.env) : undefined;
-  const project = options.watch ? await watchedRuntime(raw, io) : await fixedRuntime(raw, io);
+  const project = options.watch
+    ? await watchedRuntime(raw, io, options.host, options.port)
+    : await fixedRuntime(raw, io);
   const agent = raw.agent === undefined ? undefined : String(raw.agent);
   if (agent !== undefined) await checkAgent(project, agent);
   const store = await projectSessionStore(project.root);
@@ -155,13 +160,25 @@ async function fixedRuntime(raw: Record<string, unknown>, io: Io): Promise<Serve
   };
 }
 
-// Like `dev`: each save builds a new generation; a run keeps the one it started on.
-async function watchedRuntime(raw: Record<string, unknown>, io: Io): Promise<ServedProject> {
+// Like `dev`: each save builds a new generation; a run keeps the one it started on. A project
+// broken at start is waited on, its port held meanwhile, until a save makes it good.
+async function watchedRuntime(
+  raw: Record<string, unknown>,
+  io: Io,
+  host: string,
+  port: number,
+): Promise<ServedProject> {
+  // The flag is the user's, not a YAML line: waiting for a save would never fix it.
+  await checkModelOption(raw, io);
   const queue = new WatchedQueue(io.env, io.stderr);
   let watch: ProjectWatch | undefined;
-  let firstFailure = '';
+  let firstFailure: Diagnostic[] = [];
   let firstWarnings: readonly Diagnostic[] = [];
   const status = new ProjectStatusBoard(true, null);
+  let arrived: (generation: Generation) => void = () => undefined;
+  const firstGood = new Promise<Generation>((resolve) => {
+    arrived = resolve;
+  });
   watch = await watchProject(
     io.cwd,
     (generation, warnings) => {
@@ -170,15 +187,18 @@ async function watchedRuntime(raw: Record<string, unknown>, io: Io): Promise<Ser
       // The first build's warnings wait until the folder is known to hold a project.
       if (watch) for (const d of warnings) io.stderr(`${formatDiagnostic(d)}\n`);
       else firstWarnings = warnings;
-      const changes = generation.id > 1 ? formatAgentChanges(generation.changes) : undefined;
+      // Generation 1 is announced too when a save brought it (the project was broken at start).
+      const changes = watch ? formatAgentChanges(generation.changes) : undefined;
       if (changes) io.stderr(`[reload] generation ${generation.id} live: ${changes}\n`);
       status.reloaded(generation.id, changes);
+      arrived(generation);
     },
     (diagnostics) => {
-      const text = diagnostics.map((d) => `  ${formatDiagnostic(d)}\n`).join('');
-      if (!watch) firstFailure = text;
+      if (!watch) firstFailure = diagnostics;
       else {
-        io.stderr(`[reload] failed; still serving generation ${watch.current?.id ?? '-'}:\n${text}`);
+        const text = diagnostics.map((d) => `  ${formatDiagnostic(d)}\n`).join('');
+        const serving = watch.current ? `still serving generation ${watch.current.id}` : 'nothing served yet';
+        io.stderr(`[reload] failed; ${serving}:\n${text}`);
         status.failed(diagnostics);
       }
     },
@@ -192,13 +212,27 @@ async function watchedRuntime(raw: Record<string, unknown>, io: Io): Promise<Ser
     },
   );
   const live = watch;
-  if (!live.current) {
-    await live.close();
-    io.stderr(firstFailure);
-    throw new CliError('the project has errors; nothing was served', EXIT.failed);
+  let first = live.current;
+  if (!first) {
+    for (const d of firstFailure) io.stderr(`${formatDiagnostic(d)}\n`);
+    const errors = firstFailure.filter((d) => d.severity === 'error').length;
+    let held: Server | undefined;
+    try {
+      // A port in use is a bad command line: said now, not after the fix.
+      held = await holdPort(host, port);
+      io.stderr(
+        `agentctl: ${errors} error(s) in the project; fix them and save: serving starts as soon as the project is valid (Ctrl-C stops)\n`,
+      );
+      first = await untilValid(firstGood);
+    } catch (error) {
+      await live.close();
+      throw error;
+    } finally {
+      await new Promise((closed) => (held ? held.close(closed) : closed(undefined)));
+    }
   }
   // A folder with no project is refused as `serve` without --watch refuses it.
-  const empty = emptyFolder(live.root, live.current.runtime.specs.agent.size, raw.project !== undefined);
+  const empty = emptyFolder(live.root, first.runtime.specs.agent.size, raw.project !== undefined);
   if (empty) {
     await live.close();
     throw empty;
@@ -224,4 +258,19 @@ async function watchedRuntime(raw: Record<string, unknown>, io: Io): Promise<Ser
     status,
     close: () => live.close(),
   };
+}
+
+// The address serve will listen on, held while it waits for a good build (port 0 holds nothing).
+async function holdPort(host: string, port: number): Promise<Server | undefined> {
+  if (port === 0) return undefined;
+  const server = createServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, resolve);
+    });
+  } catch (error) {
+    throw new CliError(`cannot listen on ${host}:${port}: ${(error as Error).message}`, EXIT.usage);
+  }
+  return server;
 }

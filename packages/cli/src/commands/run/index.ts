@@ -363,13 +363,23 @@ function prompter(
   rl: Interface,
   signal: AbortSignal,
   spinner: Spinner | undefined,
-): (pending: PendingApproval) => Promise<ApprovalDecision> {
+): (pending: PendingApproval) => Promise<ApprovalDecision | undefined> {
   const s = styles(io.isTTY);
   // One question at a time: parallel branches may ask at once.
   let queue: Promise<unknown> = Promise.resolve();
-  // Ctrl-C while a question waits rejects it with the run's reason, so the run ends ABORTED.
-  const question = (text: string) => rl.question(text, { signal }).catch(() => Promise.reject(signal.reason));
-  const ask = async (pending: PendingApproval): Promise<ApprovalDecision> => {
+  // Ctrl-C while a question waits rejects it with the run's reason, so the run ends ABORTED. The
+  // input ending instead (Ctrl-D, the terminal gone) is no answer: undefined, and nothing more is asked.
+  const question = (text: string): Promise<string | undefined> =>
+    rl.question(text, { signal }).then(
+      (answer) => answer.trim(),
+      (error: NodeJS.ErrnoException) => {
+        if (signal.aborted) return Promise.reject(signal.reason);
+        // What follows starts below the prompt left unanswered (a closed input shows none).
+        if (error.code !== 'ERR_USE_AFTER_CLOSE') io.stderr('\n');
+        return undefined;
+      },
+    );
+  const ask = async (pending: PendingApproval): Promise<ApprovalDecision | undefined> => {
     const args = printable(JSON.stringify(pending.call.arguments));
     const text =
       pending.kind === 'input'
@@ -377,10 +387,12 @@ function prompter(
         : `Allow ${pending.call.name}(${args})? [y/N] `;
     spinner?.hold();
     try {
-      const answer = (await question(s.yellow(text))).trim();
+      const answer = await question(s.yellow(text));
+      // Undecided, the call waits in the session, paused, for a decision given with --approve or --answer.
+      if (answer === undefined) return undefined;
       if (pending.kind === 'input') return { callId: pending.call.id, approve: true, input: answer };
       if (/^y(es)?$/i.test(answer)) return { callId: pending.call.id, approve: true };
-      const reason = (await question('Reason (optional): ')).trim();
+      const reason = await question('Reason (optional): ');
       return { callId: pending.call.id, approve: false, reason: reason || undefined };
     } finally {
       spinner?.release();

@@ -29,13 +29,21 @@ export function processIo(): Io {
     if (error.code !== 'EPIPE') failure ??= error;
     closed.abort();
   });
+  // Stderr carries progress, not the result: its reader going away (`2>&1 | head -1`) only silences
+  // it. Unheard, the stream's error would end the process mid-run, its session half-written.
+  let stderrGone = false;
+  process.stderr.on('error', () => {
+    stderrGone = true;
+  });
   return {
     stdout: (text) => {
       if (!closed.signal.aborted) process.stdout.write(text);
     },
     outputClosed: closed.signal,
     outputFailure: () => failure,
-    stderr: (text) => process.stderr.write(text),
+    stderr: (text) => {
+      if (!stderrGone) process.stderr.write(text);
+    },
     isTTY: Boolean(process.stdout.isTTY) && process.env.NO_COLOR === undefined,
     // Asked of the descriptor: reading process.stdin would open a stream a one-shot run never reads.
     stdinIsTTY: isatty(0),

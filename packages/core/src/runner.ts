@@ -203,12 +203,16 @@ export class Runner {
         channel,
         checkpoint,
         decisions,
+        held,
       );
       const start =
         (checkpoint && findAgent(this.agent, checkpoint.agent)) || activeAgent(this.agent, session);
       const branch = branchFor(start, options.branchPrefix);
       const ctx = new InvocationContext(shared, start, branch);
-      if (checkpoint) await this.store.setCheckpoint(session.id, undefined);
+      if (checkpoint) {
+        await held.confirm();
+        await this.store.setCheckpoint(session.id, undefined);
+      }
       try {
         ctx.emit('run_start', { input: shared.input });
         if (!checkpoint) {
@@ -235,6 +239,7 @@ export class Runner {
             attempts: shared.attempt + 1,
           };
           await shared.flush();
+          await held.confirm();
           await this.store.setCheckpoint(session.id, saved);
         }
         ctx.emit('run_end', {
@@ -334,6 +339,7 @@ export class Runner {
     channel: EventChannel<AgentEvent>,
     checkpoint: InvocationCheckpoint | undefined,
     decisions: readonly ApprovalDecision[] | undefined,
+    held: HeldSession,
   ): SharedInvocation {
     const store = this.store;
     const usage = emptyUsage();
@@ -384,7 +390,8 @@ export class Runner {
       },
       channel,
       options.onEvent,
-      new SessionWriter(store, session.id),
+      // No event is written once the lease is lost: the session may be another invocation's by then.
+      new SessionWriter(store, session.id, () => held.confirm()),
       controller,
     );
   }

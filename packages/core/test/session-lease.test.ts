@@ -200,6 +200,50 @@ describe('the lease while an invocation runs', () => {
   });
 });
 
+describe('a run held up past its lease', () => {
+  it('writes nothing once another holder has taken the session: its events, error and checkpoint stay out', async () => {
+    // Every write the store takes, and where the intruder came in.
+    const written: string[] = [];
+    class Recording extends InMemorySessionStore {
+      override async append(id: string, events: readonly AgentEvent[]): Promise<void> {
+        written.push(...events.map((e) => e.type));
+        return super.append(id, events);
+      }
+      override async setCheckpoint(id: string, checkpoint: unknown): Promise<void> {
+        written.push(checkpoint === undefined ? 'clear checkpoint' : 'checkpoint');
+        return super.setCheckpoint(id, checkpoint);
+      }
+    }
+    const store = new Recording();
+    const stall = defineTool({
+      name: 'stall',
+      description: 'holds the event loop past the lease, as a stopped process would',
+      parameters: {},
+      execute: async () => {
+        const until = Date.now() + 200;
+        while (Date.now() < until) {
+          // busy wait: no timer (and so no renewal) runs
+        }
+        // Another invocation takes the lapsed lease (as `run --session` in another process would).
+        const taken = await store.lease('s', { holder: 'intruder', ttlMs: 10_000 });
+        written.push('lease' in taken ? 'TAKEN' : 'still held');
+        return 'done';
+      },
+    });
+    const agent = createAgent({
+      name: 'a',
+      provider: scriptedModel([{ toolCalls: [{ name: 'stall' }] }, { text: 'never' }]),
+      tools: [stall],
+    });
+    const runner = new Runner({ agent, store, leaseTtlMs: 90, writeBeforeTools: true });
+    const error = await runner.run({ input: 'x', sessionId: 's' }).invocation.catch((e: unknown) => e);
+    expect(error).toMatchObject({ message: expect.stringContaining('lost the lease on session s') });
+    // The call was written before its tool ran; nothing after the intruder came in.
+    expect(written.slice(0, written.indexOf('TAKEN'))).toContain('message');
+    expect(written.slice(written.indexOf('TAKEN'))).toEqual(['TAKEN']);
+  });
+});
+
 describe('a lease the store cannot renew', () => {
   it('ends the run as ABORTED blamed on the server (internal), not as a cancel, keeping the text', async () => {
     // A store whose database goes away once the run has begun: every renewal fails until the lease

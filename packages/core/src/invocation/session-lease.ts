@@ -25,6 +25,11 @@ export interface HoldOptions {
 /** A session held for one invocation; `release` stops the renewals and gives the lease up. */
 export interface HeldSession {
   readonly lease: SessionLease;
+  /**
+   * Called before each write to the session: undefined while the lease surely holds; otherwise a
+   * renewal that settles once the lease is confirmed, or rejects with the error that lost it.
+   */
+  confirm(): Promise<void> | undefined;
   release(): Promise<void>;
 }
 
@@ -69,6 +74,8 @@ class HeldLease implements HeldSession {
   #released = false;
   #renewing: Promise<void> | undefined;
   #joined = false;
+  // Why the lease was given up for lost: nothing more may be written under it.
+  #lost: { error: unknown } | undefined;
 
   constructor(store: SessionStore, lease: SessionLease, ttlMs: number, onLost: (error: unknown) => void) {
     this.#store = store;
@@ -91,11 +98,25 @@ class HeldLease implements HeldSession {
       // A failed write is retried at the next tick; only a lease past its expiry is given up for lost.
       if (this.#released) return;
       if (!(error instanceof SessionLeaseLostError) && Date.now() < this.lease.expiresAt) return;
+      if (this.#lost) return;
       leaveRenewals(this);
-      this.#onLost(
-        error instanceof SessionLeaseLostError ? error : storeFailure(this.lease.sessionId, error),
-      );
+      const lost = error instanceof SessionLeaseLostError ? error : storeFailure(this.lease.sessionId, error);
+      this.#lost = { error: lost };
+      this.#onLost(lost);
     }
+  }
+
+  confirm(): Promise<void> | undefined {
+    // Rejected, never thrown: the writer relies on a refused write still taking a turn.
+    if (this.#lost) return Promise.reject(this.#lost.error);
+    // Renewed on time, a lease keeps more than two thirds of its life. Less means the renewals fell
+    // behind (the process was stopped, or its event loop held) and the lease may have lapsed and
+    // been taken meanwhile: it is renewed before the write, which then lands in no one else's session.
+    if (this.lease.expiresAt - Date.now() > this.ttlMs / 3) return undefined;
+    this.tick();
+    return this.#renewing?.then(() => {
+      if (this.#lost) throw this.#lost.error;
+    });
   }
 
   async release(): Promise<void> {

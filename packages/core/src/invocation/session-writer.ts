@@ -37,10 +37,13 @@ export class SessionWriter {
   // The writer's index in `waiting` while it waits for the end of the turn, else -1.
   #slot = -1;
   #failure: { error: unknown } | undefined;
+  readonly #confirm: (() => Promise<void> | undefined) | undefined;
 
-  constructor(store: SessionStore, sessionId: string) {
+  /** `confirm`, when given, runs before each write; a promise it returns rejects to refuse the write (the lease was lost). */
+  constructor(store: SessionStore, sessionId: string, confirm?: () => Promise<void> | undefined) {
     this.#store = store;
     this.#sessionId = sessionId;
+    this.#confirm = confirm;
   }
 
   /** Queues an event for the session's log. */
@@ -82,6 +85,8 @@ export class SessionWriter {
   async #drain(): Promise<void> {
     for (let job = this.#jobs.shift(); job; job = this.#jobs.shift()) {
       try {
+        const confirming = this.#confirm?.();
+        if (confirming) await confirming;
         if (Array.isArray(job)) await this.#store.append(this.#sessionId, job);
         else await this.#store.updateScopedState?.(job.scope, job.delta);
       } catch (error) {

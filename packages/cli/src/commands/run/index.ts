@@ -13,6 +13,7 @@ import {
   parseDuration,
   Runner,
   SessionBusyError,
+  SessionLeaseLostError,
   UsageError,
 } from '@agentctl/core';
 import { CliError, EXIT } from '../../cli-error.js';
@@ -273,6 +274,14 @@ export async function invoke(
         `${corrupt.message}\n(it cannot be continued: start a new session, or remove this one with \`agentctl sessions rm ${sessionId}\`)`,
         EXIT.failed,
       );
+    }
+    if (isAgentError(result) && result.cause instanceof SessionLeaseLostError) {
+      // No interrupt of the user's: the run fell silent past its lease (stopped, suspended) and
+      // another took the session over. What it did since is not in the session; the rest is whole.
+      io.stderr(
+        `agentctl: session ${sessionId} went on without this run, which was held up past its lease: what it did after that is not in the session\n`,
+      );
+      return EXIT.failed;
     }
     if (isAgentError(result)) {
       // The store's disk refused a write (full): the machine's failure, not a bug of agentctl's.

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { agentctl, BIN, cliEnv, fixtureProject, parseNdjson, removeTempDirs } from './support/cli.js';
@@ -98,4 +98,14 @@ it('a reader of stderr that goes away silences it only: the run finishes and its
       (f) => f.startsWith('muted') && (f.includes('.lock') || f.endsWith('.lease')),
     ),
   ).toEqual([]);
+});
+
+it('a prompt on stdin past 32 MiB is refused before anything is stored (exit 2), not an internal error', async () => {
+  const { code, stderr } = await agentctl(['run', 'prep', '--session', 'flood', '--model', 'offline/echo'], {
+    cwd: project,
+    input: 'a'.repeat(32 * 1024 * 1024 + 1),
+  });
+  expect(code, stderr).toBe(2);
+  expect(stderr).toContain('agentctl: the prompt on stdin is larger than 32 MiB, the most `run` takes');
+  expect(existsSync(join(project, '.agentctl/sessions/flood.jsonl'))).toBe(false);
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface, type Interface } from 'node:readline/promises';
 import { runCodeInFlight, watchRunCode } from '@agentctl/config';
@@ -25,7 +25,7 @@ import { sessionStoreFor } from '../../session-store.js';
 import { systemRefusal } from '../../system-refusal.js';
 import { unknownAgent } from '../../unknown-agent.js';
 import { allowMatcher, parseAllowRules } from './allow-rules.js';
-import { readStdin } from './read-stdin.js';
+import { readStdin, readText } from './read-stdin.js';
 import { jsonRenderer, textRenderer } from './render-events.js';
 import { Spinner } from './spinner.js';
 
@@ -151,7 +151,11 @@ export async function decisionsOf(options: RunCommandOptions, cwd: string): Prom
   }
   for (const pair of options.answerFile ?? []) {
     const [callId, path] = splitPair(pair, '--answer-file', 'PATH');
-    const text = await readFile(resolve(cwd, path), 'utf8').catch((error: NodeJS.ErrnoException) => {
+    const text = await readText(
+      createReadStream(resolve(cwd, path)),
+      `--answer-file ${callId} (${path})`,
+    ).catch((error: NodeJS.ErrnoException) => {
+      if (error instanceof CliError) throw error;
       throw new CliError(
         `--answer-file ${callId}: cannot read ${path} (${error.code ?? error.message})`,
         EXIT.usage,

@@ -4,7 +4,7 @@ import { Runner } from '@agentctl/core';
 import { CliError, EXIT } from '../../cli-error.js';
 import { type Io, styles } from '../../io.js';
 import { parseAllowRules } from '../run/allow-rules.js';
-import { invoke, type RunCommandOptions } from '../run/index.js';
+import { assertSessionOption, invoke, type RunCommandOptions } from '../run/index.js';
 import { type LiveProject, openLiveProject } from './live-project.js';
 
 /** Options of `agentctl dev`. */
@@ -34,6 +34,7 @@ export async function devCommand(raw: Record<string, unknown>, io: Io): Promise<
     throw new CliError('--port is for --ui (the terminal chat listens on nothing)', EXIT.usage);
   const options = raw as unknown as DevCommandOptions;
   parseAllowRules(options.allow ?? []); // a malformed --allow is a usage error before the watch starts
+  assertSessionOption(options.session); // and a bad --session, rather than at every message
   const tty = io.stdinIsTTY;
   let rl: Interface | undefined;
   let asking = false;
@@ -48,7 +49,8 @@ export async function devCommand(raw: Record<string, unknown>, io: Io): Promise<
   };
   const live = await openLiveProject(raw, reportIo, options.agent);
   const s = styles(io.isTTY);
-  const sessionId = options.session && options.session !== 'new' ? options.session : randomUUID();
+  const sessionId =
+    options.session !== undefined && options.session !== 'new' ? options.session : randomUUID();
   io.stderr(s.dim(`session ${sessionId}\n`));
   rl = createInterface({
     input: process.stdin,

@@ -124,15 +124,19 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
 
 const DEFAULT_WAIT_MS = 30_000;
 
+/** `--session` checked against the id rule (`new` aside): another id is a usage error. */
+export function assertSessionOption(session: string | undefined): void {
+  if (session === undefined || session === 'new') return;
+  try {
+    assertSessionId(session);
+  } catch (error) {
+    throw new CliError(`--session: ${(error as Error).message}`, EXIT.usage);
+  }
+}
+
 /** `--wait` in ms (0 without it), and `--session` checked against the id rule: both usage errors. */
 function waitMs(options: RunCommandOptions): number {
-  if (options.session !== undefined && options.session !== 'new') {
-    try {
-      assertSessionId(options.session);
-    } catch (error) {
-      throw new CliError(`--session: ${(error as Error).message}`, EXIT.usage);
-    }
-  }
+  assertSessionOption(options.session);
   if (options.wait === undefined || options.wait === false) return 0;
   if (options.wait === true) return DEFAULT_WAIT_MS;
   try {

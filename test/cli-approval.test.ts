@@ -121,6 +121,16 @@ describe.concurrent('a tool that needs approval, with no terminal to ask on', ()
     expect(stderr).toContain(`\`agentctl run cashier --session still-paused --approve ${id}\``);
   });
 
+  it('a new prompt to a paused session for another agent names the agent to resume it with', async () => {
+    const id = await pause('cashier', 'paused-elsewhere');
+    const { code, stderr } = await run(['clerk', 'another thing', '--session', 'paused-elsewhere']);
+    expect(code).toBe(2);
+    // clerk's tree does not hold cashier: resuming with clerk would be refused.
+    expect(stderr).toContain(`\`agentctl run cashier --session paused-elsewhere --approve ${id}\``);
+    const resumed = await run(['cashier', '--session', 'paused-elsewhere', '--approve', id]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+  });
+
   it('exits 2 when resuming a session that does not exist or was never paused', async () => {
     const [missing, notPaused, noSession] = await Promise.all([
       run(['cashier', '--session', 'never-was', '--approve', 'x']),

@@ -180,6 +180,8 @@ export class Runner {
         throw new PausedSessionError(
           session.id,
           checkpoint.pending.map((p) => p.call.id),
+          // A prompt for another agent than the one paused: the resume must name that one.
+          findAgent(this.agent, checkpoint.agent) ? this.agent.name : (session.agent ?? checkpoint.agent),
         );
       }
       const limit = deadline(

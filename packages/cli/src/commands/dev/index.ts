@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createInterface, type Interface } from 'node:readline/promises';
+import type { Interface } from 'node:readline/promises';
 import { Runner } from '@agentctl/core';
 import { CliError, EXIT } from '../../cli-error.js';
 import { type Io, styles } from '../../io.js';
+import { terminalReadline } from '../../terminal-readline.js';
 import { parseAllowRules } from '../run/allow-rules.js';
 import { assertSessionOption, invoke, type RunCommandOptions } from '../run/index.js';
 import { type LiveProject, openLiveProject } from './live-project.js';
@@ -52,7 +53,7 @@ export async function devCommand(raw: Record<string, unknown>, io: Io): Promise<
   const sessionId =
     options.session !== undefined && options.session !== 'new' ? options.session : randomUUID();
   io.stderr(s.dim(`session ${sessionId}\n`));
-  rl = createInterface({
+  rl = terminalReadline({
     input: process.stdin,
     output: tty ? process.stderr : undefined,
     terminal: tty,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
-import { createInterface, type Interface } from 'node:readline/promises';
+import type { Interface } from 'node:readline/promises';
 import { runCodeInFlight, watchRunCode } from '@agentctl/config';
 import type { Agent, ApprovalDecision, InvocationResult, PendingApproval, RunOptions } from '@agentctl/core';
 import {
@@ -23,6 +23,7 @@ import { printable } from '../../printable.js';
 import { openRuntime } from '../../project.js';
 import { sessionStoreFor } from '../../session-store.js';
 import { systemRefusal } from '../../system-refusal.js';
+import { terminalReadline } from '../../terminal-readline.js';
 import { unknownAgent } from '../../unknown-agent.js';
 import { allowMatcher, parseAllowRules } from './allow-rules.js';
 import { readStdin, readText } from './read-stdin.js';
@@ -109,7 +110,7 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
     if (prompt.length === 0) throw new CliError('no prompt: pass one as an argument or on stdin', EXIT.usage);
     const rl =
       io.stdinIsTTY && !options.json
-        ? createInterface({ input: process.stdin, output: process.stderr })
+        ? terminalReadline({ input: process.stdin, output: process.stderr })
         : undefined;
     try {
       return await invoke(runner, { input: prompt }, sessionId, options, io, rl, announce);
@@ -451,7 +452,7 @@ export function reportPause(
 }
 
 async function chat(runner: Runner, sessionId: string, options: RunCommandOptions, io: Io): Promise<number> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  const rl = terminalReadline({ input: process.stdin, output: process.stderr, terminal: true });
   const s = styles(io.isTTY);
   io.stderr(s.dim(`chatting with ${runner.agent.name}; an empty line or Ctrl-D ends the chat\n`));
   let code: number = EXIT.ok;

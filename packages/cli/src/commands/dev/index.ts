@@ -36,6 +36,7 @@ export async function devCommand(raw: Record<string, unknown>, io: Io): Promise<
   const options = raw as unknown as DevCommandOptions;
   parseAllowRules(options.allow ?? []); // a malformed --allow is a usage error before the watch starts
   assertSessionOption(options.session); // and a bad --session, rather than at every message
+  if (options.json) io.reserveStdout?.(); // NDJSON only: console.log of a module goes to stderr
   const tty = io.stdinIsTTY;
   let rl: Interface | undefined;
   let asking = false;

@@ -62,6 +62,8 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
   const options = raw as unknown as RunCommandOptions;
   parseAllowRules(options.allow ?? []); // a malformed --allow is a usage error before any server starts
   waitMs(options); // a bad --session or --wait is a usage error before any server starts
+  // NDJSON and nothing else: a module tool or middleware printing with console.log must not break it.
+  if (options.json) io.reserveStdout?.();
   if (options.watch) return (await import('./watch-run.js')).watchRun(options, io);
   if (options.queue) return (await import('./queued-run.js')).queuedRun(options, decisionsOf, io);
   // Only the agent asked for (and what it uses) is compiled: another agent's missing key must not stop it.

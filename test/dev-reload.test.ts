@@ -210,6 +210,31 @@ describe('agentctl run --watch', () => {
     expect(await cli.exited).toBe(0);
   });
 
+  it('SIGTERM during a run cancels it, waits for its session to end, and exits 143', async () => {
+    const root = await projectWith({
+      'agents/a.yaml': `kind: agent
+name: a
+model: offline/auto
+tools: [nap]
+---
+kind: tool
+name: nap
+description: Sleeps
+parameters: { type: object, properties: {} }
+command: { argv: [sleep, "20"] }
+needs_approval: false
+`,
+    });
+    const cli = start(['run', 'a', 'go', '--watch', '--session', 'watched'], root);
+    await cli.waitFor('stderr', /→ nap\(/);
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toBe(143);
+    expect(cli.stderr).toContain('error [ABORTED]: stopped by SIGTERM');
+    const show = await agentctl(['sessions', 'show', 'watched', '--json'], { cwd: root });
+    const events = JSON.parse(show.stdout).session.events as Array<Record<string, unknown>>;
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'error' });
+  });
+
   it('finishes a long tool call on the old generation while the new one answers', async () => {
     const gate = join(await tempDir('agentctl-gate-'), 'open');
     const tool = (version: string, wait: boolean) => `import { existsSync } from 'node:fs';

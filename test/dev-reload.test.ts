@@ -169,6 +169,32 @@ describe('agentctl dev', () => {
   });
 });
 
+describe('agentctl dev, stopped', () => {
+  it('by SIGTERM during a message: the run is cancelled and dev ends (143), however much input is left', async () => {
+    const root = await projectWith({
+      'agents/a.yaml': `kind: agent
+name: a
+model: offline/auto
+tools: [nap]
+---
+kind: tool
+name: nap
+description: Sleeps
+parameters: { type: object, properties: {} }
+command: { argv: [sleep, "20"] }
+needs_approval: false
+`,
+    });
+    const cli = start(['dev', 'a', '--session', 'stopped-dev'], root);
+    cli.send('go');
+    await cli.waitFor('stderr', /→ nap\(/);
+    cli.child.kill('SIGTERM');
+    // stdin stays open: dev must end on the signal, not wait for more messages.
+    expect(await cli.exited).toBe(143);
+    expect(cli.stderr).toContain('error [ABORTED]: stopped by SIGTERM');
+  });
+});
+
 describe('agentctl run --watch', () => {
   it('waits for a prompt on stdin, then runs it again on every good change', async () => {
     const root = await projectWith({ 'agents/a.yaml': agentYaml('first') });

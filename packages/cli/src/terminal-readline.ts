@@ -36,4 +36,3 @@ export function terminalReadline(options: ReadLineOptions): Interface {
   }
   return createInterface(options);
 }
-

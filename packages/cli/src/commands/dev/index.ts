@@ -5,7 +5,7 @@ import { CliError, EXIT } from '../../cli-error.js';
 import { type Io, styles } from '../../io.js';
 import { terminalReadline } from '../../terminal-readline.js';
 import { parseAllowRules } from '../run/allow-rules.js';
-import { assertSessionOption, invoke, type RunCommandOptions } from '../run/index.js';
+import { assertSessionOption, invoke, type RunCommandOptions, stopsChat } from '../run/index.js';
 import { type LiveProject, openLiveProject } from './live-project.js';
 
 /** Options of `agentctl dev`. */
@@ -82,11 +82,13 @@ export async function devCommand(raw: Record<string, unknown>, io: Io): Promise<
         }
         if (line.length === 0) break;
         await send(line);
+        if (stopsChat(code)) break;
       }
     } else {
       for await (const raw of rl) {
         const line = raw.trim();
         if (line.length > 0) await send(line);
+        if (stopsChat(code)) break;
       }
     }
   } finally {

@@ -330,6 +330,11 @@ export async function invoke(
   }
 }
 
+/** True for the code of a run stopped by SIGTERM or SIGHUP: a chat ends with it (Ctrl-C only cancels its run). */
+export function stopsChat(code: number): boolean {
+  return code === EXIT.terminated || code === EXIT.hangup;
+}
+
 // The exit code of a run stopped by a signal: 128 + the signal's number, as a shell reports it.
 const SIGNAL_EXIT: Record<NodeJS.Signals, number> = {
   SIGINT: EXIT.interrupted,
@@ -469,6 +474,7 @@ async function chat(runner: Runner, sessionId: string, options: RunCommandOption
       if (line.length === 0) break;
       // Ctrl-C at the `you>` prompt closes readline and ends the chat; during a run, invoke cancels it.
       code = await invoke(runner, { input: line }, sessionId, options, io, rl);
+      if (stopsChat(code)) break;
     }
   } finally {
     rl.close();

@@ -148,6 +148,18 @@ describe.skipIf(!driver)(`Ctrl-C and the spinner on a terminal (${driver?.name ?
     expect(screen).toContain('← refund: The call was not run: denied by the user. [error]');
   });
 
+  it('--json with no prompt on a terminal says it reads the prompt as typed, then runs it', async () => {
+    const { code, screen } = await agentctlOnTerminal(
+      driver!,
+      ['run', 'prep', '--json', '--model', 'offline/echo'],
+      [['Ctrl-D on a line of its own', 'get ready\r\u0004']],
+      { cwd: project, timeoutMs: 15_000 },
+    );
+    expect(code, screen).toBe(0);
+    expect(screen).toContain('reading the prompt from the terminal');
+    expect(screen).toContain('"type":"run_end"');
+  });
+
   it('in a chat, Ctrl-C at the you> prompt ends the chat', async () => {
     const { code, screen } = await agentctlOnTerminal(
       driver!,

@@ -108,7 +108,12 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
       announce();
       return await chat(runner, sessionId, options, io);
     }
-    if (prompt === undefined) prompt = (await readStdin()).trim();
+    if (prompt === undefined) {
+      // `--json` on a terminal reads the prompt as it is typed: said, or it looks like a hang.
+      if (io.stdinIsTTY)
+        io.stderr('reading the prompt from the terminal: type it, then Ctrl-D on a line of its own\n');
+      prompt = (await readStdin()).trim();
+    }
     if (prompt.length === 0) throw new CliError('no prompt: pass one as an argument or on stdin', EXIT.usage);
     const rl =
       io.stdinIsTTY && !options.json

@@ -1,5 +1,15 @@
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentctl, fixtureProject, isSessionPaused, parseNdjson, removeTempDirs } from './support/cli.js';
+import {
+  agentctl,
+  BIN,
+  cliEnv,
+  fixtureProject,
+  isSessionPaused,
+  parseNdjson,
+  removeTempDirs,
+  tempProject,
+} from './support/cli.js';
 
 // test/fixtures/projects/refunds: `clerk` plays a script (call refund for A-17, then confirm),
 // `cashier` is on the offline auto model; both use the `refund` command tool (`echo refunded
@@ -121,6 +131,16 @@ describe.concurrent('a tool that needs approval, with no terminal to ask on', ()
     expect(stderr).toContain(`\`agentctl run cashier --session still-paused --approve ${id}\``);
   });
 
+  it('a new prompt to a paused session for another agent names the agent to resume it with', async () => {
+    const id = await pause('cashier', 'paused-elsewhere');
+    const { code, stderr } = await run(['clerk', 'another thing', '--session', 'paused-elsewhere']);
+    expect(code).toBe(2);
+    // clerk's tree does not hold cashier: resuming with clerk would be refused.
+    expect(stderr).toContain(`\`agentctl run cashier --session paused-elsewhere --approve ${id}\``);
+    const resumed = await run(['cashier', '--session', 'paused-elsewhere', '--approve', id]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+  });
+
   it('exits 2 when resuming a session that does not exist or was never paused', async () => {
     const [missing, notPaused, noSession] = await Promise.all([
       run(['cashier', '--session', 'never-was', '--approve', 'x']),
@@ -149,5 +169,54 @@ describe.concurrent('a tool that needs approval, with no terminal to ask on', ()
     const { code, stdout } = await run(['clerk', '--session', 'clerk-resume', '--approve', id]);
     expect(code).toBe(0);
     expect(stdout).toBe('The refund of A-17 is on its way.\n');
+  });
+});
+
+describe('a resume killed halfway', () => {
+  it('leaves a session that says why --approve finds nothing, and a new prompt goes on', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': 'kind: project\nname: killed\n',
+      'agents/slow.yaml': `kind: agent
+name: slow
+model: offline/auto
+tools: [nap]
+---
+kind: tool
+name: nap
+description: Sleeps
+parameters: { type: object, properties: {} }
+command: { argv: [sleep, "20"] }
+`,
+    });
+    const paused = await agentctl(['run', 'slow', 'go', '--session', 'cut'], { cwd: dir });
+    expect(paused.stderr).toContain('paused: 1 tool call(s) wait for a decision');
+    const resume = spawn(
+      process.execPath,
+      [BIN, 'run', 'slow', '--session', 'cut', '--approve', 'auto_0_0'],
+      {
+        cwd: dir,
+        env: cliEnv(),
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    let stderr = '';
+    await new Promise<void>((resolve) =>
+      resume.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+        if (stderr.includes('→ nap(')) resolve();
+      }),
+    );
+    resume.kill('SIGKILL');
+    await new Promise((r) => resume.once('close', r));
+
+    const again = await agentctl(['run', 'slow', '--session', 'cut', '--approve', 'auto_0_0'], { cwd: dir });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(
+      'session cut is not paused: its last run stopped before it ended (its process was killed?), and the decisions it was carrying out went with it',
+    );
+    const next = await agentctl(['run', 'slow', 'go on', '--session', 'cut', '--model', 'offline/echo'], {
+      cwd: dir,
+    });
+    expect(next.code, next.stderr).toBe(0);
   });
 });

@@ -78,6 +78,21 @@ describe.concurrent('a tool that asks the user, with no terminal', () => {
     });
   });
 
+  it('--answer-file past 32 MiB is refused (exit 2) and the question still waits', async () => {
+    await pauseOnQuestion('asker', 'q-huge');
+    await writeFile(join(project, 'huge.txt'), 'a'.repeat(32 * 1024 * 1024 + 1));
+    const { code, stderr } = await run([
+      'asker',
+      '--session',
+      'q-huge',
+      '--answer-file',
+      'call_ask_city=huge.txt',
+    ]);
+    expect(code, stderr).toBe(2);
+    expect(stderr).toContain('agentctl: --answer-file call_ask_city (huge.txt) is larger than 32 MiB');
+    expect(await isPaused('q-huge')).toBe(true);
+  });
+
   it('--approve does not re-run the question: exit 2, and the session still waits', async () => {
     await pauseOnQuestion('asker', 'q-approve');
     const { code, stdout, stderr } = await run([

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { agentctl, BIN, cliEnv, fixtureProject, parseNdjson, removeTempDirs } from './support/cli.js';
@@ -66,4 +66,46 @@ it('`run --json | head -1` cancels the run cleanly: exit 141, a valid session, n
   });
   expect(next.code, next.stderr).toBe(0);
   expect(next.stdout).toContain('awake?');
+});
+
+it('a reader of stderr that goes away silences it only: the run finishes and its session is whole', async () => {
+  const child = spawn(
+    process.execPath,
+    [BIN, 'run', 'desk', 'refund A-17', '--approve-all', '--session', 'muted'],
+    {
+      cwd: project,
+      env: cliEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  // Gone before agentctl has started: each of its lines of progress meets a closed pipe (EPIPE).
+  child.stderr.destroy();
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  expect(code).toBe(0);
+  expect(stdout).toContain('billing refunded A-17');
+
+  const show = await agentctl(['sessions', 'show', 'muted', '--json'], { cwd: project });
+  expect(show.code, show.stderr).toBe(0);
+  const events = JSON.parse(show.stdout).session.events as Array<Record<string, unknown>>;
+  expect(events.find((e) => e.type === 'tool_result' && e.name === 'refund')).toBeDefined();
+  expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete' });
+  expect(
+    readdirSync(join(project, '.agentctl/sessions')).filter(
+      (f) => f.startsWith('muted') && (f.includes('.lock') || f.endsWith('.lease')),
+    ),
+  ).toEqual([]);
+});
+
+it('a prompt on stdin past 32 MiB is refused before anything is stored (exit 2), not an internal error', async () => {
+  const { code, stderr } = await agentctl(['run', 'prep', '--session', 'flood', '--model', 'offline/echo'], {
+    cwd: project,
+    input: 'a'.repeat(32 * 1024 * 1024 + 1),
+  });
+  expect(code, stderr).toBe(2);
+  expect(stderr).toContain('agentctl: the prompt on stdin is larger than 32 MiB, the most `run` takes');
+  expect(existsSync(join(project, '.agentctl/sessions/flood.jsonl'))).toBe(false);
 });

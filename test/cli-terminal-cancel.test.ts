@@ -86,6 +86,80 @@ describe.skipIf(!driver)(`Ctrl-C and the spinner on a terminal (${driver?.name ?
     await expectContinuable('desk', sessionOf(screen));
   });
 
+  it('Ctrl-D at the approval question leaves the call undecided: paused, exit 0, and --approve resumes it', async () => {
+    const { code, screen } = await agentctlOnTerminal(
+      driver!,
+      ['run', 'desk', 'refund A-17'],
+      [['[y/N] ', '\u0004']],
+      {
+        cwd: project,
+      },
+    );
+    expect(code, screen).toBe(0);
+    expect(screen).not.toContain('INTERNAL_ERROR');
+    expect(screen).toMatch(/\[y\/N\] \n/);
+    expect(screen).toContain('paused: 1 tool call(s) wait for a decision');
+    expect(screen).toContain('call_billing_refund  refund({"order":"A-17"})');
+    expect(locksLeft()).toEqual([]);
+    const resumed = await agentctl(
+      ['run', 'desk', '--session', sessionOf(screen), '--approve', 'call_billing_refund'],
+      {
+        cwd: project,
+      },
+    );
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('← refund: refunded A-17');
+  });
+
+  it('Ctrl-D at a question leaves it unanswered: paused, exit 0, and --answer resumes it', async () => {
+    const { code, screen } = await agentctlOnTerminal(
+      driver!,
+      ['run', 'asker', 'plan my trip'],
+      [['Answer: ', '\u0004']],
+      {
+        cwd: project,
+      },
+    );
+    expect(code, screen).toBe(0);
+    expect(screen).not.toContain('INTERNAL_ERROR');
+    expect(screen).toContain('answer with: agentctl run asker --session');
+    const resumed = await agentctl(
+      ['run', 'asker', '--session', sessionOf(screen), '--answer', 'call_ask_city=Lima'],
+      {
+        cwd: project,
+      },
+    );
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain('noted the city');
+  });
+
+  it('Ctrl-D at the reason prompt denies the call with no reason', async () => {
+    const { code, screen } = await agentctlOnTerminal(
+      driver!,
+      ['run', 'desk', 'refund A-17'],
+      [
+        ['[y/N] ', 'n\r'],
+        ['Reason (optional): ', '\u0004'],
+      ],
+      { cwd: project },
+    );
+    expect(code, screen).toBe(0);
+    expect(screen).not.toContain('INTERNAL_ERROR');
+    expect(screen).toContain('← refund: The call was not run: denied by the user. [error]');
+  });
+
+  it('--json with no prompt on a terminal says it reads the prompt as typed, then runs it', async () => {
+    const { code, screen } = await agentctlOnTerminal(
+      driver!,
+      ['run', 'prep', '--json', '--model', 'offline/echo'],
+      [['Ctrl-D on a line of its own', 'get ready\r\u0004']],
+      { cwd: project, timeoutMs: 15_000 },
+    );
+    expect(code, screen).toBe(0);
+    expect(screen).toContain('reading the prompt from the terminal');
+    expect(screen).toContain('"type":"run_end"');
+  });
+
   it('in a chat, Ctrl-C at the you> prompt ends the chat', async () => {
     const { code, screen } = await agentctlOnTerminal(
       driver!,

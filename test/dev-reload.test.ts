@@ -169,6 +169,32 @@ describe('agentctl dev', () => {
   });
 });
 
+describe('agentctl dev, stopped', () => {
+  it('by SIGTERM during a message: the run is cancelled and dev ends (143), however much input is left', async () => {
+    const root = await projectWith({
+      'agents/a.yaml': `kind: agent
+name: a
+model: offline/auto
+tools: [nap]
+---
+kind: tool
+name: nap
+description: Sleeps
+parameters: { type: object, properties: {} }
+command: { argv: [sleep, "20"] }
+needs_approval: false
+`,
+    });
+    const cli = start(['dev', 'a', '--session', 'stopped-dev'], root);
+    cli.send('go');
+    await cli.waitFor('stderr', /→ nap\(/);
+    cli.child.kill('SIGTERM');
+    // stdin stays open: dev must end on the signal, not wait for more messages.
+    expect(await cli.exited).toBe(143);
+    expect(cli.stderr).toContain('error [ABORTED]: stopped by SIGTERM');
+  });
+});
+
 describe('agentctl run --watch', () => {
   it('waits for a prompt on stdin, then runs it again on every good change', async () => {
     const root = await projectWith({ 'agents/a.yaml': agentYaml('first') });
@@ -208,6 +234,31 @@ describe('agentctl run --watch', () => {
     expect(cli.stderr).not.toMatch(/\[reload\] failed|internal-error|\n\s+at /);
     cli.child.kill('SIGTERM');
     expect(await cli.exited).toBe(0);
+  });
+
+  it('SIGTERM during a run cancels it, waits for its session to end, and exits 143', async () => {
+    const root = await projectWith({
+      'agents/a.yaml': `kind: agent
+name: a
+model: offline/auto
+tools: [nap]
+---
+kind: tool
+name: nap
+description: Sleeps
+parameters: { type: object, properties: {} }
+command: { argv: [sleep, "20"] }
+needs_approval: false
+`,
+    });
+    const cli = start(['run', 'a', 'go', '--watch', '--session', 'watched'], root);
+    await cli.waitFor('stderr', /→ nap\(/);
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toBe(143);
+    expect(cli.stderr).toContain('error [ABORTED]: stopped by SIGTERM');
+    const show = await agentctl(['sessions', 'show', 'watched', '--json'], { cwd: root });
+    const events = JSON.parse(show.stdout).session.events as Array<Record<string, unknown>>;
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'error' });
   });
 
   it('finishes a long tool call on the old generation while the new one answers', async () => {

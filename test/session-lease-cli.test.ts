@@ -147,4 +147,14 @@ describe('two agentctl run processes on one session', () => {
       expect(result.stderr).not.toContain('internal error');
     }
   }, 60_000);
+
+  it('so is one given to dev, refused before the chat starts rather than at every message', async () => {
+    for (const id of ['../x', '']) {
+      const result = await agentctl(['dev', 'worker', '--session', id], { cwd: project, input: 'hello\n' });
+      expect(result.code, id).toBe(2);
+      expect(result.stderr).toContain(`agentctl: --session: invalid session id "${id}"`);
+      expect(result.stderr).not.toContain('chatting with');
+      expect(result.stderr).not.toMatch(/^session /m);
+    }
+  }, 60_000);
 });

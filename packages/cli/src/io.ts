@@ -14,6 +14,11 @@ export interface Io {
   outputClosed?: AbortSignal;
   /** What stopped stdout other than its reader going away (a full disk under `> file`): the command fails. */
   outputFailure?: () => Error | undefined;
+  /**
+   * From now on stdout holds only what the command writes through `stdout` (NDJSON, a report):
+   * anything else written there (a module tool's `console.log`) goes to stderr instead.
+   */
+  reserveStdout?: () => void;
   env: Record<string, string | undefined>;
   cwd: string;
 }
@@ -29,13 +34,26 @@ export function processIo(): Io {
     if (error.code !== 'EPIPE') failure ??= error;
     closed.abort();
   });
+  // Stderr carries progress, not the result: its reader going away (`2>&1 | head -1`) only silences
+  // it. Unheard, the stream's error would end the process mid-run, its session half-written.
+  let stderrGone = false;
+  process.stderr.on('error', () => {
+    stderrGone = true;
+  });
+  // Kept aside: once stdout is reserved, `process.stdout.write` is everyone else's, sent to stderr.
+  const writeStdout = process.stdout.write.bind(process.stdout);
   return {
     stdout: (text) => {
-      if (!closed.signal.aborted) process.stdout.write(text);
+      if (!closed.signal.aborted) writeStdout(text);
+    },
+    reserveStdout: () => {
+      process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
     },
     outputClosed: closed.signal,
     outputFailure: () => failure,
-    stderr: (text) => process.stderr.write(text),
+    stderr: (text) => {
+      if (!stderrGone) process.stderr.write(text);
+    },
     isTTY: Boolean(process.stdout.isTTY) && process.env.NO_COLOR === undefined,
     // Asked of the descriptor: reading process.stdin would open a stream a one-shot run never reads.
     stdinIsTTY: isatty(0),

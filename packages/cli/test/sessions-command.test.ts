@@ -149,6 +149,28 @@ describe('agentctl sessions', () => {
     ]);
   });
 
+  it('marks a call its run never finished even when a later run used the same call id', async () => {
+    const { root, store } = await project();
+    await store.create({ id: 'reused', agent: 'triage' });
+    // The first run was killed inside c1 (no result, no run_end); the next one called c1 again.
+    const killed = conversation.slice(0, 4);
+    const next = conversation.map((e) => ({ ...e, id: `n${e.id}`, invocationId: 'inv2' }));
+    await store.append('reused', [...killed, ...next]);
+    const { code, stdout } = await call(root, 'show', ['reused']);
+    expect(code).toBe(0);
+    const body = stdout.split('\n');
+    const start = body.indexOf('user: Where is order 42?');
+    expect(body.slice(start, start + 7)).toEqual([
+      'user: Where is order 42?',
+      '  → lookup_order({"id":42})',
+      '    ✗ no result: the run stopped before this call finished',
+      'user: Where is order 42?',
+      '  → lookup_order({"id":42})',
+      '  ← lookup_order: {"status":"shipped"}',
+      'triage: Order 42 has shipped.',
+    ]);
+  });
+
   it('reports a missing or corrupt session in one line with exit 1, and list still works', async () => {
     const { root, store } = await project();
     await store.create({ id: 'ok' });

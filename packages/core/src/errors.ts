@@ -124,6 +124,8 @@ export class PausedSessionError extends UsageError {
     readonly sessionId: string,
     /** The ids of the calls that wait for a decision. */
     readonly pending: readonly string[],
+    /** The agent to resume it with: one whose tree holds the agent the calls wait in. */
+    readonly agent?: string,
   ) {
     super(
       `session ${sessionId} is paused waiting for a decision on ${pending.join(', ')}; resume it with approve or deny`,

@@ -13,12 +13,13 @@ import type { Session } from './session.js';
  */
 export function promisedCallsProblem(session: Session, checkpoint: InvocationCheckpoint): string | undefined {
   const events = session.events.filter((e) => e.invocationId === checkpoint.invocationId);
-  const shown = lastOfType(events, 'approval_required')?.pending;
-  if (!shown) return `no approval_required event shows the pending calls ${ids(checkpoint.pending)}`;
+  // What `sessions show` and the UI show as waiting. A run the queue recovers after a crash waits
+  // on the calls it was running, which no person was shown: only the calls the event lists are held to it.
+  const shown = lastOfType(events, 'approval_required')?.pending ?? [];
   for (const p of checkpoint.pending) {
     const event = shown.find((s) => s.call?.id === p.call.id);
-    if (!event || !sameCall(event.call, p.call)) {
-      return `the call ${p.call.id} waiting for a decision is ${describe(p.call)}, but the session's approval_required event shows ${event ? describe(event.call) : 'no such call'}`;
+    if (event && !sameCall(event.call, p.call)) {
+      return `the call ${p.call.id} waiting for a decision is ${describe(p.call)}, but the session's approval_required event shows ${describe(event.call)}`;
     }
     // A call inside an agent tool runs in the child session: childCallsProblem checks it there.
     if (p.via) continue;
@@ -85,10 +86,6 @@ function lastOfType<T extends AgentEvent['type']>(
     if (events[i].type === type) return events[i] as Extract<AgentEvent, { type: T }>;
   }
   return undefined;
-}
-
-function ids(pending: readonly PendingApproval[]): string {
-  return pending.map((p) => p.call.id).join(', ');
 }
 
 // The call as a person reads it: its tool and arguments, cut short.

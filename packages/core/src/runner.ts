@@ -184,12 +184,14 @@ export class Runner {
       await this.#loadScopedState(session, options.userId);
       const checkpoint = session.checkpoint as InvocationCheckpoint | undefined;
       if (decisions) {
-        validateDecisions(session.id, checkpoint, decisions, this.agent);
+        validateDecisions(session, checkpoint, decisions, this.agent);
         await this.#checkPromisedCalls(session, checkpoint as InvocationCheckpoint);
       } else if (checkpoint) {
         throw new PausedSessionError(
           session.id,
           checkpoint.pending.map((p) => p.call.id),
+          // A prompt for another agent than the one paused: the resume must name that one.
+          findAgent(this.agent, checkpoint.agent) ? this.agent.name : (session.agent ?? checkpoint.agent),
         );
       }
       const limit = deadline(
@@ -219,7 +221,10 @@ export class Runner {
         (checkpoint && findAgent(this.agent, checkpoint.agent)) || activeAgent(this.agent, session);
       const branch = branchFor(start, options.branchPrefix);
       const ctx = new InvocationContext(shared, start, branch);
-      if (checkpoint) await this.store.setCheckpoint(session.id, undefined);
+      if (checkpoint) {
+        await held.confirm();
+        await this.store.setCheckpoint(session.id, undefined);
+      }
       try {
         ctx.emit('run_start', { input: shared.input });
         if (!checkpoint) {
@@ -246,6 +251,7 @@ export class Runner {
             attempts: shared.attempt + 1,
           };
           await shared.flush();
+          await held.confirm();
           await this.store.setCheckpoint(session.id, saved);
         }
         ctx.emit('run_end', {
@@ -469,13 +475,27 @@ function lastText(messages: readonly Message[]): string {
 }
 
 function validateDecisions(
-  sessionId: string,
+  session: Session,
   checkpoint: InvocationCheckpoint | undefined,
   decisions: readonly ApprovalDecision[],
   root: Agent,
 ): void {
-  if (!checkpoint)
-    throw new UsageError(`session ${sessionId} is not paused; there is nothing to approve or deny`);
+  const sessionId = session.id;
+  if (!checkpoint) {
+    // A resume clears the checkpoint before it runs the calls (run at most once): one killed
+    // halfway leaves a session neither paused nor ended, and the same --approve finds nothing.
+    const last = session.events.at(-1);
+    const cut = last !== undefined && last.type !== 'run_end';
+    // A resume goes on with the invocation it resumes, whose pause is in the log before it.
+    const resumed =
+      cut &&
+      session.events.some((e) => e.invocationId === last.invocationId && e.type === 'approval_required');
+    throw new UsageError(
+      !cut
+        ? `session ${sessionId} is not paused; there is nothing to approve or deny`
+        : `session ${sessionId} is not paused: its last run stopped before it ended (its process was killed?)${resumed ? ', and the decisions it was carrying out went with it' : ''}; send a new prompt to go on (the model is told the calls left without a result were cancelled)`,
+    );
+  }
   // Another agent's tree would start elsewhere and never run (or deny) the calls decided here.
   if (!findAgent(root, checkpoint.agent))
     throw new UsageError(

@@ -26,11 +26,12 @@ export interface HoldOptions {
 export interface HeldSession {
   readonly lease: SessionLease;
   /**
-   * Resolves when the lease is surely still held, renewing it first when its renewals fell behind
-   * (the process was paused, or its event loop blocked, past part of the TTL); throws when it was
-   * lost. Called before each write, so a holder that lapsed meanwhile writes nothing.
+   * Called before each write to the session: undefined while the lease surely holds (renewed on
+   * time); otherwise a renewal first, when its renewals fell behind (the process was paused, or its
+   * event loop blocked, past part of the TTL), that settles once the lease is confirmed or rejects
+   * with the error that lost it. A holder that lapsed meanwhile writes nothing.
    */
-  confirm(): Promise<void>;
+  confirm(): Promise<void> | undefined;
   release(): Promise<void>;
 }
 
@@ -114,6 +115,7 @@ class HeldLease implements HeldSession {
       // A failed write is retried at the next tick; only a lease past its expiry is given up for lost.
       if (this.#released) return;
       if (!(error instanceof SessionLeaseLostError) && Date.now() < this.lease.expiresAt) return;
+      if (this.#lost) return;
       leaveRenewals(this);
       const lost = error instanceof SessionLeaseLostError ? error : storeFailure(this.lease.sessionId, error);
       this.#lost = { error: lost };
@@ -121,11 +123,16 @@ class HeldLease implements HeldSession {
     }
   }
 
-  async confirm(): Promise<void> {
-    if (this.#lost) throw this.#lost.error;
-    if (this.#released || this.lease.expiresAt === Number.POSITIVE_INFINITY) return;
+  confirm(): Promise<void> | undefined {
+    // Rejected, never thrown: the writer relies on a refused write still taking a turn.
+    if (this.#lost) return Promise.reject(this.#lost.error);
+    if (this.#released || this.lease.expiresAt === Number.POSITIVE_INFINITY) return undefined;
     // Renewals run every third of the TTL: two thirds without one means they fell behind.
-    if (performance.now() - this.#confirmedAt < (this.ttlMs * 2) / 3) return;
+    if (performance.now() - this.#confirmedAt < (this.ttlMs * 2) / 3) return undefined;
+    return this.#confirmLate();
+  }
+
+  async #confirmLate(): Promise<void> {
     this.tick();
     await this.#renewing;
     // Read again: the renewal just awaited may have lost it.

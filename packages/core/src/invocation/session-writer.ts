@@ -42,10 +42,10 @@ export class SessionWriter {
   // Set by a failed write: what comes after it is dropped, until the invocation's end.
   #dropping = false;
 
-  readonly #confirm: (() => Promise<void>) | undefined;
+  readonly #confirm: (() => Promise<void> | undefined) | undefined;
 
-  /** `confirm` runs before each write and stops it by throwing (the session's lease was lost). */
-  constructor(store: SessionStore, sessionId: string, confirm?: () => Promise<void>) {
+  /** `confirm`, when given, runs before each write; a promise it returns rejects to refuse the write (the lease was lost). */
+  constructor(store: SessionStore, sessionId: string, confirm?: () => Promise<void> | undefined) {
     this.#store = store;
     this.#sessionId = sessionId;
     this.#confirm = confirm;
@@ -100,7 +100,8 @@ export class SessionWriter {
   async #drain(): Promise<void> {
     for (let job = this.#jobs.shift(); job; job = this.#jobs.shift()) {
       try {
-        await this.#confirm?.();
+        const confirming = this.#confirm?.();
+        if (confirming) await confirming;
         if (Array.isArray(job)) await this.#store.append(this.#sessionId, job);
         else await this.#store.updateScopedState?.(job.scope, job.delta);
       } catch (error) {

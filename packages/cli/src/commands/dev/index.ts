@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createInterface, type Interface } from 'node:readline/promises';
+import type { Interface } from 'node:readline/promises';
 import { Runner } from '@agentctl/core';
 import { CliError, EXIT } from '../../cli-error.js';
 import { type Io, styles } from '../../io.js';
+import { terminalReadline } from '../../terminal-readline.js';
 import { parseAllowRules } from '../run/allow-rules.js';
-import { invoke, type RunCommandOptions } from '../run/index.js';
+import { assertSessionOption, invoke, type RunCommandOptions, stopsChat } from '../run/index.js';
 import { type LiveProject, openLiveProject } from './live-project.js';
 
 /** Options of `agentctl dev`. */
@@ -37,6 +38,8 @@ export async function devCommand(raw: Record<string, unknown>, io: Io): Promise<
     throw new CliError('--port is for --ui (the terminal chat listens on nothing)', EXIT.usage);
   const options = raw as unknown as DevCommandOptions;
   parseAllowRules(options.allow ?? []); // a malformed --allow is a usage error before the watch starts
+  assertSessionOption(options.session); // and a bad --session, rather than at every message
+  if (options.json) io.reserveStdout?.(); // NDJSON only: console.log of a module goes to stderr
   const tty = io.stdinIsTTY;
   let rl: Interface | undefined;
   let asking = false;
@@ -51,9 +54,10 @@ export async function devCommand(raw: Record<string, unknown>, io: Io): Promise<
   };
   const live = await openLiveProject(raw, reportIo, options.agent, { waitForFix: true });
   const s = styles(io.isTTY);
-  const sessionId = options.session && options.session !== 'new' ? options.session : randomUUID();
+  const sessionId =
+    options.session !== undefined && options.session !== 'new' ? options.session : randomUUID();
   io.stderr(s.dim(`session ${sessionId}\n`));
-  rl = createInterface({
+  rl = terminalReadline({
     input: process.stdin,
     output: tty ? process.stderr : undefined,
     terminal: tty,
@@ -81,11 +85,13 @@ export async function devCommand(raw: Record<string, unknown>, io: Io): Promise<
         }
         if (line.length === 0) break;
         await send(line);
+        if (stopsChat(code)) break;
       }
     } else {
       for await (const raw of rl) {
         const line = raw.trim();
         if (line.length > 0) await send(line);
+        if (stopsChat(code)) break;
       }
     }
   } finally {

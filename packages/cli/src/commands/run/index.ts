@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
-import { createInterface, type Interface } from 'node:readline/promises';
+import type { Interface } from 'node:readline/promises';
 import { runCodeInFlight, watchRunCode } from '@agentctl/config';
 import type { Agent, ApprovalDecision, InvocationResult, PendingApproval, RunOptions } from '@agentctl/core';
 import {
@@ -13,6 +13,7 @@ import {
   parseDuration,
   Runner,
   SessionBusyError,
+  SessionLeaseLostError,
   UsageError,
 } from '@agentctl/core';
 import { CliError, EXIT } from '../../cli-error.js';
@@ -22,9 +23,10 @@ import { printable } from '../../printable.js';
 import { openRuntime } from '../../project.js';
 import { sessionStoreFor } from '../../session-store.js';
 import { systemRefusal } from '../../system-refusal.js';
+import { terminalReadline } from '../../terminal-readline.js';
 import { unknownAgent } from '../../unknown-agent.js';
 import { allowMatcher, parseAllowRules } from './allow-rules.js';
-import { readStdin } from './read-stdin.js';
+import { readStdin, readText } from './read-stdin.js';
 import { jsonRenderer, textRenderer } from './render-events.js';
 import { Spinner } from './spinner.js';
 
@@ -60,6 +62,8 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
   const options = raw as unknown as RunCommandOptions;
   parseAllowRules(options.allow ?? []); // a malformed --allow is a usage error before any server starts
   waitMs(options); // a bad --session or --wait is a usage error before any server starts
+  // NDJSON and nothing else: a module tool or middleware printing with console.log must not break it.
+  if (options.json) io.reserveStdout?.();
   if (options.watch) return (await import('./watch-run.js')).watchRun(options, io);
   if (options.queue) return (await import('./queued-run.js')).queuedRun(options, decisionsOf, io);
   // Only the agent asked for (and what it uses) is compiled: another agent's missing key must not stop it.
@@ -104,11 +108,16 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
       announce();
       return await chat(runner, sessionId, options, io);
     }
-    if (prompt === undefined) prompt = (await readStdin()).trim();
+    if (prompt === undefined) {
+      // `--json` on a terminal reads the prompt as it is typed: said, or it looks like a hang.
+      if (io.stdinIsTTY)
+        io.stderr('reading the prompt from the terminal: type it, then Ctrl-D on a line of its own\n');
+      prompt = (await readStdin()).trim();
+    }
     if (prompt.length === 0) throw new CliError('no prompt: pass one as an argument or on stdin', EXIT.usage);
     const rl =
       io.stdinIsTTY && !options.json
-        ? createInterface({ input: process.stdin, output: process.stderr })
+        ? terminalReadline({ input: process.stdin, output: process.stderr })
         : undefined;
     try {
       return await invoke(runner, { input: prompt }, sessionId, options, io, rl, announce);
@@ -123,15 +132,19 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
 
 const DEFAULT_WAIT_MS = 30_000;
 
+/** `--session` checked against the id rule (`new` aside): another id is a usage error. */
+export function assertSessionOption(session: string | undefined): void {
+  if (session === undefined || session === 'new') return;
+  try {
+    assertSessionId(session);
+  } catch (error) {
+    throw new CliError(`--session: ${(error as Error).message}`, EXIT.usage);
+  }
+}
+
 /** `--wait` in ms (0 without it), and `--session` checked against the id rule: both usage errors. */
 function waitMs(options: RunCommandOptions): number {
-  if (options.session !== undefined && options.session !== 'new') {
-    try {
-      assertSessionId(options.session);
-    } catch (error) {
-      throw new CliError(`--session: ${(error as Error).message}`, EXIT.usage);
-    }
-  }
+  assertSessionOption(options.session);
   if (options.wait === undefined || options.wait === false) return 0;
   if (options.wait === true) return DEFAULT_WAIT_MS;
   try {
@@ -150,7 +163,11 @@ export async function decisionsOf(options: RunCommandOptions, cwd: string): Prom
   }
   for (const pair of options.answerFile ?? []) {
     const [callId, path] = splitPair(pair, '--answer-file', 'PATH');
-    const text = await readFile(resolve(cwd, path), 'utf8').catch((error: NodeJS.ErrnoException) => {
+    const text = await readText(
+      createReadStream(resolve(cwd, path)),
+      `--answer-file ${callId} (${path})`,
+    ).catch((error: NodeJS.ErrnoException) => {
+      if (error instanceof CliError) throw error;
       throw new CliError(
         `--answer-file ${callId}: cannot read ${path} (${error.code ?? error.message})`,
         EXIT.usage,
@@ -274,6 +291,14 @@ export async function invoke(
         EXIT.failed,
       );
     }
+    if (isAgentError(result) && result.cause instanceof SessionLeaseLostError) {
+      // No interrupt of the user's: the run fell silent past its lease (stopped, suspended) and
+      // another took the session over. What it did since is not in the session; the rest is whole.
+      io.stderr(
+        `agentctl: session ${sessionId} went on without this run, which was held up past its lease: what it did after that is not in the session\n`,
+      );
+      return EXIT.failed;
+    }
     if (isAgentError(result)) {
       // The store's disk refused a write (full): the machine's failure, not a bug of agentctl's.
       const refused = result.code === 'INTERNAL_ERROR' ? systemRefusal(result.cause) : undefined;
@@ -285,7 +310,7 @@ export async function invoke(
     }
     if (result instanceof PausedSessionError) {
       const first = printable(result.pending[0] ?? 'CALL_ID');
-      const resume = `agentctl run ${runner.agent.name} --session ${sessionId}`;
+      const resume = `agentctl run ${result.agent ?? runner.agent.name} --session ${sessionId}`;
       throw new CliError(
         `session ${sessionId} is paused: ${result.pending.map(printable).join(', ')} wait${result.pending.length === 1 ? 's' : ''} for a decision before it takes a new prompt; resume it with \`${resume} --approve ${first}\` (or --deny ${first} --reason "...", or --answer ${first}="..." for a question), or start a new session`,
         EXIT.usage,
@@ -308,6 +333,11 @@ export async function invoke(
     rl?.off('SIGINT', onSigint);
     io.outputClosed?.removeEventListener('abort', onOutputClosed);
   }
+}
+
+/** True for the code of a run stopped by SIGTERM or SIGHUP: a chat ends with it (Ctrl-C only cancels its run). */
+export function stopsChat(code: number): boolean {
+  return code === EXIT.terminated || code === EXIT.hangup;
 }
 
 // The exit code of a run stopped by a signal: 128 + the signal's number, as a shell reports it.
@@ -364,13 +394,23 @@ function prompter(
   rl: Interface,
   signal: AbortSignal,
   spinner: Spinner | undefined,
-): (pending: PendingApproval) => Promise<ApprovalDecision> {
+): (pending: PendingApproval) => Promise<ApprovalDecision | undefined> {
   const s = styles(io.isTTY);
   // One question at a time: parallel branches may ask at once.
   let queue: Promise<unknown> = Promise.resolve();
-  // Ctrl-C while a question waits rejects it with the run's reason, so the run ends ABORTED.
-  const question = (text: string) => rl.question(text, { signal }).catch(() => Promise.reject(signal.reason));
-  const ask = async (pending: PendingApproval): Promise<ApprovalDecision> => {
+  // Ctrl-C while a question waits rejects it with the run's reason, so the run ends ABORTED. The
+  // input ending instead (Ctrl-D, the terminal gone) is no answer: undefined, and nothing more is asked.
+  const question = (text: string): Promise<string | undefined> =>
+    rl.question(text, { signal }).then(
+      (answer) => answer.trim(),
+      (error: NodeJS.ErrnoException) => {
+        if (signal.aborted) return Promise.reject(signal.reason);
+        // What follows starts below the prompt left unanswered (a closed input shows none).
+        if (error.code !== 'ERR_USE_AFTER_CLOSE') io.stderr('\n');
+        return undefined;
+      },
+    );
+  const ask = async (pending: PendingApproval): Promise<ApprovalDecision | undefined> => {
     const args = printable(JSON.stringify(pending.call.arguments));
     const text =
       pending.kind === 'input'
@@ -378,10 +418,12 @@ function prompter(
         : `Allow ${pending.call.name}(${args})? [y/N] `;
     spinner?.hold();
     try {
-      const answer = (await question(s.yellow(text))).trim();
+      const answer = await question(s.yellow(text));
+      // Undecided, the call waits in the session, paused, for a decision given with --approve or --answer.
+      if (answer === undefined) return undefined;
       if (pending.kind === 'input') return { callId: pending.call.id, approve: true, input: answer };
       if (/^y(es)?$/i.test(answer)) return { callId: pending.call.id, approve: true };
-      const reason = (await question('Reason (optional): ')).trim();
+      const reason = await question('Reason (optional): ');
       return { callId: pending.call.id, approve: false, reason: reason || undefined };
     } finally {
       spinner?.release();
@@ -423,7 +465,7 @@ export function reportPause(
 }
 
 async function chat(runner: Runner, sessionId: string, options: RunCommandOptions, io: Io): Promise<number> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  const rl = terminalReadline({ input: process.stdin, output: process.stderr, terminal: true });
   const s = styles(io.isTTY);
   io.stderr(s.dim(`chatting with ${runner.agent.name}; an empty line or Ctrl-D ends the chat\n`));
   let code: number = EXIT.ok;
@@ -438,6 +480,7 @@ async function chat(runner: Runner, sessionId: string, options: RunCommandOption
       if (line.length === 0) break;
       // Ctrl-C at the `you>` prompt closes readline and ends the chat; during a run, invoke cancels it.
       code = await invoke(runner, { input: line }, sessionId, options, io, rl);
+      if (stopsChat(code)) break;
     }
   } finally {
     rl.close();

@@ -9,7 +9,7 @@ import { invoke, type RunCommandOptions } from './index.js';
 /**
  * `agentctl run <agent> [prompt] --watch`: runs the prompt, then again on every good reload. A
  * run still going when a reload lands finishes on its own generation while the new one starts.
- * Without a prompt, each line of stdin becomes the prompt. Ends on Ctrl-C or SIGTERM.
+ * Without a prompt, each line of stdin becomes the prompt. Ends on Ctrl-C, SIGTERM or SIGHUP.
  */
 export async function watchRun(options: RunCommandOptions, io: Io): Promise<number> {
   if ((options.approve?.length ?? 0) + (options.deny?.length ?? 0) > 0)
@@ -71,11 +71,14 @@ export async function watchRun(options: RunCommandOptions, io: Io): Promise<numb
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', () => resolve('SIGINT'));
     process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGHUP', () => resolve('SIGHUP'));
   });
-  // Ctrl-C cancels the runs (invoke's handler) and waits for them; SIGTERM stops at once.
+  // Each signal cancels the runs in flight (invoke's own handlers) and waits for them: their
+  // sessions end with the cancel, and the code is the cancelled run's (143 for SIGTERM). Stopped
+  // between runs, the watch ends with the last run's code, as a server stopped ends well.
   lines?.close();
   process.stdin.destroy();
-  if (signal === 'SIGINT') await Promise.allSettled(inFlight);
+  await Promise.allSettled(inFlight);
   await live.watch.close();
-  return signal === 'SIGINT' ? 130 : code;
+  return signal === 'SIGINT' ? EXIT.interrupted : code;
 }

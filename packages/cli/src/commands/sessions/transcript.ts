@@ -26,28 +26,35 @@ export function formatTranscript(session: StoredSession): string[] {
   return lines;
 }
 
-// What the log says of each tool call id: shown by a `tool_call` event, answered, or waiting for a decision.
+// What the log says of each tool call, by invocation and call id: shown by a `tool_call` event,
+// answered, or waiting for a decision. By invocation too: a model may use the same call id again
+// in a later run (the offline models do), and that run's result answers only its own call.
 interface CallsSeen {
   shown: Set<string>;
   answered: Set<string>;
   waiting: Set<string>;
 }
 
+const callKey = (invocationId: string, callId: string) => `${invocationId}\u0000${callId}`;
+
 function callsOf(events: readonly AgentEvent[]): CallsSeen {
   const seen: CallsSeen = { shown: new Set(), answered: new Set(), waiting: new Set() };
   for (const event of events) {
-    if (event.type === 'tool_call') seen.shown.add(event.call.id);
-    else if (event.type === 'tool_result') seen.answered.add(event.callId);
-    else if (event.type === 'approval_required') for (const p of event.pending) seen.waiting.add(p.call.id);
+    const key = (callId: string) => callKey(event.invocationId, callId);
+    if (event.type === 'tool_call') seen.shown.add(key(event.call.id));
+    else if (event.type === 'tool_result') seen.answered.add(key(event.callId));
+    else if (event.type === 'approval_required')
+      for (const p of event.pending) seen.waiting.add(key(p.call.id));
   }
   return seen;
 }
 
 // A call the log holds no result for, and that waits for no decision: its run stopped (killed,
 // or cut off) before the call ended. Said, or the transcript reads as if the model never asked.
-function callLines(call: ToolCall, calls: CallsSeen): string {
+function callLines(call: ToolCall, calls: CallsSeen, invocationId: string): string {
   const line = `  → ${printable(call.name)}(${clip(JSON.stringify(call.arguments))})`;
-  if (calls.answered.has(call.id) || calls.waiting.has(call.id)) return line;
+  const key = callKey(invocationId, call.id);
+  if (calls.answered.has(key) || calls.waiting.has(key)) return line;
   return `${line}\n    ✗ no result: the run stopped before this call finished`;
 }
 
@@ -59,13 +66,15 @@ function eventLine(event: AgentEvent, calls: CallsSeen): string | undefined {
       const who = printable(message.role === 'assistant' ? event.author : message.role);
       // Calls are shown by their own events; one the log has no event for (a run killed right
       // after the model asked for it) is shown from the message.
-      const unshown = (message.toolCalls ?? []).filter((call) => !calls.shown.has(call.id));
+      const unshown = (message.toolCalls ?? []).filter(
+        (call) => !calls.shown.has(callKey(event.invocationId, call.id)),
+      );
       const lines = message.content ? [`${who}: ${clip(message.content)}`] : [];
-      for (const call of unshown) lines.push(callLines(call, calls));
+      for (const call of unshown) lines.push(callLines(call, calls, event.invocationId));
       return lines.length > 0 ? lines.join('\n') : undefined;
     }
     case 'tool_call':
-      return callLines(event.call, calls);
+      return callLines(event.call, calls, event.invocationId);
     case 'tool_result':
       return `  ← ${printable(event.name)}${event.isError ? ' failed' : ''}: ${clip(event.content)}`;
     case 'approval_required':

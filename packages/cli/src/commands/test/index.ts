@@ -42,6 +42,8 @@ export async function testCommand(raw: Record<string, unknown>, io: Io): Promise
   const format = options.json
     ? 'json'
     : (options.format ?? (io.env.GITHUB_ACTIONS === 'true' ? 'github' : 'text'));
+  // A report for programs: what the agents' module code prints goes to stderr, not into it.
+  if (format === 'json' || format === 'junit') io.reserveStdout?.();
   const project = await openProject(raw, io, undefined, {
     tests: true,
     // A report a CI system reads says why no test ran, rather than being empty.

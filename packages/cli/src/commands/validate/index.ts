@@ -36,6 +36,8 @@ export async function validateCommand(raw: Record<string, unknown>, io: Io): Pro
   const format = options.json
     ? 'json'
     : (options.format ?? (io.env.GITHUB_ACTIONS === 'true' ? 'github' : 'text'));
+  // A report for programs: what a module prints as it is loaded goes to stderr, not into it.
+  if (format !== 'text') io.reserveStdout?.();
   // A path that names nothing is a typo on the command line, not a problem in the project.
   const missing = (options.paths ?? []).filter((p) => !existsSync(resolve(io.cwd, p)));
   if (missing.length > 0) throw new CliError(`no such file or folder: ${missing.join(', ')}`, EXIT.usage);

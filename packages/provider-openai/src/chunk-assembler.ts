@@ -61,12 +61,19 @@ export class ChunkAssembler {
   #usage: ChunkLike['usage'];
   #model: string | undefined;
   #seenChoice = false;
+  /** Usage came in a chunk of its own, with no choice: the last chunk of an answer that has no finish reason. */
+  #usageChunk = false;
   #refused = false;
   readonly #idPrefix = `call_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
-  /** True once the server said why it stopped, or sent the usage that only the last chunk has. */
+  /**
+   * True once the server said why it stopped, or sent the usage chunk that closes an answer. Usage
+   * beside a choice does not count: servers asked for running totals (vLLM's
+   * `continuous_usage_stats`) put it on every chunk, and a stream cut after any of them would
+   * pass for a whole answer.
+   */
   get complete(): boolean {
-    return this.#finish !== undefined || (this.#usage != null && this.#seenChoice);
+    return this.#finish !== undefined || (this.#usageChunk && this.#seenChoice);
   }
 
   /** Reads one chunk and returns the events it produces. */
@@ -74,7 +81,11 @@ export class ChunkAssembler {
     if (chunk.usage) this.#usage = chunk.usage;
     if (chunk.model) this.#model = chunk.model;
     const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
-    if (!choice) return [];
+    if (!choice) {
+      if (chunk.usage) this.#usageChunk = true;
+      return [];
+    }
+    this.#usageChunk = false;
     this.#seenChoice = true;
     const events: StreamEvent[] = [];
     const content = choice.delta?.content;

@@ -1,6 +1,6 @@
 import type { StreamEvent } from '@agentctl/core';
 import { describe, expect, it } from 'vitest';
-import { sse } from '../../../test/support/fake-server.js';
+import { type SseEvent, sse } from '../../../test/support/fake-server.js';
 import { events, lastError } from '../../../test/support/stream-events.js';
 import { wireHarness } from '../../../test/support/wire-harness.js';
 import { createOpenAIProvider } from '../src/index.js';
@@ -335,6 +335,29 @@ describe('openai provider failures', () => {
     expect(error.code).toBe('MODEL_ERROR');
     expect(error.message).toContain('the stream broke after the answer had begun');
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('does not take a stream that ends early for a whole answer when usage comes on every chunk', async () => {
+    // vLLM with `continuous_usage_stats` puts running totals on every chunk, choices included.
+    const running = (events: SseEvent[]) =>
+      events.map((event, n) =>
+        typeof event.data === 'object' && event.data !== null && !('usage' in event.data)
+          ? { data: { ...event.data, usage: { prompt_tokens: 9, completion_tokens: n, total_tokens: 9 + n } } }
+          : event,
+      );
+    const whole = running(openaiText('an answer with running usage', { size: 5, usage: null }));
+    const { provider } = await setup([sse(whole)]);
+    const response = await provider.chat(ask('hi'));
+    expect(response.content).toBe('an answer with running usage');
+    expect(response.usage).toMatchObject({ inputTokens: 9, outputTokens: whole.length - 2 });
+
+    // The same answer, the connection closed cleanly after its third chunk: no finish reason came.
+    const cut = await setup([sse(whole.slice(0, 3))], { retry: { maxAttempts: 1 } });
+    const list = await events(cut.provider.stream(ask('hi')));
+    expect(list.some((e) => e.type === 'done')).toBe(false);
+    const error = lastError(list);
+    expect(error.code).toBe('MODEL_ERROR');
+    expect(error.message).toContain('the stream ended before its last event');
   });
 
   it('retries a server_error sent inside the stream before any token', async () => {

@@ -37,6 +37,7 @@ export {
   type WrittenApprovalRule,
 } from './approval-rule.js';
 export { childTable, forgetChild, guardChildren, killChild, recordChild } from './child-table.js';
+export { credentialValues } from './credential-values.js';
 export { parseDuration } from './duration.js';
 export { ERROR_TEXT_LIMIT, errorText, messageWithCause } from './error-text.js';
 export {

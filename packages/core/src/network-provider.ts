@@ -15,6 +15,8 @@ import { sdkWarningsOnce } from './warn-once.js';
 export interface NetworkCall {
   /** The key the client was made with, never to be shown in an error. */
   apiKey: string;
+  /** Every string never to be shown in an error: the key and the provider's other credentials. */
+  secrets: readonly string[];
   /** The idle timeout of an attempt, ms. */
   timeoutMs: number;
   /** Where the key comes from (see {@link NetworkProviderOptions.keySource}). */
@@ -39,6 +41,8 @@ export interface NetworkProviderOptions {
 export interface NetworkProviderSpec<Client> extends NetworkProviderOptions {
   /** The provider's registry name, such as `openai`. */
   name: string;
+  /** Credentials sent besides the key (see `credentialValues`), never to be shown in an error. */
+  secrets?: readonly string[];
   /** Makes the SDK client, once, at the first request; its own retries must be off. */
   connect(apiKey: string, timeoutMs: number): Client;
   /** Builds the request once per call and returns one attempt of it, made again on each retry. */
@@ -68,6 +72,7 @@ export function networkProvider<Client>(spec: NetworkProviderSpec<Client>): Mode
     client = spec.connect(apiKey, timeoutMs);
     return client;
   };
+  const secrets = (): string[] => [apiKey, ...(spec.secrets ?? [])];
   const provider: ModelProvider = {
     name: spec.name,
     withRetry: (more) => networkProvider({ ...spec, retry: { ...spec.retry, ...more } }),
@@ -79,9 +84,12 @@ export function networkProvider<Client>(spec: NetworkProviderSpec<Client>): Mode
         signal: params.signal,
         policy,
         idleTimeoutMs: timeoutMs,
-        secrets: () => [apiKey],
-        prepare: (model) =>
-          spec.prepare(connect(), { ...params, model }, { apiKey, timeoutMs, keySource: spec.keySource }),
+        secrets,
+        prepare: (model) => {
+          const client = connect();
+          const call = { apiKey, secrets: secrets(), timeoutMs, keySource: spec.keySource };
+          return spec.prepare(client, { ...params, model }, call);
+        },
       }),
     dispose: async () => {
       client = undefined;
@@ -169,7 +177,7 @@ export async function* sdkAttempt<Item>(attempt: SdkAttempt<Item>): AsyncGenerat
       timedOut: control.timedOut,
       idleTimeoutMs: attempt.call.timeoutMs,
       usage: assembler.reportedUsage,
-      secrets: [attempt.call.apiKey],
+      secrets: attempt.call.secrets,
       keySource: attempt.call.keySource,
       ...attempt.describe?.(error),
     });

@@ -1,5 +1,6 @@
 import {
   type AttemptControl,
+  credentialValues,
   type ModelProvider,
   type NetworkCall,
   type NetworkProviderOptions,
@@ -43,6 +44,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
     defaultModel: options.defaultModel,
     timeout: options.timeout,
     retry: options.retry,
+    secrets: credentialValues(options.headers, options.baseURL),
     connect: (apiKey, timeoutMs) =>
       new Anthropic({
         apiKey,

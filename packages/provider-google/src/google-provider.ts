@@ -1,5 +1,6 @@
 import {
   type AttemptControl,
+  credentialValues,
   type ModelProvider,
   type NetworkCall,
   type NetworkProviderOptions,
@@ -46,6 +47,7 @@ export function createGoogleProvider(options: GoogleProviderOptions): ModelProvi
     defaultModel: options.defaultModel,
     timeout: options.timeout,
     retry: options.retry,
+    secrets: credentialValues(options.headers, options.baseURL),
     // No `retryOptions` and no `timeout`: the SDK then neither retries nor cuts a long stream;
     // the retry policy and its idle timer own both. `vertexai: false`, or a
     // GOOGLE_GENAI_USE_VERTEXAI in the environment would send the Gemini key to Vertex AI (and

@@ -1,5 +1,6 @@
 import {
   type AttemptControl,
+  credentialValues,
   type ModelProvider,
   type NetworkCall,
   type NetworkProviderOptions,
@@ -40,6 +41,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
     defaultModel: options.defaultModel,
     timeout: options.timeout,
     retry: options.retry,
+    secrets: credentialValues(options.headers, options.baseURL),
     connect: (apiKey, timeoutMs) =>
       new OpenAI({
         apiKey,

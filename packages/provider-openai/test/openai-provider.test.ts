@@ -342,7 +342,9 @@ describe('openai provider failures', () => {
     const running = (events: SseEvent[]) =>
       events.map((event, n) =>
         typeof event.data === 'object' && event.data !== null && !('usage' in event.data)
-          ? { data: { ...event.data, usage: { prompt_tokens: 9, completion_tokens: n, total_tokens: 9 + n } } }
+          ? {
+              data: { ...event.data, usage: { prompt_tokens: 9, completion_tokens: n, total_tokens: 9 + n } },
+            }
           : event,
       );
     const whole = running(openaiText('an answer with running usage', { size: 5, usage: null }));

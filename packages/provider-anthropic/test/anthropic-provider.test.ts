@@ -71,6 +71,30 @@ describe('anthropic provider on the wire', () => {
     expect(done.response.finishReason).toBe('tool_calls');
   });
 
+  it('keeps a tool input a compatible server sends whole in content_block_start, with no fragment', async () => {
+    const wire = anthropicStream([
+      { type: 'tool_use', id: 'toolu_1', name: 'weather', input: { city: 'Oslo' } },
+    ]);
+    // The server puts the input in the block's start and streams no input_json_delta after it.
+    const whole = wire
+      .filter((e) => (e.data as { delta?: { type?: string } }).delta?.type !== 'input_json_delta')
+      .map((e) => {
+        const data = e.data as { type: string; content_block?: Record<string, unknown> };
+        return data.type === 'content_block_start'
+          ? { ...e, data: { ...data, content_block: { ...data.content_block, input: { city: 'Oslo' } } } }
+          : e;
+      });
+    const { provider } = await setup([sse(whole)]);
+    const list = await events(provider.stream(ask('weather?')));
+    const done = list.at(-1) as Extract<StreamEvent, { type: 'done' }>;
+    expect(done.response.toolCalls).toEqual([
+      { id: 'toolu_1', name: 'weather', arguments: { city: 'Oslo' } },
+    ]);
+    expect(list.filter((e) => e.type === 'tool_call_delta')).toEqual([
+      { type: 'tool_call_delta', id: 'toolu_1', argumentsDelta: '{"city":"Oslo"}' },
+    ]);
+  });
+
   it('sends a tool schema with anyOf at its root as one object, which the API accepts', async () => {
     const { server, provider } = await setup([sse(anthropicText('ok'))]);
     // The shape MCP servers send for "give an id or a name"; the API refuses it as is.

@@ -181,7 +181,7 @@ model: fast
       servers.push(server);
       const error = await failureOf(make(server.url));
       expect(error.message).toBe(
-        `${name} model any-model: connection failed (the server's answer held no stream events; check that base_url is the API's address)`,
+        `${name} model any-model: no answer (the server's answer held no stream events; check that base_url is the API's address)`,
       );
     },
   );

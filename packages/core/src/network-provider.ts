@@ -126,7 +126,7 @@ export interface SdkAttempt<Item> {
   /** Starts the request with the attempt's signal; returns the SDK's stream. */
   open(signal: AbortSignal): Promise<AsyncIterable<Item>>;
   /** What the error says of itself beyond its status: the API's message, a transient stream error, a refused key. */
-  describe?(error: unknown): Pick<FailureContext, 'apiMessage' | 'transient' | 'keyRefused'>;
+  describe?(error: unknown): Pick<FailureContext, 'apiMessage' | 'incomplete' | 'transient' | 'keyRefused'>;
   /** Adds what only the provider can read to the final failure (a retry delay in the error body). */
   amend?(failure: AgentError, error: unknown): void;
 }
@@ -162,7 +162,7 @@ export async function* sdkAttempt<Item>(attempt: SdkAttempt<Item>): AsyncGenerat
         provider,
         model,
         committed,
-        incomplete: true,
+        incomplete: items === 0 ? 'empty' : true,
         usage: assembler.reportedUsage,
       });
     }

@@ -205,8 +205,11 @@ export interface FailureContext {
   idleTimeoutMs?: number;
   /** The API's own error message, when the SDK error carries one. */
   apiMessage?: string;
-  /** Treat the failure as a dropped connection (a stream that ended before its last event). */
-  incomplete?: boolean;
+  /**
+   * The answer ended before its last event (retried like a dropped connection): `empty` when the
+   * server's 200 held no stream event at all (a web page, a server that does not stream).
+   */
+  incomplete?: boolean | 'empty';
   /** The provider knows better, e.g. an `overloaded_error` event inside a stream, which has no status. */
   transient?: boolean;
   /** Strings that must never appear in the message, such as the API key. */
@@ -321,12 +324,20 @@ export function providerFailure(error: unknown, ctx: FailureContext): AgentError
       },
     });
   }
-  const connection = info.retryable || ctx.incomplete === true || ctx.transient === true;
-  const what = connection
-    ? 'connection failed'
-    : error instanceof SyntaxError
-      ? 'the server sent data that is not JSON'
-      : 'request failed';
+  const connection = info.retryable || Boolean(ctx.incomplete) || ctx.transient === true;
+  // Retried alike, but said apart: a server that answered is not a connection that failed.
+  const what =
+    ctx.incomplete === 'empty'
+      ? 'no answer'
+      : ctx.incomplete
+        ? 'incomplete answer'
+        : ctx.transient
+          ? 'the server failed during the answer'
+          : connection
+            ? 'connection failed'
+            : error instanceof SyntaxError
+              ? 'the server sent data that is not JSON'
+              : 'request failed';
   return new AgentError(`${where}: ${what} (${detail})`, 'PROVIDER_ERROR', {
     cause: error,
     retryable: connection,

@@ -299,7 +299,10 @@ describe('anthropic provider failures', () => {
     const { provider } = await setup([sse([overloaded])], { retry: { maxAttempts: 1 } });
     const error = lastError(await events(provider.stream(ask('hi'))));
     expect(error.code).toBe('PROVIDER_ERROR');
-    expect(error.message).toContain('Overloaded');
+    // The server answered and then failed: not a connection that failed.
+    expect(error.message).toBe(
+      'anthropic model claude-test: the server failed during the answer (Overloaded)',
+    );
   });
 
   it('times out on a server that never answers', async () => {

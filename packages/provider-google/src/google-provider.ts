@@ -91,7 +91,7 @@ function attempt(
     describe: (error) =>
       // The SDK's words for a 200 whose body is no event stream (a web page, a proxy that does not stream).
       error instanceof Error && error.message.startsWith('Incomplete JSON segment')
-        ? { apiMessage: NO_STREAM_EVENTS, transient: true }
+        ? { apiMessage: NO_STREAM_EVENTS, incomplete: 'empty' }
         : describeError(error),
     amend: (failure, error) => {
       const facts = geminiErrorFacts(error);

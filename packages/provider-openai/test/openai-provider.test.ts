@@ -377,6 +377,20 @@ describe('openai provider failures', () => {
     expect(error).toMatchObject({ code: 'PROVIDER_ERROR', retryable: false });
   });
 
+  it('says an answer that ended before its finish, with nothing said yet, was incomplete, not a failed connection', async () => {
+    // Usage and the role chunk, then the server closes the stream cleanly: it answered, but not all.
+    const wire = openaiText('x');
+    const { server, provider } = await setup([sse(wire.slice(0, 1)), sse(wire.slice(0, 1))], {
+      retry: { maxAttempts: 2, initialDelayMs: 1 },
+    });
+    const error = lastError(await events(provider.stream(ask('hi'))));
+    expect(server.requests).toHaveLength(2);
+    expect(error).toMatchObject({ code: 'PROVIDER_ERROR', retryable: true });
+    expect(error.message).toBe(
+      'openai model gpt-test: incomplete answer (the stream ended before its last event)',
+    );
+  });
+
   it('retries a connection dropped before any token', async () => {
     const { server, provider } = await setup([
       sse(openaiText('x'), { cutAfter: 0 }),

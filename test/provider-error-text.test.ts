@@ -84,7 +84,7 @@ instruction: Answer briefly.
     expect(result.code).toBe(1);
     expect(server.requests).toHaveLength(2);
     expect(result.stderr).toContain(
-      'error [PROVIDER_ERROR]: openai model gpt-4.1-mini failed with HTTP 500: HTML page: 502 Bad Gateway\n',
+      'error [PROVIDER_ERROR]: openai model gpt-4.1-mini failed with HTTP 500: HTML page: 502 Bad Gateway (after 2 attempts)\n',
     );
     expect(result.stderr).not.toContain('<');
     expect(result.stderr).not.toContain('upstream');

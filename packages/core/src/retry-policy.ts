@@ -148,8 +148,8 @@ export async function* retryStream<T>(
     } catch (error) {
       control.dispose();
       const info = classifyFailure(error);
-      if (yielded || !info.retryable || attempt >= options.policy.maxAttempts || options.signal?.aborted)
-        throw error;
+      if (yielded || !info.retryable || options.signal?.aborted) throw error;
+      if (attempt >= options.policy.maxAttempts) throw attempt > 1 ? gaveUp(error, attempt) : error;
       const delayMs = backoffDelay(options.policy, attempt, info.retryAfterMs, options.random);
       if (delayMs === undefined) throw tooLongToWait(error, info.retryAfterMs, options.policy.maxDelayMs);
       options.onRetry?.({ attempt, delayMs, error });
@@ -158,6 +158,14 @@ export async function* retryStream<T>(
       control.dispose();
     }
   }
+}
+
+// Without the count, a 429 after three attempts reads as one that was never retried.
+function gaveUp(error: unknown, attempts: number): unknown {
+  if (!(error instanceof AgentError)) return error;
+  error.message += ` (after ${attempts} attempts)`;
+  error.context.attempts = attempts;
+  return error;
 }
 
 // The server asked for a longer wait than the policy allows: the error says so, or the missing
@@ -285,7 +293,11 @@ export function providerFailure(error: unknown, ctx: FailureContext): AgentError
   }
   const info = classifyFailure(error);
   const detail = errorText(
-    clean(ctx.apiMessage ?? (ctx.timedOut ? `no data for ${ctx.idleTimeoutMs} ms` : messageWithCause(error))),
+    clean(
+      ctx.apiMessage ??
+        // Named, so a model that thinks in silence for longer is given a longer one.
+        (ctx.timedOut ? `no data for ${ctx.idleTimeoutMs} ms, the model's timeout` : messageWithCause(error)),
+    ),
     info.status,
   );
   if (ctx.committed) {

@@ -309,7 +309,9 @@ describe('anthropic provider failures', () => {
     const { server, provider } = await setup([{ hang: true }], { timeout: 200, retry: { maxAttempts: 1 } });
     const error = lastError(await events(provider.stream(ask('hi'))));
     expect(error.code).toBe('TIMEOUT');
-    expect(error.message).toBe('anthropic model claude-test: timed out, no data for 200 ms');
+    expect(error.message).toBe(
+      "anthropic model claude-test: timed out, no data for 200 ms, the model's timeout",
+    );
     expect(server.requests).toHaveLength(1);
   });
 

@@ -286,7 +286,7 @@ describe('google provider on the wire', () => {
       context: { finishReason: 'UNEXPECTED_TOOL_CALL', usage: { inputTokens: 18, outputTokens: 0 } },
     });
     expect(error.message).toBe(
-      'google model gemini-test stopped with UNEXPECTED_TOOL_CALL, the model called a tool it was not given',
+      'google model gemini-test stopped with UNEXPECTED_TOOL_CALL, the model called a tool it was not given (after 2 attempts)',
     );
     const [only] = await events(
       (await setup([failedCall('OTHER', 'Unknown stop')], { retry: { maxAttempts: 1 } })).provider.stream(
@@ -405,7 +405,9 @@ describe('google provider failures', () => {
     const { server, provider } = await setup([{ hang: true }], { timeout: 200, retry: { maxAttempts: 1 } });
     const error = lastError(await events(provider.stream(ask('hi'))));
     expect(error.code).toBe('TIMEOUT');
-    expect(error.message).toBe('google model gemini-test: timed out, no data for 200 ms');
+    expect(error.message).toBe(
+      "google model gemini-test: timed out, no data for 200 ms, the model's timeout",
+    );
     expect(server.requests).toHaveLength(1);
   });
 

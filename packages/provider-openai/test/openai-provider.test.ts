@@ -387,7 +387,7 @@ describe('openai provider failures', () => {
     expect(server.requests).toHaveLength(2);
     expect(error).toMatchObject({ code: 'PROVIDER_ERROR', retryable: true });
     expect(error.message).toBe(
-      'openai model gpt-test: incomplete answer (the stream ended before its last event)',
+      'openai model gpt-test: incomplete answer (the stream ended before its last event) (after 2 attempts)',
     );
   });
 
@@ -408,7 +408,9 @@ describe('openai provider failures', () => {
     });
     const error = lastError(await events(provider.stream(ask('hi'))));
     expect(error.code).toBe('TIMEOUT');
-    expect(error.message).toContain('openai model gpt-test: timed out');
+    expect(error.message).toBe(
+      "openai model gpt-test: timed out, no data for 200 ms, the model's timeout (after 2 attempts)",
+    );
     expect(server.requests).toHaveLength(2);
     await server.requests[0].closed;
     expect(server.requests[0].abortedByClient).toBe(true);

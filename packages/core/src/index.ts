@@ -69,6 +69,7 @@ export {
   type FallbackOptions,
   isFallbackError,
 } from './fallback-provider.js';
+export { fetchWithoutRedirects } from './fetch-without-redirects.js';
 export { functionSchema } from './function-schema.js';
 export { HTTP_HEADERS_SCHEMA } from './http-headers-schema.js';
 export {

@@ -1,6 +1,7 @@
 import {
   type AttemptControl,
   credentialValues,
+  fetchWithoutRedirects,
   type ModelProvider,
   type NetworkCall,
   type NetworkProviderOptions,
@@ -51,6 +52,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
         baseURL: options.baseURL ?? 'https://api.anthropic.com',
         defaultHeaders: options.headers,
         maxRetries: 0,
+        fetch: fetchWithoutRedirects,
         logger: stderrLogger,
         // The idle timer of the retry policy is the real limit; this only bounds a call it cannot see.
         timeout: timeoutMs * 2,

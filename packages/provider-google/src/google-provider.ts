@@ -1,6 +1,7 @@
 import {
   type AttemptControl,
   credentialValues,
+  fetchWithoutRedirects,
   type ModelProvider,
   type NetworkCall,
   type NetworkProviderOptions,
@@ -57,6 +58,7 @@ export function createGoogleProvider(options: GoogleProviderOptions): ModelProvi
         apiKey,
         vertexai: false,
         httpOptions: {
+          fetch: fetchWithoutRedirects,
           ...(options.baseURL ? { baseUrl: options.baseURL } : {}),
           ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}),
           ...(options.headers ? { headers: options.headers } : {}),

@@ -1,6 +1,7 @@
 import {
   type AttemptControl,
   credentialValues,
+  fetchWithoutRedirects,
   type ModelProvider,
   type NetworkCall,
   type NetworkProviderOptions,
@@ -50,6 +51,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
         project: null,
         defaultHeaders: options.headers,
         maxRetries: 0,
+        fetch: fetchWithoutRedirects,
         logger: stderrLogger,
         // The idle timer of the retry policy is the real limit; this only bounds a call it cannot see.
         timeout: timeoutMs * 2,

@@ -102,6 +102,19 @@ export function networkProvider<Client>(spec: NetworkProviderSpec<Client>): Mode
 export const NO_STREAM_EVENTS =
   "the server's answer held no stream events; check that base_url is the API's address";
 
+// An event of a shape the assembler did not expect (a `null` among the choices) is the server's
+// fault: said as such, quoting the event, not as a TypeError from inside agentctl.
+function pushed<Item>(assembler: StreamAssembler<Item>, item: Item): StreamEvent[] {
+  try {
+    return assembler.push(item);
+  } catch {
+    // The assembler's own error (reading a property of null) would only read as a bug of agentctl's.
+    const text = JSON.stringify(item) ?? String(item);
+    const quoted = text.length > 200 ? `${text.slice(0, 200)}…` : text;
+    throw new Error(`the server sent an event that cannot be read: ${quoted}`);
+  }
+}
+
 /** A provider's parser of its SDK's stream: raw items in, stream events out. */
 export interface StreamAssembler<Item> {
   /** Reads one item of the SDK's stream and returns the stream events it produces. */
@@ -148,7 +161,9 @@ export async function* sdkAttempt<Item>(attempt: SdkAttempt<Item>): AsyncGenerat
     for await (const item of stream) {
       items++;
       control.touch();
-      for (const out of assembler.push(item)) {
+      // An event that is no object (`data: null`, `data: 42`) holds nothing an assembler reads.
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) continue;
+      for (const out of pushed(assembler, item)) {
         committed = true;
         yield out;
       }

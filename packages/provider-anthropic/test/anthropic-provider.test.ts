@@ -95,6 +95,15 @@ describe('anthropic provider on the wire', () => {
     ]);
   });
 
+  it('reads past an event whose data is null or no object', async () => {
+    const wire = anthropicText('Still here.');
+    wire.splice(2, 0, { event: 'content_block_delta', data: 'null' }, { event: 'message_delta', data: '7' });
+    const { provider } = await setup([sse(wire)]);
+    const response = await provider.chat(ask('hi'));
+    expect(response.content).toBe('Still here.');
+    expect(response.finishReason).toBe('stop');
+  });
+
   it('sends a tool schema with anyOf at its root as one object, which the API accepts', async () => {
     const { server, provider } = await setup([sse(anthropicText('ok'))]);
     // The shape MCP servers send for "give an id or a name"; the API refuses it as is.

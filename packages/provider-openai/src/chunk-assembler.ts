@@ -80,7 +80,10 @@ export class ChunkAssembler {
   push(chunk: ChunkLike): StreamEvent[] {
     if (chunk.usage) this.#usage = chunk.usage;
     if (chunk.model) this.#model = chunk.model;
-    const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
+    // Compatible servers send odd shapes (`choices: [null]`); what is no object is skipped.
+    const choice = (Array.isArray(chunk.choices) ? chunk.choices : []).find(
+      (c) => typeof c === 'object' && c !== null && (c.index ?? 0) === 0,
+    );
     if (!choice) {
       if (chunk.usage) this.#usageChunk = true;
       return [];
@@ -100,12 +103,16 @@ export class ChunkAssembler {
       this.#text += refusal;
       events.push({ type: 'token', text: refusal });
     }
-    for (const [position, part] of (choice.delta?.tool_calls ?? []).entries()) {
+    const parts = Array.isArray(choice.delta?.tool_calls) ? choice.delta.tool_calls : [];
+    for (const [position, part] of parts.entries()) {
+      if (typeof part !== 'object' || part === null) continue;
       const call = this.#callFor(part.index, part.id ?? undefined, position);
       const name = part.function?.name;
       // Some servers repeat the name on every fragment; the first one counts.
       if (name && !call.name) call.name = name;
-      const fragment = part.function?.arguments ?? '';
+      // A few servers send the arguments as an object rather than its JSON text.
+      const raw: unknown = part.function?.arguments;
+      const fragment = typeof raw === 'string' ? raw : raw && typeof raw === 'object' ? JSON.stringify(raw) : '';
       if (!call.started && call.name) {
         call.started = true;
         events.push({ type: 'tool_call_start', id: call.id, name: call.name });

@@ -94,6 +94,35 @@ describe('openai provider on the wire', () => {
     expect(response.usage.outputTokens).toBeGreaterThan(0);
   });
 
+  it('reads past events of odd shapes: null, a number, null choices and tool calls, arguments as an object', async () => {
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+      id: 'c',
+      object: 'chat.completion.chunk',
+      model: 'gpt-fake',
+      choices: [null, { index: 0, delta, finish_reason: finish }],
+    });
+    const wire: SseEvent[] = [
+      { data: chunk({ role: 'assistant', content: 'Looking' }) },
+      { data: 'null' },
+      { data: '42' },
+      { data: { id: 'c', choices: [null] } },
+      {
+        data: chunk({
+          tool_calls: [
+            null,
+            { index: 0, id: 'call_1', type: 'function', function: { name: 'lookup', arguments: { q: 'x' } } },
+          ],
+        }),
+      },
+      { data: chunk({}, 'tool_calls') },
+      { data: '[DONE]' },
+    ];
+    const { provider } = await setup([sse(wire)]);
+    const response = await provider.chat(ask('find x'));
+    expect(response.content).toBe('Looking');
+    expect(response.toolCalls).toEqual([{ id: 'call_1', name: 'lookup', arguments: { q: 'x' } }]);
+  });
+
   it('streams a refusal as the answer, marked as stopped by the provider', async () => {
     // A refusal arrives in `delta.refusal`, with `content` null and a plain `stop`.
     const wire = openaiText('', { usage: { prompt_tokens: 12, completion_tokens: 7 } });

@@ -112,7 +112,8 @@ export class ChunkAssembler {
       if (name && !call.name) call.name = name;
       // A few servers send the arguments as an object rather than its JSON text.
       const raw: unknown = part.function?.arguments;
-      const fragment = typeof raw === 'string' ? raw : raw && typeof raw === 'object' ? JSON.stringify(raw) : '';
+      const fragment =
+        typeof raw === 'string' ? raw : raw && typeof raw === 'object' ? JSON.stringify(raw) : '';
       if (!call.started && call.name) {
         call.started = true;
         events.push({ type: 'tool_call_start', id: call.id, name: call.name });

@@ -28,3 +28,15 @@ export function credentialValues(headers: Readonly<Record<string, string>> = {},
   }
   return out;
 }
+
+/**
+ * The text with every secret of at least 4 characters replaced by `[redacted]`.
+ *
+ * @example
+ * redactSecrets('bad key sk-1234', ['sk-1234']); // 'bad key [redacted]'
+ */
+export function redactSecrets(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
+  return out;
+}

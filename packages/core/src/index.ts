@@ -37,7 +37,7 @@ export {
   type WrittenApprovalRule,
 } from './approval-rule.js';
 export { childTable, forgetChild, guardChildren, killChild, recordChild } from './child-table.js';
-export { credentialValues } from './credential-values.js';
+export { credentialValues, redactSecrets } from './credential-values.js';
 export { parseDuration } from './duration.js';
 export { ERROR_TEXT_LIMIT, errorText, messageWithCause } from './error-text.js';
 export {
@@ -212,7 +212,7 @@ export {
   Runner,
   type RunnerOptions,
 } from './runner.js';
-export { type SdkLogger, stderrLogger } from './sdk-logger.js';
+export { SDK_LOG_TEXT_LIMIT, type SdkLogger, sdkLogger, stderrLogger } from './sdk-logger.js';
 export {
   applyStateDelta,
   InMemorySessionStore,

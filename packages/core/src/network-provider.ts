@@ -7,6 +7,7 @@ import {
   type StreamEvent,
 } from './model.js';
 import { type AttemptControl, type FailureContext, providerFailure, providerStream } from './retry-policy.js';
+import { type SdkLogger, sdkLogger } from './sdk-logger.js';
 import { type RetryPolicy, retryPolicy } from './timing/backoff.js';
 import type { TokenUsage } from './usage.js';
 import { sdkWarningsOnce } from './warn-once.js';
@@ -43,8 +44,11 @@ export interface NetworkProviderSpec<Client> extends NetworkProviderOptions {
   name: string;
   /** Credentials sent besides the key (see `credentialValues`), never to be shown in an error. */
   secrets?: readonly string[];
-  /** Makes the SDK client, once, at the first request; its own retries must be off. */
-  connect(apiKey: string, timeoutMs: number): Client;
+  /**
+   * Makes the SDK client, once, at the first request; its own retries must be off. `logger` is
+   * for the SDK's `logger` option: stderr only, the key and {@link secrets} redacted.
+   */
+  connect(apiKey: string, timeoutMs: number, logger: SdkLogger): Client;
   /** Builds the request once per call and returns one attempt of it, made again on each retry. */
   prepare(
     client: Client,
@@ -66,13 +70,13 @@ export function networkProvider<Client>(spec: NetworkProviderSpec<Client>): Mode
   const timeoutMs = spec.timeout ?? 60_000;
   let client: Client | undefined;
   let apiKey = '';
+  const secrets = (): string[] => [apiKey, ...(spec.secrets ?? [])];
   const connect = (): Client => {
     if (client !== undefined) return client;
     apiKey = typeof spec.apiKey === 'function' ? spec.apiKey() : spec.apiKey;
-    client = spec.connect(apiKey, timeoutMs);
+    client = spec.connect(apiKey, timeoutMs, sdkLogger(secrets()));
     return client;
   };
-  const secrets = (): string[] => [apiKey, ...(spec.secrets ?? [])];
   const provider: ModelProvider = {
     name: spec.name,
     withRetry: (more) => networkProvider({ ...spec, retry: { ...spec.retry, ...more } }),

@@ -1,3 +1,4 @@
+import { redactSecrets } from './credential-values.js';
 import { errorText, messageWithCause } from './error-text.js';
 import { AgentError } from './errors.js';
 import { backoffDelay, type RetryPolicy } from './timing/backoff.js';
@@ -277,7 +278,7 @@ export function providerErrorFacts(error: unknown): ProviderErrorFacts {
  */
 export function providerFailure(error: unknown, ctx: FailureContext): AgentError {
   const where = `${ctx.provider} model ${ctx.model}`;
-  const clean = (text: string) => redact(text, ctx.secrets);
+  const clean = (text: string) => redactSecrets(text, ctx.secrets);
   const baseContext: Record<string, unknown> = {
     provider: ctx.provider,
     model: ctx.model,
@@ -355,12 +356,6 @@ export function providerFailure(error: unknown, ctx: FailureContext): AgentError
     retryable: connection,
     context: { ...baseContext, retryable: connection },
   });
-}
-
-function redact(text: string, secrets: readonly string[] = []): string {
-  let out = text;
-  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
-  return out;
 }
 
 /** What {@link providerStream} needs: who is asked, how to retry, and how to make one attempt. */

@@ -8,7 +8,6 @@ import {
   networkProvider,
   type StreamEvent,
   sdkAttempt,
-  stderrLogger,
 } from '@agentctl/core';
 import Anthropic from '@anthropic-ai/sdk';
 import { EventAssembler, type RawEventLike } from './event-assembler.js';
@@ -46,14 +45,14 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
     timeout: options.timeout,
     retry: options.retry,
     secrets: credentialValues(options.headers, options.baseURL),
-    connect: (apiKey, timeoutMs) =>
+    connect: (apiKey, timeoutMs, logger) =>
       new Anthropic({
         apiKey,
         baseURL: options.baseURL ?? 'https://api.anthropic.com',
         defaultHeaders: options.headers,
         maxRetries: 0,
         fetch: fetchWithoutRedirects,
-        logger: stderrLogger,
+        logger,
         // The idle timer of the retry policy is the real limit; this only bounds a call it cannot see.
         timeout: timeoutMs * 2,
       }),

@@ -8,7 +8,6 @@ import {
   networkProvider,
   type StreamEvent,
   sdkAttempt,
-  stderrLogger,
 } from '@agentctl/core';
 import OpenAI from 'openai';
 import { ChunkAssembler, type ChunkLike } from './chunk-assembler.js';
@@ -43,7 +42,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
     timeout: options.timeout,
     retry: options.retry,
     secrets: credentialValues(options.headers, options.baseURL),
-    connect: (apiKey, timeoutMs) =>
+    connect: (apiKey, timeoutMs, logger) =>
       new OpenAI({
         apiKey,
         baseURL: options.baseURL ?? 'https://api.openai.com/v1',
@@ -52,7 +51,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
         defaultHeaders: options.headers,
         maxRetries: 0,
         fetch: fetchWithoutRedirects,
-        logger: stderrLogger,
+        logger,
         // The idle timer of the retry policy is the real limit; this only bounds a call it cannot see.
         timeout: timeoutMs * 2,
       }),

@@ -111,7 +111,10 @@ export const NO_STREAM_EVENTS =
 function pushed<Item>(assembler: StreamAssembler<Item>, item: Item): StreamEvent[] {
   try {
     return assembler.push(item);
-  } catch {
+  } catch (error) {
+    // Only a TypeError is the assembler tripping on a shape; anything else it threw on purpose
+    // (an error the server sent as an event), for providerFailure to judge.
+    if (!(error instanceof TypeError)) throw error;
     // The assembler's own error (reading a property of null) would only read as a bug of agentctl's.
     const text = JSON.stringify(item) ?? String(item);
     const quoted = text.length > 200 ? `${text.slice(0, 200)}…` : text;

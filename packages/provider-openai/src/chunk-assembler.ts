@@ -10,6 +10,10 @@ import {
 
 /** The parts of a Chat Completions chunk we read; everything else is ignored. */
 export interface ChunkLike {
+  /** `error` on the error event some servers (vLLM) send inside a stream, flat, with `message` and `code`. */
+  object?: string | null;
+  message?: unknown;
+  code?: unknown;
   /** The model that answered (it may name a dated version of the one requested). */
   model?: string | null;
   choices?: Array<{
@@ -78,6 +82,7 @@ export class ChunkAssembler {
 
   /** Reads one chunk and returns the events it produces. */
   push(chunk: ChunkLike): StreamEvent[] {
+    if (chunk.object === 'error') throw streamError(chunk);
     if (chunk.usage) this.#usage = chunk.usage;
     if (chunk.model) this.#model = chunk.model;
     // Compatible servers send odd shapes (`choices: [null]`); what is no object is skipped.
@@ -193,6 +198,19 @@ export class ChunkAssembler {
       cacheWriteTokens: 0,
     };
   }
+}
+
+// vLLM's error event has no `error` key (which the SDK would throw on): `{ object: 'error',
+// message, type, code }`. Thrown in the shape of the SDK's own stream error, so it is judged
+// alike: its code is an HTTP status, and a server-side one may pass on a retry.
+function streamError(chunk: ChunkLike): Error {
+  const message = typeof chunk.message === 'string' && chunk.message ? chunk.message : 'no message';
+  const code = Number(chunk.code);
+  const serverSide = !(code >= 400 && code < 500) || code === 408 || code === 429;
+  return Object.assign(new Error(message), {
+    error: { message },
+    type: serverSide ? 'server_error' : 'invalid_request_error',
+  });
 }
 
 function finishReason(raw: string | undefined, hasCalls: boolean): FinishReason {

@@ -420,6 +420,38 @@ describe('openai provider failures', () => {
     );
   });
 
+  it("reads vLLM's error event inside a stream ({ object: 'error' }), retrying a server-side one", async () => {
+    const vllmError = (code: number, message: string) =>
+      sse([{ data: { object: 'error', message, type: 'InternalServerError', param: null, code } }]);
+    const { server, provider } = await setup([
+      vllmError(500, 'CUDA out of memory'),
+      sse(openaiText('recovered')),
+    ]);
+    expect((await provider.chat(ask('hi'))).content).toBe('recovered');
+    expect(server.requests).toHaveLength(2);
+
+    const refused = await setup([vllmError(400, 'This model has a maximum context length of 4096 tokens')]);
+    const error = lastError(await events(refused.provider.stream(ask('hi'))));
+    expect(refused.server.requests).toHaveLength(1);
+    expect(error).toMatchObject({ code: 'PROVIDER_ERROR', retryable: false });
+    expect(error.message).toBe(
+      'openai model gpt-test: request failed (This model has a maximum context length of 4096 tokens)',
+    );
+
+    // After part of the answer, the error is the stream's end, said as such.
+    const late = await setup([
+      sse([
+        ...openaiText('partial answer').slice(0, 3),
+        { data: { object: 'error', message: 'engine died', code: 500 } },
+      ]),
+    ]);
+    const after = lastError(await events(late.provider.stream(ask('hi'))));
+    expect(after.code).toBe('MODEL_ERROR');
+    expect(after.message).toBe(
+      'openai model gpt-test: the stream broke after the answer had begun (engine died)',
+    );
+  });
+
   it('retries a connection dropped before any token', async () => {
     const { server, provider } = await setup([
       sse(openaiText('x'), { cutAfter: 0 }),

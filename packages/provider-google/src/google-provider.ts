@@ -1,7 +1,6 @@
 import {
   type AttemptControl,
   credentialValues,
-  fetchWithoutRedirects,
   type ModelProvider,
   type NetworkCall,
   type NetworkProviderOptions,
@@ -12,6 +11,7 @@ import {
 } from '@agentctl/core';
 import { GoogleGenAI } from '@google/genai';
 import { geminiErrorFacts } from './gemini-error.js';
+import { geminiFetch } from './gemini-fetch.js';
 import { type ChunkLike, ResponseAssembler } from './response-assembler.js';
 import { type GeminiRequest, type GoogleThinking, toGeminiRequest } from './to-gemini-request.js';
 
@@ -58,7 +58,7 @@ export function createGoogleProvider(options: GoogleProviderOptions): ModelProvi
         apiKey,
         vertexai: false,
         httpOptions: {
-          fetch: fetchWithoutRedirects,
+          fetch: geminiFetch,
           ...(options.baseURL ? { baseUrl: options.baseURL } : {}),
           ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}),
           ...(options.headers ? { headers: options.headers } : {}),

@@ -320,6 +320,36 @@ describe('google provider failures', () => {
     expect(waited).toBeGreaterThanOrEqual(900);
   });
 
+  it('waits as long as the Retry-After header of a proxy in front of the API says, in seconds or as a date', async () => {
+    const page = '<html><head><title>503 Service Unavailable</title></head><body>busy</body></html>';
+    // An HTTP date has whole seconds: three from now is at least two away when it is read.
+    const inThreeSeconds = new Date(Date.now() + 3000).toUTCString();
+    const { server, provider } = await setup([
+      {
+        status: 429,
+        headers: { 'retry-after': inThreeSeconds },
+        json: { error: { code: 429, message: 'slow down' } },
+      },
+      { status: 503, headers: { 'retry-after': '1', 'content-type': 'text/html' }, body: page },
+      sse(geminiText('finally')),
+    ]);
+    const response = await provider.chat(ask('hi'));
+    expect(response.content).toBe('finally');
+    expect(server.requests).toHaveLength(3);
+    expect(server.requests[1].time - server.requests[0].time).toBeGreaterThanOrEqual(1500);
+    expect(server.requests[2].time - server.requests[1].time).toBeGreaterThanOrEqual(900);
+
+    const { provider: once } = await setup(
+      [{ status: 503, headers: { 'retry-after': '3600', 'content-type': 'text/html' }, body: page }],
+      { retry: { maxAttempts: 3, maxDelayMs: 2000 } },
+    );
+    const error = lastError(await events(once.stream(ask('hi'))));
+    expect(error.context).toMatchObject({ status: 503, retryAfterMs: 3_600_000 });
+    expect(error.message).toBe(
+      'google model gemini-test failed with HTTP 503: HTML page: 503 Service Unavailable (the server asked to wait 3600 s, longer than retry.max_delay 2 s: not retried)',
+    );
+  });
+
   it('gives up at once when the RetryInfo delay is longer than the policy allows', async () => {
     const { server, provider } = await setup(
       [geminiError(429, 'RESOURCE_EXHAUSTED', 'Quota exceeded', '27s'), sse(geminiText('never'))],

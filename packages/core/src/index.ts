@@ -69,7 +69,6 @@ export {
   type FallbackOptions,
   isFallbackError,
 } from './fallback-provider.js';
-export { fetchWithoutRedirects } from './fetch-without-redirects.js';
 export { functionSchema } from './function-schema.js';
 export { HTTP_HEADERS_SCHEMA } from './http-headers-schema.js';
 export {
@@ -170,6 +169,7 @@ export {
   type ScriptTurn,
 } from './offline/script-model.js';
 export { isPlainObject } from './plain-object.js';
+export { providerFetch, reportingProgress } from './provider-fetch.js';
 export {
   type Cassette,
   type CassetteInteraction,

@@ -6,6 +6,7 @@ import {
   type ModelResponse,
   type StreamEvent,
 } from './model.js';
+import { reportingProgress } from './provider-fetch.js';
 import { type AttemptControl, type FailureContext, providerFailure, providerStream } from './retry-policy.js';
 import { type SdkLogger, sdkLogger } from './sdk-logger.js';
 import { type RetryPolicy, retryPolicy } from './timing/backoff.js';
@@ -162,8 +163,14 @@ export async function* sdkAttempt<Item>(attempt: SdkAttempt<Item>): AsyncGenerat
   let committed = false;
   let items = 0;
   let closing: StreamEvent[];
+  // Bytes of the body count as progress too (keep-alive pings the SDK never yields), until the
+  // attempt is over: a touch after it would start a timer nobody stops.
+  let live = true;
+  const touch = () => {
+    if (live) control.touch();
+  };
   try {
-    const stream = await sdkWarningsOnce(() => attempt.open(control.signal));
+    const stream = await sdkWarningsOnce(() => reportingProgress(touch, () => attempt.open(control.signal)));
     control.touch();
     for await (const item of stream) {
       items++;
@@ -205,6 +212,8 @@ export async function* sdkAttempt<Item>(attempt: SdkAttempt<Item>): AsyncGenerat
     });
     attempt.amend?.(failure, error);
     throw failure;
+  } finally {
+    live = false;
   }
   yield* closing;
 }

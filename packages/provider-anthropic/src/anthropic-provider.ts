@@ -1,11 +1,11 @@
 import {
   type AttemptControl,
   credentialValues,
-  fetchWithoutRedirects,
   type ModelProvider,
   type NetworkCall,
   type NetworkProviderOptions,
   networkProvider,
+  providerFetch,
   type StreamEvent,
   sdkAttempt,
 } from '@agentctl/core';
@@ -51,7 +51,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
         baseURL: options.baseURL ?? 'https://api.anthropic.com',
         defaultHeaders: options.headers,
         maxRetries: 0,
-        fetch: fetchWithoutRedirects,
+        fetch: providerFetch,
         logger,
         // The idle timer of the retry policy is the real limit; this only bounds a call it cannot see.
         timeout: timeoutMs * 2,

@@ -1,9 +1,9 @@
-import { fetchWithoutRedirects, retryAfterFromHeaders } from '@agentctl/core';
+import { providerFetch, retryAfterFromHeaders } from '@agentctl/core';
 
 const RETRY_INFO = 'type.googleapis.com/google.rpc.RetryInfo';
 
 /**
- * The `fetch` of the Gemini client: {@link fetchWithoutRedirects}, and a `Retry-After` (or
+ * The `fetch` of the Gemini client: {@link providerFetch}, and a `Retry-After` (or
  * `retry-after-ms`) header of an error answer turned into the `RetryInfo` detail Gemini itself
  * uses. The SDK's error keeps the body only, so the header a proxy or gateway in front of the API
  * sends (seconds or an HTTP date) was lost and the retries came far too early.
@@ -12,7 +12,7 @@ const RETRY_INFO = 'type.googleapis.com/google.rpc.RetryInfo';
  * new GoogleGenAI({ apiKey, httpOptions: { fetch: geminiFetch } });
  */
 export async function geminiFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-  const response = await fetchWithoutRedirects(input, init);
+  const response = await providerFetch(input, init);
   if (response.ok) return response;
   const waitMs = retryAfterFromHeaders(response.headers);
   if (waitMs === undefined) return response;

@@ -36,6 +36,7 @@ export {
   stringArguments,
   type WrittenApprovalRule,
 } from './approval-rule.js';
+export { type BaseUrlParts, baseUrlParts } from './base-url-parts.js';
 export { childTable, forgetChild, guardChildren, killChild, recordChild } from './child-table.js';
 export { credentialValues, redactSecrets } from './credential-values.js';
 export { parseDuration } from './duration.js';

@@ -21,5 +21,8 @@ describe('credentialValues', () => {
       'bob',
     ]);
     expect(credentialValues({}, 'http://127.0.0.1:8080/v1')).toEqual([]);
+    expect(credentialValues({}, 'http://127.0.0.1:8080/v1?api-version=1&key=gw-secret-1')).toEqual([
+      'gw-secret-1',
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import {
   type AttemptControl,
+  baseUrlParts,
   credentialValues,
   type ModelProvider,
   type NetworkCall,
@@ -37,6 +38,7 @@ export interface AnthropicProviderOptions extends NetworkProviderOptions {
  * createAgent({ name: 'a', provider });
  */
 export function createAnthropicProvider(options: AnthropicProviderOptions): ModelProvider {
+  const url = baseUrlParts(options.baseURL ?? 'https://api.anthropic.com');
   return networkProvider({
     name: 'anthropic',
     apiKey: options.apiKey,
@@ -48,7 +50,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
     connect: (apiKey, timeoutMs, logger) =>
       new Anthropic({
         apiKey,
-        baseURL: options.baseURL ?? 'https://api.anthropic.com',
+        baseURL: url.base,
+        defaultQuery: url.query,
         defaultHeaders: options.headers,
         maxRetries: 0,
         fetch: providerFetch,

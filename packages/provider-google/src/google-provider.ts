@@ -1,5 +1,6 @@
 import {
   type AttemptControl,
+  baseUrlParts,
   credentialValues,
   type ModelProvider,
   type NetworkCall,
@@ -41,6 +42,7 @@ export interface GoogleProviderOptions extends NetworkProviderOptions {
  */
 export function createGoogleProvider(options: GoogleProviderOptions): ModelProvider {
   const settings = { thinking: options.thinking, cachedContent: options.cachedContent };
+  const url = options.baseURL ? baseUrlParts(options.baseURL) : undefined;
   return networkProvider({
     name: 'google',
     apiKey: options.apiKey,
@@ -58,8 +60,8 @@ export function createGoogleProvider(options: GoogleProviderOptions): ModelProvi
         apiKey,
         vertexai: false,
         httpOptions: {
-          fetch: geminiFetch,
-          ...(options.baseURL ? { baseUrl: options.baseURL } : {}),
+          fetch: geminiFetch(url?.query),
+          ...(url ? { baseUrl: url.base } : {}),
           ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}),
           ...(options.headers ? { headers: options.headers } : {}),
         },

@@ -1,5 +1,6 @@
 import {
   type AttemptControl,
+  baseUrlParts,
   credentialValues,
   type ModelProvider,
   type NetworkCall,
@@ -34,6 +35,7 @@ export interface OpenAIProviderOptions extends NetworkProviderOptions {
  * createAgent({ name: 'a', provider });
  */
 export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvider {
+  const url = baseUrlParts(options.baseURL ?? 'https://api.openai.com/v1');
   return networkProvider({
     name: 'openai',
     apiKey: options.apiKey,
@@ -45,7 +47,8 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
     connect: (apiKey, timeoutMs, logger) =>
       new OpenAI({
         apiKey,
-        baseURL: options.baseURL ?? 'https://api.openai.com/v1',
+        baseURL: url.base,
+        defaultQuery: url.query,
         organization: options.organization ?? null,
         project: null,
         defaultHeaders: options.headers,

@@ -11,12 +11,12 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-// A timeout of 300 ms against a server that keeps the connection alive every 100 ms for 0.6 s
+// A timeout of 800 ms against a server that keeps the connection alive every 200 ms for 1.2 s
 // before its answer: it is never silent, so the call must not time out.
 const options = (url: string) => ({
   apiKey: 'sk-test-0123456789',
   baseURL: url,
-  timeout: 300,
+  timeout: 800,
   retry: { maxAttempts: 1 },
 });
 const ask = { model: 'any-model', messages: [{ role: 'user' as const, content: 'hi' }] };
@@ -32,7 +32,7 @@ describe('keep-alive from a server that works before it answers', () => {
         ...Array.from({ length: 6 }, () => ({ event: 'ping', data: { type: 'ping' } })),
         ...events.slice(1),
       ],
-      anthropicText('Thought it through.'),
+      anthropicText('Thought it through.', { size: 100 }),
     ],
     [
       'SSE comments (OpenRouter sends `: OPENROUTER PROCESSING`)',
@@ -42,12 +42,12 @@ describe('keep-alive from a server that works before it answers', () => {
         ...Array.from({ length: 6 }, () => ({ data: null, comment: 'OPENROUTER PROCESSING' })),
         ...events,
       ],
-      openaiText('Thought it through.'),
+      openaiText('Thought it through.', { size: 100 }),
     ],
   ] as [string, string, (url: string) => ModelProvider, (e: SseEvent[]) => SseEvent[], SseEvent[]][])(
     '%s count as data for the timeout',
     async (_what, base, make, keepAlive, answer) => {
-      const server = await startFakeServer([sse(keepAlive(answer), { delayMs: 100 })], base);
+      const server = await startFakeServer([sse(keepAlive(answer), { delayMs: 200 })], base);
       servers.push(server);
       const response = await make(server.url).chat(ask);
       expect(response.content).toBe('Thought it through.');

@@ -336,7 +336,7 @@ describe('google provider failures', () => {
     const response = await provider.chat(ask('hi'));
     expect(response.content).toBe('finally');
     expect(server.requests).toHaveLength(3);
-    expect(server.requests[1].time - server.requests[0].time).toBeGreaterThanOrEqual(1500);
+    expect(server.requests[1].time - server.requests[0].time).toBeGreaterThanOrEqual(1000);
     expect(server.requests[2].time - server.requests[1].time).toBeGreaterThanOrEqual(900);
 
     const { provider: once } = await setup(

@@ -152,6 +152,7 @@ export {
   type StreamAssembler,
   sdkAttempt,
 } from './network-provider.js';
+export { noAnswerError } from './no-answer-error.js';
 export { AutoModel } from './offline/auto-model.js';
 export { EchoModel } from './offline/echo-model.js';
 export { OFFLINE_MODES, type OfflineMode, type OfflineOptions, offline } from './offline/offline-provider.js';

@@ -84,7 +84,7 @@ function attempt(
     control,
     signal,
     call,
-    assembler: new EventAssembler(),
+    assembler: new EventAssembler(model),
     // The SDK warns about a deprecated model on every request; sdkAttempt shows it once.
     open: async (attemptSignal) =>
       (await client.messages.create(body, {

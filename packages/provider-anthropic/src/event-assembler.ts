@@ -1,5 +1,5 @@
 import type { FinishReason, ModelResponse, StreamEvent, TokenUsage, ToolCall } from '@agentctl/core';
-import { toolCallFromText, unreportedUsage } from '@agentctl/core';
+import { noAnswerError, toolCallFromText, unreportedUsage } from '@agentctl/core';
 import type { ThinkingBlock } from './to-anthropic-messages.js';
 
 /** The parts of a Messages stream event we read; unknown events and fields are ignored. */
@@ -58,6 +58,13 @@ export class EventAssembler {
     cache_read_input_tokens: 0,
   };
 
+  readonly #asked: string;
+
+  /** `model` (the one asked for) is named in the error of an answer that ended with nothing said. */
+  constructor(model = '(default)') {
+    this.#asked = model;
+  }
+
   /** True once `message_stop` arrived. */
   get complete(): boolean {
     return this.#stopped;
@@ -110,6 +117,8 @@ export class EventAssembler {
       usage: this.reportedUsage ?? unreportedUsage(),
       finishReason: finishReason(this.#stopReason, toolCalls.length > 0),
     };
+    if (!text && toolCalls.length === 0 && this.#stopReason && !NORMAL_STOP.has(this.#stopReason))
+      throw noAnswerError('anthropic', this.#asked, this.#stopReason);
     if (this.#model) response.model = this.#model;
     if (thinking.length > 0) response.providerData = { anthropic: { thinking } };
     events.push({ type: 'done', response });
@@ -192,6 +201,16 @@ function isFilledObject(value: unknown): value is Record<string, unknown> {
     typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length > 0
   );
 }
+
+// Stop reasons after which an empty answer is what the model meant, or is already told (a limit, a refusal).
+const NORMAL_STOP = new Set([
+  'end_turn',
+  'stop_sequence',
+  'tool_use',
+  'max_tokens',
+  'model_context_window_exceeded',
+  'refusal',
+]);
 
 function finishReason(raw: string | undefined, hasCalls: boolean): FinishReason {
   switch (raw) {

@@ -95,6 +95,26 @@ describe('anthropic provider on the wire', () => {
     ]);
   });
 
+  it('asks again when an answer ends with nothing said for a stop reason that is no normal end (pause_turn)', async () => {
+    const { server, provider } = await setup([
+      sse(anthropicStream([], { stopReason: 'pause_turn' })),
+      sse(anthropicText('second try')),
+    ]);
+    expect((await provider.chat(ask('hi'))).content).toBe('second try');
+    expect(server.requests).toHaveLength(2);
+    const once = await setup([sse(anthropicStream([], { stopReason: 'pause_turn' }))], {
+      retry: { maxAttempts: 1 },
+    });
+    const error = lastError(await events(once.provider.stream(ask('hi'))));
+    expect(error).toMatchObject({ code: 'MODEL_ERROR', retryable: true });
+    expect(error.message).toBe(
+      'anthropic model claude-test stopped with pause_turn, the model gave no answer',
+    );
+    // An empty end_turn is what the model meant (it has nothing to add after a tool's result).
+    const quiet = await setup([sse(anthropicStream([]))]);
+    expect(await quiet.provider.chat(ask('hi'))).toMatchObject({ content: null, finishReason: 'stop' });
+  });
+
   it('reads past an event whose data is null or no object', async () => {
     const wire = anthropicText('Still here.');
     wire.splice(2, 0, { event: 'content_block_delta', data: 'null' }, { event: 'message_delta', data: '7' });

@@ -2,6 +2,7 @@ import {
   estimateTokens,
   type FinishReason,
   type ModelResponse,
+  noAnswerError,
   type StreamEvent,
   type TokenUsage,
   type ToolCall,
@@ -69,6 +70,12 @@ export class ChunkAssembler {
   #usageChunk = false;
   #refused = false;
   readonly #idPrefix = `call_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  readonly #asked: string;
+
+  /** `model` (the one asked for) is named in the error of an answer that ended with nothing said. */
+  constructor(model = '(default)') {
+    this.#asked = model;
+  }
 
   /**
    * True once the server said why it stopped, or sent the usage chunk that closes an answer. Usage
@@ -135,6 +142,9 @@ export class ChunkAssembler {
 
   /** The closing events: one `tool_call_end` per call in index order, then `done`. */
   finish(): StreamEvent[] {
+    const said = this.#text.length > 0 || this.#calls.some((c) => c.name);
+    if (!said && this.#finish !== undefined && !NORMAL_FINISH.has(this.#finish))
+      throw noAnswerError('openai', this.#asked, this.#finish);
     const events: StreamEvent[] = [];
     const toolCalls: ToolCall[] = [];
     // A stable sort: calls sharing an index keep the order they came in.
@@ -212,6 +222,18 @@ function streamError(chunk: ChunkLike): Error {
     type: serverSide ? 'server_error' : 'invalid_request_error',
   });
 }
+
+// Finish reasons after which an empty answer is what the model meant, or is already told (a limit, a filter).
+const NORMAL_FINISH = new Set([
+  'stop',
+  'eos',
+  'end_turn',
+  'length',
+  'max_tokens',
+  'content_filter',
+  'tool_calls',
+  'function_call',
+]);
 
 function finishReason(raw: string | undefined, hasCalls: boolean): FinishReason {
   // A call cut off by the output limit has half its arguments: that, not the call, is the news.

@@ -79,7 +79,7 @@ function attempt(
     control,
     signal,
     call,
-    assembler: new ChunkAssembler(),
+    assembler: new ChunkAssembler(model),
     open: async (attemptSignal) =>
       (await client.chat.completions.create(body, {
         signal: attemptSignal,

@@ -123,6 +123,24 @@ describe('openai provider on the wire', () => {
     expect(response.toolCalls).toEqual([{ id: 'call_1', name: 'lookup', arguments: { q: 'x' } }]);
   });
 
+  it('asks again when an answer ends with nothing said for a reason that is no normal end, and keeps one that said something', async () => {
+    const { server, provider } = await setup([
+      sse(openaiText('', { finish: 'error' })),
+      sse(openaiText('second try')),
+    ]);
+    expect((await provider.chat(ask('hi'))).content).toBe('second try');
+    expect(server.requests).toHaveLength(2);
+
+    const once = await setup([sse(openaiText('', { finish: 'error' }))], { retry: { maxAttempts: 1 } });
+    const error = lastError(await events(once.provider.stream(ask('hi'))));
+    expect(error).toMatchObject({ code: 'MODEL_ERROR', retryable: true });
+    expect(error.message).toBe('openai model gpt-test stopped with error, the model gave no answer');
+
+    const said = await setup([sse(openaiText('Partial.', { finish: 'abort' }))]);
+    expect(await said.provider.chat(ask('hi'))).toMatchObject({ content: 'Partial.', finishReason: 'other' });
+    expect(said.server.requests).toHaveLength(1);
+  });
+
   it('streams a refusal as the answer, marked as stopped by the provider', async () => {
     // A refusal arrives in `delta.refusal`, with `content` null and a plain `stop`.
     const wire = openaiText('', { usage: { prompt_tokens: 12, completion_tokens: 7 } });

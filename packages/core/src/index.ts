@@ -171,7 +171,7 @@ export {
   type ScriptTurn,
 } from './offline/script-model.js';
 export { isPlainObject } from './plain-object.js';
-export { providerFetch, reportingProgress } from './provider-fetch.js';
+export { type FetchWatch, providerFetch, reportingProgress } from './provider-fetch.js';
 export {
   type Cassette,
   type CassetteInteraction,

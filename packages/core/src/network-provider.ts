@@ -6,7 +6,7 @@ import {
   type ModelResponse,
   type StreamEvent,
 } from './model.js';
-import { reportingProgress } from './provider-fetch.js';
+import { type FetchWatch, reportingProgress } from './provider-fetch.js';
 import { type AttemptControl, type FailureContext, providerFailure, providerStream } from './retry-policy.js';
 import { type SdkLogger, sdkLogger } from './sdk-logger.js';
 import { type RetryPolicy, retryPolicy } from './timing/backoff.js';
@@ -123,6 +123,19 @@ function pushed<Item>(assembler: StreamAssembler<Item>, item: Item): StreamEvent
   }
 }
 
+// A response whose type says it is no event stream (a web page, a JSON body from a server that
+// does not stream): asking again would get the same.
+function notAStream(contentType: string | undefined): boolean {
+  const type = contentType?.split(';')[0].trim().toLowerCase();
+  return Boolean(type) && type !== 'text/event-stream';
+}
+
+function noEvents(contentType: string | undefined): string {
+  if (!notAStream(contentType)) return NO_STREAM_EVENTS;
+  const type = contentType?.split(';')[0].trim();
+  return `the server answered with ${type}, not an event stream; check that base_url is the API's address, and that the server streams`;
+}
+
 /** A provider's parser of its SDK's stream: raw items in, stream events out. */
 export interface StreamAssembler<Item> {
   /** Reads one item of the SDK's stream and returns the stream events it produces. */
@@ -166,11 +179,13 @@ export async function* sdkAttempt<Item>(attempt: SdkAttempt<Item>): AsyncGenerat
   // Bytes of the body count as progress too (keep-alive pings the SDK never yields), until the
   // attempt is over: a touch after it would start a timer nobody stops.
   let live = true;
-  const touch = () => {
-    if (live) control.touch();
+  const watch: FetchWatch = {
+    progress: () => {
+      if (live) control.touch();
+    },
   };
   try {
-    const stream = await sdkWarningsOnce(() => reportingProgress(touch, () => attempt.open(control.signal)));
+    const stream = await sdkWarningsOnce(() => reportingProgress(watch, () => attempt.open(control.signal)));
     control.touch();
     for await (const item of stream) {
       items++;
@@ -186,18 +201,24 @@ export async function* sdkAttempt<Item>(attempt: SdkAttempt<Item>): AsyncGenerat
     if (control.signal.aborted) throw new Error('aborted');
     if (!assembler.complete) {
       // Not one event: a 200 that is no event stream (a web page, a proxy that does not stream).
-      const said = items === 0 ? NO_STREAM_EVENTS : 'the stream ended before its last event';
+      const said = items === 0 ? noEvents(watch.contentType) : 'the stream ended before its last event';
       throw providerFailure(new Error(said), {
         provider,
         model,
         committed,
-        incomplete: items === 0 ? 'empty' : true,
+        incomplete: items > 0 ? true : notAStream(watch.contentType) ? 'not a stream' : 'empty',
         usage: assembler.reportedUsage,
       });
     }
     // Inside the try: an assembler may refuse the answer it got (a malformed call, nothing said).
     closing = assembler.finish();
   } catch (error) {
+    const described = attempt.describe?.(error);
+    // A provider whose SDK throws on a body that is no event stream (Gemini's) says it is empty; the type says more.
+    if (described?.incomplete === 'empty' && notAStream(watch.contentType)) {
+      described.incomplete = 'not a stream';
+      described.apiMessage = noEvents(watch.contentType);
+    }
     const failure = providerFailure(error, {
       provider,
       model,
@@ -208,7 +229,7 @@ export async function* sdkAttempt<Item>(attempt: SdkAttempt<Item>): AsyncGenerat
       usage: assembler.reportedUsage,
       secrets: attempt.call.secrets,
       keySource: attempt.call.keySource,
-      ...attempt.describe?.(error),
+      ...described,
     });
     attempt.amend?.(failure, error);
     throw failure;

@@ -23,20 +23,29 @@ const untimedDispatcher = {
   },
 };
 
-// The progress callback of the attempt whose SDK call is running (see `reportingProgress`).
-const progress = new AsyncLocalStorage<() => void>();
+/** What {@link providerFetch} tells the attempt whose SDK call it serves (see {@link reportingProgress}). */
+export interface FetchWatch {
+  /** Called at each chunk of the response body as it is read. */
+  progress(): void;
+  /** The `content-type` of the last response, set when it arrives. */
+  contentType?: string;
+}
+
+// The watch of the attempt whose SDK call is running.
+const watches = new AsyncLocalStorage<FetchWatch>();
 
 /**
- * Runs `open` (an SDK call that starts a request) so that every chunk of its response body, as
- * {@link providerFetch} reads it, calls `onProgress`. The SDKs swallow keep-alive events
- * (Anthropic's `ping`), so an idle timer fed by their stream items alone took a live server that
- * pings while it thinks for a silent one.
+ * Runs `open` (an SDK call that starts a request) so that {@link providerFetch} tells `watch` the
+ * response's content type and each chunk of its body as it is read. The SDKs swallow keep-alive
+ * events (Anthropic's `ping`), so an idle timer fed by their stream items alone took a live
+ * server that pings while it thinks for a silent one; and they parse a web page or a JSON body as
+ * an empty event stream, without saying what came instead.
  *
  * @example
- * const stream = await reportingProgress(() => control.touch(), () => client.messages.create(body));
+ * const stream = await reportingProgress({ progress: () => control.touch() }, () => client.messages.create(body));
  */
-export function reportingProgress<T>(onProgress: () => void, open: () => T): T {
-  return progress.run(onProgress, open);
+export function reportingProgress<T>(watch: FetchWatch, open: () => T): T {
+  return watches.run(watch, open);
 }
 
 /**
@@ -53,14 +62,16 @@ export function reportingProgress<T>(onProgress: () => void, open: () => T): T {
  * new OpenAI({ apiKey, fetch: providerFetch });
  */
 export async function providerFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-  const onProgress = progress.getStore();
+  const watch = watches.getStore();
   const response = await fetch(input, {
     ...init,
     redirect: 'manual',
     dispatcher: untimedDispatcher,
   } as unknown as RequestInit);
   if (response.status >= 300 && response.status <= 399) return redirected(response, input);
-  return onProgress && response.body ? reporting(response, response.body, onProgress) : response;
+  if (!watch) return response;
+  watch.contentType = response.headers.get('content-type') ?? undefined;
+  return response.body ? reporting(response, response.body, () => watch.progress()) : response;
 }
 
 // The same response, its body calling `onProgress` at each chunk as it is read.

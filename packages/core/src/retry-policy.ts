@@ -216,9 +216,10 @@ export interface FailureContext {
   apiMessage?: string;
   /**
    * The answer ended before its last event (retried like a dropped connection): `empty` when the
-   * server's 200 held no stream event at all (a web page, a server that does not stream).
+   * server's 200 held no stream event at all, `not a stream` when its content type says why (a
+   * web page, a JSON body from a server that does not stream), which no retry changes.
    */
-  incomplete?: boolean | 'empty';
+  incomplete?: boolean | 'empty' | 'not a stream';
   /** The provider knows better, e.g. an `overloaded_error` event inside a stream, which has no status. */
   transient?: boolean;
   /** Strings that must never appear in the message, such as the API key. */
@@ -337,10 +338,13 @@ export function providerFailure(error: unknown, ctx: FailureContext): AgentError
       },
     });
   }
-  const connection = info.retryable || Boolean(ctx.incomplete) || ctx.transient === true;
+  const connection =
+    info.retryable ||
+    (Boolean(ctx.incomplete) && ctx.incomplete !== 'not a stream') ||
+    ctx.transient === true;
   // Retried alike, but said apart: a server that answered is not a connection that failed.
   const what =
-    ctx.incomplete === 'empty'
+    ctx.incomplete === 'empty' || ctx.incomplete === 'not a stream'
       ? 'no answer'
       : ctx.incomplete
         ? 'incomplete answer'

@@ -80,7 +80,8 @@ describe('provider: google through the CLI', () => {
       thinkingConfig: { thinkingBudget: 1024, includeThoughts: false },
     });
     const events = parseNdjson(live.stdout);
-    expect(events.find((e) => e.type === 'usage')).toMatchObject({
+    // The answered call's usage is the last: the 429 before it may have one of its own (a failed call).
+    expect(events.filter((e) => e.type === 'usage').at(-1)).toMatchObject({
       usage: { inputTokens: 24, outputTokens: 38, cacheReadTokens: 16 },
     });
     const liveEnd = events.find((e) => e.type === 'run_end') as { output?: string };

@@ -214,7 +214,7 @@ max_output_tokens: 40
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('Claude again.');
     expect(text.stderr).toContain(
-      'model fast failed (openai model gpt-4.1-mini failed with HTTP 429: Rate limit reached); asking steady',
+      'model fast failed (openai model gpt-4.1-mini failed with HTTP 429: Rate limit reached (after 3 attempts)); asking steady',
     );
     expect(openai.requests).toHaveLength(6);
   });

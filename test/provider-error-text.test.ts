@@ -84,7 +84,7 @@ instruction: Answer briefly.
     expect(result.code).toBe(1);
     expect(server.requests).toHaveLength(2);
     expect(result.stderr).toContain(
-      'error [PROVIDER_ERROR]: openai model gpt-4.1-mini failed with HTTP 500: HTML page: 502 Bad Gateway\n',
+      'error [PROVIDER_ERROR]: openai model gpt-4.1-mini failed with HTTP 500: HTML page: 502 Bad Gateway (after 2 attempts)\n',
     );
     expect(result.stderr).not.toContain('<');
     expect(result.stderr).not.toContain('upstream');
@@ -175,16 +175,57 @@ model: fast
   });
 
   it.each(WIRES)(
-    '%s: a 200 that is a web page, not an event stream, says to check base_url',
+    '%s: a 200 that is a web page or a JSON body, not an event stream, says what came, to check base_url, and is not asked again',
     async (name, base, make) => {
-      const server = await startFakeServer([pageReply(200)], base);
+      // A server that ignores `stream: true` answers the whole thing as JSON.
+      const json = { status: 200, json: { id: 'x', choices: [{ message: { content: 'hi' } }] } };
+      const server = await startFakeServer([pageReply(200), json], base);
       servers.push(server);
-      const error = await failureOf(make(server.url));
-      expect(error.message).toBe(
-        `${name} model any-model: connection failed (the server's answer held no stream events; check that base_url is the API's address)`,
+      const retried = (url: string) =>
+        name === 'openai'
+          ? createOpenAIProvider({
+              apiKey: 'sk-page-0123',
+              baseURL: url,
+              retry: { maxAttempts: 3, initialDelayMs: 1 },
+            })
+          : name === 'anthropic'
+            ? createAnthropicProvider({
+                apiKey: 'sk-page-0123',
+                baseURL: url,
+                retry: { maxAttempts: 3, initialDelayMs: 1 },
+              })
+            : createGoogleProvider({
+                apiKey: 'sk-page-0123',
+                baseURL: url,
+                retry: { maxAttempts: 3, initialDelayMs: 1 },
+              });
+      const page = await failureOf(retried(server.url));
+      expect(server.requests).toHaveLength(1);
+      expect(page).toMatchObject({ code: 'PROVIDER_ERROR', retryable: false });
+      expect(page.message).toBe(
+        `${name} model any-model: no answer (the server answered with text/html, not an event stream; check that base_url is the API's address, and that the server streams)`,
+      );
+      const body = await failureOf(make(server.url));
+      expect(body.message).toContain(
+        'no answer (the server answered with application/json, not an event stream;',
       );
     },
   );
+
+  it('a 200 with an empty event stream still says it held no events, and is asked again', async () => {
+    const server = await startFakeServer([sse([]), sse([])]);
+    servers.push(server);
+    const provider = createOpenAIProvider({
+      apiKey: 'sk-page-0123',
+      baseURL: server.url,
+      retry: { maxAttempts: 2, initialDelayMs: 1 },
+    });
+    const error = await failureOf(provider);
+    expect(server.requests).toHaveLength(2);
+    expect(error.message).toBe(
+      "openai model any-model: no answer (the server's answer held no stream events; check that base_url is the API's address) (after 2 attempts)",
+    );
+  });
 });
 
 describe('a refused API key', () => {

@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 export interface SseEvent {
   event?: string;
   data: unknown;
+  /** Sent instead as an SSE comment line (`: text`), the keep-alive some servers send while they work. */
+  comment?: string;
 }
 
 /** What the fake server answers to one request. */
@@ -133,9 +135,11 @@ async function answer(res: ServerResponse, reply: FakeReply | undefined): Promis
     if (reply.hangAfter !== undefined && i >= reply.hangAfter) return;
     if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
     if (res.destroyed) return;
-    const { event, data } = reply.sse[i];
+    const { event, data, comment } = reply.sse[i];
     const payload = typeof data === 'string' ? data : JSON.stringify(data);
-    res.write(`${event ? `event: ${event}\n` : ''}data: ${payload}\n\n`);
+    res.write(
+      comment !== undefined ? `: ${comment}\n\n` : `${event ? `event: ${event}\n` : ''}data: ${payload}\n\n`,
+    );
   }
   res.end();
 }

@@ -36,7 +36,9 @@ export {
   stringArguments,
   type WrittenApprovalRule,
 } from './approval-rule.js';
+export { type BaseUrlParts, baseUrlParts } from './base-url-parts.js';
 export { childTable, forgetChild, guardChildren, killChild, recordChild } from './child-table.js';
+export { credentialValues, redactSecrets } from './credential-values.js';
 export { parseDuration } from './duration.js';
 export { ERROR_TEXT_LIMIT, errorText, messageWithCause } from './error-text.js';
 export {
@@ -152,6 +154,7 @@ export {
   type StreamAssembler,
   sdkAttempt,
 } from './network-provider.js';
+export { noAnswerError } from './no-answer-error.js';
 export { AutoModel } from './offline/auto-model.js';
 export { EchoModel } from './offline/echo-model.js';
 export { OFFLINE_MODES, type OfflineMode, type OfflineOptions, offline } from './offline/offline-provider.js';
@@ -171,6 +174,7 @@ export {
 } from './offline/script-model.js';
 export { isPlainObject } from './plain-object.js';
 export { childCallsProblem, promisedCallsProblem } from './promised-calls.js';
+export { type FetchWatch, providerFetch, reportingProgress } from './provider-fetch.js';
 export {
   type Cassette,
   type CassetteInteraction,
@@ -214,7 +218,7 @@ export {
   type RunnerOptions,
 } from './runner.js';
 export { sameJson } from './same-json.js';
-export { type SdkLogger, stderrLogger } from './sdk-logger.js';
+export { SDK_LOG_TEXT_LIMIT, type SdkLogger, sdkLogger, stderrLogger } from './sdk-logger.js';
 export {
   applyStateDelta,
   InMemorySessionStore,

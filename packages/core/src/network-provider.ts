@@ -6,7 +6,9 @@ import {
   type ModelResponse,
   type StreamEvent,
 } from './model.js';
+import { type FetchWatch, reportingProgress } from './provider-fetch.js';
 import { type AttemptControl, type FailureContext, providerFailure, providerStream } from './retry-policy.js';
+import { type SdkLogger, sdkLogger } from './sdk-logger.js';
 import { type RetryPolicy, retryPolicy } from './timing/backoff.js';
 import type { TokenUsage } from './usage.js';
 import { sdkWarningsOnce } from './warn-once.js';
@@ -15,6 +17,8 @@ import { sdkWarningsOnce } from './warn-once.js';
 export interface NetworkCall {
   /** The key the client was made with, never to be shown in an error. */
   apiKey: string;
+  /** Every string never to be shown in an error: the key and the provider's other credentials. */
+  secrets: readonly string[];
   /** The idle timeout of an attempt, ms. */
   timeoutMs: number;
   /** Where the key comes from (see {@link NetworkProviderOptions.keySource}). */
@@ -39,8 +43,13 @@ export interface NetworkProviderOptions {
 export interface NetworkProviderSpec<Client> extends NetworkProviderOptions {
   /** The provider's registry name, such as `openai`. */
   name: string;
-  /** Makes the SDK client, once, at the first request; its own retries must be off. */
-  connect(apiKey: string, timeoutMs: number): Client;
+  /** Credentials sent besides the key (see `credentialValues`), never to be shown in an error. */
+  secrets?: readonly string[];
+  /**
+   * Makes the SDK client, once, at the first request; its own retries must be off. `logger` is
+   * for the SDK's `logger` option: stderr only, the key and {@link secrets} redacted.
+   */
+  connect(apiKey: string, timeoutMs: number, logger: SdkLogger): Client;
   /** Builds the request once per call and returns one attempt of it, made again on each retry. */
   prepare(
     client: Client,
@@ -62,10 +71,11 @@ export function networkProvider<Client>(spec: NetworkProviderSpec<Client>): Mode
   const timeoutMs = spec.timeout ?? 60_000;
   let client: Client | undefined;
   let apiKey = '';
+  const secrets = (): string[] => [apiKey, ...(spec.secrets ?? [])];
   const connect = (): Client => {
     if (client !== undefined) return client;
     apiKey = typeof spec.apiKey === 'function' ? spec.apiKey() : spec.apiKey;
-    client = spec.connect(apiKey, timeoutMs);
+    client = spec.connect(apiKey, timeoutMs, sdkLogger(secrets()));
     return client;
   };
   const provider: ModelProvider = {
@@ -79,9 +89,12 @@ export function networkProvider<Client>(spec: NetworkProviderSpec<Client>): Mode
         signal: params.signal,
         policy,
         idleTimeoutMs: timeoutMs,
-        secrets: () => [apiKey],
-        prepare: (model) =>
-          spec.prepare(connect(), { ...params, model }, { apiKey, timeoutMs, keySource: spec.keySource }),
+        secrets,
+        prepare: (model) => {
+          const client = connect();
+          const call = { apiKey, secrets: secrets(), timeoutMs, keySource: spec.keySource };
+          return spec.prepare(client, { ...params, model }, call);
+        },
       }),
     dispose: async () => {
       client = undefined;
@@ -93,6 +106,35 @@ export function networkProvider<Client>(spec: NetworkProviderSpec<Client>): Mode
 /** What a failed call says when the server answered 200 with no stream event at all: most often a base_url that is not the API. */
 export const NO_STREAM_EVENTS =
   "the server's answer held no stream events; check that base_url is the API's address";
+
+// An event of a shape the assembler did not expect (a `null` among the choices) is the server's
+// fault: said as such, quoting the event, not as a TypeError from inside agentctl.
+function pushed<Item>(assembler: StreamAssembler<Item>, item: Item): StreamEvent[] {
+  try {
+    return assembler.push(item);
+  } catch (error) {
+    // Only a TypeError is the assembler tripping on a shape; anything else it threw on purpose
+    // (an error the server sent as an event), for providerFailure to judge.
+    if (!(error instanceof TypeError)) throw error;
+    // The assembler's own error (reading a property of null) would only read as a bug of agentctl's.
+    const text = JSON.stringify(item) ?? String(item);
+    const quoted = text.length > 200 ? `${text.slice(0, 200)}…` : text;
+    throw new Error(`the server sent an event that cannot be read: ${quoted}`);
+  }
+}
+
+// A response whose type says it is no event stream (a web page, a JSON body from a server that
+// does not stream): asking again would get the same.
+function notAStream(contentType: string | undefined): boolean {
+  const type = contentType?.split(';')[0].trim().toLowerCase();
+  return Boolean(type) && type !== 'text/event-stream';
+}
+
+function noEvents(contentType: string | undefined): string {
+  if (!notAStream(contentType)) return NO_STREAM_EVENTS;
+  const type = contentType?.split(';')[0].trim();
+  return `the server answered with ${type}, not an event stream; check that base_url is the API's address, and that the server streams`;
+}
 
 /** A provider's parser of its SDK's stream: raw items in, stream events out. */
 export interface StreamAssembler<Item> {
@@ -118,7 +160,7 @@ export interface SdkAttempt<Item> {
   /** Starts the request with the attempt's signal; returns the SDK's stream. */
   open(signal: AbortSignal): Promise<AsyncIterable<Item>>;
   /** What the error says of itself beyond its status: the API's message, a transient stream error, a refused key. */
-  describe?(error: unknown): Pick<FailureContext, 'apiMessage' | 'transient' | 'keyRefused'>;
+  describe?(error: unknown): Pick<FailureContext, 'apiMessage' | 'incomplete' | 'transient' | 'keyRefused'>;
   /** Adds what only the provider can read to the final failure (a retry delay in the error body). */
   amend?(failure: AgentError, error: unknown): void;
 }
@@ -134,13 +176,23 @@ export async function* sdkAttempt<Item>(attempt: SdkAttempt<Item>): AsyncGenerat
   let committed = false;
   let items = 0;
   let closing: StreamEvent[];
+  // Bytes of the body count as progress too (keep-alive pings the SDK never yields), until the
+  // attempt is over: a touch after it would start a timer nobody stops.
+  let live = true;
+  const watch: FetchWatch = {
+    progress: () => {
+      if (live) control.touch();
+    },
+  };
   try {
-    const stream = await sdkWarningsOnce(() => attempt.open(control.signal));
+    const stream = await sdkWarningsOnce(() => reportingProgress(watch, () => attempt.open(control.signal)));
     control.touch();
     for await (const item of stream) {
       items++;
       control.touch();
-      for (const out of assembler.push(item)) {
+      // An event that is no object (`data: null`, `data: 42`) holds nothing an assembler reads.
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) continue;
+      for (const out of pushed(assembler, item)) {
         committed = true;
         yield out;
       }
@@ -149,18 +201,24 @@ export async function* sdkAttempt<Item>(attempt: SdkAttempt<Item>): AsyncGenerat
     if (control.signal.aborted) throw new Error('aborted');
     if (!assembler.complete) {
       // Not one event: a 200 that is no event stream (a web page, a proxy that does not stream).
-      const said = items === 0 ? NO_STREAM_EVENTS : 'the stream ended before its last event';
+      const said = items === 0 ? noEvents(watch.contentType) : 'the stream ended before its last event';
       throw providerFailure(new Error(said), {
         provider,
         model,
         committed,
-        incomplete: true,
+        incomplete: items > 0 ? true : notAStream(watch.contentType) ? 'not a stream' : 'empty',
         usage: assembler.reportedUsage,
       });
     }
     // Inside the try: an assembler may refuse the answer it got (a malformed call, nothing said).
     closing = assembler.finish();
   } catch (error) {
+    const described = attempt.describe?.(error);
+    // A provider whose SDK throws on a body that is no event stream (Gemini's) says it is empty; the type says more.
+    if (described?.incomplete === 'empty' && notAStream(watch.contentType)) {
+      described.incomplete = 'not a stream';
+      described.apiMessage = noEvents(watch.contentType);
+    }
     const failure = providerFailure(error, {
       provider,
       model,
@@ -169,12 +227,14 @@ export async function* sdkAttempt<Item>(attempt: SdkAttempt<Item>): AsyncGenerat
       timedOut: control.timedOut,
       idleTimeoutMs: attempt.call.timeoutMs,
       usage: assembler.reportedUsage,
-      secrets: [attempt.call.apiKey],
+      secrets: attempt.call.secrets,
       keySource: attempt.call.keySource,
-      ...attempt.describe?.(error),
+      ...described,
     });
     attempt.amend?.(failure, error);
     throw failure;
+  } finally {
+    live = false;
   }
   yield* closing;
 }

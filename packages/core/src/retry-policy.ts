@@ -1,3 +1,4 @@
+import { redactSecrets } from './credential-values.js';
 import { errorText, messageWithCause } from './error-text.js';
 import { AgentError } from './errors.js';
 import type { ModelRetry } from './model.js';
@@ -151,8 +152,8 @@ export async function* retryStream<T>(
     } catch (error) {
       control.dispose();
       const info = classifyFailure(error);
-      if (yielded || !info.retryable || attempt >= options.policy.maxAttempts || options.signal?.aborted)
-        throw error;
+      if (yielded || !info.retryable || options.signal?.aborted) throw error;
+      if (attempt >= options.policy.maxAttempts) throw attempt > 1 ? gaveUp(error, attempt) : error;
       const delayMs = backoffDelay(options.policy, attempt, info.retryAfterMs, options.random);
       if (delayMs === undefined) throw tooLongToWait(error, info.retryAfterMs, options.policy.maxDelayMs);
       options.onRetry?.({ attempt, delayMs, error });
@@ -162,6 +163,14 @@ export async function* retryStream<T>(
       control.dispose();
     }
   }
+}
+
+// Without the count, a 429 after three attempts reads as one that was never retried.
+function gaveUp(error: unknown, attempts: number): unknown {
+  if (!(error instanceof AgentError)) return error;
+  error.message += ` (after ${attempts} attempts)`;
+  error.context.attempts = attempts;
+  return error;
 }
 
 // The server asked for a longer wait than the policy allows: the error says so, or the missing
@@ -209,8 +218,12 @@ export interface FailureContext {
   idleTimeoutMs?: number;
   /** The API's own error message, when the SDK error carries one. */
   apiMessage?: string;
-  /** Treat the failure as a dropped connection (a stream that ended before its last event). */
-  incomplete?: boolean;
+  /**
+   * The answer ended before its last event (retried like a dropped connection): `empty` when the
+   * server's 200 held no stream event at all, `not a stream` when its content type says why (a
+   * web page, a JSON body from a server that does not stream), which no retry changes.
+   */
+  incomplete?: boolean | 'empty' | 'not a stream';
   /** The provider knows better, e.g. an `overloaded_error` event inside a stream, which has no status. */
   transient?: boolean;
   /** Strings that must never appear in the message, such as the API key. */
@@ -270,7 +283,7 @@ export function providerErrorFacts(error: unknown): ProviderErrorFacts {
  */
 export function providerFailure(error: unknown, ctx: FailureContext): AgentError {
   const where = `${ctx.provider} model ${ctx.model}`;
-  const clean = (text: string) => redact(text, ctx.secrets);
+  const clean = (text: string) => redactSecrets(text, ctx.secrets);
   const baseContext: Record<string, unknown> = {
     provider: ctx.provider,
     model: ctx.model,
@@ -286,7 +299,11 @@ export function providerFailure(error: unknown, ctx: FailureContext): AgentError
   }
   const info = classifyFailure(error);
   const detail = errorText(
-    clean(ctx.apiMessage ?? (ctx.timedOut ? `no data for ${ctx.idleTimeoutMs} ms` : messageWithCause(error))),
+    clean(
+      ctx.apiMessage ??
+        // Named, so a model that thinks in silence for longer is given a longer one.
+        (ctx.timedOut ? `no data for ${ctx.idleTimeoutMs} ms, the model's timeout` : messageWithCause(error)),
+    ),
     info.status,
   );
   if (ctx.committed) {
@@ -325,23 +342,28 @@ export function providerFailure(error: unknown, ctx: FailureContext): AgentError
       },
     });
   }
-  const connection = info.retryable || ctx.incomplete === true || ctx.transient === true;
-  const what = connection
-    ? 'connection failed'
-    : error instanceof SyntaxError
-      ? 'the server sent data that is not JSON'
-      : 'request failed';
+  const connection =
+    info.retryable ||
+    (Boolean(ctx.incomplete) && ctx.incomplete !== 'not a stream') ||
+    ctx.transient === true;
+  // Retried alike, but said apart: a server that answered is not a connection that failed.
+  const what =
+    ctx.incomplete === 'empty' || ctx.incomplete === 'not a stream'
+      ? 'no answer'
+      : ctx.incomplete
+        ? 'incomplete answer'
+        : ctx.transient
+          ? 'the server failed during the answer'
+          : connection
+            ? 'connection failed'
+            : error instanceof SyntaxError
+              ? 'the server sent data that is not JSON'
+              : 'request failed';
   return new AgentError(`${where}: ${what} (${detail})`, 'PROVIDER_ERROR', {
     cause: error,
     retryable: connection,
     context: { ...baseContext, retryable: connection },
   });
-}
-
-function redact(text: string, secrets: readonly string[] = []): string {
-  let out = text;
-  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
-  return out;
 }
 
 /** What {@link providerStream} needs: who is asked, how to retry, and how to make one attempt. */

@@ -1,12 +1,14 @@
 import {
   type AttemptControl,
+  baseUrlParts,
+  credentialValues,
   type ModelProvider,
   type NetworkCall,
   type NetworkProviderOptions,
   networkProvider,
+  providerFetch,
   type StreamEvent,
   sdkAttempt,
-  stderrLogger,
 } from '@agentctl/core';
 import Anthropic from '@anthropic-ai/sdk';
 import { EventAssembler, type RawEventLike } from './event-assembler.js';
@@ -36,6 +38,7 @@ export interface AnthropicProviderOptions extends NetworkProviderOptions {
  * createAgent({ name: 'a', provider });
  */
 export function createAnthropicProvider(options: AnthropicProviderOptions): ModelProvider {
+  const url = baseUrlParts(options.baseURL ?? 'https://api.anthropic.com');
   return networkProvider({
     name: 'anthropic',
     apiKey: options.apiKey,
@@ -43,13 +46,16 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
     defaultModel: options.defaultModel,
     timeout: options.timeout,
     retry: options.retry,
-    connect: (apiKey, timeoutMs) =>
+    secrets: credentialValues(options.headers, options.baseURL),
+    connect: (apiKey, timeoutMs, logger) =>
       new Anthropic({
         apiKey,
-        baseURL: options.baseURL ?? 'https://api.anthropic.com',
+        baseURL: url.base,
+        defaultQuery: url.query,
         defaultHeaders: options.headers,
         maxRetries: 0,
-        logger: stderrLogger,
+        fetch: providerFetch,
+        logger,
         // The idle timer of the retry policy is the real limit; this only bounds a call it cannot see.
         timeout: timeoutMs * 2,
       }),
@@ -78,7 +84,7 @@ function attempt(
     control,
     signal,
     call,
-    assembler: new EventAssembler(),
+    assembler: new EventAssembler(model),
     // The SDK warns about a deprecated model on every request; sdkAttempt shows it once.
     open: async (attemptSignal) =>
       (await client.messages.create(body, {

@@ -1,5 +1,5 @@
 import type { FinishReason, ModelResponse, StreamEvent, TokenUsage, ToolCall } from '@agentctl/core';
-import { toolCallFromText, unreportedUsage } from '@agentctl/core';
+import { noAnswerError, toolCallFromText, unreportedUsage } from '@agentctl/core';
 import type { ThinkingBlock } from './to-anthropic-messages.js';
 
 /** The parts of a Messages stream event we read; unknown events and fields are ignored. */
@@ -14,6 +14,8 @@ export interface RawEventLike {
     text?: string;
     thinking?: string;
     data?: string;
+    /** A tool use's input; the API sends `{}` and streams it, some compatible servers send it here whole. */
+    input?: unknown;
   } | null;
   delta?: {
     type?: string;
@@ -35,7 +37,7 @@ interface UsageLike {
 
 type Block =
   | { type: 'text'; text: string }
-  | { type: 'tool_use'; id: string; name: string; json: string }
+  | { type: 'tool_use'; id: string; name: string; json: string; given: string }
   | ThinkingBlock
   | { type: 'other' };
 
@@ -56,6 +58,13 @@ export class EventAssembler {
     cache_read_input_tokens: 0,
   };
 
+  readonly #asked: string;
+
+  /** `model` (the one asked for) is named in the error of an answer that ended with nothing said. */
+  constructor(model = '(default)') {
+    this.#asked = model;
+  }
+
   /** True once `message_stop` arrived. */
   get complete(): boolean {
     return this.#stopped;
@@ -72,6 +81,8 @@ export class EventAssembler {
         return this.#start(event.index ?? this.#blocks.size, event.content_block);
       case 'content_block_delta':
         return this.#delta(event.index ?? 0, event.delta);
+      case 'content_block_stop':
+        return this.#stop(event.index ?? 0);
       case 'message_delta':
         if (event.delta?.stop_reason) this.#stopReason = event.delta.stop_reason;
         this.#addUsage(event.usage);
@@ -94,7 +105,7 @@ export class EventAssembler {
       if (block.type === 'text') text += block.text;
       else if (block.type === 'thinking' || block.type === 'redacted_thinking') thinking.push(block);
       else if (block.type === 'tool_use') {
-        const call: ToolCall = toolCallFromText(block.id, block.name, block.json);
+        const call: ToolCall = toolCallFromText(block.id, block.name, block.json || block.given);
         toolCalls.push(call);
         events.push({ type: 'tool_call_end', id: call.id, call });
       }
@@ -106,6 +117,8 @@ export class EventAssembler {
       usage: this.reportedUsage ?? unreportedUsage(),
       finishReason: finishReason(this.#stopReason, toolCalls.length > 0),
     };
+    if (!text && toolCalls.length === 0 && this.#stopReason && !NORMAL_STOP.has(this.#stopReason))
+      throw noAnswerError('anthropic', this.#asked, this.#stopReason);
     if (this.#model) response.model = this.#model;
     if (thinking.length > 0) response.providerData = { anthropic: { thinking } };
     events.push({ type: 'done', response });
@@ -119,7 +132,8 @@ export class EventAssembler {
         return block.text ? [{ type: 'token', text: block.text }] : [];
       case 'tool_use': {
         const id = block.id ?? `toolu_${index}`;
-        this.#blocks.set(index, { type: 'tool_use', id, name: block.name ?? '', json: '' });
+        const given = isFilledObject(block.input) ? JSON.stringify(block.input) : '';
+        this.#blocks.set(index, { type: 'tool_use', id, name: block.name ?? '', json: '', given });
         return [{ type: 'tool_call_start', id, name: block.name ?? '' }];
       }
       case 'thinking':
@@ -151,6 +165,14 @@ export class EventAssembler {
     return [];
   }
 
+  // A tool use whose input came whole in its start and no fragment followed: that input is the call's.
+  #stop(index: number): StreamEvent[] {
+    const block = this.#blocks.get(index);
+    if (block?.type !== 'tool_use' || block.json || !block.given) return [];
+    block.json = block.given;
+    return [{ type: 'tool_call_delta', id: block.id, argumentsDelta: block.given }];
+  }
+
   /** The tokens the server reported so far (message_start counts the input before any text), or undefined. */
   get reportedUsage(): TokenUsage | undefined {
     const u = this.#usage;
@@ -173,6 +195,22 @@ export class EventAssembler {
     }
   }
 }
+
+function isFilledObject(value: unknown): value is Record<string, unknown> {
+  return (
+    typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length > 0
+  );
+}
+
+// Stop reasons after which an empty answer is what the model meant, or is already told (a limit, a refusal).
+const NORMAL_STOP = new Set([
+  'end_turn',
+  'stop_sequence',
+  'tool_use',
+  'max_tokens',
+  'model_context_window_exceeded',
+  'refusal',
+]);
 
 function finishReason(raw: string | undefined, hasCalls: boolean): FinishReason {
   switch (raw) {

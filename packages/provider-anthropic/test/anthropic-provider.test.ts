@@ -71,6 +71,59 @@ describe('anthropic provider on the wire', () => {
     expect(done.response.finishReason).toBe('tool_calls');
   });
 
+  it('keeps a tool input a compatible server sends whole in content_block_start, with no fragment', async () => {
+    const wire = anthropicStream([
+      { type: 'tool_use', id: 'toolu_1', name: 'weather', input: { city: 'Oslo' } },
+    ]);
+    // The server puts the input in the block's start and streams no input_json_delta after it.
+    const whole = wire
+      .filter((e) => (e.data as { delta?: { type?: string } }).delta?.type !== 'input_json_delta')
+      .map((e) => {
+        const data = e.data as { type: string; content_block?: Record<string, unknown> };
+        return data.type === 'content_block_start'
+          ? { ...e, data: { ...data, content_block: { ...data.content_block, input: { city: 'Oslo' } } } }
+          : e;
+      });
+    const { provider } = await setup([sse(whole)]);
+    const list = await events(provider.stream(ask('weather?')));
+    const done = list.at(-1) as Extract<StreamEvent, { type: 'done' }>;
+    expect(done.response.toolCalls).toEqual([
+      { id: 'toolu_1', name: 'weather', arguments: { city: 'Oslo' } },
+    ]);
+    expect(list.filter((e) => e.type === 'tool_call_delta')).toEqual([
+      { type: 'tool_call_delta', id: 'toolu_1', argumentsDelta: '{"city":"Oslo"}' },
+    ]);
+  });
+
+  it('asks again when an answer ends with nothing said for a stop reason that is no normal end (pause_turn)', async () => {
+    const { server, provider } = await setup([
+      sse(anthropicStream([], { stopReason: 'pause_turn' })),
+      sse(anthropicText('second try')),
+    ]);
+    expect((await provider.chat(ask('hi'))).content).toBe('second try');
+    expect(server.requests).toHaveLength(2);
+    const once = await setup([sse(anthropicStream([], { stopReason: 'pause_turn' }))], {
+      retry: { maxAttempts: 1 },
+    });
+    const error = lastError(await events(once.provider.stream(ask('hi'))));
+    expect(error).toMatchObject({ code: 'MODEL_ERROR', retryable: true });
+    expect(error.message).toBe(
+      'anthropic model claude-test stopped with pause_turn, the model gave no answer',
+    );
+    // An empty end_turn is what the model meant (it has nothing to add after a tool's result).
+    const quiet = await setup([sse(anthropicStream([]))]);
+    expect(await quiet.provider.chat(ask('hi'))).toMatchObject({ content: null, finishReason: 'stop' });
+  });
+
+  it('reads past an event whose data is null or no object', async () => {
+    const wire = anthropicText('Still here.');
+    wire.splice(2, 0, { event: 'content_block_delta', data: 'null' }, { event: 'message_delta', data: '7' });
+    const { provider } = await setup([sse(wire)]);
+    const response = await provider.chat(ask('hi'));
+    expect(response.content).toBe('Still here.');
+    expect(response.finishReason).toBe('stop');
+  });
+
   it('sends a tool schema with anyOf at its root as one object, which the API accepts', async () => {
     const { server, provider } = await setup([sse(anthropicText('ok'))]);
     // The shape MCP servers send for "give an id or a name"; the API refuses it as is.
@@ -275,14 +328,19 @@ describe('anthropic provider failures', () => {
     const { provider } = await setup([sse([overloaded])], { retry: { maxAttempts: 1 } });
     const error = lastError(await events(provider.stream(ask('hi'))));
     expect(error.code).toBe('PROVIDER_ERROR');
-    expect(error.message).toContain('Overloaded');
+    // The server answered and then failed: not a connection that failed.
+    expect(error.message).toBe(
+      'anthropic model claude-test: the server failed during the answer (Overloaded)',
+    );
   });
 
   it('times out on a server that never answers', async () => {
     const { server, provider } = await setup([{ hang: true }], { timeout: 200, retry: { maxAttempts: 1 } });
     const error = lastError(await events(provider.stream(ask('hi'))));
     expect(error.code).toBe('TIMEOUT');
-    expect(error.message).toBe('anthropic model claude-test: timed out, no data for 200 ms');
+    expect(error.message).toBe(
+      "anthropic model claude-test: timed out, no data for 200 ms, the model's timeout",
+    );
     expect(server.requests).toHaveLength(1);
   });
 

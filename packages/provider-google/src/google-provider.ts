@@ -1,5 +1,7 @@
 import {
   type AttemptControl,
+  baseUrlParts,
+  credentialValues,
   type ModelProvider,
   type NetworkCall,
   type NetworkProviderOptions,
@@ -10,6 +12,7 @@ import {
 } from '@agentctl/core';
 import { GoogleGenAI } from '@google/genai';
 import { geminiErrorFacts } from './gemini-error.js';
+import { geminiFetch } from './gemini-fetch.js';
 import { type ChunkLike, ResponseAssembler } from './response-assembler.js';
 import { type GeminiRequest, type GoogleThinking, toGeminiRequest } from './to-gemini-request.js';
 
@@ -39,6 +42,7 @@ export interface GoogleProviderOptions extends NetworkProviderOptions {
  */
 export function createGoogleProvider(options: GoogleProviderOptions): ModelProvider {
   const settings = { thinking: options.thinking, cachedContent: options.cachedContent };
+  const url = options.baseURL ? baseUrlParts(options.baseURL) : undefined;
   return networkProvider({
     name: 'google',
     apiKey: options.apiKey,
@@ -46,6 +50,7 @@ export function createGoogleProvider(options: GoogleProviderOptions): ModelProvi
     defaultModel: options.defaultModel,
     timeout: options.timeout,
     retry: options.retry,
+    secrets: credentialValues(options.headers, options.baseURL),
     // No `retryOptions` and no `timeout`: the SDK then neither retries nor cuts a long stream;
     // the retry policy and its idle timer own both. `vertexai: false`, or a
     // GOOGLE_GENAI_USE_VERTEXAI in the environment would send the Gemini key to Vertex AI (and
@@ -55,7 +60,8 @@ export function createGoogleProvider(options: GoogleProviderOptions): ModelProvi
         apiKey,
         vertexai: false,
         httpOptions: {
-          ...(options.baseURL ? { baseUrl: options.baseURL } : {}),
+          fetch: geminiFetch(url?.query),
+          ...(url ? { baseUrl: url.base } : {}),
           ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}),
           ...(options.headers ? { headers: options.headers } : {}),
         },
@@ -89,7 +95,7 @@ function attempt(
     describe: (error) =>
       // The SDK's words for a 200 whose body is no event stream (a web page, a proxy that does not stream).
       error instanceof Error && error.message.startsWith('Incomplete JSON segment')
-        ? { apiMessage: NO_STREAM_EVENTS, transient: true }
+        ? { apiMessage: NO_STREAM_EVENTS, incomplete: 'empty' }
         : describeError(error),
     amend: (failure, error) => {
       const facts = geminiErrorFacts(error);

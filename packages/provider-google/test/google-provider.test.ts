@@ -286,7 +286,7 @@ describe('google provider on the wire', () => {
       context: { finishReason: 'UNEXPECTED_TOOL_CALL', usage: { inputTokens: 18, outputTokens: 0 } },
     });
     expect(error.message).toBe(
-      'google model gemini-test stopped with UNEXPECTED_TOOL_CALL, the model called a tool it was not given',
+      'google model gemini-test stopped with UNEXPECTED_TOOL_CALL, the model called a tool it was not given (after 2 attempts)',
     );
     const [only] = await events(
       (await setup([failedCall('OTHER', 'Unknown stop')], { retry: { maxAttempts: 1 } })).provider.stream(
@@ -318,6 +318,36 @@ describe('google provider failures', () => {
     expect(server.requests).toHaveLength(2);
     const waited = server.requests[1].time - server.requests[0].time;
     expect(waited).toBeGreaterThanOrEqual(900);
+  });
+
+  it('waits as long as the Retry-After header of a proxy in front of the API says, in seconds or as a date', async () => {
+    const page = '<html><head><title>503 Service Unavailable</title></head><body>busy</body></html>';
+    // An HTTP date has whole seconds: three from now is at least two away when it is read.
+    const inThreeSeconds = new Date(Date.now() + 3000).toUTCString();
+    const { server, provider } = await setup([
+      {
+        status: 429,
+        headers: { 'retry-after': inThreeSeconds },
+        json: { error: { code: 429, message: 'slow down' } },
+      },
+      { status: 503, headers: { 'retry-after': '1', 'content-type': 'text/html' }, body: page },
+      sse(geminiText('finally')),
+    ]);
+    const response = await provider.chat(ask('hi'));
+    expect(response.content).toBe('finally');
+    expect(server.requests).toHaveLength(3);
+    expect(server.requests[1].time - server.requests[0].time).toBeGreaterThanOrEqual(1000);
+    expect(server.requests[2].time - server.requests[1].time).toBeGreaterThanOrEqual(900);
+
+    const { provider: once } = await setup(
+      [{ status: 503, headers: { 'retry-after': '3600', 'content-type': 'text/html' }, body: page }],
+      { retry: { maxAttempts: 3, maxDelayMs: 2000 } },
+    );
+    const error = lastError(await events(once.stream(ask('hi'))));
+    expect(error.context).toMatchObject({ status: 503, retryAfterMs: 3_600_000 });
+    expect(error.message).toBe(
+      'google model gemini-test failed with HTTP 503: HTML page: 503 Service Unavailable (the server asked to wait 3600 s, longer than retry.max_delay 2 s: not retried)',
+    );
   });
 
   it('gives up at once when the RetryInfo delay is longer than the policy allows', async () => {
@@ -405,7 +435,9 @@ describe('google provider failures', () => {
     const { server, provider } = await setup([{ hang: true }], { timeout: 200, retry: { maxAttempts: 1 } });
     const error = lastError(await events(provider.stream(ask('hi'))));
     expect(error.code).toBe('TIMEOUT');
-    expect(error.message).toBe('google model gemini-test: timed out, no data for 200 ms');
+    expect(error.message).toBe(
+      "google model gemini-test: timed out, no data for 200 ms, the model's timeout",
+    );
     expect(server.requests).toHaveLength(1);
   });
 

@@ -2,6 +2,7 @@ import {
   estimateTokens,
   type FinishReason,
   type ModelResponse,
+  noAnswerError,
   type StreamEvent,
   type TokenUsage,
   type ToolCall,
@@ -10,6 +11,10 @@ import {
 
 /** The parts of a Chat Completions chunk we read; everything else is ignored. */
 export interface ChunkLike {
+  /** `error` on the error event some servers (vLLM) send inside a stream, flat, with `message` and `code`. */
+  object?: string | null;
+  message?: unknown;
+  code?: unknown;
   /** The model that answered (it may name a dated version of the one requested). */
   model?: string | null;
   choices?: Array<{
@@ -61,20 +66,41 @@ export class ChunkAssembler {
   #usage: ChunkLike['usage'];
   #model: string | undefined;
   #seenChoice = false;
+  /** Usage came in a chunk of its own, with no choice: the last chunk of an answer that has no finish reason. */
+  #usageChunk = false;
   #refused = false;
   readonly #idPrefix = `call_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  readonly #asked: string;
 
-  /** True once the server said why it stopped, or sent the usage that only the last chunk has. */
+  /** `model` (the one asked for) is named in the error of an answer that ended with nothing said. */
+  constructor(model = '(default)') {
+    this.#asked = model;
+  }
+
+  /**
+   * True once the server said why it stopped, or sent the usage chunk that closes an answer. Usage
+   * beside a choice does not count: servers asked for running totals (vLLM's
+   * `continuous_usage_stats`) put it on every chunk, and a stream cut after any of them would
+   * pass for a whole answer.
+   */
   get complete(): boolean {
-    return this.#finish !== undefined || (this.#usage != null && this.#seenChoice);
+    return this.#finish !== undefined || (this.#usageChunk && this.#seenChoice);
   }
 
   /** Reads one chunk and returns the events it produces. */
   push(chunk: ChunkLike): StreamEvent[] {
+    if (chunk.object === 'error') throw streamError(chunk);
     if (chunk.usage) this.#usage = chunk.usage;
     if (chunk.model) this.#model = chunk.model;
-    const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
-    if (!choice) return [];
+    // Compatible servers send odd shapes (`choices: [null]`); what is no object is skipped.
+    const choice = (Array.isArray(chunk.choices) ? chunk.choices : []).find(
+      (c) => typeof c === 'object' && c !== null && (c.index ?? 0) === 0,
+    );
+    if (!choice) {
+      if (chunk.usage) this.#usageChunk = true;
+      return [];
+    }
+    this.#usageChunk = false;
     this.#seenChoice = true;
     const events: StreamEvent[] = [];
     const content = choice.delta?.content;
@@ -89,12 +115,17 @@ export class ChunkAssembler {
       this.#text += refusal;
       events.push({ type: 'token', text: refusal });
     }
-    for (const [position, part] of (choice.delta?.tool_calls ?? []).entries()) {
+    const parts = Array.isArray(choice.delta?.tool_calls) ? choice.delta.tool_calls : [];
+    for (const [position, part] of parts.entries()) {
+      if (typeof part !== 'object' || part === null) continue;
       const call = this.#callFor(part.index, part.id ?? undefined, position);
       const name = part.function?.name;
       // Some servers repeat the name on every fragment; the first one counts.
       if (name && !call.name) call.name = name;
-      const fragment = part.function?.arguments ?? '';
+      // A few servers send the arguments as an object rather than its JSON text.
+      const raw: unknown = part.function?.arguments;
+      const fragment =
+        typeof raw === 'string' ? raw : raw && typeof raw === 'object' ? JSON.stringify(raw) : '';
       if (!call.started && call.name) {
         call.started = true;
         events.push({ type: 'tool_call_start', id: call.id, name: call.name });
@@ -111,6 +142,9 @@ export class ChunkAssembler {
 
   /** The closing events: one `tool_call_end` per call in index order, then `done`. */
   finish(): StreamEvent[] {
+    const said = this.#text.length > 0 || this.#calls.some((c) => c.name);
+    if (!said && this.#finish !== undefined && !NORMAL_FINISH.has(this.#finish))
+      throw noAnswerError('openai', this.#asked, this.#finish);
     const events: StreamEvent[] = [];
     const toolCalls: ToolCall[] = [];
     // A stable sort: calls sharing an index keep the order they came in.
@@ -175,6 +209,31 @@ export class ChunkAssembler {
     };
   }
 }
+
+// vLLM's error event has no `error` key (which the SDK would throw on): `{ object: 'error',
+// message, type, code }`. Thrown in the shape of the SDK's own stream error, so it is judged
+// alike: its code is an HTTP status, and a server-side one may pass on a retry.
+function streamError(chunk: ChunkLike): Error {
+  const message = typeof chunk.message === 'string' && chunk.message ? chunk.message : 'no message';
+  const code = Number(chunk.code);
+  const serverSide = !(code >= 400 && code < 500) || code === 408 || code === 429;
+  return Object.assign(new Error(message), {
+    error: { message },
+    type: serverSide ? 'server_error' : 'invalid_request_error',
+  });
+}
+
+// Finish reasons after which an empty answer is what the model meant, or is already told (a limit, a filter).
+const NORMAL_FINISH = new Set([
+  'stop',
+  'eos',
+  'end_turn',
+  'length',
+  'max_tokens',
+  'content_filter',
+  'tool_calls',
+  'function_call',
+]);
 
 function finishReason(raw: string | undefined, hasCalls: boolean): FinishReason {
   // A call cut off by the output limit has half its arguments: that, not the call, is the news.

@@ -1,12 +1,14 @@
 import {
   type AttemptControl,
+  baseUrlParts,
+  credentialValues,
   type ModelProvider,
   type NetworkCall,
   type NetworkProviderOptions,
   networkProvider,
+  providerFetch,
   type StreamEvent,
   sdkAttempt,
-  stderrLogger,
 } from '@agentctl/core';
 import OpenAI from 'openai';
 import { ChunkAssembler, type ChunkLike } from './chunk-assembler.js';
@@ -33,6 +35,7 @@ export interface OpenAIProviderOptions extends NetworkProviderOptions {
  * createAgent({ name: 'a', provider });
  */
 export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvider {
+  const url = baseUrlParts(options.baseURL ?? 'https://api.openai.com/v1');
   return networkProvider({
     name: 'openai',
     apiKey: options.apiKey,
@@ -40,15 +43,18 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
     defaultModel: options.defaultModel,
     timeout: options.timeout,
     retry: options.retry,
-    connect: (apiKey, timeoutMs) =>
+    secrets: credentialValues(options.headers, options.baseURL),
+    connect: (apiKey, timeoutMs, logger) =>
       new OpenAI({
         apiKey,
-        baseURL: options.baseURL ?? 'https://api.openai.com/v1',
+        baseURL: url.base,
+        defaultQuery: url.query,
         organization: options.organization ?? null,
         project: null,
         defaultHeaders: options.headers,
         maxRetries: 0,
-        logger: stderrLogger,
+        fetch: providerFetch,
+        logger,
         // The idle timer of the retry policy is the real limit; this only bounds a call it cannot see.
         timeout: timeoutMs * 2,
       }),
@@ -73,7 +79,7 @@ function attempt(
     control,
     signal,
     call,
-    assembler: new ChunkAssembler(),
+    assembler: new ChunkAssembler(model),
     open: async (attemptSignal) =>
       (await client.chat.completions.create(body, {
         signal: attemptSignal,

@@ -1,6 +1,6 @@
 import type { StreamEvent } from '@agentctl/core';
 import { describe, expect, it } from 'vitest';
-import { sse } from '../../../test/support/fake-server.js';
+import { type SseEvent, sse } from '../../../test/support/fake-server.js';
 import { events, lastError } from '../../../test/support/stream-events.js';
 import { wireHarness } from '../../../test/support/wire-harness.js';
 import { createOpenAIProvider } from '../src/index.js';
@@ -92,6 +92,53 @@ describe('openai provider on the wire', () => {
     expect(response.finishReason).toBe('tool_calls');
     expect(response.usage.inputTokens).toBe(0);
     expect(response.usage.outputTokens).toBeGreaterThan(0);
+  });
+
+  it('reads past events of odd shapes: null, a number, null choices and tool calls, arguments as an object', async () => {
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+      id: 'c',
+      object: 'chat.completion.chunk',
+      model: 'gpt-fake',
+      choices: [null, { index: 0, delta, finish_reason: finish }],
+    });
+    const wire: SseEvent[] = [
+      { data: chunk({ role: 'assistant', content: 'Looking' }) },
+      { data: 'null' },
+      { data: '42' },
+      { data: { id: 'c', choices: [null] } },
+      {
+        data: chunk({
+          tool_calls: [
+            null,
+            { index: 0, id: 'call_1', type: 'function', function: { name: 'lookup', arguments: { q: 'x' } } },
+          ],
+        }),
+      },
+      { data: chunk({}, 'tool_calls') },
+      { data: '[DONE]' },
+    ];
+    const { provider } = await setup([sse(wire)]);
+    const response = await provider.chat(ask('find x'));
+    expect(response.content).toBe('Looking');
+    expect(response.toolCalls).toEqual([{ id: 'call_1', name: 'lookup', arguments: { q: 'x' } }]);
+  });
+
+  it('asks again when an answer ends with nothing said for a reason that is no normal end, and keeps one that said something', async () => {
+    const { server, provider } = await setup([
+      sse(openaiText('', { finish: 'error' })),
+      sse(openaiText('second try')),
+    ]);
+    expect((await provider.chat(ask('hi'))).content).toBe('second try');
+    expect(server.requests).toHaveLength(2);
+
+    const once = await setup([sse(openaiText('', { finish: 'error' }))], { retry: { maxAttempts: 1 } });
+    const error = lastError(await events(once.provider.stream(ask('hi'))));
+    expect(error).toMatchObject({ code: 'MODEL_ERROR', retryable: true });
+    expect(error.message).toBe('openai model gpt-test stopped with error, the model gave no answer');
+
+    const said = await setup([sse(openaiText('Partial.', { finish: 'abort' }))]);
+    expect(await said.provider.chat(ask('hi'))).toMatchObject({ content: 'Partial.', finishReason: 'other' });
+    expect(said.server.requests).toHaveLength(1);
   });
 
   it('streams a refusal as the answer, marked as stopped by the provider', async () => {
@@ -337,6 +384,31 @@ describe('openai provider failures', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('does not take a stream that ends early for a whole answer when usage comes on every chunk', async () => {
+    // vLLM with `continuous_usage_stats` puts running totals on every chunk, choices included.
+    const running = (events: SseEvent[]) =>
+      events.map((event, n) =>
+        typeof event.data === 'object' && event.data !== null && !('usage' in event.data)
+          ? {
+              data: { ...event.data, usage: { prompt_tokens: 9, completion_tokens: n, total_tokens: 9 + n } },
+            }
+          : event,
+      );
+    const whole = running(openaiText('an answer with running usage', { size: 5, usage: null }));
+    const { provider } = await setup([sse(whole)]);
+    const response = await provider.chat(ask('hi'));
+    expect(response.content).toBe('an answer with running usage');
+    expect(response.usage).toMatchObject({ inputTokens: 9, outputTokens: whole.length - 2 });
+
+    // The same answer, the connection closed cleanly after its third chunk: no finish reason came.
+    const cut = await setup([sse(whole.slice(0, 3))], { retry: { maxAttempts: 1 } });
+    const list = await events(cut.provider.stream(ask('hi')));
+    expect(list.some((e) => e.type === 'done')).toBe(false);
+    const error = lastError(list);
+    expect(error.code).toBe('MODEL_ERROR');
+    expect(error.message).toContain('the stream ended before its last event');
+  });
+
   it('retries a server_error sent inside the stream before any token', async () => {
     const streamError = (type: string, message: string) =>
       sse([{ data: { error: { message, type, param: null, code: null } } }]);
@@ -350,6 +422,52 @@ describe('openai provider failures', () => {
     const error = lastError(await events(refused.provider.stream(ask('hi'))));
     expect(refused.server.requests).toHaveLength(1);
     expect(error).toMatchObject({ code: 'PROVIDER_ERROR', retryable: false });
+  });
+
+  it('says an answer that ended before its finish, with nothing said yet, was incomplete, not a failed connection', async () => {
+    // Usage and the role chunk, then the server closes the stream cleanly: it answered, but not all.
+    const wire = openaiText('x');
+    const { server, provider } = await setup([sse(wire.slice(0, 1)), sse(wire.slice(0, 1))], {
+      retry: { maxAttempts: 2, initialDelayMs: 1 },
+    });
+    const error = lastError(await events(provider.stream(ask('hi'))));
+    expect(server.requests).toHaveLength(2);
+    expect(error).toMatchObject({ code: 'PROVIDER_ERROR', retryable: true });
+    expect(error.message).toBe(
+      'openai model gpt-test: incomplete answer (the stream ended before its last event) (after 2 attempts)',
+    );
+  });
+
+  it("reads vLLM's error event inside a stream ({ object: 'error' }), retrying a server-side one", async () => {
+    const vllmError = (code: number, message: string) =>
+      sse([{ data: { object: 'error', message, type: 'InternalServerError', param: null, code } }]);
+    const { server, provider } = await setup([
+      vllmError(500, 'CUDA out of memory'),
+      sse(openaiText('recovered')),
+    ]);
+    expect((await provider.chat(ask('hi'))).content).toBe('recovered');
+    expect(server.requests).toHaveLength(2);
+
+    const refused = await setup([vllmError(400, 'This model has a maximum context length of 4096 tokens')]);
+    const error = lastError(await events(refused.provider.stream(ask('hi'))));
+    expect(refused.server.requests).toHaveLength(1);
+    expect(error).toMatchObject({ code: 'PROVIDER_ERROR', retryable: false });
+    expect(error.message).toBe(
+      'openai model gpt-test: request failed (This model has a maximum context length of 4096 tokens)',
+    );
+
+    // After part of the answer, the error is the stream's end, said as such.
+    const late = await setup([
+      sse([
+        ...openaiText('partial answer').slice(0, 3),
+        { data: { object: 'error', message: 'engine died', code: 500 } },
+      ]),
+    ]);
+    const after = lastError(await events(late.provider.stream(ask('hi'))));
+    expect(after.code).toBe('MODEL_ERROR');
+    expect(after.message).toBe(
+      'openai model gpt-test: the stream broke after the answer had begun (engine died)',
+    );
   });
 
   it('retries a connection dropped before any token', async () => {
@@ -369,7 +487,9 @@ describe('openai provider failures', () => {
     });
     const error = lastError(await events(provider.stream(ask('hi'))));
     expect(error.code).toBe('TIMEOUT');
-    expect(error.message).toContain('openai model gpt-test: timed out');
+    expect(error.message).toBe(
+      "openai model gpt-test: timed out, no data for 200 ms, the model's timeout (after 2 attempts)",
+    );
     expect(server.requests).toHaveLength(2);
     await server.requests[0].closed;
     expect(server.requests[0].abortedByClient).toBe(true);

@@ -1,0 +1,57 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ModelProvider } from '../packages/core/src/index.js';
+import { createAnthropicProvider } from '../packages/provider-anthropic/src/index.js';
+import { anthropicText } from '../packages/provider-anthropic/test/support/anthropic-wire.js';
+import { createOpenAIProvider } from '../packages/provider-openai/src/index.js';
+import { openaiText } from '../packages/provider-openai/test/support/openai-wire.js';
+import { type FakeServer, type SseEvent, sse, startFakeServer } from './support/fake-server.js';
+
+const servers: FakeServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+// A timeout of 800 ms against a server that keeps the connection alive every 200 ms for 1.2 s
+// before its answer: it is never silent, so the call must not time out.
+const options = (url: string) => ({
+  apiKey: 'sk-test-0123456789',
+  baseURL: url,
+  timeout: 800,
+  retry: { maxAttempts: 1 },
+});
+const ask = { model: 'any-model', messages: [{ role: 'user' as const, content: 'hi' }] };
+
+describe('keep-alive from a server that works before it answers', () => {
+  it.each([
+    [
+      "anthropic's ping events, which the SDK never yields",
+      '',
+      (url: string) => createAnthropicProvider(options(url)),
+      (events: SseEvent[]): SseEvent[] => [
+        events[0],
+        ...Array.from({ length: 6 }, () => ({ event: 'ping', data: { type: 'ping' } })),
+        ...events.slice(1),
+      ],
+      anthropicText('Thought it through.', { size: 100 }),
+    ],
+    [
+      'SSE comments (OpenRouter sends `: OPENROUTER PROCESSING`)',
+      '/v1',
+      (url: string) => createOpenAIProvider(options(url)),
+      (events: SseEvent[]): SseEvent[] => [
+        ...Array.from({ length: 6 }, () => ({ data: null, comment: 'OPENROUTER PROCESSING' })),
+        ...events,
+      ],
+      openaiText('Thought it through.', { size: 100 }),
+    ],
+  ] as [string, string, (url: string) => ModelProvider, (e: SseEvent[]) => SseEvent[], SseEvent[]][])(
+    '%s count as data for the timeout',
+    async (_what, base, make, keepAlive, answer) => {
+      const server = await startFakeServer([sse(keepAlive(answer), { delayMs: 200 })], base);
+      servers.push(server);
+      const response = await make(server.url).chat(ask);
+      expect(response.content).toBe('Thought it through.');
+      expect(server.requests).toHaveLength(1);
+    },
+  );
+});

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { blockingAncestor, type Runtime } from '@agentctl/config';
-import { type Agent, LlmAgent, type SessionStore } from '@agentctl/core';
+import { type Agent, LlmAgent, type SessionStore, WorkflowAgent } from '@agentctl/core';
 import { CliError, EXIT } from './cli-error.js';
 
 /** True when a memory backend also keeps sessions (the file and memory stores do). */
@@ -15,7 +15,12 @@ function isSessionStore(value: unknown): value is SessionStore {
 
 /** The agent's own memory when it keeps sessions, else undefined (the project default applies). */
 export function agentSessionStore(agent: Agent): SessionStore | undefined {
-  const memory = agent instanceof LlmAgent ? agent.getConfig().memory : undefined;
+  const memory =
+    agent instanceof LlmAgent
+      ? agent.getConfig().memory
+      : agent instanceof WorkflowAgent
+        ? agent.memory
+        : undefined;
   return isSessionStore(memory) ? memory : undefined;
 }
 

@@ -41,7 +41,10 @@ async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<A
   const type = spec.type;
   if (type === 'a2a') return buildRemote(entry, spec, compiler);
   if (type !== 'llm') {
-    const base = { name: spec.name, description: spec.description, subAgents };
+    // A workflow that starts a run keeps its session where its `memory` (or the project's default) says.
+    const memory = await resolveMemory(entry, spec, compiler);
+    if (memory === false) return undefined;
+    const base = { name: spec.name, description: spec.description, subAgents, memory };
     return compiler.attempt(entry, ['name'], 'compile', () =>
       type === 'sequential'
         ? new SequentialAgent(base)

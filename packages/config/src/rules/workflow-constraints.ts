@@ -26,6 +26,18 @@ const LOCAL_ONLY: ReadonlyArray<keyof AgentSpec> = [
   'disallow_transfer_to_peers',
 ];
 
+// What an LLM agent's loop applies and a workflow, which runs no loop of its own, would silently
+// ignore: refused, pointing at the sub-agents that do apply them.
+const LOOP_ONLY: ReadonlyArray<keyof AgentSpec> = [
+  'middleware',
+  'output_key',
+  'approval',
+  'max_history',
+  'limits',
+  'disallow_transfer_to_parent',
+  'disallow_transfer_to_peers',
+];
+
 /**
  * Workflow agents (sequential, parallel, loop) run sub-agents and have no model or tools of their
  * own; a remote agent (`a2a`) has a `url` and nothing that runs locally.
@@ -79,7 +91,7 @@ export function workflowConstraints(ctx: RuleContext): Diagnostic[] {
         ),
       );
     }
-    for (const key of LLM_ONLY) {
+    for (const key of [...LLM_ONLY, ...LOOP_ONLY]) {
       if (spec[key] !== undefined)
         out.push(
           diagnostic(

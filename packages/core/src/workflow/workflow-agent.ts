@@ -1,12 +1,15 @@
 import type { Agent, AgentType } from '../agent.js';
 import { checkAgentName } from '../agent.js';
 import type { InvocationContext } from '../invocation/invocation-context.js';
+import type { MemoryProvider } from '../memory.js';
 
 /** What a workflow agent is made of. */
 export interface WorkflowAgentConfig {
   name: string;
   description?: string;
   subAgents: readonly Agent[];
+  /** Where a run started at this agent keeps its session, as an LLM agent's `memory` does. */
+  memory?: MemoryProvider;
 }
 
 /** An agent that has no model and only orchestrates its sub-agents. */
@@ -15,6 +18,8 @@ export abstract class WorkflowAgent implements Agent {
   readonly name: string;
   readonly description: string;
   readonly subAgents: readonly Agent[];
+  /** Where a run started at this agent keeps its session (see {@link WorkflowAgentConfig.memory}). */
+  readonly memory: MemoryProvider | undefined;
   parent?: Agent;
 
   constructor(config: WorkflowAgentConfig) {
@@ -22,6 +27,7 @@ export abstract class WorkflowAgent implements Agent {
     this.name = config.name;
     this.description = config.description ?? '';
     this.subAgents = config.subAgents;
+    this.memory = config.memory;
   }
 
   abstract runInvocation(ctx: InvocationContext): Promise<void>;

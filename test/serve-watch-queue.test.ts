@@ -1,7 +1,8 @@
+import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentctl, fixtureProject, removeTempDirs } from './support/cli.js';
+import { agentctl, BIN, cliEnv, fixtureProject, removeTempDirs } from './support/cli.js';
 import { type RedisProcess, startRedis } from './support/redis.js';
 import { startServe, stopServers } from './support/serve.js';
 import { waitFor } from './support/wait-for.js';
@@ -90,18 +91,44 @@ describe('agentctl serve --watch and queue:', () => {
     expect(queued.stderr()).not.toContain('queue settings take effect');
   });
 
-  it('refuses to start on a queue: whose settings do not resolve, naming the field (exit 1)', async () => {
+  it('serve refuses a queue: whose settings do not resolve (exit 1); serve --watch says so and serves once a save fixes it', async () => {
     const dir = await fixtureProject('queue');
+    const file = join(dir, 'agentctl.yaml');
     await writeFile(
-      join(dir, 'agentctl.yaml'),
+      file,
       `kind: project\nname: watched\nqueue:\n  url: ${redis.url}\n  lock_duration: \${LOCK}\n`,
     );
-    const result = await agentctl(['serve', '--watch', '--port', '0'], {
-      cwd: dir,
-      env,
-    });
+    const result = await agentctl(['serve', '--port', '0'], { cwd: dir, env });
     expect(result.stderr).toContain('agentctl.yaml:5:18: error: queue.lock_duration');
     expect(result.stderr).not.toMatch(/^\s+at /m);
     expect(result.code).toBe(1);
+    // Watching, a project broken at start is waited on, as dev does, until a save fixes it.
+    const child = spawn(process.execPath, [BIN, 'serve', '--watch', '--port', '0'], {
+      cwd: dir,
+      env: cliEnv(env),
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    try {
+      await waitFor(
+        () => stderr.includes('serving starts as soon as the project is valid'),
+        'the wait is said',
+      );
+      expect(stderr).toContain('agentctl.yaml:5:18: error: queue.lock_duration');
+      expect(stderr).not.toMatch(/^\s+at /m);
+      await writeFile(
+        file,
+        `kind: project\nname: watched\nqueue:\n  url: ${redis.url}\n  lock_duration: 30s\n`,
+      );
+      await waitFor(() => /listening on http/.test(stdout), 'serving once the save fixed it');
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });

@@ -65,17 +65,9 @@ export function assertSessionExport(data: unknown, where = 'export'): asserts da
 // A paused session of the export must show for a decision the very calls a resume would run: an
 // export is data from anywhere, and approving what it shows must not run something else.
 function checkPromisedCalls(data: SessionExport, where: string): void {
-  const checkpoint = data.session.checkpoint as InvocationCheckpoint | undefined;
-  if (checkpoint !== undefined) {
-    if (
-      !isPlainObject(checkpoint) ||
-      !Array.isArray(checkpoint.pending) ||
-      !checkpoint.pending.every(isPendingShape)
-    ) {
-      throw new InvalidExportError(
-        `${where}: session ${data.session.id}: "checkpoint" is not a paused invocation's`,
-      );
-    }
+  // Stores keep a checkpoint as it is given; a runner's pause (calls waiting for a decision) is checked.
+  const checkpoint = data.session.checkpoint;
+  if (isRunnerPause(checkpoint)) {
     const problem =
       promisedCallsProblem(data.session, checkpoint) ??
       childCallsProblem(
@@ -87,6 +79,10 @@ function checkPromisedCalls(data: SessionExport, where: string): void {
   data.children.forEach((child, i) => {
     checkPromisedCalls(child, `${where}.children[${i}]`);
   });
+}
+
+function isRunnerPause(value: unknown): value is InvocationCheckpoint {
+  return isPlainObject(value) && Array.isArray(value.pending) && value.pending.every(isPendingShape);
 }
 
 function isPendingShape(value: unknown): boolean {

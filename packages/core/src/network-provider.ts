@@ -1,3 +1,4 @@
+import { cutShort } from './cut-short.js';
 import type { AgentError } from './errors.js';
 import {
   type ChatParams,
@@ -118,8 +119,7 @@ function pushed<Item>(assembler: StreamAssembler<Item>, item: Item): StreamEvent
     if (!(error instanceof TypeError)) throw error;
     // The assembler's own error (reading a property of null) would only read as a bug of agentctl's.
     const text = JSON.stringify(item) ?? String(item);
-    const quoted = text.length > 200 ? `${text.slice(0, 200)}…` : text;
-    throw new Error(`the server sent an event that cannot be read: ${quoted}`);
+    throw new Error(`the server sent an event that cannot be read: ${cutShort(text, 200)}`);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { InvocationCheckpoint } from './agent-config.js';
+import { cutShort } from './cut-short.js';
 import type { AgentEvent, PendingApproval } from './events.js';
 import type { ToolCall } from './messages.js';
 import { sameJson } from './same-json.js';
@@ -15,7 +16,8 @@ export function promisedCallsProblem(session: Session, checkpoint: InvocationChe
   const events = session.events.filter((e) => e.invocationId === checkpoint.invocationId);
   // What `sessions show` and the UI show as waiting. A run the queue recovers after a crash waits
   // on the calls it was running, which no person was shown: only the calls the event lists are held to it.
-  const shown = lastOfType(events, 'approval_required')?.pending ?? [];
+  const last = events.findLast((e) => e.type === 'approval_required');
+  const shown = last?.type === 'approval_required' ? last.pending : [];
   for (const p of checkpoint.pending) {
     const event = shown.find((s) => s.call?.id === p.call.id);
     if (event && !sameCall(event.call, p.call)) {
@@ -69,27 +71,15 @@ function modelCall(
   branch: string | undefined,
   id: string,
 ): ToolCall | undefined {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const event = events[i];
-    if (event.type !== 'message' || event.message.role !== 'assistant') continue;
-    if (branch !== undefined && event.branch !== branch) continue;
-    return event.message.toolCalls?.find((call) => call.id === id);
-  }
-  return undefined;
-}
-
-function lastOfType<T extends AgentEvent['type']>(
-  events: readonly AgentEvent[],
-  type: T,
-): Extract<AgentEvent, { type: T }> | undefined {
-  for (let i = events.length - 1; i >= 0; i--) {
-    if (events[i].type === type) return events[i] as Extract<AgentEvent, { type: T }>;
-  }
-  return undefined;
+  const last = events.findLast(
+    (e) =>
+      e.type === 'message' && e.message.role === 'assistant' && (branch === undefined || e.branch === branch),
+  );
+  return last?.type === 'message' ? last.message.toolCalls?.find((call) => call.id === id) : undefined;
 }
 
 // The call as a person reads it: its tool and arguments, cut short.
 function describe(call: { name: string; arguments?: unknown }): string {
   const args = call.arguments === undefined ? '' : JSON.stringify(call.arguments);
-  return `${call.name}(${args.length > 200 ? `${args.slice(0, 200)}…` : args})`;
+  return `${call.name}(${cutShort(args, 200)})`;
 }

@@ -1,4 +1,5 @@
 import type { ApprovalDecision } from '../agent-config.js';
+import { cutShort } from '../cut-short.js';
 import { AgentError, type AgentErrorCode, toAgentError } from '../errors.js';
 import type { PendingApproval } from '../events.js';
 import { allowListeners } from '../listener-limit.js';
@@ -253,8 +254,7 @@ async function invalidArguments(call: ToolCall, tool: AnyTool): Promise<string |
 // What the model sent is shown (cut short), so it can see what to fix.
 function malformedText(call: ToolCall): string {
   const sent = call.malformedArguments ?? '';
-  const shown = sent.length > 200 ? `${sent.slice(0, 200)}…` : sent;
-  return `${INVALID_RESULT}${call.name}: they must be a JSON object, got ${JSON.stringify(shown)}. Fix the arguments and call again.`;
+  return `${INVALID_RESULT}${call.name}: they must be a JSON object, got ${JSON.stringify(cutShort(sent, 200))}. Fix the arguments and call again.`;
 }
 
 function invalidText(call: ToolCall, check: SchemaCheck): string | undefined {

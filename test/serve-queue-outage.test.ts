@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureProject, removeTempDirs } from './support/cli.js';
 import { type RedisProcess, startRedis } from './support/redis.js';
 import { type ServeProcess, startServe, stopServers } from './support/serve.js';
+import { waitFor } from './support/wait-for.js';
 
 // docs/serve.md and docs/deploy.md: while the queue's Redis is away, requests that need it are
 // answered `503 queue_unavailable` with Retry-After (not held until Redis is back), a run refused so
@@ -47,6 +48,11 @@ describe('agentctl serve while the queue is away', () => {
 
     const port = redis!.port;
     await redis!.stop();
+    // Once the server has seen Redis go (its client no longer connected; /health says so), a run is
+    // refused at once: before, a command may still wait out the 5 s bound, the next test's case.
+    for (let i = 0; i < 40 && (await fetch(`${server.url}/health`, bound())).status !== 503; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+    }
     const refused = await enqueue();
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('5');
@@ -55,7 +61,8 @@ describe('agentctl serve while the queue is away', () => {
     // What Redis said is the operator's: the client gets a ref the log has.
     const ref = /\(ref ([0-9a-f]{12})\)/.exec(body.error.message)?.[1];
     expect(ref).toBeDefined();
-    expect(server.stderr()).toContain(`(ref ${ref})`);
+    // The log line reaches the server's stderr pipe on its own time, maybe after the answer.
+    await waitFor(() => server.stderr().includes(`(ref ${ref})`), 'the ref in the server log');
     const events = await fetch(`${server.url}/runs/${runId}/events`, bound());
     expect(events.status).toBe(503);
     expect(((await events.json()) as { error: { code: string } }).error.code).toBe('queue_unavailable');
@@ -73,6 +80,9 @@ describe('agentctl serve while the queue is away', () => {
   });
 
   it('answers 503 once Redis holds its answer past the wait, instead of waiting with it', async () => {
+    // Every connection of the server is back from the last test's outage before Redis freezes.
+    for (let i = 0; i < 40 && !(await depth()); i++) await new Promise((r) => setTimeout(r, 250));
+    expect((await enqueue()).status).toBe(202);
     redis!.child.kill('SIGSTOP');
     try {
       const refused = await enqueue();

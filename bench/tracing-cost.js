@@ -8,9 +8,10 @@
 // "Tracing off" is taken two ways: @agentctl/tracing never imported (the child never loads it: what
 // `agentctl run` without tracing runs), and imported but not started (the ratio between the two is
 // what tracing costs when it is off). Every child checks that the exporter was handed every span
-// (none dropped). BENCH_TRACING_PARTS=1 adds four subjects that take "tracing on" apart (a run
+// (none dropped). BENCH_TRACING_PARTS=1 adds five subjects that take "tracing on" apart (a run
 // observer doing nothing; the clock read where span times are taken; the least records a span
-// needs, kept in batches; agentctl's span records made and dropped). Run after a build:
+// needs, kept in batches; agentctl's span records made and dropped; agentctl's rows written and
+// never made into spans). Run after a build:
 //   pnpm build && node bench/tracing-cost.js
 // Prints two tables and writes bench/results/tracing-cost.json.
 import { fileURLToPath, pathToFileURL } from 'node:url';

@@ -6,6 +6,7 @@ export const PART_LABELS = {
   clockOnly: 'lower bound: the clock read where span times are taken',
   leastRecords: 'the least span records as objects, kept in batches, no export',
   recordsDropped: 'agentctl Runner, spans made in batches, dropped unread',
+  rowsOnly: 'agentctl Runner, span rows written, never made into spans',
 };
 
 /** The keys of those subjects when BENCH_TRACING_PARTS=1 asks for them, otherwise none. */

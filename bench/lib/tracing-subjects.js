@@ -4,9 +4,10 @@
 // TracerProvider and `tracer.startSpan`. A benchmark calls `flush()` before it stops its clock, so it
 // times every span made, processed and handed to the exporter (the batch processor hands over 512 at
 // a time as runs go; the flush hands over the rest); the exporter counts what it was handed, so a
-// benchmark can prove no span was dropped. Two more take tracing apart, to show where its cost is:
-// `observerOnly` (a run observer that does nothing: core's hooks alone) and `recordsDropped`
-// (agentctl's observer, spans and batches, each batch dropped unread by its exporter). Two more
+// benchmark can prove no span was dropped. Three more take tracing apart, to show where its cost is:
+// `observerOnly` (a run observer that does nothing: core's hooks alone), `recordsDropped`
+// (agentctl's observer, spans and batches, each batch dropped unread by its exporter) and `rowsOnly`
+// (agentctl's observer writing its table's rows, which are never made into spans). Two more
 // are yardsticks: `clockOnly` reads the clock where a span's times are taken (a model call's start
 // and end, a tool call's end) and keeps nothing, a lower bound for any tracer on core's hooks;
 // `leastRecords` also keeps, per model and tool call, the least a span is as an object (its name, a
@@ -15,6 +16,7 @@
 import { createRequire } from 'node:module';
 import { startTracing, TraceObserver } from '../../packages/tracing/dist/index.js';
 import { SpanBatcher } from '../../packages/tracing/dist/span-batcher.js';
+import { SpanTable } from '../../packages/tracing/dist/span-table.js';
 import { TableSink } from '../../packages/tracing/dist/table-sink.js';
 import { loadCore } from './core.js';
 import { SUBJECTS } from './subjects.js';
@@ -148,7 +150,7 @@ function leastRecordsObserver() {
 
 /**
  * `tracingOff`, `tracingOn` and `tracingOnApi`: the Runner workload without and with tracing;
- * `observerOnly`, `clockOnly`, `leastRecords` and `recordsDropped`: parts of `tracingOn`.
+ * `observerOnly`, `clockOnly`, `leastRecords`, `recordsDropped` and `rowsOnly`: parts of `tracingOn`.
  */
 export const TRACING_SUBJECTS = {
   tracingOff: { label: 'agentctl Runner, tracing off', run: SUBJECTS.runner.run, async flush() {} },
@@ -165,6 +167,21 @@ export const TRACING_SUBJECTS = {
   recordsDropped: (() => {
     let batcher;
     const subject = observed(PART_LABELS.recordsDropped, () => {
+      batcher = new SpanBatcher(droppingExporter, undefined, { name: '@agentctl/tracing' });
+      return new TraceObserver(new TableSink(batcher, new AlwaysOnSampler()));
+    });
+    return { ...subject, flush: async () => batcher?.forceFlush() };
+  })(),
+  // An upper bound for an export done anywhere but the run's thread (a worker, another process):
+  // what the run's thread pays when it only writes the rows. Only this child's table is changed.
+  rowsOnly: (() => {
+    let batcher;
+    const subject = observed(PART_LABELS.rowsOnly, () => {
+      SpanTable.prototype.take = function () {
+        exported.spans += this.length;
+        this.length = 0;
+        return [];
+      };
       batcher = new SpanBatcher(droppingExporter, undefined, { name: '@agentctl/tracing' });
       return new TraceObserver(new TableSink(batcher, new AlwaysOnSampler()));
     });

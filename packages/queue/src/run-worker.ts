@@ -283,12 +283,20 @@ export class RunWorker {
       timeout: this.#options.runTimeoutMs,
       onEvent: store.observe,
     };
-    if (plan.kind === 'recover') {
+    // The checkpoint to recover from, or the one the worker before cleared before it stopped
+    // without storing anything.
+    const restore =
+      plan.kind === 'recover' ? plan.checkpoint : session?.checkpoint === undefined ? checkpoint : undefined;
+    if (plan.kind === 'recover')
       this.#options.log?.(`run ${data.runId} resumes from its session (attempt ${plan.checkpoint.attempts})`);
-      await held.store.setCheckpoint(data.sessionId, plan.checkpoint);
-    } else if (checkpoint && session?.checkpoint === undefined) {
-      // The worker before stopped after clearing the checkpoint and before storing anything.
-      await held.store.setCheckpoint(data.sessionId, checkpoint);
+    if (restore) {
+      // Fenced by the job's lease like the run's own writes: a worker that lost the session (paused
+      // past its lease while another took the job over) must not put back a checkpoint under it.
+      await hold
+        .write((fence) => held.store.setCheckpoint(data.sessionId, restore, fence))
+        .catch((error: unknown) => {
+          throw storeLost(data.runId, error);
+        });
     }
     const decisions = plan.kind === 'recover' ? plan.decisions : data.decisions;
     const run = decisions

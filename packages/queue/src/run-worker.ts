@@ -244,7 +244,11 @@ export class RunWorker {
     try {
       return await this.#runHeld(job, data, held, slot, hold);
     } finally {
-      await hold.release();
+      const released = hold.release();
+      // Handing back at shutdown, a store that does not answer (a frozen database) must not keep
+      // the job from going back to the queue: the lease lapses by itself.
+      if (this.#handingBack) await settledWithin(released, RELEASE_WAIT_MS);
+      else await released;
     }
   }
 
@@ -344,6 +348,9 @@ function storeLost(runId: string, error: unknown): Error {
 
 // How long closing waits for Redis once the grace is over.
 const CLOSE_WAIT_MS = 5_000;
+
+// How long a job handed back at shutdown waits to give its session's lease back.
+const RELEASE_WAIT_MS = 2_000;
 
 // How long a run whose session has an older run still going waits before it looks again.
 const TURN_WAIT_MS = 250;

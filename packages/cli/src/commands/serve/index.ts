@@ -9,9 +9,9 @@ import {
   watchProject,
   watchRunCode,
 } from '@agentctl/config';
-import { deadline } from '@agentctl/core';
 import { createApp, formatAccessLog, PAGE_PATH, ProjectStatusBoard, startServer } from '@agentctl/server';
 import { CliError, EXIT } from '../../cli-error.js';
+import { closeWithin } from '../../close-within.js';
 import { defaultRegistry } from '../../default-registry.js';
 import type { Io } from '../../io.js';
 import { pageDir } from '../../page-dir.js';
@@ -95,31 +95,12 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
       ? ` (${unstored} could not store their end: the session store did not answer; what they stored before stays, and their sessions free themselves when their leases lapse)`
       : '';
   io.stderr(`stopped: ${finished} run(s) finished, ${cancelled} cancelled${left}\n`);
-  await closeWithin(io, [
-    project.close(),
-    queue?.close(),
-    (store as { close?: () => Promise<void> }).close?.(),
-  ]);
+  await closeWithin(io, async () => {
+    await project.close();
+    await queue?.close();
+    await (store as { close?: () => Promise<void> }).close?.();
+  });
   return EXIT.ok;
-}
-
-// How long closing the project, the queue and the store may take once the runs are over.
-const CLOSE_WAIT_MS = 2_000;
-
-// Waits for what closes, at most CLOSE_WAIT_MS: a store or a queue that does not answer (a frozen
-// database holds the queries of the runs it cut off) must not keep the process past its grace.
-// Their connections end with the process.
-async function closeWithin(io: Io, closing: Array<Promise<unknown> | undefined>): Promise<void> {
-  const limit = deadline(undefined, CLOSE_WAIT_MS, () => new Error('closing took too long'));
-  try {
-    await limit.race(Promise.allSettled(closing));
-  } catch {
-    io.stderr(
-      `closing did not end within ${CLOSE_WAIT_MS} ms (the session store or the queue did not answer); exiting without it\n`,
-    );
-  } finally {
-    limit.dispose();
-  }
 }
 
 /** The address that opens the page: signed in with the first token, on `agent` when one was named. */

@@ -9,7 +9,14 @@ import {
   watchProject,
   watchRunCode,
 } from '@agentctl/config';
-import { createApp, formatAccessLog, PAGE_PATH, ProjectStatusBoard, startServer } from '@agentctl/server';
+import {
+  createApp,
+  formatAccessLog,
+  PAGE_PATH,
+  ProjectStatusBoard,
+  startServer,
+  WIND_DOWN_MS,
+} from '@agentctl/server';
 import { CliError, EXIT } from '../../cli-error.js';
 import { closeWithin } from '../../close-within.js';
 import { defaultRegistry } from '../../default-registry.js';
@@ -92,7 +99,7 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
   hurry.dispose();
   const left =
     unstored > 0
-      ? ` (${unstored} could not store their end: the session store did not answer; what they stored before stays, and their sessions free themselves when their leases lapse)`
+      ? ` (${unstored} did not end within ${WIND_DOWN_MS} ms of being cancelled: a session store that does not answer, or a tool that does not stop; what they stored stays, and their sessions free themselves when their leases lapse)`
       : '';
   io.stderr(`stopped: ${finished} run(s) finished, ${cancelled} cancelled${left}\n`);
   await closeWithin(io, async () => {

@@ -76,7 +76,7 @@ describe('stopped while the session store (PostgreSQL) is frozen', () => {
     }
     expect(code).toBe(0);
     expect(server.stderr()).toContain(
-      '1 cancelled (1 did not end within 2000 ms of being cancelled: a session store that does not answer',
+      '1 cancelled (1 did not end in the wind-down after being cancelled: a session store that does not answer',
     );
     await stream.close();
 

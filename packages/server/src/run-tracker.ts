@@ -4,11 +4,11 @@ import { HttpError } from './http-error.js';
 /** How long cancelled runs are given to store their end and release their sessions, after the grace. */
 export const WIND_DOWN_MS = 2_000;
 
-/** What a drain did: runs that finished in the grace, runs cancelled, and cancelled runs whose end the store did not take in time. */
+/** What a drain did: runs that finished in the grace, runs cancelled, and cancelled runs that had not ended when the wind-down was over. */
 export interface DrainOutcome {
   finished: number;
   cancelled: number;
-  unstored: number;
+  unended: number;
 }
 
 /** One run the tracker admitted; `end` must be called once it is over. */
@@ -101,6 +101,6 @@ export class RunTracker {
     } finally {
       windDown.dispose();
     }
-    return { finished: before - cancelled, cancelled, unstored: this.#runs.size };
+    return { finished: before - cancelled, cancelled, unended: this.#runs.size };
   }
 }

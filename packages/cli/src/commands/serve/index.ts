@@ -9,14 +9,7 @@ import {
   watchProject,
   watchRunCode,
 } from '@agentctl/config';
-import {
-  createApp,
-  formatAccessLog,
-  PAGE_PATH,
-  ProjectStatusBoard,
-  startServer,
-  WIND_DOWN_MS,
-} from '@agentctl/server';
+import { createApp, formatAccessLog, PAGE_PATH, ProjectStatusBoard, startServer } from '@agentctl/server';
 import { CliError, EXIT } from '../../cli-error.js';
 import { closeWithin } from '../../close-within.js';
 import { defaultRegistry } from '../../default-registry.js';
@@ -95,11 +88,11 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
   hurry.signal.addEventListener('abort', () =>
     io.stderr(`second signal: cancelling the ${tracker.size} run(s) still in flight now\n`),
   );
-  const { finished, cancelled, unstored } = await server.shutdown(options.graceMs, hurry.signal);
+  const { finished, cancelled, unended } = await server.shutdown(options.graceMs, hurry.signal);
   hurry.dispose();
   const left =
-    unstored > 0
-      ? ` (${unstored} did not end within ${WIND_DOWN_MS} ms of being cancelled: a session store that does not answer, or a tool that does not stop; what they stored stays, and their sessions free themselves when their leases lapse)`
+    unended > 0
+      ? ` (${unended} did not end in the wind-down after being cancelled: a session store that does not answer, or a tool that does not stop; what they stored stays, and their sessions free themselves when their leases lapse)`
       : '';
   io.stderr(`stopped: ${finished} run(s) finished, ${cancelled} cancelled${left}\n`);
   await closeWithin(io, async () => {

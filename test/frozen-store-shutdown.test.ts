@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentctl, fixtureProject, removeTempDirs } from './support/cli.js';
 import { liveEvents } from './support/live-events.js';
+import type { LongRunning } from './support/long-running.js';
 import { startPostgres, type TestPostgres } from './support/postgres.js';
 import { type RedisProcess, startRedis } from './support/redis.js';
 import { startServe, stopServers } from './support/serve.js';
@@ -48,6 +49,19 @@ afterAll(async () => {
   await removeTempDirs();
 });
 
+// SIGTERM, then the exit code once the process is gone; fails when it is still there after a bound
+// well below the store's 30 s query_timeout, which the shutdown waited out before.
+async function stopWithin(running: LongRunning, name: string): Promise<number | null> {
+  running.child.kill('SIGTERM');
+  const late = new Promise<'late'>((resolve) => {
+    const timer = setTimeout(() => resolve('late'), 20_000);
+    running.exited.then(() => clearTimeout(timer));
+  });
+  const outcome = await Promise.race([running.exited, late]);
+  expect(outcome, `${name} did not exit in time; stderr:\n${running.stderr()}`).not.toBe('late');
+  return outcome as number | null;
+}
+
 describe('stopped while the session store (PostgreSQL) is frozen', () => {
   it('agentctl serve: exits within the grace and a short wind-down, and the session is continued once the database is back', async () => {
     const env = { DATABASE_URL: url, CRUNCH_SECONDS: '30' };
@@ -62,15 +76,7 @@ describe('stopped while the session store (PostgreSQL) is frozen', () => {
     pg.freeze();
     let code: number | null;
     try {
-      server.child.kill('SIGTERM');
-      // Bounded well below the store's 30 s query_timeout, which the shutdown waited out before.
-      const killed = new Promise<'killed'>((resolve) => {
-        const timer = setTimeout(() => resolve('killed'), 15_000);
-        server.exited.then(() => clearTimeout(timer));
-      });
-      const outcome = await Promise.race([server.exited, killed]);
-      expect(outcome, `serve did not exit in time; stderr:\n${server.stderr()}`).not.toBe('killed');
-      code = outcome as number | null;
+      code = await stopWithin(server, 'serve');
     } finally {
       pg.thaw();
     }
@@ -112,14 +118,7 @@ describe('stopped while the session store (PostgreSQL) is frozen', () => {
     pg.freeze();
     let code: number | null;
     try {
-      worker.child.kill('SIGTERM');
-      const killed = new Promise<'killed'>((resolve) => {
-        const timer = setTimeout(() => resolve('killed'), 15_000);
-        worker.exited.then(() => clearTimeout(timer));
-      });
-      const outcome = await Promise.race([worker.exited, killed]);
-      expect(outcome, `worker did not exit in time; stderr:\n${worker.stderr()}`).not.toBe('killed');
-      code = outcome as number | null;
+      code = await stopWithin(worker, 'worker');
     } finally {
       pg.thaw();
     }

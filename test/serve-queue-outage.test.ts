@@ -63,9 +63,24 @@ describe('agentctl serve while the queue is away', () => {
     expect(ref).toBeDefined();
     // The log line reaches the server's stderr pipe on its own time, maybe after the answer.
     await waitFor(() => server.stderr().includes(`(ref ${ref})`), 'the ref in the server log');
+    // So is /health, which said so only after waiting out the same bound.
+    const health = await fetch(`${server.url}/health`, bound());
+    expect(health.status).toBe(503);
+    expect(((await health.json()) as { queue: { error: string } }).queue.error).toMatch(
+      /^the queue failed \(ref /,
+    );
+    // A follower is refused as promptly: before, it waited out the 5 s bound for a Redis known to be away.
     const events = await fetch(`${server.url}/runs/${runId}/events`, bound());
     expect(events.status).toBe(503);
-    expect(((await events.json()) as { error: { code: string } }).error.code).toBe('queue_unavailable');
+    expect(events.headers.get('retry-after')).toBe('5');
+    const refusal = ((await events.json()) as { error: { code: string; message: string } }).error;
+    expect(refusal.code).toBe('queue_unavailable');
+    expect(refusal.message).toMatch(/^the queue failed \(ref [0-9a-f]{12}\)$/);
+    const eventsRef = /\(ref ([0-9a-f]{12})\)/.exec(refusal.message)?.[1];
+    await waitFor(
+      () => server.stderr().includes(`(ref ${eventsRef}): the queue's Redis is not connected`),
+      'the follower refusal in the server log',
+    );
 
     // Back (empty: this Redis keeps nothing on disk), the refused run was not queued after all.
     redis = await startRedis(port);

@@ -9,6 +9,10 @@ export interface TestPostgres {
   createDatabase(name: string): Promise<string>;
   /** Runs SQL through `psql` (no client library needed) and returns its unaligned output. */
   sql(statement: string, database?: string): Promise<string>;
+  /** Stops the server and every backend of it (SIGSTOP), as a frozen machine: connections stay open, nothing answers. */
+  freeze(): void;
+  /** Lets a {@link freeze}d server go on (SIGCONT). */
+  thaw(): void;
   /** Stops the server (fast shutdown: its sessions end), keeping its data folder and port for {@link up}. */
   down(): Promise<void>;
   /** Starts the server {@link down} stopped again, on the same port with the same data. */

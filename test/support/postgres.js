@@ -1,7 +1,7 @@
 // Plain JavaScript (typed by postgres.d.ts) so the benchmarks, which run on Node without a build
 // step, start PostgreSQL the same way the tests do.
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -159,6 +159,8 @@ function handle(first, bin, port, folder, launch) {
     return stdout.trim();
   };
   let stopped;
+  /** @type {number[]} */
+  let frozen = [];
   return {
     url,
     port,
@@ -169,6 +171,14 @@ function handle(first, bin, port, folder, launch) {
       await sql(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
       return url(name);
     },
+    freeze() {
+      // The postmaster and every backend (its children): a frozen machine, not a refused connection.
+      frozen = [server.pid, ...childrenOf(server.pid)];
+      for (const pid of frozen) signal(pid, 'SIGSTOP');
+    },
+    thaw() {
+      for (const pid of frozen.splice(0)) signal(pid, 'SIGCONT');
+    },
     down: () => halt(server),
     async up() {
       server = launch(port);
@@ -178,12 +188,38 @@ function handle(first, bin, port, folder, launch) {
     stop() {
       stopped ??= (async () => {
         process.removeListener('exit', onExit);
+        for (const pid of frozen.splice(0)) signal(pid, 'SIGCONT');
         await halt(server);
         await rm(folder, { recursive: true, force: true });
       })();
       return stopped;
     },
   };
+}
+
+/** The ids of the processes whose parent is `pid` (Linux: from /proc). */
+function childrenOf(pid) {
+  const children = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // `pid (comm) state ppid ...`: comm may hold spaces and parentheses, so read after the last ')'.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) children.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return children;
+}
+
+function signal(pid, name) {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // gone meanwhile
+  }
 }
 
 // Fast shutdown (SIGINT): sessions are ended, the data folder stays.

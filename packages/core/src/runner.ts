@@ -222,8 +222,7 @@ export class Runner {
       const branch = branchFor(start, options.branchPrefix);
       const ctx = new InvocationContext(shared, start, branch);
       if (checkpoint) {
-        await held.confirm();
-        await this.store.setCheckpoint(session.id, undefined);
+        await held.write((fence) => this.store.setCheckpoint(session.id, undefined, fence));
       }
       try {
         ctx.emit('run_start', { input: shared.input });
@@ -251,8 +250,7 @@ export class Runner {
             attempts: shared.attempt + 1,
           };
           await shared.flush();
-          await held.confirm();
-          await this.store.setCheckpoint(session.id, saved);
+          await held.write((fence) => this.store.setCheckpoint(session.id, saved, fence));
         }
         ctx.emit('run_end', {
           status: paused ? 'paused' : 'complete',
@@ -419,7 +417,7 @@ export class Runner {
       channel,
       options.onEvent,
       // A holder that lapsed (paused past its lease, which another process then took) writes nothing.
-      new SessionWriter(store, session.id, () => held.confirm()),
+      new SessionWriter(store, session.id, held),
       controller,
     );
   }

@@ -129,6 +129,14 @@ export class LeaseTable {
     return { ...lease, expiresAt: current.expiresAt };
   }
 
+  /** Throws {@link SessionLeaseLostError} unless `lease.token` holds `sessionId` (a fenced write's check). */
+  check(sessionId: string, lease: SessionLease): void {
+    const current = this.#leases.get(sessionId);
+    if (current?.token !== lease.token) {
+      throw new SessionLeaseLostError(sessionId, current && holderOf(current));
+    }
+  }
+
   /** Gives a lease up; nothing happens when the token no longer holds it. */
   release(lease: SessionLease): void {
     if (this.#leases.get(lease.sessionId)?.token === lease.token) this.#leases.delete(lease.sessionId);

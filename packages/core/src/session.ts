@@ -51,10 +51,15 @@ export interface SessionStore {
   create(init?: SessionInit): Promise<Session>;
   /** The session, or undefined when there is none with that id. */
   get(id: string): Promise<Session | undefined>;
-  /** Appends events and applies their state deltas; the session must exist. */
-  append(id: string, events: readonly AgentEvent[]): Promise<void>;
-  /** Stores (or, with undefined, clears) the checkpoint of a paused invocation. */
-  setCheckpoint(id: string, checkpoint: unknown): Promise<void>;
+  /**
+   * Appends events and applies their state deltas; the session must exist. With `fence`, the write
+   * is made only while that lease's token still holds the session, checked atomically with the write
+   * (a holder paused past its lease must not write after another took the session): otherwise it
+   * throws `SessionLeaseLostError` and writes nothing.
+   */
+  append(id: string, events: readonly AgentEvent[], fence?: SessionLease): Promise<void>;
+  /** Stores (or, with undefined, clears) the checkpoint of a paused invocation; `fence` as for `append`. */
+  setCheckpoint(id: string, checkpoint: unknown, fence?: SessionLease): Promise<void>;
   list(filter?: { parentId?: string }): Promise<SessionSummary[]>;
   /** Deletes the session and its child sessions; false when it did not exist. */
   delete(id: string): Promise<boolean>;
@@ -180,16 +185,18 @@ export class InMemorySessionStore implements SessionStore, MemoryProvider {
     return session && structuredClone(session);
   }
 
-  async append(id: string, events: readonly AgentEvent[]): Promise<void> {
+  async append(id: string, events: readonly AgentEvent[], fence?: SessionLease): Promise<void> {
     const session = this.#require(id);
+    if (fence) this.#leases.check(id, fence);
     // Events are plain data nobody changes after they are emitted; `get` hands out copies.
     for (const event of events) session.events.push(event);
     applyStateDelta(session.state, events);
     session.updatedAt = Date.now();
   }
 
-  async setCheckpoint(id: string, checkpoint: unknown): Promise<void> {
+  async setCheckpoint(id: string, checkpoint: unknown, fence?: SessionLease): Promise<void> {
     const session = this.#require(id);
+    if (fence) this.#leases.check(id, fence);
     if (checkpoint === undefined) delete session.checkpoint;
     else session.checkpoint = structuredClone(checkpoint);
     session.updatedAt = Date.now();

@@ -12,6 +12,7 @@ import {
   Runner,
   SessionBusyError,
   type SessionLease,
+  SessionLeaseLostError,
   type SessionStore,
 } from '../src/index.js';
 import { scriptedModel } from '../src/testing/index.js';
@@ -245,6 +246,56 @@ describe('a run held up past its lease', () => {
     // result of the call it was running.
     expect(written.slice(0, written.indexOf('TAKEN'))).toContain('message');
     expect(written.slice(written.indexOf('TAKEN'))).toEqual(['TAKEN']);
+  });
+});
+
+describe('a write racing the loss of its lease', () => {
+  it('is refused by the store itself when the runner believes it still holds the lease', async () => {
+    // The runner's own check passes (its renewals say the lease holds, as they would for a write
+    // sent a moment before the lease changed hands); only the store's fence can stop the write.
+    const written: string[] = [];
+    class Raced extends InMemorySessionStore {
+      override async renewLease(lease: SessionLease, ttlMs: number): Promise<SessionLease> {
+        return { ...lease, expiresAt: Date.now() + ttlMs };
+      }
+      override async append(id: string, events: readonly AgentEvent[], fence?: SessionLease): Promise<void> {
+        await super.append(id, events, fence);
+        written.push(...events.map((e) => e.type));
+      }
+      override async setCheckpoint(id: string, checkpoint: unknown, fence?: SessionLease): Promise<void> {
+        await super.setCheckpoint(id, checkpoint, fence);
+        written.push('checkpoint');
+      }
+    }
+    const store = new Raced();
+    const late = defineTool({
+      name: 'late',
+      description: 'outlives the lease, which another holder takes meanwhile',
+      parameters: {},
+      execute: async () => {
+        await new Promise((r) => setTimeout(r, 200));
+        const taken = await store.lease('s', { holder: 'intruder', ttlMs: 10_000 });
+        written.push('lease' in taken ? 'TAKEN' : 'still held');
+        return 'done';
+      },
+    });
+    const agent = createAgent({
+      name: 'a',
+      provider: scriptedModel([{ toolCalls: [{ name: 'late' }] }, { text: 'never' }]),
+      tools: [late],
+    });
+    const runner = new Runner({ agent, store, leaseTtlMs: 90, writeBeforeTools: true });
+    const error = await runner.run({ input: 'x', sessionId: 's' }).invocation.catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'ABORTED',
+      message: 'lost the lease on session s: intruder took it after it expired',
+    });
+    expect((error as Error).cause).toBeInstanceOf(SessionLeaseLostError);
+    // The call went in before the intruder came; neither its result, nor the run's error and end, after.
+    expect(written.slice(0, written.indexOf('TAKEN'))).toContain('message');
+    expect(written.slice(written.indexOf('TAKEN'))).toEqual(['TAKEN']);
+    const session = await store.get('s');
+    expect(session?.events.map((e) => e.type)).not.toContain('tool_result');
   });
 });
 

@@ -93,10 +93,10 @@ export class PublishingStore implements SessionStore {
     return this.#lost;
   }
 
-  async append(id: string, events: readonly AgentEvent[]): Promise<void> {
+  async append(id: string, events: readonly AgentEvent[], fence?: SessionLease): Promise<void> {
     this.#check();
     try {
-      await this.#inner.append(id, events);
+      await this.#inner.append(id, events, fence);
     } catch (error) {
       this.lose(error);
       throw error;
@@ -105,9 +105,14 @@ export class PublishingStore implements SessionStore {
     this.#drain();
   }
 
-  async setCheckpoint(id: string, checkpoint: unknown): Promise<void> {
+  async setCheckpoint(id: string, checkpoint: unknown, fence?: SessionLease): Promise<void> {
     this.#check();
-    await this.#inner.setCheckpoint(id, checkpoint);
+    try {
+      await this.#inner.setCheckpoint(id, checkpoint, fence);
+    } catch (error) {
+      this.lose(error);
+      throw error;
+    }
   }
 
   create(init?: SessionInit): Promise<Session> {

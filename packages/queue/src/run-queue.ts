@@ -79,8 +79,7 @@ export class RunQueue {
     assertSessionId(sessionId);
     // While Redis is away ioredis holds commands and sends them once it is back: a run its caller
     // was told could not be queued would be queued after all. It is refused at once instead.
-    if (this.#connection.status !== 'ready')
-      throw new QueueUnreachableError(`the queue's Redis is not connected (${this.#connection.status})`);
+    this.#assertConnected();
     await this.events.open(runId, { agent: request.agent, sessionId });
     await this.events.turns.queued(sessionId, runId);
     const data: RunJobData = {
@@ -96,8 +95,10 @@ export class RunQueue {
     return { runId, sessionId };
   }
 
-  /** Whether a run of that id was enqueued (and not yet forgotten). */
+  /** Whether a run of that id was enqueued (and not yet forgotten); refused at once while Redis is away. */
   async exists(runId: string): Promise<boolean> {
+    // Held by ioredis until Redis is back, the question would keep its asker waiting for nothing.
+    this.#assertConnected();
     return (await this.events.info(runId)) !== undefined;
   }
 
@@ -106,8 +107,9 @@ export class RunQueue {
     return this.events.follow(runId, after, signal);
   }
 
-  /** How many jobs wait, run, wait to retry, failed and completed, and how many workers listen. */
+  /** How many jobs wait, run, wait to retry, failed and completed, and how many workers listen; refused at once while Redis is away. */
   async depth(): Promise<QueueDepth> {
+    this.#assertConnected();
     const counts = await this.#queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
     return {
       waiting: counts.waiting ?? 0,
@@ -121,5 +123,10 @@ export class RunQueue {
 
   async close(): Promise<void> {
     await this.#queue.close();
+  }
+
+  #assertConnected(): void {
+    if (this.#connection.status !== 'ready')
+      throw new QueueUnreachableError(`the queue's Redis is not connected (${this.#connection.status})`);
   }
 }

@@ -244,7 +244,11 @@ export class RunWorker {
     try {
       return await this.#runHeld(job, data, held, slot, hold);
     } finally {
-      await hold.release();
+      const released = hold.release();
+      // Handing back at shutdown, a store that does not answer (a frozen database) must not keep
+      // the job from going back to the queue: the lease lapses by itself.
+      if (this.#handingBack) await settledWithin(released, RELEASE_WAIT_MS);
+      else await released;
     }
   }
 
@@ -283,12 +287,20 @@ export class RunWorker {
       timeout: this.#options.runTimeoutMs,
       onEvent: store.observe,
     };
-    if (plan.kind === 'recover') {
+    // The checkpoint to recover from, or the one the worker before cleared before it stopped
+    // without storing anything.
+    const restore =
+      plan.kind === 'recover' ? plan.checkpoint : session?.checkpoint === undefined ? checkpoint : undefined;
+    if (plan.kind === 'recover')
       this.#options.log?.(`run ${data.runId} resumes from its session (attempt ${plan.checkpoint.attempts})`);
-      await held.store.setCheckpoint(data.sessionId, plan.checkpoint);
-    } else if (checkpoint && session?.checkpoint === undefined) {
-      // The worker before stopped after clearing the checkpoint and before storing anything.
-      await held.store.setCheckpoint(data.sessionId, checkpoint);
+    if (restore) {
+      // Fenced by the job's lease like the run's own writes: a worker that lost the session (paused
+      // past its lease while another took the job over) must not put back a checkpoint under it.
+      await hold
+        .write((fence) => held.store.setCheckpoint(data.sessionId, restore, fence))
+        .catch((error: unknown) => {
+          throw storeLost(data.runId, error);
+        });
     }
     const decisions = plan.kind === 'recover' ? plan.decisions : data.decisions;
     const run = decisions
@@ -336,6 +348,9 @@ function storeLost(runId: string, error: unknown): Error {
 
 // How long closing waits for Redis once the grace is over.
 const CLOSE_WAIT_MS = 5_000;
+
+// How long a job handed back at shutdown waits to give its session's lease back.
+const RELEASE_WAIT_MS = 2_000;
 
 // How long a run whose session has an older run still going waits before it looks again.
 const TURN_WAIT_MS = 250;

@@ -7,6 +7,8 @@ import {
   historyFor,
   InMemorySessionStore,
   Runner,
+  type Session,
+  type SessionLease,
 } from '@agentctl/core';
 import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_RESULT, type RunEnd, RunQueue, type RunStreamEntry, RunWorker } from '../src/index.js';
@@ -119,6 +121,79 @@ describe('queued runs', () => {
       await queue.close();
     });
   }
+
+  it("a worker's recovery checkpoint is refused by the store once another holder took the session", async () => {
+    await (await connect()).flushall();
+    const lockMs = 1000;
+    // Armed for the second worker: its renewals seem to succeed but renew nothing (so its own check
+    // before writing passes), and while it reads the session another holder takes the lapsed lease.
+    let intruder: SessionLease | undefined;
+    class Raced extends InMemorySessionStore {
+      armed = false;
+      override async renewLease(lease: SessionLease, ttlMs: number): Promise<SessionLease> {
+        if (this.armed) return { ...lease, expiresAt: Date.now() + ttlMs };
+        return super.renewLease(lease, ttlMs);
+      }
+      override async get(id: string): Promise<Session | undefined> {
+        if (this.armed && !intruder) {
+          await new Promise((r) => setTimeout(r, lockMs + 300));
+          const taken = await this.lease(id, { holder: 'intruder', ttlMs: 60_000 });
+          if ('lease' in taken) intruder = taken.lease;
+        }
+        return super.get(id);
+      }
+    }
+    const store = new Raced();
+    let release: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const charge = defineTool({
+      name: 'charge',
+      description: 'charges a card',
+      parameters: { type: 'object', properties: {} },
+      execute: async (_args, { signal }) => {
+        release();
+        await new Promise((_resolve, reject) =>
+          signal.addEventListener('abort', () => reject(signal.reason)),
+        );
+        return 'charged';
+      },
+    });
+    const agent = createAgent({ name: 'cashier', provider: new AutoModel(), tools: [charge] });
+    const lease = () => ({ agent, store, release: () => undefined });
+    const first = new RunWorker({ connection: await connect(), agents: lease, lockDurationMs: lockMs });
+    await first.start();
+    const queue = new RunQueue(await connect());
+    const { runId, sessionId } = await queue.enqueue({ agent: 'cashier', input: 'charge me' });
+    await started;
+    expect(await first.close(0)).toEqual({ finished: 0, handedBack: 1 });
+    const before = (await store.get(sessionId))!;
+    expect(before.checkpoint).toBeUndefined();
+    store.armed = true;
+    const lines: string[] = [];
+    const second = new RunWorker({
+      connection: await connect(),
+      agents: lease,
+      lockDurationMs: lockMs,
+      log: (line) => lines.push(line),
+    });
+    await second.start();
+    for (let i = 0; i < 200 && !lines.some((l) => l.includes('failed on try')); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(intruder).toBeDefined();
+    expect(lines.find((l) => l.includes('failed on try'))).toContain(
+      `run ${runId} stopped writing to its session: lost the lease on session ${sessionId}: intruder took it after it expired`,
+    );
+    // The session is as the first worker left it: no checkpoint put back under the new holder.
+    const after = (await store.get(sessionId))!;
+    expect(after.checkpoint).toBeUndefined();
+    expect(after.events.map((e) => e.id)).toEqual(before.events.map((e) => e.id));
+    await second.close(0);
+    await store.releaseLease(intruder!);
+    await queue.close();
+  });
 
   it('a worker given a run that another worker is running waits for the session, then reports it without running it again', async () => {
     await (await connect()).flushall();

@@ -20,5 +20,5 @@ export type {
 } from './project-view.js';
 export type { QueuedRunEntry, QueuedRuns } from './queued-runs.js';
 export { isLoopback } from './request-guard.js';
-export { type RunTicket, RunTracker } from './run-tracker.js';
+export { type DrainOutcome, type RunTicket, RunTracker, WIND_DOWN_MS } from './run-tracker.js';
 export { type RunningServer, startServer } from './start-server.js';

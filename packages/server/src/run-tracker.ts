@@ -1,5 +1,15 @@
-import { AgentError, sleep } from '@agentctl/core';
+import { AgentError, deadline, sleep } from '@agentctl/core';
 import { HttpError } from './http-error.js';
+
+/** How long cancelled runs are given to store their end and release their sessions, after the grace. */
+export const WIND_DOWN_MS = 2_000;
+
+/** What a drain did: runs that finished in the grace, runs cancelled, and cancelled runs that had not ended when the wind-down was over. */
+export interface DrainOutcome {
+  finished: number;
+  cancelled: number;
+  unended: number;
+}
 
 /** One run the tracker admitted; `end` must be called once it is over. */
 export interface RunTicket {
@@ -67,9 +77,10 @@ export class RunTracker {
 
   /**
    * Refuses new runs, waits up to `graceMs` for the runs in flight (less if `hurry` aborts), then
-   * cancels the rest (they end as ABORTED, their sessions valid) and waits for them to wind down.
+   * cancels the rest (they end as ABORTED, their sessions valid) and waits up to
+   * {@link WIND_DOWN_MS} for them to store their end.
    */
-  async drain(graceMs: number, hurry?: AbortSignal): Promise<{ finished: number; cancelled: number }> {
+  async drain(graceMs: number, hurry?: AbortSignal): Promise<DrainOutcome> {
     this.#draining = true;
     this.#closing.abort();
     const before = this.#runs.size;
@@ -81,7 +92,15 @@ export class RunTracker {
     const cancelled = this.#runs.size;
     const reason = new AgentError('the server shut down before the run finished', 'ABORTED');
     for (const run of this.#runs.values()) run.controller.abort(reason);
-    await all();
-    return { finished: before - cancelled, cancelled };
+    // A cancelled run still stores its end and gives its lease back: a store that does not answer
+    // (a frozen database) must not hold the shutdown past the grace for its query timeout. Such a
+    // run's session keeps what its last write stored, and its lease lapses.
+    const windDown = deadline(undefined, WIND_DOWN_MS, () => new Error('wind-down over'));
+    try {
+      await windDown.race(all()).catch(() => undefined);
+    } finally {
+      windDown.dispose();
+    }
+    return { finished: before - cancelled, cancelled, unended: this.#runs.size };
   }
 }

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { sleep } from '@agentctl/core';
 import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
-import type { RunTracker } from './run-tracker.js';
+import type { DrainOutcome, RunTracker } from './run-tracker.js';
 
 // How long answers of finished runs may take to leave after the drain.
 const LINGER_MS = 2000;
@@ -16,7 +16,7 @@ export interface RunningServer {
    * Stops accepting connections, lets runs in flight finish for `graceMs`, cancels the rest
    * (their sessions stay valid) and closes.
    */
-  shutdown(graceMs: number, hurry?: AbortSignal): Promise<{ finished: number; cancelled: number }>;
+  shutdown(graceMs: number, hurry?: AbortSignal): Promise<DrainOutcome>;
 }
 
 /** Listens on `host:port` (port 0 picks a free one) and resolves once connections are accepted. */

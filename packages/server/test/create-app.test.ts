@@ -78,8 +78,18 @@ describe('RunTracker', () => {
     stuck.signal.addEventListener('abort', () => stuck.end());
     setTimeout(() => quick.end(), 10);
     const outcome = await tracker.drain(100);
-    expect(outcome).toEqual({ finished: 1, cancelled: 1 });
+    expect(outcome).toEqual({ finished: 1, cancelled: 1, unended: 0 });
     expect(stuck.signal.reason).toMatchObject({ code: 'ABORTED' });
     expect(() => tracker.begin('late')).toThrow(expect.objectContaining({ status: 503 }));
+  });
+
+  it('drains: a cancelled run that cannot end (its store does not answer) does not hold the drain', async () => {
+    const tracker = new RunTracker(10);
+    const frozen = tracker.begin('frozen');
+    // Cancelled, it never ends: its last write waits on a store that does not answer.
+    const outcome = await tracker.drain(0);
+    expect(outcome).toEqual({ finished: 0, cancelled: 1, unended: 1 });
+    expect(frozen.signal.aborted).toBe(true);
+    frozen.end();
   });
 });

@@ -143,14 +143,17 @@ export class FileSessionStore implements SessionStore, MemoryProvider {
     return new LeaseFile(join(this.path, `${id}.lease`));
   }
 
-  async append(id: string, events: readonly AgentEvent[]): Promise<void> {
-    await this.#write(id, { t: Date.now(), events: [...events] });
+  /** Appends under the session's lock; with `fence`, only if `<id>.lease` still holds its token, checked under that lock. */
+  async append(id: string, events: readonly AgentEvent[], fence?: SessionLease): Promise<void> {
+    await this.#write(id, { t: Date.now(), events: [...events] }, undefined, fence);
   }
 
-  async setCheckpoint(id: string, checkpoint: unknown): Promise<void> {
+  async setCheckpoint(id: string, checkpoint: unknown, fence?: SessionLease): Promise<void> {
     await this.#write(
       id,
       checkpoint === undefined ? { t: Date.now(), clear: 'checkpoint' } : { t: Date.now(), checkpoint },
+      undefined,
+      fence,
     );
   }
 
@@ -222,9 +225,18 @@ export class FileSessionStore implements SessionStore, MemoryProvider {
     await this.#index.rebuild();
   }
 
-  /** Appends one record to a session's log under its lock, and records the new summary in the index. */
-  async #write(id: string, record: LogRecord, create?: () => StoredSession): Promise<void> {
-    await this.#withLock(id, async () => this.#index.put(await this.#logs.append(id, record, create)));
+  /** Appends one record to a session's log under its lock (fenced by a lease when given), and records the new summary in the index. */
+  async #write(
+    id: string,
+    record: LogRecord,
+    create?: () => StoredSession,
+    fence?: SessionLease,
+  ): Promise<void> {
+    await this.#withLock(id, async () => {
+      // Leases are taken under the same lock: none can change hands between the check and the write.
+      if (fence) await this.#leaseFile(id).check(id, fence);
+      await this.#index.put(await this.#logs.append(id, record, create));
+    });
   }
 
   /** Runs `task` holding the session's lock: queued within this process, `<id>.lock` across processes. */

@@ -50,6 +50,13 @@ export class LeaseFile {
     return renewed;
   }
 
+  /** Throws `SessionLeaseLostError` unless `lease.token` holds the session (a fenced write's check). */
+  async check(sessionId: string, lease: SessionLease): Promise<void> {
+    const current = await this.#read();
+    if (current?.token !== lease.token)
+      throw new SessionLeaseLostError(sessionId, current && holderOf(current));
+  }
+
   /** Removes the file if `lease.token` still holds it. */
   async release(lease: SessionLease): Promise<void> {
     if ((await this.#read())?.token !== lease.token) return;

@@ -13,6 +13,7 @@ import {
   type SessionExport,
   type SessionInit,
   type SessionLease,
+  SessionLeaseLostError,
   type SessionStore,
   type SessionSummary,
   type StoredSession,
@@ -173,34 +174,82 @@ export class PostgresSessionStore implements SessionStore, MemoryProvider {
     return session;
   }
 
-  async append(id: string, events: readonly AgentEvent[]): Promise<void> {
+  /**
+   * Appends in one statement. With `fence`, the statement first takes a share lock on the lease row
+   * holding `fence.token`: a takeover of the lease waits for the write, and a write after a takeover
+   * finds no such row and writes nothing.
+   */
+  async append(id: string, events: readonly AgentEvent[], fence?: SessionLease): Promise<void> {
     assertSessionId(id);
     const t = this.#t;
     const { set, remove } = foldEventDeltas(events);
     // The UPDATE locks the session row, so concurrent appends to one session take numbers in turn.
-    const result = await this.#query<{ n: string }>(
-      `WITH s AS (
-         UPDATE ${t.sessions}
+    const result = await this.#query<{ n: string; fenced: string }>(
+      `WITH f AS (${this.#fence(fence, 7)}),
+       s AS (
+         UPDATE ${t.sessions} AS x
             SET event_count = event_count + $2, state = (state - $3::text[]) || $4::jsonb, updated_at = $5
-          WHERE id = $1
+           FROM f WHERE x.id = f.session_id
       RETURNING event_count),
        added AS (
          INSERT INTO ${t.events} (session_id, seq, event)
          SELECT $1, s.event_count - $2 + e.ord::integer, e.event
            FROM s, json_array_elements($6::json) WITH ORDINALITY AS e(event, ord))
-       SELECT count(*) AS n FROM s`,
-      [id, events.length, remove, JSON.stringify(set), Date.now(), JSON.stringify(events)],
+       SELECT (SELECT count(*) FROM s) AS n, (SELECT count(*) FROM f) AS fenced`,
+      [
+        id,
+        events.length,
+        remove,
+        JSON.stringify(set),
+        Date.now(),
+        JSON.stringify(events),
+        ...(fence ? [fence.token] : []),
+      ],
     );
-    if (Number(result.rows[0]?.n ?? 0) === 0) throw this.#missing(id);
+    await this.#written(id, result.rows[0], fence);
   }
 
-  async setCheckpoint(id: string, checkpoint: unknown): Promise<void> {
+  /** Stores or clears the checkpoint; `fence` as for {@link PostgresSessionStore.append}. */
+  async setCheckpoint(id: string, checkpoint: unknown, fence?: SessionLease): Promise<void> {
     assertSessionId(id);
-    const { rowCount } = await this.#query(
-      `UPDATE ${this.#t.sessions} SET checkpoint = $2::json, updated_at = $3 WHERE id = $1`,
-      [id, checkpoint === undefined ? null : JSON.stringify(checkpoint), Date.now()],
+    const t = this.#t;
+    const result = await this.#query<{ n: string; fenced: string }>(
+      `WITH f AS (${this.#fence(fence, 4)}),
+       s AS (
+         UPDATE ${t.sessions} AS x SET checkpoint = $2::json, updated_at = $3
+           FROM f WHERE x.id = f.session_id
+      RETURNING 1)
+       SELECT (SELECT count(*) FROM s) AS n, (SELECT count(*) FROM f) AS fenced`,
+      [
+        id,
+        checkpoint === undefined ? null : JSON.stringify(checkpoint),
+        Date.now(),
+        ...(fence ? [fence.token] : []),
+      ],
     );
-    if (rowCount === 0) throw this.#missing(id);
+    await this.#written(id, result.rows[0], fence);
+  }
+
+  // The rows a write may touch: the session's id, when unfenced; when fenced, the session's lease
+  // row if `fence`'s token (parameter `$token`) holds it, locked against a takeover until the write
+  // commits (FOR SHARE conflicts with the update that takes a lease; in READ COMMITTED a row a
+  // takeover changed meanwhile is read again, and its new token no longer matches).
+  #fence(fence: SessionLease | undefined, token: number): string {
+    if (!fence) return 'SELECT $1::text AS session_id';
+    return `SELECT session_id FROM ${this.#t.leases} WHERE session_id = $1 AND token = $${token}::text FOR SHARE`;
+  }
+
+  // Throws why a write touched no session: the lease was lost, or there is no such session.
+  async #written(
+    id: string,
+    row: { n: string; fenced: string } | undefined,
+    fence: SessionLease | undefined,
+  ): Promise<void> {
+    if (Number(row?.n ?? 0) > 0) return;
+    if (fence && Number(row?.fenced ?? 0) === 0) {
+      throw new SessionLeaseLostError(id, await this.#leases.holder(id).catch(() => undefined));
+    }
+    throw this.#missing(id);
   }
 
   async list(filter: { parentId?: string } = {}): Promise<SessionSummary[]> {

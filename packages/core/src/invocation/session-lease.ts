@@ -32,6 +32,13 @@ export interface HeldSession {
    * with the error that lost it. A holder that lapsed meanwhile writes nothing.
    */
   confirm(): Promise<void> | undefined;
+  /**
+   * Makes one write to the session under the lease: confirmed first (as {@link HeldSession.confirm}),
+   * then `write` is given the lease to fence the write with, so the store itself refuses it if another
+   * holder took the session meanwhile. A refusal (`SessionLeaseLostError`) loses the lease as a
+   * failed renewal would: the invocation stops.
+   */
+  write(write: (fence: SessionLease) => Promise<void>): Promise<void>;
   release(): Promise<void>;
 }
 
@@ -130,6 +137,25 @@ class HeldLease implements HeldSession {
     // Renewals run every third of the TTL: two thirds without one means they fell behind.
     if (performance.now() - this.#confirmedAt < (this.ttlMs * 2) / 3) return undefined;
     return this.#confirmLate();
+  }
+
+  write(write: (fence: SessionLease) => Promise<void>): Promise<void> {
+    const confirming = this.confirm();
+    // No extra await while the lease surely holds: a write per turn of a thousand runs adds up.
+    return confirming ? confirming.then(() => this.#fenced(write)) : this.#fenced(write);
+  }
+
+  async #fenced(write: (fence: SessionLease) => Promise<void>): Promise<void> {
+    try {
+      await write(this.lease);
+    } catch (error) {
+      if (error instanceof SessionLeaseLostError && !this.#lost && !this.#released) {
+        leaveRenewals(this);
+        this.#lost = { error };
+        this.#onLost(error);
+      }
+      throw error;
+    }
   }
 
   async #confirmLate(): Promise<void> {

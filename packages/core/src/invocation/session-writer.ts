@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../events.js';
 import type { SessionStore } from '../session.js';
+import type { HeldSession } from './session-lease.js';
 
 type Job = AgentEvent[] | { scope: string; delta: Record<string, unknown> };
 
@@ -42,13 +43,13 @@ export class SessionWriter {
   // Set by a failed write: what comes after it is dropped, until the invocation's end.
   #dropping = false;
 
-  readonly #confirm: (() => Promise<void> | undefined) | undefined;
+  readonly #held: HeldSession | undefined;
 
-  /** `confirm`, when given, runs before each write; a promise it returns rejects to refuse the write (the lease was lost). */
-  constructor(store: SessionStore, sessionId: string, confirm?: () => Promise<void> | undefined) {
+  /** With `held`, each write goes through the invocation's lease: confirmed, and fenced in the store. */
+  constructor(store: SessionStore, sessionId: string, held?: HeldSession) {
     this.#store = store;
     this.#sessionId = sessionId;
-    this.#confirm = confirm;
+    this.#held = held;
   }
 
   /** Queues an event for the session's log. */
@@ -100,10 +101,14 @@ export class SessionWriter {
   async #drain(): Promise<void> {
     for (let job = this.#jobs.shift(); job; job = this.#jobs.shift()) {
       try {
-        const confirming = this.#confirm?.();
-        if (confirming) await confirming;
-        if (Array.isArray(job)) await this.#store.append(this.#sessionId, job);
-        else await this.#store.updateScopedState?.(job.scope, job.delta);
+        if (!Array.isArray(job)) {
+          // Shared scopes belong to no session's lease: confirmed only, so a lapsed holder stops here too.
+          const confirming = this.#held?.confirm();
+          if (confirming) await confirming;
+          await this.#store.updateScopedState?.(job.scope, job.delta);
+        } else if (this.#held)
+          await this.#held.write((fence) => this.#store.append(this.#sessionId, job, fence));
+        else await this.#store.append(this.#sessionId, job);
       } catch (error) {
         this.#failure ??= { error };
         this.#dropping = true;

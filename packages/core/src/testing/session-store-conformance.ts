@@ -188,6 +188,41 @@ export function sessionStoreConformance(open: () => Promise<SessionStoreHarness>
     await store.releaseLease(taken);
   });
 
+  test('fenced writes: made while the lease holds, refused with SessionLeaseLostError and nothing written once another holder took it', async (h) => {
+    const { store } = h;
+    await store.create({ id: 'f' });
+    const first = await takeLease(store, 'f', 'A', 60);
+    await store.append('f', [messageEvent('by A', { who: 'A' })], first);
+    await store.setCheckpoint('f', { by: 'A' }, first);
+    // Lapsed but taken by nobody: still the holder's (nobody else has written since).
+    await sleep(120);
+    await store.append('f', [messageEvent('A, late')], first);
+    // Another holder (on another connection, as another machine) takes the lapsed lease.
+    const other = (await h.reopen?.()) ?? store;
+    const second = await takeLease(other, 'f', 'B');
+    await assert.rejects(
+      store.append('f', [messageEvent('stale', { who: 'stale' })], first),
+      SessionLeaseLostError,
+    );
+    await assert.rejects(store.setCheckpoint('f', { by: 'stale' }, first), SessionLeaseLostError);
+    await assert.rejects(store.setCheckpoint('f', undefined, first), SessionLeaseLostError);
+    const session = await store.get('f');
+    assert.deepEqual(session?.events.map(text), ['by A', 'A, late']);
+    assert.deepEqual(session?.state, { who: 'A' });
+    assert.deepEqual(session?.checkpoint, { by: 'A' });
+    assert.equal((await store.list()).find((s) => s.id === 'f')?.eventCount, 2);
+    // The new holder writes; a released lease fences nothing any more, and a fence for no session is refused.
+    await other.append('f', [messageEvent('by B')], second);
+    await other.releaseLease(second);
+    await assert.rejects(other.append('f', [messageEvent('after release')], second), SessionLeaseLostError);
+    assert.deepEqual((await store.get('f'))?.events.map(text), ['by A', 'A, late', 'by B']);
+    const none = await takeLease(store, 'no-session', 'C');
+    await assert.rejects(
+      store.append('no-session', [messageEvent('x')], none),
+      (error: unknown) => !(error instanceof SessionLeaseLostError),
+    );
+  });
+
   test('lease: seen by a second store on the same storage (another process or machine)', async (h) => {
     const other = await h.reopen?.();
     if (!other) return;

@@ -11,6 +11,7 @@ import {
 } from '@agentctl/config';
 import { createApp, formatAccessLog, PAGE_PATH, ProjectStatusBoard, startServer } from '@agentctl/server';
 import { CliError, EXIT } from '../../cli-error.js';
+import { closeWithin } from '../../close-within.js';
 import { defaultRegistry } from '../../default-registry.js';
 import type { Io } from '../../io.js';
 import { pageDir } from '../../page-dir.js';
@@ -87,12 +88,18 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
   hurry.signal.addEventListener('abort', () =>
     io.stderr(`second signal: cancelling the ${tracker.size} run(s) still in flight now\n`),
   );
-  const { finished, cancelled } = await server.shutdown(options.graceMs, hurry.signal);
+  const { finished, cancelled, unended } = await server.shutdown(options.graceMs, hurry.signal);
   hurry.dispose();
-  io.stderr(`stopped: ${finished} run(s) finished, ${cancelled} cancelled\n`);
-  await project.close();
-  await queue?.close();
-  await (store as { close?: () => Promise<void> }).close?.();
+  const left =
+    unended > 0
+      ? ` (${unended} did not end in the wind-down after being cancelled: a session store that does not answer, or a tool that does not stop; what they stored stays, and their sessions free themselves when their leases lapse)`
+      : '';
+  io.stderr(`stopped: ${finished} run(s) finished, ${cancelled} cancelled${left}\n`);
+  await closeWithin(io, async () => {
+    await project.close();
+    await queue?.close();
+    await (store as { close?: () => Promise<void> }).close?.();
+  });
   return EXIT.ok;
 }
 

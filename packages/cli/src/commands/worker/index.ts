@@ -1,6 +1,7 @@
 import { watchRunCode } from '@agentctl/config';
 import { RunQueue, RunWorker, syncSchedules } from '@agentctl/queue';
 import { CliError, EXIT } from '../../cli-error.js';
+import { closeWithin } from '../../close-within.js';
 import type { Io } from '../../io.js';
 import { openRuntime } from '../../project.js';
 import { connectQueue, queueSettings, requireQueueUrl, scheduleDefinitions } from '../../queue-settings.js';
@@ -76,7 +77,9 @@ export async function workerCommand(raw: Record<string, unknown>, io: Io): Promi
   else io.stderr(`stopped: ${finished} run(s) finished, ${handedBack} handed back to the queue\n`);
   await producer.close();
   connection.disconnect();
-  await runtime.dispose();
-  await (store as { close?: () => Promise<void> }).close?.();
+  await closeWithin(io, async () => {
+    await runtime.dispose();
+    await (store as { close?: () => Promise<void> }).close?.();
+  });
   return unreachable ? EXIT.failed : EXIT.ok;
 }

@@ -159,8 +159,10 @@ export interface SdkAttempt<Item> {
   assembler: StreamAssembler<Item>;
   /** Starts the request with the attempt's signal; returns the SDK's stream. */
   open(signal: AbortSignal): Promise<AsyncIterable<Item>>;
-  /** What the error says of itself beyond its status: the API's message, a transient stream error, a refused key. */
-  describe?(error: unknown): Pick<FailureContext, 'apiMessage' | 'incomplete' | 'transient' | 'keyRefused'>;
+  /** What the error says of itself beyond its status: the API's message, a transient stream error, a refused key, an exhausted quota. */
+  describe?(
+    error: unknown,
+  ): Pick<FailureContext, 'apiMessage' | 'incomplete' | 'transient' | 'keyRefused' | 'quotaExhausted'>;
   /** Adds what only the provider can read to the final failure (a retry delay in the error body). */
   amend?(failure: AgentError, error: unknown): void;
 }

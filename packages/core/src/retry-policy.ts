@@ -232,6 +232,11 @@ export interface FailureContext {
   keySource?: string;
   /** The server refused the key with another status than 401 (Gemini answers 400 `API_KEY_INVALID`). */
   keyRefused?: boolean;
+  /**
+   * The account is out of quota or credit, not rate-limited for a moment: what the API said so
+   * with (OpenAI's `insufficient_quota`, a Gemini daily quota). Final, whatever the status.
+   */
+  quotaExhausted?: string;
   /** Tokens the server reported before the failure: they were spent and still count. */
   usage?: TokenUsage;
 }
@@ -322,6 +327,24 @@ export function providerFailure(error: unknown, ctx: FailureContext): AgentError
       retryable: true,
       context: { ...baseContext, timeoutMs: ctx.idleTimeoutMs, retryable: true },
     });
+  }
+  if (ctx.quotaExhausted) {
+    // Same 429 as a rate limit, but no wait fixes it: retrying would only spend the retry budget.
+    const failed = info.status === undefined ? 'failed' : `failed with HTTP ${info.status}`;
+    return new AgentError(
+      `${where} ${failed}: ${detail} (out of quota: ${ctx.quotaExhausted}; the account's quota or billing is exhausted, not a passing rate limit, so it is not retried)`,
+      'PROVIDER_ERROR',
+      {
+        cause: error,
+        retryable: false,
+        context: {
+          ...baseContext,
+          ...(info.status === undefined ? {} : { status: info.status }),
+          quotaExhausted: true,
+          retryable: false,
+        },
+      },
+    );
   }
   if (info.status !== undefined) {
     // A 404 is a wrong model id or a base URL without the API's path (`/v1`) far more often than not.

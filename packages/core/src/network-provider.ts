@@ -11,7 +11,7 @@ import { type FetchWatch, reportingProgress } from './provider-fetch.js';
 import { type AttemptControl, type FailureContext, providerFailure, providerStream } from './retry-policy.js';
 import { type SdkLogger, sdkLogger } from './sdk-logger.js';
 import { type RetryPolicy, retryPolicy } from './timing/backoff.js';
-import type { TokenUsage } from './usage.js';
+import { type TokenUsage, unreportedUsage } from './usage.js';
 import { sdkWarningsOnce } from './warn-once.js';
 
 /** What an attempt of a network provider may need beyond its request. */
@@ -136,6 +136,15 @@ function noEvents(contentType: string | undefined): string {
   return `the server answered with ${type}, not an event stream; check that base_url is the API's address, and that the server streams`;
 }
 
+// A server that began its answer has billed for it: with no usage reported, the call's tokens are
+// unknown (an estimate of what arrived, marked unreported), not zero. Before any item the request
+// was refused or never reached the model, and costs nothing.
+function spentUsage(assembler: StreamAssembler<unknown>, items: number): TokenUsage | undefined {
+  if (assembler.reportedUsage) return assembler.reportedUsage;
+  if (items === 0) return undefined;
+  return assembler.arrivedUsage ?? unreportedUsage();
+}
+
 /** A provider's parser of its SDK's stream: raw items in, stream events out. */
 export interface StreamAssembler<Item> {
   /** Reads one item of the SDK's stream and returns the stream events it produces. */
@@ -144,6 +153,12 @@ export interface StreamAssembler<Item> {
   readonly complete: boolean;
   /** Tokens the server reported so far: spent even when the call fails. */
   readonly reportedUsage: TokenUsage | undefined;
+  /**
+   * For a call that fails after the server began its answer without reporting usage (OpenAI
+   * reports it only in the last chunk): agentctl's estimate of what arrived, marked `unreported`.
+   * Without it such a call counts as unreported with zero tokens, never as a call that cost none.
+   */
+  readonly arrivedUsage?: TokenUsage;
   /** The closing events: tool call ends, then `done`; throws when the stream's end says the answer failed. */
   finish(): StreamEvent[];
 }
@@ -209,7 +224,7 @@ export async function* sdkAttempt<Item>(attempt: SdkAttempt<Item>): AsyncGenerat
         model,
         committed,
         incomplete: items > 0 ? true : notAStream(watch.contentType) ? 'not a stream' : 'empty',
-        usage: assembler.reportedUsage,
+        usage: spentUsage(assembler, items),
       });
     }
     // Inside the try: an assembler may refuse the answer it got (a malformed call, nothing said).
@@ -228,7 +243,7 @@ export async function* sdkAttempt<Item>(attempt: SdkAttempt<Item>): AsyncGenerat
       aborted: attempt.signal?.aborted,
       timedOut: control.timedOut,
       idleTimeoutMs: attempt.call.timeoutMs,
-      usage: assembler.reportedUsage,
+      usage: spentUsage(assembler, items),
       secrets: attempt.call.secrets,
       keySource: attempt.call.keySource,
       ...described,

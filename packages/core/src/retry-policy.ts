@@ -457,11 +457,13 @@ function withSpent<T>(item: T, spent: TokenUsage): T {
   return { ...done, response: { ...done.response, usage: plusTokens(spent, done.response.usage) } } as T;
 }
 
+// A sum with one unknown part is unknown too: it stays marked unreported.
 function plusTokens(a: TokenUsage | undefined, b: TokenUsage | undefined): TokenUsage {
   return {
     inputTokens: (a?.inputTokens ?? 0) + (b?.inputTokens ?? 0),
     outputTokens: (a?.outputTokens ?? 0) + (b?.outputTokens ?? 0),
     cacheReadTokens: (a?.cacheReadTokens ?? 0) + (b?.cacheReadTokens ?? 0),
     cacheWriteTokens: (a?.cacheWriteTokens ?? 0) + (b?.cacheWriteTokens ?? 0),
+    ...(a?.unreported || b?.unreported ? { unreported: true } : {}),
   };
 }

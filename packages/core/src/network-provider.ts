@@ -8,7 +8,13 @@ import {
   type StreamEvent,
 } from './model.js';
 import { type FetchWatch, reportingProgress } from './provider-fetch.js';
-import { type AttemptControl, type FailureContext, providerFailure, providerStream } from './retry-policy.js';
+import {
+  type AttemptControl,
+  type FailureContext,
+  providerFailure,
+  providerStream,
+  STALL_FACTOR,
+} from './retry-policy.js';
 import { type SdkLogger, sdkLogger } from './sdk-logger.js';
 import { type RetryPolicy, retryPolicy } from './timing/backoff.js';
 import { type TokenUsage, unreportedUsage } from './usage.js';
@@ -34,7 +40,11 @@ export interface NetworkProviderOptions {
   keySource?: string;
   /** The model used when a request names none. */
   defaultModel?: string;
-  /** Ms without any data from the server, before its answer starts or between events, that fail an attempt. Default 60000. */
+  /**
+   * Ms without any data from the server, before its answer starts or between events, that fail an
+   * attempt. Default 60000. Keep-alives (pings, SSE comments) count as data, but no part of the
+   * answer for `STALL_FACTOR` times this fails the attempt too.
+   */
   timeout?: number;
   /** Attempts and backoff of the retries; retries happen only before the first token. */
   retry?: Partial<RetryPolicy>;
@@ -90,6 +100,7 @@ export function networkProvider<Client>(spec: NetworkProviderSpec<Client>): Mode
         signal: params.signal,
         policy,
         idleTimeoutMs: timeoutMs,
+        stallTimeoutMs: timeoutMs * STALL_FACTOR,
         secrets,
         prepare: (model) => {
           const client = connect();
@@ -193,12 +204,13 @@ export async function* sdkAttempt<Item>(attempt: SdkAttempt<Item>): AsyncGenerat
   let committed = false;
   let items = 0;
   let closing: StreamEvent[];
-  // Bytes of the body count as progress too (keep-alive pings the SDK never yields), until the
-  // attempt is over: a touch after it would start a timer nobody stops.
+  // Bytes of the body keep the call alive too (keep-alive pings the SDK never yields), but only
+  // events of the stream are the answer; until the attempt is over: a touch after it would start
+  // a timer nobody stops.
   let live = true;
   const watch: FetchWatch = {
     progress: () => {
-      if (live) control.touch();
+      if (live) control.alive();
     },
   };
   try {
@@ -243,6 +255,8 @@ export async function* sdkAttempt<Item>(attempt: SdkAttempt<Item>): AsyncGenerat
       aborted: attempt.signal?.aborted,
       timedOut: control.timedOut,
       idleTimeoutMs: attempt.call.timeoutMs,
+      stalled: control.stalled,
+      stallTimeoutMs: attempt.call.timeoutMs * STALL_FACTOR,
       usage: spentUsage(assembler, items),
       secrets: attempt.call.secrets,
       keySource: attempt.call.keySource,

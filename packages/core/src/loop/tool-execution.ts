@@ -47,8 +47,9 @@ export function executeToolCalls(
 }
 
 function announce(ctx: LoopContext, call: ToolCall): void {
-  ctx.emit('tool_call', { call });
-  ctx.options.onToolCall?.(call.name, call.arguments);
+  const recorded = ctx.recordedCall(call);
+  ctx.emit('tool_call', { call: recorded });
+  ctx.options.onToolCall?.(recorded.name, recorded.arguments);
 }
 
 function executeOne(ctx: LoopContext, planned: Plan): PendingApproval[] | Promise<PendingApproval[]> {

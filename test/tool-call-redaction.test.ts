@@ -28,6 +28,8 @@ model: script
 script:
   - tool_calls: [{ id: call_1, name: note, arguments: { text: "${TEXT}" } }]
   - text: Done.
+  - tool_calls: [{ id: call_2, name: note, arguments: { text: "${TEXT}" } }]
+  - text: Again.
 ---
 kind: model
 name: keyed
@@ -78,9 +80,13 @@ describe('the arguments of tool calls in what a run records', () => {
       expect(result.stdout).not.toContain(leak);
       expect(await sessionText(dir)).not.toContain(leak);
     }
-    // The session goes on: the history it sends holds the calls as recorded.
+    // The session goes on in a new process, from the calls as recorded (the script knows its own
+    // turns in them by name); the terminal shows the new call redacted too.
     const again = await agentctl(['run', 'desk', 'and again', '--session', 'one'], { cwd: dir });
     expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toBe('Again.\n');
+    expect(again.stderr).toContain(`→ note(${JSON.stringify({ text: REDACTED })})`);
+    expect(await readFile(join(dir, 'received.txt'), 'utf8')).toBe(`${TEXT}\n${TEXT}\n`);
   });
 
   it('a call that waits for approval runs, once approved in a new process, with its arguments as made', async () => {

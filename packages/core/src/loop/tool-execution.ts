@@ -47,9 +47,9 @@ export function executeToolCalls(
 }
 
 function announce(ctx: LoopContext, call: ToolCall): void {
-  const recorded = ctx.recordedCall(call);
-  ctx.emit('tool_call', { call: recorded });
-  ctx.options.onToolCall?.(recorded.name, recorded.arguments);
+  ctx.emit('tool_call', { call: ctx.recordedCall(call) });
+  // In-process, like the tool itself: the arguments as made.
+  ctx.options.onToolCall?.(call.name, call.arguments);
 }
 
 function executeOne(ctx: LoopContext, planned: Plan): PendingApproval[] | Promise<PendingApproval[]> {

@@ -1,4 +1,4 @@
-import { mapStrings } from '../map-strings.js';
+import { callRecorder, recordedMessage } from '../loop/recorded-call.js';
 import type { Message } from '../messages.js';
 import type { Middleware } from './types.js';
 
@@ -43,6 +43,7 @@ export function redactor(options: RedactionOptions = {}): (text: string) => stri
  */
 export function redaction(options: RedactionOptions = {}): Middleware {
   const redact = redactor(options);
+  const recordCall = callRecorder(redact, undefined);
   // Requests resend the whole history each step; cache per message so a step costs O(new messages).
   const cache = new WeakMap<Message, Message>();
   const redactMessage = (message: Message): Message => {
@@ -50,14 +51,7 @@ export function redaction(options: RedactionOptions = {}): Middleware {
     if (!out) {
       out = message.content === null ? message : { ...message, content: redact(message.content) };
       // The model's earlier calls go back to it too: their arguments are what it said.
-      if (message.toolCalls)
-        out = {
-          ...out,
-          toolCalls: message.toolCalls.map((call) => ({
-            ...call,
-            arguments: mapStrings(call.arguments, redact) as Record<string, unknown>,
-          })),
-        };
+      out = recordedMessage(out, recordCall);
       cache.set(message, out);
     }
     return out;

@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentctl, parseNdjson, removeTempDirs, tempProject } from './support/cli.js';
+import { agentctl, BIN, cliEnv, parseNdjson, removeTempDirs, tempProject } from './support/cli.js';
+import { waitFor } from './support/wait-for.js';
 
 afterAll(removeTempDirs);
 
@@ -56,6 +58,38 @@ describe("a project's module middleware that rewrites answers (holdsAnswers)", (
       const json = await agentctl(['run', agent, 'hi', '--json'], { cwd: dir });
       const deltas = parseNdjson(json.stdout).filter((e) => e.type === 'text_delta');
       expect(deltas.map((e) => e.text)).toEqual(['The code is [code] today.']);
+    }
+  });
+
+  // Under --watch (and dev) module middleware runs in a worker: the flag crosses over with it.
+  it('holds it too when the middleware runs in the module worker of run --watch', async () => {
+    const dir = await tempProject({
+      'agents/a.yaml': AGENTS,
+      'mw/mask.js': `export default function make() {\n${MASK}  return mask;\n}\n`,
+      'mw/plain-mask.js': `${MASK}export default mask;\n`,
+    });
+    for (const agent of ['factory', 'direct']) {
+      const child = spawn(process.execPath, [BIN, 'run', agent, 'hi', '--watch'], {
+        cwd: dir,
+        env: cliEnv(),
+        stdio: 'pipe',
+      });
+      let output = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        output += chunk;
+      });
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        output += chunk;
+      });
+      const exited = new Promise((resolve) => child.on('close', resolve));
+      try {
+        await waitFor(() => output.includes('── run on generation 1 ended'), 'the run ended', 20_000);
+      } finally {
+        child.kill('SIGINT');
+        await exited;
+      }
+      expect(output, agent).toContain('The code is [code] today.');
+      expect(output, agent).not.toContain('ACME');
     }
   });
 });

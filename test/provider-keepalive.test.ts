@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ModelProvider } from '../packages/core/src/index.js';
+import type { AgentError, ModelProvider } from '../packages/core/src/index.js';
 import { createAnthropicProvider } from '../packages/provider-anthropic/src/index.js';
 import { anthropicText } from '../packages/provider-anthropic/test/support/anthropic-wire.js';
 import { createOpenAIProvider } from '../packages/provider-openai/src/index.js';
@@ -54,4 +54,54 @@ describe('keep-alive from a server that works before it answers', () => {
       expect(server.requests).toHaveLength(1);
     },
   );
+});
+
+// A timeout of 100 ms against a server that keeps the connection alive every 20 ms and never
+// answers: never silent, but after 10 times the timeout with nothing of the answer, it is stuck.
+describe('keep-alive from a server that never answers', () => {
+  const stuck = { ...options(''), timeout: 100 };
+  const forever = (keepAlive: SseEvent) => Array.from({ length: 1000 }, () => keepAlive);
+  it.each([
+    [
+      'anthropic',
+      '',
+      (url: string) => createAnthropicProvider({ ...stuck, baseURL: url }),
+      [anthropicText('x')[0], ...forever({ event: 'ping', data: { type: 'ping' } })],
+    ],
+    [
+      'openai',
+      '/v1',
+      (url: string) => createOpenAIProvider({ ...stuck, baseURL: url }),
+      forever({ data: null, comment: 'OPENROUTER PROCESSING' }),
+    ],
+  ] as [string, string, (url: string) => ModelProvider, SseEvent[]][])(
+    '%s: fails as TIMEOUT, saying only keep-alives came',
+    async (name, base, make, events) => {
+      const server = await startFakeServer([sse(events, { delayMs: 20 })], base);
+      servers.push(server);
+      const error = await make(server.url)
+        .chat(ask)
+        .catch((e: AgentError) => e);
+      expect(error).toBeInstanceOf(Error);
+      expect((error as AgentError).code).toBe('TIMEOUT');
+      expect((error as AgentError).message).toBe(
+        `${name} model any-model: timed out, only keep-alives, nothing of the answer, for 1000 ms: 10 times the model's timeout`,
+      );
+      expect((error as AgentError).context).toMatchObject({ timeoutMs: 1000, retryable: true });
+    },
+  );
+
+  it('a stream that stops its answer halfway and only pings after it breaks as a MODEL_ERROR', async () => {
+    const answer = openaiText('Half of it', { size: 5 });
+    const events = [...answer.slice(0, 3), ...forever({ data: null, comment: 'keep-alive' })];
+    const server = await startFakeServer([sse(events, { delayMs: 20 })], '/v1');
+    servers.push(server);
+    const error = await createOpenAIProvider({ ...stuck, baseURL: server.url })
+      .chat(ask)
+      .catch((e: AgentError) => e);
+    expect((error as AgentError).code).toBe('MODEL_ERROR');
+    expect((error as AgentError).message).toBe(
+      "openai model any-model: the stream broke after the answer had begun (only keep-alives, nothing of the answer, for 1000 ms: 10 times the model's timeout)",
+    );
+  });
 });

@@ -91,3 +91,40 @@ middleware: [{ retry: { max_attempts: 3, initial_delay: 1ms, max_delay: 20ms } }
     expect(events.at(-1)).toMatchObject({ type: 'run_end', usage: { iterations: 3, failedCalls: 2 } });
   });
 });
+
+describe('a call whose stream was cut', () => {
+  it('counts what arrived as an estimate, said to be unreported, not as a call that cost nothing', async () => {
+    const answer = 'The answer began with these forty characters and then';
+    // The role chunk and 8 pieces of 6 characters arrive; the connection drops before usage comes.
+    const server = await startFakeServer([sse(openaiText(answer, { size: 6 }), { cutAfter: 9 })]);
+    servers.push(server);
+    const dir = await tempProject({
+      'agents/desk.yaml': `kind: model
+name: remote
+provider: openai
+model: gpt-4.1-mini
+base_url: ${server.url}
+api_key: sk-cut-usage-0123
+pricing: { input: 1, output: 1000000 }
+---
+kind: agent
+name: desk
+model: remote
+`,
+    });
+    const result = await agentctl(['run', 'desk', 'hi', '--json'], { cwd: dir });
+    expect(result.code).toBe(1);
+    const events = parseNdjson(result.stdout);
+    expect(events.find((e) => e.type === 'error')).toMatchObject({ code: 'MODEL_ERROR' });
+    // 48 characters arrived: about 12 tokens by agentctl's estimate, priced at $1 a token.
+    expect(events.filter((e) => e.type === 'usage').map((e) => e.usage)).toEqual([
+      expect.objectContaining({ outputTokens: 12, unreportedCalls: 1, failedCalls: 1, estimatedCost: 12 }),
+    ]);
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', usage: { outputTokens: 12, unreportedCalls: 1 } });
+
+    server.reply(sse(openaiText(answer, { size: 6 }), { cutAfter: 9 }));
+    const text = await agentctl(['run', 'desk', 'hi'], { cwd: dir });
+    expect(text.stderr).toContain('out 12 ·');
+    expect(text.stderr).toContain('1 model call (1 failed) · usage not reported by the provider');
+  });
+});

@@ -84,6 +84,12 @@ export interface AgentConfig extends RunLimits, ModelSettings {
   instruction?: Instruction;
   tools?: readonly AnyTool[];
   middleware?: readonly Middleware[];
+  /**
+   * Applied to every string of the arguments of the model's tool calls in what a run records (its
+   * events, the session), after the agent's redacting middleware ({@link Middleware.redactsCalls}),
+   * while the tool receives them as made: the project's secrets, for one.
+   */
+  redactCalls?: (text: string) => string;
   memory?: MemoryProvider;
   approvalPolicy?: ApprovalPolicy;
   /** JSON Schema the final answer must match; the output is then the parsed object. */

@@ -14,9 +14,11 @@ import { InvocationLoop, type LoopFields } from './invocation/invocation-loop.js
 import type { AgentRun } from './loop/agent-run.js';
 import { keptShapes } from './loop/kept-shapes.js';
 import { type LoopContext, NO_DECISIONS, review } from './loop/loop-context.js';
+import { callRecorder, withPausedArguments } from './loop/recorded-call.js';
 import { runLoop } from './loop/run-loop.js';
 import { schemaValidator } from './loop/schema-validator.js';
 import { ensureToolResultsComplete } from './loop/tool-pairing.js';
+import type { ToolCall } from './messages.js';
 import { compose } from './middleware/compose.js';
 import type { LoopEndReason } from './middleware/types.js';
 import type { ToolDefinition } from './model.js';
@@ -113,7 +115,9 @@ export class LlmAgent implements Agent {
     const resuming = decisions !== NONE;
     const history = ctx.history();
     // Both are fresh arrays this run owns: `history` is made for it, a repaired one is a new copy.
-    const messages = resuming ? history : ensureToolResultsComplete(history).messages;
+    const messages = resuming
+      ? withPausedArguments(history, ctx.shared.resumePending)
+      : ensureToolResultsComplete(history).messages;
     const usage = emptyUsage();
     // The agent's own time budget, inside the invocation's: reaching it names this agent.
     const limit = this.#config.timeout;
@@ -256,7 +260,11 @@ export class LlmAgent implements Agent {
     loop.dispatch = this.#dispatch;
     loop.hasMiddleware = (config.middleware?.length ?? 0) > 0;
     loop.holdsAnswers = config.middleware?.some((m) => m.holdsAnswers === true) ?? false;
+    this.#recordedCall ??= callRecorder(config.redactCalls, config.middleware);
+    loop.recordedCall = this.#recordedCall;
   }
+
+  #recordedCall: ((call: ToolCall) => ToolCall) | undefined;
 }
 
 type MadeFromOptions = Pick<LoopFields, 'options' | 'settings' | 'limits' | 'historyWindow'>;

@@ -23,6 +23,11 @@ export interface ToolCall {
    * the call goes back to the model as invalid and never runs, whatever the tool's schema accepts.
    */
   malformedArguments?: string;
+  /**
+   * True on the call as recorded (its events, the session) when the agent's redaction changed its
+   * arguments there: the tool received them as the model made them.
+   */
+  argumentsRedacted?: true;
 }
 
 /** One message of a conversation, in the provider-neutral shape every provider maps from and to. */

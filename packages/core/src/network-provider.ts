@@ -8,10 +8,16 @@ import {
   type StreamEvent,
 } from './model.js';
 import { type FetchWatch, reportingProgress } from './provider-fetch.js';
-import { type AttemptControl, type FailureContext, providerFailure, providerStream } from './retry-policy.js';
+import {
+  type AttemptControl,
+  type FailureContext,
+  providerFailure,
+  providerStream,
+  STALL_FACTOR,
+} from './retry-policy.js';
 import { type SdkLogger, sdkLogger } from './sdk-logger.js';
 import { type RetryPolicy, retryPolicy } from './timing/backoff.js';
-import type { TokenUsage } from './usage.js';
+import { type TokenUsage, unreportedUsage } from './usage.js';
 import { sdkWarningsOnce } from './warn-once.js';
 
 /** What an attempt of a network provider may need beyond its request. */
@@ -34,7 +40,11 @@ export interface NetworkProviderOptions {
   keySource?: string;
   /** The model used when a request names none. */
   defaultModel?: string;
-  /** Ms without any data from the server, before its answer starts or between events, that fail an attempt. Default 60000. */
+  /**
+   * Ms without any data from the server, before its answer starts or between events, that fail an
+   * attempt. Default 60000. Keep-alives (pings, SSE comments) count as data, but no part of the
+   * answer for `STALL_FACTOR` times this fails the attempt too.
+   */
   timeout?: number;
   /** Attempts and backoff of the retries; retries happen only before the first token. */
   retry?: Partial<RetryPolicy>;
@@ -90,6 +100,7 @@ export function networkProvider<Client>(spec: NetworkProviderSpec<Client>): Mode
         signal: params.signal,
         policy,
         idleTimeoutMs: timeoutMs,
+        stallTimeoutMs: timeoutMs * STALL_FACTOR,
         secrets,
         prepare: (model) => {
           const client = connect();
@@ -136,6 +147,15 @@ function noEvents(contentType: string | undefined): string {
   return `the server answered with ${type}, not an event stream; check that base_url is the API's address, and that the server streams`;
 }
 
+// A server that began its answer has billed for it: with no usage reported, the call's tokens are
+// unknown (an estimate of what arrived, marked unreported), not zero. Before any item the request
+// was refused or never reached the model, and costs nothing.
+function spentUsage(assembler: StreamAssembler<unknown>, items: number): TokenUsage | undefined {
+  if (assembler.reportedUsage) return assembler.reportedUsage;
+  if (items === 0) return undefined;
+  return assembler.arrivedUsage ?? unreportedUsage();
+}
+
 /** A provider's parser of its SDK's stream: raw items in, stream events out. */
 export interface StreamAssembler<Item> {
   /** Reads one item of the SDK's stream and returns the stream events it produces. */
@@ -144,6 +164,12 @@ export interface StreamAssembler<Item> {
   readonly complete: boolean;
   /** Tokens the server reported so far: spent even when the call fails. */
   readonly reportedUsage: TokenUsage | undefined;
+  /**
+   * For a call that fails after the server began its answer without reporting usage (OpenAI
+   * reports it only in the last chunk): agentctl's estimate of what arrived, marked `unreported`.
+   * Without it such a call counts as unreported with zero tokens, never as a call that cost none.
+   */
+  readonly arrivedUsage?: TokenUsage;
   /** The closing events: tool call ends, then `done`; throws when the stream's end says the answer failed. */
   finish(): StreamEvent[];
 }
@@ -159,8 +185,10 @@ export interface SdkAttempt<Item> {
   assembler: StreamAssembler<Item>;
   /** Starts the request with the attempt's signal; returns the SDK's stream. */
   open(signal: AbortSignal): Promise<AsyncIterable<Item>>;
-  /** What the error says of itself beyond its status: the API's message, a transient stream error, a refused key. */
-  describe?(error: unknown): Pick<FailureContext, 'apiMessage' | 'incomplete' | 'transient' | 'keyRefused'>;
+  /** What the error says of itself beyond its status: the API's message, a transient stream error, a refused key, an exhausted quota. */
+  describe?(
+    error: unknown,
+  ): Pick<FailureContext, 'apiMessage' | 'incomplete' | 'transient' | 'keyRefused' | 'quotaExhausted'>;
   /** Adds what only the provider can read to the final failure (a retry delay in the error body). */
   amend?(failure: AgentError, error: unknown): void;
 }
@@ -176,12 +204,13 @@ export async function* sdkAttempt<Item>(attempt: SdkAttempt<Item>): AsyncGenerat
   let committed = false;
   let items = 0;
   let closing: StreamEvent[];
-  // Bytes of the body count as progress too (keep-alive pings the SDK never yields), until the
-  // attempt is over: a touch after it would start a timer nobody stops.
+  // Bytes of the body keep the call alive too (keep-alive pings the SDK never yields), but only
+  // events of the stream are the answer; until the attempt is over: a touch after it would start
+  // a timer nobody stops.
   let live = true;
   const watch: FetchWatch = {
     progress: () => {
-      if (live) control.touch();
+      if (live) control.alive();
     },
   };
   try {
@@ -207,7 +236,7 @@ export async function* sdkAttempt<Item>(attempt: SdkAttempt<Item>): AsyncGenerat
         model,
         committed,
         incomplete: items > 0 ? true : notAStream(watch.contentType) ? 'not a stream' : 'empty',
-        usage: assembler.reportedUsage,
+        usage: spentUsage(assembler, items),
       });
     }
     // Inside the try: an assembler may refuse the answer it got (a malformed call, nothing said).
@@ -226,7 +255,9 @@ export async function* sdkAttempt<Item>(attempt: SdkAttempt<Item>): AsyncGenerat
       aborted: attempt.signal?.aborted,
       timedOut: control.timedOut,
       idleTimeoutMs: attempt.call.timeoutMs,
-      usage: assembler.reportedUsage,
+      stalled: control.stalled,
+      stallTimeoutMs: attempt.call.timeoutMs * STALL_FACTOR,
+      usage: spentUsage(assembler, items),
       secrets: attempt.call.secrets,
       keySource: attempt.call.keySource,
       ...described,

@@ -104,16 +104,27 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+/**
+ * How many times a model's `timeout` a server may keep a call alive (pings, SSE comments) without
+ * sending any of the answer: a server that works for long is not silent, but one that only ever
+ * pings would otherwise hold the call until the run's own limit, and a run has none by default.
+ */
+export const STALL_FACTOR = 10;
+
 /** What one attempt of {@link retryStream} gets: its number and a signal that ends it. */
 export interface AttemptControl {
   /** 1 for the first attempt. */
   attempt: number;
   /** Aborts when the caller's signal aborts or the attempt went idle for too long: pass it to the HTTP request. */
   signal: AbortSignal;
-  /** Call on every byte of progress (a chunk, a ping) to restart the idle timer. */
+  /** Call on every piece of the answer (an event of the stream) to restart both timers. */
   touch(): void;
-  /** True when this attempt was aborted because the server went silent, not by the caller. */
+  /** Call on bytes that are no part of the answer (a keep-alive ping or comment): restarts the idle timer only. */
+  alive(): void;
+  /** True when this attempt was aborted because the server went silent, or only kept alive, not by the caller. */
   readonly timedOut: boolean;
+  /** True when the server was not silent but sent nothing of the answer for `stallTimeoutMs`. */
+  readonly stalled: boolean;
 }
 
 /** Options of {@link retryStream}. */
@@ -123,6 +134,8 @@ export interface RetryStreamOptions<T = unknown> {
   signal?: AbortSignal;
   /** Ms without progress (before the response or between chunks) after which an attempt is aborted. */
   idleTimeoutMs?: number;
+  /** Ms without a piece of the answer, keep-alives or not, after which an attempt is aborted. */
+  stallTimeoutMs?: number;
   /** Told before each wait, for logging. */
   onRetry?: (info: { attempt: number; delayMs: number; error: unknown }) => void;
   /** An item to yield before each wait, telling the consumer an attempt failed and is made again. */
@@ -141,7 +154,7 @@ export async function* retryStream<T>(
   options: RetryStreamOptions<T>,
 ): AsyncGenerator<T> {
   for (let attempt = 1; ; attempt++) {
-    const control = attemptControl(attempt, options.signal, options.idleTimeoutMs);
+    const control = attemptControl(attempt, options.signal, options.idleTimeoutMs, options.stallTimeoutMs);
     let yielded = false;
     try {
       for await (const item of open(control)) {
@@ -189,18 +202,36 @@ function attemptControl(
   attempt: number,
   outer: AbortSignal | undefined,
   idleMs: number | undefined,
+  stallMs: number | undefined,
 ): AttemptControl & { dispose(): void } {
   const idle = deadline(outer, idleMs !== undefined && idleMs > 0 ? idleMs : undefined, () => {
     return new AgentError(`no response for ${idleMs} ms`, 'TIMEOUT', { retryable: true });
   });
+  // Inside the idle deadline: its signal aborts with the caller's, the silence's or its own.
+  const stall =
+    stallMs !== undefined && stallMs > 0
+      ? deadline(idle.signal, stallMs, () => {
+          return new AgentError(`nothing of the answer for ${stallMs} ms`, 'TIMEOUT', { retryable: true });
+        })
+      : idle;
   return {
     attempt,
-    signal: idle.signal,
-    touch: () => idle.restart(),
-    get timedOut() {
-      return idle.expired;
+    signal: stall.signal,
+    touch: () => {
+      idle.restart();
+      if (stall !== idle) stall.restart();
     },
-    dispose: () => idle.dispose(),
+    alive: () => idle.restart(),
+    get timedOut() {
+      return idle.expired || stall.expired;
+    },
+    get stalled() {
+      return stall !== idle && stall.expired && !idle.expired;
+    },
+    dispose: () => {
+      if (stall !== idle) stall.dispose();
+      idle.dispose();
+    },
   };
 }
 
@@ -216,6 +247,9 @@ export interface FailureContext {
   /** The attempt was aborted for going idle; `idleTimeoutMs` says after how long. */
   timedOut?: boolean;
   idleTimeoutMs?: number;
+  /** The attempt was aborted, with `timedOut`, for only keep-alives and no answer in `stallTimeoutMs`. */
+  stalled?: boolean;
+  stallTimeoutMs?: number;
   /** The API's own error message, when the SDK error carries one. */
   apiMessage?: string;
   /**
@@ -232,6 +266,11 @@ export interface FailureContext {
   keySource?: string;
   /** The server refused the key with another status than 401 (Gemini answers 400 `API_KEY_INVALID`). */
   keyRefused?: boolean;
+  /**
+   * The account is out of quota or credit, not rate-limited for a moment: what the API said so
+   * with (OpenAI's `insufficient_quota`, a Gemini daily quota). Final, whatever the status.
+   */
+  quotaExhausted?: string;
   /** Tokens the server reported before the failure: they were spent and still count. */
   usage?: TokenUsage;
 }
@@ -302,7 +341,11 @@ export function providerFailure(error: unknown, ctx: FailureContext): AgentError
     clean(
       ctx.apiMessage ??
         // Named, so a model that thinks in silence for longer is given a longer one.
-        (ctx.timedOut ? `no data for ${ctx.idleTimeoutMs} ms, the model's timeout` : messageWithCause(error)),
+        (ctx.timedOut && ctx.stalled
+          ? `only keep-alives, nothing of the answer, for ${ctx.stallTimeoutMs} ms: ${STALL_FACTOR} times the model's timeout`
+          : ctx.timedOut
+            ? `no data for ${ctx.idleTimeoutMs} ms, the model's timeout`
+            : messageWithCause(error)),
     ),
     info.status,
   );
@@ -320,8 +363,30 @@ export function providerFailure(error: unknown, ctx: FailureContext): AgentError
     return new AgentError(`${where}: timed out, ${detail}`, 'TIMEOUT', {
       cause: error,
       retryable: true,
-      context: { ...baseContext, timeoutMs: ctx.idleTimeoutMs, retryable: true },
+      context: {
+        ...baseContext,
+        timeoutMs: ctx.stalled ? ctx.stallTimeoutMs : ctx.idleTimeoutMs,
+        retryable: true,
+      },
     });
+  }
+  if (ctx.quotaExhausted) {
+    // Same 429 as a rate limit, but no wait fixes it: retrying would only spend the retry budget.
+    const failed = info.status === undefined ? 'failed' : `failed with HTTP ${info.status}`;
+    return new AgentError(
+      `${where} ${failed}: ${detail} (out of quota: ${ctx.quotaExhausted}; the account's quota or billing is exhausted, not a passing rate limit, so it is not retried)`,
+      'PROVIDER_ERROR',
+      {
+        cause: error,
+        retryable: false,
+        context: {
+          ...baseContext,
+          ...(info.status === undefined ? {} : { status: info.status }),
+          quotaExhausted: true,
+          retryable: false,
+        },
+      },
+    );
   }
   if (info.status !== undefined) {
     // A 404 is a wrong model id or a base URL without the API's path (`/v1`) far more often than not.
@@ -374,6 +439,7 @@ export interface ProviderStreamOptions<T> {
   signal?: AbortSignal;
   policy: RetryPolicy;
   idleTimeoutMs?: number;
+  stallTimeoutMs?: number;
   /** Strings never to show in an error (the API key), read when an error is made. */
   secrets(): readonly string[];
   /** Prepares the request for `model` (connecting the client) and returns one attempt of it. */
@@ -405,6 +471,7 @@ export async function* providerStream<T>(
       policy: options.policy,
       signal,
       idleTimeoutMs: options.idleTimeoutMs,
+      stallTimeoutMs: options.stallTimeoutMs,
       onRetry,
       retryItem: ({ attempt, delayMs, error }) => ({
         type: 'retry',
@@ -434,11 +501,13 @@ function withSpent<T>(item: T, spent: TokenUsage): T {
   return { ...done, response: { ...done.response, usage: plusTokens(spent, done.response.usage) } } as T;
 }
 
+// A sum with one unknown part is unknown too: it stays marked unreported.
 function plusTokens(a: TokenUsage | undefined, b: TokenUsage | undefined): TokenUsage {
   return {
     inputTokens: (a?.inputTokens ?? 0) + (b?.inputTokens ?? 0),
     outputTokens: (a?.outputTokens ?? 0) + (b?.outputTokens ?? 0),
     cacheReadTokens: (a?.cacheReadTokens ?? 0) + (b?.cacheReadTokens ?? 0),
     cacheWriteTokens: (a?.cacheWriteTokens ?? 0) + (b?.cacheWriteTokens ?? 0),
+    ...(a?.unreported || b?.unreported ? { unreported: true } : {}),
   };
 }

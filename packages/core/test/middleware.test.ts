@@ -375,6 +375,39 @@ describe('middleware', () => {
     expect(result.output).toBe('mail [REDACTED]');
   });
 
+  it("redaction records the model's tool-call arguments redacted and sends them back so, while the tool gets them as made", async () => {
+    const received: unknown[] = [];
+    const note = defineTool({
+      name: 'note',
+      description: 'Notes a text',
+      parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      execute: ({ text }: { text: string }) => {
+        received.push(text);
+        return 'noted';
+      },
+    });
+    const model = scriptedModel([
+      { toolCalls: [{ id: 'c1', name: 'note', arguments: { text: 'mail bob@example.com' } }] },
+      { text: 'done' },
+    ]);
+    const events: Array<{ type: string; call?: unknown; message?: { toolCalls?: unknown } }> = [];
+    const agent = createAgent({ name: 'a', provider: model, tools: [note], middleware: [redaction()] });
+    for await (const event of agent.run('x') as AsyncIterable<(typeof events)[number]>) events.push(event);
+    expect(received).toEqual(['mail bob@example.com']);
+    const recorded = {
+      id: 'c1',
+      name: 'note',
+      arguments: { text: 'mail [REDACTED]' },
+      argumentsRedacted: true,
+    };
+    expect(events.find((e) => e.type === 'tool_call')?.call).toEqual(recorded);
+    expect(events.find((e) => e.type === 'message' && e.message?.toolCalls)?.message?.toolCalls).toEqual([
+      recorded,
+    ]);
+    expect(model.requests[1].messages[1].toolCalls?.[0].arguments).toEqual({ text: 'mail [REDACTED]' });
+    expect(JSON.stringify(events)).not.toContain('bob@example.com');
+  });
+
   it('redaction holds back the streamed answer and shows it redacted; other middleware still stream', async () => {
     const answer = 'write to bob@example.com or call 555-123-4567 today';
     const shown = async (middleware: Middleware[]) => {

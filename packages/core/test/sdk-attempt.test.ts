@@ -25,7 +25,9 @@ const control: AttemptControl = {
   attempt: 1,
   signal: new AbortController().signal,
   touch: () => undefined,
+  alive: () => undefined,
   timedOut: false,
+  stalled: false,
 };
 
 async function run(items: unknown[]) {

@@ -12,6 +12,7 @@ import {
 } from '@agentctl/core';
 import Anthropic from '@anthropic-ai/sdk';
 import { EventAssembler, type RawEventLike } from './event-assembler.js';
+import { quotaReason } from './quota-reason.js';
 import { toAnthropicRequest } from './to-anthropic-request.js';
 
 /** Options of {@link createAnthropicProvider}. */
@@ -91,7 +92,11 @@ function attempt(
         signal: attemptSignal,
         maxRetries: 0,
       })) as AsyncIterable<RawEventLike>,
-    describe: (error) => ({ apiMessage: apiMessageOf(error), transient: isTransientEvent(error) }),
+    describe: (error) => ({
+      apiMessage: apiMessageOf(error),
+      transient: isTransientEvent(error),
+      quotaExhausted: quotaReason(error),
+    }),
   });
 }
 

@@ -1,5 +1,5 @@
 import type { FinishReason, ModelResponse, StreamEvent, TokenUsage, ToolCall } from '@agentctl/core';
-import { noAnswerError, toolCallFromText, unreportedUsage } from '@agentctl/core';
+import { estimateTokens, noAnswerError, toolCallFromText, unreportedUsage } from '@agentctl/core';
 import type { ThinkingBlock } from './to-anthropic-messages.js';
 
 /** The parts of a Messages stream event we read; unknown events and fields are ignored. */
@@ -51,6 +51,8 @@ export class EventAssembler {
   #stopReason: string | undefined;
   #model: string | undefined;
   #stopped = false;
+  // message_start's output count is a placeholder; only message_delta's is the answer's.
+  #outputCounted = false;
   #usage: Required<{ [K in keyof UsageLike]: number }> = {
     input_tokens: 0,
     output_tokens: 0,
@@ -86,6 +88,7 @@ export class EventAssembler {
       case 'message_delta':
         if (event.delta?.stop_reason) this.#stopReason = event.delta.stop_reason;
         this.#addUsage(event.usage);
+        if (typeof event.usage?.output_tokens === 'number') this.#outputCounted = true;
         return [];
       case 'message_stop':
         this.#stopped = true;
@@ -173,17 +176,36 @@ export class EventAssembler {
     return [{ type: 'tool_call_delta', id: block.id, argumentsDelta: block.given }];
   }
 
-  /** The tokens the server reported so far (message_start counts the input before any text), or undefined. */
+  /**
+   * The tokens the server reported so far (message_start counts the input before any text), or
+   * undefined. Before message_delta counts the output, an answer that had begun has an output no
+   * one reported: agentctl's estimate of what arrived, marked unreported.
+   */
   get reportedUsage(): TokenUsage | undefined {
     const u = this.#usage;
     if (u.input_tokens + u.output_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens === 0)
       return undefined;
-    return {
+    const usage: TokenUsage = {
       inputTokens: u.input_tokens,
       outputTokens: u.output_tokens,
       cacheReadTokens: u.cache_read_input_tokens,
       cacheWriteTokens: u.cache_creation_input_tokens,
     };
+    const arrived = this.#outputCounted ? 0 : estimateTokens(this.#arrivedText());
+    return arrived > 0
+      ? { ...usage, outputTokens: Math.max(usage.outputTokens, arrived), unreported: true }
+      : usage;
+  }
+
+  // Everything of the answer that streamed: text, tool inputs, thinking.
+  #arrivedText(): string {
+    let text = '';
+    for (const block of this.#blocks.values()) {
+      if (block.type === 'text') text += block.text;
+      else if (block.type === 'tool_use') text += block.name + (block.json || block.given);
+      else if (block.type === 'thinking') text += block.thinking;
+    }
+    return text;
   }
 
   // message_start carries the input side; message_delta carries the running totals, which win.

@@ -318,6 +318,15 @@ describe('anthropic provider failures', () => {
     expect(list.some((e) => e.type === 'token')).toBe(true);
     expect(lastError(list).code).toBe('MODEL_ERROR');
     expect(server.requests).toHaveLength(1);
+    // message_start counted the input; the output it says (1) is a placeholder message_delta never
+    // replaced: what arrived ("a long", about 2 tokens) is estimated, and said to be.
+    expect(lastError(list).context.usage).toEqual({
+      inputTokens: 12,
+      outputTokens: 2,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      unreported: true,
+    });
   });
 
   it('treats an error event inside the stream before any token as a failure', async () => {

@@ -108,7 +108,15 @@ function attempt(
 }
 
 // Gemini refuses a bad key with a 400 whose ErrorInfo says API_KEY_INVALID, not with a 401.
-function describeError(error: unknown): { apiMessage?: string; keyRefused?: boolean } {
+function describeError(error: unknown): {
+  apiMessage?: string;
+  keyRefused?: boolean;
+  quotaExhausted?: string;
+} {
   const facts = geminiErrorFacts(error);
-  return { apiMessage: facts.message, ...(facts.reason === 'API_KEY_INVALID' ? { keyRefused: true } : {}) };
+  return {
+    apiMessage: facts.message,
+    ...(facts.reason === 'API_KEY_INVALID' ? { keyRefused: true } : {}),
+    ...(facts.quotaExhausted ? { quotaExhausted: facts.quotaExhausted } : {}),
+  };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   AgentError,
+  estimateTokens,
   type FinishReason,
   type ModelResponse,
   type StreamEvent,
@@ -104,6 +105,14 @@ export class ResponseAssembler {
       retryable: !said,
       context: { provider: 'google', model: this.#model, finishReason: reason, retryable: !said },
     });
+  }
+
+  /** An estimate of the output that arrived before a failure with no usage reported yet, marked unreported. */
+  get arrivedUsage(): TokenUsage {
+    const text = this.#parts
+      .map((part) => (part.text ?? '') + (part.functionCall ? JSON.stringify(part.functionCall) : ''))
+      .join('');
+    return { inputTokens: 0, outputTokens: estimateTokens(text), unreported: true };
   }
 
   /**

@@ -400,6 +400,8 @@ describe('google provider failures', () => {
     expect(list.some((e) => e.type === 'token')).toBe(true);
     expect(lastError(list).code).toBe('MODEL_ERROR');
     expect(server.requests).toHaveLength(1);
+    // Usage comes with the last chunk: what arrived ("a long a", about 2 tokens) is estimated, and said to be.
+    expect(lastError(list).context.usage).toEqual({ inputTokens: 0, outputTokens: 2, unreported: true });
   });
 
   it('retries a stream that ended before any output and before its finish reason', async () => {

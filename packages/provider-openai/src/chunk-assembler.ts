@@ -190,6 +190,12 @@ export class ChunkAssembler {
     return this.#usage && typeof this.#usage.prompt_tokens === 'number' ? this.#tokens([]) : undefined;
   }
 
+  /** An estimate of the output that arrived before a failure, marked unreported (the usage chunk comes last). */
+  get arrivedUsage(): TokenUsage {
+    const args = this.#calls.map((call) => call.name + call.args).join('');
+    return { inputTokens: 0, outputTokens: estimateTokens(this.#text + args), unreported: true };
+  }
+
   // Chat Completions counts cached tokens inside prompt_tokens; the core keeps the buckets apart.
   #tokens(toolCalls: ToolCall[]): ModelResponse['usage'] {
     const usage = this.#usage;

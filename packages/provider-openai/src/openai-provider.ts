@@ -12,6 +12,7 @@ import {
 } from '@agentctl/core';
 import OpenAI from 'openai';
 import { ChunkAssembler, type ChunkLike } from './chunk-assembler.js';
+import { quotaCode } from './quota-code.js';
 import { toOpenAIRequest } from './to-openai-request.js';
 
 /** Options of {@link createOpenAIProvider}. */
@@ -85,7 +86,11 @@ function attempt(
         signal: attemptSignal,
         maxRetries: 0,
       })) as AsyncIterable<ChunkLike>,
-    describe: (error) => ({ apiMessage: apiMessageOf(error), transient: isTransientStreamError(error) }),
+    describe: (error) => ({
+      apiMessage: apiMessageOf(error),
+      transient: isTransientStreamError(error),
+      quotaExhausted: quotaCode(error),
+    }),
   });
 }
 

@@ -382,6 +382,8 @@ describe('openai provider failures', () => {
     expect(error.code).toBe('MODEL_ERROR');
     expect(error.message).toContain('the stream broke after the answer had begun');
     expect(server.requests).toHaveLength(1);
+    // Usage comes only in the last chunk: what arrived ("a long", about 2 tokens) is estimated, and said to be.
+    expect(error.context.usage).toEqual({ inputTokens: 0, outputTokens: 2, unreported: true });
   });
 
   it('does not take a stream that ends early for a whole answer when usage comes on every chunk', async () => {

@@ -58,7 +58,8 @@ export function attemptOf(event: AgentEvent): number {
 
 // The checkpoint of an interrupted invocation, as if it had paused on every call left without a
 // result: a call whose result was recorded gets that result, an idempotent tool runs again, and
-// any other call is answered as interrupted.
+// any other call is answered as interrupted. So is an idempotent call the session records
+// redacted: its arguments as made were lost with the worker, and it must not run with others.
 function recovery(
   events: readonly AgentEvent[],
   invocationId: string,
@@ -75,7 +76,7 @@ function recovery(
     const branch = event.branch;
     const result = results.get(call.id);
     const idempotent = toolOf(root, event.author, call.name)?.idempotent === true;
-    if (result === undefined && idempotent) {
+    if (result === undefined && idempotent && !call.argumentsRedacted) {
       pending.push({ call, agent: event.author, kind: 'approval', branch, reason: 'interrupted' });
       decisions.push({ callId: call.id, approve: true });
     } else {

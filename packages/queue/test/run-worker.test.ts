@@ -61,8 +61,12 @@ describe('queued runs', () => {
     await queue.close();
   });
 
-  for (const idempotent of [false, true]) {
-    it(`a run handed back mid-tool is continued by another worker (${idempotent ? 'idempotent: runs again' : 'reported as interrupted'})`, async () => {
+  for (const [idempotent, redacted] of [
+    [false, false],
+    [true, false],
+    [true, true],
+  ]) {
+    it(`a run handed back mid-tool is continued by another worker (${idempotent ? (redacted ? 'idempotent, but recorded redacted: reported as interrupted' : 'idempotent: runs again') : 'reported as interrupted'})`, async () => {
       await (await connect()).flushall();
       const store = new InMemorySessionStore();
       let executions = 0;
@@ -73,7 +77,7 @@ describe('queued runs', () => {
       const charge = defineTool({
         name: 'charge',
         description: 'charges a card',
-        parameters: { type: 'object', properties: {} },
+        parameters: { type: 'object', properties: { card: { type: 'string' } }, required: ['card'] },
         idempotent,
         execute: async (_args, { signal }) => {
           executions++;
@@ -87,7 +91,13 @@ describe('queued runs', () => {
           return 'charged';
         },
       });
-      const agent = createAgent({ name: 'cashier', provider: new AutoModel(), tools: [charge] });
+      // Recorded redacted, the call's arguments as made lived only in the worker that was stopped.
+      const agent = createAgent({
+        name: 'cashier',
+        provider: new AutoModel(),
+        tools: [charge],
+        ...(redacted ? { redactCalls: () => '[REDACTED]' } : {}),
+      });
       const lease = () => ({ agent, store, release: () => undefined });
       const first = new RunWorker({ connection: await connect(), agents: lease, lockDurationMs: 2000 });
       await first.start();
@@ -102,7 +112,7 @@ describe('queued runs', () => {
       const session = (await store.get(sessionId))!;
       const results = session.events.filter((e) => e.type === 'tool_result');
       expect(results).toHaveLength(1);
-      if (idempotent) {
+      if (idempotent && !redacted) {
         expect(executions).toBe(2);
         expect(results[0]).toMatchObject({ content: 'charged' });
       } else {

@@ -1,5 +1,6 @@
 import { AgentError, type Middleware } from '@agentctl/core';
 import { displayPath } from '../paths.js';
+import { sameMiddleware } from './same-middleware.js';
 
 /**
  * A project's module middleware whose own failures are the project's: an error its code throws
@@ -43,7 +44,5 @@ export function blamedMiddleware(
     }
     return Promise.resolve(out).catch(own);
   };
-  // compose names a middleware by its function's name in its errors.
-  Object.defineProperty(blamed, 'name', { value: middleware.name });
-  return blamed;
+  return sameMiddleware(blamed, middleware);
 }

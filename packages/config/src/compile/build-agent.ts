@@ -89,6 +89,8 @@ async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<A
     instruction: text === undefined ? undefined : (ctx) => renderInstruction(text, ctx),
     tools,
     middleware: resolved.middleware,
+    // Read when a call is recorded: the secrets of models compiled after this agent count too.
+    redactCalls: (text) => compiler.secrets.scrub(text),
     memory: memory ?? undefined,
     approvalPolicy: approval.policy,
     outputSchema: spec.outputSchema,

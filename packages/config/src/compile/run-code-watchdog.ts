@@ -4,6 +4,7 @@ import { type Middleware, observeRuns } from '@agentctl/core';
 import { moduleLoadLimitMs } from '../watch/module-load-limit.js';
 import { type WatchedWork, watchMainThread } from './main-thread-watchdog.js';
 import { type markProjectCode, runsProjectCode } from './project-code.js';
+import { sameMiddleware } from './same-middleware.js';
 
 // Whether, and how, this process watches what its runs call (set by watchRunCode).
 let watching: { fatal: boolean } | undefined;
@@ -156,7 +157,5 @@ export function watchedMiddleware(name: string, middleware: Middleware): Middlew
       end();
     });
   };
-  // compose names a middleware by its function's name in its errors.
-  Object.defineProperty(watched, 'name', { value: middleware.name });
-  return watched;
+  return sameMiddleware(watched, middleware);
 }

@@ -88,7 +88,7 @@ function describe(mod) {
     if (isTool(value)) {
       out[key] = { kind: 'tool', name: value.name, description: value.description, parameters: value.parameters,
         timeout: value.timeout, needsApproval: typeof value.needsApproval === 'function' ? 'function' : value.needsApproval };
-    } else if (typeof value === 'function') out[key] = { kind: 'function', length: value.length };
+    } else if (typeof value === 'function') out[key] = { kind: 'function', length: value.length, holdsAnswers: value.holdsAnswers === true };
     else {
       try { out[key] = { kind: 'value', value: structuredClone(value) }; } catch { /* not cloneable: not offered */ }
     }
@@ -156,7 +156,7 @@ async function handle(msg) {
       if (typeof made !== 'function') throw new Error('the factory did not return a middleware function');
       const h = ++seq;
       handles.set(h, made);
-      return { handle: h };
+      return { handle: h, holdsAnswers: made.holdsAnswers === true };
     }
     case 'wrap': return wrap(msg);
   }

@@ -32,7 +32,7 @@ type ExportDescription =
       timeout?: number;
       needsApproval?: boolean | 'function';
     }
-  | { kind: 'function'; length: number }
+  | { kind: 'function'; length: number; holdsAnswers?: boolean }
   | { kind: 'value'; value: unknown };
 
 // How often a running call's worker is checked for a heartbeat.
@@ -100,7 +100,8 @@ export class ModuleHost {
     const out: Record<string, unknown> = {};
     for (const [key, described] of Object.entries(exports)) {
       if (described.kind === 'tool') out[key] = this.#tool(absolutePath, key, described);
-      else if (described.kind === 'function') out[key] = this.#function(absolutePath, key, described.length);
+      else if (described.kind === 'function')
+        out[key] = this.#function(absolutePath, key, described.length, described.holdsAnswers === true);
       else out[key] = described.value;
     }
     return out;
@@ -182,16 +183,27 @@ export class ModuleHost {
   }
 
   // A function export is a middleware `(action, next)` or a factory of one `(options)`.
-  #function(path: string, exportName: string, length: number): (...args: unknown[]) => unknown {
+  // `holdsAnswers` crosses over as the flag it is (a middleware that rewrites answers holds them).
+  #function(
+    path: string,
+    exportName: string,
+    length: number,
+    holdsAnswers: boolean,
+  ): (...args: unknown[]) => unknown {
     if (length >= 2) {
       const middleware = this.#middleware({ path, exportName });
       // Keeps the arity the compiler reads to tell a middleware from a factory.
-      return (action: unknown, next: unknown) => middleware(action as AgentAction, next as never);
+      const standIn = (action: unknown, next: unknown) => middleware(action as AgentAction, next as never);
+      return holdsAnswers ? Object.assign(standIn, { holdsAnswers: true }) : standIn;
     }
     return async (options: unknown) => {
       const what = `the middleware factory \`${exportName}\` of ${shown(path)}`;
       const reply = await this.#request({ type: 'factory', path, exportName, options }, undefined, what);
-      return this.#middleware({ handle: reply.handle as number }, `\`${exportName}\` of ${shown(path)}`);
+      const made = this.#middleware(
+        { handle: reply.handle as number },
+        `\`${exportName}\` of ${shown(path)}`,
+      );
+      return reply.holdsAnswers === true ? Object.assign(made, { holdsAnswers: true }) : made;
     };
   }
 

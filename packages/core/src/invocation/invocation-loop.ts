@@ -45,6 +45,7 @@ export class InvocationLoop implements LoopContext {
   dispatch!: LoopContext['dispatch'];
   hasMiddleware!: boolean;
   holdsAnswers!: boolean;
+  recordedCall!: LoopContext['recordedCall'];
   /** The agent a transfer tool handed the conversation to, if one did. */
   transferTarget: Agent | undefined = undefined;
   readonly invocation: ToolInvocationInfo;

@@ -6,7 +6,7 @@ import type {
   RunOptions,
 } from '../agent-config.js';
 import type { EventPayloads, EventType } from '../events.js';
-import type { Message } from '../messages.js';
+import type { Message, ToolCall } from '../messages.js';
 import type { ActionPayloads, ActionType, AgentAction, Middleware } from '../middleware/types.js';
 import type { JsonSchema, ModelProvider, ToolDefinition } from '../model.js';
 import type { AnyTool, ToolInvocationInfo } from '../tool.js';
@@ -70,6 +70,8 @@ export interface LoopContext {
   hasMiddleware: boolean;
   /** A middleware rewrites answers ({@link Middleware.holdsAnswers}): text is shown once it has. */
   holdsAnswers: boolean;
+  /** A tool call as the run records it (its arguments redacted), or the call itself when nothing redacts. */
+  recordedCall: (call: ToolCall) => ToolCall;
   emit<T extends EventType>(type: T, payload: EventPayloads[T], stateDelta?: Record<string, unknown>): void;
 }
 

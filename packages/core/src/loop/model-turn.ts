@@ -8,6 +8,7 @@ import { CallAttempts } from './call-attempts.js';
 import { windowOf } from './history-window.js';
 import { keptShapes } from './kept-shapes.js';
 import { action, type LoopContext, review } from './loop-context.js';
+import { recordedMessage } from './recorded-call.js';
 import { ensureToolResultsComplete, findPairingProblem } from './tool-pairing.js';
 
 /** One model call through the middleware: streams text, records usage, appends the answer. */
@@ -126,7 +127,7 @@ function appendAnswer(
   const finish = response.finishReason;
   if (finish === 'length' || finish === 'content_filter') message.cutShort = finish;
   ctx.messages.push(message);
-  ctx.emit('message', { message });
+  ctx.emit('message', { message: recordedMessage(message, ctx.recordedCall) });
   return message;
 }
 

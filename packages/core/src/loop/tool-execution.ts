@@ -47,7 +47,8 @@ export function executeToolCalls(
 }
 
 function announce(ctx: LoopContext, call: ToolCall): void {
-  ctx.emit('tool_call', { call });
+  ctx.emit('tool_call', { call: ctx.recordedCall(call) });
+  // In-process, like the tool itself: the arguments as made.
   ctx.options.onToolCall?.(call.name, call.arguments);
 }
 

@@ -1,3 +1,4 @@
+import { callRecorder, recordedMessage } from '../loop/recorded-call.js';
 import type { Message } from '../messages.js';
 import type { Middleware } from './types.js';
 
@@ -33,19 +34,24 @@ export function redactor(options: RedactionOptions = {}): (text: string) => stri
 
 /**
  * Replaces personal data before it reaches the model or leaves it: in the messages of each
- * request, in tool results and in the model's answers.
+ * request (the arguments of earlier tool calls included), in tool results and in the model's
+ * answers; the arguments of the model's tool calls in what the run records (see
+ * `Middleware.redactsCalls`), while the tool receives them as made.
  *
  * @example
  * createAgent({ provider, middleware: [redaction({ patterns: [/ACME-\d+/g] })] });
  */
 export function redaction(options: RedactionOptions = {}): Middleware {
   const redact = redactor(options);
+  const recordCall = callRecorder(redact, undefined);
   // Requests resend the whole history each step; cache per message so a step costs O(new messages).
   const cache = new WeakMap<Message, Message>();
   const redactMessage = (message: Message): Message => {
     let out = cache.get(message);
     if (!out) {
       out = message.content === null ? message : { ...message, content: redact(message.content) };
+      // The model's earlier calls go back to it too: their arguments are what it said.
+      out = recordedMessage(out, recordCall);
       cache.set(message, out);
     }
     return out;
@@ -78,5 +84,5 @@ export function redaction(options: RedactionOptions = {}): Middleware {
     return result;
   };
   // Streamed text would show what the answer's redaction replaces before it is replaced.
-  return Object.assign(middleware, { holdsAnswers: true });
+  return Object.assign(middleware, { holdsAnswers: true, redactsCalls: redact });
 }

@@ -76,6 +76,12 @@ export type Middleware = ((action: AgentAction, next: Next) => Promise<AgentActi
    * each answer whole once the middleware has seen it, instead of streaming it as it arrives.
    */
   readonly holdsAnswers?: boolean;
+  /**
+   * Set on a middleware that redacts text (`redaction`): the arguments of the model's tool calls
+   * go through it in what a run records (its events, the session, `--json`, traces), while the
+   * tool receives them as the model made them.
+   */
+  readonly redactsCalls?: (text: string) => string;
 };
 
 /** Every action type, in loop order. */

@@ -18,6 +18,7 @@ export type {
   SourcePosition,
   ToolNode,
 } from './project-view.js';
+export { type PublicAddress, parsePublicUrl } from './public-address.js';
 export type { QueuedRunEntry, QueuedRuns } from './queued-runs.js';
 export { isLoopback } from './request-guard.js';
 export { type RunTicket, RunTracker } from './run-tracker.js';

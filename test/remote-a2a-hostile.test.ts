@@ -1,7 +1,8 @@
 import { TaskState } from '@a2a-js/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type A2AServer, startA2AServer, textArtifact } from './support/a2a-server.js';
+import { type A2AServer, ENDLESS_BYTES, startA2AServer, textArtifact } from './support/a2a-server.js';
 import { agentctl, removeTempDirs, tempProject } from './support/cli.js';
+import { waitFor } from './support/wait-for.js';
 
 // `type: a2a` agents against servers built from `@a2a-js/sdk`'s server pieces that answer in
 // ways an agentctl server never does: a whole task instead of a stream, a stream cut short, a
@@ -52,6 +53,9 @@ beforeAll(async () => {
     },
     silent: { stream: 'silent' },
     nocard: { card: 'never' },
+    // Does not stream, and its answer to a message (or its card) never stops coming.
+    endless: { streaming: false, endless: 'answer' },
+    hugecard: { endless: 'card' },
   });
   const remote = (name: string, extra = '') =>
     `kind: agent\nname: r_${name}\ndescription: remote ${name}\ntype: a2a\nurl: ${server.url}/a2a/${name}\n${extra}`;
@@ -64,6 +68,8 @@ beforeAll(async () => {
       remote('older'),
       remote('silent', 'limits: { timeout: 1s }\n'),
       remote('nocard', 'limits: { timeout: 1s }\n'),
+      remote('endless'),
+      remote('hugecard'),
       // A key in the URL's query, as some A2A services take it.
       `kind: agent\nname: r_keyed\ntype: a2a\nurl: ${server.url}/a2a/whole?key=\${REMOTE_KEY}\n`,
       `kind: agent\nname: r_keyed_cutoff\ntype: a2a\nurl: ${server.url}/a2a/cutoff?key=\${REMOTE_KEY}\n`,
@@ -128,6 +134,19 @@ describe('a remote A2A agent whose server misbehaves', () => {
     );
   });
 
+  it('stops reading a response that is no stream past 16 MiB, a whole task or a card, and fails the run naming the agent', async () => {
+    for (const name of ['endless', 'hugecard']) {
+      const result = await agentctl(['run', `r_${name}`, 'hello'], { cwd: dir });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(
+        `remote agent r_${name} at ${server.url}/a2a/${name}: its response passed 16,777,216 bytes, the most agentctl reads of one that is not an event stream; it stopped reading there`,
+      );
+      // The connection was closed there: the server was not read to its end.
+      await waitFor(() => server.sent[name] !== undefined, `${name}'s connection closed`);
+      expect(server.sent[name]).toBeLessThan(ENDLESS_BYTES);
+    }
+  });
+
   it('holds a stream that never ends, and a card that never arrives, to the agent’s limits.timeout', async () => {
     for (const name of ['r_silent', 'r_nocard']) {
       const result = await agentctl(['run', name, 'hello'], { cwd: dir });
@@ -159,13 +178,14 @@ describe('a remote A2A agent whose server misbehaves', () => {
         `kind: agent\nname: r_ok\ntype: a2a\nurl: ${server.url}/a2a/whole\n`,
         `kind: agent\nname: r_missing\ntype: a2a\nurl: ${server.url}/a2a/nobody?key=\${REMOTE_KEY}\n`,
         `kind: agent\nname: r_mute\ntype: a2a\nurl: ${server.url}/a2a/nocard\nlimits: { timeout: 1s }\n`,
+        `kind: agent\nname: r_huge\ntype: a2a\nurl: ${server.url}/a2a/hugecard\n`,
       ].join('---\n'),
     });
     const env = { REMOTE_KEY: 'k3y-in-the-url' };
     const offline = await agentctl(['validate'], { cwd: project, env });
     expect(offline.code).toBe(0);
     expect(offline.stderr).toContain(
-      'not reached offline: agent r_ok (a2a), agent r_missing (a2a), agent r_mute (a2a)',
+      'not reached offline: agent r_ok (a2a), agent r_missing (a2a), agent r_mute (a2a), agent r_huge (a2a)',
     );
     const connected = await agentctl(['validate', '--connect'], { cwd: project, env });
     expect(connected.code).toBe(1);
@@ -174,6 +194,9 @@ describe('a remote A2A agent whose server misbehaves', () => {
     );
     expect(connected.stdout).toContain(
       'agents/far.yaml:14:6: error: remote agent `r_mute` cannot be reached: its card did not arrive within 1000 ms (limits.timeout) [remote-agent]',
+    );
+    expect(connected.stdout).toContain(
+      'agents/far.yaml:20:6: error: remote agent `r_huge` cannot be reached: its response passed 16,777,216 bytes, the most agentctl reads of one that is not an event stream; it stopped reading there [remote-agent]',
     );
     expect(connected.stdout).not.toContain('r_ok');
     expect(connected.stdout).not.toContain('k3y-in-the-url');

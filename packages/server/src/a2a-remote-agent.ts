@@ -8,6 +8,7 @@ import {
 import type { RemoteAgentSpec } from '@agentctl/config';
 import { type Agent, AgentError, deadline, type InvocationContext, type Session } from '@agentctl/core';
 import { textMessage, textOf } from './a2a-parts.js';
+import { bodyTooLarge, boundedFetch } from './bounded-fetch.js';
 
 /**
  * A remote agent (`type: a2a`) in a local tree: each turn sends the invocation's input to the
@@ -44,7 +45,7 @@ export async function reachA2ARemote(
       scrub(
         signal.aborted
           ? `its card did not arrive within ${spec.timeout} ms (limits.timeout)`
-          : (error as Error).message,
+          : (bodyTooLarge(error) ?? (error as Error)).message,
       ),
     );
   }
@@ -56,6 +57,10 @@ const CARD_TIMEOUT_MS = 30_000;
 // An answer is text for a session and a model's context: past this many characters a remote agent
 // is sending something else (a dump, a loop), and reading on would only fill the session and memory.
 const MAX_ANSWER_CHARS = 4 * 2 ** 20;
+
+// A response that is not an event stream (the card, a whole task, an error) is read up to this:
+// room for an answer of MAX_ANSWER_CHARS in any script, in its JSON, and no more.
+const MAX_BODY_BYTES = 16 * 2 ** 20;
 
 /**
  * What an answer of a remote agent keeps in its message's `providerData.a2a`: the task it came
@@ -134,7 +139,9 @@ class A2ARemoteAgent implements Agent {
       }
     } catch (error) {
       if (budget.signal.aborted) throw budget.signal.reason;
-      if (!enough.signal.aborted) throw this.#failure((error as Error).message, error);
+      // The SDK wraps what reading a body failed with in its own words ("HTTP error ...").
+      if (!enough.signal.aborted)
+        throw this.#failure((bodyTooLarge(error) ?? (error as Error)).message, error);
     } finally {
       budget.dispose();
     }
@@ -188,6 +195,7 @@ class A2ARemoteAgent implements Agent {
   async #connect(signal: AbortSignal): Promise<Client> {
     if (this.#client) return this.#client;
     const headers = this.#spec.headers;
+    const bounded = boundedFetch(MAX_BODY_BYTES);
     const withHeaders = (init: RequestInit = {}): RequestInit => ({
       ...init,
       headers: { ...Object.fromEntries(new Headers(init.headers)), ...headers },
@@ -200,12 +208,12 @@ class A2ARemoteAgent implements Agent {
     const factory = new ClientFactory({
       transports: [
         new JsonRpcTransportFactory({
-          fetchImpl: (input, init) => fetch(input, withHeaders(init)),
+          fetchImpl: (input, init) => bounded(input, withHeaders(init)),
           legacyCompat,
         }),
       ],
       cardResolver: new DefaultAgentCardResolver({
-        fetchImpl: (input, init) => fetch(input, { ...withHeaders(init), signal: cardSignal }),
+        fetchImpl: (input, init) => bounded(input, { ...withHeaders(init), signal: cardSignal }),
         legacyCompat,
       }),
     });

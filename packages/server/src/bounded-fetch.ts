@@ -1,0 +1,54 @@
+/** The error a body read through {@link boundedFetch} fails with once it passes its limit. */
+export class BodyTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(
+      `its response passed ${limit.toLocaleString('en')} bytes, the most agentctl reads of one that is not an event stream; it stopped reading there`,
+    );
+    this.name = new.target.name;
+  }
+}
+
+/**
+ * A `fetch` whose answers fail to read once their body passes `maxBytes`, the connection closed
+ * there, instead of being buffered whole (`response.json()` reads until the server stops, and a
+ * hostile one never does). A successful event stream is left as it is: it may last for hours, and
+ * its reader bounds each event.
+ *
+ * @example
+ * const fetchImpl = boundedFetch(16 * 2 ** 20);
+ * await (await fetchImpl(url)).json(); // rejects with BodyTooLargeError past 16 MiB
+ */
+export function boundedFetch(maxBytes: number, fetchImpl: typeof fetch = fetch): typeof fetch {
+  return async (input, init) => {
+    const response = await fetchImpl(input, init);
+    const stream = response.ok && response.headers.get('content-type')?.startsWith('text/event-stream');
+    if (!response.body || stream) return response;
+    if (Number(response.headers.get('content-length')) > maxBytes) {
+      await response.body.cancel().catch(() => undefined);
+      throw new BodyTooLargeError(maxBytes);
+    }
+    let read = 0;
+    // An errored writable side cancels the fetch's body, which closes its connection.
+    const limited = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          read += chunk.byteLength;
+          if (read > maxBytes) controller.error(new BodyTooLargeError(maxBytes));
+          else controller.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(limited, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
+}
+
+/** The {@link BodyTooLargeError} that `error` is or was caused by (an SDK may wrap it), if any. */
+export function bodyTooLarge(error: unknown): BodyTooLargeError | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++)
+    if (e instanceof BodyTooLargeError) return e;
+  return undefined;
+}

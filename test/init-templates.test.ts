@@ -181,6 +181,52 @@ describe('agentctl init in a folder that is not quite empty', () => {
   });
 });
 
+describe('agentctl init where nothing can be written', () => {
+  // Each of these hung before (Node's recursive mkdir retries /proc's ENOENT forever): a short
+  // limit makes a hang fail the test.
+  const limit = { timeoutMs: 15_000 };
+
+  it('fails at once under /proc, naming the folder it could not create, with exit 1', async () => {
+    for (const target of ['/proc/agentctl-init', '/proc/agentctl-init/deeper', '/proc/self/agentctl-init']) {
+      const result = await agentctl(['init', target], { cwd: elsewhere, ...limit });
+      const folder = target.replace(/\/deeper$/, '');
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(
+        `agentctl: nothing was written: ENOENT: no such file or directory, mkdir '${folder}' (no folder can be created there)\n`,
+      );
+    }
+  });
+
+  it('refuses a folder under a file with exit 2, before writing anything', async () => {
+    const file = join(elsewhere, 'in-the-way');
+    await writeFile(file, 'x\n');
+    for (const target of [join(file, 'project'), join(file, 'deep/project')]) {
+      const result = await agentctl(['init', target], { cwd: elsewhere, ...limit });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(`agentctl: cannot create ${target}: ${file} is not a folder\n`);
+    }
+  });
+
+  it('schema --write and sessions export fail at once under /proc too', async () => {
+    const schema = await agentctl(['schema', '--write', '/proc/agentctl-init/s.json'], {
+      cwd: elsewhere,
+      ...limit,
+    });
+    expect(schema.code).toBe(1);
+    expect(schema.stderr).toContain("mkdir '/proc/agentctl-init' (no folder can be created there)");
+    const project = join(elsewhere, 'to-export');
+    expect((await agentctl(['init', project], { cwd: elsewhere })).code).toBe(0);
+    const run = await agentctl(['run', 'assistant', 'hello'], { cwd: project });
+    const session = /session (\S+)/.exec(run.stderr)?.[1] ?? '';
+    const exported = await agentctl(['sessions', 'export', session, '/proc/agentctl-init/s.json'], {
+      cwd: project,
+      ...limit,
+    });
+    expect(exported.code).toBe(1);
+    expect(exported.stderr).toContain('cannot write /proc/agentctl-init/s.json: ENOENT');
+  });
+});
+
 describe('agentctl schema --write', () => {
   it('writes the printed schema to a file, making its folder, and fails cleanly where it cannot', async () => {
     const target = join(elsewhere, 'deep/er/agentctl.schema.json');

@@ -94,6 +94,7 @@ export { AgentRun } from './loop/agent-run.js';
 export { type HistoryWindow, windowOf } from './loop/history-window.js';
 export { type SchemaCheck, type SchemaValidator, schemaValidator } from './loop/schema-validator.js';
 export { CANCELLED_RESULT, ensureToolResultsComplete, findPairingProblem } from './loop/tool-pairing.js';
+export { makeFolders } from './make-folders.js';
 export { InMemoryMemory, type MemoryProvider } from './memory.js';
 export type { MemoryDefinition, RetentionDefinition } from './memory-definition.js';
 export {

@@ -1,5 +1,7 @@
-import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join, relative, resolve } from 'node:path';
+import { blockingAncestor } from '@agentctl/config';
+import { makeFolders } from '@agentctl/core';
 import { CliError, EXIT } from '../../cli-error.js';
 import type { Io } from '../../io.js';
 import { packageVersion } from '../../package-version.js';
@@ -24,6 +26,8 @@ export async function initCommand(options: Record<string, unknown>, io: Io): Pro
   if ((await stat(dir).catch(() => undefined))?.isDirectory() === false) {
     throw new CliError(`${dir} exists and is not a folder`, EXIT.usage);
   }
+  const blocker = blockingAncestor(dir);
+  if (blocker) throw new CliError(`cannot create ${dir}: ${blocker} is not a folder`, EXIT.usage);
   const existing = await readdir(dir).catch(() => [] as string[]);
   if (existing.filter((entry) => !entry.startsWith('.')).length > 0 && !options.force) {
     throw new CliError(`${dir} is not empty; use --force to write into it`, EXIT.usage);
@@ -45,7 +49,7 @@ export async function initCommand(options: Record<string, unknown>, io: Io): Pro
   try {
     for (const [file, text] of Object.entries(files)) {
       const path = join(dir, file);
-      const folder = await mkdir(join(path, '..'), { recursive: true });
+      const folder = await makeFolders(join(path, '..'));
       if (folder !== undefined) made.push(folder);
       if (!(await stat(path).catch(() => undefined))) made.push(path);
       await writeFile(path, text, { flag: options.force ? 'w' : 'wx' });

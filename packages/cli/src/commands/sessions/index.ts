@@ -1,7 +1,8 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import {
   InvalidExportError,
+  makeFolders,
   SessionBusyError,
   type SessionExport,
   type SessionStore,
@@ -104,7 +105,7 @@ export async function sessionsCommand(
         else {
           const target = args[1];
           // Like `schema --write`: the folder is made, and a path that cannot be written is one line.
-          await mkdir(dirname(resolve(target)), { recursive: true })
+          await makeFolders(dirname(resolve(target)))
             .then(() => writeFile(resolve(target), text))
             .catch((error: NodeJS.ErrnoException) => {
               throw new UserFileError(`cannot write ${target}: ${error.code ?? error.message}`);

@@ -12,6 +12,7 @@ import { ErrorShield } from './error-shield.js';
 import { HttpError } from './http-error.js';
 import { type InvokeContext, shieldedHttpError } from './invoke.js';
 import { nativeRoutes } from './native-routes.js';
+import { responsesRoutes } from './openai-responses.js';
 import { openaiRoutes } from './openai-routes.js';
 import { OPENAPI_DOCUMENT } from './openapi.js';
 import { pageRoutes } from './page-routes.js';
@@ -147,6 +148,7 @@ export function createApp(options: AppOptions): ServerApp {
   app.route('/', queuedRoutes(context, options.maxFollowers ?? 256));
   app.route('/', nativeRoutes(context));
   app.route('/', openaiRoutes(context));
+  app.route('/', responsesRoutes(context));
   const address = {
     publicUrl: options.publicUrl === undefined ? undefined : parsePublicUrl(options.publicUrl),
     trustProxy: options.trustProxy,

@@ -1,3 +1,4 @@
+import { limitBody } from '@agentctl/core';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 
 /**
@@ -29,22 +30,13 @@ export function answerSizeLimit(
     const response = await base(url, init);
     if ((init?.method ?? 'GET').toUpperCase() !== 'POST' || !response.body) return response;
     const streamed = (response.headers.get('content-type') ?? '').includes('text/event-stream');
-    let read = 0;
-    const counted = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, out) {
-          read += chunk.byteLength;
-          if (read <= limit) return out.enqueue(chunk);
-          const error = new AnswerTooLargeError(limit);
-          out.error(error);
-          if (streamed) onStreamCut(error);
-        },
-      }),
+    return limitBody(
+      response,
+      limit,
+      () => new AnswerTooLargeError(limit),
+      (error) => {
+        if (streamed) onStreamCut(error as AnswerTooLargeError);
+      },
     );
-    return new Response(counted, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
   };
 }

@@ -1,3 +1,5 @@
+import { limitBody } from '@agentctl/core';
+
 /** The error a body read through {@link boundedFetch} fails with once it passes its limit. */
 export class BodyTooLargeError extends Error {
   constructor(readonly limit: number) {
@@ -27,22 +29,7 @@ export function boundedFetch(maxBytes: number, fetchImpl: typeof fetch = fetch):
       await response.body.cancel().catch(() => undefined);
       throw new BodyTooLargeError(maxBytes);
     }
-    let read = 0;
-    // An errored writable side cancels the fetch's body, which closes its connection.
-    const limited = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          read += chunk.byteLength;
-          if (read > maxBytes) controller.error(new BodyTooLargeError(maxBytes));
-          else controller.enqueue(chunk);
-        },
-      }),
-    );
-    return new Response(limited, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
+    return limitBody(response, maxBytes, () => new BodyTooLargeError(maxBytes));
   };
 }
 

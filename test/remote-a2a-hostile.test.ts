@@ -8,9 +8,20 @@ import { waitFor } from './support/wait-for.js';
 // ways an agentctl server never does: a whole task instead of a stream, a stream cut short, a
 // card or a stream that never ends, a task that asks for authentication.
 let server: A2AServer;
+// Another origin, which the cards and redirects of `server` point at.
+let elsewhere: A2AServer;
 let dir: string;
 
 beforeAll(async () => {
+  elsewhere = await startA2AServer({
+    catcher: {
+      execute: (_request, _bus, say) => {
+        say.task(TaskState.TASK_STATE_WORKING);
+        say.artifact('a', 'Answered from elsewhere.');
+        say.status(TaskState.TASK_STATE_COMPLETED);
+      },
+    },
+  });
   server = await startA2AServer({
     // Does not stream: the SDK's client sends message/send and reads the task it returns. The
     // first message is asked a question; the answer to it ends the task with a second artifact.
@@ -56,6 +67,9 @@ beforeAll(async () => {
     // Does not stream, and its answer to a message (or its card) never stops coming.
     endless: { streaming: false, endless: 'answer' },
     hugecard: { endless: 'card' },
+    // A card naming an endpoint on another origin, and a server that redirects there.
+    moved: { endpoint: `${elsewhere.url}/a2a/catcher` },
+    bounced: { redirect: `${elsewhere.url}/a2a/catcher/.well-known/agent-card.json` },
   });
   const remote = (name: string, extra = '') =>
     `kind: agent\nname: r_${name}\ndescription: remote ${name}\ntype: a2a\nurl: ${server.url}/a2a/${name}\n${extra}`;
@@ -70,6 +84,9 @@ beforeAll(async () => {
       remote('nocard', 'limits: { timeout: 1s }\n'),
       remote('endless'),
       remote('hugecard'),
+      remote('moved', 'headers: { x-api-key: "${REMOTE_KEY}" }\n'),
+      remote('bounced', 'headers: { x-api-key: "${REMOTE_KEY}" }\n'),
+      `kind: agent\nname: r_moved_open\ntype: a2a\nurl: ${server.url}/a2a/moved\n`,
       // A key in the URL's query, as some A2A services take it.
       `kind: agent\nname: r_keyed\ntype: a2a\nurl: ${server.url}/a2a/whole?key=\${REMOTE_KEY}\n`,
       `kind: agent\nname: r_keyed_cutoff\ntype: a2a\nurl: ${server.url}/a2a/cutoff?key=\${REMOTE_KEY}\n`,
@@ -78,6 +95,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
+  await elsewhere.close();
   await removeTempDirs();
 });
 
@@ -145,6 +163,26 @@ describe('a remote A2A agent whose server misbehaves', () => {
       await waitFor(() => server.sent[name] !== undefined, `${name}'s connection closed`);
       expect(server.sent[name]).toBeLessThan(ENDLESS_BYTES);
     }
+  });
+
+  it('sends an agent’s headers to the origin of its url only: a card naming another, or a redirect, fails the run', async () => {
+    const env = { REMOTE_KEY: 'k3y-for-the-remote' };
+    const moved = await agentctl(['run', 'r_moved', 'hello'], { cwd: dir, env });
+    expect(moved.code).toBe(1);
+    expect(moved.stderr).toContain(
+      `remote agent r_moved at ${server.url}/a2a/moved: its card names ${elsewhere.url}/a2a/catcher, on another origin than its url; agentctl sends the agent's headers only to ${server.url}: put that address in its url if it is the agent's`,
+    );
+    const bounced = await agentctl(['run', 'r_bounced', 'hello'], { cwd: dir, env });
+    expect(bounced.code).toBe(1);
+    expect(bounced.stderr).toContain(
+      `remote agent r_bounced at ${server.url}/a2a/bounced: ${server.url}/a2a/bounced/.well-known/agent-card.json answered with a redirect to ${elsewhere.url}/a2a/catcher/.well-known/agent-card.json, which agentctl does not follow with the agent's headers: put the address in its url`,
+    );
+    expect(elsewhere.keys).not.toContain('k3y-for-the-remote');
+    expect(`${moved.stderr}${bounced.stderr}`).not.toContain('k3y-for-the-remote');
+    // Without headers there is nothing to give away: the card is followed, as A2A says.
+    const open = await agentctl(['run', 'r_moved_open', 'hello'], { cwd: dir });
+    expect(open.code, open.stderr).toBe(0);
+    expect(open.stdout).toContain('Answered from elsewhere.');
   });
 
   it('holds a stream that never ends, and a card that never arrives, to the agent’s limits.timeout', async () => {

@@ -27,6 +27,10 @@ export interface A2AAgentBehaviour {
   streaming?: boolean;
   card?: 'never';
   stream?: 'silent';
+  /** The endpoint its card names (default: its own `/a2a/{name}` on this server). */
+  endpoint?: string;
+  /** Answers every request with a 307 to this address. */
+  redirect?: string;
   /** Answers its card, or a message, with a JSON body that goes on for {@link ENDLESS_BYTES} (until the client hangs up). */
   endless?: 'card' | 'answer';
   execute?: (request: RequestContext, bus: ExecutionEventBus, say: A2ASay) => void | Promise<void>;
@@ -45,6 +49,8 @@ export interface A2AServer {
   url: string;
   /** The query string of every request, in order (`''` for none). */
   queries: string[];
+  /** The `x-api-key` header of every request, in order (`''` for none). */
+  keys: string[];
   /** Bytes each agent's endless body handed to its socket before the client hung up (or all of them). */
   sent: Record<string, number>;
   close(): Promise<void>;
@@ -155,12 +161,18 @@ export async function startA2AServer(agents: Record<string, A2AAgentBehaviour>):
   const handlers = new Map<string, JsonRpcTransportHandler | LegacyJsonRpcTransportHandler>();
   const queries: string[] = [];
   const sent: Record<string, number> = {};
+  const keys: string[] = [];
   let url = '';
   const cardOf = (name: string, behaviour: A2AAgentBehaviour) => ({
     name,
     description: name,
     supportedInterfaces: [
-      { url: `${url}/a2a/${name}`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' },
+      {
+        url: behaviour.endpoint ?? `${url}/a2a/${name}`,
+        protocolBinding: 'JSONRPC',
+        tenant: '',
+        protocolVersion: '1.0',
+      },
     ],
     provider: undefined,
     version: '1',
@@ -202,11 +214,16 @@ export async function startA2AServer(agents: Record<string, A2AAgentBehaviour>):
   const server: Server = createServer(async (req, res) => {
     const asked = new URL(req.url ?? '/', 'http://127.0.0.1');
     queries.push(asked.search);
+    keys.push(String(req.headers['x-api-key'] ?? ''));
     const [, , name = '', ...rest] = asked.pathname.split('/');
     const behaviour = agents[name];
     const card = rest.join('/') === '.well-known/agent-card.json';
     if (!behaviour || (req.method === 'GET') !== card || (!card && rest.length > 0)) {
       res.writeHead(404).end();
+      return;
+    }
+    if (behaviour.redirect) {
+      res.writeHead(307, { location: behaviour.redirect }).end();
       return;
     }
     if (req.method === 'GET') {
@@ -220,7 +237,7 @@ export async function startA2AServer(agents: Record<string, A2AAgentBehaviour>):
       const legacyCard = {
         ...rest,
         skills: [],
-        url: `${url}/a2a/${name}`,
+        url: behaviour.endpoint ?? `${url}/a2a/${name}`,
         protocolVersion: '0.3.0',
         preferredTransport: 'JSONRPC',
       };
@@ -263,6 +280,7 @@ export async function startA2AServer(agents: Record<string, A2AAgentBehaviour>):
   return {
     url,
     queries,
+    keys,
     sent,
     close: () =>
       new Promise<void>((resolve) => {

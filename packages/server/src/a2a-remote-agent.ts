@@ -8,7 +8,7 @@ import {
 import type { RemoteAgentSpec } from '@agentctl/config';
 import { type Agent, AgentError, deadline, type InvocationContext, type Session } from '@agentctl/core';
 import { textMessage, textOf } from './a2a-parts.js';
-import { bodyTooLarge, boundedFetch } from './bounded-fetch.js';
+import { a2aRemoteFetch, refusalIn } from './a2a-remote-fetch.js';
 
 /**
  * A remote agent (`type: a2a`) in a local tree: each turn sends the invocation's input to the
@@ -45,7 +45,7 @@ export async function reachA2ARemote(
       scrub(
         signal.aborted
           ? `its card did not arrive within ${spec.timeout} ms (limits.timeout)`
-          : (bodyTooLarge(error) ?? (error as Error)).message,
+          : (refusalIn(error) ?? (error as Error)).message,
       ),
     );
   }
@@ -140,8 +140,7 @@ class A2ARemoteAgent implements Agent {
     } catch (error) {
       if (budget.signal.aborted) throw budget.signal.reason;
       // The SDK wraps what reading a body failed with in its own words ("HTTP error ...").
-      if (!enough.signal.aborted)
-        throw this.#failure((bodyTooLarge(error) ?? (error as Error)).message, error);
+      if (!enough.signal.aborted) throw this.#failure((refusalIn(error) ?? (error as Error)).message, error);
     } finally {
       budget.dispose();
     }
@@ -194,12 +193,7 @@ class A2ARemoteAgent implements Agent {
   // CARD_TIMEOUT_MS: a server that never answers it would hold the run (and a Ctrl-C) for minutes.
   async #connect(signal: AbortSignal): Promise<Client> {
     if (this.#client) return this.#client;
-    const headers = this.#spec.headers;
-    const bounded = boundedFetch(MAX_BODY_BYTES);
-    const withHeaders = (init: RequestInit = {}): RequestInit => ({
-      ...init,
-      headers: { ...Object.fromEntries(new Headers(init.headers)), ...headers },
-    });
+    const remote = a2aRemoteFetch(this.#spec.url, this.#spec.headers, MAX_BODY_BYTES);
     const late = AbortSignal.timeout(CARD_TIMEOUT_MS);
     const cardSignal = AbortSignal.any([signal, late]);
     // A2A 0.3 too: a server that speaks only 0.3 (most deployed before 1.0) has a 0.3 card, which
@@ -208,12 +202,12 @@ class A2ARemoteAgent implements Agent {
     const factory = new ClientFactory({
       transports: [
         new JsonRpcTransportFactory({
-          fetchImpl: (input, init) => bounded(input, withHeaders(init)),
+          fetchImpl: remote,
           legacyCompat,
         }),
       ],
       cardResolver: new DefaultAgentCardResolver({
-        fetchImpl: (input, init) => bounded(input, { ...withHeaders(init), signal: cardSignal }),
+        fetchImpl: (input, init) => remote(input, { ...init, signal: cardSignal }),
         legacyCompat,
       }),
     });

@@ -32,10 +32,3 @@ export function boundedFetch(maxBytes: number, fetchImpl: typeof fetch = fetch):
     return limitBody(response, maxBytes, () => new BodyTooLargeError(maxBytes));
   };
 }
-
-/** The {@link BodyTooLargeError} that `error` is or was caused by (an SDK may wrap it), if any. */
-export function bodyTooLarge(error: unknown): BodyTooLargeError | undefined {
-  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++)
-    if (e instanceof BodyTooLargeError) return e;
-  return undefined;
-}

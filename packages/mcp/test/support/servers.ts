@@ -38,6 +38,8 @@ export interface TestHttpServer {
   url: string;
   /** Authorization headers seen on requests. */
   authHeaders: string[];
+  /** The `x-api-key` header of every request that had one, in order. */
+  apiKeys: string[];
   close(): Promise<void>;
 }
 
@@ -100,6 +102,7 @@ function mcpServer(othersAnswered: Promise<unknown>): Server {
 export async function startHttpServer(port = 0, options: { stream?: boolean } = {}): Promise<TestHttpServer> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const authHeaders: string[] = [];
+  const apiKeys: string[] = [];
   // The calls of `huge` and `gateway` answered (or failed) at the HTTP level, which `patient` waits for.
   let answered = 0;
   let othersAnswered: () => void = () => {};
@@ -108,6 +111,7 @@ export async function startHttpServer(port = 0, options: { stream?: boolean } = 
   });
   const http: HttpServer = createServer(async (req, res) => {
     if (req.headers.authorization) authHeaders.push(req.headers.authorization);
+    if (typeof req.headers['x-api-key'] === 'string') apiKeys.push(req.headers['x-api-key']);
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
@@ -151,6 +155,7 @@ export async function startHttpServer(port = 0, options: { stream?: boolean } = 
   return {
     url: `http://127.0.0.1:${address.port}/mcp`,
     authHeaders,
+    apiKeys,
     async close() {
       for (const transport of transports.values()) await transport.close().catch(() => {});
       http.closeAllConnections();

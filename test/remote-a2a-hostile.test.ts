@@ -217,13 +217,14 @@ describe('a remote A2A agent whose server misbehaves', () => {
         `kind: agent\nname: r_missing\ntype: a2a\nurl: ${server.url}/a2a/nobody?key=\${REMOTE_KEY}\n`,
         `kind: agent\nname: r_mute\ntype: a2a\nurl: ${server.url}/a2a/nocard\nlimits: { timeout: 1s }\n`,
         `kind: agent\nname: r_huge\ntype: a2a\nurl: ${server.url}/a2a/hugecard\n`,
+        `kind: agent\nname: r_far\ntype: a2a\nurl: ${server.url}/a2a/moved\nheaders: { x-api-key: "\${REMOTE_KEY}" }\n`,
       ].join('---\n'),
     });
     const env = { REMOTE_KEY: 'k3y-in-the-url' };
     const offline = await agentctl(['validate'], { cwd: project, env });
     expect(offline.code).toBe(0);
     expect(offline.stderr).toContain(
-      'not reached offline: agent r_ok (a2a), agent r_missing (a2a), agent r_mute (a2a), agent r_huge (a2a)',
+      'not reached offline: agent r_ok (a2a), agent r_missing (a2a), agent r_mute (a2a), agent r_huge (a2a), agent r_far (a2a)',
     );
     const connected = await agentctl(['validate', '--connect'], { cwd: project, env });
     expect(connected.code).toBe(1);
@@ -235,6 +236,9 @@ describe('a remote A2A agent whose server misbehaves', () => {
     );
     expect(connected.stdout).toContain(
       'agents/far.yaml:20:6: error: remote agent `r_huge` cannot be reached: its response passed 16,777,216 bytes, the most agentctl reads of one that is not an event stream; it stopped reading there [remote-agent]',
+    );
+    expect(connected.stdout).toContain(
+      `agents/far.yaml:25:6: error: remote agent \`r_far\` cannot be reached: its card names ${elsewhere.url}/a2a/catcher, on another origin than its url; agentctl sends the agent's headers only to ${server.url}: put that address in its url if it is the agent's [remote-agent]`,
     );
     expect(connected.stdout).not.toContain('r_ok');
     expect(connected.stdout).not.toContain('k3y-in-the-url');

@@ -4,11 +4,12 @@ import {
   ClientFactory,
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
+  type TransportFactory,
 } from '@a2a-js/sdk/client';
 import type { RemoteAgentSpec } from '@agentctl/config';
 import { type Agent, AgentError, deadline, type InvocationContext, type Session } from '@agentctl/core';
 import { textMessage, textOf } from './a2a-parts.js';
-import { a2aRemoteFetch, refusalIn } from './a2a-remote-fetch.js';
+import { a2aRemoteFetch, checkEndpoint, refusalIn } from './a2a-remote-fetch.js';
 
 /**
  * A remote agent (`type: a2a`) in a local tree: each turn sends the invocation's input to the
@@ -201,10 +202,7 @@ class A2ARemoteAgent implements Agent {
     const legacyCompat = { enabled: true };
     const factory = new ClientFactory({
       transports: [
-        new JsonRpcTransportFactory({
-          fetchImpl: remote,
-          legacyCompat,
-        }),
+        guardedTransport(new JsonRpcTransportFactory({ fetchImpl: remote, legacyCompat }), this.#spec),
       ],
       cardResolver: new DefaultAgentCardResolver({
         fetchImpl: (input, init) => remote(input, { ...init, signal: cardSignal }),
@@ -225,6 +223,19 @@ class A2ARemoteAgent implements Agent {
     }
     return this.#client;
   }
+}
+
+// The card's endpoint is checked as the client is made from it (a run and `validate --connect` alike).
+function guardedTransport(factory: TransportFactory, spec: RemoteAgentSpec): TransportFactory {
+  return {
+    get protocolName() {
+      return factory.protocolName;
+    },
+    create(url, card) {
+      checkEndpoint(spec.url, spec.headers, url);
+      return factory.create(url, card);
+    },
+  };
 }
 
 /**

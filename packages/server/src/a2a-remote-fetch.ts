@@ -16,15 +16,11 @@ export class RemoteRefusal extends Error {
  * not an event stream is read up to `maxBytes`.
  */
 export function a2aRemoteFetch(url: string, headers: Record<string, string>, maxBytes: number): typeof fetch {
-  const home = new URL(url).origin;
   const guarded = Object.keys(headers).length > 0;
   const bounded = boundedFetch(maxBytes);
   return async (input, init = {}) => {
     const target = new URL(input instanceof Request ? input.url : String(input));
-    if (guarded && target.origin !== home)
-      throw new RemoteRefusal(
-        `its card names ${target.href}, on another origin than its url; agentctl sends the agent's headers only to ${home}: put that address in its url if it is the agent's`,
-      );
+    checkEndpoint(url, headers, target.href);
     const response = await bounded(input, {
       ...init,
       headers: { ...Object.fromEntries(new Headers(init.headers)), ...headers },
@@ -39,6 +35,19 @@ export function a2aRemoteFetch(url: string, headers: Record<string, string>, max
     }
     return response;
   };
+}
+
+/**
+ * Refuses the endpoint a card names when it is not on the origin of the agent's `url` and the
+ * agent has `headers` to send: checked as the client is made, so `validate --connect` says it as a
+ * run would, before any message goes out.
+ */
+export function checkEndpoint(url: string, headers: Record<string, string>, endpoint: string): void {
+  const home = new URL(url).origin;
+  if (Object.keys(headers).length > 0 && new URL(endpoint).origin !== home)
+    throw new RemoteRefusal(
+      `its card names ${endpoint}, on another origin than its url; agentctl sends the agent's headers only to ${home}: put that address in its url if it is the agent's`,
+    );
 }
 
 /** What agentctl refused in a remote agent's exchange, when `error` is or was caused by that (an SDK may wrap it). */

@@ -207,6 +207,16 @@ describe('agentctl init where nothing can be written', () => {
     }
   });
 
+  it('refuses a DIR that is a link to nothing with exit 2, naming where it points', async () => {
+    const link = join(elsewhere, 'dangling');
+    await symlink(join(elsewhere, 'nowhere'), link);
+    const result = await agentctl(['init', link], { cwd: elsewhere, ...limit });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `agentctl: ${link} is a link to ${join(elsewhere, 'nowhere')}, which does not exist: create that folder, or remove the link\n`,
+    );
+  });
+
   it('schema --write and sessions export fail at once under /proc too', async () => {
     const schema = await agentctl(['schema', '--write', '/proc/agentctl-init/s.json'], {
       cwd: elsewhere,

@@ -1,4 +1,4 @@
-import { readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, readdir, readlink, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join, relative, resolve } from 'node:path';
 import { blockingAncestor } from '@agentctl/config';
 import { makeFolders } from '@agentctl/core';
@@ -26,6 +26,14 @@ export async function initCommand(options: Record<string, unknown>, io: Io): Pro
   if ((await stat(dir).catch(() => undefined))?.isDirectory() === false) {
     throw new CliError(`${dir} exists and is not a folder`, EXIT.usage);
   }
+  if (
+    (await lstat(dir).catch(() => undefined))?.isSymbolicLink() &&
+    !(await stat(dir).catch(() => undefined))
+  )
+    throw new CliError(
+      `${dir} is a link to ${await readlink(dir)}, which does not exist: create that folder, or remove the link`,
+      EXIT.usage,
+    );
   const blocker = blockingAncestor(dir);
   if (blocker) throw new CliError(`cannot create ${dir}: ${blocker} is not a folder`, EXIT.usage);
   const existing = await readdir(dir).catch(() => [] as string[]);

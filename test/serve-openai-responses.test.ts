@@ -23,7 +23,11 @@ const authorized = { authorization: 'Bearer sk-local' };
 
 describe('agentctl serve: the OpenAI Responses API', () => {
   it('answers a string input with a completed response whose output_text is the answer', async () => {
-    const response = await client.responses.create({ model: 'echo', input: 'ping from the responses api' });
+    const response = await client.responses.create({
+      model: 'echo',
+      input: 'ping from the responses api',
+      metadata: { ticket: 'T-1' },
+    });
     expect(response).toMatchObject({
       object: 'response',
       status: 'completed',
@@ -39,6 +43,7 @@ describe('agentctl serve: the OpenAI Responses API', () => {
       ],
     });
     expect(response.id).toMatch(/^resp_/);
+    expect(response.metadata).toEqual({ ticket: 'T-1' });
     expect(response.output_text).toBe('ping from the responses api');
     expect(response.usage?.total_tokens).toBeGreaterThan(0);
     expect(response.usage?.input_tokens).toBeGreaterThan(0);
@@ -56,6 +61,9 @@ describe('agentctl serve: the OpenAI Responses API', () => {
       ],
     });
     expect(response.output_text).toBe('second question');
+    // The earlier turns reached the model: the same last message costs fewer input tokens alone.
+    const alone = await client.responses.create({ model: 'echo', input: 'second question' });
+    expect(response.usage?.input_tokens).toBeGreaterThan(alone.usage?.input_tokens ?? Infinity);
   });
 
   it('streams the Responses events in order, their deltas adding up to the completed response', async () => {

@@ -12,7 +12,6 @@ import { ErrorShield } from './error-shield.js';
 import { HttpError } from './http-error.js';
 import { type InvokeContext, shieldedHttpError } from './invoke.js';
 import { nativeRoutes } from './native-routes.js';
-import { responsesRoutes } from './openai-responses.js';
 import { openaiRoutes } from './openai-routes.js';
 import { OPENAPI_DOCUMENT } from './openapi.js';
 import { pageRoutes } from './page-routes.js';
@@ -22,6 +21,7 @@ import { queueAnswer } from './queue-answer.js';
 import { queuedRoutes } from './queued-routes.js';
 import type { QueuedRuns } from './queued-runs.js';
 import { requestGuard } from './request-guard.js';
+import { responsesRoutes } from './responses-routes.js';
 import { RunTracker } from './run-tracker.js';
 import { isStoreUnreachable } from './to-http-error.js';
 

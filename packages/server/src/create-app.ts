@@ -69,11 +69,12 @@ export interface AppOptions {
   a2aTasks?: TaskRetention;
   /**
    * The server's base URL as its clients reach it (`https://agents.example.com`), for the A2A
-   * cards' `url`; checked by {@link parsePublicUrl}. Default: each request's own scheme and host.
+   * cards' `url` and a queued run's `events` address; checked by {@link parsePublicUrl}. Default:
+   * each request's own scheme and host (and a queued run's `events` relative).
    */
   publicUrl?: string;
   /**
-   * Take the A2A cards' scheme and host from a request's `X-Forwarded-Proto`/`X-Forwarded-Host`
+   * Take the A2A cards' (and queued runs' `events`) scheme and host from a request's `X-Forwarded-Proto`/`X-Forwarded-Host`
    * (only behind a proxy that sets them: a client could send any). `publicUrl` wins over it.
    */
   trustProxy?: boolean;
@@ -95,7 +96,12 @@ export interface ServerApp {
 export function createApp(options: AppOptions): ServerApp {
   const tracker = new RunTracker(options.maxRuns ?? 64);
   const shield = new ErrorShield({ expose: options.exposeErrors, log: options.errorLog });
+  const address = {
+    publicUrl: options.publicUrl === undefined ? undefined : parsePublicUrl(options.publicUrl),
+    trustProxy: options.trustProxy,
+  };
   const context: InvokeContext = {
+    address,
     source: options.source,
     tracker,
     runTimeoutMs: options.runTimeoutMs ?? 5 * 60_000,
@@ -149,10 +155,6 @@ export function createApp(options: AppOptions): ServerApp {
   app.route('/', nativeRoutes(context));
   app.route('/', openaiRoutes(context));
   app.route('/', responsesRoutes(context));
-  const address = {
-    publicUrl: options.publicUrl === undefined ? undefined : parsePublicUrl(options.publicUrl),
-    trustProxy: options.trustProxy,
-  };
   app.route('/', a2aRoutes(context, (options.tokens ?? []).length > 0, options.a2aTasks, address));
   app.notFound((c) => errorResponse(c, 404, 'not_found', `no route ${c.req.method} ${c.req.path}`));
   app.onError((error, c) => {

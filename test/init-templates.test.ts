@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -178,6 +179,23 @@ describe('agentctl init in a folder that is not quite empty', () => {
     const notFolder = await agentctl(['init', file], { cwd: elsewhere });
     expect(notFolder.code).toBe(2);
     expect(notFolder.stderr).toBe(`agentctl: ${file} exists and is not a folder\n`);
+  });
+});
+
+describe('agentctl init: the printed next steps', () => {
+  it('quote a folder whose name a shell would expand, so `cd` works as printed', async () => {
+    for (const name of ['costs $HOME', 'it’s `date`', "it's \\ here!"]) {
+      const project = join(elsewhere, name);
+      const init = await agentctl(['init', project], { cwd: elsewhere });
+      expect(init.code, init.stderr).toBe(0);
+      const cd = /^next: (cd .*)$/m.exec(init.stdout)?.[1] ?? '';
+      const shell = await new Promise<string>((resolve, reject) =>
+        execFile('sh', ['-c', `${cd} && pwd -P`], { cwd: elsewhere }, (error, stdout) =>
+          error ? reject(error) : resolve(stdout.trim()),
+        ),
+      );
+      expect(shell, cd).toBe(realpathSync(project));
+    }
   });
 });
 

@@ -6,6 +6,7 @@ import { CliError, EXIT } from '../../cli-error.js';
 import type { Io } from '../../io.js';
 import { packageVersion } from '../../package-version.js';
 import { VERSION } from '../../program.js';
+import { shellQuote } from '../../shell-quote.js';
 import { systemRefusal } from '../../system-refusal.js';
 import { writeProjectSchema } from '../schema/project-schema.js';
 import { commandName } from './command-name.js';
@@ -75,10 +76,10 @@ export async function initCommand(options: Record<string, unknown>, io: Io): Pro
   const where = relative(io.cwd, dir) || '.';
   const cli = commandName(io, dir);
   const lines = [`created a project in ${where} (template ${name})`];
-  if (where !== '.') lines.push(`next: cd ${quote(where)}`);
+  if (where !== '.') lines.push(`next: cd ${shellQuote(where)}`);
   if (template.needsInstall)
     lines.push('next: npm install   # the MCP server; from a clone: npm i <the packed tarballs> (README)');
-  lines.push(`next: ${cli.command} run ${template.agent} ${quote(template.prompt)}`);
+  lines.push(`next: ${cli.command} run ${template.agent} ${shellQuote(template.prompt)}`);
   lines.push(`next: ${cli.command} test   # runs tests/${template.agent}.yaml`);
   if (cli.hint) lines.push(cli.hint);
   io.stdout(`${lines.join('\n')}\n`);
@@ -119,8 +120,4 @@ function packageName(dir: string): string {
     .replace(/^[^a-z]+|-+$/g, '')
     .slice(0, 64);
   return name || 'agentctl-project';
-}
-
-function quote(text: string): string {
-  return /^[\w./-]+$/.test(text) ? text : `"${text.replaceAll('"', '\\"')}"`;
 }

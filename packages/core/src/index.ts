@@ -89,7 +89,7 @@ export {
   type InvocationShared,
 } from './invocation/invocation-context.js';
 export { type HeldSession, type HoldOptions, holdSession } from './invocation/session-lease.js';
-export { limitBody } from './limit-body.js';
+export { type LimitBodyOptions, limitBody } from './limit-body.js';
 export { createAgent, LlmAgent } from './llm-agent.js';
 export { AgentRun } from './loop/agent-run.js';
 export { type HistoryWindow, windowOf } from './loop/history-window.js';

@@ -6,8 +6,10 @@ import path from 'node:path';
 import { createAgent } from '@agentctl/core';
 import { scriptedModel } from '@agentctl/core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../../test/support/wait-for.js';
 import { createMcpToolset, type McpToolset } from '../src/index.js';
 import {
+  ENDLESS_EVENT_BYTES,
   filesystem,
   gone,
   leftoverChildren,
@@ -181,6 +183,23 @@ describe('an MCP server over streamable HTTP on 127.0.0.1', () => {
       expect(server.apiKeys).not.toContain('k3y-for-mcp');
     } finally {
       await new Promise((closed) => redirector.close(closed));
+    }
+  });
+
+  it('cuts a notification stream whose one event passes 10 MB, and its calls go on', async () => {
+    const own = await startHttpServer(0, { endlessNotifications: true });
+    try {
+      const set = await createMcpToolset({ name: 'chatty', mcp: { url: own.url } }, { root: process.cwd() });
+      open.push(set);
+      await waitFor(() => own.notificationStreams.length > 0, 'the notification stream cut');
+      expect(own.notificationStreams[0]).toBeLessThan(ENDLESS_EVENT_BYTES);
+      const lookup = set.tools.find((t) => t.name === 'lookup');
+      expect(await lookup?.execute({ city: 'Paris' }, ctx())).toEqual({
+        city: 'Paris',
+        population: 2_100_000,
+      });
+    } finally {
+      await own.close();
     }
   });
 

@@ -70,6 +70,14 @@ beforeAll(async () => {
     // A card naming an endpoint on another origin, and a server that redirects there.
     moved: { endpoint: `${elsewhere.url}/a2a/catcher` },
     bounced: { redirect: `${elsewhere.url}/a2a/catcher/.well-known/agent-card.json` },
+    // Behind a proxy whose agent is down: its error page, 5 KB of HTML.
+    down: {
+      failure: {
+        status: 502,
+        type: 'text/html',
+        body: `<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1>${'<p>nginx</p>\n'.repeat(400)}</body></html>`,
+      },
+    },
   });
   const remote = (name: string, extra = '') =>
     `kind: agent\nname: r_${name}\ndescription: remote ${name}\ntype: a2a\nurl: ${server.url}/a2a/${name}\n${extra}`;
@@ -86,6 +94,7 @@ beforeAll(async () => {
       remote('hugecard'),
       remote('moved', 'headers: { x-api-key: "${REMOTE_KEY}" }\n'),
       remote('bounced', 'headers: { x-api-key: "${REMOTE_KEY}" }\n'),
+      remote('down'),
       `kind: agent\nname: r_moved_open\ntype: a2a\nurl: ${server.url}/a2a/moved\n`,
       // A key in the URL's query, as some A2A services take it.
       `kind: agent\nname: r_keyed\ntype: a2a\nurl: ${server.url}/a2a/whole?key=\${REMOTE_KEY}\n`,
@@ -183,6 +192,19 @@ describe('a remote A2A agent whose server misbehaves', () => {
     const open = await agentctl(['run', 'r_moved_open', 'hello'], { cwd: dir });
     expect(open.code, open.stderr).toBe(0);
     expect(open.stdout).toContain('Answered from elsewhere.');
+  });
+
+  it('quotes a proxy’s error page by its title, not whole, in the failure and the session', async () => {
+    const result = await agentctl(['run', 'r_down', 'hello', '--json'], { cwd: dir });
+    expect(result.code).toBe(1);
+    const events = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(events.find((e) => e.type === 'error')?.message).toMatch(
+      new RegExp(`^remote agent r_down at ${server.url}/a2a/down: .*502.*HTML page: 502 Bad Gateway$`),
+    );
+    expect(result.stdout).not.toContain('<p>nginx</p>');
   });
 
   it('holds a stream that never ends, and a card that never arrives, to the agent’s limits.timeout', async () => {

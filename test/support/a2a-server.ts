@@ -31,6 +31,8 @@ export interface A2AAgentBehaviour {
   endpoint?: string;
   /** Answers every request with a 307 to this address. */
   redirect?: string;
+  /** Answers every message with this HTTP failure (a proxy's error page in front of the agent). */
+  failure?: { status: number; type: string; body: string };
   /** Answers its card, or a message, with a JSON body that goes on for {@link ENDLESS_BYTES} (until the client hangs up). */
   endless?: 'card' | 'answer';
   execute?: (request: RequestContext, bus: ExecutionEventBus, say: A2ASay) => void | Promise<void>;
@@ -247,6 +249,11 @@ export async function startA2AServer(agents: Record<string, A2AAgentBehaviour>):
     }
     let body = '';
     for await (const chunk of req) body += chunk;
+    if (behaviour.failure) {
+      res.writeHead(behaviour.failure.status, { 'content-type': behaviour.failure.type });
+      res.end(behaviour.failure.body);
+      return;
+    }
     if (behaviour.endless === 'answer') {
       const id = JSON.stringify((JSON.parse(body) as { id?: unknown }).id ?? null);
       return sendEndless(res, `{"jsonrpc":"2.0","id":${id},"result":{"padding":"`, '"}}', (n) => {

@@ -7,7 +7,14 @@ import {
   type TransportFactory,
 } from '@a2a-js/sdk/client';
 import type { RemoteAgentSpec } from '@agentctl/config';
-import { type Agent, AgentError, deadline, type InvocationContext, type Session } from '@agentctl/core';
+import {
+  type Agent,
+  AgentError,
+  deadline,
+  errorText,
+  type InvocationContext,
+  type Session,
+} from '@agentctl/core';
 import { textMessage, textOf } from './a2a-parts.js';
 import { a2aRemoteFetch, checkEndpoint, refusalIn } from './a2a-remote-fetch.js';
 
@@ -46,7 +53,7 @@ export async function reachA2ARemote(
       scrub(
         signal.aborted
           ? `its card did not arrive within ${spec.timeout} ms (limits.timeout)`
-          : (refusalIn(error) ?? (error as Error)).message,
+          : remoteReason(error),
       ),
     );
   }
@@ -140,8 +147,7 @@ class A2ARemoteAgent implements Agent {
       }
     } catch (error) {
       if (budget.signal.aborted) throw budget.signal.reason;
-      // The SDK wraps what reading a body failed with in its own words ("HTTP error ...").
-      if (!enough.signal.aborted) throw this.#failure((refusalIn(error) ?? (error as Error)).message, error);
+      if (!enough.signal.aborted) throw this.#failure(remoteReason(error), error);
     } finally {
       budget.dispose();
     }
@@ -223,6 +229,12 @@ class A2ARemoteAgent implements Agent {
     }
     return this.#client;
   }
+}
+
+// Why an exchange failed: agentctl's own refusal in its words (the SDK wraps it in its own), else
+// what the SDK or the remote said, a proxy's error page by its title and all of it cut short.
+function remoteReason(error: unknown): string {
+  return refusalIn(error)?.message ?? errorText((error as Error).message);
 }
 
 // The card's endpoint is checked as the client is made from it (a run and `validate --connect` alike).

@@ -251,7 +251,9 @@ describe('agentctl init where nothing can be written', () => {
       ...limit,
     });
     expect(exported.code).toBe(1);
-    expect(exported.stderr).toContain('cannot write /proc/agentctl-init/s.json: ENOENT');
+    expect(exported.stderr).toContain(
+      "cannot write /proc/agentctl-init/s.json: ENOENT: no such file or directory, mkdir '/proc/agentctl-init' (no folder can be created there)",
+    );
   });
 });
 

@@ -16,6 +16,7 @@ import {
   SessionStoreError,
 } from '@agentctl/store-file';
 import { printable } from '../../printable.js';
+import { systemRefusal } from '../../system-refusal.js';
 import { unwritableTarget } from '../../write-target.js';
 import { formatSessionTree } from './session-tree.js';
 import { formatSessionsTable, formatTime } from './sessions-table.js';
@@ -108,7 +109,9 @@ export async function sessionsCommand(
           await makeFolders(dirname(resolve(target)))
             .then(() => writeFile(resolve(target), text))
             .catch((error: NodeJS.ErrnoException) => {
-              throw new UserFileError(`cannot write ${target}: ${error.code ?? error.message}`);
+              throw new UserFileError(
+                `cannot write ${target}: ${systemRefusal(error) ?? error.code ?? error.message}`,
+              );
             });
           io.stderr(`exported ${args[0]} to ${target}\n`);
         }

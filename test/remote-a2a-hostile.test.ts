@@ -69,6 +69,7 @@ beforeAll(async () => {
     hugecard: { endless: 'card' },
     // A card naming an endpoint on another origin, and a server that redirects there.
     moved: { endpoint: `${elsewhere.url}/a2a/catcher` },
+    relative: { endpoint: '/a2a/relative' },
     bounced: { redirect: `${elsewhere.url}/a2a/catcher/.well-known/agent-card.json` },
     // Behind a proxy whose agent is down: its error page, 5 KB of HTML.
     down: {
@@ -95,6 +96,7 @@ beforeAll(async () => {
       remote('moved', 'headers: { x-api-key: "${REMOTE_KEY}" }\n'),
       remote('bounced', 'headers: { x-api-key: "${REMOTE_KEY}" }\n'),
       remote('down'),
+      remote('relative'),
       `kind: agent\nname: r_moved_open\ntype: a2a\nurl: ${server.url}/a2a/moved\n`,
       // A key in the URL's query, as some A2A services take it.
       `kind: agent\nname: r_keyed\ntype: a2a\nurl: ${server.url}/a2a/whole?key=\${REMOTE_KEY}\n`,
@@ -188,6 +190,11 @@ describe('a remote A2A agent whose server misbehaves', () => {
     );
     expect(elsewhere.keys).not.toContain('k3y-for-the-remote');
     expect(`${moved.stderr}${bounced.stderr}`).not.toContain('k3y-for-the-remote');
+    const relative = await agentctl(['run', 'r_relative', 'hello'], { cwd: dir });
+    expect(relative.code).toBe(1);
+    expect(relative.stderr).toContain(
+      `remote agent r_relative at ${server.url}/a2a/relative: its card names "/a2a/relative" as its endpoint, which is no absolute URL`,
+    );
     // Without headers there is nothing to give away: the card is followed, as A2A says.
     const open = await agentctl(['run', 'r_moved_open', 'hello'], { cwd: dir });
     expect(open.code, open.stderr).toBe(0);

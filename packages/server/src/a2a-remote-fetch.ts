@@ -38,13 +38,21 @@ export function a2aRemoteFetch(url: string, headers: Record<string, string>, max
 }
 
 /**
- * Refuses the endpoint a card names when it is not on the origin of the agent's `url` and the
- * agent has `headers` to send: checked as the client is made, so `validate --connect` says it as a
+ * Refuses the endpoint a card names when it is no absolute URL, or not on the origin of the
+ * agent's `url` while the agent has `headers` to send: checked as the client is made, so `validate --connect` says it as a
  * run would, before any message goes out.
  */
 export function checkEndpoint(url: string, headers: Record<string, string>, endpoint: string): void {
   const home = new URL(url).origin;
-  if (Object.keys(headers).length > 0 && new URL(endpoint).origin !== home)
+  let target: URL;
+  try {
+    target = new URL(endpoint);
+  } catch {
+    throw new RemoteRefusal(
+      `its card names ${JSON.stringify(endpoint)} as its endpoint, which is no absolute URL`,
+    );
+  }
+  if (Object.keys(headers).length > 0 && target.origin !== home)
     throw new RemoteRefusal(
       `its card names ${endpoint}, on another origin than its url; agentctl sends the agent's headers only to ${home}: put that address in its url if it is the agent's`,
     );

@@ -116,6 +116,19 @@ describe('agentctl serve: the OpenAI Responses API', () => {
       await fetch(`${server.url}/sessions/responses-paused`, { headers: authorized })
     ).json();
     expect(session.paused).toBe(true);
+    // Streamed, the pause ends the stream as response.incomplete, carrying the same.
+    const stream = await client.responses.create(
+      { model: 'cashier', input: 'refund order A-18', stream: true },
+      { headers: { 'x-agentctl-session': 'responses-paused-streamed' } },
+    );
+    const events = [];
+    for await (const event of stream) events.push(event);
+    const last = events.at(-1);
+    expect(last?.type).toBe('response.incomplete');
+    expect(last?.type === 'response.incomplete' && last.response).toMatchObject({
+      status: 'incomplete',
+      agentctl: { status: 'paused', sessionId: 'responses-paused-streamed' },
+    });
   });
 
   it('refuses what an agent cannot give as OpenAI errors naming the parameter, and an unknown model with 404', async () => {

@@ -329,3 +329,48 @@ url: localhost:8787/a2a/tech
     expect(await sessionFiles(dir)).toEqual([]);
   });
 });
+
+describe('a url with a user or password in it', () => {
+  it('is refused by validate as by run (fetch would refuse every request), never repeating the password', async () => {
+    const dir = await tempProject({
+      'agents/a.yaml': `kind: agent
+name: billing
+type: a2a
+url: http://ops:hunter2@127.0.0.1:9/a2a/billing
+---
+kind: agent
+name: tech
+type: a2a
+url: \${TECH_URL}
+---
+kind: agent
+name: helper
+model: offline/echo
+tools: [{ toolset: docs }]
+---
+kind: toolset
+name: docs
+mcp: { url: "https://ops:hunter2@127.0.0.1:9/mcp" }
+`,
+    });
+    const env = { TECH_URL: 'https://ops:hunter2@127.0.0.1:9/a2a/tech' };
+    const check = await agentctl(['validate'], { cwd: dir, env });
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain(
+      'agents/a.yaml:4:6: error: `url` is not valid: "http://***@127.0.0.1:9/a2a/billing"; expected type a2a: the remote agent\'s A2A endpoint',
+    );
+    expect(check.stdout).toContain(
+      'agents/a.yaml:9:6: error: url: has a user name or password in it, which no request may carry; send them in a header instead (`authorization: Basic ...` in `headers`) [env-values]',
+    );
+    expect(check.stdout).toContain(
+      'agents/a.yaml:18:13: error: `url` is not valid: "https://***@127.0.0.1:9/mcp"',
+    );
+    expect(check.stdout).not.toContain('hunter2');
+    for (const agent of ['billing', 'tech', 'helper']) {
+      const run = await agentctl(['run', agent, 'hi'], { cwd: dir, env });
+      expect(run.code, agent).toBe(1);
+      expect(run.stderr).not.toContain('hunter2');
+    }
+    expect(await sessionFiles(dir)).toEqual([]);
+  });
+});

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -178,6 +179,81 @@ describe('agentctl init in a folder that is not quite empty', () => {
     const notFolder = await agentctl(['init', file], { cwd: elsewhere });
     expect(notFolder.code).toBe(2);
     expect(notFolder.stderr).toBe(`agentctl: ${file} exists and is not a folder\n`);
+  });
+});
+
+describe('agentctl init: the printed next steps', () => {
+  it('quote a folder whose name a shell would expand, so `cd` works as printed', async () => {
+    for (const name of ['costs $HOME', 'it’s `date`', "it's \\ here!"]) {
+      const project = join(elsewhere, name);
+      const init = await agentctl(['init', project], { cwd: elsewhere });
+      expect(init.code, init.stderr).toBe(0);
+      const cd = /^next: (cd .*)$/m.exec(init.stdout)?.[1] ?? '';
+      const shell = await new Promise<string>((resolve, reject) =>
+        execFile('sh', ['-c', `${cd} && pwd -P`], { cwd: elsewhere }, (error, stdout) =>
+          error ? reject(error) : resolve(stdout.trim()),
+        ),
+      );
+      expect(shell, cd).toBe(realpathSync(project));
+    }
+  });
+});
+
+describe('agentctl init where nothing can be written', () => {
+  // Each of these hung before (Node's recursive mkdir retries /proc's ENOENT forever): a short
+  // limit makes a hang fail the test.
+  const limit = { timeoutMs: 15_000 };
+
+  it('fails at once under /proc, naming the folder it could not create, with exit 1', async () => {
+    for (const target of ['/proc/agentctl-init', '/proc/agentctl-init/deeper', '/proc/self/agentctl-init']) {
+      const result = await agentctl(['init', target], { cwd: elsewhere, ...limit });
+      const folder = target.replace(/\/deeper$/, '');
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(
+        `agentctl: nothing was written: ENOENT: no such file or directory, mkdir '${folder}' (no folder can be created there)\n`,
+      );
+    }
+  });
+
+  it('refuses a folder under a file with exit 2, before writing anything', async () => {
+    const file = join(elsewhere, 'in-the-way');
+    await writeFile(file, 'x\n');
+    for (const target of [join(file, 'project'), join(file, 'deep/project')]) {
+      const result = await agentctl(['init', target], { cwd: elsewhere, ...limit });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(`agentctl: cannot create ${target}: ${file} is not a folder\n`);
+    }
+  });
+
+  it('refuses a DIR that is a link to nothing with exit 2, naming where it points', async () => {
+    const link = join(elsewhere, 'dangling');
+    await symlink(join(elsewhere, 'nowhere'), link);
+    const result = await agentctl(['init', link], { cwd: elsewhere, ...limit });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `agentctl: ${link} is a link to ${join(elsewhere, 'nowhere')}, which does not exist: create that folder, or remove the link\n`,
+    );
+  });
+
+  it('schema --write and sessions export fail at once under /proc too', async () => {
+    const schema = await agentctl(['schema', '--write', '/proc/agentctl-init/s.json'], {
+      cwd: elsewhere,
+      ...limit,
+    });
+    expect(schema.code).toBe(1);
+    expect(schema.stderr).toContain("mkdir '/proc/agentctl-init' (no folder can be created there)");
+    const project = join(elsewhere, 'to-export');
+    expect((await agentctl(['init', project], { cwd: elsewhere })).code).toBe(0);
+    const run = await agentctl(['run', 'assistant', 'hello'], { cwd: project });
+    const session = /session (\S+)/.exec(run.stderr)?.[1] ?? '';
+    const exported = await agentctl(['sessions', 'export', session, '/proc/agentctl-init/s.json'], {
+      cwd: project,
+      ...limit,
+    });
+    expect(exported.code).toBe(1);
+    expect(exported.stderr).toContain(
+      "cannot write /proc/agentctl-init/s.json: ENOENT: no such file or directory, mkdir '/proc/agentctl-init' (no folder can be created there)",
+    );
   });
 });
 

@@ -1,15 +1,27 @@
 import { TaskState } from '@a2a-js/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type A2AServer, startA2AServer, textArtifact } from './support/a2a-server.js';
+import { type A2AServer, ENDLESS_BYTES, startA2AServer, textArtifact } from './support/a2a-server.js';
 import { agentctl, removeTempDirs, tempProject } from './support/cli.js';
+import { waitFor } from './support/wait-for.js';
 
 // `type: a2a` agents against servers built from `@a2a-js/sdk`'s server pieces that answer in
 // ways an agentctl server never does: a whole task instead of a stream, a stream cut short, a
 // card or a stream that never ends, a task that asks for authentication.
 let server: A2AServer;
+// Another origin, which the cards and redirects of `server` point at.
+let elsewhere: A2AServer;
 let dir: string;
 
 beforeAll(async () => {
+  elsewhere = await startA2AServer({
+    catcher: {
+      execute: (_request, _bus, say) => {
+        say.task(TaskState.TASK_STATE_WORKING);
+        say.artifact('a', 'Answered from elsewhere.');
+        say.status(TaskState.TASK_STATE_COMPLETED);
+      },
+    },
+  });
   server = await startA2AServer({
     // Does not stream: the SDK's client sends message/send and reads the task it returns. The
     // first message is asked a question; the answer to it ends the task with a second artifact.
@@ -52,6 +64,21 @@ beforeAll(async () => {
     },
     silent: { stream: 'silent' },
     nocard: { card: 'never' },
+    // Does not stream, and its answer to a message (or its card) never stops coming.
+    endless: { streaming: false, endless: 'answer' },
+    hugecard: { endless: 'card' },
+    // A card naming an endpoint on another origin, and a server that redirects there.
+    moved: { endpoint: `${elsewhere.url}/a2a/catcher` },
+    relative: { endpoint: '/a2a/relative' },
+    bounced: { redirect: `${elsewhere.url}/a2a/catcher/.well-known/agent-card.json` },
+    // Behind a proxy whose agent is down: its error page, 5 KB of HTML.
+    down: {
+      failure: {
+        status: 502,
+        type: 'text/html',
+        body: `<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1>${'<p>nginx</p>\n'.repeat(400)}</body></html>`,
+      },
+    },
   });
   const remote = (name: string, extra = '') =>
     `kind: agent\nname: r_${name}\ndescription: remote ${name}\ntype: a2a\nurl: ${server.url}/a2a/${name}\n${extra}`;
@@ -64,6 +91,13 @@ beforeAll(async () => {
       remote('older'),
       remote('silent', 'limits: { timeout: 1s }\n'),
       remote('nocard', 'limits: { timeout: 1s }\n'),
+      remote('endless'),
+      remote('hugecard'),
+      remote('moved', 'headers: { x-api-key: "${REMOTE_KEY}" }\n'),
+      remote('bounced', 'headers: { x-api-key: "${REMOTE_KEY}" }\n'),
+      remote('down'),
+      remote('relative'),
+      `kind: agent\nname: r_moved_open\ntype: a2a\nurl: ${server.url}/a2a/moved\n`,
       // A key in the URL's query, as some A2A services take it.
       `kind: agent\nname: r_keyed\ntype: a2a\nurl: ${server.url}/a2a/whole?key=\${REMOTE_KEY}\n`,
       `kind: agent\nname: r_keyed_cutoff\ntype: a2a\nurl: ${server.url}/a2a/cutoff?key=\${REMOTE_KEY}\n`,
@@ -72,6 +106,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
+  await elsewhere.close();
   await removeTempDirs();
 });
 
@@ -128,6 +163,57 @@ describe('a remote A2A agent whose server misbehaves', () => {
     );
   });
 
+  it('stops reading a response that is no stream past 16 MiB, a whole task or a card, and fails the run naming the agent', async () => {
+    for (const name of ['endless', 'hugecard']) {
+      const result = await agentctl(['run', `r_${name}`, 'hello'], { cwd: dir });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(
+        `remote agent r_${name} at ${server.url}/a2a/${name}: its response passed 16,777,216 bytes, the most agentctl reads of one that is not an event stream; it stopped reading there`,
+      );
+      // The connection was closed there: the server was not read to its end.
+      await waitFor(() => server.sent[name] !== undefined, `${name}'s connection closed`);
+      expect(server.sent[name]).toBeLessThan(ENDLESS_BYTES);
+    }
+  });
+
+  it('sends an agent’s headers to the origin of its url only: a card naming another, or a redirect, fails the run', async () => {
+    const env = { REMOTE_KEY: 'k3y-for-the-remote' };
+    const moved = await agentctl(['run', 'r_moved', 'hello'], { cwd: dir, env });
+    expect(moved.code).toBe(1);
+    expect(moved.stderr).toContain(
+      `remote agent r_moved at ${server.url}/a2a/moved: its card names ${elsewhere.url}/a2a/catcher, on another origin than its url; agentctl sends the agent's headers only to ${server.url}: put that address in its url if it is the agent's`,
+    );
+    const bounced = await agentctl(['run', 'r_bounced', 'hello'], { cwd: dir, env });
+    expect(bounced.code).toBe(1);
+    expect(bounced.stderr).toContain(
+      `remote agent r_bounced at ${server.url}/a2a/bounced: ${server.url}/a2a/bounced/.well-known/agent-card.json answered with a redirect to ${elsewhere.url}/a2a/catcher/.well-known/agent-card.json, which agentctl does not follow with the agent's headers: put the address in its url`,
+    );
+    expect(elsewhere.keys).not.toContain('k3y-for-the-remote');
+    expect(`${moved.stderr}${bounced.stderr}`).not.toContain('k3y-for-the-remote');
+    const relative = await agentctl(['run', 'r_relative', 'hello'], { cwd: dir });
+    expect(relative.code).toBe(1);
+    expect(relative.stderr).toContain(
+      `remote agent r_relative at ${server.url}/a2a/relative: its card names "/a2a/relative" as its endpoint, which is no absolute URL`,
+    );
+    // Without headers there is nothing to give away: the card is followed, as A2A says.
+    const open = await agentctl(['run', 'r_moved_open', 'hello'], { cwd: dir });
+    expect(open.code, open.stderr).toBe(0);
+    expect(open.stdout).toContain('Answered from elsewhere.');
+  });
+
+  it('quotes a proxy’s error page by its title, not whole, in the failure and the session', async () => {
+    const result = await agentctl(['run', 'r_down', 'hello', '--json'], { cwd: dir });
+    expect(result.code).toBe(1);
+    const events = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(events.find((e) => e.type === 'error')?.message).toMatch(
+      new RegExp(`^remote agent r_down at ${server.url}/a2a/down: .*502.*HTML page: 502 Bad Gateway$`),
+    );
+    expect(result.stdout).not.toContain('<p>nginx</p>');
+  });
+
   it('holds a stream that never ends, and a card that never arrives, to the agent’s limits.timeout', async () => {
     for (const name of ['r_silent', 'r_nocard']) {
       const result = await agentctl(['run', name, 'hello'], { cwd: dir });
@@ -159,13 +245,15 @@ describe('a remote A2A agent whose server misbehaves', () => {
         `kind: agent\nname: r_ok\ntype: a2a\nurl: ${server.url}/a2a/whole\n`,
         `kind: agent\nname: r_missing\ntype: a2a\nurl: ${server.url}/a2a/nobody?key=\${REMOTE_KEY}\n`,
         `kind: agent\nname: r_mute\ntype: a2a\nurl: ${server.url}/a2a/nocard\nlimits: { timeout: 1s }\n`,
+        `kind: agent\nname: r_huge\ntype: a2a\nurl: ${server.url}/a2a/hugecard\n`,
+        `kind: agent\nname: r_far\ntype: a2a\nurl: ${server.url}/a2a/moved\nheaders: { x-api-key: "\${REMOTE_KEY}" }\n`,
       ].join('---\n'),
     });
     const env = { REMOTE_KEY: 'k3y-in-the-url' };
     const offline = await agentctl(['validate'], { cwd: project, env });
     expect(offline.code).toBe(0);
     expect(offline.stderr).toContain(
-      'not reached offline: agent r_ok (a2a), agent r_missing (a2a), agent r_mute (a2a)',
+      'not reached offline: agent r_ok (a2a), agent r_missing (a2a), agent r_mute (a2a), agent r_huge (a2a), agent r_far (a2a)',
     );
     const connected = await agentctl(['validate', '--connect'], { cwd: project, env });
     expect(connected.code).toBe(1);
@@ -174,6 +262,12 @@ describe('a remote A2A agent whose server misbehaves', () => {
     );
     expect(connected.stdout).toContain(
       'agents/far.yaml:14:6: error: remote agent `r_mute` cannot be reached: its card did not arrive within 1000 ms (limits.timeout) [remote-agent]',
+    );
+    expect(connected.stdout).toContain(
+      'agents/far.yaml:20:6: error: remote agent `r_huge` cannot be reached: its response passed 16,777,216 bytes, the most agentctl reads of one that is not an event stream; it stopped reading there [remote-agent]',
+    );
+    expect(connected.stdout).toContain(
+      `agents/far.yaml:25:6: error: remote agent \`r_far\` cannot be reached: its card names ${elsewhere.url}/a2a/catcher, on another origin than its url; agentctl sends the agent's headers only to ${server.url}: put that address in its url if it is the agent's [remote-agent]`,
     );
     expect(connected.stdout).not.toContain('r_ok');
     expect(connected.stdout).not.toContain('k3y-in-the-url');

@@ -66,7 +66,7 @@ describe('docs/serve.md examples', () => {
   it('the openai SDK and A2A SDK examples run', async () => {
     const js = blocks.filter((b) => b.lang === 'js');
     expect(js).toHaveLength(2);
-    const expected = ['hello from the openai SDKstreamed words', 'hello over A2A'];
+    const expected = ['hello from the openai SDKstreamed wordsand over responses', 'hello over A2A'];
     for (const [i, block] of js.entries()) {
       // Inside the repository, so `openai` and `@a2a-js/sdk` resolve from its node_modules.
       const file = join(REPO, `test/.serve-doc-example-${i}.mjs`);

@@ -154,6 +154,29 @@ describe('agentctl serve: operations', () => {
     expect(status).toBe(200);
   });
 
+  it('stops a stateless response of the Responses API when its client goes away too', async () => {
+    const dir = await fixtureProject('serve');
+    const server = await startServe(dir, ['--max-runs', '1']);
+    const gone = new AbortController();
+    const first = await fetch(`${server.url}/v1/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'sleepy', stream: true, input: 'nap' }),
+      signal: gone.signal,
+    });
+    expect(first.status).toBe(200);
+    gone.abort();
+    // The nap takes ten seconds: without the cancel its slot stays taken (429) all that time.
+    const until = Date.now() + 7000;
+    let status = 0;
+    while (Date.now() < until) {
+      status = (await run(server.url, 'echo', { input: 'next', stream: false })).status;
+      if (status !== 429) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe(200);
+  });
+
   it('a session running on one server is busy (409) on another serving the same project', async () => {
     const dir = await fixtureProject('serve');
     const [one, two] = await Promise.all([startServe(dir), startServe(dir)]);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AgentCard, type Artifact, formatSSEEvent, type Message, Role, type TaskState } from '@a2a-js/sdk';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
@@ -27,6 +27,14 @@ export interface A2AAgentBehaviour {
   streaming?: boolean;
   card?: 'never';
   stream?: 'silent';
+  /** The endpoint its card names (default: its own `/a2a/{name}` on this server). */
+  endpoint?: string;
+  /** Answers every request with a 307 to this address. */
+  redirect?: string;
+  /** Answers every message with this HTTP failure (a proxy's error page in front of the agent). */
+  failure?: { status: number; type: string; body: string };
+  /** Answers its card, or a message, with a JSON body that goes on for {@link ENDLESS_BYTES} (until the client hangs up). */
+  endless?: 'card' | 'answer';
   execute?: (request: RequestContext, bus: ExecutionEventBus, say: A2ASay) => void | Promise<void>;
 }
 
@@ -43,7 +51,40 @@ export interface A2AServer {
   url: string;
   /** The query string of every request, in order (`''` for none). */
   queries: string[];
+  /** The `x-api-key` header of every request, in order (`''` for none). */
+  keys: string[];
+  /** Bytes each agent's endless body handed to its socket before the client hung up (or all of them). */
+  sent: Record<string, number>;
   close(): Promise<void>;
+}
+
+/** How long an "endless" body is: far more than any client should read, and still an end. */
+export const ENDLESS_BYTES = 128 * 2 ** 20;
+
+// Writes `head`, then `x` as fast as the client reads, until ENDLESS_BYTES or the client hangs up.
+function sendEndless(
+  res: ServerResponse,
+  head: string,
+  tail: string,
+  counted: (bytes: number) => void,
+): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.write(head);
+  const chunk = 'x'.repeat(64 * 1024);
+  let sent = 0;
+  let closed = false;
+  res.on('close', () => {
+    closed = true;
+    counted(sent);
+  });
+  const pump = () => {
+    while (!closed && sent < ENDLESS_BYTES) {
+      sent += chunk.length;
+      if (!res.write(chunk)) return void res.once('drain', pump);
+    }
+    if (!closed) res.end(tail);
+  };
+  pump();
 }
 
 /** A text artifact as a server hands it over. */
@@ -121,12 +162,19 @@ function sayFor(request: RequestContext, bus: ExecutionEventBus): A2ASay {
 export async function startA2AServer(agents: Record<string, A2AAgentBehaviour>): Promise<A2AServer> {
   const handlers = new Map<string, JsonRpcTransportHandler | LegacyJsonRpcTransportHandler>();
   const queries: string[] = [];
+  const sent: Record<string, number> = {};
+  const keys: string[] = [];
   let url = '';
   const cardOf = (name: string, behaviour: A2AAgentBehaviour) => ({
     name,
     description: name,
     supportedInterfaces: [
-      { url: `${url}/a2a/${name}`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' },
+      {
+        url: behaviour.endpoint ?? `${url}/a2a/${name}`,
+        protocolBinding: 'JSONRPC',
+        tenant: '',
+        protocolVersion: '1.0',
+      },
     ],
     provider: undefined,
     version: '1',
@@ -168,6 +216,7 @@ export async function startA2AServer(agents: Record<string, A2AAgentBehaviour>):
   const server: Server = createServer(async (req, res) => {
     const asked = new URL(req.url ?? '/', 'http://127.0.0.1');
     queries.push(asked.search);
+    keys.push(String(req.headers['x-api-key'] ?? ''));
     const [, , name = '', ...rest] = asked.pathname.split('/');
     const behaviour = agents[name];
     const card = rest.join('/') === '.well-known/agent-card.json';
@@ -175,14 +224,22 @@ export async function startA2AServer(agents: Record<string, A2AAgentBehaviour>):
       res.writeHead(404).end();
       return;
     }
+    if (behaviour.redirect) {
+      res.writeHead(307, { location: behaviour.redirect }).end();
+      return;
+    }
     if (req.method === 'GET') {
       if (behaviour.card === 'never') return;
+      if (behaviour.endless === 'card')
+        return sendEndless(res, `{"name":"${name}","description":"`, '"}', (n) => {
+          sent[name] = n;
+        });
       const v1 = AgentCard.toJSON(cardOf(name, behaviour) as AgentCard) as Record<string, unknown>;
       const { supportedInterfaces: _, ...rest } = v1;
       const legacyCard = {
         ...rest,
         skills: [],
-        url: `${url}/a2a/${name}`,
+        url: behaviour.endpoint ?? `${url}/a2a/${name}`,
         protocolVersion: '0.3.0',
         preferredTransport: 'JSONRPC',
       };
@@ -192,6 +249,17 @@ export async function startA2AServer(agents: Record<string, A2AAgentBehaviour>):
     }
     let body = '';
     for await (const chunk of req) body += chunk;
+    if (behaviour.failure) {
+      res.writeHead(behaviour.failure.status, { 'content-type': behaviour.failure.type });
+      res.end(behaviour.failure.body);
+      return;
+    }
+    if (behaviour.endless === 'answer') {
+      const id = JSON.stringify((JSON.parse(body) as { id?: unknown }).id ?? null);
+      return sendEndless(res, `{"jsonrpc":"2.0","id":${id},"result":{"padding":"`, '"}}', (n) => {
+        sent[name] = n;
+      });
+    }
     if (behaviour.stream === 'silent') {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const ping = setInterval(() => res.write(': still here\n\n'), 100);
@@ -219,6 +287,8 @@ export async function startA2AServer(agents: Record<string, A2AAgentBehaviour>):
   return {
     url,
     queries,
+    keys,
+    sent,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -217,6 +217,14 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
       '--expose-errors',
       "send internal errors' own texts to clients (for local debugging; by default they get a ref, the text goes to stderr)",
     )
+    .option(
+      '--public-url <url>',
+      "the address clients reach the server at (behind a reverse proxy: https://agents.example.com); the A2A cards' url starts with it",
+    )
+    .option(
+      '--trust-proxy',
+      "take the A2A cards' scheme and host from X-Forwarded-Proto and X-Forwarded-Host (only behind a proxy that sets them)",
+    )
     .addOption(
       new Option('--log-format <format>', 'access log on stderr').choices(['text', 'json']).default('text'),
     )

@@ -21,7 +21,13 @@ const HINTS: Record<string, string> = {
  */
 export function systemRefusal(error: unknown): string | undefined {
   if (!(error instanceof Error)) return undefined;
-  const code = (error as NodeJS.ErrnoException).code;
-  const hint = code === undefined ? undefined : HINTS[code];
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  // A folder whose parent is there, yet "does not exist": a file system that makes none (/proc).
+  const hint =
+    code === 'ENOENT' && syscall === 'mkdir'
+      ? 'no folder can be created there'
+      : code === undefined
+        ? undefined
+        : HINTS[code];
   return hint && `${error.message} (${hint})`;
 }

@@ -21,6 +21,8 @@ describe('agentctl serve options', () => {
       logFormat: 'text',
       watch: false,
       ui: false,
+      publicUrl: undefined,
+      trustProxy: false,
     });
   });
 
@@ -53,6 +55,9 @@ describe('agentctl serve options', () => {
       'json',
       '--watch',
       '--ui',
+      '--public-url',
+      'https://agents.example.com/team/',
+      '--trust-proxy',
     ]);
     expect(serveOptions(options, { KEYS: ' one , two ' })).toEqual({
       host: '0.0.0.0',
@@ -69,6 +74,8 @@ describe('agentctl serve options', () => {
       logFormat: 'json',
       watch: true,
       ui: true,
+      publicUrl: 'https://agents.example.com/team',
+      trustProxy: true,
     });
   });
 
@@ -85,5 +92,8 @@ describe('agentctl serve options', () => {
     expect(serveOptions({ host: '10.0.0.5' }, { AGENTCTL_SERVE_TOKEN: 'x' }).tokens).toEqual(['x']);
     expect(serveOptions({ host: '::1' }, {}).host).toBe('::1');
     expect(() => serveOptions({ tokenEnv: 'NOPE' }, {})).toThrow(/NOPE/);
+    for (const bad of ['agents.example.com', 'ftp://agents.example.com', 'https://agents.example.com/?k=1'])
+      expect(() => serveOptions({ publicUrl: bad }, {})).toThrow(/--public-url: /);
+    expect(() => serveOptions({ publicUrl: 'https://u:p@agents.example.com' }, {})).toThrow(usage);
   });
 });

@@ -89,11 +89,13 @@ export {
   type InvocationShared,
 } from './invocation/invocation-context.js';
 export { type HeldSession, type HoldOptions, holdSession } from './invocation/session-lease.js';
+export { type LimitBodyOptions, limitBody } from './limit-body.js';
 export { createAgent, LlmAgent } from './llm-agent.js';
 export { AgentRun } from './loop/agent-run.js';
 export { type HistoryWindow, windowOf } from './loop/history-window.js';
 export { type SchemaCheck, type SchemaValidator, schemaValidator } from './loop/schema-validator.js';
 export { CANCELLED_RESULT, ensureToolResultsComplete, findPairingProblem } from './loop/tool-pairing.js';
+export { makeFolders } from './make-folders.js';
 export { InMemoryMemory, type MemoryProvider } from './memory.js';
 export type { MemoryDefinition, RetentionDefinition } from './memory-definition.js';
 export {

@@ -1,3 +1,4 @@
+import { limitBody } from '@agentctl/core';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 
 /**
@@ -16,7 +17,8 @@ export class AnswerTooLargeError extends Error {
 
 /**
  * A fetch for the streamable HTTP transport whose answers to POST requests (one per call) fail
- * once they pass `limit` bytes. The long-lived GET stream of server notifications is left alone.
+ * once they pass `limit` bytes. The long-lived GET stream of server notifications is held to
+ * `limit` bytes an event.
  * A streamed (SSE) answer cut off is also told to `onStreamCut`: the transport reads such a stream
  * on its own and leaves the call waiting for an answer that will not come.
  */
@@ -27,24 +29,16 @@ export function answerSizeLimit(
 ): FetchLike {
   return async (url, init) => {
     const response = await base(url, init);
-    if ((init?.method ?? 'GET').toUpperCase() !== 'POST' || !response.body) return response;
+    if (!response.body) return response;
     const streamed = (response.headers.get('content-type') ?? '').includes('text/event-stream');
-    let read = 0;
-    const counted = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, out) {
-          read += chunk.byteLength;
-          if (read <= limit) return out.enqueue(chunk);
-          const error = new AnswerTooLargeError(limit);
-          out.error(error);
-          if (streamed) onStreamCut(error);
-        },
-      }),
-    );
-    return new Response(counted, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
+    const tooLarge = () => new AnswerTooLargeError(limit);
+    // The GET stream of server notifications may last for hours: one event of it is held to the limit.
+    if ((init?.method ?? 'GET').toUpperCase() !== 'POST')
+      return streamed ? limitBody(response, limit, tooLarge, { perEvent: true }) : response;
+    return limitBody(response, limit, tooLarge, {
+      onCut: (error) => {
+        if (streamed) onStreamCut(error as AnswerTooLargeError);
+      },
     });
   };
 }

@@ -1,11 +1,15 @@
 import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createAgent } from '@agentctl/core';
 import { scriptedModel } from '@agentctl/core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../../test/support/wait-for.js';
 import { createMcpToolset, type McpToolset } from '../src/index.js';
 import {
+  ENDLESS_EVENT_BYTES,
   filesystem,
   gone,
   leftoverChildren,
@@ -154,6 +158,46 @@ describe('an MCP server over streamable HTTP on 127.0.0.1', () => {
       );
       const next = await tool('lookup')?.execute({ city: 'Oslo' }, ctx());
       expect(next).toContain('"population":710000');
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('does not follow a redirect to another origin: the start fails naming the address, and no header went there', async () => {
+    // A server on another origin (another port) that sends every request on to the real one.
+    const redirector = createServer((req, res) => {
+      res.writeHead(307, { location: server.url }).end();
+      req.resume();
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/mcp`;
+    try {
+      const failure = await createMcpToolset(
+        { name: 'moved', mcp: { url, headers: { 'x-api-key': 'k3y-for-mcp' } } },
+        { root: process.cwd() },
+      ).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(Error);
+      expect((failure as Error).message).toContain(
+        `MCP server of toolset "moved" (${url}) did not start: Streamable HTTP error: Error POSTing to endpoint: Redirect to ${server.url} not followed`,
+      );
+      expect(server.apiKeys).not.toContain('k3y-for-mcp');
+    } finally {
+      await new Promise((closed) => redirector.close(closed));
+    }
+  });
+
+  it('cuts a notification stream whose one event passes 10 MB, and its calls go on', async () => {
+    const own = await startHttpServer(0, { endlessNotifications: true });
+    try {
+      const set = await createMcpToolset({ name: 'chatty', mcp: { url: own.url } }, { root: process.cwd() });
+      open.push(set);
+      await waitFor(() => own.notificationStreams.length > 0, 'the notification stream cut');
+      expect(own.notificationStreams[0]).toBeLessThan(ENDLESS_EVENT_BYTES);
+      const lookup = set.tools.find((t) => t.name === 'lookup');
+      expect(await lookup?.execute({ city: 'Paris' }, ctx())).toEqual({
+        city: 'Paris',
+        population: 2_100_000,
+      });
     } finally {
       await own.close();
     }

@@ -4,10 +4,19 @@ import {
   ClientFactory,
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
+  type TransportFactory,
 } from '@a2a-js/sdk/client';
 import type { RemoteAgentSpec } from '@agentctl/config';
-import { type Agent, AgentError, deadline, type InvocationContext, type Session } from '@agentctl/core';
+import {
+  type Agent,
+  AgentError,
+  deadline,
+  errorText,
+  type InvocationContext,
+  type Session,
+} from '@agentctl/core';
 import { textMessage, textOf } from './a2a-parts.js';
+import { a2aRemoteFetch, checkEndpoint, refusalIn } from './a2a-remote-fetch.js';
 
 /**
  * A remote agent (`type: a2a`) in a local tree: each turn sends the invocation's input to the
@@ -44,7 +53,7 @@ export async function reachA2ARemote(
       scrub(
         signal.aborted
           ? `its card did not arrive within ${spec.timeout} ms (limits.timeout)`
-          : (error as Error).message,
+          : remoteReason(error),
       ),
     );
   }
@@ -56,6 +65,10 @@ const CARD_TIMEOUT_MS = 30_000;
 // An answer is text for a session and a model's context: past this many characters a remote agent
 // is sending something else (a dump, a loop), and reading on would only fill the session and memory.
 const MAX_ANSWER_CHARS = 4 * 2 ** 20;
+
+// A response that is not an event stream (the card, a whole task, an error) is read up to this:
+// room for an answer of MAX_ANSWER_CHARS in any script, in its JSON, and no more.
+const MAX_BODY_BYTES = 16 * 2 ** 20;
 
 /**
  * What an answer of a remote agent keeps in its message's `providerData.a2a`: the task it came
@@ -134,7 +147,7 @@ class A2ARemoteAgent implements Agent {
       }
     } catch (error) {
       if (budget.signal.aborted) throw budget.signal.reason;
-      if (!enough.signal.aborted) throw this.#failure((error as Error).message, error);
+      if (!enough.signal.aborted) throw this.#failure(remoteReason(error), error);
     } finally {
       budget.dispose();
     }
@@ -187,11 +200,7 @@ class A2ARemoteAgent implements Agent {
   // CARD_TIMEOUT_MS: a server that never answers it would hold the run (and a Ctrl-C) for minutes.
   async #connect(signal: AbortSignal): Promise<Client> {
     if (this.#client) return this.#client;
-    const headers = this.#spec.headers;
-    const withHeaders = (init: RequestInit = {}): RequestInit => ({
-      ...init,
-      headers: { ...Object.fromEntries(new Headers(init.headers)), ...headers },
-    });
+    const remote = a2aRemoteFetch(this.#spec.url, this.#spec.headers, MAX_BODY_BYTES);
     const late = AbortSignal.timeout(CARD_TIMEOUT_MS);
     const cardSignal = AbortSignal.any([signal, late]);
     // A2A 0.3 too: a server that speaks only 0.3 (most deployed before 1.0) has a 0.3 card, which
@@ -199,13 +208,10 @@ class A2ARemoteAgent implements Agent {
     const legacyCompat = { enabled: true };
     const factory = new ClientFactory({
       transports: [
-        new JsonRpcTransportFactory({
-          fetchImpl: (input, init) => fetch(input, withHeaders(init)),
-          legacyCompat,
-        }),
+        guardedTransport(new JsonRpcTransportFactory({ fetchImpl: remote, legacyCompat }), this.#spec),
       ],
       cardResolver: new DefaultAgentCardResolver({
-        fetchImpl: (input, init) => fetch(input, { ...withHeaders(init), signal: cardSignal }),
+        fetchImpl: (input, init) => remote(input, { ...init, signal: cardSignal }),
         legacyCompat,
       }),
     });
@@ -223,6 +229,25 @@ class A2ARemoteAgent implements Agent {
     }
     return this.#client;
   }
+}
+
+// Why an exchange failed: agentctl's own refusal in its words (the SDK wraps it in its own), else
+// what the SDK or the remote said, a proxy's error page by its title and all of it cut short.
+function remoteReason(error: unknown): string {
+  return refusalIn(error)?.message ?? errorText((error as Error).message);
+}
+
+// The card's endpoint is checked as the client is made from it (a run and `validate --connect` alike).
+function guardedTransport(factory: TransportFactory, spec: RemoteAgentSpec): TransportFactory {
+  return {
+    get protocolName() {
+      return factory.protocolName;
+    },
+    create(url, card) {
+      checkEndpoint(spec.url, spec.headers, url);
+      return factory.create(url, card);
+    },
+  };
 }
 
 /**

@@ -15,6 +15,7 @@ import { BoundedTaskStore, type TaskRetention } from './a2a-task-store.js';
 import { boundedStream } from './bounded-stream.js';
 import { HttpError } from './http-error.js';
 import type { InvokeContext } from './invoke.js';
+import { type PublicAddress, publicBase } from './public-address.js';
 import { readJson } from './read-json.js';
 
 interface A2AEndpoint {
@@ -28,9 +29,15 @@ interface A2AEndpoint {
  * A2A for every agent on `@a2a-js/sdk`: the card at `/a2a/{agent}/.well-known/agent-card.json`
  * and JSON-RPC at `/a2a/{agent}` (protocol 1.0, and 0.3's `message/send` and friends when the
  * request says `A2A-Version: 0.3` or nothing). Tasks live in memory, ended ones for as long as
- * `retention` says; their sessions in the store.
+ * `retention` says; their sessions in the store. A card's `url` is at the address clients reach
+ * the server at (`address`), which behind a proxy is not the one it listens on.
  */
-export function a2aRoutes(context: InvokeContext, bearer: boolean, retention?: TaskRetention): Hono {
+export function a2aRoutes(
+  context: InvokeContext,
+  bearer: boolean,
+  retention?: TaskRetention,
+  address: PublicAddress = {},
+): Hono {
   const app = new Hono();
   const endpoints = new Map<string, A2AEndpoint>();
   const infoOf = (name: string) => {
@@ -56,13 +63,13 @@ export function a2aRoutes(context: InvokeContext, bearer: boolean, retention?: T
   };
 
   app.get('/a2a/:agent/.well-known/agent-card.json', (c) =>
-    c.json(agentCardJson(agentCard(infoOf(c.req.param('agent')), new URL(c.req.url).origin, bearer))),
+    c.json(agentCardJson(agentCard(infoOf(c.req.param('agent')), publicBase(c, address), bearer))),
   );
 
   app.post('/a2a/:agent', async (c) => {
     const name = c.req.param('agent');
     infoOf(name);
-    const endpoint = endpointOf(name, new URL(c.req.url).origin);
+    const endpoint = endpointOf(name, publicBase(c, address));
     // A JSON-RPC client reads a JSON-RPC error (as the SDK's own server answers it), not this
     // server's error shape: -32700 for a body that is no JSON, -32600 for one that is no request
     // object (a batch included: A2A has none).

@@ -16,10 +16,12 @@ import { openaiRoutes } from './openai-routes.js';
 import { OPENAPI_DOCUMENT } from './openapi.js';
 import { pageRoutes } from './page-routes.js';
 import { projectRoutes } from './project-routes.js';
+import { parsePublicUrl } from './public-address.js';
 import { queueAnswer } from './queue-answer.js';
 import { queuedRoutes } from './queued-routes.js';
 import type { QueuedRuns } from './queued-runs.js';
 import { requestGuard } from './request-guard.js';
+import { responsesRoutes } from './responses-routes.js';
 import { RunTracker } from './run-tracker.js';
 import { isStoreUnreachable } from './to-http-error.js';
 
@@ -65,6 +67,17 @@ export interface AppOptions {
   heartbeatMs?: number;
   /** How long and how many ended A2A tasks stay for `tasks/get`. Default one hour, 10,000. */
   a2aTasks?: TaskRetention;
+  /**
+   * The server's base URL as its clients reach it (`https://agents.example.com`), for the A2A
+   * cards' `url` and a queued run's `events` address; checked by {@link parsePublicUrl}. Default:
+   * each request's own scheme and host (and a queued run's `events` relative).
+   */
+  publicUrl?: string;
+  /**
+   * Take the A2A cards' (and queued runs' `events`) scheme and host from a request's `X-Forwarded-Proto`/`X-Forwarded-Host`
+   * (only behind a proxy that sets them: a client could send any). `publicUrl` wins over it.
+   */
+  trustProxy?: boolean;
 }
 
 /** A hono app serving the native API, the OpenAI-compatible endpoint, A2A and the dev UI, with its run tracker. */
@@ -83,7 +96,12 @@ export interface ServerApp {
 export function createApp(options: AppOptions): ServerApp {
   const tracker = new RunTracker(options.maxRuns ?? 64);
   const shield = new ErrorShield({ expose: options.exposeErrors, log: options.errorLog });
+  const address = {
+    publicUrl: options.publicUrl === undefined ? undefined : parsePublicUrl(options.publicUrl),
+    trustProxy: options.trustProxy,
+  };
   const context: InvokeContext = {
+    address,
     source: options.source,
     tracker,
     runTimeoutMs: options.runTimeoutMs ?? 5 * 60_000,
@@ -136,7 +154,8 @@ export function createApp(options: AppOptions): ServerApp {
   app.route('/', queuedRoutes(context, options.maxFollowers ?? 256));
   app.route('/', nativeRoutes(context));
   app.route('/', openaiRoutes(context));
-  app.route('/', a2aRoutes(context, (options.tokens ?? []).length > 0, options.a2aTasks));
+  app.route('/', responsesRoutes(context));
+  app.route('/', a2aRoutes(context, (options.tokens ?? []).length > 0, options.a2aTasks, address));
   app.notFound((c) => errorResponse(c, 404, 'not_found', `no route ${c.req.method} ${c.req.path}`));
   app.onError((error, c) => {
     // A caller's mistake that core finds (a malformed session id in a path) is a 400 like any other;

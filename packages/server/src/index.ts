@@ -5,7 +5,7 @@ export type { AgentInfo, AgentLease, AgentSource } from './agent-source.js';
 export { TOKEN_COOKIE } from './auth.js';
 export { type AppOptions, createApp, type ServerApp } from './create-app.js';
 export { errorBody, HttpError } from './http-error.js';
-export { SESSION_HEADER } from './openai-routes.js';
+export { SESSION_HEADER } from './openai-run.js';
 export { OPENAPI_DOCUMENT } from './openapi.js';
 export { PAGE_PATH } from './page-routes.js';
 export { type ProjectGraphInput, projectGraph } from './project-graph.js';
@@ -18,6 +18,7 @@ export type {
   SourcePosition,
   ToolNode,
 } from './project-view.js';
+export { type PublicAddress, parsePublicUrl } from './public-address.js';
 export type { QueuedRunEntry, QueuedRuns } from './queued-runs.js';
 export { isLoopback } from './request-guard.js';
 export { type DrainOutcome, type RunTicket, RunTracker, WIND_DOWN_MS } from './run-tracker.js';

@@ -13,6 +13,7 @@ import type { AgentSource } from './agent-source.js';
 import type { StreamLimit } from './bounded-stream.js';
 import type { ErrorShield } from './error-shield.js';
 import { HttpError } from './http-error.js';
+import type { PublicAddress } from './public-address.js';
 import type { QueuedRuns } from './queued-runs.js';
 import type { RunTracker } from './run-tracker.js';
 import { toHttpError } from './to-http-error.js';
@@ -29,6 +30,8 @@ export interface InvokeContext {
   shield: ErrorShield;
   /** How much a streamed answer may hold for a client that does not read. */
   streamLimit: StreamLimit;
+  /** The address clients reach the server at, for the addresses it hands out; none: the request's own. */
+  address?: PublicAddress;
 }
 
 /** One run to start: a new user message, or decisions for a paused session. */

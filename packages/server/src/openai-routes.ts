@@ -1,20 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import {
-  AgentError,
-  type InvocationResult,
-  isAgentError,
-  type Message,
-  type UsageStats,
-} from '@agentctl/core';
+import type { InvocationResult, Message, UsageStats } from '@agentctl/core';
 import { Hono } from 'hono';
 import type { AgentInfo } from './agent-source.js';
 import { boundedStream } from './bounded-stream.js';
 import { HttpError, openaiErrorBody } from './http-error.js';
 import { type InvokeContext, invoke } from './invoke.js';
+import { finishOf, goneSignal, pauseOf, runFailure, SESSION_HEADER } from './openai-run.js';
 import { optionalBoolean, readJson } from './read-json.js';
-
-/** The header that continues a stored session on `/v1/chat/completions`. */
-export const SESSION_HEADER = 'x-agentctl-session';
 
 /**
  * The OpenAI-compatible endpoint: `GET /v1/models` lists the agents (`GET /v1/models/{agent}` gives one), `POST /v1/chat/completions`
@@ -51,15 +43,6 @@ export function openaiRoutes(context: InvokeContext): Hono {
     if (last?.role !== 'user')
       throw new HttpError(400, 'bad_request', 'the last message must come from the user');
     const sessionId = c.req.header(SESSION_HEADER);
-    const gone = new AbortController();
-    // Nobody can read a stateless answer once its client is gone, streamed or not: stop the run
-    // then. A stored session's run goes on, so its answer is there for the next request.
-    if (!sessionId) {
-      const request = c.req.raw.signal;
-      const stop = () => gone.abort(new AgentError('the client closed the connection', 'ABORTED'));
-      if (request.aborted) stop();
-      else request.addEventListener('abort', stop, { once: true });
-    }
     const run = await invoke(context, {
       agent: body.model,
       input: last.content ?? '',
@@ -67,7 +50,7 @@ export function openaiRoutes(context: InvokeContext): Hono {
       userId: typeof body.user === 'string' ? body.user : undefined,
       // Without a stored session, the earlier messages are this conversation's history.
       history: sessionId ? undefined : messages.slice(0, -1),
-      signal: gone.signal,
+      signal: goneSignal(c, sessionId),
     });
     const id = `chatcmpl-${randomUUID()}`;
     const stamp = Math.floor(Date.now() / 1000);
@@ -140,34 +123,6 @@ export function openaiRoutes(context: InvokeContext): Hono {
   });
 
   return app;
-}
-
-/**
- * A paused run as the answer tells it: the calls waiting and the session to decide them in. A
- * request without the session header kept its conversation in memory only: nothing can decide its
- * calls, and the answer says so rather than naming a session that is gone.
- */
-function pauseOf(result: InvocationResult, sessionId: string | undefined): Record<string, unknown> {
-  if (sessionId) return { status: 'paused', pending: result.pending, sessionId };
-  return {
-    status: 'paused',
-    pending: result.pending,
-    sessionId: null,
-    message: `this request kept no session, so these calls cannot be decided: send the ${SESSION_HEADER} header to run an agent that asks for approval, then POST /sessions/{id}/decisions`,
-  };
-}
-
-// The final answer's finish as OpenAI names it: `length` or `content_filter` when it was cut short.
-function finishOf(result: InvocationResult): 'stop' | 'length' | 'content_filter' {
-  const last = result.messages.findLast((m) => m.role === 'assistant');
-  return last?.cutShort ?? 'stop';
-}
-
-// The run's failure is already shielded (see `invoke`); anything else is the server's own.
-function runFailure(error: Error, context: InvokeContext): HttpError {
-  if (isAgentError(error))
-    return new HttpError(error.code === 'TIMEOUT' ? 504 : 502, error.code, error.message);
-  return new HttpError(500, 'internal', `internal error (ref ${context.shield.internal(error)})`);
 }
 
 function usageOf(usage: UsageStats) {

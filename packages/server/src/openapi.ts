@@ -371,6 +371,16 @@ export const OPENAPI_DOCUMENT = {
         },
       },
     },
+    '/v1/responses': {
+      post: {
+        summary:
+          'OpenAI-compatible Responses API: `model` names the agent, `input` a string or message items; header x-agentctl-session continues a stored session',
+        responses: {
+          '200': { description: 'a response object, or its events as SSE' },
+          ...errors(400, 401, 404, 409, 429),
+        },
+      },
+    },
     '/a2a/{agent}/.well-known/agent-card.json': {
       get: {
         summary: 'A2A agent card',

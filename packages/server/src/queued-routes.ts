@@ -2,6 +2,7 @@ import { type Context, Hono } from 'hono';
 import { boundedStream } from './bounded-stream.js';
 import { HttpError } from './http-error.js';
 import type { InvokeContext, InvokeRequest } from './invoke.js';
+import { publicBase } from './public-address.js';
 import { queueAnswer } from './queue-answer.js';
 import type { QueuedRuns } from './queued-runs.js';
 
@@ -82,9 +83,13 @@ export async function enqueueRun(
       decisions: request.decisions,
     }),
   );
+  // Behind a proxy that serves this server under a path, `/runs/...` is not where clients find it.
+  const address = context.address ?? {};
+  const base = address.publicUrl !== undefined || address.trustProxy ? publicBase(c, address) : '';
+  const events = `${base}/runs/${runId}/events`;
   c.header('x-agentctl-session', sessionId);
-  c.header('location', `/runs/${runId}/events`);
-  return c.json({ status: 'queued', runId, sessionId, events: `/runs/${runId}/events` }, 202);
+  c.header('location', events);
+  return c.json({ status: 'queued', runId, sessionId, events }, 202);
 }
 
 const UINT64_MAX = 2n ** 64n - 1n;

@@ -88,4 +88,28 @@ describe('the OpenAI-compatible endpoint through the openai SDK', () => {
     expect(failure).toMatchObject({ code: 'PROVIDER_ERROR', type: 'server_error' });
     expect((failure as Error).message).toContain('the upstream model is down');
   });
+
+  it('a run that fails is a response.failed event when streamed, an APIError with its code when not (Responses API)', async () => {
+    const down = () =>
+      createAgent({
+        name: 'down',
+        provider: scriptedModel([
+          { error: { message: 'the upstream model is down', code: 'PROVIDER_ERROR' } },
+        ]),
+      });
+    const stream = await clientOf([down()]).responses.create({ model: 'down', input: 'hi', stream: true });
+    const events = [];
+    for await (const event of stream) events.push(event);
+    const last = events.at(-1);
+    expect(last?.type).toBe('response.failed');
+    expect(last?.type === 'response.failed' && last.response).toMatchObject({
+      status: 'failed',
+      error: { code: 'PROVIDER_ERROR', message: expect.stringContaining('the upstream model is down') },
+    });
+    const failure = await clientOf([down()])
+      .responses.create({ model: 'down', input: 'hi' })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(OpenAI.APIError);
+    expect(failure).toMatchObject({ status: 502, code: 'PROVIDER_ERROR', type: 'server_error' });
+  });
 });

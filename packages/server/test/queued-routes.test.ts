@@ -9,7 +9,7 @@ const json = (body: unknown) => ({
   body: JSON.stringify(body),
 });
 
-function appWith(queue?: QueuedRuns, maxFollowers?: number) {
+function appWith(queue?: QueuedRuns, maxFollowers?: number, publicUrl?: string) {
   const store = new InMemorySessionStore();
   const agent = createAgent({ name: 'echo', provider: offline('echo') });
   const source = {
@@ -17,7 +17,7 @@ function appWith(queue?: QueuedRuns, maxFollowers?: number) {
     lease: (name: string) => (name === 'echo' ? { agent, store, release: () => undefined } : undefined),
     stores: async () => [store],
   };
-  return { ...createApp({ source, queue, maxFollowers }), store };
+  return { ...createApp({ source, queue, maxFollowers, publicUrl }), store };
 }
 
 describe('queued routes', () => {
@@ -73,6 +73,20 @@ describe('queued routes', () => {
       status: 'ok',
       queue: { waiting: 2, workers: 1 },
     });
+  });
+
+  it('behind a proxy serving it under a path, a queued run’s events address is the public one', async () => {
+    const queue: QueuedRuns = {
+      enqueue: async () => ({ runId: 'r1', sessionId: 's1' }),
+      exists: async () => false,
+      follow: async function* () {},
+      depth: async () => ({ waiting: 0, workers: 1 }),
+    };
+    const { app } = appWith(queue, undefined, 'https://example.com/team/');
+    const ok = await app.request('/agents/echo/runs', json({ input: 'hi', async: true }));
+    expect(ok.status).toBe(202);
+    expect(ok.headers.get('location')).toBe('https://example.com/team/runs/r1/events');
+    expect((await ok.json()).events).toBe('https://example.com/team/runs/r1/events');
   });
 
   it('caps the streams of queued runs open at once (429 with Retry-After), and frees a place when one closes', async () => {

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, mkdir, stat } from 'node:fs/promises';
+import { access, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import {
   type AgentEvent,
@@ -8,6 +8,7 @@ import {
   type LeaseRequest,
   type MemoryProvider,
   type Message,
+  makeFolders,
   newSession,
   type SessionInit,
   type SessionLease,
@@ -294,7 +295,7 @@ export class FileSessionStore implements SessionStore, MemoryProvider {
   }
 
   #ensureDir(): Promise<unknown> {
-    this.#ready ??= mkdir(this.path, { recursive: true }).catch(async (error: unknown) => {
+    this.#ready ??= makeFolders(this.path).catch(async (error: unknown) => {
       // Tried again next time: the folder may become writable (space freed, permissions fixed).
       this.#ready = undefined;
       throw await unwritableFolder(this.path, error);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { applyDelta } from '@agentctl/core';
+import { applyDelta, makeFolders } from '@agentctl/core';
 import { writeFileAtomic } from './atomic-write.js';
 import { CorruptSessionError } from './errors.js';
 import { acquireLock, type LockOptions } from './file-lock.js';
@@ -39,7 +39,7 @@ export class ScopedStateFiles {
 
   /** Applies a delta to a scope, re-reading it under the lock so no other writer's change is lost. */
   async update(scope: string, delta: Record<string, unknown>): Promise<void> {
-    await mkdir(this.#dir, { recursive: true });
+    await makeFolders(this.#dir);
     const release = await acquireLock(`${this.#file(scope)}.lock`, this.#lock);
     try {
       const state = await this.get(scope);

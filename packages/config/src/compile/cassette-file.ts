@@ -1,7 +1,7 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Cassette } from '@agentctl/core';
-import { isPlainObject } from '@agentctl/core';
+import { isPlainObject, makeFolders } from '@agentctl/core';
 import type { DataPath } from '../load/document-positions.js';
 import { readRegularFile } from '../paths.js';
 import { parseYamlFile } from './yaml-file.js';
@@ -61,7 +61,7 @@ export function missingCassette(display: string): string {
  * await writeCassette('agents/cassettes/run.yaml', cassette);
  */
 export async function writeCassette(path: string, cassette: Cassette): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  await makeFolders(dirname(path));
   const { stringify } = await import('yaml');
   const text = HEADER + stringify(cassette, { lineWidth: 0, aliasDuplicateObjects: false });
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);

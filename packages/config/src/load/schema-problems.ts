@@ -303,7 +303,10 @@ function toProblem(error: ErrorObject, subject: SchemaSubject): SchemaProblem {
         typeof description === 'string'
           ? `; expected ${lowerFirst(description)}`
           : ` (must match ${String(params.pattern)})`;
-      return value(`${field} is not valid: ${describeValue(error.data)}${expected}`);
+      // A URL's user and password are secrets: the diagnostic (a CI log) does not repeat them.
+      const shown =
+        typeof error.data === 'string' ? error.data.replace(/^(\w+:\/\/)[^\s/?#]*@/, '$1***@') : error.data;
+      return value(`${field} is not valid: ${describeValue(shown)}${expected}`);
     }
     case 'false schema':
       // The schemas use `false` only for offline-only model keys.

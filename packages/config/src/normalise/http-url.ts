@@ -1,5 +1,5 @@
 /**
- * `url` when it is an http:// or https:// URL (or empty, which env-empty speaks of); otherwise a
+ * `url` when it is an http:// or https:// URL without credentials (or empty, which env-empty speaks of); otherwise a
  * throw naming `field`. The schema asks that of a url as written; this checks one `${VAR}` made,
  * where compile and validate's env-values resolve it (`${HOST}/v1` with HOST unset is `/v1`). The
  * value is not repeated: it may hold a secret.
@@ -14,5 +14,10 @@ export function httpUrl(url: string | undefined, field: string): string | undefi
   }
   if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
     throw new Error(`${field}: is not an http:// or https:// URL with this environment`);
+  // fetch refuses such a URL outright: every request would fail, and its error would quote it whole.
+  if (parsed.username || parsed.password)
+    throw new Error(
+      `${field}: has a user name or password in it, which no request may carry; send them in a header instead (\`authorization: Basic ...\` in \`headers\`)`,
+    );
   return url;
 }

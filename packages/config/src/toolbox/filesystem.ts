@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   type AnyTool,
@@ -7,6 +7,7 @@ import {
   defineTool,
   isPrivatePath,
   listDir,
+  makeFolders,
   openRegularFile,
   type PrivacyOptions,
   type Roots,
@@ -186,7 +187,7 @@ function writeFileTool(roots: Roots, approve: boolean, privacy: PrivacyOptions):
     needsApproval: approve,
     async execute({ path: requested, content }) {
       const target = await confinedTarget(roots, requested, privacy);
-      await mkdir(path.dirname(target), { recursive: true });
+      await makeFolders(path.dirname(target));
       // Re-checked after making folders: a link swapped in meanwhile must not redirect the write.
       const real = await confinedTarget(roots, requested, privacy);
       if (real !== target) throw new Error(`path "${requested}" changed while writing`);

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createServer, type Server as HttpServer } from 'node:http';
+import { createServer, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -38,6 +38,10 @@ export interface TestHttpServer {
   url: string;
   /** Authorization headers seen on requests. */
   authHeaders: string[];
+  /** The `x-api-key` header of every request that had one, in order. */
+  apiKeys: string[];
+  /** With `endlessNotifications`: the bytes each GET stream had sent when its client hung up. */
+  notificationStreams: number[];
   close(): Promise<void>;
 }
 
@@ -97,9 +101,14 @@ function mcpServer(othersAnswered: Promise<unknown>): Server {
  * Starts the HTTP server; `port` reuses a port (to bring a server back after a stop); `stream`
  * answers calls as SSE streams instead of JSON bodies.
  */
-export async function startHttpServer(port = 0, options: { stream?: boolean } = {}): Promise<TestHttpServer> {
+export async function startHttpServer(
+  port = 0,
+  options: { stream?: boolean; endlessNotifications?: boolean } = {},
+): Promise<TestHttpServer> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const authHeaders: string[] = [];
+  const apiKeys: string[] = [];
+  const notificationStreams: number[] = [];
   // The calls of `huge` and `gateway` answered (or failed) at the HTTP level, which `patient` waits for.
   let answered = 0;
   let othersAnswered: () => void = () => {};
@@ -108,6 +117,8 @@ export async function startHttpServer(port = 0, options: { stream?: boolean } = 
   });
   const http: HttpServer = createServer(async (req, res) => {
     if (req.headers.authorization) authHeaders.push(req.headers.authorization);
+    if (typeof req.headers['x-api-key'] === 'string') apiKeys.push(req.headers['x-api-key']);
+    if (req.method === 'GET' && options.endlessNotifications) return endlessEvent(res, notificationStreams);
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
@@ -151,12 +162,39 @@ export async function startHttpServer(port = 0, options: { stream?: boolean } = 
   return {
     url: `http://127.0.0.1:${address.port}/mcp`,
     authHeaders,
+    apiKeys,
+    notificationStreams,
     async close() {
       for (const transport of transports.values()) await transport.close().catch(() => {});
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/** How long the one event of an endless notification stream gets: far past any limit, still an end. */
+export const ENDLESS_EVENT_BYTES = 64 * 2 ** 20;
+
+// Opens a notification stream whose one event never ends (no blank line), as fast as the client
+// reads, until ENDLESS_EVENT_BYTES; pushes what was sent to `streams` when the client hangs up.
+function endlessEvent(res: ServerResponse, streams: number[]): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  res.write('event: message\ndata: ');
+  const chunk = 'x'.repeat(64 * 1024);
+  let sent = 0;
+  let closed = false;
+  res.on('close', () => {
+    closed = true;
+    streams.push(sent);
+  });
+  const pump = () => {
+    while (!closed && sent < ENDLESS_EVENT_BYTES) {
+      sent += chunk.length;
+      if (!res.write(chunk)) return void res.once('drain', pump);
+    }
+    if (!closed) res.end('\n\n');
+  };
+  pump();
 }
 
 /** Process ids whose parent is this process (Linux /proc); empty where /proc is missing. */

@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { delimiter, join, relative } from 'node:path';
 import type { Io } from '../../io.js';
+import { shellQuote } from '../../shell-quote.js';
 
 /**
  * How to type this very command again from the folder `from`: `agentctl` when that name on the
@@ -20,7 +21,7 @@ export function commandName(
   const near = script ? relative(from, script) : 'agentctl';
   const path = script && near.startsWith('..') ? script : near;
   return {
-    command: `node ${/^[\w./-]+$/.test(path) ? path : JSON.stringify(path)}`,
+    command: `node ${shellQuote(path)}`,
     hint: 'to type `agentctl` instead: npm i -g @agentctl/cli (from a clone: see "Install the command" in its README)',
   };
 }

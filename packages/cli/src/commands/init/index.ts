@@ -1,9 +1,12 @@
-import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, readdir, readlink, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join, relative, resolve } from 'node:path';
+import { blockingAncestor } from '@agentctl/config';
+import { makeFolders } from '@agentctl/core';
 import { CliError, EXIT } from '../../cli-error.js';
 import type { Io } from '../../io.js';
 import { packageVersion } from '../../package-version.js';
 import { VERSION } from '../../program.js';
+import { shellQuote } from '../../shell-quote.js';
 import { systemRefusal } from '../../system-refusal.js';
 import { writeProjectSchema } from '../schema/project-schema.js';
 import { commandName } from './command-name.js';
@@ -24,6 +27,16 @@ export async function initCommand(options: Record<string, unknown>, io: Io): Pro
   if ((await stat(dir).catch(() => undefined))?.isDirectory() === false) {
     throw new CliError(`${dir} exists and is not a folder`, EXIT.usage);
   }
+  if (
+    (await lstat(dir).catch(() => undefined))?.isSymbolicLink() &&
+    !(await stat(dir).catch(() => undefined))
+  )
+    throw new CliError(
+      `${dir} is a link to ${await readlink(dir)}, which does not exist: create that folder, or remove the link`,
+      EXIT.usage,
+    );
+  const blocker = blockingAncestor(dir);
+  if (blocker) throw new CliError(`cannot create ${dir}: ${blocker} is not a folder`, EXIT.usage);
   const existing = await readdir(dir).catch(() => [] as string[]);
   if (existing.filter((entry) => !entry.startsWith('.')).length > 0 && !options.force) {
     throw new CliError(`${dir} is not empty; use --force to write into it`, EXIT.usage);
@@ -45,7 +58,7 @@ export async function initCommand(options: Record<string, unknown>, io: Io): Pro
   try {
     for (const [file, text] of Object.entries(files)) {
       const path = join(dir, file);
-      const folder = await mkdir(join(path, '..'), { recursive: true });
+      const folder = await makeFolders(join(path, '..'));
       if (folder !== undefined) made.push(folder);
       if (!(await stat(path).catch(() => undefined))) made.push(path);
       await writeFile(path, text, { flag: options.force ? 'w' : 'wx' });
@@ -63,10 +76,10 @@ export async function initCommand(options: Record<string, unknown>, io: Io): Pro
   const where = relative(io.cwd, dir) || '.';
   const cli = commandName(io, dir);
   const lines = [`created a project in ${where} (template ${name})`];
-  if (where !== '.') lines.push(`next: cd ${quote(where)}`);
+  if (where !== '.') lines.push(`next: cd ${shellQuote(where)}`);
   if (template.needsInstall)
     lines.push('next: npm install   # the MCP server; from a clone: npm i <the packed tarballs> (README)');
-  lines.push(`next: ${cli.command} run ${template.agent} ${quote(template.prompt)}`);
+  lines.push(`next: ${cli.command} run ${template.agent} ${shellQuote(template.prompt)}`);
   lines.push(`next: ${cli.command} test   # runs tests/${template.agent}.yaml`);
   if (cli.hint) lines.push(cli.hint);
   io.stdout(`${lines.join('\n')}\n`);
@@ -107,8 +120,4 @@ function packageName(dir: string): string {
     .replace(/^[^a-z]+|-+$/g, '')
     .slice(0, 64);
   return name || 'agentctl-project';
-}
-
-function quote(text: string): string {
-  return /^[\w./-]+$/.test(text) ? text : `"${text.replaceAll('"', '\\"')}"`;
 }

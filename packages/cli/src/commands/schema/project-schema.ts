@@ -1,6 +1,7 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { projectSchema as assembled } from '@agentctl/config';
+import { makeFolders } from '@agentctl/core';
 import { defaultRegistry } from '../../default-registry.js';
 
 /** The stable `$id` of the published schema; the embedded kinds' ids resolve against it. */
@@ -17,6 +18,6 @@ export function projectSchema(kind = 'agentctl'): object {
 
 /** Writes {@link projectSchema} to `path`, making its folder. */
 export async function writeProjectSchema(path: string, kind = 'agentctl'): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  await makeFolders(dirname(path));
   await writeFile(path, `${JSON.stringify(projectSchema(kind), null, 2)}\n`);
 }

@@ -1,5 +1,5 @@
 import { parseDuration } from '@agentctl/core';
-import { isLoopback } from '@agentctl/server';
+import { isLoopback, parsePublicUrl } from '@agentctl/server';
 import { CliError, EXIT } from '../../cli-error.js';
 
 /** `agentctl serve` options after checking. */
@@ -22,6 +22,10 @@ export interface ServeOptions {
   watch: boolean;
   /** Serve the dev UI at /ui. */
   ui: boolean;
+  /** The base URL clients reach the server at, for the A2A cards. */
+  publicUrl: string | undefined;
+  /** Read X-Forwarded-Proto/Host for the A2A cards. */
+  trustProxy: boolean;
 }
 
 /**
@@ -65,7 +69,21 @@ export function serveOptions(
     logFormat,
     watch: raw.watch === true,
     ui: raw.ui === true,
+    publicUrl: publicUrl(raw.publicUrl),
+    trustProxy: raw.trustProxy === true,
   };
+}
+
+function publicUrl(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return parsePublicUrl(String(value));
+  } catch (error) {
+    throw new CliError(
+      `--public-url: ${(error as Error).message} (give the address clients reach the server at, such as https://agents.example.com)`,
+      EXIT.usage,
+    );
+  }
 }
 
 /** A whole number option within bounds, or a usage error naming the flag. */

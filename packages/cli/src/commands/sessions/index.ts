@@ -1,7 +1,8 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import {
   InvalidExportError,
+  makeFolders,
   SessionBusyError,
   type SessionExport,
   type SessionStore,
@@ -15,6 +16,7 @@ import {
   SessionStoreError,
 } from '@agentctl/store-file';
 import { printable } from '../../printable.js';
+import { systemRefusal } from '../../system-refusal.js';
 import { unwritableTarget } from '../../write-target.js';
 import { formatSessionTree } from './session-tree.js';
 import { formatSessionsTable, formatTime } from './sessions-table.js';
@@ -104,10 +106,12 @@ export async function sessionsCommand(
         else {
           const target = args[1];
           // Like `schema --write`: the folder is made, and a path that cannot be written is one line.
-          await mkdir(dirname(resolve(target)), { recursive: true })
+          await makeFolders(dirname(resolve(target)))
             .then(() => writeFile(resolve(target), text))
             .catch((error: NodeJS.ErrnoException) => {
-              throw new UserFileError(`cannot write ${target}: ${error.code ?? error.message}`);
+              throw new UserFileError(
+                `cannot write ${target}: ${systemRefusal(error) ?? error.code ?? error.message}`,
+              );
             });
           io.stderr(`exported ${args[0]} to ${target}\n`);
         }

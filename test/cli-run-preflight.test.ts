@@ -373,4 +373,43 @@ mcp: { url: "https://ops:hunter2@127.0.0.1:9/mcp" }
     }
     expect(await sessionFiles(dir)).toEqual([]);
   });
+
+  it('is refused in an http tool as written, through a ${VAR} and from an argument, before any session', async () => {
+    const dir = await tempProject({
+      'agents/a.yaml': `kind: agent
+name: shop
+model: offline/auto
+tools: [orders, stock, by_user]
+---
+kind: tool
+name: orders
+parameters: { type: object, properties: { id: { type: string } }, required: [id] }
+http: { url: "http://ops:hunter2@127.0.0.1:9/orders/{{ args.id }}", allowed_hosts: [127.0.0.1:9] }
+---
+kind: tool
+name: stock
+parameters: { type: object, properties: { id: { type: string } }, required: [id] }
+http: { url: "\${SHOP_URL}/stock/{{ args.id }}" }
+---
+kind: tool
+name: by_user
+parameters: { type: object, properties: { who: { type: string } }, required: [who] }
+http: { url: "http://{{ args.who }}@127.0.0.1:9/x", allowed_hosts: [127.0.0.1:9] }
+`,
+    });
+    const env = { SHOP_URL: 'http://ops:hunter2@127.0.0.1:9' };
+    const problem =
+      'url has a user name or password in it, which no request may carry; send them in a header instead (`authorization: Basic ...` in `headers`)';
+    const check = await agentctl(['validate'], { cwd: dir, env });
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain(`agents/a.yaml:9:14: error: tool kind http: ${problem} [plugin-options]`);
+    expect(check.stdout).toContain(`agents/a.yaml:14:14: error: tool kind http: ${problem} once`);
+    expect(check.stdout).toContain(`agents/a.yaml:19:14: error: tool kind http: ${problem} [plugin-options]`);
+    expect(check.stdout).not.toContain('hunter2');
+    const run = await agentctl(['run', 'shop', 'hi', '--approve-all'], { cwd: dir, env });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(problem);
+    expect(run.stderr).not.toContain('hunter2');
+    expect(await sessionFiles(dir)).toEqual([]);
+  });
 });

@@ -8,14 +8,30 @@ const DEFAULT_MAX_BYTES = 1024 * 1024;
 
 type HttpDefinition = NonNullable<ToolDefinition['http']>;
 
+// fetch refuses a URL holding a user or password, and its error quotes the URL whole; a default
+// description would show it to the model.
+const CREDENTIALS =
+  'url has a user name or password in it, which no request may carry; send them in a header instead (`authorization: Basic ...` in `headers`)';
+
+// The url as written, its `{{ args.NAME }}` placeholders standing in as ARG; undefined if invalid.
+function writtenUrl(url: string): URL | undefined {
+  try {
+    return new URL(url.replace(/\{\{[^}]*\}\}/g, 'ARG'));
+  } catch {
+    return undefined;
+  }
+}
+
+// Why a url holds credentials, or undefined.
+function credentialsProblem(url: string): string | undefined {
+  const written = writtenUrl(url);
+  return written && (written.username || written.password) ? CREDENTIALS : undefined;
+}
+
 // The host a url written without `allowed_hosts` may reach, or why it names none.
 function urlHost(url: string): { host: string } | { problem: string } {
-  let written: URL;
-  try {
-    written = new URL(url.replace(/\{\{[^}]*\}\}/g, 'ARG'));
-  } catch {
-    return { problem: 'url is not a valid URL' };
-  }
+  const written = writtenUrl(url);
+  if (!written) return { problem: 'url is not a valid URL' };
   if (written.host.includes('arg'))
     return {
       problem: "the url's host comes from an argument; list the hosts it may reach in `allowed_hosts`",
@@ -24,6 +40,8 @@ function urlHost(url: string): { host: string } | { problem: string } {
 }
 
 function hostsOf(spec: HttpDefinition, name: string): string[] {
+  const credentials = credentialsProblem(spec.url);
+  if (credentials) throw new Error(`tool ${name}: ${credentials}`);
   if (spec.allowedHosts) return spec.allowedHosts.map((h) => h.toLowerCase());
   const found = urlHost(spec.url);
   if ('problem' in found) throw new Error(`tool ${name}: ${found.problem}`);
@@ -36,7 +54,10 @@ function hostsOf(spec: HttpDefinition, name: string): string[] {
  */
 export function httpUrlRule(options: Record<string, unknown>): PluginProblem[] {
   const { url, allowed_hosts: allowedHosts } = options;
-  if (allowedHosts !== undefined || typeof url !== 'string' || url.includes('$')) return [];
+  if (typeof url !== 'string' || url.includes('$')) return [];
+  const credentials = credentialsProblem(url);
+  if (credentials) return [{ path: ['url'], message: credentials }];
+  if (allowedHosts !== undefined) return [];
   const found = urlHost(url);
   return 'problem' in found ? [{ path: ['url'], message: found.problem }] : [];
 }
@@ -108,6 +129,9 @@ export function httpTool(spec: ToolDefinition, _ctx: FactoryContext): AnyTool {
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:')
         throw new Error(`only http and https URLs are allowed, not ${url.protocol}`);
+      // An argument that makes a user or password part (`{{ args.who }}@host`): not sent, not quoted.
+      if (url.username || url.password)
+        throw new Error('the arguments put a user name or password into the URL; it was not sent');
       // `host` leaves out the scheme's default port, which a pinned `example.com:443` names.
       const port = url.port || (url.protocol === 'https:' ? '443' : '80');
       const names = [url.host, url.hostname, `${url.hostname}:${port}`].map((h) => h.toLowerCase());

@@ -254,13 +254,21 @@ export class Runner {
           await held.confirm();
           await this.store.setCheckpoint(session.id, saved);
         }
-        ctx.emit('run_end', {
+        // The run ends once its end is stored: a write refused now (a lease lost at the last
+        // moment, a full disk) makes it an error, and no one was told it completed.
+        const end = ctx.store('run_end', {
           status: paused ? 'paused' : 'complete',
           output,
           usage: { ...shared.usage },
           duration,
         });
-        await shared.flush();
+        try {
+          await shared.flush();
+        } catch (error) {
+          ctx.unstore(end);
+          throw error;
+        }
+        ctx.deliver(end);
         return {
           status: paused ? 'paused' : 'complete',
           output,

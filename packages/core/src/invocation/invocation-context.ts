@@ -213,11 +213,44 @@ export class InvocationContext {
 
   /** Hands an already-built event to the stream and, unless it is a text delta, to the session log. */
   record(event: AgentEvent): void {
-    if (this.shared.observed) notifyEvent(event, this.shared.observed);
-    this.shared.sink(event);
+    this.deliver(event);
     if (event.type === 'text_delta') return;
     this.shared.session.events.push(event);
     this.shared.persist(event);
+  }
+
+  /**
+   * Queues an event for the session log without handing it to anyone yet: an end that holds only
+   * once it is stored (`run_end`), delivered by {@link InvocationContext.deliver} after the write,
+   * or taken back by {@link InvocationContext.unstore} when the write failed.
+   */
+  store<T extends EventType>(type: T, payload: EventPayloads[T]): AgentEvent {
+    const shared = this.shared;
+    const event = eventOf(
+      shared.idPrefix + shared.seq++,
+      shared.invocationId,
+      this.branch,
+      this.agent.name,
+      Date.now(),
+      type,
+      payload,
+    );
+    shared.session.events.push(event);
+    shared.persist(event);
+    return event;
+  }
+
+  /** Hands an event to the observers and the caller (stream and callback). */
+  deliver(event: AgentEvent): void {
+    if (this.shared.observed) notifyEvent(event, this.shared.observed);
+    this.shared.sink(event);
+  }
+
+  /** Takes back an event {@link InvocationContext.store} queued and the store refused. */
+  unstore(event: AgentEvent): void {
+    const events = this.shared.session.events;
+    const at = events.lastIndexOf(event);
+    if (at >= 0) events.splice(at, 1);
   }
 
   #applyState(event: AgentEvent, delta: Record<string, unknown>): void {

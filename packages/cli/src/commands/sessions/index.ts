@@ -1,5 +1,8 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   InvalidExportError,
   SessionBusyError,
@@ -16,6 +19,7 @@ import {
 } from '@agentctl/store-file';
 import { printable } from '../../printable.js';
 import { unwritableTarget } from '../../write-target.js';
+import { exportText } from './export-text.js';
 import { formatSessionTree } from './session-tree.js';
 import { formatSessionsTable, formatTime } from './sessions-table.js';
 import { formatTranscript } from './transcript.js';
@@ -99,13 +103,13 @@ export async function sessionsCommand(
         const blocked =
           args[1] === undefined || args[1] === '-' ? undefined : unwritableTarget(resolve(args[1]));
         if (blocked) return fail(`sessions export: ${blocked}; give the path of a file`, 2);
-        const text = `${JSON.stringify(await store.exportSession(args[0]!), null, 2)}\n`;
-        if (args[1] === undefined || args[1] === '-') io.stdout(text);
+        const text = exportText(await store.exportSession(args[0]!));
+        if (args[1] === undefined || args[1] === '-') for (const part of batched(text)) io.stdout(part);
         else {
           const target = args[1];
           // Like `schema --write`: the folder is made, and a path that cannot be written is one line.
           await mkdir(dirname(resolve(target)), { recursive: true })
-            .then(() => writeFile(resolve(target), text))
+            .then(() => pipeline(Readable.from(batched(text)), createWriteStream(resolve(target))))
             .catch((error: NodeJS.ErrnoException) => {
               throw new UserFileError(`cannot write ${target}: ${error.code ?? error.message}`);
             });
@@ -199,7 +203,7 @@ async function show(
     return 1;
   }
   if (options.json) {
-    io.stdout(`${JSON.stringify(await store.exportSession(id), null, 2)}\n`);
+    for (const part of batched(exportText(await store.exportSession(id)))) io.stdout(part);
     return 0;
   }
   const all = await listAll(store);
@@ -219,6 +223,18 @@ async function show(
   if (tree.length > 0) out.push('', 'child sessions:', ...tree);
   io.stdout(`${out.join('\n')}\n`);
   return 0;
+}
+
+// About a megabyte per write: a write per event would cost a system call each.
+function* batched(pieces: Iterable<string>): Generator<string> {
+  let batch = '';
+  for (const piece of pieces) {
+    batch += piece;
+    if (batch.length < 1 << 20) continue;
+    yield batch;
+    batch = '';
+  }
+  if (batch !== '') yield batch;
 }
 
 /** A file given on the command line that cannot be read as JSON. */

@@ -22,6 +22,7 @@ import {
 import type { AgentEvent, PendingApproval } from './events.js';
 import { historyFor } from './invocation/history.js';
 import { InvocationContext, type InvocationLimits } from './invocation/invocation-context.js';
+import { closeOrphanedChildren } from './invocation/orphaned-children.js';
 import { type HeldSession, holdSession } from './invocation/session-lease.js';
 import { SessionWriter } from './invocation/session-writer.js';
 import { SharedInvocation } from './invocation/shared-invocation.js';
@@ -183,9 +184,11 @@ export class Runner {
       const session = await this.#session(options, sessionId, decisions !== undefined);
       await this.#loadScopedState(session, options.userId);
       const checkpoint = session.checkpoint as InvocationCheckpoint | undefined;
+      // The child sessions (of agent tools) this resume is to go on with: any it leaves behind are ended.
+      let waitingChildren: Session[] = [];
       if (decisions) {
         validateDecisions(session, checkpoint, decisions, this.agent);
-        await this.#checkPromisedCalls(session, checkpoint as InvocationCheckpoint);
+        waitingChildren = await this.#checkPromisedCalls(session, checkpoint as InvocationCheckpoint);
       } else if (checkpoint) {
         throw new PausedSessionError(
           session.id,
@@ -240,6 +243,11 @@ export class Runner {
         const output = lastOutput(session, invocationId);
         const duration = performance.now() - started;
         const paused = shared.pending.length > 0;
+        if (waitingChildren.length > 0) {
+          await closeOrphanedChildren(this.store, waitingChildren, { session, invocationId, paused }, (e) =>
+            shared.sink(e),
+          );
+        }
         if (paused) {
           ctx.emit('approval_required', { pending: shared.pending });
           const saved: InvocationCheckpoint = {
@@ -300,6 +308,15 @@ export class Runner {
           value: output || lastText(messages),
         });
         shared.ending();
+        // A failed resume has cleared the pause: the children it was to go on with can never be
+        // resumed. Unless the session is another's now (its lease lost): that one decides.
+        if (waitingChildren.length > 0 && (await stillHeld(held)))
+          await closeOrphanedChildren(
+            this.store,
+            waitingChildren,
+            { session, invocationId, paused: false, error },
+            (e) => shared.sink(e),
+          ).catch(() => undefined);
         ctx.emit('error', {
           code: error.code,
           message: error.message,
@@ -338,17 +355,18 @@ export class Runner {
 
   // What a person decides on must be what runs: a session changed outside agentctl is refused
   // before any decision is applied (or anything written).
-  async #checkPromisedCalls(session: Session, checkpoint: InvocationCheckpoint): Promise<void> {
+  // Returns the paused child sessions the checkpoint's calls wait in.
+  async #checkPromisedCalls(session: Session, checkpoint: InvocationCheckpoint): Promise<Session[]> {
     let problem = promisedCallsProblem(session, checkpoint);
+    let children: Session[] = [];
     if (!problem && checkpoint.pending.some((p) => p.via)) {
       const listed = await this.store.list({ parentId: session.id });
-      const children = await Promise.all(listed.filter((c) => c.paused).map((c) => this.store.get(c.id)));
-      problem = childCallsProblem(
-        checkpoint.pending,
-        children.filter((c): c is Session => c !== undefined),
-      );
+      const read = await Promise.all(listed.filter((c) => c.paused).map((c) => this.store.get(c.id)));
+      children = read.filter((c): c is Session => c !== undefined);
+      problem = childCallsProblem(checkpoint.pending, children);
     }
     if (problem) throw new DamagedSessionError(session.id, problem);
+    return children;
   }
 
   async #session(options: InvocationOptions, sessionId: string, resuming: boolean): Promise<Session> {
@@ -473,6 +491,13 @@ function agentResult(r: InvocationResult): AgentResult<string> {
     duration: r.duration,
     pending: r.pending,
   };
+}
+
+function stillHeld(held: HeldSession): Promise<boolean> {
+  return Promise.resolve(held.confirm()).then(
+    () => true,
+    () => false,
+  );
 }
 
 function lastText(messages: readonly Message[]): string {

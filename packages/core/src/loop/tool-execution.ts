@@ -180,7 +180,8 @@ function plan(ctx: LoopContext, call: ToolCall): Plan | Promise<Plan> {
     if (decided.input !== undefined) return { kind: 'answer', call, tool, input: decided.input };
     if (!decided.approve)
       return { kind: 'refuse', call, tool, reason: decided.reason ?? 'denied by the user' };
-    if (!tool) return { kind: 'run', call, tool };
+    // Approved, but its tool was taken out of the agent while the call waited: it cannot run.
+    if (!tool) return { kind: 'invalid', call, text: removedToolText(ctx, call) };
     // The project may have changed while the call waited: its arguments are checked against the
     // tool's schema of now, and deny beats everything, a person's approval included.
     return argumentsChecked(ctx, call, tool, true);
@@ -222,6 +223,11 @@ function checkedPlan(
   if (verdict === 'deny') return { kind: 'refuse', call, tool, reason: 'denied by the approval policy' };
   if (verdict === 'ask') return { kind: 'ask', call, tool, reason: `${call.name} requires approval` };
   return { kind: 'run', call, tool };
+}
+
+function removedToolText(ctx: LoopContext, call: ToolCall): string {
+  const known = [...ctx.tools.keys()].join(', ') || 'none';
+  return `Tool "${call.name}" is no longer among the tools of agent ${ctx.agentName} (it was removed while this call waited for a decision), so the call did not run. Available tools: ${known}.`;
 }
 
 function unknownTool(ctx: LoopContext, call: ToolCall): Plan {

@@ -61,6 +61,8 @@ export interface InvocationOptions {
   branchPrefix?: string;
   /** For agent tools: the parent session and call that started this one. */
   parent?: { sessionId: string; callId: string };
+  /** For agent tools: the path of the agent that called this one, root first; errors' paths start with it. */
+  callerPath?: readonly string[];
   /** The conversation before this message (written to the session first), such as what memory kept. */
   history?: readonly Message[] | Promise<readonly Message[]>;
   /** The state a new session starts with. */
@@ -238,7 +240,11 @@ export class Runner {
           }
           root.emit('message', { message: { role: 'user', content: options.input } }, undefined, 'user');
         }
-        await start.runInvocation(ctx);
+        try {
+          await start.runInvocation(ctx);
+        } catch (thrown) {
+          throw ctx.locate(thrown);
+        }
         if (signal.aborted) throw signal.reason;
         const output = lastOutput(session, invocationId);
         const duration = performance.now() - started;
@@ -321,6 +327,7 @@ export class Runner {
           code: error.code,
           message: error.message,
           context: { ...error.context, blame: error.blame, retryable: error.retryable },
+          ...(error.agentPath && { agentPath: error.agentPath }),
         });
         ctx.emit('run_end', {
           status: 'error',
@@ -441,6 +448,7 @@ export class Runner {
           ? { invocationId, sessionId: session.id, agent: this.agent, parent: options.parent }
           : undefined,
         writeBeforeTools: this.#writeBeforeTools,
+        callerPath: options.callerPath ?? NO_PATH,
       },
       channel,
       options.onEvent,
@@ -452,6 +460,7 @@ export class Runner {
 }
 
 const NO_LIMITS: InvocationLimits = Object.freeze({});
+const NO_PATH: readonly string[] = Object.freeze([]);
 // A fresh invocation replays nothing: the map is only read (its size, a count of 0).
 const NOTHING_TO_REPLAY = new Map<string, number>();
 const NO_OPTIONS: RunOptions = Object.freeze({});

@@ -1,6 +1,6 @@
 import type { Agent } from '../agent.js';
 import type { ApprovalDecision, ExecutedToolCall, RunOptions } from '../agent-config.js';
-import { AgentError } from '../errors.js';
+import { AgentError, runError } from '../errors.js';
 import type { AgentEvent, EventPayloads, EventType, PendingApproval } from '../events.js';
 import type { Message } from '../messages.js';
 import { notifyEvent, type ObservedInvocation } from '../run-observer.js';
@@ -64,6 +64,8 @@ export interface InvocationShared {
   writeBeforeTools: boolean;
   /** Waits for every queued write of the session; throws the first that failed. */
   flush(): Promise<void>;
+  /** For an agent tool's child run: the path of the agent that called it, root first. */
+  callerPath: readonly string[];
 }
 
 /** A run of an agent that completed before the invocation paused, met again on resume. */
@@ -147,6 +149,30 @@ export class InvocationContext {
   /** True once the invocation should do no more work: ended, paused, or aborted. */
   get stopped(): boolean {
     return this.shared.ended || this.shared.pending.length > 0 || this.shared.signal.aborted;
+  }
+
+  /** This context's agent as a path of names, root first (an agent tool's callers included). */
+  agentPath(): string[] {
+    const names: string[] = [];
+    for (let agent: Agent | undefined = this.agent; agent; agent = agent.parent) names.unshift(agent.name);
+    return [...this.shared.callerPath, ...names];
+  }
+
+  /**
+   * `thrown` as an {@link AgentError} that says it happened in this context's agent, unless an
+   * agent deeper in the tree said so first.
+   */
+  locate(thrown: unknown): AgentError {
+    const error = runError(thrown);
+    error.agentPath ??= this.agentPath();
+    return error;
+  }
+
+  /** Runs this context's agent; an error it throws says it happened there (or deeper). */
+  runAgent(): Promise<void> {
+    return this.agent.runInvocation(this).catch((thrown: unknown) => {
+      throw this.locate(thrown);
+    });
   }
 
   /** Stops the invocation after the current event. */

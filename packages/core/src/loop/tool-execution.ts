@@ -225,6 +225,12 @@ function checkedPlan(
   return { kind: 'run', call, tool };
 }
 
+// Where an agent tool's child run failed, named from the top of the tree (` in agent a › b`).
+function failedIn(error: unknown): string {
+  const path = error instanceof AgentError ? error.agentPath : undefined;
+  return path && path.length > 0 ? ` in agent ${path.join(' › ')}` : '';
+}
+
 function removedToolText(ctx: LoopContext, call: ToolCall): string {
   const known = [...ctx.tools.keys()].join(', ') || 'none';
   return `Tool "${call.name}" is no longer among the tools of agent ${ctx.agentName} (it was removed while this call waited for a decision), so the call did not run. Available tools: ${known}.`;
@@ -427,7 +433,7 @@ function toolFailed(ctx: LoopContext, call: ToolCall, started: number, error: un
   const timedOut = error instanceof AgentError && error.code === 'TIMEOUT';
   const text = timedOut
     ? `Tool ${call.name} ${(error as AgentError).message}`
-    : `Tool ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`;
+    : `Tool ${call.name} failed${failedIn(error)}: ${error instanceof Error ? error.message : String(error)}`;
   return failure(
     ctx,
     call,
@@ -535,7 +541,7 @@ function caught(
   const code: AgentErrorCode = timedOut ? 'TIMEOUT' : 'TOOL_EXECUTION_ERROR';
   const message = timedOut
     ? (signal.reason as AgentError).message
-    : `Tool ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`;
+    : `Tool ${call.name} failed${failedIn(error)}: ${error instanceof Error ? error.message : String(error)}`;
   // Under middleware (`given`), a failure a retry could fix rejects next(), so that a `retry`
   // middleware on tool calls can ask again; its error result goes with it.
   const info = given !== undefined && !timedOut ? classifyFailure(error) : undefined;

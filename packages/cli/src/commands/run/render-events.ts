@@ -78,7 +78,9 @@ export function textRenderer(io: Io, spinner?: Spinner): (event: AgentEvent) => 
         );
         break;
       case 'tool_result': {
-        const line = `  ← ${event.name}: ${clip(printable(event.content.replace(/\s+/g, ' ')), 120)}`;
+        // A failed call deep in a tree says which agent made it (its branch is its path).
+        const by = event.isError ? where(event.branch.split('.')) : '';
+        const line = `  ← ${event.name}${by}: ${clip(printable(event.content.replace(/\s+/g, ' ')), 120)}`;
         io.stderr(`${event.isError ? s.red(`${line} [${event.errorCode ?? 'error'}]`) : s.dim(line)}\n`);
         break;
       }
@@ -96,7 +98,7 @@ export function textRenderer(io: Io, spinner?: Spinner): (event: AgentEvent) => 
         break;
       case 'error':
         endLine();
-        io.stderr(s.red(`error [${event.code}]: ${event.message}\n`));
+        io.stderr(s.red(`error [${event.code}]${where(event.agentPath)}: ${event.message}\n`));
         io.stderr(missingKeyHint(event));
         break;
       case 'run_end':
@@ -111,6 +113,11 @@ export function textRenderer(io: Io, spinner?: Spinner): (event: AgentEvent) => 
         break;
     }
   }
+}
+
+// The agent an error happened in, when the run has more than one: its path from the root.
+function where(path: readonly string[] | undefined): string {
+  return path && path.length > 1 ? ` in ${path.map((name) => printable(name)).join(' › ')}` : '';
 }
 
 // Why an answer stopped before its end, and what to do about it.

@@ -20,6 +20,7 @@ import {
 import { printable } from '../../printable.js';
 import { unwritableTarget } from '../../write-target.js';
 import { exportText } from './export-text.js';
+import { parseJsonBytes } from './parse-json-bytes.js';
 import { formatSessionTree } from './session-tree.js';
 import { formatSessionsTable, formatTime } from './sessions-table.js';
 import { formatTranscript } from './transcript.js';
@@ -241,9 +242,10 @@ function* batched(pieces: Iterable<string>): Generator<string> {
 class UserFileError extends Error {}
 
 async function readJson(file: string): Promise<unknown> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(resolve(file), 'utf8');
+    // As bytes: the text of an export over 512 MB is longer than any string.
+    bytes = await readFile(resolve(file));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why =
@@ -251,7 +253,7 @@ async function readJson(file: string): Promise<unknown> {
     throw new UserFileError(`cannot read ${file}: ${why}`);
   }
   try {
-    return JSON.parse(text);
+    return parseJsonBytes(bytes);
   } catch (error) {
     throw new UserFileError(`${file} is not valid JSON: ${(error as Error).message}`);
   }

@@ -90,6 +90,11 @@ beforeAll(async () => {
     join(project, 'scripts', 'breaking.yaml'),
     '- tool_calls: [{ id: c1, name: boom, arguments: {} }]\n- text: broke it\n',
   );
+  await mkdir(join(project, 'tests'));
+  await writeFile(
+    join(project, 'tests', 'pipeline.yaml'),
+    'kind: test\nname: pipeline-writes\nagent: pipeline\nturns:\n  - user: hi\n    expect: { output: { contains: hi } }\n',
+  );
   await writeFile(
     join(project, 'scripts', 'boss.yaml'),
     '- tool_calls: [{ id: p1, name: pipeline, arguments: { request: go } }]\n- text: finished anyway\n',
@@ -146,5 +151,11 @@ describe('an error inside an agent tree names the agent', () => {
       agentPath: ['boss', 'pipeline', 'writer'],
     });
     expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete' });
+  });
+
+  it('agentctl test: a step that failed says in which agent', async () => {
+    const result = await agentctl(['test'], { cwd: project });
+    expect(result.code).toBe(1);
+    expect(result.stdout + result.stderr).toContain('MODEL_ERROR in pipeline › writer: upstream exploded');
   });
 });

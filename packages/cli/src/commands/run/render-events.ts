@@ -1,4 +1,5 @@
 import type { AgentEvent, UsageStats } from '@agentctl/core';
+import { inAgent } from '../../agent-path-text.js';
 import type { Io } from '../../io.js';
 import { styles } from '../../io.js';
 import { printable } from '../../printable.js';
@@ -79,7 +80,7 @@ export function textRenderer(io: Io, spinner?: Spinner): (event: AgentEvent) => 
         break;
       case 'tool_result': {
         // A failed call deep in a tree says which agent made it (its branch is its path).
-        const by = event.isError ? where(event.branch.split('.')) : '';
+        const by = event.isError ? inAgent(event.branch.split('.')) : '';
         const line = `  ← ${event.name}${by}: ${clip(printable(event.content.replace(/\s+/g, ' ')), 120)}`;
         io.stderr(`${event.isError ? s.red(`${line} [${event.errorCode ?? 'error'}]`) : s.dim(line)}\n`);
         break;
@@ -98,7 +99,7 @@ export function textRenderer(io: Io, spinner?: Spinner): (event: AgentEvent) => 
         break;
       case 'error':
         endLine();
-        io.stderr(s.red(`error [${event.code}]${where(event.agentPath)}: ${event.message}\n`));
+        io.stderr(s.red(`error [${event.code}]${inAgent(event.agentPath)}: ${event.message}\n`));
         io.stderr(missingKeyHint(event));
         break;
       case 'run_end':
@@ -113,11 +114,6 @@ export function textRenderer(io: Io, spinner?: Spinner): (event: AgentEvent) => 
         break;
     }
   }
-}
-
-// The agent an error happened in, when the run has more than one: its path from the root.
-function where(path: readonly string[] | undefined): string {
-  return path && path.length > 1 ? ` in ${path.map((name) => printable(name)).join(' › ')}` : '';
 }
 
 // Why an answer stopped before its end, and what to do about it.

@@ -76,6 +76,55 @@ describe('a child session its parent can no longer resume', () => {
     }
   });
 
+  it('with the sessions beneath it, when agent tools were nested', async () => {
+    const ran: string[] = [];
+    const store = new InMemorySessionStore();
+    const auditor = createAgent({
+      name: 'auditor',
+      provider: scriptedModel([{ toolCalls: [{ name: 'refund', arguments: { order: 'A1' }, id: 'r1' }] }]),
+      tools: [approvalRefund(ran)],
+    });
+    const clerk = createAgent({
+      name: 'clerk',
+      provider: scriptedModel([
+        { toolCalls: [{ name: 'auditor', arguments: { request: 'check' }, id: 'a1' }] },
+      ]),
+      tools: [agentTool(auditor)],
+    });
+    const boss = createAgent({
+      name: 'boss',
+      provider: scriptedModel([
+        { toolCalls: [{ name: 'clerk', arguments: { request: 'sort it' }, id: 'c1' }] },
+      ]),
+      tools: [agentTool(clerk)],
+    });
+    const paused = await new Runner({ agent: boss, store }).run({ input: 'go', sessionId: 'p' }).invocation;
+    expect(paused.status).toBe('paused');
+    const [clerkSession] = await store.list({ parentId: 'p' });
+    const [auditorSession] = await store.list({ parentId: clerkSession!.id });
+    expect(auditorSession).toMatchObject({ paused: true });
+    const alone = createAgent({ name: 'boss', provider: scriptedModel([{ text: 'went on alone' }]) });
+    const events: AgentEvent[] = [];
+    await new Runner({ agent: alone, store }).resume({
+      sessionId: 'p',
+      decisions: [{ callId: 'r1', approve: true }],
+      onEvent: (e) => events.push(e),
+    }).invocation;
+    expect(ran).toEqual([]);
+    for (const id of [clerkSession!.id, auditorSession!.id]) {
+      const ended = await store.get(id);
+      expect(ended?.checkpoint, id).toBeUndefined();
+      expect(ended!.events.at(-1)).toMatchObject({ type: 'run_end', status: 'error' });
+    }
+    expect((await store.get(auditorSession!.id))!.events.at(-2)).toMatchObject({
+      type: 'error',
+      message: expect.stringContaining(
+        `cancelled: session ${clerkSession!.id}, which was waiting on this session, was ended`,
+      ),
+    });
+    expect(events.filter((e) => e.type === 'error')).toHaveLength(2);
+  });
+
   it('is ended when the parent resume fails before reaching it (nothing could resume it after)', async () => {
     const ran: string[] = [];
     const { store, childId, boss } = await pausedBoss(ran);

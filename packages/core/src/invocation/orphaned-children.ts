@@ -35,42 +35,60 @@ export async function closeOrphanedChildren(
 ): Promise<void> {
   for (const child of children) {
     const why = orphanReason(child, parent);
-    if (why === undefined) continue;
-    const held = await holdSession(store, child.id, {
-      holder: `the resume of session ${parent.session.id}`,
-      onLost: () => undefined,
-    }).catch(() => undefined);
-    if (!held) continue;
-    try {
-      // Read again under the lease: only a child still paused as it was is ended.
-      const current = await store.get(child.id);
-      const checkpoint = current?.checkpoint as InvocationCheckpoint | undefined;
-      if (!current || checkpoint?.invocationId !== (child.checkpoint as InvocationCheckpoint).invocationId)
-        continue;
-      const prefix = `${checkpoint.invocationId}.${checkpoint.attempts ?? 0}.`;
-      const branch = current.events.at(-1)?.branch ?? checkpoint.agent;
-      const at = Date.now();
-      const events = [
-        eventOf(`${prefix}0`, checkpoint.invocationId, branch, checkpoint.agent, at, 'error', {
-          code: 'ABORTED',
-          message: why.message,
-          context: { blame: why.blame, retryable: false, parentSessionId: parent.session.id },
-        }),
-        eventOf(`${prefix}1`, checkpoint.invocationId, branch, checkpoint.agent, at, 'run_end', {
-          status: 'error',
-          output: '',
-          usage: emptyUsage(),
-          duration: 0,
-        }),
-      ];
-      // As a resume does: the pause goes first, so a crash between the two leaves it ended, never resumable twice.
-      await held.confirm();
-      await store.setCheckpoint(child.id, undefined);
-      await store.append(child.id, events);
-      for (const event of events) forward(event);
-    } finally {
-      await held.release();
-    }
+    if (why !== undefined) await endPaused(store, child, parent.session.id, why, forward);
+  }
+}
+
+// Ends one paused session, then the paused sessions beneath it (agent tools inside agent tools),
+// which waited on it and so can never be resumed either.
+async function endPaused(
+  store: SessionStore,
+  child: Session,
+  parentId: string,
+  why: { message: string; blame: ErrorBlame },
+  forward: (event: AgentEvent) => void,
+): Promise<void> {
+  const held = await holdSession(store, child.id, {
+    holder: `the resume of session ${parentId}`,
+    onLost: () => undefined,
+  }).catch(() => undefined);
+  if (!held) return;
+  try {
+    // Read again under the lease: only a child still paused as it was is ended.
+    const current = await store.get(child.id);
+    const checkpoint = current?.checkpoint as InvocationCheckpoint | undefined;
+    if (!current || checkpoint?.invocationId !== (child.checkpoint as InvocationCheckpoint).invocationId)
+      return;
+    const prefix = `${checkpoint.invocationId}.${checkpoint.attempts ?? 0}.`;
+    const branch = current.events.at(-1)?.branch ?? checkpoint.agent;
+    const at = Date.now();
+    const events = [
+      eventOf(`${prefix}0`, checkpoint.invocationId, branch, checkpoint.agent, at, 'error', {
+        code: 'ABORTED',
+        message: why.message,
+        context: { blame: why.blame, retryable: false, parentSessionId: parentId },
+      }),
+      eventOf(`${prefix}1`, checkpoint.invocationId, branch, checkpoint.agent, at, 'run_end', {
+        status: 'error',
+        output: '',
+        usage: emptyUsage(),
+        duration: 0,
+      }),
+    ];
+    // As a resume does: the pause goes first, so a crash between the two leaves it ended, never resumable twice.
+    await held.confirm();
+    await store.setCheckpoint(child.id, undefined);
+    await store.append(child.id, events);
+    for (const event of events) forward(event);
+  } finally {
+    await held.release();
+  }
+  const below = (await store.list({ parentId: child.id })).filter((c) => c.paused);
+  for (const summary of below) {
+    const grandchild = await store.get(summary.id);
+    if (!grandchild?.checkpoint) continue;
+    const message = `cancelled: session ${child.id}, which was waiting on this session, was ended (${cutShort(why.message, 200)})`;
+    await endPaused(store, grandchild, child.id, { message, blame: why.blame }, forward);
   }
 }
 

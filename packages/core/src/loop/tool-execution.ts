@@ -137,8 +137,10 @@ async function settleDecided(
 // What a run call's outcome leads to: its result, or a pause (inner calls, or a question).
 function afterRun(ctx: LoopContext, p: Plan, outcome: ToolOutcome, pending: PendingApproval[]): Settled {
   if (outcome.pausedOn) {
+    // The call of this agent's that a resume runs again: for a call waiting deeper (an agent tool
+    // inside an agent tool), this agent's own call, which resumes its child, which resumes its own.
     const via = { callId: p.call.id, agent: ctx.agentName, branch: ctx.branch };
-    for (const inner of outcome.pausedOn) pending.push({ ...inner, via: inner.via ?? via });
+    for (const inner of outcome.pausedOn) pending.push({ ...inner, via });
     return undefined;
   }
   if (outcome.needsInput === undefined) return outcome;

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { type AgentEvent, agentTool, createAgent, InMemorySessionStore, Runner } from '../src/index.js';
+import { scriptedModel } from '../src/testing/index.js';
+import { approvalRefund } from './support/tools.js';
+
+// boss -> clerk (agent tool) -> auditor (agent tool of the clerk), whose refund waits for approval.
+async function pausedThreeDeep(ran: string[]) {
+  const store = new InMemorySessionStore();
+  const auditor = createAgent({
+    name: 'auditor',
+    provider: scriptedModel([
+      { toolCalls: [{ name: 'refund', arguments: { order: 'A1' }, id: 'r1' }] },
+      { text: 'audited' },
+    ]),
+    tools: [approvalRefund(ran)],
+  });
+  const clerk = createAgent({
+    name: 'clerk',
+    provider: scriptedModel([
+      { toolCalls: [{ name: 'auditor', arguments: { request: 'check' }, id: 'a1' }] },
+      { text: 'clerked' },
+    ]),
+    tools: [agentTool(auditor)],
+  });
+  const boss = createAgent({
+    name: 'boss',
+    provider: scriptedModel([
+      { toolCalls: [{ name: 'clerk', arguments: { request: 'sort it' }, id: 'c1' }] },
+      { text: 'bossed' },
+    ]),
+    tools: [agentTool(clerk)],
+  });
+  const paused = await new Runner({ agent: boss, store }).run({ input: 'go', sessionId: 'p' }).invocation;
+  return { store, boss, paused };
+}
+
+describe('a call waiting two agent tools deep', () => {
+  it('is paused on the top agent’s own call, which is what a resume runs again', async () => {
+    const { paused } = await pausedThreeDeep([]);
+    expect(paused.pending).toEqual([
+      expect.objectContaining({
+        call: { id: 'r1', name: 'refund', arguments: { order: 'A1' } },
+        agent: 'auditor',
+        via: { callId: 'c1', agent: 'boss', branch: 'boss' },
+      }),
+    ]);
+  });
+
+  it('runs when approved, through both child sessions, and every session ends', async () => {
+    const ran: string[] = [];
+    const { store, boss } = await pausedThreeDeep(ran);
+    const events: AgentEvent[] = [];
+    const result = await new Runner({ agent: boss, store }).resume({
+      sessionId: 'p',
+      decisions: [{ callId: 'r1', approve: true }],
+      onEvent: (e) => events.push(e),
+    }).invocation;
+    expect(ran).toEqual(['A1']);
+    expect(result).toMatchObject({ status: 'complete', output: 'bossed' });
+    expect(events.find((e) => e.type === 'tool_result' && e.callId === 'c1')).toMatchObject({
+      content: 'clerked',
+      isError: false,
+    });
+    expect((await store.list()).map((s) => s.paused)).toEqual([false, false, false]);
+  });
+
+  it('is refused when denied, the reason reaching the agent that asked', async () => {
+    const ran: string[] = [];
+    const { store, boss } = await pausedThreeDeep(ran);
+    const events: AgentEvent[] = [];
+    await new Runner({ agent: boss, store }).resume({
+      sessionId: 'p',
+      decisions: [{ callId: 'r1', approve: false, reason: 'over the limit' }],
+      onEvent: (e) => events.push(e),
+    }).invocation;
+    expect(ran).toEqual([]);
+    expect(events.find((e) => e.type === 'tool_result' && e.callId === 'r1')).toMatchObject({
+      author: 'auditor',
+      isError: true,
+      content: expect.stringContaining('over the limit'),
+    });
+    expect((await store.list()).map((s) => s.paused)).toEqual([false, false, false]);
+  });
+});

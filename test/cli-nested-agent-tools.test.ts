@@ -65,6 +65,19 @@ describe('a call waiting two agent tools deep', () => {
     const first = await agentctl(['run', 'boss', 'refund A-17', '--session', 'deep'], { cwd: project });
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toContain('call_refund  refund({"order":"A-17"})');
+    // A child session shows as paused, but its calls are decided through the top session only.
+    const listed0 = await agentctl(['sessions', 'list', '--json'], { cwd: project });
+    const auditor = (JSON.parse(listed0.stdout) as Array<{ id: string; agent: string }>).find(
+      (r) => r.agent === 'auditor',
+    )!;
+    const direct = await agentctl(['run', 'auditor', '--session', auditor.id, '--approve', 'call_refund'], {
+      cwd: project,
+    });
+    expect(direct.code).toBe(2);
+    expect(direct.stderr).toContain(
+      `agentctl: session ${auditor.id} is paused inside session deep (agent boss), which waits on it through an agent tool: decide call_refund by resuming session deep`,
+    );
+    expect(direct.stdout).toBe('');
     const resumed = await agentctl(
       ['run', 'boss', '--session', 'deep', '--approve', 'call_refund', '--json'],
       {

@@ -41,6 +41,7 @@ export function agentTool(agent: Agent, options: { store?: SessionStore } = {}):
             ...common,
             sessionId: waiting.id,
             decisions: info!.decisions.filter((d) => waiting.pending.has(d.callId)),
+            parent: { sessionId: info!.sessionId, callId: context.callId },
           })
         : runner.run({
             ...common,

@@ -27,6 +27,7 @@ import { type HeldSession, holdSession } from './invocation/session-lease.js';
 import { SessionWriter } from './invocation/session-writer.js';
 import { SharedInvocation } from './invocation/shared-invocation.js';
 import { validateDecisions } from './invocation/validate-decisions.js';
+import { waitingParent } from './invocation/waiting-parent.js';
 import { WaitingAbortController } from './loop/abortable.js';
 import { AgentRun } from './loop/agent-run.js';
 import { EventChannel } from './loop/event-channel.js';
@@ -73,7 +74,7 @@ export interface InvocationOptions {
 }
 
 /** Options of {@link Runner.resume}. */
-export interface ResumeOptions extends Omit<InvocationOptions, 'input' | 'sessionId' | 'parent'> {
+export interface ResumeOptions extends Omit<InvocationOptions, 'input' | 'sessionId'> {
   sessionId: string;
   decisions: readonly ApprovalDecision[];
 }
@@ -187,6 +188,8 @@ export class Runner {
       const session = await this.#session(options, sessionId, decisions !== undefined);
       await this.#loadScopedState(session, options.userId);
       const checkpoint = session.checkpoint as InvocationCheckpoint | undefined;
+      if (checkpoint && session.parentId !== undefined && options.parent?.sessionId !== session.parentId)
+        await refuseInsideParent(this.store, session, checkpoint);
       // The child sessions (of agent tools) this resume is to go on with: any it leaves behind are ended.
       let waitingChildren: Session[] = [];
       if (decisions) {
@@ -501,6 +504,20 @@ function agentResult(r: InvocationResult): AgentResult<string> {
     duration: r.duration,
     pending: r.pending,
   };
+}
+
+// A child session paused inside its parent's pause is decided through the parent, not on its own.
+async function refuseInsideParent(
+  store: SessionStore,
+  session: Session,
+  checkpoint: InvocationCheckpoint,
+): Promise<void> {
+  const top = await waitingParent(store, session);
+  if (!top) return;
+  const calls = checkpoint.pending.map((p) => p.call.id).join(', ');
+  throw new UsageError(
+    `session ${session.id} is paused inside session ${top.id}${top.agent ? ` (agent ${top.agent})` : ''}, which waits on it through an agent tool: decide ${calls} by resuming session ${top.id}${top.agent ? ` with agent ${top.agent}` : ''}; resumed on its own, it would leave session ${top.id} waiting for good`,
+  );
 }
 
 function stillHeld(held: HeldSession): Promise<boolean> {

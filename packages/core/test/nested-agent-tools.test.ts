@@ -81,4 +81,30 @@ describe('a call waiting two agent tools deep', () => {
     });
     expect((await store.list()).map((s) => s.paused)).toEqual([false, false, false]);
   });
+
+  it('is decided through the top session only: a child resumed or prompted on its own is refused', async () => {
+    const ran: string[] = [];
+    const { store, boss } = await pausedThreeDeep(ran);
+    const [clerkSession] = await store.list({ parentId: 'p' });
+    const [auditorSession] = await store.list({ parentId: clerkSession!.id });
+    for (const id of [clerkSession!.id, auditorSession!.id]) {
+      const direct = new Runner({ agent: boss, store });
+      await expect(
+        direct.resume({ sessionId: id, decisions: [{ callId: 'r1', approve: true }] }).invocation,
+      ).rejects.toThrow(
+        `session ${id} is paused inside session p (agent boss), which waits on it through an agent tool: decide r1 by resuming session p`,
+      );
+      await expect(direct.run({ sessionId: id, input: 'hello' }).invocation).rejects.toThrow(
+        `session ${id} is paused inside session p`,
+      );
+    }
+    expect(ran).toEqual([]);
+    // Nothing was touched: the top session resumes as it would have.
+    const result = await new Runner({ agent: boss, store }).resume({
+      sessionId: 'p',
+      decisions: [{ callId: 'r1', approve: true }],
+    }).invocation;
+    expect(result.output).toBe('bossed');
+    expect(ran).toEqual(['A1']);
+  });
 });

@@ -78,6 +78,12 @@ describe('a call waiting two agent tools deep', () => {
       `agentctl: session ${auditor.id} is paused inside session deep (agent boss), which waits on it through an agent tool: decide call_refund by resuming session deep`,
     );
     expect(direct.stdout).toBe('');
+    // Nor can it be removed on its own: the top session would wait for it for good.
+    const removed = await agentctl(['sessions', 'rm', auditor.id], { cwd: project });
+    expect(removed.code).toBe(1);
+    expect(removed.stderr).toContain(
+      `agentctl: session ${auditor.id} is paused inside session deep, which waits on it through an agent tool; it was not removed`,
+    );
     const resumed = await agentctl(
       ['run', 'boss', '--session', 'deep', '--approve', 'call_refund', '--json'],
       {

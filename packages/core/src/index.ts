@@ -240,6 +240,7 @@ export {
   sessionShapeProblem,
 } from './session-export.js';
 export { assertSessionId, InvalidSessionIdError, SESSION_ID_RULE } from './session-id.js';
+export { waitingParent } from './invocation/waiting-parent.js';
 export {
   holderOf,
   type LeaseAttempt,

@@ -9,6 +9,7 @@ import {
   type SessionExport,
   type SessionStore,
   UsageError,
+  waitingParent,
 } from '@agentctl/core';
 import {
   CorruptSessionError,
@@ -85,6 +86,13 @@ export async function sessionsCommand(
       case 'rm': {
         if (needs(1)) return fail(USAGE, 2);
         const id = args[0]!;
+        // A child its parent's pause goes through: removed, the parent could never be resumed.
+        const child = await store.get(id).catch(() => undefined);
+        const top = child?.checkpoint !== undefined ? await waitingParent(store, child) : undefined;
+        if (top)
+          return fail(
+            `session ${id} is paused inside session ${top.id}, which waits on it through an agent tool; it was not removed (resume ${top.id}, or remove ${top.id}, which removes it too)`,
+          );
         // A run holding the session would fail mid-way writing to a session that is gone.
         const held = await store.lease(id, { holder: 'agentctl sessions rm', ttlMs: 60_000 });
         if ('busy' in held)

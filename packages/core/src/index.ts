@@ -89,6 +89,7 @@ export {
   type InvocationShared,
 } from './invocation/invocation-context.js';
 export { type HeldSession, type HoldOptions, holdSession } from './invocation/session-lease.js';
+export { waitingParent } from './invocation/waiting-parent.js';
 export { createAgent, LlmAgent } from './llm-agent.js';
 export { AgentRun } from './loop/agent-run.js';
 export { type HistoryWindow, windowOf } from './loop/history-window.js';
@@ -240,7 +241,6 @@ export {
   sessionShapeProblem,
 } from './session-export.js';
 export { assertSessionId, InvalidSessionIdError, SESSION_ID_RULE } from './session-id.js';
-export { waitingParent } from './invocation/waiting-parent.js';
 export {
   holderOf,
   type LeaseAttempt,

@@ -20,12 +20,16 @@ const call = async (method: string, path: string, body?: unknown) => {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, any>) : undefined };
+  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined };
 };
 
 describe('serve: a child session paused inside its parent', () => {
   it('takes no decision, message or delete of its own (409 naming the parent); the parent resumes', async () => {
-    const paused = await call('POST', '/agents/writer/runs', { input: 'refund A-17', sessionId: 'w', stream: false });
+    const paused = await call('POST', '/agents/writer/runs', {
+      input: 'refund A-17',
+      sessionId: 'w',
+      stream: false,
+    });
     expect(paused.status).toBe(200);
     expect(paused.body).toMatchObject({ status: 'paused' });
     const sessions = (await call('GET', '/sessions')).body!.sessions as Array<{
@@ -44,7 +48,9 @@ describe('serve: a child session paused inside its parent', () => {
       stream: false,
     });
     expect(decided).toEqual({ status: 409, body: refusal });
-    expect(await call('POST', '/agents/checker/runs', { input: 'hi', sessionId: child.id, stream: false })).toEqual({
+    expect(
+      await call('POST', '/agents/checker/runs', { input: 'hi', sessionId: child.id, stream: false }),
+    ).toEqual({
       status: 409,
       body: refusal,
     });

@@ -274,7 +274,7 @@ export class Runner {
         }
         // The run ends once its end is stored: a write refused now (a lease lost at the last
         // moment, a full disk) makes it an error, and no one was told it completed.
-        const end = ctx.store('run_end', {
+        const end = ctx.stage('run_end', {
           status: paused ? 'paused' : 'complete',
           output,
           usage: { ...shared.usage },
@@ -283,7 +283,7 @@ export class Runner {
         try {
           await shared.flush();
         } catch (error) {
-          ctx.unstore(end);
+          ctx.unstage(end);
           throw error;
         }
         ctx.deliver(end);

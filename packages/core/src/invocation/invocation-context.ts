@@ -248,9 +248,9 @@ export class InvocationContext {
   /**
    * Queues an event for the session log without handing it to anyone yet: an end that holds only
    * once it is stored (`run_end`), delivered by {@link InvocationContext.deliver} after the write,
-   * or taken back by {@link InvocationContext.unstore} when the write failed.
+   * or taken back by {@link InvocationContext.unstage} when the write failed.
    */
-  store<T extends EventType>(type: T, payload: EventPayloads[T]): AgentEvent {
+  stage<T extends EventType>(type: T, payload: EventPayloads[T]): AgentEvent {
     const shared = this.shared;
     const event = eventOf(
       shared.idPrefix + shared.seq++,
@@ -272,8 +272,8 @@ export class InvocationContext {
     this.shared.sink(event);
   }
 
-  /** Takes back an event {@link InvocationContext.store} queued and the store refused. */
-  unstore(event: AgentEvent): void {
+  /** Takes back an event {@link InvocationContext.stage} queued and the store refused. */
+  unstage(event: AgentEvent): void {
     const events = this.shared.session.events;
     const at = events.lastIndexOf(event);
     if (at >= 0) events.splice(at, 1);

@@ -26,6 +26,7 @@ import { closeOrphanedChildren } from './invocation/orphaned-children.js';
 import { type HeldSession, holdSession } from './invocation/session-lease.js';
 import { SessionWriter } from './invocation/session-writer.js';
 import { SharedInvocation } from './invocation/shared-invocation.js';
+import { upgradeVia } from './invocation/upgrade-via.js';
 import { validateDecisions } from './invocation/validate-decisions.js';
 import { waitingParent } from './invocation/waiting-parent.js';
 import { WaitingAbortController } from './loop/abortable.js';
@@ -195,6 +196,7 @@ export class Runner {
       if (decisions) {
         validateDecisions(session, checkpoint, decisions, this.agent);
         waitingChildren = await this.#checkPromisedCalls(session, checkpoint as InvocationCheckpoint);
+        upgradeVia(session, checkpoint as InvocationCheckpoint, waitingChildren);
       } else if (checkpoint) {
         throw new PausedSessionError(
           session.id,

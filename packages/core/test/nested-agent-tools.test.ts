@@ -107,4 +107,25 @@ describe('a call waiting two agent tools deep', () => {
     expect(result.output).toBe('bossed');
     expect(ran).toEqual(['A1']);
   });
+
+  it('paused by an earlier version (via naming the innermost call) still runs when approved', async () => {
+    const ran: string[] = [];
+    const { store, boss } = await pausedThreeDeep(ran);
+    // What an earlier version wrote: the call the clerk made, which the boss never makes again.
+    const stored = (await store.get('p'))!.checkpoint as { pending: Array<Record<string, unknown>> };
+    await store.setCheckpoint('p', {
+      ...stored,
+      pending: stored.pending.map((p) => ({
+        ...p,
+        via: { callId: 'a1', agent: 'clerk', branch: 'boss.clerk' },
+      })),
+    });
+    const result = await new Runner({ agent: boss, store }).resume({
+      sessionId: 'p',
+      decisions: [{ callId: 'r1', approve: true }],
+    }).invocation;
+    expect(ran).toEqual(['A1']);
+    expect(result).toMatchObject({ status: 'complete', output: 'bossed' });
+    expect((await store.list()).map((s) => s.paused)).toEqual([false, false, false]);
+  });
 });

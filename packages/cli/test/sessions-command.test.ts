@@ -1,10 +1,11 @@
 import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AgentEvent } from '@agentctl/core';
+import type { AgentEvent, SessionExport } from '@agentctl/core';
 import { FileSessionStore } from '@agentctl/store-file';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sessionsCommand } from '../src/commands/sessions/index.js';
+import { exportText } from '../src/commands/sessions/export-text.js';
+import { type SessionsStore, sessionsCommand } from '../src/commands/sessions/index.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -246,5 +247,127 @@ describe('agentctl sessions', () => {
       code: 0,
       stdout: expect.stringMatching(/^no sessions in /),
     });
+  });
+});
+
+describe('a session too long for one string (over 512 MB of JSON)', () => {
+  // Six events sharing one 90 MB string: 566 MB of JSON, while the test holds 90 MB.
+  const big = 'x'.repeat(90 * 1024 * 1024);
+  const events: AgentEvent[] = Array.from({ length: 6 }, (_, i) => ({
+    ...base,
+    id: `b${i}`,
+    author: 'triage',
+    type: 'tool_result',
+    callId: `c${i}`,
+    name: 'dump',
+    content: big,
+    isError: false,
+    duration: 1,
+  }));
+  const session = { id: 'huge', version: 1, agent: 'triage', state: {}, events, createdAt: 1, updatedAt: 2 };
+  const data: SessionExport = { format: 'agentctl-session', version: 1, session, children: [] };
+  // The store the command works on, holding only this session (the file store reads it the same way).
+  const store = {
+    get: async (id: string) => (id === 'huge' ? session : undefined),
+    list: async () => [],
+    exportSession: async () => data,
+  } as unknown as SessionsStore;
+
+  async function printed(action: string, args: string[], json: boolean) {
+    let length = 0;
+    let shown = '';
+    let stderr = '';
+    const code = await sessionsCommand(
+      action,
+      args,
+      { json, store },
+      {
+        stdout: (s) => {
+          length += s.length;
+          // Kept with the long string cut out, to read the rest back as JSON.
+          shown += s.replaceAll(big, 'BIG');
+        },
+        stderr: (s) => {
+          stderr += s;
+        },
+      },
+    );
+    return { code, length, shown, stderr };
+  }
+
+  async function expectWhole(out: Awaited<ReturnType<typeof printed>>) {
+    expect(out.stderr).toBe('');
+    expect(out.code).toBe(0);
+    expect(out.length).toBeGreaterThan(6 * big.length);
+    const read = JSON.parse(out.shown) as SessionExport;
+    expect(read.session.events.map((e) => (e.type === 'tool_result' ? e.content : e.type))).toEqual(
+      Array(6).fill('BIG'),
+    );
+    expect(read).toMatchObject({
+      format: 'agentctl-session',
+      version: 1,
+      session: { id: 'huge' },
+      children: [],
+    });
+  }
+
+  it('shows it with --json, an event at a time', async () => {
+    await expectWhole(await printed('show', ['huge'], true));
+  }, 60_000);
+
+  it('exports it to stdout, an event at a time', async () => {
+    await expectWhole(await printed('export', ['huge'], false));
+  }, 60_000);
+});
+
+describe('the text of an export', () => {
+  it('is what JSON.stringify(export, null, 2) writes, children, lists, objects and all', () => {
+    const data = {
+      format: 'agentctl-session',
+      version: 1,
+      session: {
+        id: 'chat-1',
+        version: 1,
+        agent: 'triage',
+        left: undefined,
+        state: { nested: { list: [1, { a: 'two\nlines' }], empty: {} }, none: [] },
+        events: conversation,
+        messages: [{ role: 'user', content: 'hi' }, undefined],
+        checkpoint: { pending: [{ call: { id: 'c1', name: 'x', arguments: {} } }] },
+        createdAt: 1,
+        updatedAt: 2,
+      },
+      children: [
+        {
+          format: 'agentctl-session',
+          version: 1,
+          session: {
+            id: 'kid',
+            version: 1,
+            parentId: 'chat-1',
+            state: {},
+            events: [],
+            createdAt: 3,
+            updatedAt: 4,
+          },
+          children: [
+            {
+              format: 'agentctl-session',
+              version: 1,
+              session: {
+                id: 'grandkid',
+                version: 1,
+                state: {},
+                events: conversation.slice(0, 2),
+                createdAt: 5,
+                updatedAt: 6,
+              },
+              children: [],
+            },
+          ],
+        },
+      ],
+    } as unknown as SessionExport;
+    expect([...exportText(data)].join('')).toBe(`${JSON.stringify(data, null, 2)}\n`);
   });
 });

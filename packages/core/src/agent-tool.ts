@@ -32,6 +32,7 @@ export function agentTool(agent: Agent, options: { store?: SessionStore } = {}):
         branchPrefix: info?.branch,
         onEvent: (e: AgentEvent) => info?.forward(e),
         onApproval: info?.onApproval,
+        callerPath: info?.agentPath,
       };
       // A child that paused earlier for this very call is resumed with the decisions meant for it.
       const waiting = info ? await pausedChild(store, info.sessionId, context.callId) : undefined;
@@ -40,6 +41,7 @@ export function agentTool(agent: Agent, options: { store?: SessionStore } = {}):
             ...common,
             sessionId: waiting.id,
             decisions: info!.decisions.filter((d) => waiting.pending.has(d.callId)),
+            parent: { sessionId: info!.sessionId, callId: context.callId },
           })
         : runner.run({
             ...common,

@@ -73,6 +73,11 @@ export class AgentError extends Error {
   readonly blame: ErrorBlame;
   /** The partial result of the run this error ended, when it ended one. */
   result?: unknown;
+  /**
+   * Where in the agent tree it happened, root first (`['pipeline', 'writer']`), through the
+   * agents that called an agent tool too; set by the first agent it passes through.
+   */
+  agentPath?: string[];
 
   constructor(message: string, code: AgentErrorCode, options: AgentErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });

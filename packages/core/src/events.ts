@@ -76,7 +76,13 @@ export interface EventPayloads {
     code: AgentErrorCode;
     status?: number;
   };
-  error: { code: AgentErrorCode; message: string; context?: Record<string, unknown> };
+  error: {
+    code: AgentErrorCode;
+    message: string;
+    context?: Record<string, unknown>;
+    /** The agent it happened in, as its path in the tree, root first (see `AgentError.agentPath`). */
+    agentPath?: string[];
+  };
   agent_end: { agent: string; output: string };
   run_end: { status: RunStatus; output: string; usage: UsageStats; duration: number };
 }

@@ -107,7 +107,7 @@ export class LlmAgent implements Agent {
     if (replayed) {
       // A run that transferred before the pause hands over again, or the paused target is never reached.
       const target = transferTargets(this).find((t) => t.name === replayed.transfer);
-      if (target && !ctx.stopped) await target.runInvocation(ctx.transferTo(target, branchOf(target)));
+      if (target && !ctx.stopped) await ctx.transferTo(target, branchOf(target)).runAgent();
       return;
     }
     ctx.emit('agent_start', { agent: this.name });
@@ -170,13 +170,13 @@ export class LlmAgent implements Agent {
           ? toAgentError(budget.signal.reason, 'TIMEOUT')
           : runError(thrown, { agent: this.name });
       reason = reasonOf(error);
-      throw error;
+      throw ctx.locate(error);
     } finally {
       budget.dispose();
       if (loop.hasMiddleware) await review(loop, 'loop_end', { reason, output: text, usage: { ...usage } });
     }
     const transfer = loop.transferTarget;
-    if (transfer && !ctx.stopped) await transfer.runInvocation(ctx.transferTo(transfer, branchOf(transfer)));
+    if (transfer && !ctx.stopped) await ctx.transferTo(transfer, branchOf(transfer)).runAgent();
   }
 
   #toolDefinitions: ToolDefinition[] | undefined;

@@ -22,9 +22,13 @@ import {
 import type { AgentEvent, PendingApproval } from './events.js';
 import { historyFor } from './invocation/history.js';
 import { InvocationContext, type InvocationLimits } from './invocation/invocation-context.js';
+import { closeOrphanedChildren } from './invocation/orphaned-children.js';
 import { type HeldSession, holdSession } from './invocation/session-lease.js';
 import { SessionWriter } from './invocation/session-writer.js';
 import { SharedInvocation } from './invocation/shared-invocation.js';
+import { upgradeVia } from './invocation/upgrade-via.js';
+import { validateDecisions } from './invocation/validate-decisions.js';
+import { waitingParent } from './invocation/waiting-parent.js';
 import { WaitingAbortController } from './loop/abortable.js';
 import { AgentRun } from './loop/agent-run.js';
 import { EventChannel } from './loop/event-channel.js';
@@ -60,6 +64,8 @@ export interface InvocationOptions {
   branchPrefix?: string;
   /** For agent tools: the parent session and call that started this one. */
   parent?: { sessionId: string; callId: string };
+  /** For agent tools: the path of the agent that called this one, root first; errors' paths start with it. */
+  callerPath?: readonly string[];
   /** The conversation before this message (written to the session first), such as what memory kept. */
   history?: readonly Message[] | Promise<readonly Message[]>;
   /** The state a new session starts with. */
@@ -69,7 +75,7 @@ export interface InvocationOptions {
 }
 
 /** Options of {@link Runner.resume}. */
-export interface ResumeOptions extends Omit<InvocationOptions, 'input' | 'sessionId' | 'parent'> {
+export interface ResumeOptions extends Omit<InvocationOptions, 'input' | 'sessionId'> {
   sessionId: string;
   decisions: readonly ApprovalDecision[];
 }
@@ -183,9 +189,14 @@ export class Runner {
       const session = await this.#session(options, sessionId, decisions !== undefined);
       await this.#loadScopedState(session, options.userId);
       const checkpoint = session.checkpoint as InvocationCheckpoint | undefined;
+      if (checkpoint && session.parentId !== undefined && options.parent?.sessionId !== session.parentId)
+        await refuseInsideParent(this.store, session, checkpoint);
+      // The child sessions (of agent tools) this resume is to go on with: any it leaves behind are ended.
+      let waitingChildren: Session[] = [];
       if (decisions) {
         validateDecisions(session, checkpoint, decisions, this.agent);
-        await this.#checkPromisedCalls(session, checkpoint as InvocationCheckpoint);
+        waitingChildren = await this.#checkPromisedCalls(session, checkpoint as InvocationCheckpoint);
+        upgradeVia(session, checkpoint as InvocationCheckpoint, waitingChildren);
       } else if (checkpoint) {
         throw new PausedSessionError(
           session.id,
@@ -234,11 +245,20 @@ export class Runner {
           }
           root.emit('message', { message: { role: 'user', content: options.input } }, undefined, 'user');
         }
-        await start.runInvocation(ctx);
+        try {
+          await start.runInvocation(ctx);
+        } catch (thrown) {
+          throw ctx.locate(thrown);
+        }
         if (signal.aborted) throw signal.reason;
         const output = lastOutput(session, invocationId);
         const duration = performance.now() - started;
         const paused = shared.pending.length > 0;
+        if (waitingChildren.length > 0) {
+          await closeOrphanedChildren(this.store, waitingChildren, { session, invocationId, paused }, (e) =>
+            shared.sink(e),
+          );
+        }
         if (paused) {
           ctx.emit('approval_required', { pending: shared.pending });
           const saved: InvocationCheckpoint = {
@@ -252,13 +272,21 @@ export class Runner {
           await shared.flush();
           await held.write((fence) => this.store.setCheckpoint(session.id, saved, fence));
         }
-        ctx.emit('run_end', {
+        // The run ends once its end is stored: a write refused now (a lease lost at the last
+        // moment, a full disk) makes it an error, and no one was told it completed.
+        const end = ctx.stage('run_end', {
           status: paused ? 'paused' : 'complete',
           output,
           usage: { ...shared.usage },
           duration,
         });
-        await shared.flush();
+        try {
+          await shared.flush();
+        } catch (error) {
+          ctx.unstage(end);
+          throw error;
+        }
+        ctx.deliver(end);
         return {
           status: paused ? 'paused' : 'complete',
           output,
@@ -290,10 +318,20 @@ export class Runner {
           value: output || lastText(messages),
         });
         shared.ending();
+        // A failed resume has cleared the pause: the children it was to go on with can never be
+        // resumed. Unless the session is another's now (its lease lost): that one decides.
+        if (waitingChildren.length > 0 && (await stillHeld(held)))
+          await closeOrphanedChildren(
+            this.store,
+            waitingChildren,
+            { session, invocationId, paused: false, error },
+            (e) => shared.sink(e),
+          ).catch(() => undefined);
         ctx.emit('error', {
           code: error.code,
           message: error.message,
           context: { ...error.context, blame: error.blame, retryable: error.retryable },
+          ...(error.agentPath && { agentPath: error.agentPath }),
         });
         ctx.emit('run_end', {
           status: 'error',
@@ -328,17 +366,18 @@ export class Runner {
 
   // What a person decides on must be what runs: a session changed outside agentctl is refused
   // before any decision is applied (or anything written).
-  async #checkPromisedCalls(session: Session, checkpoint: InvocationCheckpoint): Promise<void> {
+  // Returns the paused child sessions the checkpoint's calls wait in.
+  async #checkPromisedCalls(session: Session, checkpoint: InvocationCheckpoint): Promise<Session[]> {
     let problem = promisedCallsProblem(session, checkpoint);
+    let children: Session[] = [];
     if (!problem && checkpoint.pending.some((p) => p.via)) {
       const listed = await this.store.list({ parentId: session.id });
-      const children = await Promise.all(listed.filter((c) => c.paused).map((c) => this.store.get(c.id)));
-      problem = childCallsProblem(
-        checkpoint.pending,
-        children.filter((c): c is Session => c !== undefined),
-      );
+      const read = await Promise.all(listed.filter((c) => c.paused).map((c) => this.store.get(c.id)));
+      children = read.filter((c): c is Session => c !== undefined);
+      problem = childCallsProblem(checkpoint.pending, children);
     }
     if (problem) throw new DamagedSessionError(session.id, problem);
+    return children;
   }
 
   async #session(options: InvocationOptions, sessionId: string, resuming: boolean): Promise<Session> {
@@ -413,6 +452,7 @@ export class Runner {
           ? { invocationId, sessionId: session.id, agent: this.agent, parent: options.parent }
           : undefined,
         writeBeforeTools: this.#writeBeforeTools,
+        callerPath: options.callerPath ?? NO_PATH,
       },
       channel,
       options.onEvent,
@@ -424,6 +464,7 @@ export class Runner {
 }
 
 const NO_LIMITS: InvocationLimits = Object.freeze({});
+const NO_PATH: readonly string[] = Object.freeze([]);
 // A fresh invocation replays nothing: the map is only read (its size, a count of 0).
 const NOTHING_TO_REPLAY = new Map<string, number>();
 const NO_OPTIONS: RunOptions = Object.freeze({});
@@ -465,65 +506,32 @@ function agentResult(r: InvocationResult): AgentResult<string> {
   };
 }
 
+// A child session paused inside its parent's pause is decided through the parent, not on its own.
+async function refuseInsideParent(
+  store: SessionStore,
+  session: Session,
+  checkpoint: InvocationCheckpoint,
+): Promise<void> {
+  const top = await waitingParent(store, session);
+  if (!top) return;
+  const calls = checkpoint.pending.map((p) => p.call.id).join(', ');
+  throw new UsageError(
+    `session ${session.id} is paused inside session ${top.id}${top.agent ? ` (agent ${top.agent})` : ''}, which waits on it through an agent tool: decide ${calls} by resuming session ${top.id}${top.agent ? ` with agent ${top.agent}` : ''}; resumed on its own, it would leave session ${top.id} waiting for good`,
+  );
+}
+
+function stillHeld(held: HeldSession): Promise<boolean> {
+  return Promise.resolve(held.confirm()).then(
+    () => true,
+    () => false,
+  );
+}
+
 function lastText(messages: readonly Message[]): string {
   for (let i = messages.length - 1; i >= 0; i--) {
     if (messages[i].role === 'assistant' && messages[i].content) return messages[i].content ?? '';
   }
   return '';
-}
-
-function validateDecisions(
-  session: Session,
-  checkpoint: InvocationCheckpoint | undefined,
-  decisions: readonly ApprovalDecision[],
-  root: Agent,
-): void {
-  const sessionId = session.id;
-  if (!checkpoint) {
-    // A resume clears the checkpoint before it runs the calls (run at most once): one killed
-    // halfway leaves a session neither paused nor ended, and the same --approve finds nothing.
-    const last = session.events.at(-1);
-    const cut = last !== undefined && last.type !== 'run_end';
-    // A resume goes on with the invocation it resumes, whose pause is in the log before it.
-    const resumed =
-      cut &&
-      session.events.some((e) => e.invocationId === last.invocationId && e.type === 'approval_required');
-    throw new UsageError(
-      !cut
-        ? `session ${sessionId} is not paused; there is nothing to approve or deny`
-        : `session ${sessionId} is not paused: its last run stopped before it ended (its process was killed?)${resumed ? ', and the decisions it was carrying out went with it' : ''}; send a new prompt to go on (the model is told the calls left without a result were cancelled)`,
-    );
-  }
-  // Another agent's tree would start elsewhere and never run (or deny) the calls decided here.
-  if (!findAgent(root, checkpoint.agent))
-    throw new UsageError(
-      `session ${sessionId} is paused in agent ${checkpoint.agent}, which agent ${root.name} does not contain; resume it with ${checkpoint.agent}`,
-    );
-  const ids = new Set(checkpoint.pending.map((p) => p.call.id));
-  for (const decision of decisions) {
-    if (!ids.has(decision.callId)) {
-      throw new UsageError(
-        `session ${sessionId} has no pending tool call ${decision.callId} (pending: ${[...ids].join(', ')})`,
-      );
-    }
-    checkDecisionKind(checkpoint.pending.find((p) => p.call.id === decision.callId)!, decision);
-  }
-}
-
-// An input request is answered (or refused), never approved: approving would run the tool again,
-// and it would only ask again. An approval gets no answer.
-function checkDecisionKind(pending: PendingApproval, decision: ApprovalDecision): void {
-  const asks = pending.kind === 'input';
-  if (asks && decision.approve && decision.input === undefined) {
-    throw new UsageError(
-      `tool call ${decision.callId} asks a question, not for approval (${pending.reason ?? 'no question'}): give it an answer`,
-    );
-  }
-  if (!asks && decision.input !== undefined) {
-    throw new UsageError(
-      `tool call ${decision.callId} waits for approval, not for an answer: approve or deny it`,
-    );
-  }
 }
 
 // The agent that answers the next user message: the last transfer target of the session, or the root.

@@ -43,6 +43,8 @@ export interface ToolInvocationInfo {
   decisions: readonly ApprovalDecision[];
   /** Asks a human about a call, when the invocation can (agent tools let their child ask too). */
   onApproval?: RunOptions['onApproval'];
+  /** The calling agent's path in the tree, root first (agent tools name where their child's errors happened). */
+  agentPath: readonly string[];
 }
 
 /** Decides whether a particular call needs a human's approval before it runs. */

@@ -299,6 +299,82 @@ describe('a write racing the loss of its lease', () => {
   });
 });
 
+describe('a run whose last write is refused', () => {
+  // Events as a caller sees them, stream and callback both; the run's outcome.
+  async function ending(runner: Runner) {
+    const called: AgentEvent[] = [];
+    const run = runner.run({ input: 'x', sessionId: 's', onEvent: (e) => called.push(e) });
+    const streamed: AgentEvent[] = [];
+    const reading = (async () => {
+      for await (const event of run) streamed.push(event);
+    })().catch(() => undefined);
+    const error = await run.invocation.catch((e: unknown) => e);
+    await reading;
+    return { called, streamed, error };
+  }
+
+  it('ends with one run_end, an error, when the lease is taken as it ends (it never says complete)', async () => {
+    const store = new InMemorySessionStore();
+    const agent = createAgent({
+      name: 'a',
+      provider: {
+        name: 'stalling',
+        // The answer comes after a stall past the lease, which another invocation takes meanwhile.
+        async chat(): Promise<ModelResponse> {
+          const until = Date.now() + 200;
+          while (Date.now() < until) {
+            // busy wait: no timer (and so no renewal) runs
+          }
+          await store.lease('s', { holder: 'intruder', ttlMs: 10_000 });
+          return {
+            content: 'done',
+            toolCalls: [],
+            usage: { inputTokens: 1, outputTokens: 1 },
+            finishReason: 'stop',
+          };
+        },
+        async *stream(params: ChatParams) {
+          yield { type: 'done' as const, response: await this.chat(params) };
+        },
+      },
+    });
+    const { called, streamed, error } = await ending(new Runner({ agent, store, leaseTtlMs: 90 }));
+    expect(error).toMatchObject({
+      code: 'ABORTED',
+      message: expect.stringContaining('lost the lease on session s'),
+    });
+    for (const events of [called, streamed]) {
+      const ends = events.filter((e) => e.type === 'run_end');
+      expect(ends).toHaveLength(1);
+      expect(ends[0]).toMatchObject({ status: 'error' });
+      expect(events.at(-1)).toBe(ends[0]);
+      expect(events.filter((e) => e.type === 'error')).toHaveLength(1);
+    }
+  });
+
+  it('ends with one run_end, an error, when the store refuses the write of its end', async () => {
+    class Refusing extends InMemorySessionStore {
+      override async append(id: string, events: readonly AgentEvent[]): Promise<void> {
+        if (events.some((e) => e.type === 'run_end' && e.status === 'complete'))
+          throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+        return super.append(id, events);
+      }
+    }
+    const store = new Refusing();
+    const agent = createAgent({ name: 'a', provider: scriptedModel([{ text: 'done' }]) });
+    const { called, error } = await ending(new Runner({ agent, store }));
+    expect(error).toBeInstanceOf(Error);
+    expect(called.filter((e) => e.type === 'run_end')).toEqual([
+      expect.objectContaining({ status: 'error' }),
+    ]);
+    // The session says the same: the run ended in an error, once.
+    const stored = await store.get('s');
+    expect(stored!.events.filter((e) => e.type === 'run_end')).toEqual([
+      expect.objectContaining({ status: 'error' }),
+    ]);
+  });
+});
+
 describe('a lease the store cannot renew', () => {
   it('ends the run as ABORTED blamed on the server (internal), not as a cancel, keeping the text', async () => {
     // A store whose database goes away once the run has begun: every renewal fails until the lease

@@ -7,7 +7,9 @@ import {
   isAgentError,
   type Message,
   Runner,
+  type Session,
   type SessionStore,
+  waitingParent,
 } from '@agentctl/core';
 import type { AgentSource } from './agent-source.js';
 import type { StreamLimit } from './bounded-stream.js';
@@ -142,6 +144,7 @@ async function* shielded(
 export async function checkSession(store: SessionStore, id: string, request: InvokeRequest): Promise<void> {
   if (!request.decisions) {
     const existing = await store.get(id);
+    if (existing) await refuseInsideParent(store, existing);
     if (existing?.checkpoint !== undefined) {
       throw new HttpError(
         409,
@@ -155,6 +158,23 @@ export async function checkSession(store: SessionStore, id: string, request: Inv
   if (!session) throw new HttpError(404, 'unknown_session', `no session with id ${id}`);
   if (session.checkpoint === undefined)
     throw new HttpError(409, 'session_not_paused', `session ${id} is not waiting for a decision`);
+  await refuseInsideParent(store, session);
+}
+
+/**
+ * Refuses a paused child session (an agent tool's) whose parent's pause goes through it: its calls
+ * are decided on that parent, and run, removed or prompted on its own it would leave the parent
+ * waiting for good.
+ */
+export async function refuseInsideParent(store: SessionStore, session: Session): Promise<void> {
+  if (session.checkpoint === undefined) return;
+  const top = await waitingParent(store, session);
+  if (!top) return;
+  throw new HttpError(
+    409,
+    'session_inside_parent',
+    `session ${session.id} is paused inside session ${top.id}, which waits on it through an agent tool; POST /sessions/${top.id}/decisions`,
+  );
 }
 
 async function* replayFirst(

@@ -4,7 +4,14 @@ import { type Context, Hono } from 'hono';
 import { boundedStream } from './bounded-stream.js';
 import type { ErrorShield } from './error-shield.js';
 import { HttpError } from './http-error.js';
-import { checkSession, type InvokeContext, type InvokeRequest, invoke, type StartedRun } from './invoke.js';
+import {
+  checkSession,
+  type InvokeContext,
+  type InvokeRequest,
+  invoke,
+  refuseInsideParent,
+  type StartedRun,
+} from './invoke.js';
 import { enqueueRun } from './queued-routes.js';
 import { optionalBoolean, optionalString, readJson } from './read-json.js';
 
@@ -49,7 +56,8 @@ export function nativeRoutes(context: InvokeContext): Hono {
 
   app.delete('/sessions/:id', async (c) => {
     const id = c.req.param('id');
-    await findSession(context, id);
+    const found = await findSession(context, id);
+    for (const store of await context.source.stores()) await refuseInsideParent(store, found);
     // A running session cannot be deleted under its run.
     const ticket = context.tracker.begin(id);
     try {

@@ -11,7 +11,7 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'missing or wrong bearer token (or page cookie)',
   403: 'a request authenticated by the page cookie that changes state came from another origin',
   404: 'unknown agent or session; for /project, a server not started on a project',
-  409: 'the session is running, paused (for a run) or not paused (for decisions)',
+  409: "the session is running, paused (for a run), not paused (for decisions), or paused inside its parent (an agent tool's child session: decide on the parent)",
   413: 'the body is larger than the cap',
   429: 'too many runs in flight (or, for /runs/{id}/events, followers open); see Retry-After',
   503: 'the server is shutting down, or what the request needs cannot be reached (the session store, or for queued runs the queue); see Retry-After',

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { link, open, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { backoffDelay, retryPolicy, sleep } from '@agentctl/core';
@@ -37,7 +36,7 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
   const timeoutMs = options.timeoutMs ?? 30_000;
   const started = Date.now();
   for (let attempt = 1; ; attempt++) {
-    if (await tryCreate(path)) return () => unlink(path).catch(ignoreMissing);
+    if (await tryCreate(path, staleMs)) return () => unlink(path).catch(ignoreMissing);
     const seen = await readOwner(path);
     if (seen !== undefined && isStale(seen, staleMs)) {
       await breakLock(path, seen, staleMs);
@@ -50,25 +49,44 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
 }
 
 /**
- * Creates the lock with its owner already written: the owner goes to a private temp file that is
- * then hard-linked to the lock path, which fails atomically when the lock exists. So a lock file is
- * never seen empty, even when its creator is killed at the worst moment.
+ * Creates the lock with its owner already written: the owner goes to a staging file that is then
+ * hard-linked to the lock path, which fails atomically when the lock exists. So a lock file is
+ * never seen empty, even when its creator is killed at the worst moment. The staging file has one
+ * name per lock (`<lock>.new`, created exclusively), so one left by a killed creator is found, and
+ * removed once judged stale like a lock, by the next one to take the lock: none is left for good.
  */
-async function tryCreate(path: string): Promise<boolean> {
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
+async function tryCreate(path: string, staleMs: number): Promise<boolean> {
+  const staging = `${path}.new`;
   const owner: LockOwner = { pid: process.pid, host: HOST, time: Date.now() };
   try {
-    // Inside the try: a write the disk refuses (full) must not leave the temp file behind.
-    await writeFile(temp, JSON.stringify(owner));
-    await link(temp, path);
+    await writeFile(staging, JSON.stringify(owner), { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+      // A write the disk refuses (full) must not leave the staging file behind.
+      await unlink(staging).catch(ignoreMissing);
+      throw error;
+    }
+    // Another taker is between its two steps (microseconds), or one was killed there.
+    const seen = await readOwner(staging);
+    if (seen !== undefined && isStale(seen, staleMs)) await removeIfUnchanged(staging, seen);
+    return false;
+  }
+  let ours = true;
+  try {
+    await link(staging, path);
     return true;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') return false;
+    // Judged stale and removed under us (held up past `staleMs`): what is there now is another's.
+    if (code === 'ENOENT') {
+      ours = false;
+      return false;
+    }
     if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS') return createExclusive(path, owner);
     throw error;
   } finally {
-    await unlink(temp).catch(ignoreMissing);
+    if (ours) await unlink(staging).catch(ignoreMissing);
   }
 }
 
@@ -142,7 +160,7 @@ function isAlive(pid: number): boolean {
 /** Removes the lock only if it still holds what was judged stale, under a guard lock. */
 async function breakLock(path: string, judged: SeenLock, staleMs: number): Promise<void> {
   const guard = `${path}.break`;
-  if (!(await tryCreate(guard))) {
+  if (!(await tryCreate(guard, staleMs))) {
     const seen = await readOwner(guard);
     // A breaker killed mid-break leaves its guard behind; it is recovered like any lock.
     if (seen !== undefined && isStale(seen, staleMs)) await unlink(guard).catch(ignoreMissing);
@@ -150,13 +168,17 @@ async function breakLock(path: string, judged: SeenLock, staleMs: number): Promi
     return;
   }
   try {
-    // Comparing the modification time too tells a fresh, still-empty lock from the abandoned one.
-    const current = await readOwner(path);
-    if (current?.raw === judged.raw && current.mtimeMs === judged.mtimeMs)
-      await unlink(path).catch(ignoreMissing);
+    await removeIfUnchanged(path, judged);
   } finally {
     await unlink(guard).catch(ignoreMissing);
   }
+}
+
+// Comparing the modification time too tells a fresh, still-empty file from the abandoned one.
+async function removeIfUnchanged(path: string, judged: SeenLock): Promise<void> {
+  const current = await readOwner(path);
+  if (current?.raw === judged.raw && current.mtimeMs === judged.mtimeMs)
+    await unlink(path).catch(ignoreMissing);
 }
 
 function describe(owner: LockOwner | undefined): string {

@@ -6,7 +6,12 @@ import { syncDirectory, writeFileAtomic } from './atomic-write.js';
 import { SessionExistsError, SessionNotFoundError } from './errors.js';
 import { type IndexEntry, indexEntryOf } from './index-entry.js';
 import { encodeRecord, foldRecords, type LogRecord, type LogTail, parseLog } from './session-log.js';
-import { parseStoredSession, type StoredSession, serialiseStoredSession } from './stored-session.js';
+import {
+  parseStoredSession,
+  type StoredSession,
+  serialiseStoredSession,
+  storedSessionLines,
+} from './stored-session.js';
 
 // Superseded records (old checkpoints and conversations) are folded away once they outweigh the
 // live bytes: appending events never triggers it, so an append costs the same at any length.
@@ -77,14 +82,15 @@ export class SessionLogs {
    */
   async create(session: StoredSession, sync = false): Promise<IndexEntry> {
     const path = this.pathOf(session.id);
-    const text = serialiseStoredSession(session);
+    const text = logText(session);
     const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
       // Inside the try: a write the disk refuses (full) must not leave the temp file behind.
-      if (sync && this.#durable) await writeSynced(temp, text);
+      if ((sync && this.#durable) || typeof text !== 'string')
+        await writeSynced(temp, text, sync && this.#durable);
       // Small writes to the page cache, made synchronously: each takes microseconds, less than the
       // round trip to the thread pool an asynchronous call costs. Only fsyncs wait on the disk.
-      if (!(sync && this.#durable)) writeFileSync(temp, text);
+      else writeFileSync(temp, text);
       if (existsSync(this.legacyPathOf(session.id))) throw new SessionExistsError(session.id, this.#dir);
       linkSync(temp, path);
     } catch (error) {
@@ -101,7 +107,11 @@ export class SessionLogs {
     if (sync && this.#durable) await syncDirectory(this.#dir);
     else this.#unsyncedFolder = true;
     // No tail is cached: the first append reads this one-line file, cheaper than a stat here.
-    return indexEntryOf(session, Buffer.byteLength(text));
+    const bytes =
+      typeof text === 'string'
+        ? Buffer.byteLength(text)
+        : text.reduce((n, line) => n + Buffer.byteLength(line), 0);
+    return indexEntryOf(session, bytes);
   }
 
   /**
@@ -206,11 +216,22 @@ export class SessionLogs {
   }
 }
 
-async function writeSynced(path: string, text: string): Promise<void> {
+// A session's log: one snapshot line, or (too long for one string) its lines.
+function logText(session: StoredSession): string | string[] {
+  try {
+    return serialiseStoredSession(session);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return [...storedSessionLines(session)];
+  }
+}
+
+async function writeSynced(path: string, text: string | readonly string[], sync = true): Promise<void> {
   const handle = await open(path, 'w');
   try {
-    await handle.writeFile(text);
-    await handle.datasync();
+    // Each write goes on where the last one ended.
+    for (const part of typeof text === 'string' ? [text] : text) await handle.writeFile(part);
+    if (sync) await handle.datasync();
   } finally {
     await handle.close();
   }

@@ -27,3 +27,25 @@ export const checkShape = sessionShapeProblem;
 export function serialiseStoredSession(session: StoredSession): string {
   return `${JSON.stringify(session)}\n`;
 }
+
+/**
+ * A session as the lines of a new log, for one too long to be one string (over 512 MB of JSON,
+ * an imported export): the snapshot line without its events, then its events in records of about
+ * `lineChars` characters each, as appends would have written them. Reading the log gives the
+ * session back: each record's state changes are applied again, which leaves the state as it was
+ * (the last change of each key wins either way).
+ */
+export function* storedSessionLines(session: StoredSession, lineChars = 64 * 1024 * 1024): Generator<string> {
+  yield serialiseStoredSession({ ...session, events: [] });
+  const opening = `{"t":${JSON.stringify(session.updatedAt)},"events":[`;
+  let line = '';
+  for (const event of session.events) {
+    const text = JSON.stringify(event);
+    if (line !== '' && line.length + text.length > lineChars) {
+      yield `${opening}${line}]}\n`;
+      line = '';
+    }
+    line += line === '' ? text : `,${text}`;
+  }
+  if (line !== '') yield `${opening}${line}]}\n`;
+}

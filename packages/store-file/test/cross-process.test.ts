@@ -160,6 +160,8 @@ describe('FileSessionStore across processes', () => {
     }
     // Continue every session in this process: dead writers' locks are recovered.
     for (const id of ids) await store.append(id, [messageEvent(`after the crashes ${id}`)]);
+    // And with them whatever a writer killed while taking one left beside them.
+    expect((await readdir(dir)).filter((name) => /^k\d\.lock/.test(name))).toEqual([]);
     let fromWriters = 0;
     for (const id of ids) fromWriters += (await store.get(id))!.events.length;
     // Every other writer was killed only after its first append finished.

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { messageEvent } from '@agentctl/core/testing';
 import { describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../src/index.js';
+import { parseLog } from '../src/session-log.js';
+import { storedSessionLines } from '../src/stored-session.js';
 import { tempDir } from './support/temp-dir.js';
 
 const contents = (events: { type: string; message?: { content: unknown } }[] | undefined) =>
@@ -96,5 +98,39 @@ describe('the append-only session log', () => {
       's3.jsonl',
       's4.jsonl',
     ]);
+  });
+});
+
+describe('a session too long for one line (an imported export over 512 MB)', () => {
+  it('is written as a snapshot and records of its events, and reads back as it was', async () => {
+    const dir = await tempDir();
+    const store = new FileSessionStore({ path: dir });
+    await store.create({ id: 'long', agent: 'a', state: { start: true } });
+    await store.append(
+      'long',
+      Array.from({ length: 7 }, (_, i) =>
+        messageEvent(`message ${i} ${'x'.repeat(i * 10)}`, { n: i, last: i }),
+      ),
+    );
+    await store.setCheckpoint('long', { version: 1, pending: [] });
+    const session = (await store.get('long'))!;
+    // Records of at most 100 characters of events: one or two events each.
+    const lines = [...storedSessionLines(session, 100)];
+    expect(lines.length).toBeGreaterThan(4);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ id: 'long', events: [], state: session.state });
+    const copy = join(dir, 'copy.jsonl');
+    await writeFile(copy, lines.join(''));
+    const { session: read } = parseLog(await readFile(copy), copy);
+    expect({ ...read, id: 'long' }).toEqual(session);
+    // And a store goes on with it as with any log.
+    await writeFile(join(dir, 'moved.jsonl'), lines.join('').replace('"id":"long"', '"id":"moved"'));
+    await store.reindex();
+    await store.append('moved', [messageEvent('after')]);
+    const moved = (await store.get('moved'))!;
+    expect(moved.events.map((e) => (e.type === 'message' ? e.message.content : e.type))).toEqual([
+      ...session.events.map((e) => (e.type === 'message' ? e.message.content : e.type)),
+      'after',
+    ]);
+    expect(moved.state).toEqual(session.state);
   });
 });

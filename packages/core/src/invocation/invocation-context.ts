@@ -1,6 +1,6 @@
 import type { Agent } from '../agent.js';
 import type { ApprovalDecision, ExecutedToolCall, RunOptions } from '../agent-config.js';
-import { AgentError } from '../errors.js';
+import { AgentError, runError } from '../errors.js';
 import type { AgentEvent, EventPayloads, EventType, PendingApproval } from '../events.js';
 import type { Message } from '../messages.js';
 import { notifyEvent, type ObservedInvocation } from '../run-observer.js';
@@ -64,6 +64,8 @@ export interface InvocationShared {
   writeBeforeTools: boolean;
   /** Waits for every queued write of the session; throws the first that failed. */
   flush(): Promise<void>;
+  /** For an agent tool's child run: the path of the agent that called it, root first. */
+  callerPath: readonly string[];
 }
 
 /** A run of an agent that completed before the invocation paused, met again on resume. */
@@ -149,6 +151,30 @@ export class InvocationContext {
     return this.shared.ended || this.shared.pending.length > 0 || this.shared.signal.aborted;
   }
 
+  /** This context's agent as a path of names, root first (an agent tool's callers included). */
+  agentPath(): string[] {
+    const names: string[] = [];
+    for (let agent: Agent | undefined = this.agent; agent; agent = agent.parent) names.unshift(agent.name);
+    return [...this.shared.callerPath, ...names];
+  }
+
+  /**
+   * `thrown` as an {@link AgentError} that says it happened in this context's agent, unless an
+   * agent deeper in the tree said so first.
+   */
+  locate(thrown: unknown): AgentError {
+    const error = runError(thrown);
+    error.agentPath ??= this.agentPath();
+    return error;
+  }
+
+  /** Runs this context's agent; an error it throws says it happened there (or deeper). */
+  runAgent(): Promise<void> {
+    return this.agent.runInvocation(this).catch((thrown: unknown) => {
+      throw this.locate(thrown);
+    });
+  }
+
   /** Stops the invocation after the current event. */
   endInvocation(): void {
     this.shared.ended = true;
@@ -213,11 +239,44 @@ export class InvocationContext {
 
   /** Hands an already-built event to the stream and, unless it is a text delta, to the session log. */
   record(event: AgentEvent): void {
-    if (this.shared.observed) notifyEvent(event, this.shared.observed);
-    this.shared.sink(event);
+    this.deliver(event);
     if (event.type === 'text_delta') return;
     this.shared.session.events.push(event);
     this.shared.persist(event);
+  }
+
+  /**
+   * Queues an event for the session log without handing it to anyone yet: an end that holds only
+   * once it is stored (`run_end`), delivered by {@link InvocationContext.deliver} after the write,
+   * or taken back by {@link InvocationContext.unstage} when the write failed.
+   */
+  stage<T extends EventType>(type: T, payload: EventPayloads[T]): AgentEvent {
+    const shared = this.shared;
+    const event = eventOf(
+      shared.idPrefix + shared.seq++,
+      shared.invocationId,
+      this.branch,
+      this.agent.name,
+      Date.now(),
+      type,
+      payload,
+    );
+    shared.session.events.push(event);
+    shared.persist(event);
+    return event;
+  }
+
+  /** Hands an event to the observers and the caller (stream and callback). */
+  deliver(event: AgentEvent): void {
+    if (this.shared.observed) notifyEvent(event, this.shared.observed);
+    this.shared.sink(event);
+  }
+
+  /** Takes back an event {@link InvocationContext.stage} queued and the store refused. */
+  unstage(event: AgentEvent): void {
+    const events = this.shared.session.events;
+    const at = events.lastIndexOf(event);
+    if (at >= 0) events.splice(at, 1);
   }
 
   #applyState(event: AgentEvent, delta: Record<string, unknown>): void {

@@ -109,6 +109,7 @@ class InvocationToolInfo implements ToolInvocationInfo {
   readonly decisions: readonly ApprovalDecision[];
   readonly onApproval: RunOptions['onApproval'];
   readonly #shared: InvocationShared;
+  #agentPath: readonly string[] | undefined;
   readonly #ctx: InvocationContext;
 
   constructor(ctx: InvocationContext, decisions: readonly ApprovalDecision[]) {
@@ -120,6 +121,11 @@ class InvocationToolInfo implements ToolInvocationInfo {
     this.store = ctx.shared.store;
     this.decisions = decisions;
     this.onApproval = ctx.shared.options.onApproval;
+  }
+
+  get agentPath(): readonly string[] {
+    this.#agentPath ??= this.#ctx.agentPath();
+    return this.#agentPath;
   }
 
   // A child run's model calls are this invocation's spending too: its usage and limits count them,

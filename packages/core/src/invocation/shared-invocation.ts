@@ -29,6 +29,7 @@ export type SharedInvocationInit = Pick<
   | 'toolCalls'
   | 'observed'
   | 'writeBeforeTools'
+  | 'callerPath'
 >;
 
 /**
@@ -61,6 +62,7 @@ export class SharedInvocation implements InvocationShared {
   value: unknown = undefined;
   readonly observed: ObservedInvocation | undefined;
   readonly writeBeforeTools: boolean;
+  readonly callerPath: readonly string[];
   readonly #channel: EventChannel<AgentEvent>;
   readonly #onEvent: ((event: AgentEvent) => void) | undefined;
   readonly #writer: SessionWriter;
@@ -92,6 +94,7 @@ export class SharedInvocation implements InvocationShared {
     this.toolCalls = init.toolCalls;
     this.observed = init.observed;
     this.writeBeforeTools = init.writeBeforeTools;
+    this.callerPath = init.callerPath;
     this.#channel = channel;
     this.#onEvent = onEvent;
     this.#writer = writer;

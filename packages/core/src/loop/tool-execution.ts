@@ -138,8 +138,10 @@ async function settleDecided(
 // What a run call's outcome leads to: its result, or a pause (inner calls, or a question).
 function afterRun(ctx: LoopContext, p: Plan, outcome: ToolOutcome, pending: PendingApproval[]): Settled {
   if (outcome.pausedOn) {
+    // The call of this agent's that a resume runs again: for a call waiting deeper (an agent tool
+    // inside an agent tool), this agent's own call, which resumes its child, which resumes its own.
     const via = { callId: p.call.id, agent: ctx.agentName, branch: ctx.branch };
-    for (const inner of outcome.pausedOn) pending.push({ ...inner, via: inner.via ?? via });
+    for (const inner of outcome.pausedOn) pending.push({ ...inner, via });
     return undefined;
   }
   if (outcome.needsInput === undefined) return outcome;
@@ -181,7 +183,8 @@ function plan(ctx: LoopContext, call: ToolCall): Plan | Promise<Plan> {
     if (decided.input !== undefined) return { kind: 'answer', call, tool, input: decided.input };
     if (!decided.approve)
       return { kind: 'refuse', call, tool, reason: decided.reason ?? 'denied by the user' };
-    if (!tool) return { kind: 'run', call, tool };
+    // Approved, but its tool was taken out of the agent while the call waited: it cannot run.
+    if (!tool) return { kind: 'invalid', call, text: removedToolText(ctx, call) };
     // The project may have changed while the call waited: its arguments are checked against the
     // tool's schema of now, and deny beats everything, a person's approval included.
     return argumentsChecked(ctx, call, tool, true);
@@ -223,6 +226,17 @@ function checkedPlan(
   if (verdict === 'deny') return { kind: 'refuse', call, tool, reason: 'denied by the approval policy' };
   if (verdict === 'ask') return { kind: 'ask', call, tool, reason: `${call.name} requires approval` };
   return { kind: 'run', call, tool };
+}
+
+// Where an agent tool's child run failed, named from the top of the tree (` in agent a › b`).
+function failedIn(error: unknown): string {
+  const path = error instanceof AgentError ? error.agentPath : undefined;
+  return path && path.length > 0 ? ` in agent ${path.join(' › ')}` : '';
+}
+
+function removedToolText(ctx: LoopContext, call: ToolCall): string {
+  const known = [...ctx.tools.keys()].join(', ') || 'none';
+  return `Tool "${call.name}" is no longer among the tools of agent ${ctx.agentName} (it was removed while this call waited for a decision), so the call did not run. Available tools: ${known}.`;
 }
 
 function unknownTool(ctx: LoopContext, call: ToolCall): Plan {
@@ -422,7 +436,7 @@ function toolFailed(ctx: LoopContext, call: ToolCall, started: number, error: un
   const timedOut = error instanceof AgentError && error.code === 'TIMEOUT';
   const text = timedOut
     ? `Tool ${call.name} ${(error as AgentError).message}`
-    : `Tool ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`;
+    : `Tool ${call.name} failed${failedIn(error)}: ${error instanceof Error ? error.message : String(error)}`;
   return failure(
     ctx,
     call,
@@ -530,7 +544,7 @@ function caught(
   const code: AgentErrorCode = timedOut ? 'TIMEOUT' : 'TOOL_EXECUTION_ERROR';
   const message = timedOut
     ? (signal.reason as AgentError).message
-    : `Tool ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`;
+    : `Tool ${call.name} failed${failedIn(error)}: ${error instanceof Error ? error.message : String(error)}`;
   // Under middleware (`given`), a failure a retry could fix rejects next(), so that a `retry`
   // middleware on tool calls can ask again; its error result goes with it.
   const info = given !== undefined && !timedOut ? classifyFailure(error) : undefined;

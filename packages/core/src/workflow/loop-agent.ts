@@ -26,7 +26,7 @@ export class LoopAgent extends WorkflowAgent {
     const scope = { escalated: false };
     for (let pass = 0; pass < this.maxIterations && !scope.escalated; pass++) {
       for (const sub of this.subAgents) {
-        await sub.runInvocation(ctx.child(sub, { escalation: scope }));
+        await ctx.child(sub, { escalation: scope }).runAgent();
         if (ctx.stopped) return;
         if (scope.escalated) break;
       }

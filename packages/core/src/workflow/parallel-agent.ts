@@ -14,9 +14,7 @@ export class ParallelAgent extends WorkflowAgent {
     ctx.emit('agent_start', { agent: this.name });
     // Writes recorded before a pause are rebuilt from the log, so a resumed fan-out merges them too.
     const overlays = this.subAgents.map((sub) => recordedWrites(ctx, `${ctx.branch}.${sub.name}`));
-    await Promise.all(
-      this.subAgents.map((sub, i) => sub.runInvocation(ctx.child(sub, { isolate: overlays[i] }))),
-    );
+    await Promise.all(this.subAgents.map((sub, i) => ctx.child(sub, { isolate: overlays[i] }).runAgent()));
     if (ctx.stopped) return;
     const merged: Record<string, unknown> = {};
     for (const overlay of overlays) Object.assign(merged, overlay);

@@ -8,7 +8,7 @@ export class SequentialAgent extends WorkflowAgent {
     if (ctx.consumeReplay()) return;
     ctx.emit('agent_start', { agent: this.name });
     for (const sub of this.subAgents) {
-      await sub.runInvocation(ctx.child(sub));
+      await ctx.child(sub).runAgent();
       // An escalation from a sub-agent stops this sequence and travels on to the nearest loop.
       if (ctx.stopped || ctx.escalation?.escalated) {
         if (ctx.stopped) return;

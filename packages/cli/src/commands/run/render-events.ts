@@ -1,4 +1,5 @@
 import type { AgentEvent, UsageStats } from '@agentctl/core';
+import { inAgent } from '../../agent-path-text.js';
 import type { Io } from '../../io.js';
 import { styles } from '../../io.js';
 import { printable } from '../../printable.js';
@@ -78,7 +79,9 @@ export function textRenderer(io: Io, spinner?: Spinner): (event: AgentEvent) => 
         );
         break;
       case 'tool_result': {
-        const line = `  ← ${event.name}: ${clip(printable(event.content.replace(/\s+/g, ' ')), 120)}`;
+        // A failed call deep in a tree says which agent made it (its branch is its path).
+        const by = event.isError ? inAgent(event.branch.split('.')) : '';
+        const line = `  ← ${event.name}${by}: ${clip(printable(event.content.replace(/\s+/g, ' ')), 120)}`;
         io.stderr(`${event.isError ? s.red(`${line} [${event.errorCode ?? 'error'}]`) : s.dim(line)}\n`);
         break;
       }
@@ -96,7 +99,7 @@ export function textRenderer(io: Io, spinner?: Spinner): (event: AgentEvent) => 
         break;
       case 'error':
         endLine();
-        io.stderr(s.red(`error [${event.code}]: ${event.message}\n`));
+        io.stderr(s.red(`error [${event.code}]${inAgent(event.agentPath)}: ${event.message}\n`));
         io.stderr(missingKeyHint(event));
         break;
       case 'run_end':

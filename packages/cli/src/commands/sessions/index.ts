@@ -1,5 +1,8 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   InvalidExportError,
   makeFolders,
@@ -7,6 +10,7 @@ import {
   type SessionExport,
   type SessionStore,
   UsageError,
+  waitingParent,
 } from '@agentctl/core';
 import {
   CorruptSessionError,
@@ -18,6 +22,8 @@ import {
 import { printable } from '../../printable.js';
 import { systemRefusal } from '../../system-refusal.js';
 import { unwritableTarget } from '../../write-target.js';
+import { exportText } from './export-text.js';
+import { parseJsonBytes } from './parse-json-bytes.js';
 import { formatSessionTree } from './session-tree.js';
 import { formatSessionsTable, formatTime } from './sessions-table.js';
 import { formatTranscript } from './transcript.js';
@@ -82,6 +88,13 @@ export async function sessionsCommand(
       case 'rm': {
         if (needs(1)) return fail(USAGE, 2);
         const id = args[0]!;
+        // A child its parent's pause goes through: removed, the parent could never be resumed.
+        const child = await store.get(id).catch(() => undefined);
+        const top = child?.checkpoint !== undefined ? await waitingParent(store, child) : undefined;
+        if (top)
+          return fail(
+            `session ${id} is paused inside session ${top.id}, which waits on it through an agent tool; it was not removed (resume ${top.id}, or remove ${top.id}, which removes it too)`,
+          );
         // A run holding the session would fail mid-way writing to a session that is gone.
         const held = await store.lease(id, { holder: 'agentctl sessions rm', ttlMs: 60_000 });
         if ('busy' in held)
@@ -101,13 +114,13 @@ export async function sessionsCommand(
         const blocked =
           args[1] === undefined || args[1] === '-' ? undefined : unwritableTarget(resolve(args[1]));
         if (blocked) return fail(`sessions export: ${blocked}; give the path of a file`, 2);
-        const text = `${JSON.stringify(await store.exportSession(args[0]!), null, 2)}\n`;
-        if (args[1] === undefined || args[1] === '-') io.stdout(text);
+        const text = exportText(await store.exportSession(args[0]!));
+        if (args[1] === undefined || args[1] === '-') for (const part of batched(text)) io.stdout(part);
         else {
           const target = args[1];
           // Like `schema --write`: the folder is made, and a path that cannot be written is one line.
           await makeFolders(dirname(resolve(target)))
-            .then(() => writeFile(resolve(target), text))
+            .then(() => pipeline(Readable.from(batched(text)), createWriteStream(resolve(target))))
             .catch((error: NodeJS.ErrnoException) => {
               throw new UserFileError(
                 `cannot write ${target}: ${systemRefusal(error) ?? error.code ?? error.message}`,
@@ -203,7 +216,7 @@ async function show(
     return 1;
   }
   if (options.json) {
-    io.stdout(`${JSON.stringify(await store.exportSession(id), null, 2)}\n`);
+    for (const part of batched(exportText(await store.exportSession(id)))) io.stdout(part);
     return 0;
   }
   const all = await listAll(store);
@@ -225,13 +238,26 @@ async function show(
   return 0;
 }
 
+// About a megabyte per write: a write per event would cost a system call each.
+function* batched(pieces: Iterable<string>): Generator<string> {
+  let batch = '';
+  for (const piece of pieces) {
+    batch += piece;
+    if (batch.length < 1 << 20) continue;
+    yield batch;
+    batch = '';
+  }
+  if (batch !== '') yield batch;
+}
+
 /** A file given on the command line that cannot be read as JSON. */
 class UserFileError extends Error {}
 
 async function readJson(file: string): Promise<unknown> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(resolve(file), 'utf8');
+    // As bytes: the text of an export over 512 MB is longer than any string.
+    bytes = await readFile(resolve(file));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why =
@@ -239,7 +265,7 @@ async function readJson(file: string): Promise<unknown> {
     throw new UserFileError(`cannot read ${file}: ${why}`);
   }
   try {
-    return JSON.parse(text);
+    return parseJsonBytes(bytes);
   } catch (error) {
     throw new UserFileError(`${file} is not valid JSON: ${(error as Error).message}`);
   }

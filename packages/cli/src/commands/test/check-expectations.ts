@@ -1,5 +1,6 @@
 import type { DataPath, SourceRange, TestExpectations } from '@agentctl/config';
 import { schemaValidator } from '@agentctl/core';
+import { inAgent } from '../../agent-path-text.js';
 import { callsOf, type StepOutcome, usageOf } from './step-outcome.js';
 import { subsetMatch } from './subset-match.js';
 import type { Failure } from './test-result.js';
@@ -40,7 +41,9 @@ export async function checkExpectations(
         ['error'],
         `expected the step to fail with ${expect.error}`,
         expect.error,
-        error ? `${error.code}: ${error.message}` : `no error (${result?.status ?? 'complete'})`,
+        error
+          ? `${error.code}${inAgent(error.agentPath)}: ${error.message}`
+          : `no error (${result?.status ?? 'complete'})`,
       );
   }
   const calls = callsOf(outcome);

@@ -26,6 +26,7 @@ import {
   isAgentError,
   Runner,
 } from '@agentctl/core';
+import { inAgent } from '../../agent-path-text.js';
 import { invocationOutcome } from '../../invocation-outcome.js';
 import { traceSecrets } from '../../tracing.js';
 import { checkExpectations, expectationName } from './check-expectations.js';
@@ -151,7 +152,7 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
           expectation: 'error',
           message: 'the step failed',
           expected: 'no error',
-          actual: `${outcome.error.code}: ${outcome.error.message}`,
+          actual: `${outcome.error.code}${inAgent(outcome.error.agentPath)}: ${outcome.error.message}`,
           range: at([turn.user === undefined ? decisionKey(turn) : 'user']),
         });
       }
@@ -323,7 +324,8 @@ async function step(
       ? runner.run({ ...common, input: what.input, state: what.state })
       : runner.resume({ ...common, decisions: what.decisions });
   const result = await invocationOutcome(run);
-  if (isAgentError(result)) return { events, error: { code: result.code, message: result.message } };
+  if (isAgentError(result))
+    return { events, error: { code: result.code, message: result.message, agentPath: result.agentPath } };
   if (result instanceof Error) throw result;
   return { events, result: result as InvocationResult };
 }

@@ -4,7 +4,7 @@ import type { AgentEvent, InvocationResult, ToolCall } from '@agentctl/core';
 export interface StepOutcome {
   events: AgentEvent[];
   result?: InvocationResult;
-  error?: { code: string; message: string };
+  error?: { code: string; message: string; agentPath?: string[] };
 }
 
 /** The tool calls the model made during the step, in order (pending ones and transfers included). */

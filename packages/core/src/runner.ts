@@ -6,6 +6,7 @@ import type {
   InvocationCheckpoint,
   RunOptions,
 } from './agent-config.js';
+import { cutShort } from './cut-short.js';
 import { newId } from './new-id.js';
 
 export type { InvocationCheckpoint } from './agent-config.js';
@@ -13,6 +14,7 @@ export type { InvocationCheckpoint } from './agent-config.js';
 import { findAgent, linkTree, listAgents } from './agent-tree.js';
 import {
   AgentError,
+  ChangedCallError,
   DamagedSessionError,
   PausedSessionError,
   runError,
@@ -33,6 +35,7 @@ import { NO_DECISIONS } from './loop/loop-context.js';
 import type { Message, ToolCall } from './messages.js';
 import { childCallsProblem, promisedCallsProblem } from './promised-calls.js';
 import { observingRuns } from './run-observer.js';
+import { sameJson } from './same-json.js';
 import { InMemorySessionStore, type Session, type SessionStore } from './session.js';
 import { deadline } from './timing/deadline.js';
 import { addUsage, emptyUsage, type UsageStats } from './usage.js';
@@ -508,8 +511,22 @@ function validateDecisions(
         `session ${sessionId} has no pending tool call ${decision.callId} (pending: ${[...ids].join(', ')})`,
       );
     }
-    checkDecisionKind(checkpoint.pending.find((p) => p.call.id === decision.callId)!, decision);
+    const pending = checkpoint.pending.find((p) => p.call.id === decision.callId)!;
+    checkSeenCall(sessionId, pending.call, decision);
+    checkDecisionKind(pending, decision);
   }
+}
+
+// A page left open on an earlier pause may decide an id the model has used again since: what runs
+// must be what the person was shown.
+function checkSeenCall(sessionId: string, call: ToolCall, decision: ApprovalDecision): void {
+  const { seen } = decision;
+  if (!seen || (seen.name === call.name && sameJson(seen.arguments, call.arguments))) return;
+  throw new ChangedCallError(
+    sessionId,
+    call.id,
+    `${call.name}(${cutShort(JSON.stringify(call.arguments) ?? '', 200)})`,
+  );
 }
 
 // An input request is answered (or refused), never approved: approving would run the tool again,

@@ -1,6 +1,6 @@
-import { getJson, postStream } from '../api.js';
+import { ApiError, getJson, postStream } from '../api.js';
 import type { AgentEvent, AgentNode, EventOf, PendingApproval, SessionView, ToolCall } from '../api-types.js';
-import { h, replace } from '../dom.js';
+import { append, h, replace } from '../dom.js';
 import { formatDuration, formatJson, formatUsage } from '../format.js';
 import { formatRoute } from '../route.js';
 
@@ -27,6 +27,7 @@ export class ChatView {
   #send = h('button', { type: 'submit', class: 'primary' }, 'Send');
   // The assistant bubble text deltas go to, until a tool call or a new message ends it.
   #bubble: HTMLElement | undefined;
+  // Tool cards by invocation and call id (see #toolKey).
   #tools = new Map<string, HTMLDetailsElement>();
 
   constructor() {
@@ -114,13 +115,16 @@ export class ChatView {
     history.replaceState(null, '', formatRoute({ view: 'chat', agent }));
   }
 
-  #open(session: string): void {
+  // `notice` (why the session is shown again) goes after its conversation, before what waits now.
+  #open(session: string, notice?: HTMLElement): void {
     this.#reset();
     this.#session = session;
     this.#showSession();
     this.#log.replaceChildren();
     getJson<SessionView>(`/sessions/${encodeURIComponent(session)}`)
       .then((view) => {
+        // Another session was opened meanwhile: this answer is not the chat's any more.
+        if (this.#session !== session) return;
         this.#replaying = true;
         try {
           for (const event of view.events) this.#onEvent(event);
@@ -128,6 +132,7 @@ export class ChatView {
           this.#replaying = false;
           this.#bubble = undefined;
         }
+        if (notice) this.#add(notice);
         if (view.paused && view.pending.length > 0) this.#add(this.#decisions(view.pending));
       })
       .catch((error: Error) => this.#add(h('div', { class: 'line error' }, `Failed: ${error.message}`)));
@@ -169,12 +174,14 @@ export class ChatView {
 
   // One run at a time: decisions taken while the paused run's stream is still closing wait for it
   // (the server refuses a second run on a session that is still running).
-  #stream(path: string, body: unknown): Promise<void> {
-    this.#running = this.#running.then(() => this.#streamNow(path, body));
-    return this.#running;
+  #stream(path: string, body: unknown): Promise<unknown> {
+    const done = this.#running.then(() => this.#streamNow(path, body));
+    this.#running = done.then(() => undefined);
+    return done;
   }
 
-  async #streamNow(path: string, body: unknown): Promise<void> {
+  // Resolves with what made the request fail (shown in the log already), if anything did.
+  async #streamNow(path: string, body: unknown): Promise<unknown> {
     this.#setBusy(true);
     try {
       await postStream(
@@ -186,8 +193,10 @@ export class ChatView {
         },
         (event) => this.#onEvent(event as AgentEvent),
       );
+      return undefined;
     } catch (error) {
       this.#add(h('div', { class: 'line error' }, `Failed: ${(error as Error).message}`));
+      return error;
     } finally {
       this.#bubble = undefined;
       this.#setBusy(false);
@@ -209,20 +218,20 @@ export class ChatView {
         break;
       case 'text_delta':
         this.#bubble ??= this.#assistant(event.author);
-        this.#bubble.append(event.text);
+        append(this.#bubble, [event.text]);
         break;
       case 'message': {
         const { message } = event;
         if (this.#replaying && message.role === 'user' && message.content)
           this.#add(h('div', { class: 'bubble user' }, message.content));
         if (this.#replaying && message.role === 'assistant' && message.content)
-          this.#assistant(event.author).append(message.content);
+          append(this.#assistant(event.author), [message.content]);
         this.#bubble = undefined;
         break;
       }
       case 'tool_call':
         this.#bubble = undefined;
-        this.#toolCall(event.call);
+        this.#toolCall(event.invocationId, event.call);
         break;
       case 'tool_result':
         this.#toolResult(event);
@@ -232,7 +241,9 @@ export class ChatView {
         break;
       case 'approval_required':
         for (const item of event.pending) {
-          const status = this.#tools.get(item.call.id)?.querySelector('.tool-status');
+          const status = this.#tools
+            .get(toolKey(event.invocationId, item.call.id))
+            ?.querySelector('.tool-status');
           if (status)
             status.textContent = item.kind === 'input' ? 'waiting for your answer' : 'waiting for approval';
         }
@@ -270,9 +281,11 @@ export class ChatView {
     return text;
   }
 
-  #toolCall(call: ToolCall): void {
-    // A resumed run calls again what waited for a decision: the card it has already is the one.
-    if (this.#tools.has(call.id)) return;
+  #toolCall(invocationId: string, call: ToolCall): void {
+    const key = toolKey(invocationId, call.id);
+    // A resumed run calls again what waited for a decision: the card it has already, still without
+    // a result, is the one. A card with a result was an earlier call whose id the model used again.
+    if (this.#tools.get(key)?.classList.contains('pending')) return;
     const card = h(
       'details',
       { class: 'tool-call pending', 'data-call': call.id, open: true },
@@ -284,12 +297,12 @@ export class ChatView {
       ),
       h('pre', { class: 'args' }, formatJson(call.arguments)),
     );
-    this.#tools.set(call.id, card);
+    this.#tools.set(key, card);
     this.#add(card);
   }
 
   #toolResult(event: EventOf<'tool_result'>): void {
-    const card = this.#tools.get(event.callId);
+    const card = this.#tools.get(toolKey(event.invocationId, event.callId));
     if (!card) return;
     card.classList.remove('pending');
     card.classList.toggle('failed', event.isError === true);
@@ -303,17 +316,24 @@ export class ChatView {
 
   // One row per waiting call; once every call has a decision they go together, and the run resumes.
   #decisions(pending: PendingApproval[]): HTMLElement {
-    const chosen = new Map<string, Record<string, string>>();
+    const chosen = new Map<string, Record<string, unknown>>();
     const block = h('div', { class: 'decisions' });
-    const decide = (row: HTMLElement, callId: string, decision: Record<string, string>, label: string) => {
-      chosen.set(callId, { callId, ...decision });
+    const decide = (row: HTMLElement, call: ToolCall, decision: Record<string, string>, label: string) => {
+      // The call as shown goes with the decision: the server refuses it (409) if the call waiting
+      // under that id is another one by now (decided in another tab, then paused again).
+      chosen.set(call.id, { callId: call.id, name: call.name, arguments: call.arguments, ...decision });
       for (const control of row.querySelectorAll<HTMLButtonElement | HTMLInputElement>('button, input'))
         control.disabled = true;
       row.append(h('span', { class: 'decided' }, label));
-      if (chosen.size === pending.length && this.#session)
-        void this.#stream(`/sessions/${encodeURIComponent(this.#session)}/decisions`, {
-          decisions: [...chosen.values()],
-        });
+      const session = this.#session;
+      if (chosen.size !== pending.length || !session) return;
+      void this.#stream(`/sessions/${encodeURIComponent(session)}/decisions`, {
+        decisions: [...chosen.values()],
+      }).then((error) => {
+        // The session moved on without this page: show it as it is now, with what waits now.
+        if (error instanceof ApiError && error.status === 409 && this.#session === session)
+          this.#open(session, h('div', { class: 'line error' }, `Not sent: ${error.message}`));
+      });
     };
     for (const item of pending) {
       const row = h(
@@ -331,8 +351,7 @@ export class ChatView {
             'button',
             {
               class: 'primary',
-              onclick: () =>
-                decide(row, item.call.id, { decision: 'answer', answer: answer.value }, 'answered'),
+              onclick: () => decide(row, item.call, { decision: 'answer', answer: answer.value }, 'answered'),
             },
             'Answer',
           ),
@@ -343,13 +362,13 @@ export class ChatView {
             'button',
             {
               class: 'primary',
-              onclick: () => decide(row, item.call.id, { decision: 'approve' }, 'approved'),
+              onclick: () => decide(row, item.call, { decision: 'approve' }, 'approved'),
             },
             'Approve',
           ),
           h(
             'button',
-            { class: 'danger', onclick: () => decide(row, item.call.id, { decision: 'deny' }, 'denied') },
+            { class: 'danger', onclick: () => decide(row, item.call, { decision: 'deny' }, 'denied') },
             'Deny',
           ),
         );
@@ -364,4 +383,10 @@ export class ChatView {
     element.scrollIntoView({ block: 'end' });
     return element;
   }
+}
+
+// A call id is unique only within a message's run (and its resumes, which keep the invocation's id):
+// models number their calls afresh, so another message of the session may use the same id again.
+function toolKey(invocationId: string, callId: string): string {
+  return `${invocationId} ${callId}`;
 }

@@ -49,6 +49,13 @@ script:
   - text: "\\u001b[31mred\\u001b[0m <script>window.__pwned=2</script>"
 `;
 
+// offline/auto calls every tool once per message, each time under the same id.
+const AUTO = `kind: agent
+name: auto_toucher
+model: offline/auto
+tools: [touch]
+`;
+
 let project: string;
 let dev: LongRunning;
 let origin: string;
@@ -76,6 +83,7 @@ describe.skipIf(!HAS_CHROMIUM)('approvals in the dev UI', () => {
         'agents/touch.yaml': TOUCH,
         'agents/deployer.yaml': DEPLOYER,
         'agents/trojan.yaml': TROJAN,
+        'agents/auto.yaml': AUTO,
       },
       'agentctl-ui-approvals-',
     );
@@ -142,6 +150,36 @@ describe.skipIf(!HAS_CHROMIUM)('approvals in the dev UI', () => {
       await second.locator('.bubble.assistant', { hasText: 'second done' }).waitFor(WAIT);
       await expect.poll(() => second.locator('.run-end[data-status="complete"]').count(), WAIT).toBe(2);
       expect(await exists('dangerous.txt')).toBe(false);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows a session paused meanwhile by another tab when a message is refused, with the call to decide, and keeps the message typed', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    try {
+      const first = await context.newPage();
+      await first.goto(`${origin}/ui/#view=chat&agent=auto_toucher`);
+      await chat(first, 'one');
+      await first.locator('.decision').getByRole('button', { name: 'Deny' }).click();
+      await first.locator('.run-end[data-status="complete"]').waitFor(WAIT);
+      const session = await first.locator('.session-label code').textContent();
+      const second = await context.newPage();
+      await second.goto(`${origin}/ui/#view=chat&agent=auto_toucher&session=${session}`);
+      await second.locator('.run-end[data-status="complete"]').waitFor(WAIT);
+
+      await chat(first, 'two');
+      await first.locator('.run-end[data-status="paused"]').waitFor(WAIT);
+      await chat(second, 'three');
+      const refused = second.locator('.line.error', { hasText: 'Not sent:' });
+      await refused.waitFor(WAIT);
+      expect(await refused.textContent()).toContain(`session ${session} is paused waiting for a decision`);
+      await second.locator('.bubble.user', { hasText: 'two' }).waitFor(WAIT);
+      expect(await second.locator('.chat-form textarea').inputValue()).toBe('three');
+      await second.locator('.decision').getByRole('button', { name: 'Deny' }).click();
+      await expect.poll(() => second.locator('.run-end[data-status="complete"]').count(), WAIT).toBe(2);
+      // Each message's call has its own card, though the model gave them one id.
+      expect(await second.locator('.tool-call.failed').count()).toBe(2);
     } finally {
       await context.close();
     }

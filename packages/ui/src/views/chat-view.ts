@@ -169,6 +169,9 @@ export class ChatView {
     void this.#stream(`/agents/${encodeURIComponent(this.#agent)}/runs`, {
       input: text,
       sessionId: this.#session,
+    }).then((error) => {
+      // Refused before it ran: what was typed is not lost.
+      if (error instanceof ApiError && !this.#input.value) this.#input.value = text;
     });
   }
 
@@ -195,7 +198,17 @@ export class ChatView {
       );
       return undefined;
     } catch (error) {
-      this.#add(h('div', { class: 'line error' }, `Failed: ${(error as Error).message}`));
+      const session = this.#session;
+      const conflict = error instanceof ApiError && error.status === 409 && session !== undefined;
+      const line = h(
+        'div',
+        { class: 'line error' },
+        `${conflict ? 'Not sent' : 'Failed'}: ${(error as Error).message}`,
+      );
+      // The session moved on without this page (decided in another tab, paused by another run):
+      // it is shown as it is now, with what waits now.
+      if (conflict) this.#open(session, line);
+      else this.#add(line);
       return error;
     } finally {
       this.#bubble = undefined;
@@ -329,10 +342,6 @@ export class ChatView {
       if (chosen.size !== pending.length || !session) return;
       void this.#stream(`/sessions/${encodeURIComponent(session)}/decisions`, {
         decisions: [...chosen.values()],
-      }).then((error) => {
-        // The session moved on without this page: show it as it is now, with what waits now.
-        if (error instanceof ApiError && error.status === 409 && this.#session === session)
-          this.#open(session, h('div', { class: 'line error' }, `Not sent: ${error.message}`));
       });
     };
     for (const item of pending) {

@@ -100,6 +100,44 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI with hostile projects', () => {
     await page.close();
   });
 
+  it('keeps a word wider than the screen inside the chat, the timeline and the diagnostics', async () => {
+    const { page, root } = await openPage({ 'agentctl.yaml': PROJECT, 'agents/plain.yaml': PLAIN });
+    const origin = new URL(page.url()).origin;
+    // What a part of the page draws beyond its right edge, and how wide the document became.
+    const overflow = (selector: string) =>
+      page.evaluate((selector) => {
+        const view = document.querySelector(selector)!;
+        const edge = view.getBoundingClientRect().right;
+        const out = [...view.querySelectorAll<HTMLElement>('*')]
+          .filter((e) => e.getBoundingClientRect().right > edge + 0.5)
+          .map((e) => `${e.tagName}.${e.className}`);
+        return { out, width: document.documentElement.scrollWidth, viewport: window.innerWidth };
+      }, selector);
+    const word = `https://example.com/${'a'.repeat(3000)}`;
+    await page.goto(`${origin}/ui/#view=chat&agent=plain`);
+    await page.locator('.chat-form textarea').fill(word);
+    await page.locator('.chat-form button[type=submit]').click();
+    await page.locator('.run-end[data-status="complete"]').waitFor(WAIT);
+    let seen = await overflow('.chat-log');
+    expect(seen.out).toEqual([]);
+    expect(seen.width).toBe(seen.viewport);
+
+    await page.locator('.session-label a', { hasText: 'timeline' }).click();
+    await page.locator('.invocation').waitFor(WAIT);
+    for (const summary of await page.locator('.entry summary').all()) await summary.click();
+    seen = await overflow('.sessions-view');
+    expect(seen.out).toEqual([]);
+    expect(seen.width).toBe(seen.viewport);
+
+    await writeFile(join(root, 'agents/plain.yaml'), `${PLAIN}${'x'.repeat(400)}: 1\n`);
+    await page.goto(`${origin}/ui/#view=reload`);
+    await page.locator('.diagnostic', { hasText: 'agents/plain.yaml:6:1' }).waitFor(WAIT);
+    seen = await overflow('.reload-view');
+    expect(seen.out).toEqual([]);
+    expect(seen.width).toBe(seen.viewport);
+    await page.close();
+  });
+
   it('shows a project with no agents, then its first agent once it is saved', async () => {
     const { page, root } = await openPage({ 'agentctl.yaml': PROJECT });
     await page.locator('.graph-view', { hasText: 'No agents (yet).' }).waitFor(WAIT);

@@ -173,6 +173,53 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI with hostile projects', () => {
     await page.close();
   });
 
+  it('works in more tabs than a browser opens connections to one host, and keeps them all live', async () => {
+    const root = await tempProject(
+      { 'agentctl.yaml': PROJECT, 'agents/plain.yaml': PLAIN },
+      'agentctl-ui-tabs-',
+    );
+    const dev = await startLongRunning(
+      root,
+      ['dev', '--ui', '--port', '0'],
+      { AGENTCTL_UI_DIR: undefined },
+      /ui: (http:\/\/\S+)\n/,
+    );
+    running.push(dev);
+    // One browser profile: Chromium opens at most 6 connections to a host for all its tabs.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    try {
+      const tabs: Page[] = [];
+      for (let i = 0; i < 8; i++) {
+        const tab = await context.newPage();
+        await tab.goto(dev.match[1], WAIT);
+        await tab.locator('.status-badge.ok', { hasText: 'generation 1' }).waitFor(WAIT);
+        tabs.push(tab);
+      }
+      // A save reaches every tab, and still does once the tab that followed the stream is gone.
+      const save = async (description: string, generation: number) => {
+        await writeFile(
+          join(root, 'agents/plain.yaml'),
+          PLAIN.replace(/description: .*/, `description: ${description}`),
+        );
+        for (const tab of tabs) {
+          await tab.locator('.status-badge.ok', { hasText: `generation ${generation}` }).waitFor(WAIT);
+          await tab.locator('[data-agent="plain"] .description', { hasText: description }).waitFor(WAIT);
+        }
+      };
+      await save('second', 2);
+      await tabs.shift()!.close();
+      await save('third', 3);
+      // And the last tab still has a connection to chat on.
+      const last = tabs.at(-1)!;
+      await last.goto(`${new URL(dev.match[1]).origin}/ui/#view=chat&agent=plain`);
+      await last.locator('.chat-form textarea').fill('still here?');
+      await last.locator('.chat-form button[type=submit]').click();
+      await last.locator('.run-end[data-status="complete"]').waitFor(WAIT);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('follows agentctl when it is restarted: the project as it is now, or how to sign in again', async () => {
     const root = await tempProject(
       { 'agentctl.yaml': PROJECT, 'agents/plain.yaml': PLAIN },
@@ -190,22 +237,28 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI with hostile projects', () => {
       return dev;
     };
     let dev = await start('first-token');
-    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    await page.goto(dev.match[1]);
-    await page.locator('[data-agent="plain"]').waitFor(WAIT);
-    await page.locator('.status-badge.ok', { hasText: 'generation 1' }).waitFor(WAIT);
+    // Two tabs of one browser: one follows the server's events and tells the other.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const pages = [await context.newPage(), await context.newPage()];
+    for (const page of pages) {
+      await page.goto(dev.match[1]);
+      await page.locator('[data-agent="plain"]').waitFor(WAIT);
+      await page.locator('.status-badge.ok', { hasText: 'generation 1' }).waitFor(WAIT);
+    }
 
     // Stopped, the project edited meanwhile, started again: its first generation is another project.
     expect(await dev.stop('SIGINT')).toBe(0);
     await writeFile(join(root, 'agents/other.yaml'), PLAIN.replace('name: plain', 'name: other'));
     dev = await start('first-token');
-    await page.locator('[data-agent="other"]').waitFor(WAIT);
+    for (const page of pages) await page.locator('[data-agent="other"]').waitFor(WAIT);
 
     // Started with another token, the server refuses the page's cookie: the page says how to get in.
     expect(await dev.stop('SIGINT')).toBe(0);
     dev = await start('second-token');
-    await page.locator('.sign-in').waitFor(WAIT);
-    expect(await page.locator('.sign-in').textContent()).toContain('/ui/?token=');
-    await page.close();
+    for (const page of pages) {
+      await page.locator('.sign-in').waitFor(WAIT);
+      expect(await page.locator('.sign-in').textContent()).toContain('/ui/?token=');
+    }
+    await context.close();
   });
 });

@@ -220,6 +220,56 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI with hostile projects', () => {
     }
   });
 
+  it('opens on a project broken at start: its problems with file:line:col, then the project once a save fixes it', async () => {
+    const root = await tempProject(
+      { 'agentctl.yaml': PROJECT, 'agents/plain.yaml': `${PLAIN}tools: [\n` },
+      'agentctl-ui-broken-start-',
+    );
+    const port = await freePort();
+    // It prints its ui: line once the project is valid; until then the page shows what is wrong.
+    const started = startLongRunning(
+      root,
+      ['dev', '--ui', '--port', String(port)],
+      { AGENTCTL_UI_DIR: undefined },
+      /ui: (http:\/\/\S+)\n/,
+    );
+    started.then((dev) => running.push(dev)).catch(() => undefined);
+    const origin = `http://127.0.0.1:${port}`;
+    await expect
+      .poll(
+        () =>
+          fetch(`${origin}/project/status`).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        WAIT,
+      )
+      .toBe(200);
+    // An agent route answers at once, saying why, instead of leaving the request hanging.
+    const run = await fetch(`${origin}/agents/plain/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ input: 'hi', stream: false }),
+    });
+    expect(run.status).toBe(503);
+    expect(((await run.json()) as { error: { code: string } }).error.code).toBe('project_invalid');
+
+    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    await page.goto(`${origin}/ui/#view=reload`);
+    await page.locator('.diagnostic', { hasText: 'agents/plain.yaml:6:8' }).waitFor(WAIT);
+    expect(await page.locator('.status-badge').textContent()).toBe('broken save · 1 problem');
+    expect(await page.locator('.broken-note').textContent()).toBe(
+      'The project is broken: nothing runs until a save fixes it.',
+    );
+    await writeFile(join(root, 'agents/plain.yaml'), PLAIN);
+    const dev = await started;
+    expect(dev.match[1]).toBe(`${origin}/ui/`);
+    await page.locator('.status-badge.ok', { hasText: 'generation 1' }).waitFor(WAIT);
+    await page.locator('[data-nav="graph"]').click();
+    await page.locator('[data-agent="plain"]').waitFor(WAIT);
+    await page.close();
+  });
+
   it('follows agentctl when it is restarted: the project as it is now, or how to sign in again', async () => {
     const root = await tempProject(
       { 'agentctl.yaml': PROJECT, 'agents/plain.yaml': PLAIN },

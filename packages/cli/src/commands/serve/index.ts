@@ -73,7 +73,7 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
     });
     return {
       port: server.port,
-      url: page ? pageUrl(server.url, options.tokens[0], undefined) : server.url,
+      url: page ? pageUrl(server.url, options.tokens[0], undefined) : `${server.url}/project/status`,
       close: async () => void (await server.shutdown(0)),
     };
   };
@@ -167,7 +167,7 @@ async function openQueue(settings: QueueSettings) {
 /** The port served while a watched project that started broken waits for its fix. */
 interface HeldPort {
   port: number;
-  /** What to open meanwhile: the page (with --ui), or the server. */
+  /** What to open meanwhile: the page (with --ui), or the reload state. */
   url: string;
   close(): Promise<void>;
 }

@@ -28,6 +28,21 @@ model: offline/echo
 instruction: hi
 `;
 
+// Word by word, slowly enough to be cut off halfway.
+const SLOW = `kind: agent
+name: slow
+model: slow_script
+---
+kind: model
+name: slow_script
+provider: offline
+model: script
+script:
+  - fallback: true
+    text: one two three four five six
+    delay_ms: 200
+`;
+
 const running: LongRunning[] = [];
 let browser: Browser;
 
@@ -267,6 +282,49 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI with hostile projects', () => {
     await page.locator('.status-badge.ok', { hasText: 'generation 1' }).waitFor(WAIT);
     await page.locator('[data-nav="graph"]').click();
     await page.locator('[data-agent="plain"]').waitFor(WAIT);
+    await page.close();
+  });
+
+  it('shows a chat whose run was cut off by a crash as agentctl kept it, once agentctl is back, and goes on', async () => {
+    const root = await tempProject(
+      { 'agentctl.yaml': PROJECT, 'agents/slow.yaml': SLOW },
+      'agentctl-ui-cut-',
+    );
+    const port = String(await freePort());
+    const start = async () => {
+      const dev = await startLongRunning(
+        root,
+        ['dev', '--ui', '--port', port],
+        { AGENTCTL_UI_DIR: undefined },
+        /ui: (http:\/\/\S+)\n/,
+      );
+      running.push(dev);
+      return dev;
+    };
+    const dev = await start();
+    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    await page.goto(`${new URL(dev.match[1]).origin}/ui/#view=chat&agent=slow`);
+    await page.locator('.chat-form textarea').fill('count');
+    await page.locator('.chat-form button[type=submit]').click();
+    await page.locator('.bubble.assistant', { hasText: 'two' }).waitFor(WAIT);
+    const session = await page.locator('.session-label code').textContent();
+    // Killed mid-answer, as a crash would.
+    await dev.stop('SIGKILL');
+    await page
+      .locator('.line.error', { hasText: 'Lost the connection to agentctl during the run' })
+      .waitFor(WAIT);
+    await start();
+    await page
+      .locator('.line.error', { hasText: 'this is the session as agentctl kept it, its last run cut short' })
+      .waitFor(WAIT);
+    expect(await page.locator('.session-label code').textContent()).toBe(session);
+    expect(await page.locator('.bubble.user').allTextContents()).toEqual(['count']);
+    await page.locator('.chat-form textarea').fill('again');
+    await page.locator('.chat-form button[type=submit]').click();
+    await page.locator('.run-end[data-status="complete"]').waitFor(WAIT);
+    expect(await page.locator('.bubble.assistant .text').last().textContent()).toBe(
+      'one two three four five six',
+    );
     await page.close();
   });
 

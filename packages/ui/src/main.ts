@@ -94,6 +94,8 @@ window.addEventListener('hashchange', route);
 // Back after the stream was lost: the next status loads the project whatever generation it names.
 feed.onReconnect(() => {
   shownGeneration = undefined;
+  // A chat whose run's stream was cut by the restart shows what agentctl kept of it.
+  chat.resync();
 });
 feed.subscribe(showStatus);
 route();

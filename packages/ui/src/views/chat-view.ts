@@ -1,4 +1,4 @@
-import { ApiError, getJson, postStream } from '../api.js';
+import { ApiError, getJson, postStream, Unauthorized } from '../api.js';
 import type { AgentEvent, AgentNode, EventOf, PendingApproval, SessionView, ToolCall } from '../api-types.js';
 import { append, h, replace } from '../dom.js';
 import { formatDuration, formatJson, formatUsage } from '../format.js';
@@ -29,6 +29,8 @@ export class ChatView {
   #bubble: HTMLElement | undefined;
   // Tool cards by invocation and call id (see #toolKey).
   #tools = new Map<string, HTMLDetailsElement>();
+  // The session whose run's stream was cut, until it is shown again as agentctl kept it.
+  #lost: string | undefined;
 
   constructor() {
     this.#input.addEventListener('keydown', (event) => {
@@ -116,30 +118,68 @@ export class ChatView {
   }
 
   // `notice` (why the session is shown again) goes after its conversation, before what waits now.
+  // Shown again, the session stays as it is until its answer comes (and if none does).
   #open(session: string, notice?: HTMLElement): void {
-    this.#reset();
-    this.#session = session;
-    this.#showSession();
-    this.#log.replaceChildren();
+    if (session !== this.#session) {
+      this.#reset();
+      this.#session = session;
+      this.#showSession();
+      this.#log.replaceChildren();
+    }
     getJson<SessionView>(`/sessions/${encodeURIComponent(session)}`)
-      .then((view) => {
-        // Another session was opened meanwhile: this answer is not the chat's any more.
-        if (this.#session !== session) return;
-        this.#replaying = true;
-        try {
-          for (const event of view.events) this.#onEvent(event);
-        } finally {
-          this.#replaying = false;
-          this.#bubble = undefined;
-        }
+      .then((view) => this.#show(session, view, notice))
+      .catch((error: Error) => {
         if (notice) this.#add(notice);
-        if (view.paused && view.pending.length > 0) this.#add(this.#decisions(view.pending));
-      })
-      .catch((error: Error) => this.#add(h('div', { class: 'line error' }, `Failed: ${error.message}`)));
+        this.#add(h('div', { class: 'line error' }, `Failed: ${error.message}`));
+      });
+  }
+
+  #show(session: string, view: SessionView, notice: HTMLElement | undefined): void {
+    // Another session was opened meanwhile: this answer is not the chat's any more.
+    if (this.#session !== session) return;
+    this.#log.replaceChildren();
+    this.#tools.clear();
+    this.#replaying = true;
+    try {
+      for (const event of view.events) this.#onEvent(event);
+    } finally {
+      this.#replaying = false;
+      this.#bubble = undefined;
+    }
+    if (notice) this.#add(notice);
+    if (view.paused && view.pending.length > 0) this.#add(this.#decisions(view.pending));
+  }
+
+  /**
+   * Shows again, as agentctl kept it, the session whose run's stream was cut (agentctl stopped, the
+   * connection dropped), if agentctl answers: called when the page's event stream is back.
+   */
+  resync(): void {
+    const session = this.#lost;
+    if (session === undefined || session !== this.#session || this.#busy) return;
+    getJson<SessionView>(`/sessions/${encodeURIComponent(session)}`).then(
+      (view) => {
+        if (this.#lost !== session) return;
+        this.#lost = undefined;
+        const cut = view.events.at(-1)?.type !== 'run_end';
+        this.#show(
+          session,
+          view,
+          h(
+            'div',
+            { class: 'line error' },
+            `The connection to agentctl was lost during the run: this is the session as agentctl kept it${cut ? ', its last run cut short' : ''}.`,
+          ),
+        );
+      },
+      // Not back yet: the next reconnect asks again.
+      () => undefined,
+    );
   }
 
   #reset(): void {
     this.#session = undefined;
+    this.#lost = undefined;
     this.#bubble = undefined;
     this.#tools.clear();
     replace(this.#log, h('p', { class: 'muted hint' }, 'A new session starts with your first message.'));
@@ -199,6 +239,18 @@ export class ChatView {
       return undefined;
     } catch (error) {
       const session = this.#session;
+      if (!(error instanceof ApiError || error instanceof Unauthorized) && session !== undefined) {
+        // Not refused: cut off. The run may have gone on, or ended with the server.
+        this.#add(
+          h(
+            'div',
+            { class: 'line error' },
+            `Lost the connection to agentctl during the run (${(error as Error).message}); the session is shown as agentctl kept it once it answers again`,
+          ),
+        );
+        this.#lost = session;
+        return error;
+      }
       const conflict = error instanceof ApiError && error.status === 409 && session !== undefined;
       const line = h(
         'div',
@@ -214,6 +266,7 @@ export class ChatView {
       this.#bubble = undefined;
       this.#setBusy(false);
       this.#showSession();
+      this.resync();
     }
   }
 
@@ -331,6 +384,8 @@ export class ChatView {
   #decisions(pending: PendingApproval[]): HTMLElement {
     const chosen = new Map<string, Record<string, unknown>>();
     const block = h('div', { class: 'decisions' });
+    // The session these calls wait in, whatever the chat shows when a button is pressed.
+    const session = this.#session;
     const decide = (row: HTMLElement, call: ToolCall, decision: Record<string, string>, label: string) => {
       // The call as shown goes with the decision: the server refuses it (409) if the call waiting
       // under that id is another one by now (decided in another tab, then paused again).
@@ -338,7 +393,6 @@ export class ChatView {
       for (const control of row.querySelectorAll<HTMLButtonElement | HTMLInputElement>('button, input'))
         control.disabled = true;
       row.append(h('span', { class: 'decided' }, label));
-      const session = this.#session;
       if (chosen.size !== pending.length || !session) return;
       void this.#stream(`/sessions/${encodeURIComponent(session)}/decisions`, {
         decisions: [...chosen.values()],

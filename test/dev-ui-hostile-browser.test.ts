@@ -58,9 +58,18 @@ async function openPage(files: Record<string, string>): Promise<{ page: Page; ro
   );
   running.push(dev);
   const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  // What the page's content security policy refused, to see that the page itself needs nothing it
+  // refuses, and that it refuses what it should.
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as { __refused?: string[] }).__refused = seen;
+    document.addEventListener('securitypolicyviolation', (e) => seen.push(e.effectiveDirective));
+  });
   await page.goto(dev.match[1]);
   return { page, root };
 }
+
+const refused = (page: Page) => page.evaluate(() => (window as { __refused?: string[] }).__refused);
 
 describe.skipIf(!HAS_CHROMIUM)('the dev UI with hostile projects', () => {
   beforeAll(async () => {
@@ -92,6 +101,18 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI with hostile projects', () => {
     expect(await page.locator('[data-agent="plain"] .description').textContent()).toBe(
       '"><svg onload=window.__pwned=3>',
     );
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await refused(page)).toEqual([]);
+    // Markup that reached the page some other way would not run either: no inline script or handler.
+    await page.evaluate(() => {
+      document.body.insertAdjacentHTML('beforeend', '<img src="x" onerror="window.__pwned = 4">');
+      const script = document.createElement('script');
+      script.textContent = 'window.__pwned = 5';
+      document.body.append(script);
+    });
+    await expect
+      .poll(async () => (await refused(page))?.sort(), WAIT)
+      .toEqual(['script-src-attr', 'script-src-elem']);
     expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
     await screenshot(page, 'hostile-names');
     // Every part of every card (name, chat link, transfers) is drawn inside the card, where it can be
@@ -143,6 +164,8 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI with hostile projects', () => {
     seen = await overflow('.sessions-view');
     expect(seen.out).toEqual([]);
     expect(seen.width).toBe(seen.viewport);
+    // The timeline indents its entries without style attributes, which the page's policy refuses.
+    expect(await refused(page)).toEqual([]);
 
     await writeFile(join(root, 'agents/plain.yaml'), `${PLAIN}${'x'.repeat(400)}: 1\n`);
     await page.goto(`${origin}/ui/#view=reload`);

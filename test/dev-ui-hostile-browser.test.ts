@@ -176,6 +176,26 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI with hostile projects', () => {
     await page.close();
   });
 
+  it('sends on Enter, but not on the Enter that ends an input method composition', async () => {
+    const { page } = await openPage({ 'agentctl.yaml': PROJECT, 'agents/plain.yaml': PLAIN });
+    await page.goto(`${new URL(page.url()).origin}/ui/#view=chat&agent=plain`);
+    const box = page.locator('.chat-form textarea');
+    await box.fill('こんにちは');
+    // The keydown a browser sends when Enter picks the word of a Japanese input method.
+    await box.evaluate((area) => {
+      for (const init of [{ isComposing: true }, { keyCode: 229 }])
+        area.dispatchEvent(
+          new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true, ...init }),
+        );
+    });
+    expect(await box.inputValue()).toBe('こんにちは');
+    expect(await page.locator('.bubble.user').count()).toBe(0);
+    await box.press('Enter');
+    await page.locator('.run-end[data-status="complete"]').waitFor(WAIT);
+    expect(await page.locator('.bubble.user').allTextContents()).toEqual(['こんにちは']);
+    await page.close();
+  });
+
   it('shows a project with no agents, then its first agent once it is saved', async () => {
     const { page, root } = await openPage({ 'agentctl.yaml': PROJECT });
     await page.locator('.graph-view', { hasText: 'No agents (yet).' }).waitFor(WAIT);

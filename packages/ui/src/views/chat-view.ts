@@ -34,6 +34,9 @@ export class ChatView {
 
   constructor() {
     this.#input.addEventListener('keydown', (event) => {
+      // An Enter that ends an input method's composition (Japanese, Chinese, Korean...) picks the
+      // word; it does not send the half-written message (229: Safari's composing key).
+      if (event.isComposing || event.keyCode === 229) return;
       if (event.key === 'Enter' && !event.shiftKey) {
         event.preventDefault();
         this.#submit();

@@ -319,10 +319,15 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI with hostile projects', () => {
     expect(await page.locator('.broken-note').textContent()).toBe(
       'The project is broken: nothing runs until a save fixes it.',
     );
+    await page.locator('[data-nav="sessions"]').click();
+    await page.locator('.banner', { hasText: 'the project is not valid yet' }).waitFor(WAIT);
     await writeFile(join(root, 'agents/plain.yaml'), PLAIN);
     const dev = await started;
     expect(dev.match[1]).toBe(`${origin}/ui/`);
     await page.locator('.status-badge.ok', { hasText: 'generation 1' }).waitFor(WAIT);
+    // What the server said while it served no project is gone with it, and the view shows what is.
+    await page.locator('.sessions-view', { hasText: 'No sessions yet' }).waitFor(WAIT);
+    expect(await page.locator('.banner').count()).toBe(0);
     await page.locator('[data-nav="graph"]').click();
     await page.locator('[data-agent="plain"]').waitFor(WAIT);
     await page.close();

@@ -52,6 +52,8 @@ let loading: Promise<void> | undefined;
 async function loadProject(): Promise<void> {
   const project = await getJson<ProjectView>('/project');
   shownGeneration = project.generation;
+  // The server answers, with a project to show: what it said when it did not is over.
+  for (const banner of main.querySelectorAll('.banner')) banner.remove();
   graph.render(project);
   chat.setAgents(project.agents);
   route();

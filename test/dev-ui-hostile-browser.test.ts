@@ -333,6 +333,36 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI with hostile projects', () => {
     await page.close();
   });
 
+  it('starts a new session while a run still streams: the run goes on in its own session, not in the new one', async () => {
+    const { page } = await openPage({ 'agentctl.yaml': PROJECT, 'agents/slow.yaml': SLOW });
+    const origin = new URL(page.url()).origin;
+    await page.goto(`${origin}/ui/#view=chat&agent=slow`);
+    await page.locator('.chat-form textarea').fill('count');
+    await page.locator('.chat-form button[type=submit]').click();
+    await page.locator('.bubble.assistant', { hasText: 'two' }).waitFor(WAIT);
+    const first = await page.locator('.session-label code').textContent();
+    await page.getByRole('button', { name: 'New session' }).click();
+    await page.locator('.chat-log .hint').waitFor(WAIT);
+    // The first run ends in the server, in its session; none of it lands in the new one.
+    const ended = async () => {
+      const view = (await (await fetch(`${origin}/sessions/${first}`)).json()) as {
+        events: { type: string }[];
+      };
+      return view.events.at(-1)?.type;
+    };
+    await expect.poll(ended, WAIT).toBe('run_end');
+    expect(await page.locator('.chat-log .bubble, .chat-log .line').count()).toBe(0);
+    expect(await page.locator('.session-label').textContent()).toBe('no session yet');
+    await page.locator('.chat-form textarea').fill('again');
+    await page.locator('.chat-form button[type=submit]').click();
+    await page.locator('.run-end[data-status="complete"]').waitFor(WAIT);
+    expect(await page.locator('.bubble.assistant .text').allTextContents()).toEqual([
+      'one two three four five six',
+    ]);
+    expect(await page.locator('.session-label code').textContent()).not.toBe(first);
+    await page.close();
+  });
+
   it('shows a chat whose run was cut off by a crash as agentctl kept it, once agentctl is back, and goes on', async () => {
     const root = await tempProject(
       { 'agentctl.yaml': PROJECT, 'agents/slow.yaml': SLOW },

@@ -48,18 +48,20 @@ export async function getJson<T>(path: string): Promise<T> {
 /**
  * POSTs `body` and reads the answer as a stream of server-sent events: `onSession` hears the session
  * id the server names (before any event), `onEvent` each parsed `data` as it arrives; resolves when
- * the stream ends.
+ * the stream ends, rejects when `signal` stops reading it (the run goes on in the server).
  */
 export async function postStream(
   path: string,
   body: unknown,
   onSession: (id: string) => void,
   onEvent: (data: unknown) => void,
+  signal?: AbortSignal,
 ): Promise<void> {
   const response = await call(path, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
     body: JSON.stringify(body),
+    signal,
   });
   const session = response.headers.get('x-agentctl-session');
   if (session) onSession(session);
@@ -68,6 +70,9 @@ export async function postStream(
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    for (const event of parser.feed(value)) onEvent(JSON.parse(event.data));
+    for (const event of parser.feed(value)) {
+      if (signal?.aborted) return;
+      onEvent(JSON.parse(event.data));
+    }
   }
 }

@@ -31,6 +31,8 @@ export class ChatView {
   #tools = new Map<string, HTMLDetailsElement>();
   // The session whose run's stream was cut, until it is shown again as agentctl kept it.
   #lost: string | undefined;
+  // Stops reading the run streaming into the chat now.
+  #reading: AbortController | undefined;
 
   constructor() {
     this.#input.addEventListener('keydown', (event) => {
@@ -181,6 +183,9 @@ export class ChatView {
   }
 
   #reset(): void {
+    // A run still streaming stays in its own session (the sessions view has it), not in the next.
+    this.#reading?.abort();
+    this.#reading = undefined;
     this.#session = undefined;
     this.#lost = undefined;
     this.#bubble = undefined;
@@ -228,6 +233,8 @@ export class ChatView {
 
   // Resolves with what made the request fail (shown in the log already), if anything did.
   async #streamNow(path: string, body: unknown): Promise<unknown> {
+    const reading = new AbortController();
+    this.#reading = reading;
     this.#setBusy(true);
     try {
       await postStream(
@@ -238,9 +245,12 @@ export class ChatView {
           this.#showSession();
         },
         (event) => this.#onEvent(event as AgentEvent),
+        reading.signal,
       );
       return undefined;
     } catch (error) {
+      // The chat moved to another session or agent: this run goes on in the server, out of view.
+      if (reading.signal.aborted) return undefined;
       const session = this.#session;
       if (!(error instanceof ApiError || error instanceof Unauthorized) && session !== undefined) {
         // Not refused: cut off. The run may have gone on, or ended with the server.
@@ -266,6 +276,7 @@ export class ChatView {
       else this.#add(line);
       return error;
     } finally {
+      if (this.#reading === reading) this.#reading = undefined;
       this.#bubble = undefined;
       this.#setBusy(false);
       this.#showSession();

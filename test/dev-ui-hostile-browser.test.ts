@@ -445,6 +445,11 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI with hostile projects', () => {
       await page.locator('.sign-in').waitFor(WAIT);
       expect(await page.locator('.sign-in').textContent()).toContain('/ui/?token=');
     }
+    // Signed in again in the tab that did not follow the stream, it follows it now: a save shows.
+    await pages[1].goto(dev.match[1]);
+    await pages[1].locator('[data-agent="other"]').waitFor(WAIT);
+    await writeFile(join(root, 'agents/third.yaml'), PLAIN.replace('name: plain', 'name: third'));
+    await pages[1].locator('[data-agent="third"]').waitFor(WAIT);
     await context.close();
   });
 });

@@ -56,8 +56,12 @@ export class StatusFeed {
     }
     const channel = new BroadcastChannel(SHARED);
     channel.addEventListener('message', (event: MessageEvent<Shared>) => this.#hear(event.data));
-    // Held until the tab goes away: the next tab waiting for it then follows the stream.
-    void navigator.locks.request(SHARED, () => new Promise<never>(() => this.#connect(channel)));
+    // Held until the tab goes away, or the server refuses it: the next tab waiting for it then
+    // follows the stream (a tab signed in again, say, rather than one still refused).
+    void navigator.locks.request(
+      SHARED,
+      () => new Promise<void>((release) => this.#connect(channel, release)),
+    );
   }
 
   #hear(message: Shared): void {
@@ -71,7 +75,7 @@ export class StatusFeed {
       );
   }
 
-  #connect(channel: BroadcastChannel | undefined): void {
+  #connect(channel: BroadcastChannel | undefined, release?: () => void): void {
     const tell = (message: Shared) => channel?.postMessage(message);
     const source = new EventSource('/project/events', { withCredentials: true });
     source.addEventListener('open', () => {
@@ -92,11 +96,14 @@ export class StatusFeed {
         (status) => {
           this.#publish(status);
           tell({ kind: 'status', status });
-          setTimeout(() => this.#connect(channel), RETRY_MS);
+          setTimeout(() => this.#connect(channel, release), RETRY_MS);
         },
         (error: unknown) => {
-          if (!(error instanceof Unauthorized)) setTimeout(() => this.#connect(channel), RETRY_MS);
-          else tell({ kind: 'refused' });
+          if (!(error instanceof Unauthorized)) setTimeout(() => this.#connect(channel, release), RETRY_MS);
+          else {
+            tell({ kind: 'refused' });
+            release?.();
+          }
         },
       );
     });

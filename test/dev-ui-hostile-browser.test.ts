@@ -363,6 +363,46 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI with hostile projects', () => {
     await page.close();
   });
 
+  it('follows a long answer as it is written, unless the reader scrolled up', async () => {
+    const lines = Array.from({ length: 80 }, (_, i) => `line ${i} of a long answer`).join('\\n');
+    const long = `kind: agent\nname: long\nmodel: long_script\n---\nkind: model\nname: long_script\nprovider: offline\nmodel: script\nscript:\n  - fallback: true\n    text: "${lines}"\n    delay_ms: 5\n`;
+    const { page } = await openPage({ 'agentctl.yaml': PROJECT, 'agents/long.yaml': long });
+    await page.goto(`${new URL(page.url()).origin}/ui/#view=chat&agent=long`);
+    await page.locator('.chat-form textarea').fill('go');
+    await page.locator('.chat-form button[type=submit]').click();
+    // Mid-answer, the last words written are in view.
+    await page.waitForFunction(
+      () => {
+        const log = document.querySelector<HTMLElement>('.chat-view .chat-log')!;
+        const text = log.querySelector('.bubble.assistant .text')?.textContent ?? '';
+        return (
+          text.includes('line 40') &&
+          !log.querySelector('.run-end') &&
+          log.scrollHeight > log.clientHeight &&
+          log.scrollTop + log.clientHeight >= log.scrollHeight - 2
+        );
+      },
+      null,
+      { ...WAIT, polling: 'raf' },
+    );
+    // Scrolled up to read, the reader stays where they are while the answer goes on.
+    await page.locator('.chat-log').evaluate((log) => {
+      log.scrollTop = 0;
+    });
+    const later = await page.waitForFunction(
+      () => {
+        const log = document.querySelector<HTMLElement>('.chat-view .chat-log')!;
+        const text = log.querySelector('.bubble.assistant .text')?.textContent ?? '';
+        return text.includes('line 50') && { top: log.scrollTop, ended: !!log.querySelector('.run-end') };
+      },
+      null,
+      { ...WAIT, polling: 'raf' },
+    );
+    expect(await later.jsonValue()).toEqual({ top: 0, ended: false });
+    await page.locator('.run-end[data-status="complete"]').waitFor(WAIT);
+    await page.close();
+  });
+
   it('shows a chat whose run was cut off by a crash as agentctl kept it, once agentctl is back, and goes on', async () => {
     const root = await tempProject(
       { 'agentctl.yaml': PROJECT, 'agents/slow.yaml': SLOW },

@@ -296,10 +296,15 @@ export class ChatView {
         if (event.author !== this.#agent)
           this.#add(h('div', { class: 'line agent' }, `${event.agent} is answering`));
         break;
-      case 'text_delta':
+      case 'text_delta': {
         this.#bubble ??= this.#assistant(event.author);
+        // The log follows the text as it is written, unless the reader scrolled up to read.
+        const log = this.#log;
+        const following = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
         append(this.#bubble, [event.text]);
+        if (following) log.scrollTop = log.scrollHeight;
         break;
+      }
       case 'message': {
         const { message } = event;
         if (this.#replaying && message.role === 'user' && message.content)

@@ -1,4 +1,4 @@
-import { access } from 'node:fs/promises';
+import { access, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -150,6 +150,35 @@ describe.skipIf(!HAS_CHROMIUM)('approvals in the dev UI', () => {
       await second.locator('.bubble.assistant', { hasText: 'second done' }).waitFor(WAIT);
       await expect.poll(() => second.locator('.run-end[data-status="complete"]').count(), WAIT).toBe(2);
       expect(await exists('dangerous.txt')).toBe(false);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('two tabs deciding one call: the second is told it was decided, and shows the session as it is', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    try {
+      const first = await context.newPage();
+      await first.goto(`${origin}/ui/#view=chat&agent=auto_toucher`);
+      await chat(first, 'tidy');
+      await first.locator('.decision').waitFor(WAIT);
+      const session = await first.locator('.session-label code').textContent();
+      const second = await context.newPage();
+      await second.goto(`${origin}/ui/#view=chat&agent=auto_toucher&session=${session}`);
+      await second.locator('.decision').waitFor(WAIT);
+      const files = await readdir(project);
+
+      await first.locator('.decision').getByRole('button', { name: 'Deny' }).click();
+      await first.locator('.run-end[data-status="complete"]').waitFor(WAIT);
+      await second.locator('.decision').getByRole('button', { name: 'Approve' }).click();
+      const refused = second.locator('.line.error', { hasText: 'Not sent:' });
+      await refused.waitFor(WAIT);
+      expect(await refused.textContent()).toContain(`session ${session} is not waiting for a decision`);
+      // Shown as it is: denied, answered, nothing left to decide; the approval ran nothing.
+      await second.locator('.run-end[data-status="complete"]').waitFor(WAIT);
+      expect(await second.locator('.decision').count()).toBe(0);
+      expect(await second.locator('.tool-call.failed .result').textContent()).toMatch(/not run/i);
+      expect(await readdir(project)).toEqual(files);
     } finally {
       await context.close();
     }

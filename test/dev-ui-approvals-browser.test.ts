@@ -198,7 +198,8 @@ describe.skipIf(!HAS_CHROMIUM)('approvals in the dev UI', () => {
       await second.locator('.run-end[data-status="complete"]').waitFor(WAIT);
 
       await chat(first, 'two');
-      await first.locator('.run-end[data-status="paused"]').waitFor(WAIT);
+      // Its first message paused too, before it was denied.
+      await expect.poll(() => first.locator('.run-end[data-status="paused"]').count(), WAIT).toBe(2);
       await chat(second, 'three');
       const refused = second.locator('.line.error', { hasText: 'Not sent:' });
       await refused.waitFor(WAIT);

@@ -431,11 +431,17 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI with hostile projects', () => {
     await page
       .locator('.line.error', { hasText: 'Lost the connection to agentctl during the run' })
       .waitFor(WAIT);
+    // A message while it is down was never sent: the chat says so and keeps it.
+    await page.locator('.chat-form textarea').fill('anyone there?');
+    await page.locator('.chat-form button[type=submit]').click();
+    await page.locator('.line.error', { hasText: 'Failed: agentctl does not answer' }).waitFor(WAIT);
+    expect(await page.locator('.chat-form textarea').inputValue()).toBe('anyone there?');
     await start();
     await page
       .locator('.line.error', { hasText: 'this is the session as agentctl kept it, its last run cut short' })
       .waitFor(WAIT);
     expect(await page.locator('.session-label code').textContent()).toBe(session);
+    // As agentctl kept it: the message that was never sent is not in it.
     expect(await page.locator('.bubble.user').allTextContents()).toEqual(['count']);
     await page.locator('.chat-form textarea').fill('again');
     await page.locator('.chat-form button[type=submit]').click();

@@ -5,6 +5,11 @@ export class Unauthorized extends Error {
   override name = 'Unauthorized';
 }
 
+/** The server did not answer at all (stopped, restarting): nothing was sent to it. */
+export class Unreachable extends Error {
+  override name = 'Unreachable';
+}
+
 /** An API call that answered with an error (its JSON `error.message` when it has one). */
 export class ApiError extends Error {
   override name = 'ApiError';
@@ -26,7 +31,13 @@ export function whenUnauthorized(listener: () => void): void {
 
 // Same-origin requests: the page's cookie travels by itself, and a POST carries the page's Origin.
 async function call(path: string, init?: RequestInit): Promise<Response> {
-  const response = await fetch(path, { credentials: 'same-origin', ...init });
+  let response: Response;
+  try {
+    response = await fetch(path, { credentials: 'same-origin', ...init });
+  } catch (error) {
+    if (init?.signal?.aborted) throw error;
+    throw new Unreachable(`agentctl does not answer (${(error as Error).message}): is it still running?`);
+  }
   if (response.status === 401) {
     onUnauthorized();
     throw new Unauthorized('this server needs a token');

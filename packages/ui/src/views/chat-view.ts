@@ -1,4 +1,4 @@
-import { ApiError, getJson, postStream, Unauthorized } from '../api.js';
+import { ApiError, getJson, postStream, Unauthorized, Unreachable } from '../api.js';
 import type { AgentEvent, AgentNode, EventOf, PendingApproval, SessionView, ToolCall } from '../api-types.js';
 import { append, h, replace } from '../dom.js';
 import { formatDuration, formatJson, formatUsage } from '../format.js';
@@ -218,8 +218,9 @@ export class ChatView {
       input: text,
       sessionId: this.#session,
     }).then((error) => {
-      // Refused before it ran: what was typed is not lost.
-      if (error instanceof ApiError && !this.#input.value) this.#input.value = text;
+      // Refused, or never sent: what was typed is not lost.
+      if ((error instanceof ApiError || error instanceof Unreachable) && !this.#input.value)
+        this.#input.value = text;
     });
   }
 
@@ -252,7 +253,8 @@ export class ChatView {
       // The chat moved to another session or agent: this run goes on in the server, out of view.
       if (reading.signal.aborted) return undefined;
       const session = this.#session;
-      if (!(error instanceof ApiError || error instanceof Unauthorized) && session !== undefined) {
+      const answered = error instanceof ApiError || error instanceof Unauthorized;
+      if (!answered && !(error instanceof Unreachable) && session !== undefined) {
         // Not refused: cut off. The run may have gone on, or ended with the server.
         this.#add(
           h(

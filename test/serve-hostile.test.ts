@@ -227,13 +227,27 @@ describe('agentctl serve: hostile requests on the native API', () => {
       decisions: [{ callId, decision: 'deny', reason: { why: 'no' } }],
     });
     expect((await errorOf(reason)).message).toBe('decisions[0].reason must be a string');
+    // The call as it was shown: a name alone, or arguments that are not the pending call's.
+    const half = await post(`/sessions/${paused.sessionId}/decisions`, {
+      decisions: [{ callId, decision: 'approve', name: paused.pending[0].call.name }],
+    });
+    expect((await errorOf(half)).message).toBe(
+      'decisions[0]: name (a string) and arguments (an object) go together, as the call was shown',
+    );
+    const other = await post(`/sessions/${paused.sessionId}/decisions`, {
+      decisions: [
+        { callId, decision: 'approve', name: paused.pending[0].call.name, arguments: { order: 'B-2' } },
+      ],
+    });
+    expect(await errorOf(other)).toMatchObject({ status: 409, code: 'call_changed' });
     const session = await (await fetch(`${server.url}/sessions/${paused.sessionId}`)).json();
     expect(session).toMatchObject({ paused: true, pending: [{ call: { id: callId } }] });
     expect(session.events.some((e: { type: string }) => e.type === 'tool_result')).toBe(false);
-    // The session still takes one good decision.
+    // The session still takes one good decision, with the call as it is.
+    const { name, arguments: args } = paused.pending[0].call;
     const approved = await (
       await post(`/sessions/${paused.sessionId}/decisions`, {
-        decisions: [{ callId, decision: 'approve' }],
+        decisions: [{ callId, decision: 'approve', name, arguments: args }],
         stream: false,
       })
     ).json();

@@ -48,6 +48,12 @@ export interface ApprovalDecision {
   reason?: string;
   /** The answer to a tool's question (a pending call of kind `input`); it becomes the call's result. */
   input?: string;
+  /**
+   * The call as the person deciding was shown it. When given, a pending call with this id but
+   * another name or other arguments (a later pause that reused the id) is not decided: the resume
+   * is refused with a `ChangedCallError` and nothing runs.
+   */
+  seen?: Pick<ToolCall, 'name' | 'arguments'>;
 }
 
 /** Run limits; a limit reached stops the run with its error code and keeps the partial result. */

@@ -139,6 +139,23 @@ export class PausedSessionError extends UsageError {
 }
 
 /**
+ * A decision for a call the person was not shown: the session's pending call under that id has
+ * another name or other arguments (the session paused again since, and the model reused the id).
+ */
+export class ChangedCallError extends UsageError {
+  constructor(
+    readonly sessionId: string,
+    readonly callId: string,
+    /** The call that waits now under `callId`, as `name(arguments)`. */
+    readonly pending: string,
+  ) {
+    super(
+      `session ${sessionId}: the call waiting as ${callId} is ${pending}, not the call that was decided; nothing was run, decide the call that waits now`,
+    );
+  }
+}
+
+/**
  * A stored session whose parts disagree (the calls it shows for a decision are not the calls a
  * resume would run): changed outside agentctl, it is not continued.
  */

@@ -46,6 +46,7 @@ export {
   AgentError,
   type AgentErrorCode,
   type AgentErrorOptions,
+  ChangedCallError,
   DamagedSessionError,
   type ErrorBlame,
   isAgentError,

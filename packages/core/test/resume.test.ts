@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   type Agent,
+  ChangedCallError,
   createAgent,
   defineTool,
   InMemorySessionStore,
@@ -142,6 +143,54 @@ describe('pause and resume', () => {
     });
     await plain.run({ input: 'x', sessionId: 'q' }).invocation;
     await expect(plain.resume({ sessionId: 'q', decisions: [] }).invocation).rejects.toThrow(/is not paused/);
+  });
+
+  it('refuses a decision for a call shown with other arguments than the call pending under its id, and runs nothing', async () => {
+    // A page left open on the first pause, after the session was resumed elsewhere and paused again
+    // on a call the model gave the same id.
+    const ran: string[] = [];
+    const store = new JsonStore();
+    const agent = createAgent({
+      name: 'a',
+      provider: scriptedModel([
+        { toolCalls: [{ id: 'c', name: 'lookup', arguments: { n: 1 } }] },
+        { text: 'one' },
+        { toolCalls: [{ id: 'c', name: 'lookup', arguments: { n: 666 } }] },
+        { text: 'two' },
+      ]),
+      tools: [
+        defineTool<{ n: number }>({
+          name: 'lookup',
+          description: 'lookup',
+          parameters: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+          needsApproval: true,
+          execute: ({ n }) => {
+            ran.push(`lookup:${n}`);
+            return 'ok';
+          },
+        }),
+      ],
+    });
+    const runner = new Runner({ agent, store });
+    const shown = (await runner.run({ input: 'first', sessionId: 's' }).invocation).pending![0].call;
+    const seen = { name: shown.name, arguments: shown.arguments };
+    await runner.resume({ sessionId: 's', decisions: [{ callId: 'c', approve: true, seen }] }).invocation;
+    await runner.run({ input: 'second', sessionId: 's' }).invocation;
+    const stale = runner.resume({ sessionId: 's', decisions: [{ callId: 'c', approve: true, seen }] });
+    await expect(stale.invocation).rejects.toThrow(ChangedCallError);
+    await expect(stale.invocation).rejects.toThrow(
+      'session s: the call waiting as c is lookup({"n":666}), not the call that was decided; nothing was run',
+    );
+    expect(ran).toEqual(['lookup:1']);
+    expect((await store.get('s'))?.checkpoint).toBeDefined();
+    // Decided as it is now, the call runs.
+    const now = { name: 'lookup', arguments: { n: 666 } };
+    const done = await runner.resume({
+      sessionId: 's',
+      decisions: [{ callId: 'c', approve: true, seen: now }],
+    }).invocation;
+    expect(done.output).toBe('two');
+    expect(ran).toEqual(['lookup:1', 'lookup:666']);
   });
 
   it('refuses decisions from a runner whose tree lacks the paused agent, rather than dropping the calls', async () => {

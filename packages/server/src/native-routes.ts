@@ -1,5 +1,5 @@
 import type { ApprovalDecision, InvocationResult, Session, SessionSummary } from '@agentctl/core';
-import { findAgent, isAgentError } from '@agentctl/core';
+import { findAgent, isAgentError, isPlainObject } from '@agentctl/core';
 import { type Context, Hono } from 'hono';
 import { boundedStream } from './bounded-stream.js';
 import type { ErrorShield } from './error-shield.js';
@@ -146,7 +146,10 @@ function sessionView(session: Session, shield: ErrorShield): Record<string, unkn
   };
 }
 
-/** `[{ callId, decision: approve | deny | answer, reason?, answer? }]` to the runner's decisions. */
+/**
+ * `[{ callId, decision: approve | deny | answer, reason?, answer?, name?, arguments? }]` to the
+ * runner's decisions; `name` and `arguments` are the call as the deciding person saw it.
+ */
 function parseDecisions(raw: unknown): ApprovalDecision[] {
   if (!Array.isArray(raw) || raw.length === 0)
     throw new HttpError(400, 'bad_request', '`decisions` must be a non-empty array');
@@ -164,9 +167,10 @@ function parseDecisions(raw: unknown): ApprovalDecision[] {
         `decisions[${i}].callId: call ${d.callId} is already decided by decisions[${earlier}]`,
       );
     seen.set(d.callId, i);
+    const shown = seenCall(d, i);
     switch (d.decision) {
       case 'approve':
-        return { callId: d.callId, approve: true };
+        return { callId: d.callId, approve: true, ...shown };
       case 'deny':
         if (d.reason !== undefined && d.reason !== null && typeof d.reason !== 'string')
           throw new HttpError(400, 'bad_request', `decisions[${i}].reason must be a string`);
@@ -174,15 +178,28 @@ function parseDecisions(raw: unknown): ApprovalDecision[] {
           callId: d.callId,
           approve: false,
           reason: typeof d.reason === 'string' ? d.reason : undefined,
+          ...shown,
         };
       case 'answer':
         if (typeof d.answer !== 'string')
           throw new HttpError(400, 'bad_request', `decisions[${i}].answer must be a string`);
-        return { callId: d.callId, approve: true, input: d.answer };
+        return { callId: d.callId, approve: true, input: d.answer, ...shown };
       default:
         throw new HttpError(400, 'bad_request', `decisions[${i}].decision must be approve, deny or answer`);
     }
   });
+}
+
+// Both or neither: a name alone would let other arguments through.
+function seenCall(d: Record<string, unknown>, i: number): Pick<ApprovalDecision, 'seen'> {
+  if (d.name === undefined && d.arguments === undefined) return {};
+  if (typeof d.name !== 'string' || !isPlainObject(d.arguments))
+    throw new HttpError(
+      400,
+      'bad_request',
+      `decisions[${i}]: name (a string) and arguments (an object) go together, as the call was shown`,
+    );
+  return { seen: { name: d.name, arguments: d.arguments } };
 }
 
 async function respond(

@@ -11,7 +11,7 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'missing or wrong bearer token (or page cookie)',
   403: 'a request authenticated by the page cookie that changes state came from another origin',
   404: 'unknown agent or session; for /project, a server not started on a project',
-  409: "the session is running, paused (for a run), not paused (for decisions), or paused inside its parent (an agent tool's child session: decide on the parent)",
+  409: "the session is running, paused (for a run), not paused (for decisions), or paused inside its parent (an agent tool's child session: decide on the parent), or a decided call is no longer the one pending (call_changed)",
   413: 'the body is larger than the cap',
   429: 'too many runs in flight (or, for /runs/{id}/events, followers open); see Retry-After',
   503: 'the server is shutting down, or what the request needs cannot be reached (the session store, or for queued runs the queue); see Retry-After',
@@ -188,6 +188,12 @@ export const OPENAPI_DOCUMENT = {
           decision: { enum: ['approve', 'deny', 'answer'] },
           reason: { type: 'string', description: 'told to the model when denied' },
           answer: { type: 'string', description: 'the answer to an input request' },
+          name: {
+            type: 'string',
+            description:
+              'with arguments: the call as the person deciding saw it; if the call now pending under callId differs (the session paused again and the id was reused), 409 call_changed and nothing runs',
+          },
+          arguments: { type: 'object', description: 'with name: the arguments the person saw' },
         },
       },
       RunResult: {

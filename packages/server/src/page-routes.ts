@@ -7,6 +7,20 @@ export const PAGE_PATH = '/ui';
 // esbuild's `[name]-[hash]` names: content-addressed, so a browser may keep them for good.
 const HASHED = /[.-][A-Z0-9]{8,}\.[a-z0-9]+$/i;
 
+// The page loads its own script and stylesheet and talks to this server only. Should what a model
+// or a tool wrote ever reach the page as markup, no inline script, handler or style of it runs,
+// and nothing can be sent elsewhere.
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 /**
  * The dev UI's built files under `/ui/` (`/ui` redirects there): content types by extension,
  * hashed assets cached for a year, everything else (index.html) revalidated on each load, nothing
@@ -25,6 +39,7 @@ export function pageRoutes(dir: string): Hono {
         c.header('x-content-type-options', 'nosniff');
         // The page has buttons that approve tool calls: no other site may frame it.
         c.header('x-frame-options', 'DENY');
+        c.header('content-security-policy', CONTENT_SECURITY_POLICY);
         c.header('referrer-policy', 'no-referrer');
       },
     }),

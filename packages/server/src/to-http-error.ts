@@ -1,4 +1,4 @@
-import { isAgentError, UsageError } from '@agentctl/core';
+import { ChangedCallError, isAgentError, UsageError } from '@agentctl/core';
 import { HttpError } from './http-error.js';
 
 /**
@@ -7,6 +7,8 @@ import { HttpError } from './http-error.js';
  */
 export function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
+  // The session moved on since the caller looked: a conflict, not a malformed request.
+  if (error instanceof ChangedCallError) return new HttpError(409, 'call_changed', error.message);
   if (error instanceof UsageError) return new HttpError(400, 'bad_request', error.message);
   const name = error instanceof Error ? error.name : '';
   if (name === 'InvalidSessionIdError')

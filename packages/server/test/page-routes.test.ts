@@ -26,6 +26,10 @@ describe('the page at /ui', () => {
     expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(index.headers.get('cache-control')).toBe('no-cache');
     expect(index.headers.get('x-frame-options')).toBe('DENY');
+    // Its own script, stylesheet and API only: no inline script, handler or style runs.
+    expect(index.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
     expect(await index.text()).toBe(await readFile(`${PAGE}/index.html`, 'utf8'));
     const byName = await fetch(`${url}/ui/index.html`);
     expect(byName.headers.get('cache-control')).toBe('no-cache');

@@ -1,3 +1,5 @@
+import { visibleText } from './format.js';
+
 /** A child of {@link h}: text, an element, nothing, or a list of those. */
 export type Child = Node | string | number | false | null | undefined | Child[];
 
@@ -6,7 +8,8 @@ export type Attrs = Record<string, string | number | boolean | undefined | ((eve
 
 /**
  * Creates an element with attributes and children; text is always a text node, never HTML, so what
- * a model or a tool wrote cannot inject markup.
+ * a model or a tool wrote cannot inject markup, and its control characters and bidi overrides are
+ * written out ({@link visibleText}), so it cannot hide or reorder what is shown either.
  * @example h('button', { class: 'primary', onclick: () => send() }, 'Send')
  */
 export function h<K extends keyof HTMLElementTagNameMap>(
@@ -30,7 +33,7 @@ export function append(parent: Node, children: Child[]): void {
     if (Array.isArray(child)) append(parent, child);
     else if (child instanceof Node) parent.appendChild(child);
     else if (child !== false && child !== null && child !== undefined)
-      parent.appendChild(document.createTextNode(String(child)));
+      parent.appendChild(document.createTextNode(visibleText(String(child))));
   }
 }
 

@@ -32,3 +32,18 @@ export function formatJson(value: unknown): string {
 export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
+
+// C0 controls (but tab, newline and carriage return, which a page only breaks lines at), DEL, C1
+// controls, and bidirectional overrides and isolates.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const UNSEEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text as the page shows it: control characters and bidi overrides written out as `\uXXXX` (as
+ * the terminal shows them), so what a model or a tool wrote cannot hide or reorder what a person
+ * reads, above all a call they are asked to approve.
+ * @example visibleText('rm \u202Etxt.exe'); // 'rm \\u202etxt.exe'
+ */
+export function visibleText(text: string): string {
+  return text.replace(UNSEEN, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

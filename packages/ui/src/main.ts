@@ -52,6 +52,8 @@ let loading: Promise<void> | undefined;
 async function loadProject(): Promise<void> {
   const project = await getJson<ProjectView>('/project');
   shownGeneration = project.generation;
+  // The server answers, with a project to show: what it said when it did not is over.
+  for (const banner of main.querySelectorAll('.banner')) banner.remove();
   graph.render(project);
   chat.setAgents(project.agents);
   route();
@@ -94,6 +96,8 @@ window.addEventListener('hashchange', route);
 // Back after the stream was lost: the next status loads the project whatever generation it names.
 feed.onReconnect(() => {
   shownGeneration = undefined;
+  // A chat whose run's stream was cut by the restart shows what agentctl kept of it.
+  chat.resync();
 });
 feed.subscribe(showStatus);
 route();

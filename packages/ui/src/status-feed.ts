@@ -3,6 +3,14 @@ import type { ProjectStatus } from './api-types.js';
 
 // How long the page waits before it asks again after the server refused the event stream.
 const RETRY_MS = 2_000;
+// The tabs of one server (an origin) share one event stream: a browser opens at most six
+// connections to a host, and one stream per tab held them all from the sixth tab on, so no page,
+// request or chat could get through any more. The tab holding the lock follows the stream and
+// tells the others over the channel.
+const SHARED = 'agentctl-project-status';
+
+// What the following tab tells the others.
+type Shared = { kind: 'status'; status: ProjectStatus } | { kind: 'reconnected' } | { kind: 'refused' };
 
 /** The project's reload state, kept live from `GET /project/events`, for every view that shows it. */
 export class StatusFeed {
@@ -31,37 +39,78 @@ export class StatusFeed {
   }
 
   /**
-   * Reads the status once (so a missing token shows at once) and then follows the event stream.
-   * EventSource reconnects by itself when the connection drops, but gives up for good when the
-   * server answers with an error (a restart with another token): the page then asks once more, so a
-   * 401 shows how to sign in, and follows the stream again after a pause otherwise.
+   * Reads the status once (so a missing token shows at once) and then follows the event stream,
+   * one stream for all the tabs of this server: the first tab follows it and passes on what it
+   * hears; when that tab closes, another takes over. EventSource reconnects by itself when the
+   * connection drops, but gives up for good when the server answers with an error (a restart with
+   * another token): the page then asks once more, so a 401 shows how to sign in (in every tab),
+   * and follows the stream again after a pause otherwise.
    */
   async start(): Promise<void> {
     this.#publish(await getJson<ProjectStatus>('/project/status'));
-    this.#connect();
+    // Without Web Locks (a page served over plain http to another machine is no secure context),
+    // each tab follows its own stream.
+    if (typeof BroadcastChannel === 'undefined' || !navigator.locks) {
+      this.#connect(undefined);
+      return;
+    }
+    const channel = new BroadcastChannel(SHARED);
+    channel.addEventListener('message', (event: MessageEvent<Shared>) => this.#hear(event.data));
+    // Held until the tab goes away, or the server refuses it: the next tab waiting for it then
+    // follows the stream (a tab signed in again, say, rather than one still refused).
+    void navigator.locks.request(
+      SHARED,
+      () => new Promise<void>((release) => this.#connect(channel, release)),
+    );
   }
 
-  #connect(): void {
+  #hear(message: Shared): void {
+    if (message.kind === 'status') this.#publish(message.status);
+    else if (message.kind === 'reconnected') this.#reconnect();
+    // This tab finds out for itself, and so shows how to sign in.
+    else
+      void getJson<ProjectStatus>('/project/status').then(
+        (status) => this.#publish(status),
+        () => {},
+      );
+  }
+
+  #connect(channel: BroadcastChannel | undefined, release?: () => void): void {
+    const tell = (message: Shared) => channel?.postMessage(message);
     const source = new EventSource('/project/events', { withCredentials: true });
     source.addEventListener('open', () => {
-      if (this.#opened) for (const listener of this.#reconnected) listener();
+      if (this.#opened) {
+        this.#reconnect();
+        tell({ kind: 'reconnected' });
+      }
       this.#opened = true;
     });
     source.addEventListener('status', (event) => {
-      this.#publish(JSON.parse((event as MessageEvent<string>).data) as ProjectStatus);
+      const status = JSON.parse((event as MessageEvent<string>).data) as ProjectStatus;
+      this.#publish(status);
+      tell({ kind: 'status', status });
     });
     source.addEventListener('error', () => {
       if (source.readyState !== EventSource.CLOSED) return;
       getJson<ProjectStatus>('/project/status').then(
         (status) => {
           this.#publish(status);
-          setTimeout(() => this.#connect(), RETRY_MS);
+          tell({ kind: 'status', status });
+          setTimeout(() => this.#connect(channel, release), RETRY_MS);
         },
         (error: unknown) => {
-          if (!(error instanceof Unauthorized)) setTimeout(() => this.#connect(), RETRY_MS);
+          if (!(error instanceof Unauthorized)) setTimeout(() => this.#connect(channel, release), RETRY_MS);
+          else {
+            tell({ kind: 'refused' });
+            release?.();
+          }
         },
       );
     });
+  }
+
+  #reconnect(): void {
+    for (const listener of this.#reconnected) listener();
   }
 
   #publish(status: ProjectStatus): void {

@@ -131,9 +131,13 @@ export function buildTimeline(events: readonly AgentEvent[]): Invocation[] {
       }
       case 'tool_call': {
         // A resumed run calls again what waited for approval: one entry, which its result completes.
-        if (tools.has(event.call.id)) break;
+        // Ids are the invocation's: offline/auto numbers its calls within a message, so every message
+        // of a session uses them again; an entry with a result was an earlier call of the same id.
+        const key = `${event.invocationId} ${event.call.id}`;
+        const known = tools.get(key);
+        if (known && !known.result) break;
         const entry: ToolEntry = { ...base, kind: 'tool', call: event.call };
-        tools.set(entry.call.id, entry);
+        tools.set(key, entry);
         add(entry);
         break;
       }
@@ -144,7 +148,7 @@ export function buildTimeline(events: readonly AgentEvent[]): Invocation[] {
           duration: event.duration,
           errorCode: event.errorCode,
         };
-        const entry = tools.get(event.callId);
+        const entry = tools.get(`${event.invocationId} ${event.callId}`);
         if (entry) entry.result = result;
         else
           add({ ...base, kind: 'tool', call: { id: event.callId, name: event.name, arguments: {} }, result });

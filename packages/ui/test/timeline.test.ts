@@ -122,4 +122,22 @@ describe('buildTimeline', () => {
     const states = first.entries.filter((e) => e.kind === 'state').map((e) => e.delta);
     expect(states).toEqual([{ routed: true }, { last: 'Done.' }]);
   });
+
+  it('keeps a call of a later message apart when the model used its id again', () => {
+    // offline/auto names its calls auto_<turn>_<i> within a message: every message reuses auto_1_0.
+    const again = (inv: string, line: string): AgentEvent[] => {
+      const c = { id: 'auto_1_0', name: 'announce', arguments: { line } };
+      return [
+        ev('run_start', { input: line, inv }),
+        ev('tool_call', { call: c, inv }),
+        ev('tool_result', { callId: c.id, name: c.name, content: line, isError: false, duration: 1, inv }),
+        ev('run_end', { status: 'complete', output: '', duration: 1, usage: usage(1, 1), inv }),
+      ];
+    };
+    const [one, two] = buildTimeline([...again('m1', 'first'), ...again('m2', 'second')]);
+    const tools = (i: typeof one) =>
+      i.entries.flatMap((e) => (e.kind === 'tool' ? [[e.call.arguments.line, e.result?.content]] : []));
+    expect(tools(one)).toEqual([['first', 'first']]);
+    expect(tools(two)).toEqual([['second', 'second']]);
+  });
 });

@@ -1,8 +1,11 @@
 import type { Agent } from '../agent.js';
 import type { ApprovalDecision, InvocationCheckpoint } from '../agent-config.js';
 import { findAgent } from '../agent-tree.js';
-import { UsageError } from '../errors.js';
+import { cutShort } from '../cut-short.js';
+import { ChangedCallError, UsageError } from '../errors.js';
 import type { PendingApproval } from '../events.js';
+import type { ToolCall } from '../messages.js';
+import { sameJson } from '../same-json.js';
 import type { Session } from '../session.js';
 
 /**
@@ -44,8 +47,22 @@ export function validateDecisions(
         `session ${sessionId} has no pending tool call ${decision.callId} (pending: ${[...ids].join(', ')})`,
       );
     }
-    checkDecisionKind(checkpoint.pending.find((p) => p.call.id === decision.callId)!, decision);
+    const pending = checkpoint.pending.find((p) => p.call.id === decision.callId)!;
+    checkSeenCall(sessionId, pending.call, decision);
+    checkDecisionKind(pending, decision);
   }
+}
+
+// A page left open on an earlier pause may decide an id the model has used again since: what runs
+// must be what the person was shown.
+function checkSeenCall(sessionId: string, call: ToolCall, decision: ApprovalDecision): void {
+  const { seen } = decision;
+  if (!seen || (seen.name === call.name && sameJson(seen.arguments, call.arguments))) return;
+  throw new ChangedCallError(
+    sessionId,
+    call.id,
+    `${call.name}(${cutShort(JSON.stringify(call.arguments) ?? '', 200)})`,
+  );
 }
 
 // An input request is answered (or refused), never approved: approving would run the tool again,

@@ -1,6 +1,6 @@
-import { getJson, postStream } from '../api.js';
+import { ApiError, getJson, postStream, Unauthorized, Unreachable } from '../api.js';
 import type { AgentEvent, AgentNode, EventOf, PendingApproval, SessionView, ToolCall } from '../api-types.js';
-import { h, replace } from '../dom.js';
+import { append, h, replace } from '../dom.js';
 import { formatDuration, formatJson, formatUsage } from '../format.js';
 import { formatRoute } from '../route.js';
 
@@ -27,10 +27,18 @@ export class ChatView {
   #send = h('button', { type: 'submit', class: 'primary' }, 'Send');
   // The assistant bubble text deltas go to, until a tool call or a new message ends it.
   #bubble: HTMLElement | undefined;
+  // Tool cards by invocation and call id (see #toolKey).
   #tools = new Map<string, HTMLDetailsElement>();
+  // The session whose run's stream was cut, until it is shown again as agentctl kept it.
+  #lost: string | undefined;
+  // Stops reading the run streaming into the chat now.
+  #reading: AbortController | undefined;
 
   constructor() {
     this.#input.addEventListener('keydown', (event) => {
+      // An Enter that ends an input method's composition (Japanese, Chinese, Korean...) picks the
+      // word; it does not send the half-written message (229: Safari's composing key).
+      if (event.isComposing || event.keyCode === 229) return;
       if (event.key === 'Enter' && !event.shiftKey) {
         event.preventDefault();
         this.#submit();
@@ -114,27 +122,72 @@ export class ChatView {
     history.replaceState(null, '', formatRoute({ view: 'chat', agent }));
   }
 
-  #open(session: string): void {
-    this.#reset();
-    this.#session = session;
-    this.#showSession();
-    this.#log.replaceChildren();
+  // `notice` (why the session is shown again) goes after its conversation, before what waits now.
+  // Shown again, the session stays as it is until its answer comes (and if none does).
+  #open(session: string, notice?: HTMLElement): void {
+    if (session !== this.#session) {
+      this.#reset();
+      this.#session = session;
+      this.#showSession();
+      this.#log.replaceChildren();
+    }
     getJson<SessionView>(`/sessions/${encodeURIComponent(session)}`)
-      .then((view) => {
-        this.#replaying = true;
-        try {
-          for (const event of view.events) this.#onEvent(event);
-        } finally {
-          this.#replaying = false;
-          this.#bubble = undefined;
-        }
-        if (view.paused && view.pending.length > 0) this.#add(this.#decisions(view.pending));
-      })
-      .catch((error: Error) => this.#add(h('div', { class: 'line error' }, `Failed: ${error.message}`)));
+      .then((view) => this.#show(session, view, notice))
+      .catch((error: Error) => {
+        if (notice) this.#add(notice);
+        this.#add(h('div', { class: 'line error' }, `Failed: ${error.message}`));
+      });
+  }
+
+  #show(session: string, view: SessionView, notice: HTMLElement | undefined): void {
+    // Another session was opened meanwhile: this answer is not the chat's any more.
+    if (this.#session !== session) return;
+    this.#log.replaceChildren();
+    this.#tools.clear();
+    this.#replaying = true;
+    try {
+      for (const event of view.events) this.#onEvent(event);
+    } finally {
+      this.#replaying = false;
+      this.#bubble = undefined;
+    }
+    if (notice) this.#add(notice);
+    if (view.paused && view.pending.length > 0) this.#add(this.#decisions(view.pending));
+  }
+
+  /**
+   * Shows again, as agentctl kept it, the session whose run's stream was cut (agentctl stopped, the
+   * connection dropped), if agentctl answers: called when the page's event stream is back.
+   */
+  resync(): void {
+    const session = this.#lost;
+    if (session === undefined || session !== this.#session || this.#busy) return;
+    getJson<SessionView>(`/sessions/${encodeURIComponent(session)}`).then(
+      (view) => {
+        if (this.#lost !== session) return;
+        this.#lost = undefined;
+        const cut = view.events.at(-1)?.type !== 'run_end';
+        this.#show(
+          session,
+          view,
+          h(
+            'div',
+            { class: 'line error' },
+            `The connection to agentctl was lost during the run: this is the session as agentctl kept it${cut ? ', its last run cut short' : ''}.`,
+          ),
+        );
+      },
+      // Not back yet: the next reconnect asks again.
+      () => undefined,
+    );
   }
 
   #reset(): void {
+    // A run still streaming stays in its own session (the sessions view has it), not in the next.
+    this.#reading?.abort();
+    this.#reading = undefined;
     this.#session = undefined;
+    this.#lost = undefined;
     this.#bubble = undefined;
     this.#tools.clear();
     replace(this.#log, h('p', { class: 'muted hint' }, 'A new session starts with your first message.'));
@@ -164,17 +217,25 @@ export class ChatView {
     void this.#stream(`/agents/${encodeURIComponent(this.#agent)}/runs`, {
       input: text,
       sessionId: this.#session,
+    }).then((error) => {
+      // Refused, or never sent: what was typed is not lost.
+      if ((error instanceof ApiError || error instanceof Unreachable) && !this.#input.value)
+        this.#input.value = text;
     });
   }
 
   // One run at a time: decisions taken while the paused run's stream is still closing wait for it
   // (the server refuses a second run on a session that is still running).
-  #stream(path: string, body: unknown): Promise<void> {
-    this.#running = this.#running.then(() => this.#streamNow(path, body));
-    return this.#running;
+  #stream(path: string, body: unknown): Promise<unknown> {
+    const done = this.#running.then(() => this.#streamNow(path, body));
+    this.#running = done.then(() => undefined);
+    return done;
   }
 
-  async #streamNow(path: string, body: unknown): Promise<void> {
+  // Resolves with what made the request fail (shown in the log already), if anything did.
+  async #streamNow(path: string, body: unknown): Promise<unknown> {
+    const reading = new AbortController();
+    this.#reading = reading;
     this.#setBusy(true);
     try {
       await postStream(
@@ -185,13 +246,43 @@ export class ChatView {
           this.#showSession();
         },
         (event) => this.#onEvent(event as AgentEvent),
+        reading.signal,
       );
+      return undefined;
     } catch (error) {
-      this.#add(h('div', { class: 'line error' }, `Failed: ${(error as Error).message}`));
+      // The chat moved to another session or agent: this run goes on in the server, out of view.
+      if (reading.signal.aborted) return undefined;
+      const session = this.#session;
+      const answered = error instanceof ApiError || error instanceof Unauthorized;
+      if (!answered && !(error instanceof Unreachable) && session !== undefined) {
+        // Not refused: cut off. The run may have gone on, or ended with the server.
+        this.#add(
+          h(
+            'div',
+            { class: 'line error' },
+            `Lost the connection to agentctl during the run (${(error as Error).message}); the session is shown as agentctl kept it once it answers again`,
+          ),
+        );
+        this.#lost = session;
+        return error;
+      }
+      const conflict = error instanceof ApiError && error.status === 409 && session !== undefined;
+      const line = h(
+        'div',
+        { class: 'line error' },
+        `${conflict ? 'Not sent' : 'Failed'}: ${(error as Error).message}`,
+      );
+      // The session moved on without this page (decided in another tab, paused by another run):
+      // it is shown as it is now, with what waits now.
+      if (conflict) this.#open(session, line);
+      else this.#add(line);
+      return error;
     } finally {
+      if (this.#reading === reading) this.#reading = undefined;
       this.#bubble = undefined;
       this.#setBusy(false);
       this.#showSession();
+      this.resync();
     }
   }
 
@@ -207,22 +298,27 @@ export class ChatView {
         if (event.author !== this.#agent)
           this.#add(h('div', { class: 'line agent' }, `${event.agent} is answering`));
         break;
-      case 'text_delta':
+      case 'text_delta': {
         this.#bubble ??= this.#assistant(event.author);
-        this.#bubble.append(event.text);
+        // The log follows the text as it is written, unless the reader scrolled up to read.
+        const log = this.#log;
+        const following = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
+        append(this.#bubble, [event.text]);
+        if (following) log.scrollTop = log.scrollHeight;
         break;
+      }
       case 'message': {
         const { message } = event;
         if (this.#replaying && message.role === 'user' && message.content)
           this.#add(h('div', { class: 'bubble user' }, message.content));
         if (this.#replaying && message.role === 'assistant' && message.content)
-          this.#assistant(event.author).append(message.content);
+          append(this.#assistant(event.author), [message.content]);
         this.#bubble = undefined;
         break;
       }
       case 'tool_call':
         this.#bubble = undefined;
-        this.#toolCall(event.call);
+        this.#toolCall(event.invocationId, event.call);
         break;
       case 'tool_result':
         this.#toolResult(event);
@@ -232,7 +328,9 @@ export class ChatView {
         break;
       case 'approval_required':
         for (const item of event.pending) {
-          const status = this.#tools.get(item.call.id)?.querySelector('.tool-status');
+          const status = this.#tools
+            .get(toolKey(event.invocationId, item.call.id))
+            ?.querySelector('.tool-status');
           if (status)
             status.textContent = item.kind === 'input' ? 'waiting for your answer' : 'waiting for approval';
         }
@@ -270,9 +368,11 @@ export class ChatView {
     return text;
   }
 
-  #toolCall(call: ToolCall): void {
-    // A resumed run calls again what waited for a decision: the card it has already is the one.
-    if (this.#tools.has(call.id)) return;
+  #toolCall(invocationId: string, call: ToolCall): void {
+    const key = toolKey(invocationId, call.id);
+    // A resumed run calls again what waited for a decision: the card it has already, still without
+    // a result, is the one. A card with a result was an earlier call whose id the model used again.
+    if (this.#tools.get(key)?.classList.contains('pending')) return;
     const card = h(
       'details',
       { class: 'tool-call pending', 'data-call': call.id, open: true },
@@ -284,12 +384,12 @@ export class ChatView {
       ),
       h('pre', { class: 'args' }, formatJson(call.arguments)),
     );
-    this.#tools.set(call.id, card);
+    this.#tools.set(key, card);
     this.#add(card);
   }
 
   #toolResult(event: EventOf<'tool_result'>): void {
-    const card = this.#tools.get(event.callId);
+    const card = this.#tools.get(toolKey(event.invocationId, event.callId));
     if (!card) return;
     card.classList.remove('pending');
     card.classList.toggle('failed', event.isError === true);
@@ -303,17 +403,21 @@ export class ChatView {
 
   // One row per waiting call; once every call has a decision they go together, and the run resumes.
   #decisions(pending: PendingApproval[]): HTMLElement {
-    const chosen = new Map<string, Record<string, string>>();
+    const chosen = new Map<string, Record<string, unknown>>();
     const block = h('div', { class: 'decisions' });
-    const decide = (row: HTMLElement, callId: string, decision: Record<string, string>, label: string) => {
-      chosen.set(callId, { callId, ...decision });
+    // The session these calls wait in, whatever the chat shows when a button is pressed.
+    const session = this.#session;
+    const decide = (row: HTMLElement, call: ToolCall, decision: Record<string, string>, label: string) => {
+      // The call as shown goes with the decision: the server refuses it (409) if the call waiting
+      // under that id is another one by now (decided in another tab, then paused again).
+      chosen.set(call.id, { callId: call.id, name: call.name, arguments: call.arguments, ...decision });
       for (const control of row.querySelectorAll<HTMLButtonElement | HTMLInputElement>('button, input'))
         control.disabled = true;
       row.append(h('span', { class: 'decided' }, label));
-      if (chosen.size === pending.length && this.#session)
-        void this.#stream(`/sessions/${encodeURIComponent(this.#session)}/decisions`, {
-          decisions: [...chosen.values()],
-        });
+      if (chosen.size !== pending.length || !session) return;
+      void this.#stream(`/sessions/${encodeURIComponent(session)}/decisions`, {
+        decisions: [...chosen.values()],
+      });
     };
     for (const item of pending) {
       const row = h(
@@ -331,8 +435,7 @@ export class ChatView {
             'button',
             {
               class: 'primary',
-              onclick: () =>
-                decide(row, item.call.id, { decision: 'answer', answer: answer.value }, 'answered'),
+              onclick: () => decide(row, item.call, { decision: 'answer', answer: answer.value }, 'answered'),
             },
             'Answer',
           ),
@@ -343,13 +446,13 @@ export class ChatView {
             'button',
             {
               class: 'primary',
-              onclick: () => decide(row, item.call.id, { decision: 'approve' }, 'approved'),
+              onclick: () => decide(row, item.call, { decision: 'approve' }, 'approved'),
             },
             'Approve',
           ),
           h(
             'button',
-            { class: 'danger', onclick: () => decide(row, item.call.id, { decision: 'deny' }, 'denied') },
+            { class: 'danger', onclick: () => decide(row, item.call, { decision: 'deny' }, 'denied') },
             'Deny',
           ),
         );
@@ -364,4 +467,10 @@ export class ChatView {
     element.scrollIntoView({ block: 'end' });
     return element;
   }
+}
+
+// A call id is unique only within a message's run (and its resumes, which keep the invocation's id):
+// models number their calls afresh, so another message of the session may use the same id again.
+function toolKey(invocationId: string, callId: string): string {
+  return `${invocationId} ${callId}`;
 }

@@ -28,7 +28,9 @@ export class ReloadView {
             h(
               'p',
               { class: 'broken-note' },
-              `The last save is broken: generation ${status.generation ?? 'none'} keeps running until it is fixed.`,
+              status.generation === null
+                ? 'The project is broken: nothing runs until a save fixes it.'
+                : `The last save is broken: generation ${status.generation} keeps running until it is fixed.`,
             ),
             h(
               'ul',

@@ -1,4 +1,3 @@
-import { createServer, type Server } from 'node:net';
 import {
   type Diagnostic,
   formatAgentChanges,
@@ -9,7 +8,15 @@ import {
   watchProject,
   watchRunCode,
 } from '@agentctl/config';
-import { createApp, formatAccessLog, PAGE_PATH, ProjectStatusBoard, startServer } from '@agentctl/server';
+import {
+  type AgentSource,
+  createApp,
+  formatAccessLog,
+  PAGE_PATH,
+  ProjectStatusBoard,
+  type QueuedRuns,
+  startServer,
+} from '@agentctl/server';
 import { CliError, EXIT } from '../../cli-error.js';
 import { closeWithin } from '../../close-within.js';
 import { defaultRegistry } from '../../default-registry.js';
@@ -23,6 +30,7 @@ import { unknownAgent } from '../../unknown-agent.js';
 import { nextStop, untilStopped } from '../../until-stopped.js';
 import { untilValid } from '../../until-valid.js';
 import { watchErrorReporter } from '../../watch-error-reporter.js';
+import { brokenStartSource } from './broken-start-source.js';
 import { projectSource, type RuntimeLease } from './project-source.js';
 import { serveOptions } from './serve-options.js';
 import { WatchedQueue } from './watched-queue.js';
@@ -36,9 +44,43 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
   const options = serveOptions(raw, io.env);
   // A missing page is said before anything starts.
   const page = options.ui ? pageDir(io.env) : undefined;
-  const project = options.watch
-    ? await watchedRuntime(raw, io, options.host, options.port)
-    : await fixedRuntime(raw, io);
+  const appOf = (source: AgentSource, queue?: QueuedRuns) =>
+    createApp({
+      source,
+      queue,
+      tokens: options.tokens,
+      maxRuns: options.maxRuns,
+      maxFollowers: options.maxFollowers,
+      runTimeoutMs: options.runTimeoutMs,
+      maxBodyBytes: options.maxBodyBytes,
+      maxStreamBufferBytes: options.maxStreamBufferBytes,
+      exposeErrors: options.exposeErrors,
+      corsOrigins: options.corsOrigins,
+      publicUrl: options.publicUrl,
+      trustProxy: options.trustProxy,
+      // Without a token the server is on loopback (serveOptions sees to it): it answers only there.
+      localOnly: options.tokens.length === 0,
+      pageDir: page,
+      log: (entry) => io.stderr(formatAccessLog(entry, options.logFormat)),
+      errorLog: io.stderr,
+    });
+  // A project broken at start is served as broken until a save fixes it: the page shows what is
+  // wrong, and a request is answered (503) rather than left hanging on a held port.
+  const whileBroken = async (root: string, status: ProjectStatusBoard): Promise<HeldPort> => {
+    const { app, tracker } = appOf(brokenStartSource(root, status));
+    const server = await startServer(app, tracker, options.host, options.port).catch((error: unknown) => {
+      throw new CliError(
+        `cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`,
+        EXIT.usage,
+      );
+    });
+    return {
+      port: server.port,
+      url: page ? pageUrl(server.url, options.tokens[0], undefined) : `${server.url}/project/status`,
+      close: async () => void (await server.shutdown(0)),
+    };
+  };
+  const project = options.watch ? await watchedRuntime(raw, io, whileBroken) : await fixedRuntime(raw, io);
   const agent = raw.agent === undefined ? undefined : String(raw.agent);
   if (agent !== undefined) await checkAgent(project, agent);
   const store = await projectSessionStore(project.root);
@@ -47,28 +89,11 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
     await project.close();
     throw error;
   });
-  const { app, tracker } = createApp({
-    source,
-    queue,
-    tokens: options.tokens,
-    maxRuns: options.maxRuns,
-    maxFollowers: options.maxFollowers,
-    runTimeoutMs: options.runTimeoutMs,
-    maxBodyBytes: options.maxBodyBytes,
-    maxStreamBufferBytes: options.maxStreamBufferBytes,
-    exposeErrors: options.exposeErrors,
-    corsOrigins: options.corsOrigins,
-    publicUrl: options.publicUrl,
-    trustProxy: options.trustProxy,
-    // Without a token the server is on loopback (serveOptions sees to it): it answers only there.
-    localOnly: options.tokens.length === 0,
-    pageDir: page,
-    log: (entry) => io.stderr(formatAccessLog(entry, options.logFormat)),
-    errorLog: io.stderr,
-  });
+  const { app, tracker } = appOf(source, queue);
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
-    server = await startServer(app, tracker, options.host, options.port);
+    // Where the page already is, when the project started broken and was served as such.
+    server = await startServer(app, tracker, options.host, project.port ?? options.port);
   } catch (error) {
     await project.close();
     await queue?.close();
@@ -148,8 +173,18 @@ async function openQueue(settings: QueueSettings) {
   };
 }
 
+/** The port served while a watched project that started broken waits for its fix. */
+interface HeldPort {
+  port: number;
+  /** What to open meanwhile: the page (with --ui), or the reload state. */
+  url: string;
+  close(): Promise<void>;
+}
+
 interface ServedProject {
   root: string;
+  /** The port the project was served on while broken at start, which it keeps. */
+  port?: number;
   /** The project's queue settings (with --watch, those of the first good generation). */
   queue: QueueSettings;
   acquire: () => RuntimeLease | undefined;
@@ -174,8 +209,7 @@ async function fixedRuntime(raw: Record<string, unknown>, io: Io): Promise<Serve
 async function watchedRuntime(
   raw: Record<string, unknown>,
   io: Io,
-  host: string,
-  port: number,
+  whileBroken: (root: string, status: ProjectStatusBoard) => Promise<HeldPort>,
 ): Promise<ServedProject> {
   // The flag is the user's, not a YAML line: waiting for a save would never fix it.
   await checkModelOption(raw, io);
@@ -222,22 +256,25 @@ async function watchedRuntime(
   );
   const live = watch;
   let first = live.current;
+  let port: number | undefined;
   if (!first) {
     for (const d of firstFailure) io.stderr(`${formatDiagnostic(d)}\n`);
     const errors = firstFailure.filter((d) => d.severity === 'error').length;
-    let held: Server | undefined;
+    status.failed(firstFailure);
+    let held: HeldPort | undefined;
     try {
       // A port in use is a bad command line: said now, not after the fix.
-      held = await holdPort(host, port);
+      held = await whileBroken(live.root, status);
+      port = held.port;
       io.stderr(
-        `agentctl: ${errors} error(s) in the project; fix them and save: serving starts as soon as the project is valid (Ctrl-C stops)\n`,
+        `agentctl: ${errors} error(s) in the project; fix them and save: serving starts as soon as the project is valid (Ctrl-C stops); meanwhile ${held.url} shows what is wrong\n`,
       );
       first = await untilValid(firstGood);
     } catch (error) {
       await live.close();
       throw error;
     } finally {
-      await new Promise((closed) => (held ? held.close(closed) : closed(undefined)));
+      await held?.close();
     }
   }
   // A folder with no project is refused as `serve` without --watch refuses it.
@@ -257,6 +294,7 @@ async function watchedRuntime(
   io.stderr(`watching ${live.root} for changes\n`);
   return {
     root: live.root,
+    port,
     queue: settings,
     acquire: () => {
       const held = live.acquire();
@@ -267,19 +305,4 @@ async function watchedRuntime(
     status,
     close: () => live.close(),
   };
-}
-
-// The address serve will listen on, held while it waits for a good build (port 0 holds nothing).
-async function holdPort(host: string, port: number): Promise<Server | undefined> {
-  if (port === 0) return undefined;
-  const server = createServer();
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, resolve);
-    });
-  } catch (error) {
-    throw new CliError(`cannot listen on ${host}:${port}: ${(error as Error).message}`, EXIT.usage);
-  }
-  return server;
 }

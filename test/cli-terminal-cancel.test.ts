@@ -145,7 +145,7 @@ describe.skipIf(!driver)(`Ctrl-C and the spinner on a terminal (${driver?.name ?
     );
     expect(code, screen).toBe(0);
     expect(screen).not.toContain('INTERNAL_ERROR');
-    expect(screen).toContain('← refund: The call was not run: denied by the user. [error]');
+    expect(screen).toContain('← refund in desk › billing: The call was not run: denied by the user. [error]');
   });
 
   it('--json with no prompt on a terminal says it reads the prompt as typed, then runs it', async () => {

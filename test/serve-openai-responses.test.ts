@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureProject, removeTempDirs } from './support/cli.js';
+import { fixtureProject, removeTempDirs, tempProject } from './support/cli.js';
 import { type ServeProcess, startServe, stopServers } from './support/serve.js';
 
 // The official openai SDK's Responses API (`client.responses.create`) as the client of the real
@@ -157,5 +157,64 @@ describe('agentctl serve: the OpenAI Responses API', () => {
     expect(
       await anonymous.responses.create({ model: 'echo', input: 'hi' }).catch((e: unknown) => e),
     ).toBeInstanceOf(OpenAI.AuthenticationError);
+  });
+});
+
+// An agent that speaks before it calls an agent tool, whose own run speaks too: what the response
+// streams must add up, item by item, to what it answers, and the tool's inner words are no part of it.
+const TALKER = `kind: model
+name: talky
+provider: offline
+model: script
+script:
+  - text: "Let me check. "
+    tool_calls: [{ id: call_1, name: helper, arguments: { request: "inner words" } }]
+  - text: "The final answer."
+  - text: "Let me check. "
+    tool_calls: [{ id: call_2, name: helper, arguments: { request: "inner words" } }]
+  - text: "The final answer."
+---
+kind: agent
+name: boss
+model: talky
+instruction: Answer.
+tools: [{ agent: helper }]
+---
+kind: agent
+name: helper
+description: Repeats its request
+model: offline/echo
+`;
+
+describe('agentctl serve: a response of several messages', () => {
+  it("streams one item per message, each item's deltas adding up to its text, the same as answered whole", async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': 'kind: project\nname: talk\ninclude: [agents/*.yaml]\n',
+      'agents/boss.yaml': TALKER,
+    });
+    const talk = await startServe(dir);
+    const talker = new OpenAI({ baseURL: `${talk.url}/v1`, apiKey: 'none', maxRetries: 0 });
+    const stream = await talker.responses.create({ model: 'boss', input: 'hi', stream: true });
+    const events: ResponseStreamEvent[] = [];
+    for await (const event of stream) events.push(event);
+    expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
+    const streamed = new Map<string, string>();
+    for (const e of events)
+      if (e.type === 'response.output_text.delta')
+        streamed.set(e.item_id, (streamed.get(e.item_id) ?? '') + e.delta);
+    const done = events.flatMap((e) => (e.type === 'response.output_text.done' ? [e] : []));
+    expect(done.map((e) => e.text)).toEqual(['Let me check. ', 'The final answer.']);
+    for (const e of done) expect(streamed.get(e.item_id), e.item_id).toBe(e.text);
+    expect([...streamed.values()].join('')).not.toContain('inner words');
+    const last = events.at(-1);
+    expect(last?.type).toBe('response.completed');
+    const completed = last?.type === 'response.completed' ? last.response : undefined;
+    expect(completed?.output.map((o) => o.type === 'message' && o.id)).toEqual(done.map((e) => e.item_id));
+    // Answered whole, the response holds the same messages.
+    const whole = await talker.responses.create({ model: 'boss', input: 'hi' });
+    expect(whole.output.map((o) => o.type === 'message' && o.content)).toEqual(
+      completed?.output.map((o) => o.type === 'message' && o.content),
+    );
+    expect(whole.output_text).toBe('Let me check. The final answer.');
   });
 });

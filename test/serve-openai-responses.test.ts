@@ -1,6 +1,8 @@
+import type { Task } from '@a2a-js/sdk';
 import OpenAI from 'openai';
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { a2aClient, sendParams, userMessage } from './support/a2a-client.js';
 import { fixtureProject, removeTempDirs, tempProject } from './support/cli.js';
 import { type ServeProcess, startServe, stopServers } from './support/serve.js';
 
@@ -160,22 +162,22 @@ describe('agentctl serve: the OpenAI Responses API', () => {
   });
 });
 
-// An agent that speaks before it calls an agent tool, whose own run speaks too: what the response
-// streams must add up, item by item, to what it answers, and the tool's inner words are no part of it.
+// An agent that speaks before it calls an agent tool, whose own run speaks too: what a stream
+// sends must add up to what the answer says, and the tool's inner words are no part of it. The
+// script holds the turns of the four runs below, in order.
+const TURNS = `  - text: "Let me check. "
+    tool_calls: [{ id: call_1, name: helper, arguments: { request: "inner words" } }]
+  - text: "The final answer."
+`;
 const TALKER = `kind: model
 name: talky
 provider: offline
 model: script
 script:
-  - text: "Let me check. "
-    tool_calls: [{ id: call_1, name: helper, arguments: { request: "inner words" } }]
-  - text: "The final answer."
-  - text: "Let me check. "
-    tool_calls: [{ id: call_2, name: helper, arguments: { request: "inner words" } }]
-  - text: "The final answer."
----
+${TURNS.repeat(4)}---
 kind: agent
 name: boss
+description: Asks its helper first
 model: talky
 instruction: Answer.
 tools: [{ agent: helper }]
@@ -186,14 +188,19 @@ description: Repeats its request
 model: offline/echo
 `;
 
-describe('agentctl serve: a response of several messages', () => {
-  it("streams one item per message, each item's deltas adding up to its text, the same as answered whole", async () => {
+describe("agentctl serve: an answer of several messages, one of them an agent tool's", () => {
+  let talk: ServeProcess;
+  let talker: OpenAI;
+  beforeAll(async () => {
     const dir = await tempProject({
       'agentctl.yaml': 'kind: project\nname: talk\ninclude: [agents/*.yaml]\n',
       'agents/boss.yaml': TALKER,
     });
-    const talk = await startServe(dir);
-    const talker = new OpenAI({ baseURL: `${talk.url}/v1`, apiKey: 'none', maxRetries: 0 });
+    talk = await startServe(dir);
+    talker = new OpenAI({ baseURL: `${talk.url}/v1`, apiKey: 'none', maxRetries: 0 });
+  });
+
+  it("streams a response item per message, each item's deltas adding up to its text, the same as answered whole", async () => {
     const stream = await talker.responses.create({ model: 'boss', input: 'hi', stream: true });
     const events: ResponseStreamEvent[] = [];
     for await (const event of stream) events.push(event);
@@ -216,5 +223,23 @@ describe('agentctl serve: a response of several messages', () => {
       completed?.output.map((o) => o.type === 'message' && o.content),
     );
     expect(whole.output_text).toBe('Let me check. The final answer.');
+  });
+
+  it("leaves the agent tool's inner words out of a streamed chat completion and an A2A task's artifact", async () => {
+    const stream = await talker.chat.completions.create({
+      model: 'boss',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+    });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).toBe('Let me check. The final answer.');
+    const client = await a2aClient(talk.url, 'boss');
+    const task = (await client.sendMessage(sendParams(userMessage('hi')))) as Task;
+    expect(task.artifacts).toHaveLength(1);
+    const parts = task.artifacts[0]?.parts ?? [];
+    expect(parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('')).toBe(
+      'Let me check. The final answer.',
+    );
   });
 });

@@ -186,6 +186,20 @@ kind: agent
 name: helper
 description: Repeats its request
 model: offline/echo
+---
+kind: agent
+name: fan
+description: Two agents at once
+type: parallel
+sub_agents: [left, right]
+---
+kind: agent
+name: left
+model: offline/echo
+---
+kind: agent
+name: right
+model: offline/echo
 `;
 
 describe("agentctl serve: an answer of several messages, one of them an agent tool's", () => {
@@ -223,6 +237,25 @@ describe("agentctl serve: an answer of several messages, one of them an agent to
       completed?.output.map((o) => o.type === 'message' && o.content),
     );
     expect(whole.output_text).toBe('Let me check. The final answer.');
+  });
+
+  it('streams the messages of agents speaking at once as items of their own, each said once', async () => {
+    const stream = await talker.responses.create({ model: 'fan', input: 'both', stream: true });
+    const events: ResponseStreamEvent[] = [];
+    for await (const event of stream) events.push(event);
+    const streamed = new Map<string, string>();
+    for (const e of events)
+      if (e.type === 'response.output_text.delta')
+        streamed.set(e.item_id, (streamed.get(e.item_id) ?? '') + e.delta);
+    const last = events.at(-1);
+    const output = last?.type === 'response.completed' ? last.response.output : [];
+    expect(output.map((o) => o.type === 'message' && o.content)).toEqual([
+      [{ type: 'output_text', text: 'both', annotations: [] }],
+      [{ type: 'output_text', text: 'both', annotations: [] }],
+    ]);
+    for (const item of output) expect(streamed.get(item.id ?? '')).toBe('both');
+    const whole = await talker.responses.create({ model: 'fan', input: 'both' });
+    expect(whole.output_text).toBe('bothboth');
   });
 
   it("leaves the agent tool's inner words out of a streamed chat completion and an A2A task's artifact", async () => {

@@ -20,7 +20,7 @@ const SILENT: ResponseItemsSink = { added() {}, delta() {}, done() {} };
 /**
  * A run's events as the message items of one response, the same streamed or not: one item per
  * message the agents of the run's own invocation said (text before a tool call, each agent of a
- * pipeline), each item's deltas adding up to its text, and the answer last. What an agent tool's
+ * pipeline or of a parallel workflow), each item's deltas adding up to its text. What an agent tool's
  * own run says is no part of the answer (its result is), so the events of other invocations are
  * left out.
  */
@@ -28,7 +28,8 @@ export class ResponseItems {
   readonly items: ResponseMessageItem[] = [];
   readonly #sink: ResponseItemsSink;
   #invocationId: string | undefined;
-  #open: { item: ResponseMessageItem; branch: string } | undefined;
+  // The item each agent (by branch) is saying now: agents of a parallel workflow speak at once.
+  readonly #open = new Map<string, ResponseMessageItem>();
   // The conversation a request sends comes first as messages of the invocation: not said by it.
   #started = false;
 
@@ -44,57 +45,52 @@ export class ResponseItems {
     if (!this.#started) return;
     if (event.type === 'text_delta') {
       if (event.text === '') return;
-      if (this.#open?.branch !== event.branch) this.#openItem(event.branch);
-      this.#append(event.text);
+      this.#append(this.#open.get(event.branch) ?? this.#openItem(event.branch), event.text);
     } else if (event.type === 'message' && event.message.role === 'assistant') {
       // The message's text is what its deltas said, or all of it when none came (a held answer).
       const content = event.message.content ?? '';
-      const open = this.#open?.branch === event.branch ? this.#open : undefined;
+      const open = this.#open.get(event.branch);
       if (!open && content === '') return;
-      if (!open) this.#openItem(event.branch);
-      const streamed = this.#open!.item.text;
-      if (content.length > streamed.length && content.startsWith(streamed))
-        this.#append(content.slice(streamed.length));
-      this.#close(event.message.cutShort ? 'incomplete' : 'completed');
+      const item = open ?? this.#openItem(event.branch);
+      if (content.length > item.text.length && content.startsWith(item.text))
+        this.#append(item, content.slice(item.text.length));
+      this.#close(event.branch, event.message.cutShort ? 'incomplete' : 'completed');
     }
   }
 
   /**
-   * Ends the items with the run's answer: the last item when it says it, else an item of its own
-   * (an answer no message said as it is: a structured output, a merge of parallel branches).
+   * Ends the items with the run's answer: an item already saying it, else an item of its own (an
+   * answer no message said as it is, such as a structured output).
    * `status` is the answer item's (`incomplete` when the model was cut short).
    */
   finish(output: string, status: 'completed' | 'incomplete'): void {
-    if (this.#open) this.#close('completed');
-    const last = this.items.at(-1);
-    if (output !== '' && last?.text !== output) {
-      this.#openItem('');
-      this.#append(output);
-      this.#close(status);
-    }
+    for (const branch of [...this.#open.keys()]) this.#close(branch, 'completed');
+    if (output === '' || this.items.some((item) => item.text === output)) return;
+    const item = this.#openItem('');
+    this.#append(item, output);
+    this.#close('', status);
   }
 
-  #openItem(branch: string): void {
-    if (this.#open) this.#close('completed');
+  #openItem(branch: string): ResponseMessageItem {
     const item: ResponseMessageItem = {
       id: `msg_${randomUUID().replaceAll('-', '')}`,
       text: '',
       status: 'in_progress',
     };
     this.items.push(item);
-    this.#open = { item, branch };
+    this.#open.set(branch, item);
     this.#sink.added(item, this.items.length - 1);
+    return item;
   }
 
-  #append(text: string): void {
-    const item = this.#open!.item;
+  #append(item: ResponseMessageItem, text: string): void {
     item.text += text;
-    this.#sink.delta(item, this.items.length - 1, text);
+    this.#sink.delta(item, this.items.indexOf(item), text);
   }
 
-  #close(status: 'completed' | 'incomplete'): void {
-    const item = this.#open!.item;
-    this.#open = undefined;
+  #close(branch: string, status: 'completed' | 'incomplete'): void {
+    const item = this.#open.get(branch)!;
+    this.#open.delete(branch);
     item.status = status;
     this.#sink.done(item, this.items.indexOf(item));
   }

@@ -187,6 +187,19 @@ name: helper
 description: Repeats its request
 model: offline/echo
 ---
+kind: model
+name: cached
+provider: offline
+model: script
+script:
+  - text: From the cache.
+    usage: { input_tokens: 40, output_tokens: 9, cache_read_tokens: 30, cache_write_tokens: 5 }
+---
+kind: agent
+name: recaller
+description: Answers mostly from the provider's prompt cache
+model: cached
+---
 kind: agent
 name: fan
 description: Two agents at once
@@ -202,7 +215,7 @@ name: right
 model: offline/echo
 `;
 
-describe("agentctl serve: an answer of several messages, one of them an agent tool's", () => {
+describe('agentctl serve: OpenAI answers of a scripted project (agent tools, agents at once, a prompt cache)', () => {
   let talk: ServeProcess;
   let talker: OpenAI;
   beforeAll(async () => {
@@ -274,5 +287,18 @@ describe("agentctl serve: an answer of several messages, one of them an agent to
     expect(parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('')).toBe(
       'Let me check. The final answer.',
     );
+  });
+
+  it('counts cached tokens inside the prompt tokens of a chat completion, as OpenAI does, adding up to the total', async () => {
+    const completion = await talker.chat.completions.create({
+      model: 'recaller',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(completion.usage).toMatchObject({
+      prompt_tokens: 75,
+      completion_tokens: 9,
+      total_tokens: 84,
+      prompt_tokens_details: { cached_tokens: 30 },
+    });
   });
 });

@@ -127,11 +127,13 @@ export function openaiRoutes(context: InvokeContext): Hono {
   return app;
 }
 
+// OpenAI counts cached tokens inside the prompt tokens; agentctl keeps them apart (and in the total).
 function usageOf(usage: UsageStats) {
   return {
-    prompt_tokens: usage.inputTokens,
+    prompt_tokens: usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens,
     completion_tokens: usage.outputTokens,
     total_tokens: usage.totalTokens,
+    prompt_tokens_details: { cached_tokens: usage.cacheReadTokens },
   };
 }
 

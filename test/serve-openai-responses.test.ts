@@ -1,7 +1,9 @@
+import type { Task } from '@a2a-js/sdk';
 import OpenAI from 'openai';
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureProject, removeTempDirs } from './support/cli.js';
+import { a2aClient, sendParams, userMessage } from './support/a2a-client.js';
+import { fixtureProject, removeTempDirs, tempProject } from './support/cli.js';
 import { type ServeProcess, startServe, stopServers } from './support/serve.js';
 
 // The official openai SDK's Responses API (`client.responses.create`) as the client of the real
@@ -157,5 +159,146 @@ describe('agentctl serve: the OpenAI Responses API', () => {
     expect(
       await anonymous.responses.create({ model: 'echo', input: 'hi' }).catch((e: unknown) => e),
     ).toBeInstanceOf(OpenAI.AuthenticationError);
+  });
+});
+
+// An agent that speaks before it calls an agent tool, whose own run speaks too: what a stream
+// sends must add up to what the answer says, and the tool's inner words are no part of it. The
+// script holds the turns of the four runs below, in order.
+const TURNS = `  - text: "Let me check. "
+    tool_calls: [{ id: call_1, name: helper, arguments: { request: "inner words" } }]
+  - text: "The final answer."
+`;
+const TALKER = `kind: model
+name: talky
+provider: offline
+model: script
+script:
+${TURNS.repeat(4)}---
+kind: agent
+name: boss
+description: Asks its helper first
+model: talky
+instruction: Answer.
+tools: [{ agent: helper }]
+---
+kind: agent
+name: helper
+description: Repeats its request
+model: offline/echo
+---
+kind: model
+name: cached
+provider: offline
+model: script
+script:
+  - text: From the cache.
+    usage: { input_tokens: 40, output_tokens: 9, cache_read_tokens: 30, cache_write_tokens: 5 }
+---
+kind: agent
+name: recaller
+description: Answers mostly from the provider's prompt cache
+model: cached
+---
+kind: agent
+name: fan
+description: Two agents at once
+type: parallel
+sub_agents: [left, right]
+---
+kind: agent
+name: left
+model: offline/echo
+---
+kind: agent
+name: right
+model: offline/echo
+`;
+
+describe('agentctl serve: OpenAI answers of a scripted project (agent tools, agents at once, a prompt cache)', () => {
+  let talk: ServeProcess;
+  let talker: OpenAI;
+  beforeAll(async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': 'kind: project\nname: talk\ninclude: [agents/*.yaml]\n',
+      'agents/boss.yaml': TALKER,
+    });
+    talk = await startServe(dir);
+    talker = new OpenAI({ baseURL: `${talk.url}/v1`, apiKey: 'none', maxRetries: 0 });
+  });
+
+  it("streams a response item per message, each item's deltas adding up to its text, the same as answered whole", async () => {
+    const stream = await talker.responses.create({ model: 'boss', input: 'hi', stream: true });
+    const events: ResponseStreamEvent[] = [];
+    for await (const event of stream) events.push(event);
+    expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
+    const streamed = new Map<string, string>();
+    for (const e of events)
+      if (e.type === 'response.output_text.delta')
+        streamed.set(e.item_id, (streamed.get(e.item_id) ?? '') + e.delta);
+    const done = events.flatMap((e) => (e.type === 'response.output_text.done' ? [e] : []));
+    expect(done.map((e) => e.text)).toEqual(['Let me check. ', 'The final answer.']);
+    for (const e of done) expect(streamed.get(e.item_id), e.item_id).toBe(e.text);
+    expect([...streamed.values()].join('')).not.toContain('inner words');
+    const last = events.at(-1);
+    expect(last?.type).toBe('response.completed');
+    const completed = last?.type === 'response.completed' ? last.response : undefined;
+    expect(completed?.output.map((o) => o.type === 'message' && o.id)).toEqual(done.map((e) => e.item_id));
+    // Answered whole, the response holds the same messages.
+    const whole = await talker.responses.create({ model: 'boss', input: 'hi' });
+    expect(whole.output.map((o) => o.type === 'message' && o.content)).toEqual(
+      completed?.output.map((o) => o.type === 'message' && o.content),
+    );
+    expect(whole.output_text).toBe('Let me check. The final answer.');
+  });
+
+  it('streams the messages of agents speaking at once as items of their own, each said once', async () => {
+    const stream = await talker.responses.create({ model: 'fan', input: 'both', stream: true });
+    const events: ResponseStreamEvent[] = [];
+    for await (const event of stream) events.push(event);
+    const streamed = new Map<string, string>();
+    for (const e of events)
+      if (e.type === 'response.output_text.delta')
+        streamed.set(e.item_id, (streamed.get(e.item_id) ?? '') + e.delta);
+    const last = events.at(-1);
+    const output = last?.type === 'response.completed' ? last.response.output : [];
+    expect(output.map((o) => o.type === 'message' && o.content)).toEqual([
+      [{ type: 'output_text', text: 'both', annotations: [] }],
+      [{ type: 'output_text', text: 'both', annotations: [] }],
+    ]);
+    for (const item of output) expect(streamed.get(item.id ?? '')).toBe('both');
+    const whole = await talker.responses.create({ model: 'fan', input: 'both' });
+    expect(whole.output_text).toBe('bothboth');
+  });
+
+  it("leaves the agent tool's inner words out of a streamed chat completion and an A2A task's artifact", async () => {
+    const stream = await talker.chat.completions.create({
+      model: 'boss',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+    });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).toBe('Let me check. The final answer.');
+    const client = await a2aClient(talk.url, 'boss');
+    const task = (await client.sendMessage(sendParams(userMessage('hi')))) as Task;
+    expect(task.artifacts).toHaveLength(1);
+    const parts = task.artifacts[0]?.parts ?? [];
+    expect(parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('')).toBe(
+      'Let me check. The final answer.',
+    );
+  });
+
+  it('counts cached tokens inside the prompt tokens of a chat completion, as OpenAI does, adding up to the total', async () => {
+    const completion = await talker.chat.completions.create({
+      model: 'recaller',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(completion.usage).toMatchObject({
+      prompt_tokens: 75,
+      completion_tokens: 9,
+      total_tokens: 84,
+      prompt_tokens_details: { cached_tokens: 30 },
+    });
   });
 });

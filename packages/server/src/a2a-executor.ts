@@ -11,6 +11,7 @@ import { AgentError, isAgentError } from '@agentctl/core';
 import { textMessage, textOf, textPart } from './a2a-parts.js';
 import { HttpError } from './http-error.js';
 import { type InvokeContext, invoke } from './invoke.js';
+import { ownWords } from './own-words.js';
 
 /**
  * Runs one agent for A2A: the task's context id is the session id, so the next message of the
@@ -94,9 +95,10 @@ export class AgentctlExecutor implements AgentExecutor {
       });
       let artifactId = '';
       let chunks = 0;
+      const said = ownWords();
       for await (const event of run.events) {
-        if (event.type === 'run_start') artifactId = `output-${event.invocationId}`;
-        if (event.type !== 'text_delta') continue;
+        if (event.type === 'run_start') artifactId ||= `output-${event.invocationId}`;
+        if (!said(event)) continue;
         bus.publish(
           A2AEvent.artifactUpdate({
             taskId,

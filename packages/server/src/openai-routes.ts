@@ -6,6 +6,7 @@ import { boundedStream } from './bounded-stream.js';
 import { HttpError, openaiErrorBody } from './http-error.js';
 import { type InvokeContext, invoke } from './invoke.js';
 import { finishOf, goneSignal, pauseOf, runFailure, SESSION_HEADER } from './openai-run.js';
+import { ownWords } from './own-words.js';
 import { optionalBoolean, readJson } from './read-json.js';
 
 /**
@@ -97,8 +98,9 @@ export function openaiRoutes(context: InvokeContext): Hono {
           }),
         });
       chunk({ role: 'assistant', content: '' }, null);
+      const said = ownWords();
       for await (const event of run.events) {
-        if (event.type === 'text_delta') chunk({ content: event.text }, null);
+        if (said(event)) chunk({ content: event.text }, null);
       }
       const result = await run.result.catch((error: unknown) => error);
       if (result instanceof Error) {
@@ -125,11 +127,13 @@ export function openaiRoutes(context: InvokeContext): Hono {
   return app;
 }
 
+// OpenAI counts cached tokens inside the prompt tokens; agentctl keeps them apart (and in the total).
 function usageOf(usage: UsageStats) {
   return {
-    prompt_tokens: usage.inputTokens,
+    prompt_tokens: usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens,
     completion_tokens: usage.outputTokens,
     total_tokens: usage.totalTokens,
+    prompt_tokens_details: { cached_tokens: usage.cacheReadTokens },
   };
 }
 

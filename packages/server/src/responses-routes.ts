@@ -6,6 +6,7 @@ import { HttpError } from './http-error.js';
 import { type InvokeContext, invoke } from './invoke.js';
 import { finishOf, goneSignal, pauseOf, runFailure, SESSION_HEADER } from './openai-run.js';
 import { optionalBoolean, readJson } from './read-json.js';
+import { ResponseItems, type ResponseMessageItem } from './response-items.js';
 
 type Turn = Pick<Message, 'role' | 'content'>;
 
@@ -41,47 +42,44 @@ export function responsesRoutes(context: InvokeContext): Hono {
     if (sessionId) c.header(SESSION_HEADER, run.sessionId);
     const shape = new ResponseShape(body.model, sessionId, body.metadata);
     if (!streamed) {
-      for await (const _ of run.events) {
-        // Only the final answer goes back; the events stay in the session.
-      }
+      const items = new ResponseItems();
+      for await (const event of run.events) items.read(event);
       const result = await run.result.catch((error: unknown) => error);
       if (result instanceof Error) throw runFailure(result, context);
-      return c.json(shape.finished(result as InvocationResult));
+      return c.json(shape.finished(result as InvocationResult, items));
     }
     return boundedStream(c, context.streamLimit, async (sse) => {
       let sequence = 0;
       const send = (type: string, fields: Record<string, unknown>) =>
         sse.event({ event: type, data: JSON.stringify({ type, sequence_number: sequence++, ...fields }) });
-      const at = { item_id: shape.messageId, output_index: 0, content_index: 0 };
+      const at = (item: ResponseMessageItem, index: number) => ({
+        item_id: item.id,
+        output_index: index,
+        content_index: 0,
+      });
       send('response.created', { response: shape.inProgress() });
       send('response.in_progress', { response: shape.inProgress() });
-      send('response.output_item.added', { output_index: 0, item: shape.message('', 'in_progress') });
-      send('response.content_part.added', { ...at, part: outputText('') });
-      let streamedText = '';
-      for await (const event of run.events) {
-        if (event.type !== 'text_delta') continue;
-        streamedText += event.text;
-        send('response.output_text.delta', { ...at, delta: event.text, logprobs: [] });
-      }
+      const items = new ResponseItems({
+        added: (item, index) => {
+          send('response.output_item.added', { output_index: index, item: messageItem(item) });
+          send('response.content_part.added', { ...at(item, index), part: outputText('') });
+        },
+        delta: (item, index, text) =>
+          send('response.output_text.delta', { ...at(item, index), delta: text, logprobs: [] }),
+        done: (item, index) => {
+          send('response.output_text.done', { ...at(item, index), text: item.text, logprobs: [] });
+          send('response.content_part.done', { ...at(item, index), part: outputText(item.text) });
+          send('response.output_item.done', { output_index: index, item: messageItem(item) });
+        },
+      });
+      for await (const event of run.events) items.read(event);
       const result = await run.result.catch((error: unknown) => error);
       if (result instanceof Error) {
         const failure = runFailure(result, context);
         send('response.failed', { response: shape.failed(failure) });
         return;
       }
-      const r = result as InvocationResult;
-      // What the run did not stream (a model that answers whole) is sent now, so the deltas add up.
-      if (r.output.length > streamedText.length && r.output.startsWith(streamedText))
-        send('response.output_text.delta', {
-          ...at,
-          delta: r.output.slice(streamedText.length),
-          logprobs: [],
-        });
-      const answer = shape.finished(r);
-      const item = answer.output[0] as { status: string };
-      send('response.output_text.done', { ...at, text: r.output, logprobs: [] });
-      send('response.content_part.done', { ...at, part: outputText(r.output) });
-      send('response.output_item.done', { output_index: 0, item });
+      const answer = shape.finished(result as InvocationResult, items);
       send(answer.status === 'completed' ? 'response.completed' : 'response.incomplete', {
         response: answer,
       });
@@ -94,7 +92,6 @@ export function responsesRoutes(context: InvokeContext): Hono {
 // One response's fixed fields, and the object at each stage of its life.
 class ResponseShape {
   readonly id = `resp_${randomUUID().replaceAll('-', '')}`;
-  readonly messageId = `msg_${randomUUID().replaceAll('-', '')}`;
   readonly #created = Math.floor(Date.now() / 1000);
   readonly #model: string;
   readonly #sessionId: string | undefined;
@@ -107,16 +104,6 @@ class ResponseShape {
       metadata !== null && typeof metadata === 'object' ? (metadata as Record<string, unknown>) : {};
   }
 
-  message(text: string, status: 'in_progress' | 'completed' | 'incomplete') {
-    return {
-      type: 'message',
-      id: this.messageId,
-      status,
-      role: 'assistant',
-      content: status === 'in_progress' ? [] : [outputText(text)],
-    };
-  }
-
   inProgress() {
     return this.#base('in_progress', []);
   }
@@ -126,15 +113,17 @@ class ResponseShape {
   }
 
   /**
-   * The answer: `completed`, or `incomplete` when the model was cut short (`max_output_tokens`,
-   * `content_filter`) or the run paused for a decision (its calls in `agentctl`, as on chat completions).
+   * The answer, its output the run's message `items` ending with the answer: `completed`, or
+   * `incomplete` when the model was cut short (`max_output_tokens`, `content_filter`) or the run
+   * paused for a decision (its calls in `agentctl`, as on chat completions).
    */
-  finished(result: InvocationResult) {
+  finished(result: InvocationResult, items: ResponseItems) {
     const finish = finishOf(result);
     const paused = result.status === 'paused';
     const status = finish === 'stop' && !paused ? 'completed' : 'incomplete';
+    items.finish(result.output, finish === 'stop' ? 'completed' : 'incomplete');
     return {
-      ...this.#base(status, [this.message(result.output, status)]),
+      ...this.#base(status, items.items.map(messageItem)),
       completed_at: status === 'completed' ? Math.floor(Date.now() / 1000) : null,
       incomplete_details:
         finish === 'length'
@@ -172,6 +161,16 @@ class ResponseShape {
       metadata: this.#metadata,
     };
   }
+}
+
+function messageItem(item: ResponseMessageItem) {
+  return {
+    type: 'message',
+    id: item.id,
+    status: item.status,
+    role: 'assistant',
+    content: item.status === 'in_progress' ? [] : [outputText(item.text)],
+  };
 }
 
 function outputText(text: string) {

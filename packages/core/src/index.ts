@@ -223,6 +223,7 @@ export {
   Runner,
   type RunnerOptions,
 } from './runner.js';
+export { type JsonChunksOptions, type JsonSplit, jsonChunks } from './json-chunks.js';
 export { sameJson } from './same-json.js';
 export { SDK_LOG_TEXT_LIMIT, type SdkLogger, sdkLogger, stderrLogger } from './sdk-logger.js';
 export {

@@ -12,6 +12,7 @@ import {
   refuseInsideParent,
   type StartedRun,
 } from './invoke.js';
+import { jsonBody } from './json-body.js';
 import { enqueueRun } from './queued-routes.js';
 import { optionalBoolean, optionalString, readJson } from './read-json.js';
 
@@ -50,9 +51,15 @@ export function nativeRoutes(context: InvokeContext): Hono {
     return c.json({ sessions: [...seen.values()].sort((a, b) => b.updatedAt - a.updatedAt) });
   });
 
-  app.get('/sessions/:id', async (c) =>
-    c.json(sessionView(await findSession(context, c.req.param('id')), context.shield)),
-  );
+  app.get('/sessions/:id', async (c) => {
+    const view = sessionView(await findSession(context, c.req.param('id')), context.shield);
+    // An event at a time: a long session's JSON is longer than any one string.
+    return c.body(
+      jsonBody(view, (key) => key === 'events'),
+      200,
+      { 'content-type': 'application/json' },
+    );
+  });
 
   app.delete('/sessions/:id', async (c) => {
     const id = c.req.param('id');

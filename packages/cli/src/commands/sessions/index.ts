@@ -115,12 +115,12 @@ export async function sessionsCommand(
           args[1] === undefined || args[1] === '-' ? undefined : unwritableTarget(resolve(args[1]));
         if (blocked) return fail(`sessions export: ${blocked}; give the path of a file`, 2);
         const text = exportText(await store.exportSession(args[0]!));
-        if (args[1] === undefined || args[1] === '-') for (const part of batched(text)) io.stdout(part);
+        if (args[1] === undefined || args[1] === '-') for (const part of text) io.stdout(part);
         else {
           const target = args[1];
           // Like `schema --write`: the folder is made, and a path that cannot be written is one line.
           await makeFolders(dirname(resolve(target)))
-            .then(() => pipeline(Readable.from(batched(text)), createWriteStream(resolve(target))))
+            .then(() => pipeline(Readable.from(text), createWriteStream(resolve(target))))
             .catch((error: NodeJS.ErrnoException) => {
               throw new UserFileError(
                 `cannot write ${target}: ${systemRefusal(error) ?? error.code ?? error.message}`,
@@ -216,7 +216,7 @@ async function show(
     return 1;
   }
   if (options.json) {
-    for (const part of batched(exportText(await store.exportSession(id)))) io.stdout(part);
+    for (const part of exportText(await store.exportSession(id))) io.stdout(part);
     return 0;
   }
   const all = await listAll(store);
@@ -236,18 +236,6 @@ async function show(
   if (tree.length > 0) out.push('', 'child sessions:', ...tree);
   io.stdout(`${out.join('\n')}\n`);
   return 0;
-}
-
-// About a megabyte per write: a write per event would cost a system call each.
-function* batched(pieces: Iterable<string>): Generator<string> {
-  let batch = '';
-  for (const piece of pieces) {
-    batch += piece;
-    if (batch.length < 1 << 20) continue;
-    yield batch;
-    batch = '';
-  }
-  if (batch !== '') yield batch;
 }
 
 /** A file given on the command line that cannot be read as JSON. */

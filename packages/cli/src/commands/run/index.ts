@@ -17,6 +17,7 @@ import {
   UsageError,
 } from '@agentctl/core';
 import { CliError, EXIT } from '../../cli-error.js';
+import { CLOSE_WAIT_MS, closeWithin } from '../../close-within.js';
 import { invocationOutcome } from '../../invocation-outcome.js';
 import { type Io, styles } from '../../io.js';
 import { printable } from '../../printable.js';
@@ -25,6 +26,7 @@ import { sessionStoreFor } from '../../session-store.js';
 import { systemRefusal } from '../../system-refusal.js';
 import { terminalReadline } from '../../terminal-readline.js';
 import { unknownAgent } from '../../unknown-agent.js';
+import { WOUND_DOWN_LATE, windDown } from '../../wind-down.js';
 import { allowMatcher, parseAllowRules } from './allow-rules.js';
 import { readStdin, readText } from './read-stdin.js';
 import { jsonRenderer, textRenderer } from './render-events.js';
@@ -126,7 +128,7 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
     }
   } finally {
     unwatch();
-    await runtime.dispose();
+    await closeWithin(io, () => runtime.dispose());
   }
 }
 
@@ -280,7 +282,15 @@ export async function invoke(
         ? runner.run({ ...common, input: what.input })
         : runner.resume({ ...common, decisions: what.resume });
     // Events are rendered by onEvent as they happen; the run's own stream is not read, so it keeps none.
-    const result = await invocationOutcome(run);
+    const result = await windDown(controller.signal, invocationOutcome(run));
+    if (result === WOUND_DOWN_LATE) {
+      spinner?.stop();
+      io.stderr(
+        `agentctl: the run did not end within ${CLOSE_WAIT_MS} ms of being stopped (a session store that does not answer, or a tool that does not stop); exiting without it: session ${sessionId} keeps what was stored, and can be continued once its lease lapses\n`,
+      );
+      if (stoppedBy) return SIGNAL_EXIT[stoppedBy];
+      return io.outputClosed?.aborted ? EXIT.outputClosed : EXIT.failed;
+    }
     if (io.outputClosed?.aborted) return EXIT.outputClosed;
     if (stoppedBy && isAgentError(result) && result.code === 'ABORTED') return SIGNAL_EXIT[stoppedBy];
     if (stalled && isAgentError(result) && result.code === 'ABORTED') return EXIT.failed;

@@ -72,6 +72,7 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
   const { project, runtime } = await openRuntime(raw, io, [options.agent]);
   // A tool that loops without yielding ends the run at its timeout, named, rather than hang it.
   const unwatch = watchRunCode({ fatal: true });
+  let exit: number | undefined;
   try {
     const agent = runtime.agents.get(options.agent);
     if (!agent) {
@@ -97,7 +98,7 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
       if (options.prompt !== undefined) {
         throw new CliError('a prompt cannot be given with --approve, --deny or --answer', EXIT.usage);
       }
-      return await invoke(runner, { resume: decisions }, options.session, options, io, undefined);
+      return (exit = await invoke(runner, { resume: decisions }, options.session, options, io, undefined));
     }
     const fresh = !options.session || options.session === 'new';
     const sessionId = fresh ? randomUUID() : (options.session as string);
@@ -108,7 +109,7 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
     let prompt = options.prompt;
     if (prompt === undefined && io.stdinIsTTY && !options.json) {
       announce();
-      return await chat(runner, sessionId, options, io);
+      return (exit = await chat(runner, sessionId, options, io));
     }
     if (prompt === undefined) {
       // `--json` on a terminal reads the prompt as it is typed: said, or it looks like a hang.
@@ -122,17 +123,28 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
         ? terminalReadline({ input: process.stdin, output: process.stderr })
         : undefined;
     try {
-      return await invoke(runner, { input: prompt }, sessionId, options, io, rl, announce);
+      return (exit = await invoke(runner, { input: prompt }, sessionId, options, io, rl, announce));
     } finally {
       rl?.close();
     }
   } finally {
     unwatch();
-    await closeWithin(io, () => runtime.dispose());
+    // A stopped run's close is bounded as its wind-down is (its store may be what does not answer);
+    // a finished one gives its MCP servers the time they take to end gently.
+    if (exit !== undefined && STOPPED.has(exit)) await closeWithin(io, () => runtime.dispose());
+    else await runtime.dispose();
   }
 }
 
 const DEFAULT_WAIT_MS = 30_000;
+
+// The exit codes of a run stopped by a signal or by its output's reader going away.
+const STOPPED: ReadonlySet<number> = new Set([
+  EXIT.interrupted,
+  EXIT.terminated,
+  EXIT.hangup,
+  EXIT.outputClosed,
+]);
 
 /** `--session` checked against the id rule (`new` aside): another id is a usage error. */
 export function assertSessionOption(session: string | undefined): void {

@@ -91,6 +91,7 @@ export {
 } from './invocation/invocation-context.js';
 export { type HeldSession, type HoldOptions, holdSession } from './invocation/session-lease.js';
 export { waitingParent } from './invocation/waiting-parent.js';
+export { type JsonChunksOptions, type JsonSplit, jsonChunks } from './json-chunks.js';
 export { type LimitBodyOptions, limitBody } from './limit-body.js';
 export { createAgent, LlmAgent } from './llm-agent.js';
 export { AgentRun } from './loop/agent-run.js';
@@ -223,7 +224,6 @@ export {
   Runner,
   type RunnerOptions,
 } from './runner.js';
-export { type JsonChunksOptions, type JsonSplit, jsonChunks } from './json-chunks.js';
 export { sameJson } from './same-json.js';
 export { SDK_LOG_TEXT_LIMIT, type SdkLogger, sdkLogger, stderrLogger } from './sdk-logger.js';
 export {

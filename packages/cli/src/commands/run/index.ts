@@ -98,7 +98,8 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
       if (options.prompt !== undefined) {
         throw new CliError('a prompt cannot be given with --approve, --deny or --answer', EXIT.usage);
       }
-      return (exit = await invoke(runner, { resume: decisions }, options.session, options, io, undefined));
+      exit = await invoke(runner, { resume: decisions }, options.session, options, io, undefined);
+      return exit;
     }
     const fresh = !options.session || options.session === 'new';
     const sessionId = fresh ? randomUUID() : (options.session as string);
@@ -109,7 +110,8 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
     let prompt = options.prompt;
     if (prompt === undefined && io.stdinIsTTY && !options.json) {
       announce();
-      return (exit = await chat(runner, sessionId, options, io));
+      exit = await chat(runner, sessionId, options, io);
+      return exit;
     }
     if (prompt === undefined) {
       // `--json` on a terminal reads the prompt as it is typed: said, or it looks like a hang.
@@ -123,7 +125,8 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
         ? terminalReadline({ input: process.stdin, output: process.stderr })
         : undefined;
     try {
-      return (exit = await invoke(runner, { input: prompt }, sessionId, options, io, rl, announce));
+      exit = await invoke(runner, { input: prompt }, sessionId, options, io, rl, announce);
+      return exit;
     } finally {
       rl?.close();
     }

@@ -228,6 +228,10 @@ export async function invoke(
     rendered(event);
   };
   const controller = new AbortController();
+  // Aborted by what ends the process, not only the run (SIGTERM, SIGHUP, the output's reader gone):
+  // from then on the run's end is waited for only so long. Ctrl-C in a chat goes on to the next
+  // message, which must not start under a run still ending; a second Ctrl-C quits at once.
+  const ending = new AbortController();
   let interrupts = 0;
   // The first signal that stopped the run: its exit code is the run's (130, 143, 129).
   let stoppedBy: NodeJS.Signals | undefined;
@@ -235,6 +239,7 @@ export async function invoke(
     interrupts++;
     spinner?.hold();
     stoppedBy ??= signal;
+    if (signal !== 'SIGINT') ending.abort();
     if (interrupts > 1) process.exit(SIGNAL_EXIT[stoppedBy]);
     io.stderr(
       signal === 'SIGINT'
@@ -278,8 +283,10 @@ export async function invoke(
   process.on('SIGHUP', onSighup);
   rl?.on('SIGINT', onSigint);
   // Nobody reads the output any more: stop the run as cleanly as Ctrl-C does.
-  const onOutputClosed = () =>
+  const onOutputClosed = () => {
+    ending.abort();
     controller.abort(new AgentError('the reader of the output went away (closed pipe)', 'ABORTED'));
+  };
   if (io.outputClosed?.aborted) onOutputClosed();
   else io.outputClosed?.addEventListener('abort', onOutputClosed, { once: true });
   const common = {
@@ -297,7 +304,7 @@ export async function invoke(
         ? runner.run({ ...common, input: what.input })
         : runner.resume({ ...common, decisions: what.resume });
     // Events are rendered by onEvent as they happen; the run's own stream is not read, so it keeps none.
-    const result = await windDown(controller.signal, invocationOutcome(run));
+    const result = await windDown(ending.signal, invocationOutcome(run));
     if (result === WOUND_DOWN_LATE) {
       spinner?.stop();
       io.stderr(

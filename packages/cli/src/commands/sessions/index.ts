@@ -52,6 +52,8 @@ export interface SessionsIo {
   stderr: (s: string) => void;
   /** Aborted once the reader of stdout has gone: an export stops there. */
   outputClosed?: AbortSignal;
+  /** Resolves once stdout has handed on what was written to it (see `Io`). */
+  stdoutDrained?: () => Promise<void>;
 }
 
 const USAGE = 'usage: agentctl sessions list | show <id> | rm <id> | export <id> [file] | import <file>';

@@ -76,6 +76,16 @@ describe('agentctl serve: native API', () => {
     // A paused session takes decisions, not messages.
     const refused = await post('/agents/cashier/runs', { input: 'again', sessionId: paused.sessionId });
     expect(refused.status).toBe(409);
+    // Nor an empty list of them, which would leave its calls undecided: refused, naming them.
+    const none = await post(`/sessions/${paused.sessionId}/decisions`, { decisions: [] });
+    expect(none.status).toBe(400);
+    expect(await none.json()).toEqual({
+      error: {
+        code: 'bad_request',
+        message: `\`decisions\` is empty: session ${paused.sessionId} is paused waiting for a decision on ${callId} (refund); approve, deny or answer at least one`,
+      },
+    });
+    expect(await (await fetch(`${server.url}/sessions/${paused.sessionId}`)).json()).toEqual(session);
     const resumed = await post(`/sessions/${paused.sessionId}/decisions`, {
       decisions: [{ callId, decision: 'approve' }],
     });

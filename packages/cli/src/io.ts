@@ -12,6 +12,11 @@ export interface Io {
   stderrIsTTY?: boolean;
   /** Aborted once the reader of stdout has gone (`agentctl run a --json | head -1`); later writes are dropped. */
   outputClosed?: AbortSignal;
+  /**
+   * Resolves once stdout has handed on what was written to it, or its reader has gone: a long
+   * output to a pipe waits for a slow reader instead of piling up in memory.
+   */
+  stdoutDrained?: () => Promise<void>;
   /** What stopped stdout other than its reader going away (a full disk under `> file`): the command fails. */
   outputFailure?: () => Error | undefined;
   /**
@@ -50,6 +55,19 @@ export function processIo(): Io {
       process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
     },
     outputClosed: closed.signal,
+    stdoutDrained: () => {
+      // A terminal or a file takes each write at once; a pipe buffers what its reader has not read.
+      if (closed.signal.aborted || !process.stdout.writableNeedDrain) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const done = () => {
+          process.stdout.off('drain', done);
+          closed.signal.removeEventListener('abort', done);
+          resolve();
+        };
+        process.stdout.once('drain', done);
+        closed.signal.addEventListener('abort', done, { once: true });
+      });
+    },
     outputFailure: () => failure,
     stderr: (text) => {
       if (!stderrGone) process.stderr.write(text);

@@ -9,6 +9,7 @@ const HINTS: Record<string, string> = {
   EMFILE: 'too many files are open in this process: raise the limit (ulimit -n)',
   ENFILE: 'too many files are open on this machine',
   EIO: 'the disk reported an input/output error',
+  EFBIG: 'the file is larger than this system allows it to be (see ulimit -f)',
 };
 
 /**

@@ -91,6 +91,7 @@ export {
 } from './invocation/invocation-context.js';
 export { type HeldSession, type HoldOptions, holdSession } from './invocation/session-lease.js';
 export { waitingParent } from './invocation/waiting-parent.js';
+export { type JsonChunksOptions, type JsonSplit, jsonChunks } from './json-chunks.js';
 export { type LimitBodyOptions, limitBody } from './limit-body.js';
 export { createAgent, LlmAgent } from './llm-agent.js';
 export { AgentRun } from './loop/agent-run.js';

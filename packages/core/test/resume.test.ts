@@ -145,6 +145,21 @@ describe('pause and resume', () => {
     await expect(plain.resume({ sessionId: 'q', decisions: [] }).invocation).rejects.toThrow(/is not paused/);
   });
 
+  it('refuses a resume that decides nothing, naming the pending calls, and writes nothing', async () => {
+    const ran: string[] = [];
+    const store = new JsonStore();
+    const runner = new Runner({ agent: build(ran, models()), store });
+    await runner.run({ input: 'go', sessionId: 'e' }).invocation;
+    const before = await store.get('e');
+    await expect(runner.resume({ sessionId: 'e', decisions: [] }).invocation).rejects.toThrow(
+      new UsageError(
+        'session e is paused waiting for a decision on l1 (lookup), and this resume gives none: approve, deny or answer at least one',
+      ),
+    );
+    expect(await store.get('e')).toEqual(before);
+    expect(ran).toEqual([]);
+  });
+
   it('refuses a decision for a call shown with other arguments than the call pending under its id, and runs nothing', async () => {
     // A page left open on the first pause, after the session was resumed elsewhere and paused again
     // on a call the model gave the same id.

@@ -12,6 +12,7 @@ import {
   refuseInsideParent,
   type StartedRun,
 } from './invoke.js';
+import { jsonBody } from './json-body.js';
 import { enqueueRun } from './queued-routes.js';
 import { optionalBoolean, optionalString, readJson } from './read-json.js';
 
@@ -50,9 +51,15 @@ export function nativeRoutes(context: InvokeContext): Hono {
     return c.json({ sessions: [...seen.values()].sort((a, b) => b.updatedAt - a.updatedAt) });
   });
 
-  app.get('/sessions/:id', async (c) =>
-    c.json(sessionView(await findSession(context, c.req.param('id')), context.shield)),
-  );
+  app.get('/sessions/:id', async (c) => {
+    const view = sessionView(await findSession(context, c.req.param('id')), context.shield);
+    // An event at a time: a long session's JSON is longer than any one string.
+    return c.body(
+      jsonBody(view, (key) => key === 'events'),
+      200,
+      { 'content-type': 'application/json' },
+    );
+  });
 
   app.delete('/sessions/:id', async (c) => {
     const id = c.req.param('id');
@@ -74,6 +81,7 @@ export function nativeRoutes(context: InvokeContext): Hono {
     const decisions = parseDecisions(body.decisions);
     const { queued, stream } = howToAnswer(body);
     const session = await findSession(context, id);
+    if (decisions.length === 0) throw new HttpError(400, 'bad_request', noDecisions(session));
     const agent = resumingAgent(context, session);
     if (!agent) throw new HttpError(409, 'unknown_agent', `session ${id} names no agent to resume`);
     const request: InvokeRequest = {
@@ -146,13 +154,22 @@ function sessionView(session: Session, shield: ErrorShield): Record<string, unkn
   };
 }
 
+// A resume deciding nothing would go on with the pending calls unanswered: said with their names.
+function noDecisions(session: Session): string {
+  const pending = (session.checkpoint as { pending?: { call: { id: string; name: string } }[] } | undefined)
+    ?.pending;
+  if (!pending?.length) return '`decisions` must be a non-empty array';
+  const calls = pending.map((p) => `${p.call.id} (${p.call.name})`).join(', ');
+  return `\`decisions\` is empty: session ${session.id} is paused waiting for a decision on ${calls}; approve, deny or answer at least one`;
+}
+
 /**
  * `[{ callId, decision: approve | deny | answer, reason?, answer?, name?, arguments? }]` to the
  * runner's decisions; `name` and `arguments` are the call as the deciding person saw it.
  */
 function parseDecisions(raw: unknown): ApprovalDecision[] {
-  if (!Array.isArray(raw) || raw.length === 0)
-    throw new HttpError(400, 'bad_request', '`decisions` must be a non-empty array');
+  // An empty list is refused once the session is found, naming the calls it leaves undecided.
+  if (!Array.isArray(raw)) throw new HttpError(400, 'bad_request', '`decisions` must be a non-empty array');
   // One decision per call: a call approved and denied in one request has no single outcome.
   const seen = new Map<string, number>();
   return raw.map((item, i) => {

@@ -1,9 +1,13 @@
 import { readdir } from 'node:fs/promises';
+import { sweepDeadTemps } from './dead-temps.js';
 import { CorruptSessionError } from './errors.js';
 import type { IndexEntry } from './index-entry.js';
 import { SessionLogs } from './session-logs.js';
 
-/** The ids of every session in `dir`: logs (`<id>.jsonl`) and one-file sessions of the old layout (`<id>.json`). */
+/**
+ * The ids of every session in `dir`: logs (`<id>.jsonl`) and one-file sessions of the old layout
+ * (`<id>.json`). Temp files left by creates killed midway are swept on the way (see `sweepDeadTemps`).
+ */
 export async function sessionFileIds(dir: string): Promise<string[]> {
   let names: string[];
   try {
@@ -12,6 +16,8 @@ export async function sessionFileIds(dir: string): Promise<string[]> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
+  // The folder is read here anyway: what killed creators left in it goes at no extra cost.
+  await sweepDeadTemps(dir, names);
   const ids = new Set<string>();
   for (const name of names) {
     if (name.endsWith('.jsonl') && name !== 'index.jsonl') ids.add(name.slice(0, -6));

@@ -47,7 +47,12 @@ export async function sessionsEntry(options: Record<string, unknown>, io: Io): P
       String(options.action),
       (options.args as string[] | undefined) ?? [],
       { json: options.json === true, project: project?.root ?? io.cwd, store },
-      { stdout: io.stdout, stderr: io.stderr },
+      {
+        stdout: io.stdout,
+        stderr: io.stderr,
+        outputClosed: io.outputClosed,
+        stdoutDrained: io.stdoutDrained,
+      },
     );
   } finally {
     await opened?.dispose();

@@ -41,6 +41,14 @@ export function validateDecisions(
       `session ${sessionId} is paused in agent ${checkpoint.agent}, which agent ${root.name} does not contain; resume it with ${checkpoint.agent}`,
     );
   const ids = new Set(checkpoint.pending.map((p) => p.call.id));
+  // A resume deciding nothing would clear the pause and go on to the model with the calls
+  // unanswered: they would end up cancelled without anyone having said so.
+  if (decisions.length === 0 && ids.size > 0) {
+    const calls = checkpoint.pending.map((p) => `${p.call.id} (${p.call.name})`).join(', ');
+    throw new UsageError(
+      `session ${sessionId} is paused waiting for a decision on ${calls}, and this resume gives none: approve, deny or answer at least one`,
+    );
+  }
   for (const decision of decisions) {
     if (!ids.has(decision.callId)) {
       throw new UsageError(

@@ -17,6 +17,7 @@ import {
   UsageError,
 } from '@agentctl/core';
 import { CliError, EXIT } from '../../cli-error.js';
+import { CLOSE_WAIT_MS, closeWithin } from '../../close-within.js';
 import { invocationOutcome } from '../../invocation-outcome.js';
 import { type Io, styles } from '../../io.js';
 import { printable } from '../../printable.js';
@@ -25,6 +26,7 @@ import { sessionStoreFor } from '../../session-store.js';
 import { systemRefusal } from '../../system-refusal.js';
 import { terminalReadline } from '../../terminal-readline.js';
 import { unknownAgent } from '../../unknown-agent.js';
+import { WOUND_DOWN_LATE, windDown } from '../../wind-down.js';
 import { allowMatcher, parseAllowRules } from './allow-rules.js';
 import { readStdin, readText } from './read-stdin.js';
 import { jsonRenderer, textRenderer } from './render-events.js';
@@ -70,6 +72,7 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
   const { project, runtime } = await openRuntime(raw, io, [options.agent]);
   // A tool that loops without yielding ends the run at its timeout, named, rather than hang it.
   const unwatch = watchRunCode({ fatal: true });
+  let exit: number | undefined;
   try {
     const agent = runtime.agents.get(options.agent);
     if (!agent) {
@@ -95,7 +98,8 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
       if (options.prompt !== undefined) {
         throw new CliError('a prompt cannot be given with --approve, --deny or --answer', EXIT.usage);
       }
-      return await invoke(runner, { resume: decisions }, options.session, options, io, undefined);
+      exit = await invoke(runner, { resume: decisions }, options.session, options, io, undefined);
+      return exit;
     }
     const fresh = !options.session || options.session === 'new';
     const sessionId = fresh ? randomUUID() : (options.session as string);
@@ -106,7 +110,8 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
     let prompt = options.prompt;
     if (prompt === undefined && io.stdinIsTTY && !options.json) {
       announce();
-      return await chat(runner, sessionId, options, io);
+      exit = await chat(runner, sessionId, options, io);
+      return exit;
     }
     if (prompt === undefined) {
       // `--json` on a terminal reads the prompt as it is typed: said, or it looks like a hang.
@@ -120,17 +125,29 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
         ? terminalReadline({ input: process.stdin, output: process.stderr })
         : undefined;
     try {
-      return await invoke(runner, { input: prompt }, sessionId, options, io, rl, announce);
+      exit = await invoke(runner, { input: prompt }, sessionId, options, io, rl, announce);
+      return exit;
     } finally {
       rl?.close();
     }
   } finally {
     unwatch();
-    await runtime.dispose();
+    // A stopped run's close is bounded as its wind-down is (its store may be what does not answer);
+    // a finished one gives its MCP servers the time they take to end gently.
+    if (exit !== undefined && STOPPED.has(exit)) await closeWithin(io, () => runtime.dispose());
+    else await runtime.dispose();
   }
 }
 
 const DEFAULT_WAIT_MS = 30_000;
+
+// The exit codes of a run stopped by a signal or by its output's reader going away.
+const STOPPED: ReadonlySet<number> = new Set([
+  EXIT.interrupted,
+  EXIT.terminated,
+  EXIT.hangup,
+  EXIT.outputClosed,
+]);
 
 /** `--session` checked against the id rule (`new` aside): another id is a usage error. */
 export function assertSessionOption(session: string | undefined): void {
@@ -211,6 +228,10 @@ export async function invoke(
     rendered(event);
   };
   const controller = new AbortController();
+  // Aborted by what ends the process, not only the run (SIGTERM, SIGHUP, the output's reader gone):
+  // from then on the run's end is waited for only so long. Ctrl-C in a chat goes on to the next
+  // message, which must not start under a run still ending; a second Ctrl-C quits at once.
+  const ending = new AbortController();
   let interrupts = 0;
   // The first signal that stopped the run: its exit code is the run's (130, 143, 129).
   let stoppedBy: NodeJS.Signals | undefined;
@@ -218,6 +239,7 @@ export async function invoke(
     interrupts++;
     spinner?.hold();
     stoppedBy ??= signal;
+    if (signal !== 'SIGINT') ending.abort();
     if (interrupts > 1) process.exit(SIGNAL_EXIT[stoppedBy]);
     io.stderr(
       signal === 'SIGINT'
@@ -261,8 +283,10 @@ export async function invoke(
   process.on('SIGHUP', onSighup);
   rl?.on('SIGINT', onSigint);
   // Nobody reads the output any more: stop the run as cleanly as Ctrl-C does.
-  const onOutputClosed = () =>
+  const onOutputClosed = () => {
+    ending.abort();
     controller.abort(new AgentError('the reader of the output went away (closed pipe)', 'ABORTED'));
+  };
   if (io.outputClosed?.aborted) onOutputClosed();
   else io.outputClosed?.addEventListener('abort', onOutputClosed, { once: true });
   const common = {
@@ -280,7 +304,15 @@ export async function invoke(
         ? runner.run({ ...common, input: what.input })
         : runner.resume({ ...common, decisions: what.resume });
     // Events are rendered by onEvent as they happen; the run's own stream is not read, so it keeps none.
-    const result = await invocationOutcome(run);
+    const result = await windDown(ending.signal, invocationOutcome(run));
+    if (result === WOUND_DOWN_LATE) {
+      spinner?.stop();
+      io.stderr(
+        `agentctl: the run did not end within ${CLOSE_WAIT_MS} ms of being stopped (a session store that does not answer, or a tool that does not stop); exiting without it: session ${sessionId} keeps what was stored, and can be continued once its lease lapses\n`,
+      );
+      if (stoppedBy) return SIGNAL_EXIT[stoppedBy];
+      return io.outputClosed?.aborted ? EXIT.outputClosed : EXIT.failed;
+    }
     if (io.outputClosed?.aborted) return EXIT.outputClosed;
     if (stoppedBy && isAgentError(result) && result.code === 'ABORTED') return SIGNAL_EXIT[stoppedBy];
     if (stalled && isAgentError(result) && result.code === 'ABORTED') return EXIT.failed;

@@ -1,8 +1,5 @@
-import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import {
   InvalidExportError,
   makeFolders,
@@ -19,8 +16,11 @@ import {
   type RetentionPolicy,
   SessionStoreError,
 } from '@agentctl/store-file';
+import { EXIT } from '../../cli-error.js';
 import { printable } from '../../printable.js';
 import { systemRefusal } from '../../system-refusal.js';
+import { writeChunksOut } from '../../write-chunks-out.js';
+import { writeChunksToFile } from '../../write-chunks-to-file.js';
 import { unwritableTarget } from '../../write-target.js';
 import { exportText } from './export-text.js';
 import { parseJsonBytes } from './parse-json-bytes.js';
@@ -50,6 +50,10 @@ export interface SessionsStore extends SessionStore {
 export interface SessionsIo {
   stdout: (s: string) => void;
   stderr: (s: string) => void;
+  /** Aborted once the reader of stdout has gone: an export stops there. */
+  outputClosed?: AbortSignal;
+  /** Resolves once stdout has handed on what was written to it (see `Io`). */
+  stdoutDrained?: () => Promise<void>;
 }
 
 const USAGE = 'usage: agentctl sessions list | show <id> | rm <id> | export <id> [file] | import <file>';
@@ -115,12 +119,13 @@ export async function sessionsCommand(
           args[1] === undefined || args[1] === '-' ? undefined : unwritableTarget(resolve(args[1]));
         if (blocked) return fail(`sessions export: ${blocked}; give the path of a file`, 2);
         const text = exportText(await store.exportSession(args[0]!));
-        if (args[1] === undefined || args[1] === '-') for (const part of batched(text)) io.stdout(part);
-        else {
+        if (args[1] === undefined || args[1] === '-') {
+          if (!(await writeChunksOut(io, text))) return EXIT.outputClosed;
+        } else {
           const target = args[1];
           // Like `schema --write`: the folder is made, and a path that cannot be written is one line.
           await makeFolders(dirname(resolve(target)))
-            .then(() => pipeline(Readable.from(batched(text)), createWriteStream(resolve(target))))
+            .then(() => writeChunksToFile(resolve(target), text))
             .catch((error: NodeJS.ErrnoException) => {
               throw new UserFileError(
                 `cannot write ${target}: ${systemRefusal(error) ?? error.code ?? error.message}`,
@@ -216,8 +221,7 @@ async function show(
     return 1;
   }
   if (options.json) {
-    for (const part of batched(exportText(await store.exportSession(id)))) io.stdout(part);
-    return 0;
+    return (await writeChunksOut(io, exportText(await store.exportSession(id)))) ? 0 : EXIT.outputClosed;
   }
   const all = await listAll(store);
   const header = [
@@ -236,18 +240,6 @@ async function show(
   if (tree.length > 0) out.push('', 'child sessions:', ...tree);
   io.stdout(`${out.join('\n')}\n`);
   return 0;
-}
-
-// About a megabyte per write: a write per event would cost a system call each.
-function* batched(pieces: Iterable<string>): Generator<string> {
-  let batch = '';
-  for (const piece of pieces) {
-    batch += piece;
-    if (batch.length < 1 << 20) continue;
-    yield batch;
-    batch = '';
-  }
-  if (batch !== '') yield batch;
 }
 
 /** A file given on the command line that cannot be read as JSON. */

@@ -1,0 +1,36 @@
+import { type Deadline, deadline } from '@agentctl/core';
+import { CLOSE_WAIT_MS } from './close-within.js';
+
+/** What {@link windDown} gives when the work did not settle in time. */
+export const WOUND_DOWN_LATE: unique symbol = Symbol('wound down late');
+
+/**
+ * `work`'s value, or {@link WOUND_DOWN_LATE} when it has not settled {@link CLOSE_WAIT_MS} after
+ * `stopped` aborts: a cancelled run whose session store does not answer (a frozen database holds
+ * its last writes for the store's query timeout) or whose tool does not stop must not keep a
+ * stopping process for longer. Until `stopped` aborts, `work` takes as long as it takes.
+ *
+ * @example
+ * const result = await windDown(controller.signal, invocationOutcome(run));
+ */
+export async function windDown<T>(
+  stopped: AbortSignal,
+  work: Promise<T>,
+): Promise<T | typeof WOUND_DOWN_LATE> {
+  let limit: Deadline | undefined;
+  let start: (() => void) | undefined;
+  const late = new Promise<typeof WOUND_DOWN_LATE>((resolve) => {
+    start = () => {
+      limit = deadline(undefined, CLOSE_WAIT_MS, () => WOUND_DOWN_LATE);
+      limit.signal.addEventListener('abort', () => resolve(WOUND_DOWN_LATE), { once: true });
+    };
+  });
+  if (stopped.aborted) start!();
+  else stopped.addEventListener('abort', start!, { once: true });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    stopped.removeEventListener('abort', start!);
+    limit?.dispose();
+  }
+}

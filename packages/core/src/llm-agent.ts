@@ -272,6 +272,7 @@ export class LlmAgent implements Agent {
     loop.dispatch = this.#dispatch;
     loop.hasMiddleware = (config.middleware?.length ?? 0) > 0;
     loop.holdsAnswers = config.middleware?.some((m) => m.holdsAnswers === true) ?? false;
+    loop.hiddenValues = config.hiddenValues;
     this.#recordedCall ??= callRecorder(config.redactCalls, config.middleware);
     loop.recordedCall = this.#recordedCall;
   }

@@ -1,6 +1,6 @@
-import type { HiddenValues } from './loop/hidden-values.js';
 import type { Agent } from './agent.js';
 import type { AgentEvent, PendingApproval } from './events.js';
+import type { HiddenValues } from './loop/hidden-values.js';
 import type { HistoryWindow } from './loop/history-window.js';
 import type { MemoryProvider } from './memory.js';
 import type { Message, ToolCall } from './messages.js';

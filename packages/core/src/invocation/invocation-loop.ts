@@ -1,7 +1,7 @@
-import type { HiddenValues } from '../loop/hidden-values.js';
 import type { Agent } from '../agent.js';
 import type { ApprovalDecision, RunOptions } from '../agent-config.js';
 import type { AgentEvent, EventPayloads, EventType } from '../events.js';
+import type { HiddenValues } from '../loop/hidden-values.js';
 import type { LoopContext } from '../loop/loop-context.js';
 import type { ToolInvocationInfo } from '../tool.js';
 import type { InvocationContext, InvocationShared } from './invocation-context.js';

@@ -1,4 +1,3 @@
-import type { HiddenValues } from './hidden-values.js';
 import type {
   ApprovalDecision,
   ApprovalPolicy,
@@ -13,6 +12,7 @@ import type { JsonSchema, ModelProvider, ToolDefinition } from '../model.js';
 import type { AnyTool, ToolInvocationInfo } from '../tool.js';
 import type { ModelPricing, UsageStats } from '../usage.js';
 import { abortable, abortableFromNow } from './abortable.js';
+import type { HiddenValues } from './hidden-values.js';
 import type { HistoryWindow } from './history-window.js';
 
 /** Everything one run of the loop reads and changes; built once per run. */

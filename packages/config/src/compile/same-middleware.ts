@@ -9,7 +9,7 @@ export function sameMiddleware(wrapper: Middleware, wrapped: Middleware): Middle
   Object.defineProperty(wrapper, 'name', { value: wrapped.name });
   if (wrapped.holdsAnswers === true) Object.defineProperty(wrapper, 'holdsAnswers', { value: true });
   if (typeof wrapped.redactsCalls === 'function')
-    Object.defineProperty(wrapper, 'redactsCalls', { value: wrapped.redactsCalls });
+    Object.defineProperty(wrapper, 'redactsCalls', { value: wrapped.redactsCalls, configurable: true });
   if (typeof wrapped.redactionMarker === 'string')
     Object.defineProperty(wrapper, 'redactionMarker', { value: wrapped.redactionMarker });
   return wrapper;

@@ -90,16 +90,20 @@ function flagsOf(fn) {
 }
 // Answered at once, in shared memory: the host is blocked until it is (a call is being recorded).
 function answerRedact(msg) {
-  const flag = new Int32Array(msg.shared, 0, 2);
+  const flag = new Int32Array(msg.shared, 0, 3);
+  let text;
   try {
     const fn = msg.handle !== undefined ? handles.get(msg.handle) : modules.get(msg.path)?.[msg.exportName];
-    const bytes = new TextEncoder().encode(String(fn.redactsCalls(msg.text)));
-    const room = new Uint8Array(msg.shared, 8);
-    if (bytes.length > room.length) flag[1] = -1;
-    else { room.set(bytes); flag[1] = bytes.length; }
-  } catch {
-    flag[1] = -2;
+    text = String(fn.redactsCalls(msg.text));
+  } catch (e) {
+    // Said back as the error it is: the host fails the run naming the middleware, as outside dev.
+    flag[2] = 1;
+    text = errorOf(e).message;
   }
+  const bytes = new TextEncoder().encode(text);
+  const room = new Uint8Array(msg.shared, 12);
+  if (bytes.length > room.length) flag[1] = -1;
+  else { room.set(bytes); flag[1] = bytes.length; }
   Atomics.store(flag, 0, 1);
   Atomics.notify(flag, 0);
 }

@@ -232,19 +232,23 @@ export class ModuleHost {
   }
 
   // The middleware's `redactsCalls`, run in the worker while this thread waits (Node lets the main
-  // thread wait). A worker that cannot answer (gone, stuck, busy past the wait, the function threw)
-  // gets the text hidden whole: a recorded call shows less, never what the middleware would hide.
+  // thread wait). A worker that cannot answer (gone, stuck, busy past the wait) gets the text hidden
+  // whole: a recorded call shows less, never what the middleware would hide. What the function
+  // threw is thrown here, as it would be outside dev.
   #redactsCalls(
     target: { path: string; exportName: string } | { handle: number },
     marker: string,
   ): (text: string) => string {
     return (text) => {
       if (this.#stuck || this.#closed) return marker;
-      const shared = new SharedArrayBuffer(8 + 3 * text.length + 4096);
-      const flag = new Int32Array(shared, 0, 2);
+      // Int32 flag (1 when answered), Int32 length (-1: too large), Int32 1 when it threw, then UTF-8.
+      const shared = new SharedArrayBuffer(12 + 3 * text.length + 4096);
+      const flag = new Int32Array(shared, 0, 3);
       this.#worker.postMessage({ type: 'redact', ...target, text, shared });
       if (Atomics.wait(flag, 0, 0, REDACT_WAIT_MS) === 'timed-out' || flag[1] < 0) return marker;
-      return new TextDecoder().decode(new Uint8Array(shared, 8, flag[1]).slice());
+      const out = new TextDecoder().decode(new Uint8Array(shared, 12, flag[1]).slice());
+      if (flag[2] === 1) throw new Error(out);
+      return out;
     };
   }
 

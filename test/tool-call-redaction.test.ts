@@ -143,6 +143,7 @@ describe('the arguments of tool calls in what a run records', () => {
       });
       expect(resumed.code).not.toBe(0);
       expect(resumed.stderr).toContain("the model's call call_1 is note(");
+      expect(resumed.stderr).toContain('recorded redacted (if the agent');
       expect(resumed.stderr).not.toMatch(/\n\s+at /);
       await expect(readFile(join(dir, 'received.txt'), 'utf8')).rejects.toThrow();
       expect(await readFile(file, 'utf8')).toBe(edited);

@@ -41,7 +41,11 @@ export function promisedCallsProblem(
         ? !recordedFrom(made, p.call, recordingOf?.(p.agent), recordingOf !== undefined)
         : !sameCall(made, p.call)
     ) {
-      return `the call ${p.call.id} waiting for a decision is ${describe(p.call)}, but the model's call ${p.call.id} is ${describe(made)}`;
+      // Markers changed since the pause (a `replacement`) are the one legitimate edit refused here.
+      const redacted = made.argumentsRedacted
+        ? ", recorded redacted (if the agent's redaction replacement changed since the pause, restore it to resume)"
+        : '';
+      return `the call ${p.call.id} waiting for a decision is ${describe(p.call)}, but the model's call ${p.call.id} is ${describe(made)}${redacted}`;
     }
   }
   return undefined;

@@ -75,7 +75,9 @@ describe('the logging middleware with a redaction on the same agent', () => {
         .filter((e) => e.type === 'text_delta')
         .map((e) => e.text)
         .join('');
-      expect(streamed).toBe('Your mail is [REDACTED], order [REDACTED], key sk-billing-secret-0123456789');
+      // The project's secret is hidden in the answer as well, shown or recorded.
+      expect(streamed).toBe('Your mail is [REDACTED], order [REDACTED], key ***');
+      expect(result.stdout).not.toContain('sk-billing-secret');
       const plain = await agentctl(['run', 'desk', prompt], { cwd: dir });
       expect(plain.stdout).toContain('Your mail is [REDACTED], order [REDACTED]');
       for (const secret of ['example.com', 'ACME-']) expect(plain.stdout).not.toContain(secret);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentError, ModelProvider } from '../packages/core/src/index.js';
+import { type AgentError, isFallbackError, type ModelProvider } from '../packages/core/src/index.js';
 import { createAnthropicProvider } from '../packages/provider-anthropic/src/index.js';
 import { anthropicText } from '../packages/provider-anthropic/test/support/anthropic-wire.js';
 import { createOpenAIProvider } from '../packages/provider-openai/src/index.js';
@@ -59,7 +59,8 @@ describe('keep-alive from a server that works before it answers', () => {
 // A timeout of 100 ms against a server that keeps the connection alive every 20 ms and never
 // answers: never silent, but after 10 times the timeout with nothing of the answer, it is stuck.
 describe('keep-alive from a server that never answers', () => {
-  const stuck = { ...options(''), timeout: 100 };
+  // Retries allowed: an attempt already ten timeouts long is not made again (thirty, by default).
+  const stuck = { ...options(''), timeout: 100, retry: { maxAttempts: 3, initialDelayMs: 1 } };
   const forever = (keepAlive: SseEvent) => Array.from({ length: 1000 }, () => keepAlive);
   it.each([
     [
@@ -75,9 +76,12 @@ describe('keep-alive from a server that never answers', () => {
       forever({ data: null, comment: 'OPENROUTER PROCESSING' }),
     ],
   ] as [string, string, (url: string) => ModelProvider, SseEvent[]][])(
-    '%s: fails as TIMEOUT, saying only keep-alives came',
+    '%s: fails as TIMEOUT, saying only keep-alives came, without a retry',
     async (name, base, make, events) => {
-      const server = await startFakeServer([sse(events, { delayMs: 20 })], base);
+      const server = await startFakeServer(
+        Array.from({ length: 3 }, () => sse(events, { delayMs: 20 })),
+        base,
+      );
       servers.push(server);
       const error = await make(server.url)
         .chat(ask)
@@ -85,9 +89,16 @@ describe('keep-alive from a server that never answers', () => {
       expect(error).toBeInstanceOf(Error);
       expect((error as AgentError).code).toBe('TIMEOUT');
       expect((error as AgentError).message).toBe(
-        `${name} model any-model: timed out, only keep-alives, nothing of the answer, for 1000 ms: 10 times the model's timeout`,
+        `${name} model any-model: timed out, only keep-alives, nothing of the answer, for 1000 ms: 10 times the model's timeout (not retried: a server that only kept the call alive that long would likely do it again; raise the model's timeout to wait longer)`,
       );
-      expect((error as AgentError).context).toMatchObject({ timeoutMs: 1000, retryable: true });
+      expect((error as AgentError).context).toMatchObject({
+        timeoutMs: 1000,
+        stalled: true,
+        retryable: false,
+      });
+      expect(server.requests).toHaveLength(1);
+      // Another model of a chain may still answer.
+      expect(isFallbackError(error)).toBe(true);
     },
   );
 

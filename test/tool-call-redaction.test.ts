@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentctl, parseNdjson, removeTempDirs, tempProject } from './support/cli.js';
@@ -117,5 +117,58 @@ describe('the arguments of tool calls in what a run records', () => {
       output: 'Done.',
     });
     expect(await readFile(join(dir, 'received.txt'), 'utf8')).toBe(`${TEXT}\n`);
+  });
+
+  // A session file edited by hand: the call that would run (checkpoint and approval_required event,
+  // which agree) is not the call the model made, though the session shows it redacted.
+  it('a resume refuses a paused call whose arguments were swapped behind a redacted record', async () => {
+    const dir = await tempProject({
+      'agents/desk.yaml': agents('approval: { tools: { note: always } }'),
+      'tools/note.js': NOTE,
+      '.env': 'DEPLOY_TOKEN=tok-very-secret-4242\n',
+    });
+    const paused = await agentctl(['run', 'desk', 'note it', '--session', 'three'], { cwd: dir });
+    expect(paused.code, paused.stderr).toBe(0);
+    const file = join(dir, '.agentctl/sessions/three.jsonl');
+    const swaps = [
+      'wipe the disk',
+      // Only what the record shows changed: what it hides is the same.
+      'post bob@example.com about ACME-123456 with tok-very-secret-4242',
+    ];
+    for (const swap of swaps) {
+      const edited = (await readFile(file, 'utf8')).split(JSON.stringify(TEXT)).join(JSON.stringify(swap));
+      await writeFile(file, edited);
+      const resumed = await agentctl(['run', 'desk', '--session', 'three', '--approve', 'call_1'], {
+        cwd: dir,
+      });
+      expect(resumed.code).not.toBe(0);
+      expect(resumed.stderr).toContain("the model's call call_1 is note(");
+      expect(resumed.stderr).toContain('recorded redacted (if the agent');
+      expect(resumed.stderr).not.toMatch(/\n\s+at /);
+      await expect(readFile(join(dir, 'received.txt'), 'utf8')).rejects.toThrow();
+      expect(await readFile(file, 'utf8')).toBe(edited);
+      await writeFile(file, edited.split(JSON.stringify(swap)).join(JSON.stringify(TEXT)));
+    }
+  });
+
+  it('a resume runs the paused call after the redaction rules or a secret changed since the pause', async () => {
+    const dir = await tempProject({
+      'agents/desk.yaml': agents('approval: { tools: { note: always } }'),
+      'tools/note.js': NOTE,
+      '.env': 'DEPLOY_TOKEN=tok-very-secret-4242\n',
+    });
+    const paused = await agentctl(['run', 'desk', 'note it', '--session', 'four'], { cwd: dir });
+    expect(paused.code, paused.stderr).toBe(0);
+    // The order-id pattern dropped, another added, the token rotated.
+    const yaml = agents('approval: { tools: { note: always } }').replace('ACME-\\\\d{6}', 'about');
+    await writeFile(join(dir, 'agents/desk.yaml'), yaml);
+    await writeFile(join(dir, '.env'), 'DEPLOY_TOKEN=tok-rotated-9999\n');
+    const approved = await agentctl(['run', 'desk', '--session', 'four', '--approve', 'call_1'], {
+      cwd: dir,
+    });
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(approved.stdout).toBe('Done.\n');
+    expect(await readFile(join(dir, 'received.txt'), 'utf8')).toBe(`${TEXT}\n`);
+    await rm(join(dir, 'received.txt'));
   });
 });

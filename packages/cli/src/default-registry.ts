@@ -82,7 +82,11 @@ export function defaultRegistry(): Registry {
     .registerRemoteAgent(
       'a2a',
       async (spec, ctx) =>
-        (await import('@agentctl/server')).a2aRemoteAgent(spec, (text) => ctx.secrets.scrub(text)),
+        (await import('@agentctl/server')).a2aRemoteAgent(
+          spec,
+          (text) => ctx.secrets.scrub(text),
+          ctx.secrets,
+        ),
       async (spec, ctx) =>
         (await import('@agentctl/server')).reachA2ARemote(spec, (text) => ctx.secrets.scrub(text)),
     );

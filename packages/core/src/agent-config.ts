@@ -1,5 +1,6 @@
 import type { Agent } from './agent.js';
 import type { AgentEvent, PendingApproval } from './events.js';
+import type { HiddenValues } from './loop/hidden-values.js';
 import type { HistoryWindow } from './loop/history-window.js';
 import type { MemoryProvider } from './memory.js';
 import type { Message, ToolCall } from './messages.js';
@@ -96,6 +97,11 @@ export interface AgentConfig extends RunLimits, ModelSettings {
    * while the tool receives them as made: the project's secrets, for one.
    */
   redactCalls?: (text: string) => string;
+  /**
+   * Values hidden in the model's answers (the project's secrets), streamed or not, before anything
+   * shows or records them: events, the session, the output; the model's next turns see them hidden.
+   */
+  hiddenValues?: HiddenValues;
   memory?: MemoryProvider;
   approvalPolicy?: ApprovalPolicy;
   /** JSON Schema the final answer must match; the output is then the parsed object. */

@@ -1,4 +1,5 @@
 import type { InvocationContext } from './invocation/invocation-context.js';
+import type { CallRecording } from './loop/recorded-call.js';
 
 /** The kinds of agent in a tree; `a2a` is a remote agent reached over the A2A protocol. */
 export type AgentType = 'llm' | 'sequential' | 'parallel' | 'loop' | 'a2a';
@@ -14,6 +15,8 @@ export interface Agent {
   parent?: Agent;
   /** Runs this agent's part of an invocation, emitting events through the context. */
   runInvocation(ctx: InvocationContext): Promise<void>;
+  /** How the agent records the model's tool calls, for one that makes any (an LLM agent). */
+  callRecording?(): CallRecording;
 }
 
 /** Names no agent may have: `user` is the author of user messages. */

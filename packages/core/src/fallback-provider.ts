@@ -30,14 +30,15 @@ export const DEFAULT_FALLBACK_COOLDOWN_MS = 60_000;
 /**
  * True when a model's failure should send the request to the next model of a chain: a failure a
  * retry could fix (429, 5xx, overloaded, a timeout, a stream cut before any output) that the
- * model's own retries did not, or an account out of quota. Bad requests, refused keys (400/401/403), cancels and a stream that
+ * model's own retries did not, an account out of quota, or a server that only kept the call alive. Bad requests, refused keys (400/401/403), cancels and a stream that
  * broke after output began are final everywhere.
  */
 export function isFallbackError(error: unknown): boolean {
   if (!(error instanceof AgentError)) return false;
   if (error.code !== 'PROVIDER_ERROR' && error.code !== 'TIMEOUT') return false;
-  // Out of quota is not retried, but another model (another account) may well answer.
-  return error.retryable || error.context.quotaExhausted === true;
+  // Out of quota, or only kept alive for ten timeouts, is not retried, but another model
+  // (another account, another server) may well answer.
+  return error.retryable || error.context.quotaExhausted === true || error.context.stalled === true;
 }
 
 // Cooldowns live apart from the provider object, so `withRetry` copies share them.

@@ -95,6 +95,7 @@ export { type JsonChunksOptions, type JsonSplit, jsonChunks } from './json-chunk
 export { type LimitBodyOptions, limitBody } from './limit-body.js';
 export { createAgent, LlmAgent } from './llm-agent.js';
 export { AgentRun } from './loop/agent-run.js';
+export { type HiddenValues, StreamedHiding } from './loop/hidden-values.js';
 export { type HistoryWindow, windowOf } from './loop/history-window.js';
 export { type SchemaCheck, type SchemaValidator, schemaValidator } from './loop/schema-validator.js';
 export { CANCELLED_RESULT, ensureToolResultsComplete, findPairingProblem } from './loop/tool-pairing.js';

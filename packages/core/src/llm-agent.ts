@@ -14,7 +14,12 @@ import { InvocationLoop, type LoopFields } from './invocation/invocation-loop.js
 import type { AgentRun } from './loop/agent-run.js';
 import { keptShapes } from './loop/kept-shapes.js';
 import { type LoopContext, NO_DECISIONS, review } from './loop/loop-context.js';
-import { callRecorder, withPausedArguments } from './loop/recorded-call.js';
+import {
+  type CallRecording,
+  callRecorder,
+  redactionMarkers,
+  withPausedArguments,
+} from './loop/recorded-call.js';
 import { runLoop } from './loop/run-loop.js';
 import { schemaValidator } from './loop/schema-validator.js';
 import { ensureToolResultsComplete } from './loop/tool-pairing.js';
@@ -77,6 +82,13 @@ export class LlmAgent implements Agent {
   /** The configuration the agent was made with. */
   getConfig(): Readonly<AgentConfig> {
     return this.#config;
+  }
+
+  /** How this agent records the model's calls: through its redaction rules as they are now. */
+  callRecording(): CallRecording {
+    const config = this.#config;
+    this.#recordedCall ??= callRecorder(config.redactCalls, config.middleware);
+    return { record: this.#recordedCall, markers: redactionMarkers(config.middleware) };
   }
 
   /** The agent's tools by name. */
@@ -260,6 +272,7 @@ export class LlmAgent implements Agent {
     loop.dispatch = this.#dispatch;
     loop.hasMiddleware = (config.middleware?.length ?? 0) > 0;
     loop.holdsAnswers = config.middleware?.some((m) => m.holdsAnswers === true) ?? false;
+    loop.hiddenValues = config.hiddenValues;
     this.#recordedCall ??= callRecorder(config.redactCalls, config.middleware);
     loop.recordedCall = this.#recordedCall;
   }

@@ -1,6 +1,8 @@
 import type { InvocationCheckpoint } from './agent-config.js';
 import { cutShort } from './cut-short.js';
 import type { AgentEvent, PendingApproval } from './events.js';
+import type { CallRecording } from './loop/recorded-call.js';
+import { isRedactedCopy, KNOWN_REDACTION_MARKERS } from './loop/redacted-copy.js';
 import type { ToolCall } from './messages.js';
 import { sameJson } from './same-json.js';
 import type { Session } from './session.js';
@@ -10,9 +12,14 @@ import type { Session } from './session.js';
  * undefined when they are. A resume runs (or answers) the calls of the model's last message, by
  * id; a person decides on the calls the checkpoint and its `approval_required` event show. A session
  * changed outside agentctl (an imported export, a file edited by hand) could show one call and run
- * another, so the three must agree before any decision is applied.
+ * another, so the three must agree before any decision is applied. `recordingOf` gives how the
+ * named agent records the model's calls: without it, a call recorded redacted is held only to its tool.
  */
-export function promisedCallsProblem(session: Session, checkpoint: InvocationCheckpoint): string | undefined {
+export function promisedCallsProblem(
+  session: Session,
+  checkpoint: InvocationCheckpoint,
+  recordingOf?: (agent: string) => CallRecording | undefined,
+): string | undefined {
   const events = session.events.filter((e) => e.invocationId === checkpoint.invocationId);
   // What `sessions show` and the UI show as waiting. A run the queue recovers after a crash waits
   // on the calls it was running, which no person was shown: only the calls the event lists are held to it.
@@ -29,8 +36,16 @@ export function promisedCallsProblem(session: Session, checkpoint: InvocationChe
     if (!made)
       return `the call ${p.call.id} waiting for a decision is not among the model's calls of that invocation`;
     // The session records a call redacted; the checkpoint keeps what it runs with (shown in the event).
-    if (made.argumentsRedacted ? made.name !== p.call.name : !sameCall(made, p.call)) {
-      return `the call ${p.call.id} waiting for a decision is ${describe(p.call)}, but the model's call ${p.call.id} is ${describe(made)}`;
+    if (
+      made.argumentsRedacted
+        ? !recordedFrom(made, p.call, recordingOf?.(p.agent), recordingOf !== undefined)
+        : !sameCall(made, p.call)
+    ) {
+      // Markers changed since the pause (a `replacement`) are the one legitimate edit refused here.
+      const redacted = made.argumentsRedacted
+        ? ", recorded redacted (if the agent's redaction replacement changed since the pause, restore it to resume)"
+        : '';
+      return `the call ${p.call.id} waiting for a decision is ${describe(p.call)}, but the model's call ${p.call.id} is ${describe(made)}${redacted}`;
     }
   }
   return undefined;
@@ -59,6 +74,27 @@ export function childCallsProblem(
     }
   }
   return undefined;
+}
+
+// Whether `recorded`, marked redacted, is how the model's call `made` was recorded. The agent's rules
+// as they are now give the exact copy; rules edited since the pause (a pattern added, a secret
+// rotated) give another, so a copy that shows all the call's text but what one of the agent's
+// markers hides holds too: what a marker hides is not in the session to be held to anything.
+// Without the agent (an export being imported, whose rules and markers are unknown here) only the
+// tool is checked: the resume checks the rest, with the agent.
+function recordedFrom(
+  recorded: ToolCall,
+  made: ToolCall,
+  recording: CallRecording | undefined,
+  checked: boolean,
+): boolean {
+  if (recorded.id !== made.id || recorded.name !== made.name) return false;
+  if (!checked) return true;
+  if (recording) {
+    const now = recording.record(made);
+    if (now.argumentsRedacted && sameJson(now.arguments, recorded.arguments)) return true;
+  }
+  return isRedactedCopy(recorded.arguments, made.arguments, recording?.markers ?? KNOWN_REDACTION_MARKERS);
 }
 
 // Two calls are the same when their id, tool and arguments are.

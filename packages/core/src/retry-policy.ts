@@ -359,13 +359,26 @@ export function providerFailure(error: unknown, ctx: FailureContext): AgentError
       },
     );
   }
+  if (ctx.timedOut && ctx.stalled) {
+    // Already ten timeouts long: retried like a silent attempt, the default retries made it thirty.
+    // Another model of a chain may answer, as for a quota (see isFallbackError).
+    return new AgentError(
+      `${where}: timed out, ${detail} (not retried: a server that only kept the call alive that long would likely do it again; raise the model's timeout to wait longer)`,
+      'TIMEOUT',
+      {
+        cause: error,
+        retryable: false,
+        context: { ...baseContext, timeoutMs: ctx.stallTimeoutMs, stalled: true, retryable: false },
+      },
+    );
+  }
   if (ctx.timedOut) {
     return new AgentError(`${where}: timed out, ${detail}`, 'TIMEOUT', {
       cause: error,
       retryable: true,
       context: {
         ...baseContext,
-        timeoutMs: ctx.stalled ? ctx.stallTimeoutMs : ctx.idleTimeoutMs,
+        timeoutMs: ctx.idleTimeoutMs,
         retryable: true,
       },
     });

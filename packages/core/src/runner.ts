@@ -368,7 +368,9 @@ export class Runner {
   // before any decision is applied (or anything written).
   // Returns the paused child sessions the checkpoint's calls wait in.
   async #checkPromisedCalls(session: Session, checkpoint: InvocationCheckpoint): Promise<Session[]> {
-    let problem = promisedCallsProblem(session, checkpoint);
+    let problem = promisedCallsProblem(session, checkpoint, (name) =>
+      findAgent(this.agent, name)?.callRecording?.(),
+    );
     let children: Session[] = [];
     if (!problem && checkpoint.pending.some((p) => p.via)) {
       const listed = await this.store.list({ parentId: session.id });

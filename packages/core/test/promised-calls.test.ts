@@ -7,10 +7,12 @@ import {
   exportSessionTree,
   InMemorySessionStore,
   InvalidExportError,
+  type Middleware,
   Runner,
   type Session,
   sameJson,
 } from '../src/index.js';
+import { isRedactedCopy } from '../src/loop/redacted-copy.js';
 import { scriptedModel } from '../src/testing/index.js';
 import { approvalRefund } from './support/tools.js';
 
@@ -156,6 +158,77 @@ describe('a resume runs only the calls a person was shown', () => {
     const opaque = structuredClone(exported);
     (opaque.session as { checkpoint: unknown }).checkpoint = { version: 1, pending: ['x'] };
     expect(() => assertSessionExport(opaque)).not.toThrow();
+  });
+});
+
+describe('a resume of a call the session records redacted', () => {
+  // Order numbers hidden as `#` by a middleware that declares no marker: only the agent knows its rule.
+  const hideOrders = Object.assign(async (_action: unknown, next: () => Promise<unknown>) => next(), {
+    redactsCalls: (text: string) => text.replace(/A\d/g, '#'),
+  }) as unknown as Middleware;
+
+  async function pausedRedacted(ran: string[]) {
+    const store = new TamperedStore();
+    const agent = createAgent({
+      name: 'clerk',
+      provider: scriptedModel([
+        { toolCalls: [{ name: 'refund', arguments: { order: 'A1' }, id: 'r1' }] },
+        { text: 'refund done' },
+      ]),
+      tools: [approvalRefund(ran)],
+      middleware: [hideOrders],
+    });
+    const paused = await new Runner({ agent, store }).run({ input: 'refund', sessionId: 's' }).invocation;
+    expect(paused.status).toBe('paused');
+    expect(modelCallOf((await store.get('s')) as Session)).toMatchObject({
+      arguments: { order: '#' },
+      argumentsRedacted: true,
+    });
+    return { store, agent };
+  }
+
+  it('runs the call as made when the agent records it as the session shows', async () => {
+    const ran: string[] = [];
+    const { store, agent } = await pausedRedacted(ran);
+    const done = await new Runner({ agent, store }).resume({
+      sessionId: 's',
+      decisions: [{ callId: 'r1', approve: true }],
+    }).invocation;
+    expect(done.status).toBe('complete');
+    expect(ran).toEqual(['A1']);
+  });
+
+  it('refuses a call swapped under the redacted record, in the checkpoint and the event alike', async () => {
+    const ran: string[] = [];
+    const { store, agent } = await pausedRedacted(ran);
+    const swapped = { id: 'r1', name: 'refund', arguments: { order: 'A2 and every other' } };
+    store.tamper = (session) => {
+      const shown = session.events.find((e) => e.type === 'approval_required');
+      if (shown?.type === 'approval_required') shown.pending[0].call = swapped;
+      (session.checkpoint as { pending: Array<{ call: unknown }> }).pending[0].call = swapped;
+    };
+    const resumed = new Runner({ agent, store }).resume({
+      sessionId: 's',
+      decisions: [{ callId: 'r1', approve: true }],
+    });
+    await expect(resumed.invocation).rejects.toThrow(DamagedSessionError);
+    expect(ran).toEqual([]);
+  });
+
+  it('holds a copy recorded under other rules to all it shows', () => {
+    const markers = ['***', '[REDACTED]'];
+    // A rule dropped or a secret rotated since: what the copy shows is the call's own text.
+    expect(isRedactedCopy({ t: 'mail [REDACTED] re ***' }, { t: 'mail a@b.co re tok-1' }, markers)).toBe(
+      true,
+    );
+    expect(isRedactedCopy({ '***': ['x [REDACTED]'] }, { 'tok-1': ['x 555-12-1234'] }, markers)).toBe(true);
+    // What it shows changed, a number changed, a marker standing for nothing, no marker at all.
+    expect(isRedactedCopy({ t: 'mail [REDACTED] re ***' }, { t: 'post a@b.co re tok-1' }, markers)).toBe(
+      false,
+    );
+    expect(isRedactedCopy({ t: '***', n: 1 }, { t: 'tok-1', n: 2 }, markers)).toBe(false);
+    expect(isRedactedCopy({ t: 'a *** b' }, { t: 'a  b' }, markers)).toBe(false);
+    expect(isRedactedCopy({ t: 'keep' }, { t: 'wipe' }, markers)).toBe(false);
   });
 });
 

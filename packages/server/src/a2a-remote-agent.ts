@@ -12,8 +12,10 @@ import {
   AgentError,
   deadline,
   errorText,
+  type HiddenValues,
   type InvocationContext,
   type Session,
+  StreamedHiding,
 } from '@agentctl/core';
 import { textMessage, textOf } from './a2a-parts.js';
 import { a2aRemoteFetch, checkEndpoint, refusalIn } from './a2a-remote-fetch.js';
@@ -23,13 +25,18 @@ import { a2aRemoteFetch, checkEndpoint, refusalIn } from './a2a-remote-fetch.js'
  * remote agent as one A2A message (the local session id is the A2A context id, so the remote keeps
  * the conversation), streams its answer as this agent's text, and ends with its final answer. A
  * remote `input-required` ends the turn with the remote's question; the next message of the same
- * session answers that task. `scrub` hides secrets (a key in the URL) in what its errors say.
+ * session answers that task. `scrub` hides secrets (a key in the URL) in what its errors say;
+ * `hidden` (the project's secrets) in its answers, streamed or not, as an LLM agent's.
  *
  * @example
- * registry.registerRemoteAgent('a2a', (spec, ctx) => a2aRemoteAgent(spec, (t) => ctx.secrets.scrub(t)));
+ * registry.registerRemoteAgent('a2a', (spec, ctx) => a2aRemoteAgent(spec, (t) => ctx.secrets.scrub(t), ctx.secrets));
  */
-export function a2aRemoteAgent(spec: RemoteAgentSpec, scrub: (text: string) => string = (t) => t): Agent {
-  return new A2ARemoteAgent(spec, scrub);
+export function a2aRemoteAgent(
+  spec: RemoteAgentSpec,
+  scrub: (text: string) => string = (t) => t,
+  hidden?: HiddenValues,
+): Agent {
+  return new A2ARemoteAgent(spec, scrub, hidden);
 }
 
 /**
@@ -47,7 +54,7 @@ export async function reachA2ARemote(
   const signal =
     spec.timeout === undefined ? new AbortController().signal : AbortSignal.timeout(spec.timeout);
   try {
-    await new A2ARemoteAgent(spec, scrub).reach(signal);
+    await new A2ARemoteAgent(spec, scrub, undefined).reach(signal);
   } catch (error) {
     throw new Error(
       scrub(
@@ -89,11 +96,13 @@ class A2ARemoteAgent implements Agent {
   parent?: Agent;
   readonly #spec: RemoteAgentSpec;
   readonly #scrub: (text: string) => string;
+  readonly #hidden: HiddenValues | undefined;
   #client: Client | undefined;
 
-  constructor(spec: RemoteAgentSpec, scrub: (text: string) => string) {
+  constructor(spec: RemoteAgentSpec, scrub: (text: string) => string, hidden: HiddenValues | undefined) {
     this.#spec = spec;
     this.#scrub = scrub;
+    this.#hidden = hidden;
     this.name = spec.name;
     this.description = spec.description;
   }
@@ -125,6 +134,12 @@ class A2ARemoteAgent implements Agent {
     });
     // Stops the stream (and its connection) once the answer is too long to keep reading.
     const enough = new AbortController();
+    // The remote may say back a secret it was sent: none is shown, even split across events.
+    const hiding = this.#hidden ? new StreamedHiding(this.#hidden) : undefined;
+    const show = (text: string) => {
+      const shown = hiding ? hiding.push(text) : text;
+      if (shown) ctx.emit('text_delta', { text: shown });
+    };
     try {
       const client = await this.#connect(budget.signal);
       const stream = client.sendMessageStream(
@@ -143,7 +158,7 @@ class A2ARemoteAgent implements Agent {
           enough.abort();
           break;
         }
-        if (text) ctx.emit('text_delta', { text });
+        if (text) show(text);
       }
     } catch (error) {
       if (budget.signal.aborted) throw budget.signal.reason;
@@ -178,10 +193,13 @@ class A2ARemoteAgent implements Agent {
       state === TaskState.TASK_STATE_INPUT_REQUIRED
         ? [streamed, message].filter((text) => text !== '').join('\n\n')
         : streamed || message;
-    if (output.length > streamed.length) ctx.emit('text_delta', { text: output.slice(streamed.length) });
+    if (output.length > streamed.length) show(output.slice(streamed.length));
+    const rest = hiding?.flush();
+    if (rest) ctx.emit('text_delta', { text: rest });
+    const answer = this.#hidden ? this.#hidden.scrub(output) : output;
     const kept: KeptTask = { taskId, state: stateName(state), artifacts: [...turn.artifacts] };
-    ctx.emit('message', { message: { role: 'assistant', content: output, providerData: { a2a: kept } } });
-    ctx.emit('agent_end', { agent: this.name, output });
+    ctx.emit('message', { message: { role: 'assistant', content: answer, providerData: { a2a: kept } } });
+    ctx.emit('agent_end', { agent: this.name, output: answer });
   }
 
   #failure(reason: string, cause?: unknown): AgentError {

@@ -44,5 +44,22 @@ export function blamedMiddleware(
     }
     return Promise.resolve(out).catch(own);
   };
-  return sameMiddleware(blamed, middleware);
+  const named = sameMiddleware(blamed, middleware);
+  const redacts = middleware.redactsCalls;
+  if (typeof redacts !== 'function') return named;
+  // Its rule runs as a call is recorded, outside any action: a throw there is the project's too.
+  const redactsCalls = (text: string): string => {
+    try {
+      return redacts(text);
+    } catch (error) {
+      if (error instanceof AgentError) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      throw new AgentError(
+        `middleware \`${name}\` (${where}) failed redacting a tool call's arguments (redactsCalls): ${message}`,
+        'CONFIG_ERROR',
+        { cause: error, context: { middleware: name, during: 'redactsCalls' } },
+      );
+    }
+  };
+  return Object.defineProperty(named, 'redactsCalls', { value: redactsCalls });
 }

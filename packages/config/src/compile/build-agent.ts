@@ -91,6 +91,7 @@ async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<A
     middleware: resolved.middleware,
     // Read when a call is recorded: the secrets of models compiled after this agent count too.
     redactCalls: (text) => compiler.secrets.scrub(text),
+    hiddenValues: compiler.secrets,
     memory: memory ?? undefined,
     approvalPolicy: approval.policy,
     outputSchema: spec.outputSchema,

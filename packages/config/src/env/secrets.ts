@@ -19,6 +19,20 @@ export class Secrets {
     return out;
   }
 
+  /** How many characters at the end of `text` begin a secret value without finishing it. */
+  unfinished(text: string): number {
+    let longest = 0;
+    for (const value of this.#values) {
+      for (let k = Math.min(value.length - 1, text.length); k > longest; k--) {
+        if (text.endsWith(value.slice(0, k))) {
+          longest = k;
+          break;
+        }
+      }
+    }
+    return longest;
+  }
+
   get size(): number {
     return this.#values.size;
   }

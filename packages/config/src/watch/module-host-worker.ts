@@ -5,7 +5,8 @@
  *
  * Protocol (worker side): `load` imports a module and describes its exports; `call` runs a tool's
  * `execute`; `factory` calls a middleware factory and keeps what it made under a handle; `wrap`
- * runs a middleware, asking the host for each `next()`; `abort` aborts a call's signal.
+ * runs a middleware, asking the host for each `next()`; `abort` aborts a call's signal; `redact`
+ * applies a middleware's `redactsCalls` to a text and answers in shared memory (the host waits on it).
  */
 export const MODULE_HOST_WORKER = String.raw`
 const { parentPort, workerData, MessageChannel, receiveMessageOnPort } = require('node:worker_threads');
@@ -82,13 +83,37 @@ async function load(path) {
   }
   return mod;
 }
+// What of a middleware the host mirrors: it holds answers, it redacts calls (and with what).
+function flagsOf(fn) {
+  return { holdsAnswers: fn.holdsAnswers === true, redactsCalls: typeof fn.redactsCalls === 'function',
+    redactionMarker: typeof fn.redactionMarker === 'string' ? fn.redactionMarker : undefined };
+}
+// Answered at once, in shared memory: the host is blocked until it is (a call is being recorded).
+function answerRedact(msg) {
+  const flag = new Int32Array(msg.shared, 0, 3);
+  let text;
+  try {
+    const fn = msg.handle !== undefined ? handles.get(msg.handle) : modules.get(msg.path)?.[msg.exportName];
+    text = String(fn.redactsCalls(msg.text));
+  } catch (e) {
+    // Said back as the error it is: the host fails the run naming the middleware, as outside dev.
+    flag[2] = 1;
+    text = errorOf(e).message;
+  }
+  const bytes = new TextEncoder().encode(text);
+  const room = new Uint8Array(msg.shared, 12);
+  if (bytes.length > room.length) flag[1] = -1;
+  else { room.set(bytes); flag[1] = bytes.length; }
+  Atomics.store(flag, 0, 1);
+  Atomics.notify(flag, 0);
+}
 function describe(mod) {
   const out = {};
   for (const [key, value] of Object.entries(mod)) {
     if (isTool(value)) {
       out[key] = { kind: 'tool', name: value.name, description: value.description, parameters: value.parameters,
         timeout: value.timeout, needsApproval: typeof value.needsApproval === 'function' ? 'function' : value.needsApproval };
-    } else if (typeof value === 'function') out[key] = { kind: 'function', length: value.length, holdsAnswers: value.holdsAnswers === true };
+    } else if (typeof value === 'function') out[key] = { kind: 'function', length: value.length, ...flagsOf(value) };
     else {
       try { out[key] = { kind: 'value', value: structuredClone(value) }; } catch { /* not cloneable: not offered */ }
     }
@@ -156,13 +181,14 @@ async function handle(msg) {
       if (typeof made !== 'function') throw new Error('the factory did not return a middleware function');
       const h = ++seq;
       handles.set(h, made);
-      return { handle: h, holdsAnswers: made.holdsAnswers === true };
+      return { handle: h, ...flagsOf(made) };
     }
     case 'wrap': return wrap(msg);
   }
 }
 parentPort.on('message', (msg) => {
   if (msg.type === 'abort') { calls.get(msg.id)?.abort(new Error('aborted')); return; }
+  if (msg.type === 'redact') { answerRedact(msg); return; }
   if (msg.type === 'nextResult') {
     const waiter = nexts.get(msg.nid);
     nexts.delete(msg.nid);

@@ -32,8 +32,19 @@ type ExportDescription =
       timeout?: number;
       needsApproval?: boolean | 'function';
     }
-  | { kind: 'function'; length: number; holdsAnswers?: boolean }
+  | ({ kind: 'function'; length: number } & MiddlewareFlags)
   | { kind: 'value'; value: unknown };
+
+// What of a middleware crosses over from the worker: the flags that change how an agent records.
+interface MiddlewareFlags {
+  holdsAnswers?: boolean;
+  /** It has a `redactsCalls`, run in the worker as each call is recorded. */
+  redactsCalls?: boolean;
+  redactionMarker?: string;
+}
+
+// How long recording a call waits for the worker to redact one text before hiding it whole.
+const REDACT_WAIT_MS = 5_000;
 
 // How often a running call's worker is checked for a heartbeat.
 const CHECK_MS = 250;
@@ -101,7 +112,7 @@ export class ModuleHost {
     for (const [key, described] of Object.entries(exports)) {
       if (described.kind === 'tool') out[key] = this.#tool(absolutePath, key, described);
       else if (described.kind === 'function')
-        out[key] = this.#function(absolutePath, key, described.length, described.holdsAnswers === true);
+        out[key] = this.#function(absolutePath, key, described.length, described);
       else out[key] = described.value;
     }
     return out;
@@ -183,27 +194,61 @@ export class ModuleHost {
   }
 
   // A function export is a middleware `(action, next)` or a factory of one `(options)`.
-  // `holdsAnswers` crosses over as the flag it is (a middleware that rewrites answers holds them).
+  // Its flags cross over as what they are: `holdsAnswers` as the flag, `redactsCalls` as a function
+  // that asks the worker synchronously (a call is recorded the moment the model makes it).
   #function(
     path: string,
     exportName: string,
     length: number,
-    holdsAnswers: boolean,
+    flags: MiddlewareFlags,
   ): (...args: unknown[]) => unknown {
     if (length >= 2) {
       const middleware = this.#middleware({ path, exportName });
       // Keeps the arity the compiler reads to tell a middleware from a factory.
       const standIn = (action: unknown, next: unknown) => middleware(action as AgentAction, next as never);
-      return holdsAnswers ? Object.assign(standIn, { holdsAnswers: true }) : standIn;
+      return this.#flagged(standIn, flags, { path, exportName });
     }
     return async (options: unknown) => {
       const what = `the middleware factory \`${exportName}\` of ${shown(path)}`;
       const reply = await this.#request({ type: 'factory', path, exportName, options }, undefined, what);
-      const made = this.#middleware(
-        { handle: reply.handle as number },
-        `\`${exportName}\` of ${shown(path)}`,
-      );
-      return reply.holdsAnswers === true ? Object.assign(made, { holdsAnswers: true }) : made;
+      const handle = reply.handle as number;
+      const made = this.#middleware({ handle }, `\`${exportName}\` of ${shown(path)}`);
+      return this.#flagged(made, reply as MiddlewareFlags, { handle });
+    };
+  }
+
+  #flagged<T extends object>(
+    fn: T,
+    flags: MiddlewareFlags,
+    target: { path: string; exportName: string } | { handle: number },
+  ): T {
+    const marker = typeof flags.redactionMarker === 'string' ? flags.redactionMarker : undefined;
+    return Object.assign(
+      fn,
+      flags.holdsAnswers === true ? { holdsAnswers: true } : {},
+      flags.redactsCalls === true ? { redactsCalls: this.#redactsCalls(target, marker ?? '[REDACTED]') } : {},
+      marker !== undefined ? { redactionMarker: marker } : {},
+    );
+  }
+
+  // The middleware's `redactsCalls`, run in the worker while this thread waits (Node lets the main
+  // thread wait). A worker that cannot answer (gone, stuck, busy past the wait) gets the text hidden
+  // whole: a recorded call shows less, never what the middleware would hide. What the function
+  // threw is thrown here, as it would be outside dev.
+  #redactsCalls(
+    target: { path: string; exportName: string } | { handle: number },
+    marker: string,
+  ): (text: string) => string {
+    return (text) => {
+      if (this.#stuck || this.#closed) return marker;
+      // Int32 flag (1 when answered), Int32 length (-1: too large), Int32 1 when it threw, then UTF-8.
+      const shared = new SharedArrayBuffer(12 + 3 * text.length + 4096);
+      const flag = new Int32Array(shared, 0, 3);
+      this.#worker.postMessage({ type: 'redact', ...target, text, shared });
+      if (Atomics.wait(flag, 0, 0, REDACT_WAIT_MS) === 'timed-out' || flag[1] < 0) return marker;
+      const out = new TextDecoder().decode(new Uint8Array(shared, 12, flag[1]).slice());
+      if (flag[2] === 1) throw new Error(out);
+      return out;
     };
   }
 

@@ -1,6 +1,7 @@
 import type { Agent } from '../agent.js';
 import type { ApprovalDecision, RunOptions } from '../agent-config.js';
 import type { AgentEvent, EventPayloads, EventType } from '../events.js';
+import type { HiddenValues } from '../loop/hidden-values.js';
 import type { LoopContext } from '../loop/loop-context.js';
 import type { ToolInvocationInfo } from '../tool.js';
 import type { InvocationContext, InvocationShared } from './invocation-context.js';
@@ -45,6 +46,7 @@ export class InvocationLoop implements LoopContext {
   dispatch!: LoopContext['dispatch'];
   hasMiddleware!: boolean;
   holdsAnswers!: boolean;
+  hiddenValues!: HiddenValues | undefined;
   recordedCall!: LoopContext['recordedCall'];
   /** The agent a transfer tool handed the conversation to, if one did. */
   transferTarget: Agent | undefined = undefined;

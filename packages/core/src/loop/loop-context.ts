@@ -12,6 +12,7 @@ import type { JsonSchema, ModelProvider, ToolDefinition } from '../model.js';
 import type { AnyTool, ToolInvocationInfo } from '../tool.js';
 import type { ModelPricing, UsageStats } from '../usage.js';
 import { abortable, abortableFromNow } from './abortable.js';
+import type { HiddenValues } from './hidden-values.js';
 import type { HistoryWindow } from './history-window.js';
 
 /** Everything one run of the loop reads and changes; built once per run. */
@@ -70,6 +71,8 @@ export interface LoopContext {
   hasMiddleware: boolean;
   /** A middleware rewrites answers ({@link Middleware.holdsAnswers}): text is shown once it has. */
   holdsAnswers: boolean;
+  /** Values hidden in the model's answers before they are shown or recorded (the project's secrets). */
+  hiddenValues: HiddenValues | undefined;
   /** A tool call as the run records it (its arguments redacted), or the call itself when nothing redacts. */
   recordedCall: (call: ToolCall) => ToolCall;
   emit<T extends EventType>(type: T, payload: EventPayloads[T], stateDelta?: Record<string, unknown>): void;

@@ -5,6 +5,7 @@ import { type ModelCallObservation, notifyModelCall, observingRuns } from '../ru
 import { addUsage, type TokenUsage, type UsageStats, usageOfCall, usageOfFailedCall } from '../usage.js';
 import { abortable, abortError, type Wait, waitOn } from './abortable.js';
 import { CallAttempts } from './call-attempts.js';
+import { StreamedHiding } from './hidden-values.js';
 import { windowOf } from './history-window.js';
 import { keptShapes } from './kept-shapes.js';
 import { action, type LoopContext, review } from './loop-context.js';
@@ -53,8 +54,10 @@ async function reviewedTurn(ctx: LoopContext): Promise<Message> {
       await review(ctx, 'error', { source: 'model', error: failure, retryable: failure.retryable });
     throw failure;
   }
+  response = hiddenAnswer(ctx, response);
   const usage = answerUsage(ctx, response, !ctx.holdsAnswers);
-  if (ctx.hasMiddleware) response = (await review(ctx, 'model_response', { response, usage })).response;
+  if (ctx.hasMiddleware)
+    response = hiddenAnswer(ctx, (await review(ctx, 'model_response', { response, usage })).response);
   if (ctx.holdsAnswers) showAnswer(ctx, response);
   return appendAnswer(ctx, response, usage, request, started);
 }
@@ -102,6 +105,15 @@ function answerUsage(ctx: LoopContext, response: ModelResponse, show = true): Us
   if (show) showAnswer(ctx, response);
   const servedBy = response.servedBy;
   return usageOfCall(response.usage, servedBy ? servedBy.pricing : ctx.pricing);
+}
+
+// The answer with the agent's hidden values (the project's secrets) hidden in its text: what is
+// shown, recorded and sent back to the model. A secret the model was told is not written down.
+function hiddenAnswer(ctx: LoopContext, response: ModelResponse): ModelResponse {
+  const content = response.content;
+  if (!ctx.hiddenValues || !content) return response;
+  const hidden = ctx.hiddenValues.scrub(content);
+  return hidden === content ? response : { ...response, content: hidden };
 }
 
 function showAnswer(ctx: LoopContext, response: ModelResponse): void {
@@ -171,10 +183,11 @@ class DirectTurn implements StreamSink {
     if (!this.#wait.release()) return;
     let message: Message;
     try {
+      const hidden = hiddenAnswer(this.#ctx, response);
       message = appendAnswer(
         this.#ctx,
-        response,
-        answerUsage(this.#ctx, response),
+        hidden,
+        answerUsage(this.#ctx, hidden),
         this.#request,
         this.#started,
         ended,
@@ -342,6 +355,12 @@ function countSwitch(ctx: LoopContext, change: ModelSwitch, started: number): vo
   });
 }
 
+function showDelta(ctx: LoopContext, text: string): void {
+  if (text.length === 0) return;
+  ctx.emit('text_delta', { text });
+  ctx.options.onToken?.(text);
+}
+
 // Reads the provider's stream to its final response and hands it (or the failure) to `sink`;
 // never rejects. The stream is closed (its generator's cleanup awaited) before the sink hears.
 async function streamModel(
@@ -351,18 +370,20 @@ async function streamModel(
   sink: StreamSink,
 ): Promise<void> {
   let response: ModelResponse | undefined;
+  // A secret split across chunks is shown in none: each chunk's end that could begin one waits.
+  const hiding = ctx.hiddenValues && !ctx.holdsAnswers ? new StreamedHiding(ctx.hiddenValues) : undefined;
   try {
     for await (const event of ctx.provider.stream(request)) {
       if (event.type === 'done') {
         response = event.response;
+        if (hiding) showDelta(ctx, hiding.flush());
         break;
       }
       if (event.type === 'token') {
         // Held back when a middleware rewrites answers: the answer is shown after it, whole.
         if (event.text.length === 0 || ctx.holdsAnswers) continue;
         ctx.streamed = true;
-        ctx.emit('text_delta', { text: event.text });
-        ctx.options.onToken?.(event.text);
+        showDelta(ctx, hiding ? hiding.push(event.text) : event.text);
       } else if (event.type === 'fallback') countSwitch(ctx, event, started);
       else if (event.type === 'retry')
         countUsage(ctx, usageOfFailedCall(undefined), event.model ?? request.model, started);

@@ -1,8 +1,23 @@
 import { mapStrings } from '../map-strings.js';
 import type { Message, ToolCall } from '../messages.js';
 import type { Middleware } from '../middleware/types.js';
+import { KNOWN_REDACTION_MARKERS } from './redacted-copy.js';
 
 const AS_MADE = (call: ToolCall): ToolCall => call;
+
+/** How an agent records the model's calls, and what its rules put in place of what they hide. */
+export interface CallRecording {
+  /** The call as the agent records it now ({@link callRecorder}). */
+  record: (call: ToolCall) => ToolCall;
+  /** The text each of its rules writes in place of what it hides, agentctl's own included. */
+  markers: readonly string[];
+}
+
+/** The markers of an agent's redaction rules: agentctl's own, and each middleware's `redactionMarker`. */
+export function redactionMarkers(middleware: readonly Middleware[] | undefined): string[] {
+  const own = (middleware ?? []).flatMap((m) => (m.redactionMarker ? [m.redactionMarker] : []));
+  return [...new Set([...KNOWN_REDACTION_MARKERS, ...own])];
+}
 
 /**
  * How an agent records the model's tool calls: each string of their arguments (keys too) through

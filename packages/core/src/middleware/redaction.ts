@@ -43,6 +43,7 @@ export function redactor(options: RedactionOptions = {}): (text: string) => stri
  */
 export function redaction(options: RedactionOptions = {}): Middleware {
   const redact = redactor(options);
+  const redactionMarker = options.replacement ?? '[REDACTED]';
   const recordCall = callRecorder(redact, undefined);
   // Requests resend the whole history each step; cache per message so a step costs O(new messages).
   const cache = new WeakMap<Message, Message>();
@@ -84,5 +85,5 @@ export function redaction(options: RedactionOptions = {}): Middleware {
     return result;
   };
   // Streamed text would show what the answer's redaction replaces before it is replaced.
-  return Object.assign(middleware, { holdsAnswers: true, redactsCalls: redact });
+  return Object.assign(middleware, { holdsAnswers: true, redactsCalls: redact, redactionMarker });
 }

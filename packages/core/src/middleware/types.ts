@@ -82,6 +82,11 @@ export type Middleware = ((action: AgentAction, next: Next) => Promise<AgentActi
    * tool receives them as the model made them.
    */
   readonly redactsCalls?: (text: string) => string;
+  /**
+   * What `redactsCalls` writes in place of what it hides (`redaction`'s `replacement`): a resume
+   * then tells a call recorded under rules changed since the pause from one changed by hand.
+   */
+  readonly redactionMarker?: string;
 };
 
 /** Every action type, in loop order. */

@@ -15,7 +15,7 @@ import { nativeRoutes } from './native-routes.js';
 import { openaiRoutes } from './openai-routes.js';
 import { OPENAPI_DOCUMENT } from './openapi.js';
 import { pageRoutes } from './page-routes.js';
-import { projectRoutes } from './project-routes.js';
+import { DEFAULT_HEARTBEAT_MS, projectRoutes } from './project-routes.js';
 import { parsePublicUrl } from './public-address.js';
 import { queueAnswer } from './queue-answer.js';
 import { queuedRoutes } from './queued-routes.js';
@@ -63,7 +63,10 @@ export interface AppOptions {
   maxStreamBufferBytes?: number;
   /** A folder of built page files (@agentctl/ui's dist) to serve under `/ui/`; none means no page. */
   pageDir?: string;
-  /** Milliseconds between heartbeat comments on `GET /project/events`. Default 15 s. */
+  /**
+   * Milliseconds between `: heartbeat` comments on every event stream (`GET /project/events`, run
+   * streams of the native API, the OpenAI-compatible endpoints and A2A, queued runs' events). Default 15 s.
+   */
   heartbeatMs?: number;
   /** How long and how many ended A2A tasks stay for `tasks/get`. Default one hour, 10,000. */
   a2aTasks?: TaskRetention;
@@ -112,6 +115,7 @@ export function createApp(options: AppOptions): ServerApp {
       log: options.errorLog,
       // A stream that fails once begun (the queue lost mid-follow) can only end: the operator learns why.
       onError: (error) => void shield.internal(error, 'stream failed'),
+      heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     },
   };
   const app = new Hono();

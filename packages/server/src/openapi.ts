@@ -20,7 +20,8 @@ const sse = {
   'text/event-stream': {
     schema: {
       type: 'string',
-      description: 'one `event: <type>` / `data: <event JSON>` per agent event, as `run --json`',
+      description:
+        'one `event: <type>` / `data: <event JSON>` per agent event, as `run --json`; between events, a `: heartbeat` comment every `x-agentctl-heartbeat-ms` milliseconds (the `--heartbeat` of serve, 15 s by default)',
     },
   },
 };
@@ -281,7 +282,7 @@ export const OPENAPI_DOCUMENT = {
     '/project/events': {
       get: {
         summary:
-          'the reload state as SSE: an `event: status` (ProjectStatus JSON) at connect and at each reload or failed save; `: heartbeat` comments every 15 s',
+          'the reload state as SSE: an `event: status` (ProjectStatus JSON) at connect and at each reload or failed save; `: heartbeat` comments every `--heartbeat` (15 s)',
         responses: {
           '200': {
             description: 'status events',

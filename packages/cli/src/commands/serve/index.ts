@@ -58,6 +58,7 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
       corsOrigins: options.corsOrigins,
       publicUrl: options.publicUrl,
       trustProxy: options.trustProxy,
+      heartbeatMs: options.heartbeatMs,
       // Without a token the server is on loopback (serveOptions sees to it): it answers only there.
       localOnly: options.tokens.length === 0,
       pageDir: page,

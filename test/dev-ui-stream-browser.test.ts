@@ -37,6 +37,28 @@ script:
     delay_ms: 1500
 `;
 
+// A long answer to fill the chat, then one that calls a tool after a slow sentence.
+const LINES = Array.from({ length: 80 }, (_, i) => `line ${i} of a long answer`).join('\\n');
+const TOOLS = `kind: agent
+name: tools
+model: tools_script
+tools: [{ builtin: current_time }]
+---
+kind: model
+name: tools_script
+provider: offline
+model: script
+script:
+  - match: time
+    text: let me look at the clock
+    delay_ms: 300
+    tool_calls: [{ name: current_time }]
+  - match: time
+    text: done
+  - fallback: true
+    text: "${LINES}"
+`;
+
 const running: LongRunning[] = [];
 const proxies: FreezableProxy[] = [];
 let browser: Browser;
@@ -47,7 +69,12 @@ warnNoChromium();
 // through a proxy that can stop passing the server's bytes on, as a link that died silently does.
 async function serveBehindProxy(): Promise<{ origin: string; direct: string; proxy: FreezableProxy }> {
   const root = await tempProject(
-    { 'agentctl.yaml': PROJECT, 'agents/slow.yaml': SLOW, 'agents/pausing.yaml': PAUSING },
+    {
+      'agentctl.yaml': PROJECT,
+      'agents/slow.yaml': SLOW,
+      'agents/pausing.yaml': PAUSING,
+      'agents/tools.yaml': TOOLS,
+    },
     'agentctl-ui-streams-',
   );
   const serve = await startLongRunning(
@@ -124,6 +151,40 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI and its run streams', () => {
       await page.locator('.run-end[data-status="complete"]').waitFor(WAIT);
       expect(await page.locator('.bubble.assistant .text').last().textContent()).toBe('before after');
       expect(await page.locator('.line.error').count()).toBe(0);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('leaves a reader who scrolled up where they are while tool cards and status lines come', async () => {
+    const { direct } = await serveBehindProxy();
+    const page = await browser.newPage({ viewport: { width: 1280, height: 700 } });
+    try {
+      await page.goto(`${direct}/ui/#view=chat&agent=tools`);
+      await page.locator('.chat-form textarea').fill('long');
+      await page.locator('.chat-form button[type=submit]').click();
+      await page.locator('.run-end[data-status="complete"]').waitFor(WAIT);
+      const log = page.locator('.chat-log');
+      expect(await log.evaluate((l) => l.scrollHeight > l.clientHeight)).toBe(true);
+      await page.locator('.chat-form textarea').fill('what time is it');
+      await page.locator('.chat-form button[type=submit]').click();
+      // The message sent takes the reader down to it; they scroll up to read the long answer.
+      await page.locator('.bubble.assistant', { hasText: 'let me' }).waitFor(WAIT);
+      await log.evaluate((l) => {
+        l.scrollTop = 0;
+      });
+      await page.locator('.run-end').nth(1).waitFor(WAIT);
+      // A tool card, its result, the next answer and the run's end came: the reader is still there.
+      expect(await page.locator('.tool-call').count()).toBe(1);
+      expect(await log.evaluate((l) => l.scrollTop)).toBe(0);
+      // Back at the bottom, the log follows again.
+      await log.evaluate((l) => {
+        l.scrollTop = l.scrollHeight;
+      });
+      await page.locator('.chat-form textarea').fill('long');
+      await page.locator('.chat-form button[type=submit]').click();
+      await page.locator('.run-end').nth(2).waitFor(WAIT);
+      expect(await log.evaluate((l) => l.scrollTop + l.clientHeight >= l.scrollHeight - 2)).toBe(true);
     } finally {
       await page.close();
     }

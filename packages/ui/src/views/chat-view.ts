@@ -213,7 +213,8 @@ export class ChatView {
     if (!text || this.#busy || !this.#agent) return;
     this.#input.value = '';
     this.#log.querySelector('.hint')?.remove();
-    this.#add(h('div', { class: 'bubble user' }, text));
+    // What the reader sends is where they look: the log goes down to it, wherever it was.
+    this.#add(h('div', { class: 'bubble user' }, text), true);
     void this.#stream(`/agents/${encodeURIComponent(this.#agent)}/runs`, {
       input: text,
       sessionId: this.#session,
@@ -300,11 +301,9 @@ export class ChatView {
         break;
       case 'text_delta': {
         this.#bubble ??= this.#assistant(event.author);
-        // The log follows the text as it is written, unless the reader scrolled up to read.
-        const log = this.#log;
-        const following = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
+        const following = atBottom(this.#log);
         append(this.#bubble, [event.text]);
-        if (following) log.scrollTop = log.scrollHeight;
+        if (following) this.#log.scrollTop = this.#log.scrollHeight;
         break;
       }
       case 'message': {
@@ -462,11 +461,19 @@ export class ChatView {
     return block;
   }
 
-  #add<T extends HTMLElement>(element: T): T {
+  // The log follows what is added (text, a tool card, a status line), unless the reader scrolled
+  // up to read: then it stays where they are.
+  #add<T extends HTMLElement>(element: T, follow = false): T {
+    const following = follow || atBottom(this.#log);
     this.#log.append(element);
-    element.scrollIntoView({ block: 'end' });
+    if (following) this.#log.scrollTop = this.#log.scrollHeight;
     return element;
   }
+}
+
+// Within a line of the end: the reader follows the log (a few pixels of rounding are not a scroll).
+function atBottom(log: HTMLElement): boolean {
+  return log.scrollHeight - log.scrollTop - log.clientHeight < 24;
 }
 
 // A call id is unique only within a message's run (and its resumes, which keep the invocation's id):

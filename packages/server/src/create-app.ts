@@ -122,8 +122,8 @@ export function createApp(options: AppOptions): ServerApp {
   if (options.log) app.use(accessLog(options.log));
   if (options.corsOrigins?.length)
     app.use(cors({ origin: [...options.corsOrigins], exposeHeaders: ['x-agentctl-session'] }));
-  app.use(requestGuard(options.corsOrigins ?? [], options.localOnly ?? false));
-  app.use(tokenAuth(options.tokens ?? []));
+  app.use(requestGuard(options.corsOrigins ?? [], options.localOnly ?? false, address));
+  app.use(tokenAuth(options.tokens ?? [], address));
   const maxBytes = options.maxBodyBytes ?? 1024 * 1024;
   app.use(
     bodyLimit({

@@ -39,11 +39,19 @@ export function whenUnauthorized(listener: () => void): void {
   onUnauthorized = listener;
 }
 
+/**
+ * Where the API's `path` (`/project`) is for this page: beside the folder the page is in, so the
+ * page works as well behind a proxy that serves agentctl under a path (`https://host/team/ui/`).
+ */
+export function apiUrl(path: string): string {
+  return new URL(`.${path}`, new URL('../', location.href)).href;
+}
+
 // Same-origin requests: the page's cookie travels by itself, and a POST carries the page's Origin.
 async function call(path: string, init?: RequestInit): Promise<Response> {
   let response: Response;
   try {
-    response = await fetch(path, { credentials: 'same-origin', ...init });
+    response = await fetch(apiUrl(path), { credentials: 'same-origin', ...init });
   } catch (error) {
     if (init?.signal?.aborted) throw error;
     throw new Unreachable(`agentctl does not answer (${(error as Error).message}): is it still running?`);

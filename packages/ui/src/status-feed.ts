@@ -1,4 +1,4 @@
-import { getJson, Unauthorized } from './api.js';
+import { apiUrl, getJson, Unauthorized } from './api.js';
 import type { ProjectStatus } from './api-types.js';
 
 // How long the page waits before it asks again after the server refused the event stream.
@@ -77,7 +77,7 @@ export class StatusFeed {
 
   #connect(channel: BroadcastChannel | undefined, release?: () => void): void {
     const tell = (message: Shared) => channel?.postMessage(message);
-    const source = new EventSource('/project/events', { withCredentials: true });
+    const source = new EventSource(apiUrl('/project/events'), { withCredentials: true });
     source.addEventListener('open', () => {
       if (this.#opened) {
         this.#reconnect();

@@ -310,8 +310,49 @@ export const OPENAPI_DOCUMENT = {
     },
     '/sessions': {
       get: {
-        summary: 'stored sessions, newest first',
-        responses: { '200': { description: '{ sessions: [...] }' }, ...errors(401) },
+        summary:
+          'stored sessions, newest first (ties by id); every one without `limit`, else one page of them and `nextCursor` when more follow',
+        parameters: [
+          {
+            name: 'limit',
+            in: 'query',
+            required: false,
+            description: 'the most sessions to answer with, 1 to 1000',
+            schema: { type: 'integer', minimum: 1, maximum: 1000 },
+          },
+          {
+            name: 'cursor',
+            in: 'query',
+            required: false,
+            description: 'the `nextCursor` of the page before: the sessions after its last one',
+            schema: { type: 'string' },
+          },
+          {
+            name: 'parentId',
+            in: 'query',
+            required: false,
+            description: "only the child sessions of this session (its agent tools' sessions)",
+            schema: { type: 'string' },
+          },
+        ],
+        responses: {
+          '200': {
+            description: '{ sessions: [...], nextCursor?: string }',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['sessions'],
+                  properties: {
+                    sessions: { type: 'array', items: { type: 'object' } },
+                    nextCursor: { type: 'string' },
+                  },
+                },
+              },
+            },
+          },
+          ...errors(400, 401),
+        },
       },
     },
     '/sessions/{id}': {

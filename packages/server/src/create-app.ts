@@ -7,6 +7,7 @@ import type { TaskRetention } from './a2a-task-store.js';
 import { type AccessLogEntry, accessLog } from './access-log.js';
 import type { AgentSource } from './agent-source.js';
 import { tokenAuth } from './auth.js';
+import { HEARTBEAT_HEADER } from './bounded-stream.js';
 import { errorResponse } from './error-response.js';
 import { ErrorShield } from './error-shield.js';
 import { HttpError } from './http-error.js';
@@ -121,7 +122,9 @@ export function createApp(options: AppOptions): ServerApp {
   const app = new Hono();
   if (options.log) app.use(accessLog(options.log));
   if (options.corsOrigins?.length)
-    app.use(cors({ origin: [...options.corsOrigins], exposeHeaders: ['x-agentctl-session'] }));
+    app.use(
+      cors({ origin: [...options.corsOrigins], exposeHeaders: ['x-agentctl-session', HEARTBEAT_HEADER] }),
+    );
   app.use(requestGuard(options.corsOrigins ?? [], options.localOnly ?? false, address));
   app.use(tokenAuth(options.tokens ?? [], address));
   const maxBytes = options.maxBodyBytes ?? 1024 * 1024;

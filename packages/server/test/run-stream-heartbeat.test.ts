@@ -38,13 +38,18 @@ async function quietServer(): Promise<{ url: string; release: () => void }> {
     lease: (name) => (name === 'quiet' ? { agent, store, release: () => undefined } : undefined),
     stores: async () => [store],
   };
-  return { url: await listen({ source, heartbeatMs: 20 }), release };
+  return { url: await listen({ source, heartbeatMs: 20, corsOrigins: ['https://app.example'] }), release };
 }
 
+// From a page of another origin allowed by CORS, which may read the heartbeat header too.
 const post = (url: string, body: unknown) =>
   fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+      origin: 'https://app.example',
+    },
     body: JSON.stringify(body),
   });
 
@@ -81,6 +86,7 @@ describe('run streams while the run is quiet', () => {
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
       expect(response.headers.get('x-agentctl-heartbeat-ms')).toBe('20');
+      expect(response.headers.get('access-control-expose-headers')).toContain('x-agentctl-heartbeat-ms');
       const stream = liveEvents(response);
       try {
         // Two in a row: the stream keeps beating, not one comment at its start.

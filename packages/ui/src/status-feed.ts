@@ -6,8 +6,9 @@ const RETRY_MS = 2_000;
 // The tabs of one server (an origin) share one event stream: a browser opens at most six
 // connections to a host, and one stream per tab held them all from the sixth tab on, so no page,
 // request or chat could get through any more. The tab holding the lock follows the stream and
-// tells the others over the channel.
-const SHARED = 'agentctl-project-status';
+// tells the others over the channel. One stream per server, not per origin: a proxy may serve two
+// agentctl servers under two paths of one origin, and each tab must hear its own.
+const SHARED = `agentctl-project-status ${apiUrl('/')}`;
 
 // What the following tab tells the others.
 type Shared = { kind: 'status'; status: ProjectStatus } | { kind: 'reconnected' } | { kind: 'refused' };

@@ -9,14 +9,21 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { liveEvents } from '../../../test/support/live-events.js';
 import type { AgentSource } from '../src/agent-source.js';
+import type { QueuedRuns } from '../src/queued-runs.js';
 import { listen, stopAll } from './support/listen.js';
 
-// A model that says nothing until the test lets it: a run that is quiet for as long as needed.
-function heldModel(): { provider: ModelProvider; release: () => void } {
+// What waits until the test lets it go on.
+function gateOf(): { gate: Promise<void>; release: () => void } {
   let release = () => {};
   const gate = new Promise<void>((resolve) => {
     release = resolve;
   });
+  return { gate, release };
+}
+
+// A model that says nothing until the test lets it: a run that is quiet for as long as needed.
+function heldModel(): { provider: ModelProvider; release: () => void } {
+  const { gate, release } = gateOf();
   const echo = offline('echo');
   const provider: ModelProvider = {
     name: 'offline',
@@ -29,7 +36,7 @@ function heldModel(): { provider: ModelProvider; release: () => void } {
   return { provider, release };
 }
 
-async function quietServer(): Promise<{ url: string; release: () => void }> {
+async function quietSource(): Promise<{ source: AgentSource; release: () => void }> {
   const { provider, release } = heldModel();
   const agent = createAgent({ name: 'quiet', provider });
   const store = new InMemorySessionStore();
@@ -38,6 +45,11 @@ async function quietServer(): Promise<{ url: string; release: () => void }> {
     lease: (name) => (name === 'quiet' ? { agent, store, release: () => undefined } : undefined),
     stores: async () => [store],
   };
+  return { source, release };
+}
+
+async function quietServer(): Promise<{ url: string; release: () => void }> {
+  const { source, release } = await quietSource();
   return { url: await listen({ source, heartbeatMs: 20, corsOrigins: ['https://app.example'] }), release };
 }
 
@@ -105,4 +117,32 @@ describe('run streams while the run is quiet', () => {
       }
     },
   );
+
+  it('a queued run’s events send heartbeat comments while the worker is quiet', async () => {
+    const { gate, release } = gateOf();
+    const queue: QueuedRuns = {
+      enqueue: async () => ({ runId: 'r1', sessionId: 's1' }),
+      exists: async () => true,
+      // Nothing until the test lets the worker go on, then the run's end.
+      async *follow() {
+        await gate;
+        yield { id: '1-0', end: { status: 'complete', output: 'done' } };
+      },
+      depth: async () => ({}),
+    };
+    const url = await listen({ source: (await quietSource()).source, queue, heartbeatMs: 20 });
+    const response = await fetch(`${url}/runs/r1/events`);
+    expect(response.headers.get('x-agentctl-heartbeat-ms')).toBe('20');
+    const stream = liveEvents(response);
+    try {
+      const first = await stream.waitFor((e) => e.comment === 'heartbeat');
+      await stream.waitFor((e) => e.comment === 'heartbeat', { from: stream.events.indexOf(first) + 1 });
+      release();
+      await stream.waitFor((e) => e.event === 'end');
+      expect(await stream.finished).toBe('end');
+    } finally {
+      release();
+      await stream.close();
+    }
+  });
 });

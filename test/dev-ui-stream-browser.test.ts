@@ -19,7 +19,7 @@ provider: offline
 model: script
 script:
   - fallback: true
-    text: one two three four five six
+    text: one two three four five six seven eight nine ten eleven twelve
     delay_ms: 300
 `;
 // Quiet between its two words for longer than the page's patience would be without heartbeats.
@@ -127,14 +127,20 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI and its run streams', () => {
       proxy.thaw();
       // Shown as agentctl had it when the page asked (the page asked at once, its answer held
       // with the rest): the conversation, and a chat that takes the next message.
-      await page.locator('.line.error', { hasText: 'this is the session as agentctl kept it' }).waitFor(WAIT);
+      // Not said to be cut short: agentctl did not stop, and the run went on there.
+      await page
+        .locator('.line.error', {
+          hasText:
+            'this is the session as agentctl kept it, its last run not ended when asked: it may still be going on in agentctl',
+        })
+        .waitFor(WAIT);
       expect(await page.locator('.bubble.user').allTextContents()).toEqual(['count']);
       expect(await page.locator('.session-label code').textContent()).toBe(session);
       await page.locator('.chat-form textarea').fill('again');
       await page.locator('.chat-form button[type=submit]').click();
       await page.locator('.run-end[data-status="complete"]').waitFor(WAIT);
       expect(await page.locator('.bubble.assistant .text').last().textContent()).toBe(
-        'one two three four five six',
+        'one two three four five six seven eight nine ten eleven twelve',
       );
     } finally {
       await page.close();

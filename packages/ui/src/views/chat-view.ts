@@ -1,4 +1,4 @@
-import { ApiError, getJson, postStream, Unauthorized, Unreachable } from '../api.js';
+import { ApiError, getJson, postStream, Silent, Unauthorized, Unreachable } from '../api.js';
 import type { AgentEvent, AgentNode, EventOf, PendingApproval, SessionView, ToolCall } from '../api-types.js';
 import { append, h, replace } from '../dom.js';
 import { formatDuration, formatJson, formatUsage } from '../format.js';
@@ -31,6 +31,8 @@ export class ChatView {
   #tools = new Map<string, HTMLDetailsElement>();
   // The session whose run's stream was cut, until it is shown again as agentctl kept it.
   #lost: string | undefined;
+  // The stream went silent (agentctl did not stop): its run may still be going on there.
+  #lostSilently = false;
   // Stops reading the run streaming into the chat now.
   #reading: AbortController | undefined;
 
@@ -167,13 +169,16 @@ export class ChatView {
         if (this.#lost !== session) return;
         this.#lost = undefined;
         const cut = view.events.at(-1)?.type !== 'run_end';
+        const unended = this.#lostSilently
+          ? ', its last run not ended when asked: it may still be going on in agentctl (its timeline shows how far)'
+          : ', its last run cut short';
         this.#show(
           session,
           view,
           h(
             'div',
             { class: 'line error' },
-            `The connection to agentctl was lost during the run: this is the session as agentctl kept it${cut ? ', its last run cut short' : ''}.`,
+            `The connection to agentctl was lost during the run: this is the session as agentctl kept it${cut ? unended : ''}.`,
           ),
         );
       },
@@ -265,6 +270,7 @@ export class ChatView {
           ),
         );
         this.#lost = session;
+        this.#lostSilently = error instanceof Silent;
         return error;
       }
       const conflict = error instanceof ApiError && error.status === 409 && session !== undefined;

@@ -106,6 +106,19 @@ describe('agentctl dev on a project broken at start', () => {
     // A save that is still broken is said, and the wait goes on.
     await writeFile(join(root, 'agents/hello.yaml'), `${TYPO}tools: nope\n`);
     await dev.waitFor('stderr', '[reload] failed; nothing served yet:');
+    // Whether the project has a queue is not known yet: queued runs are refused as the rest is.
+    const refused = [
+      await fetch(`http://127.0.0.1:${port}/runs/1/events`),
+      await fetch(`http://127.0.0.1:${port}/agents/hello/runs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ input: 'later', async: true }),
+      }),
+    ];
+    for (const answer of refused) {
+      expect(answer.status).toBe(503);
+      expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('project_invalid');
+    }
 
     await writeFile(join(root, 'agents/hello.yaml'), GOOD);
     await dev.waitFor('stdout', `ui: http://127.0.0.1:${port}/ui/#agent=hello\n`);

@@ -225,6 +225,11 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
       '--trust-proxy',
       "take the A2A cards' scheme and host from X-Forwarded-Proto and X-Forwarded-Host (only behind a proxy that sets them)",
     )
+    .option(
+      '--heartbeat <duration>',
+      'how often a quiet event stream (a run, the dev UI status) gets a comment, so proxies keep it open and clients see it alive',
+      '15s',
+    )
     .addOption(
       new Option('--log-format <format>', 'access log on stderr').choices(['text', 'json']).default('text'),
     )

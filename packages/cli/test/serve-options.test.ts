@@ -23,6 +23,7 @@ describe('agentctl serve options', () => {
       ui: false,
       publicUrl: undefined,
       trustProxy: false,
+      heartbeatMs: 15_000,
     });
   });
 
@@ -58,6 +59,8 @@ describe('agentctl serve options', () => {
       '--public-url',
       'https://agents.example.com/team/',
       '--trust-proxy',
+      '--heartbeat',
+      '5s',
     ]);
     expect(serveOptions(options, { KEYS: ' one , two ' })).toEqual({
       host: '0.0.0.0',
@@ -76,6 +79,7 @@ describe('agentctl serve options', () => {
       ui: true,
       publicUrl: 'https://agents.example.com/team',
       trustProxy: true,
+      heartbeatMs: 5000,
     });
   });
 
@@ -95,5 +99,8 @@ describe('agentctl serve options', () => {
     for (const bad of ['agents.example.com', 'ftp://agents.example.com', 'https://agents.example.com/?k=1'])
       expect(() => serveOptions({ publicUrl: bad }, {})).toThrow(/--public-url: /);
     expect(() => serveOptions({ publicUrl: 'https://u:p@agents.example.com' }, {})).toThrow(usage);
+    for (const bad of ['0s', '5ms', '2h', 'often'])
+      expect(() => serveOptions({ heartbeat: bad }, {})).toThrow(usage);
+    expect(serveOptions({ heartbeat: '200ms' }, {}).heartbeatMs).toBe(200);
   });
 });

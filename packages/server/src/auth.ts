@@ -3,6 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { errorResponse } from './error-response.js';
 import { PAGE_PATH } from './page-routes.js';
+import type { PublicAddress } from './public-address.js';
 import { changesState, isSameOrigin } from './request-guard.js';
 
 /** The cookie that carries the token for the dev UI's page. */
@@ -28,7 +29,7 @@ started: it ends in <code>/ui/?token=…</code> and signs this browser in.</p>
  * token: 401, as JSON for the API and as a short HTML page under /ui. With no tokens, everything is
  * open: the command line only allows that on a loopback host.
  */
-export function tokenAuth(tokens: readonly string[]): MiddlewareHandler {
+export function tokenAuth(tokens: readonly string[], address: PublicAddress = {}): MiddlewareHandler {
   // Compared as digests, which all have one length: comparing the tokens themselves would first
   // tell a guess of the wrong length from one of the right length, by how soon it is refused.
   const expected = tokens.map(digest);
@@ -47,7 +48,7 @@ export function tokenAuth(tokens: readonly string[]): MiddlewareHandler {
     const bearer = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '');
     if (bearer && valid(bearer[1].trim())) return next();
     if (offered === undefined && valid(getCookie(c, TOKEN_COOKIE))) {
-      if (changesState(c) && !isSameOrigin(c))
+      if (changesState(c) && !isSameOrigin(c, address))
         return errorResponse(
           c,
           403,
@@ -74,7 +75,10 @@ function signIn(c: Context, token: string): Response {
   url.searchParams.delete('token');
   c.header('referrer-policy', 'no-referrer');
   c.header('cache-control', 'no-store');
-  return c.redirect(`${url.pathname}${url.search}`, 302);
+  // Relative, as the page's own requests are: behind a proxy that serves this server under a path,
+  // the path this server sees is not the one the browser is on.
+  const file = url.pathname.slice(url.pathname.lastIndexOf('/') + 1);
+  return c.redirect(`${file || './'}${url.search}`, 302);
 }
 
 function digest(text: string): Buffer {

@@ -10,7 +10,16 @@ export interface StreamLimit {
   log?: (line: string) => void;
   /** Receives what the stream's writer threw (the stream then ends); without it, a stack on stderr. */
   onError?: (error: unknown) => void;
+  /**
+   * Milliseconds between `: heartbeat` comments on an event stream (clients skip comments), so a
+   * proxy keeps a quiet run's connection open and a client can tell a quiet run from a dead link;
+   * said in the `x-agentctl-heartbeat-ms` header. None: no heartbeat.
+   */
+  heartbeatMs?: number;
 }
+
+/** The header naming the heartbeat of an event stream, in milliseconds. */
+export const HEARTBEAT_HEADER = 'x-agentctl-heartbeat-ms';
 
 type StreamingApi = Parameters<Parameters<typeof stream>[1]>[0];
 
@@ -152,6 +161,8 @@ export function boundedStream(
 ): Response {
   c.header('content-type', contentType);
   c.header('cache-control', 'no-cache');
+  const beat = contentType === 'text/event-stream' ? limit.heartbeatMs : undefined;
+  if (beat !== undefined) c.header(HEARTBEAT_HEADER, String(beat));
   const where = `${c.req.method} ${c.req.path}`;
   const log = limit.log && ((line: string) => limit.log?.(`agentctl serve: ${where}: ${line}\n`));
   return stream(
@@ -182,9 +193,16 @@ export function boundedStream(
         out.abort();
       };
       const writer = new BoundedWriter(out, { ...limit, log }, socket, cut);
-      // The stream closes when this returns: what is still queued must be in it first.
-      await body(writer);
-      await writer.drained();
+      // Written between whole events (each event is one write), from the first byte to the last.
+      const heartbeat =
+        beat === undefined ? undefined : setInterval(() => writer.write(': heartbeat\n\n'), beat);
+      try {
+        // The stream closes when this returns: what is still queued must be in it first.
+        await body(writer);
+        await writer.drained();
+      } finally {
+        clearInterval(heartbeat);
+      }
     },
     limit.onError && (async (error) => limit.onError?.(error)),
   );

@@ -7,6 +7,7 @@ import type { TaskRetention } from './a2a-task-store.js';
 import { type AccessLogEntry, accessLog } from './access-log.js';
 import type { AgentSource } from './agent-source.js';
 import { tokenAuth } from './auth.js';
+import { HEARTBEAT_HEADER } from './bounded-stream.js';
 import { errorResponse } from './error-response.js';
 import { ErrorShield } from './error-shield.js';
 import { HttpError } from './http-error.js';
@@ -15,7 +16,7 @@ import { nativeRoutes } from './native-routes.js';
 import { openaiRoutes } from './openai-routes.js';
 import { OPENAPI_DOCUMENT } from './openapi.js';
 import { pageRoutes } from './page-routes.js';
-import { projectRoutes } from './project-routes.js';
+import { DEFAULT_HEARTBEAT_MS, projectRoutes } from './project-routes.js';
 import { parsePublicUrl } from './public-address.js';
 import { queueAnswer } from './queue-answer.js';
 import { queuedRoutes } from './queued-routes.js';
@@ -63,7 +64,10 @@ export interface AppOptions {
   maxStreamBufferBytes?: number;
   /** A folder of built page files (@agentctl/ui's dist) to serve under `/ui/`; none means no page. */
   pageDir?: string;
-  /** Milliseconds between heartbeat comments on `GET /project/events`. Default 15 s. */
+  /**
+   * Milliseconds between `: heartbeat` comments on every event stream (`GET /project/events`, run
+   * streams of the native API, the OpenAI-compatible endpoints and A2A, queued runs' events). Default 15 s.
+   */
   heartbeatMs?: number;
   /** How long and how many ended A2A tasks stay for `tasks/get`. Default one hour, 10,000. */
   a2aTasks?: TaskRetention;
@@ -112,14 +116,17 @@ export function createApp(options: AppOptions): ServerApp {
       log: options.errorLog,
       // A stream that fails once begun (the queue lost mid-follow) can only end: the operator learns why.
       onError: (error) => void shield.internal(error, 'stream failed'),
+      heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     },
   };
   const app = new Hono();
   if (options.log) app.use(accessLog(options.log));
   if (options.corsOrigins?.length)
-    app.use(cors({ origin: [...options.corsOrigins], exposeHeaders: ['x-agentctl-session'] }));
-  app.use(requestGuard(options.corsOrigins ?? [], options.localOnly ?? false));
-  app.use(tokenAuth(options.tokens ?? []));
+    app.use(
+      cors({ origin: [...options.corsOrigins], exposeHeaders: ['x-agentctl-session', HEARTBEAT_HEADER] }),
+    );
+  app.use(requestGuard(options.corsOrigins ?? [], options.localOnly ?? false, address));
+  app.use(tokenAuth(options.tokens ?? [], address));
   const maxBytes = options.maxBodyBytes ?? 1024 * 1024;
   app.use(
     bodyLimit({

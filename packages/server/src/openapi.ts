@@ -20,7 +20,8 @@ const sse = {
   'text/event-stream': {
     schema: {
       type: 'string',
-      description: 'one `event: <type>` / `data: <event JSON>` per agent event, as `run --json`',
+      description:
+        'one `event: <type>` / `data: <event JSON>` per agent event, as `run --json`; between events, a `: heartbeat` comment every `x-agentctl-heartbeat-ms` milliseconds (the `--heartbeat` of serve, 15 s by default)',
     },
   },
 };
@@ -281,7 +282,7 @@ export const OPENAPI_DOCUMENT = {
     '/project/events': {
       get: {
         summary:
-          'the reload state as SSE: an `event: status` (ProjectStatus JSON) at connect and at each reload or failed save; `: heartbeat` comments every 15 s',
+          'the reload state as SSE: an `event: status` (ProjectStatus JSON) at connect and at each reload or failed save; `: heartbeat` comments every `--heartbeat` (15 s)',
         responses: {
           '200': {
             description: 'status events',
@@ -309,8 +310,49 @@ export const OPENAPI_DOCUMENT = {
     },
     '/sessions': {
       get: {
-        summary: 'stored sessions, newest first',
-        responses: { '200': { description: '{ sessions: [...] }' }, ...errors(401) },
+        summary:
+          'stored sessions, newest first (ties by id); every one without `limit`, else one page of them and `nextCursor` when more follow',
+        parameters: [
+          {
+            name: 'limit',
+            in: 'query',
+            required: false,
+            description: 'the most sessions to answer with, 1 to 1000',
+            schema: { type: 'integer', minimum: 1, maximum: 1000 },
+          },
+          {
+            name: 'cursor',
+            in: 'query',
+            required: false,
+            description: 'the `nextCursor` of the page before: the sessions after its last one',
+            schema: { type: 'string' },
+          },
+          {
+            name: 'parentId',
+            in: 'query',
+            required: false,
+            description: "only the child sessions of this session (its agent tools' sessions)",
+            schema: { type: 'string' },
+          },
+        ],
+        responses: {
+          '200': {
+            description: '{ sessions: [...], nextCursor?: string }',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['sessions'],
+                  properties: {
+                    sessions: { type: 'array', items: { type: 'object' } },
+                    nextCursor: { type: 'string' },
+                  },
+                },
+              },
+            },
+          },
+          ...errors(400, 401),
+        },
       },
     },
     '/sessions/{id}': {

@@ -28,7 +28,8 @@ const CONTENT_SECURITY_POLICY = [
  */
 export function pageRoutes(dir: string): Hono {
   const app = new Hono();
-  app.get(PAGE_PATH, (c) => c.redirect(`${PAGE_PATH}/`, 302));
+  // Relative: behind a proxy that serves this server under a path, `/ui/` is not where the page is.
+  app.get(PAGE_PATH, (c) => c.redirect(`${PAGE_PATH.slice(1)}/`, 302));
   app.use(
     `${PAGE_PATH}/*`,
     serveStatic({

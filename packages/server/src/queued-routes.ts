@@ -124,6 +124,9 @@ function shieldedEnd(context: InvokeContext, end: unknown, key: string): unknown
 
 function requireQueue(context: InvokeContext): QueuedRuns {
   if (context.queue) return context.queue;
+  // A project not valid yet may well configure a queue: its source refuses for it (503
+  // project_invalid), as on every other route, rather than this saying there is none.
+  context.source.list();
   throw new HttpError(
     400,
     'no_queue',

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { errorResponse } from './error-response.js';
+import { type PublicAddress, publicBase } from './public-address.js';
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -9,12 +10,20 @@ export function isLoopback(host: string): boolean {
   return LOOPBACK.test(host);
 }
 
-/** True when the request says it comes from a page of this very server (its `Origin` is its `Host`). */
-export function isSameOrigin(c: Context): boolean {
+/**
+ * True when the request says it comes from a page of this very server: its `Origin` is its `Host`,
+ * or the address `address` says clients reach it at (the page behind a proxy that sends the
+ * server's own Host upstream).
+ */
+export function isSameOrigin(c: Context, address: PublicAddress = {}): boolean {
   const origin = c.req.header('origin');
   if (!origin) return false;
   try {
-    return new URL(origin).host === (c.req.header('host') ?? new URL(c.req.url).host);
+    const from = new URL(origin);
+    return (
+      from.host === (c.req.header('host') ?? new URL(c.req.url).host) ||
+      from.origin === new URL(publicBase(c, address)).origin
+    );
   } catch {
     return false;
   }
@@ -32,7 +41,11 @@ export function changesState(c: Context): boolean {
  * without tokens, on loopback) the request must also be addressed to a loopback name, so a site
  * whose name was made to resolve to 127.0.0.1 (DNS rebinding) cannot read or run anything.
  */
-export function requestGuard(corsOrigins: readonly string[], localOnly: boolean): MiddlewareHandler {
+export function requestGuard(
+  corsOrigins: readonly string[],
+  localOnly: boolean,
+  address: PublicAddress = {},
+): MiddlewareHandler {
   const allowed = new Set(corsOrigins);
   return async (c, next) => {
     if (localOnly) {
@@ -46,7 +59,7 @@ export function requestGuard(corsOrigins: readonly string[], localOnly: boolean)
         );
     }
     const origin = c.req.header('origin');
-    if (origin !== undefined && changesState(c) && !allowed.has(origin) && !isSameOrigin(c))
+    if (origin !== undefined && changesState(c) && !allowed.has(origin) && !isSameOrigin(c, address))
       return errorResponse(c, 403, 'forbidden', `requests from ${origin} may not change anything here`);
     return next();
   };

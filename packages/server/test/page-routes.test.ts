@@ -19,7 +19,9 @@ describe('the page at /ui', () => {
     const url = await listen({ source, pageDir: PAGE });
     const bare = await fetch(`${url}/ui`, { redirect: 'manual' });
     expect(bare.status).toBe(302);
-    expect(bare.headers.get('location')).toBe('/ui/');
+    // Relative, so that it holds under a proxy's path too.
+    expect(bare.headers.get('location')).toBe('ui/');
+    expect(new URL(bare.headers.get('location')!, `${url}/ui`).href).toBe(`${url}/ui/`);
     await bare.body?.cancel();
     const index = await fetch(`${url}/ui/`);
     expect(index.status).toBe(200);

@@ -1,4 +1,4 @@
-import { getJson, Unauthorized } from './api.js';
+import { apiUrl, getJson, Unauthorized } from './api.js';
 import type { ProjectStatus } from './api-types.js';
 
 // How long the page waits before it asks again after the server refused the event stream.
@@ -6,8 +6,9 @@ const RETRY_MS = 2_000;
 // The tabs of one server (an origin) share one event stream: a browser opens at most six
 // connections to a host, and one stream per tab held them all from the sixth tab on, so no page,
 // request or chat could get through any more. The tab holding the lock follows the stream and
-// tells the others over the channel.
-const SHARED = 'agentctl-project-status';
+// tells the others over the channel. One stream per server, not per origin: a proxy may serve two
+// agentctl servers under two paths of one origin, and each tab must hear its own.
+const SHARED = `agentctl-project-status ${apiUrl('/')}`;
 
 // What the following tab tells the others.
 type Shared = { kind: 'status'; status: ProjectStatus } | { kind: 'reconnected' } | { kind: 'refused' };
@@ -77,7 +78,7 @@ export class StatusFeed {
 
   #connect(channel: BroadcastChannel | undefined, release?: () => void): void {
     const tell = (message: Shared) => channel?.postMessage(message);
-    const source = new EventSource('/project/events', { withCredentials: true });
+    const source = new EventSource(apiUrl('/project/events'), { withCredentials: true });
     source.addEventListener('open', () => {
       if (this.#opened) {
         this.#reconnect();

@@ -1,4 +1,4 @@
-import { ApiError, getJson, postStream, Unauthorized, Unreachable } from '../api.js';
+import { ApiError, getJson, postStream, Silent, Unauthorized, Unreachable } from '../api.js';
 import type { AgentEvent, AgentNode, EventOf, PendingApproval, SessionView, ToolCall } from '../api-types.js';
 import { append, h, replace } from '../dom.js';
 import { formatDuration, formatJson, formatUsage } from '../format.js';
@@ -31,6 +31,8 @@ export class ChatView {
   #tools = new Map<string, HTMLDetailsElement>();
   // The session whose run's stream was cut, until it is shown again as agentctl kept it.
   #lost: string | undefined;
+  // The stream went silent (agentctl did not stop): its run may still be going on there.
+  #lostSilently = false;
   // Stops reading the run streaming into the chat now.
   #reading: AbortController | undefined;
 
@@ -167,13 +169,16 @@ export class ChatView {
         if (this.#lost !== session) return;
         this.#lost = undefined;
         const cut = view.events.at(-1)?.type !== 'run_end';
+        const unended = this.#lostSilently
+          ? ', its last run not ended when asked: it may still be going on in agentctl (its timeline shows how far)'
+          : ', its last run cut short';
         this.#show(
           session,
           view,
           h(
             'div',
             { class: 'line error' },
-            `The connection to agentctl was lost during the run: this is the session as agentctl kept it${cut ? ', its last run cut short' : ''}.`,
+            `The connection to agentctl was lost during the run: this is the session as agentctl kept it${cut ? unended : ''}.`,
           ),
         );
       },
@@ -213,7 +218,8 @@ export class ChatView {
     if (!text || this.#busy || !this.#agent) return;
     this.#input.value = '';
     this.#log.querySelector('.hint')?.remove();
-    this.#add(h('div', { class: 'bubble user' }, text));
+    // What the reader sends is where they look: the log goes down to it, wherever it was.
+    this.#add(h('div', { class: 'bubble user' }, text), true);
     void this.#stream(`/agents/${encodeURIComponent(this.#agent)}/runs`, {
       input: text,
       sessionId: this.#session,
@@ -264,6 +270,7 @@ export class ChatView {
           ),
         );
         this.#lost = session;
+        this.#lostSilently = error instanceof Silent;
         return error;
       }
       const conflict = error instanceof ApiError && error.status === 409 && session !== undefined;
@@ -300,11 +307,9 @@ export class ChatView {
         break;
       case 'text_delta': {
         this.#bubble ??= this.#assistant(event.author);
-        // The log follows the text as it is written, unless the reader scrolled up to read.
-        const log = this.#log;
-        const following = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
+        const following = atBottom(this.#log);
         append(this.#bubble, [event.text]);
-        if (following) log.scrollTop = log.scrollHeight;
+        if (following) this.#log.scrollTop = this.#log.scrollHeight;
         break;
       }
       case 'message': {
@@ -462,11 +467,19 @@ export class ChatView {
     return block;
   }
 
-  #add<T extends HTMLElement>(element: T): T {
+  // The log follows what is added (text, a tool card, a status line), unless the reader scrolled
+  // up to read: then it stays where they are.
+  #add<T extends HTMLElement>(element: T, follow = false): T {
+    const following = follow || atBottom(this.#log);
     this.#log.append(element);
-    element.scrollIntoView({ block: 'end' });
+    if (following) this.#log.scrollTop = this.#log.scrollHeight;
     return element;
   }
+}
+
+// Within a line of the end: the reader follows the log (a few pixels of rounding are not a scroll).
+function atBottom(log: HTMLElement): boolean {
+  return log.scrollHeight - log.scrollTop - log.clientHeight < 24;
 }
 
 // A call id is unique only within a message's run (and its resumes, which keep the invocation's id):

@@ -5,6 +5,16 @@ import { formatDuration, formatJson, formatTime, formatUsage, plural } from '../
 import { formatRoute } from '../route.js';
 import { buildTimeline, type Invocation, type TimelineEntry } from '../timeline.js';
 
+// Sessions asked for at a time, and the most the list is ever reloaded with at once (the API's cap).
+const PAGE = 100;
+const MAX_PAGE = 1000;
+
+/** One page of `GET /sessions`. */
+interface SessionPage {
+  sessions: SessionSummary[];
+  nextCursor?: string;
+}
+
 /**
  * Sessions: the list (`GET /sessions`), and the chosen one's timeline (`GET /sessions/:id`): per
  * invocation its agents, model calls (request, response, tokens, cost, duration), tool calls
@@ -15,6 +25,8 @@ export class SessionsView {
   #list = h('nav', { class: 'session-list' });
   #detail = h('div', { class: 'timeline' });
   #sessions: SessionSummary[] = [];
+  // The child sessions of the session shown.
+  #children: SessionSummary[] = [];
 
   constructor() {
     replace(
@@ -30,41 +42,41 @@ export class SessionsView {
   }
 
   #shown: string | undefined;
+  // The cursor of the next page of the list, while there is one.
+  #next: string | undefined;
+  #more = h('button', { type: 'button', class: 'more', onclick: () => this.#showMore() }, 'Show more');
 
   /** Reloads the list and shows `session`'s timeline (or a prompt to pick one). */
   async show(session: string | undefined): Promise<void> {
     // Never another session's timeline under this one's name while it loads.
     if (session !== this.#shown) replace(this.#detail, h('p', { class: 'muted' }, 'Loading…'));
     this.#shown = session;
-    const { sessions } = await getJson<{ sessions: SessionSummary[] }>('/sessions');
+    // A page at a time (thousands of sessions are not fetched and drawn at once); as many as were
+    // shown already, so that picking one further down the list keeps the reader's place.
+    const limit = Math.min(MAX_PAGE, Math.max(PAGE, this.#sessions.length));
+    const page = await getJson<SessionPage>(`/sessions?limit=${limit}`);
     // A later show() won the race: its answer is the one to draw.
     if (session !== this.#shown) return;
-    this.#sessions = sessions;
+    this.#sessions = page.sessions;
+    this.#next = page.nextCursor;
     replace(
       this.#list,
-      sessions.length === 0 && h('p', { class: 'muted' }, 'No sessions yet: chat with an agent first.'),
-      sessions.map((s) =>
-        h(
-          'a',
-          {
-            class: `session-item${s.id === session ? ' current' : ''}`,
-            href: formatRoute({ view: 'sessions', session: s.id }),
-            'data-session': s.id,
-          },
-          h('strong', {}, s.agent ?? '?'),
-          s.paused && h('span', { class: 'badge warn' }, 'paused'),
-          s.parentId && h('span', { class: 'badge small' }, 'agent tool'),
-          h('span', { class: 'muted' }, `${s.eventCount} events · ${formatTime(s.updatedAt)}`),
-          h('code', { class: 'muted' }, s.id),
-        ),
-      ),
+      page.sessions.length === 0 && h('p', { class: 'muted' }, 'No sessions yet: chat with an agent first.'),
+      page.sessions.map((s) => this.#item(s)),
+      page.nextCursor !== undefined && this.#more,
     );
+    this.#more.disabled = false;
     if (!session) {
       replace(this.#detail, h('p', { class: 'muted' }, 'Pick a session to see its timeline.'));
       return;
     }
-    const view = await getJson<SessionView>(`/sessions/${encodeURIComponent(session)}`);
+    const [view, children] = await Promise.all([
+      getJson<SessionView>(`/sessions/${encodeURIComponent(session)}`),
+      // Its agent tools' sessions, wherever they are in the list's pages.
+      getJson<SessionPage>(`/sessions?parentId=${encodeURIComponent(session)}`),
+    ]);
     if (session !== this.#shown) return;
+    this.#children = children.sessions;
     replace(
       this.#detail,
       h(
@@ -88,6 +100,47 @@ export class SessionsView {
       buildTimeline(view.events).map((invocation) => this.#invocation(invocation, view.id)),
       Object.keys(view.state).length > 0 &&
         h('details', { class: 'state' }, h('summary', {}, 'state now'), h('pre', {}, formatJson(view.state))),
+    );
+  }
+
+  #item(s: SessionSummary): HTMLElement {
+    return h(
+      'a',
+      {
+        class: `session-item${s.id === this.#shown ? ' current' : ''}`,
+        href: formatRoute({ view: 'sessions', session: s.id }),
+        'data-session': s.id,
+      },
+      h('strong', {}, s.agent ?? '?'),
+      s.paused && h('span', { class: 'badge warn' }, 'paused'),
+      s.parentId && h('span', { class: 'badge small' }, 'agent tool'),
+      h('span', { class: 'muted' }, `${s.eventCount} events · ${formatTime(s.updatedAt)}`),
+      h('code', { class: 'muted' }, s.id),
+    );
+  }
+
+  // The next page of the list, after what is shown.
+  #showMore(): void {
+    const cursor = this.#next;
+    if (cursor === undefined || this.#more.disabled) return;
+    this.#more.disabled = true;
+    getJson<SessionPage>(`/sessions?limit=${PAGE}&cursor=${encodeURIComponent(cursor)}`).then(
+      (page) => {
+        // The list was loaded again meanwhile: this page follows another one.
+        if (this.#next !== cursor) return;
+        // A session written since the first page moved to its top: it is not listed twice.
+        const known = new Set(this.#sessions.map((s) => s.id));
+        const fresh = page.sessions.filter((s) => !known.has(s.id));
+        this.#sessions.push(...fresh);
+        this.#next = page.nextCursor;
+        this.#more.before(...fresh.map((s) => this.#item(s)));
+        if (page.nextCursor === undefined) this.#more.remove();
+        this.#more.disabled = false;
+      },
+      (error: Error) => {
+        this.#more.disabled = false;
+        this.#more.before(h('p', { class: 'line error' }, `Failed: ${error.message}`));
+      },
     );
   }
 
@@ -155,7 +208,7 @@ export class SessionsView {
           entry.response ? message(entry.response) : h('p', { class: 'muted' }, 'none recorded'),
         );
       case 'tool': {
-        const child = this.#sessions.find((s) => s.parentId === session && s.parentCallId === entry.call.id);
+        const child = this.#children.find((s) => s.parentId === session && s.parentCallId === entry.call.id);
         const result = entry.result;
         return row(
           [

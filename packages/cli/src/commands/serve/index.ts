@@ -58,6 +58,7 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
       corsOrigins: options.corsOrigins,
       publicUrl: options.publicUrl,
       trustProxy: options.trustProxy,
+      heartbeatMs: options.heartbeatMs,
       // Without a token the server is on loopback (serveOptions sees to it): it answers only there.
       localOnly: options.tokens.length === 0,
       pageDir: page,
@@ -76,7 +77,9 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
     });
     return {
       port: server.port,
-      url: page ? pageUrl(server.url, options.tokens[0], undefined) : `${server.url}/project/status`,
+      url: page
+        ? pageUrl(options.publicUrl ?? server.url, options.tokens[0], undefined)
+        : `${server.url}/project/status`,
       close: async () => void (await server.shutdown(0)),
     };
   };
@@ -106,7 +109,7 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
   // but ending the process would end every one of them.
   const unwatch = watchRunCode({ fatal: false });
   io.stdout(`listening on ${server.url}\n`);
-  if (page) io.stdout(`ui: ${pageUrl(server.url, options.tokens[0], agent)}\n`);
+  if (page) io.stdout(`ui: ${pageUrl(options.publicUrl ?? server.url, options.tokens[0], agent)}\n`);
   await untilStopped();
   unwatch();
   io.stderr(`shutting down: ${tracker.size} run(s) in flight, up to ${options.graceMs} ms to finish\n`);
@@ -130,16 +133,19 @@ export async function serveCommand(raw: Record<string, unknown>, io: Io): Promis
   return EXIT.ok;
 }
 
-/** The address that opens the page: signed in with the first token, on `agent` when one was named. */
+/**
+ * The address that opens the page: signed in with the first token, on `agent` when one was named.
+ * `base` is where clients reach the server (`--public-url`, path included), else where it listens.
+ */
 function pageUrl(base: string, token: string | undefined, agent: string | undefined): string {
   // A browser cannot open the wildcard address a server listens on: this machine's loopback can.
   const url = new URL(base);
   if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
   else if (url.hostname === '[::]') url.hostname = '[::1]';
-  const origin = url.origin;
+  const root = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
   const query = token ? `?token=${encodeURIComponent(token)}` : '';
   const hash = agent ? `#agent=${encodeURIComponent(agent)}` : '';
-  return `${origin}${PAGE_PATH}/${query}${hash}`;
+  return `${root}${PAGE_PATH}/${query}${hash}`;
 }
 
 async function checkAgent(project: ServedProject, name: string): Promise<void> {

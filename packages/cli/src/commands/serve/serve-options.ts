@@ -26,6 +26,8 @@ export interface ServeOptions {
   publicUrl: string | undefined;
   /** Read X-Forwarded-Proto/Host for the A2A cards. */
   trustProxy: boolean;
+  /** Milliseconds between heartbeat comments on event streams. */
+  heartbeatMs: number;
 }
 
 /**
@@ -71,6 +73,7 @@ export function serveOptions(
     ui: raw.ui === true,
     publicUrl: publicUrl(raw.publicUrl),
     trustProxy: raw.trustProxy === true,
+    heartbeatMs: heartbeat(duration(raw.heartbeat, '--heartbeat', 15_000)),
   };
 }
 
@@ -84,6 +87,13 @@ function publicUrl(value: unknown): string | undefined {
       EXIT.usage,
     );
   }
+}
+
+// Nothing would be left of the stream but comments below 10 ms; above an hour every proxy has
+// closed a quiet connection long before (and the page waits three beats before it gives up).
+function heartbeat(ms: number): number {
+  if (ms >= 10 && ms <= 3_600_000) return ms;
+  throw new CliError(`--heartbeat must be from 10ms to 1h, not ${ms} ms`, EXIT.usage);
 }
 
 /** A whole number option within bounds, or a usage error naming the flag. */

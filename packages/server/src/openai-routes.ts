@@ -4,8 +4,8 @@ import { Hono } from 'hono';
 import type { AgentInfo } from './agent-source.js';
 import { boundedStream } from './bounded-stream.js';
 import { HttpError, openaiErrorBody } from './http-error.js';
-import { type InvokeContext, invoke } from './invoke.js';
-import { finishOf, goneSignal, pauseOf, runFailure, SESSION_HEADER } from './openai-run.js';
+import type { InvokeContext } from './invoke.js';
+import { finishOf, invokeConversation, pauseOf, runFailure, SESSION_HEADER } from './openai-run.js';
 import { ownWords } from './own-words.js';
 import { optionalBoolean, readJson } from './read-json.js';
 
@@ -44,19 +44,10 @@ export function openaiRoutes(context: InvokeContext): Hono {
     if (last?.role !== 'user')
       throw new HttpError(400, 'bad_request', 'the last message must come from the user');
     const sessionId = c.req.header(SESSION_HEADER);
-    const run = await invoke(context, {
-      agent: body.model,
-      input: last.content ?? '',
-      sessionId,
-      userId: typeof body.user === 'string' ? body.user : undefined,
-      // Without a stored session, the earlier messages are this conversation's history.
-      history: sessionId ? undefined : messages.slice(0, -1),
-      signal: goneSignal(c, sessionId),
-    });
+    const run = await invokeConversation(c, context, { model: body.model, user: body.user }, messages);
     const id = `chatcmpl-${randomUUID()}`;
     const stamp = Math.floor(Date.now() / 1000);
     const base = { id, created: stamp, model: body.model };
-    if (sessionId) c.header(SESSION_HEADER, run.sessionId);
     if (!streamed) {
       for await (const _ of run.events) {
         // Only the final answer goes back; the events stay in the session.

@@ -1,17 +1,39 @@
-import { AgentError, type InvocationResult, isAgentError } from '@agentctl/core';
+import { AgentError, type InvocationResult, isAgentError, type Message } from '@agentctl/core';
 import type { Context } from 'hono';
 import { HttpError } from './http-error.js';
-import type { InvokeContext } from './invoke.js';
+import { type InvokeContext, invoke, type StartedRun } from './invoke.js';
 
 /** The header that continues a stored session on `/v1/chat/completions` and `/v1/responses`. */
 export const SESSION_HEADER = 'x-agentctl-session';
 
 /**
- * What stops a run of the OpenAI-compatible endpoint whose client is gone: nobody can read a
- * stateless answer then, streamed or not. A stored session's run (`sessionId`) goes on, so its
- * answer is there for the next request.
+ * Runs the agent `model` names on a conversation whose last turn (the caller checked) is the user's.
+ * With the session header the stored session is its history, and the header is answered with the
+ * session's id; without it, the earlier turns are the history and the run stops when the client goes.
  */
-export function goneSignal(c: Context, sessionId: string | undefined): AbortSignal | undefined {
+export async function invokeConversation(
+  c: Context,
+  context: InvokeContext,
+  body: { model: string; user?: unknown },
+  turns: Pick<Message, 'role' | 'content'>[],
+): Promise<StartedRun> {
+  const sessionId = c.req.header(SESSION_HEADER);
+  const run = await invoke(context, {
+    agent: body.model,
+    input: turns.at(-1)?.content ?? '',
+    sessionId,
+    userId: typeof body.user === 'string' ? body.user : undefined,
+    history: sessionId ? undefined : turns.slice(0, -1),
+    signal: goneSignal(c, sessionId),
+  });
+  if (sessionId) c.header(SESSION_HEADER, run.sessionId);
+  return run;
+}
+
+// What stops a run of the OpenAI-compatible endpoint whose client is gone: nobody can read a
+// stateless answer then, streamed or not. A stored session's run (`sessionId`) goes on, so its
+// answer is there for the next request.
+function goneSignal(c: Context, sessionId: string | undefined): AbortSignal | undefined {
   if (sessionId) return undefined;
   const gone = new AbortController();
   const request = c.req.raw.signal;

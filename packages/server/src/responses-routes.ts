@@ -3,8 +3,8 @@ import type { InvocationResult, Message, UsageStats } from '@agentctl/core';
 import { Hono } from 'hono';
 import { boundedStream } from './bounded-stream.js';
 import { HttpError } from './http-error.js';
-import { type InvokeContext, invoke } from './invoke.js';
-import { finishOf, goneSignal, pauseOf, runFailure, SESSION_HEADER } from './openai-run.js';
+import type { InvokeContext } from './invoke.js';
+import { finishOf, invokeConversation, pauseOf, runFailure, SESSION_HEADER } from './openai-run.js';
 import { optionalBoolean, readJson } from './read-json.js';
 import { ResponseItems, type ResponseMessageItem } from './response-items.js';
 
@@ -31,15 +31,7 @@ export function responsesRoutes(context: InvokeContext): Hono {
     if (last?.role !== 'user')
       throw new HttpError(400, 'bad_request', 'the last input item must be a user message', {}, 'input');
     const sessionId = c.req.header(SESSION_HEADER);
-    const run = await invoke(context, {
-      agent: body.model,
-      input: last.content ?? '',
-      sessionId,
-      userId: typeof body.user === 'string' ? body.user : undefined,
-      history: sessionId ? undefined : turns.slice(0, -1),
-      signal: goneSignal(c, sessionId),
-    });
-    if (sessionId) c.header(SESSION_HEADER, run.sessionId);
+    const run = await invokeConversation(c, context, { model: body.model, user: body.user }, turns);
     const shape = new ResponseShape(body.model, sessionId, body.metadata);
     if (!streamed) {
       const items = new ResponseItems();

@@ -1,5 +1,6 @@
 import type { AnyTool, ToolContext } from '@agentctl/core';
 import type { ToolDefinition } from '../definitions.js';
+import { HAS_CREDENTIALS } from '../normalise/http-url.js';
 import type { FactoryContext, PluginProblem } from '../registry.js';
 import { fillArgs, fillArgsDeep } from './args-template.js';
 import { closedParameters } from './closed-parameters.js';
@@ -10,8 +11,7 @@ type HttpDefinition = NonNullable<ToolDefinition['http']>;
 
 // fetch refuses a URL holding a user or password, and its error quotes the URL whole; a default
 // description would show it to the model.
-const CREDENTIALS =
-  'url has a user name or password in it, which no request may carry; send them in a header instead (`authorization: Basic ...` in `headers`)';
+const CREDENTIALS = `url ${HAS_CREDENTIALS}`;
 
 // The url as written, its `{{ args.NAME }}` placeholders standing in as ARG; undefined if invalid.
 function writtenUrl(url: string): URL | undefined {

@@ -148,4 +148,48 @@ describe.each(stores)('a holder that lost its lease writes nothing (%s store)', 
     await real.close?.();
     await other.close?.();
   });
+
+  it('to the shared user: and app: state: the update is refused and the run stops', async () => {
+    const { store: real, other } = await open();
+    await real.updateScopedState?.('user:ada', { 'user:plan': 'free' });
+    const upgrade = defineTool<Record<string, never>>({
+      name: 'upgrade',
+      description: 'upgrades the user',
+      parameters: { type: 'object', properties: {} },
+      execute: (_args, { state }) => {
+        state.set('user:plan', 'pro');
+        state.set('app:upgrades', 1);
+        return 'upgraded';
+      },
+    });
+    const agent = createAgent({
+      name: 'desk',
+      provider: scriptedModel([
+        { toolCalls: [{ name: 'upgrade', arguments: {}, id: 'u1' }] },
+        { text: 'done' },
+      ]),
+      tools: [upgrade],
+    });
+    const losing = losingLease(real, other, (method, args) =>
+      method === 'updateScopedState'
+        ? ((args[2] as { sessionId?: string } | undefined)?.sessionId ?? 's')
+        : undefined,
+    );
+    losing.arm('s');
+    const outcome = await new Runner({ agent, store: losing.store })
+      .run({ input: 'upgrade me', sessionId: 's', userId: 'ada' })
+      .invocation.catch((error: unknown) => error);
+    expect(losing.taken()).toBe(true);
+    expect(outcome).toMatchObject({
+      code: 'ABORTED',
+      message: expect.stringContaining('lost the lease on session s: machine B took it'),
+    });
+    expect(await real.getScopedState?.('user:ada')).toEqual({ 'user:plan': 'free' });
+    expect(await real.getScopedState?.('app')).toEqual({});
+    // Nor did the session get the tool's result after the lease was lost.
+    const session = await real.get('s');
+    expect(session?.events.some((e) => e.type === 'tool_result')).toBe(false);
+    await real.close?.();
+    await other.close?.();
+  });
 });

@@ -62,11 +62,12 @@ it('agentctl run: SIGTERM with the store frozen exits 143 within a short wind-do
     pg.thaw();
   }
   expect(outcome, `run did not exit in time; stderr:\n${run.stderr()}`).toBe(143);
-  expect(run.stderr()).toContain(
+  // One wind-down for the run's end and the store's close, said once: the store that did not answer
+  // for the run's end is not waited for a second time to close (which doubled the wait).
+  expect(run.stderr()).toBe(
     '\nSIGTERM: cancelling… (again to quit at once)\n' +
       'agentctl: the run did not end within 2000 ms of being stopped (a session store that does not answer, or a tool that does not stop); exiting without it: session frozen-run keeps what was stored, and can be continued once its lease lapses\n',
   );
-  expect(run.stderr()).not.toMatch(/\n\s+at /);
 
   // The dead run's lease lapses within its 30 s; here it is made to lapse now, as time would.
   await pg.sql('UPDATE agentctl_leases SET expires_at = 0', 'frozen');

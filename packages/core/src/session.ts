@@ -80,8 +80,13 @@ export interface SessionStore {
    * sessions). Keys keep their `app:`/`user:` prefix. Stores without it keep such keys per session.
    */
   getScopedState?(scope: string): Promise<Record<string, unknown>>;
-  /** Applies a delta to a shared scope (a `null` value deletes the key). */
-  updateScopedState?(scope: string, delta: Record<string, unknown>): Promise<void>;
+  /**
+   * Applies a delta to a shared scope (a `null` value deletes the key), key by key, so concurrent
+   * writers of different keys lose nothing. With `fence` (the lease of the session whose run made the
+   * change), the update is made only while that lease still holds its session, checked atomically with
+   * the write as for `append`: a holder that lost its lease changes no one's shared state.
+   */
+  updateScopedState?(scope: string, delta: Record<string, unknown>, fence?: SessionLease): Promise<void>;
 }
 
 /** Applies the `stateDelta` of events to a state object in place; a `null` value deletes the key. */
@@ -150,7 +155,12 @@ export class InMemorySessionStore implements SessionStore, MemoryProvider {
     return state ? structuredClone(state) : {};
   }
 
-  async updateScopedState(scope: string, delta: Record<string, unknown>): Promise<void> {
+  async updateScopedState(
+    scope: string,
+    delta: Record<string, unknown>,
+    fence?: SessionLease,
+  ): Promise<void> {
+    if (fence) this.#leases.check(fence.sessionId, fence);
     this.#scopes ??= new Map();
     const state = this.#scopes.get(scope) ?? {};
     applyDelta(state, delta);

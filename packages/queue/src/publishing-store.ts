@@ -50,9 +50,15 @@ export class PublishingStore implements SessionStore {
     this.#held = held;
     if (inner.getScopedState) this.getScopedState = (scope) => inner.getScopedState!(scope);
     if (inner.updateScopedState)
-      this.updateScopedState = (scope, delta) => {
+      // Fenced as the run's appends are: a worker that lost the session changes no shared state.
+      this.updateScopedState = async (scope, delta, fence) => {
         this.#check();
-        return inner.updateScopedState!(scope, delta);
+        try {
+          await inner.updateScopedState!(scope, delta, fence);
+        } catch (error) {
+          this.lose(error);
+          throw error;
+        }
       };
   }
 

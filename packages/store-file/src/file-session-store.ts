@@ -97,9 +97,17 @@ export class FileSessionStore implements SessionStore, MemoryProvider {
     return this.#scopes.get(scope);
   }
 
-  /** Applies a delta to a shared scope, safely across processes. */
-  updateScopedState(scope: string, delta: Record<string, unknown>): Promise<void> {
-    return this.#scopes.update(scope, delta);
+  /**
+   * Applies a delta to a shared scope, safely across processes; with `fence`, under the lock of the
+   * fence's session and only while `<id>.lease` still holds its token, as for {@link FileSessionStore.append}.
+   */
+  updateScopedState(scope: string, delta: Record<string, unknown>, fence?: SessionLease): Promise<void> {
+    if (!fence) return this.#scopes.update(scope, delta);
+    // Session lock first, then the scope's: the only order in which both are ever held.
+    return this.#withLock(fence.sessionId, async () => {
+      await this.#leaseFile(fence.sessionId).check(fence.sessionId, fence);
+      await this.#scopes.update(scope, delta);
+    });
   }
 
   /** Absolute path of a session's log (`<id>.jsonl`). */

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { applyDelta, makeFolders } from '@agentctl/core';
 import { writeFileAtomic } from './atomic-write.js';
+import { sweepDeadTemps } from './dead-temps.js';
 import { CorruptSessionError } from './errors.js';
 import { acquireLock, type LockOptions } from './file-lock.js';
 
@@ -13,6 +14,7 @@ import { acquireLock, type LockOptions } from './file-lock.js';
 export class ScopedStateFiles {
   readonly #dir: string;
   readonly #lock: LockOptions | undefined;
+  #swept: Promise<void> | undefined;
 
   constructor(sessionsDir: string, lock?: LockOptions) {
     this.#dir = join(sessionsDir, 'scopes');
@@ -40,6 +42,11 @@ export class ScopedStateFiles {
   /** Applies a delta to a scope, re-reading it under the lock so no other writer's change is lost. */
   async update(scope: string, delta: Record<string, unknown>): Promise<void> {
     await makeFolders(this.#dir);
+    // Nothing else lists this folder: what killed lock takers left in it goes once per store.
+    this.#swept ??= readdir(this.#dir)
+      .then((names) => sweepDeadTemps(this.#dir, names))
+      .catch(() => undefined);
+    await this.#swept;
     const release = await acquireLock(`${this.#file(scope)}.lock`, this.#lock);
     try {
       const state = await this.get(scope);

@@ -292,14 +292,35 @@ export class PostgresSessionStore implements SessionStore, MemoryProvider {
     return rows[0]?.state ?? {};
   }
 
-  /** Applies a delta to a shared scope in one statement, so concurrent writers lose nothing. */
-  async updateScopedState(scope: string, delta: Record<string, unknown>): Promise<void> {
+  /**
+   * Applies a delta to a shared scope in one statement, so concurrent writers lose nothing; with
+   * `fence`, the same statement share-locks the fence's lease row as {@link PostgresSessionStore.append}
+   * does, and a holder that lost it writes nothing.
+   */
+  async updateScopedState(
+    scope: string,
+    delta: Record<string, unknown>,
+    fence?: SessionLease,
+  ): Promise<void> {
     const { set, remove } = foldDeltas([delta]);
-    await this.#query(
-      `INSERT INTO ${this.#t.scopes} AS s (scope, state) VALUES ($1, $3::jsonb)
-       ON CONFLICT (scope) DO UPDATE SET state = (s.state - $2::text[]) || $3::jsonb`,
-      [scope, remove, JSON.stringify(set)],
+    const upsert = (rows: string) =>
+      `INSERT INTO ${this.#t.scopes} AS s (scope, state) ${rows}
+       ON CONFLICT (scope) DO UPDATE SET state = (s.state - $2::text[]) || $3::jsonb`;
+    if (!fence) {
+      await this.#query(upsert('VALUES ($1, $3::jsonb)'), [scope, remove, JSON.stringify(set)]);
+      return;
+    }
+    const { rows } = await this.#query<{ fenced: string }>(
+      `WITH f AS (SELECT session_id FROM ${this.#t.leases} WHERE session_id = $4 AND token = $5::text FOR SHARE),
+       w AS (${upsert('SELECT $1, $3::jsonb FROM f')} RETURNING 1)
+       SELECT (SELECT count(*) FROM f) AS fenced`,
+      [scope, remove, JSON.stringify(set), fence.sessionId, fence.token],
     );
+    if (Number(rows[0]?.fenced ?? 0) === 0)
+      throw new SessionLeaseLostError(
+        fence.sessionId,
+        await this.#leases.holder(fence.sessionId).catch(() => undefined),
+      );
   }
 
   /** The conversation saved under `sessionId` (MemoryProvider). */

@@ -88,4 +88,17 @@ describe('PostgresSessionStore: writes fenced by a lease', () => {
     );
     expect((await store.get('s'))?.checkpoint).toEqual({ kept: true });
   }, 30_000);
+
+  it('a shared-state update racing a takeover of its session lease is refused likewise', async () => {
+    const { store, schema } = server.freshStore();
+    await store.create({ id: 's' });
+    const lease = await leased(store);
+    await store.updateScopedState('user:ada', { 'user:plan': 'free' }, lease);
+    await takeover(
+      schema,
+      (writing) => expect(writing).rejects.toBeInstanceOf(SessionLeaseLostError),
+      () => store.updateScopedState('user:ada', { 'user:plan': 'stale' }, lease),
+    );
+    expect(await store.getScopedState('user:ada')).toEqual({ 'user:plan': 'free' });
+  }, 30_000);
 });

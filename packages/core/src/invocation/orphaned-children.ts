@@ -3,6 +3,7 @@ import { cutShort } from '../cut-short.js';
 import type { ErrorBlame } from '../errors.js';
 import type { AgentEvent } from '../events.js';
 import type { Session, SessionStore } from '../session.js';
+import { SessionLeaseLostError } from '../session-lease.js';
 import { emptyUsage } from '../usage.js';
 import { eventOf } from './event-of.js';
 import { holdSession } from './session-lease.js';
@@ -75,10 +76,16 @@ async function endPaused(
         duration: 0,
       }),
     ];
-    // As a resume does: the pause goes first, so a crash between the two leaves it ended, never resumable twice.
-    await held.confirm();
-    await store.setCheckpoint(child.id, undefined);
-    await store.append(child.id, events);
+    // As a resume does: the pause goes first, so a crash between the two leaves it ended, never
+    // resumable twice. Each write is fenced by the lease: one lost meanwhile (this process paused
+    // past its expiry, another taking the child) writes nothing, and the child is its new holder's.
+    try {
+      await held.write((fence) => store.setCheckpoint(child.id, undefined, fence));
+      await held.write((fence) => store.append(child.id, events, fence));
+    } catch (error) {
+      if (error instanceof SessionLeaseLostError) return;
+      throw error;
+    }
     for (const event of events) forward(event);
   } finally {
     await held.release();

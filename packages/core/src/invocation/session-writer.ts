@@ -102,10 +102,14 @@ export class SessionWriter {
     for (let job = this.#jobs.shift(); job; job = this.#jobs.shift()) {
       try {
         if (!Array.isArray(job)) {
-          // Shared scopes belong to no session's lease: confirmed only, so a lapsed holder stops here too.
-          const confirming = this.#held?.confirm();
-          if (confirming) await confirming;
-          await this.#store.updateScopedState?.(job.scope, job.delta);
+          // A shared scope belongs to no session, but the change is this run's: fenced by its lease,
+          // so a holder that lost it changes no one's shared state.
+          const { scope, delta } = job;
+          if (this.#held)
+            await this.#held.write(
+              (fence) => this.#store.updateScopedState?.(scope, delta, fence) ?? Promise.resolve(),
+            );
+          else await this.#store.updateScopedState?.(scope, delta);
         } else if (this.#held)
           await this.#held.write((fence) => this.#store.append(this.#sessionId, job, fence));
         else await this.#store.append(this.#sessionId, job);

@@ -223,6 +223,28 @@ export function sessionStoreConformance(open: () => Promise<SessionStoreHarness>
     );
   });
 
+  test('scoped state fenced by a lease: written while it holds, refused with nothing written once another took it', async (h) => {
+    const { store } = h;
+    if (!store.updateScopedState || !store.getScopedState) return;
+    await store.create({ id: 'g' });
+    const first = await takeLease(store, 'g', 'A', 60);
+    await store.updateScopedState('user:ada', { 'user:by': 'A', 'user:gone': 1 }, first);
+    await sleep(120);
+    const other = (await h.reopen?.()) ?? store;
+    const second = await takeLease(other, 'g', 'B');
+    await assert.rejects(
+      store.updateScopedState('user:ada', { 'user:by': 'stale', 'user:gone': null }, first),
+      SessionLeaseLostError,
+    );
+    await assert.rejects(store.updateScopedState('app', { 'app:by': 'stale' }, first), SessionLeaseLostError);
+    assert.deepEqual(await store.getScopedState('user:ada'), { 'user:by': 'A', 'user:gone': 1 });
+    assert.deepEqual(await store.getScopedState('app'), {});
+    // The new holder's update merges key by key with what is there.
+    await other.updateScopedState?.('user:ada', { 'user:gone': null, 'user:more': 2 }, second);
+    assert.deepEqual(await store.getScopedState('user:ada'), { 'user:by': 'A', 'user:more': 2 });
+    await other.releaseLease(second);
+  });
+
   test('lease: seen by a second store on the same storage (another process or machine)', async (h) => {
     const other = await h.reopen?.();
     if (!other) return;

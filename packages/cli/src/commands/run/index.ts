@@ -26,7 +26,7 @@ import { sessionStoreFor } from '../../session-store.js';
 import { systemRefusal } from '../../system-refusal.js';
 import { terminalReadline } from '../../terminal-readline.js';
 import { unknownAgent } from '../../unknown-agent.js';
-import { WOUND_DOWN_LATE, windDown } from '../../wind-down.js';
+import { WindDownBudget, WOUND_DOWN_LATE, windDown } from '../../wind-down.js';
 import { allowMatcher, parseAllowRules } from './allow-rules.js';
 import { readStdin, readText } from './read-stdin.js';
 import { jsonRenderer, textRenderer } from './render-events.js';
@@ -73,6 +73,8 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
   // A tool that loops without yielding ends the run at its timeout, named, rather than hang it.
   const unwatch = watchRunCode({ fatal: true });
   let exit: number | undefined;
+  // The run's end and the store's close share the wait a stopped run gets.
+  const budget = new WindDownBudget();
   try {
     const agent = runtime.agents.get(options.agent);
     if (!agent) {
@@ -98,7 +100,16 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
       if (options.prompt !== undefined) {
         throw new CliError('a prompt cannot be given with --approve, --deny or --answer', EXIT.usage);
       }
-      exit = await invoke(runner, { resume: decisions }, options.session, options, io, undefined);
+      exit = await invoke(
+        runner,
+        { resume: decisions },
+        options.session,
+        options,
+        io,
+        undefined,
+        undefined,
+        budget,
+      );
       return exit;
     }
     const fresh = !options.session || options.session === 'new';
@@ -110,7 +121,7 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
     let prompt = options.prompt;
     if (prompt === undefined && io.stdinIsTTY && !options.json) {
       announce();
-      exit = await chat(runner, sessionId, options, io);
+      exit = await chat(runner, sessionId, options, io, budget);
       return exit;
     }
     if (prompt === undefined) {
@@ -125,16 +136,17 @@ export async function runCommand(raw: Record<string, unknown>, io: Io): Promise<
         ? terminalReadline({ input: process.stdin, output: process.stderr })
         : undefined;
     try {
-      exit = await invoke(runner, { input: prompt }, sessionId, options, io, rl, announce);
+      exit = await invoke(runner, { input: prompt }, sessionId, options, io, rl, announce, budget);
       return exit;
     } finally {
       rl?.close();
     }
   } finally {
     unwatch();
-    // A stopped run's close is bounded as its wind-down is (its store may be what does not answer);
-    // a finished one gives its MCP servers the time they take to end gently.
-    if (exit !== undefined && STOPPED.has(exit)) await closeWithin(io, () => runtime.dispose());
+    // A stopped run's close gets what is left of its wind-down (its store may be what does not
+    // answer); a finished one gives its MCP servers the time they take to end gently.
+    if (exit !== undefined && STOPPED.has(exit))
+      await closeWithin(io, () => runtime.dispose(), budget.left());
     else await runtime.dispose();
   }
 }
@@ -214,6 +226,7 @@ export async function invoke(
   io: Io,
   rl: Interface | undefined,
   announce?: () => void,
+  budget?: WindDownBudget,
 ): Promise<number> {
   const spinner = options.json ? undefined : new Spinner(io.stderr, io.stderrIsTTY === true);
   const rendered = options.json ? jsonRenderer(io) : textRenderer(io, spinner);
@@ -304,7 +317,7 @@ export async function invoke(
         ? runner.run({ ...common, input: what.input })
         : runner.resume({ ...common, decisions: what.resume });
     // Events are rendered by onEvent as they happen; the run's own stream is not read, so it keeps none.
-    const result = await windDown(ending.signal, invocationOutcome(run));
+    const result = await windDown(ending.signal, invocationOutcome(run), budget);
     if (result === WOUND_DOWN_LATE) {
       spinner?.stop();
       io.stderr(
@@ -496,7 +509,13 @@ export function reportPause(
     );
 }
 
-async function chat(runner: Runner, sessionId: string, options: RunCommandOptions, io: Io): Promise<number> {
+async function chat(
+  runner: Runner,
+  sessionId: string,
+  options: RunCommandOptions,
+  io: Io,
+  budget: WindDownBudget,
+): Promise<number> {
   const rl = terminalReadline({ input: process.stdin, output: process.stderr, terminal: true });
   const s = styles(io.isTTY);
   io.stderr(s.dim(`chatting with ${runner.agent.name}; an empty line or Ctrl-D ends the chat\n`));
@@ -511,7 +530,7 @@ async function chat(runner: Runner, sessionId: string, options: RunCommandOption
       }
       if (line.length === 0) break;
       // Ctrl-C at the `you>` prompt closes readline and ends the chat; during a run, invoke cancels it.
-      code = await invoke(runner, { input: line }, sessionId, options, io, rl);
+      code = await invoke(runner, { input: line }, sessionId, options, io, rl, undefined, budget);
       if (stopsChat(code)) break;
     }
   } finally {

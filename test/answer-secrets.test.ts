@@ -55,3 +55,37 @@ describe("a project secret in the model's answer", () => {
     expect(JSON.stringify(server.requests[1]?.body.messages)).toContain(HIDDEN);
   });
 });
+
+// Values in a command line or an environment are hidden only when they are credentials: a log
+// level or a folder hidden would turn every answer that says the word into `***`.
+describe('a `${VAR}` value that is no credential', () => {
+  it('stays readable in the answer, while a credential beside it is hidden', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': 'kind: project\n',
+      '.env': 'GREP_MODE=debug\nNOTES_DIR=notes\nLIST_PASS=hunter22\nOPAQUE=8f3a9c2e71b4d5f6a0b1\n',
+      'agents/a.yaml': [
+        'kind: tool',
+        'name: lister',
+        'description: Lists notes',
+        'command:',
+        '  argv: [ls, "${NOTES_DIR}", "--${GREP_MODE}", --password, "${LIST_PASS}", "${OPAQUE}"]',
+        '---',
+        'kind: agent',
+        'name: a',
+        'model: offline/echo',
+        'tools: [lister]',
+        '',
+      ].join('\n'),
+    });
+    const run = await agentctl(
+      ['run', 'a', 'debug the notes, not hunter22 or 8f3a9c2e71b4d5f6a0b1', '--session', 's', '--json'],
+      { cwd: dir },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const events = parseNdjson(run.stdout);
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', output: 'debug the notes, not *** or ***' });
+    const session = await readFile(join(dir, '.agentctl/sessions/s.jsonl'), 'utf8');
+    // The prompt is kept as typed; the answer is stored as shown.
+    expect(session).toContain('"content":"debug the notes, not *** or ***"');
+  });
+});

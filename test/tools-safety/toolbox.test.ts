@@ -210,28 +210,32 @@ describe.concurrent('filesystem', () => {
     expect(JSON.parse(results.call_5.content).stdout.trim()).toMatch(/\/shared$/);
   });
 
-  it('shell passes only the env variables it lists, scrubbed from results; filesystem max_bytes caps a read', async () => {
+  it('shell passes only the env variables it lists, credentials scrubbed from results; filesystem max_bytes caps a read', async () => {
     const dir = await probeProject({
       'agents/main.yaml': scriptedAgent(
-        '[{ builtin: shell, options: { allow: ["printenv *"], env: [PROBE_LISTED] } }, { builtin: filesystem, root: ../work, options: { max_bytes: 5 } }]',
+        '[{ builtin: shell, options: { allow: ["printenv *"], env: [PROBE_TOKEN, PROBE_LEVEL] } }, { builtin: filesystem, root: ../work, options: { max_bytes: 5 } }]',
         [
-          { name: 'shell', arguments: { command: 'printenv PROBE_LISTED' } },
+          { name: 'shell', arguments: { command: 'printenv PROBE_TOKEN' } },
           { name: 'shell', arguments: { command: 'printenv PROBE_UNLISTED' } },
           { name: 'read_file', arguments: { path: 'long.txt' } },
+          { name: 'shell', arguments: { command: 'printenv PROBE_LEVEL' } },
         ],
       ),
       'work/long.txt': 'abcdefghijklmnopqrst',
     });
     const { code, stderr, events } = await runMain(dir, [], {
-      PROBE_LISTED: 'listed-value-81',
+      PROBE_TOKEN: 'listed-value-81',
       PROBE_UNLISTED: 'unlisted-value-82',
+      PROBE_LEVEL: 'verbose',
     });
     expect(code, stderr).toBe(0);
     const results = byId(events);
-    // Seen by the command, and scrubbed like every value agentctl hands on from its environment.
+    // Seen by the command; a credential (its name says so) is scrubbed from what comes back.
     expect(JSON.parse(results.call_1.content)).toEqual({ exit_code: 0, stdout: '***\n', stderr: '' });
     expect(JSON.parse(results.call_2.content)).toMatchObject({ exit_code: 1, stdout: '' });
     expect(results.call_3.content).toBe('abcde\n[truncated: the file has 20 bytes; the first 5 are shown]');
+    // A listed value that is no credential is the command's output as it is.
+    expect(JSON.parse(results.call_4.content)).toEqual({ exit_code: 0, stdout: 'verbose\n', stderr: '' });
     expect(JSON.stringify(events)).not.toContain('value-8');
   });
 

@@ -496,6 +496,19 @@ describe('compile: module tools, models, registry', () => {
     expect(failed.diagnostics[0].message).toBe('cannot connect with key *** to http://127.0.0.1:9');
   });
 
+  it('in a URL, a value the words before it name a credential is secret; a tenant beside it is not', async () => {
+    const files = {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: live\n---\nkind: model\nname: live\nprovider: fake\nmodel: m1\napi_key: k-1234\nbase_url: "http://127.0.0.1:9/${TENANT}/v1?api_key=${GATE}"\n',
+    };
+    const registry = createRegistry().registerProvider('fake', (model) => {
+      throw new Error(`cannot connect to ${model.baseUrl}`);
+    });
+    const loaded = await loadProject({ project: await project(files), env: {} });
+    const failed = await compileProject(loaded, { registry, env: { TENANT: 'acme', GATE: 'gate' } });
+    expect(failed.diagnostics[0].message).toBe('cannot connect to http://127.0.0.1:9/acme/v1?api_key=***');
+  });
+
   it('a duration that comes from a variable is checked as resolved: by validate with its environment, at the field', async () => {
     const root = await project({
       'agents/a.yaml':

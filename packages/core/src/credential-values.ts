@@ -1,5 +1,18 @@
 /** Header (and query parameter) names whose values are credentials: `Authorization`, `api-key`, `Helicone-Auth`, `x-portkey-api-key`, a cookie. */
 const CREDENTIAL_HEADER = /auth|key|token|secret|cookie|passw|credential|signature|session/i;
+// Names that say a credential only as a word of their own (`DB_PASS`, `--pw`, `SMTP_PWD`): inside
+// another word they say nothing (`PASSTHROUGH`, `COMPASS`).
+const CREDENTIAL_WORD = /(^|[^a-z])(pass|pwd|pw|bearer|jwt|dsn|private)([^a-z]|$)/i;
+
+/**
+ * Whether a name says that what it holds is a credential: a header, a query parameter, an
+ * environment variable (`GITHUB_TOKEN`, `DB_PASS`), a command-line flag (`--api-key`) or the word
+ * before a value (`Bearer`). The shell's own `PWD` and `OLDPWD` are folders.
+ */
+export function isCredentialName(name: string): boolean {
+  if (name === 'PWD' || name === 'OLDPWD') return false;
+  return CREDENTIAL_HEADER.test(name) || CREDENTIAL_WORD.test(name);
+}
 
 /**
  * The credentials a provider sends besides its API key, never to be shown in an error: the

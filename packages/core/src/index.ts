@@ -38,7 +38,7 @@ export {
 } from './approval-rule.js';
 export { type BaseUrlParts, baseUrlParts } from './base-url-parts.js';
 export { childTable, forgetChild, guardChildren, killChild, recordChild } from './child-table.js';
-export { credentialValues, redactSecrets } from './credential-values.js';
+export { credentialValues, isCredentialName, redactSecrets } from './credential-values.js';
 export { parseDuration } from './duration.js';
 export { ERROR_TEXT_LIMIT, errorText, messageWithCause } from './error-text.js';
 export {

@@ -75,8 +75,7 @@ export class Compiler {
     let ok = true;
     const value = interpolateDeep(entry.spec, (text, path) => {
       try {
-        const secret = isSecretPath(path);
-        const out = interpolate(text, this.env, secret ? (v) => this.secrets.add(v) : undefined);
+        const out = interpolate(text, this.env, this.#secretsAt(entry.spec, path));
         if (path.includes('api_key')) this.secrets.add(out);
         return out;
       } catch (error) {
@@ -90,6 +89,32 @@ export class Compiler {
     return ok ? value : undefined;
   }
 
+  // Where a string sits in a spec decides which of its `${VAR}` values are kept as secrets: all of
+  // an API key's; in a URL, header, environment or command line, those a name around them says
+  // are credentials (the variable, the header or environment name, the flag before it in a
+  // command line, the word before it in the string) or that read as one; elsewhere none.
+  #secretsAt(
+    spec: unknown,
+    path: ReadonlyArray<string | number>,
+  ): ((value: string, name: string, before: string) => void) | undefined {
+    if (!isSecretPath(path)) return undefined;
+    if (path.includes('api_key')) return (value) => this.secrets.add(value);
+    const key = path.findLast((part): part is string => typeof part === 'string');
+    const last = path.at(-1);
+    const previous =
+      typeof last === 'number' && last > 0 ? valueAt(spec, [...path.slice(0, -1), last - 1]) : undefined;
+    return (value, name, before) =>
+      this.secrets.offer(value, [
+        name,
+        key,
+        typeof previous === 'string' ? previous : undefined,
+        before
+          .trimEnd()
+          .split(/[\s/?&#,;]+/)
+          .at(-1),
+      ]);
+  }
+
   /**
    * Remembers as secret what `${VAR}` puts into the secret paths of an entry this compile does not
    * build (another agent's model key): a tool of the agent that runs may still print it, from the
@@ -99,7 +124,7 @@ export class Compiler {
     interpolateDeep(entry.spec, (text, path) => {
       if (!isSecretPath(path)) return text;
       try {
-        const out = interpolate(text, this.env, (v) => this.secrets.add(v));
+        const out = interpolate(text, this.env, this.#secretsAt(entry.spec, path));
         if (path.includes('api_key')) this.secrets.add(out);
       } catch (error) {
         if (!(error instanceof MissingEnvError)) throw error;
@@ -167,4 +192,14 @@ export class Compiler {
       return undefined;
     }
   }
+}
+
+// The value at `path` in a JSON-like value, or undefined.
+function valueAt(value: unknown, path: ReadonlyArray<string | number>): unknown {
+  let at = value;
+  for (const part of path) {
+    if (at === null || typeof at !== 'object') return undefined;
+    at = (at as Record<string | number, unknown>)[part];
+  }
+  return at;
 }

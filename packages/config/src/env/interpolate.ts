@@ -36,13 +36,24 @@ export class MissingEnvError extends Error {
 /**
  * Replaces `${VAR}`, `${VAR:-default}` and `${VAR:?message}` in a string; `$$` stands for `$`.
  * An unset `${VAR}` becomes empty; an unset or empty `${VAR:?msg}` throws {@link MissingEnvError}.
- * `onValue` sees every substituted value, so callers can treat them as secrets.
+ * `onValue` sees every value taken from the environment, with the variable's name and the text
+ * written before the reference, so callers can judge which are secrets.
  */
-export function interpolate(text: string, env: Env, onValue?: (value: string) => void): string {
+export function interpolate(
+  text: string,
+  env: Env,
+  onValue?: (value: string, name: string, before: string) => void,
+): string {
   if (!text.includes('$')) return text;
   return text.replace(
     PATTERN,
-    (whole, name: string | undefined, operator: string | undefined, argument: string | undefined) => {
+    (
+      whole,
+      name: string | undefined,
+      operator: string | undefined,
+      argument: string | undefined,
+      offset: number,
+    ) => {
       if (whole === '$$') return '$';
       const value = env[name as string];
       const set = value !== undefined && value !== '';
@@ -53,7 +64,7 @@ export function interpolate(text: string, env: Env, onValue?: (value: string) =>
         );
       }
       const out = set ? (value as string) : operator === '-' ? (argument ?? '') : (value ?? '');
-      if (set && onValue) onValue(out);
+      if (set && onValue) onValue(out, name as string, text.slice(0, offset));
       return out;
     },
   );

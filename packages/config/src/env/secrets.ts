@@ -1,6 +1,49 @@
-/** Values that must never be shown: interpolated into api keys, URLs, headers, environments and command lines. */
+import { isCredentialName } from '@agentctl/core';
+
+// A piece of a value that reads as a key or a token: long, and letters mixed with digits, as keys,
+// hashes and ids are (a log level, a host, a folder or a port is none of these).
+const TOKEN_PIECE = /^(?=.*[0-9])(?=.*[A-Za-z])[A-Za-z0-9._~+-]{16,}$/;
+const PIECES = /[\s/?&=#:@,;]+/;
+
+/** What a value is hidden by: the credential pieces of a URL, or the token-like pieces of any value. */
+function credentialPieces(value: string): string[] {
+  const out = value.split(PIECES).filter((piece) => TOKEN_PIECE.test(piece));
+  if (value.includes('://')) {
+    try {
+      const url = new URL(value);
+      if (url.password) out.push(url.password, decodeURIComponent(url.password));
+      for (const [name, item] of url.searchParams) if (item && isCredentialName(name)) out.push(item);
+    } catch {
+      // Not a URL after all: its pieces were looked at.
+    }
+  }
+  return out;
+}
+
+/**
+ * Values that must never be shown: API keys, and the credentials among the values interpolated into
+ * URLs, headers, environments and command lines.
+ */
 export class Secrets {
   readonly #values = new Set<string>();
+
+  /**
+   * Remembers a `${VAR}` value put where a credential can go (a URL, a header, an environment, a
+   * command line) if it is one: its variable, its header, environment name or flag, or the word
+   * written before it says so (`hints`), or it holds a key-like or URL credential piece. Any other
+   * value (`LOG_LEVEL=debug`, a host, a folder, a port) stays readable: hidden, it would turn every
+   * answer and tool result that says the word into `***`.
+   */
+  offer(value: string, hints: ReadonlyArray<string | undefined>): void {
+    if (hints.some((hint) => hint !== undefined && isCredentialName(hint))) {
+      this.add(value);
+      return;
+    }
+    const pieces = credentialPieces(value);
+    if (pieces.length === 0) return;
+    this.add(value);
+    for (const piece of pieces) this.add(piece);
+  }
 
   /** Remembers a value as secret (short values are too common to hide usefully). */
   add(value: string): void {

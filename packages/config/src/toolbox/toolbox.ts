@@ -34,7 +34,7 @@ export const TOOLBOX: Readonly<Record<string, Factory>> = {
       const value = ctx.env[name];
       if (value === undefined) continue;
       env[name] = value;
-      if (name !== 'PATH') ctx.secrets.add(value);
+      if (name !== 'PATH') ctx.secrets.offer(value, [name]);
     }
     return shell({
       root: folders(o, ctx),

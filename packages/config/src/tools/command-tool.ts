@@ -23,7 +23,7 @@ export function commandTool(spec: ToolDefinition, ctx: FactoryContext): AnyTool 
     const value = ctx.env[name];
     if (value !== undefined) {
       env[name] = value;
-      if (name !== 'PATH') ctx.secrets.add(value);
+      if (name !== 'PATH') ctx.secrets.offer(value, [name]);
     }
   }
   return {

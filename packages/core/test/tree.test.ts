@@ -289,6 +289,45 @@ describe('workflow agents', () => {
     }
   });
 
+  it('parallel: a key a branch deletes is gone in that branch and after the merge', async () => {
+    const seen: unknown[] = [];
+    const remover = createAgent({
+      name: 'rm',
+      provider: scriptedModel([{ toolCalls: [{ name: 'drop' }, { name: 'look' }] }, { text: 'dropped' }]),
+      tools: [
+        defineTool({
+          name: 'drop',
+          description: 'deletes',
+          parameters: {},
+          execute: (_a, ctx) => {
+            ctx.state.set('plan', null);
+            ctx.state.set('user:draft', null);
+            return 'ok';
+          },
+        }),
+        defineTool({
+          name: 'look',
+          description: 'reads',
+          parameters: {},
+          execute: (_a, ctx) => {
+            seen.push(ctx.state.get('plan'));
+            return 'ok';
+          },
+        }),
+      ],
+    });
+    const fan = new ParallelAgent({ name: 'fan', subAgents: [remover, say('other', 'o')] });
+    const store = new InMemorySessionStore();
+    const runner = new Runner({ agent: fan, store });
+    await store.create({ id: 'x', state: { plan: 'old', kept: 1 } });
+    await store.updateScopedState?.('user:ada', { 'user:draft': 'd' });
+    const result = await runner.run({ input: 'go', sessionId: 'x', userId: 'ada' }).invocation;
+    expect(seen).toEqual([undefined]);
+    expect(result.state).toEqual({ kept: 1 });
+    expect((await store.get('x'))?.state).toEqual({ kept: 1 });
+    expect(await store.getScopedState?.('user:ada')).toEqual({});
+  });
+
   it('parallel branches do not see each other', async () => {
     const aModel = scriptedModel([{ text: 'a says', delayMs: 1 }]);
     const bModel = scriptedModel([{ text: 'b says', delayMs: 1 }]);

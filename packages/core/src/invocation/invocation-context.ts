@@ -202,7 +202,11 @@ export class InvocationContext {
     const layers: Record<string, unknown>[] = [];
     for (let ctx: InvocationContext | undefined = this; ctx; ctx = ctx.#parent)
       if (ctx.overlay) layers.unshift(ctx.overlay);
-    return Object.assign({}, this.shared.session.state, this.shared.temp, ...layers);
+    const state = Object.assign({}, this.shared.session.state, this.shared.temp, ...layers);
+    // A branch's deletions are kept in its overlay as `null` (see #applyState); the session and
+    // `temp:` never hold one.
+    if (layers.length > 0) for (const key of Object.keys(state)) if (state[key] === null) delete state[key];
+    return state;
   }
 
   /** The conversation this agent sees. */
@@ -293,7 +297,9 @@ export class InvocationContext {
     }
     if (Object.keys(kept).length === 0) return;
     if (this.overlay) {
-      applyDelta(this.overlay, kept);
+      // A deletion stays in the overlay as `null`: removed from it, the key would show through
+      // from the session again, and the branches' merge would never delete it.
+      Object.assign(this.overlay, kept);
       event.branchDelta = kept;
       return;
     }

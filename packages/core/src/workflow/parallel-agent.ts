@@ -1,5 +1,4 @@
 import type { InvocationContext } from '../invocation/invocation-context.js';
-import { applyDelta } from '../state-delta.js';
 import { WorkflowAgent } from './workflow-agent.js';
 
 /**
@@ -23,12 +22,13 @@ export class ParallelAgent extends WorkflowAgent {
   }
 }
 
+// As the branch kept them: a deletion as `null`, which the merge then applies.
 function recordedWrites(ctx: InvocationContext, branch: string): Record<string, unknown> {
   const overlay: Record<string, unknown> = {};
   for (const event of ctx.session.events) {
     if (event.invocationId !== ctx.invocationId || !event.branchDelta) continue;
     if (event.branch === branch || event.branch.startsWith(`${branch}.`))
-      applyDelta(overlay, event.branchDelta);
+      Object.assign(overlay, event.branchDelta);
   }
   return overlay;
 }

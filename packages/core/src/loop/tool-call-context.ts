@@ -56,6 +56,15 @@ export class ToolCallContext implements ToolContext {
         this.delta ??= {};
         this.delta[key] = value;
       },
+      update: async (key, update) => {
+        const shared = loop.updateShared?.(key, update);
+        const value = shared ? await shared : (update(this.#state?.get(key)) ?? undefined);
+        // The result still travels in this call's delta: the session's events and the run's own
+        // view see it; the runner leaves out of its shared write what the store already holds.
+        this.delta ??= {};
+        this.delta[key] = value ?? null;
+        return value === null ? undefined : value;
+      },
     };
     return this.#state;
   }

@@ -367,7 +367,10 @@ export class PostgresSessionStore implements SessionStore, MemoryProvider {
           throw error;
         }
         if (next === null) {
-          await client.query(`UPDATE ${t.scopes} SET state = state - $2::text WHERE scope = $1`, [scope, key]);
+          await client.query(`UPDATE ${t.scopes} SET state = state - $2::text WHERE scope = $1`, [
+            scope,
+            key,
+          ]);
           value = undefined;
           return;
         }

@@ -78,6 +78,7 @@ export function memory(options: MemoryToolOptions = {}): AnyTool {
 // The notes as stored; anything else under the key (a hand-edited state) is left alone, not overwritten.
 function notesOf(value: unknown): MemoryNote[] {
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) throw new Error(`the state key ${MEMORY_STATE_KEY} holds something other than a list of notes`);
+  if (!Array.isArray(value))
+    throw new Error(`the state key ${MEMORY_STATE_KEY} holds something other than a list of notes`);
   return value as MemoryNote[];
 }

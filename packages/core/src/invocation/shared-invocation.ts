@@ -115,7 +115,8 @@ export class SharedInvocation implements InvocationShared {
   }
 
   persistScoped(delta: Record<string, unknown>): void {
-    for (const [scope, part] of scopedUpdates(delta, this.userId, this.#stored)) this.#writer.scoped(scope, part);
+    for (const [scope, part] of scopedUpdates(delta, this.userId, this.#stored))
+      this.#writer.scoped(scope, part);
   }
 
   updateShared(key: string, update: (current: unknown) => unknown): Promise<unknown> | undefined {

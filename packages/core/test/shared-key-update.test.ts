@@ -139,6 +139,11 @@ describe('state.update of a shared key', () => {
       description: 'refuses',
       parameters: {},
       async execute(_args, { state }) {
+        await state
+          .update('user:notes', async () => ['a promise is not stored'])
+          .catch((error: Error) => {
+            if (!/synchronous/.test(error.message)) throw error;
+          });
         await state.update('user:notes', () => {
           throw new Error('there is no note 9');
         });

@@ -89,9 +89,9 @@ export interface SessionStore {
   updateScopedState?(scope: string, delta: Record<string, unknown>, fence?: SessionLease): Promise<void>;
   /**
    * Reads one key of a shared scope, gives its latest stored value (undefined when unset) to
-   * `update` (synchronous), and stores what it returns (`null` or undefined delete the key), all under the scope's
-   * lock, so concurrent updates of the same key (two runs adding to one list) each see the other's
-   * result. Answers the new value (undefined when deleted). `update` runs once; when it throws,
+   * `update` (synchronous), and stores what it returns (`null` or undefined delete the key), all
+   * under the scope's lock, so concurrent updates of the same key (two runs adding to one list) each
+   * see the other's result. Answers the new value (undefined when deleted). `update` runs once; when it throws,
    * nothing is written and the error is thrown. `fence` as for {@link SessionStore.updateScopedState}.
    * Stores without it: tools' `state.update` of a shared key falls back to a read then a whole-value
    * write at the turn's end, where the last writer wins.
@@ -193,9 +193,11 @@ export class InMemorySessionStore implements SessionStore, MemoryProvider {
     const state = this.#scopes.get(scope) ?? {};
     // No await between the read and the write: nothing else runs in between in this process.
     const value = update(key in state ? structuredClone(state[key]) : undefined) ?? null;
-    applyDelta(state, { [key]: value });
+    // Cloned before anything is written: a value that cannot be stored is refused whole.
+    const kept = structuredClone(value);
+    applyDelta(state, { [key]: kept });
     this.#scopes.set(scope, state);
-    return value === null ? undefined : structuredClone(value);
+    return value === null ? undefined : value;
   }
 
   async load(sessionId: string): Promise<Message[]> {

@@ -205,6 +205,33 @@ describe('agentctl with backend: postgres', () => {
     }
   });
 
+  it('the memory tool: six parallel runs of one user keep six notes, numbered 1 to 6', async () => {
+    const p = await project();
+    await writeFile(
+      join(p.dir, 'agents', 'noter.yaml'),
+      'kind: agent\nname: noter\nmodel: offline/auto\ntools: [{ builtin: memory }]\n',
+    );
+    const runs = await Promise.all(
+      Array.from({ length: 6 }, (_, n) =>
+        agentctl(['run', 'noter', `remember ${n}`, '--user', 'ada'], {
+          cwd: p.dir,
+          env: p.env,
+          timeoutMs: 60_000,
+        }),
+      ),
+    );
+    for (const run of runs) expect(run.code, run.stderr).toBe(0);
+    const told = runs.map((run) => Number(/remembered as note (\d+)/.exec(run.stdout)?.[1]));
+    expect(told.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
+    const store = new PostgresSessionStore({ url: p.url });
+    try {
+      const notes = (await store.getScopedState('user:ada'))['user:memories'] as Array<{ id: number }>;
+      expect(notes.map((n) => n.id).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
+    } finally {
+      await store.close();
+    }
+  }, 90_000);
+
   it('two serve processes on one database: a session started on one continues on the other', async () => {
     const p = await project();
     const [a, b] = await Promise.all([startServe(p.dir, [], p.env), startServe(p.dir, [], p.env)]);

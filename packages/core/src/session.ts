@@ -87,6 +87,21 @@ export interface SessionStore {
    * the write as for `append`: a holder that lost its lease changes no one's shared state.
    */
   updateScopedState?(scope: string, delta: Record<string, unknown>, fence?: SessionLease): Promise<void>;
+  /**
+   * Reads one key of a shared scope, gives its latest stored value (undefined when unset) to
+   * `update` (synchronous), and stores what it returns (`null` or undefined delete the key), all
+   * under the scope's lock, so concurrent updates of the same key (two runs adding to one list) each
+   * see the other's result. Answers the new value (undefined when deleted). `update` runs once; when it throws,
+   * nothing is written and the error is thrown. `fence` as for {@link SessionStore.updateScopedState}.
+   * Stores without it: tools' `state.update` of a shared key falls back to a read then a whole-value
+   * write at the turn's end, where the last writer wins.
+   */
+  updateScopedKey?(
+    scope: string,
+    key: string,
+    update: (current: unknown) => unknown,
+    fence?: SessionLease,
+  ): Promise<unknown>;
 }
 
 /** Applies the `stateDelta` of events to a state object in place; a `null` value deletes the key. */
@@ -165,6 +180,24 @@ export class InMemorySessionStore implements SessionStore, MemoryProvider {
     const state = this.#scopes.get(scope) ?? {};
     applyDelta(state, delta);
     this.#scopes.set(scope, state);
+  }
+
+  async updateScopedKey(
+    scope: string,
+    key: string,
+    update: (current: unknown) => unknown,
+    fence?: SessionLease,
+  ): Promise<unknown> {
+    if (fence) this.#leases.check(fence.sessionId, fence);
+    this.#scopes ??= new Map();
+    const state = this.#scopes.get(scope) ?? {};
+    // No await between the read and the write: nothing else runs in between in this process.
+    const value = update(key in state ? structuredClone(state[key]) : undefined) ?? null;
+    // Cloned before anything is written: a value that cannot be stored is refused whole.
+    const kept = structuredClone(value);
+    applyDelta(state, { [key]: kept });
+    this.#scopes.set(scope, state);
+    return value === null ? undefined : value;
   }
 
   async load(sessionId: string): Promise<Message[]> {

@@ -18,6 +18,14 @@ export interface ToolContext {
   state: {
     get(key: string): unknown;
     set(key: string, value: unknown): void;
+    /**
+     * Replaces a key by what `update` (synchronous) makes of its value; `null` or undefined deletes
+     * it. Answers the new value. For an `app:`/`user:` key in a runner whose store can
+     * (`updateScopedKey`), `update` is given the latest stored value and the result is stored at
+     * once, under the scope's lock and the run's lease, so runs updating the same key at the same
+     * time each build on the other's result; otherwise it is `get` then `set`.
+     */
+    update(key: string, update: (current: unknown) => unknown): Promise<unknown>;
   };
   /**
    * Pauses the invocation to ask a human; the answer given on resume becomes this call's result.

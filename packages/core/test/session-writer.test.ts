@@ -5,8 +5,10 @@ import {
   defineTool,
   findPairingProblem,
   historyFor,
+  holdSession,
   InMemorySessionStore,
   Runner,
+  SessionLeaseLostError,
 } from '../src/index.js';
 import { SessionWriter } from '../src/invocation/session-writer.js';
 import { scriptedModel } from '../src/testing/index.js';
@@ -55,6 +57,40 @@ describe('SessionWriter', () => {
     expect(writes).toEqual(['append 1,2', 'scope app', 'append 3', 'append 4']);
     expect((await store.get('s'))?.events.map((e) => e.id)).toEqual(['1', '2', '3', '4']);
     expect(await store.getScopedState('app')).toEqual({ 'app:x': 1 });
+  });
+
+  it("updates one shared key in order with the writes queued before it; the update's own error stops nothing", async () => {
+    const store = new InMemorySessionStore();
+    await store.create({ id: 's' });
+    const writer = new SessionWriter(store, 's');
+    writer.scoped('app', { 'app:list': ['queued'] });
+    const added = writer.scopedKey('app', 'app:list', (current) => [...(current as string[]), 'added']);
+    const refused = writer.scopedKey('app', 'app:list', () => {
+      throw new Error('no such note');
+    });
+    writer.event(event('after'));
+    expect(await added).toEqual(['queued', 'added']);
+    await expect(refused).rejects.toThrow('no such note');
+    await writer.flush();
+    expect(await store.getScopedState('app')).toEqual({ 'app:list': ['queued', 'added'] });
+    expect((await store.get('s'))?.events.map((e) => e.id)).toEqual(['after']);
+  });
+
+  it('an update of one shared key by a holder whose lease was taken is refused, and so is what follows', async () => {
+    const store = new InMemorySessionStore();
+    await store.create({ id: 's' });
+    const held = await holdSession(store, 's', { holder: 'A', ttlMs: 30, onLost: () => undefined });
+    const writer = new SessionWriter(store, 's', held);
+    expect(await writer.scopedKey('user:ada', 'user:n', () => 1)).toBe(1);
+    // A's hold ends (as when its process paused past its lease) and B takes the session.
+    await held.release();
+    expect(await store.lease('s', { holder: 'B', ttlMs: 60_000 })).toHaveProperty('lease');
+    const stale = writer.scopedKey('user:ada', 'user:n', (n) => (n as number) + 1);
+    const next = writer.scopedKey('user:ada', 'user:n', (n) => (n as number) + 10);
+    await expect(stale).rejects.toBeInstanceOf(SessionLeaseLostError);
+    await expect(next).rejects.toBeInstanceOf(SessionLeaseLostError);
+    await expect(writer.flush()).rejects.toBeInstanceOf(SessionLeaseLostError);
+    expect(await store.getScopedState('user:ada')).toEqual({ 'user:n': 1 });
   });
 
   it('flush writes at once and throws the first failed write; nothing after it is written until the end', async () => {

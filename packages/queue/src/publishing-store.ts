@@ -32,6 +32,7 @@ export class DetachedRunError extends Error {
 export class PublishingStore implements SessionStore {
   readonly getScopedState?: SessionStore['getScopedState'];
   readonly updateScopedState?: SessionStore['updateScopedState'];
+  readonly updateScopedKey?: SessionStore['updateScopedKey'];
   readonly #inner: SessionStore;
   readonly #log: RunEventLog;
   readonly #runId: string;
@@ -57,6 +58,27 @@ export class PublishingStore implements SessionStore {
           await inner.updateScopedState!(scope, delta, fence);
         } catch (error) {
           this.lose(error);
+          throw error;
+        }
+      };
+    if (inner.updateScopedKey)
+      // Fenced the same way; only the store's refusal loses the run, not the update's own error
+      // (a tool refusing to forget a note that is not there).
+      this.updateScopedKey = async (scope, key, update, fence) => {
+        this.#check();
+        let thrown: { error: unknown } | undefined;
+        const guarded = (current: unknown): unknown => {
+          try {
+            return update(current);
+          } catch (error) {
+            thrown = { error };
+            throw error;
+          }
+        };
+        try {
+          return await inner.updateScopedKey!(scope, key, guarded, fence);
+        } catch (error) {
+          if (!thrown) this.lose(error);
           throw error;
         }
       };

@@ -110,6 +110,24 @@ export class FileSessionStore implements SessionStore, MemoryProvider {
     });
   }
 
+  /**
+   * Replaces one key of a shared scope by what `update` makes of its latest value, under the scope's
+   * lock across processes; with `fence`, under the fence's session lock and lease check as for
+   * {@link FileSessionStore.updateScopedState}.
+   */
+  updateScopedKey(
+    scope: string,
+    key: string,
+    update: (current: unknown) => unknown,
+    fence?: SessionLease,
+  ): Promise<unknown> {
+    if (!fence) return this.#scopes.updateKey(scope, key, update);
+    return this.#withLock(fence.sessionId, async () => {
+      await this.#leaseFile(fence.sessionId).check(fence.sessionId, fence);
+      return this.#scopes.updateKey(scope, key, update);
+    });
+  }
+
   /** Absolute path of a session's log (`<id>.jsonl`). */
   fileOf(id: string): string {
     assertSessionId(id);

@@ -40,7 +40,25 @@ export class ScopedStateFiles {
   }
 
   /** Applies a delta to a scope, re-reading it under the lock so no other writer's change is lost. */
-  async update(scope: string, delta: Record<string, unknown>): Promise<void> {
+  update(scope: string, delta: Record<string, unknown>): Promise<void> {
+    return this.#change(scope, (state) => applyDelta(state, delta));
+  }
+
+  /**
+   * Replaces one key by what `update` makes of its latest value, read under the scope's lock; a
+   * `null` or undefined result deletes the key. Answers the new value (undefined when deleted).
+   */
+  async updateKey(scope: string, key: string, update: (current: unknown) => unknown): Promise<unknown> {
+    let value: unknown;
+    await this.#change(scope, (state) => {
+      value = update(state[key]) ?? null;
+      applyDelta(state, { [key]: value });
+    });
+    return value === null ? undefined : value;
+  }
+
+  // Re-reads the scope under its lock, changes it, and writes it back before the lock is let go.
+  async #change(scope: string, change: (state: Record<string, unknown>) => void): Promise<void> {
     await makeFolders(this.#dir);
     // Nothing else lists this folder: what killed lock takers left in it goes once per store.
     this.#swept ??= readdir(this.#dir)
@@ -50,7 +68,7 @@ export class ScopedStateFiles {
     const release = await acquireLock(`${this.#file(scope)}.lock`, this.#lock);
     try {
       const state = await this.get(scope);
-      applyDelta(state, delta);
+      change(state);
       await writeFileAtomic(this.#file(scope), JSON.stringify({ version: 1, scope, state }));
     } finally {
       await release();

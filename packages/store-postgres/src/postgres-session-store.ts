@@ -323,6 +323,77 @@ export class PostgresSessionStore implements SessionStore, MemoryProvider {
       );
   }
 
+  /**
+   * Replaces one key of a shared scope by what `update` makes of its latest value, in one
+   * transaction: the scope row (made when missing) is locked `FOR UPDATE` before it is read, so
+   * concurrent updates of the scope take turns; with `fence`, the fence's lease row is share-locked
+   * first, as {@link PostgresSessionStore.append} does, and a holder that lost it writes nothing.
+   */
+  async updateScopedKey(
+    scope: string,
+    key: string,
+    update: (current: unknown) => unknown,
+    fence?: SessionLease,
+  ): Promise<unknown> {
+    const t = this.#t;
+    let value: unknown;
+    let lost = false;
+    let thrown: { error: unknown } | undefined;
+    try {
+      await this.#transaction(async (client) => {
+        if (fence) {
+          const held = await client.query(
+            `SELECT session_id FROM ${t.leases} WHERE session_id = $1 AND token = $2::text FOR SHARE`,
+            [fence.sessionId, fence.token],
+          );
+          if (held.rowCount === 0) {
+            lost = true;
+            return;
+          }
+        }
+        await client.query(
+          `INSERT INTO ${t.scopes} (scope, state) VALUES ($1, '{}'::jsonb) ON CONFLICT (scope) DO NOTHING`,
+          [scope],
+        );
+        const { rows } = await client.query<{ value: unknown }>(
+          `SELECT state -> $2::text AS value FROM ${t.scopes} WHERE scope = $1 FOR UPDATE`,
+          [scope, key],
+        );
+        let next: unknown;
+        try {
+          next = update(rows[0]?.value ?? undefined) ?? null;
+        } catch (error) {
+          thrown = { error };
+          throw error;
+        }
+        if (next === null) {
+          await client.query(`UPDATE ${t.scopes} SET state = state - $2::text WHERE scope = $1`, [
+            scope,
+            key,
+          ]);
+          value = undefined;
+          return;
+        }
+        const written = await client.query<{ value: unknown }>(
+          `UPDATE ${t.scopes} SET state = state || jsonb_build_object($2::text, $3::jsonb) WHERE scope = $1
+           RETURNING state -> $2::text AS value`,
+          [scope, key, JSON.stringify(next)],
+        );
+        value = written.rows[0]?.value;
+      });
+    } catch (error) {
+      // The caller's own error, not wrapped as if the connection had failed.
+      if (thrown) throw thrown.error;
+      throw error;
+    }
+    if (lost && fence)
+      throw new SessionLeaseLostError(
+        fence.sessionId,
+        await this.#leases.holder(fence.sessionId).catch(() => undefined),
+      );
+    return value;
+  }
+
   /** The conversation saved under `sessionId` (MemoryProvider). */
   async load(sessionId: string): Promise<Message[]> {
     assertSessionId(sessionId);

@@ -101,4 +101,20 @@ describe('PostgresSessionStore: writes fenced by a lease', () => {
     );
     expect(await store.getScopedState('user:ada')).toEqual({ 'user:plan': 'free' });
   }, 30_000);
+
+  it('an update of one shared key racing a takeover of its session lease is refused likewise', async () => {
+    const { store, schema } = server.freshStore();
+    await store.create({ id: 's' });
+    const lease = await leased(store);
+    await store.updateScopedKey('user:ada', 'user:notes', () => ['kept'], lease);
+    await takeover(
+      schema,
+      (writing) => expect(writing).rejects.toBeInstanceOf(SessionLeaseLostError),
+      () =>
+        store
+          .updateScopedKey('user:ada', 'user:notes', (notes) => [...(notes as string[]), 'stale'], lease)
+          .then(() => undefined),
+    );
+    expect(await store.getScopedState('user:ada')).toEqual({ 'user:notes': ['kept'] });
+  }, 30_000);
 });

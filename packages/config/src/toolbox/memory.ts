@@ -47,27 +47,38 @@ export function memory(options: MemoryToolOptions = {}): AnyTool {
       required: ['action'],
       additionalProperties: false,
     },
-    execute({ action, note, query, id }, { state }) {
-      const notes = (state.get(MEMORY_STATE_KEY) as MemoryNote[] | undefined) ?? [];
+    async execute({ action, note, query, id }, { state }) {
+      // Remember and forget change the latest list, under the store's lock: runs of the same user at
+      // the same time each keep their note, and no two notes get the same number.
       if (action === 'remember') {
         if (!note) throw new Error('remember needs a note');
-        const number = notes.reduce((max, n) => Math.max(max, n.id), 0) + 1;
-        state.set(
-          MEMORY_STATE_KEY,
-          [...notes, { id: number, note, time: new Date().toISOString() }].slice(-maxNotes),
-        );
+        let number = 0;
+        await state.update(MEMORY_STATE_KEY, (current) => {
+          const notes = notesOf(current);
+          number = notes.reduce((max, n) => Math.max(max, n.id), 0) + 1;
+          return [...notes, { id: number, note, time: new Date().toISOString() }].slice(-maxNotes);
+        });
         return `remembered as note ${number}`;
       }
       if (action === 'forget') {
-        if (!notes.some((n) => n.id === id)) throw new Error(`there is no note ${id}`);
-        state.set(
-          MEMORY_STATE_KEY,
-          notes.filter((n) => n.id !== id),
-        );
+        await state.update(MEMORY_STATE_KEY, (current) => {
+          const notes = notesOf(current);
+          if (!notes.some((n) => n.id === id)) throw new Error(`there is no note ${id}`);
+          return notes.filter((n) => n.id !== id);
+        });
         return `forgot note ${id}`;
       }
+      const notes = notesOf(state.get(MEMORY_STATE_KEY));
       const found = query ? notes.filter((n) => n.note.toLowerCase().includes(query.toLowerCase())) : notes;
       return found.length === 0 ? '[no notes]' : found.map((n) => `${n.id}. ${n.note}`).join('\n');
     },
   });
+}
+
+// The notes as stored; anything else under the key (a hand-edited state) is left alone, not overwritten.
+function notesOf(value: unknown): MemoryNote[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value))
+    throw new Error(`the state key ${MEMORY_STATE_KEY} holds something other than a list of notes`);
+  return value as MemoryNote[];
 }

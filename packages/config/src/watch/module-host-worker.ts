@@ -140,7 +140,12 @@ async function runTool(msg) {
   const ctx = {
     callId: msg.callId, signal: controller.signal, messages: msg.messages,
     endInvocation: () => { ended = true; },
-    state: { get: (k) => (k in sets ? sets[k] : readState(k)), set: (k, v) => { sets[k] = v; } },
+    // update is get then set here: a module tool in dev writes its state as the call's result.
+    state: {
+      get: (k) => (k in sets ? sets[k] : readState(k)),
+      set: (k, v) => { sets[k] = v; },
+      update: async (k, fn) => { const v = fn(k in sets ? sets[k] : readState(k)) ?? null; sets[k] = v; return v ?? undefined; },
+    },
     requestInput: (question) => { const e = new Error(question); e.__requestInput = question; throw e; },
   };
   try {

@@ -41,6 +41,12 @@ export interface InvocationShared {
   persist(event: AgentEvent): void;
   /** Writes `app:` and `user:` keys to the store's shared state. */
   persistScoped(delta: Record<string, unknown>): void;
+  /**
+   * Updates an `app:`/`user:` key in the store at once and atomically, through the invocation's
+   * lease; undefined when the key is not shared (a session key, a `user:` key without a user) or
+   * the store cannot.
+   */
+  updateShared(key: string, update: (current: unknown) => unknown): Promise<unknown> | undefined;
   ended: boolean;
   /** `temp:` state: visible during the invocation, never stored. */
   temp: Record<string, unknown>;

@@ -7,7 +7,10 @@ import type { ToolInvocationInfo } from '../tool.js';
 import type { InvocationContext, InvocationShared } from './invocation-context.js';
 
 /** What an agent fills in of a {@link LoopContext}; the callbacks are {@link InvocationLoop}'s methods. */
-export type LoopFields = Omit<LoopContext, 'emit' | 'readState' | 'endInvocation' | 'invocation'>;
+export type LoopFields = Omit<
+  LoopContext,
+  'emit' | 'readState' | 'updateShared' | 'endInvocation' | 'invocation'
+>;
 
 /**
  * One LLM agent's loop inside a runner's invocation. A class, so that the loop's callbacks (events,
@@ -72,6 +75,10 @@ export class InvocationLoop implements LoopContext {
 
   readState(): Readonly<Record<string, unknown>> {
     return this.#ctx.state();
+  }
+
+  updateShared(key: string, update: (current: unknown) => unknown): Promise<unknown> | undefined {
+    return this.#ctx.shared.updateShared(key, update);
   }
 
   endInvocation(): void {

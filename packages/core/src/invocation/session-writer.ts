@@ -1,8 +1,18 @@
 import type { AgentEvent } from '../events.js';
 import type { SessionStore } from '../session.js';
+import type { SessionLease } from '../session-lease.js';
 import type { HeldSession } from './session-lease.js';
 
-type Job = AgentEvent[] | { scope: string; delta: Record<string, unknown> };
+type Job = AgentEvent[] | { scope: string; delta: Record<string, unknown> } | KeyUpdate;
+
+// An update of one shared key, answered to the tool that asked for it once the store made it.
+interface KeyUpdate {
+  scope: string;
+  key: string;
+  update: (current: unknown) => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
 
 // Writers waiting for the end of this turn of the event loop: one immediate wakes them all, where
 // an immediate per writer made a thousand of them per turn with a thousand runs in flight. The list
@@ -69,6 +79,21 @@ export class SessionWriter {
   }
 
   /**
+   * Queues an update of one key of a shared scope with the store's `updateScopedKey` (which it must
+   * have), in order with the writes queued before it, so an earlier write of the same key cannot
+   * land after it. Settles once the store made it: with the new value, or the error. An error of
+   * `update` itself stops nothing else; a refused write stops later writes as any failed write does.
+   */
+  scopedKey(scope: string, key: string, update: (current: unknown) => unknown): Promise<unknown> {
+    if (this.#dropping)
+      return Promise.reject(this.#failure?.error ?? new Error('an earlier write of the session failed'));
+    return new Promise((resolve, reject) => {
+      this.#jobs.push({ scope, key, update, resolve, reject });
+      this.#schedule();
+    });
+  }
+
+  /**
    * The invocation's end (its error and `run_end`) comes next: it is written after what the store
    * holds even when an earlier write failed, so the session says how the run ended.
    */
@@ -100,6 +125,10 @@ export class SessionWriter {
 
   async #drain(): Promise<void> {
     for (let job = this.#jobs.shift(); job; job = this.#jobs.shift()) {
+      if ('key' in job) {
+        await this.#updateKey(job);
+        continue;
+      }
       try {
         if (!Array.isArray(job)) {
           // A shared scope belongs to no session, but the change is this run's: fenced by its lease,
@@ -116,9 +145,36 @@ export class SessionWriter {
       } catch (error) {
         this.#failure ??= { error };
         this.#dropping = true;
-        this.#jobs.length = 0;
+        for (const dropped of this.#jobs.splice(0)) if ('key' in dropped) dropped.reject(error);
       }
     }
     this.#running = undefined;
+  }
+
+  async #updateKey(job: KeyUpdate): Promise<void> {
+    const store = this.#store;
+    let thrown: { error: unknown } | undefined;
+    const update = (current: unknown): unknown => {
+      try {
+        return job.update(current);
+      } catch (error) {
+        thrown = { error };
+        throw error;
+      }
+    };
+    let value: unknown;
+    const write = async (fence?: SessionLease): Promise<void> => {
+      value = await store.updateScopedKey?.(job.scope, job.key, update, fence);
+    };
+    try {
+      await (this.#held ? this.#held.write(write) : write());
+      job.resolve(value);
+    } catch (error) {
+      job.reject(error);
+      if (thrown) return;
+      this.#failure ??= { error };
+      this.#dropping = true;
+      for (const dropped of this.#jobs.splice(0)) if ('key' in dropped) dropped.reject(error);
+    }
   }
 }

@@ -67,6 +67,10 @@ export class SharedInvocation implements InvocationShared {
   readonly #onEvent: ((event: AgentEvent) => void) | undefined;
   readonly #writer: SessionWriter;
   readonly #controller: AbortController;
+  // Shared keys the store already holds as `state.update` left them: the step's delta carries them
+  // for the session's events, but writing its whole value again would undo another run's update.
+  // Several calls of one step may each update a key: every value stored is kept until its delta passes.
+  #stored: Map<string, unknown[]> | undefined;
 
   constructor(
     init: SharedInvocationInit,
@@ -111,7 +115,20 @@ export class SharedInvocation implements InvocationShared {
   }
 
   persistScoped(delta: Record<string, unknown>): void {
-    for (const [scope, part] of scopedUpdates(delta, this.userId)) this.#writer.scoped(scope, part);
+    for (const [scope, part] of scopedUpdates(delta, this.userId, this.#stored))
+      this.#writer.scoped(scope, part);
+  }
+
+  updateShared(key: string, update: (current: unknown) => unknown): Promise<unknown> | undefined {
+    const scope = scopeOf(key, this.userId);
+    if (!scope || !this.store.updateScopedKey) return undefined;
+    return this.#writer.scopedKey(scope, key, update).then((value) => {
+      this.#stored ??= new Map();
+      const values = this.#stored.get(key);
+      if (values) values.push(value ?? null);
+      else this.#stored.set(key, [value ?? null]);
+      return value;
+    });
   }
 
   abort(reason: unknown): void {
@@ -129,19 +146,30 @@ export class SharedInvocation implements InvocationShared {
   }
 }
 
-// Splits `app:`/`user:` keys of a delta by the scope they are shared in; `user:` keys need a user id.
+// The scope an `app:`/`user:` key is shared in; `user:` keys need a user id.
+function scopeOf(key: string, userId: string | undefined): string | undefined {
+  if (key.startsWith('app:')) return 'app';
+  return key.startsWith('user:') && userId ? `user:${userId}` : undefined;
+}
+
+// Splits `app:`/`user:` keys of a delta by the scope they are shared in, leaving out a key whose
+// value is the very one `state.update` stored (once: a later write of it is the run's own).
 function scopedUpdates(
   delta: Record<string, unknown>,
   userId: string | undefined,
+  stored: Map<string, unknown[]> | undefined,
 ): Map<string, Record<string, unknown>> {
   const out = new Map<string, Record<string, unknown>>();
   for (const [key, value] of Object.entries(delta)) {
-    const scope = key.startsWith('app:')
-      ? 'app'
-      : key.startsWith('user:') && userId
-        ? `user:${userId}`
-        : undefined;
+    const scope = scopeOf(key, userId);
     if (!scope) continue;
+    const values = stored?.get(key);
+    const at = values ? values.findIndex((v) => Object.is(v, value)) : -1;
+    if (values && at >= 0) {
+      values.splice(at, 1);
+      if (values.length === 0) stored?.delete(key);
+      continue;
+    }
     const part = out.get(scope) ?? {};
     part[key] = value;
     out.set(scope, part);

@@ -27,6 +27,8 @@ export interface LoopContext {
   instruction?: Instruction;
   /** The state instruction templates and tools read, as it is now. */
   readState(): Readonly<Record<string, unknown>>;
+  /** In a runner: updates a shared key in the store atomically (undefined when it cannot; see `InvocationShared`). */
+  updateShared?(key: string, update: (current: unknown) => unknown): Promise<unknown> | undefined;
   /** The history, appended to in place. */
   messages: Message[];
   /** Messages before this index are known to pair every tool call with its result. */

@@ -56,6 +56,16 @@ export class ToolCallContext implements ToolContext {
         this.delta ??= {};
         this.delta[key] = value;
       },
+      update: async (key, given) => {
+        const update = synchronous(given);
+        const shared = loop.updateShared?.(key, update);
+        const value = shared ? await shared : (update(this.#state?.get(key)) ?? undefined);
+        // The result still travels in this call's delta: the session's events and the run's own
+        // view see it; the runner leaves out of its shared write what the store already holds.
+        this.delta ??= {};
+        this.delta[key] = value ?? null;
+        return value === null ? undefined : value;
+      },
     };
     return this.#state;
   }
@@ -72,4 +82,15 @@ export class ToolCallContext implements ToolContext {
   pause(pending: PendingApproval[]): never {
     throw new PauseRequest(pending);
   }
+}
+
+// The store calls `update` under its lock and stores what it returns: a promise would be stored as
+// `{}` (or not at all), and the lock cannot be held across the tool's awaits.
+function synchronous(update: (current: unknown) => unknown): (current: unknown) => unknown {
+  return (current) => {
+    const next = update(current);
+    if (typeof (next as PromiseLike<unknown> | null)?.then === 'function')
+      throw new TypeError('state.update needs a synchronous function: this one returned a promise');
+    return next;
+  };
 }

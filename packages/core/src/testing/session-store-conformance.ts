@@ -245,6 +245,77 @@ export function sessionStoreConformance(open: () => Promise<SessionStoreHarness>
     await other.releaseLease(second);
   });
 
+  test('scoped key: concurrent updates of one key each build on the latest value; null deletes; a throwing update writes nothing', async (h) => {
+    const { store } = h;
+    if (!store.updateScopedKey || !store.getScopedState) return;
+    const other = (await h.reopen?.()) ?? store;
+    await store.updateScopedState?.('user:ada', { 'user:lang': 'fr' });
+    const add = (by: SessionStore, n: number) =>
+      by.updateScopedKey!('user:ada', 'user:notes', (current) => [
+        ...((current as number[] | undefined) ?? []),
+        n,
+      ]);
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, n) => add(n % 2 === 0 ? store : other, n)),
+    );
+    const notes = (await store.getScopedState('user:ada'))['user:notes'] as number[];
+    assert.deepEqual(
+      [...notes].sort((a, b) => a - b),
+      Array.from({ length: 12 }, (_, n) => n),
+    );
+    // Each answer is the list as that update left it: one more note than the one before it.
+    assert.deepEqual(
+      answers.map((a) => (a as number[]).length).sort((a, b) => a - b),
+      Array.from({ length: 12 }, (_, n) => n + 1),
+    );
+    assert.equal((await store.getScopedState('user:ada'))['user:lang'], 'fr');
+    await assert.rejects(
+      store.updateScopedKey('user:ada', 'user:notes', () => {
+        throw new Error('no such note');
+      }),
+      /no such note/,
+    );
+    assert.equal(((await store.getScopedState('user:ada'))['user:notes'] as number[]).length, 12);
+    assert.equal(await store.updateScopedKey('user:ada', 'user:notes', () => null), undefined);
+    assert.deepEqual(await store.getScopedState('user:ada'), { 'user:lang': 'fr' });
+    assert.deepEqual(
+      await store.updateScopedKey('app', 'app:count', (n) => ((n as number | undefined) ?? 0) + 1),
+      1,
+    );
+    assert.deepEqual(await other.getScopedState?.('app'), { 'app:count': 1 });
+  });
+
+  test('scoped key fenced by a lease: updated while it holds, refused with nothing written once another took it', async (h) => {
+    const { store } = h;
+    if (!store.updateScopedKey || !store.getScopedState) return;
+    await store.create({ id: 'k' });
+    const first = await takeLease(store, 'k', 'A', 60);
+    assert.deepEqual(await store.updateScopedKey('user:ada', 'user:by', () => ['A'], first), ['A']);
+    await sleep(120);
+    const other = (await h.reopen?.()) ?? store;
+    const second = await takeLease(other, 'k', 'B');
+    await assert.rejects(
+      store.updateScopedKey('user:ada', 'user:by', (current) => [...(current as string[]), 'stale'], first),
+      SessionLeaseLostError,
+    );
+    await assert.rejects(
+      store.updateScopedKey('app', 'app:by', () => 'stale', first),
+      SessionLeaseLostError,
+    );
+    assert.deepEqual(await store.getScopedState('user:ada'), { 'user:by': ['A'] });
+    assert.deepEqual(await store.getScopedState('app'), {});
+    assert.deepEqual(
+      await other.updateScopedKey?.(
+        'user:ada',
+        'user:by',
+        (current) => [...(current as string[]), 'B'],
+        second,
+      ),
+      ['A', 'B'],
+    );
+    await other.releaseLease(second);
+  });
+
   test('lease: seen by a second store on the same storage (another process or machine)', async (h) => {
     const other = await h.reopen?.();
     if (!other) return;

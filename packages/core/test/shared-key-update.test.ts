@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest';
+import { createAgent, defineTool, InMemorySessionStore, Runner, type SessionStore } from '../src/index.js';
+import { scriptedModel } from '../src/testing/index.js';
+
+// `add` appends its `note` to a list under `key` with `state.update`, waiting for `before` and then
+// `after` (when given): the step's delta is written at the turn's end, after whatever ran meanwhile.
+function adder(after?: (note: string) => Promise<void>, before?: (note: string) => Promise<void>) {
+  return defineTool<{ key: string; note: string }, string>({
+    name: 'add',
+    description: 'adds a note',
+    parameters: {
+      type: 'object',
+      properties: { key: { type: 'string' }, note: { type: 'string' } },
+      required: ['key', 'note'],
+    },
+    async execute({ key, note }, { state }) {
+      await before?.(note);
+      const list = await state.update(key, (current) => [...((current as string[] | undefined) ?? []), note]);
+      if (state.get(key) !== list) throw new Error('the call does not see its own update');
+      await after?.(note);
+      return (list as string[]).join(',');
+    },
+  });
+}
+
+function agentAdding(
+  notes: Array<{ key: string; note: string }>,
+  after?: (note: string) => Promise<void>,
+  before?: (note: string) => Promise<void>,
+) {
+  return createAgent({
+    name: 'noter',
+    provider: scriptedModel([
+      { toolCalls: notes.map((args) => ({ name: 'add', arguments: args })) },
+      { text: 'done' },
+    ]),
+    tools: [adder(after, before)],
+  });
+}
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+describe('state.update of a shared key', () => {
+  it('two runs of one user each keep their note: the first run does not write its older list back at its turn end', async () => {
+    const store = new InMemorySessionStore();
+    const secondDone = deferred();
+    // The first run holds its step open until the second run has added its note and ended: its
+    // own step's delta is written after that.
+    const first = new Runner({
+      agent: agentAdding([{ key: 'user:notes', note: 'A' }], () => secondDone.promise),
+      store,
+    }).run({ input: 'go', sessionId: 'a', userId: 'ada' }).invocation;
+    const second = new Runner({ agent: agentAdding([{ key: 'user:notes', note: 'B' }]), store }).run({
+      input: 'go',
+      sessionId: 'b',
+      userId: 'ada',
+    }).invocation;
+    void second.then(secondDone.resolve, secondDone.resolve);
+    const [a, b] = await Promise.all([first, second]);
+    expect((await store.getScopedState('user:ada'))['user:notes']).toEqual(['A', 'B']);
+    // Each run's events and view say what its update made.
+    expect(a.toolCalls[0]?.result).toBe('A');
+    expect(b.toolCalls[0]?.result).toBe('A,B');
+    expect(a.state['user:notes']).toEqual(['A']);
+    expect(b.state['user:notes']).toEqual(['A', 'B']);
+    const deltas = (await store.get('a'))?.events
+      .filter((e) => e.type === 'tool_result')
+      .map((e) => e.stateDelta);
+    expect(deltas).toEqual([{ 'user:notes': ['A'] }]);
+    // A later run of the user starts from the stored list.
+    const third = await new Runner({ agent: agentAdding([{ key: 'user:notes', note: 'C' }]), store }).run({
+      input: 'go',
+      sessionId: 'c',
+      userId: 'ada',
+    }).invocation;
+    expect(third.toolCalls[0]?.result).toBe('A,B,C');
+    expect((await store.getScopedState('user:ada'))['user:notes']).toEqual(['A', 'B', 'C']);
+  });
+
+  it('calls of one step updating the same key both land, whatever order their results are recorded in', async () => {
+    const store = new InMemorySessionStore();
+    // Results are recorded as calls end: the first call updates first but ends last, so the
+    // result recorded last holds the older list.
+    const oneAdded = deferred();
+    const twoAdded = deferred();
+    const result = await new Runner({
+      agent: agentAdding(
+        [
+          { key: 'app:log', note: 'one' },
+          { key: 'app:log', note: 'two' },
+        ],
+        async (note) => {
+          if (note === 'one') {
+            oneAdded.resolve();
+            await twoAdded.promise;
+            await new Promise((resolve) => setImmediate(resolve));
+          } else twoAdded.resolve();
+        },
+        (note) => (note === 'two' ? oneAdded.promise : Promise.resolve()),
+      ),
+      store,
+    }).run({ input: 'go', sessionId: 's' }).invocation;
+    expect(result.toolCalls.map((c) => c.result)).toEqual(['one,two', 'one']);
+    expect((await store.getScopedState('app'))['app:log']).toEqual(['one', 'two']);
+  });
+
+  it('a session key, a user: key without a user, and a store without updateScopedKey are a get then a set', async () => {
+    const store = new InMemorySessionStore();
+    const session = await new Runner({
+      agent: agentAdding([
+        { key: 'notes', note: 'x' },
+        { key: 'user:notes', note: 'y' },
+      ]),
+      store,
+    }).run({ input: 'go', sessionId: 's' }).invocation;
+    expect(session.state).toMatchObject({ notes: ['x'], 'user:notes': ['y'] });
+    expect(await store.getScopedState('user:ada')).toEqual({});
+
+    const plain: SessionStore = Object.assign(new InMemorySessionStore(), { updateScopedKey: undefined });
+    await new Runner({ agent: agentAdding([{ key: 'user:notes', note: 'z' }]), store: plain }).run({
+      input: 'go',
+      sessionId: 's',
+      userId: 'ada',
+    }).invocation;
+    // Written as today: the step's delta, at the turn's end.
+    expect(await plain.getScopedState?.('user:ada')).toEqual({ 'user:notes': ['z'] });
+  });
+
+  it("an update that throws fails only its call: nothing is stored, and the run's later writes go on", async () => {
+    const store = new InMemorySessionStore();
+    const refuse = defineTool({
+      name: 'refuse',
+      description: 'refuses',
+      parameters: {},
+      async execute(_args, { state }) {
+        await state
+          .update('user:notes', async () => ['a promise is not stored'])
+          .catch((error: Error) => {
+            if (!/synchronous/.test(error.message)) throw error;
+          });
+        await state.update('user:notes', () => {
+          throw new Error('there is no note 9');
+        });
+        return 'unreachable';
+      },
+    });
+    const result = await new Runner({
+      agent: createAgent({
+        name: 'noter',
+        provider: scriptedModel([
+          { toolCalls: [{ name: 'refuse' }] },
+          { toolCalls: [{ name: 'add', arguments: { key: 'user:notes', note: 'kept' } }] },
+          { text: 'done' },
+        ]),
+        tools: [refuse, adder()],
+      }),
+      store,
+    }).run({ input: 'go', sessionId: 's', userId: 'ada' }).invocation;
+    expect(result.toolCalls.map((c) => [c.isError, c.result])).toEqual([
+      [true, expect.stringContaining('there is no note 9')],
+      [false, 'kept'],
+    ]);
+    expect(await store.getScopedState('user:ada')).toEqual({ 'user:notes': ['kept'] });
+  });
+});

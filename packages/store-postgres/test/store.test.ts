@@ -1,3 +1,4 @@
+import { compareSessions, type SessionPosition } from '@agentctl/core';
 import { messageEvent } from '@agentctl/core/testing';
 import { describe, expect, it } from 'vitest';
 import { PostgresStoreError } from '../src/index.js';
@@ -106,6 +107,45 @@ describe('PostgresSessionStore', () => {
       await expect(store.setCheckpoint('nope', 1)).rejects.toThrow(/no session with id nope/);
     } finally {
       await drop();
+    }
+  });
+});
+
+describe('PostgresSessionStore pages', () => {
+  const pg = usePostgres();
+
+  it("pages ids in code-point order (compareSessions's), whatever collation the database has", async () => {
+    const fresh = pg.freshStore();
+    try {
+      const ids = ['b', 'B', 'a-z', 'a_z', 'a.z', 'aZ', 'A', '0', 'Z9', 'z'];
+      for (const id of ids) await fresh.store.create({ id });
+      // All in one millisecond, and the ids under a locale's collation (where 'a' < 'B' < 'b').
+      const collname = (
+        await pg
+          .server()
+          .sql(
+            `SELECT collname FROM pg_collation WHERE collname IN ('und-x-icu', 'en_US.utf8', 'en_US') ORDER BY collname DESC LIMIT 1`,
+          )
+      ).trim();
+      expect(collname).not.toBe('');
+      await pg
+        .server()
+        .sql(
+          `UPDATE ${fresh.schema}.agentctl_sessions SET created_at = 1000; ALTER TABLE ${fresh.schema}.agentctl_sessions ALTER COLUMN id TYPE text COLLATE "${collname}"`,
+        );
+      const seen: string[] = [];
+      let after: SessionPosition | undefined;
+      for (;;) {
+        const page = await fresh.store.listPage({ limit: 3, after });
+        seen.push(...page.sessions.map((s) => s.id));
+        if (!page.next) break;
+        after = page.next;
+      }
+      expect(seen).toEqual(
+        [...ids].sort((a, b) => compareSessions({ id: a, createdAt: 1 }, { id: b, createdAt: 1 })),
+      );
+    } finally {
+      await fresh.drop();
     }
   });
 });

@@ -15,7 +15,7 @@ import {
 import { jsonBody } from './json-body.js';
 import { enqueueRun } from './queued-routes.js';
 import { optionalBoolean, optionalString, readJson } from './read-json.js';
-import { sessionPage, sessionPageRequest } from './session-page.js';
+import { sessionPage, sessionPageParams, sessionPageRequest } from './session-page.js';
 
 /**
  * The native API: agents, runs (SSE of the same events as `run --json`, or one JSON result),
@@ -46,11 +46,7 @@ export function nativeRoutes(context: InvokeContext): Hono {
   });
 
   app.get('/sessions', async (c) => {
-    const request = sessionPageRequest({
-      limit: c.req.query('limit'),
-      cursor: c.req.query('cursor'),
-      parentId: c.req.query('parentId'),
-    });
+    const request = sessionPageRequest(sessionPageParams(c.req.queries()));
     return c.json(await sessionPage(await context.source.stores(), request));
   });
 

@@ -35,6 +35,54 @@ export interface SessionPageRequest {
   parentId?: string;
 }
 
+const PARAMETERS = ['limit', 'cursor', 'parentId'] as const;
+
+/**
+ * The parameters of a `GET /sessions` query (every value of each, by name). One given twice, or one
+ * this route does not know, is a `400`: a misspelt `limit` would otherwise answer every session.
+ */
+export function sessionPageParams(query: Record<string, string[]>): SessionPageParams {
+  const params: SessionPageParams = {};
+  for (const [name, values] of Object.entries(query)) {
+    if (!(PARAMETERS as readonly string[]).includes(name)) {
+      const near = PARAMETERS.find(
+        (known) => known.toLowerCase() === name.toLowerCase() || closeTo(known, name),
+      );
+      throw new HttpError(
+        400,
+        'bad_request',
+        `unknown parameter ${JSON.stringify(name.slice(0, 64))}${near ? `; did you mean \`${near}\`?` : ''} (GET /sessions takes ${PARAMETERS.join(', ')})`,
+        {},
+        name.slice(0, 64),
+      );
+    }
+    if (values.length > 1)
+      throw new HttpError(
+        400,
+        'bad_request',
+        `${name} is given ${values.length} times; give it once`,
+        {},
+        name,
+      );
+    params[name as (typeof PARAMETERS)[number]] = values[0];
+  }
+  return params;
+}
+
+// One letter added, dropped, changed, or two swapped.
+function closeTo(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  const rest = (x: string, n: number) => x.slice(i + n);
+  return (
+    rest(a, 1) === rest(b, 1) ||
+    rest(a, 1) === rest(b, 0) ||
+    rest(a, 0) === rest(b, 1) ||
+    (a[i] === b[i + 1] && a[i + 1] === b[i] && rest(a, 2) === rest(b, 2))
+  );
+}
+
 /** Checks the parameters before any store is read: a bad page is the caller's mistake, whatever the stores say. */
 export function sessionPageRequest(params: SessionPageParams): SessionPageRequest {
   const request: SessionPageRequest = {};

@@ -70,7 +70,7 @@ describe('GET /sessions', () => {
     expect((await get(`${url}/sessions?parentId=s3`)).sessions.map((s) => s.id)).toEqual(['child']);
   });
 
-  it('refuses a bad limit or a cursor it did not hand out (400, naming the parameter)', async () => {
+  it('refuses a bad limit, a cursor it did not hand out, a bad parentId, an unknown or repeated parameter (400, naming it)', async () => {
     const url = await listen({ source });
     for (const [query, param] of [
       ['limit=0', 'limit'],
@@ -87,15 +87,23 @@ describe('GET /sessions', () => {
       [`parentId=${encodeURIComponent('tié')}`, 'parentId'],
       ['parentId=a%00b', 'parentId'],
       ['parentId=', 'parentId'],
+      // A misspelt or repeated parameter would otherwise answer every session, or one of two pages.
+      ['limt=2', 'unknown parameter "limt"; did you mean `limit`?'],
+      ['parentid=s3', 'unknown parameter "parentid"; did you mean `parentId`?'],
+      ['page=2', 'unknown parameter "page" (GET /sessions takes limit, cursor, parentId)'],
+      ['limit=2&limit=3', 'limit is given 2 times'],
     ]) {
       const response = await fetch(`${url}/sessions?${query}`);
       expect(response.status, query).toBe(400);
       const { error } = (await response.json()) as { error: { code: string; message: string } };
       expect(error.code).toBe('bad_request');
-      expect(
-        error.message.startsWith(param === 'parentId' ? 'parentId: invalid session id' : `${param} must be`),
-        query,
-      ).toBe(true);
+      const start =
+        param === 'parentId'
+          ? 'parentId: invalid session id'
+          : param.includes(' ')
+            ? param
+            : `${param} must be`;
+      expect(error.message.startsWith(start), `${query}: ${error.message}`).toBe(true);
     }
   });
 });

@@ -128,7 +128,7 @@ export class SessionsView {
       (page) => {
         // The list was loaded again meanwhile: this page follows another one.
         if (this.#next !== cursor) return;
-        // A session written since the first page moved to its top: it is not listed twice.
+        // The list goes by creation, so a page never repeats one; a session two stores hold could.
         const known = new Set(this.#sessions.map((s) => s.id));
         const fresh = page.sessions.filter((s) => !known.has(s.id));
         this.#sessions.push(...fresh);

@@ -282,7 +282,9 @@ export class PostgresSessionStore implements SessionStore, MemoryProvider {
       const whole = Number.isInteger(query.after.createdAt);
       params.push(String(Math.ceil(query.after.createdAt)), whole ? query.after.id : '');
       const [time, id] = [`$${params.length - 1}::bigint`, `$${params.length}::text`];
-      where.push(`(created_at < ${time} OR (created_at = ${time} AND id COLLATE "C" < ${id} COLLATE "C"))`);
+      // The first term alone is what the index can seek to: without it, the scan starts at the
+      // newest row and filters its way down to the cursor, a deep page costing its depth.
+      where.push(`created_at <= ${time} AND (created_at < ${time} OR id COLLATE "C" < ${id} COLLATE "C")`);
     }
     params.push(query.limit + 1);
     const { rows } = await this.#query<SessionRow>(

@@ -174,9 +174,13 @@ export class FileSessionStore implements SessionStore, MemoryProvider {
   async list(filter: FileListFilter = {}): Promise<FileSessionSummary[]> {
     // No folder yet, no sessions: listing makes nothing (on a read-only disk it could not).
     if (!(await stat(this.path).catch(() => undefined))) return [];
-    const entries = filter.verify ? await this.#verifiedEntries() : await this.#index.read();
-    return [...entries.values()]
-      .filter((e) => filter.parentId === undefined || e.parentId === filter.parentId)
+    // Without `verify`, the index as held (no copy): an agent tool asks for its children on every
+    // call, and a copy of 100,000 entries each time made that call cost the number of sessions.
+    const entries = filter.verify ? await this.#verifiedEntries() : await this.#index.view();
+    const listed: IndexEntry[] = [];
+    for (const e of entries.values())
+      if (filter.parentId === undefined || e.parentId === filter.parentId) listed.push(e);
+    return listed
       .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id))
       .map(({ bytes: _bytes, ...summary }) => summary);
   }

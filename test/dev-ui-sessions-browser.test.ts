@@ -82,6 +82,14 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI sessions list', () => {
       const ids = await items.evaluateAll((links) => links.map((l) => l.getAttribute('data-session')));
       expect(new Set(ids).size).toBe(EXTRA + 2);
       expect(ids.slice(-2)).toContain(boss);
+      // In the order of GET /sessions (by creation), each showing when it started, its last write in the title.
+      const listed = (await (await fetch(`${origin}/sessions`)).json()) as {
+        sessions: Array<{ id: string }>;
+      };
+      expect(ids).toEqual(listed.sessions.map((s) => s.id));
+      expect(await items.first().locator('.muted').first().getAttribute('title')).toMatch(
+        /^started \S.*, last written \S/,
+      );
       // Picking one far down the list keeps the reader's place: the list is not cut back to a page.
       await page.locator(`[data-session="${boss}"]`).click();
       await page.locator('.timeline .invocation').waitFor(WAIT);

@@ -114,7 +114,15 @@ export class SessionsView {
       h('strong', {}, s.agent ?? '?'),
       s.paused && h('span', { class: 'badge warn' }, 'paused'),
       s.parentId && h('span', { class: 'badge small' }, 'agent tool'),
-      h('span', { class: 'muted' }, `${s.eventCount} events · ${formatTime(s.updatedAt)}`),
+      // The list goes by creation: that time is the one shown, the last write's in the title.
+      h(
+        'span',
+        {
+          class: 'muted',
+          title: `started ${formatTime(s.createdAt)}, last written ${formatTime(s.updatedAt)}`,
+        },
+        `${s.eventCount} events · ${formatTime(s.createdAt)}`,
+      ),
       h('code', { class: 'muted' }, s.id),
     );
   }

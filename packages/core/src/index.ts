@@ -262,6 +262,7 @@ export {
   type StoredLease,
 } from './session-lease.js';
 export {
+  assertPageLimit,
   comesAfter,
   compareSessions,
   formatSessionCursor,

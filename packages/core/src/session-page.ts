@@ -43,6 +43,12 @@ export function comesAfter(session: Listed, position: SessionPosition): boolean 
   );
 }
 
+/** Throws unless `limit` is a whole number of at least 1 (a page of none, or of half a session, has no last session to resume after). */
+export function assertPageLimit(limit: number): void {
+  if (!Number.isSafeInteger(limit) || limit < 1)
+    throw new RangeError(`a page's limit must be a whole number of at least 1, not ${limit}`);
+}
+
 /**
  * The page `query` asks for out of `all` (any order), in O(n log limit): a bounded heap keeps the
  * `limit + 1` first, so listing a page of 20 out of 100,000 sorts 21, not 100,000.
@@ -51,6 +57,7 @@ export function pageOf<T extends Listed>(
   all: Iterable<T>,
   query: SessionPageQuery,
 ): { items: T[]; next?: SessionPosition } {
+  assertPageLimit(query.limit);
   const { after, parentId } = query;
   const keep = query.limit + 1;
   // A max-heap on the listing order: its top is the worst of the kept, the first to go.
@@ -100,6 +107,7 @@ function siftDown<T extends Listed>(heap: T[], i: number): void {
  * before paging) out of its whole `list`.
  */
 export async function listSessionPage(store: SessionStore, query: SessionPageQuery): Promise<SessionPage> {
+  assertPageLimit(query.limit);
   if (store.listPage) return store.listPage(query);
   const all = await store.list(query.parentId === undefined ? undefined : { parentId: query.parentId });
   const { items, next } = pageOf(all, query);

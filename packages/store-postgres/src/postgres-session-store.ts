@@ -1,5 +1,6 @@
 import {
   type AgentEvent,
+  assertPageLimit,
   assertSessionExport,
   assertSessionId,
   exportSessionTree,
@@ -270,6 +271,7 @@ export class PostgresSessionStore implements SessionStore, MemoryProvider {
    * order the core's `compareSessions` uses, not the database's locale.
    */
   async listPage(query: SessionPageQuery): Promise<SessionPage> {
+    assertPageLimit(query.limit);
     const where: string[] = [];
     const params: unknown[] = [];
     if (query.parentId !== undefined) {

@@ -196,6 +196,11 @@ export function sessionStoreConformance(open: () => Promise<SessionStoreHarness>
       assert.deepEqual(await listSessionPage(store, { limit: 3, after: { createdAt: 0.5, id: 'a' } }), {
         sessions: [],
       });
+      // A page of none, or of a fraction, has no last session to go on from: refused, by the store too.
+      for (const limit of [0, -1, 2.5, Number.NaN]) {
+        await assert.rejects(listSessionPage(store, { limit }), RangeError);
+        if (store.listPage) await assert.rejects(async () => store.listPage!({ limit }), RangeError);
+      }
     } finally {
       store.list = list;
     }

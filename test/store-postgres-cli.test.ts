@@ -334,6 +334,22 @@ describe('agentctl with backend: postgres', () => {
     const listed = JSON.parse(list.stdout) as Array<{ id: string; agent: string; eventCount: number }>;
     expect(listed.map((s) => [s.id, s.agent])).toEqual([['kept', 'hello']]);
     expect(listed[0]!.eventCount).toBeGreaterThan(2);
+    expect(
+      (await agentctl(['run', 'hello', 'and me', '--session', 'newer'], { cwd: p.dir, env: p.env })).code,
+    ).toBe(0);
+    // A page from the database, newest first, then the next from its cursor.
+    const paged = await agentctl(['sessions', 'list', '--json', '--limit', '1'], { cwd: p.dir, env: p.env });
+    const first = JSON.parse(paged.stdout) as { sessions: Array<{ id: string }>; nextCursor: string };
+    expect(first.sessions.map((s) => s.id)).toEqual(['newer']);
+    const next = await agentctl(
+      ['sessions', 'list', '--json', '--limit', '1', '--cursor', first.nextCursor],
+      {
+        cwd: p.dir,
+        env: p.env,
+      },
+    );
+    expect(JSON.parse(next.stdout)).toEqual({ sessions: [expect.objectContaining({ id: 'kept' })] });
+    expect((await agentctl(['sessions', 'rm', 'newer'], { cwd: p.dir, env: p.env })).code).toBe(0);
     const show = await agentctl(['sessions', 'show', 'kept'], { cwd: p.dir, env: p.env });
     expect(show.stdout).toMatch(/session kept \(agent hello\)/);
     expect(show.stdout).toMatch(/user: remember me/);

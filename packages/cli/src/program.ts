@@ -183,6 +183,8 @@ export function createProgram(execute: (invocation: Invocation) => Promise<numbe
       '--memory <name>',
       "the memory to work on (default: the project's defaults.memory when it keeps sessions, else .agentctl/sessions)",
     )
+    .option('--limit <n>', 'list: one page of at most n sessions (1 to 1000), newest first')
+    .option('--cursor <cursor>', 'list: the page after the one that printed this cursor')
     .action(action('sessions', ['action', 'args']));
 
   program

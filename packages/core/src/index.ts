@@ -261,6 +261,18 @@ export {
   SessionLeaseLostError,
   type StoredLease,
 } from './session-lease.js';
+export {
+  assertPageLimit,
+  comesAfter,
+  compareSessions,
+  formatSessionCursor,
+  listSessionPage,
+  pageOf,
+  parseSessionCursor,
+  type SessionPage,
+  type SessionPageQuery,
+  type SessionPosition,
+} from './session-page.js';
 export { applyDelta } from './state-delta.js';
 export { backoffDelay, DEFAULT_RETRY_POLICY, type RetryPolicy, retryPolicy } from './timing/backoff.js';
 export { type Deadline, type DeadlineOptions, deadline } from './timing/deadline.js';

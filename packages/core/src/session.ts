@@ -4,6 +4,7 @@ import type { Message } from './messages.js';
 import { newId } from './new-id.js';
 import { assertSessionId } from './session-id.js';
 import { type LeaseAttempt, type LeaseRequest, LeaseTable, type SessionLease } from './session-lease.js';
+import { pageOf, type SessionPage, type SessionPageQuery } from './session-page.js';
 import { applyDelta } from './state-delta.js';
 
 /** A conversation as stored: its event log (the source of truth), the state it builds, and links. */
@@ -61,6 +62,11 @@ export interface SessionStore {
   /** Stores (or, with undefined, clears) the checkpoint of a paused invocation; `fence` as for `append`. */
   setCheckpoint(id: string, checkpoint: unknown, fence?: SessionLease): Promise<void>;
   list(filter?: { parentId?: string }): Promise<SessionSummary[]>;
+  /**
+   * One page of the listing, in the order of `compareSessions` (newest first by creation, ties by
+   * id), without reading every summary. Optional: `listSessionPage` pages `list` for a store without it.
+   */
+  listPage?(query: SessionPageQuery): Promise<SessionPage>;
   /** Deletes the session and its child sessions; false when it did not exist. */
   delete(id: string): Promise<boolean>;
   /**
@@ -249,6 +255,12 @@ export class InMemorySessionStore implements SessionStore, MemoryProvider {
     return [...this.#sessions.values()]
       .filter((s) => filter.parentId === undefined || s.parentId === filter.parentId)
       .map(summarise);
+  }
+
+  async listPage(query: SessionPageQuery): Promise<SessionPage> {
+    const { items, next } = pageOf(this.#sessions.values(), query);
+    const sessions = items.map(summarise);
+    return next ? { sessions, next } : { sessions };
   }
 
   async delete(id: string): Promise<boolean> {

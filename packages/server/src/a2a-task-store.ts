@@ -90,18 +90,15 @@ export class BoundedTaskStore implements TaskStore {
       tasks.push(task);
     }
     // Newest first, as the SDK's store lists them; the page token names the last task of a page.
-    tasks.sort((a, b) => {
-      const ta = a.status?.timestamp ?? '';
-      const tb = b.status?.timestamp ?? '';
-      return ta !== tb ? tb.localeCompare(ta) : b.id.localeCompare(a.id);
-    });
+    tasks.sort((a, b) => compareTasks(a.status?.timestamp ?? '', a.id, b.status?.timestamp ?? '', b.id));
     const totalSize = tasks.length;
     if (pageToken) {
+      // The tasks after the token's place in the order, not after the task it names: that task may
+      // have moved (a new status) or gone (evicted) since, and the listing goes on all the same.
       const cursor = decodePageToken(pageToken);
-      const at = tasks.findIndex(
-        (t) => (t.status?.timestamp ?? '') === cursor.timestamp && t.id === cursor.id,
+      tasks = tasks.filter(
+        (t) => compareTasks(t.status?.timestamp ?? '', t.id, cursor.timestamp, cursor.id) > 0,
       );
-      tasks = at === -1 ? [] : tasks.slice(at + 1);
     }
     const page = tasks.slice(0, pageSize);
     const last = page[page.length - 1];
@@ -127,6 +124,12 @@ export class BoundedTaskStore implements TaskStore {
       this.#tasks.delete(key);
     }
   }
+}
+
+// Newest status first, ties by id (last first); code units, as the page token's place is compared.
+function compareTasks(timeA: string, idA: string, timeB: string, idB: string): number {
+  if (timeA !== timeB) return timeA < timeB ? 1 : -1;
+  return idA === idB ? 0 : idA < idB ? 1 : -1;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ApprovalDecision, InvocationResult, Session, SessionSummary } from '@agentctl/core';
+import type { ApprovalDecision, InvocationResult, Session } from '@agentctl/core';
 import { findAgent, isAgentError, isPlainObject } from '@agentctl/core';
 import { type Context, Hono } from 'hono';
 import { boundedStream } from './bounded-stream.js';
@@ -15,7 +15,7 @@ import {
 import { jsonBody } from './json-body.js';
 import { enqueueRun } from './queued-routes.js';
 import { optionalBoolean, optionalString, readJson } from './read-json.js';
-import { sessionPage } from './session-page.js';
+import { sessionPage, sessionPageParams, sessionPageRequest } from './session-page.js';
 
 /**
  * The native API: agents, runs (SSE of the same events as `run --json`, or one JSON result),
@@ -46,15 +46,8 @@ export function nativeRoutes(context: InvokeContext): Hono {
   });
 
   app.get('/sessions', async (c) => {
-    // Checked before any store is read: a bad page is the caller's mistake, whatever the stores say.
-    const query = { limit: c.req.query('limit'), cursor: c.req.query('cursor') };
-    sessionPage([], query);
-    const parentId = c.req.query('parentId');
-    const seen = new Map<string, SessionSummary>();
-    for (const store of await context.source.stores())
-      for (const s of await store.list(parentId === undefined ? undefined : { parentId }))
-        if (!seen.has(s.id)) seen.set(s.id, s);
-    return c.json(sessionPage(seen.values(), query));
+    const request = sessionPageRequest(sessionPageParams(c.req.queries()));
+    return c.json(await sessionPage(await context.source.stores(), request));
   });
 
   app.get('/sessions/:id', async (c) => {

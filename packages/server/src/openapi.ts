@@ -311,7 +311,7 @@ export const OPENAPI_DOCUMENT = {
     '/sessions': {
       get: {
         summary:
-          'stored sessions, newest first (ties by id); every one without `limit`, else one page of them and `nextCursor` when more follow',
+          'stored sessions, newest first by creation (ties by id); every one without `limit`, else one page of them and `nextCursor` when more follow',
         parameters: [
           {
             name: 'limit',

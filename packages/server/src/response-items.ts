@@ -71,6 +71,11 @@ export class ResponseItems {
     this.#close('', status);
   }
 
+  /** Ends the items of a run that failed: those still being said stop where they are, `incomplete`. */
+  fail(): void {
+    for (const branch of [...this.#open.keys()]) this.#close(branch, 'incomplete');
+  }
+
   #openItem(branch: string): ResponseMessageItem {
     const item: ResponseMessageItem = {
       id: `msg_${randomUUID().replaceAll('-', '')}`,

@@ -68,7 +68,7 @@ export function responsesRoutes(context: InvokeContext): Hono {
       const result = await run.result.catch((error: unknown) => error);
       if (result instanceof Error) {
         const failure = runFailure(result, context);
-        send('response.failed', { response: shape.failed(failure) });
+        send('response.failed', { response: shape.failed(failure, items) });
         return;
       }
       const answer = shape.finished(result as InvocationResult, items);
@@ -100,8 +100,16 @@ class ResponseShape {
     return this.#base('in_progress', []);
   }
 
-  failed(failure: HttpError) {
-    return { ...this.#base('failed', []), error: { code: failure.code, message: failure.message } };
+  /**
+   * A failed run: its error, and as its output the items said before it failed (as OpenAI's
+   * `response.failed` does), the one cut off by the failure `incomplete`.
+   */
+  failed(failure: HttpError, items: ResponseItems) {
+    items.fail();
+    return {
+      ...this.#base('failed', items.items.map(messageItem)),
+      error: { code: failure.code, message: failure.message },
+    };
   }
 
   /**

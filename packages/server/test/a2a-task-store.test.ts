@@ -128,6 +128,25 @@ describe('BoundedTaskStore', () => {
     const later = await store.list({ statusTimestampAfter: new Date(2500).toISOString() } as never, anyone);
     expect(later.tasks.map((t) => t.id)).toEqual(['t4', 't3']);
   });
+
+  it('goes on past a page whose last task moved (a new status) or went (evicted) since', async () => {
+    let clock = 0;
+    const store = new BoundedTaskStore({ ttlMs: 1000, now: () => clock });
+    for (let i = 0; i < 6; i++)
+      await store.save(task(`t${i}`, TaskState.TASK_STATE_WORKING, new Date(i * 1000).toISOString()), anyone);
+    const first = await store.list({ pageSize: 2 } as never, anyone);
+    expect(first.tasks.map((t) => t.id)).toEqual(['t5', 't4']);
+    // t4, the task the token names, gets a new status: it moves to the top.
+    await store.save(task('t4', TaskState.TASK_STATE_WORKING, new Date(9000).toISOString()), anyone);
+    const second = await store.list({ pageSize: 2, pageToken: first.nextPageToken } as never, anyone);
+    expect(second.tasks.map((t) => t.id)).toEqual(['t3', 't2']);
+    // t2 ends, and is evicted once its time is up: the page after it still comes.
+    await store.save(task('t2', TaskState.TASK_STATE_COMPLETED, new Date(2000).toISOString()), anyone);
+    clock += 2000;
+    expect(await store.load('t2', anyone)).toBeUndefined();
+    const third = await store.list({ pageSize: 2, pageToken: second.nextPageToken } as never, anyone);
+    expect(third.tasks.map((t) => t.id)).toEqual(['t1', 't0']);
+  });
 });
 
 describe('A2A tasks of a server', () => {

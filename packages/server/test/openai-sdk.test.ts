@@ -1,4 +1,13 @@
-import { type Agent, createAgent, InMemorySessionStore, offline } from '@agentctl/core';
+import {
+  type Agent,
+  AgentError,
+  createAgent,
+  defineTool,
+  InMemorySessionStore,
+  type ModelProvider,
+  offline,
+  type StreamEvent,
+} from '@agentctl/core';
 import { scriptedModel } from '@agentctl/core/testing';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
@@ -111,5 +120,77 @@ describe('the OpenAI-compatible endpoint through the openai SDK', () => {
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(OpenAI.APIError);
     expect(failure).toMatchObject({ status: 502, code: 'PROVIDER_ERROR', type: 'server_error' });
+  });
+
+  it('a run that fails after it said something: response.failed carries the items said so far, the cut one incomplete', async () => {
+    // A model that says a sentence before a tool call, then, on the next call, half a sentence and fails.
+    let calls = 0;
+    const flaky: ModelProvider = {
+      name: 'flaky',
+      chat: () => Promise.reject(new Error('streamed only')),
+      async *stream() {
+        calls++;
+        if (calls === 1) {
+          yield { type: 'token', text: 'Let me look.' };
+          const call = { id: 'call_1', name: 'look', arguments: {} };
+          yield { type: 'tool_call_end', id: 'call_1', call };
+          yield {
+            type: 'done',
+            response: { text: 'Let me look.', toolCalls: [call], finishReason: 'tool_calls', usage: {} },
+          } as StreamEvent;
+          return;
+        }
+        yield { type: 'token', text: 'It says ' };
+        throw new AgentError('the upstream model went down mid-answer', 'PROVIDER_ERROR');
+      },
+    };
+    const look = defineTool({
+      name: 'look',
+      description: 'Looks',
+      parameters: { type: 'object', properties: {} },
+      execute: async () => 'found it',
+    });
+    const agent = () => createAgent({ name: 'flaky', provider: flaky, tools: [look] });
+    const stream = await clientOf([agent()]).responses.create({ model: 'flaky', input: 'hi', stream: true });
+    const events = [];
+    for await (const event of stream) events.push(event);
+    const last = events.at(-1);
+    expect(last?.type).toBe('response.failed');
+    const failed = last?.type === 'response.failed' ? last.response : undefined;
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: { code: 'PROVIDER_ERROR', message: expect.stringContaining('went down mid-answer') },
+    });
+    expect(failed?.output).toEqual([
+      expect.objectContaining({
+        type: 'message',
+        status: 'completed',
+        content: [expect.objectContaining({ text: 'Let me look.' })],
+      }),
+      expect.objectContaining({
+        type: 'message',
+        status: 'incomplete',
+        content: [expect.objectContaining({ text: 'It says ' })],
+      }),
+    ]);
+    // Every item added was also done, as the stream's own events say, before the failure.
+    const added = events.filter((e) => e.type === 'response.output_item.added').map((e) => e.item.id);
+    const done = events.filter((e) => e.type === 'response.output_item.done');
+    expect(done.map((e) => e.item.id)).toEqual(added);
+    expect(done.map((e) => e.item.status)).toEqual(['completed', 'incomplete']);
+    expect(failed?.output.map((item) => item.id)).toEqual(added);
+    // Not streamed: the same failure is an APIError with its code (an HTTP error has no output).
+    calls = 0;
+    const failure = await clientOf([agent()])
+      .responses.create({ model: 'flaky', input: 'hi' })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(OpenAI.APIError);
+    expect(failure).toMatchObject({ status: 502, code: 'PROVIDER_ERROR', type: 'server_error' });
+    // With a session, the error names it: what was said before the failure is kept there.
+    calls = 0;
+    const kept = await clientOf([agent()])
+      .responses.create({ model: 'flaky', input: 'hi' }, { headers: { 'x-agentctl-session': 'kept-1' } })
+      .catch((error: unknown) => error);
+    expect((kept as InstanceType<typeof OpenAI.APIError>).headers?.get('x-agentctl-session')).toBe('kept-1');
   });
 });

@@ -10,8 +10,11 @@ import {
   type Message,
   makeFolders,
   newSession,
+  pageOf,
   type SessionInit,
   type SessionLease,
+  type SessionPage,
+  type SessionPageQuery,
   type SessionStore,
   type SessionSummary,
 } from '@agentctl/core';
@@ -54,6 +57,16 @@ export interface FileListFilter {
   parentId?: string;
   /** Stat every session file, re-read those changed behind the store's back and mark corrupt ones. */
   verify?: boolean;
+}
+
+/** A page of the file store's listing; `verify` as for {@link FileListFilter}, for the page's files only. */
+export interface FilePageQuery extends SessionPageQuery {
+  verify?: boolean;
+}
+
+/** A page of {@link FileSessionSummary}s. */
+export interface FileSessionPage extends SessionPage {
+  sessions: FileSessionSummary[];
 }
 
 /** A listed session; `corrupt` says why its file cannot be read. */
@@ -187,11 +200,31 @@ export class FileSessionStore implements SessionStore, MemoryProvider {
   async list(filter: FileListFilter = {}): Promise<FileSessionSummary[]> {
     // No folder yet, no sessions: listing makes nothing (on a read-only disk it could not).
     if (!(await stat(this.path).catch(() => undefined))) return [];
-    const entries = filter.verify ? await this.#verifiedEntries() : await this.#index.read();
-    return [...entries.values()]
-      .filter((e) => filter.parentId === undefined || e.parentId === filter.parentId)
+    // Without `verify`, the index as held (no copy): an agent tool asks for its children on every
+    // call, and a copy of 100,000 entries each time made that call cost the number of sessions.
+    const entries = filter.verify ? await this.#verifiedEntries() : await this.#index.view();
+    const listed: IndexEntry[] = [];
+    for (const e of entries.values())
+      if (filter.parentId === undefined || e.parentId === filter.parentId) listed.push(e);
+    return listed
       .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id))
       .map(({ bytes: _bytes, ...summary }) => summary);
+  }
+
+  /**
+   * A page of the listing out of the index alone: no session file is opened, and only the page is
+   * sorted. With `verify`, the page's files (only theirs) are checked as `list` checks every file.
+   */
+  async listPage(query: FilePageQuery): Promise<FileSessionPage> {
+    if (!(await stat(this.path).catch(() => undefined))) return { sessions: [] };
+    const { items, next } = pageOf((await this.#index.view()).values(), query);
+    const entries: IndexEntry[] = [];
+    for (const entry of items) {
+      const checked = query.verify ? await this.#verified(entry) : entry;
+      if (checked) entries.push(checked);
+    }
+    const sessions = entries.map(({ bytes: _bytes, ...summary }) => summary);
+    return next ? { sessions, next } : { sessions };
   }
 
   async delete(id: string): Promise<boolean> {
@@ -305,12 +338,7 @@ export class FileSessionStore implements SessionStore, MemoryProvider {
         entries.delete(entry.id);
         continue;
       }
-      const size = (
-        await stat(this.#logs.pathOf(entry.id))
-          .catch(() => stat(this.#logs.legacyPathOf(entry.id)))
-          .catch(() => undefined)
-      )?.size;
-      if (size !== entry.bytes || entry.corrupt) suspects.push(entry.id);
+      if ((await this.#fileSize(entry.id)) !== entry.bytes || entry.corrupt) suspects.push(entry.id);
     }
     for (const id of suspects) {
       const entry = await entryFromFile(this.path, id);
@@ -318,6 +346,20 @@ export class FileSessionStore implements SessionStore, MemoryProvider {
       else entries.delete(id);
     }
     return entries;
+  }
+
+  /** One index entry checked against its file: undefined when the file is gone, re-read when it changed. */
+  async #verified(entry: IndexEntry): Promise<IndexEntry | undefined> {
+    const size = await this.#fileSize(entry.id);
+    if (size === undefined) return undefined;
+    return size === entry.bytes && !entry.corrupt ? entry : entryFromFile(this.path, entry.id);
+  }
+
+  async #fileSize(id: string): Promise<number | undefined> {
+    const info = await stat(this.#logs.pathOf(id))
+      .catch(() => stat(this.#logs.legacyPathOf(id)))
+      .catch(() => undefined);
+    return info?.size;
   }
 
   #ensureDir(): Promise<unknown> {

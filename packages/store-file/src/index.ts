@@ -17,6 +17,8 @@ export {
 } from './file-memory-backend.js';
 export {
   type FileListFilter,
+  type FilePageQuery,
+  type FileSessionPage,
   FileSessionStore,
   type FileSessionStoreOptions,
   type FileSessionSummary,

@@ -79,13 +79,25 @@ export class SessionIndex {
     return this.#append({ del: id });
   }
 
-  /** Every session's summary, by id. */
-  async read(): Promise<Map<string, IndexEntry>> {
+  /** Every session's summary, by id: a copy the caller may change. */
+  read(): Promise<Map<string, IndexEntry>> {
+    return this.#read(true);
+  }
+
+  /**
+   * Every session's summary, by id, as this index holds it: no copy (a listing of 100,000 sessions
+   * makes none), to be read at once and never changed.
+   */
+  view(): Promise<ReadonlyMap<string, IndexEntry>> {
+    return this.#read(false);
+  }
+
+  async #read(copy: boolean): Promise<Map<string, IndexEntry>> {
     for (let attempt = 0; ; attempt++) {
-      const result = await this.#tryRead(false);
+      const result = await this.#tryRead(false, copy);
       if (result) return result;
       // A compaction finished between reading the snapshot and the journal; read again.
-      if (attempt >= 5) return this.#underLock(async () => (await this.#tryRead(true)) ?? new Map());
+      if (attempt >= 5) return this.#underLock(async () => (await this.#tryRead(true, copy)) ?? new Map());
     }
   }
 
@@ -194,7 +206,7 @@ export class SessionIndex {
   }
 
   /** Snapshot plus journal, or undefined when a compaction raced the read. */
-  async #tryRead(locked: boolean): Promise<Map<string, IndexEntry> | undefined> {
+  async #tryRead(locked: boolean, copy = true): Promise<Map<string, IndexEntry> | undefined> {
     const [snapshotInfo, journalInfo] = await Promise.all([
       stat(this.#snapshotPath).catch(() => undefined),
       stat(this.#journalPath).catch(() => undefined),
@@ -224,7 +236,7 @@ export class SessionIndex {
       );
       if (offset >= 0) {
         cache.journalOffset = offset;
-        return new Map(cache.entries);
+        return copy ? new Map(cache.entries) : cache.entries;
       }
       this.#cache = undefined; // the journal was replaced since the stat: read everything again
     }

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sessionStoreConformance } from '@agentctl/core/testing';
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../src/index.js';
 
 describe('FileSessionStore conformance', () => {
@@ -18,4 +18,6 @@ describe('FileSessionStore conformance', () => {
     };
   });
   for (const c of cases) it(c.name, c.run, 30_000);
+  // Its own pages (the suite's listing case then forbids reading every summary), not `list` paged.
+  it('pages itself', () => expect(FileSessionStore.prototype.listPage).toBeTypeOf('function'));
 });

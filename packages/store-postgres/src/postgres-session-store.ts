@@ -1,5 +1,6 @@
 import {
   type AgentEvent,
+  assertPageLimit,
   assertSessionExport,
   assertSessionId,
   exportSessionTree,
@@ -14,6 +15,8 @@ import {
   type SessionInit,
   type SessionLease,
   SessionLeaseLostError,
+  type SessionPage,
+  type SessionPageQuery,
   type SessionStore,
   type SessionSummary,
   type StoredSession,
@@ -260,6 +263,42 @@ export class PostgresSessionStore implements SessionStore, MemoryProvider {
       filter.parentId === undefined ? [] : [filter.parentId],
     );
     return rows.map(summaryOf);
+  }
+
+  /**
+   * A page by keyset: `ORDER BY created_at DESC, id DESC ... LIMIT`, after the cursor's row, read
+   * backwards along the `(created_at, id)` index. Ids compare as `COLLATE "C"` (code points), the
+   * order the core's `compareSessions` uses, not the database's locale.
+   */
+  async listPage(query: SessionPageQuery): Promise<SessionPage> {
+    assertPageLimit(query.limit);
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (query.parentId !== undefined) {
+      params.push(query.parentId);
+      where.push(`parent_id = $${params.length}`);
+    }
+    if (query.after) {
+      // created_at is a whole number: after a fractional time (a cursor of another store) comes
+      // every row created before its ceiling, and none at it (no id sorts below '').
+      const whole = Number.isInteger(query.after.createdAt);
+      params.push(String(Math.ceil(query.after.createdAt)), whole ? query.after.id : '');
+      const [time, id] = [`$${params.length - 1}::bigint`, `$${params.length}::text`];
+      // The first term alone is what the index can seek to: without it, the scan starts at the
+      // newest row and filters its way down to the cursor, a deep page costing its depth.
+      where.push(`created_at <= ${time} AND (created_at < ${time} OR id COLLATE "C" < ${id} COLLATE "C")`);
+    }
+    params.push(query.limit + 1);
+    const { rows } = await this.#query<SessionRow>(
+      `SELECT id, agent, parent_id, parent_call_id, event_count, checkpoint IS NOT NULL AS paused, created_at, updated_at
+         FROM ${this.#t.sessions} ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+        ORDER BY created_at DESC, id COLLATE "C" DESC LIMIT $${params.length}`,
+      params,
+    );
+    const sessions = rows.slice(0, query.limit).map(summaryOf);
+    if (rows.length <= query.limit) return { sessions };
+    const last = sessions[sessions.length - 1]!;
+    return { sessions, next: { createdAt: last.createdAt, id: last.id } };
   }
 
   async delete(id: string): Promise<boolean> {

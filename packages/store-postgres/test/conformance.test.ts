@@ -1,5 +1,6 @@
 import { sessionStoreConformance } from '@agentctl/core/testing';
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { PostgresSessionStore } from '../src/index.js';
 import { usePostgres } from './support/server.js';
 
 describe('PostgresSessionStore conformance (a real PostgreSQL on loopback)', () => {
@@ -9,4 +10,6 @@ describe('PostgresSessionStore conformance (a real PostgreSQL on loopback)', () 
     return { store: fresh.store, reopen: fresh.reopen, dispose: fresh.drop };
   });
   for (const c of cases) it(c.name, c.run, 30_000);
+  // Its own pages (the suite's listing case then forbids reading every summary), not `list` paged.
+  it('pages itself', () => expect(PostgresSessionStore.prototype.listPage).toBeTypeOf('function'));
 });

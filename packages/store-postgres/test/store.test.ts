@@ -1,6 +1,11 @@
+import { compareSessions, type SessionPosition } from '@agentctl/core';
 import { messageEvent } from '@agentctl/core/testing';
+import pg_ from 'pg';
 import { describe, expect, it } from 'vitest';
-import { PostgresStoreError } from '../src/index.js';
+import { PostgresSessionStore, PostgresStoreError } from '../src/index.js';
+
+const { Pool } = pg_;
+
 import { usePostgres } from './support/server.js';
 
 describe('PostgresSessionStore', () => {
@@ -109,3 +114,89 @@ describe('PostgresSessionStore', () => {
     }
   });
 });
+
+describe('PostgresSessionStore pages', () => {
+  const pg = usePostgres();
+
+  it("pages ids in code-point order (compareSessions's), whatever collation the database has", async () => {
+    const fresh = pg.freshStore();
+    try {
+      const ids = ['b', 'B', 'a-z', 'a_z', 'a.z', 'aZ', 'A', '0', 'Z9', 'z'];
+      for (const id of ids) await fresh.store.create({ id });
+      // All in one millisecond, and the ids under a locale's collation (where 'a' < 'B' < 'b').
+      const collname = (
+        await pg
+          .server()
+          .sql(
+            `SELECT collname FROM pg_collation WHERE collname IN ('und-x-icu', 'en_US.utf8', 'en_US') ORDER BY collname DESC LIMIT 1`,
+          )
+      ).trim();
+      expect(collname).not.toBe('');
+      await pg
+        .server()
+        .sql(
+          `UPDATE ${fresh.schema}.agentctl_sessions SET created_at = 1000; ALTER TABLE ${fresh.schema}.agentctl_sessions ALTER COLUMN id TYPE text COLLATE "${collname}"`,
+        );
+      const seen: string[] = [];
+      let after: SessionPosition | undefined;
+      for (;;) {
+        const page = await fresh.store.listPage({ limit: 3, after });
+        seen.push(...page.sessions.map((s) => s.id));
+        if (!page.next) break;
+        after = page.next;
+      }
+      expect(seen).toEqual(
+        [...ids].sort((a, b) => compareSessions({ id: a, createdAt: 1 }, { id: b, createdAt: 1 })),
+      );
+    } finally {
+      await fresh.drop();
+    }
+  });
+
+  it('seeks a page from its cursor along the index: a deep page reads about a page of rows, not its depth', async () => {
+    const fresh = pg.freshStore();
+    const pool = new Pool({ connectionString: pg.server().url(), max: 2 });
+    // The queries the store sends, to ask PostgreSQL how it runs the listing's.
+    const sent: Array<{ text: string; values: unknown[] }> = [];
+    const query = pool.query.bind(pool) as (text: string, values?: unknown[]) => Promise<unknown>;
+    (pool as unknown as { query: typeof query }).query = (text, values) => {
+      sent.push({ text, values: values ?? [] });
+      return query(text, values);
+    };
+    const store = new PostgresSessionStore({ pool, schema: fresh.schema });
+    try {
+      await store.create({ id: 'seed' });
+      await pg
+        .server()
+        .sql(
+          `INSERT INTO ${fresh.schema}.agentctl_sessions (id, created_at, updated_at) SELECT 's' || g, 1000 + g / 3, 1000 FROM generate_series(1, 30000) g; ANALYZE ${fresh.schema}.agentctl_sessions`,
+        );
+      // Deep in the listing: 20,000 rows are newer than the cursor (s9999 was made at 1000 + 9999 / 3).
+      const page = await store.listPage({ limit: 20, after: { createdAt: 4333, id: 's9999' } });
+      expect(page.sessions).toHaveLength(20);
+      const listing = sent.findLast((q) => q.text.includes('ORDER BY created_at DESC'))!;
+      const { rows } = await pool.query<{ 'QUERY PLAN': unknown }>(
+        `EXPLAIN (ANALYZE, FORMAT JSON) ${listing.text}`,
+        listing.values,
+      );
+      const read = rowsRead(rows[0]!['QUERY PLAN']);
+      expect(read).toBeLessThan(100);
+    } finally {
+      await store.close();
+      await pool.end();
+      await fresh.drop();
+    }
+  });
+});
+
+// Rows every scan of a JSON plan read (returned plus removed by its filter).
+function rowsRead(plan: unknown): number {
+  let total = 0;
+  const visit = (node: Record<string, unknown>) => {
+    if (String(node['Node Type']).includes('Scan'))
+      total += Number(node['Actual Rows'] ?? 0) + Number(node['Rows Removed by Filter'] ?? 0);
+    for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) visit(child);
+  };
+  for (const top of plan as Array<{ Plan: Record<string, unknown> }>) visit(top.Plan);
+  return total;
+}

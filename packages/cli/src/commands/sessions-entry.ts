@@ -46,7 +46,13 @@ export async function sessionsEntry(options: Record<string, unknown>, io: Io): P
     return await sessionsCommand(
       String(options.action),
       (options.args as string[] | undefined) ?? [],
-      { json: options.json === true, project: project?.root ?? io.cwd, store },
+      {
+        json: options.json === true,
+        project: project?.root ?? io.cwd,
+        store,
+        limit: options.limit as string | undefined,
+        cursor: options.cursor as string | undefined,
+      },
       {
         stdout: io.stdout,
         stderr: io.stderr,

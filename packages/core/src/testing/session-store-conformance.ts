@@ -3,6 +3,7 @@ import type { AgentEvent } from '../events.js';
 import type { SessionStore } from '../session.js';
 import { InvalidSessionIdError } from '../session-id.js';
 import { type SessionLease, SessionLeaseLostError } from '../session-lease.js';
+import { compareSessions, listSessionPage, type SessionPosition } from '../session-page.js';
 import { sleep } from '../timing/sleep.js';
 import { messageEvent } from './message-event.js';
 
@@ -111,6 +112,107 @@ export function sessionStoreConformance(open: () => Promise<SessionStoreHarness>
       children.map((s) => [s.id, s.parentCallId]),
       [['child', 'call_1']],
     );
+  });
+
+  test('list pages: newest first by creation (ties by id), each once, none skipped or repeated whatever is written, created or deleted between pages', async ({
+    store,
+  }) => {
+    // Created quickly, so that many share a millisecond: the ids order those.
+    const ids = Array.from({ length: 23 }, (_, i) => `s-${String.fromCharCode(i % 2 ? 65 + i : 97 + i)}${i}`);
+    for (const id of ids) await store.create({ id, agent: 'a' });
+    await store.create({ id: 'kid-1', parentId: ids[0], parentCallId: 'c1' });
+    await store.create({ id: 'kid-2', parentId: ids[0], parentCallId: 'c2' });
+    const expected = (await store.list()).sort(compareSessions).map((s) => s.id);
+    // A store that pages itself must not read every summary for a page (one without is paged by its `list`).
+    const list = store.list;
+    if (store.listPage) store.list = () => Promise.reject(new Error('a page read every summary'));
+    try {
+      const seen: string[] = [];
+      let after: SessionPosition | undefined;
+      for (let page = 0; ; page++) {
+        const answer = await listSessionPage(store, { limit: 4, after });
+        assert.ok(answer.sessions.length <= 4);
+        seen.push(...answer.sessions.map((s) => s.id));
+        if (!answer.next) break;
+        assert.deepEqual(answer.next, {
+          createdAt: answer.sessions[3]!.createdAt,
+          id: answer.sessions[3]!.id,
+        });
+        after = answer.next;
+        assert.ok(page < 20, 'no last page');
+      }
+      assert.deepEqual(seen, expected);
+      // Again, writing between pages: a new session, every session not shown yet, one deleted.
+      const shown: string[] = [];
+      after = undefined;
+      let deleted: SessionPosition | undefined;
+      for (let page = 0; ; page++) {
+        const answer = await listSessionPage(store, { limit: 5, after });
+        shown.push(...answer.sessions.map((s) => s.id));
+        if (!answer.next) break;
+        after = answer.next;
+        await store.create({ id: `late-${page}` });
+        for (const id of expected.filter((id) => !shown.includes(id) && id !== deleted?.id))
+          await store.append(id, [messageEvent(`more for ${id}`)]);
+        if (page === 1) {
+          // The next session not yet shown (not a child: those are looked for below).
+          const next = await listSessionPage(store, { limit: 10, after });
+          const doomed = next.sessions.find((s) => s.id.startsWith('s-'))!;
+          deleted = { createdAt: doomed.createdAt, id: doomed.id };
+          await store.delete(doomed.id);
+        }
+      }
+      // A session created between pages comes before the cursor, unless made in the very millisecond
+      // of the cursor's session with an id that sorts below it: then a later page has it, once.
+      assert.equal(new Set(shown).size, shown.length);
+      assert.deepEqual(
+        shown.filter((id) => !id.startsWith('late-')),
+        expected.filter((id) => id !== deleted?.id),
+      );
+      const kids = await listSessionPage(store, { limit: 1, parentId: ids[0] });
+      assert.deepEqual(
+        kids.sessions.map((s) => s.parentId),
+        [ids[0]],
+      );
+      const rest = await listSessionPage(store, { limit: 5, parentId: ids[0], after: kids.next });
+      assert.deepEqual([...kids.sessions, ...rest.sessions].map((s) => s.id).sort(), ['kid-1', 'kid-2']);
+      assert.equal(rest.next, undefined);
+      // After a position no session has (a deleted one, a time between two, a time of no session).
+      const every = await listSessionPage(store, {
+        limit: 100,
+        after: { createdAt: Number.MAX_SAFE_INTEGER, id: 'z' },
+      });
+      const old = shown.filter((id) => !id.startsWith('late-'));
+      assert.deepEqual(
+        every.sessions.map((s) => s.id).filter((id) => !id.startsWith('late-')),
+        old,
+      );
+      const middle = every.sessions.find((s) => s.id === old[10])!;
+      const fromHalf = await listSessionPage(store, {
+        limit: 100,
+        after: { createdAt: middle.createdAt + 0.5, id: 'a' },
+      });
+      assert.deepEqual(
+        fromHalf.sessions.map((s) => s.id),
+        every.sessions.filter((s) => s.createdAt <= middle.createdAt).map((s) => s.id),
+      );
+      // A cursor naming a session deleted since still places the next page.
+      const afterGone = await listSessionPage(store, { limit: 100, after: deleted });
+      assert.equal(
+        afterGone.sessions.find((s) => !s.id.startsWith('late-'))?.id,
+        expected[expected.indexOf(deleted!.id) + 1],
+      );
+      assert.deepEqual(await listSessionPage(store, { limit: 3, after: { createdAt: 0.5, id: 'a' } }), {
+        sessions: [],
+      });
+      // A page of none, or of a fraction, has no last session to go on from: refused, by the store too.
+      for (const limit of [0, -1, 2.5, Number.NaN]) {
+        await assert.rejects(listSessionPage(store, { limit }), RangeError);
+        if (store.listPage) await assert.rejects(async () => store.listPage!({ limit }), RangeError);
+      }
+    } finally {
+      store.list = list;
+    }
   });
 
   test('delete: removes a session with its child sessions, false when absent', async ({ store }) => {

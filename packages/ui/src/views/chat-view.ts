@@ -4,6 +4,20 @@ import { append, h, replace } from '../dom.js';
 import { formatDuration, formatJson, formatUsage } from '../format.js';
 import { formatRoute } from '../route.js';
 
+// A session whose stream went silent is checked again after 0.5 s, then twice as long each time, up to 30 s.
+const FIRST_CHECK_MS = 500;
+const MAX_CHECK_MS = 30_000;
+
+/** The checks of one session whose run's stream went silent. */
+interface SessionCheck {
+  session: string;
+  /** Answers received so far. */
+  count: number;
+  /** How many events the session had when last shown (-1: not shown yet). */
+  shown: number;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
 /**
  * A chat with one agent: each message is a run (`POST /agents/:agent/runs`, continuing the session),
  * its events streamed into the log as they come: text as it is written, tool calls with their
@@ -35,6 +49,10 @@ export class ChatView {
   #lostSilently = false;
   // Stops reading the run streaming into the chat now.
   #reading: AbortController | undefined;
+  // The checks of a session whose stream went silent, until its run is seen to end.
+  #check: SessionCheck | undefined;
+  // Where the notice over that session says when it is checked next.
+  #lostStatus: HTMLElement | undefined;
 
   constructor() {
     this.#input.addEventListener('keydown', (event) => {
@@ -159,32 +177,76 @@ export class ChatView {
 
   /**
    * Shows again, as agentctl kept it, the session whose run's stream was cut (agentctl stopped, the
-   * connection dropped), if agentctl answers: called when the page's event stream is back.
+   * connection dropped), if agentctl answers: called when the page's event stream is back, and when
+   * a run's stream is lost. A stream that went silent (agentctl did not stop) may have left its run
+   * going on there: the session is then checked again, further and further apart (up to every
+   * {@link MAX_CHECK_MS}), and shown as it grows, until its run has ended or the chat moves on.
    */
   resync(): void {
     const session = this.#lost;
     if (session === undefined || session !== this.#session || this.#busy) return;
+    clearTimeout(this.#check?.timer);
+    const before = this.#check?.session === session ? this.#check : undefined;
+    // A new object per request: an answer overtaken by a later check is dropped.
+    const asked: SessionCheck = { session, count: before?.count ?? 0, shown: before?.shown ?? -1 };
+    this.#check = asked;
     getJson<SessionView>(`/sessions/${encodeURIComponent(session)}`).then(
       (view) => {
-        if (this.#lost !== session) return;
-        this.#lost = undefined;
-        const cut = view.events.at(-1)?.type !== 'run_end';
-        const unended = this.#lostSilently
-          ? ', its last run not ended when asked: it may still be going on in agentctl (its timeline shows how far)'
-          : ', its last run cut short';
-        this.#show(
-          session,
-          view,
-          h(
-            'div',
-            { class: 'line error' },
-            `The connection to agentctl was lost during the run: this is the session as agentctl kept it${cut ? unended : ''}.`,
-          ),
-        );
+        // A later check (the event stream came back meanwhile) or another session took over.
+        if (this.#lost !== session || this.#check !== asked) return;
+        const ended = view.events.at(-1)?.type === 'run_end';
+        asked.count++;
+        if (ended || !this.#lostSilently) {
+          this.#lost = undefined;
+          this.#check = undefined;
+          const settled = ended && asked.shown >= 0 ? ', its last run ended since' : '';
+          const unended = ended ? settled : ', its last run cut short';
+          this.#show(session, view, this.#lostNotice(`${unended}.`, ended ? 'settled' : 'cut'));
+          return;
+        }
+        if (view.events.length !== asked.shown) {
+          asked.shown = view.events.length;
+          this.#show(
+            session,
+            view,
+            this.#lostNotice(
+              ', its last run not ended when asked: it may still be going on in agentctl (its timeline shows how far).',
+              'waiting',
+            ),
+          );
+        }
+        this.#waitToCheck(asked);
       },
-      // Not back yet: the next reconnect asks again.
-      () => undefined,
+      // Not back yet: asked again later, and at once when the page's event stream is back.
+      () => {
+        if (this.#lost === session && this.#check === asked) this.#waitToCheck(asked);
+      },
     );
+  }
+
+  // The notice over a session shown again after its stream was lost; `state` says how far that went.
+  #lostNotice(tail: string, state: 'waiting' | 'settled' | 'cut'): HTMLElement {
+    const status = h('span', { class: 'lost-status' });
+    this.#lostStatus = state === 'waiting' ? status : undefined;
+    return h(
+      'div',
+      { class: 'line error lost-session', 'data-state': state },
+      `The connection to agentctl was lost during the run: this is the session as agentctl kept it${tail}`,
+      status,
+    );
+  }
+
+  #waitToCheck(check: SessionCheck): void {
+    const ms = Math.min(FIRST_CHECK_MS * 2 ** check.count, MAX_CHECK_MS);
+    check.timer = setTimeout(() => this.resync(), ms);
+    if (this.#lostStatus)
+      this.#lostStatus.textContent = ` Checked ${check.count} ${check.count === 1 ? 'time' : 'times'}; checking again in ${formatDuration(ms)}.`;
+  }
+
+  #stopChecking(): void {
+    clearTimeout(this.#check?.timer);
+    this.#check = undefined;
+    this.#lostStatus = undefined;
   }
 
   #reset(): void {
@@ -193,6 +255,7 @@ export class ChatView {
     this.#reading = undefined;
     this.#session = undefined;
     this.#lost = undefined;
+    this.#stopChecking();
     this.#bubble = undefined;
     this.#tools.clear();
     replace(this.#log, h('p', { class: 'muted hint' }, 'A new session starts with your first message.'));
@@ -248,6 +311,10 @@ export class ChatView {
         path,
         body,
         (session) => {
+          // A run agentctl took: what the checks of a lost stream waited for is what this one says.
+          // (A message refused or never sent leaves them going: the session is still not settled.)
+          this.#lost = undefined;
+          this.#stopChecking();
           this.#session = session;
           this.#showSession();
         },

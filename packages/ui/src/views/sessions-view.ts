@@ -52,18 +52,28 @@ export class SessionsView {
     if (session !== this.#shown) replace(this.#detail, h('p', { class: 'muted' }, 'Loading…'));
     this.#shown = session;
     // A page at a time (thousands of sessions are not fetched and drawn at once); as many as were
-    // shown already, so that picking one further down the list keeps the reader's place.
-    const limit = Math.min(MAX_PAGE, Math.max(PAGE, this.#sessions.length));
-    const page = await getJson<SessionPage>(`/sessions?limit=${limit}`);
-    // A later show() won the race: its answer is the one to draw.
-    if (session !== this.#shown) return;
-    this.#sessions = page.sessions;
-    this.#next = page.nextCursor;
+    // shown already, so that picking one further down the list keeps the reader's place (past
+    // the most one answer holds, in as many pages as it takes).
+    const wanted = Math.max(PAGE, this.#sessions.length);
+    const sessions: SessionSummary[] = [];
+    let next: string | undefined;
+    do {
+      const limit = Math.min(MAX_PAGE, wanted - sessions.length);
+      const page = await getJson<SessionPage>(
+        `/sessions?limit=${limit}${next === undefined ? '' : `&cursor=${encodeURIComponent(next)}`}`,
+      );
+      // A later show() won the race: its answer is the one to draw.
+      if (session !== this.#shown) return;
+      sessions.push(...page.sessions);
+      next = page.nextCursor;
+    } while (next !== undefined && sessions.length < wanted);
+    this.#sessions = sessions;
+    this.#next = next;
     replace(
       this.#list,
-      page.sessions.length === 0 && h('p', { class: 'muted' }, 'No sessions yet: chat with an agent first.'),
-      page.sessions.map((s) => this.#item(s)),
-      page.nextCursor !== undefined && this.#more,
+      sessions.length === 0 && h('p', { class: 'muted' }, 'No sessions yet: chat with an agent first.'),
+      sessions.map((s) => this.#item(s)),
+      next !== undefined && this.#more,
     );
     this.#more.disabled = false;
     if (!session) {
@@ -114,7 +124,15 @@ export class SessionsView {
       h('strong', {}, s.agent ?? '?'),
       s.paused && h('span', { class: 'badge warn' }, 'paused'),
       s.parentId && h('span', { class: 'badge small' }, 'agent tool'),
-      h('span', { class: 'muted' }, `${s.eventCount} events · ${formatTime(s.updatedAt)}`),
+      // The list goes by creation: that time is the one shown, the last write's in the title.
+      h(
+        'span',
+        {
+          class: 'muted',
+          title: `started ${formatTime(s.createdAt)}, last written ${formatTime(s.updatedAt)}`,
+        },
+        `${s.eventCount} events · ${formatTime(s.createdAt)}`,
+      ),
       h('code', { class: 'muted' }, s.id),
     );
   }
@@ -128,7 +146,7 @@ export class SessionsView {
       (page) => {
         // The list was loaded again meanwhile: this page follows another one.
         if (this.#next !== cursor) return;
-        // A session written since the first page moved to its top: it is not listed twice.
+        // The list goes by creation, so a page never repeats one; a session two stores hold could.
         const known = new Set(this.#sessions.map((s) => s.id));
         const fresh = page.sessions.filter((s) => !known.has(s.id));
         this.#sessions.push(...fresh);

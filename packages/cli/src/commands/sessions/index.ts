@@ -1,10 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import {
+  formatSessionCursor,
   InvalidExportError,
+  listSessionPage,
   makeFolders,
+  parseSessionCursor,
   SessionBusyError,
   type SessionExport,
+  type SessionPageQuery,
+  type SessionPosition,
   type SessionStore,
   UsageError,
   waitingParent,
@@ -38,6 +43,10 @@ export interface SessionsOptions {
   retention?: RetentionPolicy;
   /** The store to work on (the project's memory); the file store at `path` when left out. */
   store?: SessionsStore;
+  /** `list`: one page of at most this many sessions (`--limit`, as typed), newest first. */
+  limit?: string;
+  /** `list`: the page after the one that printed this cursor (`--cursor`). */
+  cursor?: string;
 }
 
 /** A store the command works on: it keeps sessions and moves them in and out as exports. */
@@ -82,9 +91,15 @@ export async function sessionsCommand(
   };
   const needs = (count: number) => args.length < count || args.length > count + (action === 'export' ? 1 : 0);
   try {
+    const listing = action === 'list' || action === 'ls';
+    if (!listing && (options.limit !== undefined || options.cursor !== undefined))
+      return fail(`--limit and --cursor are options of \`sessions list\`, not of \`sessions ${action}\``, 2);
     switch (action) {
       case 'list':
       case 'ls':
+        if (args.length > 0) return fail(USAGE, 2);
+        if (options.limit !== undefined || options.cursor !== undefined)
+          return await listPage(store, where, pageQuery(options), options, io);
         return await list(store, where, options, io);
       case 'show':
         if (needs(1)) return fail(USAGE, 2);
@@ -196,6 +211,58 @@ async function list(
   }
   io.stdout(`${formatSessionsTable(sessions)}\n`);
   for (const s of sessions) if (s.corrupt) io.stderr(`agentctl: ${s.corrupt}\n`);
+  return 0;
+}
+
+/** The most sessions one `sessions list --limit` page holds (as one page of `GET /sessions`). */
+const MAX_PAGE = 1000;
+
+// `--limit` and `--cursor` checked before any store is read: a usage mistake, exit 2.
+function pageQuery(options: SessionsOptions): SessionPageQuery {
+  const text = options.limit;
+  if (text === undefined) throw new UsageError('--cursor needs --limit: the size of the page it starts');
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > MAX_PAGE)
+    throw new UsageError(
+      `--limit must be a whole number from 1 to ${MAX_PAGE}, not ${JSON.stringify(text.slice(0, 32))}`,
+    );
+  const query: SessionPageQuery = { limit: Number(text) };
+  if (options.cursor !== undefined) {
+    const after = parseSessionCursor(options.cursor);
+    if (!after)
+      throw new UsageError(
+        '--cursor must be a cursor an earlier `sessions list --limit` printed, as printed',
+      );
+    query.after = after;
+  }
+  return query;
+}
+
+/**
+ * One page of the listing, newest first by creation (ties by id), read natively by the store; the
+ * cursor of the next page goes to stderr (text) or into the JSON. Only the page's files are checked.
+ */
+async function listPage(
+  store: SessionsStore,
+  where: string,
+  query: SessionPageQuery,
+  options: SessionsOptions,
+  io: SessionsIo,
+): Promise<number> {
+  const page: { sessions: FileSessionSummary[]; next?: SessionPosition } =
+    store instanceof FileSessionStore
+      ? await store.listPage({ ...query, verify: true })
+      : await listSessionPage(store, query);
+  const nextCursor = page.next && formatSessionCursor(page.next);
+  if (options.json) {
+    io.stdout(
+      `${JSON.stringify(nextCursor ? { sessions: page.sessions, nextCursor } : { sessions: page.sessions }, null, 2)}\n`,
+    );
+    return 0;
+  }
+  if (page.sessions.length === 0) io.stdout(`no ${query.after ? 'more ' : ''}sessions in ${where}\n`);
+  else io.stdout(`${formatSessionsTable(page.sessions, { keepOrder: true })}\n`);
+  for (const s of page.sessions) if (s.corrupt) io.stderr(`agentctl: ${s.corrupt}\n`);
+  if (nextCursor) io.stderr(`more: agentctl sessions list --limit ${query.limit} --cursor ${nextCursor}\n`);
   return 0;
 }
 

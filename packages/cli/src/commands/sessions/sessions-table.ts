@@ -1,8 +1,14 @@
 import type { FileSessionSummary } from '@agentctl/store-file';
 import { printable } from '../../printable.js';
 
-/** The `sessions list` table: top-level sessions newest first, each followed by its child sessions indented. */
-export function formatSessionsTable(sessions: readonly FileSessionSummary[]): string {
+/**
+ * The `sessions list` table: top-level sessions newest first (or, with `keepOrder`, in the order
+ * given: a page's), each followed by its child sessions indented.
+ */
+export function formatSessionsTable(
+  sessions: readonly FileSessionSummary[],
+  { keepOrder = false }: { keepOrder?: boolean } = {},
+): string {
   const byParent = new Map<string | undefined, FileSessionSummary[]>();
   const ids = new Set(sessions.map((s) => s.id));
   for (const s of sessions) {
@@ -12,9 +18,9 @@ export function formatSessionsTable(sessions: readonly FileSessionSummary[]): st
   }
   const rows: string[][] = [['ID', 'AGENT', 'EVENTS', 'PAUSED', 'UPDATED']];
   const visit = (parent: string | undefined, depth: number) => {
-    const children = [...(byParent.get(parent) ?? [])].sort((a, b) =>
-      depth === 0 ? b.updatedAt - a.updatedAt : a.createdAt - b.createdAt,
-    );
+    const children = [...(byParent.get(parent) ?? [])];
+    if (!keepOrder || depth > 0)
+      children.sort((a, b) => (depth === 0 ? b.updatedAt - a.updatedAt : a.createdAt - b.createdAt));
     for (const s of children) {
       const id = `${'  '.repeat(depth)}${depth > 0 ? '└ ' : ''}${s.id}`;
       rows.push(

@@ -5,19 +5,28 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { findCommand } from './find-command.js';
 import { signalGroup, trackChild, untrackChild } from './live-children.js';
 import type { McpStdioServer } from './mcp-toolset-spec.js';
 
 // How long the server gets after stdin closes, then after SIGTERM, before the next step.
 const GRACE_MS = 2000;
 
+// Run by /bin/sh as the group's leader: it starts a watcher in the group, then becomes the server
+// (same pid). The watcher blocks on fd 3, a pipe whose other end only agentctl holds; the kernel
+// closes it however agentctl ends, SIGKILL included, and the watcher then kills the whole group.
+// The watcher is a fresh `sh -c` so that it holds none of the server's pipes nor its command line.
+const SUPERVISE =
+  '(exec /bin/sh -c \'read -r _; kill -9 0\' agentctl-mcp-watch <&3 >/dev/null 2>&1) & exec "$@" 3<&-';
+
 /**
  * The SDK's stdio client transport, with the server in a process group of its own: a server
  * started through a wrapper (`npx`, `npm exec`, `sh -c`, `uv run`) is a grandchild the SDK's
  * transport never signals, and one that does not exit when its stdin closes outlived agentctl.
  * Closing ends stdin, then sends SIGTERM and at last SIGKILL to the whole group, and whatever the
- * server left in its group when it exited is killed with it. The environment is the SDK's small
- * default plus `env`, as with the SDK's transport.
+ * server left in its group when it exited is killed with it. When agentctl is killed without a
+ * chance to do any of that (SIGKILL, the OOM killer), a watcher in the group ends it. The
+ * environment is the SDK's small default plus `env`, as with the SDK's transport.
  */
 export class GroupStdioTransport implements Transport {
   onclose?: () => void;
@@ -43,11 +52,18 @@ export class GroupStdioTransport implements Transport {
     if (this.#process) throw new Error('the MCP server was already started');
     // Before the spawn: a signal between it and trackChild must not leave the server running.
     guardChildren();
+    const { command, args = [], cwd = process.cwd() } = this.#server;
+    const env = { ...getDefaultEnvironment(), ...this.#server.env };
+    if (!findCommand(command, cwd, env)) {
+      const error = Object.assign(new Error(`spawn ${command} ENOENT`), { code: 'ENOENT', path: command });
+      this.onerror?.(error);
+      return Promise.reject(error);
+    }
     return new Promise((resolve, reject) => {
-      const child = spawn(this.#server.command, this.#server.args ?? [], {
-        env: { ...getDefaultEnvironment(), ...this.#server.env },
-        cwd: this.#server.cwd,
-        stdio: ['pipe', 'pipe', 'pipe'],
+      const child = spawn('/bin/sh', ['-c', SUPERVISE, 'agentctl-mcp', command, ...args], {
+        env,
+        cwd,
+        stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
         shell: false,
         detached: true,
       });

@@ -1,10 +1,10 @@
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentctl, parseNdjson, removeTempDirs } from '../support/cli.js';
-import { alive, probeProject, runMain, scriptedAgent, toolResults } from './probe-project.js';
+import { alive, probeProject, runMain, scriptedAgent, scriptedTurns, toolResults } from './probe-project.js';
 
 // The toolbox built-ins from YAML to behaviour, through the real CLI on the offline script model.
 
@@ -181,6 +181,37 @@ describe.concurrent('filesystem', () => {
     expect(JSON.stringify(toolResults(events))).not.toContain('top-secret');
     expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('top-secret');
     await expect(readFile(join(outside, 'planted.txt'))).rejects.toThrow();
+  });
+
+  it('writes and edits never change a file elsewhere through a hard link, and keep the mode', async () => {
+    const outside = await probeProject({ 'shared.txt': 'outside text\n', 'tool.sh': 'echo old\n' });
+    const dir = await probeProject({
+      'agents/main.yaml': scriptedTurns(
+        '[{ builtin: filesystem, root: ../work, options: { approve_writes: false } }]',
+        [
+          'tool_calls: [{ id: w, name: write_file, arguments: { path: written.txt, content: "by write_file" } }]',
+          'tool_calls: [{ id: e, name: edit_file, arguments: { path: edited.sh, old_text: old, new_text: new } }]',
+          'text: done',
+        ],
+      ),
+      'work/keep.txt': 'kept',
+    });
+    // Hard links inside the root to files outside it, as a package manager's store makes them.
+    await link(join(outside, 'shared.txt'), join(dir, 'work/written.txt'));
+    await chmod(join(outside, 'tool.sh'), 0o750);
+    await link(join(outside, 'tool.sh'), join(dir, 'work/edited.sh'));
+    const { code, stderr, events } = await runMain(dir);
+    expect(code, stderr).toBe(0);
+    const results = byId(events);
+    expect(results.w).toMatchObject({ isError: false });
+    expect(results.e).toMatchObject({ isError: false });
+    expect(await readFile(join(dir, 'work/written.txt'), 'utf8')).toBe('by write_file');
+    expect(await readFile(join(dir, 'work/edited.sh'), 'utf8')).toBe('echo new\n');
+    expect(await readFile(join(outside, 'shared.txt'), 'utf8')).toBe('outside text\n');
+    expect(await readFile(join(outside, 'tool.sh'), 'utf8')).toBe('echo old\n');
+    expect((await stat(join(dir, 'work/edited.sh'))).mode & 0o777).toBe(0o750);
+    // No temporary file is left beside them.
+    expect((await readdir(join(dir, 'work'))).sort()).toEqual(['edited.sh', 'keep.txt', 'written.txt']);
   });
 
   it('roots adds folders to filesystem and shell; max_results caps find_files and grep', async () => {

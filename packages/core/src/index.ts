@@ -289,6 +289,7 @@ export { isInside } from './tools/inside.js';
 export { type ListDirOptions, listDir } from './tools/list-dir.js';
 export { isPrivatePath, PRIVATE_NAMES, type PrivacyOptions } from './tools/private-path.js';
 export { type ReadFileOptions, readFile } from './tools/read-file.js';
+export { replaceFile } from './tools/replace-file.js';
 export {
   OutputLimitError,
   type ProcessOutput,

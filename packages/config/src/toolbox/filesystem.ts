@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   type AnyTool,
@@ -13,6 +12,7 @@ import {
   type Roots,
   readFile,
   realRoot,
+  replaceFile,
 } from '@agentctl/core';
 import { glob } from 'tinyglobby';
 import { boundedRegex } from './bounded-regex.js';
@@ -191,7 +191,7 @@ function writeFileTool(roots: Roots, approve: boolean, privacy: PrivacyOptions):
       // Re-checked after making folders: a link swapped in meanwhile must not redirect the write.
       const real = await confinedTarget(roots, requested, privacy);
       if (real !== target) throw new Error(`path "${requested}" changed while writing`);
-      await writeFile(target, content, { flag: 'w' });
+      await replaceFile(target, content);
       return `wrote ${Buffer.byteLength(content)} bytes to ${requested}`;
     },
   });
@@ -235,7 +235,7 @@ function editFile(roots: Roots, approve: boolean, maxBytes: number, privacy: Pri
         throw new Error(
           `old_text occurs ${count} times in ${requested}; add context to make it unique, or set replace_all`,
         );
-      await writeFile(real, text.split(before).join(after));
+      await replaceFile(real, text.split(before).join(after));
       return `replaced ${count} occurrence${count === 1 ? '' : 's'} in ${requested}`;
     },
   });

@@ -287,6 +287,7 @@ export { htmlText } from './tools/html-text.js';
 export { type HttpGetOptions, type HttpGetResult, httpGet } from './tools/http-get.js';
 export { isInside } from './tools/inside.js';
 export { type ListDirOptions, listDir } from './tools/list-dir.js';
+export { type PathArguments, pathReadings } from './tools/path-readings.js';
 export { isPrivatePath, PRIVATE_NAMES, type PrivacyOptions } from './tools/private-path.js';
 export { type ReadFileOptions, readFile } from './tools/read-file.js';
 export { replaceFile } from './tools/replace-file.js';

@@ -62,6 +62,7 @@ export function filesystem(options: FilesystemOptions): AnyTool[] {
 function findFiles(roots: Roots, maxResults: number, privacy: PrivacyOptions): AnyTool {
   return defineTool<{ pattern: string; path?: string }, string>({
     name: 'find_files',
+    pathArguments: { names: ['path'], root: roots },
     description:
       'Lists files whose path matches a glob such as "src/**/*.ts", relative to the folder given (default ".").',
     parameters: {
@@ -118,6 +119,7 @@ async function matching(
 function grep(roots: Roots, maxResults: number, maxBytes: number, privacy: PrivacyOptions): AnyTool {
   return defineTool<{ pattern: string; glob?: string; path?: string; regex?: boolean }, string>({
     name: 'grep',
+    pathArguments: { names: ['path'], root: roots },
     description:
       'Searches file contents for a text (or a regular expression when regex is true); prints path:line: text.',
     parameters: {
@@ -174,6 +176,7 @@ async function smallText(real: string, file: string, maxBytes: number): Promise<
 function writeFileTool(roots: Roots, approve: boolean, privacy: PrivacyOptions): AnyTool {
   return defineTool<{ path: string; content: string }, string>({
     name: 'write_file',
+    pathArguments: { names: ['path'], root: roots },
     description: 'Writes a text file (created, or replaced), making missing folders.',
     parameters: {
       type: 'object',
@@ -200,6 +203,7 @@ function writeFileTool(roots: Roots, approve: boolean, privacy: PrivacyOptions):
 function editFile(roots: Roots, approve: boolean, maxBytes: number, privacy: PrivacyOptions): AnyTool {
   return defineTool<{ path: string; old_text: string; new_text: string; replace_all?: boolean }, string>({
     name: 'edit_file',
+    pathArguments: { names: ['path'], root: roots },
     description:
       'Replaces an exact text in a file. old_text must occur exactly once (or set replace_all); copy it exactly, whitespace included.',
     parameters: {

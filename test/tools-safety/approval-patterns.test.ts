@@ -1,4 +1,6 @@
 import { readFile, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentctl, parseNdjson, REPO, removeTempDirs } from '../support/cli.js';
@@ -142,6 +144,49 @@ describe.concurrent('approval patterns', () => {
     expect(cli.code, cli.stderr).toBe(0);
     expect(JSON.stringify(cli.events)).not.toContain('TOP SECRET');
     expect(resultsByCall(cli.events)).toEqual({ call_5: 'a note' });
+  });
+
+  it('a fetch URL is matched as the request it makes: no spelling slips past a deny, or under an allow', async () => {
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      seen.push(req.url ?? '');
+      res.end(`served ${req.url}`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const urls = [
+        `${base}/admin`,
+        `${base.replace('http', 'HTTP')}/admin`,
+        `${base}/x/../admin`,
+        `${base}/%61dmin`,
+        `${base}/public/%2e%2e/admin`,
+        `${base}/public/page`,
+        `${base}/public/..%2fadmin`,
+      ];
+      const agent = scriptedAgent(
+        '[{ builtin: fetch, allowed_hosts: ["127.0.0.1"] }]',
+        urls.map((url) => ({ name: 'fetch', arguments: { url } })),
+      ).replace(
+        /tools: \[.*\]/,
+        (tools) =>
+          `${tools}\napproval:\n  tools: { fetch: always }\n  allow: ["fetch:url=${base}/public/*"]\n  deny: ["fetch:url=${base}/admin*"]`,
+      );
+      const run = await runMain(await probeProject({ 'agents/main.yaml': agent }));
+      expect(run.code, run.stderr).toBe(0);
+      const results = resultsByCall(run.events);
+      for (const id of ['call_1', 'call_2', 'call_3', 'call_4', 'call_5'])
+        expect(results[id], id).toBe(DENIED);
+      expect(results.call_6).toContain('served /public/page');
+      // Its path decodes to /public/../admin, which public/* does not vouch for: asked about.
+      const pending = run.events.find((e) => e.type === 'approval_required') as
+        | { pending: Array<{ call: { id: string } }> }
+        | undefined;
+      expect(pending?.pending.map((p) => p.call.id)).toEqual(['call_7']);
+      expect(seen).toEqual(['/public/page']);
+    } finally {
+      server.close();
+    }
   });
 
   it('the closest approval.tools pattern decides, whatever the order: write_* always beats an earlier *', async () => {

@@ -74,6 +74,8 @@ export interface Tool<TParams = Record<string, unknown>, TResult = unknown> {
    * that path (`./secret/a` as `secret/a`, links followed), so a spelling cannot slip past a rule.
    */
   pathArguments?: PathArguments;
+  /** Arguments holding a URL the tool requests: approval rules also read them as it will (see `urlReadings`). */
+  urlArguments?: readonly string[];
   /** The agent an agent tool runs ({@link agentTool}): a walk over a tree's tools reaches its tools too. */
   agent?: Agent;
 }

@@ -42,6 +42,7 @@ export function httpGet(options: HttpGetOptions = {}): Tool<{ url: string }, Htt
   const timeout = options.timeout ?? 10_000;
   return defineTool<{ url: string }, HttpGetResult | ImageContent>({
     name: options.name ?? 'http_get',
+    urlArguments: ['url'],
     description: `Fetches a URL with HTTP GET. Allowed hosts: ${hosts.join(', ') || 'none'}.`,
     parameters: {
       type: 'object',

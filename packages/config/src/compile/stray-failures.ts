@@ -42,7 +42,10 @@ function unhook(): void {
 
 function onRejection(reason: unknown): void {
   const call = calls.getStore();
-  if (call) return call.fail(reason);
+  if (call) {
+    call.fail(reason);
+    return;
+  }
   if (process.listenerCount('unhandledRejection') > 1) return;
   // Not a tool's, and nobody else handles it: raised again, it ends the process as without us.
   unhook();
@@ -51,7 +54,10 @@ function onRejection(reason: unknown): void {
 
 function onException(error: unknown): void {
   const call = calls.getStore();
-  if (call) return call.fail(error);
+  if (call) {
+    call.fail(error);
+    return;
+  }
   if (process.listenerCount('uncaughtException') > 1) return;
   unhook();
   process.nextTick(() => {

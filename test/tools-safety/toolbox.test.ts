@@ -16,6 +16,7 @@ beforeAll(async () => {
       res.setHeader('content-type', 'text/plain');
       return res.end('x'.repeat(5000));
     }
+    if (req.url === '/to-file') return res.writeHead(302, { location: 'file:///etc/passwd' }).end();
     res.setHeader('content-type', 'text/html; charset=utf-8');
     res.end(
       '<html><head><title>Menu</title><style>p{color:red}</style><script>alert(1)</script></head><body><h1>Soup &amp; bread</h1><p>Today:<br>lentil</p></body></html>',
@@ -328,6 +329,7 @@ describe.concurrent('fetch, think, todo, memory', () => {
         { name: 'fetch', arguments: { url: `http://${host}/menu` } },
         { name: 'fetch', arguments: { url: `http://${host}/big` } },
         { name: 'fetch', arguments: { url: 'http://localhost:9/x' } },
+        { name: 'fetch', arguments: { url: `http://${host}/to-file` } },
       ]),
     });
     const { code, stderr, events } = await runMain(dir);
@@ -337,6 +339,11 @@ describe.concurrent('fetch, think, todo, memory', () => {
     expect(JSON.parse(results.call_2.content)).toMatchObject({ truncated: true, body: 'x'.repeat(300) });
     expect(results.call_3).toMatchObject({ isError: true });
     expect(results.call_3.content).toContain('not allowed');
+    // Said as what it is: not "another host", which would send one looking for a host to allow.
+    expect(results.call_4).toMatchObject({ isError: true });
+    expect(results.call_4.content).toContain(
+      `http://${host}/to-file redirects to a file: URL; only http and https redirects are followed`,
+    );
   });
 
   it('think changes nothing; todo keeps its list in the session across runs', async () => {

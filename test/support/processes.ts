@@ -34,7 +34,7 @@ export function processesInGroup(group: number): number[] {
 // execs the server) and forks its watcher, which for an instant, until it execs a plain
 // `sh -c 'read ...'`, carries the same command line: not another server.
 function watcherFork(pid: number, cmdline: string): boolean {
-  return cmdline.includes('agentctl-mcp-watch') && processGroupOf(pid) !== pid;
+  return cmdline.includes('agentctl-watch') && processGroupOf(pid) !== pid;
 }
 
 /** Live processes (other than this one) whose command line holds `marker`. */

@@ -72,6 +72,7 @@ export {
   type FallbackOptions,
   isFallbackError,
 } from './fallback-provider.js';
+export { findCommand } from './find-command.js';
 export { functionSchema } from './function-schema.js';
 export { HTTP_HEADERS_SCHEMA } from './http-headers-schema.js';
 export {
@@ -262,6 +263,7 @@ export {
   type StoredLease,
 } from './session-lease.js';
 export { applyDelta } from './state-delta.js';
+export { type SupervisedSpawnOptions, spawnSupervised } from './supervised-spawn.js';
 export { backoffDelay, DEFAULT_RETRY_POLICY, type RetryPolicy, retryPolicy } from './timing/backoff.js';
 export { type Deadline, type DeadlineOptions, deadline } from './timing/deadline.js';
 export { sleep } from './timing/sleep.js';

@@ -1,23 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { PassThrough } from 'node:stream';
-import { guardChildren } from '@agentctl/core';
+import { guardChildren, spawnSupervised } from '@agentctl/core';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { findCommand } from './find-command.js';
 import { signalGroup, trackChild, untrackChild } from './live-children.js';
 import type { McpStdioServer } from './mcp-toolset-spec.js';
 
 // How long the server gets after stdin closes, then after SIGTERM, before the next step.
 const GRACE_MS = 2000;
-
-// Run by /bin/sh as the group's leader: it starts a watcher in the group, then becomes the server
-// (same pid). The watcher blocks on fd 3, a pipe whose other end only agentctl holds; the kernel
-// closes it however agentctl ends, SIGKILL included, and the watcher then kills the whole group.
-// The watcher is a fresh `sh -c` so that it holds none of the server's pipes nor its command line.
-const SUPERVISE =
-  '(exec /bin/sh -c \'read -r _; kill -9 0\' agentctl-mcp-watch <&3 >/dev/null 2>&1) & exec "$@" 3<&-';
 
 /**
  * The SDK's stdio client transport, with the server in a process group of its own: a server
@@ -52,21 +44,16 @@ export class GroupStdioTransport implements Transport {
     if (this.#process) throw new Error('the MCP server was already started');
     // Before the spawn: a signal between it and trackChild must not leave the server running.
     guardChildren();
-    const { command, args = [], cwd = process.cwd() } = this.#server;
+    const { command, args = [], cwd } = this.#server;
     const env = { ...getDefaultEnvironment(), ...this.#server.env };
-    if (!findCommand(command, cwd, env)) {
-      const error = Object.assign(new Error(`spawn ${command} ENOENT`), { code: 'ENOENT', path: command });
-      this.onerror?.(error);
+    let child: ChildProcess;
+    try {
+      child = spawnSupervised(command, args, { cwd, env });
+    } catch (error) {
+      this.onerror?.(error as Error);
       return Promise.reject(error);
     }
     return new Promise((resolve, reject) => {
-      const child = spawn('/bin/sh', ['-c', SUPERVISE, 'agentctl-mcp', command, ...args], {
-        env,
-        cwd,
-        stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
-        shell: false,
-        detached: true,
-      });
       this.#process = child;
       // Tracked from the start (its pid is known as soon as it was forked): a signal during a slow
       // handshake (npx fetching), or before 'spawn' is told, must end it too.

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { findCommand } from './find-command.js';
 
 // Run by /bin/sh as the leader of a new process group: it starts a watcher in the group, then
@@ -8,6 +9,15 @@ import { findCommand } from './find-command.js';
 // nor its command line.
 const SUPERVISE =
   '(exec /bin/sh -c \'read -r _; kill -9 0\' agentctl-watch <&3 >/dev/null 2>&1) & exec "$@" 3<&-';
+
+let supervising: boolean | undefined;
+
+// Windows has no process groups, and an image without a shell (distroless) no /bin/sh: there the
+// program is spawned directly, as before the watcher, and only its owner and exit handlers end it.
+function canSupervise(): boolean {
+  supervising ??= process.platform !== 'win32' && existsSync('/bin/sh');
+  return supervising;
+}
 
 /** Options of {@link spawnSupervised}. */
 export interface SupervisedSpawnOptions {
@@ -20,7 +30,7 @@ export interface SupervisedSpawnOptions {
  * outlive this process: beside the usual ends (its owner's close, {@link recordChild} on exit and
  * on signals), a watcher in the group kills it when this process is gone, even by SIGKILL, which
  * no handler sees. A command that cannot be found throws an error with `code` ENOENT, as spawn
- * reports it. On Windows, which has no process groups, the program is spawned directly.
+ * reports it. On Windows, and where there is no /bin/sh, the program is spawned directly.
  *
  * @example
  * const child = spawnSupervised('node', ['server.js'], { cwd: root, env: { PATH: process.env.PATH } });
@@ -31,7 +41,7 @@ export function spawnSupervised(
   options: SupervisedSpawnOptions,
 ): ChildProcess {
   const cwd = options.cwd ?? process.cwd();
-  if (process.platform === 'win32')
+  if (!canSupervise())
     return spawn(command, args, { cwd, env: options.env, shell: false, detached: true, stdio: 'pipe' });
   if (!findCommand(command, cwd, options.env))
     throw Object.assign(new Error(`spawn ${command} ENOENT`), {

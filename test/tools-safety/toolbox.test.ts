@@ -166,6 +166,8 @@ describe.concurrent('filesystem', () => {
           { name: 'find_files', arguments: { pattern: '**/*.txt' } },
           { name: 'grep', arguments: { pattern: 'top-secret' } },
           { name: 'find_files', arguments: { pattern: '../**' } },
+          { name: 'read_file', arguments: { path: 'keep.txt\u0000.md' } },
+          { name: 'write_file', arguments: { path: 'new\u0000.txt', content: 'x' } },
         ],
       ),
       'work/keep.txt': 'kept',
@@ -177,6 +179,13 @@ describe.concurrent('filesystem', () => {
     const results = byId(events);
     for (const id of ['call_1', 'call_2', 'call_3', 'call_4', 'call_5', 'call_8'])
       expect(results[id], id).toMatchObject({ isError: true });
+    // Said about the path the model gave, not a system message quoting another.
+    expect(results.call_9.content).toBe(
+      'Tool read_file failed: path "keep.txt\\u0000.md" holds a NUL character',
+    );
+    expect(results.call_10.content).toBe(
+      'Tool write_file failed: path "new\\u0000.txt" holds a NUL character',
+    );
     expect(results.call_6.content).toBe('keep.txt');
     expect(results.call_7.content).toBe('[no match]');
     expect(JSON.stringify(toolResults(events))).not.toContain('top-secret');

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { agentctl, BIN, cliEnv, removeTempDirs, tempProject } from './support/cli.js';
-import { processesWith } from './support/processes.js';
+import { processesInGroup, processesWith, processGroupOf } from './support/processes.js';
 import { waitFor } from './support/wait-for.js';
 
 // A command tool runs in a process group of its own (so a model's command cannot signal agentctl's
@@ -94,5 +94,20 @@ describe('`agentctl test` killed by SIGTERM during a command tool', () => {
     expect(exit.signal ?? exit.code, test.stderr()).toBe('SIGTERM');
     await waitFor(() => processesWith(marker).length === 0, 'the command gone', 10_000).catch(() => {});
     expect(processesWith(marker), test.stderr()).toEqual([]);
+  });
+});
+
+describe('`run` killed by SIGKILL during a command tool', () => {
+  it('ends the command with it, though no code of agentctl runs on SIGKILL', async () => {
+    const { dir, marker } = await project();
+    const run = start(dir, ['run', 'main', 'go']);
+    await waitFor(() => processesWith(marker).length > 0, 'the command running', 15_000);
+    const [command] = processesWith(marker);
+    const group = processGroupOf(command as number) as number;
+    run.child.kill('SIGKILL');
+    expect((await run.exited).signal).toBe('SIGKILL');
+    await waitFor(() => processesInGroup(group).length === 0, 'the command gone', 10_000).catch(() => {});
+    expect(processesWith(marker)).toEqual([]);
+    expect(processesInGroup(group)).toEqual([]);
   });
 });

@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentctl, parseNdjson, removeTempDirs, tempDir } from './support/cli.js';
 import { EVERYTHING, FILESYSTEM } from './support/mcp-servers.js';
+import { processesWith } from './support/processes.js';
 
 // Real MCP servers from npm, started by the real `agentctl run` over stdio: server-everything
 // (tools with several schemas, an image, structured content, a long-running tool with progress)
@@ -12,18 +12,8 @@ import { EVERYTHING, FILESYSTEM } from './support/mcp-servers.js';
 type Event = Record<string, unknown> & { type: string };
 
 /** Processes whose command line names one of the server entry points. */
-function serverProcesses(): string[] {
-  const found: string[] = [];
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      if (cmdline.includes(EVERYTHING) || cmdline.includes(FILESYSTEM)) found.push(`${pid}: ${cmdline}`);
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return found;
+function serverProcesses(): number[] {
+  return [...processesWith(EVERYTHING), ...processesWith(FILESYSTEM)];
 }
 
 /** The most server processes seen at once while `running` was pending (proves the check can see them). */

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { BIN, cliEnv, REPO, removeTempDirs } from './support/cli.js';
-import { processesWith } from './support/processes.js';
+import { processesInGroup, processesWith, processGroupOf } from './support/processes.js';
 import { waitFor } from './support/wait-for.js';
 import { probeProject, scriptedTurns } from './tools-safety/probe-project.js';
 
@@ -61,8 +61,11 @@ describe('an MCP server behind a wrapper', () => {
     const { dir, marker } = await wrappedProject('{ id: e, name: echo, arguments: { text: hi } }');
     const run = start(dir);
     let seen = 0;
+    const groups = new Set<number>();
     const look = setInterval(() => {
-      seen = Math.max(seen, processesWith(marker).length);
+      const pids = processesWith(marker);
+      seen = Math.max(seen, pids.length);
+      for (const pid of pids) groups.add(processGroupOf(pid) ?? 0);
     }, 20);
     const exit = await run.exited.finally(() => clearInterval(look));
     expect(exit.code, run.stderr()).toBe(0);
@@ -72,6 +75,10 @@ describe('an MCP server behind a wrapper', () => {
       () => {},
     );
     expect(processesWith(marker)).toEqual([]);
+    // Nothing else of their group is left either (the watcher that would end it if agentctl died).
+    groups.delete(0);
+    expect(groups.size).toBe(1);
+    for (const group of groups) expect(processesInGroup(group)).toEqual([]);
   });
 
   it('is ended when agentctl is stopped by SIGTERM in the middle of a call', async () => {
@@ -87,6 +94,29 @@ describe('an MCP server behind a wrapper', () => {
       () => {},
     );
     expect(processesWith(marker)).toEqual([]);
+  });
+
+  it('is ended when agentctl itself is killed by SIGKILL from outside, in the middle of a call', async () => {
+    // No code of agentctl runs on SIGKILL: only the kernel closing agentctl's end of a pipe tells.
+    const marker = `agentctl-tree-${randomUUID()}`;
+    markers.push(marker);
+    const dir = await probeProject({
+      'agents/main.yaml': `${scriptedTurns('[{ toolset: direct }]', ['tool_calls: [{ id: h, name: hang, arguments: {} }]', 'text: done'])}---
+kind: toolset
+name: direct
+mcp: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SERVER)}, linger, ${marker}] }
+`,
+    });
+    const run = start(dir);
+    await waitFor(() => run.stderr().includes('hang'), 'the call of hang', 30_000);
+    const [server] = processesWith(marker);
+    expect(processesWith(marker)).toEqual([server]);
+    const group = processGroupOf(server as number) as number;
+    run.child.kill('SIGKILL');
+    expect((await run.exited).signal).toBe('SIGKILL');
+    await waitFor(() => processesInGroup(group).length === 0, 'the server gone', 5000).catch(() => {});
+    expect(processesWith(marker)).toEqual([]);
+    expect(processesInGroup(group)).toEqual([]);
   });
 
   it('is ended when the watchdog kills agentctl (SIGKILL) for a tool that never yields', async () => {

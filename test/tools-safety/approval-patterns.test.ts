@@ -1,3 +1,6 @@
+import { readFile, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentctl, parseNdjson, REPO, removeTempDirs } from '../support/cli.js';
@@ -74,6 +77,116 @@ describe.concurrent('approval patterns', () => {
       | undefined;
     expect(pending?.pending.map((p) => p.call.id)).toEqual(['call_1']);
     expect(resultsByCall(asked.events)).toEqual({ call_2: 'ran' });
+  });
+
+  it("a file tool's path is matched as the tool opens it: no spelling or link slips past a deny, or under an allow", async () => {
+    const paths = [
+      'secret/a.txt',
+      './secret/a.txt',
+      'notes/../secret/a.txt',
+      'notes/link/a.txt',
+      'notes/b.txt',
+    ];
+    const calls = paths.map((path) => ({ name: 'read_file', arguments: { path } }));
+    const files = (rules: string) => ({
+      'agents/main.yaml': scriptedAgent('[{ builtin: filesystem }]', [
+        ...calls,
+        // Absolute, inside the project: the tool reads it as secret/a.txt too.
+        { name: 'read_file', arguments: { path: 'ABSOLUTE' } },
+      ]).replace('tools: [{ builtin: filesystem }]', `tools: [{ builtin: filesystem }]\napproval:\n${rules}`),
+      'secret/a.txt': 'TOP SECRET',
+      'notes/b.txt': 'a note',
+    });
+    const project = async (rules: string) => {
+      const dir = await probeProject(files(rules));
+      await symlink('../secret', join(dir, 'notes/link'));
+      const yaml = join(dir, 'agents/main.yaml');
+      await writeFile(yaml, (await readFile(yaml, 'utf8')).replace('ABSOLUTE', join(dir, 'secret/a.txt')));
+      return dir;
+    };
+    const denied = await runMain(
+      await project(
+        '  tools: { read_file: always }\n  allow: ["read_file:path=notes/*"]\n  deny: ["read_file:path=secret/*"]',
+      ),
+    );
+    expect(denied.code, denied.stderr).toBe(0);
+    expect(resultsByCall(denied.events)).toEqual({
+      call_1: DENIED,
+      call_2: DENIED,
+      call_3: DENIED,
+      call_4: DENIED,
+      call_5: 'a note',
+      call_6: DENIED,
+    });
+
+    // Without the deny, the link under notes/ is asked about: notes/* does not vouch for secret/.
+    const allowed = await runMain(
+      await project('  tools: { read_file: always }\n  allow: ["read_file:path=notes/*"]'),
+    );
+    expect(allowed.code, allowed.stderr).toBe(0);
+    const pending = allowed.events.find((e) => e.type === 'approval_required') as
+      | { pending: Array<{ call: { id: string } }> }
+      | undefined;
+    expect(pending?.pending.map((p) => p.call.id).sort()).toEqual([
+      'call_1',
+      'call_2',
+      'call_3',
+      'call_4',
+      'call_6',
+    ]);
+    expect(JSON.stringify(allowed.events)).not.toContain('TOP SECRET');
+
+    // So does --allow on the command line.
+    const cli = await runMain(await project('  tools: { read_file: always }'), [
+      '--allow',
+      'read_file:path=notes/*',
+    ]);
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(JSON.stringify(cli.events)).not.toContain('TOP SECRET');
+    expect(resultsByCall(cli.events)).toEqual({ call_5: 'a note' });
+  });
+
+  it('a fetch URL is matched as the request it makes: no spelling slips past a deny, or under an allow', async () => {
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      seen.push(req.url ?? '');
+      res.end(`served ${req.url}`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const urls = [
+        `${base}/admin`,
+        `${base.replace('http', 'HTTP')}/admin`,
+        `${base}/x/../admin`,
+        `${base}/%61dmin`,
+        `${base}/public/%2e%2e/admin`,
+        `${base}/public/page`,
+        `${base}/public/..%2fadmin`,
+      ];
+      const agent = scriptedAgent(
+        '[{ builtin: fetch, allowed_hosts: ["127.0.0.1"] }]',
+        urls.map((url) => ({ name: 'fetch', arguments: { url } })),
+      ).replace(
+        /tools: \[.*\]/,
+        (tools) =>
+          `${tools}\napproval:\n  tools: { fetch: always }\n  allow: ["fetch:url=${base}/public/*"]\n  deny: ["fetch:url=${base}/admin*"]`,
+      );
+      const run = await runMain(await probeProject({ 'agents/main.yaml': agent }));
+      expect(run.code, run.stderr).toBe(0);
+      const results = resultsByCall(run.events);
+      for (const id of ['call_1', 'call_2', 'call_3', 'call_4', 'call_5'])
+        expect(results[id], id).toBe(DENIED);
+      expect(results.call_6).toContain('served /public/page');
+      // Its path decodes to /public/../admin, which public/* does not vouch for: asked about.
+      const pending = run.events.find((e) => e.type === 'approval_required') as
+        | { pending: Array<{ call: { id: string } }> }
+        | undefined;
+      expect(pending?.pending.map((p) => p.call.id)).toEqual(['call_7']);
+      expect(seen).toEqual(['/public/page']);
+    } finally {
+      server.close();
+    }
   });
 
   it('the closest approval.tools pattern decides, whatever the order: write_* always beats an earlier *', async () => {

@@ -52,3 +52,36 @@ describe('shell deny through the CLI', () => {
     expect(existsSync(join(dir, 'ran.txt'))).toBe(true);
   });
 });
+
+describe("shell deny and a program's options before its subcommand", () => {
+  it('refuses `git -C . init` and the like under a `git init*` deny, and runs other git commands', async () => {
+    const hidden = [
+      'git -C . init made-1',
+      'git -c init.defaultBranch=main init made-2',
+      'git --no-pager init made-3',
+      'git -C . -c init.defaultBranch=main init made-4',
+      'git --git-dir=made-5 init',
+      '/usr/bin/env git -C . init made-6',
+    ];
+    const calls = [...hidden, 'git -C . --version'].map((command) => ({
+      name: 'shell',
+      arguments: { command },
+    }));
+    const dir = await probeProject({
+      'agents/main.yaml': scriptedAgent('[{ builtin: shell, options: { deny: ["git init*"] } }]', calls),
+    });
+    const { code, events, stderr } = await runMain(dir, ['--approve-all']);
+    expect(code, stderr).toBe(0);
+    const results = toolResults(events) as Array<{ callId: string; isError?: boolean; content: string }>;
+    const result = (i: number) => results.find((r) => r.callId === `call_${i + 1}`);
+    const through = hidden.filter(
+      (_, i) => !/matches the deny pattern "git init\*"/.test(result(i)?.content ?? ''),
+    );
+    expect(through).toEqual([]);
+    expect(hidden.map((_, i) => `made-${i + 1}`).filter((name) => existsSync(join(dir, name)))).toEqual([]);
+    expect(existsSync(join(dir, '.git'))).toBe(false);
+    // Options before another subcommand are no reason to refuse it.
+    expect(result(hidden.length)).toMatchObject({ isError: false });
+    expect(result(hidden.length)?.content).toContain('git version');
+  });
+});

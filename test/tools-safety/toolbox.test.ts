@@ -1,10 +1,10 @@
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentctl, parseNdjson, removeTempDirs } from '../support/cli.js';
-import { alive, probeProject, runMain, scriptedAgent, toolResults } from './probe-project.js';
+import { alive, probeProject, runMain, scriptedAgent, scriptedTurns, toolResults } from './probe-project.js';
 
 // The toolbox built-ins from YAML to behaviour, through the real CLI on the offline script model.
 
@@ -16,6 +16,7 @@ beforeAll(async () => {
       res.setHeader('content-type', 'text/plain');
       return res.end('x'.repeat(5000));
     }
+    if (req.url === '/to-file') return res.writeHead(302, { location: 'file:///etc/passwd' }).end();
     res.setHeader('content-type', 'text/html; charset=utf-8');
     res.end(
       '<html><head><title>Menu</title><style>p{color:red}</style><script>alert(1)</script></head><body><h1>Soup &amp; bread</h1><p>Today:<br>lentil</p></body></html>',
@@ -165,6 +166,8 @@ describe.concurrent('filesystem', () => {
           { name: 'find_files', arguments: { pattern: '**/*.txt' } },
           { name: 'grep', arguments: { pattern: 'top-secret' } },
           { name: 'find_files', arguments: { pattern: '../**' } },
+          { name: 'read_file', arguments: { path: 'keep.txt\u0000.md' } },
+          { name: 'write_file', arguments: { path: 'new\u0000.txt', content: 'x' } },
         ],
       ),
       'work/keep.txt': 'kept',
@@ -176,11 +179,49 @@ describe.concurrent('filesystem', () => {
     const results = byId(events);
     for (const id of ['call_1', 'call_2', 'call_3', 'call_4', 'call_5', 'call_8'])
       expect(results[id], id).toMatchObject({ isError: true });
+    // Said about the path the model gave, not a system message quoting another.
+    expect(results.call_9.content).toBe(
+      'Tool read_file failed: path "keep.txt\\u0000.md" holds a NUL character',
+    );
+    expect(results.call_10.content).toBe(
+      'Tool write_file failed: path "new\\u0000.txt" holds a NUL character',
+    );
     expect(results.call_6.content).toBe('keep.txt');
     expect(results.call_7.content).toBe('[no match]');
     expect(JSON.stringify(toolResults(events))).not.toContain('top-secret');
     expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('top-secret');
     await expect(readFile(join(outside, 'planted.txt'))).rejects.toThrow();
+  });
+
+  it('writes and edits never change a file elsewhere through a hard link, and keep the mode', async () => {
+    const outside = await probeProject({ 'shared.txt': 'outside text\n', 'tool.sh': 'echo old\n' });
+    const dir = await probeProject({
+      'agents/main.yaml': scriptedTurns(
+        '[{ builtin: filesystem, root: ../work, options: { approve_writes: false } }]',
+        [
+          'tool_calls: [{ id: w, name: write_file, arguments: { path: written.txt, content: "by write_file" } }]',
+          'tool_calls: [{ id: e, name: edit_file, arguments: { path: edited.sh, old_text: old, new_text: new } }]',
+          'text: done',
+        ],
+      ),
+      'work/keep.txt': 'kept',
+    });
+    // Hard links inside the root to files outside it, as a package manager's store makes them.
+    await link(join(outside, 'shared.txt'), join(dir, 'work/written.txt'));
+    await chmod(join(outside, 'tool.sh'), 0o750);
+    await link(join(outside, 'tool.sh'), join(dir, 'work/edited.sh'));
+    const { code, stderr, events } = await runMain(dir);
+    expect(code, stderr).toBe(0);
+    const results = byId(events);
+    expect(results.w).toMatchObject({ isError: false });
+    expect(results.e).toMatchObject({ isError: false });
+    expect(await readFile(join(dir, 'work/written.txt'), 'utf8')).toBe('by write_file');
+    expect(await readFile(join(dir, 'work/edited.sh'), 'utf8')).toBe('echo new\n');
+    expect(await readFile(join(outside, 'shared.txt'), 'utf8')).toBe('outside text\n');
+    expect(await readFile(join(outside, 'tool.sh'), 'utf8')).toBe('echo old\n');
+    expect((await stat(join(dir, 'work/edited.sh'))).mode & 0o777).toBe(0o750);
+    // No temporary file is left beside them.
+    expect((await readdir(join(dir, 'work'))).sort()).toEqual(['edited.sh', 'keep.txt', 'written.txt']);
   });
 
   it('roots adds folders to filesystem and shell; max_results caps find_files and grep', async () => {
@@ -301,6 +342,7 @@ describe.concurrent('fetch, think, todo, memory', () => {
         { name: 'fetch', arguments: { url: `http://${host}/menu` } },
         { name: 'fetch', arguments: { url: `http://${host}/big` } },
         { name: 'fetch', arguments: { url: 'http://localhost:9/x' } },
+        { name: 'fetch', arguments: { url: `http://${host}/to-file` } },
       ]),
     });
     const { code, stderr, events } = await runMain(dir);
@@ -310,6 +352,11 @@ describe.concurrent('fetch, think, todo, memory', () => {
     expect(JSON.parse(results.call_2.content)).toMatchObject({ truncated: true, body: 'x'.repeat(300) });
     expect(results.call_3).toMatchObject({ isError: true });
     expect(results.call_3.content).toContain('not allowed');
+    // Said as what it is: not "another host", which would send one looking for a host to allow.
+    expect(results.call_4).toMatchObject({ isError: true });
+    expect(results.call_4.content).toContain(
+      `http://${host}/to-file redirects to a file: URL; only http and https redirects are followed`,
+    );
   });
 
   it('think changes nothing; todo keeps its list in the session across runs', async () => {

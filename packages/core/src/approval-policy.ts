@@ -43,10 +43,10 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions = {}): Appro
   const deny = (options.deny ?? []).map((rule, i) => approvalRuleMatcher(rule, `approval rule deny[${i}]`));
   const allow = (options.allow ?? []).map((rule, i) => {
     const matches = approvalRuleMatcher(rule, `approval rule allow[${i}]`, 'allow');
-    if (Object.keys(rule.args ?? {}).length === 0) return matches;
+    if (Object.keys(rule.args ?? {}).length === 0) return (call: ToolCall) => matches(call);
     // A rule on named arguments vouches for those only: a call carrying arguments the tool does
     // not declare (which an open schema lets through to the tool) is asked about.
-    return (call: ToolCall, tool: AnyTool) => matches(call) && argumentsDeclared(call, tool);
+    return (call: ToolCall, tool: AnyTool) => matches(call, tool) && argumentsDeclared(call, tool);
   });
   const modes = Object.entries(options.tools ?? {});
   for (const [name, mode] of modes) {
@@ -59,7 +59,7 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions = {}): Appro
     written([tool.name]) ?? (tool.needsApproval === undefined ? (options.default ?? 'never') : undefined);
 
   return (call: ToolCall, tool: AnyTool, context?: ApprovalPolicyContext): ApprovalVerdict | undefined => {
-    if (deny.some((matches) => matches(call))) return 'deny';
+    if (deny.some((matches) => matches(call, tool))) return 'deny';
     if (allow.some((matches) => matches(call, tool))) return 'allow';
     switch (modeOf(tool)) {
       case 'never':

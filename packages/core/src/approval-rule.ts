@@ -1,5 +1,7 @@
 import type { ToolCall } from './messages.js';
 import type { AnyTool } from './tool.js';
+import { pathReadings } from './tools/path-readings.js';
+import { urlReadings } from './tools/url-readings.js';
 
 /**
  * Matches calls: `tool` is a name where `*` is a wildcard; each `args` entry matches the argument
@@ -155,7 +157,7 @@ export function approvalRuleMatcher(
   rule: ApprovalRule,
   where = 'approval rule',
   effect: 'allow' | 'deny' = 'deny',
-): (call: ToolCall) => boolean {
+): (call: ToolCall, tool?: Pick<AnyTool, 'pathArguments' | 'urlArguments'>) => boolean {
   if (typeof rule?.tool !== 'string' || rule.tool === '') {
     throw new TypeError(`${where}: "tool" must be a tool name or pattern`);
   }
@@ -170,10 +172,18 @@ export function approvalRuleMatcher(
   });
   // A name that reads two values is matched on both for an allow (each must match) and on
   // either for a deny: a key holding a dot cannot stand in for the nested field the tool reads.
-  return (call) =>
+  // So is a path argument of a file tool, read as written and as the path the tool will open, and
+  // a URL as the request it makes.
+  return (call, of) =>
     tool(call.name) &&
     args.every(([name, match]) => {
       const values = argumentReadings(call.arguments ?? {}, name);
+      const value = call.arguments?.[name];
+      if (typeof value === 'string') {
+        const paths = of?.pathArguments;
+        if (paths?.names.includes(name)) values.push(...pathReadings(paths.root, value));
+        if (of?.urlArguments?.includes(name)) values.push(...urlReadings(value));
+      }
       return values.length > 0 && (effect === 'allow' ? values.every(match) : values.some(match));
     });
 }

@@ -72,6 +72,7 @@ export {
   type FallbackOptions,
   isFallbackError,
 } from './fallback-provider.js';
+export { findCommand } from './find-command.js';
 export { functionSchema } from './function-schema.js';
 export { HTTP_HEADERS_SCHEMA } from './http-headers-schema.js';
 export {
@@ -274,6 +275,7 @@ export {
   type SessionPosition,
 } from './session-page.js';
 export { applyDelta } from './state-delta.js';
+export { type SupervisedSpawnOptions, spawnSupervised } from './supervised-spawn.js';
 export { backoffDelay, DEFAULT_RETRY_POLICY, type RetryPolicy, retryPolicy } from './timing/backoff.js';
 export { type Deadline, type DeadlineOptions, deadline } from './timing/deadline.js';
 export { sleep } from './timing/sleep.js';
@@ -299,14 +301,17 @@ export { htmlText } from './tools/html-text.js';
 export { type HttpGetOptions, type HttpGetResult, httpGet } from './tools/http-get.js';
 export { isInside } from './tools/inside.js';
 export { type ListDirOptions, listDir } from './tools/list-dir.js';
+export { type PathArguments, pathReadings } from './tools/path-readings.js';
 export { isPrivatePath, PRIVATE_NAMES, type PrivacyOptions } from './tools/private-path.js';
 export { type ReadFileOptions, readFile } from './tools/read-file.js';
+export { replaceFile } from './tools/replace-file.js';
 export {
   OutputLimitError,
   type ProcessOutput,
   type RunProcessOptions,
   runProcess,
 } from './tools/run-process.js';
+export { urlReadings } from './tools/url-readings.js';
 export { type UserInputArgs, type UserInputOptions, userInput } from './tools/user-input.js';
 export type { McpServerDefinition, ToolsetDefinition } from './toolset-definition.js';
 export {

@@ -3,6 +3,7 @@ import type { ApprovalDecision, RunOptions } from './agent-config.js';
 import type { PendingApproval } from './events.js';
 import type { Message, ToolCall } from './messages.js';
 import type { JsonSchema, ToolDefinition } from './model.js';
+import type { PathArguments } from './tools/path-readings.js';
 
 /** What a tool's `execute` receives besides its arguments. */
 export interface ToolContext {
@@ -76,6 +77,13 @@ export interface Tool<TParams = Record<string, unknown>, TResult = unknown> {
   idempotent?: boolean;
   /** Arguments whose value a shell runs as code: no approval rule may match them (a pattern cannot make a script safe). */
   shellArguments?: readonly string[];
+  /**
+   * Arguments holding a path the tool resolves from its folder: approval rules also read them as
+   * that path (`./secret/a` as `secret/a`, links followed), so a spelling cannot slip past a rule.
+   */
+  pathArguments?: PathArguments;
+  /** Arguments holding a URL the tool requests: approval rules also read them as it will (see `urlReadings`). */
+  urlArguments?: readonly string[];
   /** The agent an agent tool runs ({@link agentTool}): a walk over a tree's tools reaches its tools too. */
   agent?: Agent;
 }

@@ -1,6 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { PassThrough } from 'node:stream';
-import { guardChildren } from '@agentctl/core';
+import { guardChildren, spawnSupervised } from '@agentctl/core';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -16,8 +16,9 @@ const GRACE_MS = 2000;
  * started through a wrapper (`npx`, `npm exec`, `sh -c`, `uv run`) is a grandchild the SDK's
  * transport never signals, and one that does not exit when its stdin closes outlived agentctl.
  * Closing ends stdin, then sends SIGTERM and at last SIGKILL to the whole group, and whatever the
- * server left in its group when it exited is killed with it. The environment is the SDK's small
- * default plus `env`, as with the SDK's transport.
+ * server left in its group when it exited is killed with it. When agentctl is killed without a
+ * chance to do any of that (SIGKILL, the OOM killer), a watcher in the group ends it. The
+ * environment is the SDK's small default plus `env`, as with the SDK's transport.
  */
 export class GroupStdioTransport implements Transport {
   onclose?: () => void;
@@ -43,14 +44,16 @@ export class GroupStdioTransport implements Transport {
     if (this.#process) throw new Error('the MCP server was already started');
     // Before the spawn: a signal between it and trackChild must not leave the server running.
     guardChildren();
+    const { command, args = [], cwd } = this.#server;
+    const env = { ...getDefaultEnvironment(), ...this.#server.env };
+    let child: ChildProcess;
+    try {
+      child = spawnSupervised(command, args, { cwd, env });
+    } catch (error) {
+      this.onerror?.(error as Error);
+      return Promise.reject(error);
+    }
     return new Promise((resolve, reject) => {
-      const child = spawn(this.#server.command, this.#server.args ?? [], {
-        env: { ...getDefaultEnvironment(), ...this.#server.env },
-        cwd: this.#server.cwd,
-        stdio: ['pipe', 'pipe', 'pipe'],
-        shell: false,
-        detached: true,
-      });
       this.#process = child;
       // Tracked from the start (its pid is known as soon as it was forked): a signal during a slow
       // handshake (npx fetching), or before 'spawn' is told, must end it too.

@@ -8,6 +8,12 @@ import { declareApprovalMode, toolsetApprovalMode } from './approval.js';
 import { buildAgent } from './build-agent.js';
 import type { Compiler } from './compiler.js';
 import { markProjectCode } from './project-code.js';
+import { guardStrayFailures } from './stray-failures.js';
+
+// Where a module tool's code failing after its call ended is told: stderr, the project's secrets hidden.
+function lateFailure(compiler: Compiler): (text: string) => void {
+  return (text) => process.stderr.write(compiler.secrets.scrub(text));
+}
 
 async function namedTool(name: string, compiler: Compiler): Promise<AnyTool | undefined> {
   let pending = compiler.tools.get(name);
@@ -29,8 +35,10 @@ async function namedTool(name: string, compiler: Compiler): Promise<AnyTool | un
         factory(spec, compiler.factoryContext(entry)),
       );
       const capabilities = compiler.registry.describe('toolKind', kind)?.capabilities;
-      const scrubbed = made && scrubbedTool(made, compiler.secrets);
-      const tool = scrubbed && capabilities?.runsProjectCode ? markProjectCode(scrubbed) : scrubbed;
+      const project = capabilities?.runsProjectCode === true;
+      const guarded = made && project ? guardStrayFailures(made, lateFailure(compiler)) : made;
+      const scrubbed = guarded && scrubbedTool(guarded, compiler.secrets);
+      const tool = scrubbed && project ? markProjectCode(scrubbed) : scrubbed;
       // Tool kinds that reach outside the process (command, http) say so in their descriptor:
       // their tools ask first unless the YAML says not to.
       const asks = capabilities?.asksApproval === true;
@@ -119,7 +127,9 @@ export async function resolveTools(
       const tools = await compiler.attempt(agent, ['tools', i, 'module'], 'tool', () =>
         toolsOfModule(ref.path, compiler.factoryContext(agent), ref.export),
       );
-      made = tools?.map((tool) => markProjectCode(scrubbedTool(tool, compiler.secrets)));
+      made = tools?.map((tool) =>
+        markProjectCode(scrubbedTool(guardStrayFailures(tool, lateFailure(compiler)), compiler.secrets)),
+      );
     } else if (ref.kind === 'toolset') {
       made = await toolset(ref.name, compiler);
     } else {

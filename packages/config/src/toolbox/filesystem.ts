@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   type AnyTool,
@@ -13,6 +12,7 @@ import {
   type Roots,
   readFile,
   realRoot,
+  replaceFile,
 } from '@agentctl/core';
 import { glob } from 'tinyglobby';
 import { boundedRegex } from './bounded-regex.js';
@@ -62,6 +62,7 @@ export function filesystem(options: FilesystemOptions): AnyTool[] {
 function findFiles(roots: Roots, maxResults: number, privacy: PrivacyOptions): AnyTool {
   return defineTool<{ pattern: string; path?: string }, string>({
     name: 'find_files',
+    pathArguments: { names: ['path'], root: roots },
     description:
       'Lists files whose path matches a glob such as "src/**/*.ts", relative to the folder given (default ".").',
     parameters: {
@@ -118,6 +119,7 @@ async function matching(
 function grep(roots: Roots, maxResults: number, maxBytes: number, privacy: PrivacyOptions): AnyTool {
   return defineTool<{ pattern: string; glob?: string; path?: string; regex?: boolean }, string>({
     name: 'grep',
+    pathArguments: { names: ['path'], root: roots },
     description:
       'Searches file contents for a text (or a regular expression when regex is true); prints path:line: text.',
     parameters: {
@@ -174,6 +176,7 @@ async function smallText(real: string, file: string, maxBytes: number): Promise<
 function writeFileTool(roots: Roots, approve: boolean, privacy: PrivacyOptions): AnyTool {
   return defineTool<{ path: string; content: string }, string>({
     name: 'write_file',
+    pathArguments: { names: ['path'], root: roots },
     description: 'Writes a text file (created, or replaced), making missing folders.',
     parameters: {
       type: 'object',
@@ -191,7 +194,7 @@ function writeFileTool(roots: Roots, approve: boolean, privacy: PrivacyOptions):
       // Re-checked after making folders: a link swapped in meanwhile must not redirect the write.
       const real = await confinedTarget(roots, requested, privacy);
       if (real !== target) throw new Error(`path "${requested}" changed while writing`);
-      await writeFile(target, content, { flag: 'w' });
+      await replaceFile(target, content);
       return `wrote ${Buffer.byteLength(content)} bytes to ${requested}`;
     },
   });
@@ -200,6 +203,7 @@ function writeFileTool(roots: Roots, approve: boolean, privacy: PrivacyOptions):
 function editFile(roots: Roots, approve: boolean, maxBytes: number, privacy: PrivacyOptions): AnyTool {
   return defineTool<{ path: string; old_text: string; new_text: string; replace_all?: boolean }, string>({
     name: 'edit_file',
+    pathArguments: { names: ['path'], root: roots },
     description:
       'Replaces an exact text in a file. old_text must occur exactly once (or set replace_all); copy it exactly, whitespace included.',
     parameters: {
@@ -235,7 +239,7 @@ function editFile(roots: Roots, approve: boolean, maxBytes: number, privacy: Pri
         throw new Error(
           `old_text occurs ${count} times in ${requested}; add context to make it unique, or set replace_all`,
         );
-      await writeFile(real, text.split(before).join(after));
+      await replaceFile(real, text.split(before).join(after));
       return `replaced ${count} occurrence${count === 1 ? '' : 's'} in ${requested}`;
     },
   });

@@ -43,13 +43,31 @@ function plainProgram(command: string): boolean {
   return PLAIN_WORD.test(command.trim().split(/[ \t]/, 1)[0]);
 }
 
-// The texts a pattern is matched on for one command: as the shell reads its words, and with the
-// program named by its last path segment (`/bin/rm` as `rm`).
+// The texts a pattern is matched on for one command: as the shell reads its words, with the
+// program named by its last path segment (`/bin/rm` as `rm`), and with the options the program
+// takes before its first other word left out (see withoutLeadingOptions).
 function forms(words: string[]): string[] {
   const program = words[0].slice(words[0].lastIndexOf('/') + 1);
-  return program === words[0] || program === ''
-    ? [words.join(' ')]
-    : [words.join(' '), [program, ...words.slice(1)].join(' ')];
+  const programs = program === words[0] || program === '' ? [words[0]] : [words[0], program];
+  const rests = withoutLeadingOptions(words.slice(1));
+  return [...new Set(programs.flatMap((name) => rests.map((rest) => [name, ...rest].join(' '))))];
+}
+
+// A program's options before its subcommand (`git -C dir push`, `git -c k=v push`, `npm
+// --prefix x publish`) would hide the subcommand from `git push*`. Which option takes a value is
+// the program's own business, so each option may or may not have taken the next word: every way
+// of leaving out a run of leading options (and maybe their values) is a form. A deny pattern
+// matching any of them refuses more, never less; allow patterns are not matched on these.
+function withoutLeadingOptions(rest: string[]): string[][] {
+  const isOption = (word: string) => word.startsWith('-') && word !== '-' && word !== '--';
+  // Where the words after the options may start: after an option, or after an option and its value.
+  const starts = new Set([0]);
+  for (let at = 0; at < rest.length && starts.has(at); at++) {
+    if (!isOption(rest[at])) continue;
+    starts.add(at + 1);
+    if (!rest[at].includes('=') && at + 1 < rest.length) starts.add(at + 2);
+  }
+  return [...starts].filter((at) => at <= rest.length).map((at) => rest.slice(at));
 }
 
 const text = (command: RunCommand) => command.words.map((word) => word.text);

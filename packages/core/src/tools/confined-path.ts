@@ -21,6 +21,9 @@ async function realRoots(roots: Roots): Promise<string[]> {
 }
 
 function lexicalIn(bases: readonly string[], requested: string): string {
+  // The system would refuse it anyway, in a message quoting the absolute path (or the temporary
+  // file a write goes through) rather than what the model asked for.
+  if (requested.includes('\0')) throw new Error(`path ${JSON.stringify(requested)} holds a NUL character`);
   const lexical = path.resolve(bases[0], requested);
   if (!bases.some((base) => isInside(base, lexical)))
     throw new Error(`path "${requested}" is outside the allowed folder`);

@@ -42,6 +42,7 @@ export function httpGet(options: HttpGetOptions = {}): Tool<{ url: string }, Htt
   const timeout = options.timeout ?? 10_000;
   return defineTool<{ url: string }, HttpGetResult | ImageContent>({
     name: options.name ?? 'http_get',
+    urlArguments: ['url'],
     description: `Fetches a URL with HTTP GET. Allowed hosts: ${hosts.join(', ') || 'none'}.`,
     parameters: {
       type: 'object',
@@ -62,7 +63,12 @@ export function httpGet(options: HttpGetOptions = {}): Tool<{ url: string }, Htt
         if (response.status >= 300 && response.status < 400 && location) {
           await response.body?.cancel();
           const next = new URL(location, target);
-          if (next.hostname !== target.hostname || !/^https?:$/.test(next.protocol)) {
+          if (!/^https?:$/.test(next.protocol)) {
+            throw new Error(
+              `${target.href} redirects to a ${next.protocol} URL; only http and https redirects are followed`,
+            );
+          }
+          if (next.hostname !== target.hostname) {
             throw new Error(
               `${target.href} redirects to another host (${next.host}); redirects are followed only within one host`,
             );

@@ -26,6 +26,7 @@ export function listDir(options: ListDirOptions): Tool<{ path?: string }, string
   const maxEntries = options.maxEntries ?? 1000;
   return defineTool<{ path?: string }, string>({
     name: 'list_dir',
+    pathArguments: { names: ['path'], root: options.root },
     description:
       'Lists the entries of a folder. Paths are relative to the allowed folder; "." is the folder itself.',
     parameters: {

@@ -21,6 +21,7 @@ export function readFile(options: ReadFileOptions): Tool<{ path: string }, strin
   const maxBytes = options.maxBytes ?? 256 * 1024;
   return defineTool<{ path: string }, string>({
     name: 'read_file',
+    pathArguments: { names: ['path'], root: options.root },
     description: `Reads a text file. Paths are relative to the allowed folder; at most ${maxBytes} bytes are returned.`,
     parameters: {
       type: 'object',

@@ -1,5 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { forgetChild, guardChildren, recordChild } from '../child-table.js';
+import { spawnSupervised } from '../supervised-spawn.js';
 
 /** Options of {@link runProcess}. */
 export interface RunProcessOptions {
@@ -64,15 +65,11 @@ export function runProcess(argv: readonly string[], options: RunProcessOptions):
     let child: ChildProcess;
     guardChildren();
     try {
-      child = spawn(argv[0], argv.slice(1), {
-        cwd: options.cwd,
-        env: options.env,
-        shell: false,
-        detached: true,
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
+      // In a group of its own, which a watcher in it ends if agentctl is killed (SIGKILL) first.
+      child = spawnSupervised(argv[0], argv.slice(1), { cwd: options.cwd, env: options.env });
     } catch (error) {
-      return reject(new Error(`cannot run ${argv[0]}: ${(error as Error).message}`));
+      const code = (error as NodeJS.ErrnoException).code;
+      return reject(new Error(`cannot run ${argv[0]}: ${code ?? (error as Error).message}`));
     }
     const pid = child.pid;
     // Recorded so that no tool outlives agentctl, however it ends (exit, a signal, its watchdog).

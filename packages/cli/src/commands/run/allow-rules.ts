@@ -56,11 +56,15 @@ export function allowMatcher(
     try {
       const bound = bindApprovalRule(rule, tools);
       const matches = approvalRuleMatcher(bound, `--allow ${rule.tool}`, 'allow');
-      if (Object.keys(bound.args ?? {}).length === 0) return matches;
-      // As in the agent's own allow rules: named arguments vouch for no undeclared one.
+      if (Object.keys(bound.args ?? {}).length === 0) return (call: ToolCall) => matches(call);
+      // As in the agent's own allow rules: named arguments vouch for no undeclared one. Which
+      // agent's tool of that name asks is not known here: the call must pass for each of them
+      // (a file tool's path is read from its own folder).
       return (call: ToolCall) =>
         matches(call) &&
-        tools.filter((tool) => tool.name === call.name).every((tool) => argumentsDeclared(call, tool));
+        tools
+          .filter((tool) => tool.name === call.name)
+          .every((tool) => matches(call, tool) && argumentsDeclared(call, tool));
     } catch (error) {
       const message = (error as Error).message;
       throw new CliError(message.startsWith('--allow') ? message : `--allow ${message}`, EXIT.usage);

@@ -2,7 +2,18 @@
 // Kept tiny so start-up loads only what the chosen command needs: the bundle while it holds the
 // code of the current build (a bare `tsc -b` since makes it stale), else the build's modules.
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { bundleIsCurrent } from '../dist/bundle-stamp.js';
+
+// A project's regular expressions (redaction patterns, approval rules, a test's `matches`, a
+// schema's `pattern`) run on what models and tools say. One such as `(a+)+$` backtracks for hours
+// on a crafted text, and while it runs nothing else does: a run cannot be stopped, a server answers
+// no one. V8's linear-time engine runs those it can (no backreference, no lookaround) in time
+// linear in the text (core's boundedRegExp uses it; the others run under a timeout), and finishes
+// any other expression of the process past V8's backtrack limit. Set before any is compiled; the
+// flags hold for the whole process, workers included.
+setFlagsFromString('--enable-experimental-regexp-engine');
+setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
 
 // A shell left in a folder that was deleted (a branch switch, an rm -rf) has no current folder:
 // every command would fail with Node's stack trace at its first use of it.

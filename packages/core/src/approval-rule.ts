@@ -1,3 +1,4 @@
+import { boundedRegExp, RegExpTimeoutError } from './bounded-regexp.js';
 import type { ToolCall } from './messages.js';
 import type { AnyTool } from './tool.js';
 import { pathReadings } from './tools/path-readings.js';
@@ -173,7 +174,16 @@ export function approvalRuleMatcher(
   // A name that reads two values is matched on both for an allow (each must match) and on
   // either for a deny: a key holding a dot cannot stand in for the nested field the tool reads.
   // So is a path argument of a file tool, read as written and as the path the tool will open, and
-  // a URL as the request it makes.
+  // a URL as the request it makes. A pattern stopped for running too long decides against the
+  // call: an allow rule does not vouch for it, a deny rule denies it.
+  const judged = (match: (value: string) => boolean) => (value: string) => {
+    try {
+      return match(value);
+    } catch (error) {
+      if (error instanceof RegExpTimeoutError) return effect !== 'allow';
+      throw error;
+    }
+  };
   return (call, of) =>
     tool(call.name) &&
     args.every(([name, match]) => {
@@ -184,7 +194,8 @@ export function approvalRuleMatcher(
         if (paths?.names.includes(name)) values.push(...pathReadings(paths.root, value));
         if (of?.urlArguments?.includes(name)) values.push(...urlReadings(value));
       }
-      return values.length > 0 && (effect === 'allow' ? values.every(match) : values.some(match));
+      const test = judged(match);
+      return values.length > 0 && (effect === 'allow' ? values.every(test) : values.some(test));
     });
 }
 
@@ -195,13 +206,10 @@ function valueMatcher(pattern: string, where: string): (value: string) => boolea
   const regex = /^\/(.*)\/([a-z]*)$/s.exec(pattern);
   if (!regex) return globMatcher(pattern);
   try {
-    const compiled = new RegExp(regex[1], regex[2]);
-    // `g` and `y` make test() resume where the last match ended: a deny rule matching one call
-    // would then miss the next one. Each value is tested from its start.
-    return (value) => {
-      compiled.lastIndex = 0;
-      return compiled.test(value);
-    };
+    // Tested from the value's start every time (`g` and `y` would resume where the last match
+    // ended, and a deny rule matching one call would miss the next), within a time budget.
+    const compiled = boundedRegExp(new RegExp(regex[1], regex[2]));
+    return (value) => compiled.test(value);
   } catch (error) {
     const reason = (error as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
     throw new TypeError(`${where}: invalid regular expression ${pattern}: ${reason}`);

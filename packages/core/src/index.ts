@@ -37,6 +37,7 @@ export {
   type WrittenApprovalRule,
 } from './approval-rule.js';
 export { type BaseUrlParts, baseUrlParts } from './base-url-parts.js';
+export { type BoundedRegExp, boundedRegExp, REGEXP_BUDGET_MS, RegExpTimeoutError } from './bounded-regexp.js';
 export { childTable, forgetChild, guardChildren, killChild, recordChild } from './child-table.js';
 export { credentialValues, isCredentialName, redactSecrets } from './credential-values.js';
 export { parseDuration } from './duration.js';

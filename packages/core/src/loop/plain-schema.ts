@@ -1,3 +1,5 @@
+import { type BoundedRegExp, boundedRegExp, testWithin } from '../bounded-regexp.js';
+
 /** One failed check, in the shape of Ajv's error objects (the fields the wording is made of). */
 export type SchemaError = { instancePath: string; message: string; params?: Record<string, unknown> };
 
@@ -280,13 +282,14 @@ function keywordCheck(key: string, rule: unknown, s: Record<string, unknown>): C
       return counted(key, rule, (v) => Object.keys(v as object).length, 'properties');
     case 'pattern': {
       need(typeof rule === 'string');
-      let regexp: RegExp;
+      let regexp: BoundedRegExp;
       try {
-        regexp = new RegExp(rule as string, 'u');
+        regexp = boundedRegExp(new RegExp(rule as string, 'u'));
       } catch {
         throw new Unsupported();
       }
-      return fail((v) => !regexp.test(v as string), `must match pattern "${rule as string}"`, {
+      // A pattern stopped for running too long has not vouched for the value.
+      return fail((v) => !testWithin(regexp, v as string), `must match pattern "${rule as string}"`, {
         pattern: rule,
       });
     }

@@ -1,3 +1,4 @@
+import { boundedRegExp, testWithin } from '../bounded-regexp.js';
 import type { JsonSchema } from '../model.js';
 import { compilePlainSchema, type SchemaError } from './plain-schema.js';
 
@@ -20,7 +21,15 @@ let ajvPromise: Promise<AjvInstance> | undefined;
 function loadAjv(): Promise<AjvInstance> {
   ajvPromise ??= (async () => {
     const [{ Ajv2020 }, formats] = await Promise.all([import('ajv/dist/2020.js'), import('ajv-formats')]);
-    const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
+    // A schema's `pattern` runs on what the model wrote, within a time budget (see boundedRegExp).
+    const regExp = Object.assign(
+      (pattern: string, flags: string) => {
+        const bounded = boundedRegExp(new RegExp(pattern, flags));
+        return { test: (text: string) => testWithin(bounded, text) };
+      },
+      { code: 'boundedRegExp' },
+    );
+    const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true, code: { regExp } });
     (formats.default as unknown as (ajv: unknown) => void)(ajv);
     return ajv as unknown as AjvInstance;
   })();

@@ -1,5 +1,5 @@
 import type { DataPath, SourceRange, TestExpectations } from '@agentctl/config';
-import { schemaValidator } from '@agentctl/core';
+import { boundedRegExp, RegExpTimeoutError, schemaValidator } from '@agentctl/core';
 import { inAgent } from '../../agent-path-text.js';
 import { callsOf, type StepOutcome, usageOf } from './step-outcome.js';
 import { subsetMatch } from './subset-match.js';
@@ -135,13 +135,22 @@ async function checkOutput(
     );
   if (output.equals !== undefined && text.trim() !== output.equals.trim())
     fail(['output', 'equals'], `expected the answer to equal the text given${paused}`, output.equals, text);
-  if (output.matches !== undefined && !new RegExp(output.matches).test(text))
-    fail(
-      ['output', 'matches'],
-      `expected the answer to match /${output.matches}/${paused}`,
-      output.matches,
-      text,
-    );
+  if (output.matches !== undefined) {
+    let matched: boolean | RegExpTimeoutError;
+    try {
+      matched = boundedRegExp(new RegExp(output.matches)).test(text);
+    } catch (error) {
+      if (!(error instanceof RegExpTimeoutError)) throw error;
+      matched = error;
+    }
+    if (matched !== true)
+      fail(
+        ['output', 'matches'],
+        matched === false ? `expected the answer to match /${output.matches}/${paused}` : matched.message,
+        output.matches,
+        text,
+      );
+  }
   if (output.schema !== undefined) {
     let value: unknown;
     try {

@@ -9,6 +9,9 @@ import { findCommand } from './find-command.js';
 // nor its command line.
 const SUPERVISE =
   '(exec /bin/sh -c \'read -r _; kill -9 0\' agentctl-watch <&3 >/dev/null 2>&1) & exec "$@" 3<&-';
+// The shell exports variables of its own (`PWD`; bash also `SHLVL`): the program is to see only
+// the environment it was given.
+const OWN_VARIABLES = ['PWD', 'SHLVL'];
 
 let supervising: boolean | undefined;
 
@@ -49,7 +52,9 @@ export function spawnSupervised(
       path: command,
       syscall: `spawn ${command}`,
     });
-  return spawn('/bin/sh', ['-c', SUPERVISE, 'agentctl-child', command, ...args], {
+  const unset = OWN_VARIABLES.filter((name) => options.env[name] === undefined);
+  const script = unset.length > 0 ? `unset ${unset.join(' ')}; ${SUPERVISE}` : SUPERVISE;
+  return spawn('/bin/sh', ['-c', script, 'agentctl-child', command, ...args], {
     cwd,
     env: options.env,
     shell: false,

@@ -20,3 +20,40 @@ describe('what validate passes, run accepts at load', () => {
     expect(run.stdout).toContain('hi');
   });
 });
+
+describe('a file saved with a byte order mark (and CRLF line ends)', () => {
+  const BOM = '\ufeff';
+
+  it('has its problems on line 1 at the column an editor shows, in every format and in run', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': `${BOM}kind: agnt\r\nname: a\r\nmodel: offline/echo\r\n`,
+    });
+    const where = 'agents/a.yaml:1:7: error: unknown kind "agnt"';
+    const text = await agentctl(['validate'], { cwd: dir });
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain(where);
+    const json = await agentctl(['validate', '--format', 'json'], { cwd: dir });
+    expect(JSON.parse(json.stdout).diagnostics[0]).toMatchObject({ line: 1, col: 7, endLine: 1, endCol: 11 });
+    const github = await agentctl(['validate', '--format', 'github'], { cwd: dir });
+    expect(github.stdout).toContain('::error file=agents/a.yaml,line=1,col=7,endLine=1,endColumn=11,');
+    const run = await agentctl(['run', 'a', 'hi'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(where);
+  });
+
+  it('is read as YAML when it is a script of turns (a list), by validate and by run', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': `${PROJECT}include: [agents/*.yaml]\n`,
+      'agents/a.yaml':
+        'kind: model\nname: m\nprovider: offline\nmodel: script\nscript: ./scripts/s.yaml\n---\nkind: agent\nname: a\nmodel: m\n',
+      'agents/scripts/s.yaml': `${BOM}- text: scripted answer\r\n`,
+    });
+    const validate = await agentctl(['validate'], { cwd: dir });
+    expect(validate.stdout + validate.stderr).not.toContain('not valid YAML');
+    expect(validate.code).toBe(0);
+    const run = await agentctl(['run', 'a', 'hi'], { cwd: dir });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('scripted answer');
+  });
+});

@@ -12,10 +12,12 @@ import { type Diagnostic, diagnostic, FILE_START, type SourceRange } from '../di
 import { excerpt } from '../rules/excerpt.js';
 import { documentPositions, offsetRange } from './node-range.js';
 import { MAX_ALIAS_COUNT, MAX_DEPTH, type ParsedDocument, type ParsedFile } from './parse-file.js';
+import { withoutBom } from './without-bom.js';
 import { yamlSyntaxProblem } from './yaml-syntax-problem.js';
 
 /** Parses YAML text into documents and diagnostics. */
-export function parseText(text: string, absFile: string, file: string): ParsedFile {
+export function parseText(source: string, absFile: string, file: string): ParsedFile {
+  const text = withoutBom(source);
   const diagnostics: Diagnostic[] = [];
   const documents: ParsedDocument[] = [];
   const lineCounter = new LineCounter();

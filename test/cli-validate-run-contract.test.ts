@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentctl, removeTempDirs, tempProject } from './support/cli.js';
+import { parseYaml, schemaValidator } from './support/schema-tools.js';
 
 afterAll(removeTempDirs);
 
@@ -55,5 +56,27 @@ describe('a file saved with a byte order mark (and CRLF line ends)', () => {
     const run = await agentctl(['run', 'a', 'hi'], { cwd: dir });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('scripted answer');
+  });
+});
+
+describe('the schema editors use refuses what validate refuses', () => {
+  it('a test timeout of zero ("0s", "0.0s")', async () => {
+    const schema = await agentctl(['schema']);
+    const editor = schemaValidator(JSON.parse(schema.stdout));
+    for (const timeout of ['0s', '0.0s', '0']) {
+      const text = `kind: test\nname: t\nagent: a\ntimeout: ${timeout}\nturns:\n  - user: hi\n`;
+      const dir = await tempProject({
+        'agentctl.yaml': PROJECT,
+        'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n',
+        'tests/t.yaml': text,
+      });
+      const validate = await agentctl(['validate'], { cwd: dir });
+      expect(validate.code, timeout).toBe(1);
+      expect(validate.stdout).toContain('tests/t.yaml:4:10: error: `timeout`');
+      expect(editor(parseYaml(text)), timeout).toBe(false);
+    }
+    expect(editor(parseYaml('kind: test\nname: t\nagent: a\ntimeout: 0.5s\nturns:\n  - user: hi\n'))).toBe(
+      true,
+    );
   });
 });

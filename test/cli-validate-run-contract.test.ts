@@ -80,3 +80,31 @@ describe('the schema editors use refuses what validate refuses', () => {
     );
   });
 });
+
+describe('YAML 1.1 tags that make values JSON has not (!!omap, !!set, !!binary)', () => {
+  it('are read as the plain value written, so the schema checks it, in validate and run alike', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\nlimits: !!omap [ max_iterations: 0 ]\ndescription: !!binary aGVsbG8=\n',
+    });
+    const expected = [
+      'agents/a.yaml:4:9: warning: the tag !!omap is ignored: the value is read as the plain mapping, list or text it is written as [yaml-syntax]',
+      'agents/a.yaml:4:16: error: `limits` must be a mapping, not a list [schema]',
+      'agents/a.yaml:5:14: warning: the tag !!binary is ignored: the value is read as the plain mapping, list or text it is written as [yaml-syntax]',
+    ];
+    const validate = await agentctl(['validate'], { cwd: dir });
+    expect(validate.code).toBe(1);
+    expect(validate.stdout.split('\n').slice(0, 3)).toEqual(expected);
+    const run = await agentctl(['run', 'a', 'hi'], { cwd: dir });
+    expect(run.code).toBe(1);
+    for (const line of expected) expect(run.stderr).toContain(line);
+    // A mapping it once made into a Map with no keys passed with any key at all.
+    const set = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\nlimits: !!omap [ bogus: 1 ]\n',
+    });
+    expect((await agentctl(['validate'], { cwd: set })).code).toBe(1);
+    expect((await agentctl(['run', 'a', 'hi'], { cwd: set })).code).toBe(1);
+  });
+});

@@ -13,6 +13,7 @@ import { excerpt } from '../rules/excerpt.js';
 import { documentPositions, offsetRange } from './node-range.js';
 import { MAX_ALIAS_COUNT, MAX_DEPTH, type ParsedDocument, type ParsedFile } from './parse-file.js';
 import { withoutBom } from './without-bom.js';
+import { YAML_OPTIONS } from './yaml-options.js';
 import { yamlSyntaxProblem } from './yaml-syntax-problem.js';
 
 /** Parses YAML text into documents and diagnostics. */
@@ -29,15 +30,7 @@ export function parseText(source: string, absFile: string, file: string): Parsed
       diagnostics.push(diagnostic(file, range, 'yaml-syntax', `nesting is deeper than ${MAX_DEPTH} levels`));
       return { documents, diagnostics };
     }
-    docs = parseAllDocuments(text, {
-      lineCounter,
-      uniqueKeys: true,
-      prettyErrors: false,
-      strict: true,
-      // The library warns on stderr (process.emitWarning) about collection keys; they are
-      // reported as diagnostics instead, so nothing reaches the user's terminal unasked.
-      logLevel: 'error',
-    }) as Document[];
+    docs = parseAllDocuments(text, { ...YAML_OPTIONS, lineCounter, strict: true }) as Document[];
     if (!Array.isArray(docs)) docs = [];
   } catch (error) {
     diagnostics.push(

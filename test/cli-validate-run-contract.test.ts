@@ -108,3 +108,38 @@ describe('YAML 1.1 tags that make values JSON has not (!!omap, !!set, !!binary)'
     expect((await agentctl(['run', 'a', 'hi'], { cwd: set })).code).toBe(1);
   });
 });
+
+describe('an http tool whose url no call could fetch (ftp:, file:, not a URL)', () => {
+  const tool = (url: string) =>
+    `kind: agent\nname: a\nmodel: offline/echo\ntools: [h]\n---\nkind: tool\nname: h\ndescription: d\nhttp: { url: "${url}", allowed_hosts: [127.0.0.1] }\n`;
+
+  it('is refused at its line by validate, run and the schema editors use, also through ${VAR}', async () => {
+    const editor = schemaValidator(JSON.parse((await agentctl(['schema'])).stdout));
+    for (const url of ['ftp://127.0.0.1/x', 'file:///etc/passwd', 'not a url']) {
+      const dir = await tempProject({ 'agentctl.yaml': PROJECT, 'agents/a.yaml': tool(url) });
+      const where = `agents/a.yaml:9:14: error: \`url\` is not valid: "${url}"; expected an http:// or https:// URL`;
+      const validate = await agentctl(['validate'], { cwd: dir });
+      expect(validate.code, url).toBe(1);
+      expect(validate.stdout).toContain(where);
+      const run = await agentctl(['run', 'a', 'hi'], { cwd: dir });
+      expect(run.code, url).toBe(1);
+      expect(run.stderr).toContain(where);
+      expect(editor(parseYaml(tool(url).split('---\n')[1])), url).toBe(false);
+    }
+    const dir = await tempProject({ 'agentctl.yaml': PROJECT, 'agents/a.yaml': tool('${SHOP_URL}') });
+    const env = { SHOP_URL: 'ftp://127.0.0.1/x' };
+    const problem =
+      'agents/a.yaml:9:14: error: tool kind http: url is not an http:// or https:// URL (it is ftp:) once `${SHOP_URL}` is resolved';
+    const validate = await agentctl(['validate'], { cwd: dir, env });
+    expect(validate.code).toBe(1);
+    expect(validate.stdout).toContain(problem);
+    const run = await agentctl(['run', 'a', 'hi'], { cwd: dir, env });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(problem);
+  });
+
+  it('passes when the whole url comes from an argument, its hosts listed', async () => {
+    const dir = await tempProject({ 'agentctl.yaml': PROJECT, 'agents/a.yaml': tool('{{ args.url }}') });
+    expect((await agentctl(['validate'], { cwd: dir })).code).toBe(0);
+  });
+});

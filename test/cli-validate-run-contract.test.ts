@@ -143,3 +143,57 @@ describe('an http tool whose url no call could fetch (ftp:, file:, not a URL)', 
     expect((await agentctl(['validate'], { cwd: dir })).code).toBe(0);
   });
 });
+
+describe('a duration the schema asks to be longer than zero, made 0 by ${VAR}', () => {
+  it('is refused at its line by validate and run, for a tool, a model, middleware and a built-in', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': `kind: agent
+name: a
+model: m
+tools: [t, { agent: b }]
+---
+kind: agent
+name: b
+description: d
+model: offline/echo
+tools: [{ builtin: fetch, timeout: "\${T}", allowed_hosts: [127.0.0.1] }]
+---
+kind: agent
+name: c
+description: d
+model: offline/echo
+middleware: [{ timeout: { tool: "\${T}" } }]
+---
+kind: tool
+name: t
+description: d
+timeout: \${T}
+command: { argv: [echo, hi] }
+---
+kind: model
+name: m
+provider: offline
+model: echo
+timeout: \${T}
+`,
+    });
+    const env = { T: '0s' };
+    const expected = [
+      'agents/a.yaml:10:36: error: timeout: must be longer than zero [env-values]',
+      'agents/a.yaml:16:33: error: tool: must be longer than zero [env-values]',
+      'agents/a.yaml:21:10: error: timeout: must be longer than zero [env-values]',
+      'agents/a.yaml:28:10: error: timeout: must be longer than zero [env-values]',
+    ];
+    const validate = await agentctl(['validate'], { cwd: dir, env });
+    expect(validate.code).toBe(1);
+    expect(validate.stdout.split('\n').slice(0, 4)).toEqual(expected);
+    const run = await agentctl(['run', 'a', 'hi'], { cwd: dir, env });
+    expect(run.code).toBe(1);
+    for (const line of [expected[0], expected[2], expected[3]]) expect(run.stderr).toContain(line);
+    const other = await agentctl(['run', 'c', 'hi'], { cwd: dir, env });
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain(expected[1]);
+    expect((await agentctl(['validate'], { cwd: dir, env: { T: '5s' } })).code).toBe(0);
+  });
+});

@@ -1,4 +1,3 @@
-import { parseDuration } from '@agentctl/core';
 import type { AgentDefinition, MiddlewareRefDefinition, ToolRefDefinition } from '../definitions.js';
 import type { Registry } from '../registry.js';
 import type { AgentSpec, MiddlewareRefSpec, ToolRefSpec } from '../spec-types.js';

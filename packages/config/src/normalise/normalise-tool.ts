@@ -1,4 +1,3 @@
-import { parseDuration } from '@agentctl/core';
 import type { ToolDefinition } from '../definitions.js';
 import type { ToolSpec } from '../spec-types.js';
 import { positiveDuration } from './positive-duration.js';

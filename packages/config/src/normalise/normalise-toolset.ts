@@ -1,4 +1,4 @@
-import { parseDuration, type ToolsetDefinition } from '@agentctl/core';
+import type { ToolsetDefinition } from '@agentctl/core';
 import type { ToolsetSpec } from '../spec-types.js';
 import { httpUrl } from './http-url.js';
 import { positiveDuration } from './positive-duration.js';

@@ -106,6 +106,22 @@ describe('YAML 1.1 tags that make values JSON has not (!!omap, !!set, !!binary)'
     });
     expect((await agentctl(['validate'], { cwd: set })).code).toBe(1);
     expect((await agentctl(['run', 'a', 'hi'], { cwd: set })).code).toBe(1);
+    // A file that asks for YAML 1.1 keeps its booleans, not its Maps, Sets and Dates.
+    const old = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml':
+        '%YAML 1.1\n---\nkind: agent\nname: a\nmodel: offline/echo\nlimits: !!omap [ bogus: 1 ]\noutput_schema: !!set { a }\nmax_history: 2001-12-14\ndisallow_transfer_to_parent: yes\n',
+    });
+    const validate11 = await agentctl(['validate', '--json'], { cwd: old });
+    expect(validate11.code).toBe(1);
+    const errors = JSON.parse(validate11.stdout).diagnostics.filter(
+      (d: { severity: string }) => d.severity === 'error',
+    );
+    expect(errors.map((d: { line: number; rule: string }) => `${d.line}:${d.rule}`)).toEqual([
+      '6:schema',
+      '8:schema',
+    ]);
+    expect((await agentctl(['run', 'a', 'hi'], { cwd: old })).code).toBe(1);
   });
 });
 

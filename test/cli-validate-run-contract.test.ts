@@ -213,3 +213,35 @@ timeout: \${T}
     expect((await agentctl(['validate'], { cwd: dir, env: { T: '5s' } })).code).toBe(0);
   });
 });
+
+describe('an agent whose model is written with ${VAR}', () => {
+  it('is checked as run resolves it with the same environment, with the same message', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: ${MODEL:-offline/echo}\n---\nkind: model\nname: fast\nprovider: offline\nmodel: echo\n',
+    });
+    const cases: Array<[string | undefined, string | undefined]> = [
+      [undefined, undefined],
+      ['fast', undefined],
+      ['bogus/x', 'agents/a.yaml:3:8: error: provider `bogus` is not available'],
+      [
+        'offline/nope',
+        'agents/a.yaml:3:8: error: model `${MODEL:-offline/echo}`: provider `offline` has no model `nope`',
+      ],
+      ['nomodel', 'agents/a.yaml:3:8: error: model `${MODEL:-offline/echo}` is not defined'],
+    ];
+    for (const [value, problem] of cases) {
+      const env = { MODEL: value };
+      const validate = await agentctl(['validate'], { cwd: dir, env });
+      const run = await agentctl(['run', 'a', 'hi'], { cwd: dir, env });
+      expect(validate.code, value).toBe(problem ? 1 : 0);
+      expect(run.code, value).toBe(problem ? 1 : 0);
+      if (problem) {
+        expect(validate.stdout).toContain(problem);
+        expect(run.stderr).toContain(problem);
+        expect(validate.stdout).toContain('(as `${MODEL:-offline/echo}` resolves with this environment)');
+      } else expect(run.stdout).toContain('hi');
+    }
+  });
+});

@@ -3,6 +3,7 @@ import { didYouMean } from '../load/did-you-mean.js';
 import type { ProjectSpecs } from '../load/project-specs.js';
 import type { MemorySpec, MiddlewareSpec, ScheduleSpec } from '../spec-types.js';
 import { excerpt } from './excerpt.js';
+import { modelRef } from './model-ref.js';
 import { type RuleContext, validAgents, validEntries } from './rule.js';
 import { undefinedModelMessage } from './undefined-model.js';
 
@@ -65,8 +66,10 @@ export function unresolvedReference(ctx: RuleContext): Diagnostic[] {
       () =>
         agent.locate(path);
     // Like compile: only `provider/model` with a provider before the slash is inline (`/echo` is not).
-    if (spec.model !== undefined && spec.model.indexOf('/') <= 0) {
-      report(agent.file, at('model'), missingModel(specs, spec.model));
+    const model = modelRef(spec.model, ctx.env);
+    if (model && model.ref.indexOf('/') <= 0) {
+      const message = missingModel(specs, model.ref);
+      report(agent.file, at('model'), message && model.told(message));
     }
     if (spec.memory !== undefined)
       report(agent.file, at('memory'), missing(specs, 'memory', spec.memory, memoryNames));
@@ -122,8 +125,11 @@ export function unresolvedReference(ctx: RuleContext): Diagnostic[] {
   const project = specs.project;
   if (project) {
     const defaults = (project.spec as { defaults?: { model?: string; memory?: string } }).defaults;
-    if (defaults?.model && defaults.model.indexOf('/') <= 0)
-      report(project.file, () => project.locate(['defaults', 'model']), missingModel(specs, defaults.model));
+    const model = modelRef(defaults?.model, ctx.env);
+    if (model?.ref && model.ref.indexOf('/') <= 0) {
+      const message = missingModel(specs, model.ref);
+      report(project.file, () => project.locate(['defaults', 'model']), message && model.told(message));
+    }
     if (defaults?.memory)
       report(
         project.file,

@@ -15,6 +15,15 @@ describe('scopeDiagnostics (what `run AGENT` blocks on)', () => {
     ]);
   });
 
+  it('counts every model as reached by a model written with ${VAR}, which may name any of them', async () => {
+    const root = await project({
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: ${MODEL:-fast}\n---\nkind: model\nname: fast\nprovider: offline\nmodel: echo\ntemperature: 5\n',
+    });
+    const scoped = scopeDiagnostics(await loadProject({ project: root, env: {} }), 'a');
+    expect(scoped.map((d) => `${d.line}:${d.severity}:${d.rule}`)).toEqual(['9:error:schema']);
+  });
+
   it('finds each document of a file once, not once per problem in it', async () => {
     // Found again for every diagnostic, a file of 15,000 broken documents took a minute to start
     // a run of another agent. Counted, not timed: each document is located once.

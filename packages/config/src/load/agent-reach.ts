@@ -18,7 +18,12 @@ export function agentReach(
     reached.add(entry);
     return true;
   };
-  const model = (name: string | undefined) => add(name === undefined ? undefined : specs.model.get(name));
+  // A reference written with `${VAR}` names whichever model the environment gives (rules/model-ref):
+  // every model may be the one reached, so none of their errors is called unused.
+  const model = (name: string | undefined) => {
+    if (name?.includes('${')) for (const entry of specs.model.values()) add(entry);
+    else add(name === undefined ? undefined : specs.model.get(name));
+  };
   const memory = (name: string | undefined) => add(name === undefined ? undefined : specs.memory.get(name));
   if (specs.project) add(specs.project);
   model(modelOverride ?? defaults?.model);

@@ -43,6 +43,16 @@ describe('a file saved with a byte order mark (and CRLF line ends)', () => {
     expect(run.stderr).toContain(where);
   });
 
+  it('is said to be unread when it is a .yml file holding documents, as one without the mark is', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n',
+      'agents/b.yml': `${BOM}kind: agent\r\nname: b\r\nmodel: offline/echo\r\n`,
+    });
+    const validate = await agentctl(['validate'], { cwd: dir });
+    expect(validate.stdout).toContain('agents/b.yml:1:1: warning: a .yml file is not read');
+  });
+
   it('is read as YAML when it is a script of turns (a list), by validate and by run', async () => {
     const dir = await tempProject({
       'agentctl.yaml': `${PROJECT}include: [agents/*.yaml]\n`,

@@ -249,14 +249,15 @@ function indexEntries(entries: readonly IndexedEntry[]): ProjectSpecs {
   return specs;
 }
 
-// Whether a file's start has a top-level `kind:` key, as an agentctl document does.
+// Whether a file's start has a top-level `kind:` key, as an agentctl document does (after a
+// byte order mark on its first line, as the loader reads it).
 async function holdsDocuments(file: string): Promise<boolean> {
   const handle = await open(file, 'r').catch(() => undefined);
   if (!handle) return false;
   try {
     const buffer = Buffer.alloc(64 * 1024);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return /^kind:[ \t]*[A-Za-z]/m.test(buffer.toString('utf8', 0, bytesRead));
+    return /^(\ufeff)?kind:[ \t]*[A-Za-z]/m.test(buffer.toString('utf8', 0, bytesRead));
   } finally {
     await handle.close();
   }

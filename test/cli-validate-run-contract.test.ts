@@ -255,3 +255,25 @@ describe('an agent whose model is written with ${VAR}', () => {
     }
   });
 });
+
+describe('a name in an agent file that only a test file defines', () => {
+  it('is refused by validate at the line run refuses, saying why; a test file may still serve its tests', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\nsub_agents: [helper]\n',
+      'tests/t.yaml':
+        'kind: agent\nname: helper\ndescription: d\nmodel: offline/echo\n---\nkind: model\nname: judge\nprovider: offline\nmodel: echo\n---\nkind: test\nname: t\nagent: a\nmodel: judge\nturns: [{ user: hi }]\n',
+    });
+    const problem =
+      'agents/a.yaml:4:14: error: agent `helper` is not defined: define it in a `kind: agent` document';
+    const validate = await agentctl(['validate'], { cwd: dir });
+    expect(validate.code).toBe(1);
+    expect(validate.stdout).toContain(
+      `${problem}; only a test file defines it, and \`run\` reads no test file`,
+    );
+    expect(validate.stdout).toContain('1 error, 0 warnings');
+    const run = await agentctl(['run', 'a', 'hi'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(problem);
+  });
+});

@@ -1,6 +1,6 @@
 import { type Diagnostic, diagnostic, type SourceRange } from '../diagnostic.js';
 import { didYouMean } from '../load/did-you-mean.js';
-import type { ProjectSpecs } from '../load/project-specs.js';
+import { indexEntries, type ProjectSpecs } from '../load/project-specs.js';
 import type { MemorySpec, MiddlewareSpec, ScheduleSpec } from '../spec-types.js';
 import { excerpt } from './excerpt.js';
 import { modelRef } from './model-ref.js';
@@ -48,8 +48,29 @@ function missingModel(specs: ProjectSpecs, name: string): string | undefined {
   return specs.model.has(name) ? undefined : undefinedModelMessage(name, specs.model.keys());
 }
 
-/** Every name an agent (or the project's defaults) uses refers to something that exists. */
+/**
+ * Every name an agent (or the project's defaults) uses refers to something that exists, as
+ * `validate` and `test` read the project and as `run` does: a name in a file `run` reads that only
+ * a test file defines resolves for the first two, and `run` refuses it.
+ */
 export function unresolvedReference(ctx: RuleContext): Diagnostic[] {
+  const found = references(ctx);
+  const testOnly = ctx.testOnlyFiles;
+  if (!testOnly || testOnly.size === 0) return found;
+  const entries = ctx.entries.filter((entry) => !testOnly.has(entry.absFile));
+  if (entries.length === ctx.entries.length) return found;
+  const key = (d: Diagnostic) => `${d.file}:${d.line}:${d.col}:${d.message}`;
+  const said = new Set(found.map(key));
+  const forRun = references({ ...ctx, entries, specs: indexEntries(entries) })
+    .filter((d) => !said.has(key(d)))
+    .map((d) => ({
+      ...d,
+      message: `${d.message}; only a test file defines it, and \`run\` reads no test file: move it to a file \`include\` matches`,
+    }));
+  return [...found, ...forRun];
+}
+
+function references(ctx: RuleContext): Diagnostic[] {
   const out: Diagnostic[] = [];
   // The range is found only for a problem: locating every reference costs more than checking it.
   const report = (file: string, range: () => SourceRange, message: string | undefined) => {

@@ -236,11 +236,11 @@ turns:
     const validate = await agentctl(['validate'], { cwd: dir });
     expect(validate.code).toBe(1);
     expect(validate.stdout).toContain(
-      'tests/zero.yaml:4:10: error: a timeout of 0 would fail the test before it starts',
+      'tests/zero.yaml:4:10: error: `timeout` is not valid: "0s"; expected a duration longer than zero',
     );
     expect(validate.stdout).toMatch(/tests\/zero\.yaml:11:10: error: `timeout` is not valid/);
     const test = await agentctl(['test'], { cwd: dir });
     expect(test.code).toBe(1);
-    expect(test.stderr).toContain('tests/zero.yaml:4:10: error: a timeout of 0');
+    expect(test.stderr).toContain('tests/zero.yaml:4:10: error: `timeout` is not valid: "0s"');
   });
 });

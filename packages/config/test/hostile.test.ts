@@ -29,6 +29,18 @@ describe('hostile input', () => {
     ]);
   });
 
+  it('reads a file of 1 MiB in small documents once, not once per document', async () => {
+    // The check for aliases and collection keys scanned the whole text for every document: a
+    // half a minute here, against 3 s. The time limit only catches that; the figures live in benchmarks.
+    const docs = Array.from({ length: 22_000 }, (_, i) => `kind: model\nname: m${i}\nprovider: offline\n`);
+    const text = docs.join('---\n');
+    expect(text.length).toBeLessThan(1024 * 1024);
+    const root = await project({ 'agents/models.yaml': text });
+    const loaded = await loadProject({ project: root });
+    expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(loaded.specs.model.size).toBe(22_000);
+  }, 15_000);
+
   it('names an alias with no anchor where it is, and keeps the alias-bomb message for a bomb', async () => {
     const bomb = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]'];
     for (let i = 1; i < 6; i++)

@@ -9,7 +9,8 @@ const UNITS: Record<string, number> = {
 
 /**
  * Milliseconds of a duration as YAML writes it: a number (already ms) or a string such as `500ms`,
- * `30s`, `2m`, `1h`, `30d`; undefined stays undefined. Throws a TypeError naming `field`.
+ * `30s`, `2m`, `1h`, `30d`, rounded to whole ms (above zero stays at least 1); undefined stays
+ * undefined. Throws a TypeError naming `field`.
  *
  * @example
  * parseDuration('2m'); // 120000
@@ -24,5 +25,8 @@ export function parseDuration(value: number | string | undefined, field?: string
     const where = field ? `${field}: ` : '';
     throw new TypeError(`${where}"${String(value)}" is not a duration (use e.g. 500ms, 30s, 2m, 1h)`);
   }
-  return Math.round(Number(match[1]) * UNITS[match[2] ?? 'ms']);
+  const ms = Number(match[1]) * UNITS[match[2] ?? 'ms'];
+  // A duration written above zero stays above zero: `0.4ms` rounded to 0 would end every call at
+  // its start, where the schema (and so `validate`) took it as "more than zero".
+  return ms > 0 ? Math.max(1, Math.round(ms)) : 0;
 }

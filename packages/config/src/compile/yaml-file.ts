@@ -1,6 +1,8 @@
 import type { SourceRange } from '../diagnostic.js';
 import { type DataPath, locate } from '../load/document-positions.js';
 import { MAX_ALIAS_COUNT } from '../load/parse-file.js';
+import { withoutBom } from '../load/without-bom.js';
+import { YAML_OPTIONS } from '../load/yaml-options.js';
 
 /** A YAML file read besides the project's documents (a script, a cassette), with where its nodes are. */
 export interface YamlFile {
@@ -24,7 +26,7 @@ export async function parseYamlFile(
     import('../load/node-range.js'),
   ]);
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
+  const doc = parseDocument(withoutBom(text), { ...YAML_OPTIONS, lineCounter });
   const syntax = doc.errors[0];
   if (syntax) {
     const at = lineCounter.linePos(syntax.pos[0]);

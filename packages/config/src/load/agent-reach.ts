@@ -18,7 +18,12 @@ export function agentReach(
     reached.add(entry);
     return true;
   };
-  const model = (name: string | undefined) => add(name === undefined ? undefined : specs.model.get(name));
+  // A reference written with `${VAR}` names whichever model the environment gives (rules/model-ref):
+  // every model may be the one reached, so none of their errors is called unused.
+  const model = (name: string | undefined) => {
+    if (name?.includes('${')) for (const entry of specs.model.values()) add(entry);
+    else add(name === undefined ? undefined : specs.model.get(name));
+  };
   const memory = (name: string | undefined) => add(name === undefined ? undefined : specs.memory.get(name));
   if (specs.project) add(specs.project);
   model(modelOverride ?? defaults?.model);
@@ -80,8 +85,16 @@ export function scopeDiagnostics(
   const documents = project.entries.filter((entry) => entry.kind !== 'project');
   // By the file, not its `kind: project` document: an agentctl.yaml that does not parse has none.
   const projectFile = project.configFile && displayPath(project.root, project.configFile);
+  // Each document's range found once and kept by file: found per diagnostic, a file of thousands
+  // of documents with a problem each took minutes to start a run.
+  const byFile = new Map<string, Array<{ entry: SpecEntry; range: SourceRange }>>();
+  for (const entry of documents) {
+    const list = byFile.get(entry.file) ?? [];
+    if (list.length === 0) byFile.set(entry.file, list);
+    list.push({ entry, range: entry.locate([]) });
+  }
   const ownersOf = (d: Diagnostic) =>
-    documents.filter((entry) => entry.file === d.file && contains(entry.locate([]), d));
+    (byFile.get(d.file) ?? []).filter(({ range }) => contains(range, d)).map(({ entry }) => entry);
   const blocks = (d: Diagnostic, owners: readonly SpecEntry[]) =>
     d.severity === 'error' &&
     (d.file === projectFile || owners.some((entry) => reachedNames.has(`${entry.kind}\0${entry.name}`)));

@@ -17,7 +17,7 @@ import { DEFAULT_INCLUDE, DEFAULT_TESTS, findFiles } from './find-files.js';
 import { checkDocument, type IndexedEntry } from './index-documents.js';
 import { ParseCache } from './parse-cache.js';
 import { parseFile } from './parse-file.js';
-import { emptySpecs, type ProjectSpecs, type SpecEntry } from './project-specs.js';
+import { indexEntries, type ProjectSpecs, type SpecEntry } from './project-specs.js';
 
 /** Options of {@link loadProject}. */
 export interface LoadOptions {
@@ -101,11 +101,14 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
   diagnostics.push(...globs.diagnostics);
   const found = await findFiles(root, globs.include, globs.exclude);
   let files = found.files.filter((f) => f !== configFile);
+  // Read for `test` and `validate` only: `run` never reads them.
+  const testOnlyFiles = new Set<string>();
   const linksOut = new Set(found.linksOut);
   const testStrays: string[] = [];
   if (globs.tests.length > 0) {
     const tests = await findFiles(root, globs.tests, globs.exclude);
     testStrays.push(...tests.strays);
+    for (const file of tests.files) if (file !== configFile && !files.includes(file)) testOnlyFiles.add(file);
     files = [...new Set([...files, ...tests.files.filter((f) => f !== configFile)])].sort();
     for (const link of tests.linksOut) linksOut.add(link);
   }
@@ -201,6 +204,7 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
     registry: options.registry,
     moduleTools: modules?.toolNames,
     parsedFiles: new Set(files),
+    testOnlyFiles,
     optionChecks: cache?.optionChecks,
   };
   for (const rule of RULES) {
@@ -234,29 +238,15 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
   };
 }
 
-function indexEntries(entries: readonly IndexedEntry[]): ProjectSpecs {
-  const specs = emptySpecs();
-  for (const entry of entries) {
-    if (entry.kind === 'project') {
-      // Only a project that passed its schema steers anything (globs, .env, defaults): rules and
-      // the watch read its fields as typed, and `include: agents/*.yaml` is a string, not a list.
-      if (entry.valid) specs.project ??= entry as ProjectSpecs['project'];
-      continue;
-    }
-    const map = specs[entry.kind] as Map<string, IndexedEntry>;
-    if (!map.has(entry.name)) map.set(entry.name, entry);
-  }
-  return specs;
-}
-
-// Whether a file's start has a top-level `kind:` key, as an agentctl document does.
+// Whether a file's start has a top-level `kind:` key, as an agentctl document does (after a
+// byte order mark on its first line, as the loader reads it).
 async function holdsDocuments(file: string): Promise<boolean> {
   const handle = await open(file, 'r').catch(() => undefined);
   if (!handle) return false;
   try {
     const buffer = Buffer.alloc(64 * 1024);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return /^kind:[ \t]*[A-Za-z]/m.test(buffer.toString('utf8', 0, bytesRead));
+    return /^(\ufeff)?kind:[ \t]*[A-Za-z]/m.test(buffer.toString('utf8', 0, bytesRead));
   } finally {
     await handle.close();
   }

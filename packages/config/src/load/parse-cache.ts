@@ -10,7 +10,7 @@ import type { ParsedFile } from './parse-file.js';
 
 // Bump when what parseText makes from the same text changes (its diagnostics, positions or values):
 // entries made by other code are then never read.
-const FORMAT = 'agentctl-parse-1';
+const FORMAT = 'agentctl-parse-2';
 
 /** Where a project keeps parsed YAML, relative to its root. */
 export const PARSE_CACHE_FILE = '.agentctl/cache/parsed.json';

@@ -25,6 +25,24 @@ export type ProjectSpecs = { [K in Exclude<Kind, 'project'>]: Map<string, SpecEn
   project?: SpecEntry<SpecByKind['project']>;
 };
 
+/**
+ * The index of entries in file order: the first definition of a name is its entry (later ones are
+ * unique-names'). Only a project document that passed its schema steers anything (globs, .env,
+ * defaults): rules and the watch read its fields as typed.
+ */
+export function indexEntries(entries: ReadonlyArray<SpecEntry & { valid: boolean }>): ProjectSpecs {
+  const specs = emptySpecs();
+  for (const entry of entries) {
+    if (entry.kind === 'project') {
+      if (entry.valid) specs.project ??= entry as ProjectSpecs['project'];
+      continue;
+    }
+    const map = specs[entry.kind] as Map<string, SpecEntry>;
+    if (!map.has(entry.name)) map.set(entry.name, entry);
+  }
+  return specs;
+}
+
 /** An empty index. */
 export function emptySpecs(): ProjectSpecs {
   return {

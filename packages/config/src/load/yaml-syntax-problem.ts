@@ -71,6 +71,16 @@ export function yamlSyntaxProblem(
   switch (error.code) {
     case 'TAB_AS_INDENT':
       return { range: at, message: 'tabs are not allowed for indentation in YAML; use spaces' };
+    case 'TAG_RESOLVE_FAILED': {
+      // YAML_OPTIONS leaves YAML 1.1's types (and any custom tag) unresolved: the node is read as
+      // the plain value it is written as, and the tag said to do nothing.
+      const tag = /Unresolved tag: (\S+)/.exec(error.message)?.[1] ?? 'this tag';
+      const shown = tag.replace(/^tag:yaml\.org,2002:/, '!!');
+      return {
+        range: at,
+        message: `the tag ${excerpt(shown)} is ignored: the value is read as the plain mapping, list or text it is written as`,
+      };
+    }
     case 'DUPLICATE_KEY': {
       const key = keyName(here.text.slice(at.col - 1));
       const earlier = firstKey(here, key, line);

@@ -1,9 +1,9 @@
-import { parseDuration } from '@agentctl/core';
 import type { AgentDefinition, MiddlewareRefDefinition, ToolRefDefinition } from '../definitions.js';
 import type { Registry } from '../registry.js';
 import type { AgentSpec, MiddlewareRefSpec, ToolRefSpec } from '../spec-types.js';
 import { httpUrl } from './http-url.js';
 import { normaliseOptions } from './normalise-options.js';
+import { positiveDuration } from './positive-duration.js';
 
 function toolRef(ref: ToolRefSpec, registry: Registry): ToolRefDefinition {
   if (typeof ref === 'string') return { kind: 'tool', name: ref };
@@ -44,11 +44,8 @@ export function normaliseAgent(spec: AgentSpec, registry: Registry): AgentDefini
     limits: {
       maxIterations: limits.max_iterations,
       maxTokens: limits.max_tokens,
-      timeoutMs: positive(parseDuration(limits.timeout, 'limits.timeout'), 'limits.timeout'),
-      toolTimeoutMs: positive(
-        parseDuration(limits.tool_timeout, 'limits.tool_timeout'),
-        'limits.tool_timeout',
-      ),
+      timeoutMs: positiveDuration(limits.timeout, 'limits.timeout'),
+      toolTimeoutMs: positiveDuration(limits.tool_timeout, 'limits.tool_timeout'),
     },
     approval: {
       tools: spec.approval?.tools ?? {},
@@ -63,11 +60,4 @@ export function normaliseAgent(spec: AgentSpec, registry: Registry): AgentDefini
     disallowTransferToPeers: spec.disallow_transfer_to_peers,
     maxHistory: spec.max_history,
   };
-}
-
-// A run limit of zero ends every run (and a tool limit of zero every tool call) at its start: the
-// schema refuses `0s`, and this the same value reached through `${VAR}`.
-function positive(ms: number | undefined, field: string): number | undefined {
-  if (ms === 0) throw new Error(`${field}: must be longer than zero`);
-  return ms;
 }

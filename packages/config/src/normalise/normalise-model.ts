@@ -5,6 +5,7 @@ import type { Registry } from '../registry.js';
 import type { ModelSpec } from '../spec-types.js';
 import { httpUrl } from './http-url.js';
 import { normaliseOptions } from './normalise-options.js';
+import { positiveDuration } from './positive-duration.js';
 
 /**
  * The definition of a model spec that passed its schema (and had `${VAR}` resolved): the one place
@@ -29,7 +30,7 @@ export function normaliseModel(spec: ModelSpec, registry?: Registry): ModelDefin
     temperature: spec.temperature,
     topP: spec.top_p,
     maxOutputTokens: spec.max_output_tokens,
-    timeoutMs: parseDuration(spec.timeout, 'timeout'),
+    timeoutMs: positiveDuration(spec.timeout, 'timeout'),
     retry: r && {
       maxAttempts: r.max_attempts,
       initialDelayMs: parseDuration(r.initial_delay, 'retry.initial_delay'),

@@ -1,13 +1,14 @@
 import { parseDuration } from '@agentctl/core';
 import type { JsonSchema } from '../registry.js';
 import { camelCase } from './camel-case.js';
+import { positiveDuration } from './positive-duration.js';
 
 // Options whose schema is the shared duration type arrive in ms, whichever plugin owns them.
-function isDuration(property: unknown): boolean {
+function durationKind(property: unknown): 'duration' | 'positive' | undefined {
   const ref = (property as { $ref?: unknown } | undefined)?.$ref;
-  return (
-    typeof ref === 'string' && (ref.endsWith('#/$defs/duration') || ref.endsWith('#/$defs/positiveDuration'))
-  );
+  if (typeof ref !== 'string') return undefined;
+  if (ref.endsWith('#/$defs/positiveDuration')) return 'positive';
+  return ref.endsWith('#/$defs/duration') ? 'duration' : undefined;
 }
 
 /**
@@ -23,7 +24,13 @@ export function normaliseOptions(
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(options ?? {})) {
     if (value === undefined) continue;
-    out[camelCase(key)] = isDuration(properties[key]) ? parseDuration(value as number | string, key) : value;
+    const kind = durationKind(properties[key]);
+    out[camelCase(key)] =
+      kind === 'positive'
+        ? positiveDuration(value as number | string, key)
+        : kind === 'duration'
+          ? parseDuration(value as number | string, key)
+          : value;
   }
   return out;
 }

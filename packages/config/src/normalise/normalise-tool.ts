@@ -1,6 +1,6 @@
-import { parseDuration } from '@agentctl/core';
 import type { ToolDefinition } from '../definitions.js';
 import type { ToolSpec } from '../spec-types.js';
+import { positiveDuration } from './positive-duration.js';
 
 /**
  * The definition of a tool spec that passed its schema. Its kind is the first of `kinds` (the
@@ -16,7 +16,7 @@ export function normaliseTool(spec: ToolSpec, kinds: readonly string[]): ToolDef
     parameters: spec.parameters,
     needsApproval: spec.needs_approval,
     idempotent: spec.idempotent,
-    timeoutMs: parseDuration(spec.timeout, 'timeout'),
+    timeoutMs: positiveDuration(spec.timeout, 'timeout'),
     kind: kinds.find((kind) => written[kind] !== undefined) ?? 'module',
     module: spec.module && { path: spec.module.path, export: spec.module.export },
     http: http && {

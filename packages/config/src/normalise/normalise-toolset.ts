@@ -1,6 +1,7 @@
-import { parseDuration, type ToolsetDefinition } from '@agentctl/core';
+import type { ToolsetDefinition } from '@agentctl/core';
 import type { ToolsetSpec } from '../spec-types.js';
 import { httpUrl } from './http-url.js';
+import { positiveDuration } from './positive-duration.js';
 
 /** The definition of a toolset spec that passed its schema. */
 export function normaliseToolset(spec: ToolsetSpec): ToolsetDefinition {
@@ -12,8 +13,8 @@ export function normaliseToolset(spec: ToolsetSpec): ToolsetDefinition {
     exclude: spec.exclude,
     prefix: spec.prefix,
     approval: spec.approval,
-    timeoutMs: parseDuration(spec.timeout, 'timeout'),
-    startTimeoutMs: parseDuration(spec.start_timeout, 'start_timeout'),
+    timeoutMs: positiveDuration(spec.timeout, 'timeout'),
+    startTimeoutMs: positiveDuration(spec.start_timeout, 'start_timeout'),
     maxBytes: spec.max_bytes,
   };
 }

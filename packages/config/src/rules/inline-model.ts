@@ -4,6 +4,7 @@ import { didYouMean } from '../load/did-you-mean.js';
 import { kindValidator } from '../schemas.js';
 import type { ProjectSpec } from '../spec-types.js';
 import { excerpt } from './excerpt.js';
+import { modelRef } from './model-ref.js';
 import { type RuleContext, validAgents } from './rule.js';
 
 /**
@@ -14,12 +15,17 @@ import { type RuleContext, validAgents } from './rule.js';
 export function inlineModel(ctx: RuleContext): Diagnostic[] {
   const known = ctx.registry?.names('provider');
   const out: Diagnostic[] = [];
-  const check = (ref: string | undefined, file: string, range: () => SourceRange) => {
+  const check = (written: string | undefined, file: string, range: () => SourceRange) => {
+    const model = modelRef(written, ctx.env);
+    const ref = model?.ref;
     const slash = ref?.indexOf('/') ?? -1;
-    if (ref === undefined || slash <= 0 || ref.includes('${') || ctx.specs.model.has(ref)) return;
+    if (!model || ref === undefined || slash <= 0 || ref.includes('${') || ctx.specs.model.has(ref)) return;
     if (known && !known.includes(ref.slice(0, slash))) return; // unknown-provider's
     const message = inlineModelProblem(ref);
-    if (message) out.push(diagnostic(file, range(), 'inline-model', `model \`${excerpt(ref)}\`: ${message}`));
+    if (message)
+      out.push(
+        diagnostic(file, range(), 'inline-model', model.told(`model \`${excerpt(ref)}\`: ${message}`)),
+      );
   };
   for (const agent of validAgents(ctx)) check(agent.spec.model, agent.file, () => agent.locate(['model']));
   const project = ctx.specs.project;

@@ -15,6 +15,8 @@ export interface RuleContext {
   env: Env;
   /** The registry compile will use; rules about plugin names and options skip when absent. */
   registry?: Registry;
+  /** Absolute paths of the files read only as test files (`tests:`), which `run` never reads. */
+  testOnlyFiles?: ReadonlySet<string>;
   /** Absolute paths of every YAML file the project read (a file may hold no valid document). */
   parsedFiles?: ReadonlySet<string>;
   /** Plugin option checks made before (the project's cache), when the project keeps one. */

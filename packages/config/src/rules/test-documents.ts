@@ -1,4 +1,3 @@
-import { parseDuration } from '@agentctl/core';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import { didYouMean } from '../load/did-you-mean.js';
 import type { TestSpec } from '../test-spec-types.js';
@@ -41,12 +40,6 @@ export function testDocuments(ctx: RuleContext): Diagnostic[] {
       if (message) report(path, 'unknown-provider', message);
     };
     agent(spec.agent, ['agent']);
-    if (spec.timeout !== undefined && parseDuration(spec.timeout, 'timeout') === 0)
-      report(
-        ['timeout'],
-        'test-expectation',
-        'a timeout of 0 would fail the test before it starts: give a duration such as 30s',
-      );
     if (typeof spec.model === 'string') model(spec.model, ['model']);
     else if (spec.model) {
       for (const [name, ref] of Object.entries(spec.model)) {

@@ -1,8 +1,9 @@
 import { type Diagnostic, diagnostic, type SourceRange } from '../diagnostic.js';
 import { didYouMean } from '../load/did-you-mean.js';
-import type { ProjectSpecs } from '../load/project-specs.js';
+import { indexEntries, type ProjectSpecs } from '../load/project-specs.js';
 import type { MemorySpec, MiddlewareSpec, ScheduleSpec } from '../spec-types.js';
 import { excerpt } from './excerpt.js';
+import { modelRef } from './model-ref.js';
 import { type RuleContext, validAgents, validEntries } from './rule.js';
 import { undefinedModelMessage } from './undefined-model.js';
 
@@ -47,8 +48,29 @@ function missingModel(specs: ProjectSpecs, name: string): string | undefined {
   return specs.model.has(name) ? undefined : undefinedModelMessage(name, specs.model.keys());
 }
 
-/** Every name an agent (or the project's defaults) uses refers to something that exists. */
+/**
+ * Every name an agent (or the project's defaults) uses refers to something that exists, as
+ * `validate` and `test` read the project and as `run` does: a name in a file `run` reads that only
+ * a test file defines resolves for the first two, and `run` refuses it.
+ */
 export function unresolvedReference(ctx: RuleContext): Diagnostic[] {
+  const found = references(ctx);
+  const testOnly = ctx.testOnlyFiles;
+  if (!testOnly || testOnly.size === 0) return found;
+  const entries = ctx.entries.filter((entry) => !testOnly.has(entry.absFile));
+  if (entries.length === ctx.entries.length) return found;
+  const key = (d: Diagnostic) => `${d.file}:${d.line}:${d.col}:${d.message}`;
+  const said = new Set(found.map(key));
+  const forRun = references({ ...ctx, entries, specs: indexEntries(entries) })
+    .filter((d) => !said.has(key(d)))
+    .map((d) => ({
+      ...d,
+      message: `${d.message}; only a test file defines it, and \`run\` reads no test file: move it to a file \`include\` matches`,
+    }));
+  return [...found, ...forRun];
+}
+
+function references(ctx: RuleContext): Diagnostic[] {
   const out: Diagnostic[] = [];
   // The range is found only for a problem: locating every reference costs more than checking it.
   const report = (file: string, range: () => SourceRange, message: string | undefined) => {
@@ -65,8 +87,10 @@ export function unresolvedReference(ctx: RuleContext): Diagnostic[] {
       () =>
         agent.locate(path);
     // Like compile: only `provider/model` with a provider before the slash is inline (`/echo` is not).
-    if (spec.model !== undefined && spec.model.indexOf('/') <= 0) {
-      report(agent.file, at('model'), missingModel(specs, spec.model));
+    const model = modelRef(spec.model, ctx.env);
+    if (model && model.ref.indexOf('/') <= 0) {
+      const message = missingModel(specs, model.ref);
+      report(agent.file, at('model'), message && model.told(message));
     }
     if (spec.memory !== undefined)
       report(agent.file, at('memory'), missing(specs, 'memory', spec.memory, memoryNames));
@@ -122,8 +146,11 @@ export function unresolvedReference(ctx: RuleContext): Diagnostic[] {
   const project = specs.project;
   if (project) {
     const defaults = (project.spec as { defaults?: { model?: string; memory?: string } }).defaults;
-    if (defaults?.model && defaults.model.indexOf('/') <= 0)
-      report(project.file, () => project.locate(['defaults', 'model']), missingModel(specs, defaults.model));
+    const model = modelRef(defaults?.model, ctx.env);
+    if (model?.ref && model.ref.indexOf('/') <= 0) {
+      const message = missingModel(specs, model.ref);
+      report(project.file, () => project.locate(['defaults', 'model']), message && model.told(message));
+    }
     if (defaults?.memory)
       report(
         project.file,

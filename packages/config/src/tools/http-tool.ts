@@ -22,10 +22,17 @@ function writtenUrl(url: string): URL | undefined {
   }
 }
 
-// Why a url holds credentials, or undefined.
-function credentialsProblem(url: string): string | undefined {
+/**
+ * Why no call could ever fetch a url as written: not a URL, not http(s), or holding credentials
+ * (undefined when it may). A url that starts with an argument is only known per call.
+ */
+function urlProblem(url: string): string | undefined {
   const written = writtenUrl(url);
-  return written && (written.username || written.password) ? CREDENTIALS : undefined;
+  if (!written) return /^\s*\{\{/.test(url) ? undefined : 'url is not a valid URL';
+  if (written.username || written.password) return CREDENTIALS;
+  if (written.protocol !== 'http:' && written.protocol !== 'https:' && !/^\s*\{\{/.test(url))
+    return `url is not an http:// or https:// URL (it is ${written.protocol})`;
+  return undefined;
 }
 
 // The host a url written without `allowed_hosts` may reach, or why it names none.
@@ -40,8 +47,8 @@ function urlHost(url: string): { host: string } | { problem: string } {
 }
 
 function hostsOf(spec: HttpDefinition, name: string): string[] {
-  const credentials = credentialsProblem(spec.url);
-  if (credentials) throw new Error(`tool ${name}: ${credentials}`);
+  const problem = urlProblem(spec.url);
+  if (problem) throw new Error(`tool ${name}: ${problem}`);
   if (spec.allowedHosts) return spec.allowedHosts.map((h) => h.toLowerCase());
   const found = urlHost(spec.url);
   if ('problem' in found) throw new Error(`tool ${name}: ${found.problem}`);
@@ -55,8 +62,8 @@ function hostsOf(spec: HttpDefinition, name: string): string[] {
 export function httpUrlRule(options: Record<string, unknown>): PluginProblem[] {
   const { url, allowed_hosts: allowedHosts } = options;
   if (typeof url !== 'string' || url.includes('$')) return [];
-  const credentials = credentialsProblem(url);
-  if (credentials) return [{ path: ['url'], message: credentials }];
+  const problem = urlProblem(url);
+  if (problem) return [{ path: ['url'], message: problem }];
   if (allowedHosts !== undefined) return [];
   const found = urlHost(url);
   return 'problem' in found ? [{ path: ['url'], message: found.problem }] : [];

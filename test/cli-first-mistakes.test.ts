@@ -617,6 +617,29 @@ describe.concurrent('a first command in the wrong place, or with the wrong name'
       expect(out).not.toContain('sk-not-a-real-key');
   });
 
+  it('a duration written as a bare number of seconds is a warning naming the unit, in agents and tests', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\nlimits: { timeout: 30, tool_timeout: 1500 }\n',
+      'tests/t.yaml': 'kind: test\nname: t\nagent: a\ntimeout: 5\nturns:\n  - user: hi\n',
+    });
+    const [validate, strict, run] = await Promise.all([
+      agentctl(['validate'], { cwd: dir }),
+      agentctl(['validate', '--strict'], { cwd: dir }),
+      agentctl(['run', 'a', 'hi'], { cwd: dir }),
+    ]);
+    const agent =
+      'agents/a.yaml:4:20: warning: `timeout: 30` is 30 milliseconds (a number counts milliseconds); write `30s` for seconds, or `30ms` if milliseconds are meant [duration-unit]\n';
+    expect(validate.stdout).toBe(
+      `${agent}tests/t.yaml:4:10: warning: \`timeout: 5\` is 5 milliseconds (a number counts milliseconds); write \`5s\` for seconds, or \`5ms\` if milliseconds are meant [duration-unit]\n0 errors, 2 warnings\n`,
+    );
+    expect(validate.code).toBe(0);
+    expect(strict.code).toBe(1);
+    // The run goes on (its outcome is the 30 ms limit's: under load even an offline answer misses it).
+    expect(run.stderr.startsWith(agent), run.stderr).toBe(true);
+  });
+
   it('an unset ${VAR:?message} is one error from run, not also a warning', async () => {
     const dir = await tempProject({
       'agentctl.yaml': PROJECT,

@@ -293,6 +293,36 @@ const MISTAKES: Array<{ name: string; files: Record<string, string | Uint8Array>
     error:
       'agents/a.yaml:1:1: error: a document must be a mapping with a `kind` and a `name`, not a list: write each document without the leading `- `, and put `---` between them [schema]',
   },
+  {
+    name: "a model's provider written into the agent",
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nprovider: anthropic\nmodel: claude-sonnet-4-6\n' },
+    error:
+      'agents/a.yaml:3:1: error: unknown key `provider` in agent; `provider` is a setting of a `kind: model` document, which the agent names in `model:`; or name the model inline, with no document: `model: anthropic/claude-sonnet-4-6` [unknown-key]',
+  },
+  {
+    name: "another framework's name for the instruction",
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\nsystem_prompt: Be brief.\n' },
+    error:
+      'agents/a.yaml:4:1: error: unknown key `system_prompt` in agent; did you mean `instruction`? [unknown-key]',
+  },
+  {
+    name: 'a key of another kind',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: m\n---\nkind: model\nname: m\nprovider: offline\nmodel: echo\ninstruction: Be brief.\n',
+    },
+    error:
+      'agents/a.yaml:9:1: error: unknown key `instruction` in model; `instruction` is a key of `kind: agent` documents [unknown-key]',
+  },
+  {
+    name: "a tool declared inside the agent's tools",
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\ntools:\n  - clock:\n      command: { argv: [date] }\n',
+    },
+    error:
+      'agents/a.yaml:5:5: error: unknown key `clock` in `tools`; a tool is declared in a `kind: tool` document of its own (`name`, `description`, `parameters`, and `command`, `http` or `module`) and listed here by its name: `- clock` [unknown-key]',
+  },
 ];
 
 describe.concurrent('a first mistake: one error at its line, the same from validate and run', () => {
@@ -615,6 +645,22 @@ describe.concurrent('a first command in the wrong place, or with the wrong name'
     expect(run.stderr).toContain('has no API key: set OPENAI_API_KEY');
     for (const out of [validate.stdout, validate.stderr, run.stdout, run.stderr])
       expect(out).not.toContain('sk-not-a-real-key');
+  });
+
+  it("a tool written inline in an agent's tools, with name and command, says where a tool is declared", async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\ntools:\n  - name: clock\n    command: { argv: [date] }\n',
+    });
+    const validate = await agentctl(['validate'], { cwd: dir });
+    const hint =
+      '; a tool is declared in a `kind: tool` document of its own (`name`, `description`, `parameters`, and `command`, `http` or `module`) and listed here by its name: `- clock` [unknown-key]';
+    expect(validate.stdout).toBe(
+      `agents/a.yaml:5:5: error: unknown key \`name\` in \`tools\`${hint}\n` +
+        `agents/a.yaml:6:5: error: unknown key \`command\` in \`tools\`${hint}\n2 errors, 0 warnings\n`,
+    );
+    expect(validate.code).toBe(1);
   });
 
   it('a duration written as a bare number of seconds is a warning naming the unit, in agents and tests', async () => {

@@ -2,6 +2,7 @@ import type { ErrorObject } from 'ajv';
 import { excerpt } from '../rules/excerpt.js';
 import { didYouMean, nearest } from './did-you-mean.js';
 import { pointerToPath } from './document-positions.js';
+import { keyElsewhere } from './key-elsewhere.js';
 
 type SchemaNode = Record<string, unknown>;
 
@@ -23,6 +24,8 @@ export interface SchemaSubject {
   field(name: string): string;
   /** `whole` is plural ("the options are missing..."). */
   plural?: boolean;
+  /** The document kind checked, when the value is a whole document. */
+  kind?: string;
 }
 
 /**
@@ -240,7 +243,9 @@ function toProblem(error: ErrorObject, subject: SchemaSubject): SchemaProblem {
       const where = path.length === 0 ? subject.whole : field;
       const hint = isAgentToolForm(error)
         ? `: a sub-agent is named bare (\`sub_agents: [${agentNamed(error.data)}]\`) or written inline with \`name:\`; \`{ agent: ... }\` is how \`tools:\` calls an agent`
-        : didYouMean(key, Object.keys(properties)) || nestedHome(key, properties);
+        : didYouMean(key, Object.keys(properties)) ||
+          nestedHome(key, properties) ||
+          keyElsewhere(key, subject.kind ?? '', error.instancePath, error.data);
       return {
         path: [...path, key],
         key: true,

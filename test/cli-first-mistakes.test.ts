@@ -294,6 +294,21 @@ const MISTAKES: Array<{ name: string; files: Record<string, string | Uint8Array>
       'agents/a.yaml:1:1: error: a document must be a mapping with a `kind` and a `name`, not a list: write each document without the leading `- `, and put `---` between them [schema]',
   },
   {
+    name: 'a local server named as the provider of an inline model',
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: ollama/llama3.2\n' },
+    error:
+      'agents/a.yaml:3:8: error: provider `ollama` is not available; Ollama speaks the OpenAI API: use, by its name, a `kind: model` with `provider: openai`, `model: llama3.2` and `base_url: http://127.0.0.1:11434/v1` (registered: offline, openai, anthropic, google) [unknown-provider]',
+  },
+  {
+    name: 'a local server as the provider of a model document',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: local\n---\nkind: model\nname: local\nprovider: vllm\nmodel: qwen3\n',
+    },
+    error:
+      'agents/a.yaml:7:11: error: provider `vllm` is not available; vLLM speaks the OpenAI API: write `provider: openai` with `base_url: http://127.0.0.1:8000/v1` (registered: offline, openai, anthropic, google) [unknown-provider]',
+  },
+  {
     name: "a model's provider written into the agent",
     files: { 'agents/a.yaml': 'kind: agent\nname: a\nprovider: anthropic\nmodel: claude-sonnet-4-6\n' },
     error:
@@ -563,6 +578,18 @@ describe.concurrent('a first command in the wrong place, or with the wrong name'
     expect(validate.code).toBe(0);
     expect(run.stderr).toBe(`${warning}agentctl: no agent named "bot". Agents in this project: a\n`);
     expect(run.code).toBe(2);
+  });
+
+  it('--model naming an OpenAI-compatible server as its provider says how to reach it', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n',
+    });
+    const result = await agentctl(['run', 'a', 'hi', '--model', 'ollama/llama3'], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'agentctl: --model ollama/llama3: provider `ollama` is not available; Ollama speaks the OpenAI API: use, by its name, a `kind: model` with `provider: openai`, `model: llama3` and `base_url: http://127.0.0.1:11434/v1` (registered: offline, openai, anthropic, google)\n',
+    );
   });
 
   it("--model with a provider's model id alone suggests provider/model", async () => {

@@ -14,6 +14,7 @@ import {
   providersOfModel,
   type Runtime,
   scopeDiagnostics,
+  unknownProviderMessage,
 } from '@agentctl/config';
 import { CliError, EXIT } from './cli-error.js';
 import { Recorder } from './commands/run/record.js';
@@ -107,11 +108,8 @@ function checkModelFlag(project: LoadedProject, model: string, io: Io): void {
   }
   const providers = defaultRegistry().names('provider');
   const provider = model.slice(0, slash);
-  if (!providers.includes(provider))
-    throw new CliError(
-      `--model ${model}: provider \`${provider}\` is not available${didYouMean(provider, providers)} (registered: ${providers.join(', ')})`,
-      EXIT.usage,
-    );
+  const unknown = unknownProviderMessage(provider, providers, model.slice(slash + 1));
+  if (unknown) throw new CliError(`--model ${model}: ${unknown}`, EXIT.usage);
   const problem = inlineModelProblem(model);
   if (problem) throw new CliError(`--model ${model}: ${problem}`, EXIT.usage);
   // A likely typo is only a warning, as in YAML: the catalogue does not know every new model.

@@ -294,6 +294,32 @@ const MISTAKES: Array<{ name: string; files: Record<string, string | Uint8Array>
       'agents/a.yaml:1:1: error: a document must be a mapping with a `kind` and a `name`, not a list: write each document without the leading `- `, and put `---` between them [schema]',
   },
   {
+    name: 'a list started on the line of its key',
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ninstruction: - be brief\n' },
+    error:
+      'agents/a.yaml:4:14: error: `- ` after `instruction:` on its line would start a list, which YAML does not allow there: quote the text (`instruction: "- be brief"`), or put each item on a line of its own below `instruction:`, indented, starting with `- ` [yaml-syntax]',
+  },
+  {
+    name: 'a double quote inside a double-quoted value',
+    files: {
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ninstruction: "Say "hello" first."\n',
+    },
+    error:
+      'agents/a.yaml:4:20: error: text after the closing " of a quoted value: a " inside the value is written `\\"` (or quote the whole value with `\'`, inside which `"` is plain) [yaml-syntax]',
+  },
+  {
+    name: 'an apostrophe inside a single-quoted value',
+    files: { 'agents/a.yaml': "kind: agent\nname: a\nmodel: offline/echo\ninstruction: 'It's fine.'\n" },
+    error:
+      "agents/a.yaml:4:18: error: text after the closing ' of a quoted value: a ' inside the value is written `''` [yaml-syntax]",
+  },
+  {
+    name: 'a value starting with a character YAML reserves',
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ninstruction: @support answers\n' },
+    error:
+      'agents/a.yaml:4:14: error: a value cannot start with `@` unless it is quoted: write `instruction: "@support answers"` [yaml-syntax]',
+  },
+  {
     name: 'a local server named as the provider of an inline model',
     files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: ollama/llama3.2\n' },
     error:

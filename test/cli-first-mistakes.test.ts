@@ -294,6 +294,15 @@ const MISTAKES: Array<{ name: string; files: Record<string, string | Uint8Array>
       'agents/a.yaml:1:1: error: a document must be a mapping with a `kind` and a `name`, not a list: write each document without the leading `- `, and put `---` between them [schema]',
   },
   {
+    name: 'an alias to an anchor of an earlier document of the file',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: b\nmodel: offline/echo\ninstruction: &rules Be brief.\n---\nkind: agent\nname: a\nmodel: offline/echo\ninstruction: *rules\n',
+    },
+    error:
+      'agents/a.yaml:9:14: error: alias *rules names no anchor in its document: `&rules` on line 4 is in an earlier document, and an anchor holds only until the next `---`; repeat the value here [yaml-syntax]',
+  },
+  {
     name: 'a list started on the line of its key',
     files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ninstruction: - be brief\n' },
     error:

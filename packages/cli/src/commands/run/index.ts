@@ -18,6 +18,7 @@ import {
 } from '@agentctl/core';
 import { CliError, EXIT } from '../../cli-error.js';
 import { CLOSE_WAIT_MS, closeWithin } from '../../close-within.js';
+import { commandName } from '../../command-name.js';
 import { invocationOutcome } from '../../invocation-outcome.js';
 import { type Io, styles } from '../../io.js';
 import { printable } from '../../printable.js';
@@ -487,9 +488,13 @@ export function reportPause(
       `  ${printable(p.call.id)}  ${p.call.name}(${printable(JSON.stringify(p.call.arguments))})${asks}\n`,
     );
   }
-  const resume = `agentctl run ${agent} --session ${sessionId}`;
+  // Typed as it can be run here: `node <script>` when no `agentctl` on the PATH is this program.
+  const resume = `${commandName(io, io.cwd).command} run ${agent} --session ${sessionId}`;
+  const decided = pending.filter((p) => p.kind !== 'input');
+  // One call to decide: its id written in, so the line runs as printed.
+  const id = decided.length === 1 ? printable(decided[0].call.id) : '<call id>';
   if (questions.length < pending.length)
-    io.stderr(`resume with: ${resume} --approve <call id> (or --deny <call id> --reason "...")\n`);
+    io.stderr(`resume with: ${resume} --approve ${id} (or --deny ${id} --reason "...")\n`);
   if (questions.length > 0)
     io.stderr(
       `answer with: ${resume} --answer ${questions[0].call.id}="<your answer>" (or --answer-file ${questions[0].call.id}=<file>)\n`,

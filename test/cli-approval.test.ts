@@ -151,7 +151,7 @@ describe.concurrent('a tool that needs approval, with no terminal to ask on', ()
       `session still-paused is paused: ${id} waits for a decision before it takes a new prompt`,
     );
     // How to go on, as a command to copy.
-    expect(stderr).toContain(`\`agentctl run cashier --session still-paused --approve ${id}\``);
+    expect(stderr).toContain(`\`node ${BIN} run cashier --session still-paused --approve ${id}\``);
   });
 
   it('a new prompt to a paused session for another agent names the agent to resume it with', async () => {
@@ -159,7 +159,7 @@ describe.concurrent('a tool that needs approval, with no terminal to ask on', ()
     const { code, stderr } = await run(['clerk', 'another thing', '--session', 'paused-elsewhere']);
     expect(code).toBe(2);
     // clerk's tree does not hold cashier: resuming with clerk would be refused.
-    expect(stderr).toContain(`\`agentctl run cashier --session paused-elsewhere --approve ${id}\``);
+    expect(stderr).toContain(`\`node ${BIN} run cashier --session paused-elsewhere --approve ${id}\``);
     const resumed = await run(['cashier', '--session', 'paused-elsewhere', '--approve', id]);
     expect(resumed.code, resumed.stderr).toBe(0);
   });

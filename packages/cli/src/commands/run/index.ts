@@ -343,7 +343,7 @@ export async function invoke(
     }
     if (result instanceof PausedSessionError) {
       const first = printable(result.pending[0] ?? 'CALL_ID');
-      const resume = `agentctl run ${result.agent ?? runner.agent.name} --session ${sessionId}`;
+      const resume = `${commandName(io, io.cwd).command} run ${result.agent ?? runner.agent.name} --session ${sessionId}`;
       throw new CliError(
         `session ${sessionId} is paused: ${result.pending.map(printable).join(', ')} wait${result.pending.length === 1 ? 's' : ''} for a decision before it takes a new prompt; resume it with \`${resume} --approve ${first}\` (or --deny ${first} --reason "...", or --answer ${first}="..." for a question), or start a new session`,
         EXIT.usage,

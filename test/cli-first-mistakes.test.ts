@@ -412,6 +412,21 @@ describe.concurrent('a first command in the wrong place, or with the wrong name'
     }
   });
 
+  it("run from inside the agents/ of a project with no agentctl.yaml names the project's folder", async () => {
+    const dir = await tempProject({ 'agents/team/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n' });
+    const inside = join(dir, 'agents/team');
+    const [run, pointed] = await Promise.all([
+      agentctl(['run', 'a', 'hi'], { cwd: inside }),
+      agentctl(['-C', '../..', 'run', 'a', 'hi'], { cwd: inside }),
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `; this folder is in the agents/ of ${dir}, a project with no agentctl.yaml: run the command from ${dir}, or here with -C ../..\n`,
+    );
+    expect(pointed.code, pointed.stderr).toBe(0);
+    expect(pointed.stdout).toBe('hi\n');
+  });
+
   it('-C naming a file, or a folder with no project, is bad usage that says what -C wants', async () => {
     const dir = await tempProject({
       'agentctl.yaml': PROJECT,

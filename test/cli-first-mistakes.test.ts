@@ -303,6 +303,24 @@ const MISTAKES: Array<{ name: string; files: Record<string, string | Uint8Array>
       'agents/a.yaml:9:14: error: alias *rules names no anchor in its document: `&rules` on line 4 is in an earlier document, and an anchor holds only until the next `---`; repeat the value here [yaml-syntax]',
   },
   {
+    name: "a command tool's argv written as one command line",
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/auto\ntools: [clock]\n---\nkind: tool\nname: clock\ndescription: The time\ncommand:\n  argv: date -u\n',
+    },
+    error:
+      'agents/a.yaml:10:9: error: `argv` must be a list, not "date -u"; no shell splits it: write each word as its own element, `[date, -u]` [schema]',
+  },
+  {
+    name: "a command tool's command written as a command line",
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/auto\ntools: [clock]\n---\nkind: tool\nname: clock\ndescription: The time\ncommand: date -u\n',
+    },
+    error:
+      'agents/a.yaml:9:10: error: `command` must be a mapping, not "date -u"; write the program and its arguments as a list under `argv`: `command: { argv: [date, -u] }` [schema]',
+  },
+  {
     name: 'a list started on the line of its key',
     files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ninstruction: - be brief\n' },
     error:

@@ -227,6 +227,22 @@ function fromFile(path: Array<string | number>, subject: SchemaSubject, data: un
   return `; to read it from a file, write \`instruction_file: ${typeof written === 'string' ? excerpt(written) : 'prompt.md'}\``;
 }
 
+// A command line written as one string where its words are a list (`argv: date -u`): one element
+// per word, since no shell splits it.
+function programLine(path: Array<string | number>, data: string): string {
+  const key = path[path.length - 1];
+  const words = data.trim().split(/\s+/);
+  if ((key !== 'argv' && key !== 'args') || words.length < 2) return '';
+  return `; no shell splits it: write each word as its own element, \`[${excerpt(words.join(', '))}]\``;
+}
+
+// `command: date -u` in a tool: the program goes under `argv`.
+function commandLine(path: Array<string | number>, subject: SchemaSubject, data: unknown): string {
+  if (subject.whole !== 'tool' || path.length !== 1 || path[0] !== 'command' || typeof data !== 'string')
+    return '';
+  return `; write the program and its arguments as a list under \`argv\`: \`command: { argv: [${excerpt(data.trim().split(/\s+/).join(', '))}] }\``;
+}
+
 function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
@@ -287,10 +303,10 @@ function toProblem(error: ErrorObject, subject: SchemaSubject): SchemaProblem {
       // `tools: current_time` for `tools: [current_time]` is the usual way to get a list wrong.
       const listOfOne =
         String(params.type).split(',').includes('array') && typeof error.data === 'string'
-          ? `; a list of one is written \`[${excerpt(error.data)}]\``
+          ? programLine(path, error.data) || `; a list of one is written \`[${excerpt(error.data)}]\``
           : '';
       return value(
-        `${field} must be ${expected}, not ${describeValue(error.data)}${listOfOne}${fromFile(path, subject, error.data)}`,
+        `${field} must be ${expected}, not ${describeValue(error.data)}${listOfOne}${fromFile(path, subject, error.data)}${commandLine(path, subject, error.data)}`,
       );
     }
     case 'enum': {

@@ -312,6 +312,15 @@ const MISTAKES: Array<{ name: string; files: Record<string, string | Uint8Array>
       'agents/a.yaml:10:9: error: `argv` must be a list, not "date -u"; no shell splits it: write each word as its own element, `[date, -u]` [schema]',
   },
   {
+    name: "an MCP server's args written as one line, a scoped package among them",
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/auto\ntools: [{ toolset: docs }]\n---\nkind: toolset\nname: docs\nmcp: { command: npx, args: -y @acme/docs-server . }\n',
+    },
+    error:
+      'agents/a.yaml:8:28: error: `args` must be a list, not "-y @acme/docs-server ."; no shell splits it: write each word as its own element, `[-y, "@acme/docs-server", .]` [schema]',
+  },
+  {
     name: "a command tool's command written as a command line",
     files: {
       'agents/a.yaml':

@@ -233,14 +233,20 @@ function programLine(path: Array<string | number>, data: string): string {
   const key = path[path.length - 1];
   const words = data.trim().split(/\s+/);
   if ((key !== 'argv' && key !== 'args') || words.length < 2) return '';
-  return `; no shell splits it: write each word as its own element, \`[${excerpt(words.join(', '))}]\``;
+  return `; no shell splits it: write each word as its own element, \`[${excerpt(words.map(flowWord).join(', '))}]\``;
+}
+
+// A word as a YAML flow list takes it: quoted when it starts with a character YAML reserves
+// (`@scope/pkg`) or holds one that ends or opens a flow value.
+function flowWord(word: string): string {
+  return /^[A-Za-z0-9_./~=+-][^,[\]{}#'"]*$/.test(word) && !word.includes(': ') ? word : JSON.stringify(word);
 }
 
 // `command: date -u` in a tool: the program goes under `argv`.
 function commandLine(path: Array<string | number>, subject: SchemaSubject, data: unknown): string {
   if (subject.whole !== 'tool' || path.length !== 1 || path[0] !== 'command' || typeof data !== 'string')
     return '';
-  return `; write the program and its arguments as a list under \`argv\`: \`command: { argv: [${excerpt(data.trim().split(/\s+/).join(', '))}] }\``;
+  return `; write the program and its arguments as a list under \`argv\`: \`command: { argv: [${excerpt(data.trim().split(/\s+/).map(flowWord).join(', '))}] }\``;
 }
 
 function plural(n: number, noun: string): string {

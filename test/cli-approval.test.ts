@@ -30,7 +30,10 @@ async function pause(agent: string, session: string): Promise<string> {
   expect(stderr).toContain('paused: 1 tool call(s) wait for a decision');
   const id = /^ {2}(\S+) {2}refund\(/m.exec(stderr)?.[1];
   expect(id, stderr).toBeDefined();
-  expect(stderr).toContain(`agentctl run ${agent} --session ${session} --approve <call id>`);
+  // The one call to decide is written in, after the command as it runs here (no `agentctl` on PATH).
+  expect(stderr).toContain(
+    `resume with: node ${BIN} run ${agent} --session ${session} --approve ${id} (or --deny ${id} --reason "...")\n`,
+  );
   return id!;
 }
 
@@ -55,6 +58,26 @@ describe.concurrent('a tool that needs approval, with no terminal to ask on', ()
     const id = await pause('clerk', 'clerk-paused');
     expect(id).toBe('call_refund');
     expect(await isPaused('clerk-paused')).toBe(true);
+  });
+
+  it('the resume line it prints runs as printed', async () => {
+    const { stderr } = await run(['clerk', 'please refund A-17', '--session', 'clerk-printed']);
+    const line = /^resume with: (.*) \(or --deny/m.exec(stderr)?.[1];
+    expect(line, stderr).toBeDefined();
+    const resumed = await new Promise<{ code: number | null; out: string }>((resolve) => {
+      const child = spawn('sh', ['-c', line!], { cwd: project, env: cliEnv() });
+      let out = '';
+      child.stdout.on('data', (c) => {
+        out += c;
+      });
+      child.stderr.on('data', (c) => {
+        out += c;
+      });
+      child.on('close', (code) => resolve({ code, out }));
+    });
+    expect(resumed.code, resumed.out).toBe(0);
+    expect(resumed.out).toContain('refunded A-17');
+    expect(await isPaused('clerk-printed')).toBe(false);
   });
 
   it('runs the tool in a new process on --approve, and the session is done', async () => {
@@ -128,7 +151,7 @@ describe.concurrent('a tool that needs approval, with no terminal to ask on', ()
       `session still-paused is paused: ${id} waits for a decision before it takes a new prompt`,
     );
     // How to go on, as a command to copy.
-    expect(stderr).toContain(`\`agentctl run cashier --session still-paused --approve ${id}\``);
+    expect(stderr).toContain(`\`node ${BIN} run cashier --session still-paused --approve ${id}\``);
   });
 
   it('a new prompt to a paused session for another agent names the agent to resume it with', async () => {
@@ -136,7 +159,7 @@ describe.concurrent('a tool that needs approval, with no terminal to ask on', ()
     const { code, stderr } = await run(['clerk', 'another thing', '--session', 'paused-elsewhere']);
     expect(code).toBe(2);
     // clerk's tree does not hold cashier: resuming with clerk would be refused.
-    expect(stderr).toContain(`\`agentctl run cashier --session paused-elsewhere --approve ${id}\``);
+    expect(stderr).toContain(`\`node ${BIN} run cashier --session paused-elsewhere --approve ${id}\``);
     const resumed = await run(['cashier', '--session', 'paused-elsewhere', '--approve', id]);
     expect(resumed.code, resumed.stderr).toBe(0);
   });

@@ -293,6 +293,113 @@ const MISTAKES: Array<{ name: string; files: Record<string, string | Uint8Array>
     error:
       'agents/a.yaml:1:1: error: a document must be a mapping with a `kind` and a `name`, not a list: write each document without the leading `- `, and put `---` between them [schema]',
   },
+  {
+    name: 'an alias to an anchor of an earlier document of the file',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: b\nmodel: offline/echo\ninstruction: &rules Be brief.\n---\nkind: agent\nname: a\nmodel: offline/echo\ninstruction: *rules\n',
+    },
+    error:
+      'agents/a.yaml:9:14: error: alias *rules names no anchor in its document: `&rules` on line 4 is in an earlier document, and an anchor holds only until the next `---`; repeat the value here [yaml-syntax]',
+  },
+  {
+    name: "a command tool's argv written as one command line",
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/auto\ntools: [clock]\n---\nkind: tool\nname: clock\ndescription: The time\ncommand:\n  argv: date -u\n',
+    },
+    error:
+      'agents/a.yaml:10:9: error: `argv` must be a list, not "date -u"; no shell splits it: write each word as its own element, `[date, -u]` [schema]',
+  },
+  {
+    name: "an MCP server's args written as one line, a scoped package among them",
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/auto\ntools: [{ toolset: docs }]\n---\nkind: toolset\nname: docs\nmcp: { command: npx, args: -y @acme/docs-server . }\n',
+    },
+    error:
+      'agents/a.yaml:8:28: error: `args` must be a list, not "-y @acme/docs-server ."; no shell splits it: write each word as its own element, `[-y, "@acme/docs-server", .]` [schema]',
+  },
+  {
+    name: "a command tool's command written as a command line",
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/auto\ntools: [clock]\n---\nkind: tool\nname: clock\ndescription: The time\ncommand: date -u\n',
+    },
+    error:
+      'agents/a.yaml:9:10: error: `command` must be a mapping, not "date -u"; write the program and its arguments as a list under `argv`: `command: { argv: [date, -u] }` [schema]',
+  },
+  {
+    name: 'a list started on the line of its key',
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ninstruction: - be brief\n' },
+    error:
+      'agents/a.yaml:4:14: error: `- ` after `instruction:` on its line would start a list, which YAML does not allow there: quote the text (`instruction: "- be brief"`), or put each item on a line of its own below `instruction:`, indented, starting with `- ` [yaml-syntax]',
+  },
+  {
+    name: 'a double quote inside a double-quoted value',
+    files: {
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ninstruction: "Say "hello" first."\n',
+    },
+    error:
+      'agents/a.yaml:4:20: error: text after the closing " of a quoted value: a " inside the value is written `\\"` (or quote the whole value with `\'`, inside which `"` is plain) [yaml-syntax]',
+  },
+  {
+    name: 'an apostrophe inside a single-quoted value',
+    files: { 'agents/a.yaml': "kind: agent\nname: a\nmodel: offline/echo\ninstruction: 'It's fine.'\n" },
+    error:
+      "agents/a.yaml:4:18: error: text after the closing ' of a quoted value: a ' inside the value is written `''` [yaml-syntax]",
+  },
+  {
+    name: 'a value starting with a character YAML reserves',
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\ninstruction: @support answers\n' },
+    error:
+      'agents/a.yaml:4:14: error: a value cannot start with `@` unless it is quoted: write `instruction: "@support answers"` [yaml-syntax]',
+  },
+  {
+    name: 'a local server named as the provider of an inline model',
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: ollama/llama3.2\n' },
+    error:
+      'agents/a.yaml:3:8: error: provider `ollama` is not available; Ollama speaks the OpenAI API: use, by its name, a `kind: model` with `provider: openai`, `model: llama3.2` and `base_url: http://127.0.0.1:11434/v1` (registered: offline, openai, anthropic, google) [unknown-provider]',
+  },
+  {
+    name: 'a local server as the provider of a model document',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: local\n---\nkind: model\nname: local\nprovider: vllm\nmodel: qwen3\n',
+    },
+    error:
+      'agents/a.yaml:7:11: error: provider `vllm` is not available; vLLM speaks the OpenAI API: write `provider: openai` with `base_url: http://127.0.0.1:8000/v1` (registered: offline, openai, anthropic, google) [unknown-provider]',
+  },
+  {
+    name: "a model's provider written into the agent",
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nprovider: anthropic\nmodel: claude-sonnet-4-6\n' },
+    error:
+      'agents/a.yaml:3:1: error: unknown key `provider` in agent; `provider` is a setting of a `kind: model` document, which the agent names in `model:`; or name the model inline, with no document: `model: anthropic/claude-sonnet-4-6` [unknown-key]',
+  },
+  {
+    name: "another framework's name for the instruction",
+    files: { 'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\nsystem_prompt: Be brief.\n' },
+    error:
+      'agents/a.yaml:4:1: error: unknown key `system_prompt` in agent; did you mean `instruction`? [unknown-key]',
+  },
+  {
+    name: 'a key of another kind',
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: m\n---\nkind: model\nname: m\nprovider: offline\nmodel: echo\ninstruction: Be brief.\n',
+    },
+    error:
+      'agents/a.yaml:9:1: error: unknown key `instruction` in model; `instruction` is a key of `kind: agent` documents [unknown-key]',
+  },
+  {
+    name: "a tool declared inside the agent's tools",
+    files: {
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\ntools:\n  - clock:\n      command: { argv: [date] }\n',
+    },
+    error:
+      'agents/a.yaml:5:5: error: unknown key `clock` in `tools`; a tool is declared in a `kind: tool` document of its own (`name`, `description`, `parameters`, and `command`, `http` or `module`) and listed here by its name: `- clock` [unknown-key]',
+  },
 ];
 
 describe.concurrent('a first mistake: one error at its line, the same from validate and run', () => {
@@ -330,6 +437,21 @@ describe.concurrent('a first command in the wrong place, or with the wrong name'
       );
       expect(result.stdout).toBe('');
     }
+  });
+
+  it("run from inside the agents/ of a project with no agentctl.yaml names the project's folder", async () => {
+    const dir = await tempProject({ 'agents/team/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n' });
+    const inside = join(dir, 'agents/team');
+    const [run, pointed] = await Promise.all([
+      agentctl(['run', 'a', 'hi'], { cwd: inside }),
+      agentctl(['-C', '../..', 'run', 'a', 'hi'], { cwd: inside }),
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `; this folder is in the agents/ of ${dir}, a project with no agentctl.yaml: run the command from ${dir}, or here with -C ../..\n`,
+    );
+    expect(pointed.code, pointed.stderr).toBe(0);
+    expect(pointed.stdout).toBe('hi\n');
   });
 
   it('-C naming a file, or a folder with no project, is bad usage that says what -C wants', async () => {
@@ -535,6 +657,18 @@ describe.concurrent('a first command in the wrong place, or with the wrong name'
     expect(run.code).toBe(2);
   });
 
+  it('--model naming an OpenAI-compatible server as its provider says how to reach it', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/echo\n',
+    });
+    const result = await agentctl(['run', 'a', 'hi', '--model', 'ollama/llama3'], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'agentctl: --model ollama/llama3: provider `ollama` is not available; Ollama speaks the OpenAI API: use, by its name, a `kind: model` with `provider: openai`, `model: llama3` and `base_url: http://127.0.0.1:11434/v1` (registered: offline, openai, anthropic, google)\n',
+    );
+  });
+
   it("--model with a provider's model id alone suggests provider/model", async () => {
     const dir = await tempProject({
       'agentctl.yaml': PROJECT,
@@ -615,6 +749,45 @@ describe.concurrent('a first command in the wrong place, or with the wrong name'
     expect(run.stderr).toContain('has no API key: set OPENAI_API_KEY');
     for (const out of [validate.stdout, validate.stderr, run.stdout, run.stderr])
       expect(out).not.toContain('sk-not-a-real-key');
+  });
+
+  it("a tool written inline in an agent's tools, with name and command, says where a tool is declared", async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\ntools:\n  - name: clock\n    command: { argv: [date] }\n',
+    });
+    const validate = await agentctl(['validate'], { cwd: dir });
+    const hint =
+      '; a tool is declared in a `kind: tool` document of its own (`name`, `description`, `parameters`, and `command`, `http` or `module`) and listed here by its name: `- clock` [unknown-key]';
+    expect(validate.stdout).toBe(
+      `agents/a.yaml:5:5: error: unknown key \`name\` in \`tools\`${hint}\n` +
+        `agents/a.yaml:6:5: error: unknown key \`command\` in \`tools\`${hint}\n2 errors, 0 warnings\n`,
+    );
+    expect(validate.code).toBe(1);
+  });
+
+  it('a duration written as a bare number of seconds is a warning naming the unit, in agents and tests', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\nlimits: { timeout: 30, tool_timeout: 1500 }\n',
+      'tests/t.yaml': 'kind: test\nname: t\nagent: a\ntimeout: 5\nturns:\n  - user: hi\n',
+    });
+    const [validate, strict, run] = await Promise.all([
+      agentctl(['validate'], { cwd: dir }),
+      agentctl(['validate', '--strict'], { cwd: dir }),
+      agentctl(['run', 'a', 'hi'], { cwd: dir }),
+    ]);
+    const agent =
+      'agents/a.yaml:4:20: warning: `timeout: 30` is 30 milliseconds (a number counts milliseconds); write `30s` for seconds, or `30ms` if milliseconds are meant [duration-unit]\n';
+    expect(validate.stdout).toBe(
+      `${agent}tests/t.yaml:4:10: warning: \`timeout: 5\` is 5 milliseconds (a number counts milliseconds); write \`5s\` for seconds, or \`5ms\` if milliseconds are meant [duration-unit]\n0 errors, 2 warnings\n`,
+    );
+    expect(validate.code).toBe(0);
+    expect(strict.code).toBe(1);
+    // The run goes on (its outcome is the 30 ms limit's: under load even an offline answer misses it).
+    expect(run.stderr.startsWith(agent), run.stderr).toBe(true);
   });
 
   it('an unset ${VAR:?message} is one error from run, not also a warning', async () => {

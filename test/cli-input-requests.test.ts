@@ -1,7 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentctl, fixtureProject, isSessionPaused, parseNdjson, removeTempDirs } from './support/cli.js';
+import {
+  agentctl,
+  BIN,
+  fixtureProject,
+  isSessionPaused,
+  parseNdjson,
+  removeTempDirs,
+} from './support/cli.js';
 import { agentctlOnTerminal, NO_TERMINAL, terminalDrivers } from './support/terminal.js';
 
 // test/fixtures/projects/lifecycle: `asker` calls the built-in `user_input` tool (call_ask_city),
@@ -31,7 +38,7 @@ describe.concurrent('a tool that asks the user, with no terminal', () => {
     expect(stderr).toContain('call_ask_city  user_input(');
     expect(stderr).toContain('asks: Which city? (Oslo / Lima)');
     expect(stderr).toContain(
-      'answer with: agentctl run asker --session q-message --answer call_ask_city="<your answer>"',
+      `answer with: node ${BIN} run asker --session q-message --answer call_ask_city="<your answer>"`,
     );
     expect(stderr).not.toContain('--approve <call id>');
     expect(await isPaused('q-message')).toBe(true);

@@ -21,4 +21,29 @@ describe('templates in an instruction_file', () => {
       ].join('\n'),
     );
   });
+
+  it('a template left unclosed is a warning at its {{, inline and in a file; the run sends it as written', async () => {
+    const dir = await tempProject({
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/echo\ninstruction: "Help with {{ input } today."\n---\nkind: agent\nname: b\nmodel: offline/echo\ninstruction_file: b.md\noutput_key: company\n',
+      'agents/b.md': 'You are {{ agent.name }},\nthe desk of {{ state.company }.\n',
+    });
+    const [check, run] = await Promise.all([
+      agentctl(['validate'], { cwd: dir }),
+      agentctl(['run', 'a', 'hi', '--json'], { cwd: dir }),
+    ]);
+    const unclosed = (written: string) =>
+      `\`${written}\` opens a template that no \`}}\` closes, so the model gets it as written; close it with \`}}\` (such as {{ input }}, {{ state.KEY }}) [instruction-template]`;
+    expect(check.stdout).toBe(
+      [
+        `agents/a.yaml:4:14: warning: ${unclosed('{{ input } today.')}`,
+        `agents/b.md:2:13: warning: ${unclosed('{{ state.company }.')}`,
+        '0 errors, 2 warnings',
+        '',
+      ].join('\n'),
+    );
+    expect(check.code).toBe(0);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(unclosed('{{ input } today.'));
+  });
 });

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentctl, fixtureProject, removeTempDirs } from './support/cli.js';
+import { agentctl, BIN, fixtureProject, removeTempDirs } from './support/cli.js';
 import { agentctlOnTerminal, NO_TERMINAL, terminalDrivers } from './support/terminal.js';
 
 // test/fixtures/projects/lifecycle: `sleeper` calls `nap` (a command tool running `sleep 6`, no
@@ -122,7 +122,7 @@ describe.skipIf(!driver)(`Ctrl-C and the spinner on a terminal (${driver?.name ?
     );
     expect(code, screen).toBe(0);
     expect(screen).not.toContain('INTERNAL_ERROR');
-    expect(screen).toContain('answer with: agentctl run asker --session');
+    expect(screen).toContain(`answer with: node ${BIN} run asker --session`);
     const resumed = await agentctl(
       ['run', 'asker', '--session', sessionOf(screen), '--answer', 'call_ask_city=Lima'],
       {

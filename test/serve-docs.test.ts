@@ -2,19 +2,27 @@ import { spawn } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, fixtureProject, REPO, removeTempDirs } from './support/cli.js';
+import { agentctl, cliEnv, REPO, removeTempDirs, tempDir } from './support/cli.js';
 import { type ServeProcess, startServe, stopServers } from './support/serve.js';
 
-// Every sh and js example of docs/serve.md runs against a real server (its URL swapped in).
+// Every sh and js example of docs/serve.md runs against a real server (its URL swapped in), serving
+// the project the page tells its reader to make: `agentctl init` and the page's YAML block.
 const TOKEN = 'docs-token';
 let server: ServeProcess;
 let blocks: { lang: string; code: string }[];
 const scripts: string[] = [];
 
 beforeAll(async () => {
-  server = await startServe(await fixtureProject('serve'), [], { AGENTCTL_SERVE_TOKEN: TOKEN });
   const doc = await readFile(join(REPO, 'docs/serve.md'), 'utf8');
-  blocks = [...doc.matchAll(/```(sh|js)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], code: m[2] }));
+  blocks = [...doc.matchAll(/```(sh|js|yaml)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], code: m[2] }));
+  const yaml = blocks.filter((b) => b.lang === 'yaml');
+  expect(yaml, 'docs/serve.md gives the agents its examples talk to').toHaveLength(1);
+  const dir = await tempDir('agentctl-serve-docs-');
+  const init = await agentctl(['init', 'serve-demo'], { cwd: dir });
+  expect(init.code, init.stderr).toBe(0);
+  const project = join(dir, 'serve-demo');
+  await writeFile(join(project, 'agents/serve-demo.yaml'), yaml[0].code);
+  server = await startServe(project, [], { AGENTCTL_SERVE_TOKEN: TOKEN });
 });
 afterAll(async () => {
   await stopServers();

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
 import {
   type CompileOptions,
   compileProject,
@@ -14,6 +14,7 @@ import {
   providersOfModel,
   type Runtime,
   scopeDiagnostics,
+  unknownProviderMessage,
 } from '@agentctl/config';
 import { CliError, EXIT } from './cli-error.js';
 import { Recorder } from './commands/run/record.js';
@@ -67,10 +68,30 @@ async function loadScoped(
 export function noProject(root: string, pointed = false): CliError {
   const where = pointed ? 'there' : 'here or in a parent folder';
   const fix = pointed ? '' : ', or point at one with -C DIR';
+  const above = pointed ? undefined : projectAbove(root);
+  const inside = above
+    ? `; this folder is in the agents/ of ${above}, a project with no ${PROJECT_FILE}: run the command from ${above}, or here with -C ${relative(root, above)}`
+    : '';
   return new CliError(
-    `no agentctl project in ${root}: no ${PROJECT_FILE} ${where}, and no agents/**/*.yaml (create one with \`agentctl init\`${fix})`,
+    `no agentctl project in ${root}: no ${PROJECT_FILE} ${where}, and no agents/**/*.yaml (create one with \`agentctl init\`${fix})${inside}`,
     EXIT.usage,
   );
+}
+
+// A project without agentctl.yaml is found only from its own folder: from inside its `agents/`
+// (where a first project is edited), the folder holding that `agents/`.
+function projectAbove(root: string): string | undefined {
+  for (let dir = root; dirname(dir) !== dir; dir = dirname(dir))
+    if (basename(dir) === 'agents' && holdsYaml(dir)) return dirname(dir);
+  return undefined;
+}
+
+function holdsYaml(dir: string): boolean {
+  try {
+    return readdirSync(dir, { recursive: true }).some((f) => String(f).endsWith('.yaml'));
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -107,11 +128,8 @@ function checkModelFlag(project: LoadedProject, model: string, io: Io): void {
   }
   const providers = defaultRegistry().names('provider');
   const provider = model.slice(0, slash);
-  if (!providers.includes(provider))
-    throw new CliError(
-      `--model ${model}: provider \`${provider}\` is not available${didYouMean(provider, providers)} (registered: ${providers.join(', ')})`,
-      EXIT.usage,
-    );
+  const unknown = unknownProviderMessage(provider, providers, model.slice(slash + 1));
+  if (unknown) throw new CliError(`--model ${model}: ${unknown}`, EXIT.usage);
   const problem = inlineModelProblem(model);
   if (problem) throw new CliError(`--model ${model}: ${problem}`, EXIT.usage);
   // A likely typo is only a warning, as in YAML: the catalogue does not know every new model.

@@ -52,6 +52,7 @@ export {
 } from './registry.js';
 export { inlineModelProblem } from './rules/inline-model.js';
 export { modelIdTypo } from './rules/model-id.js';
+export { unknownProviderMessage } from './rules/unknown-provider.js';
 export { PLUGIN_SCHEMA_ID, pluginSchema } from './schema/plugin-schema.js';
 export { builtinInlineKeys, projectSchema } from './schema/project-schema.js';
 export { KINDS, type Kind, loadSchema, SCHEMA_DIR } from './schemas.js';

@@ -229,7 +229,7 @@ describe('compile: module tools, models, registry', () => {
   it('scripted model from inline turns, with retry middleware and instruction templates', async () => {
     const files = {
       'agents/a.yaml':
-        'kind: agent\nname: a\nmodel: scripted\ninstruction: "Help {{ state.who }} ({{ agent.name }}) with {{ input }} {{ nope }}"\nmiddleware: [{ retry: { max_attempts: 2, initial_delay: 1 } }]\n---\nkind: model\nname: scripted\nprovider: offline\nmodel: script\nscript:\n  - error: { message: flaky, code: PROVIDER_ERROR, retryable: true }\n  - text: ok\n',
+        'kind: agent\nname: a\nmodel: scripted\ninstruction: "Help {{ state.who }} ({{ agent.name }}) with {{ input }} {{ nope }}"\nmiddleware: [{ retry: { max_attempts: 2, initial_delay: 1ms } }]\n---\nkind: model\nname: scripted\nprovider: offline\nmodel: script\nscript:\n  - error: { message: flaky, code: PROVIDER_ERROR, retryable: true }\n  - text: ok\n',
     };
     const { runtime, diagnostics } = await compile(files);
     // `{{ nope }}` is no template; `{{ state.who }}` is one that nothing in the project sets.

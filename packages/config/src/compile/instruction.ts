@@ -14,6 +14,17 @@ export function templateProblems(text: string): string[] {
 /** {@link templateProblems}, each with where its template starts in `text` and its length. */
 export function templateProblemsAt(text: string): Array<{ index: number; length: number; message: string }> {
   const out: Array<{ index: number; length: number; message: string }> = [];
+  // A `{{` that no template match took (`{{ state.company }`, `{{ input`) reaches the model as written.
+  const rest = text.replace(TEMPLATE, (whole) => ' '.repeat(whole.length));
+  for (const open of rest.matchAll(/\{\{/g)) {
+    const written = /^\{\{[^\n]*/.exec(text.slice(open.index))?.[0] ?? '{{';
+    const shown = written.length > 30 ? `${written.slice(0, 30)}...` : written.trimEnd();
+    out.push({
+      index: open.index,
+      length: 2,
+      message: `\`${shown}\` opens a template that no \`}}\` closes, so the model gets it as written; close it with \`}}\` (such as {{ input }}, {{ state.KEY }})`,
+    });
+  }
   for (const match of text.matchAll(TEMPLATE)) {
     if (!PATH.test(match[1])) {
       out.push({
@@ -23,7 +34,7 @@ export function templateProblemsAt(text: string): Array<{ index: number; length:
       });
     }
   }
-  return out;
+  return out.sort((a, b) => a.index - b.index);
 }
 
 function show(value: unknown): string {

@@ -76,7 +76,7 @@ export function parseText(source: string, absFile: string, file: string): Parsed
       );
     }
     if (doc.errors.length > 0 || doc.contents === null || isEmptyDocument(doc)) return;
-    const shape = mayHaveShapeProblem ? shapeProblem(doc) : undefined;
+    const shape = mayHaveShapeProblem ? shapeProblem(doc, docs.slice(0, index), lineCounter) : undefined;
     if (shape) {
       diagnostics.push(diagnostic(file, rangeOf(lineCounter, shape.node), 'yaml-syntax', shape.message));
       return;
@@ -112,14 +112,25 @@ function isEmptyDocument(doc: Document): boolean {
  * inside the node it names (a cycle, which would recurse forever in every rule), and a key that is a collection (a JS object key can
  * only be a string).
  */
-function shapeProblem(doc: Document): { node: Node; message: string } | undefined {
+function shapeProblem(
+  doc: Document,
+  earlier: readonly Document[],
+  lineCounter: LineCounter,
+): { node: Node; message: string } | undefined {
   let found: { node: Node; message: string } | undefined;
   visit(doc, {
     Alias(_, node, path) {
       const target = node.resolve(doc);
       if (!target) {
         const name = excerpt(node.source);
-        found = { node, message: `alias *${name} names no anchor: write \`&${name}\` on a node before it` };
+        const line = anchorLine(earlier, node.source, lineCounter);
+        found = {
+          node,
+          message:
+            line === undefined
+              ? `alias *${name} names no anchor: write \`&${name}\` on a node before it`
+              : `alias *${name} names no anchor in its document: \`&${name}\` on line ${line} is in an earlier document, and an anchor holds only until the next \`---\`; repeat the value here`,
+        };
         return visit.BREAK;
       }
       if (path.includes(target as never)) {
@@ -137,6 +148,16 @@ function shapeProblem(doc: Document): { node: Node; message: string } | undefine
     },
   });
   return found;
+}
+
+// The line of the last `&name` in the documents before, which a later document cannot reach.
+function anchorLine(docs: readonly Document[], name: string, lineCounter: LineCounter): number | undefined {
+  let line: number | undefined;
+  for (const doc of docs)
+    visit(doc, (_, node) => {
+      if (isNode(node) && node.anchor === name && node.range) line = lineCounter.linePos(node.range[0]).line;
+    });
+  return line;
 }
 
 function rangeOf(lineCounter: LineCounter, node: Node): SourceRange {

@@ -14,7 +14,7 @@ export function schemaDiagnostics(
   kind: string,
 ): Diagnostic[] {
   const { positions, file } = parsed;
-  const subject = { whole: kind, field: (name: string) => `\`${name}\`` };
+  const subject = { whole: kind, kind, field: (name: string) => `\`${name}\`` };
   return schemaProblems(errors, subject).map((problem) => {
     // A key missing from the document itself is shown at its first key.
     const path =

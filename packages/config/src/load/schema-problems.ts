@@ -2,6 +2,7 @@ import type { ErrorObject } from 'ajv';
 import { excerpt } from '../rules/excerpt.js';
 import { didYouMean, nearest } from './did-you-mean.js';
 import { pointerToPath } from './document-positions.js';
+import { keyElsewhere } from './key-elsewhere.js';
 
 type SchemaNode = Record<string, unknown>;
 
@@ -23,6 +24,8 @@ export interface SchemaSubject {
   field(name: string): string;
   /** `whole` is plural ("the options are missing..."). */
   plural?: boolean;
+  /** The document kind checked, when the value is a whole document. */
+  kind?: string;
 }
 
 /**
@@ -224,6 +227,28 @@ function fromFile(path: Array<string | number>, subject: SchemaSubject, data: un
   return `; to read it from a file, write \`instruction_file: ${typeof written === 'string' ? excerpt(written) : 'prompt.md'}\``;
 }
 
+// A command line written as one string where its words are a list (`argv: date -u`): one element
+// per word, since no shell splits it.
+function programLine(path: Array<string | number>, data: string): string {
+  const key = path[path.length - 1];
+  const words = data.trim().split(/\s+/);
+  if ((key !== 'argv' && key !== 'args') || words.length < 2) return '';
+  return `; no shell splits it: write each word as its own element, \`[${excerpt(words.map(flowWord).join(', '))}]\``;
+}
+
+// A word as a YAML flow list takes it: quoted when it starts with a character YAML reserves
+// (`@scope/pkg`) or holds one that ends or opens a flow value.
+function flowWord(word: string): string {
+  return /^[A-Za-z0-9_./~=+-][^,[\]{}#'"]*$/.test(word) && !word.includes(': ') ? word : JSON.stringify(word);
+}
+
+// `command: date -u` in a tool: the program goes under `argv`.
+function commandLine(path: Array<string | number>, subject: SchemaSubject, data: unknown): string {
+  if (subject.whole !== 'tool' || path.length !== 1 || path[0] !== 'command' || typeof data !== 'string')
+    return '';
+  return `; write the program and its arguments as a list under \`argv\`: \`command: { argv: [${excerpt(data.trim().split(/\s+/).map(flowWord).join(', '))}] }\``;
+}
+
 function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
@@ -240,7 +265,9 @@ function toProblem(error: ErrorObject, subject: SchemaSubject): SchemaProblem {
       const where = path.length === 0 ? subject.whole : field;
       const hint = isAgentToolForm(error)
         ? `: a sub-agent is named bare (\`sub_agents: [${agentNamed(error.data)}]\`) or written inline with \`name:\`; \`{ agent: ... }\` is how \`tools:\` calls an agent`
-        : didYouMean(key, Object.keys(properties)) || nestedHome(key, properties);
+        : didYouMean(key, Object.keys(properties)) ||
+          nestedHome(key, properties) ||
+          keyElsewhere(key, subject.kind ?? '', error.instancePath, error.data);
       return {
         path: [...path, key],
         key: true,
@@ -282,10 +309,10 @@ function toProblem(error: ErrorObject, subject: SchemaSubject): SchemaProblem {
       // `tools: current_time` for `tools: [current_time]` is the usual way to get a list wrong.
       const listOfOne =
         String(params.type).split(',').includes('array') && typeof error.data === 'string'
-          ? `; a list of one is written \`[${excerpt(error.data)}]\``
+          ? programLine(path, error.data) || `; a list of one is written \`[${excerpt(error.data)}]\``
           : '';
       return value(
-        `${field} must be ${expected}, not ${describeValue(error.data)}${listOfOne}${fromFile(path, subject, error.data)}`,
+        `${field} must be ${expected}, not ${describeValue(error.data)}${listOfOne}${fromFile(path, subject, error.data)}${commandLine(path, subject, error.data)}`,
       );
     }
     case 'enum': {

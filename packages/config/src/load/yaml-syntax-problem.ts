@@ -114,10 +114,9 @@ export function yamlSyntaxProblem(
       if (keyValue?.[3] !== undefined && colon >= 0) {
         const key = keyValue[2].trim();
         const value = keyValue[3];
-        const quoted = value.includes('"') ? `'${value.replaceAll("'", "''")}'` : `"${value}"`;
         return {
           range: at,
-          message: `the value of \`${excerpt(key)}\` holds \`: \`, which YAML reads as a key: put the value in quotes (\`${excerpt(key)}: ${excerpt(quoted)}\`)`,
+          message: `the value of \`${excerpt(key)}\` holds \`: \`, which YAML reads as a key: put the value in quotes (\`${excerpt(key)}: ${excerpt(quote(value))}\`)`,
         };
       }
       if (/^\s*(?:-\s+)?[A-Za-z_][\w.-]*:\S/.test(here.text)) {
@@ -182,9 +181,58 @@ export function yamlSyntaxProblem(
         };
       }
       return { range: at, message: library };
+    case 'UNEXPECTED_TOKEN':
+      return unexpectedToken(here, at, error.message) ?? { range: at, message: library };
+    case 'BAD_SCALAR_START': {
+      // `instruction: @mention`, `` `code` ``, `%x`: characters YAML keeps for itself.
+      const keyValue = KEY_VALUE.exec(here.text);
+      if (keyValue?.[3] === undefined) return { range: at, message: library };
+      const key = keyValue[2].trim();
+      const value = keyValue[3];
+      return {
+        range: at,
+        message: `a value cannot start with ${value[0] === '`' ? 'a backtick' : `\`${value[0]}\``} unless it is quoted: write \`${excerpt(key)}: ${excerpt(quote(value))}\``,
+      };
+    }
     default:
       return { range: at, message: library };
   }
+}
+
+// The value in quotes YAML reads back as it was written.
+function quote(value: string): string {
+  return value.includes('"') ? `'${value.replaceAll("'", "''")}'` : `"${value}"`;
+}
+
+function unexpectedToken(here: Line, at: SourceRange, message: string): YamlSyntaxProblem | undefined {
+  if (/block-seq-ind on same line with key/.test(message)) {
+    // `instruction: - be brief`: a list cannot start on its key's line.
+    const keyValue = KEY_VALUE.exec(here.text);
+    if (keyValue?.[3] === undefined) return undefined;
+    const key = keyValue[2].trim();
+    return {
+      range: at,
+      message: `\`- \` after \`${excerpt(key)}:\` on its line would start a list, which YAML does not allow there: quote the text (\`${excerpt(key)}: ${excerpt(quote(keyValue[3]))}\`), or put each item on a line of its own below \`${excerpt(key)}:\`, indented, starting with \`- \``,
+    };
+  }
+  if (!/scalar at node end/.test(message)) return undefined;
+  // Text after a value that has ended: a closing quote or bracket before the end of the line.
+  const before = here.text.slice(0, at.col - 1).trimEnd();
+  const closed = before[before.length - 1];
+  if (closed === '"' || closed === "'") {
+    const inside = closed === '"' ? '`\\"`' : "`''`";
+    const other = closed === '"' ? ' (or quote the whole value with `\'`, inside which `"` is plain)' : '';
+    return {
+      range: at,
+      message: `text after the closing ${closed} of a quoted value: a ${closed} inside the value is written ${inside}${other}`,
+    };
+  }
+  if (closed === ']' || closed === '}')
+    return {
+      range: at,
+      message: `text after the closing \`${closed}\` of a value: nothing may follow it on the line (quote the whole value if the brackets are text)`,
+    };
+  return undefined;
 }
 
 function listItemOutOfLine(

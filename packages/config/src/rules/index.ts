@@ -4,6 +4,7 @@ import { argsTemplate } from './args-template.js';
 import { commandArgv } from './command-argv.js';
 import { commandPath } from './command-path.js';
 import { duplicateTool } from './duplicate-tool.js';
+import { durationUnit } from './duration-unit.js';
 import { envEmpty } from './env-empty.js';
 import { envRequired } from './env-required.js';
 import { envSyntax } from './env-syntax.js';
@@ -61,6 +62,7 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'env-empty', check: envEmpty },
   { id: 'env-values', check: envValues },
   { id: 'unsupported-setting', check: unsupportedSetting },
+  { id: 'duration-unit', check: durationUnit },
   { id: 'instruction-template', check: instructionTemplate },
   { id: 'command-argv', check: commandArgv },
   { id: 'command-path', check: commandPath },

@@ -36,7 +36,8 @@ export function testDocuments(ctx: RuleContext): Diagnostic[] {
         report(path, 'unresolved-reference', undefinedModelMessage(ref, models));
         return;
       }
-      const message = providers && unknownProviderMessage(ref.slice(0, slash), providers);
+      const message =
+        providers && unknownProviderMessage(ref.slice(0, slash), providers, ref.slice(slash + 1));
       if (message) report(path, 'unknown-provider', message);
     };
     agent(spec.agent, ['agent']);

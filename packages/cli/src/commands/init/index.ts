@@ -3,13 +3,13 @@ import { basename, join, relative, resolve } from 'node:path';
 import { blockingAncestor } from '@agentctl/config';
 import { makeFolders } from '@agentctl/core';
 import { CliError, EXIT } from '../../cli-error.js';
+import { commandName } from '../../command-name.js';
 import type { Io } from '../../io.js';
 import { packageVersion } from '../../package-version.js';
 import { VERSION } from '../../program.js';
 import { shellQuote } from '../../shell-quote.js';
 import { systemRefusal } from '../../system-refusal.js';
 import { writeProjectSchema } from '../schema/project-schema.js';
-import { commandName } from './command-name.js';
 import { PROJECT_SCHEMA, projectFiles } from './project-files.js';
 import { TEMPLATE_FILES, TEMPLATES, type TemplateName } from './templates.js';
 

@@ -18,6 +18,7 @@ import {
 } from '@agentctl/core';
 import { CliError, EXIT } from '../../cli-error.js';
 import { CLOSE_WAIT_MS, closeWithin } from '../../close-within.js';
+import { commandName } from '../../command-name.js';
 import { invocationOutcome } from '../../invocation-outcome.js';
 import { type Io, styles } from '../../io.js';
 import { printable } from '../../printable.js';
@@ -355,7 +356,7 @@ export async function invoke(
     }
     if (result instanceof PausedSessionError) {
       const first = printable(result.pending[0] ?? 'CALL_ID');
-      const resume = `agentctl run ${result.agent ?? runner.agent.name} --session ${sessionId}`;
+      const resume = `${commandName(io, io.cwd).command} run ${result.agent ?? runner.agent.name} --session ${sessionId}`;
       throw new CliError(
         `session ${sessionId} is paused: ${result.pending.map(printable).join(', ')} wait${result.pending.length === 1 ? 's' : ''} for a decision before it takes a new prompt; resume it with \`${resume} --approve ${first}\` (or --deny ${first} --reason "...", or --answer ${first}="..." for a question), or start a new session`,
         EXIT.usage,
@@ -500,9 +501,13 @@ export function reportPause(
       `  ${printable(p.call.id)}  ${p.call.name}(${printable(JSON.stringify(p.call.arguments))})${asks}\n`,
     );
   }
-  const resume = `agentctl run ${agent} --session ${sessionId}`;
+  // Typed as it can be run here: `node <script>` when no `agentctl` on the PATH is this program.
+  const resume = `${commandName(io, io.cwd).command} run ${agent} --session ${sessionId}`;
+  const decided = pending.filter((p) => p.kind !== 'input');
+  // One call to decide: its id written in, so the line runs as printed.
+  const id = decided.length === 1 ? printable(decided[0].call.id) : '<call id>';
   if (questions.length < pending.length)
-    io.stderr(`resume with: ${resume} --approve <call id> (or --deny <call id> --reason "...")\n`);
+    io.stderr(`resume with: ${resume} --approve ${id} (or --deny ${id} --reason "...")\n`);
   if (questions.length > 0)
     io.stderr(
       `answer with: ${resume} --answer ${questions[0].call.id}="<your answer>" (or --answer-file ${questions[0].call.id}=<file>)\n`,

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { delimiter, join, relative } from 'node:path';
-import type { Io } from '../../io.js';
-import { shellQuote } from '../../shell-quote.js';
+import type { Io } from './io.js';
+import { shellQuote } from './shell-quote.js';
 
 /**
  * How to type this very command again from the folder `from`: `agentctl` when that name on the

@@ -76,3 +76,95 @@ module: { path: ../tools/late.js }
     );
   });
 });
+
+// The same of a module middleware, before or after its `next()`: it crashed agentctl mid-run.
+const middlewareAgent = (mw: string) => `${scriptedTurns('[fine]', [
+  'tool_calls: [{ id: f, name: fine, arguments: {} }]',
+  'text: done',
+]).replace('tools: [fine]\n', `tools: [fine]\nmiddleware: [${mw}]\n`)}---
+kind: tool
+name: fine
+module: { path: ../tools/fine.js }
+---
+kind: middleware
+name: ${mw}
+module: ../mw/${mw}.js
+`;
+const middleware = (during: string, before: string, after: string) =>
+  `export default async function mw(action, next) {
+  if (action.type !== '${during}') return next();
+  ${before}
+  const out = await next();
+  ${after}
+  return out;
+}
+`;
+
+describe('a module middleware whose code fails outside the promise it returns', () => {
+  const errorOf = (events: Array<Record<string, unknown>>) => events.find((e) => e.type === 'error');
+
+  it('fails the run as its own CONFIG_ERROR, rejected before next(), and does not crash', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': middlewareAgent('refuses'),
+      'tools/fine.js': tool('fine', 'return "fine";'),
+      'mw/refuses.js': middleware('model_call', "Promise.reject(new Error('refused early'));", wait.replace(' return "finished";', '')),
+    });
+    const run = await runMain(dir);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(errorOf(run.events)).toMatchObject({
+      code: 'CONFIG_ERROR',
+      message:
+        'middleware `refuses` (mw/refuses.js) failed during model_call: refused early (thrown by code of middleware `refuses` that nothing awaited: a callback, or a promise left unhandled)',
+    });
+    expect(run.events.at(-1)).toMatchObject({ type: 'run_end', status: 'error' });
+  });
+
+  it('fails the call it wraps when a timer it set after next() throws, and does not crash', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': middlewareAgent('timer'),
+      'tools/fine.js': tool('fine', 'return "fine";'),
+      'mw/timer.js': middleware(
+        'tool_call',
+        '',
+        `setTimeout(() => { throw new Error('boom after next'); }, 10); ${wait.replace(' return "finished";', '')}`,
+      ),
+    });
+    const run = await runMain(dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    // As an error its code throws during a tool call: the model is told, and the run goes on.
+    expect(resultsByCall(run.events).f).toMatch(
+      /^Tool fine failed: middleware `timer` \(mw\/timer\.js\) failed during tool_call: boom after next \(thrown by code of middleware `timer` that nothing awaited/,
+    );
+    expect(run.events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete', output: 'done' });
+  });
+
+  it('says on stderr what failed after its action, the project secrets hidden, and the run goes on', async () => {
+    const dir = await probeProject({
+      '.env': 'BILLING_KEY=sk-billing-secret-0123456789\n',
+      'agents/main.yaml': `${middlewareAgent('late')}---
+kind: model
+name: billing
+provider: openai
+model: gpt-4.1-mini
+base_url: http://127.0.0.1:9/v1
+api_key: \${BILLING_KEY}
+`,
+      'tools/fine.js': tool('fine', 'return "fine";'),
+      'mw/late.js': middleware(
+        'tool_call',
+        '',
+        "setTimeout(() => { throw new Error('late with sk-billing-secret-0123456789'); }, 50);",
+      ),
+    });
+    const run = await runMain(dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(resultsByCall(run.events)).toEqual({ f: 'fine' });
+    expect(run.events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete', output: 'done' });
+    expect(run.stderr).toContain(
+      'agentctl: warning: code of middleware `late` failed after its tool_call had ended (ignored): late with ***',
+    );
+    expect(run.stderr).not.toContain('sk-billing-secret');
+  });
+});

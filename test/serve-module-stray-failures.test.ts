@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempProject } from './support/cli.js';
+import { type RedisProcess, startRedis } from './support/redis.js';
+import { readSse, type ServeProcess, startServe, stopServers } from './support/serve.js';
+import { startWorker, stopWorkers, type WorkerProcess } from './support/worker.js';
+
+// A module middleware whose code failed where nothing awaited it (a timer's throw) ended the whole
+// `agentctl serve` process, every run in flight with it, and an `agentctl worker` with its jobs.
+// It is the failure of the one run whose middleware it was; the server and the worker go on.
+
+// Runs whose input says "pair" wait for each other, and the calm one goes on only once the
+// other's timer has thrown: the failure lands while another run is in flight, however fast.
+const MIDDLEWARE = `const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const paired = new Set();
+let thrown = false;
+export default async function flaky(action, next) {
+  if (action.type !== 'model_call') return next();
+  const text = JSON.stringify(action.payload.request.messages);
+  const boom = text.includes('boom');
+  if (text.includes('pair')) {
+    paired.add(boom ? 'boom' : 'calm');
+    while (paired.size < 2) await sleep(5);
+  }
+  if (boom) {
+    setTimeout(() => { thrown = true; throw new Error('stray boom in flaky'); }, 0);
+    await sleep(500);
+  } else if (text.includes('pair')) {
+    while (!thrown) await sleep(5);
+    await sleep(20);
+  }
+  return next();
+}
+`;
+
+const PROJECT = {
+  'agentctl.yaml': 'kind: project\nname: strays\n',
+  'agents/desk.yaml': `kind: agent
+name: desk
+model: offline/echo
+instruction: Answer.
+middleware: [flaky]
+---
+kind: middleware
+name: flaky
+module: ../mw/flaky.js
+`,
+  'mw/flaky.js': MIDDLEWARE,
+};
+
+let dir: string;
+let server: ServeProcess;
+let worker: WorkerProcess;
+let redis: RedisProcess;
+
+beforeAll(async () => {
+  dir = await tempProject(PROJECT);
+  redis = await startRedis();
+  const env = { AGENTCTL_QUEUE_URL: redis.url };
+  server = await startServe(dir, [], env);
+  worker = await startWorker(dir, [], env);
+}, 60_000);
+afterAll(async () => {
+  await stopWorkers();
+  await stopServers();
+  await redis?.stop();
+  await removeTempDirs();
+});
+
+const run = (input: string, extra: Record<string, unknown> = {}) =>
+  fetch(`${server.url}/agents/desk/runs`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ input, ...extra }),
+  });
+
+describe('agentctl serve: a module middleware failing where nothing awaits it', () => {
+  it('fails that run only: a run in flight beside it completes, and the server answers the next', async () => {
+    const [boom, calm] = await Promise.all([
+      run('boom pair', { stream: false }).then((r) => r.json()),
+      run('calm pair', { stream: false }).then((r) => r.json()),
+    ]);
+    expect(boom).toMatchObject({ status: 'error', error: { code: 'CONFIG_ERROR' } });
+    expect(calm).toMatchObject({ status: 'complete', output: 'calm pair' });
+    expect(server.stderr()).toContain(
+      'middleware `flaky` (mw/flaky.js) failed during model_call: stray boom in flaky (thrown by code of middleware `flaky` that nothing awaited',
+    );
+    expect(server.stderr()).not.toMatch(/\n\s+at /);
+    const after = await (await run('calm again', { stream: false })).json();
+    expect(after).toMatchObject({ status: 'complete', output: 'calm again' });
+  });
+
+  it('a queued run: fails that run, and the worker runs the next one', async () => {
+    const boom = await (await run('boom', { async: true })).json();
+    const boomEvents = await readSse(await fetch(`${server.url}${boom.events}`));
+    const boomEnd = JSON.parse(boomEvents.find((e) => e.event === 'end')!.data);
+    expect(boomEnd).toMatchObject({ status: 'error', code: 'CONFIG_ERROR' });
+    const calm = await (await run('calm after', { async: true })).json();
+    const calmEvents = await readSse(await fetch(`${server.url}${calm.events}`));
+    const calmEnd = JSON.parse(calmEvents.find((e) => e.event === 'end')!.data);
+    expect(calmEnd).toMatchObject({ status: 'complete', output: 'calm after' });
+    expect(worker.stderr()).not.toMatch(/\n\s+at /);
+  });
+});

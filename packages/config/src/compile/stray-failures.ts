@@ -60,6 +60,15 @@ function onException(error: unknown): void {
   });
 }
 
+// Marks an error as project code's failure that nothing awaited, raised where that code ran (the
+// module worker of `dev` and `--watch`), to be told as such by the runGuarded that awaited it.
+const STRAYED = Symbol.for('agentctl.strayed');
+
+/** `error` marked as a failure of project code that nothing awaited, seen elsewhere (the module worker): {@link runGuarded} tells it as its own. */
+export function strayedElsewhere<E extends Error>(error: E): E {
+  return Object.assign(error, { [STRAYED]: true });
+}
+
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 }
@@ -98,7 +107,12 @@ export function runGuarded<T>(handling: StrayHandling, work: () => T): T {
     ended = true;
     return value;
   }
-  return Promise.race([value, failed]).finally(() => {
+  const elsewhere = (error: unknown) => {
+    throw (error as { [STRAYED]?: boolean } | null)?.[STRAYED] === true
+      ? new StrayFailureError(handling.owner, error)
+      : error;
+  };
+  return Promise.race([Promise.resolve(value).catch(elsewhere), failed]).finally(() => {
     ended = true;
   }) as T;
 }

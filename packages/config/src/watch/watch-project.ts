@@ -260,6 +260,7 @@ export async function watchProject(
       return { ...made, imports };
     }
     const runtime = made.runtime;
+    host?.scrubLateFailures((text) => runtime.scrub?.(text) ?? text);
     return {
       imports,
       memories: carried.made,

@@ -107,7 +107,11 @@ describe('a module middleware whose code fails outside the promise it returns', 
     const dir = await probeProject({
       'agents/main.yaml': middlewareAgent('refuses'),
       'tools/fine.js': tool('fine', 'return "fine";'),
-      'mw/refuses.js': middleware('model_call', "Promise.reject(new Error('refused early'));", wait.replace(' return "finished";', '')),
+      'mw/refuses.js': middleware(
+        'model_call',
+        "Promise.reject(new Error('refused early'));",
+        wait.replace(' return "finished";', ''),
+      ),
     });
     const run = await runMain(dir);
     expect(run.code, run.stderr).toBe(1);

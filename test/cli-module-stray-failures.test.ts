@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { removeTempDirs } from './support/cli.js';
+import { agentctl, removeTempDirs } from './support/cli.js';
 import { probeProject, resultsByCall, runMain, scriptedTurns } from './tools-safety/probe-project.js';
 
 afterAll(removeTempDirs);
@@ -170,5 +170,50 @@ api_key: \${BILLING_KEY}
       'agentctl: warning: code of middleware `late` failed after its tool_call had ended (ignored): late with ***',
     );
     expect(run.stderr).not.toContain('sk-billing-secret');
+  });
+});
+
+describe('agentctl test: a module middleware failing where nothing awaits it', () => {
+  it('fails its own test, and the tests beside it pass', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': `kind: agent
+name: main
+model: offline/echo
+instruction: Answer.
+middleware: [flaky]
+---
+kind: middleware
+name: flaky
+module: ../mw/flaky.js
+`,
+      'mw/flaky.js': `export default async function flaky(action, next) {
+  if (action.type === 'model_call' && JSON.stringify(action.payload.request.messages).includes('boom')) {
+    setTimeout(() => { throw new Error('stray boom'); }, 0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  return next();
+}
+`,
+      'tests/t.yaml': `kind: test
+name: boom
+agent: main
+turns:
+  - user: boom
+---
+kind: test
+name: calm
+agent: main
+turns:
+  - user: calm
+    expect: { output: { contains: calm } }
+`,
+    });
+    const run = await agentctl(['test'], { cwd: dir, timeoutMs: 40_000 });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toContain(
+      'CONFIG_ERROR: middleware `flaky` (mw/flaky.js) failed during model_call: stray boom (thrown by code of middleware `flaky` that nothing awaited',
+    );
+    expect(run.stdout).toMatch(/✓ calm/);
+    expect(run.stdout).toContain('2 test(s): 1 passed, 1 failed');
   });
 });

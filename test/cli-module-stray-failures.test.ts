@@ -217,3 +217,39 @@ turns:
     expect(run.stdout).toContain('2 test(s): 1 passed, 1 failed');
   });
 });
+
+describe("a module's top-level code failing where nothing awaits it", () => {
+  it('is a warning on stderr, the project secrets hidden, and the run goes on', async () => {
+    const dir = await probeProject({
+      '.env': 'BILLING_KEY=sk-billing-secret-0123456789\n',
+      'agents/main.yaml': `${scriptedTurns('[fine]', [
+        'tool_calls: [{ id: f, name: fine, arguments: {} }]',
+        'text: done',
+      ])}---
+kind: tool
+name: fine
+module: { path: ../tools/fine.js }
+---
+kind: model
+name: billing
+provider: openai
+model: gpt-4.1-mini
+base_url: http://127.0.0.1:9/v1
+api_key: \${BILLING_KEY}
+`,
+      'tools/fine.js': `setTimeout(() => { throw new Error('top-level boom sk-billing-secret-0123456789'); }, 0);
+Promise.reject(new Error('top-level rejection'));
+${tool('fine', `${wait.replace(' return "finished";', '')} return "fine";`)}`,
+    });
+    const run = await runMain(dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(resultsByCall(run.events)).toEqual({ f: 'fine' });
+    expect(run.stderr).toContain(
+      'agentctl: warning: code of the module tools/fine.js failed after it was imported (ignored): top-level rejection',
+    );
+    expect(run.stderr).toContain(
+      'agentctl: warning: code of the module tools/fine.js failed after it was imported (ignored): top-level boom ***',
+    );
+    expect(run.stderr).not.toContain('sk-billing-secret');
+  });
+});

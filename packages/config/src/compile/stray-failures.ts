@@ -43,7 +43,10 @@ function unhook(): void {
 
 function onRejection(reason: unknown): void {
   const call = calls.getStore();
-  if (call) return call.fail(reason);
+  if (call) {
+    call.fail(reason);
+    return;
+  }
   if (process.listenerCount('unhandledRejection') > 1) return;
   // Not project code's, and nobody else handles it: raised again, it ends the process as without us.
   unhook();
@@ -52,7 +55,10 @@ function onRejection(reason: unknown): void {
 
 function onException(error: unknown): void {
   const call = calls.getStore();
-  if (call) return call.fail(error);
+  if (call) {
+    call.fail(error);
+    return;
+  }
   if (process.listenerCount('uncaughtException') > 1) return;
   unhook();
   process.nextTick(() => {
@@ -97,7 +103,10 @@ export function runGuarded<T>(handling: StrayHandling, work: () => T): T {
   });
   const scope: CallScope = {
     fail(error) {
-      if (ended) return handling.late(error);
+      if (ended) {
+        handling.late(error);
+        return;
+      }
       ended = true;
       reject(new StrayFailureError(handling.owner, error));
     },

@@ -17,6 +17,7 @@ let thrown = false;
 export default async function flaky(action, next) {
   if (action.type !== 'model_call') return next();
   const text = JSON.stringify(action.payload.request.messages);
+  if (text.includes('quit')) process.exit(0);
   const boom = text.includes('boom');
   if (text.includes('pair')) {
     paired.add(boom ? 'boom' : 'calm');
@@ -184,5 +185,16 @@ describe('agentctl serve --watch: module code failing where nothing awaits it, i
     );
     expect(watching.stderr()).not.toContain('sk-billing-secret');
     expect(watching.stderr()).not.toMatch(/\n\s+at /);
+  });
+
+  // Last: it stops this server's module worker for good (until a save).
+  it('a worker that stopped all the same fails the next run at once, rather than leave it waiting', async () => {
+    const quit = await (await run('quit', { stream: false }, watching)).json();
+    expect(quit).toMatchObject({ status: 'error' });
+    const next = await (await run('calm', { stream: false }, watching)).json();
+    expect(next).toMatchObject({ status: 'error', error: { code: 'CONFIG_ERROR' } });
+    expect(watching.stderr()).toContain(
+      'the module worker stopped (exit code 0; does the module call process.exit?)',
+    );
   });
 });

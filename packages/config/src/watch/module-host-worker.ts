@@ -233,7 +233,7 @@ async function handle(msg) {
     }
     case 'wrap': {
       const name = msg.handle !== undefined ? names.get(msg.handle) : msg.exportName;
-      return guarded('middleware \u0060' + name + '\u0060', () => wrap(msg));
+      return guarded(msg.owner || 'middleware \u0060' + name + '\u0060', () => wrap(msg));
     }
   }
 }

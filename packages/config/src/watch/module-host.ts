@@ -292,7 +292,7 @@ export class ModuleHost {
       });
       try {
         const reply = await this.#request(
-          { type: 'wrap', ...target, action: sendable },
+          { type: 'wrap', ...target, action: sendable, owner: `middleware ${name}` },
           id,
           `middleware ${name} during ${action.type}`,
         );

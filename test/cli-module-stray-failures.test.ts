@@ -253,3 +253,28 @@ ${tool('fine', `${wait.replace(' return "finished";', '')} return "fine";`)}`,
     expect(run.stderr).not.toContain('sk-billing-secret');
   });
 });
+
+describe("a module tool's needsApproval failing where nothing awaits it", () => {
+  it('is a warning on stderr, and the call and the run go on', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': `${scriptedTurns('[asks]', [
+        'tool_calls: [{ id: a, name: asks, arguments: {} }]',
+        'text: done',
+      ])}---
+kind: tool
+name: asks
+module: { path: ../tools/asks.js }
+`,
+      'tools/asks.js': `export default { name: 'asks', description: 'x',
+  needsApproval: () => { setTimeout(() => { throw new Error('approval boom'); }, 0); return false; },
+  execute: async () => { ${wait.replace(' return "finished";', '')} return 'asked'; } };
+`,
+    });
+    const run = await runMain(dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(resultsByCall(run.events)).toEqual({ a: 'asked' });
+    expect(run.stderr).toContain(
+      'agentctl: warning: code of tool `asks` failed after its needsApproval had returned (ignored): approval boom',
+    );
+  });
+});

@@ -149,8 +149,25 @@ export function guardStrayFailures(tool: AnyTool, late: (text: string) => void):
         `agentctl: warning: code of tool \`${tool.name}\` failed after its call had ended (ignored): ${failureText(error)}\n`,
       ),
   };
+  const asks = tool.needsApproval;
+  // Asked as each call is made, synchronously: what its code leaves to fail later is a warning.
+  const needsApproval: AnyTool['needsApproval'] =
+    typeof asks === 'function'
+      ? (args, call) =>
+          runGuarded(
+            {
+              owner: tool.name,
+              late: (error) =>
+                late(
+                  `agentctl: warning: code of tool \`${tool.name}\` failed after its needsApproval had returned (ignored): ${failureText(error)}\n`,
+                ),
+            },
+            () => asks(args, call),
+          )
+      : asks;
   return {
     ...tool,
+    needsApproval,
     execute: (args, context) => runGuarded(handling, () => tool.execute(args, context)),
   };
 }

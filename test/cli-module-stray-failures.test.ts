@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { removeTempDirs } from './support/cli.js';
+import { agentctl, removeTempDirs } from './support/cli.js';
 import { probeProject, resultsByCall, runMain, scriptedTurns } from './tools-safety/probe-project.js';
 
 afterAll(removeTempDirs);
@@ -73,6 +73,208 @@ module: { path: ../tools/late.js }
     expect(resultsByCall(run.events)).toEqual({ l: 'returned' });
     expect(run.stderr).toContain(
       'agentctl: warning: code of tool `late` failed after its call had ended (ignored): late boom',
+    );
+  });
+});
+
+// The same of a module middleware, before or after its `next()`: it crashed agentctl mid-run.
+const middlewareAgent = (mw: string) => `${scriptedTurns('[fine]', [
+  'tool_calls: [{ id: f, name: fine, arguments: {} }]',
+  'text: done',
+]).replace('tools: [fine]\n', `tools: [fine]\nmiddleware: [${mw}]\n`)}---
+kind: tool
+name: fine
+module: { path: ../tools/fine.js }
+---
+kind: middleware
+name: ${mw}
+module: ../mw/${mw}.js
+`;
+const middleware = (during: string, before: string, after: string) =>
+  `export default async function mw(action, next) {
+  if (action.type !== '${during}') return next();
+  ${before}
+  const out = await next();
+  ${after}
+  return out;
+}
+`;
+
+describe('a module middleware whose code fails outside the promise it returns', () => {
+  const errorOf = (events: Array<Record<string, unknown>>) => events.find((e) => e.type === 'error');
+
+  it('fails the run as its own CONFIG_ERROR, rejected before next(), and does not crash', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': middlewareAgent('refuses'),
+      'tools/fine.js': tool('fine', 'return "fine";'),
+      'mw/refuses.js': middleware(
+        'model_call',
+        "Promise.reject(new Error('refused early'));",
+        wait.replace(' return "finished";', ''),
+      ),
+    });
+    const run = await runMain(dir);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(errorOf(run.events)).toMatchObject({
+      code: 'CONFIG_ERROR',
+      message:
+        'middleware `refuses` (mw/refuses.js) failed during model_call: refused early (thrown by code of middleware `refuses` that nothing awaited: a callback, or a promise left unhandled)',
+    });
+    expect(run.events.at(-1)).toMatchObject({ type: 'run_end', status: 'error' });
+  });
+
+  it('fails the call it wraps when a timer it set after next() throws, and does not crash', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': middlewareAgent('timer'),
+      'tools/fine.js': tool('fine', 'return "fine";'),
+      'mw/timer.js': middleware(
+        'tool_call',
+        '',
+        `setTimeout(() => { throw new Error('boom after next'); }, 10); ${wait.replace(' return "finished";', '')}`,
+      ),
+    });
+    const run = await runMain(dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    // As an error its code throws during a tool call: the model is told, and the run goes on.
+    expect(resultsByCall(run.events).f).toMatch(
+      /^Tool fine failed: middleware `timer` \(mw\/timer\.js\) failed during tool_call: boom after next \(thrown by code of middleware `timer` that nothing awaited/,
+    );
+    expect(run.events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete', output: 'done' });
+  });
+
+  it('says on stderr what failed after its action, the project secrets hidden, and the run goes on', async () => {
+    const dir = await probeProject({
+      '.env': 'BILLING_KEY=sk-billing-secret-0123456789\n',
+      'agents/main.yaml': `${middlewareAgent('late')}---
+kind: model
+name: billing
+provider: openai
+model: gpt-4.1-mini
+base_url: http://127.0.0.1:9/v1
+api_key: \${BILLING_KEY}
+`,
+      'tools/fine.js': tool('fine', 'return "fine";'),
+      'mw/late.js': middleware(
+        'tool_call',
+        '',
+        "setTimeout(() => { throw new Error('late with sk-billing-secret-0123456789'); }, 50);",
+      ),
+    });
+    const run = await runMain(dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(resultsByCall(run.events)).toEqual({ f: 'fine' });
+    expect(run.events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete', output: 'done' });
+    expect(run.stderr).toContain(
+      'agentctl: warning: code of middleware `late` failed after its tool_call had ended (ignored): late with ***',
+    );
+    expect(run.stderr).not.toContain('sk-billing-secret');
+  });
+});
+
+describe('agentctl test: a module middleware failing where nothing awaits it', () => {
+  it('fails its own test, and the tests beside it pass', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': `kind: agent
+name: main
+model: offline/echo
+instruction: Answer.
+middleware: [flaky]
+---
+kind: middleware
+name: flaky
+module: ../mw/flaky.js
+`,
+      'mw/flaky.js': `export default async function flaky(action, next) {
+  if (action.type === 'model_call' && JSON.stringify(action.payload.request.messages).includes('boom')) {
+    setTimeout(() => { throw new Error('stray boom'); }, 0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  return next();
+}
+`,
+      'tests/t.yaml': `kind: test
+name: boom
+agent: main
+turns:
+  - user: boom
+---
+kind: test
+name: calm
+agent: main
+turns:
+  - user: calm
+    expect: { output: { contains: calm } }
+`,
+    });
+    const run = await agentctl(['test'], { cwd: dir, timeoutMs: 40_000 });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toContain(
+      'CONFIG_ERROR: middleware `flaky` (mw/flaky.js) failed during model_call: stray boom (thrown by code of middleware `flaky` that nothing awaited',
+    );
+    expect(run.stdout).toMatch(/✓ calm/);
+    expect(run.stdout).toContain('2 test(s): 1 passed, 1 failed');
+  });
+});
+
+describe("a module's top-level code failing where nothing awaits it", () => {
+  it('is a warning on stderr, the project secrets hidden, and the run goes on', async () => {
+    const dir = await probeProject({
+      '.env': 'BILLING_KEY=sk-billing-secret-0123456789\n',
+      'agents/main.yaml': `${scriptedTurns('[fine]', [
+        'tool_calls: [{ id: f, name: fine, arguments: {} }]',
+        'text: done',
+      ])}---
+kind: tool
+name: fine
+module: { path: ../tools/fine.js }
+---
+kind: model
+name: billing
+provider: openai
+model: gpt-4.1-mini
+base_url: http://127.0.0.1:9/v1
+api_key: \${BILLING_KEY}
+`,
+      'tools/fine.js': `setTimeout(() => { throw new Error('top-level boom sk-billing-secret-0123456789'); }, 0);
+Promise.reject(new Error('top-level rejection'));
+${tool('fine', `${wait.replace(' return "finished";', '')} return "fine";`)}`,
+    });
+    const run = await runMain(dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(resultsByCall(run.events)).toEqual({ f: 'fine' });
+    expect(run.stderr).toContain(
+      'agentctl: warning: code of the module tools/fine.js failed after it was imported (ignored): top-level rejection',
+    );
+    expect(run.stderr).toContain(
+      'agentctl: warning: code of the module tools/fine.js failed after it was imported (ignored): top-level boom ***',
+    );
+    expect(run.stderr).not.toContain('sk-billing-secret');
+  });
+});
+
+describe("a module tool's needsApproval failing where nothing awaits it", () => {
+  it('is a warning on stderr, and the call and the run go on', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': `${scriptedTurns('[asks]', [
+        'tool_calls: [{ id: a, name: asks, arguments: {} }]',
+        'text: done',
+      ])}---
+kind: tool
+name: asks
+module: { path: ../tools/asks.js }
+`,
+      'tools/asks.js': `export default { name: 'asks', description: 'x',
+  needsApproval: () => { setTimeout(() => { throw new Error('approval boom'); }, 0); return false; },
+  execute: async () => { ${wait.replace(' return "finished";', '')} return 'asked'; } };
+`,
+    });
+    const run = await runMain(dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(resultsByCall(run.events)).toEqual({ a: 'asked' });
+    expect(run.stderr).toContain(
+      'agentctl: warning: code of tool `asks` failed after its needsApproval had returned (ignored): approval boom',
     );
   });
 });

@@ -96,9 +96,9 @@ export async function compileProject(
   if (options.keyHint !== undefined) compiler.keyHint = options.keyHint;
   const agents = new Map<string, Agent>();
   const wanted = options.agents ? new Set(options.agents) : undefined;
-  // What is not built still names secrets the built agents' tools must not print.
-  if (wanted)
-    for (const entry of project.entries) if (COMPILED_KINDS.has(entry.kind)) compiler.rememberSecrets(entry);
+  // What is not built (an agent left out, a model no agent uses) still names secrets the built
+  // agents' code must not print.
+  for (const entry of project.entries) if (COMPILED_KINDS.has(entry.kind)) compiler.rememberSecrets(entry);
   const release = () => Promise.allSettled(compiler.disposers.map((dispose) => dispose()));
   try {
     for (const [name, entry] of project.specs.agent) {

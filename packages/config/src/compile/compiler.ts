@@ -8,13 +8,14 @@ import type { ProjectSpecs, SpecEntry } from '../load/project-specs.js';
 import { errorField } from '../normalise/error-field.js';
 import { normalise } from '../normalise/normalise.js';
 import { normaliseProject } from '../normalise/normalise-project.js';
-import { readProjectFile, resolveProjectPath } from '../paths.js';
+import { displayPath, readProjectFile, resolveProjectPath } from '../paths.js';
 import type { FactoryContext, Registry } from '../registry.js';
 import type { Kind } from '../schemas.js';
 import type { SpecByKind } from '../spec-types.js';
 import type { CarriedMemories } from './compile-project.js';
 import { importModule } from './import-module.js';
 import type { ProviderWrapper } from './resolve-model.js';
+import { failureText, runGuarded } from './stray-failures.js';
 
 /** State shared while one project compiles: caches, things to dispose, diagnostics. */
 export class Compiler {
@@ -174,8 +175,26 @@ export class Compiler {
         return resolved.absolute;
       },
       readText: (written, what) => readProjectFile(this.root, entry.absFile, written, what),
-      importModule,
+      importModule: (absolutePath) => this.#importModule(absolutePath),
     };
+  }
+
+  // A module's top-level code that fails where nothing awaits it (a timer it sets, a promise it
+  // leaves rejected) fails its import, or later is a warning, rather than ending the process.
+  #importModule(absolutePath: string): Promise<Record<string, unknown>> {
+    const owner = `the module ${displayPath(this.root, absolutePath)}`;
+    return runGuarded(
+      {
+        owner,
+        late: (error) =>
+          process.stderr.write(
+            this.secrets.scrub(
+              `agentctl: warning: code of ${owner} failed after it was imported (ignored): ${failureText(error)}\n`,
+            ),
+          ),
+      },
+      () => importModule(absolutePath),
+    );
   }
 
   /** Runs a factory, turning a throw into a diagnostic at `path` of `entry`. */

@@ -45,7 +45,8 @@ export function locateModuleError(
   const ours = files.filter((file) => !PACKAGE.test(file));
   if (error.name === 'SyntaxError') return syntaxErrorPlace([...ours].reverse());
   for (const frame of (error.stack ?? '').split('\n').slice(1)) {
-    const m = /(file:\/\/[^\s()]+?|\/[^\s()]+?):(\d+):(\d+)\)?$/.exec(frame.trim());
+    // A path starts the location: `node:internal/async_hooks:130:17` is Node's, not a file.
+    const m = /(?:^|[\s(])(file:\/\/[^\s()]+?|\/[^\s()]+?):(\d+):(\d+)\)?$/.exec(frame.trim());
     if (!m) continue;
     const file = pathOf(m[1]);
     if (file && (ours.includes(file) || (anyFrame && !PACKAGE.test(file) && !isAgentctls(file))))

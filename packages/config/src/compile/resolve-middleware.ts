@@ -12,6 +12,8 @@ import { retryOptions } from './builtin-middleware.js';
 import type { Compiler } from './compiler.js';
 import { logRedaction } from './log-redaction.js';
 import { watchedMiddleware } from './run-code-watchdog.js';
+import { failureText, runGuarded } from './stray-failures.js';
+import { strayGuardedMiddleware } from './stray-guarded-middleware.js';
 
 async function fromModule(
   entry: SpecEntry,
@@ -22,14 +24,28 @@ async function fromModule(
   const ctx = compiler.factoryContext(entry);
   const file = ctx.resolvePath(spec.module as string);
   const mod = await ctx.importModule(file);
+  // What its code says after the action it ran for is done goes to stderr, the project's secrets hidden.
+  const late = (text: string) => process.stderr.write(compiler.secrets.scrub(text));
   const project = (made: Middleware) =>
-    watchedMiddleware(entry.name, blamedMiddleware(entry.name, file, compiler.root, made));
+    watchedMiddleware(
+      entry.name,
+      blamedMiddleware(entry.name, file, compiler.root, strayGuardedMiddleware(entry.name, made, late)),
+    );
   const value = mod[spec.export];
   if (typeof value !== 'function')
     throw new Error(`module ${spec.module} has no function exported as \`${spec.export}\``);
   // A middleware takes (action, next); anything taking fewer parameters is a factory of one.
   if (value.length >= 2) return project(value as Middleware);
-  const made = await (value as (o: Record<string, unknown>) => unknown)(options);
+  const made = await runGuarded(
+    {
+      owner: `the factory of middleware \`${entry.name}\``,
+      late: (error) =>
+        late(
+          `agentctl: warning: code of the factory of middleware \`${entry.name}\` failed after it returned (ignored): ${failureText(error)}\n`,
+        ),
+    },
+    () => (value as (o: Record<string, unknown>) => unknown)(options),
+  );
   if (typeof made !== 'function')
     throw new Error(`the factory in ${spec.module} did not return a middleware function`);
   return project(made as Middleware);

@@ -20,12 +20,19 @@ export async function toolsOfModule(
   if (exportName !== undefined) {
     const value = mod[exportName];
     if (!isTool(value)) throw new Error(`module ${path} has no tool exported as \`${exportName}\``);
-    return [value];
+    throwOnParametersProblem(path, value);
+    return [withParameters(value)];
   }
   const tools = [...new Set(Object.values(mod).filter(isTool))];
   if (tools.length === 0) throw new Error(`module ${path} exports no tool (make one with defineTool())`);
   for (const tool of tools) throwOnParametersProblem(path, tool);
-  return tools;
+  return tools.map(withParameters);
+}
+
+// A tool that declares no parameters takes none, as a `kind: tool` naming it does: without a
+// schema, its first call failed as agentctl's own error (INTERNAL_ERROR) though `validate` passed.
+function withParameters(tool: AnyTool): AnyTool {
+  return tool.parameters === undefined ? { ...tool, parameters: { type: 'object', properties: {} } } : tool;
 }
 
 /**

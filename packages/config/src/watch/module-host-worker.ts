@@ -7,15 +7,20 @@
  * `execute`; `factory` calls a middleware factory and keeps what it made under a handle; `wrap`
  * runs a middleware, asking the host for each `next()`; `abort` aborts a call's signal; `redact`
  * applies a middleware's `redactsCalls` to a text and answers in shared memory (the host waits on it).
+ * Code that fails where nothing awaits it (a timer's throw, a promise left unhandled) fails the
+ * request whose code it is, its error marked `stray`; once that request is answered, it is a `late`
+ * message. Only a failure outside any request's code ends the worker, as it would without this.
  */
 export const MODULE_HOST_WORKER = String.raw`
 const { parentPort, workerData, MessageChannel, receiveMessageOnPort } = require('node:worker_threads');
 const { pathToFileURL, fileURLToPath } = require('node:url');
 const Module = require('node:module');
 const { isAbsolute } = require('node:path');
+const { AsyncLocalStorage } = require('node:async_hooks');
 const STATE_BYTES = 1 << 20;
 const modules = new Map();
 const handles = new Map();
+const names = new Map();
 const calls = new Map();
 const nexts = new Map();
 let seq = 0;
@@ -59,6 +64,39 @@ function toWatch(files) {
     reported.add(file);
     return true;
   });
+}
+// The request whose code runs, through its timers and promises: Node runs these handlers in the
+// async context of the code that failed.
+const requests = new AsyncLocalStorage();
+function strayed(error) {
+  const request = requests.getStore();
+  if (request) return request.fail(error);
+  // No request's: the worker ends as it would have (the host fails what waits on it).
+  process.off('uncaughtException', strayed);
+  process.off('unhandledRejection', strayed);
+  process.nextTick(() => { throw error; });
+}
+process.on('uncaughtException', strayed);
+process.on('unhandledRejection', strayed);
+// Runs a request's work (owner: whose code it runs, for a late failure): a stray failure
+// before it is answered fails it, marked; after, it is told to the host as a warning.
+function guarded(owner, work) {
+  let answered = false;
+  let reject;
+  const failed = new Promise((_, rejectWith) => { reject = rejectWith; });
+  const request = {
+    fail(error) {
+      if (answered) {
+        parentPort.postMessage({ type: 'late', owner, text: errorOf(error).message });
+        return;
+      }
+      answered = true;
+      const marked = new Error(errorOf(error).message);
+      if (error instanceof Error && error.stack) marked.stack = error.stack;
+      reject(Object.assign(marked, { stray: true }));
+    },
+  };
+  return Promise.race([requests.run(request, work), failed]).finally(() => { answered = true; });
 }
 const isTool = (v) => v !== null && typeof v === 'object' && typeof v.name === 'string' && typeof v.execute === 'function';
 const errorOf = (e) => ({ name: e && e.name, message: e instanceof Error ? e.message : String(e), code: e && e.code });
@@ -171,7 +209,7 @@ async function handle(msg) {
   switch (msg.type) {
     case 'load': {
       try {
-        const exports = describe(await load(msg.path));
+        const exports = describe(await guarded('the module ' + msg.path, () => load(msg.path)));
         return { exports, files: toWatch(drain()) };
       } catch (e) {
         // A module that failed still names what it imported: a fix to a broken helper must reload.
@@ -180,20 +218,32 @@ async function handle(msg) {
         throw Object.assign(e instanceof Error ? e : new Error(String(e)), { reached: files, files: toWatch(files) });
       }
     }
-    case 'call': return runTool(msg);
+    case 'call': {
+      const name = (await load(msg.path))[msg.exportName]?.name;
+      return guarded('tool \u0060' + name + '\u0060', () => runTool(msg));
+    }
     case 'factory': {
-      const made = await (await load(msg.path))[msg.exportName](msg.options);
+      const mod = await load(msg.path);
+      const made = await guarded('the middleware factory \u0060' + msg.exportName + '\u0060', () => mod[msg.exportName](msg.options));
       if (typeof made !== 'function') throw new Error('the factory did not return a middleware function');
       const h = ++seq;
       handles.set(h, made);
+      names.set(h, msg.exportName);
       return { handle: h, ...flagsOf(made) };
     }
-    case 'wrap': return wrap(msg);
+    case 'wrap': {
+      const name = msg.handle !== undefined ? names.get(msg.handle) : msg.exportName;
+      return guarded(msg.owner || 'middleware \u0060' + name + '\u0060', () => wrap(msg));
+    }
   }
 }
 parentPort.on('message', (msg) => {
   if (msg.type === 'abort') { calls.get(msg.id)?.abort(new Error('aborted')); return; }
-  if (msg.type === 'redact') { answerRedact(msg); return; }
+  if (msg.type === 'redact') {
+    const name = msg.handle !== undefined ? names.get(msg.handle) : msg.exportName;
+    guarded('middleware \u0060' + name + '\u0060', () => answerRedact(msg)).catch(() => {});
+    return;
+  }
   if (msg.type === 'nextResult') {
     const waiter = nexts.get(msg.nid);
     nexts.delete(msg.nid);
@@ -206,7 +256,7 @@ parentPort.on('message', (msg) => {
       try { parentPort.postMessage({ type: 'result', id: msg.id, ...result }); }
       catch (e) { parentPort.postMessage({ type: 'result', id: msg.id, error: { message: 'the result cannot be sent between threads: ' + errorOf(e).message } }); }
     },
-    (e) => parentPort.postMessage({ type: 'result', id: msg.id, error: errorOf(e), files: e && e.files,
+    (e) => parentPort.postMessage({ type: 'result', id: msg.id, error: { ...errorOf(e), stray: e && e.stray === true }, files: e && e.files,
       failure: e && e.reached ? { stack: String(e.stack), reached: e.reached } : undefined }),
   );
 });

@@ -10,6 +10,7 @@ import {
 } from '@agentctl/core';
 import { configAssets } from '../assets.js';
 import { moduleLoadMessage } from '../compile/module-load-error.js';
+import { strayedElsewhere } from '../compile/stray-failures.js';
 import { displayPath } from '../paths.js';
 import { MODULE_HOST_WORKER } from './module-host-worker.js';
 import { ModuleLoadTimeout, moduleLoadLimitMs } from './module-load-limit.js';
@@ -17,7 +18,8 @@ import { ModuleLoadTimeout, moduleLoadLimitMs } from './module-load-limit.js';
 interface Reply {
   type: 'result';
   id: number;
-  error?: { name?: string; message: string; code?: string };
+  /** `stray`: code failing where nothing awaited it (a timer's throw, an unhandled rejection). */
+  error?: { name?: string; message: string; code?: string; stray?: boolean };
   /** A failed load: the error's stack and every file the import reached. */
   failure?: { stack: string; reached: string[] };
   [key: string]: unknown;
@@ -76,6 +78,11 @@ export class ModuleHost {
   #stuck: string | undefined;
   #seq = 0;
   #closed = false;
+  /** Why the worker is gone (it exited or failed): every later request fails with it rather than wait. */
+  #gone: Error | undefined;
+  /** Warnings of late failures held until {@link scrubLateFailures} says how to hide secrets in them. */
+  #late: string[] = [];
+  #scrub: ((text: string) => string) | undefined;
   readonly #imports = new Map<string, Set<string>>();
 
   constructor() {
@@ -91,13 +98,33 @@ export class ModuleHost {
     });
     // The worker must not keep a CLI alive; runs in flight hold their own promises.
     this.#worker.unref();
-    this.#worker.on('message', (message: Reply | NextRequest) => this.#onMessage(message));
-    this.#worker.on('error', (error) => this.#failAll(error));
-    this.#worker.on('exit', (code) =>
-      this.#failAll(
-        new Error(`the module worker stopped (exit code ${code}; does the module call process.exit?)`),
-      ),
-    );
+    this.#worker.on('message', (message: Reply | NextRequest | LateFailure) => this.#onMessage(message));
+    this.#worker.on('error', (error) => {
+      this.#gone ??= error;
+      this.#failAll(error);
+    });
+    this.#worker.on('exit', (code) => {
+      const error = new Error(
+        `the module worker stopped (exit code ${code}; does the module call process.exit?)`,
+      );
+      this.#gone ??= error;
+      this.#failAll(error);
+    });
+  }
+
+  /**
+   * How to hide the project's secrets in the warnings this host writes on stderr (module code that
+   * failed after its call was answered); they wait for it, as the compilation knows the secrets.
+   */
+  scrubLateFailures(scrub: (text: string) => string): void {
+    this.#scrub = scrub;
+    for (const text of this.#late.splice(0)) process.stderr.write(scrub(text));
+  }
+
+  #lateFailure(message: LateFailure): void {
+    const text = `agentctl: warning: code of ${message.owner} failed after its call had ended (ignored): ${message.text}\n`;
+    if (this.#scrub) process.stderr.write(this.#scrub(text));
+    else if (this.#late.length < 100) this.#late.push(text);
   }
 
   /** Imports a module in the worker and returns stand-ins for its tools, functions and values. */
@@ -265,7 +292,7 @@ export class ModuleHost {
       });
       try {
         const reply = await this.#request(
-          { type: 'wrap', ...target, action: sendable },
+          { type: 'wrap', ...target, action: sendable, owner: `middleware ${name}` },
           id,
           `middleware ${name} during ${action.type}`,
         );
@@ -279,6 +306,7 @@ export class ModuleHost {
   #request(message: Record<string, unknown>, id = ++this.#seq, what?: string): Promise<Reply> {
     if (this.#stuck) return Promise.reject(new AgentError(this.#stuck, 'TIMEOUT'));
     if (this.#closed) return Promise.reject(new Error('this generation was disposed'));
+    if (this.#gone) return Promise.reject(this.#gone);
     return new Promise<Reply>((resolve, reject) => {
       // Waited on, the worker keeps the process alive: unref'd, a worker that exits or hangs while
       // importing a module would let the process end with exit code 0 and nothing printed.
@@ -292,13 +320,18 @@ export class ModuleHost {
         const text = reply.failure
           ? moduleLoadMessage({ name, message, stack: reply.failure.stack }, reply.failure.reached)
           : message;
-        throw Object.assign(new Error(text), { code, files: reply.files });
+        const error = Object.assign(new Error(text), { code, files: reply.files });
+        throw reply.error.stray === true ? strayedElsewhere(error) : error;
       }
       return reply;
     });
   }
 
-  #onMessage(message: Reply | NextRequest | StateRequest): void {
+  #onMessage(message: Reply | NextRequest | StateRequest | LateFailure): void {
+    if (message.type === 'late') {
+      this.#lateFailure(message);
+      return;
+    }
     if (message.type === 'stateGet') {
       answerState(this.#calls.get(message.id), message);
       return;
@@ -390,6 +423,13 @@ function answerState(ctx: ToolContext | undefined, request: StateRequest): void 
   }
   Atomics.store(flag, 0, 1);
   Atomics.notify(flag, 0);
+}
+
+// Module code that failed where nothing awaited it, after the request that ran it was answered.
+interface LateFailure {
+  type: 'late';
+  owner: string;
+  text: string;
 }
 
 interface NextRequest {

@@ -2,6 +2,7 @@ import { join, relative } from 'node:path';
 import { type CompileOptions, compileProject, type Runtime } from '../compile/compile-project.js';
 import { withModuleLoader, withoutModuleLoader } from '../compile/import-module.js';
 import type { MadeMemory } from '../compile/make-memory.js';
+import { outsideGuard } from '../compile/stray-failures.js';
 import { type Diagnostic, diagnostic, FILE_START } from '../diagnostic.js';
 import type { Env } from '../env/interpolate.js';
 import { scopeDiagnostics } from '../load/agent-reach.js';
@@ -260,6 +261,7 @@ export async function watchProject(
       return { ...made, imports };
     }
     const runtime = made.runtime;
+    host?.scrubLateFailures((text) => runtime.scrub?.(text) ?? text);
     return {
       imports,
       memories: carried.made,
@@ -278,12 +280,16 @@ export async function watchProject(
   }
 
   function takeHost(): ModuleHost {
-    // Made outside the compilation's scope, or each worker would keep the one before it alive.
-    return withoutModuleLoader(() => {
-      const host = spare ?? new ModuleHost();
-      spare = closed ? undefined : new ModuleHost();
-      return host;
-    });
+    // Made outside the compilation's scope, or each worker would keep the one before it alive; and
+    // outside the module import that asked for it, or what the worker's messages run (a
+    // middleware's next(), the model call in it) would count as that module's code.
+    return withoutModuleLoader(() =>
+      outsideGuard(() => {
+        const host = spare ?? new ModuleHost();
+        spare = closed ? undefined : new ModuleHost();
+        return host;
+      }),
+    );
   }
 
   // Reloads run one after another: a change during a reload waits for it, then builds again.

@@ -74,7 +74,9 @@ export function createRegistry(): Registry {
       schema: BUILTIN_TOOL_SCHEMAS[name],
       rules: optionRules(BUILTIN_TOOL_SCHEMAS[name]),
       // Default options give every tool (options only take some away, as `read_only` does).
-      toolNames: namesOf(() => factory({}, { root: '/', file: '/agentctl.yaml', env: {}, secrets: new Secrets() })),
+      toolNames: namesOf(() =>
+        factory({}, { root: '/', file: '/agentctl.yaml', env: {}, secrets: new Secrets() }),
+      ),
     });
   }
   return registry;

@@ -29,8 +29,8 @@ export function testToolNames(ctx: RuleContext): Diagnostic[] {
   for (const test of validEntries<TestSpec>(ctx, 'test')) {
     const spec = test.spec;
     if (!ctx.specs.agent.has(spec.agent)) continue; // test-documents reports it
-    let tree = trees.get(spec.agent);
-    if (!tree) trees.set(spec.agent, (tree = treeOf(ctx, spec.agent)));
+    const tree = trees.get(spec.agent) ?? treeOf(ctx, spec.agent);
+    trees.set(spec.agent, tree);
     const { agents, tools } = tree;
     const report = (path: Array<string | number>, message: string, key = false) =>
       out.push(diagnostic(test.file, test.locate(path, { key }), 'test-tool-names', message));
@@ -45,15 +45,22 @@ export function testToolNames(ctx: RuleContext): Diagnostic[] {
       );
     };
     spec.turns.forEach((turn, i) => {
-      turn.approve?.forEach((name, j) => tool(name, ['turns', i, 'approve', j], false, true));
-      turn.deny?.forEach((name, j) => tool(name, ['turns', i, 'deny', j], false, true));
-      for (const name of Object.keys(turn.answer ?? {}))
-        tool(name, ['turns', i, 'answer', name], true, true);
+      turn.approve?.forEach((name, j) => {
+        tool(name, ['turns', i, 'approve', j], false, true);
+      });
+      turn.deny?.forEach((name, j) => {
+        tool(name, ['turns', i, 'deny', j], false, true);
+      });
+      for (const name of Object.keys(turn.answer ?? {})) tool(name, ['turns', i, 'answer', name], true, true);
       const expect = turn.expect;
       if (!expect) return;
       const at = (...path: Array<string | number>) => ['turns', i, 'expect', ...path];
-      expect.tool_calls?.forEach((call, j) => tool(call.name, at('tool_calls', j, 'name')));
-      expect.pending?.forEach((name, j) => tool(name, at('pending', j), false, true));
+      expect.tool_calls?.forEach((call, j) => {
+        tool(call.name, at('tool_calls', j, 'name'));
+      });
+      expect.pending?.forEach((name, j) => {
+        tool(name, at('pending', j), false, true);
+      });
       const to = expect.transfer;
       // An agent the project does not define is test-documents' error.
       if (to !== undefined && ctx.specs.agent.has(to) && !agents.has(to))
@@ -91,8 +98,7 @@ function treeOf(ctx: RuleContext, root: string): Tree {
         const names = ctx.registry?.describe('builtinTool', tool.builtin)?.toolNames?.();
         if (names) for (const n of names) tools?.add(n);
         else tools = undefined;
-      }
-      else if ('agent' in tool) {
+      } else if ('agent' in tool) {
         tools?.add(tool.agent);
         pending.push(tool.agent);
       } else if ('module' in tool) {

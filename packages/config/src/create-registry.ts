@@ -1,4 +1,4 @@
-import { BUILTIN_TOOLS, InMemorySessionStore, type JsonSchema } from '@agentctl/core';
+import { type AnyTool, BUILTIN_TOOLS, InMemorySessionStore, type JsonSchema } from '@agentctl/core';
 import {
   loggingFromOptions,
   redactionFromOptions,
@@ -7,6 +7,7 @@ import {
 } from './compile/builtin-middleware.js';
 import { BUILTIN_MIDDLEWARE_SCHEMAS, NO_OPTIONS_SCHEMA } from './compile/builtin-middleware-schemas.js';
 import { offlineProvider } from './compile/offline-provider.js';
+import { Secrets } from './env/secrets.js';
 import { type PluginRule, Registry } from './registry.js';
 import { allowedHostsRule } from './rules/allowed-hosts-rule.js';
 import { timeZoneRule } from './rules/time-zone-rule.js';
@@ -64,6 +65,7 @@ export function createRegistry(): Registry {
       description: BUILTIN_TOOL_SCHEMAS[name].description as string,
       schema: BUILTIN_TOOL_SCHEMAS[name],
       rules: optionRules(BUILTIN_TOOL_SCHEMAS[name]),
+      toolNames: namesOf(() => make({ root: '/' })),
     });
   }
   for (const [name, factory] of Object.entries(TOOLBOX)) {
@@ -71,9 +73,26 @@ export function createRegistry(): Registry {
       description: BUILTIN_TOOL_SCHEMAS[name].description as string,
       schema: BUILTIN_TOOL_SCHEMAS[name],
       rules: optionRules(BUILTIN_TOOL_SCHEMAS[name]),
+      // Default options give every tool (options only take some away, as `read_only` does).
+      toolNames: namesOf(() =>
+        factory({}, { root: '/', file: '/agentctl.yaml', env: {}, secrets: new Secrets() }),
+      ),
     });
   }
   return registry;
+}
+
+// The names of the tools a built-in makes, read from tools made once, when first asked: building
+// them touches nothing, and no list of names is written beside the factories.
+function namesOf(make: () => AnyTool | AnyTool[]): () => readonly string[] {
+  let names: readonly string[] | undefined;
+  return () => {
+    if (names === undefined) {
+      const made = make();
+      names = (Array.isArray(made) ? made : [made]).map((tool) => tool.name);
+    }
+    return names;
+  };
 }
 
 // The built-in tools that fetch (`http_get`, `fetch`) have their `allowed_hosts` checked, and

@@ -114,6 +114,11 @@ export interface DescriptorMeta {
   rules?: PluginRule[];
   /** A provider's checks of the `output_schema` of agents on its models: `validate` reports, `run` refuses. */
   outputSchemaRules?: OutputSchemaRule[];
+  /**
+   * A built-in tool's: the names of the tools it can give, whatever its options. Without it, what a
+   * test may expect of an agent with this built-in is known only when the test runs.
+   */
+  toolNames?: () => readonly string[];
 }
 
 /** One registered plugin: its name, its factory and what it says about itself. */

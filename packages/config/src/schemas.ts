@@ -3,6 +3,7 @@ import type { Options, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { configAssets } from './assets.js';
 import { precompiledValidators } from './load/precompiled-validators.js';
+import { loaderAgentSchema } from './schema/loader-agent-schema.js';
 import { loaderPluginSchema } from './schema/plugin-schema.js';
 
 /** Absolute path of the `schemas/` folder: the JSON Schemas the loader enforces. */
@@ -65,8 +66,11 @@ export function createSchemaAjv(options: Options = SCHEMA_AJV_OPTIONS): Ajv2020 
   for (const file of readdirSync(SCHEMA_DIR)) {
     if (!file.endsWith('.schema.json')) continue;
     const name = file.slice(0, -'.schema.json'.length);
-    // Plugin options are checked by the plugin-options rule against the registry in use.
-    ajv.addSchema(name === 'plugins' ? loaderPluginSchema() : loadSchema(name));
+    // Plugin options are checked by the plugin-options rule against the registry in use, and what
+    // each type of agent has by the workflow-constraints rule.
+    const schema =
+      name === 'plugins' ? loaderPluginSchema() : name === 'agent' ? loaderAgentSchema() : loadSchema(name);
+    ajv.addSchema(schema);
   }
   return ajv;
 }

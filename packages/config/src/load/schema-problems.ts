@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv';
+import { envInName } from '../env/env-in-name.js';
 import { excerpt } from '../rules/excerpt.js';
 import { didYouMean, nearest } from './did-you-mean.js';
 import { pointerToPath } from './document-positions.js';
@@ -333,7 +334,12 @@ function toProblem(error: ErrorObject, subject: SchemaSubject): SchemaProblem {
       // A URL's user and password are secrets: the diagnostic (a CI log) does not repeat them.
       const shown =
         typeof error.data === 'string' ? error.data.replace(/^(\w+:\/\/)[^\s/?#]*@/, '$1***@') : error.data;
-      return value(`${field} is not valid: ${describeValue(shown)}${expected}`);
+      // A name is read as written: say so of one written with `${VAR}`.
+      const hint =
+        typeof description === 'string' && description.startsWith('A name') ? envInName(error.data) : '';
+      return value(
+        `${field} is not valid: ${describeValue(shown)}${hint ? expected.replace(/\.$/, '') : expected}${hint}`,
+      );
     }
     case 'false schema':
       // The schemas use `false` only for offline-only model keys.

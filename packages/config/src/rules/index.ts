@@ -27,6 +27,7 @@ import type { Rule } from './rule.js';
 import { scheduleTiming } from './schedule-timing.js';
 import { singleParent } from './single-parent.js';
 import { testDocuments } from './test-documents.js';
+import { testToolNames } from './test-tool-names.js';
 import { uniqueNames } from './unique-names.js';
 import { unknownBuiltin } from './unknown-builtin.js';
 import { unknownProvider } from './unknown-provider.js';
@@ -70,6 +71,7 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'approval-rule', check: approvalRules },
   { id: 'unset-state-key', check: unsetStateKey },
   { id: 'test-expectation', check: testDocuments },
+  { id: 'test-tool-names', check: testToolNames },
   { id: 'schedule-timing', check: scheduleTiming },
   { id: 'queue-settings', check: queueSettings },
 ];

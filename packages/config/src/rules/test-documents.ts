@@ -1,4 +1,5 @@
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
+import { envInName } from '../env/env-in-name.js';
 import { didYouMean } from '../load/did-you-mean.js';
 import type { TestSpec } from '../test-spec-types.js';
 import { excerpt } from './excerpt.js';
@@ -25,7 +26,7 @@ export function testDocuments(ctx: RuleContext): Diagnostic[] {
         report(
           path,
           'unresolved-reference',
-          `agent \`${excerpt(name)}\` is not defined${didYouMean(name, agents)}`,
+          `agent \`${excerpt(name)}\` is not defined${envInName(name) || didYouMean(name, agents)}`,
           key,
         );
     };

@@ -1,4 +1,5 @@
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
+import { envInName } from '../env/env-in-name.js';
 import { didYouMean } from '../load/did-you-mean.js';
 import { excerpt } from './excerpt.js';
 import { type RuleContext, validAgents } from './rule.js';
@@ -17,7 +18,7 @@ export function unknownBuiltin(ctx: RuleContext): Diagnostic[] {
           agent.file,
           agent.locate(['tools', i, 'builtin']),
           'unknown-builtin',
-          `built-in tool \`${excerpt(tool.builtin)}\` is not available${didYouMean(tool.builtin, known)}${list}`,
+          `built-in tool \`${excerpt(tool.builtin)}\` is not available${envInName(tool.builtin) || `${didYouMean(tool.builtin, known)}${list}`}`,
         ),
       );
     });

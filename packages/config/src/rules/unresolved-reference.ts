@@ -1,4 +1,5 @@
 import { type Diagnostic, diagnostic, type SourceRange } from '../diagnostic.js';
+import { envInName } from '../env/env-in-name.js';
 import { didYouMean } from '../load/did-you-mean.js';
 import { indexEntries, type ProjectSpecs } from '../load/project-specs.js';
 import type { MemorySpec, MiddlewareSpec, ScheduleSpec } from '../spec-types.js';
@@ -24,6 +25,7 @@ function missing(
   const near = didYouMean(name, known);
   // With nothing near to suggest, say where a definition would go.
   const define = near || (DEFINED_BY_DOCUMENT.has(kind) ? `: define it in a \`kind: ${kind}\` document` : '');
+  if (envInName(name)) return `${kind} \`${excerpt(name)}\` is not defined${envInName(name)}`;
   return `${kind} \`${excerpt(name)}\` is not defined${define}`;
 }
 

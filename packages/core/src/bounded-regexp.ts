@@ -22,6 +22,8 @@ export interface BoundedRegExp {
   test(text: string): boolean;
   /** `text.replace(regexp, replacement)`; throws {@link RegExpTimeoutError}. */
   replace(text: string, replacement: string): string;
+  /** {@link BoundedRegExp.test} of each text, all within one budget of `budgetMs`; throws {@link RegExpTimeoutError}. */
+  testEach(texts: readonly string[], budgetMs: number): boolean[];
 }
 
 // When this process has V8's linear-time engine (agentctl's command line turns it on), an
@@ -49,6 +51,7 @@ function linearTime(regexp: RegExp): RegExp | undefined {
 
 const TEST = new vm.Script('re.lastIndex = 0; re.test(text)');
 const REPLACE = new vm.Script('text.replace(re, replacement)');
+const TEST_EACH = new vm.Script('texts.map((t) => { re.lastIndex = 0; return re.test(t); })');
 
 /**
  * Wraps a regular expression a project wrote (a redaction pattern, an approval rule's, a schema's
@@ -63,23 +66,26 @@ const REPLACE = new vm.Script('text.replace(re, replacement)');
 export function boundedRegExp(regexp: RegExp, budgetMs = REGEXP_BUDGET_MS): BoundedRegExp {
   const linear = linearTime(regexp);
   if (linear) {
+    const test = (text: string): boolean => {
+      linear.lastIndex = 0;
+      return linear.test(text);
+    };
     return {
-      test(text) {
-        linear.lastIndex = 0;
-        return linear.test(text);
-      },
+      test,
       replace: (text, replacement) => text.replace(linear, replacement),
+      testEach: (texts) => texts.map(test),
     };
   }
-  const context = vm.createContext({ re: regexp, text: '', replacement: '' });
-  const run = (script: vm.Script): unknown => {
+  const context = vm.createContext({ re: regexp, text: '', texts: [], replacement: '' });
+  const run = (script: vm.Script, budget = budgetMs): unknown => {
     try {
-      return script.runInContext(context, { timeout: budgetMs });
+      return script.runInContext(context, { timeout: budget });
     } catch (error) {
       if ((error as { code?: string }).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw error;
-      throw new RegExpTimeoutError(String(regexp), budgetMs);
+      throw new RegExpTimeoutError(String(regexp), budget);
     } finally {
       context.text = '';
+      context.texts = [];
     }
   };
   return {
@@ -91,6 +97,10 @@ export function boundedRegExp(regexp: RegExp, budgetMs = REGEXP_BUDGET_MS): Boun
       context.text = text;
       context.replacement = replacement;
       return run(REPLACE) as string;
+    },
+    testEach(texts, budget) {
+      context.texts = texts;
+      return run(TEST_EACH, budget) as boolean[];
     },
   };
 }

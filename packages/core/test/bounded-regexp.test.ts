@@ -21,6 +21,11 @@ describe('boundedRegExp', () => {
     // The next use has its whole budget again.
     expect(re.test('aaa')).toBe(true);
   });
+
+  it('tests many texts within one budget', () => {
+    expect(boundedRegExp(/^a+$/g).testEach(['aa', 'b', 'a'], 50)).toEqual([true, false, true]);
+    expect(() => boundedRegExp(EVIL).testEach(['aa', TEXT], 50)).toThrow(RegExpTimeoutError);
+  });
 });
 
 describe('where the project writes regular expressions', () => {

@@ -163,8 +163,18 @@ export function approvalRuleMatcher(
     throw new TypeError(`${where}: "tool" must be a tool name or pattern`);
   }
   const tool = globMatcher(rule.tool);
+  // A pattern stopped for running too long decides against the call: an allow rule does not vouch
+  // for it, a deny rule denies it.
+  const judged = (match: (value: string) => boolean) => (value: string) => {
+    try {
+      return match(value);
+    } catch (error) {
+      if (error instanceof RegExpTimeoutError) return effect !== 'allow';
+      throw error;
+    }
+  };
   const args = Object.entries(rule.args ?? {}).map(([name, pattern]) => {
-    const match = valueMatcher(pattern, `${where}.args.${name}`);
+    const match = judged(valueMatcher(pattern, `${where}.args.${name}`));
     const guarded =
       effect === 'allow' && !UP_SEGMENT.test(pattern)
         ? (value: string) => !UP_SEGMENT.test(value) && match(value)
@@ -174,16 +184,7 @@ export function approvalRuleMatcher(
   // A name that reads two values is matched on both for an allow (each must match) and on
   // either for a deny: a key holding a dot cannot stand in for the nested field the tool reads.
   // So is a path argument of a file tool, read as written and as the path the tool will open, and
-  // a URL as the request it makes. A pattern stopped for running too long decides against the
-  // call: an allow rule does not vouch for it, a deny rule denies it.
-  const judged = (match: (value: string) => boolean) => (value: string) => {
-    try {
-      return match(value);
-    } catch (error) {
-      if (error instanceof RegExpTimeoutError) return effect !== 'allow';
-      throw error;
-    }
-  };
+  // a URL as the request it makes.
   return (call, of) =>
     tool(call.name) &&
     args.every(([name, match]) => {
@@ -194,8 +195,7 @@ export function approvalRuleMatcher(
         if (paths?.names.includes(name)) values.push(...pathReadings(paths.root, value));
         if (of?.urlArguments?.includes(name)) values.push(...urlReadings(value));
       }
-      const test = judged(match);
-      return values.length > 0 && (effect === 'allow' ? values.every(test) : values.some(test));
+      return values.length > 0 && (effect === 'allow' ? values.every(match) : values.some(match));
     });
 }
 

@@ -143,12 +143,18 @@ export class SessionWriter {
           await this.#held.write((fence) => this.#store.append(this.#sessionId, job, fence));
         else await this.#store.append(this.#sessionId, job);
       } catch (error) {
-        this.#failure ??= { error };
-        this.#dropping = true;
-        for (const dropped of this.#jobs.splice(0)) if ('key' in dropped) dropped.reject(error);
+        this.#fail(error);
       }
     }
     this.#running = undefined;
+  }
+
+  // A refused write stops the writes after it: they are dropped, and key updates waiting on them
+  // are told why.
+  #fail(error: unknown): void {
+    this.#failure ??= { error };
+    this.#dropping = true;
+    for (const dropped of this.#jobs.splice(0)) if ('key' in dropped) dropped.reject(error);
   }
 
   async #updateKey(job: KeyUpdate): Promise<void> {
@@ -171,10 +177,7 @@ export class SessionWriter {
       job.resolve(value);
     } catch (error) {
       job.reject(error);
-      if (thrown) return;
-      this.#failure ??= { error };
-      this.#dropping = true;
-      for (const dropped of this.#jobs.splice(0)) if ('key' in dropped) dropped.reject(error);
+      if (!thrown) this.#fail(error);
     }
   }
 }

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { LLM_ONLY, LOCAL_ONLY, LOOP_ONLY } from '../packages/config/src/rules/workflow-constraints.js';
 import { agentctl, removeTempDirs, tempProject } from './support/cli.js';
 import { parseYaml, schemaValidator } from './support/schema-tools.js';
 
@@ -36,38 +37,6 @@ const BASE: Record<string, Record<string, string>> = {
   loop: { type: 'loop', sub_agents: VALUES.sub_agents },
   a2a: { type: 'a2a', url: VALUES.url },
 };
-
-// What the workflow-constraints rule refuses, type by type.
-const LLM_ONLY = [
-  'model',
-  'instruction',
-  'instruction_file',
-  'tools',
-  'output_schema',
-  'temperature',
-  'top_p',
-  'max_output_tokens',
-];
-const LOCAL_ONLY = [
-  'sub_agents',
-  'max_iterations',
-  'middleware',
-  'memory',
-  'output_key',
-  'approval',
-  'max_history',
-  'disallow_transfer_to_parent',
-  'disallow_transfer_to_peers',
-];
-const LOOP_ONLY = [
-  'middleware',
-  'output_key',
-  'approval',
-  'max_history',
-  'limits',
-  'disallow_transfer_to_parent',
-  'disallow_transfer_to_peers',
-];
 
 interface Case {
   label: string;

@@ -2,7 +2,8 @@ import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import type { AgentSpec } from '../spec-types.js';
 import { type RuleContext, validAgents } from './rule.js';
 
-const LLM_ONLY: ReadonlyArray<keyof AgentSpec> = [
+/** Fields only an LLM agent has: refused on workflows and remote agents. */
+export const LLM_ONLY: ReadonlyArray<keyof AgentSpec> = [
   'model',
   'instruction',
   'instruction_file',
@@ -14,7 +15,8 @@ const LLM_ONLY: ReadonlyArray<keyof AgentSpec> = [
 ];
 
 // What a local agent has and a remote one would silently ignore: refused instead.
-const LOCAL_ONLY: ReadonlyArray<keyof AgentSpec> = [
+/** Fields only a local agent has: refused on a remote (`a2a`) agent. */
+export const LOCAL_ONLY: ReadonlyArray<keyof AgentSpec> = [
   'sub_agents',
   'max_iterations',
   'middleware',
@@ -28,7 +30,8 @@ const LOCAL_ONLY: ReadonlyArray<keyof AgentSpec> = [
 
 // What an LLM agent's loop applies and a workflow, which runs no loop of its own, would silently
 // ignore: refused, pointing at the sub-agents that do apply them.
-const LOOP_ONLY: ReadonlyArray<keyof AgentSpec> = [
+/** Fields only an LLM agent's loop applies: refused on workflow agents. */
+export const LOOP_ONLY: ReadonlyArray<keyof AgentSpec> = [
   'middleware',
   'output_key',
   'approval',

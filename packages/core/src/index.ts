@@ -328,6 +328,7 @@ export {
   usageOfFailedCall,
 } from './usage.js';
 export { sdkWarningsOnce, warnOnce } from './warn-once.js';
+export { type WatchedUpdate, watchedUpdate } from './watched-update.js';
 export { LoopAgent, type LoopAgentConfig } from './workflow/loop-agent.js';
 export { ParallelAgent } from './workflow/parallel-agent.js';
 export { SequentialAgent } from './workflow/sequential-agent.js';

@@ -39,7 +39,7 @@ export {
 export { type BaseUrlParts, baseUrlParts } from './base-url-parts.js';
 export { type BoundedRegExp, boundedRegExp, REGEXP_BUDGET_MS, RegExpTimeoutError } from './bounded-regexp.js';
 export { childTable, forgetChild, guardChildren, killChild, recordChild } from './child-table.js';
-export { credentialValues, isCredentialName, redactSecrets } from './credential-values.js';
+export { credentialValues, isCredentialName, redactSecrets, urlCredentials } from './credential-values.js';
 export { parseDuration } from './duration.js';
 export { ERROR_TEXT_LIMIT, errorText, messageWithCause } from './error-text.js';
 export {

@@ -99,6 +99,7 @@ export { createAgent, LlmAgent } from './llm-agent.js';
 export { AgentRun } from './loop/agent-run.js';
 export { type HiddenValues, StreamedHiding } from './loop/hidden-values.js';
 export { type HistoryWindow, windowOf } from './loop/history-window.js';
+export { forwardAbort, type LinkedSignal, linkedSignal } from './loop/linked-signal.js';
 export { type SchemaCheck, type SchemaValidator, schemaValidator } from './loop/schema-validator.js';
 export { CANCELLED_RESULT, ensureToolResultsComplete, findPairingProblem } from './loop/tool-pairing.js';
 export { makeFolders } from './make-folders.js';

@@ -31,17 +31,31 @@ export function credentialValues(headers: Readonly<Record<string, string>> = {},
     const bare = /^[A-Za-z][\w-]*\s+(\S.*)$/.exec(value.trim())?.[1];
     if (bare) out.push(bare);
   }
-  if (baseUrl) {
-    try {
-      const url = new URL(baseUrl);
-      for (const part of [url.password, url.username]) if (part) out.push(part, decodeURIComponent(part));
-      // A gateway that takes its key in the query (`?key=...`, `?api_key=...`).
-      for (const [name, value] of url.searchParams)
-        if (CREDENTIAL_HEADER.test(name) && value) out.push(value);
-    } catch {
-      // Not a URL: the SDK says so when it is used.
-    }
+  // A provider's base URL names no one else: its user is the account, hidden as its password is.
+  if (baseUrl) out.push(...urlCredentials(baseUrl, { user: true }));
+  return out;
+}
+
+/**
+ * The credentials written into a URL: its password (as written and decoded), the values of
+ * credential query parameters (a gateway's `?key=...`, `?api_key=...`), and its user name when
+ * `user` is set. Nothing when the text is not a URL.
+ *
+ * @example
+ * urlCredentials('https://u:p%40ss@h/?api_key=k1'); // ['p%40ss', 'p@ss', 'k1']
+ */
+export function urlCredentials(text: string, { user = false }: { user?: boolean } = {}): string[] {
+  const out: string[] = [];
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    // Not a URL: whoever uses it says so.
+    return out;
   }
+  for (const part of user ? [url.password, url.username] : [url.password])
+    if (part) out.push(part, decoded(part));
+  for (const [name, value] of url.searchParams) if (value && isCredentialName(name)) out.push(value);
   return out;
 }
 
@@ -55,4 +69,13 @@ export function redactSecrets(text: string, secrets: readonly string[] = []): st
   let out = text;
   for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
   return out;
+}
+
+// A stray `%` (`p%zz`) stays as written: the URL sends it so.
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
 }

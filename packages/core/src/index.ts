@@ -39,7 +39,7 @@ export {
 export { type BaseUrlParts, baseUrlParts } from './base-url-parts.js';
 export { type BoundedRegExp, boundedRegExp, REGEXP_BUDGET_MS, RegExpTimeoutError } from './bounded-regexp.js';
 export { childTable, forgetChild, guardChildren, killChild, recordChild } from './child-table.js';
-export { credentialValues, isCredentialName, redactSecrets } from './credential-values.js';
+export { credentialValues, isCredentialName, redactSecrets, urlCredentials } from './credential-values.js';
 export { parseDuration } from './duration.js';
 export { ERROR_TEXT_LIMIT, errorText, messageWithCause } from './error-text.js';
 export {
@@ -99,6 +99,7 @@ export { createAgent, LlmAgent } from './llm-agent.js';
 export { AgentRun } from './loop/agent-run.js';
 export { type HiddenValues, StreamedHiding } from './loop/hidden-values.js';
 export { type HistoryWindow, windowOf } from './loop/history-window.js';
+export { forwardAbort, type LinkedSignal, linkedSignal } from './loop/linked-signal.js';
 export { type SchemaCheck, type SchemaValidator, schemaValidator } from './loop/schema-validator.js';
 export { CANCELLED_RESULT, ensureToolResultsComplete, findPairingProblem } from './loop/tool-pairing.js';
 export { makeFolders } from './make-folders.js';
@@ -328,6 +329,7 @@ export {
   usageOfFailedCall,
 } from './usage.js';
 export { sdkWarningsOnce, warnOnce } from './warn-once.js';
+export { type WatchedUpdate, watchedUpdate } from './watched-update.js';
 export { LoopAgent, type LoopAgentConfig } from './workflow/loop-agent.js';
 export { ParallelAgent } from './workflow/parallel-agent.js';
 export { SequentialAgent } from './workflow/sequential-agent.js';

@@ -33,12 +33,13 @@ import { WaitingAbortController } from './loop/abortable.js';
 import { AgentRun } from './loop/agent-run.js';
 import { EventChannel } from './loop/event-channel.js';
 import { keptShapes } from './loop/kept-shapes.js';
+import { forwardAbort } from './loop/linked-signal.js';
 import { NO_DECISIONS } from './loop/loop-context.js';
 import type { Message, ToolCall } from './messages.js';
 import { childCallsProblem, promisedCallsProblem } from './promised-calls.js';
 import { observingRuns } from './run-observer.js';
 import { InMemorySessionStore, type Session, type SessionStore } from './session.js';
-import { deadline } from './timing/deadline.js';
+import { type Deadline, deadline } from './timing/deadline.js';
 import { addUsage, emptyUsage, type UsageStats } from './usage.js';
 
 /** Options of {@link Runner.run}. */
@@ -174,6 +175,9 @@ export class Runner {
     const sessionId = options.sessionId ?? newId();
     const freshId = options.invocationId ?? newId();
     let held: HeldSession | undefined;
+    // Let go of (also when the invocation fails before its loop starts, a refused checkpoint write).
+    let limit: Deadline | undefined;
+    let unlink: (() => void) | undefined;
     try {
       held = await holdSession(this.store, sessionId, {
         holder: decisions
@@ -205,17 +209,17 @@ export class Runner {
           findAgent(this.agent, checkpoint.agent) ? this.agent.name : (session.agent ?? checkpoint.agent),
         );
       }
-      const limit = deadline(
+      limit = deadline(
         options.signal,
         options.timeout,
         () => new AgentError(`the invocation timed out after ${options.timeout} ms`, 'TIMEOUT'),
       );
-      // The controller is the invocation's own (its limits, the caller's `abort()`); the common run
-      // without a caller's signal or a timeout needs no combined signal.
-      const signal =
-        options.signal || options.timeout !== undefined
-          ? AbortSignal.any([limit.signal, controller.signal])
-          : controller.signal;
+      // The controller is the invocation's own (its limits, the caller's `abort()`); a caller's
+      // signal or a timeout aborts it too, until the invocation ends. Not `AbortSignal.any`: Node 20
+      // keeps such a signal alive for good once a wait listens on it, one per run of a server.
+      unlink =
+        options.signal || options.timeout !== undefined ? forwardAbort(limit.signal, controller) : undefined;
+      const signal = controller.signal;
       const invocationId = checkpoint?.invocationId ?? freshId;
       const shared = this.#shared(
         session,
@@ -341,10 +345,10 @@ export class Runner {
         });
         await shared.flush().catch(() => undefined);
         throw error;
-      } finally {
-        limit.dispose();
       }
     } finally {
+      unlink?.();
+      limit?.dispose();
       try {
         await held?.release();
       } finally {

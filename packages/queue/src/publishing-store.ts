@@ -9,6 +9,7 @@ import type {
   SessionStore,
   SessionSummary,
 } from '@agentctl/core';
+import { watchedUpdate } from '@agentctl/core';
 import type { RunEventLog } from './run-event-log.js';
 
 /** Thrown by a store that was detached from its run (the worker handed the run back). */
@@ -66,19 +67,11 @@ export class PublishingStore implements SessionStore {
       // (a tool refusing to forget a note that is not there).
       this.updateScopedKey = async (scope, key, update, fence) => {
         this.#check();
-        let thrown: { error: unknown } | undefined;
-        const guarded = (current: unknown): unknown => {
-          try {
-            return update(current);
-          } catch (error) {
-            thrown = { error };
-            throw error;
-          }
-        };
+        const watched = watchedUpdate(update);
         try {
-          return await inner.updateScopedKey!(scope, key, guarded, fence);
+          return await inner.updateScopedKey!(scope, key, watched.update, fence);
         } catch (error) {
-          if (!thrown) this.lose(error);
+          if (!watched.threw()) this.lose(error);
           throw error;
         }
       };

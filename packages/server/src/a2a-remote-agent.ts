@@ -14,6 +14,7 @@ import {
   errorText,
   type HiddenValues,
   type InvocationContext,
+  linkedSignal,
   type Session,
   StreamedHiding,
 } from '@agentctl/core';
@@ -140,6 +141,7 @@ class A2ARemoteAgent implements Agent {
       const shown = hiding ? hiding.push(text) : text;
       if (shown) ctx.emit('text_delta', { text: shown });
     };
+    const streamSignal = linkedSignal([budget.signal, enough.signal]);
     try {
       const client = await this.#connect(budget.signal);
       const stream = client.sendMessageStream(
@@ -149,7 +151,7 @@ class A2ARemoteAgent implements Agent {
           metadata: undefined,
           message: textMessage('user', ctx.shared.input, contextId, taskId),
         },
-        { signal: AbortSignal.any([budget.signal, enough.signal]) },
+        { signal: streamSignal.signal },
       );
       for await (const event of stream) {
         const text = turn.read(event);
@@ -164,6 +166,7 @@ class A2ARemoteAgent implements Agent {
       if (budget.signal.aborted) throw budget.signal.reason;
       if (!enough.signal.aborted) throw this.#failure(remoteReason(error), error);
     } finally {
+      streamSignal.dispose();
       budget.dispose();
     }
     if (enough.signal.aborted)
@@ -220,7 +223,7 @@ class A2ARemoteAgent implements Agent {
     if (this.#client) return this.#client;
     const remote = a2aRemoteFetch(this.#spec.url, this.#spec.headers, MAX_BODY_BYTES);
     const late = AbortSignal.timeout(CARD_TIMEOUT_MS);
-    const cardSignal = AbortSignal.any([signal, late]);
+    const cardSignal = linkedSignal([signal, late]);
     // A2A 0.3 too: a server that speaks only 0.3 (most deployed before 1.0) has a 0.3 card, which
     // the SDK reads, and talks to, only with its compatibility layer on.
     const legacyCompat = { enabled: true };
@@ -229,7 +232,7 @@ class A2ARemoteAgent implements Agent {
         guardedTransport(new JsonRpcTransportFactory({ fetchImpl: remote, legacyCompat }), this.#spec),
       ],
       cardResolver: new DefaultAgentCardResolver({
-        fetchImpl: (input, init) => remote(input, { ...init, signal: cardSignal }),
+        fetchImpl: (input, init) => remote(input, { ...init, signal: cardSignal.signal }),
         legacyCompat,
       }),
     });
@@ -244,6 +247,8 @@ class A2ARemoteAgent implements Agent {
           cause: error,
         });
       throw error;
+    } finally {
+      cardSignal.dispose();
     }
     return this.#client;
   }

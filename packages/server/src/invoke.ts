@@ -5,6 +5,8 @@ import {
   InMemorySessionStore,
   type InvocationResult,
   isAgentError,
+  type LinkedSignal,
+  linkedSignal,
   type Message,
   Runner,
   type Session,
@@ -75,7 +77,9 @@ export async function invoke(context: InvokeContext, request: InvokeRequest): Pr
     lease.release();
     throw error;
   }
+  let linked: LinkedSignal | undefined;
   const end = () => {
+    linked?.dispose();
     ticket.end();
     lease.release();
   };
@@ -85,7 +89,10 @@ export async function invoke(context: InvokeContext, request: InvokeRequest): Pr
       : lease.store;
     await checkSession(store, sessionId, request);
     const runner = new Runner({ agent: lease.agent, store, writeBeforeTools: true });
-    const signal = request.signal ? AbortSignal.any([request.signal, ticket.signal]) : ticket.signal;
+    // Not `AbortSignal.any`: Node 20 keeps its signal alive for good once the run's waits listen
+    // on it, one per run for the server's life.
+    if (request.signal) linked = linkedSignal([request.signal, ticket.signal]);
+    const signal = linked?.signal ?? ticket.signal;
     const common = { sessionId, userId: request.userId, signal, timeout: context.runTimeoutMs };
     const run = request.decisions
       ? runner.resume({ ...common, decisions: request.decisions })

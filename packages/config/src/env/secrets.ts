@@ -1,4 +1,4 @@
-import { isCredentialName } from '@agentctl/core';
+import { isCredentialName, urlCredentials } from '@agentctl/core';
 
 // A piece of a value that reads as a key or a token: long, and letters mixed with digits, as keys,
 // hashes and ids are (a log level, a host, a folder or a port is none of these).
@@ -8,15 +8,7 @@ const PIECES = /[\s/?&=#:@,;]+/;
 /** What a value is hidden by: the credential pieces of a URL, or the token-like pieces of any value. */
 function credentialPieces(value: string): string[] {
   const out = value.split(PIECES).filter((piece) => TOKEN_PIECE.test(piece));
-  if (value.includes('://')) {
-    try {
-      const url = new URL(value);
-      if (url.password) out.push(url.password, decodeURIComponent(url.password));
-      for (const [name, item] of url.searchParams) if (item && isCredentialName(name)) out.push(item);
-    } catch {
-      // Not a URL after all: its pieces were looked at.
-    }
-  }
+  if (value.includes('://')) out.push(...urlCredentials(value));
   return out;
 }
 

@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../events.js';
 import type { SessionStore } from '../session.js';
 import type { SessionLease } from '../session-lease.js';
+import { watchedUpdate } from '../watched-update.js';
 import type { HeldSession } from './session-lease.js';
 
 type Job = AgentEvent[] | { scope: string; delta: Record<string, unknown> } | KeyUpdate;
@@ -159,25 +160,17 @@ export class SessionWriter {
 
   async #updateKey(job: KeyUpdate): Promise<void> {
     const store = this.#store;
-    let thrown: { error: unknown } | undefined;
-    const update = (current: unknown): unknown => {
-      try {
-        return job.update(current);
-      } catch (error) {
-        thrown = { error };
-        throw error;
-      }
-    };
+    const watched = watchedUpdate(job.update);
     let value: unknown;
     const write = async (fence?: SessionLease): Promise<void> => {
-      value = await store.updateScopedKey?.(job.scope, job.key, update, fence);
+      value = await store.updateScopedKey?.(job.scope, job.key, watched.update, fence);
     };
     try {
       await (this.#held ? this.#held.write(write) : write());
       job.resolve(value);
     } catch (error) {
       job.reject(error);
-      if (!thrown) this.#fail(error);
+      if (!watched.threw()) this.#fail(error);
     }
   }
 }

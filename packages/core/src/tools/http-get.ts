@@ -1,3 +1,4 @@
+import { linkedSignal } from '../loop/linked-signal.js';
 import type { ImageContent, ImageMediaType } from '../messages.js';
 import { defineTool, type Tool } from '../tool.js';
 import { htmlText } from './html-text.js';
@@ -56,37 +57,42 @@ export function httpGet(options: HttpGetOptions = {}): Tool<{ url: string }, Htt
       if (!allowed.some((match) => match(target))) {
         throw new Error(`host "${target.host}" is not allowed; allowed hosts: ${hosts.join(', ') || 'none'}`);
       }
-      const requestSignal = AbortSignal.any([signal, AbortSignal.timeout(timeout)]);
-      for (let redirects = 0; ; redirects++) {
-        const response = await fetch(target, { redirect: 'manual', signal: requestSignal });
-        const location = response.headers.get('location');
-        if (response.status >= 300 && response.status < 400 && location) {
-          await response.body?.cancel();
-          const next = new URL(location, target);
-          if (!/^https?:$/.test(next.protocol)) {
-            throw new Error(
-              `${target.href} redirects to a ${next.protocol} URL; only http and https redirects are followed`,
-            );
+      const linked = linkedSignal([signal, AbortSignal.timeout(timeout)]);
+      try {
+        for (let redirects = 0; ; redirects++) {
+          const response = await fetch(target, { redirect: 'manual', signal: linked.signal });
+          const location = response.headers.get('location');
+          if (response.status >= 300 && response.status < 400 && location) {
+            await response.body?.cancel();
+            const next = new URL(location, target);
+            if (!/^https?:$/.test(next.protocol)) {
+              throw new Error(
+                `${target.href} redirects to a ${next.protocol} URL; only http and https redirects are followed`,
+              );
+            }
+            if (next.hostname !== target.hostname) {
+              throw new Error(
+                `${target.href} redirects to another host (${next.host}); redirects are followed only within one host`,
+              );
+            }
+            // The same name still has to be allowed on the new port, and TLS is never dropped.
+            if (
+              !allowed.some((match) => match(next)) ||
+              (target.protocol === 'https:' && next.protocol === 'http:')
+            ) {
+              throw new Error(
+                `${target.href} redirects to ${next.href}, which is not followed (another port, or from https to http)`,
+              );
+            }
+            if (redirects >= MAX_REDIRECTS)
+              throw new Error(`more than ${MAX_REDIRECTS} redirects from ${url}`);
+            target = next;
+            continue;
           }
-          if (next.hostname !== target.hostname) {
-            throw new Error(
-              `${target.href} redirects to another host (${next.host}); redirects are followed only within one host`,
-            );
-          }
-          // The same name still has to be allowed on the new port, and TLS is never dropped.
-          if (
-            !allowed.some((match) => match(next)) ||
-            (target.protocol === 'https:' && next.protocol === 'http:')
-          ) {
-            throw new Error(
-              `${target.href} redirects to ${next.href}, which is not followed (another port, or from https to http)`,
-            );
-          }
-          if (redirects >= MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects from ${url}`);
-          target = next;
-          continue;
+          return await readBody(response, target.href, maxBytes, options.extractText ?? false);
         }
-        return readBody(response, target.href, maxBytes, options.extractText ?? false);
+      } finally {
+        linked.dispose();
       }
     },
   });

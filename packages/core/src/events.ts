@@ -21,6 +21,12 @@ export interface EventBase {
    * agent merges its branches (in declaration order) with one `state_delta` event.
    */
   branchDelta?: Record<string, unknown>;
+  /**
+   * Keys of this event's delta (or branch delta) whose value `state.update` already stored in its
+   * shared scope (`app:`, `user:`): recorded for the session, never written whole to the scope again,
+   * so another run's update of the key made meanwhile is kept (a resumed parallel merge included).
+   */
+  storedKeys?: string[];
 }
 
 /** A tool call waiting for a human decision. */

@@ -6,6 +6,7 @@ import type { Message } from '../messages.js';
 import { notifyEvent, type ObservedInvocation } from '../run-observer.js';
 import type { Session, SessionStore } from '../session.js';
 import { applyDelta } from '../state-delta.js';
+import { markStored, storedKeysOf } from '../stored-keys.js';
 import { addUsage, type UsageStats } from '../usage.js';
 import { eventOf } from './event-of.js';
 import { historyFor } from './history.js';
@@ -39,8 +40,14 @@ export interface InvocationShared {
   sink(event: AgentEvent): void;
   /** Queues an event for the session store. */
   persist(event: AgentEvent): void;
-  /** Writes `app:` and `user:` keys to the store's shared state. */
+  /** Writes `app:` and `user:` keys to the store's shared state, whole. */
   persistScoped(delta: Record<string, unknown>): void;
+  /**
+   * The value a shared key `state.update` stored has in the store as far as this invocation knows:
+   * after the last of its own writes of the key (updates and whole writes, in the order they reach
+   * the store), else as the run loaded it, else `recorded`.
+   */
+  storedValue(key: string, recorded: unknown): unknown;
   /**
    * Updates an `app:`/`user:` key in the store at once and atomically, through the invocation's
    * lease; undefined when the key is not shared (a session key, a `user:` key without a user) or
@@ -292,20 +299,32 @@ export class InvocationContext {
   #applyState(event: AgentEvent, delta: Record<string, unknown>): void {
     const kept: Record<string, unknown> = {};
     const scoped: Record<string, unknown> = {};
+    const stored = storedKeysOf(delta);
+    let storedHere: string[] | undefined;
     for (const [key, value] of Object.entries(delta)) {
       if (key.startsWith('temp:')) {
         if (value === null) delete this.shared.temp[key];
         else this.shared.temp[key] = value;
         continue;
       }
+      const shared = key.startsWith('app:') || key.startsWith('user:');
+      if (shared && stored?.has(key)) {
+        (storedHere ??= []).push(key);
+        // What the store holds after every update of the key this invocation made, not what this
+        // one update returned: calls of one step end in any order.
+        kept[key] = this.overlay ? value : this.shared.storedValue(key, value);
+        continue;
+      }
       kept[key] = value;
-      if (key.startsWith('app:') || key.startsWith('user:')) scoped[key] = value;
+      if (shared) scoped[key] = value;
     }
     if (Object.keys(kept).length === 0) return;
+    if (storedHere) event.storedKeys = storedHere;
     if (this.overlay) {
       // A deletion stays in the overlay as `null`: removed from it, the key would show through
       // from the session again, and the branches' merge would never delete it.
       Object.assign(this.overlay, kept);
+      for (const key of Object.keys(kept)) markStored(this.overlay, key, stored?.has(key) === true);
       event.branchDelta = kept;
       return;
     }

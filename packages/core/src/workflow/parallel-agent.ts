@@ -1,4 +1,5 @@
 import type { InvocationContext } from '../invocation/invocation-context.js';
+import { markStored, storedKeysOf } from '../stored-keys.js';
 import { WorkflowAgent } from './workflow-agent.js';
 
 /**
@@ -16,19 +17,29 @@ export class ParallelAgent extends WorkflowAgent {
     await Promise.all(this.subAgents.map((sub, i) => ctx.child(sub, { isolate: overlays[i] }).runAgent()));
     if (ctx.stopped) return;
     const merged: Record<string, unknown> = {};
-    for (const overlay of overlays) Object.assign(merged, overlay);
+    for (const overlay of overlays) {
+      const stored = storedKeysOf(overlay);
+      for (const [key, value] of Object.entries(overlay)) {
+        merged[key] = value;
+        markStored(merged, key, stored?.has(key) === true);
+      }
+    }
     if (Object.keys(merged).length > 0) ctx.emit('state_delta', { delta: merged }, merged);
     ctx.emit('agent_end', { agent: this.name, output: '' });
   }
 }
 
-// As the branch kept them: a deletion as `null`, which the merge then applies.
+// As the branch kept them: a deletion as `null`, which the merge then applies; a value
+// `state.update` stored marked so, so that the merge does not write it whole over later updates.
 function recordedWrites(ctx: InvocationContext, branch: string): Record<string, unknown> {
   const overlay: Record<string, unknown> = {};
   for (const event of ctx.session.events) {
     if (event.invocationId !== ctx.invocationId || !event.branchDelta) continue;
-    if (event.branch === branch || event.branch.startsWith(`${branch}.`))
-      Object.assign(overlay, event.branchDelta);
+    if (event.branch !== branch && !event.branch.startsWith(`${branch}.`)) continue;
+    for (const [key, value] of Object.entries(event.branchDelta)) {
+      overlay[key] = value;
+      markStored(overlay, key, event.storedKeys?.includes(key) === true);
+    }
   }
   return overlay;
 }

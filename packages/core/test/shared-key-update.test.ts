@@ -159,9 +159,13 @@ describe('state.update of a shared key', () => {
       }),
       store,
     });
-    const handle = runner.run({ input: 'go', sessionId: 's', onEvent: (e) => {
-      if (e.type === 'tool_result' && e.name === 'reset') written.resolve();
-    } });
+    const handle = runner.run({
+      input: 'go',
+      sessionId: 's',
+      onEvent: (e) => {
+        if (e.type === 'tool_result' && e.name === 'reset') written.resolve();
+      },
+    });
     const result = await handle.invocation;
     expect((await store.getScopedState('app'))['app:log']).toEqual(['reset']);
     expect(result.state['app:log']).toEqual(['reset']);

@@ -454,7 +454,9 @@ interface StateUpdate {
 async function updateState(
   ctx: ToolContext | undefined,
   request: StateUpdate,
-): Promise<{ value: unknown } | { stale: true; latest: unknown } | { error: { name: string; message: string } }> {
+): Promise<
+  { value: unknown } | { stale: true; latest: unknown } | { error: { name: string; message: string } }
+> {
   if (!ctx) return { error: { name: 'Error', message: 'state.update was called after its tool call ended' } };
   let stale: { latest: unknown } | undefined;
   try {

@@ -300,7 +300,7 @@ export class InvocationContext {
     const kept: Record<string, unknown> = {};
     const scoped: Record<string, unknown> = {};
     const stored = storedKeysOf(delta);
-    let storedHere: string[] | undefined;
+    const storedHere: string[] = [];
     for (const [key, value] of Object.entries(delta)) {
       if (key.startsWith('temp:')) {
         if (value === null) delete this.shared.temp[key];
@@ -309,7 +309,7 @@ export class InvocationContext {
       }
       const shared = key.startsWith('app:') || key.startsWith('user:');
       if (shared && stored?.has(key)) {
-        (storedHere ??= []).push(key);
+        storedHere.push(key);
         // What the store holds after every update of the key this invocation made, not what this
         // one update returned: calls of one step end in any order.
         kept[key] = this.overlay ? value : this.shared.storedValue(key, value);
@@ -319,7 +319,7 @@ export class InvocationContext {
       if (shared) scoped[key] = value;
     }
     if (Object.keys(kept).length === 0) return;
-    if (storedHere) event.storedKeys = storedHere;
+    if (storedHere.length > 0) event.storedKeys = storedHere;
     if (this.overlay) {
       // A deletion stays in the overlay as `null`: removed from it, the key would show through
       // from the session again, and the branches' merge would never delete it.

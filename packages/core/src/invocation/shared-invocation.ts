@@ -167,7 +167,10 @@ function scopeOf(key: string, userId: string | undefined): string | undefined {
 }
 
 // Splits `app:`/`user:` keys of a delta by the scope they are shared in.
-function scopedParts(delta: Record<string, unknown>, userId: string | undefined): Map<string, Record<string, unknown>> {
+function scopedParts(
+  delta: Record<string, unknown>,
+  userId: string | undefined,
+): Map<string, Record<string, unknown>> {
   const out = new Map<string, Record<string, unknown>>();
   for (const [key, value] of Object.entries(delta)) {
     const scope = scopeOf(key, userId);

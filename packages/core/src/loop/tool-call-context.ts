@@ -1,7 +1,7 @@
 import type { PendingApproval } from '../events.js';
 import type { Message } from '../messages.js';
-import type { Deadline } from '../timing/deadline.js';
 import { markStored } from '../stored-keys.js';
+import type { Deadline } from '../timing/deadline.js';
 import type { ToolContext, ToolInvocationInfo } from '../tool.js';
 import type { LoopContext } from './loop-context.js';
 

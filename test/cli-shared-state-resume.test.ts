@@ -1,7 +1,8 @@
+import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentctl, removeTempDirs, tempProject } from './support/cli.js';
+import { agentctl, cliEnv, removeTempDirs, tempProject } from './support/cli.js';
 import { startPostgres, type TestPostgres } from './support/postgres.js';
 
 // A `parallel` fan-out whose `noter` branch remembers a note for the user (the memory tool's
@@ -102,6 +103,24 @@ async function project(backend: 'file' | 'postgres'): Promise<{ dir: string; env
   return { dir, env: url ? { DATABASE_URL: url } : {} };
 }
 
+function shell(
+  line: string,
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('sh', ['-c', line], { cwd, env: cliEnv(env) });
+    let out = '';
+    child.stdout.on('data', (c) => {
+      out += c;
+    });
+    child.stderr.on('data', (c) => {
+      out += c;
+    });
+    child.on('close', (code) => resolve({ code, out }));
+  });
+}
+
 describe.each(['file', 'postgres'] as const)('a parallel fan-out resumed after a pause, on %s', (backend) => {
   it('keeps the note another process remembered for the user while it waited', async () => {
     const { dir, env } = await project(backend);
@@ -111,9 +130,12 @@ describe.each(['file', 'postgres'] as const)('a parallel fan-out resumed after a
     expect(paused.stderr).toContain('paused: 1 tool call(s) wait for a decision');
     const other = await run(['other', 'go', '--session', 'o', '--user', 'ada']);
     expect(other.stderr).toContain('remembered as note 2');
-    const resumed = await run(['fan', '--session', 'f', '--user', 'ada', '--approve', 'r1']);
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stderr).toContain('refunded A-17');
+    // Resumed as the pause says to: the line names the run's user, whose notes the fan-out shares.
+    const line = /^resume with: (.*) \(or --deny/m.exec(paused.stderr)?.[1];
+    expect(line, paused.stderr).toContain('--user ada');
+    const resumed = await shell(line!, dir, env);
+    expect(resumed.code, resumed.out).toBe(0);
+    expect(resumed.out).toContain('refunded A-17');
     const recalled = await run(['recall', 'go', '--session', 'r', '--user', 'ada']);
     expect(recalled.stderr).toMatch(/1\. from-fan\s+2\. from-other/);
     // The resumed session's own view ends at the stored notes too.

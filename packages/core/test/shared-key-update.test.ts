@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  agentTool,
   createAgent,
   defineTool,
   InMemorySessionStore,
@@ -269,5 +270,25 @@ describe('state.update of a shared key', () => {
     expect(resumed.state['user:notes']).toEqual(['A', 'B']);
     const merge = (await store.get('p'))?.events.find((e) => e.type === 'state_delta');
     expect(merge).toMatchObject({ storedKeys: ['user:notes'] });
+  });
+
+  it("an agent tool's child run shares the caller's user: its user: keys are the user's, not its session's", async () => {
+    const store = new InMemorySessionStore();
+    await store.updateScopedState('user:ada', { 'user:notes': ['before'] });
+    const boss = createAgent({
+      name: 'boss',
+      provider: scriptedModel([
+        { toolCalls: [{ name: 'noter', arguments: { request: 'note it' } }] },
+        { text: 'delegated' },
+      ]),
+      tools: [agentTool(agentAdding([{ key: 'user:notes', note: 'child' }]))],
+    });
+    const result = await new Runner({ agent: boss, store }).run({
+      input: 'go',
+      sessionId: 'b',
+      userId: 'ada',
+    }).invocation;
+    expect(result.status).toBe('complete');
+    expect((await store.getScopedState('user:ada'))['user:notes']).toEqual(['before', 'child']);
   });
 });

@@ -187,8 +187,10 @@ export class Runner {
       const started = performance.now();
       const history = options.history === undefined ? undefined : await options.history;
       const session = await this.#session(options, sessionId, decisions !== undefined);
-      await this.#loadScopedState(session, options.userId);
       const checkpoint = session.checkpoint as InvocationCheckpoint | undefined;
+      // A resume given no user goes on for the user the run paused for: without, the `user:` keys
+      // it writes (a parallel fan-out's merge, the memory tool) would be the session's alone.
+      await this.#loadScopedState(session, options.userId ?? checkpoint?.userId);
       if (checkpoint && session.parentId !== undefined && options.parent?.sessionId !== session.parentId)
         await refuseInsideParent(this.store, session, checkpoint);
       // The child sessions (of agent tools) this resume is to go on with: any it leaves behind are ended.
@@ -269,6 +271,7 @@ export class Runner {
             pending: shared.pending,
             attempts: shared.attempt + 1,
           };
+          if (shared.userId !== undefined) saved.userId = shared.userId;
           await shared.flush();
           await held.write((fence) => this.store.setCheckpoint(session.id, saved, fence));
         }
@@ -440,7 +443,7 @@ export class Runner {
         store,
         root: this.agent,
         input: checkpoint?.input ?? options.input,
-        userId: options.userId,
+        userId: options.userId ?? checkpoint?.userId,
         signal,
         usage,
         limits: options.limits ?? NO_LIMITS,

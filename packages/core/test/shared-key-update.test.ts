@@ -238,15 +238,17 @@ describe('state.update of a shared key', () => {
     const fan = new ParallelAgent({
       name: 'fan',
       subAgents: [
-        agentAdding([{ key: 'user:notes', note: 'A' }]),
         createAgent({
           name: 'payer',
           provider: scriptedModel([
             { toolCalls: [{ id: 'r1', name: 'refund', arguments: { order: 'A1' } }] },
+            { toolCalls: [{ name: 'add', arguments: { key: 'user:notes', note: 'C' } }] },
             { text: 'paid' },
           ]),
-          tools: [approvalRefund(ran)],
+          tools: [approvalRefund(ran), adder()],
         }),
+        // Declared last, its older list wins the merge: written whole, it would undo B and C.
+        agentAdding([{ key: 'user:notes', note: 'A' }]),
       ],
     });
     const paused = await new Runner({ agent: fan, store }).run({ input: 'go', sessionId: 'p', userId: 'ada' })
@@ -259,15 +261,16 @@ describe('state.update of a shared key', () => {
       sessionId: 'other',
       userId: 'ada',
     }).invocation;
+    // Resumed without naming the user (as a decision posted to the server may be): the run goes
+    // on for the user it paused for.
     const resumed = await new Runner({ agent: fan, store }).resume({
       sessionId: 'p',
-      userId: 'ada',
       decisions: [{ callId: 'r1', approve: true }],
     }).invocation;
     expect(resumed.status).toBe('complete');
     expect(ran).toEqual(['A1']);
-    expect((await store.getScopedState('user:ada'))['user:notes']).toEqual(['A', 'B']);
-    expect(resumed.state['user:notes']).toEqual(['A', 'B']);
+    expect((await store.getScopedState('user:ada'))['user:notes']).toEqual(['A', 'B', 'C']);
+    expect(resumed.state['user:notes']).toEqual(['A', 'B', 'C']);
     const merge = (await store.get('p'))?.events.find((e) => e.type === 'state_delta');
     expect(merge).toMatchObject({ storedKeys: ['user:notes'] });
   });

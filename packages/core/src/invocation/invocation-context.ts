@@ -87,25 +87,32 @@ export interface ReplayedRun {
   transfer?: string;
 }
 
-// Per invocation: the transfer each completed run made, by branch, in order. Read from the events
-// recorded before the resume, so it is taken once, before the resumed run adds any of its own.
-const transfersOfRuns = new WeakMap<InvocationShared, Map<string, Array<string | undefined>>>();
+// Per invocation: each completed run by branch, in order: the transfer it made and where its
+// `agent_end` is in the log. Read from the events recorded before the resume, so it is taken once,
+// before the resumed run adds any of its own.
+interface RecordedRun {
+  transfer: string | undefined;
+  end: number;
+}
+const runsOfInvocations = new WeakMap<InvocationShared, Map<string, RecordedRun[]>>();
 
-function replayedRuns(shared: InvocationShared): Map<string, Array<string | undefined>> {
-  let runs = transfersOfRuns.get(shared);
+function replayedRuns(shared: InvocationShared): Map<string, RecordedRun[]> {
+  let runs = runsOfInvocations.get(shared);
   if (runs) return runs;
   runs = new Map();
   const open = new Map<string, string>();
-  for (const event of shared.session.events) {
+  const events = shared.session.events;
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i];
     if (event.invocationId !== shared.invocationId) continue;
     if (event.type === 'transfer') open.set(event.branch, event.to);
     if (event.type !== 'agent_end') continue;
     const list = runs.get(event.branch) ?? [];
-    list.push(open.get(event.branch));
+    list.push({ transfer: open.get(event.branch), end: i });
     open.delete(event.branch);
     runs.set(event.branch, list);
   }
-  transfersOfRuns.set(shared, runs);
+  runsOfInvocations.set(shared, runs);
   return runs;
 }
 
@@ -232,10 +239,24 @@ export class InvocationContext {
    * replayed on resume; it names the agent that run transferred to, which must be followed again.
    */
   consumeReplay(): ReplayedRun | undefined {
-    const left = this.shared.replay.get(this.branch) ?? 0;
+    const shared = this.shared;
+    const left = shared.replay.get(this.branch) ?? 0;
     if (left === 0) return undefined;
-    this.shared.replay.set(this.branch, left - 1);
-    return { transfer: replayedRuns(this.shared).get(this.branch)?.shift() };
+    shared.replay.set(this.branch, left - 1);
+    const runs = replayedRuns(shared);
+    const run = runs.get(this.branch)?.shift();
+    // The runs of the agents below it that ended within the run replayed whole (a loop's earlier
+    // pass, a fan-out's branches) are skipped with it: left counted, a later run of those agents
+    // (the pass that paused) would be taken for one of them and skipped instead of resumed.
+    if (run)
+      for (const [branch, below] of runs) {
+        if (!branch.startsWith(`${this.branch}.`)) continue;
+        while (below.length > 0 && below[0].end < run.end) {
+          below.shift();
+          shared.replay.set(branch, (shared.replay.get(branch) ?? 1) - 1);
+        }
+      }
+    return { transfer: run?.transfer };
   }
 
   /** Emits an event authored by this context's agent (or `author`), applying its state delta. */

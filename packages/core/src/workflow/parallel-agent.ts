@@ -48,7 +48,9 @@ function recordedWrites(ctx: InvocationContext, agent: ParallelAgent): Record<st
   for (let i = from; i < events.length; i++) {
     const event = events[i];
     if (!event.branchDelta) continue;
-    const at = branches.findIndex((branch) => event.branch === branch || event.branch.startsWith(`${branch}.`));
+    const at = branches.findIndex(
+      (branch) => event.branch === branch || event.branch.startsWith(`${branch}.`),
+    );
     if (at < 0) continue;
     for (const [key, value] of Object.entries(event.branchDelta)) {
       overlays[at][key] = value;

@@ -209,11 +209,12 @@ async function updateState(id, sets, readState, key, fn) {
     if (next !== null && (typeof next === 'object' || typeof next === 'function') && typeof next.then === 'function')
       throw new TypeError('state.update needs a synchronous function: this one returned a promise');
     const pending = { ...sets };
-    for (const k of Object.keys(pending)) delete sets[k];
     const reply = await new Promise((resolve) => {
       const uid = ++seq;
-      updates.set(uid, resolve);
+      // Sent first: a value that cannot cross threads throws here, leaving the sets and no waiter.
       parentPort.postMessage({ type: 'stateUpdate', id, uid, key, expected: current, next: next ?? null, sets: pending });
+      for (const k of Object.keys(pending)) delete sets[k];
+      updates.set(uid, resolve);
     });
     if (reply.error) throw Object.assign(new Error(reply.error.message), { name: reply.error.name || 'Error' });
     if (!reply.stale) return reply.value === null ? undefined : reply.value;

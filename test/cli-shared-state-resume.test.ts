@@ -61,6 +61,18 @@ provider: offline
 model: script
 script: ./scripts/recall.yaml
 ---
+kind: agent
+name: mem
+model: mem_script
+instruction: mem
+tools: [{ builtin: memory }]
+---
+kind: model
+name: mem_script
+provider: offline
+model: script
+script: ./scripts/mem.yaml
+---
 kind: tool
 name: refund
 description: Refunds an order
@@ -76,6 +88,17 @@ const SCRIPTS = {
     '- tool_calls: [{ id: r1, name: refund, arguments: { order: A-17 } }]\n- text: paid\n',
   'agents/scripts/other.yaml':
     '- tool_calls: [{ id: o1, name: memory, arguments: { action: remember, note: from-other } }]\n- text: noted\n',
+  'agents/scripts/mem.yaml': [
+    '- match: remember',
+    '  tool_calls: [{ name: memory, arguments: { action: remember, note: buy milk } }]',
+    '- match: remember',
+    '  text: ok',
+    '- match: recall',
+    '  tool_calls: [{ name: memory, arguments: { action: recall } }]',
+    '- match: recall',
+    '  text: ok',
+    '',
+  ].join('\n'),
   'agents/scripts/recall.yaml':
     '- tool_calls: [{ id: c1, name: memory, arguments: { action: recall } }]\n- text: recalled\n',
 };
@@ -148,5 +171,14 @@ describe.each(['file', 'postgres'] as const)('a parallel fan-out resumed after a
       );
       expect(scope.state['user:memories']).toHaveLength(2);
     }
+  });
+});
+
+describe('the memory tool without a user', () => {
+  it("keeps the session's notes for its next run", async () => {
+    const { dir, env } = await project('file');
+    const run = (prompt: string) => agentctl(['run', 'mem', prompt, '--session', 'chat'], { cwd: dir, env });
+    expect((await run('remember this')).stderr).toContain('remembered as note 1');
+    expect((await run('recall please')).stderr).toContain('1. buy milk');
   });
 });

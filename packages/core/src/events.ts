@@ -49,7 +49,8 @@ export type RunStatus = 'complete' | 'paused' | 'error';
 
 /** The payloads of every event, keyed by type. */
 export interface EventPayloads {
-  run_start: { input: string };
+  /** `userId`: the user the run is for (`user:` keys are theirs); left out when it has none. */
+  run_start: { input: string; userId?: string };
   agent_start: { agent: string };
   text_delta: { text: string };
   message: { message: Message };

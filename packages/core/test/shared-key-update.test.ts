@@ -294,4 +294,20 @@ describe('state.update of a shared key', () => {
     expect(result.status).toBe('complete');
     expect((await store.getScopedState('user:ada'))['user:notes']).toEqual(['before', 'child']);
   });
+
+  it("user: keys written without a user last the session (a chat's next turn sees them), and never show another user's", async () => {
+    const store = new InMemorySessionStore();
+    const turn = async (note: string, userId?: string) =>
+      new Runner({ agent: agentAdding([{ key: 'user:notes', note }]), store }).run({
+        input: 'go',
+        sessionId: 's',
+        userId,
+      }).invocation;
+    await turn('one');
+    expect((await turn('two')).state['user:notes']).toEqual(['one', 'two']);
+    // A turn for a user works on the user's notes; the next turn without one is back to the session's.
+    expect((await turn('ada', 'ada')).state['user:notes']).toEqual(['ada']);
+    expect((await turn('three')).state['user:notes']).toEqual(['one', 'two', 'three']);
+    expect(await store.getScopedState('user:ada')).toEqual({ 'user:notes': ['ada'] });
+  });
 });

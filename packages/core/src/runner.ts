@@ -190,7 +190,7 @@ export class Runner {
       const checkpoint = session.checkpoint as InvocationCheckpoint | undefined;
       // A resume given no user goes on for the user the run paused for: without, the `user:` keys
       // it writes (a parallel fan-out's merge, the memory tool) would be the session's alone.
-      await this.#loadScopedState(session, options.userId ?? checkpoint?.userId);
+      await this.#loadScopedState(session, userOf(options, checkpoint));
       if (checkpoint && session.parentId !== undefined && options.parent?.sessionId !== session.parentId)
         await refuseInsideParent(this.store, session, checkpoint);
       // The child sessions (of agent tools) this resume is to go on with: any it leaves behind are ended.
@@ -452,7 +452,7 @@ export class Runner {
         store,
         root: this.agent,
         input: checkpoint?.input ?? options.input,
-        userId: options.userId ?? checkpoint?.userId,
+        userId: userOf(options, checkpoint),
         signal,
         usage,
         limits: options.limits ?? NO_LIMITS,
@@ -589,4 +589,13 @@ function keysOfRunsWithoutUser(session: Session): Record<string, unknown> | unde
     }
   }
   return own;
+}
+
+// The user a run is for: the one it was given, else (resumed) the one it paused for. An empty id
+// is no user, as it is for the shared scopes.
+function userOf(
+  options: InvocationOptions,
+  checkpoint: InvocationCheckpoint | undefined,
+): string | undefined {
+  return options.userId || checkpoint?.userId || undefined;
 }

@@ -308,6 +308,9 @@ describe('state.update of a shared key', () => {
     // A turn for a user works on the user's notes; the next turn without one is back to the session's.
     expect((await turn('ada', 'ada')).state['user:notes']).toEqual(['ada']);
     expect((await turn('three')).state['user:notes']).toEqual(['one', 'two', 'three']);
+    // An empty user id is no user.
+    expect((await turn('four', '')).state['user:notes']).toEqual(['one', 'two', 'three', 'four']);
+    expect((await turn('five')).state['user:notes']).toEqual(['one', 'two', 'three', 'four', 'five']);
     expect(await store.getScopedState('user:ada')).toEqual({ 'user:notes': ['ada'] });
   });
 });

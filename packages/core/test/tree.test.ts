@@ -478,6 +478,58 @@ describe('workflow agents', () => {
     ).toEqual(['user go', 'assistant null', 'tool a1', 'assistant a done', 'assistant b done']);
   });
 
+  it('an agent after nested fan-outs sees each branch, at every level, together', async () => {
+    const slow = (ms: number) =>
+      defineTool({
+        name: 'slow',
+        description: 'slow',
+        parameters: {},
+        execute: async () => {
+          await new Promise((resolve) => setTimeout(resolve, ms));
+          return 'ok';
+        },
+      });
+    const inner = new ParallelAgent({
+      name: 'inner',
+      subAgents: [
+        createAgent({
+          name: 'a',
+          provider: scriptedModel([{ toolCalls: [{ id: 'a1', name: 'slow' }] }, { text: 'a done' }]),
+          tools: [slow(30)],
+        }),
+        createAgent({ name: 'b', provider: scriptedModel([{ text: 'b done', delayMs: 5 }]) }),
+      ],
+    });
+    const outer = new ParallelAgent({
+      name: 'outer',
+      subAgents: [
+        inner,
+        createAgent({
+          name: 'c',
+          provider: scriptedModel([{ toolCalls: [{ id: 'c1', name: 'slow' }] }, { text: 'c done' }]),
+          tools: [slow(10)],
+        }),
+      ],
+    });
+    const summary = scriptedModel([{ text: 'summary' }]);
+    const result = await new Runner({
+      agent: new SequentialAgent({
+        name: 'pipe',
+        subAgents: [outer, createAgent({ name: 'd', provider: summary })],
+      }),
+    }).run({ input: 'go' }).invocation;
+    expect(result.error).toBeUndefined();
+    // The lanes' order follows who spoke first; within them, a call is followed by its result.
+    const seen = summary.requests[0].messages.map((m) =>
+      m.role === 'tool' ? `tool ${m.toolCallId}` : `${m.role} ${m.content ?? m.toolCalls?.[0]?.id}`,
+    );
+    expect(seen.indexOf('tool a1')).toBe(seen.indexOf('assistant a1') + 1);
+    expect(seen.indexOf('tool c1')).toBe(seen.indexOf('assistant c1') + 1);
+    expect(seen.indexOf('assistant a done')).toBe(seen.indexOf('tool a1') + 1);
+    expect(seen.indexOf('assistant c done')).toBe(seen.indexOf('tool c1') + 1);
+    expect(seen).toHaveLength(8);
+  });
+
   it('parallel branches do not see each other', async () => {
     const aModel = scriptedModel([{ text: 'a says', delayMs: 1 }]);
     const bModel = scriptedModel([{ text: 'b says', delayMs: 1 }]);

@@ -74,8 +74,8 @@ function byLane(
   flush();
 }
 
-// The first branch of a parallel agent, at `depth` segments or deeper, that `from` is on and the
-// reader is outside of.
+// The first branch that `from` is on, of a parallel agent at segment `depth` or deeper (a lane's
+// own agent may be a parallel one), that the reader is outside of.
 function laneOf(
   from: string,
   reader: string,
@@ -87,7 +87,7 @@ function laneOf(
     if (!parallel.has(parts[i])) continue;
     const lane = parts.slice(0, i + 2).join('.');
     if (reader === lane || reader.startsWith(`${lane}.`)) continue;
-    return { fan: parts.slice(0, i + 1).join('.'), lane, depth: i + 2 };
+    return { fan: parts.slice(0, i + 1).join('.'), lane, depth: i + 1 };
   }
   return undefined;
 }

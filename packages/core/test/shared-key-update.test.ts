@@ -272,7 +272,11 @@ describe('state.update of a shared key', () => {
     expect((await store.getScopedState('user:ada'))['user:notes']).toEqual(['A', 'B', 'C']);
     expect(resumed.state['user:notes']).toEqual(['A', 'B', 'C']);
     const merge = (await store.get('p'))?.events.find((e) => e.type === 'state_delta');
-    expect(merge).toMatchObject({ storedKeys: ['user:notes'] });
+    expect(merge).toMatchObject({
+      storedKeys: ['user:notes'],
+      delta: { 'user:notes': ['A', 'B', 'C'] },
+      stateDelta: { 'user:notes': ['A', 'B', 'C'] },
+    });
   });
 
   it("an agent tool's child run shares the caller's user: its user: keys are the user's, not its session's", async () => {

@@ -24,6 +24,11 @@ export class ParallelAgent extends WorkflowAgent {
         markStored(merged, key, stored?.has(key) === true);
       }
     }
+    // What the store holds for the keys `state.update` stored, as the event's delta will say: the
+    // payload shows what was applied.
+    const stored = storedKeysOf(merged);
+    if (stored && !ctx.overlay)
+      for (const key of stored) merged[key] = ctx.shared.storedValue(key, merged[key]);
     if (Object.keys(merged).length > 0) ctx.emit('state_delta', { delta: merged }, merged);
     ctx.emit('agent_end', { agent: this.name, output: '' });
   }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type InMemorySessionStore, type LlmAgent, Runner } from '@agentctl/core';
+import { InMemorySessionStore, type LlmAgent, Runner } from '@agentctl/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type Diagnostic,
@@ -276,6 +276,46 @@ export default {
     });
     held.release();
     expect(result.toolCalls[0].result).toEqual({ customer: { name: 'Ada' }, seen: true, missing: null });
+  });
+
+  it("gives a module tool in the worker state.update that loses no run's update of a shared key", async () => {
+    // Both calls update before either ends: read then written back as each call's result, the
+    // second would store the count the first already stored.
+    const root = await project({
+      'agents/a.yaml':
+        'kind: agent\nname: a\nmodel: offline/auto\ninstruction: go\ntools: [{ module: ../tools/count.ts }]\n',
+      'tools/count.ts': `let arrived = 0;
+let release: () => void;
+const both = new Promise<void>((resolve) => { release = resolve; });
+export default {
+  name: 'count', description: 'counts', parameters: { type: 'object', properties: {} },
+  execute: async (_args: unknown, ctx: any) => {
+    ctx.state.set('local', 5);
+    const local = await ctx.state.update('local', (n: number) => n + 1);
+    const count = await ctx.state.update('user:count', (n: number | undefined) => (n ?? 0) + 1);
+    if (++arrived === 2) release();
+    await both;
+    return { local, seen: ctx.state.get('local'), count };
+  },
+};
+`,
+    });
+    const w = await watched(root);
+    const held = lease(w);
+    const agent = held.generation.runtime.agents.get('a') as LlmAgent;
+    const store = new InMemorySessionStore();
+    const runs = await Promise.all(
+      ['s1', 's2'].map(
+        (sessionId) => new Runner({ agent, store }).run({ input: 'go', sessionId, userId: 'ada' }).invocation,
+      ),
+    );
+    held.release();
+    expect((await store.getScopedState('user:ada'))['user:count']).toBe(2);
+    expect(runs.map((r) => (r.toolCalls[0].result as { count: number }).count).sort()).toEqual([1, 2]);
+    for (const run of runs) {
+      expect(run.toolCalls[0].result).toMatchObject({ local: 6, seen: 6 });
+      expect(run.state.local).toBe(6);
+    }
   });
 
   it('runs module middleware in the worker, calling back into the chain', async () => {

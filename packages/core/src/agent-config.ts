@@ -162,6 +162,8 @@ export interface InvocationCheckpoint {
   pending: PendingApproval[];
   /** How many times the invocation has been started (first run plus resumes). */
   attempts: number;
+  /** The user the invocation ran for: a resume given no user runs for them too. */
+  userId?: string;
 }
 
 /**

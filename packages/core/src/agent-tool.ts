@@ -33,6 +33,8 @@ export function agentTool(agent: Agent, options: { store?: SessionStore } = {}):
         onEvent: (e: AgentEvent) => info?.forward(e),
         onApproval: info?.onApproval,
         callerPath: info?.agentPath,
+        // The caller's user: the child's `user:` keys are theirs, not the child session's alone.
+        userId: info?.userId,
       };
       // A child that paused earlier for this very call is resumed with the decisions meant for it.
       const waiting = info ? await pausedChild(store, info.sessionId, context.callId) : undefined;

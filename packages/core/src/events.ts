@@ -21,6 +21,12 @@ export interface EventBase {
    * agent merges its branches (in declaration order) with one `state_delta` event.
    */
   branchDelta?: Record<string, unknown>;
+  /**
+   * Keys of this event's delta (or branch delta) whose value `state.update` already stored in its
+   * shared scope (`app:`, `user:`): recorded for the session, never written whole to the scope again,
+   * so another run's update of the key made meanwhile is kept (a resumed parallel merge included).
+   */
+  storedKeys?: string[];
 }
 
 /** A tool call waiting for a human decision. */
@@ -43,7 +49,8 @@ export type RunStatus = 'complete' | 'paused' | 'error';
 
 /** The payloads of every event, keyed by type. */
 export interface EventPayloads {
-  run_start: { input: string };
+  /** `userId`: the user the run is for (`user:` keys are theirs); left out when it has none. */
+  run_start: { input: string; userId?: string };
   agent_start: { agent: string };
   text_delta: { text: string };
   message: { message: Message };

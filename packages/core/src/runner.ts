@@ -191,8 +191,10 @@ export class Runner {
       const started = performance.now();
       const history = options.history === undefined ? undefined : await options.history;
       const session = await this.#session(options, sessionId, decisions !== undefined);
-      await this.#loadScopedState(session, options.userId);
       const checkpoint = session.checkpoint as InvocationCheckpoint | undefined;
+      // A resume given no user goes on for the user the run paused for: without, the `user:` keys
+      // it writes (a parallel fan-out's merge, the memory tool) would be the session's alone.
+      await this.#loadScopedState(session, userOf(options, checkpoint));
       if (checkpoint && session.parentId !== undefined && options.parent?.sessionId !== session.parentId)
         await refuseInsideParent(this.store, session, checkpoint);
       // The child sessions (of agent tools) this resume is to go on with: any it leaves behind are ended.
@@ -240,7 +242,12 @@ export class Runner {
         await held.write((fence) => this.store.setCheckpoint(session.id, undefined, fence));
       }
       try {
-        ctx.emit('run_start', { input: shared.input });
+        ctx.emit(
+          'run_start',
+          shared.userId === undefined
+            ? { input: shared.input }
+            : { input: shared.input, userId: shared.userId },
+        );
         if (!checkpoint) {
           // The user's message sits on the root's branch, so every agent of the tree sees it.
           const root = new InvocationContext(shared, this.agent, branchFor(this.agent, options.branchPrefix));
@@ -273,6 +280,7 @@ export class Runner {
             pending: shared.pending,
             attempts: shared.attempt + 1,
           };
+          if (shared.userId !== undefined) saved.userId = shared.userId;
           await shared.flush();
           await held.write((fence) => this.store.setCheckpoint(session.id, saved, fence));
         }
@@ -358,14 +366,18 @@ export class Runner {
     }
   }
 
-  // `app:` and `user:` keys come from the store's shared scopes, so every session sees their latest values.
+  // `app:` and `user:` keys come from the store's shared scopes, so every session sees their latest
+  // values. A run without a user keeps the `user:` keys the session's runs without one wrote: they
+  // are the session's own (the memory tool's notes last the session), not any user's.
   async #loadScopedState(session: Session, userId: string | undefined): Promise<void> {
     if (!this.store.getScopedState) return;
+    const own = userId === undefined ? keysOfRunsWithoutUser(session) : undefined;
     for (const key of Object.keys(session.state)) {
       if (key.startsWith('app:') || key.startsWith('user:')) delete session.state[key];
     }
     Object.assign(session.state, await this.store.getScopedState('app'));
     if (userId) Object.assign(session.state, await this.store.getScopedState(`user:${userId}`));
+    else if (own) Object.assign(session.state, own);
   }
 
   // What a person decides on must be what runs: a session changed outside agentctl is refused
@@ -444,7 +456,7 @@ export class Runner {
         store,
         root: this.agent,
         input: checkpoint?.input ?? options.input,
-        userId: options.userId,
+        userId: userOf(options, checkpoint),
         signal,
         usage,
         limits: options.limits ?? NO_LIMITS,
@@ -563,4 +575,31 @@ function lastOutput(session: Session, invocationId: string): string {
     if (event.type === 'agent_end' && event.output) return event.output;
   }
   return '';
+}
+
+// The `user:` keys of a session as its runs without a user left them (a run with a user wrote its
+// user's keys, which the session does not keep); undefined when the session holds none.
+function keysOfRunsWithoutUser(session: Session): Record<string, unknown> | undefined {
+  if (!Object.keys(session.state).some((key) => key.startsWith('user:'))) return undefined;
+  const own: Record<string, unknown> = {};
+  let withoutUser = true;
+  for (const event of session.events) {
+    if (event.type === 'run_start') withoutUser = event.userId === undefined;
+    if (!withoutUser || !event.stateDelta) continue;
+    for (const [key, value] of Object.entries(event.stateDelta)) {
+      if (!key.startsWith('user:')) continue;
+      if (value === null) delete own[key];
+      else own[key] = value;
+    }
+  }
+  return own;
+}
+
+// The user a run is for: the one it was given, else (resumed) the one it paused for. An empty id
+// is no user, as it is for the shared scopes.
+function userOf(
+  options: InvocationOptions,
+  checkpoint: InvocationCheckpoint | undefined,
+): string | undefined {
+  return options.userId || checkpoint?.userId || undefined;
 }

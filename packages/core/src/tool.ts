@@ -46,6 +46,8 @@ export interface ToolInvocationInfo {
   branch: string;
   /** The store of the session, as an opaque value for agent tools. */
   store: unknown;
+  /** The user of the invocation: an agent tool's child run shares their `user:` state too. */
+  userId?: string;
   /** Streams an event of a child run to the caller without storing it in this session. */
   forward(event: unknown): void;
   /** The decisions a resumed invocation was given (agent tools pass theirs on to their child). */

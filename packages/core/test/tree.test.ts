@@ -328,6 +328,208 @@ describe('workflow agents', () => {
     expect(await store.getScopedState?.('user:ada')).toEqual({});
   });
 
+  it("a parallel agent in a loop merges each pass's writes once: a later pass does not undo what came after", async () => {
+    const set = defineTool<{ key: string; value: number }>({
+      name: 'set',
+      description: 'sets',
+      parameters: {
+        type: 'object',
+        properties: { key: { type: 'string' }, value: { type: 'number' } },
+        required: ['key', 'value'],
+      },
+      execute: ({ key, value }, { state }) => {
+        state.set(key, value);
+        return 'ok';
+      },
+    });
+    const setting = (name: string, turns: Parameters<typeof scriptedModel>[0]) =>
+      createAgent({ name, provider: scriptedModel(turns), tools: [set] });
+    // Pass 1: branch a sets x and app:x to 1, then c sets both to 2. Pass 2: the branches set nothing.
+    const fan = new ParallelAgent({
+      name: 'fan',
+      subAgents: [
+        setting('a', [
+          {
+            toolCalls: [
+              { name: 'set', arguments: { key: 'x', value: 1 } },
+              { name: 'set', arguments: { key: 'app:x', value: 1 } },
+            ],
+          },
+          { text: 'a1' },
+          { text: 'a2' },
+        ]),
+        createAgent({ name: 'b', provider: scriptedModel([{ text: 'b1' }, { text: 'b2' }]) }),
+      ],
+    });
+    const after = setting('c', [
+      {
+        toolCalls: [
+          { name: 'set', arguments: { key: 'x', value: 2 } },
+          { name: 'set', arguments: { key: 'app:x', value: 2 } },
+        ],
+      },
+      { text: 'c1' },
+      { text: 'c2' },
+    ]);
+    const store = new InMemorySessionStore();
+    const loop = new LoopAgent({ name: 'loop', subAgents: [fan, after], maxIterations: 2 });
+    const result = await new Runner({ agent: loop, store }).run({ input: 'go', sessionId: 's' }).invocation;
+    expect(result.state).toMatchObject({ x: 2, 'app:x': 2 });
+    expect((await store.get('s'))?.state).toMatchObject({ x: 2, 'app:x': 2 });
+    expect(await store.getScopedState('app')).toEqual({ 'app:x': 2 });
+  });
+
+  it("a parallel agent in a loop resumed in its second pass merges that pass's writes made before the pause", async () => {
+    const set = defineTool<{ key: string; value: number }>({
+      name: 'set',
+      description: 'sets',
+      parameters: {
+        type: 'object',
+        properties: { key: { type: 'string' }, value: { type: 'number' } },
+        required: ['key', 'value'],
+      },
+      execute: ({ key, value }, { state }) => {
+        state.set(key, value);
+        return 'ok';
+      },
+    });
+    const ran: string[] = [];
+    const fan = new ParallelAgent({
+      name: 'fan',
+      subAgents: [
+        createAgent({
+          name: 'a',
+          provider: scriptedModel([
+            { toolCalls: [{ id: 'a-x', name: 'set', arguments: { key: 'x', value: 1 } }] },
+            { text: 'a1' },
+            { toolCalls: [{ id: 'a-y', name: 'set', arguments: { key: 'y', value: 5 } }] },
+            { text: 'a2' },
+          ]),
+          tools: [set],
+        }),
+        createAgent({
+          name: 'payer',
+          provider: scriptedModel([
+            { text: 'nothing to pay' },
+            { toolCalls: [{ id: 'r1', name: 'refund', arguments: { order: 'A1' } }] },
+            { text: 'paid' },
+          ]),
+          tools: [approvalRefund(ran)],
+        }),
+      ],
+    });
+    const after = createAgent({
+      name: 'c',
+      provider: scriptedModel([
+        { toolCalls: [{ id: 'c-x', name: 'set', arguments: { key: 'x', value: 2 } }] },
+        { text: 'c1' },
+        { text: 'c2' },
+      ]),
+      tools: [set],
+    });
+    const store = new InMemorySessionStore();
+    const loop = new LoopAgent({ name: 'loop', subAgents: [fan, after], maxIterations: 2 });
+    const paused = await new Runner({ agent: loop, store }).run({ input: 'go', sessionId: 's' }).invocation;
+    expect(paused.status).toBe('paused');
+    const done = await new Runner({ agent: loop, store }).resume({
+      sessionId: 's',
+      decisions: [{ callId: 'r1', approve: true }],
+    }).invocation;
+    expect(done.status).toBe('complete');
+    expect(ran).toEqual(['A1']);
+    expect(done.state).toEqual({ x: 2, y: 5 });
+  });
+
+  it("an agent after a fan-out sees each branch's messages together, so a tool call is followed by its result", async () => {
+    const slow = defineTool({
+      name: 'slow',
+      description: 'slow',
+      parameters: {},
+      execute: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return 'ok';
+      },
+    });
+    // b answers while a's call runs: as they ran, b's answer sits between a's call and its result.
+    const fan = new ParallelAgent({
+      name: 'fan',
+      subAgents: [
+        createAgent({
+          name: 'a',
+          provider: scriptedModel([{ toolCalls: [{ id: 'a1', name: 'slow' }] }, { text: 'a done' }]),
+          tools: [slow],
+        }),
+        createAgent({ name: 'b', provider: scriptedModel([{ text: 'b done', delayMs: 5 }]) }),
+      ],
+    });
+    const summary = scriptedModel([{ text: 'summary' }]);
+    const result = await new Runner({
+      agent: new SequentialAgent({
+        name: 'pipe',
+        subAgents: [fan, createAgent({ name: 'c', provider: summary })],
+      }),
+    }).run({ input: 'go' }).invocation;
+    expect(result.error).toBeUndefined();
+    expect(result.output).toBe('summary');
+    expect(
+      summary.requests[0].messages.map((m) =>
+        m.role === 'tool' ? `tool ${m.toolCallId}` : `${m.role} ${m.content}`,
+      ),
+    ).toEqual(['user go', 'assistant null', 'tool a1', 'assistant a done', 'assistant b done']);
+  });
+
+  it('an agent after nested fan-outs sees each branch, at every level, together', async () => {
+    const slow = (ms: number) =>
+      defineTool({
+        name: 'slow',
+        description: 'slow',
+        parameters: {},
+        execute: async () => {
+          await new Promise((resolve) => setTimeout(resolve, ms));
+          return 'ok';
+        },
+      });
+    const inner = new ParallelAgent({
+      name: 'inner',
+      subAgents: [
+        createAgent({
+          name: 'a',
+          provider: scriptedModel([{ toolCalls: [{ id: 'a1', name: 'slow' }] }, { text: 'a done' }]),
+          tools: [slow(30)],
+        }),
+        createAgent({ name: 'b', provider: scriptedModel([{ text: 'b done', delayMs: 5 }]) }),
+      ],
+    });
+    const outer = new ParallelAgent({
+      name: 'outer',
+      subAgents: [
+        inner,
+        createAgent({
+          name: 'c',
+          provider: scriptedModel([{ toolCalls: [{ id: 'c1', name: 'slow' }] }, { text: 'c done' }]),
+          tools: [slow(10)],
+        }),
+      ],
+    });
+    const summary = scriptedModel([{ text: 'summary' }]);
+    const result = await new Runner({
+      agent: new SequentialAgent({
+        name: 'pipe',
+        subAgents: [outer, createAgent({ name: 'd', provider: summary })],
+      }),
+    }).run({ input: 'go' }).invocation;
+    expect(result.error).toBeUndefined();
+    // The lanes' order follows who spoke first; within them, a call is followed by its result.
+    const seen = summary.requests[0].messages.map((m) =>
+      m.role === 'tool' ? `tool ${m.toolCallId}` : `${m.role} ${m.content ?? m.toolCalls?.[0]?.id}`,
+    );
+    expect(seen.indexOf('tool a1')).toBe(seen.indexOf('assistant a1') + 1);
+    expect(seen.indexOf('tool c1')).toBe(seen.indexOf('assistant c1') + 1);
+    expect(seen.indexOf('assistant a done')).toBe(seen.indexOf('tool a1') + 1);
+    expect(seen.indexOf('assistant c done')).toBe(seen.indexOf('tool c1') + 1);
+    expect(seen).toHaveLength(8);
+  });
+
   it('parallel branches do not see each other', async () => {
     const aModel = scriptedModel([{ text: 'a says', delayMs: 1 }]);
     const bModel = scriptedModel([{ text: 'b says', delayMs: 1 }]);

@@ -92,6 +92,7 @@ function recovery(
       agent: firstAgent?.type === 'agent_start' ? firstAgent.agent : root.name,
       pending,
       attempts: latest + 1,
+      ...(start?.type === 'run_start' && start.userId !== undefined ? { userId: start.userId } : {}),
     },
     decisions,
   };

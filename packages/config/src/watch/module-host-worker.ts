@@ -6,7 +6,8 @@
  * Protocol (worker side): `load` imports a module and describes its exports; `call` runs a tool's
  * `execute`; `factory` calls a middleware factory and keeps what it made under a handle; `wrap`
  * runs a middleware, asking the host for each `next()`; `abort` aborts a call's signal; `redact`
- * applies a middleware's `redactsCalls` to a text and answers in shared memory (the host waits on it).
+ * applies a middleware's `redactsCalls` to a text and answers in shared memory (the host waits on it);
+ * `stateUpdated` answers a tool's `stateUpdate` (a compare-and-set of one key, see updateState).
  * Code that fails where nothing awaits it (a timer's throw, a promise left unhandled) fails the
  * request whose code it is, its error marked `stray`; once that request is answered, it is a `late`
  * message. Only a failure outside any request's code ends the worker, as it would without this.
@@ -178,11 +179,10 @@ async function runTool(msg) {
   const ctx = {
     callId: msg.callId, signal: controller.signal, messages: msg.messages,
     endInvocation: () => { ended = true; },
-    // update is get then set here: a module tool in dev writes its state as the call's result.
     state: {
       get: (k) => (k in sets ? sets[k] : readState(k)),
       set: (k, v) => { sets[k] = v; },
-      update: async (k, fn) => { const v = fn(k in sets ? sets[k] : readState(k)) ?? null; sets[k] = v; return v ?? undefined; },
+      update: (k, fn) => updateState(msg.id, sets, readState, k, fn),
     },
     requestInput: (question) => { const e = new Error(question); e.__requestInput = question; throw e; },
   };
@@ -195,6 +195,32 @@ async function runTool(msg) {
   } finally {
     calls.delete(msg.id);
   }
+}
+// state.update: the store's lock is held on the host's thread, which cannot wait for this one, so
+// the update is a compare-and-set there: fn's result is stored only if the value is still the one
+// fn was given, else fn runs again on the value the store holds (sent back), until one lands. The
+// call's pending sets go first, so the host sees the state the call saw.
+const STATE_UPDATE_TRIES = 100;
+const updates = new Map();
+async function updateState(id, sets, readState, key, fn) {
+  let current = key in sets ? sets[key] : readState(key);
+  for (let tries = 0; tries < STATE_UPDATE_TRIES; tries++) {
+    const next = fn(current);
+    if (next !== null && (typeof next === 'object' || typeof next === 'function') && typeof next.then === 'function')
+      throw new TypeError('state.update needs a synchronous function: this one returned a promise');
+    const pending = { ...sets };
+    const reply = await new Promise((resolve) => {
+      const uid = ++seq;
+      // Sent first: a value that cannot cross threads throws here, leaving the sets and no waiter.
+      parentPort.postMessage({ type: 'stateUpdate', id, uid, key, expected: current, next: next ?? null, sets: pending });
+      for (const k of Object.keys(pending)) delete sets[k];
+      updates.set(uid, resolve);
+    });
+    if (reply.error) throw Object.assign(new Error(reply.error.message), { name: reply.error.name || 'Error' });
+    if (!reply.stale) return reply.value === null ? undefined : reply.value;
+    current = reply.latest;
+  }
+  throw new Error('state.update of ' + key + ' kept meeting other writes of it (' + STATE_UPDATE_TRIES + ' tries)');
 }
 async function wrap(msg) {
   const fn = msg.handle !== undefined ? handles.get(msg.handle) : (await load(msg.path))[msg.exportName];
@@ -242,6 +268,12 @@ parentPort.on('message', (msg) => {
   if (msg.type === 'redact') {
     const name = msg.handle !== undefined ? names.get(msg.handle) : msg.exportName;
     guarded('middleware \u0060' + name + '\u0060', () => answerRedact(msg)).catch(() => {});
+    return;
+  }
+  if (msg.type === 'stateUpdated') {
+    const waiter = updates.get(msg.uid);
+    updates.delete(msg.uid);
+    waiter?.(msg);
     return;
   }
   if (msg.type === 'nextResult') {

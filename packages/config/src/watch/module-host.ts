@@ -6,6 +6,7 @@ import {
   type AnyTool,
   deadline,
   type Middleware,
+  sameJson,
   type ToolContext,
 } from '@agentctl/core';
 import { configAssets } from '../assets.js';
@@ -98,7 +99,9 @@ export class ModuleHost {
     });
     // The worker must not keep a CLI alive; runs in flight hold their own promises.
     this.#worker.unref();
-    this.#worker.on('message', (message: Reply | NextRequest | LateFailure) => this.#onMessage(message));
+    this.#worker.on('message', (message: Reply | NextRequest | StateRequest | StateUpdate | LateFailure) =>
+      this.#onMessage(message),
+    );
     this.#worker.on('error', (error) => {
       this.#gone ??= error;
       this.#failAll(error);
@@ -327,13 +330,19 @@ export class ModuleHost {
     });
   }
 
-  #onMessage(message: Reply | NextRequest | StateRequest | LateFailure): void {
+  #onMessage(message: Reply | NextRequest | StateRequest | StateUpdate | LateFailure): void {
     if (message.type === 'late') {
       this.#lateFailure(message);
       return;
     }
     if (message.type === 'stateGet') {
       answerState(this.#calls.get(message.id), message);
+      return;
+    }
+    if (message.type === 'stateUpdate') {
+      void updateState(this.#calls.get(message.id), message).then((answer) =>
+        this.#worker.postMessage({ type: 'stateUpdated', uid: message.uid, ...answer }),
+      );
       return;
     }
     if (message.type === 'next') {
@@ -423,6 +432,52 @@ function answerState(ctx: ToolContext | undefined, request: StateRequest): void 
   }
   Atomics.store(flag, 0, 1);
   Atomics.notify(flag, 0);
+}
+
+interface StateUpdate {
+  type: 'stateUpdate';
+  id: number;
+  uid: number;
+  key: string;
+  /** The value the tool's function was given (as the worker reads state: through JSON). */
+  expected: unknown;
+  /** What the function made of it. */
+  next: unknown;
+  /** The call's `state.set`s made before the update, applied first. */
+  sets: Record<string, unknown>;
+}
+
+// The worker's `state.update` as a compare-and-set under the store's lock (through the call's own
+// `state.update`, so the store, the lease and the run's view do what they do outside dev). A value
+// changed since the worker read it is refused by throwing inside the update, so nothing is stored;
+// known by the closure, not the error's class, which a store may wrap.
+async function updateState(
+  ctx: ToolContext | undefined,
+  request: StateUpdate,
+): Promise<
+  { value: unknown } | { stale: true; latest: unknown } | { error: { name: string; message: string } }
+> {
+  if (!ctx) return { error: { name: 'Error', message: 'state.update was called after its tool call ended' } };
+  let stale: { latest: unknown } | undefined;
+  try {
+    for (const [key, value] of Object.entries(request.sets)) ctx.state.set(key, value);
+    const value = await ctx.state.update(request.key, (current) => {
+      const seen = asJson(current);
+      if (sameJson(seen, request.expected)) return request.next;
+      stale = { latest: seen };
+      throw new Error(`${request.key} changed since it was read`);
+    });
+    return { value: asJson(value) ?? null };
+  } catch (error) {
+    if (stale) return { stale: true, latest: stale.latest };
+    const { name, message } = error instanceof Error ? error : new Error(String(error));
+    return { error: { name, message } };
+  }
+}
+
+// A state value as the worker reads it (see answerState): through JSON.
+function asJson(value: unknown): unknown {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
 }
 
 // Module code that failed where nothing awaited it, after the request that ran it was answered.

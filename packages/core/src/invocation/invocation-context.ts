@@ -6,6 +6,7 @@ import type { Message } from '../messages.js';
 import { notifyEvent, type ObservedInvocation } from '../run-observer.js';
 import type { Session, SessionStore } from '../session.js';
 import { applyDelta } from '../state-delta.js';
+import { markStored, storedKeysOf } from '../stored-keys.js';
 import { addUsage, type UsageStats } from '../usage.js';
 import { eventOf } from './event-of.js';
 import { historyFor } from './history.js';
@@ -39,8 +40,14 @@ export interface InvocationShared {
   sink(event: AgentEvent): void;
   /** Queues an event for the session store. */
   persist(event: AgentEvent): void;
-  /** Writes `app:` and `user:` keys to the store's shared state. */
+  /** Writes `app:` and `user:` keys to the store's shared state, whole. */
   persistScoped(delta: Record<string, unknown>): void;
+  /**
+   * The value a shared key `state.update` stored has in the store as far as this invocation knows:
+   * after the last of its own writes of the key (updates and whole writes, in the order they reach
+   * the store), else as the run loaded it, else `recorded`.
+   */
+  storedValue(key: string, recorded: unknown): unknown;
   /**
    * Updates an `app:`/`user:` key in the store at once and atomically, through the invocation's
    * lease; undefined when the key is not shared (a session key, a `user:` key without a user) or
@@ -80,25 +87,32 @@ export interface ReplayedRun {
   transfer?: string;
 }
 
-// Per invocation: the transfer each completed run made, by branch, in order. Read from the events
-// recorded before the resume, so it is taken once, before the resumed run adds any of its own.
-const transfersOfRuns = new WeakMap<InvocationShared, Map<string, Array<string | undefined>>>();
+// Per invocation: each completed run by branch, in order: the transfer it made and where its
+// `agent_end` is in the log. Read from the events recorded before the resume, so it is taken once,
+// before the resumed run adds any of its own.
+interface RecordedRun {
+  transfer: string | undefined;
+  end: number;
+}
+const runsOfInvocations = new WeakMap<InvocationShared, Map<string, RecordedRun[]>>();
 
-function replayedRuns(shared: InvocationShared): Map<string, Array<string | undefined>> {
-  let runs = transfersOfRuns.get(shared);
+function replayedRuns(shared: InvocationShared): Map<string, RecordedRun[]> {
+  let runs = runsOfInvocations.get(shared);
   if (runs) return runs;
   runs = new Map();
   const open = new Map<string, string>();
-  for (const event of shared.session.events) {
+  const events = shared.session.events;
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i];
     if (event.invocationId !== shared.invocationId) continue;
     if (event.type === 'transfer') open.set(event.branch, event.to);
     if (event.type !== 'agent_end') continue;
     const list = runs.get(event.branch) ?? [];
-    list.push(open.get(event.branch));
+    list.push({ transfer: open.get(event.branch), end: i });
     open.delete(event.branch);
     runs.set(event.branch, list);
   }
-  transfersOfRuns.set(shared, runs);
+  runsOfInvocations.set(shared, runs);
   return runs;
 }
 
@@ -225,10 +239,24 @@ export class InvocationContext {
    * replayed on resume; it names the agent that run transferred to, which must be followed again.
    */
   consumeReplay(): ReplayedRun | undefined {
-    const left = this.shared.replay.get(this.branch) ?? 0;
+    const shared = this.shared;
+    const left = shared.replay.get(this.branch) ?? 0;
     if (left === 0) return undefined;
-    this.shared.replay.set(this.branch, left - 1);
-    return { transfer: replayedRuns(this.shared).get(this.branch)?.shift() };
+    shared.replay.set(this.branch, left - 1);
+    const runs = replayedRuns(shared);
+    const run = runs.get(this.branch)?.shift();
+    // The runs of the agents below it that ended within the run replayed whole (a loop's earlier
+    // pass, a fan-out's branches) are skipped with it: left counted, a later run of those agents
+    // (the pass that paused) would be taken for one of them and skipped instead of resumed.
+    if (run)
+      for (const [branch, below] of runs) {
+        if (!branch.startsWith(`${this.branch}.`)) continue;
+        while (below.length > 0 && below[0].end < run.end) {
+          below.shift();
+          shared.replay.set(branch, (shared.replay.get(branch) ?? 1) - 1);
+        }
+      }
+    return { transfer: run?.transfer };
   }
 
   /** Emits an event authored by this context's agent (or `author`), applying its state delta. */
@@ -292,20 +320,32 @@ export class InvocationContext {
   #applyState(event: AgentEvent, delta: Record<string, unknown>): void {
     const kept: Record<string, unknown> = {};
     const scoped: Record<string, unknown> = {};
+    const stored = storedKeysOf(delta);
+    const storedHere: string[] = [];
     for (const [key, value] of Object.entries(delta)) {
       if (key.startsWith('temp:')) {
         if (value === null) delete this.shared.temp[key];
         else this.shared.temp[key] = value;
         continue;
       }
+      const shared = key.startsWith('app:') || key.startsWith('user:');
+      if (shared && stored?.has(key)) {
+        storedHere.push(key);
+        // What the store holds after every update of the key this invocation made, not what this
+        // one update returned: calls of one step end in any order.
+        kept[key] = this.overlay ? value : this.shared.storedValue(key, value);
+        continue;
+      }
       kept[key] = value;
-      if (key.startsWith('app:') || key.startsWith('user:')) scoped[key] = value;
+      if (shared) scoped[key] = value;
     }
     if (Object.keys(kept).length === 0) return;
+    if (storedHere.length > 0) event.storedKeys = storedHere;
     if (this.overlay) {
       // A deletion stays in the overlay as `null`: removed from it, the key would show through
       // from the session again, and the branches' merge would never delete it.
       Object.assign(this.overlay, kept);
+      for (const key of Object.keys(kept)) markStored(this.overlay, key, stored?.has(key) === true);
       event.branchDelta = kept;
       return;
     }

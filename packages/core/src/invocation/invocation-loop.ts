@@ -115,6 +115,7 @@ class InvocationToolInfo implements ToolInvocationInfo {
   readonly invocationId: string;
   readonly branch: string;
   readonly store: unknown;
+  readonly userId: string | undefined;
   readonly decisions: readonly ApprovalDecision[];
   readonly onApproval: RunOptions['onApproval'];
   readonly #shared: InvocationShared;
@@ -128,6 +129,7 @@ class InvocationToolInfo implements ToolInvocationInfo {
     this.invocationId = ctx.invocationId;
     this.branch = ctx.branch;
     this.store = ctx.shared.store;
+    this.userId = ctx.shared.userId;
     this.decisions = decisions;
     this.onApproval = ctx.shared.options.onApproval;
   }

@@ -67,10 +67,11 @@ export class SharedInvocation implements InvocationShared {
   readonly #onEvent: ((event: AgentEvent) => void) | undefined;
   readonly #writer: SessionWriter;
   readonly #controller: AbortController;
-  // Shared keys the store already holds as `state.update` left them: the step's delta carries them
-  // for the session's events, but writing its whole value again would undo another run's update.
-  // Several calls of one step may each update a key: every value stored is kept until its delta passes.
-  #stored: Map<string, unknown[]> | undefined;
+  // The last value of each shared key this invocation wrote or updated, by the order its writes
+  // reach the store (an update's value is known only once the store made it, after later writes
+  // may have been queued): what the run's view shows for a key `state.update` stored.
+  #latest: Map<string, { order: number; value: unknown }> | undefined;
+  #order = 0;
 
   constructor(
     init: SharedInvocationInit,
@@ -115,20 +116,33 @@ export class SharedInvocation implements InvocationShared {
   }
 
   persistScoped(delta: Record<string, unknown>): void {
-    for (const [scope, part] of scopedUpdates(delta, this.userId, this.#stored))
+    for (const [scope, part] of scopedParts(delta, this.userId)) {
+      for (const [key, value] of Object.entries(part)) this.#wrote(key, ++this.#order, value);
       this.#writer.scoped(scope, part);
+    }
   }
 
   updateShared(key: string, update: (current: unknown) => unknown): Promise<unknown> | undefined {
     const scope = scopeOf(key, this.userId);
     if (!scope || !this.store.updateScopedKey) return undefined;
+    const order = ++this.#order;
     return this.#writer.scopedKey(scope, key, update).then((value) => {
-      this.#stored ??= new Map();
-      const values = this.#stored.get(key);
-      if (values) values.push(value ?? null);
-      else this.#stored.set(key, [value ?? null]);
+      this.#wrote(key, order, value ?? null);
       return value;
     });
+  }
+
+  storedValue(key: string, recorded: unknown): unknown {
+    const latest = this.#latest?.get(key);
+    if (latest) return latest.value;
+    const state = this.session.state;
+    return key in state ? state[key] : recorded;
+  }
+
+  #wrote(key: string, order: number, value: unknown): void {
+    this.#latest ??= new Map();
+    const latest = this.#latest.get(key);
+    if (!latest || latest.order < order) this.#latest.set(key, { order, value });
   }
 
   abort(reason: unknown): void {
@@ -152,24 +166,15 @@ function scopeOf(key: string, userId: string | undefined): string | undefined {
   return key.startsWith('user:') && userId ? `user:${userId}` : undefined;
 }
 
-// Splits `app:`/`user:` keys of a delta by the scope they are shared in, leaving out a key whose
-// value is the very one `state.update` stored (once: a later write of it is the run's own).
-function scopedUpdates(
+// Splits `app:`/`user:` keys of a delta by the scope they are shared in.
+function scopedParts(
   delta: Record<string, unknown>,
   userId: string | undefined,
-  stored: Map<string, unknown[]> | undefined,
 ): Map<string, Record<string, unknown>> {
   const out = new Map<string, Record<string, unknown>>();
   for (const [key, value] of Object.entries(delta)) {
     const scope = scopeOf(key, userId);
     if (!scope) continue;
-    const values = stored?.get(key);
-    const at = values ? values.findIndex((v) => Object.is(v, value)) : -1;
-    if (values && at >= 0) {
-      values.splice(at, 1);
-      if (values.length === 0) stored?.delete(key);
-      continue;
-    }
     const part = out.get(scope) ?? {};
     part[key] = value;
     out.set(scope, part);

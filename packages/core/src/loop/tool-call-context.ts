@@ -1,5 +1,6 @@
 import type { PendingApproval } from '../events.js';
 import type { Message } from '../messages.js';
+import { markStored } from '../stored-keys.js';
 import type { Deadline } from '../timing/deadline.js';
 import type { ToolContext, ToolInvocationInfo } from '../tool.js';
 import type { LoopContext } from './loop-context.js';
@@ -55,15 +56,17 @@ export class ToolCallContext implements ToolContext {
       set: (key, value) => {
         this.delta ??= {};
         this.delta[key] = value;
+        markStored(this.delta, key, false);
       },
       update: async (key, given) => {
         const update = synchronous(given);
         const shared = loop.updateShared?.(key, update);
         const value = shared ? await shared : (update(this.#state?.get(key)) ?? undefined);
         // The result still travels in this call's delta: the session's events and the run's own
-        // view see it; the runner leaves out of its shared write what the store already holds.
+        // view see it; marked as what the store holds, the runner leaves it out of its shared write.
         this.delta ??= {};
         this.delta[key] = value ?? null;
+        markStored(this.delta, key, shared !== undefined);
         return value === null ? undefined : value;
       },
     };

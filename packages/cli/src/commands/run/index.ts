@@ -24,6 +24,7 @@ import { type Io, styles } from '../../io.js';
 import { printable } from '../../printable.js';
 import { openRuntime } from '../../project.js';
 import { sessionStoreFor } from '../../session-store.js';
+import { shellQuote } from '../../shell-quote.js';
 import { systemRefusal } from '../../system-refusal.js';
 import { terminalReadline } from '../../terminal-readline.js';
 import { unknownAgent } from '../../unknown-agent.js';
@@ -356,7 +357,7 @@ export async function invoke(
     }
     if (result instanceof PausedSessionError) {
       const first = printable(result.pending[0] ?? 'CALL_ID');
-      const resume = `${commandName(io, io.cwd).command} run ${result.agent ?? runner.agent.name} --session ${sessionId}`;
+      const resume = `${commandName(io, io.cwd).command} run ${result.agent ?? runner.agent.name} --session ${sessionId}${userFlag(options)}`;
       throw new CliError(
         `session ${sessionId} is paused: ${result.pending.map(printable).join(', ')} wait${result.pending.length === 1 ? 's' : ''} for a decision before it takes a new prompt; resume it with \`${resume} --approve ${first}\` (or --deny ${first} --reason "...", or --answer ${first}="..." for a question), or start a new session`,
         EXIT.usage,
@@ -502,7 +503,8 @@ export function reportPause(
     );
   }
   // Typed as it can be run here: `node <script>` when no `agentctl` on the PATH is this program.
-  const resume = `${commandName(io, io.cwd).command} run ${agent} --session ${sessionId}`;
+  // With the run's user: resumed without it, the fan-out's `user:` keys would be the session's alone.
+  const resume = `${commandName(io, io.cwd).command} run ${agent} --session ${sessionId}${userFlag(options)}`;
   const decided = pending.filter((p) => p.kind !== 'input');
   // One call to decide: its id written in, so the line runs as printed.
   const id = decided.length === 1 ? printable(decided[0].call.id) : '<call id>';
@@ -542,4 +544,9 @@ async function chat(
     rl.close();
   }
   return code;
+}
+
+// ` --user ID` when the run had a user, for a resume command printed to be typed as is.
+function userFlag(options: RunCommandOptions): string {
+  return options.user === undefined ? '' : ` --user ${shellQuote(options.user)}`;
 }

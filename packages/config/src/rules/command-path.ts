@@ -3,6 +3,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import { resolveProjectPath } from '../paths.js';
 import type { ToolSpec, ToolsetSpec } from '../spec-types.js';
+import { argumentsInCommand } from './command-args.js';
 import { excerpt } from './excerpt.js';
 import { type RuleContext, validEntries } from './rule.js';
 
@@ -28,6 +29,8 @@ export function commandPath(ctx: RuleContext): Diagnostic[] {
     const cwd = typeof mcp.cwd === 'string' && !mcp.cwd.includes('${') ? mcp.cwd : '.';
     const from = typeof mcp.cwd === 'string' && cwd !== mcp.cwd ? undefined : resolve(ctx.root, cwd);
     if (!from || existsSync(isAbsolute(mcp.command) ? mcp.command : join(from, mcp.command))) continue;
+    // `node ./server.js` is a command line, told apart by rule command-args.
+    if (argumentsInCommand(mcp.command, from)) continue;
     out.push(
       diagnostic(
         set.file,

@@ -1,0 +1,93 @@
+import { existsSync, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { type Diagnostic, diagnostic } from '../diagnostic.js';
+import type { ToolsetSpec } from '../spec-types.js';
+import { excerpt } from './excerpt.js';
+import { type RuleContext, validEntries } from './rule.js';
+
+/**
+ * An MCP server's `command` written as a command line (`npx -y some-pkg`): it is started without a
+ * shell, so the whole text is taken as one program's name and the start fails with "not found".
+ * A command that really names an existing file whose path has spaces is left alone.
+ */
+export function commandArgs(ctx: RuleContext): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const set of validEntries<ToolsetSpec>(ctx, 'toolset')) {
+    const mcp = set.spec.mcp as { command?: unknown; args?: unknown; cwd?: unknown };
+    if (typeof mcp.command !== 'string' || mcp.command.includes('${') || mcp.command.includes('{{')) continue;
+    // A `cwd` still holding `${VAR}` is only known at compile; the project folder stands in for it.
+    const cwd = typeof mcp.cwd === 'string' && !mcp.cwd.includes('${') ? mcp.cwd : '.';
+    const split = argumentsInCommand(mcp.command, resolve(ctx.root, cwd));
+    if (!split) continue;
+    const args = [...split.args, ...(Array.isArray(mcp.args) ? mcp.args.map(String) : [])];
+    out.push(
+      diagnostic(
+        set.file,
+        set.locate(['mcp', 'command']),
+        'command-args',
+        `the MCP server's command \`${excerpt(mcp.command)}\` holds its arguments too, but it is started without a shell, so the whole text would be looked up as one program and not be found; put the program in \`command\` and each argument in \`args\`: \`mcp: { command: ${flowScalar(split.program)}, args: [${args.map(flowScalar).join(', ')}] }\``,
+      ),
+    );
+  }
+  return out;
+}
+
+/** The program and arguments of a `command` that holds both, or undefined for one program (an existing path with spaces included). */
+export function argumentsInCommand(command: string, from: string): { program: string; args: string[] } | undefined {
+  if (!/\s/.test(command)) return undefined;
+  if (isProgram(command, from)) return undefined;
+  const words = splitWords(command);
+  const [program, ...args] = words;
+  if (program === undefined) return undefined;
+  // `./my tools/server.js` that does not exist either way is a missing file (rule command-path), not a command line.
+  if (program.includes('/') && !isProgram(program, from)) return undefined;
+  return { program, args };
+}
+
+// Where spawn (no shell) finds a program: a name with a slash from the working directory, a bare name on PATH.
+function isProgram(name: string, from: string): boolean {
+  if (name.includes('/')) return isFile(isAbsolute(name) ? name : join(from, name));
+  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && isFile(join(dir, name)));
+}
+
+function isFile(path: string): boolean {
+  try {
+    return existsSync(path) && statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+// Splits as a shell would for plain words and quotes (no expansion): what the user meant to run.
+function splitWords(line: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let started = false;
+  let quote: '"' | "'" | undefined;
+  for (const ch of line) {
+    if (quote) {
+      if (ch === quote) quote = undefined;
+      else word += ch;
+    } else if (ch === '"' || ch === "'") {
+      quote = ch;
+      started = true;
+    } else if (/\s/.test(ch)) {
+      if (started) words.push(word);
+      word = '';
+      started = false;
+    } else {
+      word += ch;
+      started = true;
+    }
+  }
+  if (started) words.push(word);
+  return words;
+}
+
+// A YAML flow scalar: plain when YAML reads it back as the same string, double-quoted otherwise.
+function flowScalar(text: string): string {
+  const plain =
+    /^(-(?=[^\s])|[A-Za-z0-9_./~+])[A-Za-z0-9_./~+=@-]*$/.test(text) &&
+    !/^(true|false|null|yes|no|on|off|~|[-+]?[0-9][0-9_.eE+-]*)$/i.test(text);
+  return plain ? text : JSON.stringify(text);
+}

@@ -33,7 +33,10 @@ export function commandArgs(ctx: RuleContext): Diagnostic[] {
 }
 
 /** The program and arguments of a `command` that holds both, or undefined for one program (an existing path with spaces included). */
-export function argumentsInCommand(command: string, from: string): { program: string; args: string[] } | undefined {
+export function argumentsInCommand(
+  command: string,
+  from: string,
+): { program: string; args: string[] } | undefined {
   if (!/\s/.test(command)) return undefined;
   if (isProgram(command, from)) return undefined;
   const words = splitWords(command);

@@ -126,6 +126,13 @@ describe.concurrent.each(Object.entries(TEMPLATES))(
           system,
         ).toBe(true);
       }
+
+      // A conversation goes on: the session, continued in a new process, is answered again.
+      for (const message of [prompt, 'thanks']) {
+        const turn = await agentctl(['run', agent, message, '--session', 'first-hour'], { cwd: project });
+        expect(turn.code, turn.stderr).toBe(0);
+        expect(turn.stdout.trim()).not.toBe('');
+      }
     });
   },
 );

@@ -55,6 +55,48 @@ tools: [{ toolset: docs }]
     );
   });
 
+  it("is refused for a command tool's argv[0] too, with the argv to write; a script whose path has spaces runs", async () => {
+    const dir = await tempProject({
+      'agents/a.yaml': `kind: tool
+name: greet
+description: Greets
+parameters: { type: object, properties: {} }
+command: { argv: ["echo hello there", again] }
+needs_approval: false
+---
+kind: tool
+name: spaced
+description: Runs a script in a folder with a space
+parameters: { type: object, properties: {} }
+command: { argv: ["./my scripts/say hi.sh"] }
+needs_approval: false
+---
+kind: agent
+name: a
+model: offline/auto
+tools: [greet]
+---
+kind: agent
+name: b
+model: offline/auto
+tools: [spaced]
+`,
+      'agents/my scripts/say hi.sh': '#!/bin/sh\necho said hi\n',
+    });
+    await chmod(join(dir, 'agents/my scripts/say hi.sh'), 0o755);
+    const expected =
+      'agents/a.yaml:5:19: error: the program `echo hello there` holds its arguments too, but a command tool runs its argv without a shell, so every call would fail to find it; give each word its own element: `argv: [echo, hello, there, again]` [command-args]';
+    const check = await agentctl(['validate'], { cwd: dir });
+    expect(check.code).toBe(1);
+    expect(check.stdout).toBe(`${expected}\n1 error, 0 warnings\n`);
+    const run = await agentctl(['run', 'a', 'hi'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(expected);
+    const spaced = await agentctl(['run', 'b', 'hi'], { cwd: dir });
+    expect(spaced.code, spaced.stderr).toBe(0);
+    expect(spaced.stdout).toContain('said hi');
+  });
+
   it('still starts a server whose path really has spaces', async () => {
     const dir = await tempProject({
       'my servers/fs server': `#!/bin/sh\nexec "${process.execPath}" "${FILESYSTEM}" "$@"\n`,

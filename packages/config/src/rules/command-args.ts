@@ -1,14 +1,15 @@
 import { existsSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
-import type { ToolsetSpec } from '../spec-types.js';
+import { resolveProjectPath } from '../paths.js';
+import type { ToolSpec, ToolsetSpec } from '../spec-types.js';
 import { excerpt } from './excerpt.js';
 import { type RuleContext, validEntries } from './rule.js';
 
 /**
- * An MCP server's `command` written as a command line (`npx -y some-pkg`): it is started without a
- * shell, so the whole text is taken as one program's name and the start fails with "not found".
- * A command that really names an existing file whose path has spaces is left alone.
+ * An MCP server's `command`, or a command tool's `argv[0]`, written as a command line (`npx -y
+ * some-pkg`): it is started without a shell, so the whole text is taken as one program's name and
+ * fails with "not found". A program that really is an existing file whose path has spaces is left alone.
  */
 export function commandArgs(ctx: RuleContext): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -26,6 +27,24 @@ export function commandArgs(ctx: RuleContext): Diagnostic[] {
         set.locate(['mcp', 'command']),
         'command-args',
         `the MCP server's command \`${excerpt(mcp.command)}\` holds its arguments too, but it is started without a shell, so the whole text would be looked up as one program and not be found; put the program in \`command\` and each argument in \`args\`: \`mcp: { command: ${flowScalar(split.program)}, args: [${args.map(flowScalar).join(', ')}] }\``,
+      ),
+    );
+  }
+  for (const tool of validEntries<ToolSpec>(ctx, 'tool')) {
+    const command = tool.spec.command;
+    const program = command?.argv[0];
+    if (!command || typeof program !== 'string' || program.includes('${') || program.includes('{{')) continue;
+    if (command.cwd?.includes('${')) continue;
+    const from = resolveProjectPath(ctx.root, tool.absFile, command.cwd ?? '.').absolute;
+    const split = argumentsInCommand(program, from);
+    if (!split) continue;
+    const argv = [split.program, ...split.args, ...command.argv.slice(1).map(String)];
+    out.push(
+      diagnostic(
+        tool.file,
+        tool.locate(['command', 'argv', 0]),
+        'command-args',
+        `the program \`${excerpt(program)}\` holds its arguments too, but a command tool runs its argv without a shell, so every call would fail to find it; give each word its own element: \`argv: [${argv.map(flowScalar).join(', ')}]\``,
       ),
     );
   }

@@ -47,6 +47,7 @@ export function commandPath(ctx: RuleContext): Diagnostic[] {
     if (command.cwd?.includes('${')) continue;
     const from = resolveProjectPath(ctx.root, tool.absFile, command.cwd ?? '.').absolute;
     if (existsSync(isAbsolute(program) ? program : join(from, program))) continue;
+    if (argumentsInCommand(program, from)) continue;
     out.push(
       diagnostic(
         tool.file,

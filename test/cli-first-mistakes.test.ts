@@ -225,6 +225,7 @@ const MISTAKES: Array<{ name: string; files: Record<string, string | Uint8Array>
     files: {
       'agents/a.yaml':
         'kind: agent\nname: a\nmodel: offline/echo\ntools: [docs]\n---\nkind: toolset\nname: docs\nmcp: { command: node, args: [server.js] }\n',
+      'server.js': '',
     },
     error:
       'agents/a.yaml:4:9: error: tool `docs` is not defined, but a toolset is: give the agent its tools with `{ toolset: docs }` [unresolved-reference]',

@@ -17,19 +17,24 @@ kind: toolset
 name: files
 mcp: { command: "node ./servers/fs.js '@scope/a pkg'", args: [--verbose] }
 ---
+kind: toolset
+name: padded
+mcp: { command: " npx " }
+---
 kind: agent
 name: a
 model: offline/echo
-tools: [{ toolset: docs }, { toolset: files }]
+tools: [{ toolset: docs }, { toolset: files }, { toolset: padded }]
 `,
     });
     const expected = [
       "agents/a.yaml:3:17: error: the MCP server's command `npx -y some-pkg` holds its arguments too, but it is started without a shell, so the whole text would be looked up as one program and not be found; put the program in `command` and each argument in `args`: `mcp: { command: npx, args: [-y, some-pkg] }` [command-args]",
       "agents/a.yaml:7:17: error: the MCP server's command `node ./servers/fs.js '@scope/a pkg'` holds its arguments too, but it is started without a shell, so the whole text would be looked up as one program and not be found; put the program in `command` and each argument in `args`: `mcp: { command: node, args: [./servers/fs.js, \"@scope/a pkg\", --verbose] }` [command-args]",
+      "agents/a.yaml:11:17: error: the MCP server's command ` npx ` has spaces around the program's name, which would be looked up as written and not be found: `command: npx` [command-args]",
     ];
     const check = await agentctl(['validate'], { cwd: dir });
     expect(check.code).toBe(1);
-    expect(check.stdout).toBe([...expected, '2 errors, 0 warnings', ''].join('\n'));
+    expect(check.stdout).toBe([...expected, '3 errors, 0 warnings', ''].join('\n'));
     const run = await agentctl(['run', 'a', 'hi'], { cwd: dir });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`${expected[0]}\n${expected[1]}\n`);

@@ -26,7 +26,9 @@ export function commandArgs(ctx: RuleContext): Diagnostic[] {
         set.file,
         set.locate(['mcp', 'command']),
         'command-args',
-        `the MCP server's command \`${excerpt(mcp.command)}\` holds its arguments too, but it is started without a shell, so the whole text would be looked up as one program and not be found; put the program in \`command\` and each argument in \`args\`: \`mcp: { command: ${flowScalar(split.program)}, args: [${args.map(flowScalar).join(', ')}] }\``,
+        split.args.length === 0
+          ? `the MCP server's command \`${excerpt(mcp.command)}\` has spaces around the program's name, which would be looked up as written and not be found: \`command: ${flowScalar(split.program)}\``
+          : `the MCP server's command \`${excerpt(mcp.command)}\` holds its arguments too, but it is started without a shell, so the whole text would be looked up as one program and not be found; put the program in \`command\` and each argument in \`args\`: \`mcp: { command: ${flowScalar(split.program)}, args: [${args.map(flowScalar).join(', ')}] }\``,
       ),
     );
   }
@@ -44,7 +46,9 @@ export function commandArgs(ctx: RuleContext): Diagnostic[] {
         tool.file,
         tool.locate(['command', 'argv', 0]),
         'command-args',
-        `the program \`${excerpt(program)}\` holds its arguments too, but a command tool runs its argv without a shell, so every call would fail to find it; give each word its own element: \`argv: [${argv.map(flowScalar).join(', ')}]\``,
+        split.args.length === 0
+          ? `the program \`${excerpt(program)}\` has spaces around its name, which would be looked up as written, so every call would fail to find it: \`argv: [${argv.map(flowScalar).join(', ')}]\``
+          : `the program \`${excerpt(program)}\` holds its arguments too, but a command tool runs its argv without a shell, so every call would fail to find it; give each word its own element: \`argv: [${argv.map(flowScalar).join(', ')}]\``,
       ),
     );
   }

@@ -225,6 +225,7 @@ const MISTAKES: Array<{ name: string; files: Record<string, string | Uint8Array>
     files: {
       'agents/a.yaml':
         'kind: agent\nname: a\nmodel: offline/echo\ntools: [docs]\n---\nkind: toolset\nname: docs\nmcp: { command: node, args: [server.js] }\n',
+      'server.js': '',
     },
     error:
       'agents/a.yaml:4:9: error: tool `docs` is not defined, but a toolset is: give the agent its tools with `{ toolset: docs }` [unresolved-reference]',
@@ -801,6 +802,32 @@ describe.concurrent('a first command in the wrong place, or with the wrong name'
     expect(run.stderr).toBe(
       'agents/a.yaml:9:10: error: environment variable MY_KEY is not set: set MY_KEY to your key [env-required]\n' +
         'agentctl: 1 error(s) in the project; nothing was run\n',
+    );
+  });
+});
+
+describe('a module tool importing a package the project has not installed (before `npm install`)', () => {
+  it('says which package to install, in validate and run, without a require stack', async () => {
+    const tool =
+      "import { defineTool } from '@agentctl/core';\nexport default defineTool({ name: 'ping', description: 'pings', parameters: { type: 'object', properties: {} }, execute: async () => 'pong' });\n";
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/auto\ntools: [{ module: ../tools/ping.ts }]\n',
+      'tools/ping.ts': tool,
+    });
+    const hint =
+      "Cannot find module '@agentctl/core' (is `@agentctl/core` installed in the project? `npm install` it)";
+    // pnpm's NODE_PATH (set for the test runner) would find the workspace's copy; a user's shell has none.
+    const env = { NODE_PATH: undefined };
+    const validate = await agentctl(['validate'], { cwd: dir, env });
+    expect(validate.code, validate.stdout + validate.stderr).toBe(1);
+    expect(validate.stdout).toBe(
+      `agents/a.yaml:4:19: error: module ../tools/ping.ts failed to load: ${hint} [module-exports]\n1 error, 0 warnings\n`,
+    );
+    const run = await agentctl(['run', 'a', 'hi'], { cwd: dir, env });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `agents/a.yaml:4:19: error: ${hint} [tool]\nagentctl: 1 error(s) in the project; nothing was run\n`,
     );
   });
 });

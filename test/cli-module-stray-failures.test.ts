@@ -218,8 +218,8 @@ turns:
   });
 });
 
-describe("a module's top-level code failing where nothing awaits it", () => {
-  it('is a warning on stderr, the project secrets hidden, and the run goes on', async () => {
+describe("a module's top-level timer failing after the import", () => {
+  it('is a warning of run on stderr and of validate at the module, the project secrets hidden in both', async () => {
     const dir = await probeProject({
       '.env': 'BILLING_KEY=sk-billing-secret-0123456789\n',
       'agents/main.yaml': `${scriptedTurns('[fine]', [
@@ -238,19 +238,77 @@ base_url: http://127.0.0.1:9/v1
 api_key: \${BILLING_KEY}
 `,
       'tools/fine.js': `setTimeout(() => { throw new Error('top-level boom sk-billing-secret-0123456789'); }, 0);
-Promise.reject(new Error('top-level rejection'));
 ${tool('fine', `${wait.replace(' return "finished";', '')} return "fine";`)}`,
     });
+    const warning =
+      'code of the module tools/fine.js failed after it was imported (ignored): top-level boom ***';
     const run = await runMain(dir);
     expect(run.code, run.stderr).toBe(0);
     expect(resultsByCall(run.events)).toEqual({ f: 'fine' });
-    expect(run.stderr).toContain(
-      'agentctl: warning: code of the module tools/fine.js failed after it was imported (ignored): top-level rejection',
+    expect(run.stderr).toContain(`agentctl: warning: ${warning}`);
+    expect(run.stderr).not.toContain('sk-billing-secret');
+    const check = await agentctl(['validate'], { cwd: dir });
+    expect(check.code, check.stdout).toBe(0);
+    expect(check.stdout).toBe(
+      `agents/main.yaml:17:17: warning: ${warning} [module-exports]\n0 errors, 1 warning\n`,
     );
+    const strict = await agentctl(['validate', '--strict', '--format', 'json'], { cwd: dir });
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).not.toContain('sk-billing-secret');
+  });
+});
+
+describe("a promise a module's top-level code leaves rejected", () => {
+  const reason = (path: string) =>
+    `(thrown by code of the module ${path} that nothing awaited: a callback, or a promise left unhandled)`;
+
+  it('fails the import of a tool module in validate and in run, naming the module, its secret hidden', async () => {
+    const dir = await probeProject({
+      '.env': 'BILLING_KEY=sk-billing-secret-0123456789\n',
+      'agents/main.yaml': `${scriptedTurns('[fine]', ['text: done'])}---
+kind: tool
+name: fine
+module: { path: ../tools/fine.js }
+---
+kind: model
+name: billing
+provider: openai
+model: gpt-4.1-mini
+base_url: http://127.0.0.1:9/v1
+api_key: \${BILLING_KEY}
+`,
+      'tools/fine.js': `Promise.reject(new Error('top-level rejection sk-billing-secret-0123456789'));
+${tool('fine', 'return "fine";')}`,
+    });
+    const check = await agentctl(['validate'], { cwd: dir });
+    expect(check.code).toBe(1);
+    expect(check.stdout).toBe(
+      `agents/main.yaml:16:17: error: module ../tools/fine.js failed to load: tools/fine.js:1:16: top-level rejection *** ${reason('tools/fine.js')} [module-exports]\n1 error, 0 warnings\n`,
+    );
+    const run = await runMain(dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
     expect(run.stderr).toContain(
-      'agentctl: warning: code of the module tools/fine.js failed after it was imported (ignored): top-level boom ***',
+      `agents/main.yaml:16:9: error: top-level rejection *** ${reason('tools/fine.js')} [tool]`,
     );
     expect(run.stderr).not.toContain('sk-billing-secret');
+  });
+
+  it('fails the import of a middleware module in validate and in run, naming the module', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': middlewareAgent('refuses'),
+      'tools/fine.js': tool('fine', 'return "fine";'),
+      'mw/refuses.js': `Promise.reject(new Error('no middleware today'));\n${middleware('model_call', '', '')}`,
+    });
+    const check = await agentctl(['validate'], { cwd: dir });
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain(
+      `error: module ../mw/refuses.js failed to load: mw/refuses.js:1:16: no middleware today ${reason('mw/refuses.js')} [module-exports]`,
+    );
+    const run = await runMain(dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`no middleware today ${reason('mw/refuses.js')}`);
+    expect(run.stderr).not.toContain('warning');
   });
 });
 

@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../packages/store-file/src/index.js';
-import { agentctl, removeTempDirs, tempProject } from './support/cli.js';
+import { agentctl, pasteLine, removeTempDirs, tempProject } from './support/cli.js';
 
 // `sessions list --limit/--cursor` through the built CLI on a project's file store of 40 sessions
 // (made through the store itself: forty runs would take a minute).
@@ -53,14 +53,17 @@ describe('sessions list --limit / --cursor', () => {
     );
   });
 
-  it('prints a table of the page and the command for the next one on stderr', async () => {
-    const first = await agentctl(['sessions', 'list', '--limit', '3'], { cwd: dir });
+  it('prints a table of the page and the command for the next one on stderr, which runs as printed', async () => {
+    // From the parent folder with -C: the printed command must reach the same project.
+    const first = await agentctl(['-C', basename(dir), 'sessions', 'list', '--limit', '3'], {
+      cwd: dirname(dir),
+    });
     expect(first.code).toBe(0);
     expect(first.stdout.trim().split('\n')).toHaveLength(4);
-    const more = /^more: agentctl sessions list --limit 3 --cursor (\S+)$/m.exec(first.stderr);
+    const more = /^more: (.* -C \S+ sessions list --limit 3 --cursor \S+)$/m.exec(first.stderr);
     expect(more, first.stderr).not.toBeNull();
-    const second = await agentctl(['sessions', 'list', '--limit', '3', '--cursor', more![1]!], { cwd: dir });
-    expect(second.code).toBe(0);
+    const second = await pasteLine(more![1]!, dirname(dir));
+    expect(second.code, second.stderr).toBe(0);
     const rows = (text: string) =>
       text
         .trim()

@@ -87,14 +87,14 @@ describe('agentctl run releases what setup started when a later step fails', () 
   });
 
   it('a second toolset whose server fails to start', async () => {
-    // A program that exists (validate's command-path passes it) and dies at once: only starting it tells.
+    // A program and script that exist (validate's command-path passes them) and die at once: only starting it tells.
     const { dir, mark } = await project((m) => [
       'kind: agent\nname: a\nmodel: offline/echo\ntools:\n  - toolset: ev\n  - toolset: gone\n',
       toolset('ev', m),
-      `kind: toolset\nname: gone\nmcp: { command: ${q(process.execPath)}, args: [/nonexistent/agentctl-mcp-server.js] }\n`,
+      `kind: toolset\nname: gone\nmcp: { command: ${q(process.execPath)}, args: [-e, "process.exit(3)"] }\n`,
     ]);
     const run = await runFailing(dir, mark);
-    expect(run.stderr).toMatch(/error: .*agentctl-mcp-server/);
+    expect(run.stderr).toMatch(/error: MCP server of toolset "gone" .*did not start/);
     expect(run.stderr).toContain('nothing was run');
     expect(run.code).toBe(1);
     expect(run.seconds).toBeLessThan(10);

@@ -104,6 +104,7 @@ kind: toolset
 name: docs
 mcp: { command: node, args: [server.js] }
 `,
+      'server.js': '// never started: validate stays offline\n',
       'tests/t.yaml': `kind: test
 name: remote-names
 agent: desk

@@ -88,11 +88,13 @@ describe.concurrent.each(Object.entries(TEMPLATES))(
         }
       }
 
-      const validate = await agentctl(['-C', project, 'validate', '--strict'], { cwd: elsewhere });
-      expect(validate.code, validate.stdout + validate.stderr).toBe(0);
-      expect(validate.stdout).toContain('no problems');
-
       if (name === 'mcp') {
+        // Before `npm install`, validate says the server's script is missing and what to do.
+        const early = await agentctl(['-C', project, 'validate'], { cwd: elsewhere });
+        expect(early.code).toBe(1);
+        expect(early.stdout).toContain(
+          'agents/librarian.yaml:15:10: error: the script `node_modules/@modelcontextprotocol/server-filesystem/dist/index.js` that `node` would run does not exist (a relative one is taken from the project folder), so the server cannot start: install its package first (`npm install`) [command-path]',
+        );
         // What `npm install` puts there: the repository's copy of the server the template names.
         const scope = join(project, 'node_modules/@modelcontextprotocol');
         await mkdir(scope, { recursive: true });
@@ -101,6 +103,10 @@ describe.concurrent.each(Object.entries(TEMPLATES))(
           join(scope, 'server-filesystem'),
         );
       }
+
+      const validate = await agentctl(['-C', project, 'validate', '--strict'], { cwd: elsewhere });
+      expect(validate.code, validate.stdout + validate.stderr).toBe(0);
+      expect(validate.stdout).toContain('no problems');
       // The test init wrote passes as written, offline.
       const tested = await agentctl(['test'], { cwd: project });
       expect(tested.code, tested.stdout + tested.stderr).toBe(0);
@@ -125,6 +131,13 @@ describe.concurrent.each(Object.entries(TEMPLATES))(
           templates.some((t) => renderedFully(t, system)),
           system,
         ).toBe(true);
+      }
+
+      // A conversation goes on: the session, continued in a new process, is answered again.
+      for (const message of [prompt, 'thanks']) {
+        const turn = await agentctl(['run', agent, message, '--session', 'first-hour'], { cwd: project });
+        expect(turn.code, turn.stderr).toBe(0);
+        expect(turn.stdout.trim()).not.toBe('');
       }
     });
   },

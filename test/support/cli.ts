@@ -73,6 +73,30 @@ export function agentctl(args: readonly string[], options: CliOptions = {}): Pro
   });
 }
 
+/** Runs a command line agentctl printed, as a user pastes it into a POSIX shell in `cwd`. */
+export function pasteLine(line: string, cwd: string, timeoutMs = 30_000): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', line], { cwd, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${line} did not finish; stderr so far:\n${stderr}`));
+    }, timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
 /** Temp folders made by {@link tempDir}, removed by {@link removeTempDirs}. */
 const made: string[] = [];
 

@@ -234,7 +234,10 @@ export class McpConnection {
     const code = (error as NodeJS.ErrnoException).code;
     const spec = this.#spec;
     let reason: string;
-    if (isStdioServer(spec) && code === 'ENOENT') reason = `command "${spec.command}" was not found`;
+    if (isStdioServer(spec) && code === 'ENOENT')
+      reason = /\s/.test(spec.command.trim())
+        ? `command "${spec.command}" was not found (it is started without a shell: put the program in \`command\` and each argument in \`args: [...]\`)`
+        : `command "${spec.command}" was not found`;
     else if (/timed out/i.test(message))
       reason = `no answer to the MCP handshake within ${this.#startTimeout} ms`;
     else if (/connection closed/i.test(message)) reason = 'the process exited before the MCP handshake';

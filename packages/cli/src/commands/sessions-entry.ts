@@ -1,10 +1,12 @@
 import { join } from 'node:path';
 import { didYouMean, formatDiagnostic, openMemory } from '@agentctl/config';
 import { CliError, EXIT } from '../cli-error.js';
+import { commandName } from '../command-name.js';
 import { defaultRegistry } from '../default-registry.js';
 import type { Io } from '../io.js';
 import { openProject } from '../project.js';
 import { checkSessionsFolder } from '../session-store.js';
+import { shellQuote } from '../shell-quote.js';
 import type { SessionsStore } from './sessions/index.js';
 
 /**
@@ -52,6 +54,7 @@ export async function sessionsEntry(options: Record<string, unknown>, io: Io): P
         store,
         limit: options.limit as string | undefined,
         cursor: options.cursor as string | undefined,
+        listCommand: listCommand(options, io),
       },
       {
         stdout: io.stdout,
@@ -63,6 +66,15 @@ export async function sessionsEntry(options: Record<string, unknown>, io: Io): P
   } finally {
     await opened?.dispose();
   }
+}
+
+// Typed from the user's folder, the next page must reach the same project and store.
+function listCommand(options: Record<string, unknown>, io: Io): string {
+  const words = [commandName(io, io.cwd).command];
+  if (typeof options.project === 'string') words.push('-C', shellQuote(options.project));
+  words.push('sessions', 'list');
+  if (typeof options.memory === 'string') words.push('--memory', shellQuote(options.memory));
+  return words.join(' ');
 }
 
 function isSessionsStore(value: object): value is SessionsStore {

@@ -193,7 +193,13 @@ export class Compiler {
             ),
           ),
       },
-      () => importModule(absolutePath),
+      async () => {
+        const mod = await importModule(absolutePath);
+        // Node tells of a promise the module's top-level code left rejected only once the turn of
+        // the event loop that evaluated it ends: waited for here, it fails the import.
+        await new Promise((resolve) => setImmediate(resolve));
+        return mod;
+      },
     );
   }
 

@@ -66,8 +66,17 @@ export function moduleLoadMessage(
   cwd = process.cwd(),
 ): string {
   const at = locateModuleError(error, files, anyFrame);
-  if (!at) return error.message;
-  return `${displayPath(cwd, at.file)}:${at.line}:${at.column}: ${at.message ?? error.message}`;
+  if (!at) return readable(error.message);
+  return `${displayPath(cwd, at.file)}:${at.line}:${at.column}: ${readable(at.message ?? error.message)}`;
+}
+
+// Node's message of a package it cannot find, without what only a stack reader wants (the
+// "Require stack" of a .ts compiled to CommonJS, tsx's `?namespace=` on the importing file), and
+// saying what to do: the module imports a package the project has not installed.
+function readable(message: string): string {
+  const text = message.replace(/\nRequire stack:[\s\S]*$/, '').replace(/\?namespace=[\w-]+/g, '');
+  const missing = /^Cannot find (?:module|package) '((?:@[^'/]+\/)?[^'./][^'/]*)[^']*'/.exec(text);
+  return missing ? `${text} (is \`${missing[1]}\` installed in the project? \`npm install\` it)` : text;
 }
 
 // The one esbuild call used here (esbuild comes with tsx; this package does not depend on it).

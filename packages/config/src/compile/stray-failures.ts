@@ -75,6 +75,11 @@ export function strayedElsewhere<E extends Error>(error: E): E {
   return Object.assign(error, { [STRAYED]: true });
 }
 
+/** Whether `error` was marked by {@link strayedElsewhere}. */
+export function isStrayedElsewhere(error: unknown): boolean {
+  return (error as { [STRAYED]?: boolean } | null)?.[STRAYED] === true;
+}
+
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 }

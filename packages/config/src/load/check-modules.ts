@@ -1,9 +1,13 @@
 import type { AnyTool } from '@agentctl/core';
 import { deadline } from '@agentctl/core';
 import { withoutModuleLoader } from '../compile/import-module.js';
+import { isStrayedElsewhere, StrayFailureError } from '../compile/stray-failures.js';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
+import type { Env } from '../env/interpolate.js';
+import { referencedSecrets } from '../env/referenced-secrets.js';
+import type { Secrets } from '../env/secrets.js';
 import { normaliseOptions } from '../normalise/normalise-options.js';
-import { resolveProjectPath } from '../paths.js';
+import { displayPath, resolveProjectPath } from '../paths.js';
 import { excerpt } from '../rules/excerpt.js';
 import type { AgentSpec, MiddlewareSpec, ToolSpec } from '../spec-types.js';
 import { chosenModuleTool, isTool, parametersProblem } from '../tools/module-tool.js';
@@ -151,6 +155,7 @@ function problemOf(use: ModuleUse, mod: Record<string, unknown>): string | undef
 export async function checkModules(
   root: string,
   entries: readonly IndexedEntry[],
+  env: Env = {},
 ): Promise<{ diagnostics: Diagnostic[]; toolNames: Map<IndexedEntry, Map<number, string[]>> }> {
   const diagnostics: Diagnostic[] = [];
   const toolNames = new Map<IndexedEntry, Map<number, string[]>>();
@@ -159,10 +164,15 @@ export async function checkModules(
     return resolved.exists && !resolved.escapes && /\.(m|c)?(t|j)s$/.test(use.written);
   });
   if (uses.length === 0) return { diagnostics, toolNames };
+  // A module's error may quote what it read from the environment, as a run's warning would hide it.
+  const secrets = referencedSecrets(entries, env);
   let host = withoutModuleLoader(() => new ModuleHost());
+  // Where a module is first named: its top-level code's late failures are told there.
+  const named = new Map<string, ModuleUse>();
   try {
     for (const use of uses) {
       const absolute = resolveProjectPath(root, use.entry.absFile, use.written).absolute;
+      if (!named.has(absolute)) named.set(absolute, use);
       let message: string | undefined;
       try {
         const mod = await host.importModuleWithin(absolute);
@@ -184,15 +194,51 @@ export async function checkModules(
           byIndex.set(use.path[1] as number, names);
         }
       } catch (error) {
-        message = `module ${excerpt(use.written)} failed to load: ${excerpt((error as Error).message ?? String(error), 300)}`;
+        // Worded as `run` words it (the compiler's guarded import).
+        const text = isStrayedElsewhere(error)
+          ? new StrayFailureError(`the module ${displayPath(root, absolute)}`, error).message
+          : ((error as Error).message ?? String(error));
+        message = `module ${excerpt(use.written)} failed to load: ${excerpt(secrets.scrub(text), 300)}`;
         // The host gave up its worker, which may be stuck in the module's code: the next module gets a new one.
         if (error instanceof ModuleLoadTimeout) host = withoutModuleLoader(() => new ModuleHost());
       }
       if (message)
         diagnostics.push(diagnostic(use.entry.file, use.entry.locate(use.path), 'module-exports', message));
     }
+    diagnostics.push(...(await lateWarnings(host, named, secrets)));
   } finally {
     await host.dispose();
   }
   return { diagnostics, toolNames };
+}
+
+// What the modules' code failed after it was imported (a timer of its top-level code), as `run`
+// warns of it on stderr: warnings at the YAML naming each module. A worker that does not answer
+// (held by module code) has already failed its import, and is not waited for.
+async function lateWarnings(
+  host: ModuleHost,
+  named: ReadonlyMap<string, ModuleUse>,
+  secrets: Secrets,
+): Promise<Diagnostic[]> {
+  const limit = deadline(undefined, moduleLoadLimitMs(), () => new Error('the module worker did not answer'));
+  try {
+    const late = await limit.race(host.lateFailures()).catch(() => []);
+    const out: Diagnostic[] = [];
+    for (const failure of late) {
+      const use = failure.module !== undefined ? named.get(failure.module) : undefined;
+      if (use)
+        out.push(
+          diagnostic(
+            use.entry.file,
+            use.entry.locate(use.path),
+            'module-exports',
+            secrets.scrub(failure.text),
+            'warning',
+          ),
+        );
+    }
+    return out;
+  } finally {
+    limit.dispose();
+  }
 }

@@ -192,7 +192,7 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
   const specs = indexEntries(entries);
   const { env, diagnostics: envProblems } = projectEnvChecked(root, specs, options.env);
   diagnostics.push(...envProblems);
-  const modules = options.checkModules ? await checkModules(root, entries) : undefined;
+  const modules = options.checkModules ? await checkModules(root, entries, env) : undefined;
   if (modules) diagnostics.push(...modules.diagnostics);
   diagnostics.push(...(await checkOfflineFiles(root, entries, env, options.registry, cache?.fileChecks)));
   if (specs.schedule.size > 0) await loadCronParser();

@@ -1,6 +1,7 @@
 import { agentCycle } from './agent-cycle.js';
 import { approvalRules } from './approval-rules.js';
 import { argsTemplate } from './args-template.js';
+import { commandArgs } from './command-args.js';
 import { commandArgv } from './command-argv.js';
 import { commandPath } from './command-path.js';
 import { duplicateTool } from './duplicate-tool.js';
@@ -66,6 +67,7 @@ export const RULES: ReadonlyArray<{ id: string; check: Rule }> = [
   { id: 'duration-unit', check: durationUnit },
   { id: 'instruction-template', check: instructionTemplate },
   { id: 'command-argv', check: commandArgv },
+  { id: 'command-args', check: commandArgs },
   { id: 'command-path', check: commandPath },
   { id: 'args-template', check: argsTemplate },
   { id: 'approval-rule', check: approvalRules },

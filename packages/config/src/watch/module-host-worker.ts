@@ -79,16 +79,17 @@ function strayed(error) {
 }
 process.on('uncaughtException', strayed);
 process.on('unhandledRejection', strayed);
-// Runs a request's work (owner: whose code it runs, for a late failure): a stray failure
-// before it is answered fails it, marked; after, it is told to the host as a warning.
-function guarded(owner, work) {
+// Runs a request's work (owner: whose code it runs, for a late failure; module: the path of a
+// module whose import it is): a stray failure before it is answered fails it, marked; after, it is
+// told to the host as a warning.
+function guarded(owner, work, module) {
   let answered = false;
   let reject;
   const failed = new Promise((_, rejectWith) => { reject = rejectWith; });
   const request = {
     fail(error) {
       if (answered) {
-        parentPort.postMessage({ type: 'late', owner, text: errorOf(error).message });
+        parentPort.postMessage({ type: 'late', owner, module, text: errorOf(error).message });
         return;
       }
       answered = true;
@@ -235,7 +236,10 @@ async function handle(msg) {
   switch (msg.type) {
     case 'load': {
       try {
-        const exports = describe(await guarded('the module ' + msg.path, () => load(msg.path)));
+        // Node tells of a promise the module's top-level code left rejected only once the turn of
+        // the event loop that evaluated it ends: the import waits for that, so it fails the import.
+        const loaded = async () => { const mod = await load(msg.path); await new Promise((r) => setImmediate(r)); return mod; };
+        const exports = describe(await guarded('the module ' + msg.path, loaded, msg.path));
         return { exports, files: toWatch(drain()) };
       } catch (e) {
         // A module that failed still names what it imported: a fix to a broken helper must reload.
@@ -256,6 +260,13 @@ async function handle(msg) {
       handles.set(h, made);
       names.set(h, msg.exportName);
       return { handle: h, ...flagsOf(made) };
+    }
+    case 'settle': {
+      // Timers set before this request with no longer a delay have run, and what they failed has
+      // been told (messages keep their order): a check that ends now has heard of them.
+      await new Promise((r) => setTimeout(r, 0));
+      await new Promise((r) => setImmediate(r));
+      return {};
     }
     case 'wrap': {
       const name = msg.handle !== undefined ? names.get(msg.handle) : msg.exportName;

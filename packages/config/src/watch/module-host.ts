@@ -81,8 +81,8 @@ export class ModuleHost {
   #closed = false;
   /** Why the worker is gone (it exited or failed): every later request fails with it rather than wait. */
   #gone: Error | undefined;
-  /** Warnings of late failures held until {@link scrubLateFailures} says how to hide secrets in them. */
-  #late: string[] = [];
+  /** Late failures held until {@link scrubLateFailures} says how to hide secrets in them, or {@link lateFailures} takes them. */
+  #late: LateFailure[] = [];
   #scrub: ((text: string) => string) | undefined;
   readonly #imports = new Map<string, Set<string>>();
 
@@ -121,13 +121,22 @@ export class ModuleHost {
    */
   scrubLateFailures(scrub: (text: string) => string): void {
     this.#scrub = scrub;
-    for (const text of this.#late.splice(0)) process.stderr.write(scrub(text));
+    for (const late of this.#late.splice(0))
+      process.stderr.write(scrub(`agentctl: warning: ${lateText(late)}\n`));
+  }
+
+  /**
+   * The late failures held so far (as `validate` reports them, instead of a run's warnings), once
+   * the worker has run the timers set before this call with no longer a delay; none are held after.
+   */
+  async lateFailures(): Promise<Array<{ module?: string; text: string }>> {
+    await this.#request({ type: 'settle' });
+    return this.#late.splice(0).map((late) => ({ module: late.module, text: lateText(late) }));
   }
 
   #lateFailure(message: LateFailure): void {
-    const text = `agentctl: warning: code of ${message.owner} failed after its call had ended (ignored): ${message.text}\n`;
-    if (this.#scrub) process.stderr.write(this.#scrub(text));
-    else if (this.#late.length < 100) this.#late.push(text);
+    if (this.#scrub) process.stderr.write(this.#scrub(`agentctl: warning: ${lateText(message)}\n`));
+    else if (this.#late.length < 100) this.#late.push(message);
   }
 
   /** Imports a module in the worker and returns stand-ins for its tools, functions and values. */
@@ -484,7 +493,16 @@ function asJson(value: unknown): unknown {
 interface LateFailure {
   type: 'late';
   owner: string;
+  /** The module whose import ran the code, when it was its top-level code. */
+  module?: string;
   text: string;
+}
+
+// Worded as a run in this process words it (see the compiler's module import).
+function lateText(late: LateFailure): string {
+  return late.module !== undefined
+    ? `code of the module ${shown(late.module)} failed after it was imported (ignored): ${late.text}`
+    : `code of ${late.owner} failed after its call had ended (ignored): ${late.text}`;
 }
 
 interface NextRequest {

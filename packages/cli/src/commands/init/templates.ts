@@ -127,7 +127,8 @@ description: Solves technical problems
 model: tech-script
 instruction: You solve technical problems.
 ---
-# Script turns are used in order; a turn with \`match\` answers only a user message containing it.
+# Script turns are used in order, each once; a turn with \`match\` answers only a user message
+# containing it, and \`fallback: true\` answers every other message, so a conversation goes on.
 kind: model
 name: triage-script
 provider: offline
@@ -135,20 +136,26 @@ model: script
 script:
   - match: invoice
     tool_calls: [{ name: transfer_to_agent, arguments: { agent_name: billing } }]
+  - match: error
+    tool_calls: [{ name: transfer_to_agent, arguments: { agent_name: tech } }]
+  - fallback: true
+    text: I can route questions about invoices and about errors.
 ---
 kind: model
 name: billing-script
 provider: offline
 model: script
 script:
-  - text: Your last invoice was paid on 3 November.
+  - fallback: true
+    text: Your last invoice was paid on 3 November.
 ---
 kind: model
 name: tech-script
 provider: offline
 model: script
 script:
-  - text: Restart the app and clear its cache.
+  - fallback: true
+    text: Restart the app and clear its cache.
 `,
   },
 };
@@ -188,13 +195,14 @@ kind: model
 name: outline-script
 provider: offline
 model: script
-script: [{ text: "1. what it is 2. why it matters 3. how to start" }]
+# fallback: true answers every call, so the same session can be asked again.
+script: [{ fallback: true, text: "1. what it is 2. why it matters 3. how to start" }]
 ---
 kind: model
 name: write-script
 provider: offline
 model: script
-script: [{ text: "Brief: what it is, why it matters, and how to start, in three short paragraphs." }]
+script: [{ fallback: true, text: "Brief: what it is, why it matters, and how to start, in three short paragraphs." }]
 `,
   },
 };
@@ -242,6 +250,9 @@ script:
   - tool_calls: [{ name: fs_list_directory, arguments: { path: . } }]
   - tool_calls: [{ name: fs_read_text_file, arguments: { path: welcome.md } }]
   - text: The notes hold one file, welcome.md, which says hello.
+  # Answers every later message, so the conversation can go on.
+  - fallback: true
+    text: I answer from the files in notes/; a real model reads them for each question.
 `,
     'notes/welcome.md': '# Welcome\n\nHello from your notes folder.\n',
   },

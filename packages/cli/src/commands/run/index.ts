@@ -18,7 +18,6 @@ import {
 } from '@agentctl/core';
 import { CliError, EXIT } from '../../cli-error.js';
 import { CLOSE_WAIT_MS, closeWithin } from '../../close-within.js';
-import { commandName } from '../../command-name.js';
 import { invocationOutcome } from '../../invocation-outcome.js';
 import { type Io, styles } from '../../io.js';
 import { printable } from '../../printable.js';
@@ -32,6 +31,7 @@ import { WindDownBudget, WOUND_DOWN_LATE, windDown } from '../../wind-down.js';
 import { allowMatcher, parseAllowRules } from './allow-rules.js';
 import { readStdin, readText } from './read-stdin.js';
 import { jsonRenderer, textRenderer } from './render-events.js';
+import { resumeCommand, sessionsCommand } from './resume-command.js';
 import { Spinner } from './spinner.js';
 
 /** Options of `agentctl run`. */
@@ -44,6 +44,8 @@ export interface RunCommandOptions {
   wait?: string | boolean;
   /** The user whose `user:` state the run shares. */
   user?: string;
+  /** `--model`: the model every agent of the run uses instead of its own. */
+  model?: string;
   approve?: string[];
   deny?: string[];
   reason?: string;
@@ -334,7 +336,7 @@ export async function invoke(
     const corrupt = corruptSession(result);
     if (corrupt) {
       throw new CliError(
-        `${corrupt.message}\n(it cannot be continued: start a new session, or remove this one with \`agentctl sessions rm ${sessionId}\`)`,
+        `${corrupt.message}\n(it cannot be continued: start a new session, or remove this one with \`${sessionsCommand(io, options, `rm ${shellQuote(sessionId)}`)}\`)`,
         EXIT.failed,
       );
     }
@@ -357,7 +359,7 @@ export async function invoke(
     }
     if (result instanceof PausedSessionError) {
       const first = printable(result.pending[0] ?? 'CALL_ID');
-      const resume = `${commandName(io, io.cwd).command} run ${result.agent ?? runner.agent.name} --session ${sessionId}${userFlag(options)}`;
+      const resume = resumeCommand(io, options, result.agent ?? runner.agent.name, sessionId);
       throw new CliError(
         `session ${sessionId} is paused: ${result.pending.map(printable).join(', ')} wait${result.pending.length === 1 ? 's' : ''} for a decision before it takes a new prompt; resume it with \`${resume} --approve ${first}\` (or --deny ${first} --reason "...", or --answer ${first}="..." for a question), or start a new session`,
         EXIT.usage,
@@ -503,8 +505,7 @@ export function reportPause(
     );
   }
   // Typed as it can be run here: `node <script>` when no `agentctl` on the PATH is this program.
-  // With the run's user: resumed without it, the fan-out's `user:` keys would be the session's alone.
-  const resume = `${commandName(io, io.cwd).command} run ${agent} --session ${sessionId}${userFlag(options)}`;
+  const resume = resumeCommand(io, options, agent, sessionId);
   const decided = pending.filter((p) => p.kind !== 'input');
   // One call to decide: its id written in, so the line runs as printed.
   const id = decided.length === 1 ? printable(decided[0].call.id) : '<call id>';
@@ -544,9 +545,4 @@ async function chat(
     rl.close();
   }
   return code;
-}
-
-// ` --user ID` when the run had a user, for a resume command printed to be typed as is.
-function userFlag(options: RunCommandOptions): string {
-  return options.user === undefined ? '' : ` --user ${shellQuote(options.user)}`;
 }

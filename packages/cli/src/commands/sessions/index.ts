@@ -47,6 +47,8 @@ export interface SessionsOptions {
   limit?: string;
   /** `list`: the page after the one that printed this cursor (`--cursor`). */
   cursor?: string;
+  /** `list`: the command as typed again for the next page (`-C`, `--memory`); `agentctl sessions list` when left out. */
+  listCommand?: string;
 }
 
 /** A store the command works on: it keeps sessions and moves them in and out as exports. */
@@ -262,7 +264,10 @@ async function listPage(
   if (page.sessions.length === 0) io.stdout(`no ${query.after ? 'more ' : ''}sessions in ${where}\n`);
   else io.stdout(`${formatSessionsTable(page.sessions, { keepOrder: true })}\n`);
   for (const s of page.sessions) if (s.corrupt) io.stderr(`agentctl: ${s.corrupt}\n`);
-  if (nextCursor) io.stderr(`more: agentctl sessions list --limit ${query.limit} --cursor ${nextCursor}\n`);
+  if (nextCursor) {
+    const again = options.listCommand ?? 'agentctl sessions list';
+    io.stderr(`more: ${again} --limit ${query.limit} --cursor ${nextCursor}\n`);
+  }
   return 0;
 }
 

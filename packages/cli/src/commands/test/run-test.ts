@@ -24,7 +24,10 @@ import {
   InMemorySessionStore,
   type InvocationResult,
   isAgentError,
+  type PendingApproval,
+  PausedSessionError,
   Runner,
+  UsageError,
 } from '@agentctl/core';
 import { inAgent } from '../../agent-path-text.js';
 import { invocationOutcome } from '../../invocation-outcome.js';
@@ -131,15 +134,23 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
           signal: limit.signal,
         }),
       );
+      const stepKey = turn.user === undefined ? decisionKey(turn) : 'user';
       const outcome = await limit.race(stepRun).catch((error: unknown) => {
-        if (!limit.expired) throw error;
-        return undefined;
+        if (limit.expired) return undefined;
+        // The Runner refused the step as written (a message to a paused run, a question approved):
+        // a mistake of this step, reported at it, while the steps after it still run.
+        if (error instanceof UsageError) return error;
+        throw error;
       });
+      if (outcome instanceof UsageError) {
+        failures.push(refusedStep(outcome, i, last, stepKey, at([stepKey])));
+        continue;
+      }
       if (!outcome) {
         // Its recording (`--update`) stops short, as after a provider that failed halfway.
         stepError ??= 'TIMEOUT';
         failures.push(
-          outOfTime(i, timeoutMs, waitedOn, at([turn.user === undefined ? decisionKey(turn) : 'user'])),
+          outOfTime(i, timeoutMs, waitedOn, at([stepKey])),
         );
         break;
       }
@@ -153,7 +164,7 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
           message: 'the step failed',
           expected: 'no error',
           actual: `${outcome.error.code}${inAgent(outcome.error.agentPath)}: ${outcome.error.message}`,
-          range: at([turn.user === undefined ? decisionKey(turn) : 'user']),
+          range: at([stepKey]),
         });
       }
       const waiting = outcome.result?.status === 'paused' ? (outcome.result.pending ?? []) : [];
@@ -165,7 +176,7 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
           message: `the step paused for a decision no \`pending:\` expected: add \`pending: [${waiting[0]?.call.name}]\` and decide in a next step`,
           expected: 'no pause',
           actual: waiting.map((p) => `${p.call.name} (${p.call.id})`),
-          range: at([turn.user === undefined ? decisionKey(turn) : 'user']),
+          range: at([stepKey]),
         });
       }
       const locateExpect = (path: DataPath, options?: { key?: boolean }) => at(['expect', ...path], options);
@@ -228,6 +239,41 @@ function outOfTime(
     message: `the test did not finish within its timeout of ${seconds(timeoutMs)}: it still waited on ${on}; raise \`timeout:\` (or --timeout) if it needs longer`,
     expected: `done within ${seconds(timeoutMs)}`,
     actual: waitedOn.length > 0 ? waitedOn : 'still running',
+    range,
+  };
+}
+
+// A step the Runner refused before running it. A user message to a paused run is told in the test's
+// terms (the step that decides), not the Runner's (resume with approve or deny).
+function refusedStep(
+  error: UsageError,
+  turn: number,
+  last: InvocationResult | undefined,
+  key: string,
+  range: SourceRange,
+): Failure {
+  const pending = last?.status === 'paused' ? (last.pending ?? []) : [];
+  if (error instanceof PausedSessionError && pending.length > 0) {
+    const first = pending[0] as PendingApproval;
+    const name = first.call.name;
+    const decide =
+      first.kind === 'input'
+        ? `\`answer: { ${name}: ... }\` or \`deny: [${name}]\``
+        : `\`approve: [${name}]\` or \`deny: [${name}]\``;
+    const waiting = pending.map((p) => `${p.call.name} (${p.call.id})`);
+    return {
+      turn,
+      expectation: key,
+      message: `the run is paused on ${waiting.join(', ')}: no user message is taken until it is decided; decide in a step before this one (${decide})`,
+      expected: 'a run not paused',
+      actual: waiting,
+      range,
+    };
+  }
+  return {
+    turn,
+    expectation: key,
+    message: `the run refused the step: ${error.message}`,
     range,
   };
 }

@@ -1,4 +1,4 @@
-import { appendFile } from 'node:fs/promises';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentctl, exampleProject, FIXTURES, fixtureProject, REPO, removeTempDirs } from './support/cli.js';
@@ -228,6 +228,28 @@ script:
     const format = await test(['--format', 'tap']);
     expect(format.code).toBe(2);
     expect(format.stderr).toContain("argument 'tap' is invalid");
+  });
+
+  it('a file or folder given that is there but holds no test says why, not that it was not found (exit 2)', async () => {
+    const dir = await fixtureProject('agent-tests');
+    await mkdir(join(dir, 'other'));
+    await writeFile(
+      join(dir, 'other/more.yaml'),
+      'kind: test\nname: elsewhere\nagent: desk\nturns:\n  - user: hi\n',
+    );
+    const cases: Array<[string, string]> = [
+      [
+        'other/more.yaml',
+        'agentctl: other/more.yaml is not a test file of the project: tests are read from checks/**/*.yaml; add it to `tests:` in agentctl.yaml',
+      ],
+      ['other', 'agentctl: no test file under other: tests are read from checks/**/*.yaml'],
+      ['agents/desk.yaml', 'agentctl: agents/desk.yaml holds no `kind: test` document'],
+    ];
+    for (const [target, message] of cases) {
+      const result = await test([target], dir);
+      expect(result.code, target).toBe(2);
+      expect(result.stderr, target).toContain(message);
+    }
   });
 
   it("a project without tests says where it looked (exit 1); -C runs another folder's tests", async () => {

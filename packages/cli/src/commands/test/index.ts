@@ -13,7 +13,7 @@ import { formatJson, formatJsonProjectErrors } from './format-json.js';
 import { formatJunit, formatJunitProjectErrors } from './format-junit.js';
 import { formatText } from './format-text.js';
 import { runTest, type TestContext } from './run-test.js';
-import { selectTests } from './select-tests.js';
+import { selectTests, testGlobs } from './select-tests.js';
 import { summarise } from './summary.js';
 import type { TestResult } from './test-result.js';
 
@@ -53,8 +53,7 @@ export async function testCommand(raw: Record<string, unknown>, io: Io): Promise
   });
   const tests = selectTests(project, options.targets ?? [], io.cwd);
   if (tests.length === 0) {
-    const globs = project.specs.project?.spec.tests ?? ['tests/**/*.yaml'];
-    throw new CliError(`no \`kind: test\` documents in ${globs.join(', ')}`, EXIT.failed);
+    throw new CliError(`no \`kind: test\` documents in ${testGlobs(project).join(', ')}`, EXIT.failed);
   }
   const updates = options.update ? new CassetteUpdates(project) : undefined;
   const context: TestContext = {

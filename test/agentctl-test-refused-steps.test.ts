@@ -42,7 +42,12 @@ describe('agentctl test: a step the run refuses', () => {
     });
     expect(result.code, result.stderr).toBe(1);
     const report = JSON.parse(result.stdout) as {
-      tests: Array<{ name: string; status: string; error?: unknown; failures: Array<Record<string, unknown>> }>;
+      tests: Array<{
+        name: string;
+        status: string;
+        error?: unknown;
+        failures: Array<Record<string, unknown>>;
+      }>;
     };
     const [paused, approved] = report.tests;
     expect(paused).toMatchObject({ name: 'message-while-paused', status: 'failed' });

@@ -24,8 +24,8 @@ import {
   InMemorySessionStore,
   type InvocationResult,
   isAgentError,
-  type PendingApproval,
   PausedSessionError,
+  type PendingApproval,
   Runner,
   UsageError,
 } from '@agentctl/core';
@@ -97,6 +97,12 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
   // promise never settles, a tool, a model), and the test fails there while the others go on.
   const timeoutMs = spec.timeoutMs ?? context.testTimeout;
   const scope = {};
+  // A module tool looping without a break holds the thread this deadline's timer needs: the
+  // watchdog ends the command at it (the tool's own timeout may be a minute or more away).
+  const ends = {
+    at: Date.now() + timeoutMs,
+    what: `the ${seconds(timeoutMs)} timeout of test \`${entry.name}\``,
+  };
   let waitedOn: string[] = [];
   const limit = deadline(undefined, timeoutMs, () => {
     waitedOn = runCodeInFlight(scope);
@@ -124,15 +130,18 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
         if (decided.failures.length > 0) continue;
         decisions = decided.decisions;
       }
-      const stepRun = inRunCodeScope(scope, () =>
-        step(runner, {
-          input: turn.user,
-          decisions,
-          sessionId,
-          userId,
-          state: i === 0 ? spec.state : undefined,
-          signal: limit.signal,
-        }),
+      const stepRun = inRunCodeScope(
+        scope,
+        () =>
+          step(runner, {
+            input: turn.user,
+            decisions,
+            sessionId,
+            userId,
+            state: i === 0 ? spec.state : undefined,
+            signal: limit.signal,
+          }),
+        ends,
       );
       const stepKey = turn.user === undefined ? decisionKey(turn) : 'user';
       const outcome = await limit.race(stepRun).catch((error: unknown) => {
@@ -149,9 +158,7 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
       if (!outcome) {
         // Its recording (`--update`) stops short, as after a provider that failed halfway.
         stepError ??= 'TIMEOUT';
-        failures.push(
-          outOfTime(i, timeoutMs, waitedOn, at([stepKey])),
-        );
+        failures.push(outOfTime(i, timeoutMs, waitedOn, at([stepKey])));
         break;
       }
       last = outcome.result;
@@ -195,12 +202,15 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
       } else if (expect.judge && judgeAgent && outcome.result) {
         const { judge } = expect;
         const answer = outcome.result.output;
-        const judged = inRunCodeScope(scope, () =>
-          judgeStep(judgeAgent, judge, turn.user, answer, {
-            turn: i,
-            signal: limit.signal,
-            range: locateExpect(['judge', 'criteria']),
-          }),
+        const judged = inRunCodeScope(
+          scope,
+          () =>
+            judgeStep(judgeAgent, judge, turn.user, answer, {
+              turn: i,
+              signal: limit.signal,
+              range: locateExpect(['judge', 'criteria']),
+            }),
+          ends,
         );
         const failure = await limit.race(judged).catch((error: unknown) => {
           if (!limit.expired) throw error;

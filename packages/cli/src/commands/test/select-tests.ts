@@ -47,7 +47,8 @@ export function testGlobs(project: LoadedProject): readonly string[] {
 function noTestsAt(project: LoadedProject, path: string, folder: boolean): string {
   const shown = displayPath(project.root, path);
   const globs = testGlobs(project).join(', ');
-  if (folder) return `no test file under ${shown}: tests are read from ${globs} (\`tests:\` in agentctl.yaml)`;
+  if (folder)
+    return `no test file under ${shown}: tests are read from ${globs} (\`tests:\` in agentctl.yaml)`;
   if (!project.files.includes(path))
     return `${shown} is not a test file of the project: tests are read from ${globs}; add it to \`tests:\` in agentctl.yaml`;
   return `${shown} holds no \`kind: test\` document`;

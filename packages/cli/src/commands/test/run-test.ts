@@ -34,7 +34,7 @@ import { invocationOutcome } from '../../invocation-outcome.js';
 import { traceSecrets } from '../../tracing.js';
 import { checkExpectations, expectationName } from './check-expectations.js';
 import { judgeEntry, judgeStep } from './judge.js';
-import type { StepOutcome } from './step-outcome.js';
+import { type StepOutcome, unresolvedCalls } from './step-outcome.js';
 import type { Failure, TestResult } from './test-result.js';
 
 /** What every test of a run shares. */
@@ -120,6 +120,8 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
     const failures: Failure[] = [];
     let stepError: string | undefined;
     let last: InvocationResult | undefined;
+    // The calls the last step left waiting: a decision step's resume announces them again.
+    let waitingCalls = new Set<string>();
     for (const [i, turn] of spec.turns.entries()) {
       const at = (path: DataPath, options?: { key?: boolean }) =>
         entry.locate(['turns', i, ...path], options);
@@ -162,6 +164,8 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
         break;
       }
       last = outcome.result;
+      if (turn.user === undefined) outcome.resumed = waitingCalls;
+      waitingCalls = unresolvedCalls(outcome);
       const expect = turn.expect;
       if (outcome.error && expect.error === undefined) {
         stepError ??= outcome.error.code;

@@ -287,7 +287,7 @@ export class TraceObserver implements RunObserver {
     // left unanswered): it never ran, so no tool failed, and a backend counting tool errors must not
     // count it as one.
     if (isError && code === undefined) span.setAttribute(AGENTCTL.status, 'refused');
-    else if (isError) this.fail(span, { code });
+    else if (isError && code !== undefined) this.fail(span, { code });
     span.endAfter(duration);
   }
 

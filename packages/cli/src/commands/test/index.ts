@@ -14,6 +14,7 @@ import { formatJunit, formatJunitProjectErrors } from './format-junit.js';
 import { formatText } from './format-text.js';
 import { runTest, type TestContext } from './run-test.js';
 import { selectTests, testGlobs } from './select-tests.js';
+import { resumeCommands, stopCommands } from './stop-commands.js';
 import { summarise } from './summary.js';
 import type { TestResult } from './test-result.js';
 
@@ -64,11 +65,20 @@ export async function testCommand(raw: Record<string, unknown>, io: Io): Promise
     wrapProvider: updates && ((test) => updates.wrapperFor(test)),
   };
   const started = performance.now();
+  // On GitHub, what the tests' code prints as they run (a module tool logging what the model gave
+  // it, an MCP server's stderr) is no workflow command either, as the report after it is not.
+  const stopped = format === 'github' ? stopCommands() : undefined;
+  if (stopped) io.stdout(stopped.line);
   // A tool that loops without yielding ends the command at its timeout, named, rather than hang CI.
   const unwatch = watchRunCode({ fatal: true });
   const results = await inParallel(tests, Math.max(2, availableParallelism()), (test) =>
     runTest(test, context),
-  ).finally(unwatch);
+  )
+    .catch((error: unknown) => {
+      if (stopped) io.stdout(resumeCommands(stopped.token));
+      throw error;
+    })
+    .finally(unwatch);
   const summary = summarise(results, Math.round(performance.now() - started));
   let refused = false;
   if (updates) {
@@ -92,7 +102,7 @@ export async function testCommand(raw: Record<string, unknown>, io: Io): Promise
         ),
       );
   }
-  io.stdout(render(format, results, summary, project.root, io));
+  io.stdout(render(format, results, summary, project.root, io, stopped?.token ?? ''));
   return summary.passed === summary.total && !refused ? EXIT.ok : EXIT.failed;
 }
 
@@ -119,6 +129,7 @@ function render(
   summary: ReturnType<typeof summarise>,
   root: string,
   io: Io,
+  token: string,
 ): string {
   switch (format) {
     case 'json':
@@ -126,7 +137,7 @@ function render(
     case 'junit':
       return formatJunit(results, summary, new Date());
     case 'github':
-      return formatGithub(results, summary, root, resolve(io.cwd, io.env.GITHUB_WORKSPACE || '.'));
+      return formatGithub(results, summary, root, resolve(io.cwd, io.env.GITHUB_WORKSPACE || '.'), token);
     default:
       return formatText(results, summary, io.isTTY);
   }

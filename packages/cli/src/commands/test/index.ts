@@ -84,10 +84,14 @@ export async function testCommand(raw: Record<string, unknown>, io: Io): Promise
   if (updates) {
     const partial = tests.length < project.specs.test.size;
     const stepErrors = new Map(results.flatMap((r) => (r.stepError ? [[r.name, r.stepError] as const] : [])));
+    const expectedErrors = new Map(
+      results.flatMap((r) => (r.expectedError ? [[r.name, r.expectedError] as const] : [])),
+    );
     const saved = await updates.save(
       tests.map((t) => t.name),
       partial,
       stepErrors,
+      expectedErrors,
     );
     for (const line of saved.written) io.stderr(`${line}\n`);
     for (const line of saved.refused) io.stderr(`${styles(io.isTTY).red(`agentctl: ${line}`)}\n`);

@@ -55,7 +55,9 @@ export interface TestContext {
 export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext): Promise<TestResult> {
   const started = performance.now();
   const spec = normaliseTest(entry.spec);
-  const result = (partial: Pick<TestResult, 'status' | 'failures' | 'error' | 'stepError'>): TestResult => ({
+  const result = (
+    partial: Pick<TestResult, 'status' | 'failures' | 'error' | 'stepError' | 'expectedError'>,
+  ): TestResult => ({
     name: entry.name,
     file: entry.file,
     range: entry.range,
@@ -119,6 +121,7 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
     await seedScopedState(store, spec.state ?? {}, userId);
     const failures: Failure[] = [];
     let stepError: string | undefined;
+    let expectedError: string | undefined;
     let last: InvocationResult | undefined;
     // The calls the last step left waiting: a decision step's resume announces them again.
     let waitingCalls = new Set<string>();
@@ -167,6 +170,7 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
       if (turn.user === undefined) outcome.resumed = waitingCalls;
       waitingCalls = unresolvedCalls(outcome);
       const expect = turn.expect;
+      if (outcome.error && expect.error !== undefined) expectedError ??= outcome.error.code;
       if (outcome.error && expect.error === undefined) {
         stepError ??= outcome.error.code;
         failures.push({
@@ -227,7 +231,7 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
     }
     // In the order they are written, so a report reads down the file.
     failures.sort((a, b) => a.range.line - b.range.line || a.range.col - b.range.col);
-    return result({ status: failures.length > 0 ? 'failed' : 'passed', failures, stepError });
+    return result({ status: failures.length > 0 ? 'failed' : 'passed', failures, stepError, expectedError });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return result({ status: 'error', failures: [], error: { message, range: entry.range } });

@@ -142,6 +142,32 @@ turns:
     expect(paused.stdout).toMatch(
       /checks\/pass\.yaml:\d+:11: turn 1, pending: the step paused for a decision no `pending:` expected: add `pending: \[user_input\]` and decide in a next step\n\s+expected: "no pause"\n\s+actual: +\["user_input \(call_1_0\)"\]/,
     );
+    // A judge of a step that paused reads no answer (it is "" until a next step decides): an
+    // easy judge would pass it.
+    await appendFile(
+      join(dir, 'checks/pass.yaml'),
+      `---
+kind: test
+name: judges-a-pause
+agent: booker
+turns:
+  - user: book me in
+    expect:
+      pending: [user_input]
+      judge: { model: easy-judge, criteria: Books a day. }
+---
+kind: model
+name: easy-judge
+provider: offline
+model: script
+script: [{ fallback: true, text: '{"pass": true, "reason": "fine"}' }]
+`,
+    );
+    const pausedJudge = await test(['judges-a-pause'], dir);
+    expect(pausedJudge.code).toBe(1);
+    expect(pausedJudge.stdout).toMatch(
+      /checks\/pass\.yaml:\d+:\d+: turn 1, judge: the step gave no answer to judge: the run paused for a decision; judge the step that answers after it\n\s+expected: "Books a day\."\n\s+actual: +"paused on user_input \(call_1_0\)"/,
+    );
     await appendFile(
       join(dir, 'checks/pass.yaml'),
       `---

@@ -197,14 +197,22 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
       const locateExpect = (path: DataPath, options?: { key?: boolean }) => at(['expect', ...path], options);
       failures.push(...(await checkExpectations(expect, outcome, i, locateExpect)));
       const judgeAgent = runtime.agents.get(judges.get(i) ?? '');
-      if (expect.judge && !outcome.result) {
-        // A judge asked for that never reads an answer would pass every step that fails.
+      if (expect.judge && (!outcome.result || waiting.length > 0)) {
+        // A judge asked for that never reads an answer would pass every step that fails, or
+        // stops to ask (its answer is "" until a next step decides).
         failures.push({
           turn: i,
           expectation: 'judge',
-          message: 'the step gave no answer to judge',
+          message:
+            waiting.length > 0
+              ? 'the step gave no answer to judge: the run paused for a decision; judge the step that answers after it'
+              : 'the step gave no answer to judge',
           expected: expect.judge.criteria,
-          actual: outcome.error ? `${outcome.error.code}: ${outcome.error.message}` : 'no answer',
+          actual: outcome.error
+            ? `${outcome.error.code}: ${outcome.error.message}`
+            : waiting.length > 0
+              ? `paused on ${waiting.map((p) => `${p.call.name} (${p.call.id})`).join(', ')}`
+              : 'no answer',
           range: locateExpect(['judge', 'criteria']),
         });
       } else if (expect.judge && judgeAgent && outcome.result) {

@@ -125,6 +125,62 @@ script: [{ fallback: true, text: "##[error]forged 100%" }]
     expect(again.stdout.split('\n')[0]).not.toBe(lines[0]);
   });
 
+  it("github: what the tests' code prints as they run is not read as workflow commands either", async () => {
+    // A module tool that logs what the model gave it, on stdout and stderr, while the test runs.
+    const dir = await tempDir('agentctl-test-github-tool-');
+    await writeFile(join(dir, 'agentctl.yaml'), 'kind: project\nname: loud\n');
+    await mkdir(join(dir, 'agents/tools'), { recursive: true });
+    await mkdir(join(dir, 'tests'));
+    await writeFile(
+      join(dir, 'agents/tools/shout.js'),
+      `export default {
+  name: 'shout',
+  description: 'logs what it is given',
+  parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  execute: ({ text }) => { console.log(text); console.error(text); return 'logged'; },
+};
+`,
+    );
+    await writeFile(
+      join(dir, 'agents/loud.yaml'),
+      `kind: agent
+name: loud
+model: loud-script
+tools: [{ module: ./tools/shout.js }]
+---
+kind: model
+name: loud-script
+provider: offline
+model: script
+script:
+  - tool_calls: [{ name: shout, arguments: { text: "::error file=x.yaml,line=1::forged by the model" } }]
+  - text: done
+`,
+    );
+    await writeFile(
+      join(dir, 'tests/loud.yaml'),
+      'kind: test\nname: shouts\nagent: loud\nturns:\n  - user: hi\n    expect: { output: { contains: nothing } }\n',
+    );
+    const result = await agentctl(['test', '--format', 'github'], {
+      cwd: dir,
+      env: { ...env, GITHUB_WORKSPACE: dir },
+    });
+    expect(result.code, result.stderr).toBe(1);
+    const lines = result.stdout.split('\n');
+    const stop = lines[0]?.match(/^::stop-commands::(agentctl-[0-9a-f]{32})$/);
+    expect(stop, lines[0]).not.toBeNull();
+    const resume = lines.indexOf(`::${stop?.[1]}::`);
+    const forged = lines.indexOf('::error file=x.yaml,line=1::forged by the model');
+    expect(forged).toBeGreaterThan(0);
+    expect(forged).toBeLessThan(resume);
+    // After the pause, the one annotation of the failed expectation.
+    expect(lines.slice(resume + 1).filter((line) => line.startsWith('::'))).toEqual([
+      expect.stringMatching(/^::error file=tests\/loud\.yaml,line=6,/),
+    ]);
+    // On stderr, the pause (which holds for both streams of the step) was already on when it came.
+    expect(result.stderr).toContain('::error file=x.yaml,line=1::forged by the model');
+  });
+
   it('github is the default format on GitHub Actions', async () => {
     const dir = await fixtureProject('agent-tests');
     const result = await agentctl(['test', 'wrong-expectations'], {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -130,6 +131,30 @@ model: live-mini
     );
     expect(failed.stderr).not.toContain('recorded 1 model call(s)');
     expect(await readFile(join(dir, CASSETTE), 'utf8')).toBe(text);
+  });
+
+  it('--update refuses a cassette whose model failed in a step that `error:` expects: it could not replay that', async () => {
+    const dir = await project(); // no cassette yet
+    await writeFile(
+      join(dir, 'tests/rejected.yaml'),
+      'kind: test\nname: rejected\nagent: recorded\nturns:\n  - user: hi\n    expect: { error: PROVIDER_ERROR }\n',
+    );
+    const server = await startFakeServer([
+      { status: 400, json: { error: { message: 'bad request', type: 'invalid_request_error' } } },
+    ]);
+    servers.push(server);
+    const result = await agentctl(['test', '--update', 'rejected'], {
+      cwd: dir,
+      env: { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.url },
+    });
+    // The test passed live, but a cassette keeps answers only: offline, its step would not fail so.
+    expect(result.stdout).toContain('✓ rejected');
+    expect(result.stderr).toContain(
+      `${CASSETTE} not updated: in test rejected, model openai-mini's call failed (the step's PROVIDER_ERROR, as its \`error:\` expects), and a cassette records answers only`,
+    );
+    expect(result.code).toBe(1);
+    // It used to pass, silent, and write nothing: the next offline run found no cassette at all.
+    expect(existsSync(join(dir, CASSETTE))).toBe(false);
   });
 
   it('--update of some tests keeps the calls the other tests recorded into the same cassette', async () => {

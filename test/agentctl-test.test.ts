@@ -1,4 +1,4 @@
-import { appendFile } from 'node:fs/promises';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentctl, exampleProject, FIXTURES, fixtureProject, REPO, removeTempDirs } from './support/cli.js';
@@ -142,6 +142,32 @@ turns:
     expect(paused.stdout).toMatch(
       /checks\/pass\.yaml:\d+:11: turn 1, pending: the step paused for a decision no `pending:` expected: add `pending: \[user_input\]` and decide in a next step\n\s+expected: "no pause"\n\s+actual: +\["user_input \(call_1_0\)"\]/,
     );
+    // A judge of a step that paused reads no answer (it is "" until a next step decides): an
+    // easy judge would pass it.
+    await appendFile(
+      join(dir, 'checks/pass.yaml'),
+      `---
+kind: test
+name: judges-a-pause
+agent: booker
+turns:
+  - user: book me in
+    expect:
+      pending: [user_input]
+      judge: { model: easy-judge, criteria: Books a day. }
+---
+kind: model
+name: easy-judge
+provider: offline
+model: script
+script: [{ fallback: true, text: '{"pass": true, "reason": "fine"}' }]
+`,
+    );
+    const pausedJudge = await test(['judges-a-pause'], dir);
+    expect(pausedJudge.code).toBe(1);
+    expect(pausedJudge.stdout).toMatch(
+      /checks\/pass\.yaml:\d+:\d+: turn 1, judge: the step gave no answer to judge: the run paused for a decision; judge the step that answers after it\n\s+expected: "Books a day\."\n\s+actual: +"paused on user_input \(call_1_0\)"/,
+    );
     await appendFile(
       join(dir, 'checks/pass.yaml'),
       `---
@@ -228,6 +254,28 @@ script:
     const format = await test(['--format', 'tap']);
     expect(format.code).toBe(2);
     expect(format.stderr).toContain("argument 'tap' is invalid");
+  });
+
+  it('a file or folder given that is there but holds no test says why, not that it was not found (exit 2)', async () => {
+    const dir = await fixtureProject('agent-tests');
+    await mkdir(join(dir, 'other'));
+    await writeFile(
+      join(dir, 'other/more.yaml'),
+      'kind: test\nname: elsewhere\nagent: desk\nturns:\n  - user: hi\n',
+    );
+    const cases: Array<[string, string]> = [
+      [
+        'other/more.yaml',
+        'agentctl: other/more.yaml is not a test file of the project: tests are read from checks/**/*.yaml; add it to `tests:` in agentctl.yaml',
+      ],
+      ['other', 'agentctl: no test file under other: tests are read from checks/**/*.yaml'],
+      ['agents/desk.yaml', 'agentctl: agents/desk.yaml holds no `kind: test` document'],
+    ];
+    for (const [target, message] of cases) {
+      const result = await test([target], dir);
+      expect(result.code, target).toBe(2);
+      expect(result.stderr, target).toContain(message);
+    }
   });
 
   it("a project without tests says where it looked (exit 1); -C runs another folder's tests", async () => {

@@ -60,6 +60,14 @@ parameters: { type: object, properties: { ms: { type: number } } }
 timeout: 3s
 `,
     'agents/spinner.yaml': agent('spinner', 'spin', {}),
+    'agents/long-spinner.yaml': `${agent('long_spinner', 'spin_long', {})}---
+kind: tool
+name: spin_long
+module: { path: ../tools/spin.js }
+timeout: 10m
+`,
+    'tests/long-spinner.yaml':
+      'kind: test\nname: spins-long\nagent: long_spinner\ntimeout: 1s\nturns:\n  - user: go\n',
     'agents/quitter.yaml': agent('quitter', 'quit', {}),
     'tests/quitter.yaml':
       'kind: test\nname: quits\nagent: quitter\nturns:\n  - user: go\n    expect: { output: { contains: done } }\n',
@@ -111,6 +119,16 @@ describe('a tool that never yields the main thread', () => {
     const test = await agentctl(['test', 'spins'], { cwd: dir, timeoutMs: 20_000 });
     expect(test.code).not.toBe(0);
     expect(test.stderr).toContain(STOPPED);
+  });
+
+  it("ends `agentctl test` at the test's timeout when that comes before the tool's", async () => {
+    const dir = await project();
+    // The tool may take 10 minutes; the test gives it 1 s, and no timer of the test can fire.
+    const test = await agentctl(['test', 'spins-long'], { cwd: dir, timeoutMs: 20_000 });
+    expect(test.code).not.toBe(0);
+    expect(test.stderr).toContain(
+      'agentctl: tool `spin_long` is still running at the end of the 1 s timeout of test `spins-long` and has held the main thread',
+    );
   });
 
   it('lets synchronous work within its timeout finish: no warning, no stop', async () => {

@@ -12,7 +12,12 @@ export { type NetworkUse, networkUses } from './compile/network-plugins.js';
 export { toScriptTurn } from './compile/offline-provider.js';
 export { connectMemories, type OpenedMemory, openMemory } from './compile/open-memory.js';
 export type { ProviderWrapper } from './compile/resolve-model.js';
-export { inRunCodeScope, runCodeInFlight, watchRunCode } from './compile/run-code-watchdog.js';
+export {
+  inRunCodeScope,
+  type RunCodeDeadline,
+  runCodeInFlight,
+  watchRunCode,
+} from './compile/run-code-watchdog.js';
 export { createRegistry } from './create-registry.js';
 export type * from './definitions.js';
 export { type Diagnostic, formatDiagnostic, type SourceRange } from './diagnostic.js';

@@ -191,6 +191,7 @@ export {
   type NormalisedMessage,
   type NormalisedRequest,
   normaliseRequest,
+  type RecordingOptions,
   recordingProvider,
 } from './recording-provider.js';
 export { type RetentionPolicy, type RetentionSpec, retentionPolicy } from './retention-policy.js';

@@ -89,6 +89,12 @@ export function normaliseRequest(params: ChatParams): NormalisedRequest {
   return JSON.parse(JSON.stringify(request)) as NormalisedRequest;
 }
 
+/** Options of {@link recordingProvider}. */
+export interface RecordingOptions {
+  /** Told of each call that failed: a cassette keeps answers only, so it has no record of it. */
+  onFailure?: (error: unknown) => void;
+}
+
 /**
  * Wraps a provider so every successful call is appended to `cassette` as a normalised request
  * and the full response. Only request content is kept: never headers, keys or base URLs.
@@ -97,25 +103,34 @@ export function normaliseRequest(params: ChatParams): NormalisedRequest {
  * const cassette = emptyCassette();
  * const agent = createAgent({ name: 'a', provider: recordingProvider(openai, cassette) });
  */
-export function recordingProvider(inner: ModelProvider, cassette: Cassette): ModelProvider {
+export function recordingProvider(
+  inner: ModelProvider,
+  cassette: Cassette,
+  options: RecordingOptions = {},
+): ModelProvider {
   const retrying = inner.withRetry?.bind(inner);
   return {
-    ...(retrying && { withRetry: (policy) => recordingProvider(retrying(policy), cassette) }),
+    ...(retrying && { withRetry: (policy) => recordingProvider(retrying(policy), cassette, options) }),
     name: inner.name,
     chat(params: ChatParams): Promise<ModelResponse> {
       return collectStream(this.stream(params));
     },
     async *stream(params: ChatParams): AsyncGenerator<StreamEvent> {
       const request = normaliseRequest(params);
-      for await (const event of inner.stream(params)) {
-        if (event.type === 'done') {
-          cassette.interactions.push({
-            provider: inner.name,
-            request,
-            response: structuredClone(event.response),
-          });
+      try {
+        for await (const event of inner.stream(params)) {
+          if (event.type === 'done') {
+            cassette.interactions.push({
+              provider: inner.name,
+              request,
+              response: structuredClone(event.response),
+            });
+          } else if (event.type === 'error') options.onFailure?.(event.error);
+          yield event;
         }
-        yield event;
+      } catch (error) {
+        options.onFailure?.(error);
+        throw error;
       }
     },
     dispose: inner.dispose ? () => inner.dispose!() : undefined,

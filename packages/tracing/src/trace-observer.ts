@@ -283,7 +283,11 @@ export class TraceObserver implements RunObserver {
     inv.toolIds.pop();
     inv.toolSpans.pop();
     if (this.recorder) span.setAttribute(GEN_AI.toolResult, this.#scrub(content));
-    if (isError) this.fail(span, { code: code ?? 'TOOL_EXECUTION_ERROR' });
+    // An error result without a code is a call refused (a person's or a rule's deny, a question
+    // left unanswered): it never ran, so no tool failed, and a backend counting tool errors must not
+    // count it as one.
+    if (isError && code === undefined) span.setAttribute(AGENTCTL.status, 'refused');
+    else if (isError && code !== undefined) this.fail(span, { code });
     span.endAfter(duration);
   }
 

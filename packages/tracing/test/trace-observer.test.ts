@@ -141,6 +141,37 @@ describe.each(WAYS)('TraceObserver through %s', (current) => {
     expect(ran.attributes).not.toHaveProperty('agentctl.run.status');
   });
 
+  it('ends a denied call as refused, not as a tool that failed: it never ran', async () => {
+    const spans = tracedSpans();
+    const refund = defineTool<{ order: string }>({
+      name: 'refund',
+      description: 'Refunds an order',
+      parameters: { type: 'object', properties: { order: { type: 'string' } }, required: ['order'] },
+      needsApproval: true,
+      execute: ({ order }) => `refunded ${order}`,
+    });
+    const clerk = createAgent({
+      name: 'clerk',
+      provider: scriptedModel([
+        { toolCalls: [{ name: 'refund', arguments: { order: 'A1' }, id: 'r1' }] },
+        { text: 'not refunded' },
+      ]),
+      tools: [refund],
+    });
+    const store = new InMemorySessionStore();
+    await new Runner({ agent: clerk, store }).run({ input: 'refund A1', sessionId: 's' }).invocation;
+    const first = await spans();
+    await new Runner({ agent: clerk, store }).resume({
+      sessionId: 's',
+      decisions: [{ callId: 'r1', approve: false, reason: 'not today' }],
+    }).invocation;
+    const denied = named((await spans()).slice(first.length), 'execute_tool refund')[0];
+    expect(denied.attributes['gen_ai.tool.call.id']).toBe('r1');
+    expect(denied.attributes['agentctl.run.status']).toBe('refused');
+    expect(denied.status.code).toBe(SpanStatusCode.UNSET);
+    expect(denied.attributes).not.toHaveProperty('error.type');
+  });
+
   it('scrubs every recorded text with the scrubber it is given', async () => {
     const spans = tracedSpans({ captureContent: true, scrub: (text) => text.replaceAll('hunter2', '***') });
     const echo = defineTool<{ text: string }>({

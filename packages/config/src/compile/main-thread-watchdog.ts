@@ -10,7 +10,15 @@ export type WatchedWork =
    * `startedAt`, epoch ms) for a second at most. `fatal` ends the process then; otherwise a warning
    * is written once (a server whose other runs wait for it).
    */
-  | { kind: 'tool'; name: string; limitMs: number; startedAt: number; fatal: boolean }
+  | {
+      kind: 'tool';
+      name: string;
+      limitMs: number;
+      startedAt: number;
+      fatal: boolean;
+      /** The end of the run's scope (a test's timeout), epoch ms: the call is held to it too. */
+      deadline?: { at: number; what: string };
+    }
   /**
    * Other code a run calls that no timer can stop once it loops: a module middleware. `name` says
    * what it is (``middleware `x` ``), `during` what it was doing (the action). It may hold the
@@ -80,9 +88,12 @@ for (;;) {
     const within = (id) => latest && latest[0] > id ? ' (in ' + latest[1].name + ')' : '';
     for (const [id, w] of watched) {
       if (w.kind !== 'tool' || warned.has(id)) continue;
-      if (held < Math.min(1000, w.limitMs) || at - w.startedAt < w.limitMs) continue;
-      report(id, w, 'tool \`' + w.name + '\`' + within(id) + ' is past its ' + seconds(w.limitMs) +
-        ' timeout and has held the main thread ' + seconds(held) + ' without yielding (an endless loop, or long synchronous work?)');
+      const pastOwn = at - w.startedAt >= w.limitMs;
+      const pastScope = w.deadline !== undefined && at >= w.deadline.at;
+      if (held < Math.min(1000, w.limitMs) || !(pastOwn || pastScope)) continue;
+      const past = pastOwn ? 'is past its ' + seconds(w.limitMs) + ' timeout' : 'is still running at the end of ' + w.deadline.what;
+      report(id, w, 'tool \`' + w.name + '\`' + within(id) + ' ' + past +
+        ' and has held the main thread ' + seconds(held) + ' without yielding (an endless loop, or long synchronous work?)');
     }
     if (latest && !warned.has(latest[0]) && held >= latest[1].limitMs) {
       const w = latest[1];

@@ -17,6 +17,18 @@ let watches = 0;
 // The runs of one process told apart (each test of `agentctl test`), through their async calls.
 const scopes = new AsyncLocalStorage<unknown>();
 
+/** When a scope's runs must be done (a test's `timeout:`), and what set it, for the message. */
+export interface RunCodeDeadline {
+  /** Epoch milliseconds. */
+  at: number;
+  /** What ends then: ``the 1 s timeout of test `x` ``. */
+  what: string;
+}
+
+// A module tool that never yields holds the thread the scope's own timer needs: the watchdog
+// stops it at that deadline too, rather than only past the tool's timeout (60 s by default).
+const deadlines = new WeakMap<object, RunCodeDeadline>();
+
 // Keeps what runs now, by its description, until the returned function is called.
 function named(description: string): () => void {
   const id = watches++;
@@ -29,12 +41,15 @@ function named(description: string): () => void {
 /**
  * Runs `work` in `scope`: what its runs call is told apart from other runs of the process in
  * {@link runCodeInFlight}, so one test out of time names what it waited on, not another test's calls.
+ * With `deadline`, a module tool of the scope that holds the thread past it is stopped then, as one
+ * past its own timeout is.
  *
  * @example
  * await inRunCodeScope(test, () => runner.run({ input }));
  * runCodeInFlight(test); // [ 'middleware `stuck` during model_call' ]
  */
-export function inRunCodeScope<T>(scope: unknown, work: () => T): T {
+export function inRunCodeScope<T>(scope: object, work: () => T, deadline?: RunCodeDeadline): T {
+  if (deadline) deadlines.set(scope, deadline);
   return scopes.run(scope, work);
 }
 
@@ -76,6 +91,8 @@ export function watchRunCode(options: { fatal: boolean }): () => void {
       // agentctl's own tools wait on files, processes and the network; watching them would start
       // the watchdog's thread in every run that calls a tool.
       if (!runsProjectCode(call.tool)) return { end: named(`tool \`${call.name}\``) };
+      const scope = scopes.getStore();
+      const deadline = typeof scope === 'object' && scope !== null ? deadlines.get(scope) : undefined;
       const end = watch(
         {
           kind: 'tool',
@@ -83,6 +100,7 @@ export function watchRunCode(options: { fatal: boolean }): () => void {
           limitMs: call.timeoutMs,
           startedAt: Date.now() - (performance.now() - call.started),
           fatal: options.fatal,
+          ...(deadline && { deadline }),
         },
         `tool \`${call.name}\``,
       );

@@ -67,6 +67,15 @@ export function testDocuments(ctx: RuleContext): Diagnostic[] {
           );
         }
       }
+      // A `temp:` key lives for one invocation: it is gone from the state the step leaves.
+      for (const key of Object.keys(expect.state ?? {}))
+        if (key.startsWith('temp:'))
+          report(
+            at('state', key),
+            'test-expectation',
+            `\`${excerpt(key)}\` is a \`temp:\` key, which lives for one invocation only: the state after the step never has it, so this expectation could never pass; check what the step did with it (its answer, a tool's arguments), or keep it without \`temp:\``,
+            true,
+          );
       const schema = expect.output?.schema;
       const problem = schema === undefined ? undefined : schemaProblem(schema);
       if (problem) report(at('output', 'schema'), 'test-expectation', `not a valid JSON Schema: ${problem}`);

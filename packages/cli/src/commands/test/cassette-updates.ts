@@ -26,6 +26,8 @@ export class CassetteUpdates {
   readonly #project: LoadedProject;
   /** Test name -> cassette path -> the calls recorded. */
   readonly #recorded = new Map<string, Map<string, Cassette>>();
+  /** Test name -> cassette path -> the model whose call failed there (no record of it is kept). */
+  readonly #failed = new Map<string, Map<string, string>>();
   readonly #scrubbers = new Set<{ scrub(text: string): string }>();
   /** Models left as they were because no key is set, with their cassette (relative to the project). */
   readonly keyless = new Map<string, string>();
@@ -55,7 +57,9 @@ export class CassetteUpdates {
       this.#recorded.set(test, byPath);
       const cassette = byPath.get(path) ?? emptyCassette();
       byPath.set(path, cassette);
-      return recordingProvider(provider, cassette);
+      const failed = this.#failed.get(test) ?? new Map<string, string>();
+      this.#failed.set(test, failed);
+      return recordingProvider(provider, cassette, { onFailure: () => failed.set(path, model.name) });
     };
   }
 
@@ -64,18 +68,32 @@ export class CassetteUpdates {
    * per file left as it was, because its other calls could not be read or a test recording into
    * it ended in an error no `error:` expected (`stepErrors`, test -> code: its calls stop short).
    * `partial`: only some of the project's tests ran, so each cassette keeps its other calls.
+   * `expectedErrors` (test -> code): a test whose step failed as its `error:` expects; when a
+   * recorded model's call failed in it, a cassette that keeps answers only could not replay that.
    */
   async save(
     order: readonly string[],
     partial = false,
     stepErrors: ReadonlyMap<string, string> = new Map(),
+    expectedErrors: ReadonlyMap<string, string> = new Map(),
   ): Promise<{ written: string[]; refused: string[] }> {
     const merged = new Map<string, Cassette>();
     const cutShort = new Map<string, string>();
     for (const test of order) {
+      const expected = expectedErrors.get(test);
+      for (const [path, model] of expected === undefined ? [] : (this.#failed.get(test) ?? [])) {
+        if (cutShort.has(path)) continue;
+        cutShort.set(
+          path,
+          `in test ${test}, model ${model}'s call failed (the step's ${expected}, as its \`error:\` expects), and a cassette records answers only: replayed offline, that step could not fail the same way`,
+        );
+        // Refused even with no call recorded: the next offline run would find no cassette at all.
+        if (!merged.has(path)) merged.set(path, emptyCassette());
+      }
       for (const [path, cassette] of this.#recorded.get(test) ?? []) {
         const code = stepErrors.get(test);
-        if (code !== undefined && !cutShort.has(path)) cutShort.set(path, `test ${test} failed with ${code}`);
+        if (code !== undefined && !cutShort.has(path))
+          cutShort.set(path, `test ${test} failed with ${code}, so its recording is incomplete`);
         const into = merged.get(path) ?? emptyCassette();
         into.interactions.push(...cassette.interactions);
         merged.set(path, into);
@@ -84,15 +102,15 @@ export class CassetteUpdates {
     const lines: string[] = [];
     const refused: string[] = [];
     for (const [path, cassette] of merged) {
-      if (cassette.interactions.length === 0) continue;
       const why = cutShort.get(path);
       if (why !== undefined) {
         // Its recording stops at the error: written, the next offline run would lack the rest.
         refused.push(
-          `${displayPath(this.#project.root, path)} not updated: ${why}, so its recording is incomplete; the cassette is left as it was`,
+          `${displayPath(this.#project.root, path)} not updated: ${why}; the cassette is left as it was`,
         );
         continue;
       }
+      if (cassette.interactions.length === 0) continue;
       // A secret interpolated into an instruction would otherwise reach the file inside a request.
       const scrubbed = scrubDeep(cassette, (text) =>
         [...this.#scrubbers].reduce((out, s) => s.scrub(out), text),

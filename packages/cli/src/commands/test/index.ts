@@ -13,7 +13,8 @@ import { formatJson, formatJsonProjectErrors } from './format-json.js';
 import { formatJunit, formatJunitProjectErrors } from './format-junit.js';
 import { formatText } from './format-text.js';
 import { runTest, type TestContext } from './run-test.js';
-import { selectTests } from './select-tests.js';
+import { selectTests, testGlobs } from './select-tests.js';
+import { resumeCommands, stopCommands } from './stop-commands.js';
 import { summarise } from './summary.js';
 import type { TestResult } from './test-result.js';
 
@@ -53,8 +54,7 @@ export async function testCommand(raw: Record<string, unknown>, io: Io): Promise
   });
   const tests = selectTests(project, options.targets ?? [], io.cwd);
   if (tests.length === 0) {
-    const globs = project.specs.project?.spec.tests ?? ['tests/**/*.yaml'];
-    throw new CliError(`no \`kind: test\` documents in ${globs.join(', ')}`, EXIT.failed);
+    throw new CliError(`no \`kind: test\` documents in ${testGlobs(project).join(', ')}`, EXIT.failed);
   }
   const updates = options.update ? new CassetteUpdates(project) : undefined;
   const context: TestContext = {
@@ -65,20 +65,33 @@ export async function testCommand(raw: Record<string, unknown>, io: Io): Promise
     wrapProvider: updates && ((test) => updates.wrapperFor(test)),
   };
   const started = performance.now();
+  // On GitHub, what the tests' code prints as they run (a module tool logging what the model gave
+  // it, an MCP server's stderr) is no workflow command either, as the report after it is not.
+  const stopped = format === 'github' ? stopCommands() : undefined;
+  if (stopped) io.stdout(stopped.line);
   // A tool that loops without yielding ends the command at its timeout, named, rather than hang CI.
   const unwatch = watchRunCode({ fatal: true });
   const results = await inParallel(tests, Math.max(2, availableParallelism()), (test) =>
     runTest(test, context),
-  ).finally(unwatch);
+  )
+    .catch((error: unknown) => {
+      if (stopped) io.stdout(resumeCommands(stopped.token));
+      throw error;
+    })
+    .finally(unwatch);
   const summary = summarise(results, Math.round(performance.now() - started));
   let refused = false;
   if (updates) {
     const partial = tests.length < project.specs.test.size;
     const stepErrors = new Map(results.flatMap((r) => (r.stepError ? [[r.name, r.stepError] as const] : [])));
+    const expectedErrors = new Map(
+      results.flatMap((r) => (r.expectedError ? [[r.name, r.expectedError] as const] : [])),
+    );
     const saved = await updates.save(
       tests.map((t) => t.name),
       partial,
       stepErrors,
+      expectedErrors,
     );
     for (const line of saved.written) io.stderr(`${line}\n`);
     for (const line of saved.refused) io.stderr(`${styles(io.isTTY).red(`agentctl: ${line}`)}\n`);
@@ -93,7 +106,7 @@ export async function testCommand(raw: Record<string, unknown>, io: Io): Promise
         ),
       );
   }
-  io.stdout(render(format, results, summary, project.root, io));
+  io.stdout(render(format, results, summary, project.root, io, stopped?.token ?? ''));
   return summary.passed === summary.total && !refused ? EXIT.ok : EXIT.failed;
 }
 
@@ -120,6 +133,7 @@ function render(
   summary: ReturnType<typeof summarise>,
   root: string,
   io: Io,
+  token: string,
 ): string {
   switch (format) {
     case 'json':
@@ -127,7 +141,7 @@ function render(
     case 'junit':
       return formatJunit(results, summary, new Date());
     case 'github':
-      return formatGithub(results, summary, root, resolve(io.cwd, io.env.GITHUB_WORKSPACE || '.'));
+      return formatGithub(results, summary, root, resolve(io.cwd, io.env.GITHUB_WORKSPACE || '.'), token);
     default:
       return formatText(results, summary, io.isTTY);
   }

@@ -24,14 +24,17 @@ import {
   InMemorySessionStore,
   type InvocationResult,
   isAgentError,
+  PausedSessionError,
+  type PendingApproval,
   Runner,
+  UsageError,
 } from '@agentctl/core';
 import { inAgent } from '../../agent-path-text.js';
 import { invocationOutcome } from '../../invocation-outcome.js';
 import { traceSecrets } from '../../tracing.js';
 import { checkExpectations, expectationName } from './check-expectations.js';
 import { judgeEntry, judgeStep } from './judge.js';
-import type { StepOutcome } from './step-outcome.js';
+import { type StepOutcome, unresolvedCalls } from './step-outcome.js';
 import type { Failure, TestResult } from './test-result.js';
 
 /** What every test of a run shares. */
@@ -52,7 +55,9 @@ export interface TestContext {
 export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext): Promise<TestResult> {
   const started = performance.now();
   const spec = normaliseTest(entry.spec);
-  const result = (partial: Pick<TestResult, 'status' | 'failures' | 'error' | 'stepError'>): TestResult => ({
+  const result = (
+    partial: Pick<TestResult, 'status' | 'failures' | 'error' | 'stepError' | 'expectedError'>,
+  ): TestResult => ({
     name: entry.name,
     file: entry.file,
     range: entry.range,
@@ -94,6 +99,12 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
   // promise never settles, a tool, a model), and the test fails there while the others go on.
   const timeoutMs = spec.timeoutMs ?? context.testTimeout;
   const scope = {};
+  // A module tool looping without a break holds the thread this deadline's timer needs: the
+  // watchdog ends the command at it (the tool's own timeout may be a minute or more away).
+  const ends = {
+    at: Date.now() + timeoutMs,
+    what: `the ${seconds(timeoutMs)} timeout of test \`${entry.name}\``,
+  };
   let waitedOn: string[] = [];
   const limit = deadline(undefined, timeoutMs, () => {
     waitedOn = runCodeInFlight(scope);
@@ -110,7 +121,10 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
     await seedScopedState(store, spec.state ?? {}, userId);
     const failures: Failure[] = [];
     let stepError: string | undefined;
+    let expectedError: string | undefined;
     let last: InvocationResult | undefined;
+    // The calls the last step left waiting: a decision step's resume announces them again.
+    let waitingCalls = new Set<string>();
     for (const [i, turn] of spec.turns.entries()) {
       const at = (path: DataPath, options?: { key?: boolean }) =>
         entry.locate(['turns', i, ...path], options);
@@ -121,30 +135,42 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
         if (decided.failures.length > 0) continue;
         decisions = decided.decisions;
       }
-      const stepRun = inRunCodeScope(scope, () =>
-        step(runner, {
-          input: turn.user,
-          decisions,
-          sessionId,
-          userId,
-          state: i === 0 ? spec.state : undefined,
-          signal: limit.signal,
-        }),
+      const stepRun = inRunCodeScope(
+        scope,
+        () =>
+          step(runner, {
+            input: turn.user,
+            decisions,
+            sessionId,
+            userId,
+            state: i === 0 ? spec.state : undefined,
+            signal: limit.signal,
+          }),
+        ends,
       );
+      const stepKey = turn.user === undefined ? decisionKey(turn) : 'user';
       const outcome = await limit.race(stepRun).catch((error: unknown) => {
-        if (!limit.expired) throw error;
-        return undefined;
+        if (limit.expired) return undefined;
+        // The Runner refused the step as written (a message to a paused run, a question approved):
+        // a mistake of this step, reported at it, while the steps after it still run.
+        if (error instanceof UsageError) return error;
+        throw error;
       });
+      if (outcome instanceof UsageError) {
+        failures.push(refusedStep(outcome, i, last, stepKey, at([stepKey])));
+        continue;
+      }
       if (!outcome) {
         // Its recording (`--update`) stops short, as after a provider that failed halfway.
         stepError ??= 'TIMEOUT';
-        failures.push(
-          outOfTime(i, timeoutMs, waitedOn, at([turn.user === undefined ? decisionKey(turn) : 'user'])),
-        );
+        failures.push(outOfTime(i, timeoutMs, waitedOn, at([stepKey])));
         break;
       }
       last = outcome.result;
+      if (turn.user === undefined) outcome.resumed = waitingCalls;
+      waitingCalls = unresolvedCalls(outcome);
       const expect = turn.expect;
+      if (outcome.error && expect.error !== undefined) expectedError ??= outcome.error.code;
       if (outcome.error && expect.error === undefined) {
         stepError ??= outcome.error.code;
         failures.push({
@@ -153,7 +179,7 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
           message: 'the step failed',
           expected: 'no error',
           actual: `${outcome.error.code}${inAgent(outcome.error.agentPath)}: ${outcome.error.message}`,
-          range: at([turn.user === undefined ? decisionKey(turn) : 'user']),
+          range: at([stepKey]),
         });
       }
       const waiting = outcome.result?.status === 'paused' ? (outcome.result.pending ?? []) : [];
@@ -165,31 +191,42 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
           message: `the step paused for a decision no \`pending:\` expected: add \`pending: [${waiting[0]?.call.name}]\` and decide in a next step`,
           expected: 'no pause',
           actual: waiting.map((p) => `${p.call.name} (${p.call.id})`),
-          range: at([turn.user === undefined ? decisionKey(turn) : 'user']),
+          range: at([stepKey]),
         });
       }
       const locateExpect = (path: DataPath, options?: { key?: boolean }) => at(['expect', ...path], options);
       failures.push(...(await checkExpectations(expect, outcome, i, locateExpect)));
       const judgeAgent = runtime.agents.get(judges.get(i) ?? '');
-      if (expect.judge && !outcome.result) {
-        // A judge asked for that never reads an answer would pass every step that fails.
+      if (expect.judge && (!outcome.result || waiting.length > 0)) {
+        // A judge asked for that never reads an answer would pass every step that fails, or
+        // stops to ask (its answer is "" until a next step decides).
         failures.push({
           turn: i,
           expectation: 'judge',
-          message: 'the step gave no answer to judge',
+          message:
+            waiting.length > 0
+              ? 'the step gave no answer to judge: the run paused for a decision; judge the step that answers after it'
+              : 'the step gave no answer to judge',
           expected: expect.judge.criteria,
-          actual: outcome.error ? `${outcome.error.code}: ${outcome.error.message}` : 'no answer',
+          actual: outcome.error
+            ? `${outcome.error.code}: ${outcome.error.message}`
+            : waiting.length > 0
+              ? `paused on ${waiting.map((p) => `${p.call.name} (${p.call.id})`).join(', ')}`
+              : 'no answer',
           range: locateExpect(['judge', 'criteria']),
         });
       } else if (expect.judge && judgeAgent && outcome.result) {
         const { judge } = expect;
         const answer = outcome.result.output;
-        const judged = inRunCodeScope(scope, () =>
-          judgeStep(judgeAgent, judge, turn.user, answer, {
-            turn: i,
-            signal: limit.signal,
-            range: locateExpect(['judge', 'criteria']),
-          }),
+        const judged = inRunCodeScope(
+          scope,
+          () =>
+            judgeStep(judgeAgent, judge, turn.user, answer, {
+              turn: i,
+              signal: limit.signal,
+              range: locateExpect(['judge', 'criteria']),
+            }),
+          ends,
         );
         const failure = await limit.race(judged).catch((error: unknown) => {
           if (!limit.expired) throw error;
@@ -202,7 +239,7 @@ export async function runTest(entry: SpecEntry<TestSpec>, context: TestContext):
     }
     // In the order they are written, so a report reads down the file.
     failures.sort((a, b) => a.range.line - b.range.line || a.range.col - b.range.col);
-    return result({ status: failures.length > 0 ? 'failed' : 'passed', failures, stepError });
+    return result({ status: failures.length > 0 ? 'failed' : 'passed', failures, stepError, expectedError });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return result({ status: 'error', failures: [], error: { message, range: entry.range } });
@@ -228,6 +265,41 @@ function outOfTime(
     message: `the test did not finish within its timeout of ${seconds(timeoutMs)}: it still waited on ${on}; raise \`timeout:\` (or --timeout) if it needs longer`,
     expected: `done within ${seconds(timeoutMs)}`,
     actual: waitedOn.length > 0 ? waitedOn : 'still running',
+    range,
+  };
+}
+
+// A step the Runner refused before running it. A user message to a paused run is told in the test's
+// terms (the step that decides), not the Runner's (resume with approve or deny).
+function refusedStep(
+  error: UsageError,
+  turn: number,
+  last: InvocationResult | undefined,
+  key: string,
+  range: SourceRange,
+): Failure {
+  const pending = last?.status === 'paused' ? (last.pending ?? []) : [];
+  if (error instanceof PausedSessionError && pending.length > 0) {
+    const first = pending[0] as PendingApproval;
+    const name = first.call.name;
+    const decide =
+      first.kind === 'input'
+        ? `\`answer: { ${name}: ... }\` or \`deny: [${name}]\``
+        : `\`approve: [${name}]\` or \`deny: [${name}]\``;
+    const waiting = pending.map((p) => `${p.call.name} (${p.call.id})`);
+    return {
+      turn,
+      expectation: key,
+      message: `the run is paused on ${waiting.join(', ')}: no user message is taken until it is decided; decide in a step before this one (${decide})`,
+      expected: 'a run not paused',
+      actual: waiting,
+      range,
+    };
+  }
+  return {
+    turn,
+    expectation: key,
+    message: `the run refused the step: ${error.message}`,
     range,
   };
 }

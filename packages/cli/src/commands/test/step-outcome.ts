@@ -5,11 +5,35 @@ export interface StepOutcome {
   events: AgentEvent[];
   result?: InvocationResult;
   error?: { code: string; message: string; agentPath?: string[] };
+  /**
+   * Ids of the calls an earlier step left waiting (a pause) that this step decided: the resume
+   * announces them again as it runs them, but no model made them in this step.
+   */
+  resumed?: ReadonlySet<string>;
 }
 
 /** The tool calls the model made during the step, in order (pending ones and transfers included). */
 export function callsOf(outcome: StepOutcome): ToolCall[] {
-  return outcome.events.flatMap((e) => (e.type === 'tool_call' ? [e.call] : []));
+  const again = new Set(outcome.resumed);
+  return outcome.events.flatMap((e) => {
+    if (e.type !== 'tool_call') return [];
+    if (again.delete(e.call.id)) return [];
+    return [e.call];
+  });
+}
+
+/**
+ * Ids of the calls a step announced and left without a result: those its pause waits on, and the
+ * agent-tool calls they wait inside, which a resume announces again.
+ */
+export function unresolvedCalls(outcome: StepOutcome): Set<string> {
+  const open = new Set<string>();
+  if (outcome.result?.status !== 'paused') return open;
+  for (const e of outcome.events) {
+    if (e.type === 'tool_call') open.add(e.call.id);
+    else if (e.type === 'tool_result') open.delete(e.callId);
+  }
+  return open;
 }
 
 /**

@@ -27,6 +27,8 @@ export interface TestResult {
   failures: Failure[];
   /** The code of the first error a step ended with though no `error:` expected it. */
   stepError?: string;
+  /** The code of the first error a step ended with as its `error:` expected. */
+  expectedError?: string;
   /** Why the test could not run (status `error`). */
   error?: { message: string; range: SourceRange };
   /** Wall-clock milliseconds. */

@@ -45,9 +45,37 @@ describe('run --session on a damaged session file', () => {
     await writeFile(file, damaged);
     const run = await agentctl(['run', 'e', 'three', '--session', 's1'], { cwd: dir });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`agentctl: session file ${file} is corrupt: record at byte`);
-    expect(run.stderr).toContain('start a new session, or remove this one with `agentctl sessions rm s1`');
+    expect(run.stderr).toContain(
+      `agentctl: session file ${file} is corrupt: line 2 (byte ${Buffer.byteLength(lines[0]) + 1}): invalid JSON`,
+    );
+    expect(run.stderr).toContain(
+      'fix or delete line 2 of the file, which keeps what the other lines hold; or start a new session, or remove this one with `agentctl sessions rm s1`, which loses all of it',
+    );
     expect(run.stderr).not.toContain('internal error');
+    expect(await readFile(file, 'utf8')).toBe(damaged);
+  });
+
+  // A hand edit that leaves valid JSON: an event without its branch crashed the run (exit 3,
+  // "internal error: Cannot read properties of undefined"), `sessions show` too.
+  it('refuses an event edited out of shape, naming its line, in run and in sessions show', async () => {
+    const { dir, file } = await twoTurns();
+    const lines = (await readFile(file, 'utf8')).split('\n');
+    const at = lines.findIndex((line) => line.includes('"type":"message"'));
+    const record = JSON.parse(lines[at]) as { events: Array<Record<string, unknown>> };
+    for (const event of record.events) if (event.type === 'message') delete event.branch;
+    lines[at] = JSON.stringify(record);
+    const damaged = lines.join('\n');
+    await writeFile(file, damaged);
+    const run = await agentctl(['run', 'e', 'three', '--session', 's1'], { cwd: dir });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain(
+      `agentctl: session file ${file} is corrupt: line ${at + 1} (byte ${Buffer.byteLength(lines.slice(0, at).join('\n')) + 1}): a message event's "branch" is missing or not a string`,
+    );
+    expect(run.stderr).toContain(`fix or delete line ${at + 1} of the file`);
+    const show = await agentctl(['sessions', 'show', 's1'], { cwd: dir });
+    expect(show.code, show.stderr).toBe(1);
+    expect(show.stderr).toContain(`line ${at + 1} (byte`);
+    expect(show.stderr).not.toContain('internal error');
     expect(await readFile(file, 'utf8')).toBe(damaged);
   });
 });

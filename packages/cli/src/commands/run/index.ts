@@ -19,6 +19,7 @@ import {
 import { CliError, EXIT } from '../../cli-error.js';
 import { CLOSE_WAIT_MS, closeWithin } from '../../close-within.js';
 import { commandName } from '../../command-name.js';
+import { damagedSessionHint } from '../../damaged-session-hint.js';
 import { invocationOutcome } from '../../invocation-outcome.js';
 import { type Io, styles } from '../../io.js';
 import { printable } from '../../printable.js';
@@ -332,10 +333,7 @@ export async function invoke(
     if (stalled && isAgentError(result) && result.code === 'ABORTED') return EXIT.failed;
     const corrupt = corruptSession(result);
     if (corrupt) {
-      throw new CliError(
-        `${corrupt.message}\n(it cannot be continued: start a new session, or remove this one with \`agentctl sessions rm ${sessionId}\`)`,
-        EXIT.failed,
-      );
+      throw new CliError(`${corrupt.message}\n${damagedSessionHint(corrupt, sessionId)}`, EXIT.failed);
     }
     if (isAgentError(result) && result.cause instanceof SessionLeaseLostError) {
       // No interrupt of the user's: the run fell silent past its lease (stopped, suspended) and

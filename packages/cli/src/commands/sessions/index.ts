@@ -22,6 +22,7 @@ import {
   SessionStoreError,
 } from '@agentctl/store-file';
 import { EXIT } from '../../cli-error.js';
+import { damagedSessionHint } from '../../damaged-session-hint.js';
 import { printable } from '../../printable.js';
 import { systemRefusal } from '../../system-refusal.js';
 import { writeChunksOut } from '../../write-chunks-out.js';
@@ -278,7 +279,7 @@ async function show(
     session = await store.get(id);
   } catch (error) {
     if (error instanceof CorruptSessionError) {
-      io.stderr(`agentctl: ${error.message}\n(remove it with \`agentctl sessions rm ${id}\`)\n`);
+      io.stderr(`agentctl: ${error.message}\n${damagedSessionHint(error, id)}\n`);
       return 1;
     }
     throw error;

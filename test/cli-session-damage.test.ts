@@ -55,6 +55,25 @@ describe('run --session on a damaged session file', () => {
     expect(await readFile(file, 'utf8')).toBe(damaged);
   });
 
+  // Following the hint in an editor: the bad record's text deleted, its line left blank. The blank
+  // line was itself refused as invalid JSON.
+  it('continues once the named line is emptied, keeping every other line', async () => {
+    const { dir, file } = await twoTurns();
+    const lines = (await readFile(file, 'utf8')).split('\n');
+    lines[1] = lines[1].replace('"events"', '"events"x');
+    await writeFile(file, lines.join('\n'));
+    const refused = await agentctl(['run', 'e', 'three', '--session', 's1'], { cwd: dir });
+    expect(refused.stderr).toContain('fix or delete line 2 of the file');
+    lines[1] = '  ';
+    await writeFile(file, lines.join('\n'));
+    const run = await agentctl(['run', 'e', 'three', '--session', 's1'], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    const show = await agentctl(['sessions', 'show', 's1'], { cwd: dir });
+    expect(show.code, show.stderr).toBe(0);
+    // Line 2 held the first turn's start and question; its answer and the second turn are kept.
+    expect(show.stdout).toContain('e: one\nuser: two\ne: two\nuser: three\ne: three\n');
+  });
+
   // A hand edit that leaves valid JSON: an event without its branch crashed the run (exit 3,
   // "internal error: Cannot read properties of undefined"), `sessions show` too.
   it('refuses an event edited out of shape, naming its line, in run and in sessions show', async () => {

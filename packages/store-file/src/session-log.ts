@@ -29,6 +29,12 @@ export interface LogTail {
 }
 
 const NEWLINE = 0x0a;
+const OPEN_BRACE = 0x7b;
+
+// A record named by line, as an editor shows it, and by byte, for a file too large to open in one.
+function whereIn(tail: LogTail, offset: number): string {
+  return `line ${tail.lines + 1} (byte ${offset})`;
+}
 
 /** The text of one record line. */
 export function encodeRecord(record: LogRecord): Buffer {
@@ -87,18 +93,25 @@ export function foldRecords(
     const end = data.indexOf(NEWLINE, start);
     if (end < 0) break;
     const bytes = end + 1 - start;
-    // Named by line, as an editor shows it, and by byte, for a file too large to open in one.
-    const where = `line ${tail.lines + 1} (byte ${base + start})`;
+    // A record starts with `{`; a line of blanks is one a hand edit left (a record's text deleted).
+    if (data[start] !== OPEN_BRACE && data.toString('utf8', start, end).trim() === '') {
+      start = end + 1;
+      tail.lines++;
+      tail.size = base + start;
+      tail.entry.bytes = tail.size;
+      continue;
+    }
     let record: LogRecord;
     try {
       record = JSON.parse(data.toString('utf8', start, end)) as LogRecord;
     } catch (error) {
+      const where = whereIn(tail, base + start);
       throw new CorruptSessionError(path, `${where}: invalid JSON (${(error as Error).message})`, {
         cause: error,
         line: tail.lines + 1,
       });
     }
-    applyRecord(record, bytes, tail, session, path, where);
+    applyRecord(record, bytes, tail, session, path, base + start);
     start = end + 1;
     tail.lines++;
     tail.size = base + start;
@@ -112,24 +125,28 @@ function applyRecord(
   tail: LogTail,
   session: StoredSession | undefined,
   path: string,
-  where: string,
+  offset: number,
 ): void {
   const line = tail.lines + 1;
   if (typeof record !== 'object' || record === null || typeof record.t !== 'number') {
-    throw new CorruptSessionError(path, `${where}: not a record (an object with a time "t")`, { line });
+    throw new CorruptSessionError(
+      path,
+      `${whereIn(tail, offset)}: not a record (an object with a time "t")`,
+      { line },
+    );
   }
   const entry = tail.entry;
   entry.updatedAt = Math.max(entry.updatedAt, record.t);
   if (session) session.updatedAt = entry.updatedAt;
   if ('events' in record) {
     if (!Array.isArray(record.events))
-      throw new CorruptSessionError(path, `${where}: "events" is not a list`, { line });
+      throw new CorruptSessionError(path, `${whereIn(tail, offset)}: "events" is not a list`, { line });
     entry.eventCount += record.events.length;
     if (session) {
       // Checked as the session is read for use, not as a writer folds its own line after writing.
       for (const event of record.events) {
         const problem = eventShapeProblem(event);
-        if (problem) throw new CorruptSessionError(path, `${where}: ${problem}`, { line });
+        if (problem) throw new CorruptSessionError(path, `${whereIn(tail, offset)}: ${problem}`, { line });
       }
       for (const event of record.events) session.events.push(event);
       applyStateDelta(session.state, record.events);
@@ -151,8 +168,12 @@ function applyRecord(
       else delete session.messages;
     }
   } else {
-    throw new CorruptSessionError(path, `${where}: unknown record ${JSON.stringify(Object.keys(record))}`, {
-      line,
-    });
+    throw new CorruptSessionError(
+      path,
+      `${whereIn(tail, offset)}: unknown record ${JSON.stringify(Object.keys(record))}`,
+      {
+        line,
+      },
+    );
   }
 }

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readCassette } from '../packages/config/src/index.js';
+import { findPairingProblem } from '../packages/core/src/index.js';
 import { agentctl, removeTempDirs, tempProject } from './support/cli.js';
 
 afterAll(removeTempDirs);
@@ -72,6 +74,42 @@ describe('run --session on a damaged session file', () => {
     expect(show.code, show.stderr).toBe(0);
     // Line 2 held the first turn's start and question; its answer and the second turn are kept.
     expect(show.stdout).toContain('e: one\nuser: two\ne: two\nuser: three\ne: three\n');
+  });
+
+  // A record deleted by hand can take a tool call with it and leave its result: the request then
+  // had a result answering no call, refused as "not a valid request" (MODEL_ERROR) on every turn.
+  it('continues when a deleted line took a tool call and left its result', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': 'kind: project\n',
+      'agents/a.yaml': [
+        'kind: agent',
+        'name: a',
+        'model: offline/auto',
+        'tools: [{ module: ../tools/ok.js }]',
+        '---',
+        'kind: agent',
+        'name: e',
+        'model: offline/echo',
+        '',
+      ].join('\n'),
+      'tools/ok.js':
+        "export default { name: 'ok', description: 'says ok', parameters: { type: 'object', properties: {} }, execute: () => 'ok' };\n",
+    });
+    const first = await agentctl(['run', 'a', 'check', '--session', 's1'], { cwd: dir });
+    expect(first.code, first.stderr).toBe(0);
+    const file = join(dir, '.agentctl/sessions/s1.jsonl');
+    const lines = (await readFile(file, 'utf8')).split('\n');
+    const call = lines.findIndex((line) => line.includes('"toolCalls"'));
+    expect(lines.findIndex((line) => line.includes('"role":"tool"'))).toBeGreaterThan(call);
+    lines[call] = '';
+    await writeFile(file, lines.join('\n'));
+    const cassette = join(dir, 'calls.yaml');
+    const run = await agentctl(['run', 'e', 'again', '--session', 's1', '--record', cassette], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('again');
+    const [request] = (await readCassette(cassette)).interactions.map((i) => i.request);
+    expect(request.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(findPairingProblem(request.messages)).toBeUndefined();
   });
 
   // A hand edit that leaves valid JSON: an event without its branch crashed the run (exit 3,

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readCassette } from '../packages/config/src/index.js';
+import { findPairingProblem } from '../packages/core/src/index.js';
 import { agentctl, removeTempDirs, tempProject } from './support/cli.js';
 
 afterAll(removeTempDirs);
@@ -45,9 +47,93 @@ describe('run --session on a damaged session file', () => {
     await writeFile(file, damaged);
     const run = await agentctl(['run', 'e', 'three', '--session', 's1'], { cwd: dir });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`agentctl: session file ${file} is corrupt: record at byte`);
-    expect(run.stderr).toContain('start a new session, or remove this one with `agentctl sessions rm s1`');
+    expect(run.stderr).toContain(
+      `agentctl: session file ${file} is corrupt: line 2 (byte ${Buffer.byteLength(lines[0]) + 1}): invalid JSON`,
+    );
+    // The removal is written as it can be typed here (`node <script>` when no agentctl is on the PATH).
+    expect(run.stderr).toMatch(
+      /fix or delete line 2 of the file, which keeps what the other lines hold; or start a new session, or remove this one with `(agentctl|node \S+) sessions rm s1`, which loses all of it/,
+    );
     expect(run.stderr).not.toContain('internal error');
+    expect(await readFile(file, 'utf8')).toBe(damaged);
+  });
+
+  // Following the hint in an editor: the bad record's text deleted, its line left blank. The blank
+  // line was itself refused as invalid JSON.
+  it('continues once the named line is emptied, keeping every other line', async () => {
+    const { dir, file } = await twoTurns();
+    const lines = (await readFile(file, 'utf8')).split('\n');
+    lines[1] = lines[1].replace('"events"', '"events"x');
+    await writeFile(file, lines.join('\n'));
+    const refused = await agentctl(['run', 'e', 'three', '--session', 's1'], { cwd: dir });
+    expect(refused.stderr).toContain('fix or delete line 2 of the file');
+    lines[1] = '  ';
+    await writeFile(file, lines.join('\n'));
+    const run = await agentctl(['run', 'e', 'three', '--session', 's1'], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    const show = await agentctl(['sessions', 'show', 's1'], { cwd: dir });
+    expect(show.code, show.stderr).toBe(0);
+    // Line 2 held the first turn's start and question; its answer and the second turn are kept.
+    expect(show.stdout).toContain('e: one\nuser: two\ne: two\nuser: three\ne: three\n');
+  });
+
+  // A record deleted by hand can take a tool call with it and leave its result: the request then
+  // had a result answering no call, refused as "not a valid request" (MODEL_ERROR) on every turn.
+  it('continues when a deleted line took a tool call and left its result', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': 'kind: project\n',
+      'agents/a.yaml': [
+        'kind: agent',
+        'name: a',
+        'model: offline/auto',
+        'tools: [{ module: ../tools/ok.js }]',
+        '---',
+        'kind: agent',
+        'name: e',
+        'model: offline/echo',
+        '',
+      ].join('\n'),
+      'tools/ok.js':
+        "export default { name: 'ok', description: 'says ok', parameters: { type: 'object', properties: {} }, execute: () => 'ok' };\n",
+    });
+    const first = await agentctl(['run', 'a', 'check', '--session', 's1'], { cwd: dir });
+    expect(first.code, first.stderr).toBe(0);
+    const file = join(dir, '.agentctl/sessions/s1.jsonl');
+    const lines = (await readFile(file, 'utf8')).split('\n');
+    const call = lines.findIndex((line) => line.includes('"toolCalls"'));
+    expect(lines.findIndex((line) => line.includes('"role":"tool"'))).toBeGreaterThan(call);
+    lines[call] = '';
+    await writeFile(file, lines.join('\n'));
+    const cassette = join(dir, 'calls.yaml');
+    const run = await agentctl(['run', 'e', 'again', '--session', 's1', '--record', cassette], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('again');
+    const [request] = (await readCassette(cassette)).interactions.map((i) => i.request);
+    expect(request.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(findPairingProblem(request.messages)).toBeUndefined();
+  });
+
+  // A hand edit that leaves valid JSON: an event without its branch crashed the run (exit 3,
+  // "internal error: Cannot read properties of undefined"), `sessions show` too.
+  it('refuses an event edited out of shape, naming its line, in run and in sessions show', async () => {
+    const { dir, file } = await twoTurns();
+    const lines = (await readFile(file, 'utf8')).split('\n');
+    const at = lines.findIndex((line) => line.includes('"type":"message"'));
+    const record = JSON.parse(lines[at]) as { events: Array<Record<string, unknown>> };
+    for (const event of record.events) if (event.type === 'message') delete event.branch;
+    lines[at] = JSON.stringify(record);
+    const damaged = lines.join('\n');
+    await writeFile(file, damaged);
+    const run = await agentctl(['run', 'e', 'three', '--session', 's1'], { cwd: dir });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain(
+      `agentctl: session file ${file} is corrupt: line ${at + 1} (byte ${Buffer.byteLength(lines.slice(0, at).join('\n')) + 1}): a message event's "branch" is missing or not a string`,
+    );
+    expect(run.stderr).toContain(`fix or delete line ${at + 1} of the file`);
+    const show = await agentctl(['sessions', 'show', 's1'], { cwd: dir });
+    expect(show.code, show.stderr).toBe(1);
+    expect(show.stderr).toContain(`line ${at + 1} (byte`);
+    expect(show.stderr).not.toContain('internal error');
     expect(await readFile(file, 'utf8')).toBe(damaged);
   });
 });
@@ -170,7 +256,9 @@ describe('a paused session that shows one call and holds another', () => {
     expect(run.stderr).toContain(
       "agentctl: session p1 cannot be resumed: the call auto_0_0 waiting for a decision is greet({}), but the model's call auto_0_0 is mark({}) (the session was changed outside agentctl)",
     );
-    expect(run.stderr).toContain('start a new session, or remove this one with `agentctl sessions rm p1`');
+    expect(run.stderr).toMatch(
+      /start a new session, or remove this one with `(agentctl|node \S+) sessions rm p1`/,
+    );
     expect(existsSync(join(dir, 'marked'))).toBe(false);
     expect(await readFile(file, 'utf8')).toBe(damaged);
   });

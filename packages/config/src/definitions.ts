@@ -83,7 +83,13 @@ export interface AgentDefinition {
   memory?: string;
   outputSchema?: Record<string, unknown>;
   outputKey?: string;
-  limits: { maxIterations?: number; maxTokens?: number; timeoutMs?: number; toolTimeoutMs?: number };
+  limits: {
+    maxIterations?: number;
+    maxTokens?: number;
+    timeoutMs?: number;
+    toolTimeoutMs?: number;
+    maxToolResultBytes?: number;
+  };
   approval: ApprovalDefinition;
   temperature?: number;
   topP?: number;

@@ -93,6 +93,7 @@ export interface AgentSpec {
     max_tokens?: number;
     timeout?: DurationSpec;
     tool_timeout?: DurationSpec;
+    max_tool_result_bytes?: number;
   };
   approval?: {
     tools?: Record<string, ApprovalMode>;

@@ -67,6 +67,11 @@ export interface RunLimits {
   timeout?: number;
   /** Milliseconds one tool call may take, unless the tool sets its own. Default 60000. */
   toolTimeout?: number;
+  /**
+   * Bytes (UTF-8) of one tool result's text that the model gets and the session keeps; a longer
+   * result is cut, with a `[truncated: ...]` line saying so. Default 1048576 (1 MiB).
+   */
+  maxToolResultBytes?: number;
 }
 
 /** Settings passed to the model on every call. */

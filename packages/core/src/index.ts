@@ -56,6 +56,7 @@ export {
   toAgentError,
   UsageError,
 } from './errors.js';
+export { eventShapeProblem } from './event-shape.js';
 export {
   type AgentEvent,
   EVENT_TYPES,

@@ -37,6 +37,9 @@ export { UsageError };
 
 const DEFAULT_MAX_ITERATIONS = 10;
 const DEFAULT_TOOL_TIMEOUT = 60_000;
+// As the command, HTTP and fetch tools' own output limits: past it a result is more than a model's
+// context window holds, and kept whole it would grow every later turn of the session.
+const DEFAULT_MAX_TOOL_RESULT_BYTES = 1024 * 1024;
 
 type LoopParams = Pick<
   LoopContext,
@@ -218,6 +221,8 @@ export class LlmAgent implements Agent {
         maxIterations: options.maxIterations ?? config.maxIterations ?? DEFAULT_MAX_ITERATIONS,
         maxTokens: options.maxTokens ?? config.maxTokens ?? Number.POSITIVE_INFINITY,
         toolTimeout: options.toolTimeout ?? config.toolTimeout ?? DEFAULT_TOOL_TIMEOUT,
+        maxToolResultBytes:
+          options.maxToolResultBytes ?? config.maxToolResultBytes ?? DEFAULT_MAX_TOOL_RESULT_BYTES,
       },
       historyWindow:
         typeof config.maxHistory === 'number' ? { messages: config.maxHistory } : config.maxHistory,

@@ -1,3 +1,4 @@
+import { isContextOverflow } from './context-overflow.js';
 import { redactSecrets } from './credential-values.js';
 import { errorText, messageWithCause } from './error-text.js';
 import { AgentError } from './errors.js';
@@ -408,7 +409,9 @@ export function providerFailure(error: unknown, ctx: FailureContext): AgentError
         ? ' (check the model id and base_url)'
         : (info.status === 401 || ctx.keyRefused) && ctx.keySource
           ? ` (the API key refused is the one in ${ctx.keySource})`
-          : '';
+          : isContextOverflow(baseContext, info.status, ctx.apiMessage)
+            ? " (the conversation no longer fits the model's context window: the agent's `max_history` bounds what is sent, and the session keeps all of it)"
+            : '';
     return new AgentError(`${where} failed with HTTP ${info.status}: ${detail}${hint}`, 'PROVIDER_ERROR', {
       cause: error,
       retryable: info.retryable,

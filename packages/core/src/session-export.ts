@@ -1,4 +1,5 @@
 import type { InvocationCheckpoint } from './agent-config.js';
+import { eventShapeProblem } from './event-shape.js';
 import type { Message } from './messages.js';
 import { isPlainObject } from './plain-object.js';
 import { childCallsProblem, promisedCallsProblem } from './promised-calls.js';
@@ -45,6 +46,10 @@ export function sessionShapeProblem(value: unknown): string | undefined {
     return '"createdAt"/"updatedAt" are missing or not numbers';
   }
   if (session.messages !== undefined && !Array.isArray(session.messages)) return '"messages" is not a list';
+  for (let i = 0; i < session.events.length; i++) {
+    const problem = eventShapeProblem(session.events[i]);
+    if (problem) return `events[${i}]: ${problem}`;
+  }
   return undefined;
 }
 

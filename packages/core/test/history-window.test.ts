@@ -25,6 +25,31 @@ describe('max_history', () => {
     expect(windowOf(history, undefined)).toBe(history);
   });
 
+  it('sends the tool results ending the history with the call that asked for them', () => {
+    const call: Message = {
+      role: 'assistant',
+      content: null,
+      toolCalls: [
+        { id: 'c1', name: 'read', arguments: {} },
+        { id: 'c2', name: 'read', arguments: {} },
+      ],
+    };
+    const history: Message[] = [
+      user('first'),
+      said('a'),
+      user('read both'),
+      call,
+      { role: 'tool', toolCallId: 'c1', content: 'x'.repeat(40_000) },
+      { role: 'tool', toolCallId: 'c2', content: 'y'.repeat(40_000) },
+    ];
+    for (const window of [{ messages: 1 }, { messages: 2 }, { tokens: 100 }]) {
+      const sent = windowOf(history, window);
+      expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool']);
+      expect(sent[1]).toBe(call);
+      expect(findPairingProblem(sent)).toBeUndefined();
+    }
+  });
+
   it('bounds by tokens too, always keeping the newest message', () => {
     const history = [user('x'.repeat(400)), said('y'.repeat(400)), user('z'.repeat(4000))];
     expect(windowOf(history, { tokens: 50 }).map((m) => m.content?.[0])).toEqual(['z']);

@@ -5,6 +5,7 @@ import {
   findPairingProblem,
   type Message,
 } from '../src/index.js';
+import { dropUnansweringResults } from '../src/loop/tool-pairing.js';
 
 const call = (id: string) => ({ id, name: 't', arguments: {} });
 
@@ -51,5 +52,30 @@ describe('ensureToolResultsComplete', () => {
         { role: 'tool', toolCallId: 'z', content: '' },
       ]),
     ).toMatch(/answers no open tool call/);
+  });
+});
+
+describe('dropUnansweringResults', () => {
+  it('leaves out results whose call is not right before them, and keeps the rest', () => {
+    const call = (id: string): Message => ({
+      role: 'assistant',
+      content: null,
+      toolCalls: [{ id, name: 't', arguments: {} }],
+    });
+    const result = (id: string): Message => ({ role: 'tool', toolCallId: id, content: id });
+    const history: Message[] = [
+      { role: 'user', content: 'q' },
+      result('gone'),
+      call('a'),
+      result('a'),
+      result('a'),
+      { role: 'user', content: 'r' },
+      result('b'),
+    ];
+    const kept = dropUnansweringResults(history);
+    expect(kept.map((m) => m.content)).toEqual(['q', null, 'a', 'r']);
+    expect(findPairingProblem(kept)).toBeUndefined();
+    const whole = [history[0], history[2], history[3]];
+    expect(dropUnansweringResults(whole)).toBe(whole);
   });
 });

@@ -12,11 +12,14 @@ export class CorruptSessionError extends SessionStoreError {
   readonly path: string;
   /** What is wrong with it. */
   readonly reason: string;
+  /** The line (from 1) of a session log that is wrong, when one is. */
+  readonly line?: number;
 
-  constructor(path: string, reason: string, options?: { cause?: unknown }) {
+  constructor(path: string, reason: string, options?: { cause?: unknown; line?: number }) {
     super(`session file ${path} is corrupt: ${reason}`, options);
     this.path = path;
     this.reason = reason;
+    if (options?.line !== undefined) this.line = options.line;
   }
 }
 

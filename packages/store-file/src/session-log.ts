@@ -1,4 +1,4 @@
-import { type AgentEvent, applyStateDelta } from '@agentctl/core';
+import { type AgentEvent, applyStateDelta, eventShapeProblem } from '@agentctl/core';
 import { CorruptSessionError } from './errors.js';
 import { type IndexEntry, indexEntryOf } from './index-entry.js';
 import { checkShape, type StoredSession } from './stored-session.js';
@@ -17,6 +17,8 @@ export type LogRecord =
 export interface LogTail {
   /** Byte offset after the last complete line: where the next record goes. */
   size: number;
+  /** How many complete lines end before {@link LogTail.size} (the snapshot is line 1). */
+  lines: number;
   /** The session's summary as of that offset (its `bytes` is `size`). */
   entry: IndexEntry;
   /** Bytes of records superseded by later ones (old checkpoints, old conversations). */
@@ -27,6 +29,12 @@ export interface LogTail {
 }
 
 const NEWLINE = 0x0a;
+const OPEN_BRACE = 0x7b;
+
+// A record named by line, as an editor shows it, and by byte, for a file too large to open in one.
+function whereIn(tail: LogTail, offset: number): string {
+  return `line ${tail.lines + 1} (byte ${offset})`;
+}
 
 /** The text of one record line. */
 export function encodeRecord(record: LogRecord): Buffer {
@@ -50,12 +58,14 @@ export function parseLog(data: Buffer, path: string): { session: StoredSession; 
   } catch (error) {
     throw new CorruptSessionError(path, `line 1: invalid JSON (${(error as Error).message})`, {
       cause: error,
+      line: 1,
     });
   }
   const problem = checkShape(session);
-  if (problem) throw new CorruptSessionError(path, `line 1: ${problem}`);
+  if (problem) throw new CorruptSessionError(path, `line 1: ${problem}`, { line: 1 });
   const tail: LogTail = {
     size: first + 1,
+    lines: 1,
     entry: indexEntryOf(session, first + 1),
     deadBytes: 0,
     checkpointBytes: 0,
@@ -83,17 +93,27 @@ export function foldRecords(
     const end = data.indexOf(NEWLINE, start);
     if (end < 0) break;
     const bytes = end + 1 - start;
+    // A record starts with `{`; a line of blanks is one a hand edit left (a record's text deleted).
+    if (data[start] !== OPEN_BRACE && data.toString('utf8', start, end).trim() === '') {
+      start = end + 1;
+      tail.lines++;
+      tail.size = base + start;
+      tail.entry.bytes = tail.size;
+      continue;
+    }
     let record: LogRecord;
     try {
       record = JSON.parse(data.toString('utf8', start, end)) as LogRecord;
     } catch (error) {
-      const where = `record at byte ${base + start}`;
+      const where = whereIn(tail, base + start);
       throw new CorruptSessionError(path, `${where}: invalid JSON (${(error as Error).message})`, {
         cause: error,
+        line: tail.lines + 1,
       });
     }
-    applyRecord(record, bytes, tail, session, path);
+    applyRecord(record, bytes, tail, session, path, base + start);
     start = end + 1;
+    tail.lines++;
     tail.size = base + start;
     tail.entry.bytes = tail.size;
   }
@@ -105,18 +125,29 @@ function applyRecord(
   tail: LogTail,
   session: StoredSession | undefined,
   path: string,
+  offset: number,
 ): void {
+  const line = tail.lines + 1;
   if (typeof record !== 'object' || record === null || typeof record.t !== 'number') {
-    throw new CorruptSessionError(path, `a record is not an object with a time: ${JSON.stringify(record)}`);
+    throw new CorruptSessionError(
+      path,
+      `${whereIn(tail, offset)}: not a record (an object with a time "t")`,
+      { line },
+    );
   }
   const entry = tail.entry;
   entry.updatedAt = Math.max(entry.updatedAt, record.t);
   if (session) session.updatedAt = entry.updatedAt;
   if ('events' in record) {
     if (!Array.isArray(record.events))
-      throw new CorruptSessionError(path, '"events" of a record is not a list');
+      throw new CorruptSessionError(path, `${whereIn(tail, offset)}: "events" is not a list`, { line });
     entry.eventCount += record.events.length;
     if (session) {
+      // Checked as the session is read for use, not as a writer folds its own line after writing.
+      for (const event of record.events) {
+        const problem = eventShapeProblem(event);
+        if (problem) throw new CorruptSessionError(path, `${whereIn(tail, offset)}: ${problem}`, { line });
+      }
       for (const event of record.events) session.events.push(event);
       applyStateDelta(session.state, record.events);
     }
@@ -137,6 +168,12 @@ function applyRecord(
       else delete session.messages;
     }
   } else {
-    throw new CorruptSessionError(path, `unknown record ${JSON.stringify(Object.keys(record))}`);
+    throw new CorruptSessionError(
+      path,
+      `${whereIn(tail, offset)}: unknown record ${JSON.stringify(Object.keys(record))}`,
+      {
+        line,
+      },
+    );
   }
 }

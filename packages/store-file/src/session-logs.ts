@@ -169,6 +169,7 @@ export class SessionLogs {
     const size = Buffer.byteLength(text);
     const tail: LogTail = {
       size,
+      lines: 1,
       entry: indexEntryOf(session, size),
       deadBytes: 0,
       checkpointBytes: 0,

@@ -47,7 +47,7 @@ describe('a corrupt session file', () => {
     );
   });
 
-  it('a damaged record in the middle of the log is corruption, named with its byte offset', async () => {
+  it('a damaged record in the middle of the log is corruption, named with its line and byte offset', async () => {
     const dir = await tempDir();
     const store = new FileSessionStore({ path: dir });
     await store.create({ id: 'm' });
@@ -58,7 +58,32 @@ describe('a corrupt session file', () => {
     lines[1] = `${lines[1]!.slice(0, 10)}`;
     await writeFile(file, lines.join('\n'));
     await expect(new FileSessionStore({ path: dir }).get('m')).rejects.toThrow(
-      /m\.jsonl is corrupt: record at byte \d+/,
+      /m\.jsonl is corrupt: line 2 \(byte \d+\): invalid JSON/,
+    );
+    await expect(new FileSessionStore({ path: dir }).get('m')).rejects.toMatchObject({ line: 2 });
+  });
+
+  it('an event edited out of shape is corruption at its line, not a crash of whoever reads it', async () => {
+    const dir = await tempDir();
+    const store = new FileSessionStore({ path: dir });
+    await store.create({ id: 'e' });
+    await store.append('e', [messageEvent('a')]);
+    await store.append('e', [messageEvent('b')]);
+    const file = join(dir, 'e.jsonl');
+    const lines = (await readFile(file, 'utf8')).split('\n');
+    const record = JSON.parse(lines[2]!);
+    delete record.events[0].branch;
+    lines[2] = JSON.stringify(record);
+    await writeFile(file, lines.join('\n'));
+    await expect(new FileSessionStore({ path: dir }).get('e')).rejects.toThrow(
+      /e\.jsonl is corrupt: line 3 \(byte \d+\): a message event's "branch" is missing or not a string/,
+    );
+    record.events[0].branch = 'b';
+    record.events[0].message = { role: 'tool', content: 'x' };
+    lines[2] = JSON.stringify(record);
+    await writeFile(file, lines.join('\n'));
+    await expect(new FileSessionStore({ path: dir }).get('e')).rejects.toThrow(
+      /line 3 \(byte \d+\): a tool message has no "toolCallId"/,
     );
   });
 

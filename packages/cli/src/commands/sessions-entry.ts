@@ -54,7 +54,7 @@ export async function sessionsEntry(options: Record<string, unknown>, io: Io): P
         store,
         limit: options.limit as string | undefined,
         cursor: options.cursor as string | undefined,
-        listCommand: listCommand(options, io),
+        typedCommand: (args) => typedCommand(options, io, args),
       },
       {
         stdout: io.stdout,
@@ -68,11 +68,11 @@ export async function sessionsEntry(options: Record<string, unknown>, io: Io): P
   }
 }
 
-// Typed from the user's folder, the next page must reach the same project and store.
-function listCommand(options: Record<string, unknown>, io: Io): string {
+// Typed from the user's folder, the next page or a removal must reach the same project and store.
+function typedCommand(options: Record<string, unknown>, io: Io, args: string): string {
   const words = [commandName(io, io.cwd).command];
   if (typeof options.project === 'string') words.push('-C', shellQuote(options.project));
-  words.push('sessions', 'list');
+  words.push('sessions', args);
   if (typeof options.memory === 'string') words.push('--memory', shellQuote(options.memory));
   return words.join(' ');
 }

@@ -78,6 +78,7 @@ async function build(entry: SpecEntry<AgentSpec>, compiler: Compiler): Promise<A
     maxTokens: spec.limits.maxTokens,
     timeout: spec.limits.timeoutMs,
     toolTimeout: spec.limits.toolTimeoutMs,
+    maxToolResultBytes: spec.limits.maxToolResultBytes,
   };
   const text = template;
   const config: AgentConfig = {

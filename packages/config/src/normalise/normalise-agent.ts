@@ -46,6 +46,7 @@ export function normaliseAgent(spec: AgentSpec, registry: Registry): AgentDefini
       maxTokens: limits.max_tokens,
       timeoutMs: positiveDuration(limits.timeout, 'limits.timeout'),
       toolTimeoutMs: positiveDuration(limits.tool_timeout, 'limits.tool_timeout'),
+      maxToolResultBytes: limits.max_tool_result_bytes,
     },
     approval: {
       tools: spec.approval?.tools ?? {},

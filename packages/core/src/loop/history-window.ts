@@ -8,8 +8,9 @@ export interface HistoryWindow {
 
 /**
  * The part of the history sent to the model. The stored log stays complete; only the request is
- * bounded. The window never starts with a tool result (its call would be cut off), and when it
- * starts after the user's message, that message is kept in front so the model knows the task.
+ * bounded. The window never holds a tool result without its call (the APIs refuse that request),
+ * and when it starts after the user's message, that message is kept in front so the model knows
+ * the task.
  */
 export function windowOf(
   messages: readonly Message[],
@@ -29,7 +30,8 @@ export function windowOf(
     start = Math.min(messages.length - 1, Math.max(start, i === start ? start : i + 1));
   }
   if (start === 0) return messages;
-  while (start < messages.length - 1 && messages[start].role === 'tool') start++;
+  start = pairedStart(messages, start);
+  if (start === 0) return messages;
   const out = messages.slice(start);
   if (out[0].role !== 'user') {
     for (let i = start - 1; i >= 0; i--) {
@@ -40,6 +42,16 @@ export function windowOf(
     }
   }
   return out;
+}
+
+// A window starting on tool results starts after them, or, when they end the history (the results
+// the model is about to read), at the assistant message that made the calls.
+function pairedStart(messages: readonly Message[], start: number): number {
+  let after = start;
+  while (after < messages.length && messages[after].role === 'tool') after++;
+  if (after < messages.length) return after;
+  while (start > 0 && messages[start].role === 'tool') start--;
+  return start;
 }
 
 // About four characters a token, as the offline models estimate.

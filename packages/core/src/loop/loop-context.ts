@@ -44,7 +44,7 @@ export interface LoopContext {
   outputSchema?: JsonSchema;
   /** Bounds what is sent to the model; the history itself stays complete. */
   historyWindow?: HistoryWindow;
-  limits: { maxIterations: number; maxTokens: number; toolTimeout: number };
+  limits: { maxIterations: number; maxTokens: number; toolTimeout: number; maxToolResultBytes: number };
   usage: UsageStats;
   /** The agent's lifetime usage, added to as the run goes. */
   agentUsage: UsageStats;

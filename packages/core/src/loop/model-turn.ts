@@ -10,7 +10,7 @@ import { windowOf } from './history-window.js';
 import { keptShapes } from './kept-shapes.js';
 import { action, type LoopContext, review } from './loop-context.js';
 import { recordedMessage } from './recorded-call.js';
-import { ensureToolResultsComplete, findPairingProblem } from './tool-pairing.js';
+import { dropUnansweringResults, ensureToolResultsComplete, findPairingProblem } from './tool-pairing.js';
 
 /** One model call through the middleware: streams text, records usage, appends the answer. */
 export function modelTurn(ctx: LoopContext): Promise<Message> {
@@ -426,8 +426,9 @@ function checkPairing(ctx: LoopContext): void {
   let from = ctx.pairedUpTo;
   while (from > 0 && ctx.messages[from].role === 'tool') from--;
   if (findPairingProblem(ctx.messages, from) !== undefined) {
-    const repaired = ensureToolResultsComplete(ctx.messages).messages;
-    const problem = findPairingProblem(repaired, from);
+    const repaired = ensureToolResultsComplete(dropUnansweringResults(ctx.messages)).messages;
+    // Whole: messages dropped moved the ones after them, `from` among them.
+    const problem = findPairingProblem(repaired);
     if (problem !== undefined) {
       throw new AgentError(`the conversation is not a valid request: ${problem}`, 'MODEL_ERROR', {
         context: { agent: ctx.agentName },

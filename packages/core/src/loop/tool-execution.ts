@@ -11,6 +11,7 @@ import { type Deadline, deadline } from '../timing/deadline.js';
 import type { AnyTool } from '../tool.js';
 import { INVALID_RESULT, REFUSED_RESULT } from '../unrun-call.js';
 import { abortable, abortError } from './abortable.js';
+import { cappedResult } from './capped-result.js';
 import { keptShapes } from './kept-shapes.js';
 import { action, type LoopContext, review } from './loop-context.js';
 import {
@@ -620,7 +621,10 @@ function stringify(value: unknown): string | Error {
 }
 
 // Without middleware nothing can change the outcome, so nothing is awaited.
-function finish(ctx: LoopContext, call: ToolCall, outcome: ToolOutcome): ToolOutcome | Promise<ToolOutcome> {
+function finish(ctx: LoopContext, call: ToolCall, given: ToolOutcome): ToolOutcome | Promise<ToolOutcome> {
+  // Cut before middleware sees it: a logging middleware would otherwise write the whole of it.
+  const content = cappedResult(given.content, ctx.limits.maxToolResultBytes);
+  const outcome = content === given.content ? given : { ...given, content };
   if (!ctx.hasMiddleware) return recordOutcome(ctx, call, outcome);
   return review(ctx, 'tool_result', { call, result: outcome }).then((reviewed) =>
     recordOutcome(ctx, call, reviewed.result),

@@ -45,6 +45,31 @@ export function ensureToolResultsComplete(messages: readonly Message[]): {
   return { messages: out ?? (messages as Message[]), added };
 }
 
+/**
+ * The history without tool results that answer no call of the assistant message right before
+ * them. Only a session edited or damaged outside agentctl has them (a record deleted by hand took
+ * the call with it); the APIs refuse such a request, so it is left out of the request, not the log.
+ * Returns the same array when there were none.
+ */
+export function dropUnansweringResults(messages: readonly Message[]): Message[] {
+  let out: Message[] | undefined;
+  let open = new Set<string>();
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i];
+    if (message.role === 'tool') {
+      if (message.toolCallId !== undefined && open.delete(message.toolCallId)) {
+        out?.push(message);
+        continue;
+      }
+      out ??= messages.slice(0, i);
+      continue;
+    }
+    open = new Set(message.role === 'assistant' ? (message.toolCalls ?? []).map((call) => call.id) : []);
+    out?.push(message);
+  }
+  return out ?? (messages as Message[]);
+}
+
 /** Names the first tool result without a matching call, or a call without a result, if any. */
 export function findPairingProblem(messages: readonly Message[], from = 0): string | undefined {
   let open = new Set<string>();

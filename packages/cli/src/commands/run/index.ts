@@ -18,6 +18,7 @@ import {
 } from '@agentctl/core';
 import { CliError, EXIT } from '../../cli-error.js';
 import { CLOSE_WAIT_MS, closeWithin } from '../../close-within.js';
+import { damagedSessionHint } from '../../damaged-session-hint.js';
 import { invocationOutcome } from '../../invocation-outcome.js';
 import { type Io, styles } from '../../io.js';
 import { printable } from '../../printable.js';
@@ -336,7 +337,8 @@ export async function invoke(
     const corrupt = corruptSession(result);
     if (corrupt) {
       throw new CliError(
-        `${corrupt.message}\n(it cannot be continued: start a new session, or remove this one with \`${sessionsCommand(io, options, `rm ${shellQuote(sessionId)}`)}\`)`,
+        `${corrupt.message}
+${damagedSessionHint(corrupt, sessionsCommand(io, options, `rm ${shellQuote(sessionId)}`))}`,
         EXIT.failed,
       );
     }

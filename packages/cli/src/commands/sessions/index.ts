@@ -22,7 +22,9 @@ import {
   SessionStoreError,
 } from '@agentctl/store-file';
 import { EXIT } from '../../cli-error.js';
+import { damagedSessionHint } from '../../damaged-session-hint.js';
 import { printable } from '../../printable.js';
+import { shellQuote } from '../../shell-quote.js';
 import { systemRefusal } from '../../system-refusal.js';
 import { writeChunksOut } from '../../write-chunks-out.js';
 import { writeChunksToFile } from '../../write-chunks-to-file.js';
@@ -47,8 +49,11 @@ export interface SessionsOptions {
   limit?: string;
   /** `list`: the page after the one that printed this cursor (`--cursor`). */
   cursor?: string;
-  /** `list`: the command as typed again for the next page (`-C`, `--memory`); `agentctl sessions list` when left out. */
-  listCommand?: string;
+  /**
+   * `agentctl sessions ARGS` as the user can type it again from their folder (`-C`, `--memory`):
+   * the next page's line, the removal of a damaged session. `agentctl sessions ARGS` when left out.
+   */
+  typedCommand?: (args: string) => string;
 }
 
 /** A store the command works on: it keeps sessions and moves them in and out as exports. */
@@ -265,8 +270,7 @@ async function listPage(
   else io.stdout(`${formatSessionsTable(page.sessions, { keepOrder: true })}\n`);
   for (const s of page.sessions) if (s.corrupt) io.stderr(`agentctl: ${s.corrupt}\n`);
   if (nextCursor) {
-    const again = options.listCommand ?? 'agentctl sessions list';
-    io.stderr(`more: ${again} --limit ${query.limit} --cursor ${nextCursor}\n`);
+    io.stderr(`more: ${typed(options, 'list')} --limit ${query.limit} --cursor ${nextCursor}\n`);
   }
   return 0;
 }
@@ -283,7 +287,9 @@ async function show(
     session = await store.get(id);
   } catch (error) {
     if (error instanceof CorruptSessionError) {
-      io.stderr(`agentctl: ${error.message}\n(remove it with \`agentctl sessions rm ${id}\`)\n`);
+      io.stderr(
+        `agentctl: ${error.message}\n${damagedSessionHint(error, typed(options, `rm ${shellQuote(id)}`))}\n`,
+      );
       return 1;
     }
     throw error;
@@ -333,4 +339,8 @@ async function readJson(file: string): Promise<unknown> {
   } catch (error) {
     throw new UserFileError(`${file} is not valid JSON: ${(error as Error).message}`);
   }
+}
+
+function typed(options: SessionsOptions, args: string): string {
+  return options.typedCommand?.(args) ?? `agentctl sessions ${args}`;
 }

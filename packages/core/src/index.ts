@@ -291,6 +291,16 @@ export {
 export { parseToolArguments, toolCallFromText } from './tool-arguments.js';
 export { BUILTIN_TOOLS, type BuiltinToolFactory, type BuiltinToolName } from './tools/builtin-tools.js';
 export {
+  approvalCheck,
+  type ConfinedFile,
+  type ConfinedOpenOptions,
+  openConfinedFile,
+  openConfinedFolder,
+  openRegularFileIn,
+  openTargetFolder,
+  type TargetFolder,
+} from './tools/confined-open.js';
+export {
   confinedPath,
   confinedTarget,
   openRegularFile,
@@ -302,10 +312,11 @@ export { htmlText } from './tools/html-text.js';
 export { type HttpGetOptions, type HttpGetResult, httpGet } from './tools/http-get.js';
 export { isInside } from './tools/inside.js';
 export { type ListDirOptions, listDir } from './tools/list-dir.js';
+export { type OpenedFolder, openFolder, PathChangedError } from './tools/opened-folder.js';
 export { type PathArguments, pathReadings } from './tools/path-readings.js';
 export { isPrivatePath, PRIVATE_NAMES, type PrivacyOptions } from './tools/private-path.js';
 export { type ReadFileOptions, readFile } from './tools/read-file.js';
-export { replaceFile } from './tools/replace-file.js';
+export { replaceFile, replaceFileIn } from './tools/replace-file.js';
 export {
   OutputLimitError,
   type ProcessOutput,

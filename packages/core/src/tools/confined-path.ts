@@ -16,7 +16,8 @@ export async function realRoot(root: string): Promise<string> {
   }
 }
 
-async function realRoots(roots: Roots): Promise<string[]> {
+/** The real paths of the roots (see {@link realRoot}). */
+export async function realRoots(roots: Roots): Promise<string[]> {
   return Promise.all((typeof roots === 'string' ? [roots] : roots).map(realRoot));
 }
 
@@ -68,6 +69,19 @@ export async function confinedTarget(
   requested: string,
   privacy?: PrivacyOptions,
 ): Promise<string> {
+  const { folder, missing, name } = await targetParts(roots, requested, privacy);
+  return path.join(folder, ...missing, name);
+}
+
+/**
+ * Where {@link confinedTarget} writes, in parts: the nearest existing folder (real, inside a
+ * root), the folders to make below it, and the file's name; with the roots' real paths.
+ */
+export async function targetParts(
+  roots: Roots,
+  requested: string,
+  privacy?: PrivacyOptions,
+): Promise<{ bases: string[]; folder: string; missing: string[]; name: string }> {
   const bases = await realRoots(roots);
   const lexical = lexicalIn(bases, requested);
   refusePrivate(bases, requested, [lexical], privacy);
@@ -80,9 +94,10 @@ export async function confinedTarget(
     if (real !== undefined) {
       if (!bases.some((base) => isInside(base, real)))
         throw new Error(`path "${requested}" leads outside the allowed folder`);
-      const target = path.join(real, ...missing.reverse(), path.basename(lexical));
-      refusePrivate(bases, requested, [target], privacy);
-      return target;
+      missing.reverse();
+      const name = path.basename(lexical);
+      refusePrivate(bases, requested, [path.join(real, ...missing, name)], privacy);
+      return { bases, folder: real, missing, name };
     }
     missing.push(path.basename(folder));
     folder = path.dirname(folder);

@@ -47,3 +47,13 @@ export function pathReadings(roots: Roots, value: string): string[] {
   if (realBase !== undefined && real !== undefined) readings.push(relative(realBase, real));
   return [...new Set(readings)];
 }
+
+/**
+ * How approval rules read a real path a file tool opened (absolute): relative to the first root's
+ * real path, as {@link pathReadings} reads it once links are followed.
+ */
+export function openedPathReading(roots: Roots, real: string): string | undefined {
+  const base = typeof roots === 'string' ? roots : roots[0];
+  const realBase = base === undefined ? undefined : realOrNearest(path.resolve(base));
+  return realBase === undefined ? undefined : relative(realBase, real);
+}

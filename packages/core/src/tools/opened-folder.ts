@@ -1,0 +1,80 @@
+import { constants } from 'node:fs';
+import { type FileHandle, open, readlink, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * A folder a file tool opened. Where the system can (Linux, through `/proc/self/fd`), `at` reaches
+ * the opened folder itself, so a name under it resolves there even when a folder on the way is
+ * renamed or swapped for a symbolic link afterwards (Node has no `openat`); elsewhere `at` is the
+ * folder's real path, checked once when opened.
+ */
+export interface OpenedFolder {
+  /** Where the folder really is, as the system names the opened folder. */
+  readonly real: string;
+  /** The path to reach names in the folder by: `at/name`. */
+  readonly at: string;
+  /** Whether `at` is pinned to the opened folder (false: a swap after opening is not seen). */
+  readonly pinned: boolean;
+  close(): Promise<void>;
+}
+
+/** Thrown when what a path leads to changed while a file tool was opening it. */
+export class PathChangedError extends Error {
+  constructor(requested: string) {
+    super(`path "${requested}" changed while it was being opened; nothing was read or written`);
+    this.name = new.target.name;
+  }
+}
+
+const FOLDER_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0);
+
+// Whether `/proc/self/fd/N` names an open descriptor's file here; asked once.
+let procFds: Promise<boolean> | undefined;
+
+function hasProcFds(handle: FileHandle): Promise<boolean> {
+  procFds ??= readlink(`/proc/self/fd/${handle.fd}`).then(
+    (named) => path.isAbsolute(named),
+    () => false,
+  );
+  return procFds;
+}
+
+/**
+ * Opens the folder at `where` (whose last name is never followed as a link) and names where it
+ * really is. `requested` is what the model asked for, for messages. `where` may itself be under
+ * another opened folder's `at`.
+ *
+ * @example
+ * const folder = await openFolder('/work/project/notes', 'notes/a.md');
+ * try { await readFile(path.join(folder.at, 'a.md')); } finally { await folder.close(); }
+ */
+export async function openFolder(where: string, requested: string): Promise<OpenedFolder> {
+  let handle: FileHandle;
+  try {
+    handle = await open(where, FOLDER_FLAGS);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // The last name became a link after it was checked.
+    if (code === 'ELOOP') throw new PathChangedError(requested);
+    if (code === 'ENOTDIR') throw new Error(`"${requested}" is not a folder`);
+    throw error;
+  }
+  try {
+    const opened = await handle.stat();
+    // A removed folder is named "... (deleted)" and nothing can be made in it.
+    if (!opened.isDirectory() || opened.nlink === 0) throw new PathChangedError(requested);
+    const at = `/proc/self/fd/${handle.fd}`;
+    if (await hasProcFds(handle)) {
+      const real = await readlink(at);
+      return { real, at, pinned: true, close: () => handle.close() };
+    }
+    // No descriptor paths: the folder's real path must still be the folder that was opened.
+    const real = await realpath(where);
+    const now = await stat(real);
+    if (now.dev !== opened.dev || now.ino !== opened.ino) throw new PathChangedError(requested);
+    return { real, at: real, pinned: false, close: () => handle.close() };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}

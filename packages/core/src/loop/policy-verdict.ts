@@ -45,7 +45,8 @@ export function pathRefusal(
   const reading = openedPathReading(paths.root, real);
   if (reading === undefined) return undefined;
   const judged = { ...call, arguments: { ...call.arguments, [name]: reading } };
-  const verdict = policyVerdict(ctx, judged, tool);
+  // Read as opened: resolved again, the path could lead elsewhere by now.
+  const verdict = policyVerdict(ctx, judged, { ...tool, pathArguments: { ...paths, resolved: true } });
   if (verdict === 'deny') return `path "${reading}" is denied by the approval policy`;
   if (verdict === 'ask' && !below && !approved)
     return `path "${call.arguments?.[name]}" leads to "${reading}", which needs approval: the rule that let the call run does not cover it`;

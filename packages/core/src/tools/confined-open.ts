@@ -34,19 +34,21 @@ export interface TargetFolder {
 }
 
 // The opened folder (and the name in it) must still be where the checks said: inside a root, not
-// private, and let through by `check`. Returns the real path of the name.
+// private, and (when it is what the tool was asked for, `judged`) let through by `check`. Returns
+// the real path of the name.
 function verified(
   bases: readonly string[],
   folder: OpenedFolder,
   name: string,
   requested: string,
   options: ConfinedOpenOptions,
+  judged = true,
 ): string {
   const real = name === '' ? folder.real : path.join(folder.real, name);
   if (!bases.some((base) => isInside(base, real)))
     throw new Error(`path "${requested}" leads outside the allowed folder`);
   refusePrivate(bases, requested, [real], options);
-  options.check?.(real);
+  if (judged) options.check?.(real);
   return real;
 }
 
@@ -119,7 +121,7 @@ export async function openTargetFolder(
   if (missing.length > 0 && !options.make) throw new Error(`path "${requested}" does not exist`);
   let folder = await openFolder(existing, requested);
   try {
-    verified(bases, folder, '', requested, options);
+    verified(bases, folder, '', requested, options, false);
     for (const segment of missing) {
       await mkdir(path.join(folder.at, segment)).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'EEXIST') throw error;
@@ -127,7 +129,7 @@ export async function openTargetFolder(
       const next = await openFolder(path.join(folder.at, segment), requested);
       await folder.close();
       folder = next;
-      verified(bases, folder, '', requested, options);
+      verified(bases, folder, '', requested, options, false);
     }
     return { folder, name, real: verified(bases, folder, name, requested, options) };
   } catch (error) {

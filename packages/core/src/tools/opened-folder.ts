@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { type FileHandle, open, readlink, realpath, stat } from 'node:fs/promises';
+import { type FileHandle, lstat, open, readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -54,9 +54,16 @@ export async function openFolder(where: string, requested: string): Promise<Open
     handle = await open(where, FOLDER_FLAGS);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    // The last name became a link after it was checked.
-    if (code === 'ELOOP') throw new PathChangedError(requested);
-    if (code === 'ENOTDIR') throw new Error(`"${requested}" is not a folder`);
+    // The last name became a link after it was checked (O_DIRECTORY may say ENOTDIR of a link).
+    const link = code === 'ENOTDIR' && (await lstat(where).catch(() => undefined))?.isSymbolicLink();
+    if (code === 'ELOOP' || link) throw new PathChangedError(requested);
+    if (code === 'ENOTDIR')
+      throw new Error(
+        path.basename(where) === path.basename(requested)
+          ? `"${requested}" is not a folder`
+          : `path "${requested}" goes through ${path.basename(where)}, which is not a folder`,
+      );
+    if (code === 'ENOENT') throw new Error(`path "${requested}" does not exist`);
     throw error;
   }
   try {

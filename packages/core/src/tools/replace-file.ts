@@ -40,7 +40,12 @@ export async function replaceFileIn(
     temporary,
     constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0),
     mode,
-  );
+  ).catch((error: NodeJS.ErrnoException) => {
+    // The opened folder was removed (or replaced) meanwhile.
+    throw error.code === 'ENOENT'
+      ? new Error(`the folder of ${name} was removed while it was being written`)
+      : error;
+  });
   try {
     try {
       await handle.writeFile(content);

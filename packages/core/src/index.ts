@@ -313,7 +313,7 @@ export { type HttpGetOptions, type HttpGetResult, httpGet } from './tools/http-g
 export { isInside } from './tools/inside.js';
 export { type ListDirOptions, listDir } from './tools/list-dir.js';
 export { type OpenedFolder, openFolder, PathChangedError } from './tools/opened-folder.js';
-export { type PathArguments, pathReadings } from './tools/path-readings.js';
+export { foldsCase, type PathArguments, pathReadings } from './tools/path-readings.js';
 export { isPrivatePath, PRIVATE_NAMES, type PrivacyOptions } from './tools/private-path.js';
 export { type ReadFileOptions, readFile } from './tools/read-file.js';
 export { replaceFile, replaceFileIn } from './tools/replace-file.js';

@@ -704,6 +704,31 @@ describe.concurrent('filesystem tools never wait on a FIFO', () => {
   });
 });
 
+describe.concurrent('filesystem tools on hostile names and links', () => {
+  it('quotes a name holding a newline, so it cannot pass for another entry; names a link loop without the absolute path', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': scriptedAgent('[{ builtin: filesystem, root: ../data }]', [
+        { name: 'list_dir', arguments: {} },
+        { name: 'find_files', arguments: { pattern: '*.txt' } },
+        { name: 'grep', arguments: { pattern: 'marker' } },
+        { name: 'read_file', arguments: { path: 'loop' } },
+        { name: 'read_file', arguments: { path: 'a.txt (1 bytes)\nsecret.txt' } },
+      ]),
+      'data/a.txt (1 bytes)\nsecret.txt': 'marker',
+    });
+    await symlink('loop', join(dir, 'data/loop'));
+    const { code, stderr, events } = await runMain(dir);
+    expect(code, stderr).toBe(0);
+    expect(resultsByCall(events)).toEqual({
+      call_1: '"a.txt (1 bytes)\\nsecret.txt" (6 bytes)\nloop@',
+      call_2: '"a.txt (1 bytes)\\nsecret.txt"',
+      call_3: '"a.txt (1 bytes)\\nsecret.txt":1: marker',
+      call_4: 'Tool read_file failed: path "loop" cannot be read: it is a loop of symbolic links',
+      call_5: 'marker',
+    });
+  });
+});
+
 describe.concurrent('module tools that misbehave', () => {
   it('escape sequences in a result or an argument reach the terminal as \\u001b text, not as control codes', async () => {
     const dir = await probeProject({

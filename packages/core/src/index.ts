@@ -323,6 +323,7 @@ export {
   type RunProcessOptions,
   runProcess,
 } from './tools/run-process.js';
+export { shownName } from './tools/shown-name.js';
 export { urlReadings } from './tools/url-readings.js';
 export { type UserInputArgs, type UserInputOptions, userInput } from './tools/user-input.js';
 export type { McpServerDefinition, ToolsetDefinition } from './toolset-definition.js';

@@ -15,6 +15,7 @@ import {
   readFile,
   realRoot,
   replaceFileIn,
+  shownName,
   type ToolContext,
 } from '@agentctl/core';
 import { glob } from 'tinyglobby';
@@ -87,7 +88,7 @@ function findFiles(roots: Roots, maxResults: number, privacy: PrivacyOptions): A
         (file) => context.pathRefusal?.('path', path.join(start, file), true) === undefined,
       );
       if (files.length === 0) return '[no file matches]';
-      const shown = files.slice(0, maxResults);
+      const shown = files.slice(0, maxResults).map(shownName);
       return files.length > maxResults
         ? `${shown.join('\n')}\n[${files.length - maxResults} more not shown]`
         : shown.join('\n');
@@ -159,7 +160,8 @@ function grep(roots: Roots, maxResults: number, maxBytes: number, privacy: Priva
         const rows = text.split('\n');
         const hit = hits(rows);
         for (let i = 0; i < rows.length && lines.length <= maxResults; i++) {
-          if (hit[i]) lines.push(`${path.relative(start, real)}:${i + 1}: ${rows[i].slice(0, 300)}`);
+          if (hit[i])
+            lines.push(`${shownName(path.relative(start, real))}:${i + 1}: ${rows[i].slice(0, 300)}`);
         }
         if (lines.length > maxResults) break;
       }

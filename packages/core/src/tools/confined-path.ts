@@ -21,6 +21,14 @@ export async function realRoots(roots: Roots): Promise<string[]> {
   return Promise.all((typeof roots === 'string' ? [roots] : roots).map(realRoot));
 }
 
+// What the system's refusals mean, said without the absolute path its message quotes.
+const WHY: Record<string, string> = {
+  ELOOP: 'it is a loop of symbolic links',
+  ENOTDIR: 'a part of it is a file, not a folder',
+  EACCES: 'permission denied',
+  ENAMETOOLONG: 'the name is too long',
+};
+
 function lexicalIn(bases: readonly string[], requested: string): string {
   // The system would refuse it anyway, in a message quoting the absolute path (or the temporary
   // file a write goes through) rather than what the model asked for.
@@ -51,7 +59,9 @@ export async function confinedPath(
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT')
       throw new Error(`path "${requested}" does not exist`);
-    throw new Error(`path "${requested}" cannot be read: ${(error as Error).message}`);
+    throw new Error(
+      `path "${requested}" cannot be read: ${WHY[(error as NodeJS.ErrnoException).code ?? ''] ?? (error as Error).message}`,
+    );
   }
   if (!bases.some((base) => isInside(base, real)))
     throw new Error(`path "${requested}" leads outside the allowed folder`);

@@ -5,6 +5,7 @@ import { approvalCheck, openConfinedFolder } from './confined-open.js';
 import { type Roots, realRoots } from './confined-path.js';
 import type { OpenedFolder } from './opened-folder.js';
 import { isPrivatePath } from './private-path.js';
+import { shownName } from './shown-name.js';
 
 /** Options of {@link listDir}. */
 export interface ListDirOptions {
@@ -66,16 +67,17 @@ async function listing(
   );
   const lines: string[] = [];
   for (const entry of entries.slice(0, maxEntries)) {
+    const name = shownName(entry.name);
     // Named, so the model knows why it cannot open it; its size is not shown.
     if (!allowPrivate && isPrivatePath(bases, path.join(real, entry.name)))
-      lines.push(`${entry.name}${entry.isDirectory() ? '/' : ''} (private)`);
-    else if (entry.isDirectory()) lines.push(`${entry.name}/`);
-    else if (entry.isSymbolicLink()) lines.push(`${entry.name}@`);
+      lines.push(`${name}${entry.isDirectory() ? '/' : ''} (private)`);
+    else if (entry.isDirectory()) lines.push(`${name}/`);
+    else if (entry.isSymbolicLink()) lines.push(`${name}@`);
     else if (entry.isFile()) {
       // A file removed since readdir (a lock file, a temp file) is left out, not an error.
       const size = (await lstat(path.join(folder.at, entry.name)).catch(() => undefined))?.size;
-      if (size !== undefined) lines.push(`${entry.name} (${size} bytes)`);
-    } else lines.push(entry.name);
+      if (size !== undefined) lines.push(`${name} (${size} bytes)`);
+    } else lines.push(name);
   }
   if (entries.length > maxEntries) lines.push(`[${entries.length - maxEntries} more entries not shown]`);
   return lines.length > 0 ? lines.join('\n') : '[empty folder]';

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile, symlink } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -705,7 +706,7 @@ describe.concurrent('filesystem tools never wait on a FIFO', () => {
 });
 
 describe.concurrent('filesystem tools on hostile names and links', () => {
-  it('quotes a name holding a newline, so it cannot pass for another entry; names a link loop without the absolute path', async () => {
+  it('quotes a name holding a newline, so it cannot pass for another entry; names a link loop, a folder path given to write_file and a name too long without the absolute path', async () => {
     const dir = await probeProject({
       'agents/main.yaml': scriptedAgent('[{ builtin: filesystem, root: ../data }]', [
         { name: 'list_dir', arguments: {} },
@@ -713,11 +714,13 @@ describe.concurrent('filesystem tools on hostile names and links', () => {
         { name: 'grep', arguments: { pattern: 'marker' } },
         { name: 'read_file', arguments: { path: 'loop' } },
         { name: 'read_file', arguments: { path: 'a.txt (1 bytes)\nsecret.txt' } },
+        { name: 'write_file', arguments: { path: 'made/', content: 'x' } },
+        { name: 'write_file', arguments: { path: `${'n'.repeat(300)}.txt`, content: 'x' } },
       ]),
       'data/a.txt (1 bytes)\nsecret.txt': 'marker',
     });
     await symlink('loop', join(dir, 'data/loop'));
-    const { code, stderr, events } = await runMain(dir);
+    const { code, stderr, events } = await runMain(dir, ['--approve-all']);
     expect(code, stderr).toBe(0);
     expect(resultsByCall(events)).toEqual({
       call_1: '"a.txt (1 bytes)\\nsecret.txt" (6 bytes)\nloop@',
@@ -725,7 +728,12 @@ describe.concurrent('filesystem tools on hostile names and links', () => {
       call_3: '"a.txt (1 bytes)\\nsecret.txt":1: marker',
       call_4: 'Tool read_file failed: path "loop" cannot be read: it is a loop of symbolic links',
       call_5: 'marker',
+      // Resolved, made/ lost its slash: a file called made was written.
+      call_6: 'Tool write_file failed: path "made/" names a folder, not a file',
+      // Not the system's refusal quoting the temporary file.
+      call_7: `Tool write_file failed: path "${'n'.repeat(300)}.txt" has a name longer than 255 bytes`,
     });
+    expect(existsSync(join(dir, 'data/made'))).toBe(false);
   });
 });
 

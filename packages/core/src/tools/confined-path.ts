@@ -95,6 +95,12 @@ export async function targetParts(
   const bases = await realRoots(roots);
   const lexical = lexicalIn(bases, requested);
   refusePrivate(bases, requested, [lexical], privacy);
+  // `notes/` names a folder: resolving would drop the slash and write a file called notes.
+  if (/[\\/]$/.test(requested) || /(^|[\\/])\.{1,2}$/.test(requested))
+    throw new Error(`path "${requested}" names a folder, not a file`);
+  // Said here: the system's refusal would quote the temporary file the write goes through.
+  const long = requested.split(/[\\/]/).find((segment) => Buffer.byteLength(segment) > 255);
+  if (long !== undefined) throw new Error(`path "${requested}" has a name longer than 255 bytes`);
   const existing = await lstat(lexical).catch(() => undefined);
   if (existing && !existing.isFile()) throw new Error(`"${requested}" exists and is not a regular file`);
   let folder = path.dirname(lexical);

@@ -3,11 +3,13 @@ import path from 'node:path';
 import {
   type AnyTool,
   approvalCheck,
+  type ConfinedOpenOptions,
   confinedPath,
   defineTool,
   isPrivatePath,
   listDir,
   openConfinedFile,
+  openConfinedFolder,
   openRegularFileIn,
   openTargetFolder,
   type PrivacyOptions,
@@ -18,8 +20,8 @@ import {
   shownName,
   type ToolContext,
 } from '@agentctl/core';
-import { glob } from 'tinyglobby';
 import { boundedRegex } from './bounded-regex.js';
+import { filesMatching } from './files-matching.js';
 
 /** Options of the `filesystem` built-in (camelCase, paths absolute). */
 export interface FilesystemOptions {
@@ -36,8 +38,6 @@ export interface FilesystemOptions {
   /** Let the tools read and write private files (`.env*`, `.agentctl/`, `.git/`, keys, ...). Default false. */
   allowPrivate?: boolean;
 }
-
-const IGNORE = ['**/node_modules/**', '**/.git/**'];
 
 /**
  * The `filesystem` built-in: read_file, write_file, edit_file (exact-match replace), list_dir,
@@ -84,7 +84,8 @@ function findFiles(roots: Roots, maxResults: number, privacy: PrivacyOptions): A
     async execute({ pattern, path: folder = '.' }, context) {
       const start = await confinedPath(roots, '.', privacy);
       // Each file as if the call named it: one a deny rule refuses is left out.
-      const files = (await matching(roots, folder, pattern, privacy)).filter(
+      const judged = { ...privacy, check: approvalCheck(context, 'path') };
+      const files = (await matching(roots, folder, pattern, judged)).filter(
         (file) => context.pathRefusal?.('path', path.join(start, file), true) === undefined,
       );
       if (files.length === 0) return '[no file matches]';
@@ -98,28 +99,27 @@ function findFiles(roots: Roots, maxResults: number, privacy: PrivacyOptions): A
 
 // Files under `folder` matching `pattern`, relative to the first root; links are not followed,
 // so a search never walks out of the allowed folders, and private files (`.env*`, `.git/`, keys, ...)
-// are left out unless allowed (a pattern may name them: `.env*` finds dot files).
+// are left out unless allowed (a pattern may name them: `.env*` finds dot files). The folder is
+// opened and judged as list_dir's is (`check`).
 async function matching(
   roots: Roots,
   folder: string,
   pattern: string,
-  privacy: PrivacyOptions,
+  options: ConfinedOpenOptions,
 ): Promise<string[]> {
   if (path.isAbsolute(pattern) || pattern.split(/[\\/]/).includes('..'))
     throw new Error(`the pattern "${pattern}" must stay inside the folder (no absolute paths, no "..")`);
-  const base = await confinedPath(roots, folder, privacy);
-  const found = await glob([pattern], {
-    cwd: base,
-    ignore: IGNORE,
-    onlyFiles: true,
-    followSymbolicLinks: false,
-    dot: false,
-  });
-  const start = await confinedPath(roots, '.', privacy);
+  const opened = await openConfinedFolder(roots, folder, options);
+  let found: string[];
+  try {
+    found = (await filesMatching(opened, pattern)).map((file) => path.join(opened.real, file));
+  } finally {
+    await opened.close();
+  }
+  const start = await confinedPath(roots, '.', options);
   const bases = await Promise.all((typeof roots === 'string' ? [roots] : roots).map(realRoot));
   return found
-    .map((file) => path.join(base, file))
-    .filter((file) => privacy.allowPrivate || !isPrivatePath(bases, file))
+    .filter((file) => options.allowPrivate || !isPrivatePath(bases, file))
     .map((file) => path.relative(start, file))
     .sort();
 }
@@ -152,7 +152,8 @@ function grep(roots: Roots, maxResults: number, maxBytes: number, privacy: Priva
       const lines: string[] = [];
       // Each file as if the call named it: a link to a private file, or to one a deny rule refuses, is skipped.
       const options = { ...privacy, check: approvalCheck(context, 'path', true) };
-      for (const file of await matching(roots, folder, only, privacy)) {
+      const judged = { ...privacy, check: approvalCheck(context, 'path') };
+      for (const file of await matching(roots, folder, only, judged)) {
         const opened = await openConfinedFile(roots, file, options).catch(() => undefined);
         const text = opened && (await smallText(opened.handle, opened.stats.size, maxBytes));
         if (!opened || text === undefined || text.includes('\0')) continue;

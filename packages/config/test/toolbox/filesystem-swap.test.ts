@@ -57,6 +57,8 @@ describe('the filesystem tools while a folder is swapped for a link', () => {
     // Read freely (reads ask nobody), but written only with approval: the allow rule covers notes/ alone.
     await writeFile(path.join(root, 'other', 'a.txt'), 'unlisted marker-other');
     await writeFile(path.join(outside, 'a.txt'), 'outside marker-out');
+    // Its name must not be listed either.
+    await writeFile(path.join(outside, 'name-out.txt'), '');
     const untouched = {
       outside: await tree(outside),
       secret: await tree(path.join(root, 'secret')),
@@ -79,6 +81,11 @@ describe('the filesystem tools while a folder is swapped for a link', () => {
       { name: 'read_file', arguments: { path: 'notes/a.txt' } },
       { name: 'list_dir', arguments: { path: 'notes' } },
       { name: 'grep', arguments: { pattern: 'marker', path: 'notes' } },
+      { name: 'grep', arguments: { pattern: 'marker' } },
+      { name: 'find_files', arguments: { pattern: '**/*.txt' } },
+      { name: 'find_files', arguments: { pattern: 'notes/*' } },
+      { name: 'find_files', arguments: { pattern: '*', path: 'notes' } },
+      { name: 'find_files', arguments: { pattern: '**/*' } },
       { name: 'write_file', arguments: { path: `notes/w${run}.txt`, content: `written ${run}` } },
       { name: 'write_file', arguments: { path: `notes/sub${run}/w.txt`, content: `written ${run}` } },
       { name: 'edit_file', arguments: { path: 'notes/a.txt', old_text: 'inside', new_text: 'inside' } },
@@ -118,6 +125,7 @@ describe('the filesystem tools while a folder is swapped for a link', () => {
 
     const seen = results.join('\n');
     expect(seen).not.toContain('marker-out');
+    expect(seen).not.toContain('name-out');
     expect(seen).not.toContain('marker-secret');
     expect(await tree(outside)).toEqual(untouched.outside);
     expect(await tree(path.join(root, 'secret'))).toEqual(untouched.secret);

@@ -95,9 +95,10 @@ function sameWhenFlipped(folder: string, name: string): boolean | undefined {
  * foldsCase('/Users/ada/project'); // true on a default macOS disk
  */
 export function foldsCase(folder: string): boolean {
-  const real = realOrNearest(path.resolve(folder)) ?? path.resolve(folder);
-  const known = folding.get(real);
+  // Asked on every call of a file tool a rule matches: known folders cost no system call.
+  const known = folding.get(folder);
   if (known !== undefined) return known;
+  const real = realOrNearest(path.resolve(folder)) ?? path.resolve(folder);
   let answer: boolean | undefined;
   try {
     // Entries first: the folder's own name lives on the file system above it when it is a mount.
@@ -110,6 +111,6 @@ export function foldsCase(folder: string): boolean {
   }
   answer ??= sameWhenFlipped(path.dirname(real), path.basename(real));
   answer ??= process.platform === 'darwin' || process.platform === 'win32';
-  folding.set(real, answer);
+  folding.set(folder, answer);
   return answer;
 }

@@ -28,6 +28,14 @@ export async function filesMatching(folder: OpenedFolder, pattern: string): Prom
   const walk = async (at: OpenedFolder, rel: string, level: number): Promise<void> => {
     if (++listed > MAX_FOLDERS) return;
     const entries = await readdir(at.at, { withFileTypes: true }).catch(() => []);
+    // Listed by path where the folder is not pinned: what was listed must be the folder opened.
+    if (
+      !(await at.verify().then(
+        () => true,
+        () => false,
+      ))
+    )
+      return;
     for (const entry of entries) {
       const name = rel === '' ? entry.name : `${rel}/${entry.name}`;
       if (entry.isFile()) {

@@ -166,8 +166,10 @@ export async function openRegularFileIn(
     if (!stats.isFile()) throw new Error(`"${requested}" is not a regular file`);
     if (!folder.pinned) {
       // Without a pinned folder, the file opened must be the one its checked path names now.
+      // ...and its folder the one opened: checked after, as a swap back could pass the first test.
       const now = await lstat(path.join(folder.real, name)).catch(() => undefined);
       if (now?.dev !== stats.dev || now?.ino !== stats.ino) throw new PathChangedError(requested);
+      await folder.verify();
     }
     return { handle, stats };
   } catch (error) {

@@ -65,6 +65,8 @@ async function listing(
   const entries = (await readdir(folder.at, { withFileTypes: true })).sort((a, b) =>
     a.name.localeCompare(b.name),
   );
+  // Listed by path where the folder is not pinned: it must still be the one opened.
+  await folder.verify();
   const lines: string[] = [];
   for (const entry of entries.slice(0, maxEntries)) {
     const name = shownName(entry.name);

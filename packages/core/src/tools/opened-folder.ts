@@ -15,6 +15,11 @@ export interface OpenedFolder {
   readonly at: string;
   /** Whether `at` is pinned to the opened folder (false: a swap after opening is not seen). */
   readonly pinned: boolean;
+  /**
+   * Throws a {@link PathChangedError} when `real` no longer names the opened folder (a folder
+   * swapped since): asked after working by path in a folder that is not pinned.
+   */
+  verify(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -73,13 +78,16 @@ export async function openFolder(where: string, requested: string): Promise<Open
     const at = `/proc/self/fd/${handle.fd}`;
     if (await hasProcFds(handle)) {
       const real = await readlink(at);
-      return { real, at, pinned: true, close: () => handle.close() };
+      return { real, at, pinned: true, verify: async () => {}, close: () => handle.close() };
     }
     // No descriptor paths: the folder's real path must still be the folder that was opened.
     const real = await realpath(where);
-    const now = await stat(real);
-    if (now.dev !== opened.dev || now.ino !== opened.ino) throw new PathChangedError(requested);
-    return { real, at: real, pinned: false, close: () => handle.close() };
+    const verify = async () => {
+      const now = await stat(real).catch(() => undefined);
+      if (now?.dev !== opened.dev || now?.ino !== opened.ino) throw new PathChangedError(requested);
+    };
+    await verify();
+    return { real, at: real, pinned: false, verify, close: () => handle.close() };
   } catch (error) {
     await handle.close();
     throw error;

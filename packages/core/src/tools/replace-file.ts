@@ -15,7 +15,7 @@ import type { OpenedFolder } from './opened-folder.js';
  * await replaceFile('/work/project/notes/todo.md', '- ship it\n');
  */
 export async function replaceFile(target: string, content: string): Promise<void> {
-  await replaceFileIn({ at: path.dirname(target) }, path.basename(target), content);
+  await replaceFileIn({ at: path.dirname(target), verify: async () => {} }, path.basename(target), content);
 }
 
 /**
@@ -23,7 +23,7 @@ export async function replaceFile(target: string, content: string): Promise<void
  * temporary file is made, and renamed into place, in that folder whatever was swapped meanwhile.
  */
 export async function replaceFileIn(
-  folder: Pick<OpenedFolder, 'at'>,
+  folder: Pick<OpenedFolder, 'at' | 'verify'>,
   name: string,
   content: string,
 ): Promise<void> {
@@ -48,6 +48,8 @@ export async function replaceFileIn(
   });
   try {
     try {
+      // Where the folder is not pinned, the new file must be in the folder opened before a byte goes in.
+      await folder.verify();
       await handle.writeFile(content);
       // The mode given to open is cut by the umask; an existing file's bits are kept as they were.
       if (before?.isFile()) await handle.chmod(mode);

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { readFile, symlink } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentctl, parseNdjson, removeTempDirs } from '../support/cli.js';
@@ -716,14 +717,17 @@ describe.concurrent('filesystem tools on hostile names and links', () => {
         { name: 'read_file', arguments: { path: 'a.txt (1 bytes)\nsecret.txt' } },
         { name: 'write_file', arguments: { path: 'made/', content: 'x' } },
         { name: 'write_file', arguments: { path: `${'n'.repeat(300)}.txt`, content: 'x' } },
+        { name: 'read_file', arguments: { path: 'sock' } },
       ]),
       'data/a.txt (1 bytes)\nsecret.txt': 'marker',
     });
     await symlink('loop', join(dir, 'data/loop'));
-    const { code, stderr, events } = await runMain(dir, ['--approve-all']);
+    const socket = createNetServer();
+    await new Promise<void>((resolve) => socket.listen(join(dir, 'data/sock'), resolve));
+    const { code, stderr, events } = await runMain(dir, ['--approve-all']).finally(() => socket.close());
     expect(code, stderr).toBe(0);
     expect(resultsByCall(events)).toEqual({
-      call_1: '"a.txt (1 bytes)\\nsecret.txt" (6 bytes)\nloop@',
+      call_1: '"a.txt (1 bytes)\\nsecret.txt" (6 bytes)\nloop@\nsock',
       call_2: '"a.txt (1 bytes)\\nsecret.txt"',
       call_3: '"a.txt (1 bytes)\\nsecret.txt":1: marker',
       call_4: 'Tool read_file failed: path "loop" cannot be read: it is a loop of symbolic links',
@@ -732,6 +736,8 @@ describe.concurrent('filesystem tools on hostile names and links', () => {
       call_6: 'Tool write_file failed: path "made/" names a folder, not a file',
       // Not the system's refusal quoting the temporary file.
       call_7: `Tool write_file failed: path "${'n'.repeat(300)}.txt" has a name longer than 255 bytes`,
+      // Not ENXIO quoting the descriptor path it was opened by.
+      call_8: 'Tool read_file failed: "sock" is not a regular file',
     });
     expect(existsSync(join(dir, 'data/made'))).toBe(false);
   });

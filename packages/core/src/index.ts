@@ -306,6 +306,7 @@ export {
   openRegularFile,
   type Roots,
   realRoot,
+  refusalError,
 } from './tools/confined-path.js';
 export { type CurrentTime, type CurrentTimeOptions, currentTime } from './tools/current-time.js';
 export { htmlText } from './tools/html-text.js';

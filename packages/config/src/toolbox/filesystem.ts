@@ -16,6 +16,7 @@ import {
   type Roots,
   readFile,
   realRoot,
+  refusalError,
   replaceFileIn,
   shownName,
   type ToolContext,
@@ -203,7 +204,9 @@ function writeFileTool(roots: Roots, approve: boolean, privacy: PrivacyOptions):
       // each checked once open: a folder swapped for a link meanwhile cannot redirect the write.
       const { folder, name } = await openTargetFolder(roots, requested, writing(privacy, context, true));
       try {
-        await replaceFileIn(folder, name, content);
+        await replaceFileIn(folder, name, content).catch((error: unknown) => {
+          throw refusalError(error, requested, 'written');
+        });
       } finally {
         await folder.close();
       }
@@ -252,7 +255,9 @@ function editFile(roots: Roots, approve: boolean, maxBytes: number, privacy: Pri
           throw new Error(
             `old_text occurs ${count} times in ${requested}; add context to make it unique, or set replace_all`,
           );
-        await replaceFileIn(folder, name, text.split(before).join(after));
+        await replaceFileIn(folder, name, text.split(before).join(after)).catch((error: unknown) => {
+          throw refusalError(error, requested, 'written');
+        });
         return `replaced ${count} occurrence${count === 1 ? '' : 's'} in ${requested}`;
       } finally {
         await folder.close();

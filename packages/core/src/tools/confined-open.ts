@@ -2,7 +2,7 @@ import { constants, type Stats } from 'node:fs';
 import { type FileHandle, lstat, mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolContext } from '../tool.js';
-import { confinedPath, type Roots, realRoots, targetParts } from './confined-path.js';
+import { confinedPath, type Roots, realRoots, refusalError, targetParts } from './confined-path.js';
 import { isInside } from './inside.js';
 import { type OpenedFolder, openFolder, PathChangedError } from './opened-folder.js';
 import { type PrivacyOptions, refusePrivate } from './private-path.js';
@@ -124,7 +124,7 @@ export async function openTargetFolder(
     verified(bases, folder, '', requested, options, false);
     for (const segment of missing) {
       await mkdir(path.join(folder.at, segment)).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EEXIST') throw error;
+        if (error.code !== 'EEXIST') throw refusalError(error, requested, 'written');
       });
       const next = await openFolder(path.join(folder.at, segment), requested);
       await folder.close();
@@ -157,9 +157,7 @@ export async function openRegularFileIn(
     );
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new PathChangedError(requested);
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-      throw new Error(`path "${requested}" does not exist`);
-    throw error;
+    throw refusalError(error, requested, 'read');
   }
   try {
     const stats = await handle.stat();

@@ -26,8 +26,28 @@ const WHY: Record<string, string> = {
   ELOOP: 'it is a loop of symbolic links',
   ENOTDIR: 'a part of it is a file, not a folder',
   EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
   ENAMETOOLONG: 'the name is too long',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is used up',
+  EBUSY: 'it is busy',
+  EISDIR: 'it is a folder',
 };
+
+/**
+ * The error a file tool reports when the system refuses `requested` (`doing`: "read" or
+ * "written"): its meaning, without the absolute or descriptor path the system's message quotes.
+ * An error that is not the system's is returned as it is.
+ */
+export function refusalError(error: unknown, requested: string, doing: string): Error {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code !== 'string' || !code.startsWith('E')) return error as Error;
+  if (code === 'ENOENT') return new Error(`path "${requested}" does not exist`);
+  // A socket, or a device without a driver.
+  if (code === 'ENXIO' || code === 'ENODEV') return new Error(`"${requested}" is not a regular file`);
+  return new Error(`path "${requested}" cannot be ${doing}: ${WHY[code] ?? code}`);
+}
 
 function lexicalIn(bases: readonly string[], requested: string): string {
   // The system would refuse it anyway, in a message quoting the absolute path (or the temporary

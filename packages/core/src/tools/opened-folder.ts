@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { type FileHandle, lstat, open, readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { refusalError } from './confined-path.js';
 
 /**
  * A folder a file tool opened. Where the system can (Linux, through `/proc/self/fd`), `at` reaches
@@ -68,8 +69,7 @@ export async function openFolder(where: string, requested: string): Promise<Open
           ? `"${requested}" is not a folder`
           : `path "${requested}" goes through ${path.basename(where)}, which is not a folder`,
       );
-    if (code === 'ENOENT') throw new Error(`path "${requested}" does not exist`);
-    throw error;
+    throw refusalError(error, requested, 'opened');
   }
   try {
     const opened = await handle.stat();

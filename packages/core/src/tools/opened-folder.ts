@@ -63,6 +63,8 @@ export async function openFolder(where: string, requested: string): Promise<Open
     // The last name became a link after it was checked (O_DIRECTORY may say ENOTDIR of a link).
     const link = code === 'ENOTDIR' && (await lstat(where).catch(() => undefined))?.isSymbolicLink();
     if (code === 'ELOOP' || link) throw new PathChangedError(requested);
+    // A folder one may pass through but not list (mode 0711) cannot be opened to read.
+    if (code === 'EACCES') return unlisted(where, requested);
     if (code === 'ENOTDIR')
       throw new Error(
         path.basename(where) === path.basename(requested)
@@ -92,4 +94,18 @@ export async function openFolder(where: string, requested: string): Promise<Open
     await handle.close();
     throw error;
   }
+}
+
+// A folder that cannot be opened (only passed through) is reached by its real path and checked by
+// what it is, as where descriptors name no path: not pinned.
+async function unlisted(where: string, requested: string): Promise<OpenedFolder> {
+  const seen = await lstat(where);
+  if (seen.isSymbolicLink()) throw new PathChangedError(requested);
+  const real = await realpath(where);
+  const verify = async () => {
+    const now = await stat(real).catch(() => undefined);
+    if (now?.dev !== seen.dev || now?.ino !== seen.ino) throw new PathChangedError(requested);
+  };
+  await verify();
+  return { real, at: real, pinned: false, verify, close: async () => {} };
 }

@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile, symlink } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentctl, parseNdjson, removeTempDirs } from '../support/cli.js';
@@ -701,6 +703,43 @@ describe.concurrent('filesystem tools never wait on a FIFO', () => {
       call_3: 'ok.txt:1: inside',
     });
     expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete' });
+  });
+});
+
+describe.concurrent('filesystem tools on hostile names and links', () => {
+  it('quotes a name holding a newline, so it cannot pass for another entry; names a link loop, a folder path given to write_file and a name too long without the absolute path', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': scriptedAgent('[{ builtin: filesystem, root: ../data }]', [
+        { name: 'list_dir', arguments: {} },
+        { name: 'find_files', arguments: { pattern: '*.txt' } },
+        { name: 'grep', arguments: { pattern: 'marker' } },
+        { name: 'read_file', arguments: { path: 'loop' } },
+        { name: 'read_file', arguments: { path: 'a.txt (1 bytes)\nsecret.txt' } },
+        { name: 'write_file', arguments: { path: 'made/', content: 'x' } },
+        { name: 'write_file', arguments: { path: `${'n'.repeat(300)}.txt`, content: 'x' } },
+        { name: 'read_file', arguments: { path: 'sock' } },
+      ]),
+      'data/a.txt (1 bytes)\nsecret.txt': 'marker',
+    });
+    await symlink('loop', join(dir, 'data/loop'));
+    const socket = createNetServer();
+    await new Promise<void>((resolve) => socket.listen(join(dir, 'data/sock'), resolve));
+    const { code, stderr, events } = await runMain(dir, ['--approve-all']).finally(() => socket.close());
+    expect(code, stderr).toBe(0);
+    expect(resultsByCall(events)).toEqual({
+      call_1: '"a.txt (1 bytes)\\nsecret.txt" (6 bytes)\nloop@\nsock',
+      call_2: '"a.txt (1 bytes)\\nsecret.txt"',
+      call_3: '"a.txt (1 bytes)\\nsecret.txt":1: marker',
+      call_4: 'Tool read_file failed: path "loop" cannot be read: it is a loop of symbolic links',
+      call_5: 'marker',
+      // Resolved, made/ lost its slash: a file called made was written.
+      call_6: 'Tool write_file failed: path "made/" names a folder, not a file',
+      // Not the system's refusal quoting the temporary file.
+      call_7: `Tool write_file failed: path "${'n'.repeat(300)}.txt" has a name longer than 255 bytes`,
+      // Not ENXIO quoting the descriptor path it was opened by.
+      call_8: 'Tool read_file failed: "sock" is not a regular file',
+    });
+    expect(existsSync(join(dir, 'data/made'))).toBe(false);
   });
 });
 

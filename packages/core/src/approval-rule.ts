@@ -1,7 +1,7 @@
 import { boundedRegExp, RegExpTimeoutError } from './bounded-regexp.js';
 import type { ToolCall } from './messages.js';
 import type { AnyTool } from './tool.js';
-import { pathReadings } from './tools/path-readings.js';
+import { foldsCase, type PathArguments, pathReadings } from './tools/path-readings.js';
 import { urlReadings } from './tools/url-readings.js';
 
 /**
@@ -173,13 +173,20 @@ export function approvalRuleMatcher(
       throw error;
     }
   };
+  const guard = (match: (value: string) => boolean, pattern: string) =>
+    effect === 'allow' && !UP_SEGMENT.test(pattern)
+      ? (value: string) => !UP_SEGMENT.test(value) && match(value)
+      : match;
   const args = Object.entries(rule.args ?? {}).map(([name, pattern]) => {
-    const match = judged(valueMatcher(pattern, `${where}.args.${name}`));
-    const guarded =
-      effect === 'allow' && !UP_SEGMENT.test(pattern)
-        ? (value: string) => !UP_SEGMENT.test(value) && match(value)
-        : match;
-    return [name, guarded] as const;
+    const at = `${where}.args.${name}`;
+    const exact = guard(judged(valueMatcher(pattern, at)), pattern);
+    // A path on a file system that ignores case is matched ignoring case: made when first needed.
+    let folded: ((value: string) => boolean) | undefined;
+    const foldedMatch = (value: string) => {
+      folded ??= guard(judged(valueMatcher(pattern, at, true)), pattern);
+      return folded(value);
+    };
+    return [name, exact, foldedMatch] as const;
   });
   // A name that reads two values is matched on both for an allow (each must match) and on
   // either for a deny: a key holding a dot cannot stand in for the nested field the tool reads.
@@ -187,14 +194,16 @@ export function approvalRuleMatcher(
   // a URL as the request it makes.
   return (call, of) =>
     tool(call.name) &&
-    args.every(([name, match]) => {
+    args.every(([name, exact, foldedMatch]) => {
       const values = argumentReadings(call.arguments ?? {}, name);
       const value = call.arguments?.[name];
-      if (typeof value === 'string') {
-        const paths = of?.pathArguments;
-        if (paths?.names.includes(name)) values.push(...pathReadings(paths.root, value));
-        if (of?.urlArguments?.includes(name)) values.push(...urlReadings(value));
+      let match = exact;
+      const paths = of?.pathArguments;
+      if (paths?.names.includes(name)) {
+        if (typeof value === 'string' && !paths.resolved) values.push(...pathReadings(paths.root, value));
+        if (paths.caseInsensitive ?? foldsCase(firstRoot(paths.root))) match = foldedMatch;
       }
+      if (typeof value === 'string' && of?.urlArguments?.includes(name)) values.push(...urlReadings(value));
       return values.length > 0 && (effect === 'allow' ? values.every(match) : values.some(match));
     });
 }
@@ -202,13 +211,19 @@ export function approvalRuleMatcher(
 // A `..` path segment (either slash), where a path climbs out of the folder a pattern names.
 const UP_SEGMENT = /(^|[/\\])\.\.([/\\]|$)/;
 
-function valueMatcher(pattern: string, where: string): (value: string) => boolean {
+function firstRoot(roots: PathArguments['root']): string {
+  return typeof roots === 'string' ? roots : (roots[0] ?? '.');
+}
+
+// `fold`: ignoring case, as a file system that does compares names.
+function valueMatcher(pattern: string, where: string, fold = false): (value: string) => boolean {
   const regex = /^\/(.*)\/([a-z]*)$/s.exec(pattern);
-  if (!regex) return globMatcher(pattern);
+  if (!regex) return globMatcher(pattern, fold);
   try {
     // Tested from the value's start every time (`g` and `y` would resume where the last match
     // ended, and a deny rule matching one call would miss the next), within a time budget.
-    const compiled = boundedRegExp(new RegExp(regex[1], regex[2]));
+    const flags = fold && !regex[2].includes('i') ? `${regex[2]}i` : regex[2];
+    const compiled = boundedRegExp(new RegExp(regex[1], flags));
     return (value) => compiled.test(value);
   } catch (error) {
     const reason = (error as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
@@ -226,12 +241,12 @@ export function argumentsDeclared(call: ToolCall, tool: Pick<AnyTool, 'parameter
   return Object.keys(call.arguments ?? {}).every((name) => Object.hasOwn(declared, name));
 }
 
-/** A test of names against a pattern where `*` stands for any run of characters. */
-export function globMatcher(pattern: string): (value: string) => boolean {
+/** A test of names against a pattern where `*` stands for any run of characters; `ignoreCase` to match without case. */
+export function globMatcher(pattern: string, ignoreCase = false): (value: string) => boolean {
   const source = pattern
     .split('*')
     .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
     .join('.*');
-  const compiled = new RegExp(`^${source}$`, 's');
+  const compiled = new RegExp(`^${source}$`, ignoreCase ? 'si' : 's');
   return (value) => compiled.test(value);
 }

@@ -294,27 +294,40 @@ export {
 export { parseToolArguments, toolCallFromText } from './tool-arguments.js';
 export { BUILTIN_TOOLS, type BuiltinToolFactory, type BuiltinToolName } from './tools/builtin-tools.js';
 export {
+  approvalCheck,
+  type ConfinedFile,
+  type ConfinedOpenOptions,
+  openConfinedFile,
+  openConfinedFolder,
+  openRegularFileIn,
+  openTargetFolder,
+  type TargetFolder,
+} from './tools/confined-open.js';
+export {
   confinedPath,
   confinedTarget,
   openRegularFile,
   type Roots,
   realRoot,
+  refusalError,
 } from './tools/confined-path.js';
 export { type CurrentTime, type CurrentTimeOptions, currentTime } from './tools/current-time.js';
 export { htmlText } from './tools/html-text.js';
 export { type HttpGetOptions, type HttpGetResult, httpGet } from './tools/http-get.js';
 export { isInside } from './tools/inside.js';
 export { type ListDirOptions, listDir } from './tools/list-dir.js';
-export { type PathArguments, pathReadings } from './tools/path-readings.js';
+export { type OpenedFolder, openFolder, PathChangedError } from './tools/opened-folder.js';
+export { foldsCase, type PathArguments, pathReadings } from './tools/path-readings.js';
 export { isPrivatePath, PRIVATE_NAMES, type PrivacyOptions } from './tools/private-path.js';
 export { type ReadFileOptions, readFile } from './tools/read-file.js';
-export { replaceFile } from './tools/replace-file.js';
+export { replaceFile, replaceFileIn } from './tools/replace-file.js';
 export {
   OutputLimitError,
   type ProcessOutput,
   type RunProcessOptions,
   runProcess,
 } from './tools/run-process.js';
+export { shownName } from './tools/shown-name.js';
 export { urlReadings } from './tools/url-readings.js';
 export { type UserInputArgs, type UserInputOptions, userInput } from './tools/user-input.js';
 export type { McpServerDefinition, ToolsetDefinition } from './toolset-definition.js';

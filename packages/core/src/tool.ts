@@ -37,6 +37,16 @@ export interface ToolContext {
   pause(pending: PendingApproval[]): never;
   /** Present when the tool runs inside a runner's invocation. */
   invocation?: ToolInvocationInfo;
+  /**
+   * Why the agent's approval rules refuse what a file tool really opened for its path argument
+   * `name` (`real`: absolute, links followed), judged as if the call had named it; undefined when
+   * nothing refuses it. A file tool asks once the file or folder is open and before a byte moves,
+   * so a folder swapped for a link after the call was approved cannot lead it past a deny rule, or
+   * past what the allow rule that let it run without asking covers. `below`: a file found under
+   * the folder the argument names (grep), which only deny rules judge. Absent outside an agent's
+   * loop.
+   */
+  pathRefusal?(name: string, real: string, below?: boolean): string | undefined;
 }
 
 /** What a tool learns about the invocation it runs in (agent tools use it to start child sessions). */

@@ -45,6 +45,25 @@ export class SessionExistsError extends SessionStoreError {
   }
 }
 
+/**
+ * A session id whose file holds another session: ids that differ only in case (`bob`, `Bob`) name
+ * one file on a disk that ignores case (macOS and Windows by default).
+ */
+export class SessionIdClashError extends SessionStoreError {
+  /** The id asked for. */
+  readonly id: string;
+  /** The id of the session its file holds. */
+  readonly storedId: string;
+
+  constructor(id: string, storedId: string, dir: string) {
+    super(
+      `session id ${id} names the file of session ${storedId} in ${dir}, whose file system ignores case: use ids that differ by more than case`,
+    );
+    this.id = id;
+    this.storedId = storedId;
+  }
+}
+
 /** A lock file held by another live process for longer than the wait allows. */
 export class LockTimeoutError extends SessionStoreError {
   /** The lock file. */

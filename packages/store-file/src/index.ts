@@ -5,6 +5,7 @@ export {
   InvalidExportError,
   LockTimeoutError,
   SessionExistsError,
+  SessionIdClashError,
   SessionNotFoundError,
   SessionStoreError,
 } from './errors.js';

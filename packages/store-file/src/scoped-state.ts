@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { applyDelta, makeFolders } from '@agentctl/core';
 import { writeFileAtomic } from './atomic-write.js';
 import { sweepDeadTemps } from './dead-temps.js';
-import { CorruptSessionError } from './errors.js';
+import { CorruptSessionError, SessionStoreError } from './errors.js';
 import { acquireLock, type LockOptions } from './file-lock.js';
 
 /**
@@ -31,12 +31,18 @@ export class ScopedStateFiles {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
       throw error;
     }
+    let parsed: { version?: number; scope?: unknown; state?: Record<string, unknown> };
     try {
-      const parsed = JSON.parse(text) as { version?: number; state?: Record<string, unknown> };
-      return parsed.state ?? {};
+      parsed = JSON.parse(text);
     } catch (error) {
       throw new CorruptSessionError(path, (error as Error).message);
     }
+    // `user:ada` opens `user:Ada`'s file where the disk ignores case: never read, nor written over.
+    if (typeof parsed.scope === 'string' && parsed.scope !== scope)
+      throw new SessionStoreError(
+        `state scope ${scope} names the file of scope ${parsed.scope} (${path}), whose file system ignores case: use user ids that differ by more than case`,
+      );
+    return parsed.state ?? {};
   }
 
   /** Applies a delta to a scope, re-reading it under the lock so no other writer's change is lost. */

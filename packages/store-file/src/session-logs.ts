@@ -3,7 +3,7 @@ import { existsSync, linkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { type FileHandle, open, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { syncDirectory, writeFileAtomic } from './atomic-write.js';
-import { SessionExistsError, SessionNotFoundError } from './errors.js';
+import { SessionExistsError, SessionIdClashError, SessionNotFoundError } from './errors.js';
 import { type IndexEntry, indexEntryOf } from './index-entry.js';
 import { encodeRecord, foldRecords, type LogRecord, type LogTail, parseLog } from './session-log.js';
 import {
@@ -57,6 +57,7 @@ export class SessionLogs {
     try {
       const { ino } = await handle.stat();
       const { session, tail } = parseLog(await handle.readFile(), path);
+      if (session.id !== id) throw new SessionIdClashError(id, session.id, this.#dir);
       this.#tails.set(id, { ino, tail });
       return session;
     } finally {
@@ -131,6 +132,8 @@ export class SessionLogs {
     try {
       const { ino, size } = await handle.stat();
       tail = await this.#tailOf(id, handle, ino, size, path);
+      // Never another session's file: `bob` opens Bob's where the disk ignores case.
+      if (tail.entry.id !== id) throw new SessionIdClashError(id, tail.entry.id, this.#dir);
       if (size > tail.size) await handle.truncate(tail.size);
       const line = encodeRecord(record);
       await handle.write(line, 0, line.length, tail.size);

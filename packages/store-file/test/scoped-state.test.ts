@@ -1,8 +1,8 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { link, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CorruptSessionError, FileSessionStore } from '../src/index.js';
+import { CorruptSessionError, FileSessionStore, SessionStoreError } from '../src/index.js';
 
 let dir: string | undefined;
 afterEach(async () => {
@@ -37,6 +37,22 @@ describe('shared state scopes on disk', () => {
     const names = await readdir(join(dir, 'scopes'));
     expect(names).toHaveLength(3);
     for (const name of names) expect(Buffer.byteLength(name)).toBeLessThanOrEqual(200);
+  });
+
+  it("never reads or writes over another user's scope through one file where the disk ignores case", async () => {
+    dir = await mkdtemp(join(tmpdir(), 'agentctl-scopes-'));
+    const store = new FileSessionStore({ path: dir });
+    await store.updateScopedState('user:Ada', { 'user:note': 'private to Ada' });
+    const files = await readdir(join(dir, 'scopes'));
+    const ada = files.find((name) => name.endsWith('.json')) as string;
+    // A hard link stands in for a disk that ignores case: ada's file name opens Ada's file.
+    await link(join(dir, 'scopes', ada), join(dir, 'scopes', ada.replace('Ada', 'ada')));
+    const before = await readFile(join(dir, 'scopes', ada), 'utf8');
+    await expect(store.getScopedState('user:ada')).rejects.toThrow(/names the file of scope user:Ada/);
+    await expect(store.updateScopedState('user:ada', { 'user:note': 'x' })).rejects.toThrow(
+      SessionStoreError,
+    );
+    expect(await readFile(join(dir, 'scopes', ada), 'utf8')).toBe(before);
   });
 
   it('loses no write when many updates race', async () => {

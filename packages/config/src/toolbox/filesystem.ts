@@ -1,21 +1,28 @@
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import {
   type AnyTool,
+  approvalCheck,
+  type ConfinedOpenOptions,
   confinedPath,
-  confinedTarget,
   defineTool,
   isPrivatePath,
   listDir,
-  makeFolders,
-  openRegularFile,
+  openConfinedFile,
+  openConfinedFolder,
+  openRegularFileIn,
+  openTargetFolder,
   type PrivacyOptions,
   type Roots,
   readFile,
   realRoot,
-  replaceFile,
+  refusalError,
+  replaceFileIn,
+  shownName,
+  type ToolContext,
 } from '@agentctl/core';
-import { glob } from 'tinyglobby';
 import { boundedRegex } from './bounded-regex.js';
+import { filesMatching } from './files-matching.js';
 
 /** Options of the `filesystem` built-in (camelCase, paths absolute). */
 export interface FilesystemOptions {
@@ -32,8 +39,6 @@ export interface FilesystemOptions {
   /** Let the tools read and write private files (`.env*`, `.agentctl/`, `.git/`, keys, ...). Default false. */
   allowPrivate?: boolean;
 }
-
-const IGNORE = ['**/node_modules/**', '**/.git/**'];
 
 /**
  * The `filesystem` built-in: read_file, write_file, edit_file (exact-match replace), list_dir,
@@ -77,10 +82,15 @@ function findFiles(roots: Roots, maxResults: number, privacy: PrivacyOptions): A
       required: ['pattern'],
       additionalProperties: false,
     },
-    async execute({ pattern, path: folder = '.' }) {
-      const files = await matching(roots, folder, pattern, privacy);
+    async execute({ pattern, path: folder = '.' }, context) {
+      const start = await confinedPath(roots, '.', privacy);
+      // Each file as if the call named it: one a deny rule refuses is left out.
+      const judged = { ...privacy, check: approvalCheck(context, 'path') };
+      const files = (await matching(roots, folder, pattern, judged)).filter(
+        (file) => context.pathRefusal?.('path', path.join(start, file), true) === undefined,
+      );
       if (files.length === 0) return '[no file matches]';
-      const shown = files.slice(0, maxResults);
+      const shown = files.slice(0, maxResults).map(shownName);
       return files.length > maxResults
         ? `${shown.join('\n')}\n[${files.length - maxResults} more not shown]`
         : shown.join('\n');
@@ -90,28 +100,27 @@ function findFiles(roots: Roots, maxResults: number, privacy: PrivacyOptions): A
 
 // Files under `folder` matching `pattern`, relative to the first root; links are not followed,
 // so a search never walks out of the allowed folders, and private files (`.env*`, `.git/`, keys, ...)
-// are left out unless allowed (a pattern may name them: `.env*` finds dot files).
+// are left out unless allowed (a pattern may name them: `.env*` finds dot files). The folder is
+// opened and judged as list_dir's is (`check`).
 async function matching(
   roots: Roots,
   folder: string,
   pattern: string,
-  privacy: PrivacyOptions,
+  options: ConfinedOpenOptions,
 ): Promise<string[]> {
   if (path.isAbsolute(pattern) || pattern.split(/[\\/]/).includes('..'))
     throw new Error(`the pattern "${pattern}" must stay inside the folder (no absolute paths, no "..")`);
-  const base = await confinedPath(roots, folder, privacy);
-  const found = await glob([pattern], {
-    cwd: base,
-    ignore: IGNORE,
-    onlyFiles: true,
-    followSymbolicLinks: false,
-    dot: false,
-  });
-  const start = await confinedPath(roots, '.', privacy);
+  const opened = await openConfinedFolder(roots, folder, options);
+  let found: string[];
+  try {
+    found = (await filesMatching(opened, pattern)).map((file) => path.join(opened.real, file));
+  } finally {
+    await opened.close();
+  }
+  const start = await confinedPath(roots, '.', options);
   const bases = await Promise.all((typeof roots === 'string' ? [roots] : roots).map(realRoot));
   return found
-    .map((file) => path.join(base, file))
-    .filter((file) => privacy.allowPrivate || !isPrivatePath(bases, file))
+    .filter((file) => options.allowPrivate || !isPrivatePath(bases, file))
     .map((file) => path.relative(start, file))
     .sort();
 }
@@ -136,21 +145,25 @@ function grep(roots: Roots, maxResults: number, maxBytes: number, privacy: Priva
       required: ['pattern'],
       additionalProperties: false,
     },
-    async execute({ pattern, regex, glob: only = '**/*', path: folder = '.' }) {
+    async execute({ pattern, regex, glob: only = '**/*', path: folder = '.' }, context) {
       const hits = regex
         ? boundedRegex(pattern)
         : (rows: readonly string[]) => rows.map((row) => row.includes(pattern));
       const start = await confinedPath(roots, '.', privacy);
       const lines: string[] = [];
-      for (const file of await matching(roots, folder, only, privacy)) {
-        // A link to a private file is skipped here: its real path is checked.
-        const real = await confinedPath(roots, file, privacy).catch(() => undefined);
-        const text = real && (await smallText(real, file, maxBytes));
-        if (!text || text.includes('\0')) continue;
+      // Each file as if the call named it: a link to a private file, or to one a deny rule refuses, is skipped.
+      const options = { ...privacy, check: approvalCheck(context, 'path', true) };
+      const judged = { ...privacy, check: approvalCheck(context, 'path') };
+      for (const file of await matching(roots, folder, only, judged)) {
+        const opened = await openConfinedFile(roots, file, options).catch(() => undefined);
+        const text = opened && (await smallText(opened.handle, opened.stats.size, maxBytes));
+        if (!opened || text === undefined || text.includes('\0')) continue;
+        const real = opened.real;
         const rows = text.split('\n');
         const hit = hits(rows);
         for (let i = 0; i < rows.length && lines.length <= maxResults; i++) {
-          if (hit[i]) lines.push(`${path.relative(start, real)}:${i + 1}: ${rows[i].slice(0, 300)}`);
+          if (hit[i])
+            lines.push(`${shownName(path.relative(start, real))}:${i + 1}: ${rows[i].slice(0, 300)}`);
         }
         if (lines.length > maxResults) break;
       }
@@ -162,14 +175,12 @@ function grep(roots: Roots, maxResults: number, maxBytes: number, privacy: Priva
   });
 }
 
-// The text of a regular file of at most `maxBytes`; undefined for anything else (never waits on a FIFO).
-async function smallText(real: string, file: string, maxBytes: number): Promise<string | undefined> {
-  const opened = await openRegularFile(real, file).catch(() => undefined);
-  if (!opened) return undefined;
+// The text of an opened file of at most `maxBytes` (undefined when larger), closing it.
+async function smallText(handle: FileHandle, size: number, maxBytes: number): Promise<string | undefined> {
   try {
-    return opened.stats.size > maxBytes ? undefined : await opened.handle.readFile('utf8');
+    return size > maxBytes ? undefined : await boundedText(handle, maxBytes);
   } finally {
-    await opened.handle.close();
+    await handle.close();
   }
 }
 
@@ -188,13 +199,17 @@ function writeFileTool(roots: Roots, approve: boolean, privacy: PrivacyOptions):
       additionalProperties: false,
     },
     needsApproval: approve,
-    async execute({ path: requested, content }) {
-      const target = await confinedTarget(roots, requested, privacy);
-      await makeFolders(path.dirname(target));
-      // Re-checked after making folders: a link swapped in meanwhile must not redirect the write.
-      const real = await confinedTarget(roots, requested, privacy);
-      if (real !== target) throw new Error(`path "${requested}" changed while writing`);
-      await replaceFile(target, content);
+    async execute({ path: requested, content }, context) {
+      // Each missing folder made in the one opened before it, and the file written in the last,
+      // each checked once open: a folder swapped for a link meanwhile cannot redirect the write.
+      const { folder, name } = await openTargetFolder(roots, requested, writing(privacy, context, true));
+      try {
+        await replaceFileIn(folder, name, content).catch((error: unknown) => {
+          throw refusalError(error, requested, 'written');
+        });
+      } finally {
+        await folder.close();
+      }
       return `wrote ${Buffer.byteLength(content)} bytes to ${requested}`;
     },
   });
@@ -218,29 +233,53 @@ function editFile(roots: Roots, approve: boolean, maxBytes: number, privacy: Pri
       additionalProperties: false,
     },
     needsApproval: approve,
-    async execute({ path: requested, old_text: before, new_text: after, replace_all: all }) {
-      // As for write_file: never through a link, which could lead past an approval rule's path.
-      const real = await confinedTarget(roots, requested, privacy);
-      const { handle, stats } = await openRegularFile(real, requested).catch(
-        (error: NodeJS.ErrnoException) => {
-          throw error.code === 'ENOENT' ? new Error(`path "${requested}" does not exist`) : error;
-        },
-      );
-      let text: string;
+    async execute({ path: requested, old_text: before, new_text: after, replace_all: all }, context) {
+      // As for write_file: never through a link, which could lead past an approval rule's path;
+      // read and written in the one folder opened and checked.
+      const { folder, name } = await openTargetFolder(roots, requested, writing(privacy, context, false));
       try {
-        if (stats.size > maxBytes) throw new Error(`"${requested}" is over ${maxBytes} bytes; not edited`);
-        text = await handle.readFile('utf8');
+        const { handle, stats } = await openRegularFileIn(folder, name, requested);
+        let text: string;
+        try {
+          if (stats.size > maxBytes) throw new Error(`"${requested}" is over ${maxBytes} bytes; not edited`);
+          const read = await boundedText(handle, maxBytes);
+          if (read === undefined)
+            throw new Error(`"${requested}" grew over ${maxBytes} bytes while it was read; not edited`);
+          text = read;
+        } finally {
+          await handle.close();
+        }
+        const count = text.split(before).length - 1;
+        if (count === 0) throw new Error(`old_text was not found in ${requested}; nothing changed`);
+        if (count > 1 && !all)
+          throw new Error(
+            `old_text occurs ${count} times in ${requested}; add context to make it unique, or set replace_all`,
+          );
+        await replaceFileIn(folder, name, text.split(before).join(after)).catch((error: unknown) => {
+          throw refusalError(error, requested, 'written');
+        });
+        return `replaced ${count} occurrence${count === 1 ? '' : 's'} in ${requested}`;
       } finally {
-        await handle.close();
+        await folder.close();
       }
-      const count = text.split(before).length - 1;
-      if (count === 0) throw new Error(`old_text was not found in ${requested}; nothing changed`);
-      if (count > 1 && !all)
-        throw new Error(
-          `old_text occurs ${count} times in ${requested}; add context to make it unique, or set replace_all`,
-        );
-      await replaceFile(real, text.split(before).join(after));
-      return `replaced ${count} occurrence${count === 1 ? '' : 's'} in ${requested}`;
     },
   });
+}
+
+function writing(privacy: PrivacyOptions, context: ToolContext, make: boolean) {
+  return { ...privacy, make, check: approvalCheck(context, 'path') };
+}
+
+// An opened file's text when it holds at most `maxBytes`, else undefined: the bytes are counted
+// as read, so a file growing meanwhile (a log being written) cannot make the read go on, or
+// memory grow, past the cap, and an edit never writes back a cut copy.
+async function boundedText(handle: FileHandle, maxBytes: number): Promise<string | undefined> {
+  const buffer = Buffer.allocUnsafe(maxBytes + 1);
+  let filled = 0;
+  while (filled < buffer.length) {
+    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return filled > maxBytes ? undefined : buffer.toString('utf8', 0, filled);
 }

@@ -113,7 +113,7 @@ function refusal(
  * shell({ root: '/work/project', allow: ['ls', 'ls *', 'git status'], deny: ['rm *'] });
  */
 export function shell(options: ShellOptions): AnyTool {
-  const allow = (options.allow ?? []).map(globMatcher);
+  const allow = (options.allow ?? []).map((pattern) => globMatcher(pattern));
   const deny = (options.deny ?? []).map((pattern) => ({ pattern, match: globMatcher(pattern) }));
   const allowed = (command: string) => {
     if (!allow.some((match) => match(command.trim())) || COMPOUND.test(command) || !plainProgram(command))

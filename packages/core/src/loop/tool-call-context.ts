@@ -1,9 +1,10 @@
 import type { PendingApproval } from '../events.js';
-import type { Message } from '../messages.js';
+import type { Message, ToolCall } from '../messages.js';
 import { markStored } from '../stored-keys.js';
 import type { Deadline } from '../timing/deadline.js';
-import type { ToolContext, ToolInvocationInfo } from '../tool.js';
+import type { AnyTool, ToolContext, ToolInvocationInfo } from '../tool.js';
 import type { LoopContext } from './loop-context.js';
+import { pathRefusal } from './policy-verdict.js';
 
 /** Thrown through a tool's own code by `requestInput`; caught by the loop and turned into a pause. */
 export class InputRequest extends Error {
@@ -32,11 +33,24 @@ export class ToolCallContext implements ToolContext {
   readonly #loop: LoopContext;
   readonly #limit: Deadline;
   readonly #given: AbortSignal | undefined;
+  readonly #call: ToolCall;
+  readonly #tool: AnyTool;
+  readonly #approved: boolean;
   #state: ToolContext['state'] | undefined;
 
   /** `given` is the signal a middleware passed down; without one, the call's own `limit` signal. */
-  constructor(loop: LoopContext, callId: string, limit: Deadline, given: AbortSignal | undefined) {
-    this.callId = callId;
+  constructor(
+    loop: LoopContext,
+    call: ToolCall,
+    tool: AnyTool,
+    limit: Deadline,
+    given: AbortSignal | undefined,
+    approved: boolean,
+  ) {
+    this.callId = call.id;
+    this.#call = call;
+    this.#tool = tool;
+    this.#approved = approved;
     this.messages = loop.messages;
     this.invocation = loop.invocation;
     this.#loop = loop;
@@ -84,6 +98,10 @@ export class ToolCallContext implements ToolContext {
 
   pause(pending: PendingApproval[]): never {
     throw new PauseRequest(pending);
+  }
+
+  pathRefusal(name: string, real: string, below = false): string | undefined {
+    return pathRefusal(this.#loop, this.#call, this.#tool, this.#approved, name, real, below);
   }
 }
 

@@ -14,6 +14,7 @@ import { abortable, abortError } from './abortable.js';
 import { cappedResult } from './capped-result.js';
 import { keptShapes } from './kept-shapes.js';
 import { action, type LoopContext, review } from './loop-context.js';
+import { policyOf, policyVerdict } from './policy-verdict.js';
 import {
   compiledValidator,
   type SchemaCheck,
@@ -23,7 +24,7 @@ import {
 import { InputRequest, PauseRequest, ToolCallContext } from './tool-call-context.js';
 
 type Plan = { call: ToolCall; tool?: AnyTool } & (
-  | { kind: 'run' }
+  | { kind: 'run'; approved?: boolean }
   | { kind: 'invalid'; text: string }
   | { kind: 'answer'; input: string }
   | { kind: 'refuse'; reason: string }
@@ -99,7 +100,7 @@ type Settled = ToolOutcome | undefined | Promise<ToolOutcome | undefined>;
 // A call that runs a synchronous tool settles without a single await.
 function settle(ctx: LoopContext, p: Plan, pending: PendingApproval[]): Settled {
   if (p.kind !== 'run') return settleDecided(ctx, p, pending);
-  const outcome = runTool(ctx, p.call, p.tool);
+  const outcome = runTool(ctx, p.call, p.tool, p.approved === true);
   return outcome instanceof Promise
     ? outcome.then((done) => afterRun(ctx, p, done, pending))
     : afterRun(ctx, p, outcome, pending);
@@ -133,7 +134,7 @@ async function settleDecided(
     }
     if (!decision.approve) return finish(ctx, p.call, refusal(decision.reason ?? 'denied by the user'));
   }
-  return afterRun(ctx, p, await runTool(ctx, p.call, p.tool), pending);
+  return afterRun(ctx, p, await runTool(ctx, p.call, p.tool, p.kind === 'ask'), pending);
 }
 
 // What a run call's outcome leads to: its result, or a pause (inner calls, or a question).
@@ -222,7 +223,7 @@ function checkedPlan(
   if (approved)
     return policyOf(ctx, call, tool) === 'deny'
       ? { kind: 'refuse', call, tool, reason: APPROVAL_OVERRULED }
-      : { kind: 'run', call, tool };
+      : { kind: 'run', call, tool, approved: true };
   const verdict = policyVerdict(ctx, call, tool);
   if (verdict === 'deny') return { kind: 'refuse', call, tool, reason: 'denied by the approval policy' };
   if (verdict === 'ask') return { kind: 'ask', call, tool, reason: `${call.name} requires approval` };
@@ -281,24 +282,6 @@ function invalidText(call: ToolCall, check: SchemaCheck): string | undefined {
 // Said to the model, and shown to the person who approved: their approval did not run the call.
 const APPROVAL_OVERRULED = 'a deny rule matches it, and deny wins over an approval';
 
-function policyVerdict(ctx: LoopContext, call: ToolCall, tool: AnyTool): 'allow' | 'ask' | 'deny' {
-  const fromPolicy = policyOf(ctx, call, tool);
-  if (fromPolicy) return fromPolicy;
-  const needs = tool.needsApproval;
-  const asks = typeof needs === 'function' ? needs(call.arguments, call) : needs === true;
-  return asks ? 'ask' : 'allow';
-}
-
-function policyOf(ctx: LoopContext, call: ToolCall, tool: AnyTool) {
-  return ctx.approvalPolicy?.(call, tool, {
-    messages: ctx.messages,
-    // The caller's session key (`agent.run`'s memory key) when given, else the session's id.
-    sessionId: ctx.options.sessionId ?? ctx.invocation?.sessionId,
-    agent: ctx.agentName,
-    authorOf: ctx.authorOf && ((id: string) => ctx.authorOf?.(id)),
-  });
-}
-
 function normalise(
   callId: string,
   answer: ApprovalDecision | boolean | undefined,
@@ -312,7 +295,8 @@ function refusal(reason: string): ToolOutcome {
 
 type Outcome = ToolOutcome | Promise<ToolOutcome>;
 
-function runTool(ctx: LoopContext, call: ToolCall, tool: AnyTool | undefined): Outcome {
+// `approved`: a person approved the call (only deny rules judge where its paths lead).
+function runTool(ctx: LoopContext, call: ToolCall, tool: AnyTool | undefined, approved: boolean): Outcome {
   const started = performance.now();
   const timeoutMs = tool?.timeout ?? ctx.limits.toolTimeout;
   const observation = observingToolCalls()
@@ -327,10 +311,10 @@ function runTool(ctx: LoopContext, call: ToolCall, tool: AnyTool | undefined): O
         started,
       })
     : undefined;
-  if (!observation) return runTimedTool(ctx, call, tool, started, timeoutMs);
+  if (!observation) return runTimedTool(ctx, call, tool, started, timeoutMs, approved);
   let outcome: Outcome;
   try {
-    outcome = runTimedTool(ctx, call, tool, started, timeoutMs);
+    outcome = runTimedTool(ctx, call, tool, started, timeoutMs, approved);
   } catch (error) {
     endObservation(observation);
     throw error;
@@ -356,14 +340,15 @@ function runTimedTool(
   tool: AnyTool | undefined,
   started: number,
   timeoutMs: number,
+  approved: boolean,
 ): Outcome {
   // The call's deadline (its signal and timer) is made only once the tool reads the signal or
   // returns a promise: a synchronous tool costs neither.
   const limit = new CallLimit(ctx.signal, call.name, timeoutMs, started);
-  if (ctx.hasMiddleware) return runThroughMiddleware(ctx, call, tool, started, limit);
+  if (ctx.hasMiddleware) return runThroughMiddleware(ctx, call, tool, started, limit, approved);
   let outcome: Outcome;
   try {
-    outcome = invoke(ctx, call, call, tool, started, limit, undefined);
+    outcome = invoke(ctx, call, call, tool, started, limit, undefined, approved);
   } catch (error) {
     limit.dispose();
     return toolFailed(ctx, call, started, error);
@@ -390,6 +375,7 @@ async function runThroughMiddleware(
   tool: AnyTool | undefined,
   started: number,
   limit: Deadline,
+  approved: boolean,
 ): Promise<ToolOutcome> {
   try {
     let outcome: ToolOutcome;
@@ -408,6 +394,7 @@ async function runThroughMiddleware(
             started,
             limit,
             current.payload.signal,
+            approved,
           );
           return { ...current, payload: { ...current.payload, result } };
         }),
@@ -462,6 +449,7 @@ function invoke(
   started: number,
   limit: Deadline,
   given: AbortSignal | undefined,
+  approved: boolean,
 ): Outcome {
   if (!tool) {
     const known = [...ctx.tools.keys()].join(', ') || 'none';
@@ -474,11 +462,11 @@ function invoke(
     );
   }
   // Checked when planned; a middleware that rewrote the call gets its arguments checked again.
-  if (call === planned) return execute(ctx, call, tool, started, limit, given);
+  if (call === planned) return execute(ctx, call, tool, started, limit, given, approved);
   return invalidArguments(call, tool).then((invalid) =>
     invalid
       ? failure(ctx, call, 'TOOL_VALIDATION_ERROR', invalid, performance.now() - started)
-      : execute(ctx, call, tool, started, limit, given),
+      : execute(ctx, call, tool, started, limit, given, approved),
   );
 }
 
@@ -489,8 +477,9 @@ function execute(
   started: number,
   limit: Deadline,
   given: AbortSignal | undefined,
+  approved: boolean,
 ): Outcome {
-  const context = new ToolCallContext(ctx, call.id, limit, given);
+  const context = new ToolCallContext(ctx, call, tool, limit, given, approved);
   keptShapes.call = context;
   try {
     const watched = given ?? ctx.signal;

@@ -16,8 +16,37 @@ export async function realRoot(root: string): Promise<string> {
   }
 }
 
-async function realRoots(roots: Roots): Promise<string[]> {
+/** The real paths of the roots (see {@link realRoot}). */
+export async function realRoots(roots: Roots): Promise<string[]> {
   return Promise.all((typeof roots === 'string' ? [roots] : roots).map(realRoot));
+}
+
+// What the system's refusals mean, said without the absolute path its message quotes.
+const WHY: Record<string, string> = {
+  ELOOP: 'it is a loop of symbolic links',
+  ENOTDIR: 'a part of it is a file, not a folder',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ENAMETOOLONG: 'the name is too long',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is used up',
+  EBUSY: 'it is busy',
+  EISDIR: 'it is a folder',
+};
+
+/**
+ * The error a file tool reports when the system refuses `requested` (`doing`: "read" or
+ * "written"): its meaning, without the absolute or descriptor path the system's message quotes.
+ * An error that is not the system's is returned as it is.
+ */
+export function refusalError(error: unknown, requested: string, doing: string): Error {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code !== 'string' || !code.startsWith('E')) return error as Error;
+  if (code === 'ENOENT') return new Error(`path "${requested}" does not exist`);
+  // A socket, or a device without a driver.
+  if (code === 'ENXIO' || code === 'ENODEV') return new Error(`"${requested}" is not a regular file`);
+  return new Error(`path "${requested}" cannot be ${doing}: ${WHY[code] ?? code}`);
 }
 
 function lexicalIn(bases: readonly string[], requested: string): string {
@@ -50,7 +79,9 @@ export async function confinedPath(
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT')
       throw new Error(`path "${requested}" does not exist`);
-    throw new Error(`path "${requested}" cannot be read: ${(error as Error).message}`);
+    throw new Error(
+      `path "${requested}" cannot be read: ${WHY[(error as NodeJS.ErrnoException).code ?? ''] ?? (error as Error).message}`,
+    );
   }
   if (!bases.some((base) => isInside(base, real)))
     throw new Error(`path "${requested}" leads outside the allowed folder`);
@@ -68,9 +99,28 @@ export async function confinedTarget(
   requested: string,
   privacy?: PrivacyOptions,
 ): Promise<string> {
+  const { folder, missing, name } = await targetParts(roots, requested, privacy);
+  return path.join(folder, ...missing, name);
+}
+
+/**
+ * Where {@link confinedTarget} writes, in parts: the nearest existing folder (real, inside a
+ * root), the folders to make below it, and the file's name; with the roots' real paths.
+ */
+export async function targetParts(
+  roots: Roots,
+  requested: string,
+  privacy?: PrivacyOptions,
+): Promise<{ bases: string[]; folder: string; missing: string[]; name: string }> {
   const bases = await realRoots(roots);
   const lexical = lexicalIn(bases, requested);
   refusePrivate(bases, requested, [lexical], privacy);
+  // `notes/` names a folder: resolving would drop the slash and write a file called notes.
+  if (/[\\/]$/.test(requested) || /(^|[\\/])\.{1,2}$/.test(requested))
+    throw new Error(`path "${requested}" names a folder, not a file`);
+  // Said here: the system's refusal would quote the temporary file the write goes through.
+  const long = requested.split(/[\\/]/).find((segment) => Buffer.byteLength(segment) > 255);
+  if (long !== undefined) throw new Error(`path "${requested}" has a name longer than 255 bytes`);
   const existing = await lstat(lexical).catch(() => undefined);
   if (existing && !existing.isFile()) throw new Error(`"${requested}" exists and is not a regular file`);
   let folder = path.dirname(lexical);
@@ -80,9 +130,10 @@ export async function confinedTarget(
     if (real !== undefined) {
       if (!bases.some((base) => isInside(base, real)))
         throw new Error(`path "${requested}" leads outside the allowed folder`);
-      const target = path.join(real, ...missing.reverse(), path.basename(lexical));
-      refusePrivate(bases, requested, [target], privacy);
-      return target;
+      missing.reverse();
+      const name = path.basename(lexical);
+      refusePrivate(bases, requested, [path.join(real, ...missing, name)], privacy);
+      return { bases, folder: real, missing, name };
     }
     missing.push(path.basename(folder));
     folder = path.dirname(folder);

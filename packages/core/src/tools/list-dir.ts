@@ -1,8 +1,11 @@
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { defineTool, type Tool } from '../tool.js';
-import { confinedPath, type Roots, realRoot } from './confined-path.js';
+import { approvalCheck, openConfinedFolder } from './confined-open.js';
+import { type Roots, realRoots } from './confined-path.js';
+import type { OpenedFolder } from './opened-folder.js';
 import { isPrivatePath } from './private-path.js';
+import { shownName } from './shown-name.js';
 
 /** Options of {@link listDir}. */
 export interface ListDirOptions {
@@ -36,30 +39,48 @@ export function listDir(options: ListDirOptions): Tool<{ path?: string }, string
       },
       additionalProperties: false,
     },
-    async execute({ path: requested = '.' }) {
-      const real = await confinedPath(options.root, requested, options);
-      const stats = await lstat(real);
-      if (!stats.isDirectory()) throw new Error(`"${requested}" is not a folder`);
-      const entries = (await readdir(real, { withFileTypes: true })).sort((a, b) =>
-        a.name.localeCompare(b.name),
-      );
-      const roots = typeof options.root === 'string' ? [options.root] : options.root;
-      const bases = await Promise.all(roots.map(realRoot));
-      const lines: string[] = [];
-      for (const entry of entries.slice(0, maxEntries)) {
-        // Named, so the model knows why it cannot open it; its size is not shown.
-        if (!options.allowPrivate && isPrivatePath(bases, path.join(real, entry.name)))
-          lines.push(`${entry.name}${entry.isDirectory() ? '/' : ''} (private)`);
-        else if (entry.isDirectory()) lines.push(`${entry.name}/`);
-        else if (entry.isSymbolicLink()) lines.push(`${entry.name}@`);
-        else if (entry.isFile()) {
-          // A file removed since readdir (a lock file, a temp file) is left out, not an error.
-          const size = (await lstat(path.join(real, entry.name)).catch(() => undefined))?.size;
-          if (size !== undefined) lines.push(`${entry.name} (${size} bytes)`);
-        } else lines.push(entry.name);
+    async execute({ path: requested = '.' }, context) {
+      // Listed through the opened folder: one swapped for a link after the check lists nothing elsewhere.
+      const folder = await openConfinedFolder(options.root, requested, {
+        allowPrivate: options.allowPrivate,
+        check: approvalCheck(context, 'path'),
+      });
+      const bases = await realRoots(options.root);
+      try {
+        return await listing(folder, bases, maxEntries, options.allowPrivate === true);
+      } finally {
+        await folder.close();
       }
-      if (entries.length > maxEntries) lines.push(`[${entries.length - maxEntries} more entries not shown]`);
-      return lines.length > 0 ? lines.join('\n') : '[empty folder]';
     },
   });
+}
+
+async function listing(
+  folder: OpenedFolder,
+  bases: readonly string[],
+  maxEntries: number,
+  allowPrivate: boolean,
+): Promise<string> {
+  const real = folder.real;
+  const entries = (await readdir(folder.at, { withFileTypes: true })).sort((a, b) =>
+    a.name.localeCompare(b.name),
+  );
+  // Listed by path where the folder is not pinned: it must still be the one opened.
+  await folder.verify();
+  const lines: string[] = [];
+  for (const entry of entries.slice(0, maxEntries)) {
+    const name = shownName(entry.name);
+    // Named, so the model knows why it cannot open it; its size is not shown.
+    if (!allowPrivate && isPrivatePath(bases, path.join(real, entry.name)))
+      lines.push(`${name}${entry.isDirectory() ? '/' : ''} (private)`);
+    else if (entry.isDirectory()) lines.push(`${name}/`);
+    else if (entry.isSymbolicLink()) lines.push(`${name}@`);
+    else if (entry.isFile()) {
+      // A file removed since readdir (a lock file, a temp file) is left out, not an error.
+      const size = (await lstat(path.join(folder.at, entry.name)).catch(() => undefined))?.size;
+      if (size !== undefined) lines.push(`${name} (${size} bytes)`);
+    } else lines.push(name);
+  }
+  if (entries.length > maxEntries) lines.push(`[${entries.length - maxEntries} more entries not shown]`);
+  return lines.length > 0 ? lines.join('\n') : '[empty folder]';
 }

@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Roots } from './confined-path.js';
 
@@ -8,6 +8,14 @@ export interface PathArguments {
   names: readonly string[];
   /** The tool's folder, or folders (relative paths start in the first). */
   root: Roots;
+  /**
+   * Whether the file system under the first root compares names without case (macOS and Windows
+   * by default), so rules match them without case too: `secret/*` then also matches `SECRET/a`,
+   * which opens the same file. Probed from the file system when unset (see {@link foldsCase}).
+   */
+  caseInsensitive?: boolean;
+  /** The values are what the tool opened (real, relative to the first root): read as they are, not resolved again. */
+  resolved?: boolean;
 }
 
 // The real path of `target`, or of its nearest existing folder with the rest joined as written
@@ -46,4 +54,63 @@ export function pathReadings(roots: Roots, value: string): string[] {
   const real = realOrNearest(lexical);
   if (realBase !== undefined && real !== undefined) readings.push(relative(realBase, real));
   return [...new Set(readings)];
+}
+
+/**
+ * How approval rules read a real path a file tool opened (absolute): relative to the first root's
+ * real path, as {@link pathReadings} reads it once links are followed.
+ */
+export function openedPathReading(roots: Roots, real: string): string | undefined {
+  const base = typeof roots === 'string' ? roots : roots[0];
+  const realBase = base === undefined ? undefined : realOrNearest(path.resolve(base));
+  return realBase === undefined ? undefined : relative(realBase, real);
+}
+
+const folding = new Map<string, boolean>();
+
+function flipped(name: string): string {
+  return [...name].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+}
+
+// Whether `name` in `folder`, spelt with its case flipped, is the same file; undefined when the
+// name has no case to flip or is gone.
+function sameWhenFlipped(folder: string, name: string): boolean | undefined {
+  const other = flipped(name);
+  if (other === name) return undefined;
+  try {
+    const one = lstatSync(path.join(folder, name));
+    const two = lstatSync(path.join(folder, other), { throwIfNoEntry: false });
+    return two !== undefined && two.dev === one.dev && two.ino === one.ino;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the file system holding `folder` compares names without case: probed once per folder
+ * by looking an entry (or the folder itself) up with its case flipped. Where nothing can be
+ * probed, the platform's default: without case on macOS and Windows.
+ *
+ * @example
+ * foldsCase('/Users/ada/project'); // true on a default macOS disk
+ */
+export function foldsCase(folder: string): boolean {
+  // Asked on every call of a file tool a rule matches: known folders cost no system call.
+  const known = folding.get(folder);
+  if (known !== undefined) return known;
+  const real = realOrNearest(path.resolve(folder)) ?? path.resolve(folder);
+  let answer: boolean | undefined;
+  try {
+    // Entries first: the folder's own name lives on the file system above it when it is a mount.
+    for (const name of readdirSync(real).slice(0, 64)) {
+      answer = sameWhenFlipped(real, name);
+      if (answer !== undefined) break;
+    }
+  } catch {
+    // Not a folder (yet): its own name, or the platform's default.
+  }
+  answer ??= sameWhenFlipped(path.dirname(real), path.basename(real));
+  answer ??= process.platform === 'darwin' || process.platform === 'win32';
+  folding.set(folder, answer);
+  return answer;
 }

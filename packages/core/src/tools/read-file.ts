@@ -1,5 +1,6 @@
 import { defineTool, type Tool } from '../tool.js';
-import { confinedPath, openRegularFile, type Roots } from './confined-path.js';
+import { approvalCheck, openConfinedFile } from './confined-open.js';
+import type { Roots } from './confined-path.js';
 
 /** Options of {@link readFile}. */
 export interface ReadFileOptions {
@@ -29,9 +30,11 @@ export function readFile(options: ReadFileOptions): Tool<{ path: string }, strin
       required: ['path'],
       additionalProperties: false,
     },
-    async execute({ path: requested }) {
-      const real = await confinedPath(options.root, requested, options);
-      const { handle, stats } = await openRegularFile(real, requested);
+    async execute({ path: requested }, context) {
+      const { handle, stats } = await openConfinedFile(options.root, requested, {
+        allowPrivate: options.allowPrivate,
+        check: approvalCheck(context, 'path'),
+      });
       try {
         const length = Math.min(stats.size, maxBytes);
         const buffer = Buffer.alloc(length);

@@ -38,7 +38,11 @@ export class ScopedStateFiles {
       throw new CorruptSessionError(path, (error as Error).message);
     }
     // `user:ada` opens `user:Ada`'s file where the disk ignores case: never read, nor written over.
-    if (typeof parsed.scope === 'string' && parsed.scope !== scope)
+    if (
+      typeof parsed.scope === 'string' &&
+      parsed.scope !== scope &&
+      parsed.scope.toLowerCase() === scope.toLowerCase()
+    )
       throw new SessionStoreError(
         `state scope ${scope} names the file of scope ${parsed.scope} (${path}), whose file system ignores case: use user ids that differ by more than case`,
       );

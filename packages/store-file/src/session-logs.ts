@@ -57,7 +57,7 @@ export class SessionLogs {
     try {
       const { ino } = await handle.stat();
       const { session, tail } = parseLog(await handle.readFile(), path);
-      if (session.id !== id) throw new SessionIdClashError(id, session.id, this.#dir);
+      if (caseClash(session.id, id)) throw new SessionIdClashError(id, session.id, this.#dir);
       this.#tails.set(id, { ino, tail });
       return session;
     } finally {
@@ -133,7 +133,7 @@ export class SessionLogs {
       const { ino, size } = await handle.stat();
       tail = await this.#tailOf(id, handle, ino, size, path);
       // Never another session's file: `bob` opens Bob's where the disk ignores case.
-      if (tail.entry.id !== id) throw new SessionIdClashError(id, tail.entry.id, this.#dir);
+      if (caseClash(tail.entry.id, id)) throw new SessionIdClashError(id, tail.entry.id, this.#dir);
       if (size > tail.size) await handle.truncate(tail.size);
       const line = encodeRecord(record);
       await handle.write(line, 0, line.length, tail.size);
@@ -258,4 +258,11 @@ async function unlinkIfExists(path: string): Promise<boolean> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw error;
   }
+}
+
+// Another session's file reached through a name differing only in case (`bob` opening `Bob.jsonl`
+// where the disk ignores case). A file holding an unrelated id (copied in by hand under another
+// name) is no clash: it is read as it was before, and one such file must not stop the index.
+function caseClash(stored: string, id: string): boolean {
+  return stored !== id && stored.toLowerCase() === id.toLowerCase();
 }

@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { deadline, errorText, isInside, sleep } from '@agentctl/core';
+import { deadline, errorText, isInside, messageWithCause, sleep } from '@agentctl/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { answerSizeLimit } from './answer-size-limit.js';
 import { GroupStdioTransport } from './group-stdio-transport.js';
@@ -93,6 +93,11 @@ export class McpConnection {
   get target(): string {
     const spec = this.#spec;
     return isStdioServer(spec) ? [spec.command, ...(spec.args ?? [])].join(' ') : spec.url;
+  }
+
+  /** True for a server reached over HTTP, false for one started as a child process. */
+  get remote(): boolean {
+    return !isStdioServer(this.#spec);
   }
 
   /** Why the client itself stopped the server, when it did (an answer too large to read). */
@@ -229,8 +234,9 @@ export class McpConnection {
   }
 
   #startError(error: unknown): McpStartError {
-    // A proxy's error page in front of an HTTP server would be quoted whole.
-    const message = errorText(error instanceof Error ? error.message : String(error));
+    // A proxy's error page in front of an HTTP server would be quoted whole; `fetch failed` alone
+    // hides what failed (a refused connection, a socket closed), which only its cause says.
+    const message = errorText(messageWithCause(error));
     const code = (error as NodeJS.ErrnoException).code;
     const spec = this.#spec;
     let reason: string;
@@ -238,9 +244,18 @@ export class McpConnection {
     else if (/timed out/i.test(message))
       reason = `no answer to the MCP handshake within ${this.#startTimeout} ms`;
     else if (/connection closed/i.test(message)) reason = 'the process exited before the MCP handshake';
+    else if (error instanceof StreamableHTTPError && error.code !== undefined && error.code > 0)
+      reason = `it answered HTTP ${error.code}${credentialsHint(error.code)}: ${message}`;
     else reason = message;
     return new McpStartError(this.#toolset, this.target, reason, this.#stderr.head(), { cause: error });
   }
+}
+
+// A server that refuses the request for want of credentials: where agentctl sends them from.
+function credentialsHint(status: number): string {
+  return status === 401 || status === 403
+    ? ' (it wants credentials: send them with the toolset\'s mcp.headers, e.g. Authorization: Bearer ${TOKEN})'
+    : '';
 }
 
 function isSocketFailure(error: unknown): boolean {

@@ -1,4 +1,4 @@
-import { type AnyTool, defineTool, errorText, type JsonSchema } from '@agentctl/core';
+import { type AnyTool, defineTool, errorText, type JsonSchema, messageWithCause } from '@agentctl/core';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AnswerTooLargeError } from './answer-size-limit.js';
@@ -120,7 +120,14 @@ function callError(
   // The connection is dropped (and made again on the next call) only when it is gone: the server
   // unreachable, or its session ended (404). A status a live server or a proxy gave one call (a
   // 502, a 401) is that call's failure: dropping would also fail every other call under way.
-  if (connectionGone(error)) connection.markLost(message);
+  const gone = connectionGone(error);
+  // `fetch failed` says neither which server nor what failed; the cause does (a socket closed).
+  if (gone) connection.markLost(connection.remote ? messageWithCause(error) : message);
+  if (gone && connection.remote && !(error instanceof StreamableHTTPError))
+    return new Error(
+      `MCP server of toolset "${toolset}" (${connection.target}) could not be reached during the call of ${tool}: ${errorText(messageWithCause(error))}; it is connected again on the next call`,
+      { cause: error },
+    );
   if (error instanceof StreamableHTTPError)
     return new Error(
       `MCP server of toolset "${toolset}" (${connection.target}) failed the call of ${tool}${error.code !== undefined && error.code > 0 ? ` with HTTP ${error.code}` : ''}: ${errorText(message)}`,

@@ -110,12 +110,51 @@ describe('a server that does not start', () => {
       );
       expect(error).toBeInstanceOf(McpStartError);
       expect((error as Error).message).toBe(
-        `MCP server of toolset "behind" (${url}) did not start: Streamable HTTP error: Error POSTing to endpoint: HTML page: 502 Bad Gateway`,
+        `MCP server of toolset "behind" (${url}) did not start: it answered HTTP 502: Streamable HTTP error: Error POSTing to endpoint: HTML page: 502 Bad Gateway`,
       );
     } finally {
       proxy.closeAllConnections();
       await new Promise((resolve) => proxy.close(resolve));
     }
+  });
+
+  it('a server refusing the handshake with 401 is named with the status and where credentials go', async () => {
+    const guarded = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' });
+        res.end('{"error":"invalid_token"}');
+      });
+    });
+    await new Promise<void>((resolve) => guarded.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(guarded.address() as AddressInfo).port}/mcp`;
+    try {
+      const error = await createMcpToolset({ name: 'guarded', mcp: { url } }, { root }).catch(
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(McpStartError);
+      expect((error as Error).message).toBe(
+        `MCP server of toolset "guarded" (${url}) did not start: it answered HTTP 401 (it wants credentials: send them with the toolset's mcp.headers, e.g. Authorization: Bearer \${TOKEN}): Streamable HTTP error: Error POSTing to endpoint: {"error":"invalid_token"}`,
+      );
+    } finally {
+      guarded.closeAllConnections();
+      await new Promise((resolve) => guarded.close(resolve));
+    }
+  });
+
+  it('says when an HTTP server cannot be reached, and why', async () => {
+    // A port that was just free: nothing listens there.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const refused = await createMcpToolset(
+      { name: 'nobody', mcp: { url: `http://127.0.0.1:${port}/mcp` } },
+      { root },
+    ).catch((e: unknown) => e);
+    expect((refused as Error).message).toBe(
+      `MCP server of toolset "nobody" (http://127.0.0.1:${port}/mcp) did not start: fetch failed: connect ECONNREFUSED 127.0.0.1:${port}`,
+    );
   });
 
   it('says when an HTTP server cannot be reached', async () => {

@@ -68,6 +68,11 @@ const TOOLS = [
     inputSchema: { type: 'object', properties: {} },
   },
   {
+    name: 'drop',
+    description: 'Its call meets a connection closed without an answer',
+    inputSchema: { type: 'object', properties: {} },
+  },
+  {
     name: 'patient',
     description: 'Answers once the calls of huge and gateway have been answered',
     inputSchema: { type: 'object', properties: {} },
@@ -127,6 +132,10 @@ export async function startHttpServer(
       res.on('finish', () => {
         if (++answered === 2) othersAnswered();
       });
+    if (called === 'drop') {
+      req.socket.destroy();
+      return;
+    }
     if (called === 'gateway') {
       res.writeHead(502, { 'content-type': 'text/html' });
       res.end('<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>');

@@ -6,7 +6,10 @@ import type { Readable } from 'node:stream';
 import { deadline, errorText, isInside, messageWithCause, sleep } from '@agentctl/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { answerSizeLimit } from './answer-size-limit.js';
 import { GroupStdioTransport } from './group-stdio-transport.js';
@@ -254,7 +257,7 @@ export class McpConnection {
 // A server that refuses the request for want of credentials: where agentctl sends them from.
 function credentialsHint(status: number): string {
   return status === 401 || status === 403
-    ? ' (it wants credentials: send them with the toolset\'s mcp.headers, e.g. Authorization: Bearer ${TOKEN})'
+    ? " (it wants credentials: send them with the toolset's mcp.headers, e.g. Authorization: Bearer ${TOKEN})"
     : '';
 }
 

@@ -204,14 +204,19 @@ describe('an MCP server over streamable HTTP on 127.0.0.1', () => {
   });
 
   it('a connection closed mid-call fails that call naming the toolset, the address and what failed; the next call connects again', async () => {
-    const set = await createMcpToolset({ name: 'dropping', mcp: { url: server.url } }, { root: process.cwd() });
+    const set = await createMcpToolset(
+      { name: 'dropping', mcp: { url: server.url } },
+      { root: process.cwd() },
+    );
     open.push(set);
     const tool = (name: string) => set.tools.find((t) => t.name === name);
     await expect(tool('drop')?.execute({}, ctx())).rejects.toThrow(
       `MCP server of toolset "dropping" (${server.url}) could not be reached during the call of drop: fetch failed: other side closed; it is connected again on the next call`,
     );
     const next = await tool('lookup')?.execute({ city: 'Oslo' }, ctx());
-    expect(next).toMatch(/^\[MCP server of toolset "dropping" was restarted before this call: fetch failed: other side closed\]/);
+    expect(next).toMatch(
+      /^\[MCP server of toolset "dropping" was restarted before this call: fetch failed: other side closed\]/,
+    );
     expect(next).toContain('"population":710000');
   });
 

@@ -156,6 +156,33 @@ timeout: 1s
     expect(processesWith(marker)).toEqual([]);
   });
 
+  it('that started a helper in a session of its own (as a browser is started) has it ended with the run', async () => {
+    const marker = `agentctl-tree-${randomUUID()}`;
+    markers.push(marker);
+    const dir = await probeProject({
+      'agents/main.yaml': `${scriptedTurns('[{ toolset: detaching }]', ['tool_calls: [{ id: e, name: echo, arguments: { text: hi } }]', 'text: done'])}---
+kind: toolset
+name: detaching
+mcp: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SERVER)}, detach, ${marker}] }
+`,
+    });
+    const run = start(dir);
+    let seen = 0;
+    const sessions = new Set<number>();
+    const look = setInterval(() => {
+      const pids = processesWith(marker);
+      seen = Math.max(seen, pids.length);
+      for (const pid of pids) sessions.add(processGroupOf(pid) ?? 0);
+    }, 20);
+    const exit = await run.exited.finally(() => clearInterval(look));
+    expect(exit.code, run.stderr()).toBe(0);
+    // The server and its helper were both seen, in two process groups.
+    expect(seen).toBe(2);
+    sessions.delete(0);
+    expect(sessions.size).toBe(2);
+    expect(processesWith(marker)).toEqual([]);
+  });
+
   it('is ended when agentctl gets Ctrl-C while the server is still starting', async () => {
     const marker = `agentctl-tree-${randomUUID()}`;
     markers.push(marker);

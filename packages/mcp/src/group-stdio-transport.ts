@@ -6,6 +6,7 @@ import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/s
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { signalGroup, trackChild, untrackChild } from './live-children.js';
+import { killMarked, MARKER_VARIABLE, newMarker } from './marked-processes.js';
 import type { McpStdioServer } from './mcp-toolset-spec.js';
 
 // How long the server gets after stdin closes, then after SIGTERM, before the next step.
@@ -18,7 +19,8 @@ const GRACE_MS = 2000;
  * Closing ends stdin, then sends SIGTERM and at last SIGKILL to the whole group, and whatever the
  * server left in its group when it exited is killed with it. When agentctl is killed without a
  * chance to do any of that (SIGKILL, the OOM killer), a watcher in the group ends it. The
- * environment is the SDK's small default plus `env`, as with the SDK's transport.
+ * environment is the SDK's small default plus `env`, as with the SDK's transport, plus a marker
+ * that finds (on Linux) the processes the server started outside its group, ended with it too.
  */
 export class GroupStdioTransport implements Transport {
   onclose?: () => void;
@@ -28,6 +30,7 @@ export class GroupStdioTransport implements Transport {
   readonly stderr = new PassThrough();
   readonly #server: McpStdioServer;
   readonly #buffer = new ReadBuffer();
+  readonly #marker = newMarker();
   #process: ChildProcess | undefined;
 
   constructor(server: McpStdioServer) {
@@ -45,7 +48,7 @@ export class GroupStdioTransport implements Transport {
     // Before the spawn: a signal between it and trackChild must not leave the server running.
     guardChildren();
     const { command, args = [], cwd } = this.#server;
-    const env = { ...getDefaultEnvironment(), ...this.#server.env };
+    const env = { ...getDefaultEnvironment(), ...this.#server.env, [MARKER_VARIABLE]: this.#marker };
     let child: ChildProcess;
     try {
       child = spawnSupervised(command, args, { cwd, env });
@@ -63,10 +66,11 @@ export class GroupStdioTransport implements Transport {
         this.onerror?.(error);
       });
       child.on('spawn', () => resolve());
-      // What the server started and left behind in its group goes with it.
+      // What the server started and left behind goes with it: in its group, and out of it.
       child.on('exit', () => {
         if (child.pid === undefined) return;
         signalGroup(child.pid, 'SIGKILL');
+        killMarked(this.#marker);
         untrackChild(child.pid);
       });
       child.on('close', () => {
@@ -109,6 +113,7 @@ export class GroupStdioTransport implements Transport {
       if (!(await within(GRACE_MS))) signalGroup(pid, 'SIGKILL');
     }
     signalGroup(pid, 'SIGKILL');
+    killMarked(this.#marker);
   }
 
   #read(chunk: Buffer): void {

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processesWith } from '../../../test/support/processes.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 import { createMcpToolset, McpStartError, mcpToolsetFactory } from '../src/index.js';
 import { gone, leftoverChildren } from './support/servers.js';
 
@@ -166,6 +168,44 @@ describe('a server that does not start', () => {
     expect((error as Error).message).toMatch(
       /^MCP server of toolset "far" \(http:\/\/127\.0\.0\.1:1\/mcp\) did not start/,
     );
+  });
+});
+
+describe('a helper the server started outside its process group', () => {
+  // The `detach` server starts a helper with `marker` on its command line, in a session of its own.
+  async function detaching(name: string) {
+    const marker = `agentctl-detached-${crypto.randomUUID()}`;
+    const set = await createMcpToolset(
+      { name, mcp: { command: process.execPath, args: [fixture('hostile.js'), 'detach', marker] } },
+      { root },
+    );
+    // The server (the marker is its argument too) and the helper.
+    await waitFor(() => processesWith(marker).length === 2, 'the server and its helper running');
+    return { set, marker };
+  }
+
+  it('ends when the toolset is disposed', async () => {
+    const { set, marker } = await detaching('detaching');
+    try {
+      await set.dispose();
+      expect(processesWith(marker)).toEqual([]);
+    } finally {
+      for (const pid of processesWith(marker)) process.kill(pid, 'SIGKILL');
+    }
+  });
+
+  it('ends when the server exits on its own, while the toolset goes on', async () => {
+    const { set, marker } = await detaching('crashing');
+    try {
+      await expect(set.tools.find((t) => t.name === 'crash')?.execute({}, ctx())).rejects.toThrow(
+        /stopped during the call/,
+      );
+      await waitFor(() => processesWith(marker).length === 0, 'the helper gone', 2000).catch(() => {});
+      expect(processesWith(marker)).toEqual([]);
+    } finally {
+      await set.dispose();
+      for (const pid of processesWith(marker)) process.kill(pid, 'SIGKILL');
+    }
   });
 });
 

@@ -2,9 +2,16 @@ import type { ChildProcess } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { guardChildren, spawnSupervised } from '@agentctl/core';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  JSONRPCErrorResponseSchema,
+  type JSONRPCMessage,
+  JSONRPCMessageSchema,
+  JSONRPCResultResponseSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { LineBuffer } from './line-buffer.js';
 import { signalGroup, trackChild, untrackChild } from './live-children.js';
 import { killMarked, MARKER_VARIABLE, newMarker } from './marked-processes.js';
 import type { McpStdioServer } from './mcp-toolset-spec.js';
@@ -29,7 +36,7 @@ export class GroupStdioTransport implements Transport {
   /** The server's stderr, readable before {@link start} so nothing it writes early is lost. */
   readonly stderr = new PassThrough();
   readonly #server: McpStdioServer;
-  readonly #buffer = new ReadBuffer();
+  readonly #buffer = new LineBuffer();
   readonly #marker = newMarker();
   #process: ChildProcess | undefined;
 
@@ -40,6 +47,12 @@ export class GroupStdioTransport implements Transport {
   /** The server's process id (the leader of its group) while it runs. */
   get pid(): number | null {
     return this.#process?.pid ?? null;
+  }
+
+  /** True once the server process has exited, which is told before its pipes are closed. */
+  get exited(): boolean {
+    const child = this.#process;
+    return child === undefined || child.exitCode !== null || child.signalCode !== null;
   }
 
   /** Starts the server; rejects when it cannot be spawned (`code` ENOENT for a missing command). */
@@ -124,16 +137,41 @@ export class GroupStdioTransport implements Transport {
       this.close().catch(() => {});
       return;
     }
-    for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = this.#buffer.readMessage();
-      } catch (error) {
-        this.onerror?.(error as Error);
-        continue;
-      }
-      if (message === null) return;
-      this.onmessage?.(message);
+    for (let line = this.#buffer.readLine(); line !== null; line = this.#buffer.readLine()) {
+      const message = this.#message(line);
+      if (message) this.onmessage?.(message);
     }
+  }
+
+  // A line that is no JSON (a banner, a log line) is skipped. One that is a JSON-RPC answer in a
+  // form JSON-RPC does not allow (`"result": null`) would leave its request waiting out its whole
+  // timeout for an answer already given: it is turned into an error answer to that request.
+  #message(line: string): JSONRPCMessage | undefined {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      this.onerror?.(error as Error);
+      return undefined;
+    }
+    const parsed = JSONRPCMessageSchema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    this.onerror?.(parsed.error);
+    const answer = value as { id?: unknown; method?: unknown; error?: unknown } | null;
+    const id = answer?.id;
+    if (typeof answer !== 'object' || answer === null || 'method' in answer) return undefined;
+    if (typeof id !== 'string' && typeof id !== 'number') return undefined;
+    // Checked again as the one kind of answer it claims to be, whose issues say more than the union's.
+    const kind = 'error' in answer ? JSONRPCErrorResponseSchema : JSONRPCResultResponseSchema;
+    const issues = kind.safeParse(value).error?.issues;
+    return {
+      jsonrpc: '2.0',
+      id,
+      error: {
+        code: ErrorCode.InternalError,
+        message: 'the answer is no JSON-RPC message',
+        data: { issues: issues ?? parsed.error.issues },
+      },
+    };
   }
 }

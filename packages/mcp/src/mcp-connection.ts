@@ -116,6 +116,13 @@ export class McpConnection {
   /** A connected client, starting or restarting the server when needed. */
   async session(): Promise<McpSession> {
     if (this.#closed) throw new Error(`MCP toolset "${this.#toolset}" was disposed`);
+    // A server that has exited is told by its pipes closing a moment later: a call sent to it
+    // meanwhile would fail as if it had stopped during the call, instead of restarting it.
+    const transport = this.#transport;
+    if (this.#client && transport instanceof GroupStdioTransport && transport.exited) {
+      this.#forget(this.#exitReason());
+      transport.close().catch(() => {});
+    }
     if (this.#client) return { client: this.#client };
     const lost = this.#lostBecause;
     this.#connecting ??= this.#connectRetrying().finally(() => {

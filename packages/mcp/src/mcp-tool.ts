@@ -57,7 +57,14 @@ export function mcpTool(info: McpToolInfo, options: McpToolOptions): AnyTool {
     needsApproval: options.needsApproval,
     timeout: options.timeout === undefined ? undefined : options.timeout + LOOP_GRACE_MS,
     async execute(args, ctx) {
+      const started = performance.now();
       const { client, restartedAfter } = await connection.session();
+      // The toolset timeout is the whole call's, a restart included: the client's deadline is
+      // what is left of it, so that it still comes before the loop's, and its error names the server.
+      const timeout =
+        options.timeout === undefined
+          ? BACKSTOP_TIMEOUT
+          : Math.max(1, options.timeout - (performance.now() - started));
       const note = restartedAfter
         ? `[MCP server of toolset "${toolset}" was restarted before this call: ${restartedAfter}]`
         : undefined;
@@ -68,7 +75,7 @@ export function mcpTool(info: McpToolInfo, options: McpToolOptions): AnyTool {
       try {
         result = (await client.callTool({ name: info.name, arguments: args }, undefined, {
           signal: ctx.signal,
-          timeout: options.timeout ?? BACKSTOP_TIMEOUT,
+          timeout,
           onprogress: context.onProgress
             ? (p) =>
                 context.onProgress?.({

@@ -94,6 +94,17 @@ describe('a server that does not start', () => {
     );
   });
 
+  it('names a server that offers no tools and refuses to list them', async () => {
+    const error = await createMcpToolset(
+      { name: 'prompts', mcp: { command: process.execPath, args: [fixture('prompts-only.js')] } },
+      { root },
+    ).catch((e: unknown) => e as Error);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(
+      /^MCP server of toolset "prompts" \(.*prompts-only\.js\) refused to list its tools: MCP error -32601: Method not found; it offers no tools \(its capabilities: prompts\)$/,
+    );
+  });
+
   it("quotes the title of a proxy's HTML error page, not the page", async () => {
     const proxy = createServer((req, res) => {
       req.resume();

@@ -183,6 +183,30 @@ mcp: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SER
     expect(processesWith(marker)).toEqual([]);
   });
 
+  it('that started a helper in a session of its own has it ended when agentctl is killed by SIGKILL mid-call', async () => {
+    const marker = `agentctl-tree-${randomUUID()}`;
+    markers.push(marker);
+    const dir = await probeProject({
+      'agents/main.yaml': `${scriptedTurns('[{ toolset: detaching }]', ['tool_calls: [{ id: h, name: hang, arguments: {} }]', 'text: done'])}---
+kind: toolset
+name: detaching
+mcp: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SERVER)}, detach, ${marker}] }
+`,
+    });
+    const run = start(dir);
+    await waitFor(() => run.stderr().includes('hang'), 'the call of hang', 30_000);
+    // The server and its helper, in two process groups.
+    const pids = processesWith(marker);
+    expect(pids).toHaveLength(2);
+    expect(new Set(pids.map(processGroupOf)).size).toBe(2);
+    run.child.kill('SIGKILL');
+    expect((await run.exited).signal).toBe('SIGKILL');
+    await waitFor(() => processesWith(marker).length === 0, 'the server and its helper gone', 5000).catch(
+      () => {},
+    );
+    expect(processesWith(marker)).toEqual([]);
+  });
+
   it('is ended when agentctl gets Ctrl-C while the server is still starting', async () => {
     const marker = `agentctl-tree-${randomUUID()}`;
     markers.push(marker);

@@ -64,7 +64,7 @@ export class GroupStdioTransport implements Transport {
     const env = { ...getDefaultEnvironment(), ...this.#server.env, [MARKER_VARIABLE]: this.#marker };
     let child: ChildProcess;
     try {
-      child = spawnSupervised(command, args, { cwd, env });
+      child = spawnSupervised(command, args, { cwd, env, marker: `${MARKER_VARIABLE}=${this.#marker}` });
     } catch (error) {
       this.onerror?.(error as Error);
       return Promise.reject(error);

@@ -207,6 +207,44 @@ mcp: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SER
     expect(processesWith(marker)).toEqual([]);
   });
 
+  it('that started a helper in a session of its own has it ended when the process exits without closing the server', async () => {
+    // What `run` does when its close budget runs out before a server that outlives its stdin has
+    // closed: the process exits, and its exit handlers kill the server's group, watcher included.
+    const marker = `agentctl-tree-${randomUUID()}`;
+    markers.push(marker);
+    const script = `
+      import { createMcpToolset } from ${JSON.stringify(join(REPO, 'packages/mcp/dist/index.js'))};
+      await createMcpToolset(
+        { name: 'detaching', mcp: { command: process.execPath, args: [${JSON.stringify(SERVER)}, 'detach-linger', ${JSON.stringify(marker)}] } },
+        { root: process.cwd() },
+      );
+      process.stdout.write('ready\\n');
+      process.stdin.once('data', () => process.exit(0));
+    `;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'pipe' });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const code = new Promise((resolve) => child.on('close', resolve));
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    await waitFor(() => stdout.includes('ready'), 'the toolset started', 30_000);
+    // The server and its helper (the script holds the marker too).
+    await waitFor(
+      () => processesWith(marker).filter((pid) => pid !== child.pid).length === 2,
+      'the helper started',
+    );
+    child.stdin.write('exit\n');
+    expect(await code, stderr).toBe(0);
+    await waitFor(() => processesWith(marker).length === 0, 'the server and its helper gone', 5000).catch(
+      () => {},
+    );
+    expect(processesWith(marker)).toEqual([]);
+  });
+
   it('is ended when agentctl gets Ctrl-C while the server is still starting', async () => {
     const marker = `agentctl-tree-${randomUUID()}`;
     markers.push(marker);

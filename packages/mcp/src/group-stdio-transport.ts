@@ -13,7 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { LineBuffer } from './line-buffer.js';
 import { signalGroup, trackChild, untrackChild } from './live-children.js';
-import { killMarked, MARKER_VARIABLE, newMarker } from './marked-processes.js';
+import { killMarked, MARKER_VARIABLE, markEnded, markRunning, newMarker } from './marked-processes.js';
 import type { McpStdioServer } from './mcp-toolset-spec.js';
 
 // How long the server gets after stdin closes, then after SIGTERM, before the next step.
@@ -69,6 +69,7 @@ export class GroupStdioTransport implements Transport {
       this.onerror?.(error as Error);
       return Promise.reject(error);
     }
+    markRunning(this.#marker);
     return new Promise((resolve, reject) => {
       this.#process = child;
       // Tracked from the start (its pid is known as soon as it was forked): a signal during a slow
@@ -84,6 +85,7 @@ export class GroupStdioTransport implements Transport {
         if (child.pid === undefined) return;
         signalGroup(child.pid, 'SIGKILL');
         killMarked(this.#marker);
+        markEnded(this.#marker);
         untrackChild(child.pid);
       });
       child.on('close', () => {

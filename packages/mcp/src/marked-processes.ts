@@ -47,3 +47,23 @@ export function killMarked(marker: string): number[] {
   }
   return killed;
 }
+
+// The markers of the servers running now, swept when this process exits: an exit that does not
+// wait for the servers to close (a signal, process.exit) kills their groups, watcher included.
+const running = new Set<string>();
+let hooked = false;
+
+/** Remembers a running server's marker, so that its processes are killed if this process exits first. */
+export function markRunning(marker: string): void {
+  running.add(marker);
+  if (hooked) return;
+  hooked = true;
+  process.once('exit', () => {
+    for (const live of running) killMarked(live);
+  });
+}
+
+/** Forgets the marker of a server that has ended. */
+export function markEnded(marker: string): void {
+  running.delete(marker);
+}

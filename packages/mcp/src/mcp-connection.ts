@@ -11,7 +11,8 @@ import {
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { answerSizeLimit } from './answer-size-limit.js';
+import { answerSizeLimit, MAX_HTTP_ANSWER_BYTES } from './answer-size-limit.js';
+import { cancellableAnswers } from './cancellable-answers.js';
 import { GroupStdioTransport } from './group-stdio-transport.js';
 import { isAlive, signalGroup, trackChild, untrackChild } from './live-children.js';
 import { McpStartError } from './mcp-start-error.js';
@@ -225,11 +226,15 @@ export class McpConnection {
       // ends it (as the stdio client stops a server). An answer sent whole fails its call alone.
       const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(new URL(spec.url), {
         requestInit: spec.headers ? { headers: spec.headers } : undefined,
-        fetch: answerSizeLimit((error) => {
-          if (this.#transport !== transport) return;
-          this.#stoppedBecause = `${error.message}, so agentctl closed the connection`;
-          this.markLost(error.message);
-        }),
+        fetch: answerSizeLimit(
+          (error) => {
+            if (this.#transport !== transport) return;
+            this.#stoppedBecause = `${error.message}, so agentctl closed the connection`;
+            this.markLost(error.message);
+          },
+          MAX_HTTP_ANSWER_BYTES,
+          cancellableAnswers(),
+        ),
       });
       return transport;
     }

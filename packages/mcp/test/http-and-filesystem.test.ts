@@ -220,6 +220,32 @@ describe('an MCP server over streamable HTTP on 127.0.0.1', () => {
     expect(next).toContain('"population":710000');
   });
 
+  it('a call that times out or is cancelled closes its request, even when the server ignores the cancellation', async () => {
+    for (const stream of [false, true]) {
+      const own = await startHttpServer(0, { stream });
+      try {
+        const set = await createMcpToolset(
+          { name: 'stubborn', mcp: { url: own.url }, timeout: 300 },
+          { root: process.cwd() },
+        );
+        open.push(set);
+        const hang = set.tools.find((t) => t.name === 'hang');
+        await expect(hang?.execute({}, ctx())).rejects.toThrow(
+          'MCP server of toolset "stubborn" did not answer the call of hang within 300 ms',
+        );
+        const aborted = new AbortController();
+        const call = hang?.execute({}, { ...ctx(), signal: aborted.signal });
+        await waitFor(() => own.openPosts() === 1, 'the second call under way');
+        aborted.abort(new Error('stop'));
+        await expect(call).rejects.toThrow();
+        await waitFor(() => own.openPosts() === 0, 'no request left open', 2000).catch(() => {});
+        expect(own.openPosts(), stream ? 'streamed answers' : 'JSON answers').toBe(0);
+      } finally {
+        await own.close();
+      }
+    }
+  });
+
   it('reconnects after the server went away and came back', async () => {
     const own = await startHttpServer();
     const port = Number(new URL(own.url).port);

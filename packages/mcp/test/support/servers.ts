@@ -42,6 +42,8 @@ export interface TestHttpServer {
   apiKeys: string[];
   /** With `endlessNotifications`: the bytes each GET stream had sent when its client hung up. */
   notificationStreams: number[];
+  /** The POST requests whose connection is still open (a call under way, answered or not). */
+  openPosts(): number;
   close(): Promise<void>;
 }
 
@@ -65,6 +67,11 @@ const TOOLS = [
   {
     name: 'gateway',
     description: "Its call meets a proxy's 502 page",
+    inputSchema: { type: 'object', properties: {} },
+  },
+  {
+    name: 'hang',
+    description: 'Never answers, and ignores its cancellation',
     inputSchema: { type: 'object', properties: {} },
   },
   {
@@ -93,6 +100,7 @@ function mcpServer(othersAnswered: Promise<unknown>): Server {
     }
     if (request.params.name === 'huge')
       return { content: [{ type: 'text', text: 'y'.repeat(11 * 2 ** 20) }] };
+    if (request.params.name === 'hang') return new Promise<never>(() => {});
     if (request.params.name === 'patient') {
       await othersAnswered;
       return { content: [{ type: 'text', text: 'patient done' }] };
@@ -120,7 +128,12 @@ export async function startHttpServer(
   const others = new Promise<void>((resolve) => {
     othersAnswered = resolve;
   });
+  let openPosts = 0;
   const http: HttpServer = createServer(async (req, res) => {
+    if (req.method === 'POST') {
+      openPosts++;
+      res.once('close', () => openPosts--);
+    }
     if (req.headers.authorization) authHeaders.push(req.headers.authorization);
     if (typeof req.headers['x-api-key'] === 'string') apiKeys.push(req.headers['x-api-key']);
     if (req.method === 'GET' && options.endlessNotifications) return endlessEvent(res, notificationStreams);
@@ -173,6 +186,7 @@ export async function startHttpServer(
     authHeaders,
     apiKeys,
     notificationStreams,
+    openPosts: () => openPosts,
     async close() {
       for (const transport of transports.values()) await transport.close().catch(() => {});
       http.closeAllConnections();

@@ -66,7 +66,7 @@ export function mcpTool(info: McpToolInfo, options: McpToolOptions): AnyTool {
           ? BACKSTOP_TIMEOUT
           : Math.max(1, options.timeout - (performance.now() - started));
       const note = restartedAfter
-        ? `[MCP server of toolset "${toolset}" was restarted before this call: ${restartedAfter}]`
+        ? `[MCP server of toolset "${toolset}" was ${connection.remote ? 'connected to again' : 'restarted'} before this call: ${restartedAfter}]`
         : undefined;
       if (restartedAfter) {
         context.onRestart?.({ toolset, restarts: connection.restarts, reason: restartedAfter });
@@ -114,7 +114,7 @@ function callError(
     const tail = connection.stderrTail();
     const why = connection.whyStopped();
     return new Error(
-      `MCP server of toolset "${toolset}" ${why ? `was stopped during the call: ${why}` : 'stopped during the call'}; it is restarted on the next call${
+      `MCP server of toolset "${toolset}" ${why ? `was stopped during the call: ${why}` : 'stopped during the call'}; it is ${connection.remote ? 'connected to again' : 'restarted'} on the next call${
         tail ? `. Its last stderr lines: ${tail}` : ''
       }`,
     );
@@ -132,7 +132,7 @@ function callError(
   if (gone) connection.markLost(connection.remote ? messageWithCause(error) : message);
   if (gone && connection.remote && !(error instanceof StreamableHTTPError))
     return new Error(
-      `MCP server of toolset "${toolset}" (${connection.target}) could not be reached during the call of ${tool}: ${errorText(messageWithCause(error))}; it is connected again on the next call`,
+      `MCP server of toolset "${toolset}" (${connection.target}) could not be reached during the call of ${tool}: ${errorText(messageWithCause(error))}; it is connected to again on the next call`,
       { cause: error },
     );
   if (error instanceof StreamableHTTPError)

@@ -17,6 +17,7 @@ import { GroupStdioTransport } from './group-stdio-transport.js';
 import { isAlive, signalGroup, trackChild, untrackChild } from './live-children.js';
 import { McpStartError } from './mcp-start-error.js';
 import { isStdioServer, type McpServerSpec } from './mcp-toolset-spec.js';
+import { OutputSchemaValidator } from './output-schema-validator.js';
 import { StderrLog } from './stderr-log.js';
 
 // Found through the package's own name, not beside this file: the CLI's bundle moves this code.
@@ -172,7 +173,10 @@ export class McpConnection {
   async #connect(): Promise<Client> {
     this.#stderr.clear();
     const transport = this.#makeTransport();
-    const client = new Client({ name: 'agentctl', version: VERSION });
+    const client = new Client(
+      { name: 'agentctl', version: VERSION },
+      { jsonSchemaValidator: new OutputSchemaValidator() },
+    );
     this.#stoppedBecause = undefined;
     // The SDK's stdio client reads one message into a bounded buffer; past it, it reports the
     // overflow here and then kills the server, which the caller would otherwise see as a crash.

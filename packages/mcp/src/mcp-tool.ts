@@ -119,6 +119,12 @@ function callError(
       }`,
     );
   }
+  // The client checks structured content against the tool's outputSchema, and says so bare.
+  if (error instanceof McpError && /output schema/.test(message))
+    return new Error(
+      `MCP server of toolset "${toolset}" answered the call of ${tool} with what its outputSchema does not allow: ${errorText(message.replace(/^MCP error -?\d+: /, ''))}`,
+      { cause: error },
+    );
   // An answer that breaks the MCP schema came from a live server: it keeps running (and its state).
   const invalid = invalidAnswer(toolset, `answered the call of ${tool}`, error);
   if (invalid) return invalid;

@@ -220,6 +220,38 @@ describe('a helper the server started outside its process group', () => {
   });
 });
 
+describe('a tool with an outputSchema', () => {
+  const load = (mode: string) =>
+    createMcpToolset(
+      { name: 'shaped', mcp: { command: process.execPath, args: [fixture('output-schemas.js'), mode] } },
+      { root },
+    );
+
+  it('that is no valid JSON Schema fails the calls of that tool, not the toolset', async () => {
+    const set = await load('bad');
+    try {
+      const tool = (name: string) => set.tools.find((t) => t.name === name);
+      expect(await tool('good')?.execute({}, ctx())).toBe('good');
+      await expect(tool('odd')?.execute({}, ctx())).rejects.toThrow(
+        `MCP server of toolset "shaped" answered the call of odd with what its outputSchema does not allow: Structured content does not match the tool's output schema: the tool's outputSchema is not a valid JSON Schema (type must be JSONType or JSONType[]: nonsense), so no answer can be checked against it`,
+      );
+    } finally {
+      await set.dispose();
+    }
+  });
+
+  it('that an answer breaks fails that call, naming the toolset', async () => {
+    const set = await load('mismatch');
+    try {
+      await expect(set.tools.find((t) => t.name === 'odd')?.execute({}, ctx())).rejects.toThrow(
+        `MCP server of toolset "shaped" answered the call of odd with what its outputSchema does not allow: Structured content does not match the tool's output schema: data/a must be number`,
+      );
+    } finally {
+      await set.dispose();
+    }
+  });
+});
+
 describe('process environment and working directory', () => {
   it('runs in cwd inside the project with only the declared environment', async () => {
     process.env.AGENTCTL_TEST_SECRET = 'do-not-leak';

@@ -159,9 +159,11 @@ export class GroupStdioTransport implements Transport {
     const parsed = JSONRPCMessageSchema.safeParse(value);
     if (parsed.success) return parsed.data;
     this.onerror?.(parsed.error);
-    const answer = value as { id?: unknown; method?: unknown; error?: unknown } | null;
+    // Only what claims to be an answer: a JSON log line that happens to have an `id` is no answer.
+    const answer = value as { jsonrpc?: unknown; id?: unknown } | null;
     const id = answer?.id;
-    if (typeof answer !== 'object' || answer === null || 'method' in answer) return undefined;
+    if (typeof answer !== 'object' || answer === null || answer.jsonrpc !== '2.0') return undefined;
+    if ('method' in answer || !('result' in answer || 'error' in answer)) return undefined;
     if (typeof id !== 'string' && typeof id !== 'number') return undefined;
     // Checked again as the one kind of answer it claims to be, whose issues say more than the union's.
     const kind = 'error' in answer ? JSONRPCErrorResponseSchema : JSONRPCResultResponseSchema;

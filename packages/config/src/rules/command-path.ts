@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import { resolveProjectPath } from '../paths.js';
@@ -14,9 +14,21 @@ function pathLike(command: unknown): command is string {
   );
 }
 
+// Why a file that exists cannot be run as a program: a folder, or a file without the execute bit
+// (run fails with "Permission denied"). Windows has no execute bit to check.
+function notRunnable(program: string): string | undefined {
+  try {
+    if (statSync(program).isDirectory()) return 'is a folder';
+    if (process.platform !== 'win32') accessSync(program, constants.X_OK);
+    return undefined;
+  } catch {
+    return 'is not executable (`chmod +x` it, or start it through its interpreter: `command: node, args: [...]`)';
+  }
+}
+
 /**
  * A program named by path exists where it will be run from: an MCP server's `command` (from the
- * project folder, or its `cwd`), which `run` fails to start, is an error; a command tool's
+ * project folder, or its `cwd`) missing, a folder or not executable, which `run` fails to start, is an error; a command tool's
  * `argv[0]` (from the tool's `cwd`, relative to its file), which fails every call, a warning,
  * as it may be built after validate runs.
  */
@@ -27,7 +39,21 @@ export function commandPath(ctx: RuleContext): Diagnostic[] {
     if (!pathLike(mcp.command)) continue;
     const cwd = typeof mcp.cwd === 'string' && !mcp.cwd.includes('${') ? mcp.cwd : '.';
     const from = typeof mcp.cwd === 'string' && cwd !== mcp.cwd ? undefined : resolve(ctx.root, cwd);
-    if (!from || existsSync(isAbsolute(mcp.command) ? mcp.command : join(from, mcp.command))) continue;
+    if (!from) continue;
+    const program = isAbsolute(mcp.command) ? mcp.command : join(from, mcp.command);
+    if (existsSync(program)) {
+      const why = notRunnable(program);
+      if (why)
+        out.push(
+          diagnostic(
+            set.file,
+            set.locate(['mcp', 'command']),
+            'command-path',
+            `the MCP server's command \`${excerpt(mcp.command)}\` ${why}, so the server cannot start`,
+          ),
+        );
+      continue;
+    }
     out.push(
       diagnostic(
         set.file,

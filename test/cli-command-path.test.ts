@@ -43,4 +43,27 @@ command: { argv: [./scripts/here.sh] }
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('./servers/missing.js');
   });
+
+  it('is an error for an MCP server whose file is not executable, as run cannot start it', async () => {
+    const dir = await tempProject({
+      'agents/a.yaml': `kind: toolset
+name: local
+mcp: { command: ./servers/server.js }
+---
+kind: agent
+name: a
+model: offline/echo
+tools: [{ toolset: local }]
+`,
+      'servers/server.js': '#!/usr/bin/env node\n',
+    });
+    const check = await agentctl(['validate'], { cwd: dir });
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain(
+      "agents/a.yaml:3:17: error: the MCP server's command `./servers/server.js` is not executable (`chmod +x` it, or start it through its interpreter: `command: node, args: [...]`), so the server cannot start [command-path]",
+    );
+    const run = await agentctl(['run', 'a', 'hi'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('`./servers/server.js` is not executable');
+  });
 });

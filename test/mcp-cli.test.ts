@@ -41,6 +41,8 @@ beforeAll(async () => {
   await mkdir(join(project, 'agents'), { recursive: true });
   await mkdir(data);
   await writeFile(join(data, 'hello.txt'), 'hello from the temp folder\n');
+  await mkdir(join(data, 'secret'));
+  await writeFile(join(data, 'secret', 'key.txt'), 'the secret key\n');
   await writeFile(join(project, 'agentctl.yaml'), 'kind: project\nname: mcp-e2e\n');
   const toolsets = `kind: toolset
 name: everything
@@ -76,6 +78,18 @@ approval: always
     },
     { text: 'all done' },
   ];
+  // The same secret file spelled four ways past `data/secret/*`; the server resolves each.
+  const fenceScript = [
+    {
+      tool_calls: [
+        `${data}/secret/key.txt`,
+        `${data}/notes/../secret/key.txt`,
+        `${data}//secret/key.txt`,
+        `${data}/./secret/key.txt`,
+      ].map((path, i) => ({ name: 'fs_read_text_file', arguments: { path }, id: `s${i}` })),
+    },
+    { text: 'fenced' },
+  ];
   const agents = `kind: agent
 name: scripted
 model: m
@@ -97,6 +111,19 @@ kind: agent
 name: asker
 model: offline/auto
 tools: [{ toolset: guarded }]
+---
+kind: agent
+name: fenced
+model: fence-script
+tools: [{ toolset: files }]
+approval:
+  deny: [${yaml(`fs_read_text_file:path=${data}/secret/*`)}]
+---
+kind: model
+name: fence-script
+provider: offline
+model: script
+script: ${yaml(fenceScript)}
 `;
   await writeFile(join(project, 'agents/toolsets.yaml'), toolsets);
   await writeFile(join(project, 'agents/agents.yaml'), agents);
@@ -147,6 +174,18 @@ describe('MCP toolsets through agentctl run', () => {
     expect(results.map((e) => e.name).sort()).toEqual(['fs_list_directory', 'fs_read_text_file']);
     expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete' });
     expect(serverProcesses()).toEqual([]);
+  });
+
+  it('a deny rule on a path of an MCP tool denies it however it is spelled, as for a file tool', async () => {
+    const { code, stdout, stderr } = await run(['fenced', 'read the key']);
+    expect(code, stderr).toBe(0);
+    const events = parseNdjson(stdout);
+    for (const id of ['s0', 's1', 's2', 's3'])
+      expect(resultOf(events, id), id).toMatchObject({
+        isError: true,
+        content: 'The call was not run: denied by the approval policy.',
+      });
+    expect(stdout).not.toContain('the secret key');
   });
 
   it('a toolset with `approval: always` pauses without a terminal, and --allow lets the call run', async () => {

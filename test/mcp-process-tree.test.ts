@@ -156,6 +156,95 @@ timeout: 1s
     expect(processesWith(marker)).toEqual([]);
   });
 
+  it('that started a helper in a session of its own (as a browser is started) has it ended with the run', async () => {
+    const marker = `agentctl-tree-${randomUUID()}`;
+    markers.push(marker);
+    const dir = await probeProject({
+      'agents/main.yaml': `${scriptedTurns('[{ toolset: detaching }]', ['tool_calls: [{ id: e, name: echo, arguments: { text: hi } }]', 'text: done'])}---
+kind: toolset
+name: detaching
+mcp: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SERVER)}, detach, ${marker}] }
+`,
+    });
+    const run = start(dir);
+    let seen = 0;
+    const sessions = new Set<number>();
+    const look = setInterval(() => {
+      const pids = processesWith(marker);
+      seen = Math.max(seen, pids.length);
+      for (const pid of pids) sessions.add(processGroupOf(pid) ?? 0);
+    }, 20);
+    const exit = await run.exited.finally(() => clearInterval(look));
+    expect(exit.code, run.stderr()).toBe(0);
+    // The server and its helper were both seen, in two process groups.
+    expect(seen).toBe(2);
+    sessions.delete(0);
+    expect(sessions.size).toBe(2);
+    expect(processesWith(marker)).toEqual([]);
+  });
+
+  it('that started a helper in a session of its own has it ended when agentctl is killed by SIGKILL mid-call', async () => {
+    const marker = `agentctl-tree-${randomUUID()}`;
+    markers.push(marker);
+    const dir = await probeProject({
+      'agents/main.yaml': `${scriptedTurns('[{ toolset: detaching }]', ['tool_calls: [{ id: h, name: hang, arguments: {} }]', 'text: done'])}---
+kind: toolset
+name: detaching
+mcp: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SERVER)}, detach, ${marker}] }
+`,
+    });
+    const run = start(dir);
+    await waitFor(() => run.stderr().includes('hang'), 'the call of hang', 30_000);
+    // The server and its helper, in two process groups.
+    const pids = processesWith(marker);
+    expect(pids).toHaveLength(2);
+    expect(new Set(pids.map(processGroupOf)).size).toBe(2);
+    run.child.kill('SIGKILL');
+    expect((await run.exited).signal).toBe('SIGKILL');
+    await waitFor(() => processesWith(marker).length === 0, 'the server and its helper gone', 5000).catch(
+      () => {},
+    );
+    expect(processesWith(marker)).toEqual([]);
+  });
+
+  it('that started a helper in a session of its own has it ended when the process exits without closing the server', async () => {
+    // What `run` does when its close budget runs out before a server that outlives its stdin has
+    // closed: the process exits, and its exit handlers kill the server's group, watcher included.
+    const marker = `agentctl-tree-${randomUUID()}`;
+    markers.push(marker);
+    const script = `
+      import { createMcpToolset } from ${JSON.stringify(join(REPO, 'packages/mcp/dist/index.js'))};
+      await createMcpToolset(
+        { name: 'detaching', mcp: { command: process.execPath, args: [${JSON.stringify(SERVER)}, 'detach-linger', ${JSON.stringify(marker)}] } },
+        { root: process.cwd() },
+      );
+      process.stdout.write('ready\\n');
+      process.stdin.once('data', () => process.exit(0));
+    `;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'pipe' });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const code = new Promise((resolve) => child.on('close', resolve));
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    await waitFor(() => stdout.includes('ready'), 'the toolset started', 30_000);
+    // The server and its helper (the script holds the marker too).
+    await waitFor(
+      () => processesWith(marker).filter((pid) => pid !== child.pid).length === 2,
+      'the helper started',
+    );
+    child.stdin.write('exit\n');
+    expect(await code, stderr).toBe(0);
+    await waitFor(() => processesWith(marker).length === 0, 'the server and its helper gone', 5000).catch(
+      () => {},
+    );
+    expect(processesWith(marker)).toEqual([]);
+  });
+
   it('is ended when agentctl gets Ctrl-C while the server is still starting', async () => {
     const marker = `agentctl-tree-${randomUUID()}`;
     markers.push(marker);

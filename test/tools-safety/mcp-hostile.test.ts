@@ -80,6 +80,30 @@ timeout: 5s
     expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'complete' });
   });
 
+  it('the toolset timeout counts a restart: a call after a slow restart still fails naming the server, not the loop', async () => {
+    const dir = await probeProject({
+      'agents/main.yaml': `${scriptedTurns('[{ toolset: hostile }]', [
+        'tool_calls: [{ id: c, name: crash, arguments: {} }]',
+        'tool_calls: [{ id: h, name: hang, arguments: {} }]',
+        'text: done',
+      ])}---
+kind: toolset
+name: hostile
+mcp: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SERVER)}, slow-start] }
+timeout: 3s
+`,
+    });
+    const { code, stderr, events } = await runMain(dir);
+    expect(code, stderr).toBe(0);
+    const [, hang] = toolResults(events);
+    // The restart takes 2 s of the 3: the client gives up 1 s later, before the loop's 4 s.
+    expect(hang).toMatchObject({
+      isError: true,
+      content:
+        'Tool hang failed: MCP server of toolset "hostile" did not answer the call of hang within 3000 ms (the toolset\'s timeout); the call was cancelled',
+    });
+  });
+
   it('an answer that breaks the MCP schema fails that call in one line, and the server keeps running', async () => {
     const dir = await probeProject({
       'agents/main.yaml': `${scriptedTurns('[{ toolset: hostile }]', [
@@ -103,6 +127,22 @@ timeout: 10s
     });
     // Not restarted: a restart would have put a note before the answer, and lost the server's state.
     expect(echo.content).toBe('echo {"text":"after"}');
+  });
+
+  it('an answer that is no JSON-RPC message fails its call with what is wrong, instead of waiting out the timeout', async () => {
+    const dir = await project('ok', [
+      { name: 'null-answer', arguments: {} },
+      { name: 'echo', arguments: { text: 'after' } },
+    ]);
+    const { code, stderr, events } = await runMain(dir);
+    expect(code, stderr).toBe(0);
+    const byName = Object.fromEntries(toolResults(events).map((r) => [r.name, r]));
+    expect(byName['null-answer']).toMatchObject({
+      isError: true,
+      content:
+        'Tool null-answer failed: MCP server of toolset "hostile" answered the call of null-answer in a form MCP does not allow: result: Invalid input: expected object, received null',
+    });
+    expect(byName.echo).toMatchObject({ isError: false, content: 'echo {"text":"after"}' });
   });
 
   it('an answer larger than an MCP message may be says so, not that the server crashed', async () => {

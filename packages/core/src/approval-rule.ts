@@ -2,6 +2,7 @@ import { boundedRegExp, RegExpTimeoutError } from './bounded-regexp.js';
 import type { ToolCall } from './messages.js';
 import type { AnyTool } from './tool.js';
 import { foldsCase, type PathArguments, pathReadings } from './tools/path-readings.js';
+import { spellingReadings } from './tools/spelling-readings.js';
 import { urlReadings } from './tools/url-readings.js';
 
 /**
@@ -191,7 +192,9 @@ export function approvalRuleMatcher(
   // A name that reads two values is matched on both for an allow (each must match) and on
   // either for a deny: a key holding a dot cannot stand in for the nested field the tool reads.
   // So is a path argument of a file tool, read as written and as the path the tool will open, and
-  // a URL as the request it makes.
+  // a URL as the request it makes. A tool that does not say how it reads an argument (an MCP
+  // server's `path`) may resolve `..` or parse a URL all the same: a deny rule reads its value
+  // in those spellings too, so that `notes/../secret/a` does not pass `secret/*`.
   return (call, of) =>
     tool(call.name) &&
     args.every(([name, exact, foldedMatch]) => {
@@ -199,11 +202,16 @@ export function approvalRuleMatcher(
       const value = call.arguments?.[name];
       let match = exact;
       const paths = of?.pathArguments;
-      if (paths?.names.includes(name)) {
+      const asPath = paths?.names.includes(name) === true;
+      const asUrl = of?.urlArguments?.includes(name) === true;
+      if (asPath && paths) {
         if (typeof value === 'string' && !paths.resolved) values.push(...pathReadings(paths.root, value));
         if (paths.caseInsensitive ?? foldsCase(firstRoot(paths.root))) match = foldedMatch;
       }
-      if (typeof value === 'string' && of?.urlArguments?.includes(name)) values.push(...urlReadings(value));
+      if (typeof value === 'string') {
+        if (asUrl) values.push(...urlReadings(value));
+        if (!asPath && !asUrl && effect === 'deny') values.push(...spellingReadings(value));
+      }
       return values.length > 0 && (effect === 'allow' ? values.every(match) : values.some(match));
     });
 }

@@ -9,6 +9,11 @@ import { findCommand } from './find-command.js';
 // nor its command line.
 const SUPERVISE =
   '(exec /bin/sh -c \'read -r _; kill -9 0\' agentctl-watch <&3 >/dev/null 2>&1) & exec "$@" 3<&-';
+// The same, for a program given a marker: before the group, the watcher kills every process whose
+// environment holds the marker (`$1`, as NAME=VALUE), those that left the group included, but not
+// itself; one grep reads them all. Where there is no /proc (or no grep -z), it finds nothing.
+const SUPERVISE_MARKED =
+  '(exec /bin/sh -c \'read -r _; for f in $(grep -lxzF "$1" /proc/[0-9]*/environ 2>/dev/null); do p=${f#/proc/}; p=${p%/environ}; [ "$p" = "$$" ] || kill -9 "$p"; done 2>/dev/null; kill -9 0\' agentctl-watch "$AGENTCTL_WATCH_MARKER" <&3 >/dev/null 2>&1) & unset AGENTCTL_WATCH_MARKER; exec "$@" 3<&-';
 // The shell exports variables of its own (`PWD`; bash also `SHLVL`): the program is to see only
 // the environment it was given.
 const OWN_VARIABLES = ['PWD', 'SHLVL'];
@@ -26,6 +31,11 @@ function canSupervise(): boolean {
 export interface SupervisedSpawnOptions {
   cwd?: string;
   env: Record<string, string | undefined>;
+  /**
+   * A variable (`NAME=VALUE`, one of `env`) that marks the program's processes: those it starts
+   * outside its group inherit it, and the watcher also kills every process holding it.
+   */
+  marker?: string;
 }
 
 /**
@@ -53,10 +63,13 @@ export function spawnSupervised(
       syscall: `spawn ${command}`,
     });
   const unset = OWN_VARIABLES.filter((name) => options.env[name] === undefined);
-  const script = unset.length > 0 ? `unset ${unset.join(' ')}; ${SUPERVISE}` : SUPERVISE;
+  const supervise = options.marker === undefined ? SUPERVISE : SUPERVISE_MARKED;
+  const script = unset.length > 0 ? `unset ${unset.join(' ')}; ${supervise}` : supervise;
+  const env =
+    options.marker === undefined ? options.env : { ...options.env, AGENTCTL_WATCH_MARKER: options.marker };
   return spawn('/bin/sh', ['-c', script, 'agentctl-child', command, ...args], {
     cwd,
-    env: options.env,
+    env,
     shell: false,
     detached: true,
     stdio: ['pipe', 'pipe', 'pipe', 'pipe'],

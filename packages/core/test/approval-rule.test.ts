@@ -81,6 +81,34 @@ describe('approval rules', () => {
     expect(spelled(call('../shared/a.md'))).toBe(true);
   });
 
+  it('a deny rule reads the value of a tool that does not say how it reads it as a path and a URL too; an allow rule does not', () => {
+    const call = (path: string) => ({ id: 'c', name: 'write', arguments: { path } });
+    const denies = approvalRuleMatcher(
+      { tool: 'write', args: { path: '/data/secret/*' } },
+      'deny[0]',
+      'deny',
+    );
+    for (const path of [
+      '/data/secret/a',
+      '/data/notes/../secret/a',
+      '/data//secret/a',
+      '/data/./secret/a',
+      '/data/notes/x/../../secret/a',
+    ])
+      expect(denies(call(path), write), path).toBe(true);
+    expect(denies(call('/data/notes/a'), write)).toBe(false);
+    const url = approvalRuleMatcher(
+      { tool: 'write', args: { path: 'https://api.example.com/admin*' } },
+      'deny[1]',
+      'deny',
+    );
+    for (const path of ['HTTPS://API.example.com:443/admin', 'https://api.example.com/x/../admin'])
+      expect(url(call(path), write), path).toBe(true);
+    // An allow rule keeps the value as written: `./notes/a` is still allowed by `./notes/*`.
+    const allows = approvalRuleMatcher({ tool: 'write', args: { path: './notes/*' } }, 'allow[0]', 'allow');
+    expect(allows(call('./notes/a'), write)).toBe(true);
+  });
+
   it('a regex with the g or y flag matches each value from its start, call after call', () => {
     const denies = approvalRuleMatcher({ tool: 'read', args: { path: '/secret/g' } });
     const sticky = approvalRuleMatcher({ tool: 'read', args: { path: '/secret/y' } });

@@ -2,10 +2,18 @@ import type { ChildProcess } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { guardChildren, spawnSupervised } from '@agentctl/core';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  JSONRPCErrorResponseSchema,
+  type JSONRPCMessage,
+  JSONRPCMessageSchema,
+  JSONRPCResultResponseSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { LineBuffer } from './line-buffer.js';
 import { signalGroup, trackChild, untrackChild } from './live-children.js';
+import { killMarked, MARKER_VARIABLE, markEnded, markRunning, newMarker } from './marked-processes.js';
 import type { McpStdioServer } from './mcp-toolset-spec.js';
 
 // How long the server gets after stdin closes, then after SIGTERM, before the next step.
@@ -18,7 +26,8 @@ const GRACE_MS = 2000;
  * Closing ends stdin, then sends SIGTERM and at last SIGKILL to the whole group, and whatever the
  * server left in its group when it exited is killed with it. When agentctl is killed without a
  * chance to do any of that (SIGKILL, the OOM killer), a watcher in the group ends it. The
- * environment is the SDK's small default plus `env`, as with the SDK's transport.
+ * environment is the SDK's small default plus `env`, as with the SDK's transport, plus a marker
+ * that finds (on Linux) the processes the server started outside its group, ended with it too.
  */
 export class GroupStdioTransport implements Transport {
   onclose?: () => void;
@@ -27,7 +36,8 @@ export class GroupStdioTransport implements Transport {
   /** The server's stderr, readable before {@link start} so nothing it writes early is lost. */
   readonly stderr = new PassThrough();
   readonly #server: McpStdioServer;
-  readonly #buffer = new ReadBuffer();
+  readonly #buffer = new LineBuffer();
+  readonly #marker = newMarker();
   #process: ChildProcess | undefined;
 
   constructor(server: McpStdioServer) {
@@ -39,20 +49,27 @@ export class GroupStdioTransport implements Transport {
     return this.#process?.pid ?? null;
   }
 
+  /** True once the server process has exited, which is told before its pipes are closed. */
+  get exited(): boolean {
+    const child = this.#process;
+    return child === undefined || child.exitCode !== null || child.signalCode !== null;
+  }
+
   /** Starts the server; rejects when it cannot be spawned (`code` ENOENT for a missing command). */
   start(): Promise<void> {
     if (this.#process) throw new Error('the MCP server was already started');
     // Before the spawn: a signal between it and trackChild must not leave the server running.
     guardChildren();
     const { command, args = [], cwd } = this.#server;
-    const env = { ...getDefaultEnvironment(), ...this.#server.env };
+    const env = { ...getDefaultEnvironment(), ...this.#server.env, [MARKER_VARIABLE]: this.#marker };
     let child: ChildProcess;
     try {
-      child = spawnSupervised(command, args, { cwd, env });
+      child = spawnSupervised(command, args, { cwd, env, marker: `${MARKER_VARIABLE}=${this.#marker}` });
     } catch (error) {
       this.onerror?.(error as Error);
       return Promise.reject(error);
     }
+    markRunning(this.#marker);
     return new Promise((resolve, reject) => {
       this.#process = child;
       // Tracked from the start (its pid is known as soon as it was forked): a signal during a slow
@@ -63,10 +80,12 @@ export class GroupStdioTransport implements Transport {
         this.onerror?.(error);
       });
       child.on('spawn', () => resolve());
-      // What the server started and left behind in its group goes with it.
+      // What the server started and left behind goes with it: in its group, and out of it.
       child.on('exit', () => {
         if (child.pid === undefined) return;
         signalGroup(child.pid, 'SIGKILL');
+        killMarked(this.#marker);
+        markEnded(this.#marker);
         untrackChild(child.pid);
       });
       child.on('close', () => {
@@ -109,6 +128,7 @@ export class GroupStdioTransport implements Transport {
       if (!(await within(GRACE_MS))) signalGroup(pid, 'SIGKILL');
     }
     signalGroup(pid, 'SIGKILL');
+    killMarked(this.#marker);
   }
 
   #read(chunk: Buffer): void {
@@ -119,16 +139,43 @@ export class GroupStdioTransport implements Transport {
       this.close().catch(() => {});
       return;
     }
-    for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = this.#buffer.readMessage();
-      } catch (error) {
-        this.onerror?.(error as Error);
-        continue;
-      }
-      if (message === null) return;
-      this.onmessage?.(message);
+    for (let line = this.#buffer.readLine(); line !== null; line = this.#buffer.readLine()) {
+      const message = this.#message(line);
+      if (message) this.onmessage?.(message);
     }
+  }
+
+  // A line that is no JSON (a banner, a log line) is skipped. One that is a JSON-RPC answer in a
+  // form JSON-RPC does not allow (`"result": null`) would leave its request waiting out its whole
+  // timeout for an answer already given: it is turned into an error answer to that request.
+  #message(line: string): JSONRPCMessage | undefined {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      this.onerror?.(error as Error);
+      return undefined;
+    }
+    const parsed = JSONRPCMessageSchema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    this.onerror?.(parsed.error);
+    // Only what claims to be an answer: a JSON log line that happens to have an `id` is no answer.
+    const answer = value as { jsonrpc?: unknown; id?: unknown } | null;
+    const id = answer?.id;
+    if (typeof answer !== 'object' || answer === null || answer.jsonrpc !== '2.0') return undefined;
+    if ('method' in answer || !('result' in answer || 'error' in answer)) return undefined;
+    if (typeof id !== 'string' && typeof id !== 'number') return undefined;
+    // Checked again as the one kind of answer it claims to be, whose issues say more than the union's.
+    const kind = 'error' in answer ? JSONRPCErrorResponseSchema : JSONRPCResultResponseSchema;
+    const issues = kind.safeParse(value).error?.issues;
+    return {
+      jsonrpc: '2.0',
+      id,
+      error: {
+        code: ErrorCode.InternalError,
+        message: 'the answer is no JSON-RPC message',
+        data: { issues: issues ?? parsed.error.issues },
+      },
+    };
   }
 }

@@ -1,6 +1,8 @@
-// The issues of the SDK's schema check of an answer, when `error` is one (a zod error).
+// The issues of the SDK's schema check of an answer, when `error` is one (a zod error), or of the
+// stdio transport's check of a JSON-RPC message, sent on as the data of an error answer.
 function schemaIssues(error: unknown): Array<{ path?: unknown[]; message?: string }> | undefined {
-  const issues = (error as { issues?: unknown } | null)?.issues;
+  const checked = error as { issues?: unknown; data?: { issues?: unknown } } | null;
+  const issues = checked?.issues ?? checked?.data?.issues;
   return Array.isArray(issues) && issues.length > 0 ? issues : undefined;
 }
 

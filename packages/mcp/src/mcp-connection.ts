@@ -3,16 +3,21 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { deadline, errorText, isInside, sleep } from '@agentctl/core';
+import { deadline, errorText, isInside, messageWithCause, sleep } from '@agentctl/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { answerSizeLimit } from './answer-size-limit.js';
+import { answerSizeLimit, MAX_HTTP_ANSWER_BYTES } from './answer-size-limit.js';
+import { cancellableAnswers } from './cancellable-answers.js';
 import { GroupStdioTransport } from './group-stdio-transport.js';
 import { isAlive, signalGroup, trackChild, untrackChild } from './live-children.js';
 import { McpStartError } from './mcp-start-error.js';
 import { isStdioServer, type McpServerSpec } from './mcp-toolset-spec.js';
+import { OutputSchemaValidator } from './output-schema-validator.js';
 import { StderrLog } from './stderr-log.js';
 
 // Found through the package's own name, not beside this file: the CLI's bundle moves this code.
@@ -95,6 +100,11 @@ export class McpConnection {
     return isStdioServer(spec) ? [spec.command, ...(spec.args ?? [])].join(' ') : spec.url;
   }
 
+  /** True for a server reached over HTTP, false for one started as a child process. */
+  get remote(): boolean {
+    return !isStdioServer(this.#spec);
+  }
+
   /** Why the client itself stopped the server, when it did (an answer too large to read). */
   whyStopped(): string | undefined {
     return this.#stoppedBecause;
@@ -108,6 +118,13 @@ export class McpConnection {
   /** A connected client, starting or restarting the server when needed. */
   async session(): Promise<McpSession> {
     if (this.#closed) throw new Error(`MCP toolset "${this.#toolset}" was disposed`);
+    // A server that has exited is told by its pipes closing a moment later: a call sent to it
+    // meanwhile would fail as if it had stopped during the call, instead of restarting it.
+    const transport = this.#transport;
+    if (this.#client && transport instanceof GroupStdioTransport && transport.exited) {
+      this.#forget(this.#exitReason());
+      transport.close().catch(() => {});
+    }
     if (this.#client) return { client: this.#client };
     const lost = this.#lostBecause;
     this.#connecting ??= this.#connectRetrying().finally(() => {
@@ -156,7 +173,10 @@ export class McpConnection {
   async #connect(): Promise<Client> {
     this.#stderr.clear();
     const transport = this.#makeTransport();
-    const client = new Client({ name: 'agentctl', version: VERSION });
+    const client = new Client(
+      { name: 'agentctl', version: VERSION },
+      { jsonSchemaValidator: new OutputSchemaValidator() },
+    );
     this.#stoppedBecause = undefined;
     // The SDK's stdio client reads one message into a bounded buffer; past it, it reports the
     // overflow here and then kills the server, which the caller would otherwise see as a crash.
@@ -210,11 +230,15 @@ export class McpConnection {
       // ends it (as the stdio client stops a server). An answer sent whole fails its call alone.
       const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(new URL(spec.url), {
         requestInit: spec.headers ? { headers: spec.headers } : undefined,
-        fetch: answerSizeLimit((error) => {
-          if (this.#transport !== transport) return;
-          this.#stoppedBecause = `${error.message}, so agentctl closed the connection`;
-          this.markLost(error.message);
-        }),
+        fetch: answerSizeLimit(
+          (error) => {
+            if (this.#transport !== transport) return;
+            this.#stoppedBecause = `${error.message}, so agentctl closed the connection`;
+            this.markLost(error.message);
+          },
+          MAX_HTTP_ANSWER_BYTES,
+          cancellableAnswers(),
+        ),
       });
       return transport;
     }
@@ -229,8 +253,9 @@ export class McpConnection {
   }
 
   #startError(error: unknown): McpStartError {
-    // A proxy's error page in front of an HTTP server would be quoted whole.
-    const message = errorText(error instanceof Error ? error.message : String(error));
+    // A proxy's error page in front of an HTTP server would be quoted whole; `fetch failed` alone
+    // hides what failed (a refused connection, a socket closed), which only its cause says.
+    const message = errorText(messageWithCause(error));
     const code = (error as NodeJS.ErrnoException).code;
     const spec = this.#spec;
     let reason: string;
@@ -241,9 +266,18 @@ export class McpConnection {
     else if (/timed out/i.test(message))
       reason = `no answer to the MCP handshake within ${this.#startTimeout} ms`;
     else if (/connection closed/i.test(message)) reason = 'the process exited before the MCP handshake';
+    else if (error instanceof StreamableHTTPError && error.code !== undefined && error.code > 0)
+      reason = `it answered HTTP ${error.code}${credentialsHint(error.code)}: ${message}`;
     else reason = message;
     return new McpStartError(this.#toolset, this.target, reason, this.#stderr.head(), { cause: error });
   }
+}
+
+// A server that refuses the request for want of credentials: where agentctl sends them from.
+function credentialsHint(status: number): string {
+  return status === 401 || status === 403
+    ? " (it wants credentials: send them with the toolset's mcp.headers, e.g. Authorization: Bearer ${TOKEN})"
+    : '';
 }
 
 function isSocketFailure(error: unknown): boolean {

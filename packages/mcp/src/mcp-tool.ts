@@ -1,4 +1,4 @@
-import { type AnyTool, defineTool, errorText, type JsonSchema } from '@agentctl/core';
+import { type AnyTool, defineTool, errorText, type JsonSchema, messageWithCause } from '@agentctl/core';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AnswerTooLargeError } from './answer-size-limit.js';
@@ -57,9 +57,16 @@ export function mcpTool(info: McpToolInfo, options: McpToolOptions): AnyTool {
     needsApproval: options.needsApproval,
     timeout: options.timeout === undefined ? undefined : options.timeout + LOOP_GRACE_MS,
     async execute(args, ctx) {
+      const started = performance.now();
       const { client, restartedAfter } = await connection.session();
+      // The toolset timeout is the whole call's, a restart included: the client's deadline is
+      // what is left of it, so that it still comes before the loop's, and its error names the server.
+      const timeout =
+        options.timeout === undefined
+          ? BACKSTOP_TIMEOUT
+          : Math.max(1, options.timeout - (performance.now() - started));
       const note = restartedAfter
-        ? `[MCP server of toolset "${toolset}" was restarted before this call: ${restartedAfter}]`
+        ? `[MCP server of toolset "${toolset}" was ${connection.remote ? 'connected to again' : 'restarted'} before this call: ${restartedAfter}]`
         : undefined;
       if (restartedAfter) {
         context.onRestart?.({ toolset, restarts: connection.restarts, reason: restartedAfter });
@@ -68,7 +75,7 @@ export function mcpTool(info: McpToolInfo, options: McpToolOptions): AnyTool {
       try {
         result = (await client.callTool({ name: info.name, arguments: args }, undefined, {
           signal: ctx.signal,
-          timeout: options.timeout ?? BACKSTOP_TIMEOUT,
+          timeout,
           onprogress: context.onProgress
             ? (p) =>
                 context.onProgress?.({
@@ -107,11 +114,17 @@ function callError(
     const tail = connection.stderrTail();
     const why = connection.whyStopped();
     return new Error(
-      `MCP server of toolset "${toolset}" ${why ? `was stopped during the call: ${why}` : 'stopped during the call'}; it is restarted on the next call${
+      `MCP server of toolset "${toolset}" ${why ? `was stopped during the call: ${why}` : 'stopped during the call'}; it is ${connection.remote ? 'connected to again' : 'restarted'} on the next call${
         tail ? `. Its last stderr lines: ${tail}` : ''
       }`,
     );
   }
+  // The client checks structured content against the tool's outputSchema, and says so bare.
+  if (error instanceof McpError && /output schema/.test(message))
+    return new Error(
+      `MCP server of toolset "${toolset}" answered the call of ${tool} with what its outputSchema does not allow: ${errorText(message.replace(/^MCP error -?\d+: /, ''))}`,
+      { cause: error },
+    );
   // An answer that breaks the MCP schema came from a live server: it keeps running (and its state).
   const invalid = invalidAnswer(toolset, `answered the call of ${tool}`, error);
   if (invalid) return invalid;
@@ -120,7 +133,14 @@ function callError(
   // The connection is dropped (and made again on the next call) only when it is gone: the server
   // unreachable, or its session ended (404). A status a live server or a proxy gave one call (a
   // 502, a 401) is that call's failure: dropping would also fail every other call under way.
-  if (connectionGone(error)) connection.markLost(message);
+  const gone = connectionGone(error);
+  // `fetch failed` says neither which server nor what failed; the cause does (a socket closed).
+  if (gone) connection.markLost(connection.remote ? messageWithCause(error) : message);
+  if (gone && connection.remote && !(error instanceof StreamableHTTPError))
+    return new Error(
+      `MCP server of toolset "${toolset}" (${connection.target}) could not be reached during the call of ${tool}: ${errorText(messageWithCause(error))}; it is connected to again on the next call`,
+      { cause: error },
+    );
   if (error instanceof StreamableHTTPError)
     return new Error(
       `MCP server of toolset "${toolset}" (${connection.target}) failed the call of ${tool}${error.code !== undefined && error.code > 0 ? ` with HTTP ${error.code}` : ''}: ${errorText(message)}`,

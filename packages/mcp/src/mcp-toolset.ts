@@ -1,4 +1,11 @@
-import { type AnyTool, type ApprovalMode, approvalModeFor, deadline, parseDuration } from '@agentctl/core';
+import {
+  type AnyTool,
+  type ApprovalMode,
+  approvalModeFor,
+  deadline,
+  errorText,
+  parseDuration,
+} from '@agentctl/core';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { invalidAnswer } from './invalid-answer.js';
 import { McpConnection, type McpServerInfo } from './mcp-connection.js';
@@ -81,7 +88,7 @@ export class McpToolset {
     await this.dispose();
   }
 
-  #listError(error: unknown): unknown {
+  #listError(error: unknown, capabilities: Record<string, unknown> | undefined): unknown {
     const invalid = invalidAnswer(this.#spec.name, 'listed its tools', error);
     if (invalid) return invalid;
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
@@ -96,6 +103,18 @@ export class McpToolset {
       return new Error(
         `MCP server of toolset "${this.#spec.name}" (${this.#connection.target}) did not list its tools within ${this.#connection.startTimeout} ms`,
       );
+    // The server's own refusal (a prompts-only server has no tools/list) would be quoted bare.
+    if (error instanceof McpError) {
+      const offers = Object.keys(capabilities ?? {});
+      const none =
+        capabilities && !('tools' in capabilities)
+          ? `; it offers no tools (its capabilities: ${offers.join(', ') || 'none'})`
+          : '';
+      return new Error(
+        `MCP server of toolset "${this.#spec.name}" (${this.#connection.target}) refused to list its tools: ${errorText(error.message)}${none}`,
+        { cause: error },
+      );
+    }
     return error;
   }
 
@@ -116,7 +135,9 @@ export class McpToolset {
         const page = await limit.race(
           client
             .listTools(cursor ? { cursor } : undefined, { timeout: this.#connection.startTimeout })
-            .catch((error: unknown) => Promise.reject(this.#listError(error))),
+            .catch((error: unknown) =>
+              Promise.reject(this.#listError(error, client.getServerCapabilities())),
+            ),
         );
         listed.push(...(page.tools as McpToolInfo[]));
         if (listed.length > MAX_LISTED_TOOLS)

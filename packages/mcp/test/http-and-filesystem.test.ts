@@ -178,7 +178,7 @@ describe('an MCP server over streamable HTTP on 127.0.0.1', () => {
       ).catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(Error);
       expect((failure as Error).message).toContain(
-        `MCP server of toolset "moved" (${url}) did not start: Streamable HTTP error: Error POSTing to endpoint: Redirect to ${server.url} not followed`,
+        `MCP server of toolset "moved" (${url}) did not start: it answered HTTP 307: Streamable HTTP error: Error POSTing to endpoint: Redirect to ${server.url} not followed`,
       );
       expect(server.apiKeys).not.toContain('k3y-for-mcp');
     } finally {
@@ -203,6 +203,49 @@ describe('an MCP server over streamable HTTP on 127.0.0.1', () => {
     }
   });
 
+  it('a connection closed mid-call fails that call naming the toolset, the address and what failed; the next call connects again', async () => {
+    const set = await createMcpToolset(
+      { name: 'dropping', mcp: { url: server.url } },
+      { root: process.cwd() },
+    );
+    open.push(set);
+    const tool = (name: string) => set.tools.find((t) => t.name === name);
+    await expect(tool('drop')?.execute({}, ctx())).rejects.toThrow(
+      `MCP server of toolset "dropping" (${server.url}) could not be reached during the call of drop: fetch failed: other side closed; it is connected to again on the next call`,
+    );
+    const next = await tool('lookup')?.execute({ city: 'Oslo' }, ctx());
+    expect(next).toMatch(
+      /^\[MCP server of toolset "dropping" was connected to again before this call: fetch failed: other side closed\]/,
+    );
+    expect(next).toContain('"population":710000');
+  });
+
+  it('a call that times out or is cancelled closes its request, even when the server ignores the cancellation', async () => {
+    for (const stream of [false, true]) {
+      const own = await startHttpServer(0, { stream });
+      try {
+        const set = await createMcpToolset(
+          { name: 'stubborn', mcp: { url: own.url }, timeout: 300 },
+          { root: process.cwd() },
+        );
+        open.push(set);
+        const hang = set.tools.find((t) => t.name === 'hang');
+        await expect(hang?.execute({}, ctx())).rejects.toThrow(
+          'MCP server of toolset "stubborn" did not answer the call of hang within 300 ms',
+        );
+        const aborted = new AbortController();
+        const call = hang?.execute({}, { ...ctx(), signal: aborted.signal });
+        await waitFor(() => own.openPosts() === 1, 'the second call under way');
+        aborted.abort(new Error('stop'));
+        await expect(call).rejects.toThrow();
+        await waitFor(() => own.openPosts() === 0, 'no request left open', 2000).catch(() => {});
+        expect(own.openPosts(), stream ? 'streamed answers' : 'JSON answers').toBe(0);
+      } finally {
+        await own.close();
+      }
+    }
+  });
+
   it('reconnects after the server went away and came back', async () => {
     const own = await startHttpServer();
     const port = Number(new URL(own.url).port);
@@ -215,7 +258,8 @@ describe('an MCP server over streamable HTTP on 127.0.0.1', () => {
     const back = await startHttpServer(port);
     try {
       const again = await lookup?.execute({ city: 'Paris' }, ctx());
-      expect(again).toMatch(/was restarted before this call/);
+      // Nothing of a remote server was restarted: agentctl connected to it again.
+      expect(again).toMatch(/^\[MCP server of toolset "flaky" was connected to again before this call: /);
       expect(again).toContain('"population":2100000');
       expect(set.restarts).toBe(1);
     } finally {

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processesWith } from '../../../test/support/processes.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 import { createMcpToolset, McpStartError, mcpToolsetFactory } from '../src/index.js';
 import { gone, leftoverChildren } from './support/servers.js';
 
@@ -92,6 +94,17 @@ describe('a server that does not start', () => {
     );
   });
 
+  it('names a server that offers no tools and refuses to list them', async () => {
+    const error = await createMcpToolset(
+      { name: 'prompts', mcp: { command: process.execPath, args: [fixture('prompts-only.js')] } },
+      { root },
+    ).catch((e: unknown) => e as Error);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(
+      /^MCP server of toolset "prompts" \(.*prompts-only\.js\) refused to list its tools: MCP error -32601: Method not found; it offers no tools \(its capabilities: prompts\)$/,
+    );
+  });
+
   it("quotes the title of a proxy's HTML error page, not the page", async () => {
     const proxy = createServer((req, res) => {
       req.resume();
@@ -110,12 +123,51 @@ describe('a server that does not start', () => {
       );
       expect(error).toBeInstanceOf(McpStartError);
       expect((error as Error).message).toBe(
-        `MCP server of toolset "behind" (${url}) did not start: Streamable HTTP error: Error POSTing to endpoint: HTML page: 502 Bad Gateway`,
+        `MCP server of toolset "behind" (${url}) did not start: it answered HTTP 502: Streamable HTTP error: Error POSTing to endpoint: HTML page: 502 Bad Gateway`,
       );
     } finally {
       proxy.closeAllConnections();
       await new Promise((resolve) => proxy.close(resolve));
     }
+  });
+
+  it('a server refusing the handshake with 401 is named with the status and where credentials go', async () => {
+    const guarded = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' });
+        res.end('{"error":"invalid_token"}');
+      });
+    });
+    await new Promise<void>((resolve) => guarded.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(guarded.address() as AddressInfo).port}/mcp`;
+    try {
+      const error = await createMcpToolset({ name: 'guarded', mcp: { url } }, { root }).catch(
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(McpStartError);
+      expect((error as Error).message).toBe(
+        `MCP server of toolset "guarded" (${url}) did not start: it answered HTTP 401 (it wants credentials: send them with the toolset's mcp.headers, e.g. Authorization: Bearer \${TOKEN}): Streamable HTTP error: Error POSTing to endpoint: {"error":"invalid_token"}`,
+      );
+    } finally {
+      guarded.closeAllConnections();
+      await new Promise((resolve) => guarded.close(resolve));
+    }
+  });
+
+  it('says when an HTTP server cannot be reached, and why', async () => {
+    // A port that was just free: nothing listens there.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const refused = await createMcpToolset(
+      { name: 'nobody', mcp: { url: `http://127.0.0.1:${port}/mcp` } },
+      { root },
+    ).catch((e: unknown) => e);
+    expect((refused as Error).message).toBe(
+      `MCP server of toolset "nobody" (http://127.0.0.1:${port}/mcp) did not start: fetch failed: connect ECONNREFUSED 127.0.0.1:${port}`,
+    );
   });
 
   it('says when an HTTP server cannot be reached', async () => {
@@ -127,6 +179,76 @@ describe('a server that does not start', () => {
     expect((error as Error).message).toMatch(
       /^MCP server of toolset "far" \(http:\/\/127\.0\.0\.1:1\/mcp\) did not start/,
     );
+  });
+});
+
+describe('a helper the server started outside its process group', () => {
+  // The `detach` server starts a helper with `marker` on its command line, in a session of its own.
+  async function detaching(name: string) {
+    const marker = `agentctl-detached-${crypto.randomUUID()}`;
+    const set = await createMcpToolset(
+      { name, mcp: { command: process.execPath, args: [fixture('hostile.js'), 'detach', marker] } },
+      { root },
+    );
+    // The server (the marker is its argument too) and the helper.
+    await waitFor(() => processesWith(marker).length === 2, 'the server and its helper running');
+    return { set, marker };
+  }
+
+  it('ends when the toolset is disposed', async () => {
+    const { set, marker } = await detaching('detaching');
+    try {
+      await set.dispose();
+      expect(processesWith(marker)).toEqual([]);
+    } finally {
+      for (const pid of processesWith(marker)) process.kill(pid, 'SIGKILL');
+    }
+  });
+
+  it('ends when the server exits on its own, while the toolset goes on', async () => {
+    const { set, marker } = await detaching('crashing');
+    try {
+      await expect(set.tools.find((t) => t.name === 'crash')?.execute({}, ctx())).rejects.toThrow(
+        /stopped during the call/,
+      );
+      await waitFor(() => processesWith(marker).length === 0, 'the helper gone', 2000).catch(() => {});
+      expect(processesWith(marker)).toEqual([]);
+    } finally {
+      await set.dispose();
+      for (const pid of processesWith(marker)) process.kill(pid, 'SIGKILL');
+    }
+  });
+});
+
+describe('a tool with an outputSchema', () => {
+  const load = (mode: string) =>
+    createMcpToolset(
+      { name: 'shaped', mcp: { command: process.execPath, args: [fixture('output-schemas.js'), mode] } },
+      { root },
+    );
+
+  it('that is no valid JSON Schema fails the calls of that tool, not the toolset', async () => {
+    const set = await load('bad');
+    try {
+      const tool = (name: string) => set.tools.find((t) => t.name === name);
+      expect(await tool('good')?.execute({}, ctx())).toBe('good');
+      await expect(tool('odd')?.execute({}, ctx())).rejects.toThrow(
+        `MCP server of toolset "shaped" answered the call of odd with what its outputSchema does not allow: Structured content does not match the tool's output schema: the tool's outputSchema is not a valid JSON Schema (type must be JSONType or JSONType[]: nonsense), so no answer can be checked against it`,
+      );
+    } finally {
+      await set.dispose();
+    }
+  });
+
+  it('that an answer breaks fails that call, naming the toolset', async () => {
+    const set = await load('mismatch');
+    try {
+      await expect(set.tools.find((t) => t.name === 'odd')?.execute({}, ctx())).rejects.toThrow(
+        `MCP server of toolset "shaped" answered the call of odd with what its outputSchema does not allow: Structured content does not match the tool's output schema: data/a must be number`,
+      );
+    } finally {
+      await set.dispose();
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import { resolveProjectPath } from '../paths.js';
@@ -28,10 +28,22 @@ function interpretedScript(command: unknown, args: unknown): string | undefined 
   return first.includes('/') || SCRIPT.test(first) ? first : undefined;
 }
 
+// Why a file that exists cannot be run as a program: a folder, or a file without the execute bit
+// (run fails with "Permission denied"). Windows has no execute bit to check.
+function notRunnable(program: string): string | undefined {
+  try {
+    if (statSync(program).isDirectory()) return 'is a folder';
+    if (process.platform !== 'win32') accessSync(program, constants.X_OK);
+    return undefined;
+  } catch {
+    return 'is not executable (`chmod +x` it, or start it through its interpreter: `command: node, args: [...]`)';
+  }
+}
+
 /**
  * A program named by path exists where it will be run from: an MCP server's `command` (from the
- * project folder, or its `cwd`), or the script its interpreter runs (`node server.js`), which `run`
- * fails to start, is an error; a command tool's
+ * project folder, or its `cwd`) missing, a folder or not executable, or the script its interpreter
+ * runs (`node server.js`) missing, which `run` fails to start, is an error; a command tool's
  * `argv[0]` (from the tool's `cwd`, relative to its file), which fails every call, a warning,
  * as it may be built after validate runs.
  */
@@ -52,8 +64,21 @@ export function commandPath(ctx: RuleContext): Diagnostic[] {
         ),
       );
     }
-    if (!pathLike(mcp.command)) continue;
-    if (!from || existsSync(isAbsolute(mcp.command) ? mcp.command : join(from, mcp.command))) continue;
+    if (!pathLike(mcp.command) || !from) continue;
+    const program = isAbsolute(mcp.command) ? mcp.command : join(from, mcp.command);
+    if (existsSync(program)) {
+      const why = notRunnable(program);
+      if (why)
+        out.push(
+          diagnostic(
+            set.file,
+            set.locate(['mcp', 'command']),
+            'command-path',
+            `the MCP server's command \`${excerpt(mcp.command)}\` ${why}, so the server cannot start`,
+          ),
+        );
+      continue;
+    }
     // `node ./server.js` is a command line, told apart by rule command-args.
     if (argumentsInCommand(mcp.command, from)) continue;
     out.push(

@@ -42,6 +42,8 @@ export interface TestHttpServer {
   apiKeys: string[];
   /** With `endlessNotifications`: the bytes each GET stream had sent when its client hung up. */
   notificationStreams: number[];
+  /** The POST requests whose connection is still open (a call under way, answered or not). */
+  openPosts(): number;
   close(): Promise<void>;
 }
 
@@ -68,6 +70,16 @@ const TOOLS = [
     inputSchema: { type: 'object', properties: {} },
   },
   {
+    name: 'hang',
+    description: 'Never answers, and ignores its cancellation',
+    inputSchema: { type: 'object', properties: {} },
+  },
+  {
+    name: 'drop',
+    description: 'Its call meets a connection closed without an answer',
+    inputSchema: { type: 'object', properties: {} },
+  },
+  {
     name: 'patient',
     description: 'Answers once the calls of huge and gateway have been answered',
     inputSchema: { type: 'object', properties: {} },
@@ -88,6 +100,7 @@ function mcpServer(othersAnswered: Promise<unknown>): Server {
     }
     if (request.params.name === 'huge')
       return { content: [{ type: 'text', text: 'y'.repeat(11 * 2 ** 20) }] };
+    if (request.params.name === 'hang') return new Promise<never>(() => {});
     if (request.params.name === 'patient') {
       await othersAnswered;
       return { content: [{ type: 'text', text: 'patient done' }] };
@@ -115,7 +128,12 @@ export async function startHttpServer(
   const others = new Promise<void>((resolve) => {
     othersAnswered = resolve;
   });
+  let openPosts = 0;
   const http: HttpServer = createServer(async (req, res) => {
+    if (req.method === 'POST') {
+      openPosts++;
+      res.once('close', () => openPosts--);
+    }
     if (req.headers.authorization) authHeaders.push(req.headers.authorization);
     if (typeof req.headers['x-api-key'] === 'string') apiKeys.push(req.headers['x-api-key']);
     if (req.method === 'GET' && options.endlessNotifications) return endlessEvent(res, notificationStreams);
@@ -127,6 +145,10 @@ export async function startHttpServer(
       res.on('finish', () => {
         if (++answered === 2) othersAnswered();
       });
+    if (called === 'drop') {
+      req.socket.destroy();
+      return;
+    }
     if (called === 'gateway') {
       res.writeHead(502, { 'content-type': 'text/html' });
       res.end('<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>');
@@ -164,6 +186,7 @@ export async function startHttpServer(
     authHeaders,
     apiKeys,
     notificationStreams,
+    openPosts: () => openPosts,
     async close() {
       for (const transport of transports.values()) await transport.close().catch(() => {});
       http.closeAllConnections();

@@ -158,6 +158,20 @@ describe('the schema refuses what validate refuses by a rule, and run or worker 
     });
   });
 
+  it("a built-in's time zone (current_time)", async () => {
+    const agent = `${AGENT}tools:\n  - builtin: current_time\n    timezone: "+01:00"\n`;
+    expect(editor(parseYaml(agent))).toBe(false);
+    expect(editor(parseYaml(agent.replace('"+01:00"', 'Europe/Oslo')))).toBe(true);
+    const dir = await tempProject({ 'agentctl.yaml': PROJECT, 'agents/a.yaml': agent });
+    const says = 'agents/a.yaml:6:15: error: built-in current_time: unknown time zone "+01:00"';
+    const validate = await agentctl(['validate'], { cwd: dir });
+    expect(validate.code).toBe(1);
+    expect(validate.stdout).toContain(says);
+    const run = await agentctl(['run', 'a', 'hi'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(says);
+  });
+
   it('an output schema (an agent, a test) that is not a JSON Schema', async () => {
     const agent = `${AGENT}output_schema: { type: object, properties: { n: { type: integr } } }\n`;
     const test =

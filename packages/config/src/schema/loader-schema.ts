@@ -10,7 +10,7 @@ export const RULE_CHECKED_DEFS: Readonly<Record<string, Readonly<Record<string, 
   agent: { workflowConstraints: 'workflow-constraints' },
   common: {
     cronPattern: 'schedule-timing',
-    timeZoneName: 'schedule-timing',
+    timeZoneName: 'schedule-timing, plugin-options',
     sessionIdRule: 'schedule-timing',
     jsonSchemaDialect: 'output-schema-valid',
     httpUrlWithoutCredentials: 'plugin-options',

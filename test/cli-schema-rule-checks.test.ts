@@ -113,6 +113,20 @@ const TOOLS: Case[] = [
     text: tool('http: { url: "http://admin@${HOST}/x", allowed_hosts: [example.com] }\n'),
     says: '3:14: error: tool kind http: url',
   },
+  {
+    label: 'a host an argument writes, with no allowed_hosts',
+    text: tool(
+      'parameters: { type: object, properties: { h: { type: string } } }\nhttp: { url: "https://{{ args.h }}.example.com/x" }\n',
+    ),
+    says: "4:14: error: tool kind http: the url's host comes from an argument; list the hosts it may reach in `allowed_hosts`",
+  },
+  {
+    label: 'a url an argument writes whole, with no allowed_hosts',
+    text: tool(
+      'parameters: { type: object, properties: { u: { type: string } } }\nhttp: { url: "{{ args.u }}" }\n',
+    ),
+    says: "4:14: error: tool kind http: the url's host comes from an argument",
+  },
 ];
 
 describe('the schema refuses what validate refuses by a rule, and run or worker refuses it too', () => {
@@ -198,6 +212,11 @@ describe('the schema refuses what validate refuses by a rule, and run or worker 
         'parameters: { type: object, properties: { q: { type: string } }, required: [q] }\nhttp: { url: "https://example.com/search?by=a@b" }\n',
       ),
       tool('http: { url: "${BASE_URL}/x", allowed_hosts: [example.com] }\n'),
+      // A host with "arg" in its name is written, not an argument's.
+      tool('http: { url: "https://cargo.example.com/x" }\n'),
+      tool(
+        'parameters: { type: object, properties: { u: { type: string } } }\nhttp: { url: "{{ args.u }}", allowed_hosts: [example.com] }\n',
+      ),
     ];
     const files: Record<string, string> = { 'agentctl.yaml': PROJECT, 'agents/a.yaml': AGENT };
     good.forEach((text, i) => {

@@ -8,6 +8,7 @@ import { loadSchema } from '../schemas.js';
  */
 export const RULE_CHECKED_DEFS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   agent: { workflowConstraints: 'workflow-constraints' },
+  tool: { hostsOfArgumentHost: 'plugin-options' },
   common: {
     cronPattern: 'schedule-timing',
     timeZoneName: 'schedule-timing, plugin-options',

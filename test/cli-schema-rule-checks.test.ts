@@ -202,6 +202,27 @@ describe('the schema refuses what validate refuses by a rule, and run or worker 
     expect(run.stderr).toContain('agents/a.yaml:4:16: error: output_schema is not a valid JSON Schema');
   });
 
+  it('agentctl.yaml: include, exclude and tests globs that leave the project', async () => {
+    const project = `${PROJECT}include: ["agents/*.yaml", "../**/*.yaml"]\nexclude: ["/tmp/x"]\ntests: ["tests/{a,..}/*.yaml"]\n`;
+    expect(editor(parseYaml(project))).toBe(false);
+    for (const glob of ['"~/x"', '"C:/x"', '"a/../b"', `"${'a'.repeat(1025)}"`])
+      expect(editor(parseYaml(`${PROJECT}include: [${glob}]\n`)), glob).toBe(false);
+    for (const glob of ['"agents/**/*.yaml"', '"a..b/*.yaml"', '"{agents,more}/*.yaml"'])
+      expect(editor(parseYaml(`${PROJECT}include: [${glob}]\n`)), glob).toBe(true);
+    const dir = await tempProject({ 'agentctl.yaml': project, 'agents/a.yaml': AGENT });
+    const says = [
+      'agentctl.yaml:3:28: error: include pattern `../**/*.yaml` leaves the project folder (`..`)',
+      'agentctl.yaml:4:11: error: exclude pattern `/tmp/x` is absolute; globs are relative to the project root',
+      'agentctl.yaml:5:9: error: tests pattern `tests/{a,..}/*.yaml` leaves the project folder (`..`)',
+    ];
+    const validate = await agentctl(['validate'], { cwd: dir });
+    expect(validate.code).toBe(1);
+    for (const line of says) expect(validate.stdout).toContain(line);
+    const run = await agentctl(['run', 'a', 'hi'], { cwd: dir });
+    expect(run.code).toBe(1);
+    for (const line of says.slice(0, 2)) expect(run.stderr).toContain(line);
+  });
+
   it('what is right passes the schema and validate alike', async () => {
     const good = [
       schedule('cron: "0 8 * * 1-5"\ntimezone: Europe/Paris\nsession: digest-1\n'),

@@ -15,6 +15,7 @@ export const RULE_CHECKED_DEFS: Readonly<Record<string, Readonly<Record<string, 
     sessionIdRule: 'schedule-timing',
     jsonSchemaDialect: 'output-schema-valid',
     httpUrlWithoutCredentials: 'plugin-options',
+    globPattern: 'glob-pattern',
   },
 };
 

@@ -223,6 +223,22 @@ describe('the schema refuses what validate refuses by a rule, and run or worker 
     for (const line of says.slice(0, 2)) expect(run.stderr).toContain(line);
   });
 
+  it('an agent named user, as a document or inline', async () => {
+    const text = `${AGENT}sub_agents: [{ name: helper, model: offline/echo, sub_agents: [{ name: user, model: offline/echo }] }]\n`;
+    expect(editor(parseYaml('kind: agent\nname: user\nmodel: offline/echo\n'))).toBe(false);
+    expect(editor(parseYaml(text))).toBe(false);
+    expect(editor(parseYaml(text.replace('name: user', 'name: users')))).toBe(true);
+    const dir = await tempProject({ 'agentctl.yaml': PROJECT, 'agents/a.yaml': text });
+    const says =
+      'agents/a.yaml:4:72: error: `user` is reserved for the human in a conversation; choose another agent name';
+    const validate = await agentctl(['validate'], { cwd: dir });
+    expect(validate.code).toBe(1);
+    expect(validate.stdout).toContain(says);
+    const run = await agentctl(['run', 'a', 'hi'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(says);
+  });
+
   it('what is right passes the schema and validate alike', async () => {
     const good = [
       schedule('cron: "0 8 * * 1-5"\ntimezone: Europe/Paris\nsession: digest-1\n'),

@@ -1,4 +1,4 @@
-import { assertSessionId } from '@agentctl/core';
+import { assertSessionId, RESERVED_AGENT_NAMES } from '@agentctl/core';
 import { CronExpressionParser } from 'cron-parser';
 import { describe, expect, it } from 'vitest';
 import { CRON_PATTERN } from '../src/schema/cron-pattern.js';
@@ -85,6 +85,11 @@ describe('definitions checked by rules', () => {
     // What only the parser refuses: a range backwards, a value listed twice.
     for (const cron of ['5-1 * * * *', '0 0 1,1 * *'])
       expect([parses(cron), pattern.test(cron)]).toEqual([false, true]);
+  });
+
+  it("the reserved agent names are core's", () => {
+    const agent = loadSchema('agent') as { $defs: Record<string, { not?: { enum?: string[] } }> };
+    expect(agent.$defs.unreservedName.not?.enum).toEqual([...RESERVED_AGENT_NAMES]);
   });
 
   it('the session id pattern agrees with the id rule of every store', () => {

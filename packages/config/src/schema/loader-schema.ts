@@ -7,7 +7,7 @@ import { loadSchema } from '../schemas.js';
  * with what no schema keyword can say, such as the zones the runtime knows).
  */
 export const RULE_CHECKED_DEFS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  agent: { workflowConstraints: 'workflow-constraints' },
+  agent: { workflowConstraints: 'workflow-constraints', unreservedName: 'reserved-name' },
   tool: { hostsOfArgumentHost: 'plugin-options' },
   common: {
     cronPattern: 'schedule-timing',

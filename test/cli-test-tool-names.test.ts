@@ -162,6 +162,35 @@ turns:
   });
 });
 
+describe('approval rules of a built-in with its options', () => {
+  it('approval naming write_file of a read-only filesystem is refused by validate as by run', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': `kind: agent
+name: reader
+model: offline/echo
+tools: [{ builtin: filesystem, options: { read_only: true } }]
+approval: { tools: { write_file: always } }
+---
+kind: agent
+name: writer
+model: offline/echo
+tools: [{ builtin: filesystem, options: { read_only: false } }]
+approval: { tools: { write_file: always } }
+`,
+    });
+    const says =
+      'agents/a.yaml:5:22: error: approval.tools names `write_file`, which is not a tool of this agent (tools: read_file, list_dir, find_files, grep)';
+    const validate = await agentctl(['validate'], { cwd: dir });
+    expect(validate.code).toBe(1);
+    expect(validate.stdout).toContain(says);
+    expect(validate.stdout).toContain('1 error,');
+    const run = await agentctl(['run', 'reader', 'hi'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(says);
+  });
+});
+
 describe('call ids of an offline script kept in a file', () => {
   const files = (test: string) => ({
     'agentctl.yaml': PROJECT,

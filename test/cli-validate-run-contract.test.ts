@@ -313,4 +313,49 @@ describe('a model key its kind of model never plays', () => {
     ])
       expect(editor(parseYaml(ok)), ok).toBe(true);
   });
+
+  it('an offline script model with no turns, which fails every call, is refused before it runs', async () => {
+    const editor = schemaValidator(JSON.parse((await agentctl(['schema'])).stdout));
+    const cases = [
+      {
+        files: { 'agents/m.yaml': 'kind: model\nname: m\nprovider: offline\nmodel: script\n' },
+        says: 'agents/m.yaml:1:1: error: model is missing the required key `script` [schema]',
+      },
+      {
+        files: { 'agents/m.yaml': 'kind: model\nname: m\nprovider: offline\nmodel: script\nscript: []\n' },
+        says: 'agents/m.yaml:5:9: error: `script` needs at least 1 item [schema]',
+      },
+      {
+        files: {
+          'agents/m.yaml': 'kind: model\nname: m\nprovider: offline\nmodel: script\nscript: ../s.yaml\n',
+          's.yaml': '[]\n',
+        },
+        says: 'agents/m.yaml:5:9: error: script s.yaml:1:1: not a list of turns: / must NOT have fewer than 1 items [offline-file]',
+      },
+    ];
+    for (const c of cases) {
+      const model = c.files['agents/m.yaml'];
+      if (!model.includes('../s.yaml')) expect(editor(parseYaml(model)), model).toBe(false);
+      const dir = await tempProject({
+        'agentctl.yaml': PROJECT,
+        'agents/a.yaml': 'kind: agent\nname: a\nmodel: m\n',
+        ...c.files,
+      });
+      const validate = await agentctl(['validate'], { cwd: dir });
+      expect(validate.code).toBe(1);
+      expect(validate.stdout).toContain(c.says);
+      const run = await agentctl(['run', 'a', 'hi'], { cwd: dir });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(c.says);
+      expect(run.stderr).toContain('nothing was run');
+    }
+    const inline = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/script\n',
+    });
+    const says =
+      'agents/a.yaml:3:8: error: model `offline/script`: it needs `script:`, which an inline model cannot give; declare a `kind: model` with it';
+    expect((await agentctl(['validate'], { cwd: inline })).stdout).toContain(says);
+    expect((await agentctl(['run', 'a', 'hi'], { cwd: inline })).stderr).toContain(says);
+  });
 });

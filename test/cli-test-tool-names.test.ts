@@ -119,3 +119,145 @@ turns:
     expect(validate.code).toBe(0);
   });
 });
+
+describe('the tools a built-in gives with its options', () => {
+  it('a read-only filesystem has no write_file: a test expecting one is refused by validate and test', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': `kind: agent
+name: reader
+model: offline/echo
+tools: [{ builtin: filesystem, options: { read_only: true } }]
+---
+kind: agent
+name: writer
+model: offline/echo
+tools: [{ builtin: filesystem, options: { read_only: false } }]
+`,
+      'tests/t.yaml': `kind: test
+name: reads
+agent: reader
+turns:
+  - user: hi
+    expect:
+      tool_calls: [{ name: read_file }, { name: write_file }]
+---
+kind: test
+name: writes
+agent: writer
+turns:
+  - user: hi
+    expect:
+      tool_calls: [{ name: write_file }]
+`,
+    });
+    const expected = "tests/t.yaml:7:49: error: agent `reader`'s tree has no tool `write_file`";
+    const validate = await agentctl(['validate'], { cwd: dir });
+    expect(validate.code).toBe(1);
+    expect(validate.stdout).toContain(expected);
+    // Only the read-only one: with read_only false the filesystem writes.
+    expect(validate.stdout).toContain('1 error,');
+    const test = await agentctl(['test'], { cwd: dir });
+    expect(test.code).toBe(1);
+    expect(test.stderr).toContain(expected);
+  });
+});
+
+describe('approval rules of a built-in with its options', () => {
+  it('approval naming write_file of a read-only filesystem is refused by validate as by run', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': `kind: agent
+name: reader
+model: offline/echo
+tools: [{ builtin: filesystem, options: { read_only: true } }]
+approval: { tools: { write_file: always } }
+---
+kind: agent
+name: writer
+model: offline/echo
+tools: [{ builtin: filesystem, options: { read_only: false } }]
+approval: { tools: { write_file: always } }
+`,
+    });
+    const says =
+      'agents/a.yaml:5:22: error: approval.tools names `write_file`, which is not a tool of this agent (tools: read_file, list_dir, find_files, grep)';
+    const validate = await agentctl(['validate'], { cwd: dir });
+    expect(validate.code).toBe(1);
+    expect(validate.stdout).toContain(says);
+    expect(validate.stdout).toContain('1 error,');
+    const run = await agentctl(['run', 'reader', 'hi'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(says);
+  });
+});
+
+describe('call ids of an offline script kept in a file', () => {
+  const files = (test: string) => ({
+    'agentctl.yaml': PROJECT,
+    'agents/a.yaml': `kind: model
+name: scripted
+provider: offline
+model: script
+script: ../scripts/s.yaml
+---
+kind: agent
+name: writer
+model: scripted
+tools: [{ builtin: filesystem }]
+`,
+    'scripts/s.yaml': `- tool_calls: [{ id: save, name: write_file, arguments: { path: out.txt, content: saved } }]
+- text: written
+`,
+    'tests/t.yaml': test,
+  });
+
+  it('are read by validate: a test deciding on an id the script never gives is refused', async () => {
+    const dir = await tempProject(
+      files(`kind: test
+name: wrong-id
+agent: writer
+turns:
+  - user: hi
+    expect:
+      pending: [saev]
+  - approve: [save, saev]
+`),
+    );
+    const expected = [
+      "tests/t.yaml:7:17: error: agent `writer`'s tree has no tool `saev` and no scripted call has that id",
+      "tests/t.yaml:8:21: error: agent `writer`'s tree has no tool `saev` and no scripted call has that id",
+    ];
+    for (const args of [['validate'], ['validate']]) {
+      // The second validate reads the project's cache of checked files, and says the same.
+      const validate = await agentctl(args, { cwd: dir });
+      expect(validate.code).toBe(1);
+      for (const line of expected) expect(validate.stdout).toContain(line);
+    }
+    const test = await agentctl(['test'], { cwd: dir });
+    expect(test.code).toBe(1);
+    for (const line of expected) expect(test.stderr).toContain(line);
+  });
+
+  it('are the ids a test may decide on: one the script gives passes validate and test', async () => {
+    const dir = await tempProject(
+      files(`kind: test
+name: right-id
+agent: writer
+turns:
+  - user: hi
+    expect:
+      pending: [save]
+  - approve: [save]
+    expect:
+      output: { contains: written }
+`),
+    );
+    const validate = await agentctl(['validate'], { cwd: dir });
+    expect(validate.stdout + validate.stderr).toContain('no problems');
+    expect(validate.code).toBe(0);
+    const test = await agentctl(['test'], { cwd: dir });
+    expect(test.stdout + test.stderr).toContain('1 passed');
+    expect(test.code).toBe(0);
+  });
+});

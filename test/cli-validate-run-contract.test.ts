@@ -277,3 +277,85 @@ describe('a name in an agent file that only a test file defines', () => {
     expect(run.stderr).toContain(problem);
   });
 });
+
+describe('a model key its kind of model never plays', () => {
+  it('script on an offline model other than script, cassette on one other than replay: refused by schema, validate and run', async () => {
+    const editor = schemaValidator(JSON.parse((await agentctl(['schema'])).stdout));
+    const cases = [
+      {
+        model: 'kind: model\nname: m\nprovider: offline\nmodel: echo\nscript: [{ text: scripted }]\n',
+        says: 'agents/m.yaml:5:1: error: `script` is only for model `script` of provider `offline` [schema]',
+      },
+      {
+        model: 'kind: model\nname: m\nprovider: offline\nmodel: auto\ncassette: ./c.json\n',
+        says: 'agents/m.yaml:5:1: error: `cassette` is only for model `replay` of provider `offline`, or a model of another provider (played when it has no api_key) [schema]',
+      },
+    ];
+    for (const c of cases) {
+      expect(editor(parseYaml(c.model)), c.model).toBe(false);
+      const dir = await tempProject({
+        'agentctl.yaml': PROJECT,
+        'agents/a.yaml': 'kind: agent\nname: a\nmodel: m\n',
+        'agents/m.yaml': c.model,
+        'agents/c.json': '{}',
+      });
+      const validate = await agentctl(['validate'], { cwd: dir });
+      expect(validate.code).toBe(1);
+      expect(validate.stdout).toContain(c.says);
+      const run = await agentctl(['run', 'a', 'hi'], { cwd: dir });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(c.says);
+    }
+    for (const ok of [
+      'kind: model\nname: m\nprovider: offline\nmodel: script\nscript: [{ text: scripted }]\n',
+      'kind: model\nname: m\nprovider: offline\nmodel: replay\ncassette: ./c.json\n',
+      'kind: model\nname: m\nprovider: openai\nmodel: gpt-4.1-mini\ncassette: ./c.json\n',
+    ])
+      expect(editor(parseYaml(ok)), ok).toBe(true);
+  });
+
+  it('an offline script model with no turns, which fails every call, is refused before it runs', async () => {
+    const editor = schemaValidator(JSON.parse((await agentctl(['schema'])).stdout));
+    const cases = [
+      {
+        files: { 'agents/m.yaml': 'kind: model\nname: m\nprovider: offline\nmodel: script\n' },
+        says: 'agents/m.yaml:1:1: error: model is missing the required key `script` [schema]',
+      },
+      {
+        files: { 'agents/m.yaml': 'kind: model\nname: m\nprovider: offline\nmodel: script\nscript: []\n' },
+        says: 'agents/m.yaml:5:9: error: `script` needs at least 1 item [schema]',
+      },
+      {
+        files: {
+          'agents/m.yaml': 'kind: model\nname: m\nprovider: offline\nmodel: script\nscript: ../s.yaml\n',
+          's.yaml': '[]\n',
+        },
+        says: 'agents/m.yaml:5:9: error: script s.yaml:1:1: not a list of turns: / must NOT have fewer than 1 items [offline-file]',
+      },
+    ];
+    for (const c of cases) {
+      const model = c.files['agents/m.yaml'];
+      if (!model.includes('../s.yaml')) expect(editor(parseYaml(model)), model).toBe(false);
+      const dir = await tempProject({
+        'agentctl.yaml': PROJECT,
+        'agents/a.yaml': 'kind: agent\nname: a\nmodel: m\n',
+        ...c.files,
+      });
+      const validate = await agentctl(['validate'], { cwd: dir });
+      expect(validate.code).toBe(1);
+      expect(validate.stdout).toContain(c.says);
+      const run = await agentctl(['run', 'a', 'hi'], { cwd: dir });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(c.says);
+      expect(run.stderr).toContain('nothing was run');
+    }
+    const inline = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': 'kind: agent\nname: a\nmodel: offline/script\n',
+    });
+    const says =
+      'agents/a.yaml:3:8: error: model `offline/script`: it needs `script:`, which an inline model cannot give; declare a `kind: model` with it';
+    expect((await agentctl(['validate'], { cwd: inline })).stdout).toContain(says);
+    expect((await agentctl(['run', 'a', 'hi'], { cwd: inline })).stderr).toContain(says);
+  });
+});

@@ -65,7 +65,7 @@ export function createRegistry(): Registry {
       description: BUILTIN_TOOL_SCHEMAS[name].description as string,
       schema: BUILTIN_TOOL_SCHEMAS[name],
       rules: optionRules(BUILTIN_TOOL_SCHEMAS[name]),
-      toolNames: namesOf(() => make({ root: '/' })),
+      toolNames: namesOf((options) => make({ ...options, root: '/' })),
     });
   }
   for (const [name, factory] of Object.entries(TOOLBOX)) {
@@ -73,25 +73,34 @@ export function createRegistry(): Registry {
       description: BUILTIN_TOOL_SCHEMAS[name].description as string,
       schema: BUILTIN_TOOL_SCHEMAS[name],
       rules: optionRules(BUILTIN_TOOL_SCHEMAS[name]),
-      // Default options give every tool (options only take some away, as `read_only` does).
-      toolNames: namesOf(() =>
-        factory({}, { root: '/', file: '/agentctl.yaml', env: {}, secrets: new Secrets() }),
+      // The options as written, since some take tools away (`read_only` leaves no write_file).
+      toolNames: namesOf((options) =>
+        factory(
+          { ...options, root: '/', roots: [] },
+          { root: '/', file: '/agentctl.yaml', env: {}, secrets: new Secrets() },
+        ),
       ),
     });
   }
   return registry;
 }
 
-// The names of the tools a built-in makes, read from tools made once, when first asked: building
-// them touches nothing, and no list of names is written beside the factories.
-function namesOf(make: () => AnyTool | AnyTool[]): () => readonly string[] {
-  let names: readonly string[] | undefined;
-  return () => {
-    if (names === undefined) {
-      const made = make();
-      names = (Array.isArray(made) ? made : [made]).map((tool) => tool.name);
+// The names of the tools a built-in makes with some options, read from tools made once per set of
+// options, when first asked: building them touches nothing, and no list of names is written beside
+// the factories.
+function namesOf(
+  make: (options: Record<string, unknown>) => AnyTool | AnyTool[],
+): (options: Record<string, unknown>) => readonly string[] {
+  const names = new Map<string, readonly string[]>();
+  return (options) => {
+    const key = JSON.stringify(options);
+    let known = names.get(key);
+    if (known === undefined) {
+      const made = make(options);
+      known = (Array.isArray(made) ? made : [made]).map((tool) => tool.name);
+      names.set(key, known);
     }
-    return names;
+    return known;
   };
 }
 

@@ -115,10 +115,11 @@ export interface DescriptorMeta {
   /** A provider's checks of the `output_schema` of agents on its models: `validate` reports, `run` refuses. */
   outputSchemaRules?: OutputSchemaRule[];
   /**
-   * A built-in tool's: the names of the tools it can give, whatever its options. Without it, what a
+   * A built-in tool's: the names of the tools it gives with these options (camelCased, durations
+   * in ms, as its factory takes them; `${VAR}` not resolved). Without it, or when it throws, what a
    * test may expect of an agent with this built-in is known only when the test runs.
    */
-  toolNames?: () => readonly string[];
+  toolNames?: (options: Record<string, unknown>) => readonly string[];
 }
 
 /** One registered plugin: its name, its factory and what it says about itself. */

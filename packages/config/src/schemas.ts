@@ -3,7 +3,7 @@ import type { Options, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { configAssets } from './assets.js';
 import { precompiledValidators } from './load/precompiled-validators.js';
-import { loaderAgentSchema } from './schema/loader-agent-schema.js';
+import { loaderSchema } from './schema/loader-schema.js';
 import { loaderPluginSchema } from './schema/plugin-schema.js';
 
 /** Absolute path of the `schemas/` folder: the JSON Schemas the loader enforces. */
@@ -66,10 +66,9 @@ export function createSchemaAjv(options: Options = SCHEMA_AJV_OPTIONS): Ajv2020 
   for (const file of readdirSync(SCHEMA_DIR)) {
     if (!file.endsWith('.schema.json')) continue;
     const name = file.slice(0, -'.schema.json'.length);
-    // Plugin options are checked by the plugin-options rule against the registry in use, and what
-    // each type of agent has by the workflow-constraints rule.
-    const schema =
-      name === 'plugins' ? loaderPluginSchema() : name === 'agent' ? loaderAgentSchema() : loadSchema(name);
+    // Plugin options are checked by the plugin-options rule against the registry in use, and some
+    // definitions (what each type of agent has, a cron pattern...) by rules of their own.
+    const schema = name === 'plugins' ? loaderPluginSchema() : loaderSchema(name);
     ajv.addSchema(schema);
   }
   return ajv;
@@ -93,7 +92,8 @@ export const OPTIONS_AJV_OPTIONS: Options = { ...SCHEMA_AJV_OPTIONS, validateSch
 /** An Ajv for plugin options schemas: of the schemas, only `common.schema.json`, which they refer to. */
 export function createOptionsAjv(options: Options = OPTIONS_AJV_OPTIONS): Ajv2020 {
   const ajv = new (ajv2020Class())(options);
-  ajv.addSchema(loadSchema('common'));
+  // As the kind schemas: what a rule checks in its own words (a time zone) is left to the rule.
+  ajv.addSchema(loaderSchema('common'));
   return ajv;
 }
 

@@ -133,7 +133,7 @@ function toolsetNameClashes(
     let toolset: string | undefined;
     if (typeof ref === 'string') names = [ref];
     else if ('agent' in ref) names = [ref.agent];
-    else if ('builtin' in ref) names = builtinToolShapes(ref.builtin, root).map((tool) => tool.name);
+    else if ('builtin' in ref) names = builtinNames(ref, root);
     else if ('toolset' in ref) {
       toolset = ref.toolset;
       names = exposedTools.get(ref.toolset) ?? [];
@@ -180,7 +180,7 @@ function approvalNames(
   for (const ref of refs) {
     if (typeof ref === 'string') names.push(ref);
     else if ('agent' in ref) names.push(ref.agent);
-    else if ('builtin' in ref) names.push(...builtinToolShapes(ref.builtin, root).map((tool) => tool.name));
+    else if ('builtin' in ref) names.push(...builtinNames(ref, root));
     else if ('toolset' in ref) {
       const exposed = exposedTools.get(ref.toolset);
       if (!exposed) return []; // not reached: its own error says why
@@ -196,4 +196,10 @@ function approvalNames(
       unknown.message,
     ),
   );
+}
+
+// The tools a `- builtin:` entry gives with its options (`read_only` takes write_file away).
+function builtinNames(ref: { builtin: string; options?: Record<string, unknown> }, root: string): string[] {
+  const { builtin, options, ...inline } = ref;
+  return builtinToolShapes(builtin, root, { ...options, ...inline }).map((tool) => tool.name);
 }

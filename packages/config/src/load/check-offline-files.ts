@@ -8,7 +8,7 @@ import { type Diagnostic, diagnostic } from '../diagnostic.js';
 import { type Env, interpolate, MissingEnvError } from '../env/interpolate.js';
 import { displayPath, readRegularFile, resolveProjectPath } from '../paths.js';
 import type { Registry } from '../registry.js';
-import type { ModelSpec } from '../spec-types.js';
+import type { ModelSpec, ScriptTurnSpec } from '../spec-types.js';
 import type { IndexedEntry } from './index-documents.js';
 import type { FileCheckMemo } from './parse-cache.js';
 
@@ -18,8 +18,9 @@ import type { FileCheckMemo } from './parse-cache.js';
  * empty with this environment). A file that is not YAML, not a list of turns or not a cassette is
  * an error at the model's field naming the file's line and column, and so is a cassette played back
  * that does not exist. Other paths that do not resolve to a readable file are the file-path rule's.
- * With a `memo` (the project's cache), a file checked before with the same text is not parsed
- * again: a run of a project with scripts then loads no YAML parser.
+ * The call ids a valid script file's turns give are returned by model, for the rules that check
+ * what names a call id. With a `memo` (the project's cache), a file checked before with the same
+ * text is not parsed again: a run of a project with scripts then loads no YAML parser.
  */
 export async function checkOfflineFiles(
   root: string,
@@ -27,13 +28,15 @@ export async function checkOfflineFiles(
   env: Env,
   registry?: Registry,
   memo?: FileCheckMemo,
-): Promise<Diagnostic[]> {
+): Promise<OfflineFiles> {
   const out: Diagnostic[] = [];
-  // The file's problem (null: none), from the memo when its text was checked before.
-  const problemOf = async (
-    check: 'script' | 'cassette',
+  const scriptCallIds = new Map<IndexedEntry, readonly string[]>();
+  // What `compute` says of the file (a problem, null for none, or ids as JSON), from the memo
+  // when its text was checked before.
+  const remembered = async (
+    check: 'script' | 'script-ids' | 'cassette',
     file: { shown: string; text: string },
-    parse: (text: string, shown: string) => Promise<unknown>,
+    compute: () => Promise<string | null>,
   ): Promise<string | null> => {
     const key = memo
       ? createHash('sha256')
@@ -42,13 +45,21 @@ export async function checkOfflineFiles(
       : '';
     const known = memo?.get(key);
     if (known !== undefined) return known;
-    const problem = await parse(file.text, file.shown).then(
-      () => null,
-      (error: Error) => error.message,
-    );
-    memo?.set(key, problem);
-    return problem;
+    const value = await compute();
+    memo?.set(key, value);
+    return value;
   };
+  const problemOf = (
+    check: 'script' | 'cassette',
+    file: { shown: string; text: string },
+    parse: (text: string, shown: string) => Promise<unknown>,
+  ): Promise<string | null> =>
+    remembered(check, file, () =>
+      parse(file.text, file.shown).then(
+        () => null,
+        (error: Error) => error.message,
+      ),
+    );
   for (const entry of entries) {
     if (entry.kind !== 'model' || !entry.valid) continue;
     const spec = entry.spec as ModelSpec;
@@ -58,6 +69,12 @@ export async function checkOfflineFiles(
       const problem = file ? await problemOf('script', file, parseScript) : null;
       if (problem !== null)
         out.push(diagnostic(entry.file, entry.locate(['script']), 'offline-file', problem));
+      else if (file) {
+        const ids = await remembered('script-ids', file, async () =>
+          JSON.stringify(callIdsOf(await parseScript(file.text, file.shown))),
+        );
+        if (ids !== null) scriptCallIds.set(entry, JSON.parse(ids) as string[]);
+      }
     }
     if (typeof spec.cassette === 'string' && replays(spec, offline, env, registry)) {
       const file = readable(root, entry, spec.cassette);
@@ -72,7 +89,22 @@ export async function checkOfflineFiles(
         );
     }
   }
-  return out;
+  return { diagnostics: out, scriptCallIds };
+}
+
+/** What {@link checkOfflineFiles} found. */
+export interface OfflineFiles {
+  diagnostics: Diagnostic[];
+  /** The `id:`s of the tool calls in each offline script model's valid script file. */
+  scriptCallIds: Map<IndexedEntry, readonly string[]>;
+}
+
+/** The `id:`s a script's tool calls are given (calls without one get generated ids). */
+export function callIdsOf(turns: readonly ScriptTurnSpec[]): string[] {
+  const ids: string[] = [];
+  for (const turn of turns)
+    for (const call of turn.tool_calls ?? []) if (call.id !== undefined) ids.push(call.id);
+  return ids;
 }
 
 // Bump when what a check reports of the same text changes; a release of this package (another

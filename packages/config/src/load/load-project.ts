@@ -194,7 +194,8 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
   diagnostics.push(...envProblems);
   const modules = options.checkModules ? await checkModules(root, entries, env) : undefined;
   if (modules) diagnostics.push(...modules.diagnostics);
-  diagnostics.push(...(await checkOfflineFiles(root, entries, env, options.registry, cache?.fileChecks)));
+  const offline = await checkOfflineFiles(root, entries, env, options.registry, cache?.fileChecks);
+  diagnostics.push(...offline.diagnostics);
   if (specs.schedule.size > 0) await loadCronParser();
   const context = {
     root,
@@ -203,6 +204,7 @@ export async function loadProject(options: LoadOptions = {}): Promise<LoadedProj
     env,
     registry: options.registry,
     moduleTools: modules?.toolNames,
+    scriptCallIds: offline.scriptCallIds,
     parsedFiles: new Set(files),
     testOnlyFiles,
     optionChecks: cache?.optionChecks,

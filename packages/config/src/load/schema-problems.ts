@@ -341,9 +341,18 @@ function toProblem(error: ErrorObject, subject: SchemaSubject): SchemaProblem {
         `${field} is not valid: ${describeValue(shown)}${hint ? expected.replace(/\.$/, '') : expected}${hint}`,
       );
     }
-    case 'false schema':
-      // The schemas use `false` only for offline-only model keys.
-      return { path, key: true, rule: 'schema', message: `${field} is only for provider \`offline\`` };
+    case 'false schema': {
+      // The schemas use `false` only for a model's keys that one kind of model plays: an offline
+      // model's (under its `then`) or the offline provider's (under its `else`).
+      const offline = error.schemaPath.includes('/then/');
+      const key = path.at(-1);
+      const only = !offline
+        ? 'provider `offline`'
+        : key === 'script'
+          ? 'model `script` of provider `offline`'
+          : 'model `replay` of provider `offline`, or a model of another provider (played when it has no api_key)';
+      return { path, key: true, rule: 'schema', message: `${field} is only for ${only}` };
+    }
     case 'maxProperties': {
       const limit = Number(params.limit);
       const keys = Object.keys((error.data as object | null) ?? {});

@@ -5,7 +5,8 @@ import { httpUrl } from './http-url.js';
 import { normaliseOptions } from './normalise-options.js';
 import { positiveDuration } from './positive-duration.js';
 
-function toolRef(ref: ToolRefSpec, registry: Registry): ToolRefDefinition {
+/** One `tools:` entry as compile takes it: a built-in's options camelCased, durations in ms. */
+export function normaliseToolRef(ref: ToolRefSpec, registry: Registry): ToolRefDefinition {
   if (typeof ref === 'string') return { kind: 'tool', name: ref };
   if ('builtin' in ref) {
     const { builtin, options, ...inline } = ref;
@@ -35,7 +36,7 @@ export function normaliseAgent(spec: AgentSpec, registry: Registry): AgentDefini
     model: spec.model,
     instruction: spec.instruction,
     instructionFile: spec.instruction_file,
-    tools: (spec.tools ?? []).map((ref) => toolRef(ref, registry)),
+    tools: (spec.tools ?? []).map((ref) => normaliseToolRef(ref, registry)),
     subAgents: (spec.sub_agents ?? []).map((sub) => (typeof sub === 'string' ? sub : sub.name)),
     middleware: (spec.middleware ?? []).map((ref) => middlewareRef(ref, registry)),
     memory: spec.memory,

@@ -32,7 +32,8 @@ function knownTools(refs: unknown[] | undefined, ctx: RuleContext): Shape[] {
           shellArguments: spec.command ? scriptArgs(spec.command.argv) : undefined,
         });
     } else if (ref !== null && typeof ref === 'object' && 'builtin' in ref) {
-      out.push(...builtinToolShapes(String(ref.builtin), ctx.root));
+      const { builtin, options, ...inline } = ref as { builtin: unknown; options?: Record<string, unknown> };
+      out.push(...builtinToolShapes(String(builtin), ctx.root, { ...options, ...inline }));
     }
   }
   return out;

@@ -23,6 +23,8 @@ export interface RuleContext {
   optionChecks?: OptionCheckMemo;
   /** The tool names of each agent's `module:` entries (by entry index), when modules were checked. */
   moduleTools?: ReadonlyMap<IndexedEntry, ReadonlyMap<number, readonly string[]>>;
+  /** The call `id:`s of each offline script model whose script file was read and is valid. */
+  scriptCallIds?: ReadonlyMap<IndexedEntry, readonly string[]>;
 }
 
 /** The kinds `run` compiles, whose strings it interpolates (tests and schedules are their commands'). */

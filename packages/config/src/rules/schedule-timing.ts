@@ -22,7 +22,7 @@ function cronParser(): CronParser {
 }
 
 /**
- * A schedule's cron pattern parses (with the parser BullMQ uses), its time zone is one the
+ * A schedule's cron pattern has five or six fields and parses (with the parser BullMQ uses), its time zone is one the
  * runtime knows, and its session id is a valid id: what the queue would refuse, validate reports.
  */
 export function scheduleTiming(ctx: RuleContext): Diagnostic[] {
@@ -43,18 +43,30 @@ export function scheduleTiming(ctx: RuleContext): Diagnostic[] {
         );
       }
     }
-    try {
-      cronParser().parse(cron, zoneOk && timezone ? { tz: timezone } : undefined);
-    } catch (error) {
+    const fields = cron.trim().split(/\s+/).length;
+    // The parser takes fewer fields too, filling in the rest: "0 8 * *" is a field forgotten, not a schedule.
+    if (!cron.trim().startsWith('@') && fields < 5)
       out.push(
         diagnostic(
           entry.file,
           entry.locate(['cron']),
           'schedule-timing',
-          `invalid cron pattern "${cron}": ${(error as Error).message}`,
+          `invalid cron pattern "${cron}": it has ${fields} field${fields === 1 ? '' : 's'}; write five (minute hour day-of-month month day-of-week) or six with seconds first`,
         ),
       );
-    }
+    else
+      try {
+        cronParser().parse(cron, zoneOk && timezone ? { tz: timezone } : undefined);
+      } catch (error) {
+        out.push(
+          diagnostic(
+            entry.file,
+            entry.locate(['cron']),
+            'schedule-timing',
+            `invalid cron pattern "${cron}": ${(error as Error).message}`,
+          ),
+        );
+      }
     if (session !== undefined) {
       try {
         assertSessionId(session);

@@ -1,8 +1,11 @@
 import { EXIT_LOOP_TOOL, TRANSFER_TOOL } from '@agentctl/core';
 import { type Diagnostic, diagnostic } from '../diagnostic.js';
+import { callIdsOf } from '../load/check-offline-files.js';
 import { didYouMean } from '../load/did-you-mean.js';
 import type { IndexedEntry } from '../load/index-documents.js';
-import type { AgentSpec, ModelSpec } from '../spec-types.js';
+import { normaliseToolRef } from '../normalise/normalise-agent.js';
+import type { Registry } from '../registry.js';
+import type { AgentSpec, ModelSpec, ToolRefSpec } from '../spec-types.js';
 import type { TestSpec } from '../test-spec-types.js';
 import { excerpt } from './excerpt.js';
 import { type RuleContext, validEntries } from './rule.js';
@@ -18,9 +21,10 @@ interface Tree {
  * A test's `tool_calls`, `pending`, `approve`, `deny`, `answer` and `transfer` name tools and agents
  * of its agent's tree: a name the tree cannot produce is a validate error, not a failed run. Tool
  * names are checked only when all are known without running anything (no toolset, module
- * exports read, built-ins that say what they give); `approve`, `deny` and `answer` may also name a call id, so a name that could be one
- * (a scripted model's `id:`, any when a script is a file, or one with a digit, as generated ids
- * have) is left to the run.
+ * exports read, built-ins that say what they give with their options); `approve`, `deny` and
+ * `answer` may also name a call id, so a name that could be one (a scripted model's `id:`, inline
+ * or in its script file, any when a script file could not be read, or one with a digit, as
+ * generated ids have) is left to the run.
  */
 export function testToolNames(ctx: RuleContext): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -95,7 +99,7 @@ function treeOf(ctx: RuleContext, root: string): Tree {
     spec.tools?.forEach((tool, i) => {
       if (typeof tool === 'string') tools?.add(tool);
       else if ('builtin' in tool) {
-        const names = ctx.registry?.describe('builtinTool', tool.builtin)?.toolNames?.();
+        const names = builtinToolNames(ctx.registry, tool);
         if (names) for (const n of names) tools?.add(n);
         else tools = undefined;
       } else if ('agent' in tool) {
@@ -111,15 +115,33 @@ function treeOf(ctx: RuleContext, root: string): Tree {
   return { agents, tools };
 }
 
-// The call ids scripted offline models give, which `approve:` and the others may name; undefined
-// when a script is a file, whose ids are read only when it runs.
+// The tools a built-in gives with the options written (`read_only` takes some away); undefined when
+// its registration does not say, or cannot with these options (a duration from ${VAR}, say).
+function builtinToolNames(registry: Registry | undefined, tool: ToolRefSpec): readonly string[] | undefined {
+  if (!registry) return undefined;
+  try {
+    const ref = normaliseToolRef(tool, registry);
+    if (ref.kind !== 'builtin') return undefined;
+    return registry.describe('builtinTool', ref.name)?.toolNames?.(ref.options);
+  } catch {
+    return undefined;
+  }
+}
+
+// The call ids scripted offline models give, which `approve:` and the others may name, their
+// script files' too; undefined when a script file could not be read (a ${VAR} path, a problem the
+// offline-file or file-path rule reports).
 function scriptedCallIds(ctx: RuleContext): Set<string> | undefined {
   const ids = new Set<string>();
   for (const model of validEntries<ModelSpec>(ctx, 'model')) {
-    const script = model.spec.script;
-    if (typeof script === 'string') return undefined;
-    for (const turn of script ?? [])
-      for (const call of turn.tool_calls ?? []) if (call.id !== undefined) ids.add(call.id);
+    const { provider, model: modelId, script } = model.spec;
+    if (script === undefined) continue;
+    if (typeof script !== 'string') for (const callId of callIdsOf(script)) ids.add(callId);
+    else if (provider === 'offline' && modelId === 'script') {
+      const read = ctx.scriptCallIds?.get(model);
+      if (!read) return undefined;
+      for (const callId of read) ids.add(callId);
+    }
   }
   return ids;
 }

@@ -20,7 +20,8 @@ export function bundleSchema(root: object, load: (file: string) => object): obje
     for (const [key, value] of Object.entries(node)) {
       if (key === '$ref' && typeof value === 'string') {
         const file = value.split('#')[0];
-        if (file && !included.has(file)) {
+        // An absolute URI (the JSON Schema meta-schema) is left for the validator to know.
+        if (file && !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(file) && !included.has(file)) {
           included.add(file);
           const embedded = structuredClone(load(file.replace(/\.schema\.json$/, ''))) as Record<
             string,

@@ -37,6 +37,8 @@ export const BUILTIN_TOOL_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       description: 'The IANA time zone of the local time (e.g. Europe/Oslo).',
       type: 'string',
       minLength: 1,
+      // Its shape, for editors; which zones exist is the time-zone rule's to say.
+      $ref: 'common.schema.json#/$defs/timeZoneName',
     },
   }),
   read_file: options('Options of the `read_file` built-in.', {

@@ -35,14 +35,21 @@ function urlProblem(url: string): string | undefined {
   return undefined;
 }
 
+// Whether an argument writes the url's host, or all of the url, as written: read from the text, since
+// the placeholder a parsed url holds could be part of a real host name (cargo.example.com).
+function hostFromArgument(url: string): boolean {
+  const authority = /^\s*[A-Za-z][A-Za-z0-9+.-]*:[/\\]*([^/\\?#]*)/.exec(url)?.[1];
+  return authority === undefined ? /^\s*\{\{/.test(url) : authority.includes('{{');
+}
+
 // The host a url written without `allowed_hosts` may reach, or why it names none.
 function urlHost(url: string): { host: string } | { problem: string } {
-  const written = writtenUrl(url);
-  if (!written) return { problem: 'url is not a valid URL' };
-  if (written.host.includes('arg'))
+  if (hostFromArgument(url))
     return {
       problem: "the url's host comes from an argument; list the hosts it may reach in `allowed_hosts`",
     };
+  const written = writtenUrl(url);
+  if (!written) return { problem: 'url is not a valid URL' };
   return { host: written.host.toLowerCase() };
 }
 

@@ -92,8 +92,12 @@ export async function checkExpectations(
       fail(['max', 'tokens'], `expected at most ${tokens} tokens`, tokens, used.tokens);
   }
   if (expect.pending) {
-    const pending = (result?.status === 'paused' ? (result.pending ?? []) : []).map((p) => p.call.name);
-    const missing = expect.pending.filter((name) => !pending.includes(name));
+    const calls = result?.status === 'paused' ? (result.pending ?? []) : [];
+    const pending = calls.map((p) => p.call.name);
+    // By tool name or call id, as `approve:` and `deny:` name them.
+    const missing = expect.pending.filter(
+      (ref) => !calls.some((p) => p.call.name === ref || p.call.id === ref),
+    );
     if (missing.length > 0)
       fail(['pending'], `expected the step to pause on ${missing.join(', ')}`, expect.pending, pending);
   }

@@ -1,7 +1,8 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root, which is also the example project. */
@@ -45,38 +46,29 @@ export function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.P
 
 /** Runs the real `agentctl` binary as a child process and collects its output and exit code. */
 export function agentctl(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: options.cwd ?? REPO,
-      env: cliEnv(options.env),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`agentctl ${args.join(' ')} did not finish; stderr so far:\n${stderr}`));
-    }, options.timeoutMs ?? 30_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(options.input ?? '');
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: options.cwd ?? REPO,
+    env: cliEnv(options.env),
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(options.input ?? '');
+  return outcome(child, `agentctl ${args.join(' ')}`, options.timeoutMs ?? 30_000);
 }
 
 /** Runs a command line agentctl printed, as a user pastes it into a POSIX shell in `cwd`. */
 export function pasteLine(line: string, cwd: string, timeoutMs = 30_000): Promise<CliResult> {
+  const child = spawn('sh', ['-c', line], { cwd, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  return outcome(child, line, timeoutMs);
+}
+
+// What a child printed and how it exited; killed, and the wait failed naming `what`, past `timeoutMs`.
+function outcome(
+  child: ChildProcessByStdio<Writable | null, Readable, Readable>,
+  what: string,
+  timeoutMs: number,
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', line], { cwd, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -87,7 +79,7 @@ export function pasteLine(line: string, cwd: string, timeoutMs = 30_000): Promis
     });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${line} did not finish; stderr so far:\n${stderr}`));
+      reject(new Error(`${what} did not finish; stderr so far:\n${stderr}`));
     }, timeoutMs);
     child.on('error', reject);
     child.on('close', (code) => {

@@ -261,3 +261,32 @@ turns:
     expect(test.code).toBe(0);
   });
 });
+
+describe('a model mapping naming an agent outside the test tree', () => {
+  it('is refused by validate and by test at the key: the model would be used by none of its agents', async () => {
+    const dir = await tempProject({
+      'agentctl.yaml': PROJECT,
+      'agents/a.yaml': AGENTS,
+      'tests/t.yaml': `kind: test
+name: mapped
+agent: desk
+model:
+  billing: offline/echo
+  other: offline/echo
+turns:
+  - user: hi
+    expect: { output: { contains: hi } }
+`,
+    });
+    const expected =
+      "tests/t.yaml:6:3: error: agent `other` is not in agent `desk`'s tree, so the model given to it would be used by no agent of this test";
+    const validate = await agentctl(['validate'], { cwd: dir });
+    expect(validate.code).toBe(1);
+    expect(validate.stdout).toContain(expected);
+    // `billing`, a sub-agent of desk, is in the tree: no error at its key.
+    expect(validate.stdout).not.toContain('tests/t.yaml:5:');
+    const test = await agentctl(['test'], { cwd: dir });
+    expect(test.code).toBe(1);
+    expect(test.stderr).toContain(expected);
+  });
+});

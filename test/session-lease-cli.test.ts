@@ -157,4 +157,21 @@ describe('two agentctl run processes on one session', () => {
       expect(result.stderr).not.toMatch(/^session /m);
     }
   }, 60_000);
+
+  // An empty user is no user: the run's `user:` keys would stay in its session alone, while the
+  // command line reads as if they were shared.
+  it('an empty or blank --user is bad usage (exit 2) in run and dev, before anything runs', async () => {
+    for (const [args, input] of [
+      [['run', 'worker', 'hi', '--user', ''], ''],
+      [['run', 'worker', 'hi', '--user', '  '], ''],
+      [['dev', 'worker', '--user', ''], 'hello\n'],
+    ] as const) {
+      const result = await agentctl([...args], { cwd: project, input });
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toContain(
+        'agentctl: --user needs a user id (leave --user out for a run with no user)',
+      );
+      expect(result.stderr).not.toContain('chatting with');
+    }
+  }, 60_000);
 });

@@ -18,8 +18,8 @@ interface Tree {
 }
 
 /**
- * A test's `tool_calls`, `pending`, `approve`, `deny`, `answer` and `transfer` name tools and agents
- * of its agent's tree: a name the tree cannot produce is a validate error, not a failed run. Tool
+ * A test's `tool_calls`, `pending`, `approve`, `deny`, `answer`, `transfer` and the agents of a
+ * `model:` mapping name tools and agents of its agent's tree: a name the tree cannot produce is a validate error, not a failed run. Tool
  * names are checked only when all are known without running anything (no toolset, module
  * exports read, built-ins that say what they give with their options); `approve`, `deny` and
  * `answer` may also name a call id, so a name that could be one (a scripted model's `id:`, inline
@@ -48,6 +48,15 @@ export function testToolNames(ctx: RuleContext): Diagnostic[] {
         key,
       );
     };
+    // A model given to an agent the test never runs would change nothing: a typo, or the wrong test.
+    if (spec.model !== undefined && typeof spec.model !== 'string')
+      for (const name of Object.keys(spec.model))
+        if (ctx.specs.agent.has(name) && !agents.has(name))
+          report(
+            ['model', name],
+            `agent \`${excerpt(name)}\` is not in agent \`${excerpt(spec.agent)}\`'s tree, so the model given to it would be used by no agent of this test${didYouMean(name, agents)}`,
+            true,
+          );
     spec.turns.forEach((turn, i) => {
       turn.approve?.forEach((name, j) => {
         tool(name, ['turns', i, 'approve', j], false, true);

@@ -5,7 +5,13 @@ import { CliError, EXIT } from '../../cli-error.js';
 import { type Io, styles } from '../../io.js';
 import { terminalReadline } from '../../terminal-readline.js';
 import { parseAllowRules } from '../run/allow-rules.js';
-import { assertSessionOption, invoke, type RunCommandOptions, stopsChat } from '../run/index.js';
+import {
+  assertSessionOption,
+  assertUserOption,
+  invoke,
+  type RunCommandOptions,
+  stopsChat,
+} from '../run/index.js';
 import { type LiveProject, openLiveProject } from './live-project.js';
 
 /** Options of `agentctl dev`. */
@@ -39,6 +45,7 @@ export async function devCommand(raw: Record<string, unknown>, io: Io): Promise<
   const options = raw as unknown as DevCommandOptions;
   parseAllowRules(options.allow ?? []); // a malformed --allow is a usage error before the watch starts
   assertSessionOption(options.session); // and a bad --session, rather than at every message
+  assertUserOption(options.user);
   if (options.json) io.reserveStdout?.(); // NDJSON only: console.log of a module goes to stderr
   const tty = io.stdinIsTTY;
   let rl: Interface | undefined;

@@ -176,9 +176,19 @@ export function assertSessionOption(session: string | undefined): void {
   }
 }
 
-/** `--wait` in ms (0 without it), and `--session` checked against the id rule: both usage errors. */
+/**
+ * `--user` names someone: an empty or blank id would be no user at all, so `user:` keys would stay
+ * in the session alone while the command line reads as if they were shared. A usage error.
+ */
+export function assertUserOption(user: string | undefined): void {
+  if (user !== undefined && user.trim() === '')
+    throw new CliError('--user needs a user id (leave --user out for a run with no user)', EXIT.usage);
+}
+
+/** `--wait` in ms (0 without it), and `--session` and `--user` checked: each a usage error. */
 function waitMs(options: RunCommandOptions): number {
   assertSessionOption(options.session);
+  assertUserOption(options.user);
   if (options.wait === undefined || options.wait === false) return 0;
   if (options.wait === true) return DEFAULT_WAIT_MS;
   try {

@@ -1,12 +1,11 @@
 import { join } from 'node:path';
 import { didYouMean, formatDiagnostic, openMemory } from '@agentctl/config';
 import { CliError, EXIT } from '../cli-error.js';
-import { commandName } from '../command-name.js';
 import { defaultRegistry } from '../default-registry.js';
 import type { Io } from '../io.js';
 import { openProject } from '../project.js';
 import { checkSessionsFolder } from '../session-store.js';
-import { shellQuote } from '../shell-quote.js';
+import { sessionsCommand as typedSessionsCommand } from './run/resume-command.js';
 import type { SessionsStore } from './sessions/index.js';
 
 /**
@@ -54,7 +53,15 @@ export async function sessionsEntry(options: Record<string, unknown>, io: Io): P
         store,
         limit: options.limit as string | undefined,
         cursor: options.cursor as string | undefined,
-        typedCommand: (args) => typedCommand(options, io, args),
+        typedCommand: (args) =>
+          typedSessionsCommand(
+            io,
+            {
+              project: typeof options.project === 'string' ? options.project : undefined,
+              memory: typeof options.memory === 'string' ? options.memory : undefined,
+            },
+            args,
+          ),
       },
       {
         stdout: io.stdout,
@@ -66,15 +73,6 @@ export async function sessionsEntry(options: Record<string, unknown>, io: Io): P
   } finally {
     await opened?.dispose();
   }
-}
-
-// Typed from the user's folder, the next page or a removal must reach the same project and store.
-function typedCommand(options: Record<string, unknown>, io: Io, args: string): string {
-  const words = [commandName(io, io.cwd).command];
-  if (typeof options.project === 'string') words.push('-C', shellQuote(options.project));
-  words.push('sessions', args);
-  if (typeof options.memory === 'string') words.push('--memory', shellQuote(options.memory));
-  return words.join(' ');
 }
 
 function isSessionsStore(value: object): value is SessionsStore {

@@ -22,8 +22,18 @@ export function resumeCommand(io: Io, options: RunCommandOptions, agent: string,
   return words.join(' ');
 }
 
-/** `agentctl [-C DIR] sessions ...` as typed from the folder the user ran from. */
-export function sessionsCommand(io: Io, options: Pick<RunCommandOptions, 'project'>, args: string): string {
-  const project = options.project !== undefined ? ` -C ${shellQuote(options.project)}` : '';
-  return `${commandName(io, io.cwd).command}${project} sessions ${args}`;
+/**
+ * `agentctl [-C DIR] sessions ARGS [--memory NAME]` as typed from the folder the user ran from, so
+ * that it reaches the same project and store.
+ */
+export function sessionsCommand(
+  io: Io,
+  options: { project?: string; memory?: string },
+  args: string,
+): string {
+  const words = [commandName(io, io.cwd).command];
+  if (options.project !== undefined) words.push('-C', shellQuote(options.project));
+  words.push('sessions', args);
+  if (options.memory !== undefined) words.push('--memory', shellQuote(options.memory));
+  return words.join(' ');
 }

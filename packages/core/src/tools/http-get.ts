@@ -1,5 +1,5 @@
-import { linkedSignal } from '../loop/linked-signal.js';
 import type { ImageContent, ImageMediaType } from '../messages.js';
+import { deadline } from '../timing/deadline.js';
 import { defineTool, type Tool } from '../tool.js';
 import { htmlText } from './html-text.js';
 
@@ -57,10 +57,15 @@ export function httpGet(options: HttpGetOptions = {}): Tool<{ url: string }, Htt
       if (!allowed.some((match) => match(target))) {
         throw new Error(`host "${target.host}" is not allowed; allowed hosts: ${hosts.join(', ') || 'none'}`);
       }
-      const linked = linkedSignal([signal, AbortSignal.timeout(timeout)]);
+      // The fetch's own limit, as `AbortSignal.timeout` says it, and freed with the call.
+      const limit = deadline(
+        signal,
+        timeout,
+        () => new DOMException('The operation was aborted due to timeout', 'TimeoutError'),
+      );
       try {
         for (let redirects = 0; ; redirects++) {
-          const response = await fetch(target, { redirect: 'manual', signal: linked.signal });
+          const response = await fetch(target, { redirect: 'manual', signal: limit.signal });
           const location = response.headers.get('location');
           if (response.status >= 300 && response.status < 400 && location) {
             await response.body?.cancel();
@@ -92,7 +97,7 @@ export function httpGet(options: HttpGetOptions = {}): Tool<{ url: string }, Htt
           return await readBody(response, target.href, maxBytes, options.extractText ?? false);
         }
       } finally {
-        linked.dispose();
+        limit.dispose();
       }
     },
   });

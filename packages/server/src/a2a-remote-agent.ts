@@ -222,8 +222,11 @@ class A2ARemoteAgent implements Agent {
   async #connect(signal: AbortSignal): Promise<Client> {
     if (this.#client) return this.#client;
     const remote = a2aRemoteFetch(this.#spec.url, this.#spec.headers, MAX_BODY_BYTES);
-    const late = AbortSignal.timeout(CARD_TIMEOUT_MS);
-    const cardSignal = linkedSignal([signal, late]);
+    const cardLimit = deadline(
+      signal,
+      CARD_TIMEOUT_MS,
+      () => new DOMException('The operation was aborted due to timeout', 'TimeoutError'),
+    );
     // A2A 0.3 too: a server that speaks only 0.3 (most deployed before 1.0) has a 0.3 card, which
     // the SDK reads, and talks to, only with its compatibility layer on.
     const legacyCompat = { enabled: true };
@@ -232,7 +235,7 @@ class A2ARemoteAgent implements Agent {
         guardedTransport(new JsonRpcTransportFactory({ fetchImpl: remote, legacyCompat }), this.#spec),
       ],
       cardResolver: new DefaultAgentCardResolver({
-        fetchImpl: (input, init) => remote(input, { ...init, signal: cardSignal.signal }),
+        fetchImpl: (input, init) => remote(input, { ...init, signal: cardLimit.signal }),
         legacyCompat,
       }),
     });
@@ -242,13 +245,13 @@ class A2ARemoteAgent implements Agent {
     try {
       this.#client = await factory.createFromUrl(card.href, '');
     } catch (error) {
-      if (late.aborted && !signal.aborted)
+      if (cardLimit.expired && !signal.aborted)
         throw new Error(`its card at ${card.href} did not arrive within ${CARD_TIMEOUT_MS / 1000} s`, {
           cause: error,
         });
       throw error;
     } finally {
-      cardSignal.dispose();
+      cardLimit.dispose();
     }
     return this.#client;
   }
